@@ -1,0 +1,154 @@
+"""Pure conversions between the domain dataclasses and Firestore document dicts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from ..model import ChannelSettings, ConversationState, Decision, Intervention, Message, ResponseType
+
+
+def utc(value: datetime) -> datetime:
+    """A plain timezone-aware UTC datetime (naive means UTC, like the Firestore client assumes)."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    value = value.astimezone(UTC)
+    # Rebuild to drop subclasses such as DatetimeWithNanoseconds, so dataclass equality is plain.
+    return datetime(
+        value.year,
+        value.month,
+        value.day,
+        value.hour,
+        value.minute,
+        value.second,
+        value.microsecond,
+        tzinfo=UTC,
+    )
+
+
+def optional_utc(value: datetime | None) -> datetime | None:
+    return None if value is None else utc(value)
+
+
+def _optional_str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def message_to_doc(message: Message, expire_at: datetime) -> dict[str, Any]:
+    return {
+        "id": message.id,
+        "guild_id": message.guild_id,
+        "channel_id": message.channel_id,
+        "thread_id": message.thread_id,
+        "author_id": message.author_id,
+        "author_name": message.author_name,
+        "author_is_bot": message.author_is_bot,
+        "content": message.content,
+        "created_at": utc(message.created_at),
+        "mentions_bot": message.mentions_bot,
+        "reply_to_id": message.reply_to_id,
+        "reply_to_bot": message.reply_to_bot,
+        "attachments": message.attachments,
+        "is_self": message.is_self,
+        "expire_at": utc(expire_at),  # the TTL policy field
+    }
+
+
+def message_from_doc(doc: Mapping[str, Any]) -> Message:
+    return Message(
+        id=str(doc["id"]),
+        guild_id=_optional_str(doc.get("guild_id")),
+        channel_id=str(doc["channel_id"]),
+        thread_id=_optional_str(doc.get("thread_id")),
+        author_id=str(doc["author_id"]),
+        author_name=str(doc.get("author_name", "")),
+        author_is_bot=bool(doc.get("author_is_bot", False)),
+        content=str(doc.get("content", "")),
+        created_at=utc(doc["created_at"]),
+        mentions_bot=bool(doc.get("mentions_bot", False)),
+        reply_to_id=_optional_str(doc.get("reply_to_id")),
+        reply_to_bot=bool(doc.get("reply_to_bot", False)),
+        attachments=int(doc.get("attachments", 0)),
+        is_self=bool(doc.get("is_self", False)),
+    )
+
+
+def intervention_to_doc(intervention: Intervention, expire_at: datetime) -> dict[str, Any]:
+    return {
+        "at": utc(intervention.at),
+        "trigger_id": intervention.trigger_id,
+        "response_type": intervention.response_type.value,
+        "message_id": intervention.message_id,
+        "context": list(intervention.context),
+        "expire_at": utc(expire_at),
+    }
+
+
+def intervention_from_doc(doc: Mapping[str, Any]) -> Intervention:
+    return Intervention(
+        at=utc(doc["at"]),
+        trigger_id=str(doc["trigger_id"]),
+        response_type=ResponseType(doc["response_type"]),
+        message_id=_optional_str(doc.get("message_id")),
+        context=tuple(str(line) for line in doc.get("context") or ()),
+    )
+
+
+def intervention_doc_id(intervention: Intervention) -> str:
+    """Deterministic, so a retried record overwrites instead of duplicating."""
+    trigger = intervention.trigger_id.replace("/", "_") or "none"
+    return f"{trigger}-{intervention.response_type.value}"
+
+
+def settings_to_doc(settings: ChannelSettings) -> dict[str, Any]:
+    return {"enabled": settings.enabled, "quiet_until": optional_utc(settings.quiet_until)}
+
+
+def settings_from_doc(doc: Mapping[str, Any] | None) -> ChannelSettings:
+    if not doc:
+        return ChannelSettings()
+    enabled = doc.get("enabled")
+    return ChannelSettings(
+        enabled=None if enabled is None else bool(enabled),
+        quiet_until=optional_utc(doc.get("quiet_until")),
+    )
+
+
+def decision_to_doc(decision: Decision, at: datetime, expire_at: datetime | None = None) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "should_respond": decision.should_respond,
+        "response_type": decision.response_type.value,
+        "score": float(decision.score),
+        "reason": decision.reason,
+        "state": decision.state.value,
+        "delay_seconds": float(decision.delay_seconds),
+        "reaction": decision.reaction,
+        "reply_to_message_id": decision.reply_to_message_id,
+        "confidence": float(decision.confidence),
+        "llm_calls": decision.llm_calls,
+        "source": decision.source,
+        # Firestore arrays cannot hold arrays, so each (name, value) pair is a small map.
+        "terms": [{"name": name, "value": float(value)} for name, value in decision.terms],
+        "at": utc(at),
+    }
+    if expire_at is not None:
+        doc["expire_at"] = utc(expire_at)
+    return doc
+
+
+def decision_from_doc(doc: Mapping[str, Any]) -> Decision:
+    return Decision(
+        should_respond=bool(doc["should_respond"]),
+        response_type=ResponseType(doc["response_type"]),
+        score=float(doc["score"]),
+        reason=str(doc.get("reason", "")),
+        state=ConversationState(doc.get("state", ConversationState.ACTIVE.value)),
+        delay_seconds=float(doc.get("delay_seconds", 0.0)),
+        reaction=_optional_str(doc.get("reaction")),
+        reply_to_message_id=_optional_str(doc.get("reply_to_message_id")),
+        confidence=float(doc.get("confidence", 1.0)),
+        llm_calls=int(doc.get("llm_calls", 0)),
+        source=str(doc.get("source", "rules")),
+        terms=tuple((str(term["name"]), float(term["value"])) for term in doc.get("terms") or ()),
+    )

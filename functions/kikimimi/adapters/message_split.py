@@ -1,0 +1,94 @@
+"""Split a long reply into Discord-sized messages without breaking code blocks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DISCORD_LIMIT = 2000  # Discord counts code points, which is what len() counts
+FENCE = "```"
+_CLOSE_RESERVE = len("\n" + FENCE)
+_MIN_LIMIT = 16
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One message: `body` is a slice of the original; `reopen`/`close` are the added fence markers."""
+
+    reopen: str
+    body: str
+    close: str
+
+    @property
+    def text(self) -> str:
+        return self.reopen + self.body + self.close
+
+
+def split_message(text: str, limit: int = DISCORD_LIMIT) -> list[str]:
+    """The texts of the messages to post, each at most `limit` characters."""
+    return [chunk.text for chunk in split_chunks(text, limit)]
+
+
+def split_chunks(text: str, limit: int = DISCORD_LIMIT) -> list[Chunk]:
+    """Cut on the last newline, else space, else hard; close and re-open code fences across cuts."""
+    if limit < _MIN_LIMIT:
+        raise ValueError(f"limit must be at least {_MIN_LIMIT}")
+    fences = _fence_lines(text)
+    chunks: list[Chunk] = []
+    pos = 0
+    reopen = ""
+    while pos < len(text):
+        if len(reopen) + len(text) - pos <= limit:
+            chunks.append(Chunk(reopen, text[pos:], ""))
+            break
+        budget = limit - len(reopen)
+        end = _cut(text, pos, budget)
+        opener = _open_fence_at(fences, end)
+        if opener is not None:
+            # The chunk must also hold the closing fence; a shorter cut may land outside the block.
+            end = _cut(text, pos, budget - _CLOSE_RESERVE)
+            opener = _open_fence_at(fences, end)
+        body = text[pos:end]
+        close = "" if opener is None else (FENCE if body.endswith("\n") else "\n" + FENCE)
+        chunks.append(Chunk(reopen, body, close))
+        reopen = "" if opener is None else _reopen_line(opener, limit)
+        pos = end
+    return chunks
+
+
+def _cut(text: str, pos: int, budget: int) -> int:
+    """End offset of the next piece: after the last newline, else after the last space, else hard."""
+    window = text[pos : pos + budget]
+    for separator in ("\n", " "):
+        index = window.rfind(separator)
+        if index > 0:  # a piece of only the separator would be an empty message
+            return pos + index + 1
+    return pos + budget
+
+
+def _fence_lines(text: str) -> list[tuple[int, str]]:
+    """(start offset, stripped line) of every line that opens or closes a code block."""
+    fences: list[tuple[int, str]] = []
+    start = 0
+    for line in text.split("\n"):
+        if line.lstrip(" ").startswith(FENCE):
+            fences.append((start, line.strip()))
+        start += len(line) + 1
+    return fences
+
+
+def _open_fence_at(fences: list[tuple[int, str]], pos: int) -> str | None:
+    """The opening fence line of the code block that is open at `pos`, or None."""
+    opener: str | None = None
+    for start, line in fences:
+        if start >= pos:
+            break
+        opener = line if opener is None else None
+    return opener
+
+
+def _reopen_line(opener: str, limit: int) -> str:
+    """The fence that re-opens a block in the next chunk, keeping its language tag when it is short."""
+    language = opener[len(FENCE) :].strip().strip("`")
+    line = f"{FENCE}{language}\n"
+    # An absurd tag must not eat the room for content.
+    return line if len(line) <= limit // 4 else FENCE + "\n"

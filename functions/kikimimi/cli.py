@@ -1,0 +1,113 @@
+"""The `kikimimi` command: demo | local | replay | eval (each subcommand in its own module)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .settings import Settings, SettingsError
+
+
+def _config_pairs(values: Sequence[str]) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SettingsError(f"--config expects KEY=VALUE, got {item!r}")
+        pairs[key] = value
+    return pairs
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    settings = Settings.from_env()
+    overrides = _config_pairs(getattr(args, "config", []) or [])
+    if getattr(args, "bot_name", None):
+        overrides["BOT_NAME"] = args.bot_name
+    if getattr(args, "llm", None):
+        overrides["LLM_BACKEND"] = args.llm
+    return settings.with_overrides(overrides)
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--llm", choices=("none", "offline", "gemini"), help="judge/writer backend (default: LLM_BACKEND or none)")
+    p.add_argument("--config", action="append", default=[], metavar="KEY=VALUE", help="override a setting")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .replay import replay, write_json, write_text
+    from .transcript import TranscriptError
+    from .wiring import build_llms
+
+    settings = settings_from(args)
+    judge_llm, writer = build_llms(settings)
+    try:
+        with open(args.transcript, encoding="utf-8") as fh:
+            sim = replay(fh, settings, judge_llm=judge_llm, writer=writer)
+    except TranscriptError as exc:
+        print(f"kikimimi replay: {args.transcript}: {exc}", file=sys.stderr)
+        return 2
+    (write_json if args.json else write_text)(sim, sys.stdout)
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from .evaluation import run_eval_command
+
+    return run_eval_command(args, settings_from(args))
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .local.demo import run_demo
+
+    return run_demo(settings_from(args), speed=args.speed)
+
+
+def cmd_local(args: argparse.Namespace) -> int:
+    from .local.console import run_local
+
+    return run_local(settings_from(args))
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="kikimimi", description=__doc__)
+    sub = root.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="run a transcript through the pipeline on a simulated clock")
+    p.add_argument("transcript")
+    p.add_argument("--bot-name")
+    p.add_argument("--json", action="store_true", help="one JSON event per line")
+    _add_common(p)
+    p.set_defaults(run=cmd_replay)
+
+    p = sub.add_parser("eval", help="score the judge on decision cases")
+    p.add_argument("cases")
+    p.add_argument("--limit", type=int)
+    p.add_argument("--json", action="store_true")
+    _add_common(p)
+    p.set_defaults(run=cmd_eval)
+
+    p = sub.add_parser("demo", help="run the bundled conversation through the local stack")
+    p.add_argument("--speed", type=float, default=1.0, help="play the conversation faster (2 = twice as fast)")
+    _add_common(p)
+    p.set_defaults(run=cmd_demo)
+
+    p = sub.add_parser("local", help="start the local stack and chat with the bot from the terminal")
+    _add_common(p)
+    p.set_defaults(run=cmd_local)
+    return root
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except SettingsError as exc:
+        print(f"kikimimi: configuration error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

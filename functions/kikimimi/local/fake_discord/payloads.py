@@ -1,0 +1,320 @@
+"""Every JSON body the fake sends, shaped like Discord API v10 (the fields discord.py 2.7 reads)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from .state import Channel, FakeState, Guild, StoredMessage, User
+
+API_VERSION = 10
+MESSAGE_TYPE_DEFAULT = 0
+MESSAGE_TYPE_REPLY = 19
+
+# @everyone may read, write, react and embed: what a bot in an ordinary server is given.
+_EVERYONE_PERMISSIONS = sum(1 << bit for bit in (6, 10, 11, 14, 15, 16, 17, 18, 35, 38))
+
+Json = dict[str, Any]
+
+
+def user(u: User) -> Json:
+    return {
+        "id": u.id,
+        "username": u.username,
+        "discriminator": "0",
+        "global_name": u.global_name,
+        "avatar": None,
+        "bot": u.bot,
+        "system": False,
+        "public_flags": 0,
+        "flags": 0,
+    }
+
+
+def member(u: User, guild: Guild, *, with_user: bool = True) -> Json:
+    data: Json = {
+        "roles": [],
+        "nick": None,
+        "avatar": None,
+        "joined_at": guild.joined_at,
+        "premium_since": None,
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+        "pending": False,
+        "communication_disabled_until": None,
+    }
+    if with_user:
+        data["user"] = user(u)
+    return data
+
+
+def everyone_role(guild: Guild) -> Json:
+    return {
+        "id": guild.id,  # the @everyone role shares the guild's id
+        "name": "@everyone",
+        "permissions": str(_EVERYONE_PERMISSIONS),
+        "position": 0,
+        "color": 0,
+        "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+        "hoist": False,
+        "managed": False,
+        "mentionable": False,
+        "icon": None,
+        "unicode_emoji": None,
+        "flags": 0,
+    }
+
+
+def channel(c: Channel) -> Json:
+    return {
+        "id": c.id,
+        "type": c.type,
+        "guild_id": c.guild_id,
+        "name": c.name,
+        "position": c.position,
+        "permission_overwrites": [],
+        "nsfw": False,
+        "parent_id": None,
+        "topic": c.topic,
+        "rate_limit_per_user": 0,
+        "last_message_id": c.last_message_id,
+        "flags": 0,
+    }
+
+
+def guild_create(state: FakeState, guild: Guild) -> Json:
+    """The full GUILD_CREATE body: guild fields plus channels, members and the empty extras."""
+    members = [member(state.users[uid], guild) for uid in guild.member_ids]
+    return {
+        "id": guild.id,
+        "name": guild.name,
+        "icon": None,
+        "splash": None,
+        "discovery_splash": None,
+        "banner": None,
+        "description": None,
+        "owner_id": guild.owner_id,
+        "afk_channel_id": None,
+        "afk_timeout": 300,
+        "verification_level": 0,
+        "default_message_notifications": 1,
+        "explicit_content_filter": 0,
+        "mfa_level": 0,
+        "nsfw_level": 0,
+        "premium_tier": 0,
+        "premium_subscription_count": 0,
+        "premium_progress_bar_enabled": False,
+        "preferred_locale": "ja",
+        "system_channel_id": None,
+        "system_channel_flags": 0,
+        "rules_channel_id": None,
+        "public_updates_channel_id": None,
+        "vanity_url_code": None,
+        "application_id": None,
+        "features": [],
+        "roles": [everyone_role(guild)],
+        "emojis": [],
+        "stickers": [],
+        "joined_at": guild.joined_at,
+        "large": False,
+        "unavailable": False,
+        "member_count": len(members),
+        "members": members,
+        "channels": [channel(state.channels[cid]) for cid in guild.channel_ids],
+        "threads": [],
+        "presences": [],
+        "voice_states": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+        "soundboard_sounds": [],
+    }
+
+
+def message(state: FakeState, m: StoredMessage, *, with_member: bool = False, depth: int = 0) -> Json:
+    """A message object; gateway events add the author's `member`, replies nest the referenced one."""
+    author = state.users[m.author_id]
+    guild = state.guilds[m.guild_id]
+    data: Json = {
+        "id": m.id,
+        "channel_id": m.channel_id,
+        "guild_id": m.guild_id,
+        "author": user(author),
+        "content": m.content,
+        "timestamp": m.timestamp,
+        "edited_timestamp": m.edited_timestamp,
+        "tts": False,
+        "mention_everyone": m.mention_everyone,
+        "mentions": [
+            {**user(state.users[uid]), "member": member(state.users[uid], guild, with_user=False)}
+            for uid in m.mention_ids
+            if uid in state.users
+        ],
+        "mention_roles": [],
+        "attachments": [],
+        "embeds": [],
+        "pinned": False,
+        "type": MESSAGE_TYPE_REPLY if m.reference_id else MESSAGE_TYPE_DEFAULT,
+        "flags": 0,
+        "components": [],
+    }
+    if m.nonce is not None:
+        data["nonce"] = m.nonce
+    if m.reactions:
+        data["reactions"] = [
+            {"emoji": emoji_object(e), "count": len(u), "me": state_me(state, u), "burst_colors": []}
+            for e, u in m.reactions.items()
+        ]
+    if with_member:
+        data["member"] = member(author, guild, with_user=False)
+    if m.reference_id:
+        data["message_reference"] = {
+            "type": 0,
+            "message_id": m.reference_id,
+            "channel_id": m.channel_id,
+            "guild_id": m.guild_id,
+        }
+        referenced = state.messages.get(m.reference_id)
+        # Discord nests one level only; a deleted target shows as null.
+        if depth == 0:
+            data["referenced_message"] = None if referenced is None else message(state, referenced, depth=1)
+    return data
+
+
+def state_me(state: FakeState, user_ids: list[str]) -> bool:
+    return any(state.users[uid].bot for uid in user_ids if uid in state.users)
+
+
+def emoji_object(emoji: str) -> Json:
+    """`name:id` is a custom emoji, anything else a Unicode one."""
+    name, _, emoji_id = emoji.partition(":")
+    return {"id": emoji_id or None, "name": name if emoji_id else emoji}
+
+
+def message_delete(m: StoredMessage) -> Json:
+    return {"id": m.id, "channel_id": m.channel_id, "guild_id": m.guild_id}
+
+
+def reaction_add(state: FakeState, m: StoredMessage, emoji: str, user_id: str) -> Json:
+    guild = state.guilds[m.guild_id]
+    return {
+        "user_id": user_id,
+        "channel_id": m.channel_id,
+        "message_id": m.id,
+        "guild_id": m.guild_id,
+        "member": member(state.users[user_id], guild),
+        "emoji": emoji_object(emoji),
+        "message_author_id": m.author_id,
+        "burst": False,
+        "burst_colors": [],
+        "type": 0,
+    }
+
+
+def ready(state: FakeState, bot: User, session_id: str, resume_url: str, shard: list[int] | None) -> Json:
+    data: Json = {
+        "v": API_VERSION,
+        "user": {**user(bot), "verified": True, "mfa_enabled": False},
+        "guilds": [{"id": gid, "unavailable": True} for gid in state.guilds],
+        "session_id": session_id,
+        "session_type": "normal",
+        "resume_gateway_url": resume_url,
+        "application": {"id": bot.id, "flags": application_flags()},
+        "private_channels": [],
+        "relationships": [],
+        "presences": [],
+        "guild_join_requests": [],
+        "geo_ordered_rtc_regions": [],
+        "user_settings": {},
+        "_trace": ["fake-discord"],
+    }
+    if shard is not None:
+        data["shard"] = shard
+    return data
+
+
+def application_flags() -> int:
+    # GATEWAY_GUILD_MEMBERS_LIMITED | GATEWAY_MESSAGE_CONTENT_LIMITED: an unverified bot with both intents.
+    return (1 << 15) | (1 << 19)
+
+
+def application(bot: User, owner: User) -> Json:
+    return {
+        "id": bot.id,
+        "name": bot.username,
+        "icon": None,
+        "description": "",
+        "bot_public": False,
+        "bot_require_code_grant": False,
+        "owner": user(owner),
+        "verify_key": hashlib.sha256(bot.id.encode()).hexdigest(),
+        "flags": application_flags(),
+        "team": None,
+        "interactions_endpoint_url": None,
+        "redirect_uris": [],
+        "tags": [],
+    }
+
+
+def gateway_bot(url: str) -> Json:
+    return {
+        "url": url,
+        "shards": 1,
+        "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1},
+    }
+
+
+def error(code: int, message: str, errors: Json | None = None) -> Json:
+    body: Json = {"message": message, "code": code}
+    if errors is not None:
+        body["errors"] = errors
+    return body
+
+
+def form_error(field: str, code: str, message: str) -> Json:
+    """Discord's 50035 Invalid Form Body shape."""
+    return error(50035, "Invalid Form Body", {field: {"_errors": [{"code": code, "message": message}]}})
+
+
+def rate_limited(retry_after: float, global_: bool) -> Json:
+    return {"message": "You are being rate limited.", "retry_after": retry_after, "global": global_, "code": 0}
+
+
+def bucket_hash(method: str, route: str) -> str:
+    return hashlib.md5(f"{method} {route}".encode()).hexdigest()[:16]
+
+
+# Gateway frames (op codes from the Discord gateway documentation).
+
+
+def hello(interval_ms: int) -> Json:
+    return {"op": 10, "d": {"heartbeat_interval": interval_ms, "_trace": ["fake-discord"]}, "s": None, "t": None}
+
+
+def heartbeat_ack() -> Json:
+    return {"op": 11, "d": None, "s": None, "t": None}
+
+
+def dispatch(event: str, seq: int, data: Json) -> Json:
+    return {"op": 0, "t": event, "s": seq, "d": data}
+
+
+def reconnect() -> Json:
+    return {"op": 7, "d": None, "s": None, "t": None}
+
+
+def invalid_session(resumable: bool) -> Json:
+    return {"op": 9, "d": resumable, "s": None, "t": None}
+
+
+def members_chunk(state: FakeState, guild: Guild, nonce: str | None) -> Json:
+    data: Json = {
+        "guild_id": guild.id,
+        "members": [member(state.users[uid], guild) for uid in guild.member_ids],
+        "chunk_index": 0,
+        "chunk_count": 1,
+        "not_found": [],
+    }
+    if nonce is not None:
+        data["nonce"] = nonce
+    return data

@@ -1,0 +1,147 @@
+"""The REST half of the fake: request recording, auth, scripted faults, rate-limit headers, routes."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from . import payloads
+from .faults import Faults, ratelimit_headers
+from .gateway import Gateway
+from .messages import MessageRoutes
+from .responses import ApiError, json_response, request_body
+from .state import FakeState, RecordedRequest, User
+
+API_PREFIX = "/api/v10"
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class RestApi:
+    """Builds the /api/v10 sub-application."""
+
+    def __init__(
+        self,
+        state: FakeState,
+        gateway: Gateway,
+        faults: Faults,
+        *,
+        bot: User,
+        owner: User,
+        token: str | None,
+        gateway_url: Callable[[], str],
+    ) -> None:
+        self._state = state
+        self._faults = faults
+        self._bot = bot
+        self._owner = owner
+        self._token = token
+        self._gateway_url = gateway_url
+        self._messages = MessageRoutes(state, gateway, bot)
+
+    def app(self) -> web.Application:
+        api = web.Application(middlewares=[self._middleware])
+        r = api.router
+        r.add_get("/gateway", self._gateway)
+        r.add_get("/gateway/bot", self._gateway_bot)
+        r.add_get("/users/@me", self._me)
+        r.add_get("/users/{user_id}", self._user)
+        r.add_get("/oauth2/applications/@me", self._application)
+        r.add_get("/applications/@me", self._application)
+        r.add_put("/applications/{app_id}/commands", self._put_commands)
+        r.add_get("/applications/{app_id}/commands", self._get_commands)
+        r.add_put("/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands)
+        r.add_get("/applications/{app_id}/guilds/{guild_id}/commands", self._get_commands)
+        self._messages.add_routes(r)
+        return api
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        path = request.path[len(API_PREFIX) :] or "/"
+        body = await request_body(request)
+        self._state.record(
+            RecordedRequest(
+                method=request.method,
+                path=path,
+                query=dict(request.query),
+                headers=dict(request.headers),
+                json=body,
+                at=time.monotonic(),
+            )
+        )
+        resource = request.match_info.route.resource
+        route = resource.canonical[len(API_PREFIX) :] if resource is not None else path
+        if path != "/gateway" and not self._authorized(request):
+            return json_response(401, payloads.error(0, "401: Unauthorized"))
+        failure = self._faults.failure(request.method, path, route)
+        if failure is not None:
+            return json_response(failure.status, failure.body, failure.headers)
+        try:
+            response = await handler(request)
+        except ApiError as exc:
+            response = json_response(exc.status, exc.body)
+        except web.HTTPException as exc:  # unknown route or method, in Discord's shape
+            return json_response(exc.status, payloads.error(0, f"{exc.status}: {exc.reason}"))
+        exhausted = self._faults.exhaust(request.method, path)
+        reset_after = exhausted.retry_after if exhausted and exhausted.retry_after is not None else 1.0
+        response.headers.update(
+            ratelimit_headers(request.method, route, remaining=0 if exhausted else 4, reset_after=reset_after)
+        )
+        drop = self._faults.drop(request.method, path)
+        if drop is not None:
+            if drop.delay is None:
+                # The work is done (message stored, event sent) but the client never hears back.
+                if request.transport is not None:
+                    request.transport.close()
+            else:
+                await asyncio.sleep(drop.delay)
+        return response
+
+    def _authorized(self, request: web.Request) -> bool:
+        header = request.headers.get("Authorization", "")
+        if not header.startswith("Bot "):
+            return False
+        return self._token is None or header == f"Bot {self._token}"
+
+    async def _gateway(self, request: web.Request) -> web.Response:
+        return json_response(200, {"url": self._gateway_url()})
+
+    async def _gateway_bot(self, request: web.Request) -> web.Response:
+        return json_response(200, payloads.gateway_bot(self._gateway_url()))
+
+    async def _me(self, request: web.Request) -> web.Response:
+        return json_response(200, {**payloads.user(self._bot), "verified": True, "mfa_enabled": False})
+
+    async def _user(self, request: web.Request) -> web.Response:
+        with self._state.lock:
+            found = self._state.users.get(request.match_info["user_id"])
+            if found is None:
+                raise ApiError(404, payloads.error(10013, "Unknown User"))
+            return json_response(200, payloads.user(found))
+
+    async def _application(self, request: web.Request) -> web.Response:
+        return json_response(200, payloads.application(self._bot, self._owner))
+
+    def _command_key(self, request: web.Request) -> tuple[str, str | None]:
+        app_id = request.match_info["app_id"]
+        if app_id != self._bot.id:
+            raise ApiError(403, payloads.error(50001, "Missing Access"))
+        guild_id = request.match_info.get("guild_id")
+        if guild_id is not None and guild_id not in self._state.guilds:
+            raise ApiError(404, payloads.error(10004, "Unknown Guild"))
+        return app_id, guild_id
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        app_id, guild_id = self._command_key(request)
+        body = await request_body(request)
+        if not isinstance(body, list):
+            raise ApiError(400, payloads.form_error("_root", "LIST_TYPE_CONVERT", "Must be an array."))
+        return json_response(200, self._state.upsert_commands(app_id, guild_id, body))
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        with self._state.lock:
+            return json_response(200, list(self._state.commands.get(self._command_key(request), [])))

@@ -1,0 +1,156 @@
+"""Frozen settings parsed once from the environment: the only reader of os.environ."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class SettingsError(ValueError):
+    """A configuration value that cannot be parsed; names the variable."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything configurable; each field is read from the environment variable in its metadata."""
+
+    # Where it runs
+    project: str = field(default="kikimimi-local", metadata={"env": "GOOGLE_CLOUD_PROJECT"})
+    region: str = field(default="asia-northeast1", metadata={"env": "KIKIMIMI_REGION"})
+    mode: str = field(default="local", metadata={"env": "KIKIMIMI_MODE"})  # local | gcp
+    # Persona
+    bot_name: str = field(default="kikimimi", metadata={"env": "BOT_NAME"})
+    bot_aliases: tuple[str, ...] = field(default=("ききみみ", "聞き耳"), metadata={"env": "BOT_ALIASES"})
+    bot_user_id: str = field(default="", metadata={"env": "BOT_USER_ID"})
+    language: str = field(default="ja", metadata={"env": "BOT_LANGUAGE"})  # ja | en
+    persona: str = field(default="", metadata={"env": "BOT_PERSONA"})
+    enabled_channels: tuple[str, ...] = field(default=("*",), metadata={"env": "ENABLED_CHANNELS"})
+    # Pipeline timings
+    min_messages: int = field(default=3, metadata={"env": "MIN_MESSAGES"})
+    min_wait_seconds: float = field(default=300.0, metadata={"env": "MIN_WAIT_SECONDS"})
+    jitter_ratio: float = field(default=0.3, metadata={"env": "JITTER_RATIO"})
+    buffer_ttl_minutes: float = field(default=30.0, metadata={"env": "BUFFER_TTL_MINUTES"})
+    context_messages: int = field(default=20, metadata={"env": "CONTEXT_MESSAGES"})
+    reply_delay_min_seconds: float = field(default=1.0, metadata={"env": "REPLY_DELAY_MIN_SECONDS"})
+    reply_delay_max_seconds: float = field(default=120.0, metadata={"env": "REPLY_DELAY_MAX_SECONDS"})
+    reply_delay_default_seconds: float = field(default=4.0, metadata={"env": "REPLY_DELAY_DEFAULT_SECONDS"})
+    # Judgment
+    high_threshold: float = field(default=80.0, metadata={"env": "JUDGE_HIGH_THRESHOLD"})
+    low_threshold: float = field(default=20.0, metadata={"env": "JUDGE_LOW_THRESHOLD"})
+    rules_threshold: float = field(default=45.0, metadata={"env": "JUDGE_RULES_THRESHOLD"})
+    min_confidence: float = field(default=0.5, metadata={"env": "JUDGE_MIN_CONFIDENCE"})
+    unanswered_after_seconds: float = field(default=90.0, metadata={"env": "UNANSWERED_AFTER_SECONDS"})
+    # Scales every rule time window (engagement, cooldown, silence, frequency, unanswered): the demo
+    # runs minutes as seconds.
+    rule_time_scale: float = field(default=1.0, metadata={"env": "RULE_TIME_SCALE"})
+    rule_weights: Mapping[str, float] = field(default_factory=dict, metadata={"env": "RULE_WEIGHTS"})
+    keywords: tuple[str, ...] = field(default=(), metadata={"env": "BOT_KEYWORDS"})
+    knowledge_topics: tuple[str, ...] = field(default=(), metadata={"env": "BOT_KNOWLEDGE_TOPICS"})
+    allowed_reactions: tuple[str, ...] = field(
+        default=("👍", "👀", "😄", "🙏", "🎉", "🤔"), metadata={"env": "ALLOWED_REACTIONS"}
+    )
+    judgment_cache_seconds: float = field(default=300.0, metadata={"env": "JUDGMENT_CACHE_SECONDS"})
+    # LLM
+    llm_backend: str = field(default="none", metadata={"env": "LLM_BACKEND"})  # none | offline | gemini
+    judge_model: str = field(default="gemini-2.5-flash-lite", metadata={"env": "JUDGE_MODEL"})
+    reply_model: str = field(default="gemini-2.5-flash", metadata={"env": "REPLY_MODEL"})
+    gemini_api_key: str = field(default="", metadata={"env": "GEMINI_API_KEY", "secret": True})
+    gemini_base_url: str = field(default="", metadata={"env": "GEMINI_BASE_URL"})
+    use_vertex_ai: bool = field(default=False, metadata={"env": "USE_VERTEX_AI"})
+    llm_timeout_seconds: float = field(default=20.0, metadata={"env": "LLM_TIMEOUT_SECONDS"})
+    reply_max_tokens: int = field(default=400, metadata={"env": "REPLY_MAX_TOKENS"})
+    short_ack_max_tokens: int = field(default=40, metadata={"env": "SHORT_ACK_MAX_TOKENS"})
+    # Cloud Tasks
+    tasks_location: str = field(default="asia-northeast1", metadata={"env": "TASKS_LOCATION"})
+    judge_queue: str = field(default="kikimimi-judge", metadata={"env": "JUDGE_QUEUE"})
+    reply_queue: str = field(default="kikimimi-reply", metadata={"env": "REPLY_QUEUE"})
+    judge_url: str = field(default="", metadata={"env": "JUDGE_URL"})
+    reply_url: str = field(default="", metadata={"env": "REPLY_URL"})
+    tasks_invoker_sa: str = field(default="", metadata={"env": "TASKS_INVOKER_SA"})
+    cloud_tasks_emulator_host: str = field(default="", metadata={"env": "CLOUD_TASKS_EMULATOR_HOST"})
+    # Pub/Sub and Firestore
+    pubsub_topic: str = field(default="kikimimi-messages", metadata={"env": "PUBSUB_TOPIC"})
+    firestore_database: str = field(default="(default)", metadata={"env": "FIRESTORE_DATABASE"})
+    # Discord
+    discord_backend: str = field(default="rest", metadata={"env": "DISCORD_BACKEND"})  # rest | recording
+    discord_api_base: str = field(default="https://discord.com/api/v10", metadata={"env": "DISCORD_API_BASE"})
+    discord_token: str = field(default="", metadata={"env": "DISCORD_TOKEN", "secret": True})
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The bot's name and aliases, as users may call it."""
+        return (self.bot_name, *self.bot_aliases)
+
+    def channel_enabled(self, channel_id: str) -> bool:
+        """Env default: '*' enables every channel."""
+        return "*" in self.enabled_channels or channel_id in self.enabled_channels
+
+    def replace(self, **changes: Any) -> Settings:
+        return dataclasses.replace(self, **changes)
+
+    def with_overrides(self, pairs: Mapping[str, str]) -> Settings:
+        """Apply KEY=VALUE overrides given by env name or field name (CLI `--config`)."""
+        by_env = {f.metadata["env"]: f.name for f in dataclasses.fields(self)}
+        by_name = {f.name: f for f in dataclasses.fields(self)}
+        changes: dict[str, Any] = {}
+        hints = typing.get_type_hints(Settings)
+        for raw_key, raw in pairs.items():
+            name = by_env.get(raw_key.upper(), raw_key.lower())
+            if name not in by_name:
+                raise SettingsError(f"unknown setting {raw_key!r}")
+            changes[name] = _parse(by_name[name].metadata["env"], hints[name], raw)
+        return self.replace(**changes)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Parse the environment (os.environ by default) into settings."""
+        env = os.environ if environ is None else environ
+        hints = typing.get_type_hints(cls)
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            name = f.metadata["env"]
+            if name in env and env[name] != "":
+                values[f.name] = _parse(name, hints[f.name], env[name])
+        return cls(**values)
+
+    @classmethod
+    def env_names(cls) -> frozenset[str]:
+        """Every environment variable the settings read (Terraform sets the same names)."""
+        return frozenset(f.metadata["env"] for f in dataclasses.fields(cls))
+
+    def redacted(self) -> dict[str, Any]:
+        """Settings for logs with secrets masked."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = "***" if f.metadata.get("secret") and value else value
+        return out
+
+
+def _parse(name: str, hint: Any, raw: str) -> Any:
+    try:
+        if hint is bool:
+            if raw.strip().lower() in ("1", "true", "yes", "on"):
+                return True
+            if raw.strip().lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError("expected true/false")
+        if hint is int:
+            return int(raw)
+        if hint is float:
+            return float(raw)
+        if typing.get_origin(hint) is tuple:
+            return tuple(part.strip() for part in raw.split(",") if part.strip())
+        if typing.get_origin(hint) is Mapping:
+            parsed = json.loads(raw)
+            if not isinstance(parsed, dict):
+                raise ValueError("expected a JSON object")
+            return {str(k): float(v) for k, v in parsed.items()}
+        return raw
+    except (ValueError, TypeError) as exc:
+        raise SettingsError(f"{name}={raw!r}: {exc}") from exc

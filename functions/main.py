@@ -1,0 +1,28 @@
+"""Cloud Functions entry points (gen2): one function per entry point, each a thin adapter."""
+
+from typing import Any
+
+import functions_framework
+
+from kikimimi import entrypoints
+from kikimimi.logs import configure_logging
+
+configure_logging()
+
+
+@functions_framework.cloud_event
+def ingest(event: Any) -> None:
+    """Pub/Sub (Eventarc) → buffer the message, schedule or cancel judgment/reply tasks."""
+    entrypoints.ingest_event(event)
+
+
+@functions_framework.http
+def judge(request: Any) -> Any:
+    """Cloud Tasks → decide whether, when and how to speak."""
+    return entrypoints.judge_request(request)
+
+
+@functions_framework.http
+def reply(request: Any) -> Any:
+    """Cloud Tasks → write and deliver the reply."""
+    return entrypoints.reply_request(request)

@@ -1,0 +1,173 @@
+"""One contract for the Store port, run against the in-memory twin and Firestore on the emulator."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from kikimimi.adapters.firestore import FirestoreStore
+from kikimimi.adapters.memory import MemoryStore
+from kikimimi.model import (
+    ChannelKey,
+    ChannelSettings,
+    ConversationState,
+    Decision,
+    Intervention,
+    Message,
+    ResponseType,
+)
+
+T0 = datetime(2025, 1, 2, 3, 4, 5, 123456, tzinfo=UTC)
+CHANNEL = ChannelKey("100")
+THREAD = ChannelKey("100", "200")
+JST = timezone(timedelta(hours=9))
+
+
+def message(mid: str, seconds: float, key: ChannelKey = CHANNEL, content: str = "hi") -> Message:
+    return Message(
+        id=mid,
+        guild_id="g1",
+        channel_id=key.channel_id,
+        thread_id=key.thread_id,
+        author_id="u1",
+        author_name="alice",
+        author_is_bot=False,
+        content=content,
+        created_at=T0 + timedelta(seconds=seconds),
+        mentions_bot=True,
+        reply_to_id="m0",
+        reply_to_bot=True,
+        attachments=2,
+    )
+
+
+EXPIRE = T0 + timedelta(days=1)
+
+
+@pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
+def store(request: pytest.FixtureRequest) -> MemoryStore | FirestoreStore:
+    if request.param == "memory":
+        return MemoryStore()
+    return FirestoreStore(request.getfixturevalue("firestore_client"), prefix="contract_")
+
+
+def test_add_is_create_if_absent(store: MemoryStore | FirestoreStore) -> None:
+    first = message("m1", 0)
+    assert store.add_message(first, EXPIRE) is True
+    assert store.add_message(message("m1", 5, content="changed"), EXPIRE) is False
+    assert store.recent_messages(CHANNEL, T0 - timedelta(hours=1), 10) == [first]
+
+
+def test_recent_messages_order_limit_since(store: MemoryStore | FirestoreStore) -> None:
+    for mid, seconds in [("m3", 3), ("m1", 1), ("m2", 2), ("m0", 0), ("m4", 4)]:
+        store.add_message(message(mid, seconds), EXPIRE)
+    since = T0 + timedelta(seconds=1)
+    assert [m.id for m in store.recent_messages(CHANNEL, since, 10)] == ["m1", "m2", "m3", "m4"]
+    assert [m.id for m in store.recent_messages(CHANNEL, since, 2)] == ["m3", "m4"]
+    assert store.recent_messages(CHANNEL, T0 + timedelta(seconds=10), 10) == []
+    assert store.recent_messages(CHANNEL, T0, 0) == []
+
+
+def test_ties_are_broken_by_id(store: MemoryStore | FirestoreStore) -> None:
+    for mid in ["b", "a", "c"]:
+        store.add_message(message(mid, 0), EXPIRE)
+    assert [m.id for m in store.recent_messages(CHANNEL, T0, 10)] == ["a", "b", "c"]
+    assert [m.id for m in store.recent_messages(CHANNEL, T0, 2)] == ["b", "c"]
+
+
+def test_thread_is_isolated_from_its_channel(store: MemoryStore | FirestoreStore) -> None:
+    store.add_message(message("c1", 0), EXPIRE)
+    store.add_message(message("t1", 1, key=THREAD), EXPIRE)
+    assert [m.id for m in store.recent_messages(CHANNEL, T0, 10)] == ["c1"]
+    thread_messages = store.recent_messages(THREAD, T0, 10)
+    assert [m.id for m in thread_messages] == ["t1"]
+    assert thread_messages[0].key == THREAD
+
+
+def test_update_and_delete(store: MemoryStore | FirestoreStore) -> None:
+    store.add_message(message("m1", 0), EXPIRE)
+    assert store.update_message(CHANNEL, "m1", "edited") is True
+    assert store.update_message(CHANNEL, "missing", "x") is False
+    assert store.update_message(THREAD, "m1", "wrong place") is False
+    assert [m.content for m in store.recent_messages(CHANNEL, T0, 10)] == ["edited"]
+    assert store.recent_messages(CHANNEL, T0, 10)[0] == message("m1", 0, content="edited")
+    assert store.delete_message(CHANNEL, "m1") is True
+    assert store.delete_message(CHANNEL, "m1") is False
+    assert store.recent_messages(CHANNEL, T0, 10) == []
+    # update must not have created the missing message
+    assert store.recent_messages(THREAD, T0, 10) == []
+
+
+def test_interventions_since(store: MemoryStore | FirestoreStore) -> None:
+    older = Intervention(T0, "m1", ResponseType.REACT_ONLY, None)
+    newer = Intervention(
+        T0 + timedelta(minutes=5), "m2", ResponseType.FULL_RESPONSE, "b1", ("alice: hi", "bob: yo")
+    )
+    store.record_intervention(CHANNEL, newer)
+    store.record_intervention(CHANNEL, older)
+    assert store.interventions_since(CHANNEL, T0) == [older, newer]
+    assert store.interventions_since(CHANNEL, T0 + timedelta(minutes=1)) == [newer]
+    assert store.interventions_since(THREAD, T0) == []
+
+
+def test_channel_settings_round_trip_and_default(store: MemoryStore | FirestoreStore) -> None:
+    assert store.channel_settings(CHANNEL) == ChannelSettings()
+    quiet = ChannelSettings(enabled=False, quiet_until=T0)
+    store.save_channel_settings(CHANNEL, quiet)
+    assert store.channel_settings(CHANNEL) == quiet
+    assert store.channel_settings(THREAD) == ChannelSettings()
+    store.save_channel_settings(CHANNEL, ChannelSettings(enabled=True))
+    assert store.channel_settings(CHANNEL) == ChannelSettings(enabled=True)
+
+
+def test_judgment_cache_hit_and_miss_by_time(store: MemoryStore | FirestoreStore) -> None:
+    decision = Decision(
+        should_respond=True,
+        response_type=ResponseType.SHORT_ACK,
+        score=0.75,
+        reason="question to the room",
+        state=ConversationState.MISUNDERSTANDING,
+        delay_seconds=2.5,
+        reaction="👀",
+        reply_to_message_id="m9",
+        confidence=0.5,
+        llm_calls=1,
+        source="llm",
+        terms=(("question", 0.5), ("silence", -0.25)),
+    )
+    store.cache_judgment(CHANNEL, "d1", decision, T0)
+    assert store.cached_judgment(CHANNEL, "d1", T0) == decision
+    assert store.cached_judgment(CHANNEL, "d1", T0 - timedelta(minutes=1)) == decision
+    assert store.cached_judgment(CHANNEL, "d1", T0 + timedelta(microseconds=1)) is None
+    assert store.cached_judgment(CHANNEL, "other", T0) is None
+    assert store.cached_judgment(THREAD, "d1", T0) is None
+
+
+def test_datetimes_come_back_aware_utc(store: MemoryStore | FirestoreStore) -> None:
+    local = datetime(2025, 1, 2, 12, 0, 0, 654321, tzinfo=JST)
+    store.add_message(replace(message("m1", 0), created_at=local), EXPIRE)
+    store.save_channel_settings(CHANNEL, ChannelSettings(quiet_until=local))
+    store.record_intervention(CHANNEL, Intervention(local, "m1", ResponseType.SHORT_ACK, "b1"))
+    found = store.recent_messages(CHANNEL, local - timedelta(seconds=1), 10)
+    quiet_until = store.channel_settings(CHANNEL).quiet_until
+    at = store.interventions_since(CHANNEL, local)[0].at
+    for value in (found[0].created_at, quiet_until, at):
+        assert value == local
+        assert value is not None and value.tzinfo is not None and value.utcoffset() == timedelta(0)
+        assert type(value) is datetime
+
+
+def test_counters(store: MemoryStore | FirestoreStore) -> None:
+    store.add_message(message("m1", 0), EXPIRE)
+    assert (store.reads, store.writes) == (0, 1)
+    store.add_message(message("m2", 1), EXPIRE)
+    store.recent_messages(CHANNEL, T0, 10)
+    assert (store.reads, store.writes) == (2, 2)
+    store.channel_settings(CHANNEL)
+    store.cached_judgment(CHANNEL, "missing", T0)
+    assert (store.reads, store.writes) == (4, 2)
+    store.update_message(CHANNEL, "m1", "x")
+    store.delete_message(CHANNEL, "m2")
+    store.save_channel_settings(CHANNEL, ChannelSettings(enabled=True))
+    assert (store.reads, store.writes) == (4, 5)
