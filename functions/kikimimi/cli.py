@@ -30,7 +30,11 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--llm", choices=("none", "offline", "gemini"), help="judge/writer backend (default: LLM_BACKEND or none)")
+    p.add_argument(
+        "--llm",
+        choices=("none", "offline", "gemini"),
+        help="judge/writer backend (default: LLM_BACKEND or none)",
+    )
     p.add_argument("--config", action="append", default=[], metavar="KEY=VALUE", help="override a setting")
 
 
@@ -88,7 +92,9 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_eval)
 
     p = sub.add_parser("demo", help="run the bundled conversation through the local stack")
-    p.add_argument("--speed", type=float, default=1.0, help="play the conversation faster (2 = twice as fast)")
+    p.add_argument(
+        "--speed", type=float, default=1.0, help="play the conversation faster (2 = twice as fast)"
+    )
     _add_common(p)
     p.set_defaults(run=cmd_demo)
 

@@ -42,7 +42,8 @@ class Line:
         return cls(
             id=message.id,
             author=inert(message.author_name, 64),
-            text=inert(message.content) + (f" [+{message.attachments} attachment(s)]" if message.attachments else ""),
+            text=inert(message.content)
+            + (f" [+{message.attachments} attachment(s)]" if message.attachments else ""),
             at=message.created_at.strftime("%H:%M"),
             is_bot=message.author_is_bot,
             is_self=message.is_self,

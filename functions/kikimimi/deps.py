@@ -63,7 +63,7 @@ class Deps:
         return timedelta(minutes=self.settings.buffer_ttl_minutes)
 
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
-        """Moderator settings of the parent channel, cached 30 s per instance (a read per message is waste)."""
+        """Moderator settings of the parent channel, cached 30 s (a read per message is waste)."""
         now = time.monotonic()
         with self._lock:
             hit = self._settings_cache.get(key.channel_id)

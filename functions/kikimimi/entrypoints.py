@@ -53,7 +53,11 @@ def judge_request(request: Any) -> tuple[dict[str, Any], int]:
 
     def run(deps: Any, task: Any) -> Any:
         decision = judge(deps, task)
-        return None if decision is None else {"should_respond": decision.should_respond, "reason": decision.reason}
+        return (
+            None
+            if decision is None
+            else {"should_respond": decision.should_respond, "reason": decision.reason}
+        )
 
     return _task_call(request, "judge", parse_judge_task, run)
 

@@ -34,7 +34,9 @@ def ingest(deps: Deps, envelope: MessageCreated | MessageEdited | MessageDeleted
     created = deps.store.add_message(message, expire_at=message.created_at + deps.ttl())
     if not message.is_human:
         # Other bots' and our own messages are context only: no judgment, so no bot loops.
-        deps.emit("ingest", key, **base, decision="stored_bot", stored=created, latency_ms=elapsed_ms(started))
+        deps.emit(
+            "ingest", key, **base, decision="stored_bot", stored=created, latency_ms=elapsed_ms(started)
+        )
         return "stored_bot"
 
     # Scheduling runs even for a redelivered message: task names are deterministic, so a retry after a
@@ -63,12 +65,13 @@ def ingest(deps: Deps, envelope: MessageCreated | MessageEdited | MessageDeleted
         eta = max(eta, now)
         name = policy.task_name(TaskKind.JUDGE, key, message.id)
         payload_j = JudgeTask(
-            guild_id=envelope.guild_id, channel_id=key.channel_id, thread_id=key.thread_id, trigger_id=message.id
+            guild_id=envelope.guild_id,
+            channel_id=key.channel_id,
+            thread_id=key.thread_id,
+            trigger_id=message.id,
         )
         if deps.tasks.schedule(TaskSpec(name, TaskKind.JUDGE, eta, dump(payload_j))):
-            deps.emit(
-                "judgment_scheduled", key, **base, task=name, delay_seconds=(eta - now).total_seconds()
-            )
+            deps.emit("judgment_scheduled", key, **base, task=name, delay_seconds=(eta - now).total_seconds())
         outcome = "judgment_scheduled"
     _cancel_previous(deps, key, window, message.id, base)
     deps.emit(

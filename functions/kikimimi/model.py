@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
@@ -59,7 +59,7 @@ class Message:
         return not self.author_is_bot and not self.is_self
 
 
-class ResponseType(str, Enum):
+class ResponseType(StrEnum):
     """How the bot speaks when it speaks."""
 
     REACT_ONLY = "react_only"
@@ -67,7 +67,7 @@ class ResponseType(str, Enum):
     FULL_RESPONSE = "full_response"
 
 
-class ConversationState(str, Enum):
+class ConversationState(StrEnum):
     """The room's state as the judge reads it."""
 
     ACTIVE = "ACTIVE"
@@ -105,7 +105,7 @@ class Intervention:
     context: tuple[str, ...] = ()  # "author: content" of the messages before
 
 
-class TaskKind(str, Enum):
+class TaskKind(StrEnum):
     """Kinds of delayed work that go through the task queue."""
 
     JUDGE = "judge"

@@ -19,7 +19,10 @@ def prompts_dir() -> Path:
     """prompts/ beside the package in a deployed bundle, or at the repository root in a checkout."""
     configured = os.environ.get("KIKIMIMI_PROMPTS_DIR")
     here = Path(__file__).resolve().parent
-    for candidate in ([Path(configured)] if configured else []) + [here.parent / "prompts", here.parent.parent / "prompts"]:
+    for candidate in ([Path(configured)] if configured else []) + [
+        here.parent / "prompts",
+        here.parent.parent / "prompts",
+    ]:
         if candidate.is_dir():
             return candidate
     raise PromptNotFound(f"no prompts/ directory near {here}; set KIKIMIMI_PROMPTS_DIR")

@@ -11,7 +11,9 @@ from .simulation import Simulation, dumps
 from .transcript import parse_lines, to_envelopes
 
 
-def replay(lines: Iterable[str], settings: Settings, judge_llm: LLM | None = None, writer: LLM | None = None) -> Simulation:
+def replay(
+    lines: Iterable[str], settings: Settings, judge_llm: LLM | None = None, writer: LLM | None = None
+) -> Simulation:
     """Parse (raising TranscriptError on a bad line) and simulate the whole transcript."""
     parsed = parse_lines(lines)
     envelopes = to_envelopes(parsed, settings.bot_name)

@@ -38,7 +38,9 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     target_id = task.reply_to_message_id or task.trigger_id
     interventions = deps.store.interventions_since(key, now - HISTORY)
     if task.response_type is ResponseType.REACT_ONLY and task.reaction:
-        if not _discord(deps, key, base, lambda: deps.discord.add_reaction(key.target, target_id, task.reaction or "")):
+        if not _discord(
+            deps, key, base, lambda: deps.discord.add_reaction(key.target, target_id, task.reaction or "")
+        ):
             return None
         _remember(deps, key, task, window, None, now)
         deps.emit("reaction", key, **base, decision="reaction", emoji=task.reaction, reply_to=target_id,
@@ -66,7 +68,9 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
         return None
     nonce = policy.nonce(key, task.trigger_id)
     posted: list[str] = []
-    if not _discord(deps, key, base, lambda: posted.append(deps.discord.send_message(key.target, text, target_id, nonce))):
+    if not _discord(
+        deps, key, base, lambda: posted.append(deps.discord.send_message(key.target, text, target_id, nonce))
+    ):
         return None
     message_id = posted[0]
     deps.store.add_message(

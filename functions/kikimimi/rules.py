@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import Enum
+from enum import StrEnum
 
 from .model import Message, ResponseType
 
@@ -40,7 +40,7 @@ CLOSING_PHRASES = (
 QUESTION_END = re.compile(r"[?？]\s*[\W_]{0,6}$")
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """What the rule stage concludes."""
 
     RESPOND = "respond"
@@ -177,7 +177,9 @@ def score_room(
     question = is_question(trigger.content)
     if question:
         add("question")
-        if _seconds(now, trigger.created_at) >= config.unanswered_after_seconds and messages[-1:] == [trigger]:
+        if _seconds(now, trigger.created_at) >= config.unanswered_after_seconds and messages[-1:] == [
+            trigger
+        ]:
             add("unanswered_question")
     low = _norm(trigger.content)
     if any(_norm(k) in low for k in config.keywords if k):

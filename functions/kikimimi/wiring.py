@@ -121,12 +121,12 @@ def build_deps(settings: Settings) -> Deps:
     judge_llm: Any = _Lazy(lambda: llms()[0]) if settings.llm_backend == "gemini" else None
     return Deps(
         settings=settings,
-        store=_Lazy(lambda: build_store(settings)),  # type: ignore[arg-type]
-        tasks=_Lazy(lambda: build_tasks(settings)),  # type: ignore[arg-type]
-        discord=_Lazy(lambda: build_discord(settings)),  # type: ignore[arg-type]
+        store=_Lazy(lambda: build_store(settings)),
+        tasks=_Lazy(lambda: build_tasks(settings)),
+        discord=_Lazy(lambda: build_discord(settings)),
         clock=SystemClock(),
         events=JsonLogEvents(),
-        writer=_Lazy(lambda: llms()[1]),  # type: ignore[arg-type]
+        writer=_Lazy(lambda: llms()[1]),
         judge_llm=judge_llm,
     )
 

@@ -283,7 +283,9 @@ def test_slow_handler_does_not_stall_others_and_concurrency_is_capped(
     http_sink.wait_count("/slow", 2)
 
 
-def test_pause_resume_and_purge(cloud_tasks_client: tasks_v2.CloudTasksClient, http_sink: HttpSink) -> None:
+def test_pause_resume_purge_and_delete(
+    cloud_tasks_client: tasks_v2.CloudTasksClient, http_sink: HttpSink
+) -> None:
     paused = make_queue(cloud_tasks_client)
     other = make_queue(cloud_tasks_client)
     cloud_tasks_client.pause_queue(name=paused)
@@ -298,6 +300,10 @@ def test_pause_resume_and_purge(cloud_tasks_client: tasks_v2.CloudTasksClient, h
     make_task(cloud_tasks_client, other, http_sink.url("/purged"), "later", delay_s=3600)
     cloud_tasks_client.purge_queue(name=other)
     assert not list(cloud_tasks_client.list_tasks(parent=other))
+
+    cloud_tasks_client.delete_queue(name=other)
+    with pytest.raises(exceptions.NotFound):
+        cloud_tasks_client.get_queue(name=other)
 
 
 def test_run_task_dispatches_now(cloud_tasks_client: tasks_v2.CloudTasksClient, http_sink: HttpSink) -> None:

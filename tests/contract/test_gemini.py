@@ -10,11 +10,11 @@ from enum import StrEnum
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel, Field
+
 from kikimimi.adapters.gemini import EMPTY_USER_TURN, GeminiLLM, make_client
 from kikimimi.local.gemini_standin import GeminiStandIn, default_responder
 from kikimimi.ports import LLMError, LLMRequest
-from pydantic import BaseModel, Field
-
 from tests.fixtures.gemini import STANDIN_API_KEY, STANDIN_MODEL
 
 

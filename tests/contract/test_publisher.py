@@ -9,6 +9,7 @@ from concurrent.futures import Future
 
 import pytest
 from google.cloud.pubsub_v1 import SubscriberClient
+
 from kikimimi.adapters.memory import MemoryPublisher
 from kikimimi.adapters.pubsub import (
     PubSubPublisher,

@@ -6,6 +6,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+
 from kikimimi.adapters.firestore import FirestoreStore
 from kikimimi.adapters.memory import MemoryStore
 from kikimimi.model import (

@@ -76,6 +76,8 @@ def test_task_carries_deadline_and_oidc_audience(
     assert task.http_request.oidc_token.audience == http_sink.url("/judge")
 
 
-def test_deadline_outside_cloud_tasks_limits_is_refused(cloud_tasks_client: tasks_v2.CloudTasksClient) -> None:
+def test_deadline_outside_cloud_tasks_limits_is_refused(
+    cloud_tasks_client: tasks_v2.CloudTasksClient,
+) -> None:
     with pytest.raises(ValueError):
         CloudTasksQueue(cloud_tasks_client, "p", "l", {}, {}, dispatch_deadline_s=5)

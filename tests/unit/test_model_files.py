@@ -85,7 +85,9 @@ def test_ensure_model_reuses_a_verified_file_without_the_parts(site: Path, tmp_p
     first = ensure_model(cache, spec=fake_spec(), search_path=[str(site)], require_runtime=False)
     mtime = first.stat().st_mtime_ns
     # No parts on the path any more: a verified cache alone must be enough.
-    again = ensure_model(cache, spec=fake_spec(), search_path=[str(tmp_path / "nothing")], require_runtime=False)
+    again = ensure_model(
+        cache, spec=fake_spec(), search_path=[str(tmp_path / "nothing")], require_runtime=False
+    )
     assert again == first
     assert again.stat().st_mtime_ns == mtime
 
@@ -95,7 +97,10 @@ def test_ensure_model_rejoins_when_the_cached_file_was_damaged(site: Path, tmp_p
     path = ensure_model(cache, spec=fake_spec(), search_path=[str(site)], require_runtime=False)
     path.write_bytes(JOINED[:-1])  # truncated: size check fails without hashing
     assert not is_verified(path, fake_spec())
-    assert ensure_model(cache, spec=fake_spec(), search_path=[str(site)], require_runtime=False).read_bytes() == JOINED
+    assert (
+        ensure_model(cache, spec=fake_spec(), search_path=[str(site)], require_runtime=False).read_bytes()
+        == JOINED
+    )
 
 
 def test_ensure_model_adopts_a_right_file_that_lost_its_sidecar(site: Path, tmp_path: Path) -> None:
@@ -148,7 +153,9 @@ def test_wrong_part_version_is_reported(tmp_path: Path) -> None:
         find_parts(fake_spec(), search_path=[str(site)])
 
 
-def test_missing_llama_cpp_is_reported_before_any_work(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_missing_llama_cpp_is_reported_before_any_work(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr(model_files.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(OfflineModelNotInstalled, match="llama-cpp-python is not installed"):
         ensure_model(tmp_path, spec=fake_spec())

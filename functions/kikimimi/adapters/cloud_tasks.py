@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from collections.abc import Mapping
@@ -22,7 +23,9 @@ DEFAULT_TIMEOUT_S = 30.0
 
 def local_client(address: str) -> tasks_v2.CloudTasksClient:
     """A real client on a plain-text channel to the local stand-in ("host:port")."""
-    transport = CloudTasksGrpcTransport(credentials=AnonymousCredentials(), channel=grpc.insecure_channel(address))
+    transport = CloudTasksGrpcTransport(
+        credentials=AnonymousCredentials(), channel=grpc.insecure_channel(address)
+    )
     return tasks_v2.CloudTasksClient(transport=transport)
 
 
@@ -79,12 +82,10 @@ class CloudTasksQueue:
         """Create every configured queue that is absent (the local stack; production uses Terraform)."""
         for queue_id in sorted(set(self._queues.values())):
             name = f"{self._parent}/queues/{queue_id}"
-            try:
+            with contextlib.suppress(exceptions.AlreadyExists):
                 self._client.create_queue(
                     parent=self._parent, queue=tasks_v2.Queue(name=name), timeout=self._timeout_s
                 )
-            except exceptions.AlreadyExists:
-                pass
 
     def _task(self, task: TaskSpec) -> tasks_v2.Task:
         url = self._urls[task.kind]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 import threading
@@ -14,7 +15,7 @@ from ..ports import LLMError, LLMRequest, LLMResult
 from .model_files import OfflineModelNotInstalled, ensure_model, require_llama_cpp
 
 if TYPE_CHECKING:
-    from llama_cpp import Llama
+    from llama_cpp import Llama, LlamaGrammar
 
 # Same placeholder as the Gemini adapter: the design puts everything in the system prompt.
 EMPTY_USER_TURN = "Respond now."
@@ -86,21 +87,24 @@ class LlamaLLM:
             "temperature": request.temperature,
             "seed": self.seed,  # the same request gives the same answer (tests, replays)
         }
-        if schema is not None:
-            # "json_schema" is ignored by llama-cpp-python; "json_object" with a schema builds a grammar.
-            kwargs["response_format"] = {"type": "json_object", "schema": schema}
         with self._lock:
             try:
                 llama = self._ensure_loaded()
             except OfflineModelNotInstalled as exc:
                 raise LLMError(str(exc), retryable=False) from exc
             except Exception as exc:
-                raise LLMError(f"offline model failed to load: {type(exc).__name__}: {exc}", retryable=False) from exc
+                raise LLMError(
+                    f"offline model failed to load: {type(exc).__name__}: {exc}", retryable=False
+                ) from exc
+            if schema is not None:
+                kwargs["grammar"] = _grammar_for(schema)
             started = time.perf_counter()
             try:
                 response = llama.create_chat_completion(**kwargs)
             except Exception as exc:
-                raise LLMError(f"offline generation failed: {type(exc).__name__}: {exc}", retryable=False) from exc
+                raise LLMError(
+                    f"offline generation failed: {type(exc).__name__}: {exc}", retryable=False
+                ) from exc
             latency_ms = (time.perf_counter() - started) * 1000.0
         text, finish = _first_choice(response)
         if schema is not None:
@@ -115,6 +119,24 @@ class LlamaLLM:
             output_tokens=int(usage.get("completion_tokens") or 0),
             latency_ms=latency_ms,
         )
+
+
+def _grammar_for(schema: dict[str, Any]) -> LlamaGrammar:
+    """The GBNF grammar of a prepared schema; raises LLMError when the converter cannot express it."""
+    try:
+        return _compile_grammar(json.dumps(schema))  # key order kept: it is the answer's field order
+    except Exception as exc:
+        raise LLMError(f"schema not supported offline: {type(exc).__name__}: {exc}", retryable=False) from exc
+
+
+@functools.lru_cache(maxsize=32)
+def _compile_grammar(schema_json: str) -> LlamaGrammar:
+    """Convert once per distinct schema (a 300-char maxLength makes a long grammar)."""
+    # Not response_format={"type": "json_object", "schema": ...}: on a conversion error
+    # llama-cpp-python silently falls back to free-form JSON; building it here surfaces the error.
+    from llama_cpp import LlamaGrammar
+
+    return LlamaGrammar.from_json_schema(schema_json, verbose=False)
 
 
 def _first_choice(response: Any) -> tuple[str, str]:
@@ -139,26 +161,29 @@ def _conform_json(text: str, schema: dict[str, Any], finish: str) -> str:
 
 
 def prepare_schema(schema: dict[str, Any], max_length: int = DEFAULT_MAX_STRING_LENGTH) -> dict[str, Any]:
-    """A copy of schema whose free strings all have a maxLength, so the grammar bounds their length."""
-    prepared = copy.deepcopy(schema)
-    _add_max_length(prepared, max_length)
-    return prepared
+    """A copy of schema that the grammar converter reads fully, with a maxLength on every free string."""
+    prepared = _prepare(copy.deepcopy(schema), max_length)
+    return prepared if isinstance(prepared, dict) else schema
 
 
-def _add_max_length(node: Any, max_length: int) -> None:
-    """Walk every nested schema; a dict whose "type" is (or includes) "string" is a string schema."""
+def _prepare(node: Any, max_length: int) -> Any:
+    """Rewrite one schema node in place and walk everything nested in it."""
     if isinstance(node, list):
-        for item in node:
-            _add_max_length(item, max_length)
-        return
+        return [_prepare(item, max_length) for item in node]
     if not isinstance(node, dict):
-        return
+        return node
     kind = node.get("type")
-    is_string = kind == "string" or (isinstance(kind, list) and "string" in kind)
-    if is_string and "maxLength" not in node and "enum" not in node and "const" not in node:
+    if isinstance(kind, list) and "anyOf" not in node and "oneOf" not in node:
+        rest = {key: value for key, value in node.items() if key != "type"}
+        if "enum" in node or "const" in node:
+            # The converter reads a type list before enum/const and would drop them.
+            node = rest
+        else:
+            # A type list becomes bare {"type": t} branches, losing maxLength and the like.
+            node = {"anyOf": [{**copy.deepcopy(rest), "type": one} for one in kind]}
+    elif kind == "string" and not {"maxLength", "enum", "const", "pattern", "format"} & node.keys():
         node["maxLength"] = max_length
-    for value in node.values():
-        _add_max_length(value, max_length)
+    return {key: _prepare(value, max_length) for key, value in node.items()}
 
 
 def clamp_to_schema(value: Any, schema: dict[str, Any], root: dict[str, Any] | None = None) -> Any:

@@ -33,6 +33,7 @@ def split_chunks(text: str, limit: int = DISCORD_LIMIT) -> list[Chunk]:
     if limit < _MIN_LIMIT:
         raise ValueError(f"limit must be at least {_MIN_LIMIT}")
     fences = _fence_lines(text)
+    after_openers = _opening_line_ends(fences)
     chunks: list[Chunk] = []
     pos = 0
     reopen = ""
@@ -41,11 +42,11 @@ def split_chunks(text: str, limit: int = DISCORD_LIMIT) -> list[Chunk]:
             chunks.append(Chunk(reopen, text[pos:], ""))
             break
         budget = limit - len(reopen)
-        end = _cut(text, pos, budget)
+        end = _cut(text, pos, budget, after_openers)
         opener = _open_fence_at(fences, end)
         if opener is not None:
             # The chunk must also hold the closing fence; a shorter cut may land outside the block.
-            end = _cut(text, pos, budget - _CLOSE_RESERVE)
+            end = _cut(text, pos, budget - _CLOSE_RESERVE, after_openers)
             opener = _open_fence_at(fences, end)
         body = text[pos:end]
         close = "" if opener is None else (FENCE if body.endswith("\n") else "\n" + FENCE)
@@ -55,31 +56,42 @@ def split_chunks(text: str, limit: int = DISCORD_LIMIT) -> list[Chunk]:
     return chunks
 
 
-def _cut(text: str, pos: int, budget: int) -> int:
+def _cut(text: str, pos: int, budget: int, avoid: set[int]) -> int:
     """End offset of the next piece: after the last newline, else after the last space, else hard."""
     window = text[pos : pos + budget]
     for separator in ("\n", " "):
         index = window.rfind(separator)
+        # Cutting right after a fence that opens a block would leave an empty block behind.
+        while index > 0 and pos + index + 1 in avoid:
+            index = window.rfind(separator, 0, index)
         if index > 0:  # a piece of only the separator would be an empty message
             return pos + index + 1
     return pos + budget
 
 
-def _fence_lines(text: str) -> list[tuple[int, str]]:
-    """(start offset, stripped line) of every line that opens or closes a code block."""
-    fences: list[tuple[int, str]] = []
+_Fence = tuple[int, int, str]  # line start, start of the next line, stripped line
+
+
+def _fence_lines(text: str) -> list[_Fence]:
+    """Every line that opens or closes a code block."""
+    fences: list[_Fence] = []
     start = 0
     for line in text.split("\n"):
         if line.lstrip(" ").startswith(FENCE):
-            fences.append((start, line.strip()))
+            fences.append((start, start + len(line) + 1, line.strip()))
         start += len(line) + 1
     return fences
 
 
-def _open_fence_at(fences: list[tuple[int, str]], pos: int) -> str | None:
+def _opening_line_ends(fences: list[_Fence]) -> set[int]:
+    """Offsets just after the newline of each fence line that opens a block."""
+    return {after for index, (_, after, _) in enumerate(fences) if index % 2 == 0}
+
+
+def _open_fence_at(fences: list[_Fence], pos: int) -> str | None:
     """The opening fence line of the code block that is open at `pos`, or None."""
     opener: str | None = None
-    for start, line in fences:
+    for start, _, line in fences:
         if start >= pos:
             break
         opener = line if opener is None else None
@@ -90,5 +102,5 @@ def _reopen_line(opener: str, limit: int) -> str:
     """The fence that re-opens a block in the next chunk, keeping its language tag when it is short."""
     language = opener[len(FENCE) :].strip().strip("`")
     line = f"{FENCE}{language}\n"
-    # An absurd tag must not eat the room for content.
-    return line if len(line) <= limit // 4 else FENCE + "\n"
+    # An absurd tag must not eat the room for content: keep at least half of the chunk for it.
+    return line if len(line) + _CLOSE_RESERVE <= limit // 2 else FENCE + "\n"

@@ -27,7 +27,9 @@ class RecordingDiscord:
 
     name = "recording-discord"
 
-    def __init__(self, echo: Callable[[str], None] | None = None, first_id: int = 900_000_000_000_000_000) -> None:
+    def __init__(
+        self, echo: Callable[[str], None] | None = None, first_id: int = 900_000_000_000_000_000
+    ) -> None:
         self.sent: list[Sent] = []
         self._ids = itertools.count(first_id)
         self._by_nonce: dict[tuple[str, str], str] = {}

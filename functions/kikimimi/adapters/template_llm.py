@@ -28,4 +28,6 @@ class TemplateLLM:
                 text = f"{author}さん、「{snippet}」について一緒に考えますね。（テンプレート返信）"
             else:
                 text = f'{author}, about "{snippet}" — let me help with that. (template reply)'
-        return LLMResult(text=text, model=self.name, input_tokens=len(request.system) // 4, output_tokens=len(text) // 4)
+        return LLMResult(
+            text=text, model=self.name, input_tokens=len(request.system) // 4, output_tokens=len(text) // 4
+        )

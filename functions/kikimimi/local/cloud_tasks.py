@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -95,7 +94,9 @@ def _handlers(store: TaskStore) -> dict[str, Any]:
         store.delete_queue(r.name)
 
     handlers = {
-        "CreateQueue": _unary(lambda r: store.create_queue(r.parent, r.queue), t.CreateQueueRequest, queue_out),
+        "CreateQueue": _unary(
+            lambda r: store.create_queue(r.parent, r.queue), t.CreateQueueRequest, queue_out
+        ),
         "GetQueue": _unary(lambda r: store.get_queue(r.name), t.GetQueueRequest, queue_out),
         "ListQueues": _unary(list_queues, t.ListQueuesRequest, t.ListQueuesResponse.serialize),
         "UpdateQueue": _unary(update_queue, t.UpdateQueueRequest, queue_out),
@@ -121,7 +122,9 @@ def _handlers(store: TaskStore) -> dict[str, Any]:
 class CloudTasksStandIn:
     """The gRPC server, the task store and the HTTP dispatcher, started and stopped together."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, persist_path: str | Path | None = None) -> None:
+    def __init__(
+        self, host: str = "127.0.0.1", port: int = 0, persist_path: str | Path | None = None
+    ) -> None:
         self._host = host
         self._port = port
         self._store = TaskStore(Path(persist_path) if persist_path is not None else None)
@@ -143,7 +146,9 @@ class CloudTasksStandIn:
             return self.address
         self._store.open()
         server = grpc.server(ThreadPoolExecutor(16, thread_name_prefix="cloud-tasks-grpc"))
-        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE, _handlers(self._store)),))
+        server.add_generic_rpc_handlers(
+            (grpc.method_handlers_generic_handler(SERVICE, _handlers(self._store)),)
+        )
         self._port = server.add_insecure_port(f"{self._host}:{self._port}")
         server.start()
         self._server = server
@@ -178,12 +183,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    done = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: done.set())
+    # Block the stop signals before any thread starts (threads inherit the mask) and wait for them
+    # synchronously: a Python handler would never wake the main thread if a gRPC thread took the signal.
+    stop_signals = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stop_signals)
     with CloudTasksStandIn(args.host, args.port, args.persist) as standin:
         print(f"cloud-tasks stand-in listening on {standin.address}", flush=True)
-        done.wait()
+        received = signal.sigwait(stop_signals)
+        log.info("stopping on %s", signal.Signals(received).name)
 
 
 if __name__ == "__main__":

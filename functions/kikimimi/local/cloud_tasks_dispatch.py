@@ -7,11 +7,38 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import requests
+from google.cloud import tasks_v2
 
-from .cloud_tasks_records import Delivery
+from .cloud_tasks_records import NS, Delivery
 from .cloud_tasks_store import TaskStore
 
 log = logging.getLogger(__name__)
+
+_RESERVED_HEADERS = {"user-agent", "host", "content-length"}  # Cloud Tasks sets these itself
+
+
+def wire_headers(delivery: Delivery) -> dict[str, str]:
+    """The task's own headers plus those Cloud Tasks adds to every attempt."""
+    request = delivery.task.request
+    headers = {k: v for k, v in request.headers.items() if k.lower() not in _RESERVED_HEADERS}
+    if request.body and not any(k.lower() == "content-type" for k in headers):
+        headers["Content-Type"] = "application/octet-stream"
+    headers |= {
+        "User-Agent": "Google-Cloud-Tasks",
+        "X-CloudTasks-QueueName": delivery.queue_id,
+        "X-CloudTasks-TaskName": delivery.task.short_name,
+        "X-CloudTasks-TaskRetryCount": str(delivery.retry_count),
+        "X-CloudTasks-TaskExecutionCount": str(delivery.execution_count),
+        "X-CloudTasks-TaskETA": f"{delivery.eta_ns / NS:.6f}",
+    }
+    if delivery.previous_status is not None:
+        headers["X-CloudTasks-TaskPreviousResponse"] = str(delivery.previous_status)
+    # Local handlers cannot verify a real token; a recognisable one shows that one was requested.
+    if request.oidc_token.service_account_email:
+        headers["Authorization"] = f"Bearer local-oidc-{request.oidc_token.service_account_email}"
+    elif request.oauth_token.service_account_email:
+        headers["Authorization"] = f"Bearer local-oauth-{request.oauth_token.service_account_email}"
+    return headers
 
 
 class Dispatcher:
@@ -59,13 +86,14 @@ class Dispatcher:
     def _deliver(self, delivery: Delivery) -> None:
         status: int | None = None
         error = ""
+        request = delivery.task.request
         try:
             response = requests.request(
-                delivery.method,
-                delivery.url,
-                headers=dict(delivery.headers),
-                data=delivery.body,
-                timeout=delivery.deadline_s,
+                tasks_v2.HttpMethod(request.http_method).name,
+                request.url,
+                headers=wire_headers(delivery),
+                data=request.body,
+                timeout=delivery.task.deadline_s,
                 allow_redirects=False,
             )
             status = response.status_code

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from google.cloud import tasks_v2
 from google.protobuf import timestamp_pb2
@@ -77,15 +74,18 @@ class PendingTask:
 
 @dataclass(frozen=True)
 class Delivery:
-    """A claimed attempt: everything the dispatcher needs to send it, plus the task it belongs to."""
+    """A claimed attempt: the task (its request never changes) and its counters at claim time."""
 
     task: PendingTask = field(repr=False)
-    url: str
-    method: str
-    headers: Mapping[str, str]
-    body: bytes
-    deadline_s: float
-    retry_count: int
+    queue_id: str
+    retry_count: int  # earlier attempts
+    execution_count: int  # earlier attempts that got an HTTP response
+    eta_ns: int
+    previous_status: int | None
+
+    @property
+    def url(self) -> str:
+        return str(self.task.request.url)
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,22 @@ class DispatchRecord:
     attempt: int  # 0 for the first attempt, like X-CloudTasks-TaskRetryCount
     queue: str = ""
     error: str = ""
+
+
+def check_queue_name(parent: str, name: str) -> None:
+    if not QUEUE_PARENT.match(parent):
+        raise InvalidArgument(f"invalid parent {parent!r}")
+    prefix, _, queue_id = name.rpartition("/queues/")
+    if prefix != parent or not QUEUE_ID.match(queue_id):
+        raise InvalidArgument(f"queue name {name!r} must be {parent}/queues/QUEUE_ID")
+
+
+def task_id_of(parent: str, name: str) -> str:
+    """The TASK_ID of a requested task name; Cloud Tasks refuses other characters (':' included)."""
+    prefix, _, task_id = name.rpartition("/tasks/")
+    if prefix != parent or not TASK_ID.match(task_id):
+        raise InvalidArgument(f"task name {name!r} must be {parent}/tasks/TASK_ID")
+    return task_id
 
 
 def ns_of(ts: timestamp_pb2.Timestamp) -> int:
@@ -132,7 +148,7 @@ def _fill_attempt(attempt: Attempt, target: tasks_v2.Attempt) -> None:
 
 def task_message(task: PendingTask, view: tasks_v2.Task.View) -> tasks_v2.Task:
     """The Task message for a pending task in the requested view (BASIC omits the body)."""
-    view = view or tasks_v2.Task.View.BASIC
+    view = tasks_v2.Task.View(view or tasks_v2.Task.View.BASIC)
     out = tasks_v2.Task(name=task.name, view=view, dispatch_count=task.dispatch_count)
     out.response_count = task.response_count
     out.http_request = tasks_v2.HttpRequest.deserialize(tasks_v2.HttpRequest.serialize(task.request))
@@ -184,38 +200,4 @@ def new_pending(
         schedule_ns=schedule_ns // 1000 * 1000,  # ... and schedule_time to the microsecond
         deadline_s=deadline_s,
         retry_config=request.retry_config if pb.HasField("retry_config") else None,
-    )
-
-
-def task_to_json(task: PendingTask) -> dict[str, Any]:
-    """The persisted form of a pending task (an in-flight attempt is simply retried after a restart)."""
-    return {
-        "name": task.name,
-        "queue": task.queue,
-        "request": json.loads(tasks_v2.HttpRequest.to_json(task.request)),
-        "create_ns": task.create_ns,
-        "schedule_ns": task.schedule_ns,
-        "deadline_s": task.deadline_s,
-        "retry_config": (
-            None if task.retry_config is None else json.loads(tasks_v2.RetryConfig.to_json(task.retry_config))
-        ),
-        "dispatch_count": task.dispatch_count,
-        "response_count": task.response_count,
-        "first_dispatch_ns": task.first_dispatch_ns,
-    }
-
-
-def task_from_json(data: Mapping[str, Any]) -> PendingTask:
-    retry = data.get("retry_config")
-    return PendingTask(
-        name=data["name"],
-        queue=data["queue"],
-        request=tasks_v2.HttpRequest.from_json(json.dumps(data["request"])),
-        create_ns=int(data["create_ns"]),
-        schedule_ns=int(data["schedule_ns"]),
-        deadline_s=float(data["deadline_s"]),
-        retry_config=None if retry is None else tasks_v2.RetryConfig.from_json(json.dumps(retry)),
-        dispatch_count=int(data.get("dispatch_count", 0)),
-        response_count=int(data.get("response_count", 0)),
-        first_dispatch_ns=data.get("first_dispatch_ns"),
     )

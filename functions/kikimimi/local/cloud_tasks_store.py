@@ -1,47 +1,38 @@
-"""The Cloud Tasks stand-in's state: queues, pending tasks, name tombstones, the due heap, persistence."""
+"""The Cloud Tasks stand-in's state under one lock: queues, pending tasks, tombstones, claims."""
 
 from __future__ import annotations
 
-import heapq
-import itertools
-import json
 import logging
-import os
 import secrets
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from google.cloud import tasks_v2
 from google.protobuf import field_mask_pb2
 
+from .cloud_tasks_persist import Snapshot, load, save
 from .cloud_tasks_records import (
     NS,
-    QUEUE_ID,
-    QUEUE_PARENT,
-    TASK_ID,
     AlreadyExists,
     Attempt,
     Delivery,
     DispatchRecord,
     FailedPrecondition,
-    InvalidArgument,
     NotFound,
     PendingTask,
+    check_queue_name,
     new_pending,
-    task_from_json,
+    task_id_of,
     task_message,
-    task_to_json,
 )
 from .cloud_tasks_retry import RetryPolicy, with_defaults
+from .cloud_tasks_schedule import Schedule
 
 log = logging.getLogger(__name__)
 
 _RUNNING = tasks_v2.Queue.State.RUNNING
-_PAUSED = tasks_v2.Queue.State.PAUSED
-_RESERVED_HEADERS = {"user-agent", "host", "content-length"}
 
 
 def _copy(queue: tasks_v2.Queue) -> tasks_v2.Queue:
@@ -75,10 +66,7 @@ class TaskStore:
         self._queues: dict[str, tasks_v2.Queue] = {}
         self._tasks: dict[str, PendingTask] = {}
         self._tombstones: dict[str, int] = {}  # task name -> when it was deleted or finished
-        self._heap: list[tuple[int, int, PendingTask]] = []
-        self._parked: dict[str, list[PendingTask]] = {}  # due, but the queue is paused or saturated
-        self._in_flight: dict[str, int] = {}
-        self._seq = itertools.count()
+        self._schedule = Schedule()
         self._log: list[DispatchRecord] = []
         self._open = False
 
@@ -88,11 +76,11 @@ class TaskStore:
         """Load the persisted state if any, and (re)build the heap; claims of a past run are retried."""
         with self.condition:
             if self._persist_path is not None and self._persist_path.exists():
-                self._load(json.loads(self._persist_path.read_text()))
-            self._heap, self._parked, self._in_flight = [], {}, {}
+                self._load(self._persist_path)
+            self._schedule = Schedule()
             for task in self._tasks.values():
                 task.in_flight = False
-                self._push(task)
+                self._schedule.push(task)
             self._open = True
             self.condition.notify_all()
 
@@ -110,11 +98,7 @@ class TaskStore:
     # -- queues ----------------------------------------------------------------------------------
 
     def create_queue(self, parent: str, queue: tasks_v2.Queue) -> tasks_v2.Queue:
-        if not QUEUE_PARENT.match(parent):
-            raise InvalidArgument(f"invalid parent {parent!r}")
-        prefix, _, queue_id = queue.name.rpartition("/queues/")
-        if prefix != parent or not QUEUE_ID.match(queue_id):
-            raise InvalidArgument(f"queue name {queue.name!r} must be {parent}/queues/QUEUE_ID")
+        check_queue_name(parent, queue.name)
         with self.condition:
             if queue.name in self._queues:
                 raise AlreadyExists(f"queue {queue.name} already exists")
@@ -145,7 +129,7 @@ class TaskStore:
             else:
                 target.MergeFrom(source)
             self._queues[queue.name] = with_defaults(merged)
-            self._release(queue.name)
+            self._schedule.release(queue.name)
             self._changed()
             return _copy(self._queues[queue.name])
 
@@ -157,12 +141,12 @@ class TaskStore:
                 self._forget(task)
             self._changed()
 
-    def set_queue_state(self, name: str, state: tasks_v2.Queue.State) -> tasks_v2.Queue:
+    def set_queue_state(self, name: str, state: int) -> tasks_v2.Queue:
         """Pause or resume; a resumed queue's parked tasks go back on the heap."""
         with self.condition:
             queue = self._queue(name)
             tasks_v2.Queue.pb(queue).state = state
-            self._release(name)
+            self._schedule.release(name)
             self._changed()
             return _copy(queue)
 
@@ -182,15 +166,13 @@ class TaskStore:
             self._queue(parent)
             now = self._clock()
             if task.name:
-                prefix, _, task_id = task.name.rpartition("/tasks/")
-                if prefix != parent or not TASK_ID.match(task_id):
-                    raise InvalidArgument(f"task name {task.name!r} must be {parent}/tasks/TASK_ID")
+                task_id = task_id_of(parent, task.name)
                 self._check_unused(task.name, now)
             else:
                 task_id = self._fresh_id(parent)
             pending = new_pending(parent, task, task_id, now, self._default_deadline_s)
             self._tasks[pending.name] = pending
-            self._push(pending)
+            self._schedule.push(pending)
             self._changed()
             return task_message(pending, view)
 
@@ -220,7 +202,7 @@ class TaskStore:
             if task.in_flight:
                 raise FailedPrecondition(f"task {name} is being dispatched")
             task.schedule_ns = self._clock()
-            self._push(task)
+            self._schedule.push(task)
             self._changed()
             return task_message(task, view)
 
@@ -230,30 +212,26 @@ class TaskStore:
         """Claim every due task its queue allows now; also the seconds until the next one is due."""
         now = self._clock()
         claimed: list[Delivery] = []
-        while self._heap:
-            due, _, task = self._heap[0]
-            if self._tasks.get(task.name) is not task or task.in_flight or task.schedule_ns != due:
-                heapq.heappop(self._heap)  # stale: deleted, rescheduled or already claimed
-                continue
-            if due > now:
-                return claimed, (due - now) / NS
-            heapq.heappop(self._heap)
+        while True:
+            # Membership in self._tasks is checked under the lock delete_task takes: no deleted task fires.
+            task, next_due = self._schedule.pop_due(now, lambda t: self._tasks.get(t.name) is t)
+            if task is None:
+                break
             queue = self._queues[task.queue]
             limit = queue.rate_limits.max_concurrent_dispatches
-            if queue.state != _RUNNING or self._in_flight.get(task.queue, 0) >= limit:
-                self._parked.setdefault(task.queue, []).append(task)
+            if queue.state != _RUNNING or self._schedule.busy(task.queue) >= limit:
+                self._schedule.park(task)
                 continue
             claimed.append(self._claim(task, queue, now))
         if claimed:
             self._changed()
-        return claimed, None
+        return claimed, None if next_due is None else (next_due - now) / NS
 
     def complete(self, delivery: Delivery, status: int | None, error: str) -> None:
         """Record an attempt's outcome: success or exhaustion tombstones the task, else it backs off."""
         with self.condition:
             task, now = delivery.task, self._clock()
-            self._in_flight[task.queue] = max(self._in_flight.get(task.queue, 1) - 1, 0)
-            self._release(task.queue)
+            self._schedule.finished(task.queue)
             self._log.append(
                 DispatchRecord(task.name, delivery.url, status, delivery.retry_count, task.queue, error)
             )
@@ -300,47 +278,26 @@ class TaskStore:
             if name not in self._tasks and name not in self._tombstones:
                 return task_id
 
-    def _push(self, task: PendingTask) -> None:
-        heapq.heappush(self._heap, (task.schedule_ns, next(self._seq), task))
-        self.condition.notify_all()
-
-    def _release(self, queue_name: str) -> None:
-        for task in self._parked.pop(queue_name, []):
-            self._push(task)
-
     def _forget(self, task: PendingTask) -> None:
         del self._tasks[task.name]
         self._tombstones[task.name] = self._clock()
 
     def _claim(self, task: PendingTask, queue: tasks_v2.Queue, now: int) -> Delivery:
-        retry_count = task.dispatch_count
+        previous = task.last
+        delivery = Delivery(
+            task,
+            queue_id=queue.name.rsplit("/", 1)[-1],
+            retry_count=task.dispatch_count,
+            execution_count=task.response_count,
+            eta_ns=task.schedule_ns,
+            previous_status=None if previous is None else previous.http_status,
+        )
         task.in_flight = True
         task.dispatch_count += 1
         task.first_dispatch_ns = task.first_dispatch_ns or now
-        previous = task.last
         task.last = Attempt(task.schedule_ns, now)
-        self._in_flight[task.queue] = self._in_flight.get(task.queue, 0) + 1
-        request = task.request
-        headers = {k: v for k, v in request.headers.items() if k.lower() not in _RESERVED_HEADERS}
-        if request.body and not any(k.lower() == "content-type" for k in headers):
-            headers["Content-Type"] = "application/octet-stream"
-        headers |= {
-            "User-Agent": "Google-Cloud-Tasks",
-            "X-CloudTasks-QueueName": queue.name.rsplit("/", 1)[-1],
-            "X-CloudTasks-TaskName": task.short_name,
-            "X-CloudTasks-TaskRetryCount": str(retry_count),
-            "X-CloudTasks-TaskExecutionCount": str(task.response_count),
-            "X-CloudTasks-TaskETA": f"{task.schedule_ns / NS:.6f}",
-        }
-        if previous is not None and previous.http_status is not None:
-            headers["X-CloudTasks-TaskPreviousResponse"] = str(previous.http_status)
-        # Local handlers cannot verify a real token; a recognisable one shows that one was requested.
-        if request.oidc_token.service_account_email:
-            headers["Authorization"] = f"Bearer local-oidc-{request.oidc_token.service_account_email}"
-        elif request.oauth_token.service_account_email:
-            headers["Authorization"] = f"Bearer local-oauth-{request.oauth_token.service_account_email}"
-        method = tasks_v2.HttpMethod(request.http_method).name
-        return Delivery(task, request.url, method, headers, request.body, task.deadline_s, retry_count)
+        self._schedule.started(task.queue)
+        return delivery
 
     def _retry_or_drop(self, task: PendingTask, now: int, status: int | None, error: str) -> None:
         policy = RetryPolicy.of(self._queues[task.queue].retry_config)
@@ -349,12 +306,15 @@ class TaskStore:
         age_s = (now - (task.first_dispatch_ns or now)) / NS
         if policy.exhausted(task.dispatch_count, age_s):
             log.warning(
-                "dropping task %s after %d attempts (last: %s)", task.name, task.dispatch_count, status or error
+                "dropping task %s after %d attempts (last: %s)",
+                task.name,
+                task.dispatch_count,
+                status or error,
             )
             self._forget(task)
             return
         task.schedule_ns = now + round(policy.backoff_s(task.dispatch_count) * NS)
-        self._push(task)
+        self._schedule.push(task)
 
     def _changed(self) -> None:
         """Persist the whole state (small by nature) atomically, so a restart resumes where it was."""
@@ -363,19 +323,14 @@ class TaskStore:
             return
         now = self._clock()
         self._tombstones = {n: t for n, t in self._tombstones.items() if now - t < self._reuse_ns}
-        state = {
-            "queues": [json.loads(tasks_v2.Queue.to_json(q)) for q in self._queues.values()],
-            "tasks": [task_to_json(t) for t in self._tasks.values()],
-            "tombstones": self._tombstones,
-        }
-        tmp = self._persist_path.with_name(self._persist_path.name + ".tmp")
-        tmp.write_text(json.dumps(state))
-        os.replace(tmp, self._persist_path)
+        save(
+            self._persist_path,
+            Snapshot(tuple(self._queues.values()), tuple(self._tasks.values()), self._tombstones),
+        )
 
-    def _load(self, state: dict[str, Any]) -> None:
-        queues = [tasks_v2.Queue.from_json(json.dumps(q)) for q in state.get("queues", [])]
-        self._queues = {q.name: q for q in queues}
-        tasks = [task_from_json(t) for t in state.get("tasks", [])]
-        self._tasks = {t.name: t for t in tasks if t.queue in self._queues}
-        self._tombstones = {n: int(t) for n, t in state.get("tombstones", {}).items()}
-        log.info("loaded %d queues, %d tasks from %s", len(self._queues), len(self._tasks), self._persist_path)
+    def _load(self, path: Path) -> None:
+        snapshot = load(path)
+        self._queues = {q.name: q for q in snapshot.queues}
+        self._tasks = {t.name: t for t in snapshot.tasks if t.queue in self._queues}
+        self._tombstones = dict(snapshot.tombstones)
+        log.info("loaded %d queues, %d tasks from %s", len(self._queues), len(self._tasks), path)

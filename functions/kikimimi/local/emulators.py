@@ -44,6 +44,9 @@ DEFAULT_PROJECT = "kikimimi-local"
 START_TIMEOUT = 60.0
 STOP_GRACE = 5.0
 
+# Loopback calls must not go through an HTTP(S)_PROXY from the environment.
+_LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
 
 @dataclass(eq=False)
 class Emulator:
@@ -129,10 +132,10 @@ def _wait_until_up(emulator: Emulator, timeout: float) -> None:
         if not emulator.running:
             raise EmulatorError(
                 f"The {emulator.name} emulator exited with code {emulator.process.returncode}. "
-                f"Log {emulator.log_path}:\n{emulator.log_tail()}"
+                f"Log tail:\n{emulator.log_tail()}"
             )
         try:
-            with urllib.request.urlopen(url, timeout=1.0):
+            with _LOCAL.open(url, timeout=1.0):
                 return
         except urllib.error.HTTPError:
             return  # any HTTP answer means the server is listening
@@ -206,5 +209,5 @@ def reset_firestore(host_port: str, project: str = DEFAULT_PROJECT, timeout: flo
     """Delete every document in the emulator's default database of `project`."""
     url = f"http://{host_port}/emulator/v1/projects/{project}/databases/(default)/documents"
     request = urllib.request.Request(url, method="DELETE")
-    with urllib.request.urlopen(request, timeout=timeout) as response:
+    with _LOCAL.open(request, timeout=timeout) as response:
         response.read()

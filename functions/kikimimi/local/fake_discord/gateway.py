@@ -79,11 +79,13 @@ class Gateway:
         self._gateway_url = gateway_url
         self.sessions: dict[str, Session] = {}
         self.identifies: list[dict[str, Any]] = []
+        self.connect_queries: list[dict[str, str]] = []  # e.g. v, encoding, compress
         self._connections: set[_Connection] = set()
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
+        self.connect_queries.append(dict(request.query))
         conn = _Connection(ws, compress=request.query.get("compress") == "zlib-stream")
         self._connections.add(conn)
         session: Session | None = None

@@ -122,11 +122,15 @@ class MessageRoutes:
     def _reference(self, channel: Channel, reference: Any) -> str | None:
         if not isinstance(reference, dict) or reference.get("message_id") is None:
             return None
-        target = self._state.message(str(reference.get("channel_id", channel.id)), str(reference["message_id"]))
+        target = self._state.message(
+            str(reference.get("channel_id", channel.id)), str(reference["message_id"])
+        )
         if target is not None:
             return target.id
         if reference.get("fail_if_not_exists", True):
-            error = payloads.form_error("message_reference", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")
+            error = payloads.form_error(
+                "message_reference", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message"
+            )
             raise ApiError(400, error)
         return None  # Discord then posts a plain message
 
@@ -157,7 +161,9 @@ class MessageRoutes:
         message = self._message(request)
         if self._state.delete_message(message.channel_id, message.id) is None:
             raise _unknown_message()
-        await self._gateway.broadcast("MESSAGE_DELETE", payloads.message_delete(message), INTENT_GUILD_MESSAGES)
+        await self._gateway.broadcast(
+            "MESSAGE_DELETE", payloads.message_delete(message), INTENT_GUILD_MESSAGES
+        )
         return web.Response(status=204)
 
     async def _add_reaction(self, request: web.Request) -> web.Response:

@@ -14,6 +14,9 @@ MESSAGE_TYPE_REPLY = 19
 # @everyone may read, write, react and embed: what a bot in an ordinary server is given.
 _EVERYONE_PERMISSIONS = sum(1 << bit for bit in (6, 10, 11, 14, 15, 16, 17, 18, 35, 38))
 
+# GATEWAY_GUILD_MEMBERS_LIMITED | GATEWAY_MESSAGE_CONTENT_LIMITED: an unverified bot with both intents.
+APPLICATION_FLAGS = (1 << 15) | (1 << 19)
+
 Json = dict[str, Any]
 
 
@@ -25,7 +28,6 @@ def user(u: User) -> Json:
         "global_name": u.global_name,
         "avatar": None,
         "bot": u.bot,
-        "system": False,
         "public_flags": 0,
         "flags": 0,
     }
@@ -83,51 +85,46 @@ def channel(c: Channel) -> Json:
     }
 
 
+def _keys(names: str) -> list[str]:
+    return names.split()
+
+
+# GUILD_CREATE fields this fake never varies, grouped by their value.
+_GUILD_NULLS = _keys(
+    "icon splash discovery_splash banner description afk_channel_id system_channel_id "
+    "rules_channel_id public_updates_channel_id vanity_url_code application_id"
+)
+_GUILD_ZEROS = _keys(
+    "verification_level explicit_content_filter mfa_level nsfw_level premium_tier "
+    "premium_subscription_count system_channel_flags"
+)
+_GUILD_EMPTY_LISTS = _keys(
+    "features emojis stickers threads presences voice_states stage_instances "
+    "guild_scheduled_events soundboard_sounds"
+)
+
+
 def guild_create(state: FakeState, guild: Guild) -> Json:
     """The full GUILD_CREATE body: guild fields plus channels, members and the empty extras."""
     members = [member(state.users[uid], guild) for uid in guild.member_ids]
     return {
+        **dict.fromkeys(_GUILD_NULLS),
+        **dict.fromkeys(_GUILD_ZEROS, 0),
+        **{key: [] for key in _GUILD_EMPTY_LISTS},
         "id": guild.id,
         "name": guild.name,
-        "icon": None,
-        "splash": None,
-        "discovery_splash": None,
-        "banner": None,
-        "description": None,
         "owner_id": guild.owner_id,
-        "afk_channel_id": None,
         "afk_timeout": 300,
-        "verification_level": 0,
         "default_message_notifications": 1,
-        "explicit_content_filter": 0,
-        "mfa_level": 0,
-        "nsfw_level": 0,
-        "premium_tier": 0,
-        "premium_subscription_count": 0,
         "premium_progress_bar_enabled": False,
         "preferred_locale": "ja",
-        "system_channel_id": None,
-        "system_channel_flags": 0,
-        "rules_channel_id": None,
-        "public_updates_channel_id": None,
-        "vanity_url_code": None,
-        "application_id": None,
-        "features": [],
         "roles": [everyone_role(guild)],
-        "emojis": [],
-        "stickers": [],
         "joined_at": guild.joined_at,
         "large": False,
         "unavailable": False,
         "member_count": len(members),
         "members": members,
         "channels": [channel(state.channels[cid]) for cid in guild.channel_ids],
-        "threads": [],
-        "presences": [],
-        "voice_states": [],
-        "stage_instances": [],
-        "guild_scheduled_events": [],
-        "soundboard_sounds": [],
     }
 
 
@@ -161,28 +158,22 @@ def message(state: FakeState, m: StoredMessage, *, with_member: bool = False, de
     if m.nonce is not None:
         data["nonce"] = m.nonce
     if m.reactions:
+        # Only the bot reacts through this fake's REST API, so "me" means "a bot reacted".
+        bots = {u.id for u in state.users.values() if u.bot}
         data["reactions"] = [
-            {"emoji": emoji_object(e), "count": len(u), "me": state_me(state, u), "burst_colors": []}
+            {"emoji": emoji_object(e), "count": len(u), "me": bool(bots & set(u)), "burst_colors": []}
             for e, u in m.reactions.items()
         ]
     if with_member:
         data["member"] = member(author, guild, with_user=False)
     if m.reference_id:
-        data["message_reference"] = {
-            "type": 0,
-            "message_id": m.reference_id,
-            "channel_id": m.channel_id,
-            "guild_id": m.guild_id,
-        }
+        reference = {"type": 0, "message_id": m.reference_id, "channel_id": m.channel_id}
+        data["message_reference"] = {**reference, "guild_id": m.guild_id}
         referenced = state.messages.get(m.reference_id)
         # Discord nests one level only; a deleted target shows as null.
         if depth == 0:
             data["referenced_message"] = None if referenced is None else message(state, referenced, depth=1)
     return data
-
-
-def state_me(state: FakeState, user_ids: list[str]) -> bool:
-    return any(state.users[uid].bot for uid in user_ids if uid in state.users)
 
 
 def emoji_object(emoji: str) -> Json:
@@ -219,11 +210,9 @@ def ready(state: FakeState, bot: User, session_id: str, resume_url: str, shard: 
         "session_id": session_id,
         "session_type": "normal",
         "resume_gateway_url": resume_url,
-        "application": {"id": bot.id, "flags": application_flags()},
+        "application": {"id": bot.id, "flags": APPLICATION_FLAGS},
         "private_channels": [],
-        "relationships": [],
         "presences": [],
-        "guild_join_requests": [],
         "geo_ordered_rtc_regions": [],
         "user_settings": {},
         "_trace": ["fake-discord"],
@@ -231,11 +220,6 @@ def ready(state: FakeState, bot: User, session_id: str, resume_url: str, shard: 
     if shard is not None:
         data["shard"] = shard
     return data
-
-
-def application_flags() -> int:
-    # GATEWAY_GUILD_MEMBERS_LIMITED | GATEWAY_MESSAGE_CONTENT_LIMITED: an unverified bot with both intents.
-    return (1 << 15) | (1 << 19)
 
 
 def application(bot: User, owner: User) -> Json:
@@ -248,20 +232,14 @@ def application(bot: User, owner: User) -> Json:
         "bot_require_code_grant": False,
         "owner": user(owner),
         "verify_key": hashlib.sha256(bot.id.encode()).hexdigest(),
-        "flags": application_flags(),
-        "team": None,
-        "interactions_endpoint_url": None,
-        "redirect_uris": [],
-        "tags": [],
+        "flags": APPLICATION_FLAGS,
+        "interactions_endpoint_url": None,  # else discord.py warns that interactions go elsewhere
     }
 
 
 def gateway_bot(url: str) -> Json:
-    return {
-        "url": url,
-        "shards": 1,
-        "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1},
-    }
+    limit = {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1}
+    return {"url": url, "shards": 1, "session_start_limit": limit}
 
 
 def error(code: int, message: str, errors: Json | None = None) -> Json:
@@ -277,22 +255,22 @@ def form_error(field: str, code: str, message: str) -> Json:
 
 
 def rate_limited(retry_after: float, global_: bool) -> Json:
-    return {"message": "You are being rate limited.", "retry_after": retry_after, "global": global_, "code": 0}
-
-
-def bucket_hash(method: str, route: str) -> str:
-    return hashlib.md5(f"{method} {route}".encode()).hexdigest()[:16]
+    return {**error(0, "You are being rate limited."), "retry_after": retry_after, "global": global_}
 
 
 # Gateway frames (op codes from the Discord gateway documentation).
 
 
+def _frame(op: int, data: Any = None) -> Json:
+    return {"op": op, "d": data, "s": None, "t": None}
+
+
 def hello(interval_ms: int) -> Json:
-    return {"op": 10, "d": {"heartbeat_interval": interval_ms, "_trace": ["fake-discord"]}, "s": None, "t": None}
+    return _frame(10, {"heartbeat_interval": interval_ms, "_trace": ["fake-discord"]})
 
 
 def heartbeat_ack() -> Json:
-    return {"op": 11, "d": None, "s": None, "t": None}
+    return _frame(11)
 
 
 def dispatch(event: str, seq: int, data: Json) -> Json:
@@ -300,11 +278,11 @@ def dispatch(event: str, seq: int, data: Json) -> Json:
 
 
 def reconnect() -> Json:
-    return {"op": 7, "d": None, "s": None, "t": None}
+    return _frame(7)
 
 
 def invalid_session(resumable: bool) -> Json:
-    return {"op": 9, "d": resumable, "s": None, "t": None}
+    return _frame(9, resumable)
 
 
 def members_chunk(state: FakeState, guild: Guild, nonce: str | None) -> Json:

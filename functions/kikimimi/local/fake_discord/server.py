@@ -1,0 +1,289 @@
+"""FakeDiscord: the aiohttp app on its own thread and event loop, with thread-safe test controls."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+from collections.abc import Coroutine
+from types import TracebackType
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from . import payloads
+from .faults import Faults, drop_rule, exhaust_rule, fail_rule
+from .gateway import INTENT_GUILD_MESSAGES, Gateway
+from .rest import API_PREFIX, RestApi
+from .state import Channel, FakeState, Guild, RecordedRequest, StoredMessage, User, mentioned_user_ids
+
+T = TypeVar("T")
+DEFAULT_TOKEN = "fake-bot-token"
+_CALL_TIMEOUT_S = 10.0
+
+
+class FakeDiscord:
+    """A local Discord: REST under /api/v10 and a gateway websocket at /gateway."""
+
+    def __init__(
+        self,
+        *,
+        token: str | None = DEFAULT_TOKEN,
+        guilds: int = 1,
+        message_content_granted: bool = True,
+        heartbeat_interval_ms: int = 41_250,
+        host: str = "127.0.0.1",
+    ) -> None:
+        self.token = token  # None accepts any bot token
+        self.state = FakeState()
+        self.faults = Faults()
+        self._host = host
+        self._port = 0
+        self.owner = self.state.add_user("owner")
+        self.bot = self.state.add_user("kikimimi", bot=True)
+        self.alice = self.state.add_user("alice")
+        if guilds < 1:
+            raise ValueError("the bot must be in at least one guild")
+        self.guilds = [self.add_guild(f"guild-{i}") for i in range(guilds)]
+        self.guild = self.guilds[0]
+        self.channel = self.state.channels[self.guild.channel_ids[0]]
+        self.gateway = Gateway(
+            self.state,
+            self.bot,
+            token=token,
+            message_content_granted=message_content_granted,
+            heartbeat_interval_ms=heartbeat_interval_ms,
+            gateway_url=lambda: self.gateway_url,
+        )
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._runner: web.AppRunner | None = None
+
+    # Lifecycle.
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self._host}:{self._port}"
+
+    @property
+    def api_base(self) -> str:
+        return self.base_url + API_PREFIX
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://{self._host}:{self._port}/gateway"
+
+    def start(self) -> str:
+        """Serve on a free port in a background thread; returns the base URL."""
+        ready = threading.Event()
+        failure: list[BaseException] = []
+        self._thread = threading.Thread(target=self._serve, args=(ready, failure), daemon=True)
+        self._thread.start()
+        if not ready.wait(_CALL_TIMEOUT_S) or failure:
+            raise RuntimeError(f"fake Discord did not start: {failure}")
+        return self.base_url
+
+    def _serve(self, ready: threading.Event, failure: list[BaseException]) -> None:
+        self._loop = loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self._setup())
+        except BaseException as exc:
+            failure.append(exc)
+            ready.set()
+            return
+        ready.set()
+        loop.run_forever()
+        loop.close()
+
+    async def _setup(self) -> None:
+        app = web.Application()
+        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_get("/", self.gateway.handle)
+        rest = RestApi(
+            self.state,
+            self.gateway,
+            self.faults,
+            bot=self.bot,
+            owner=self.owner,
+            token=self.token,
+            gateway_url=lambda: self.gateway_url,
+        )
+        app.add_subapp(API_PREFIX, rest.app())
+        app.on_shutdown.append(self._on_shutdown)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self._host, 0)
+        await site.start()
+        self._port = self._runner.addresses[0][1]
+
+    async def _on_shutdown(self, app: web.Application) -> None:
+        await self.gateway.close_all(code=1001)
+
+    def stop(self) -> None:
+        loop, thread = self._loop, self._thread
+        if loop is None or thread is None:
+            return
+        if self._runner is not None:
+            asyncio.run_coroutine_threadsafe(self._runner.cleanup(), loop).result(_CALL_TIMEOUT_S)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(_CALL_TIMEOUT_S)
+        self._loop = self._thread = self._runner = None
+
+    def __enter__(self) -> FakeDiscord:
+        self.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    def _call(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run on the server loop and wait, from any other thread."""
+        if self._loop is None:
+            coro.close()
+            raise RuntimeError("fake Discord is not running")
+        if threading.current_thread() is self._thread:
+            coro.close()
+            raise RuntimeError("call FakeDiscord controls from a test thread, not its own loop")
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(_CALL_TIMEOUT_S)
+
+    # The world.
+
+    def add_user(self, username: str, *, bot: bool = False) -> User:
+        """A user who is a member of every guild."""
+        user = self.state.add_user(username, bot=bot)
+        for guild_id in list(self.state.guilds):
+            self.state.add_member(guild_id, user.id)
+        return user
+
+    def add_guild(self, name: str, channels: tuple[str, ...] = ("general",)) -> Guild:
+        """A guild with text channels; every known user is a member. Add before clients connect."""
+        guild = self.state.add_guild(name, self.owner.id, list(self.state.users))
+        for channel in channels:
+            self.state.add_channel(guild.id, channel)
+        return guild
+
+    def add_channel(self, guild_id: str, name: str, *, forbidden: bool = False) -> Channel:
+        return self.state.add_channel(guild_id, name, forbidden=forbidden)
+
+    def set_forbidden(self, channel_id: str, forbidden: bool = True) -> None:
+        """Make every REST call on the channel answer 403 Missing Access."""
+        with self.state.lock:
+            self.state.channels[channel_id].forbidden = forbidden
+
+    # Events from "users".
+
+    def post_user_message(
+        self,
+        channel_id: str,
+        author: User | str,
+        content: str,
+        *,
+        mentions: list[str] | None = None,
+        reply_to: str | None = None,
+    ) -> dict[str, Any]:
+        """Store a message by a user and dispatch MESSAGE_CREATE; mentions default to <@id> in content."""
+        author_id = author.id if isinstance(author, User) else author
+        mention_ids = mentioned_user_ids(content) if mentions is None else list(mentions)
+        message = self.state.create_message(
+            channel_id, author_id, content, reference_id=reply_to, mention_ids=mention_ids
+        )
+        self._call(self.gateway.message_event("MESSAGE_CREATE", message))
+        return self.render(message)
+
+    def edit_message(self, channel_id: str, message_id: str, content: str) -> dict[str, Any]:
+        """Change a stored message and dispatch MESSAGE_UPDATE."""
+        message = self.state.edit_message(channel_id, message_id, content)
+        if message is None:
+            raise KeyError(message_id)
+        self._call(self.gateway.message_event("MESSAGE_UPDATE", message))
+        return self.render(message)
+
+    def delete_message(self, channel_id: str, message_id: str) -> None:
+        """Remove a stored message and dispatch MESSAGE_DELETE."""
+        message = self.state.delete_message(channel_id, message_id)
+        if message is None:
+            raise KeyError(message_id)
+        self._call(
+            self.gateway.broadcast("MESSAGE_DELETE", payloads.message_delete(message), INTENT_GUILD_MESSAGES)
+        )
+
+    def request_reconnect(self) -> int:
+        """Send op 7 RECONNECT to every connection (clients then RESUME)."""
+        return self._call(self.gateway.send_raw(payloads.reconnect()))
+
+    def drop_gateway(self, code: int = 4000) -> None:
+        """Close every gateway connection; sessions stay resumable and buffer events meanwhile."""
+        self._call(self.gateway.close_all(code))
+
+    def connected_sessions(self) -> int:
+        return self._call(_value(self.gateway.connected_sessions))
+
+    # Scripted faults.
+
+    def fail_next(
+        self,
+        method: str,
+        path_regex: str,
+        status: int,
+        retry_after: float | None = None,
+        global_: bool = False,
+        times: int = 1,
+        body: dict[str, Any] | None = None,
+    ) -> None:
+        """Answer the next `times` matching calls with an error (regex searched after /api/v10)."""
+        self.faults.add(
+            fail_rule(
+                method, path_regex, status, retry_after=retry_after, global_=global_, times=times, body=body
+            )
+        )
+
+    def drop_response_after_commit(
+        self, method: str, path_regex: str, times: int = 1, delay: float | None = None
+    ) -> None:
+        """Do the work, then close the connection (or answer only after `delay` seconds)."""
+        self.faults.add(drop_rule(method, path_regex, times=times, delay=delay))
+
+    def exhaust_bucket(self, method: str, path_regex: str, reset_after: float, times: int = 1) -> None:
+        """Report X-RateLimit-Remaining: 0 with this Reset-After on the next matching answer."""
+        self.faults.add(exhaust_rule(method, path_regex, reset_after=reset_after, times=times))
+
+    # Inspection.
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self.state.lock:
+            return list(self.state.requests)
+
+    def requests_to(self, method: str, path_regex: str) -> list[RecordedRequest]:
+        pattern = re.compile(path_regex)
+        return [r for r in self.requests if r.method == method.upper() and pattern.search(r.path)]
+
+    def clear_requests(self) -> None:
+        with self.state.lock:
+            self.state.requests.clear()
+
+    def messages(self, channel_id: str) -> list[dict[str, Any]]:
+        """Rendered messages of a channel, oldest first."""
+        return [self.render(m) for m in self.state.channel_messages(channel_id)]
+
+    def render(self, message: StoredMessage) -> dict[str, Any]:
+        with self.state.lock:
+            return payloads.message(self.state, message)
+
+    @property
+    def identifies(self) -> list[dict[str, Any]]:
+        """IDENTIFY payloads received, oldest first."""
+        return self._call(_value(lambda: list(self.gateway.identifies)))
+
+    @property
+    def connect_queries(self) -> list[dict[str, str]]:
+        """Query strings of gateway connections, oldest first (shows v, encoding, compress)."""
+        return self._call(_value(lambda: list(self.gateway.connect_queries)))
+
+
+async def _value(read: Any) -> Any:
+    """Read gateway bookkeeping on the server loop, where it is mutated."""
+    return read()

