@@ -7,7 +7,6 @@ import logging
 from typing import Any
 
 from . import wiring
-from .wire import WireError, parse_envelope, parse_judge_task, parse_reply_task
 
 log = logging.getLogger(__name__)
 TASK_HEADER = "X-CloudTasks-TaskName"
@@ -20,6 +19,7 @@ def _reject(function: str, problem: str, extra: dict[str, Any] | None = None) ->
 def ingest_event(event: Any) -> None:
     """Pub/Sub CloudEvent → ingest. Bad envelopes are logged and acknowledged (a retry cannot fix them)."""
     from .ingestion import ingest
+    from .wire import WireError, parse_envelope
 
     data = event.data if isinstance(event.data, dict) else {}
     message = data.get("message") or {}
@@ -33,6 +33,8 @@ def ingest_event(event: Any) -> None:
 
 
 def _task_call(request: Any, function: str, parse: Any, run: Any) -> tuple[dict[str, Any], int]:
+    from .wire import WireError
+
     deps = wiring.deps()
     from_tasks = TASK_HEADER in request.headers
     if deps.settings.mode == "gcp" and not from_tasks:
@@ -50,6 +52,7 @@ def _task_call(request: Any, function: str, parse: Any, run: Any) -> tuple[dict[
 
 def judge_request(request: Any) -> tuple[dict[str, Any], int]:
     from .judgment import judge
+    from .wire import parse_judge_task
 
     def run(deps: Any, task: Any) -> Any:
         decision = judge(deps, task)
@@ -64,5 +67,6 @@ def judge_request(request: Any) -> tuple[dict[str, Any], int]:
 
 def reply_request(request: Any) -> tuple[dict[str, Any], int]:
     from .reply import reply
+    from .wire import parse_reply_task
 
     return _task_call(request, "reply", parse_reply_task, lambda deps, task: reply(deps, task))

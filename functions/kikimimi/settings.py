@@ -80,6 +80,12 @@ class Settings:
     discord_backend: str = field(default="rest", metadata={"env": "DISCORD_BACKEND"})  # rest | recording
     discord_api_base: str = field(default="https://discord.com/api/v10", metadata={"env": "DISCORD_API_BASE"})
     discord_token: str = field(default="", metadata={"env": "DISCORD_TOKEN", "secret": True})
+    # Gateway VM
+    allow_dms: bool = field(default=False, metadata={"env": "ALLOW_DMS"})
+    shard_count: int = field(default=0, metadata={"env": "SHARD_COUNT"})  # 0: as Discord recommends
+    shard_ids: tuple[str, ...] = field(default=(), metadata={"env": "SHARD_IDS"})  # this VM's shards
+    gateway_backlog: int = field(default=10000, metadata={"env": "GATEWAY_BACKLOG"})
+    discord_gateway_url: str = field(default="", metadata={"env": "DISCORD_GATEWAY_URL"})  # fake Discord only
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -215,3 +215,11 @@ def test_chunk_nonces_fit_and_differ(nonce: str) -> None:
     assert all(len(n) <= 25 for n in nonces)
     assert len(set(nonces)) == 12
     assert nonces == [chunk_nonce(nonce, i) for i in range(12)]
+
+
+def test_everyone_pings_are_never_allowed(fake_discord: FakeDiscord, make_rest: MakeRest) -> None:
+    rest = make_rest(allowed_mentions={"parse": ["users", "everyone"]})
+    rest.send_message(fake_discord.channel.id, "@everyone 集合", None, "ev")
+    [body] = _posts(fake_discord)
+    assert body["allowed_mentions"] == {"parse": ["users"]}
+    assert fake_discord.messages(fake_discord.channel.id)[0]["mention_everyone"] is False

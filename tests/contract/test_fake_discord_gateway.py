@@ -168,3 +168,12 @@ def test_command_tree_sync_registers_commands(fake_discord: FakeDiscord) -> None
     run_async(scenario())
     [put] = fake_discord.requests_to("PUT", r"/applications/\d+/guilds/\d+/commands$")
     assert put.json[0]["name"] == "quiet"
+
+
+def test_a_wrong_token_fails_login(fake_discord: FakeDiscord) -> None:
+    async def scenario() -> None:
+        async with discord.Client(intents=default_intents()) as client:
+            await client.login("not-the-token")
+
+    with pytest.raises(discord.LoginFailure):
+        run_async(scenario())

@@ -85,7 +85,7 @@ def test_prepare_schema_reaches_nested_and_nullable_strings() -> None:
 
 
 def test_clamp_to_schema_pulls_numbers_and_strings_into_range() -> None:
-    schema = prepare_schema(Judgment.model_json_schema(), max_length=10)
+    schema = prepare_schema(HAND_SCHEMA, max_length=10)
     value = {
         "state": "ACTIVE",
         "should_respond": True,
@@ -98,10 +98,100 @@ def test_clamp_to_schema_pulls_numbers_and_strings_into_range() -> None:
     assert clamped["confidence"] == 1
     assert clamped["reason"] == "x" * 10
     assert clamped["delay_seconds"] is None
+    assert clamp_to_schema({"delay_seconds": 4}, schema)["delay_seconds"] == 4
     assert clamp_to_schema({"confidence": -0.2}, schema)["confidence"] == 0
     assert clamp_to_schema(
         {"n": 12}, {"properties": {"n": {"$ref": "#/$defs/N"}}, "$defs": {"N": {"maximum": 9}}}
     ) == {"n": 9}
+
+
+# --- the adapter's plumbing over a fake llama (no model needed) ---------------------------------
+
+
+class FakeLlama:
+    """Answers create_chat_completion with a canned completion and records the calls."""
+
+    def __init__(self, content: str = "hello", error: Exception | None = None) -> None:
+        self.content = content
+        self.error = error
+        self.calls: list[dict[str, Any]] = []
+        self.opened: list[Path] = []  # model paths the adapter loaded
+
+    def create_chat_completion(self, **kwargs: Any) -> dict[str, Any]:
+        self.calls.append(kwargs)
+        if self.error is not None:
+            raise self.error
+        return {
+            "choices": [{"message": {"role": "assistant", "content": self.content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 11, "completion_tokens": 3, "total_tokens": 14},
+        }
+
+
+@pytest.fixture
+def fake_llama(monkeypatch: pytest.MonkeyPatch) -> FakeLlama:
+    """Patch model loading and grammar building so the adapter runs without llama_cpp."""
+    fake = FakeLlama()
+
+    def open_llama(path: Path, n_ctx: int, n_threads: int, seed: int) -> FakeLlama:
+        fake.opened.append(path)
+        return fake
+
+    monkeypatch.setattr(llama_adapter, "require_llama_cpp", lambda: None)
+    monkeypatch.setattr(llama_adapter, "_open_llama", open_llama)
+    monkeypatch.setattr(llama_adapter, "_compile_grammar", lambda schema_json: ("grammar", schema_json))
+    return fake
+
+
+def test_adapter_sends_system_first_and_maps_usage(fake_llama: FakeLlama, tmp_path: Path) -> None:
+    llm = LlamaLLM(tmp_path / "m.gguf", seed=3)
+    assert fake_llama.opened == []  # lazy: nothing loaded yet
+    result = llm.generate(LLMRequest(purpose="reply", system="SYS", max_output_tokens=40, temperature=0.5))
+    llm.generate(LLMRequest(purpose="reply", system="SYS", user="hi"))
+    assert fake_llama.opened == [tmp_path / "m.gguf"]  # loaded once
+    first, second = fake_llama.calls
+    assert first["messages"] == [
+        {"role": "system", "content": "SYS"},
+        {"role": "user", "content": "Respond now."},
+    ]
+    assert second["messages"][1] == {"role": "user", "content": "hi"}
+    assert (first["max_tokens"], first["temperature"], first["seed"]) == (40, 0.5, 3)
+    assert "grammar" not in first and "response_format" not in first
+    assert (result.text, result.model, result.input_tokens, result.output_tokens) == ("hello", "m", 11, 3)
+
+
+def test_adapter_constrains_and_clamps_json(fake_llama: FakeLlama, tmp_path: Path) -> None:
+    fake_llama.content = '{"state": "ACTIVE", "reason": "' + "r" * 400 + '", "confidence": 3}'
+    result = LlamaLLM(tmp_path / "m.gguf").generate(
+        LLMRequest(purpose="judge", system="SYS", schema=HAND_SCHEMA, max_output_tokens=100)
+    )
+    grammar = fake_llama.calls[0]["grammar"]
+    assert json.loads(grammar[1])["properties"]["reason"]["maxLength"] == 300
+    answer = json.loads(result.text)
+    assert answer["confidence"] == 1
+    assert len(answer["reason"]) == 300
+    assert list(answer) == ["state", "reason", "confidence"]
+
+
+@pytest.mark.parametrize(
+    ("content", "error", "match"),
+    [
+        ('{"state": "ACT', None, "invalid JSON"),
+        ("ok", RuntimeError("llama_decode returned -1"), "llama_decode returned -1"),
+    ],
+)
+def test_adapter_failures_are_not_retryable(
+    fake_llama: FakeLlama, tmp_path: Path, content: str, error: Exception | None, match: str
+) -> None:
+    fake_llama.content, fake_llama.error = content, error
+    with pytest.raises(LLMError, match=match) as caught:
+        LlamaLLM(tmp_path / "m.gguf").generate(LLMRequest(purpose="judge", system="S", schema=HAND_SCHEMA))
+    assert caught.value.retryable is False
+
+
+def test_empty_plain_answer_is_an_error(fake_llama: FakeLlama, tmp_path: Path) -> None:
+    fake_llama.content = "  "
+    with pytest.raises(LLMError, match="no text"):
+        LlamaLLM(tmp_path / "m.gguf").generate(LLMRequest(purpose="reply", system="S"))
 
 
 # --- missing installation -----------------------------------------------------------------------

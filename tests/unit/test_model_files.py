@@ -50,9 +50,13 @@ def install_part(site: Path, n: int, data: bytes, version: str = "0.2.0") -> Non
     info = site / f"{package}-{version}.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: fakemodel-part{n}\nVersion: {version}\n")
-    (info / "RECORD").write_text(
-        f"{package}/__init__.py,,\n{package}/data/part{n:02d}.bin,,\n{info.name}/METADATA,,\n{info.name}/RECORD,,\n"
-    )
+    record = [
+        f"{package}/__init__.py",
+        f"{package}/data/part{n:02d}.bin",
+        f"{info.name}/METADATA",
+        f"{info.name}/RECORD",
+    ]
+    (info / "RECORD").write_text("".join(f"{line},,\n" for line in record))
 
 
 @pytest.fixture

@@ -80,7 +80,9 @@ class DiscordRest:
         session: requests.Session | None = None,
     ) -> None:
         self._api_base = api_base.rstrip("/")
-        self._allowed_mentions = dict(allowed_mentions or DEFAULT_ALLOWED_MENTIONS)
+        self._allowed_mentions = _without_mass_pings(
+            DEFAULT_ALLOWED_MENTIONS if allowed_mentions is None else allowed_mentions
+        )
         self._timeout = timeout
         self._max_retries = max_retries
         self._backoff_base = backoff_base
@@ -231,6 +233,13 @@ class DiscordRest:
             raise DiscordError(
                 f"rate limited for {retry_after:.1f}s on {route.template}", status=429, retryable=True
             )
+
+
+def _without_mass_pings(allowed: dict[str, Any]) -> dict[str, Any]:
+    """allowed_mentions with @everyone/@here removed, whatever the configuration says."""
+    cleaned = dict(allowed)
+    cleaned["parse"] = [kind for kind in allowed.get("parse", []) if kind != "everyone"]
+    return cleaned
 
 
 def _json(response: requests.Response) -> dict[str, Any]:

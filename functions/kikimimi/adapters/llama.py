@@ -9,7 +9,7 @@ import math
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..ports import LLMError, LLMRequest, LLMResult
 from .model_files import OfflineModelNotInstalled, ensure_model, require_llama_cpp
@@ -63,16 +63,7 @@ class LlamaLLM:
             require_llama_cpp()
             if self._model_path is None:
                 self._model_path = ensure_model(self._cache_dir)
-            from llama_cpp import Llama
-
-            # The chat template comes from the GGUF metadata (Qwen's ChatML).
-            self._llama = Llama(
-                model_path=str(self._model_path),
-                n_ctx=self.n_ctx,
-                n_threads=self.n_threads,
-                seed=self.seed,
-                verbose=False,
-            )
+            self._llama = _open_llama(self._model_path, self.n_ctx, self.n_threads, self.seed)
         return self._llama
 
     def generate(self, request: LLMRequest) -> LLMResult:
@@ -100,7 +91,8 @@ class LlamaLLM:
                 kwargs["grammar"] = _grammar_for(schema)
             started = time.perf_counter()
             try:
-                response = llama.create_chat_completion(**kwargs)
+                # Never a stream here: stream is not passed, so the answer is one dict.
+                response = cast("dict[str, Any]", llama.create_chat_completion(**kwargs))
             except Exception as exc:
                 raise LLMError(
                     f"offline generation failed: {type(exc).__name__}: {exc}", retryable=False
@@ -119,6 +111,13 @@ class LlamaLLM:
             output_tokens=int(usage.get("completion_tokens") or 0),
             latency_ms=latency_ms,
         )
+
+
+def _open_llama(path: Path, n_ctx: int, n_threads: int, seed: int) -> Llama:
+    """Load the GGUF; the chat template comes from its metadata (ChatML for Qwen)."""
+    from llama_cpp import Llama
+
+    return Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads, seed=seed, verbose=False)
 
 
 def _grammar_for(schema: dict[str, Any]) -> LlamaGrammar:

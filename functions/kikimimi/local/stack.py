@@ -28,6 +28,7 @@ class LocalStack:
     """Starts everything on free loopback ports and stops all of it on exit (also on Ctrl-C)."""
 
     overrides: Mapping[str, str] = field(default_factory=dict)
+    fake_discord: bool = False  # True: fake Discord + gateway_vm process + REST delivery (the whole loop)
     on_output: Callable[[str], None] | None = None  # non-JSON lines of the functions process
     project: str = DEFAULT_PROJECT
     firestore: Emulator | None = None
@@ -39,6 +40,8 @@ class LocalStack:
     _publisher: Any = None
     _queue: queue.Queue[dict[str, Any]] = field(default_factory=queue.Queue)
     _env: dict[str, str] = field(default_factory=dict)
+    discord: Any = None  # the FakeDiscord when fake_discord is set
+    _gateway: subprocess.Popen[str] | None = None
 
     @property
     def env(self) -> dict[str, str]:
@@ -62,6 +65,19 @@ class LocalStack:
             tasks_address = self._tasks.start()
             port = free_port()
             self.functions_url = f"http://127.0.0.1:{port}"
+            discord_env: dict[str, str] = {}
+            if self.fake_discord:
+                from .fake_discord import FakeDiscord
+
+                self.discord = FakeDiscord(token=None)
+                self.discord.start()
+                discord_env = {
+                    "DISCORD_BACKEND": "rest",
+                    "DISCORD_TOKEN": "local-fake-token",
+                    "DISCORD_API_BASE": self.discord.api_base,
+                    "BOT_USER_ID": str(self.discord.bot.id),
+                    "BOT_NAME": self.discord.bot.username,
+                }
             self._env = {
                 "GOOGLE_CLOUD_PROJECT": self.project,
                 "KIKIMIMI_MODE": "local",
@@ -71,6 +87,7 @@ class LocalStack:
                 "CLOUD_TASKS_EMULATOR_HOST": tasks_address,
                 "JUDGE_URL": f"{self.functions_url}/judge",
                 "REPLY_URL": f"{self.functions_url}/reply",
+                **discord_env,
                 **self.overrides,
             }
             os.environ.update({k: v for k, v in self._env.items() if k.endswith("_EMULATOR_HOST")})
@@ -94,6 +111,8 @@ class LocalStack:
             )
             client = make_publisher_client(emulator=True)
             self._publisher = PubSubPublisher(client, client.topic_path(self.project, settings.pubsub_topic))
+            if self.fake_discord:
+                self._start_gateway()
         except BaseException:
             self.stop()
             raise
@@ -117,14 +136,41 @@ class LocalStack:
                 time.sleep(0.1)
         raise RuntimeError("the functions process did not answer within 60 s")
 
-    def _read_output(self) -> None:
-        assert self._process is not None and self._process.stdout is not None
-        for line in self._process.stdout:
+    def _start_gateway(self) -> None:
+        """`python -m gateway_vm` against the fake Discord, as the VM runs it."""
+        env = {**os.environ, **self._env, "PYTHONUNBUFFERED": "1"}
+        self._gateway = subprocess.Popen(
+            [sys.executable, "-m", "gateway_vm"],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        )  # fmt: skip
+        threading.Thread(
+            target=self._read_output, args=(self._gateway,), name="gateway-output", daemon=True
+        ).start()
+        if self.wait_for(lambda e: e.get("event") == "gateway_ready", timeout=60) is None:
+            raise RuntimeError("the gateway did not connect to the fake Discord within 60 s")
+
+    def _read_output(self, process: subprocess.Popen[str] | None = None) -> None:
+        process = process or self._process
+        assert process is not None and process.stdout is not None
+        for line in process.stdout:
             line = line.rstrip("\n")
             try:
                 record = json.loads(line)
             except json.JSONDecodeError:
                 record = None
+            if (
+                isinstance(record, dict)
+                and "event" not in record
+                and str(record.get("message", "")).startswith("{")
+            ):
+                # gateway_vm logs its events as JSON text inside the log message
+                try:
+                    inner = json.loads(record["message"])
+                    record = (
+                        {**inner, "severity": record.get("severity")} if isinstance(inner, dict) else record
+                    )
+                except json.JSONDecodeError:
+                    pass
             if isinstance(record, dict) and "event" in record:
                 self.events.append(record)
                 self._queue.put(record)
@@ -157,14 +203,18 @@ class LocalStack:
             self.next_event(min(left, 0.2))
 
     def stop(self) -> None:
-        if self._process is not None and self._process.poll() is None:
-            os.killpg(self._process.pid, signal.SIGTERM)
-            try:
-                self._process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                os.killpg(self._process.pid, signal.SIGKILL)
-                self._process.wait()
-        self._process = None
+        for process in (self._gateway, self._process):
+            if process is not None and process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(timeout=25)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait()
+        self._process = self._gateway = None
+        if self.discord is not None:
+            self.discord.stop()
+            self.discord = None
         if self._tasks is not None:
             self._tasks.stop()
             self._tasks = None

@@ -38,12 +38,16 @@ class _Connection:
         async with self._lock:
             if self.ws.closed:
                 return
-            if self._deflate is None:
-                await self.ws.send_str(text)
-                return
-            data = self._deflate.compress(text.encode()) + self._deflate.flush(zlib.Z_SYNC_FLUSH)
-            assert data.endswith(_SYNC_FLUSH_SUFFIX)  # discord.py only inflates on this marker
-            await self.ws.send_bytes(data)
+            try:
+                if self._deflate is None:
+                    await self.ws.send_str(text)
+                    return
+                data = self._deflate.compress(text.encode()) + self._deflate.flush(zlib.Z_SYNC_FLUSH)
+                assert data.endswith(_SYNC_FLUSH_SUFFIX)  # discord.py only inflates on this marker
+                await self.ws.send_bytes(data)
+            except (ConnectionError, RuntimeError) as exc:
+                # The peer went away mid-send; the session buffer still has the frame for RESUME.
+                _log.debug("gateway send failed: %s", exc)
 
 
 @dataclass
@@ -94,7 +98,11 @@ class Gateway:
             async for msg in ws:
                 if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                     break
-                frame = json.loads(msg.data)
+                try:
+                    frame = json.loads(msg.data)
+                except ValueError:
+                    await ws.close(code=4002, message=b"Error while decoding payload.")
+                    break
                 session = await self._on_frame(conn, session, frame) or session
         finally:
             self._connections.discard(conn)
@@ -106,6 +114,8 @@ class Gateway:
         op, data = frame.get("op"), frame.get("d")
         if op == 1:
             await conn.send(payloads.heartbeat_ack())
+        elif op == 2 and session is not None:
+            await conn.ws.close(code=4005, message=b"Already authenticated.")
         elif op == 2:
             return await self._identify(conn, data or {})
         elif op == 6:

@@ -1,0 +1,95 @@
+"""Publishing off the event loop: a bounded in-memory backlog drained by a worker thread with back-off."""
+
+from __future__ import annotations
+
+import collections
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import TypeAlias
+
+from kikimimi.ports import Publisher
+from kikimimi.wire import MessageCreated, MessageDeleted, MessageEdited, dump
+
+log = logging.getLogger(__name__)
+Envelope: TypeAlias = MessageCreated | MessageEdited | MessageDeleted
+
+
+class BacklogPublisher:
+    """`submit` never blocks the heartbeat; failures retry in order; overflow drops the oldest."""
+
+    def __init__(self, publisher: Publisher, max_backlog: int = 10000, max_backoff: float = 30.0,
+                 sleep: Callable[[float], None] = time.sleep) -> None:  # fmt: skip
+        self._publisher = publisher
+        self._items: collections.deque[Envelope] = collections.deque()
+        self._max = max_backlog
+        self._max_backoff = max_backoff
+        self._sleep = sleep
+        self._cond = threading.Condition()
+        self._stopping = False
+        self._busy = False
+        self.published = 0
+        self.dropped = 0
+        self.failures = 0
+        self._thread = threading.Thread(target=self._run, name="pubsub-backlog", daemon=True)
+        self._thread.start()
+
+    def submit(self, envelope: Envelope) -> None:
+        with self._cond:
+            if len(self._items) >= self._max:
+                lost = self._items.popleft()
+                self.dropped += 1
+                log.warning("backlog full (%d): dropped message %s", self._max, lost.message_id)
+            self._items.append(envelope)
+            self._cond.notify()
+
+    @property
+    def backlog(self) -> int:
+        with self._cond:
+            return len(self._items)
+
+    def _run(self) -> None:
+        backoff = 0.5
+        while True:
+            with self._cond:
+                while not self._items and not self._stopping:
+                    self._cond.wait()
+                if not self._items:
+                    return
+                item = self._items[0]
+                self._busy = True
+            try:
+                data = json.dumps(dump(item)).encode()
+                self._publisher.publish(data, item.channel_id, {"kind": item.kind})
+            except Exception as exc:  # any publish failure: keep the item, back off, try again
+                self.failures += 1
+                log.warning("publish failed (%s), retrying in %.1fs", exc, backoff)
+                with self._cond:
+                    self._busy = False
+                    if self._stopping:
+                        return  # flush() already gave up waiting; what is left is logged there
+                self._sleep(backoff)
+                backoff = min(backoff * 2, self._max_backoff)
+                continue
+            backoff = 0.5
+            with self._cond:
+                if self._items and self._items[0] is item:
+                    self._items.popleft()
+                self.published += 1
+                self._busy = False
+                self._cond.notify_all()
+
+    def flush(self, timeout: float) -> bool:
+        """Wait until the backlog is published (SIGTERM); True when nothing was left behind."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while (self._items or self._busy) and time.monotonic() < deadline:
+                self._cond.wait(timeout=max(0.0, min(0.2, deadline - time.monotonic())))
+            left = len(self._items)
+            self._stopping = True
+            self._cond.notify_all()
+        if left:
+            log.error("shutdown with %d unpublished messages", left)
+        return left == 0

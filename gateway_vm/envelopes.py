@@ -1,0 +1,69 @@
+"""Gateway events → versioned wire envelopes (the only translation the gateway does)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from kikimimi.wire import MessageCreated, MessageDeleted, MessageEdited
+
+
+def place_of(channel: Any) -> tuple[str, str | None]:
+    """(channel id, thread id): inside a thread the parent channel is the channel."""
+    if isinstance(channel, discord.Thread) and channel.parent_id is not None:
+        return str(channel.parent_id), str(channel.id)
+    return str(channel.id), None
+
+
+def created(message: discord.Message, bot_user_id: int | None) -> MessageCreated:
+    """A MESSAGE_CREATE as an envelope; the bot's own messages are published too (context)."""
+    channel_id, thread_id = place_of(message.channel)
+    reference = message.reference
+    resolved = reference.resolved if reference is not None else None
+    reply_to_bot = (
+        isinstance(resolved, discord.Message)
+        and bot_user_id is not None
+        and resolved.author.id == bot_user_id
+    )
+    return MessageCreated(
+        guild_id=str(message.guild.id) if message.guild else None,
+        channel_id=channel_id,
+        thread_id=thread_id,
+        message_id=str(message.id),
+        author_id=str(message.author.id),
+        author_name=(message.author.display_name or message.author.name)[:100],
+        author_is_bot=message.author.bot,
+        content=message.clean_content[:4000],  # mentions as @name: what people see, and what the LLM reads
+        created_at=message.created_at,
+        mentions_bot=bot_user_id is not None and any(u.id == bot_user_id for u in message.mentions),
+        reply_to_message_id=str(reference.message_id) if reference and reference.message_id else None,
+        reply_to_bot=reply_to_bot,
+        attachments=len(message.attachments),
+    )
+
+
+def edited(payload: discord.RawMessageUpdateEvent, channel: Any) -> MessageEdited | None:
+    """A raw edit (the message may be uncached); None when the content did not change (embeds only)."""
+    content = payload.data.get("content")
+    if content is None:
+        return None
+    channel_id, thread_id = place_of(channel) if channel is not None else (str(payload.channel_id), None)
+    return MessageEdited(
+        guild_id=str(payload.guild_id) if payload.guild_id else None,
+        channel_id=channel_id,
+        thread_id=thread_id,
+        message_id=str(payload.message_id),
+        content=str(content)[:4000],
+    )
+
+
+def deleted(payload: discord.RawMessageDeleteEvent, channel: Any) -> MessageDeleted:
+    """A raw delete: the buffer must forget the message (privacy)."""
+    channel_id, thread_id = place_of(channel) if channel is not None else (str(payload.channel_id), None)
+    return MessageDeleted(
+        guild_id=str(payload.guild_id) if payload.guild_id else None,
+        channel_id=channel_id,
+        thread_id=thread_id,
+        message_id=str(payload.message_id),
+    )

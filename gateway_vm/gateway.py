@@ -1,0 +1,187 @@
+"""The always-on discord.py client: gateway events → Pub/Sub envelopes, plus moderator slash commands."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from kikimimi.model import ChannelKey, ChannelSettings
+from kikimimi.ports import Store
+from kikimimi.settings import Settings
+
+from . import envelopes
+from .backlog import BacklogPublisher
+
+log = logging.getLogger(__name__)
+HEARTBEAT_SECONDS = 60.0
+
+
+def intents() -> discord.Intents:
+    """Guilds, guild messages and the privileged message content intent; nothing else."""
+    chosen = discord.Intents.none()
+    chosen.guilds = True
+    chosen.guild_messages = True
+    chosen.message_content = True
+    chosen.dm_messages = True
+    return chosen
+
+
+class Gateway(discord.AutoShardedClient):
+    """Publishes messages of enabled channels; holds no bot logic."""
+
+    def __init__(self, settings: Settings, backlog: BacklogPublisher, store: Store | None) -> None:
+        shards: dict[str, Any] = {}
+        if settings.shard_count > 0:
+            shards["shard_count"] = settings.shard_count
+            if settings.shard_ids:
+                shards["shard_ids"] = [int(i) for i in settings.shard_ids]
+        super().__init__(intents=intents(), **shards)
+        self.settings = settings
+        self.backlog = backlog
+        self.store = store
+        self.tree = app_commands.CommandTree(self)
+        self.overrides: dict[str, ChannelSettings] = {}
+        self._warned_empty = False
+        self._heartbeat: asyncio.Task[None] | None = None
+        register_commands(self)
+
+    async def setup_hook(self) -> None:
+        self._heartbeat = asyncio.create_task(self._beat())
+
+    async def on_ready(self) -> None:
+        log.info(json.dumps({"event": "gateway_ready", "user": str(self.user), "guilds": len(self.guilds)}))
+        try:
+            await self.tree.sync()
+        except discord.HTTPException as exc:  # commands are a convenience; never block message flow on them
+            log.warning("slash command sync failed: %s", exc)
+
+    def enabled(self, channel_id: str, is_dm: bool) -> bool:
+        if is_dm:
+            return self.settings.allow_dms
+        stored = self.overrides.get(channel_id)
+        if stored is not None and stored.enabled is not None:
+            return stored.enabled
+        return self.settings.channel_enabled(channel_id)
+
+    async def on_message(self, message: discord.Message) -> None:
+        is_dm = message.guild is None
+        channel_id, _ = envelopes.place_of(message.channel)
+        if not self.enabled(channel_id, is_dm):
+            return
+        bot_id = self.user.id if self.user else None
+        if not message.content and not message.attachments and not self._warned_empty:
+            mentioned = bot_id is not None and any(u.id == bot_id for u in message.mentions)
+            if not mentioned and message.author.id != bot_id:
+                self._warned_empty = True
+                log.warning("message content arrives empty: enable the MESSAGE CONTENT intent in the portal")
+        self.backlog.submit(envelopes.created(message, bot_id))
+
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        channel = self.get_channel(payload.channel_id)
+        envelope = envelopes.edited(payload, channel)
+        if envelope is not None and self.enabled(envelope.channel_id, payload.guild_id is None):
+            self.backlog.submit(envelope)
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        envelope = envelopes.deleted(payload, self.get_channel(payload.channel_id))
+        if self.enabled(envelope.channel_id, payload.guild_id is None):
+            self.backlog.submit(envelope)
+
+    async def _beat(self) -> None:
+        """A heartbeat log line; the 'gateway silent' alert fires when these stop."""
+        while not self.is_closed():
+            log.info(json.dumps({
+                "event": "gateway_heartbeat", "guilds": len(self.guilds), "latency_ms": _ms(self.latency),
+                "backlog": self.backlog.backlog, "published": self.backlog.published,
+                "dropped": self.backlog.dropped,
+            }))  # fmt: skip
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+
+    async def save_settings(self, channel_id: str, settings: ChannelSettings) -> None:
+        self.overrides[channel_id] = settings
+        if self.store is not None:
+            await asyncio.to_thread(self.store.save_channel_settings, ChannelKey(channel_id), settings)
+
+    async def load_settings(self, channel_id: str) -> ChannelSettings:
+        if channel_id in self.overrides or self.store is None:
+            return self.overrides.get(channel_id, ChannelSettings())
+        value = await asyncio.to_thread(self.store.channel_settings, ChannelKey(channel_id))
+        self.overrides[channel_id] = value
+        return value
+
+
+def _ms(seconds: float) -> float | None:
+    return None if seconds != seconds or seconds == float("inf") else round(seconds * 1000, 1)
+
+
+def register_commands(client: Gateway) -> None:
+    """`/kikimimi enable|disable|quiet|status` for members with Manage Channels."""
+    group = app_commands.Group(
+        name="kikimimi",
+        description="kikimimi in this channel",
+        default_permissions=discord.Permissions(manage_channels=True),
+        guild_only=True,
+    )
+
+    async def place(interaction: discord.Interaction) -> str | None:
+        if interaction.channel is None:
+            return None
+        perms = interaction.permissions
+        if not perms.manage_channels:
+            await interaction.response.send_message("Manage Channels permission is required.", ephemeral=True)
+            return None
+        return envelopes.place_of(interaction.channel)[0]
+
+    @group.command(name="enable", description="Let kikimimi listen and speak in this channel")
+    async def enable(interaction: discord.Interaction) -> None:
+        if (channel := await place(interaction)) is None:
+            return
+        current = await client.load_settings(channel)
+        await client.save_settings(channel, ChannelSettings(enabled=True, quiet_until=current.quiet_until))
+        await interaction.response.send_message("kikimimi is enabled here.", ephemeral=True)
+
+    @group.command(name="disable", description="Stop kikimimi listening in this channel")
+    async def disable(interaction: discord.Interaction) -> None:
+        if (channel := await place(interaction)) is None:
+            return
+        await client.save_settings(channel, ChannelSettings(enabled=False))
+        await interaction.response.send_message("kikimimi is disabled here.", ephemeral=True)
+
+    @group.command(name="quiet", description="Be quiet here for a while (mentions are still answered)")
+    @app_commands.describe(minutes="How long, in minutes (default 60)")
+    async def quiet(
+        interaction: discord.Interaction, minutes: app_commands.Range[int, 1, 10080] = 60
+    ) -> None:
+        if (channel := await place(interaction)) is None:
+            return
+        current = await client.load_settings(channel)
+        until = datetime.now(UTC) + timedelta(minutes=minutes)
+        await client.save_settings(channel, ChannelSettings(enabled=current.enabled, quiet_until=until))
+        await interaction.response.send_message(
+            f"Quiet until <t:{int(until.timestamp())}:t>.", ephemeral=True
+        )
+
+    @group.command(name="status", description="Show kikimimi's settings in this channel")
+    async def status(interaction: discord.Interaction) -> None:
+        if (channel := await place(interaction)) is None:
+            return
+        current = await client.load_settings(channel)
+        enabled = client.enabled(channel, False)
+        quiet_line = (
+            f"quiet until <t:{int(current.quiet_until.timestamp())}:t>"
+            if current.quiet_until and current.quiet_until > datetime.now(UTC)
+            else "not quiet"
+        )
+        await interaction.response.send_message(
+            f"enabled: {'yes' if enabled else 'no'} · {quiet_line} · checked {time.strftime('%H:%M:%S')}",
+            ephemeral=True,
+        )
+
+    client.tree.add_command(group)

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# GCE startup script (rendered by Terraform): install the gateway from the source bundle and start it.
+# Template variables: project, topic, source_bucket, source_object, token_secret, enabled_channels,
+# bot_name, shard_count, shard_ids, allow_dms.
+set -euo pipefail
+
+install_dir=/opt/kikimimi
+mkdir -p "$install_dir" /etc/kikimimi
+id -u kikimimi >/dev/null 2>&1 || useradd --system --home "$install_dir" --shell /usr/sbin/nologin kikimimi
+
+apt-get update -q
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 python3-venv unzip curl ca-certificates
+
+# The source bundle (functions/ + prompts/ + gateway_vm/) that Terraform uploaded.
+token=$(curl -s -H "Metadata-Flavor: Google" \
+  "http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token" |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+curl -sf -H "Authorization: Bearer $token" \
+  "https://storage.googleapis.com/storage/v1/b/${source_bucket}/o/${source_object}?alt=media" -o /tmp/kikimimi.zip
+rm -rf "$install_dir/src" && mkdir -p "$install_dir/src" && unzip -q -o /tmp/kikimimi.zip -d "$install_dir/src"
+
+python3 -m venv "$install_dir/.venv"
+"$install_dir/.venv/bin/pip" install -q -r "$install_dir/src/requirements.txt" -r "$install_dir/src/gateway_vm/requirements.txt"
+
+# The bot token comes from Secret Manager at start; it is written only to a root-readable env file.
+discord_token=$(curl -sf -H "Authorization: Bearer $token" \
+  "https://secretmanager.googleapis.com/v1/projects/${project}/secrets/${token_secret}/versions/latest:access" |
+  python3 -c 'import base64,json,sys; print(base64.b64decode(json.load(sys.stdin)["payload"]["data"]).decode())')
+umask 077
+cat > /etc/kikimimi/gateway.env <<ENV
+GOOGLE_CLOUD_PROJECT=${project}
+PUBSUB_TOPIC=${topic}
+ENABLED_CHANNELS=${enabled_channels}
+BOT_NAME=${bot_name}
+SHARD_COUNT=${shard_count}
+SHARD_IDS=${shard_ids}
+ALLOW_DMS=${allow_dms}
+PYTHONPATH=$install_dir/src
+DISCORD_TOKEN=$discord_token
+ENV
+chown root:kikimimi /etc/kikimimi/gateway.env && chmod 640 /etc/kikimimi/gateway.env
+
+cp "$install_dir/src/gateway_vm/kikimimi-gateway.service" /etc/systemd/system/kikimimi-gateway.service
+sed -i "s#WorkingDirectory=/opt/kikimimi#WorkingDirectory=$install_dir/src#" /etc/systemd/system/kikimimi-gateway.service
+systemctl daemon-reload
+systemctl enable --now kikimimi-gateway.service
+systemctl restart kikimimi-gateway.service
