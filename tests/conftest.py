@@ -4,4 +4,5 @@ pytest_plugins = [
     "tests.fixtures.emulators",
     "tests.fixtures.cloud_tasks",
     "tests.fixtures.gemini",
+    "tests.fixtures.fake_discord",
 ]

@@ -22,7 +22,7 @@ def inert(text: str, limit: int = MAX_LINE) -> str:
     controls are dropped.
     """
     text = _CONTROL.sub("", text).replace("<", "‹").replace(">", "›")
-    text = re.sub(r"\r\n|\r|\n", " ⏎ ", text)
+    text = re.sub(r"\r\n|[\r\n\x85\u2028\u2029]", " ⏎ ", text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -30,14 +30,12 @@ class CaseMessage(_Strict):
     reply_to: str | None = None
 
 
-
 class CaseLabel(_Strict):
     """What the person the bot plays actually did after the last message."""
 
     speak: int = Field(ge=0, le=1)
     reply_to: str | None = None
     delay_s: float | None = Field(default=None, ge=0)
-
 
 
 class Case(_Strict):

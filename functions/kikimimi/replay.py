@@ -8,7 +8,7 @@ from typing import Any, TextIO
 from .ports import LLM
 from .settings import Settings
 from .simulation import Simulation, dumps
-from .transcript import parse_lines, to_envelopes
+from .transcript import SELF_ID, parse_lines, to_envelopes
 
 
 def replay(
@@ -16,6 +16,8 @@ def replay(
 ) -> Simulation:
     """Parse (raising TranscriptError on a bad line) and simulate the whole transcript."""
     parsed = parse_lines(lines)
+    if not settings.bot_user_id:  # transcript lines by the bot carry SELF_ID: make them is_self
+        settings = settings.replace(bot_user_id=SELF_ID)
     envelopes = to_envelopes(parsed, settings.bot_name)
     sim = Simulation(settings, judge_llm=judge_llm, writer=writer, start=parsed[0].ts if parsed else None)
     sim.run(envelopes)

@@ -2,13 +2,32 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
 from .model import Message, ResponseType
+from .rule_terms import (
+    CLOSING_PHRASES,
+    QUESTION_END,
+    calls_name,
+    directed_to,
+    BOT,
+    interlocutor,
+    is_addressed,
+    is_closing,
+    is_question,
+    norm,
+    replies_to_other,
+    unanswered_address,
+)
+
+__all__ = [
+    "ADDRESSED_TERMS", "CLOSING_PHRASES", "DEFAULT_WEIGHTS", "QUESTION_END", "RuleConfig", "Score", "Verdict",
+    "calls_name", "directed_to", "is_addressed", "is_closing", "is_question", "rule_response_type",
+    "score_room", "verdict",
+]  # fmt: skip
 
 DEFAULT_WEIGHTS: Mapping[str, float] = {
     "mention": 100,
@@ -28,16 +47,12 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {
     "decay_strong": -15,
     "directed_elsewhere": -25,
     "closing": -30,
+    # Beyond the spec's list: the bot's exchange with the trigger's author, an address it still owes.
+    "exchange": 30,
+    "unanswered_address": 40,
+    "other_exchange": -10,
 }
 ADDRESSED_TERMS = frozenset({"mention", "reply_to_bot", "name_call"})
-
-CLOSING_PHRASES = (
-    "了解", "りょうかい", "ありがとう", "ありがと", "以上です", "お疲れ", "おつかれ", "おやすみ",
-    "またね", "じゃあね", "失礼します", "助かりました", "解決しました",
-    "thanks", "thank you", "thx", "ty", "bye", "goodbye", "good night", "gn", "see you", "see ya",
-    "cya", "later", "got it", "that worked", "it works", "solved", "cheers",
-)  # fmt: skip
-QUESTION_END = re.compile(r"[?？]\s*[\W_]{0,6}$")
 
 
 class Verdict(StrEnum):
@@ -85,68 +100,6 @@ class Score:
         return any(name == term for name, _ in self.terms)
 
 
-def _norm(text: str) -> str:
-    return text.casefold().strip()
-
-
-def calls_name(text: str, names: Sequence[str]) -> bool:
-    """Is the bot called by name or alias (`@name`, `name:`, or the name as a word)?"""
-    low = _norm(text)
-    for name in names:
-        n = _norm(name)
-        if not n:
-            continue
-        if n.isascii():
-            if re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", low):
-                return True
-        elif n in low:
-            return True
-    return False
-
-
-def is_addressed(message: Message, names: Sequence[str]) -> str | None:
-    """The addressing term for a message to the bot, or None."""
-    if message.mentions_bot:
-        return "mention"
-    if message.reply_to_bot:
-        return "reply_to_bot"
-    if calls_name(message.content, names):
-        return "name_call"
-    return None
-
-
-def is_question(text: str) -> bool:
-    return bool(QUESTION_END.search(text.strip()))
-
-
-def is_closing(text: str) -> bool:
-    """A short message made of a closing phrase (thanks, bye, 了解 …)."""
-    low = _norm(text)
-    if not low or len(low) > 40 or is_question(low):
-        return False
-    for phrase in CLOSING_PHRASES:
-        if phrase.isascii():
-            if re.search(rf"(?<![\w]){re.escape(phrase)}(?![\w])", low):
-                return True
-        elif phrase in low:
-            return True
-    return False
-
-
-_LEADING_NICK = re.compile(r"^@?([\w\-\[\]`^{}|.]{2,32})\s*[:,]\s")
-
-
-def directed_to(message: Message, participants: Mapping[str, str]) -> str | None:
-    """The participant (not the bot) a message is aimed at: `nick:` prefix, `@nick`, or a reply."""
-    match = _LEADING_NICK.match(message.content)
-    if match and _norm(match.group(1)) in participants:
-        return participants[_norm(match.group(1))]
-    for token in re.findall(r"@([\w\-.]{2,32})", message.content):
-        if _norm(token) in participants:
-            return participants[_norm(token)]
-    return None
-
-
 def _seconds(a: datetime, b: datetime) -> float:
     return (a - b).total_seconds()
 
@@ -158,7 +111,11 @@ def score_room(
     config: RuleConfig,
     bot_spoke_at: Sequence[datetime] = (),
 ) -> Score:
-    """Score whether the bot should speak after `trigger`, given the recent `messages` (oldest first)."""
+    """Score whether the bot should speak after `trigger`, given the recent `messages` (oldest first).
+
+    Times that describe the room are read at the trigger (when the person wrote); times that describe
+    the bot's own pace (engagement, cooldown, an unanswered question) are read at `now`, the judgment.
+    """
     terms: list[tuple[str, float]] = []
 
     def add(term: str) -> None:
@@ -174,6 +131,16 @@ def score_room(
         add("engagement")
     if since_spoke is not None and since_spoke <= config.cooldown_seconds and not addressed:
         add("cooldown")
+    talking_with = None if addressed else interlocutor(messages, trigger, config.names)
+    if talking_with == BOT and last_spoke is not None:
+        # The bot's own ongoing exchange: the trigger's author was last talking with the bot, and the
+        # bot spoke shortly before the trigger.
+        if _seconds(trigger.created_at, last_spoke) <= config.engagement_seconds:
+            add("exchange")
+    elif talking_with is not None:
+        add("other_exchange")
+    if not addressed and unanswered_address(messages, trigger, config.names, bot_spoke_at):
+        add("unanswered_address")
     question = is_question(trigger.content)
     if question:
         add("question")
@@ -181,10 +148,10 @@ def score_room(
             trigger
         ]:
             add("unanswered_question")
-    low = _norm(trigger.content)
-    if any(_norm(k) in low for k in config.keywords if k):
+    low = norm(trigger.content)
+    if any(norm(k) in low for k in config.keywords if k):
         add("keyword")
-    if any(_norm(k) in low for k in config.knowledge_topics if k):
+    if any(norm(k) in low for k in config.knowledge_topics if k):
         add("knowledge_topic")
     before = [m for m in messages if m.id != trigger.id]
     if before and _seconds(trigger.created_at, before[-1].created_at) >= config.silence_seconds:
@@ -202,9 +169,9 @@ def score_room(
     decay = _decay_term(humans[-6:])
     if decay:
         add(decay)
-    participants = {_norm(m.author_name): m.author_name for m in messages if m.is_human}
-    participants.pop(_norm(trigger.author_name), None)
-    if not addressed and directed_to(trigger, participants):
+    participants = {norm(m.author_name): m.author_name for m in messages if m.is_human}
+    participants.pop(norm(trigger.author_name), None)
+    if not addressed and (directed_to(trigger, participants) or replies_to_other(trigger, messages)):
         add("directed_elsewhere")
     ending = not question and not addressed and any(is_closing(m.content) for m in humans[-2:])
     if ending:

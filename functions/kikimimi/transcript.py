@@ -81,7 +81,7 @@ def user_id(author: str) -> str:
 
 def to_envelopes(lines: Sequence[TranscriptLine], bot_name: str) -> list[MessageCreated]:
     """Envelopes as the gateway would publish them; `author == bot_name` marks the bot's own messages."""
-    bot_ids = {m.id for m in lines if m.bot or m.author == bot_name}
+    bot_ids = {m.id for m in lines if m.author == bot_name}  # replies to *this* bot, like the gateway
     mention = re.compile(rf"@{re.escape(bot_name)}(?![\w])", re.IGNORECASE)
     envelopes = []
     for m in lines:

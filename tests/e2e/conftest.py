@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeAlias
 
 import pytest
 
@@ -51,8 +51,8 @@ FAST = {
 }
 _ENV_TOUCHED = ("FIRESTORE_EMULATOR_HOST", "PUBSUB_EMULATOR_HOST", "GOOGLE_CLOUD_PROJECT")
 
-Event = dict[str, Any]
-Envelope = MessageCreated | MessageEdited | MessageDeleted
+Event: TypeAlias = dict[str, Any]
+Envelope: TypeAlias = MessageCreated | MessageEdited | MessageDeleted
 
 
 def dispatched(stack: LocalStack) -> list[DispatchRecord]:
@@ -95,12 +95,17 @@ class E2E:
     @staticmethod
     def edited(message: MessageCreated, content: str) -> MessageEdited:
         return MessageEdited(
-            guild_id=message.guild_id, channel_id=message.channel_id, message_id=message.message_id, content=content
+            guild_id=message.guild_id,
+            channel_id=message.channel_id,
+            message_id=message.message_id,
+            content=content,
         )
 
     @staticmethod
     def deleted(message: MessageCreated) -> MessageDeleted:
-        return MessageDeleted(guild_id=message.guild_id, channel_id=message.channel_id, message_id=message.message_id)
+        return MessageDeleted(
+            guild_id=message.guild_id, channel_id=message.channel_id, message_id=message.message_id
+        )
 
     def publish(self, *envelopes: Envelope) -> None:
         for envelope in envelopes:
@@ -121,18 +126,26 @@ class E2E:
     def wait(self, channel: str, event: str, timeout: float = 20.0, **match: Any) -> Event:
         """The first matching event; fails with the channel's timeline when none arrives in time."""
         found = self.stack.wait_for(
-            lambda e: e.get("channel") == channel
-            and e.get("event") == event
-            and all(e.get(k) == v for k, v in match.items()),
+            lambda e: (
+                e.get("channel") == channel
+                and e.get("event") == event
+                and all(e.get(k) == v for k, v in match.items())
+            ),
             timeout,
         )
         if found is None:
-            pytest.fail(f"no {event} {match} for #{channel} within {timeout}s; saw:\n{self.timeline(channel)}")
+            pytest.fail(
+                f"no {event} {match} for #{channel} within {timeout}s; saw:\n{self.timeline(channel)}"
+            )
         return found
 
-    def wait_count(self, channel: str, event: str, count: int, timeout: float = 20.0, **match: Any) -> list[Event]:
+    def wait_count(
+        self, channel: str, event: str, count: int, timeout: float = 20.0, **match: Any
+    ) -> list[Event]:
         """Wait until at least `count` matching events arrived; returns them all."""
-        self.until(lambda: len(self.events(channel, event, **match)) >= count, timeout, f"{count}× {event} {match}")
+        self.until(
+            lambda: len(self.events(channel, event, **match)) >= count, timeout, f"{count}× {event} {match}"
+        )
         return self.events(channel, event, **match)
 
     def nothing(self, channel: str, event: str, within: float, **match: Any) -> None:
@@ -153,7 +166,8 @@ class E2E:
     def timeline(self, channel: str) -> str:
         rows = self.events(channel) if channel else []
         return "\n".join(
-            f"  {e.get('event')} trigger={e.get('trigger')} {e.get('decision', '')} {e.get('task', '')}" for e in rows
+            f"  {e.get('event')} trigger={e.get('trigger')} {e.get('decision', '')} {e.get('task', '')}"
+            for e in rows
         )
 
     # -- Cloud Tasks stand-in ----------------------------------------------------------------------
@@ -177,7 +191,9 @@ class E2E:
 
     def buffer(self, channel: str) -> list[Message]:
         """Every message buffered in Firestore for the channel, oldest first."""
-        return self.store.recent_messages(ChannelKey(channel), since=datetime(2000, 1, 1, tzinfo=UTC), limit=500)
+        return self.store.recent_messages(
+            ChannelKey(channel), since=datetime(2000, 1, 1, tzinfo=UTC), limit=500
+        )
 
     def buffer_ids(self, channel: str) -> list[str]:
         """Document ids under the channel's messages collection (what is really stored)."""
@@ -200,14 +216,14 @@ def local_stack(stack_output: list[str]) -> Iterator[LocalStack]:
     saved = {name: os.environ.get(name) for name in _ENV_TOUCHED}
     stack = LocalStack(overrides=FAST, on_output=stack_output.append)
     try:
-        stack.start()
-    except EmulatorNotInstalled as exc:
-        pytest.skip(str(exc))
-    try:
+        try:
+            stack.start()  # stops whatever it started if it fails
+        except EmulatorNotInstalled as exc:
+            pytest.skip(str(exc))
         yield stack
     finally:
         stack.stop()
-        for name, value in saved.items():
+        for name, value in saved.items():  # LocalStack points this process's clients at its emulators
             if value is None:
                 os.environ.pop(name, None)
             else:

@@ -34,7 +34,8 @@ def examples_dir() -> Path:
 def _line(event: dict[str, Any], started: float) -> str:
     t = time.monotonic() - started
     if event["event"] in ("judgment_skipped", "reply_skipped", "delivery_dropped"):
-        return f"+{int(t):02d}s  #{event['channel']} {event['event']} for {event.get('trigger')}: {event.get('reason')}"
+        what = f"{event['event']} for {event.get('trigger')}: {event.get('reason')}"
+        return f"+{int(t):02d}s  #{event['channel']} {what}"
     return f"+{int(t):02d}s  " + describe({**event, "t": t}).split(" ", 1)[1].strip()
 
 

@@ -29,6 +29,7 @@ class LocalStack:
 
     overrides: Mapping[str, str] = field(default_factory=dict)
     fake_discord: bool = False  # True: fake Discord + gateway_vm process + REST delivery (the whole loop)
+    real_discord: bool = False  # True: gateway_vm and REST against real Discord (DISCORD_TOKEN must be set)
     on_output: Callable[[str], None] | None = None  # non-JSON lines of the functions process
     project: str = DEFAULT_PROJECT
     firestore: Emulator | None = None
@@ -78,6 +79,12 @@ class LocalStack:
                     "BOT_USER_ID": str(self.discord.bot.id),
                     "BOT_NAME": self.discord.bot.username,
                 }
+            elif self.real_discord:
+                if not os.environ.get("DISCORD_TOKEN"):
+                    raise RuntimeError(
+                        "real Discord needs DISCORD_TOKEN (and BOT_USER_ID) in the environment"
+                    )
+                discord_env = {"DISCORD_BACKEND": "rest"}
             self._env = {
                 "GOOGLE_CLOUD_PROJECT": self.project,
                 "KIKIMIMI_MODE": "local",
@@ -111,7 +118,7 @@ class LocalStack:
             )
             client = make_publisher_client(emulator=True)
             self._publisher = PubSubPublisher(client, client.topic_path(self.project, settings.pubsub_topic))
-            if self.fake_discord:
+            if self.fake_discord or self.real_discord:
                 self._start_gateway()
         except BaseException:
             self.stop()
@@ -122,7 +129,8 @@ class LocalStack:
         env = {**os.environ, **self._env, "PYTHONUNBUFFERED": "1"}
         self._process = subprocess.Popen(
             [sys.executable, "-m", "kikimimi.local.functions_app", "--port", str(port)],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True,
         )  # fmt: skip
         threading.Thread(target=self._read_output, name="functions-output", daemon=True).start()
         deadline = time.monotonic() + 60
@@ -141,13 +149,14 @@ class LocalStack:
         env = {**os.environ, **self._env, "PYTHONUNBUFFERED": "1"}
         self._gateway = subprocess.Popen(
             [sys.executable, "-m", "gateway_vm"],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True,
         )  # fmt: skip
         threading.Thread(
             target=self._read_output, args=(self._gateway,), name="gateway-output", daemon=True
         ).start()
         if self.wait_for(lambda e: e.get("event") == "gateway_ready", timeout=60) is None:
-            raise RuntimeError("the gateway did not connect to the fake Discord within 60 s")
+            raise RuntimeError("the gateway did not connect to Discord within 60 s (see its log above)")
 
     def _read_output(self, process: subprocess.Popen[str] | None = None) -> None:
         process = process or self._process

@@ -1,0 +1,146 @@
+"""policy: task names, the seeded jitter, the reply delay clamp and staleness."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from kikimimi.model import ChannelKey, Message, TaskKind
+from kikimimi.policy import (
+    clamp_delay,
+    is_stale,
+    judge_eta,
+    newest_human,
+    nonce,
+    previous_human,
+    task_name,
+    unit_jitter,
+)
+
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+# Cloud Tasks task ids: letters, digits, hyphens and underscores, at most 500 characters.
+TASK_ID = re.compile(r"^[A-Za-z0-9_-]{1,500}$")
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "addressed", "expected"),
+    [
+        (TaskKind.JUDGE, ChannelKey("c1"), False, "judge-c1-main-m1"),
+        (TaskKind.REPLY, ChannelKey("c1"), False, "reply-c1-main-m1"),
+        (TaskKind.JUDGE, ChannelKey("c1", "t9"), False, "judge-c1-t9-m1"),
+        (TaskKind.REPLY, ChannelKey("c1", "t9"), False, "reply-c1-t9-m1"),
+        (TaskKind.REPLY, ChannelKey("c1"), True, "answer-c1-main-m1"),
+        (TaskKind.REPLY, ChannelKey("c1", "t9"), True, "answer-c1-t9-m1"),
+    ],
+)
+def test_task_names(kind: TaskKind, key: ChannelKey, addressed: bool, expected: str) -> None:
+    name = task_name(kind, key, "m1", addressed=addressed)
+    assert name == expected
+    assert TASK_ID.match(name)
+
+
+def test_a_thread_and_its_channel_never_share_a_name() -> None:
+    assert task_name(TaskKind.JUDGE, ChannelKey("c1"), "m1") != task_name(
+        TaskKind.JUDGE, ChannelKey("c1", "t1"), "m1"
+    )
+
+
+def test_answer_names_differ_from_the_reply_names_a_new_message_cancels() -> None:
+    key = ChannelKey("c1")
+    assert task_name(TaskKind.REPLY, key, "m1", addressed=True) != task_name(TaskKind.REPLY, key, "m1")
+
+
+def test_nonce_is_deterministic_short_and_place_specific() -> None:
+    a = nonce(ChannelKey("c1"), "m1")
+    assert a == nonce(ChannelKey("c1"), "m1")
+    assert len(a) <= 25
+    assert a != nonce(ChannelKey("c1", "t1"), "m1")
+    assert a != nonce(ChannelKey("c1"), "m2")
+
+
+def test_unit_jitter_is_deterministic_and_spread_over_the_unit_interval() -> None:
+    values = [unit_jitter(f"m{i}") for i in range(2000)]
+    assert values == [unit_jitter(f"m{i}") for i in range(2000)]
+    assert all(-1.0 <= v < 1.0 for v in values)
+    assert min(values) < -0.9 and max(values) > 0.9  # both tails are used
+    assert abs(sum(values) / len(values)) < 0.1  # centred
+
+
+@pytest.mark.parametrize(("wait", "ratio"), [(300.0, 0.3), (60.0, 0.5), (10.0, 1.0), (300.0, 0.0)])
+def test_judge_eta_stays_within_the_jitter(wait: float, ratio: float) -> None:
+    for i in range(300):
+        eta = judge_eta(T0, f"1325{i:06d}", wait, ratio)
+        delay = (eta - T0).total_seconds()
+        assert wait * (1 - ratio) - 1e-6 <= delay <= wait * (1 + ratio) + 1e-6
+        assert eta == judge_eta(T0, f"1325{i:06d}", wait, ratio)  # a retried ingest computes the same ETA
+
+
+def test_judge_eta_differs_between_triggers() -> None:
+    etas = {judge_eta(T0, f"m{i}", 300, 0.3) for i in range(50)}
+    assert len(etas) > 40
+
+
+def test_judge_eta_without_jitter_and_never_before_arrival() -> None:
+    assert judge_eta(T0, "m1", 300, 0.0) == T0 + timedelta(seconds=300)
+    assert judge_eta(T0, "m1", 0, 0.3) == T0
+    assert all(judge_eta(T0, f"m{i}", 10, 2.0) >= T0 for i in range(100))  # ratio > 1 clamps at 0
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(None, 4.0), (0.0, 1.0), (-5.0, 1.0), (1.0, 1.0), (30.0, 30.0), (120.0, 120.0), (500.0, 120.0)],
+)
+def test_clamp_delay(value: float | None, expected: float) -> None:
+    assert clamp_delay(value, 4.0, 1.0, 120.0) == expected
+
+
+def test_clamp_delay_clamps_the_default_too() -> None:
+    assert clamp_delay(None, 500.0, 1.0, 120.0) == 120.0
+
+
+def _m(mid: str, *, bot: bool = False, own: bool = False) -> Message:
+    return Message(
+        id=mid, guild_id=None, channel_id="c", thread_id=None, author_id=f"id_{mid}", author_name=mid,
+        author_is_bot=bot or own, content="x", created_at=T0, is_self=own,
+    )  # fmt: skip
+
+
+H1, H2, H3 = _m("h1"), _m("h2"), _m("h3")
+BOT, OWN = _m("b1", bot=True), _m("s1", own=True)
+
+
+@pytest.mark.parametrize(
+    ("window", "trigger", "stale", "newest"),
+    [
+        pytest.param([], "h1", False, None, id="empty"),
+        pytest.param([H1], "h1", False, "h1", id="trigger-is-newest"),
+        pytest.param([H1, H2], "h1", True, "h2", id="newer-human"),
+        pytest.param([H1, BOT], "h1", False, "h1", id="bots-never-make-stale"),
+        pytest.param([H1, OWN], "h1", False, "h1", id="own-message-never-makes-stale"),
+        pytest.param([H1, H2, BOT, OWN], "h1", True, "h2", id="human-behind-bots"),
+        pytest.param([BOT, OWN], "h1", False, None, id="only-bots"),
+    ],
+)
+def test_staleness(window: list[Message], trigger: str, stale: bool, newest: str | None) -> None:
+    assert is_stale(window, trigger) is stale
+    found = newest_human(window)
+    assert (found.id if found else None) == newest
+
+
+@pytest.mark.parametrize(
+    ("window", "current", "expected"),
+    [
+        pytest.param([H1, H2], "h2", "h1", id="previous"),
+        pytest.param([H1, BOT, OWN, H2], "h2", "h1", id="skips-bots"),
+        pytest.param([H1, H2, H3], "h3", "h2", id="nearest-only"),
+        pytest.param([H2], "h2", None, id="first-message"),
+        pytest.param([BOT, H2], "h2", None, id="only-a-bot-before"),
+        pytest.param([H1, H2], "zz", None, id="current-not-in-window"),
+        pytest.param([H1, H2, H3], "h2", "h1", id="current-not-last"),
+    ],
+)
+def test_previous_human(window: list[Message], current: str, expected: str | None) -> None:
+    found = previous_human(window, current)
+    assert (found.id if found else None) == expected

@@ -1,0 +1,389 @@
+"""rules: every term of the room score, the clamp to 0..100, the verdict bands and the weights."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from kikimimi.model import Message, ResponseType
+from kikimimi.rules import (
+    DEFAULT_WEIGHTS,
+    RuleConfig,
+    Score,
+    Verdict,
+    calls_name,
+    is_closing,
+    is_question,
+    rule_response_type,
+    score_room,
+    verdict,
+)
+
+NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+NAMES = ("kikimimi", "ききみみ", "聞き耳")
+
+
+def msg(
+    mid: str,
+    author: str,
+    content: str,
+    ago: float,
+    *,
+    mention: bool = False,
+    reply_to_bot: bool = False,
+    bot: bool = False,
+    own: bool = False,
+) -> Message:
+    return Message(
+        id=mid,
+        guild_id="g",
+        channel_id="c",
+        thread_id=None,
+        author_id=f"id_{author}",
+        author_name=author,
+        author_is_bot=bot or own,
+        content=content,
+        created_at=NOW - timedelta(seconds=ago),
+        mentions_bot=mention,
+        reply_to_bot=reply_to_bot,
+        is_self=own,
+    )
+
+
+def chat(*trigger: Message) -> list[Message]:
+    """A calm three-person exchange (no term of its own) followed by the given messages."""
+    return [
+        msg("a1", "alice", "the deploy finished", 50),
+        msg("a2", "bob", "nice, logs look clean", 40),
+        msg("a3", "carol", "I will check the dashboard", 30),
+        *trigger,
+    ]
+
+
+@dataclass(frozen=True)
+class Case:
+    messages: Sequence[Message]
+    expected: set[str]
+    trigger: int = -1
+    spoke_ago: Sequence[float] = ()
+    config: dict[str, Any] = field(default_factory=dict)
+
+
+CASES = {
+    # Addressing
+    "mention": Case(chat(msg("t", "dave", "can you help", 5, mention=True)), {"mention"}),
+    "reply_to_bot": Case(chat(msg("t", "dave", "fair point", 5, reply_to_bot=True)), {"reply_to_bot"}),
+    "name_call_ascii": Case(chat(msg("t", "dave", "kikimimi, what do you think", 5)), {"name_call"}),
+    "name_call_casefold": Case(chat(msg("t", "dave", "what does KIKIMIMI think", 5)), {"name_call"}),
+    "name_call_at_text": Case(chat(msg("t", "dave", "hey @kikimimi look", 5)), {"name_call"}),
+    "name_call_ja_alias_inside_a_word": Case(
+        chat(msg("t", "dave", "ききみみさん、これどう思う", 5)), {"name_call"}
+    ),
+    "name_call_kanji_alias": Case(chat(msg("t", "dave", "聞き耳に聞いてみよう", 5)), {"name_call"}),
+    "no_name_call_ascii_prefix": Case(
+        chat(msg("t", "dave", "kikimimis are cute", 5)), {"not_mentioned"}
+    ),
+    "no_name_call_ascii_suffix": Case(chat(msg("t", "dave", "mykikimimi app", 5)), {"not_mentioned"}),
+    "no_name_call_underscore": Case(chat(msg("t", "dave", "kikimimi_bot crashed", 5)), {"not_mentioned"}),
+    # The bot's own recent speech
+    "engagement_own_message": Case(
+        [
+            msg("a1", "alice", "the deploy finished", 250),
+            msg("b1", "kikimimi", "congrats on the deploy", 200, own=True),
+            msg("a2", "bob", "nice, logs look clean", 40),
+            msg("t", "carol", "I will check the dashboard", 5),
+        ],
+        {"engagement", "not_mentioned"},
+    ),
+    "engagement_from_intervention": Case(
+        chat(msg("t", "dave", "going to lunch soon", 5)), {"engagement", "not_mentioned"}, spoke_ago=[250]
+    ),
+    "no_engagement_after_window": Case(
+        chat(msg("t", "dave", "going to lunch soon", 5)), {"not_mentioned"}, spoke_ago=[301]
+    ),
+    "cooldown": Case(
+        chat(msg("t", "dave", "going to lunch soon", 5)),
+        {"engagement", "cooldown", "not_mentioned"},
+        spoke_ago=[60],
+    ),
+    "no_cooldown_when_addressed": Case(
+        chat(msg("t", "dave", "one more thing", 5, mention=True)), {"mention", "engagement"}, spoke_ago=[60]
+    ),
+    "other_bot_is_not_engagement": Case(
+        [*chat(), msg("b1", "mee6", "level up!", 20, bot=True), msg("t", "dave", "going to lunch", 5)],
+        {"not_mentioned"},
+    ),
+    # Questions
+    "no_question_mark": Case(chat(msg("t", "dave", "where is the config", 5)), {"not_mentioned"}),
+    "question_mark": Case(chat(msg("t", "dave", "where is the config?", 5)), {"question", "not_mentioned"}),
+    "question_fullwidth": Case(chat(msg("t", "dave", "設定はどこ？", 5)), {"question", "not_mentioned"}),
+    "question_trailing_punctuation": Case(
+        chat(msg("t", "dave", "本当？！", 5)), {"question", "not_mentioned"}
+    ),
+    "question_mark_mid_sentence": Case(chat(msg("t", "dave", "what? lol ok", 5)), {"not_mentioned"}),
+    "unanswered_question": Case(
+        [
+            msg("a1", "alice", "the deploy finished", 300),
+            msg("a2", "bob", "nice, logs look clean", 250),
+            msg("t", "carol", "how do I change the log level?", 120),
+        ],
+        {"question", "unanswered_question", "not_mentioned"},
+    ),
+    "question_answered_by_someone": Case(
+        [
+            msg("a1", "alice", "the deploy finished", 300),
+            msg("t", "carol", "how do I change the log level?", 120),
+            msg("a2", "bob", "LOG_LEVEL in the env", 100),
+        ],
+        {"question", "not_mentioned"},
+        trigger=1,
+    ),
+    "question_not_yet_unanswered": Case(
+        chat(msg("t", "dave", "how do I change the log level?", 89)), {"question", "not_mentioned"}
+    ),
+    # Topics
+    "keyword": Case(
+        chat(msg("t", "dave", "Firestore is slow today", 5)),
+        {"keyword", "not_mentioned"},
+        config={"keywords": ("firestore",)},
+    ),
+    "knowledge_topic": Case(
+        chat(msg("t", "dave", "anyone used cloud tasks queues", 5)),
+        {"knowledge_topic", "not_mentioned"},
+        config={"knowledge_topics": ("Cloud Tasks",)},
+    ),
+    "after_silence": Case(
+        [
+            msg("a1", "alice", "the deploy finished", 900),
+            msg("a2", "bob", "nice, logs look clean", 800),
+            msg("t", "carol", "back from the meeting", 5),
+        ],
+        {"after_silence", "not_mentioned"},
+    ),
+    "no_silence_just_under": Case(
+        [
+            msg("a1", "alice", "the deploy finished", 900),
+            msg("a2", "bob", "nice, logs look clean", 604),
+            msg("t", "carol", "back from the meeting", 5),
+        ],
+        {"not_mentioned"},
+    ),
+    # Room shape
+    "two_people": Case(
+        [
+            msg("a1", "alice", "did you see the match", 50),
+            msg("a2", "bob", "yes what a great goal", 40),
+            msg("a3", "alice", "the keeper had no chance", 30),
+            msg("t", "bob", "best game of the season", 5),
+        ],
+        {"two_people", "not_mentioned"},
+    ),
+    "two_people_needs_four_messages": Case(
+        [msg("a1", "alice", "did you see the match", 50), msg("t", "bob", "yes what a great goal", 5)],
+        {"not_mentioned"},
+    ),
+    "two_people_not_when_addressed": Case(
+        [
+            msg("a1", "alice", "did you see the match", 50),
+            msg("a2", "bob", "yes what a great goal", 40),
+            msg("a3", "alice", "the keeper had no chance", 30),
+            msg("t", "bob", "what do you think", 5, mention=True),
+        ],
+        {"mention"},
+    ),
+    "earlier_mention_in_window": Case(
+        [
+            msg("a1", "alice", "can you summarise", 50, mention=True),
+            msg("a2", "bob", "nice, logs look clean", 40),
+            msg("t", "carol", "I will check the dashboard", 5),
+        ],
+        set(),
+    ),
+    "not_mentioned_window_is_configurable": Case(
+        [
+            msg("a1", "alice", "can you summarise", 50, mention=True),
+            msg("a2", "bob", "nice, logs look clean", 40),
+            msg("t", "carol", "I will check the dashboard", 5),
+        ],
+        {"not_mentioned"},
+        config={"not_mentioned_window": 2},
+    ),
+    "high_frequency": Case(
+        [msg(f"a{i}", ("alice", "bob", "carol")[i % 3], "same size text", 59 - i * 5) for i in range(10)],
+        {"high_frequency", "not_mentioned"},
+        trigger=-1,
+    ),
+    "no_high_frequency_below_count": Case(
+        [msg(f"a{i}", ("alice", "bob", "carol")[i % 3], "same size text", 59 - i * 5) for i in range(9)],
+        {"not_mentioned"},
+    ),
+    "decay_mild": Case(
+        [
+            msg(f"a{i}", ("alice", "bob", "carol")[i % 3], text, 300 - i * 30)
+            for i, text in enumerate(["x" * 10, "x" * 10, "x" * 10, "x" * 6, "x" * 6, "x" * 6])
+        ],
+        {"decay_mild", "not_mentioned"},
+    ),
+    "decay_strong": Case(
+        [
+            msg(f"a{i}", ("alice", "bob", "carol")[i % 3], text, 300 - i * 30)
+            for i, text in enumerate(["x" * 10, "x" * 10, "x" * 10, "x" * 3, "x" * 3, "x" * 3])
+        ],
+        {"decay_strong", "not_mentioned"},
+    ),
+    "no_decay_at_ratio_0_7": Case(
+        [
+            msg(f"a{i}", ("alice", "bob", "carol")[i % 3], text, 300 - i * 30)
+            for i, text in enumerate(["x" * 10, "x" * 10, "x" * 10, "x" * 7, "x" * 7, "x" * 7])
+        ],
+        {"not_mentioned"},
+    ),
+    "directed_elsewhere_prefix": Case(
+        chat(msg("t", "dave", "bob: can you check the logs", 5)), {"directed_elsewhere", "not_mentioned"}
+    ),
+    "directed_elsewhere_at": Case(
+        chat(msg("t", "dave", "look at this @Carol", 5)), {"directed_elsewhere", "not_mentioned"}
+    ),
+    "not_directed_to_a_stranger": Case(chat(msg("t", "dave", "zed: can you check", 5)), {"not_mentioned"}),
+    "not_directed_to_oneself": Case(chat(msg("t", "carol", "carol: note to self", 5)), {"not_mentioned"}),
+    "closing_en": Case(chat(msg("t", "dave", "thanks, bye", 5)), {"closing", "not_mentioned"}),
+    "closing_ja": Case(chat(msg("t", "dave", "ありがとう、助かりました", 5)), {"closing", "not_mentioned"}),
+    "closing_in_previous_human_message": Case(
+        [*chat(), msg("a4", "dave", "got it, thanks!", 20), msg("t", "carol", "np", 5)],
+        {"closing", "not_mentioned"},
+    ),
+    "closing_phrase_as_a_question": Case(chat(msg("t", "dave", "thank you?", 5)), {"question", "not_mentioned"}),
+    "closing_word_boundary": Case(chat(msg("t", "dave", "type it in the box", 5)), {"not_mentioned"}),
+    "closing_not_when_addressed": Case(chat(msg("t", "dave", "thanks kikimimi", 5)), {"name_call"}),
+}
+
+
+@pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
+def test_terms_table(case: Case) -> None:
+    config = RuleConfig(names=NAMES, **case.config)
+    trigger = case.messages[case.trigger]
+    spoke = [NOW - timedelta(seconds=s) for s in case.spoke_ago]
+    score = score_room(case.messages, trigger, NOW, config, bot_spoke_at=spoke)
+    assert {name for name, _ in score.terms} == case.expected
+    assert dict(score.terms) == {name: DEFAULT_WEIGHTS[name] for name in case.expected}
+    expected_total = sum(DEFAULT_WEIGHTS[name] for name in case.expected)
+    assert score.total == max(0.0, min(100.0, expected_total))
+
+
+@pytest.mark.parametrize(
+    ("messages", "spoke_ago", "total"),
+    [
+        pytest.param(
+            [msg("t", "dave", "kikimimi?", 200, mention=True, reply_to_bot=True)], [], 100.0, id="over-100"
+        ),
+        pytest.param(
+            [
+                msg("a1", "alice", "did you see the match", 50),
+                msg("a2", "bob", "yes what a great goal", 40),
+                msg("a3", "alice", "the keeper had no chance", 30),
+                msg("t", "bob", "alice: thanks, bye", 5),
+            ],
+            [30],
+            0.0,
+            id="under-0",
+        ),
+    ],
+)
+def test_total_is_clamped(messages: list[Message], spoke_ago: list[float], total: float) -> None:
+    score = score_room(
+        messages, messages[-1], NOW, RuleConfig(names=NAMES), [NOW - timedelta(seconds=s) for s in spoke_ago]
+    )
+    raw = sum(value for _, value in score.terms)
+    assert raw > 100 or raw < 0  # the clamp has something to do
+    assert score.total == total
+
+
+def test_flags_on_the_score() -> None:
+    messages = chat(msg("t", "dave", "thanks everyone", 5))
+    score = score_room(messages, messages[-1], NOW, RuleConfig(names=NAMES))
+    assert (score.addressed, score.ending, score.question) == (False, True, False)
+    messages = chat(msg("t", "dave", "kikimimi, where is it?", 5))
+    score = score_room(messages, messages[-1], NOW, RuleConfig(names=NAMES))
+    assert (score.addressed, score.ending, score.question) == (True, False, True)
+    assert score.has("question") and not score.has("closing")
+
+
+def test_weights_are_configurable() -> None:
+    messages = chat(msg("t", "dave", "where is the config?", 5))
+    config = RuleConfig(names=NAMES, weights={"question": 55, "not_mentioned": 0})
+    score = score_room(messages, messages[-1], NOW, config)
+    assert dict(score.terms) == {"question": 55.0, "not_mentioned": 0.0}
+    assert score.total == 55.0
+    # A term missing from a partial weight map keeps its default.
+    assert RuleConfig(weights={"question": 1}).weight("cooldown") == DEFAULT_WEIGHTS["cooldown"]
+
+
+def test_time_windows_are_configurable() -> None:
+    messages = chat(msg("t", "dave", "going to lunch soon", 5))
+    spoke = [NOW - timedelta(seconds=100)]
+    tight = RuleConfig(names=NAMES, engagement_seconds=50, cooldown_seconds=50)
+    assert {n for n, _ in score_room(messages, messages[-1], NOW, tight, spoke).terms} == {"not_mentioned"}
+
+
+def _score(total: float, *, addressed: bool = False, ending: bool = False) -> Score:
+    return Score(total=total, terms=(), addressed=addressed, ending=ending, question=False)
+
+
+@pytest.mark.parametrize(
+    ("score", "llm", "config", "expected"),
+    [
+        pytest.param(_score(0, addressed=True), False, {}, Verdict.RESPOND, id="addressed-always"),
+        pytest.param(_score(80), False, {}, Verdict.RESPOND, id="high-threshold-inclusive"),
+        pytest.param(_score(80, ending=True), True, {}, Verdict.RESPOND, id="high-beats-ending"),
+        pytest.param(_score(79.9), True, {}, Verdict.ASK_LLM, id="band-top-asks-llm"),
+        pytest.param(_score(20), True, {}, Verdict.ASK_LLM, id="band-bottom-asks-llm"),
+        pytest.param(_score(19.9), True, {}, Verdict.SILENT, id="below-low-never-asks"),
+        pytest.param(_score(50, ending=True), True, {}, Verdict.ASK_LLM, id="llm-judges-ending"),
+        pytest.param(_score(45), False, {}, Verdict.RESPOND, id="rules-threshold-inclusive"),
+        pytest.param(_score(44.9), False, {}, Verdict.SILENT, id="rules-below-threshold"),
+        pytest.param(_score(70, ending=True), False, {}, Verdict.SILENT, id="rules-ending-silent"),
+        pytest.param(_score(50), False, {"rules_threshold": 60}, Verdict.SILENT, id="custom-rules-threshold"),
+        pytest.param(_score(50), True, {"high_threshold": 50}, Verdict.RESPOND, id="custom-high"),
+        pytest.param(_score(30), True, {"low_threshold": 31}, Verdict.SILENT, id="custom-low"),
+    ],
+)
+def test_verdict_bands(score: Score, llm: bool, config: dict[str, Any], expected: Verdict) -> None:
+    assert verdict(score, RuleConfig(**config), llm_available=llm) is expected
+
+
+@pytest.mark.parametrize(
+    ("score", "expected"),
+    [
+        (Score(90, (), addressed=True, ending=False, question=False), ResponseType.FULL_RESPONSE),
+        (Score(50, (), addressed=False, ending=False, question=True), ResponseType.FULL_RESPONSE),
+        (Score(50, (), addressed=False, ending=False, question=False), ResponseType.SHORT_ACK),
+    ],
+)
+def test_rule_response_type(score: Score, expected: ResponseType) -> None:
+    assert rule_response_type(score) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("what?", True), ("何？", True), ("really?! 😅", True), ("is it ready ?  ", True), ("what? lol", False),
+     ("", False)],
+)  # fmt: skip
+def test_is_question(text: str, expected: bool) -> None:
+    assert is_question(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("thanks", True), ("おつかれさまでした", True), ("了解です", True), ("see ya", True), ("thank you?", False),
+     ("type it", False), ("ok", False), ("thanks " + "x" * 40, False)],
+)  # fmt: skip
+def test_is_closing(text: str, expected: bool) -> None:
+    assert is_closing(text) is expected
+
+
+def test_empty_names_never_match() -> None:
+    assert calls_name("anything at all", ["", "  "]) is False
