@@ -24,7 +24,7 @@ class BacklogPublisher:
                  sleep: Callable[[float], None] = time.sleep) -> None:  # fmt: skip
         self._publisher = publisher
         self._items: collections.deque[Envelope] = collections.deque()
-        self._max = max_backlog
+        self._max = max(1, max_backlog)
         self._max_backoff = max_backoff
         self._sleep = sleep
         self._cond = threading.Condition()
@@ -38,8 +38,12 @@ class BacklogPublisher:
 
     def submit(self, envelope: Envelope) -> None:
         with self._cond:
-            if len(self._items) >= self._max:
-                lost = self._items.popleft()
+            # While `_busy` the head is being published: it may still go out, so it is neither counted
+            # against the limit nor dropped (else it would be counted dropped and published).
+            in_flight = 1 if self._busy else 0
+            if len(self._items) - in_flight >= self._max:
+                lost = self._items[in_flight]
+                del self._items[in_flight]
                 self.dropped += 1
                 log.warning("backlog full (%d): dropped message %s", self._max, lost.message_id)
             self._items.append(envelope)

@@ -17,7 +17,7 @@ from kikimimi.ports import Store
 from kikimimi.settings import Settings
 
 from . import envelopes
-from .backlog import BacklogPublisher
+from .backlog import BacklogPublisher, Envelope
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 60.0
@@ -48,6 +48,9 @@ class Gateway(discord.AutoShardedClient):
         self.store = store
         self.tree = app_commands.CommandTree(self)
         self.overrides: dict[str, ChannelSettings] = {}
+        # Envelopes of channels whose stored settings are being read, in arrival order.
+        self._pending: dict[str, list[Envelope]] = {}
+        self._loads: set[asyncio.Task[None]] = set()
         self._warned_empty = False
         self._heartbeat: asyncio.Task[None] | None = None
         register_commands(self)
@@ -70,29 +73,51 @@ class Gateway(discord.AutoShardedClient):
             return stored.enabled
         return self.settings.channel_enabled(channel_id)
 
-    async def on_message(self, message: discord.Message) -> None:
-        is_dm = message.guild is None
-        channel_id, _ = envelopes.place_of(message.channel)
-        if not self.enabled(channel_id, is_dm):
+    def admit(self, envelope: Envelope, is_dm: bool) -> None:
+        """Submit the envelope if its channel is enabled. A channel's stored settings (a moderator's
+        /kikimimi enable|disable, possibly from before a restart) are read once; meanwhile its envelopes
+        wait here so their order is kept."""
+        channel_id = envelope.channel_id
+        if is_dm or self.store is None or (channel_id in self.overrides and channel_id not in self._pending):
+            if self.enabled(channel_id, is_dm):
+                self.backlog.submit(envelope)
             return
+        waiting = self._pending.get(channel_id)
+        if waiting is None:
+            waiting = self._pending[channel_id] = []
+            task = asyncio.create_task(self._release(channel_id))
+            self._loads.add(task)
+            task.add_done_callback(self._loads.discard)
+        waiting.append(envelope)
+
+    async def _release(self, channel_id: str) -> None:
+        try:
+            await self.load_settings(channel_id)
+        except Exception as exc:  # Firestore unavailable: ENABLED_CHANNELS decides; retried next message
+            log.warning("reading the settings of channel %s failed: %s", channel_id, exc)
+        finally:
+            for envelope in self._pending.pop(channel_id, []):
+                if self.enabled(channel_id, False):
+                    self.backlog.submit(envelope)
+
+    async def on_message(self, message: discord.Message) -> None:
         bot_id = self.user.id if self.user else None
         if not message.content and not message.attachments and not self._warned_empty:
             mentioned = bot_id is not None and any(u.id == bot_id for u in message.mentions)
             if not mentioned and message.author.id != bot_id:
                 self._warned_empty = True
                 log.warning("message content arrives empty: enable the MESSAGE CONTENT intent in the portal")
-        self.backlog.submit(envelopes.created(message, bot_id))
+        self.admit(envelopes.created(message, bot_id), message.guild is None)
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         channel = self.get_channel(payload.channel_id)
         envelope = envelopes.edited(payload, channel)
-        if envelope is not None and self.enabled(envelope.channel_id, payload.guild_id is None):
-            self.backlog.submit(envelope)
+        if envelope is not None:
+            self.admit(envelope, payload.guild_id is None)
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         envelope = envelopes.deleted(payload, self.get_channel(payload.channel_id))
-        if self.enabled(envelope.channel_id, payload.guild_id is None):
-            self.backlog.submit(envelope)
+        self.admit(envelope, payload.guild_id is None)
 
     async def _beat(self) -> None:
         """A heartbeat log line; the 'gateway silent' alert fires when these stop."""
@@ -113,8 +138,8 @@ class Gateway(discord.AutoShardedClient):
         if channel_id in self.overrides or self.store is None:
             return self.overrides.get(channel_id, ChannelSettings())
         value = await asyncio.to_thread(self.store.channel_settings, ChannelKey(channel_id))
-        self.overrides[channel_id] = value
-        return value
+        # A slash command may have saved newer settings while this read was in flight.
+        return self.overrides.setdefault(channel_id, value)
 
 
 def _ms(seconds: float) -> float | None:

@@ -1,4 +1,4 @@
-"""The `kikimimi` command: demo | local | replay | eval (each subcommand in its own module)."""
+"""The `kikimimi` command: demo | local | replay | eval | memory (each subcommand in its own module)."""
 
 from __future__ import annotations
 
@@ -41,13 +41,16 @@ def _add_common(p: argparse.ArgumentParser) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     from .replay import replay, write_json, write_text
     from .transcript import TranscriptError
-    from .wiring import build_llms
+    from .wiring import build_embedder, build_llms, build_memory_llm
 
     settings = settings_from(args)
     judge_llm, writer = build_llms(settings)
+    memory_llm = writer if settings.llm_backend == "offline" else build_memory_llm(settings)
+    embedder = build_embedder(settings) if settings.memory_enabled else None
     try:
         with open(args.transcript, encoding="utf-8") as fh:
-            sim = replay(fh, settings, judge_llm=judge_llm, writer=writer)
+            sim = replay(fh, settings, judge_llm=judge_llm, writer=writer, embedder=embedder,
+                         memory_llm=memory_llm)  # fmt: skip
     except TranscriptError as exc:
         print(f"kikimimi replay: {args.transcript}: {exc}", file=sys.stderr)
         return 2
@@ -101,6 +104,10 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("local", help="start the local stack and chat with the bot from the terminal")
     _add_common(p)
     p.set_defaults(run=cmd_local)
+
+    from .memory_cli import add_memory_parser
+
+    add_memory_parser(sub)
     return root
 
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .model import ChannelKey, ChannelSettings
-from .ports import LLM, Clock, Discord, Events, Store, TaskQueue
+from .ports import LLM, Clock, Discord, Embedder, Events, Recall, Store, TaskQueue
 from .rules import RuleConfig
 from .settings import Settings
 
@@ -35,6 +35,11 @@ class Deps:
     writer: LLM  # writes replies
     judge_llm: LLM | None = None  # None: the rules decide alone
     sleep: Callable[[float], None] = time.sleep  # retry back-off; a no-op under the simulated clock
+    memory: Recall | None = None  # None: the bot keeps no memory beyond the buffer
+    embedder: Embedder | None = None
+    memory_llm: LLM | None = None  # writes summaries, facts and guild memory
+    memory_cache: dict[str, Any] = field(default_factory=dict, repr=False)  # memory_hook.Watch per channel
+    memory_names: dict[str, None] = field(default_factory=dict, repr=False)  # memory tasks already created
     _settings_cache: dict[str, tuple[float, ChannelSettings]] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 

@@ -123,17 +123,8 @@ def judge_case(case: Case, settings: Settings, judge_llm: LLM | None = None) -> 
     now = arrived + timedelta(seconds=s.min_wait_seconds)
     deps, tasks = _world(s, now, judge_llm)
     ttl = deps.ttl()
-    for i, m in enumerate(messages):
+    for m in messages:
         deps.store.add_message(m, expire_at=m.created_at + ttl)
-        if m.is_self:
-            deps.store.record_intervention(
-                KEY,
-                Intervention(
-                    at=m.created_at, trigger_id=messages[i - 1].id if i else m.id,
-                    response_type=ResponseType.FULL_RESPONSE, message_id=m.id,
-                    context=last_lines(messages[:i], 5),
-                ),
-            )  # fmt: skip
     # Ingestion schedules a judgment only with MIN_MESSAGES buffered at arrival.
     at_arrival = [m for m in messages if arrived - ttl <= m.created_at <= arrived]
     if not trigger.is_human or len(at_arrival) < s.min_messages:

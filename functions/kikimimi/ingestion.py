@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from datetime import timedelta
 
-from . import policy, rules
+from . import memory_hook, policy, rules
 from .deps import Deps, elapsed_ms
 from .model import ChannelKey, TaskKind, TaskSpec
 from .wire import JudgeTask, MessageCreated, MessageDeleted, MessageEdited, ReplyTask, dump
@@ -33,6 +33,7 @@ def ingest(deps: Deps, envelope: MessageCreated | MessageEdited | MessageDeleted
     now = deps.clock.now()
     created = deps.store.add_message(message, expire_at=message.created_at + deps.ttl())
     if not message.is_human:
+        memory_hook.on_message(deps, message, (), created)
         # Other bots' and our own messages are context only: no judgment, so no bot loops.
         deps.emit(
             "ingest", key, **base, decision="stored_bot", stored=created, latency_ms=elapsed_ms(started)
@@ -42,6 +43,7 @@ def ingest(deps: Deps, envelope: MessageCreated | MessageEdited | MessageDeleted
     # Scheduling runs even for a redelivered message: task names are deterministic, so a retry after a
     # crash between the write and the task creation finishes the work exactly once.
     window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=max(s.min_messages, 3))
+    memory_hook.on_message(deps, message, window, created)
     addressed = rules.is_addressed(message, s.names)
     outcome = "stored"
     if addressed:

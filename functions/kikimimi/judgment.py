@@ -7,7 +7,7 @@ import logging
 import time
 from datetime import timedelta
 
-from . import policy, prompts
+from . import memory_context, policy, prompts
 from .context import build_context
 from .deps import Deps, elapsed_ms
 from .judge_answer import AnswerInvalid, answer_schema, apply_answer, parse_answer
@@ -39,9 +39,13 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     interventions = deps.store.interventions_since(key, now - HISTORY)
     config = deps.rule_config()
     score = score_room(window, trigger, now, config, bot_spoke_at=[i.at for i in interventions])
+    recall = memory_context.for_judge(
+        deps, key, task.guild_id, window, interventions, now, config.cooldown_seconds
+    )
+    score = recall.score(score, s.proactive_weight)
     outcome = verdict(score, config, llm_available=deps.judge_llm is not None)
     if outcome is Verdict.ASK_LLM:
-        decision = _ask_llm(deps, key, window, interventions, trigger, score, now)
+        decision = _ask_llm(deps, key, window, interventions, trigger, score, now, recall)
     else:
         decision = Decision(
             should_respond=outcome is Verdict.RESPOND,
@@ -52,6 +56,7 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
             reply_to_message_id=trigger.id,
             terms=score.terms,
         )
+    decision = recall.decide(decision)
     deps.emit(
         "judgment", key, **base,
         decision="respond" if decision.should_respond else "silent",
@@ -78,6 +83,7 @@ def _ask_llm(
     trigger: Message,
     score: Score,
     now,
+    recall: memory_context.JudgeMemory | None = None,
 ) -> Decision:
     """One structured call; cached by conversation; any failure means silence."""
     s = deps.settings
@@ -87,6 +93,8 @@ def _ask_llm(
         messages=window, interventions=interventions, trigger_id=trigger.id,
         allowed_reactions=s.allowed_reactions,
     )  # fmt: skip
+    if recall is not None:
+        context = recall.context(context, s.language, now)
     digest = context.conversation_digest()
     cached = deps.store.cached_judgment(key, digest, now - timedelta(seconds=s.judgment_cache_seconds))
     if cached is not None:

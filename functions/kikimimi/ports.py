@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from .model import ChannelKey, ChannelSettings, Decision, Intervention, Message, TaskKind, TaskSpec
+from .model import (
+    ChannelKey,
+    ChannelMemory,
+    ChannelSettings,
+    Chunk,
+    Decision,
+    Fact,
+    GuildMemory,
+    Intervention,
+    Message,
+    ProfileUpdate,
+    TaskKind,
+    TaskSpec,
+    UserProfile,
+)
 
 
 class Clock(Protocol):
@@ -137,3 +152,97 @@ class Discord(Protocol):
     def add_reaction(self, channel_id: str, message_id: str, emoji: str) -> None: ...
 
     def trigger_typing(self, channel_id: str) -> None: ...
+
+
+class Recall(Protocol):
+    """Firestore's role for the memory layers: channel contexts, chunks, profiles, facts, guild memory."""
+
+    def channel_memory(self, key: ChannelKey) -> ChannelMemory:
+        """The stored memory of a channel (an empty one when none is stored)."""
+        ...
+
+    def messages_after(self, key: ChannelKey, after: datetime, until: datetime, limit: int) -> list[Message]:
+        """Buffered messages created at or after `after` and at or before `until`, oldest first."""
+        ...
+
+    def count_after(self, key: ChannelKey, after: datetime) -> int:
+        """How many buffered messages were created strictly after `after` (one aggregation read)."""
+        ...
+
+    def commit_summary(
+        self, memory: ChannelMemory, expected_seq: int, chunk: Chunk, profiles: Sequence[ProfileUpdate]
+    ) -> bool:
+        """Atomically save the summary fields, the chunk and the profile increments; False if `seq` moved.
+
+        Only the fields a summary owns are written (summary … refs): reflection fields are left alone.
+        """
+        ...
+
+    def chunks_after(self, key: ChannelKey, seq: int, limit: int) -> list[Chunk]:
+        """Chunks with a number above `seq`, oldest first."""
+        ...
+
+    def commit_reflection(
+        self,
+        key: ChannelKey,
+        expected_reflect_seq: int,
+        *,
+        reflected_seq: int,
+        reflected_total: int,
+        at: datetime,
+        save: Sequence[Fact],
+        delete: Sequence[str],
+        fact_delta: int,
+    ) -> bool:
+        """Atomically save facts, delete evicted ones and advance the reflection watermark.
+
+        False when `reflect_seq` moved (another reflection of the same window already committed).
+        """
+        ...
+
+    def nearest_facts(self, key: ChannelKey, vector: Sequence[float], limit: int) -> list[Fact]:
+        """The stored facts nearest to `vector` by cosine distance (vector search)."""
+        ...
+
+    def fact(self, key: ChannelKey, fact_id: str) -> Fact | None: ...
+
+    def facts(self, key: ChannelKey, limit: int) -> list[Fact]:
+        """Facts of a channel, most recently updated first."""
+        ...
+
+    def mark_shared(self, key: ChannelKey, fact_id: str, at: datetime) -> bool:
+        """Mark a fact as brought up; True only for the call that marked it."""
+        ...
+
+    def expired_facts(self, now: datetime, limit: int) -> list[tuple[ChannelKey, str]]:
+        """(channel, fact id) of facts whose retention ran out before `now`, across channels."""
+        ...
+
+    def delete_facts(self, key: ChannelKey, fact_ids: Sequence[str]) -> int:
+        """Delete facts of a channel; returns how many existed."""
+        ...
+
+    def profile(self, guild_id: str, user_id: str) -> UserProfile | None: ...
+
+    def channel_profiles(self, guild_id: str, channel_id: str, limit: int) -> list[UserProfile]:
+        """Profiles of users active in a channel, most recently seen first."""
+        ...
+
+    def channels_updated_since(self, since: datetime) -> list[ChannelMemory]: ...
+
+    def guild_channels(self, guild_id: str) -> list[ChannelMemory]: ...
+
+    def guild_memory(self, guild_id: str) -> GuildMemory | None: ...
+
+    def save_guild_memory(self, memory: GuildMemory) -> None: ...
+
+
+class Embedder(Protocol):
+    """Text embeddings for fact storage and retrieval (unit vectors of `dimension` floats)."""
+
+    name: str
+    dimension: int
+
+    def embed(self, texts: Sequence[str], purpose: str = "document") -> list[tuple[float, ...]]:
+        """One vector per text; `purpose` is document (stored) or query (retrieval)."""
+        ...

@@ -5,21 +5,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TextIO
 
-from .ports import LLM
+from .memory_replay import MEMORY_EVENTS, describe_memory
+from .ports import LLM, Embedder
 from .settings import Settings
 from .simulation import Simulation, dumps
 from .transcript import SELF_ID, parse_lines, to_envelopes
 
 
 def replay(
-    lines: Iterable[str], settings: Settings, judge_llm: LLM | None = None, writer: LLM | None = None
-) -> Simulation:
+    lines: Iterable[str], settings: Settings, judge_llm: LLM | None = None, writer: LLM | None = None,
+    *, embedder: Embedder | None = None, memory_llm: LLM | None = None,
+) -> Simulation:  # fmt: skip
     """Parse (raising TranscriptError on a bad line) and simulate the whole transcript."""
     parsed = parse_lines(lines)
     if not settings.bot_user_id:  # transcript lines by the bot carry SELF_ID: make them is_self
         settings = settings.replace(bot_user_id=SELF_ID)
     envelopes = to_envelopes(parsed, settings.bot_name)
-    sim = Simulation(settings, judge_llm=judge_llm, writer=writer, start=parsed[0].ts if parsed else None)
+    sim = Simulation(settings, judge_llm=judge_llm, writer=writer, start=parsed[0].ts if parsed else None,
+                     embedder=embedder, memory_llm=memory_llm)  # fmt: skip
     sim.run(envelopes)
     return sim
 
@@ -56,6 +59,8 @@ def describe(event: dict[str, Any]) -> str:
         detail = f"POSTED reply to {event['reply_to']}: {event['text']}"
     elif kind == "reaction":
         detail = f"reacted {event['emoji']} to {event['reply_to']}"
+    elif kind in MEMORY_EVENTS:
+        detail = describe_memory(event)
     else:
         detail = kind
     return f"{_clock(event['t'])} {where:<14} {detail}"

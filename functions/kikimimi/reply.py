@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from . import policy, prompts
+from . import memory_context, policy, prompts
 from .context import build_context, last_lines
 from .deps import Deps, elapsed_ms
 from .model import ChannelKey, Intervention, Message, ResponseType
@@ -53,6 +53,7 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
         messages=window, interventions=interventions, trigger_id=task.trigger_id, target_id=target_id,
         reason=task.reason, response_type=task.response_type.value,
     )  # fmt: skip
+    context = memory_context.for_reply(deps, context, task, window, now)
     short = task.response_type is ResponseType.SHORT_ACK
     request = LLMRequest(
         purpose="short_ack" if short else "reply", system=prompts.render("reply", context),
@@ -65,6 +66,10 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     text = shape_reply(result.text, single_line=short)
     if not text:
         deps.emit("reply_skipped", key, **base, decision="silent", reason="empty text from the model")
+        return None
+    if not task.addressed and _overtaken(deps, key, task.trigger_id):
+        # Generation takes seconds; a message that arrived meanwhile makes this reply stale too.
+        deps.emit("reply_skipped", key, **base, decision="stale", reason="newer message while writing")
         return None
     nonce = policy.nonce(key, task.trigger_id)
     posted: list[str] = []
@@ -82,12 +87,18 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
         expire_at=now + deps.ttl(),
     )  # fmt: skip
     _remember(deps, key, task, window, message_id, now)
+    memory_context.after_post(deps, key, task, now)
     deps.emit(
         "posted", key, **base, decision="posted", text=text, reply_to=target_id, message_id=message_id,
         response_type=task.response_type.value, model=result.model, input_tokens=result.input_tokens,
         output_tokens=result.output_tokens, latency_ms=elapsed_ms(started),
     )  # fmt: skip
     return message_id
+
+
+def _overtaken(deps: Deps, key: ChannelKey, trigger_id: str) -> bool:
+    now = deps.clock.now()
+    return policy.is_stale(deps.store.recent_messages(key, since=now - deps.ttl(), limit=3), trigger_id)
 
 
 def _write(deps: Deps, request: LLMRequest, retry: bool) -> LLMResult | None:

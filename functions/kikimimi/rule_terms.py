@@ -22,7 +22,8 @@ _EN_QUESTION = re.compile(
     r"^(?:how (?:do|can|could|should|would|does|did) (?:i|we|you|one)\b|how to\b)"
     r"|^(?:does|do|can|could|has|have|did|is|would|will) (?:any|some) ?(?:one|body)\b"
     r"|\bany ?(?:one|body) (?:know|knows|here|familiar|have|has|got|tried|ever|able|can|could|else)\b"
-    r"|\bis there (?:a|an|any)\b|\bare there any\b|\bis it possible\b|\bany (?:ideas?|clues?|suggestions?|tips)\b"
+    r"|\bis there (?:a|an|any)\b|\bare there any\b|\bis it possible\b"
+    r"|\bany (?:ideas?|clues?|suggestions?|tips)\b"
     r"|\b(?:i|we) (?:wonder|was wondering|am wondering)\b|\bwondering (?:if|whether|how|why)\b"
     r"|\bwhat(?:'s| is) the (?:best|right|proper|correct|easiest) way\b"
     r"|\b(?:can|could) (?:some|any) ?(?:one|body) help\b|\bneed (?:some )?help\b|^(?:please )?help me\b"
@@ -167,16 +168,20 @@ def exchange_partners(messages: Sequence[Message], names: Sequence[str]) -> set[
 def unanswered_address(
     messages: Sequence[Message], trigger: Message, names: Sequence[str], bot_spoke_at: Sequence[datetime]
 ) -> bool:
-    """Since the bot last spoke, did someone address it (before the trigger) with no word from it since?
+    """Did someone address the bot before the trigger, with no word from the bot after it?
 
-    Only once the bot has spoken: it is its own exchange that is left hanging.
+    Only once the bot has spoken: it is its own exchange that is left hanging. An own message later in
+    the window answers; a recorded intervention answers from the same instant on (an addressed message
+    is answered at once, and a tie in time has no reliable order between the two).
     """
-    last_own = max((i for i, m in enumerate(messages) if m.is_self), default=-1)
-    if last_own < 0 and not bot_spoke_at:
+    if not bot_spoke_at and not any(m.is_self for m in messages):
         return False
-    for m in messages[last_own + 1 :]:
+    owed: list[Message] = []
+    for m in messages:
         if m.id == trigger.id:
             break
-        if m.is_human and is_addressed(m, names) and not any(t > m.created_at for t in bot_spoke_at):
-            return True
-    return False
+        if m.is_self:
+            owed = []
+        elif m.is_human and is_addressed(m, names):
+            owed.append(m)
+    return any(not any(t >= m.created_at for t in bot_spoke_at) for m in owed)

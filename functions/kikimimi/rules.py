@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
 from .model import Message, ResponseType
 from .rule_terms import (
+    BOT,
     CLOSING_PHRASES,
     QUESTION_END,
     calls_name,
     directed_to,
-    BOT,
     interlocutor,
     is_addressed,
     is_closing,
@@ -47,10 +47,13 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {
     "decay_strong": -15,
     "directed_elsewhere": -25,
     "closing": -30,
-    # Beyond the spec's list: the bot's exchange with the trigger's author, an address it still owes.
-    "exchange": 30,
-    "unanswered_address": 40,
+    # Read at the trigger: the bot took a turn just before it; its author was talking with the bot, or
+    # with someone else; someone addressed the bot since it last spoke; many people are talking.
+    "recent_turn": 30,
+    "exchange": 50,
+    "unanswered_address": 60,
     "other_exchange": -10,
+    "crowded": -10,
 }
 ADDRESSED_TERMS = frozenset({"mention", "reply_to_bot", "name_call"})
 
@@ -81,6 +84,13 @@ class RuleConfig:
     high_threshold: float = 80
     low_threshold: float = 20
     rules_threshold: float = 45
+    crowd_window: int = 10
+    crowd_size: int = 6
+
+    @property
+    def turn_seconds(self) -> float:
+        """What counts as "just now": the first fifth of the engagement window (60 s; scales with it)."""
+        return self.engagement_seconds / 5
 
     def weight(self, term: str) -> float:
         return float(self.weights.get(term, DEFAULT_WEIGHTS[term]))
@@ -131,16 +141,10 @@ def score_room(
         add("engagement")
     if since_spoke is not None and since_spoke <= config.cooldown_seconds and not addressed:
         add("cooldown")
-    talking_with = None if addressed else interlocutor(messages, trigger, config.names)
-    if talking_with == BOT and last_spoke is not None:
-        # The bot's own ongoing exchange: the trigger's author was last talking with the bot, and the
-        # bot spoke shortly before the trigger.
-        if _seconds(trigger.created_at, last_spoke) <= config.engagement_seconds:
-            add("exchange")
-    elif talking_with is not None:
-        add("other_exchange")
-    if not addressed and unanswered_address(messages, trigger, config.names, bot_spoke_at):
-        add("unanswered_address")
+    # A turn just before the trigger that the judge's clock no longer counts as engagement (and never
+    # during the cooldown): the same recency, read when the person wrote.
+    counted = any(name in ("engagement", "cooldown") for name, _ in terms)
+    _conversation_terms(messages, trigger, config, bot_spoke_at, last_spoke, addressed, counted, add)
     question = is_question(trigger.content)
     if question:
         add("question")
@@ -178,6 +182,36 @@ def score_room(
         add("closing")
     total = max(0.0, min(100.0, sum(value for _, value in terms)))
     return Score(total, tuple(terms), addressed is not None, ending, question)
+
+
+def _conversation_terms(
+    messages: Sequence[Message],
+    trigger: Message,
+    config: RuleConfig,
+    bot_spoke_at: Sequence[datetime],
+    last_spoke: datetime | None,
+    addressed: str | None,
+    counted: bool,
+    add: Callable[[str], None],
+) -> None:
+    """Who talks with whom, read at the trigger: the moment the person wrote, whatever the judge's delay."""
+    if addressed:
+        return
+    gap = _seconds(trigger.created_at, last_spoke) if last_spoke else None  # < 0: the bot spoke since
+    if gap is not None and gap <= config.turn_seconds and not counted:
+        add("recent_turn")
+    talking_with = interlocutor(messages, trigger, config.names)
+    if talking_with == BOT:
+        # The bot's own ongoing exchange: the trigger's author was last talking with the bot.
+        if gap is not None and gap <= config.engagement_seconds:
+            add("exchange")
+    elif talking_with is not None:
+        add("other_exchange")
+    if unanswered_address(messages, trigger, config.names, bot_spoke_at):
+        add("unanswered_address")
+    recent = [m for m in messages[-config.crowd_window :] if m.is_human]
+    if len({m.author_id for m in recent}) >= config.crowd_size:
+        add("crowded")
 
 
 def _decay_term(last: Sequence[Message]) -> str | None:

@@ -80,6 +80,39 @@ class Settings:
     discord_backend: str = field(default="rest", metadata={"env": "DISCORD_BACKEND"})  # rest | recording
     discord_api_base: str = field(default="https://discord.com/api/v10", metadata={"env": "DISCORD_API_BASE"})
     discord_token: str = field(default="", metadata={"env": "DISCORD_TOKEN", "secret": True})
+    # Memory: channel summaries, user profiles, facts and guild memory
+    memory_enabled: bool = field(default=True, metadata={"env": "MEMORY_ENABLED"})
+    memory_queue: str = field(default="kikimimi-memory", metadata={"env": "MEMORY_QUEUE"})
+    summarize_url: str = field(default="", metadata={"env": "SUMMARIZE_URL"})
+    reflect_url: str = field(default="", metadata={"env": "REFLECT_URL"})
+    maintain_url: str = field(default="", metadata={"env": "MAINTAIN_URL"})  # Cloud Scheduler's target
+    memory_model: str = field(default="gemini-2.5-flash-lite", metadata={"env": "MEMORY_MODEL"})
+    summary_every_messages: int = field(default=20, metadata={"env": "SUMMARY_EVERY_MESSAGES"})
+    summary_every_minutes: float = field(default=15.0, metadata={"env": "SUMMARY_EVERY_MINUTES"})
+    summary_settle_seconds: float = field(default=10.0, metadata={"env": "SUMMARY_SETTLE_SECONDS"})
+    summary_max_messages: int = field(default=200, metadata={"env": "SUMMARY_MAX_MESSAGES"})
+    reflect_lull_minutes: float = field(default=10.0, metadata={"env": "REFLECT_LULL_MINUTES"})
+    reflect_min_messages: int = field(default=10, metadata={"env": "REFLECT_MIN_MESSAGES"})
+    reflect_backlog_messages: int = field(default=100, metadata={"env": "REFLECT_BACKLOG_MESSAGES"})
+    facts_max_per_channel: int = field(default=100, metadata={"env": "FACTS_MAX_PER_CHANNEL"})
+    fact_alpha: float = field(default=0.5, metadata={"env": "FACT_ALPHA"})
+    fact_half_life_days: float = field(default=30.0, metadata={"env": "FACT_HALF_LIFE_DAYS"})
+    fact_min_score: float = field(default=0.05, metadata={"env": "FACT_MIN_SCORE"})
+    fact_speaker_boost: float = field(default=1.5, metadata={"env": "FACT_SPEAKER_BOOST"})
+    fact_dedupe_similarity: float = field(default=0.9, metadata={"env": "FACT_DEDUPE_SIMILARITY"})
+    related_facts: int = field(default=3, metadata={"env": "RELATED_FACTS"})
+    related_min_score: float = field(default=0.1, metadata={"env": "RELATED_MIN_SCORE"})
+    familiarity_acquaintance: int = field(default=6, metadata={"env": "FAMILIARITY_ACQUAINTANCE"})
+    familiarity_regular: int = field(default=31, metadata={"env": "FAMILIARITY_REGULAR"})
+    familiarity_close: int = field(default=101, metadata={"env": "FAMILIARITY_CLOSE"})
+    proactive_silence_minutes: float = field(default=30.0, metadata={"env": "PROACTIVE_SILENCE_MINUTES"})
+    proactive_min_score: float = field(default=0.3, metadata={"env": "PROACTIVE_MIN_SCORE"})
+    # Enough to speak in a neutral room (not_mentioned −10 → 45), not against two_people/closing/cooldown.
+    proactive_weight: float = field(default=55.0, metadata={"env": "PROACTIVE_WEIGHT"})
+    embedding_backend: str = field(default="usem", metadata={"env": "EMBEDDING_BACKEND"})  # usem | gemini
+    embedding_model: str = field(default="gemini-embedding-001", metadata={"env": "EMBEDDING_MODEL"})
+    embedding_dimension: int = field(default=512, metadata={"env": "EMBEDDING_DIMENSION"})
+    maintain_lookback_minutes: float = field(default=90.0, metadata={"env": "MAINTAIN_LOOKBACK_MINUTES"})
     # Gateway VM
     allow_dms: bool = field(default=False, metadata={"env": "ALLOW_DMS"})
     shard_count: int = field(default=0, metadata={"env": "SHARD_COUNT"})  # 0: as Discord recommends

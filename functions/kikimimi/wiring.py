@@ -8,7 +8,7 @@ from typing import Any
 
 from .deps import Deps
 from .model import TaskKind
-from .ports import LLM, Discord, Store, TaskQueue
+from .ports import LLM, Discord, Embedder, Recall, Store, TaskQueue
 from .settings import Settings
 
 LLM_BACKENDS = ("none", "offline", "gemini")
@@ -71,13 +71,81 @@ def build_tasks(settings: Settings) -> TaskQueue:
         client = tasks_v2.CloudTasksClient()
     if not (settings.judge_url and settings.reply_url):
         raise ConfigError("JUDGE_URL and REPLY_URL must be set (the functions Cloud Tasks calls)")
+    queues, urls = task_routes(settings)
     return CloudTasksQueue(
         client,
         project=settings.project,
         location=settings.tasks_location,
-        queues={TaskKind.JUDGE: settings.judge_queue, TaskKind.REPLY: settings.reply_queue},
-        urls={TaskKind.JUDGE: settings.judge_url, TaskKind.REPLY: settings.reply_url},
+        queues=queues,
+        urls=urls,
         invoker_service_account=settings.tasks_invoker_sa or None,
+    )
+
+
+def task_routes(settings: Settings) -> tuple[dict[TaskKind, str], dict[TaskKind, str]]:
+    """Queue and URL per task kind; the memory kinds only when their function URLs are configured."""
+    queues = {TaskKind.JUDGE: settings.judge_queue, TaskKind.REPLY: settings.reply_queue}
+    urls = {TaskKind.JUDGE: settings.judge_url, TaskKind.REPLY: settings.reply_url}
+    for kind, url in ((TaskKind.SUMMARIZE, settings.summarize_url), (TaskKind.REFLECT, settings.reflect_url)):
+        if url:
+            queues[kind] = settings.memory_queue
+            urls[kind] = url
+    return queues, urls
+
+
+def build_memory(settings: Settings) -> Recall:
+    from google.cloud import firestore
+
+    from .adapters.firestore_memory import FirestoreRecall
+
+    return FirestoreRecall(firestore.Client(project=settings.project, database=settings.firestore_database))
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    """usem (offline, 512 dims) or gemini (EMBEDDING_MODEL at EMBEDDING_DIMENSION)."""
+    if settings.embedding_backend == "usem":
+        from .adapters.usem import DIMENSION, UsemEmbedder
+
+        if settings.embedding_dimension != DIMENSION:
+            raise ConfigError(
+                f"EMBEDDING_BACKEND=usem gives {DIMENSION} dims; set EMBEDDING_DIMENSION={DIMENSION}"
+            )
+        return UsemEmbedder()
+    if settings.embedding_backend == "gemini":
+        from .adapters.gemini_embed import GeminiEmbedder
+
+        return GeminiEmbedder(
+            _gemini_client(settings), settings.embedding_model, settings.embedding_dimension
+        )
+    raise ConfigError(f"unknown EMBEDDING_BACKEND {settings.embedding_backend!r}; choose usem or gemini")
+
+
+def build_memory_llm(settings: Settings, backend: str | None = None) -> LLM:
+    """The memory writer: Gemini's MEMORY_MODEL, the offline model, or the extractive twin for `none`."""
+    choice = (backend or settings.llm_backend).lower()
+    if choice == "gemini":
+        from .adapters.gemini import GeminiLLM
+
+        return GeminiLLM(_gemini_client(settings), settings.memory_model, settings.llm_timeout_seconds)
+    if choice == "offline":
+        return build_llms(settings, "offline")[1]
+    from .adapters.extractive_llm import ExtractiveMemoryWriter
+
+    return ExtractiveMemoryWriter()
+
+
+def _gemini_client(settings: Settings) -> Any:
+    from .adapters.gemini import make_client
+
+    if not (settings.gemini_api_key or settings.use_vertex_ai or settings.gemini_base_url):
+        raise ConfigError("Gemini needs GEMINI_API_KEY (or USE_VERTEX_AI=true)")
+    return make_client(
+        api_key=settings.gemini_api_key or ("local" if settings.gemini_base_url else None),
+        vertex=settings.use_vertex_ai,
+        project=settings.project,
+        location=settings.region,
+        base_url=settings.gemini_base_url or None,
+        timeout_s=settings.llm_timeout_seconds,
     )
 
 
@@ -128,6 +196,14 @@ def build_deps(settings: Settings) -> Deps:
         events=JsonLogEvents(),
         writer=_Lazy(lambda: llms()[1]),
         judge_llm=judge_llm,
+        memory=_Lazy(lambda: build_memory(settings)) if settings.memory_enabled else None,
+        embedder=_Lazy(lambda: build_embedder(settings)) if settings.memory_enabled else None,
+        # Offline, the writer's model also writes memory: one local model in memory, not two.
+        memory_llm=_Lazy(
+            lambda: llms()[1] if settings.llm_backend == "offline" else build_memory_llm(settings)
+        )
+        if settings.memory_enabled
+        else None,
     )
 
 

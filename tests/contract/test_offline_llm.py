@@ -231,7 +231,8 @@ def offline_llm() -> LLM:
         path = ensure_model()
     except OfflineModelNotInstalled as exc:
         pytest.skip(f"offline model not installed: {exc}")
-    llm = LlamaLLM(path, n_ctx=4096, n_threads=2, seed=7)
+    # Short free strings keep each call to a few seconds on a busy 2-core machine.
+    llm = LlamaLLM(path, n_ctx=4096, n_threads=2, seed=7, max_string_length=80)
     llm.load()
     return llm
 
@@ -242,7 +243,7 @@ def test_judgment_answer_is_json_valid_for_the_schema(offline_llm: LLM, style: s
     schema = HAND_SCHEMA if style == "hand" else Judgment.model_json_schema()
     request = LLMRequest(
         purpose="judge",
-        system=SYSTEM + "Answer only with JSON: state, reason, should_respond, response_type, "
+        system=SYSTEM + "Answer only with JSON: state, reason (a few words), should_respond, response_type, "
         "confidence (0..1) and delay_seconds (whole seconds or null).",
         schema=schema,
         max_output_tokens=160,

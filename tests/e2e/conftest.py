@@ -57,7 +57,7 @@ Envelope: TypeAlias = MessageCreated | MessageEdited | MessageDeleted
 
 def dispatched(stack: LocalStack) -> list[DispatchRecord]:
     """Every finished Cloud Tasks attempt of the stand-in (the stack has no public accessor yet)."""
-    return stack._tasks.dispatched
+    return stack.dispatched
 
 
 @dataclass

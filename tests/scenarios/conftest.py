@@ -9,13 +9,19 @@ from typing import Any
 import pytest
 
 from kikimimi.adapters.recording import Sent
-from kikimimi.model import ChannelKey
+from kikimimi.model import ChannelKey, TaskKind, TaskSpec
 from kikimimi.ports import LLM
 from kikimimi.settings import Settings
 from kikimimi.simulation import Simulation
 from kikimimi.wire import MessageCreated
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+# The judgment/reply pipeline's timeline events (memory layers add their own, ignored here).
+CORE_EVENTS = frozenset(
+    {"judgment_scheduled", "judgment_cancelled", "judgment", "reply_scheduled", "reply_cancelled", "posted",
+     "reaction"}
+)  # fmt: skip
+CORE_TASKS = frozenset({TaskKind.JUDGE, TaskKind.REPLY})
 BOT_ID = "999"
 GENERAL = ChannelKey("general")
 
@@ -63,8 +69,19 @@ class Scenario:
     def events(self, kind: str) -> list[dict[str, Any]]:
         return [e for e in self.sim.timeline.events if e["event"] == kind]
 
-    def kinds(self) -> list[str]:
-        return [e["event"] for e in self.sim.timeline.events]
+    def core(self) -> list[dict[str, Any]]:
+        """The pipeline's timeline without the memory layers' events."""
+        return [e for e in self.sim.timeline.events if e["event"] in CORE_EVENTS]
+
+    def created(self) -> list[TaskSpec]:
+        """Judge and reply tasks ever created (memory tasks left out)."""
+        return [t for t in self.sim.tasks.created if t.kind in CORE_TASKS]
+
+    def pending(self, kind: TaskKind) -> list[TaskSpec]:
+        return [t for t in self.sim.tasks.pending if t.kind is kind]
+
+    def cancelled(self, prefix: str) -> list[str]:
+        return [name for name in self.sim.tasks.cancelled if name.startswith(prefix + "-")]
 
     @property
     def posts(self) -> list[Sent]:

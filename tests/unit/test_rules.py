@@ -84,9 +84,7 @@ CASES = {
         chat(msg("t", "dave", "ききみみさん、これどう思う", 5)), {"name_call"}
     ),
     "name_call_kanji_alias": Case(chat(msg("t", "dave", "聞き耳に聞いてみよう", 5)), {"name_call"}),
-    "no_name_call_ascii_prefix": Case(
-        chat(msg("t", "dave", "kikimimis are cute", 5)), {"not_mentioned"}
-    ),
+    "no_name_call_ascii_prefix": Case(chat(msg("t", "dave", "kikimimis are cute", 5)), {"not_mentioned"}),
     "no_name_call_ascii_suffix": Case(chat(msg("t", "dave", "mykikimimi app", 5)), {"not_mentioned"}),
     "no_name_call_underscore": Case(chat(msg("t", "dave", "kikimimi_bot crashed", 5)), {"not_mentioned"}),
     # The bot's own recent speech
@@ -256,7 +254,9 @@ CASES = {
         [*chat(), msg("a4", "dave", "got it, thanks!", 20), msg("t", "carol", "np", 5)],
         {"closing", "not_mentioned"},
     ),
-    "closing_phrase_as_a_question": Case(chat(msg("t", "dave", "thank you?", 5)), {"question", "not_mentioned"}),
+    "closing_phrase_as_a_question": Case(
+        chat(msg("t", "dave", "thank you?", 5)), {"question", "not_mentioned"}
+    ),
     "closing_word_boundary": Case(chat(msg("t", "dave", "type it in the box", 5)), {"not_mentioned"}),
     "closing_not_when_addressed": Case(chat(msg("t", "dave", "thanks kikimimi", 5)), {"name_call"}),
 }
@@ -378,9 +378,17 @@ def test_is_question(text: str, expected: bool) -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("thanks", True), ("おつかれさまでした", True), ("了解です", True), ("see ya", True), ("thank you?", False),
-     ("type it", False), ("ok", False), ("thanks " + "x" * 40, False)],
-)  # fmt: skip
+    [
+        ("thanks", True),
+        ("おつかれさまでした", True),
+        ("了解です", True),
+        ("see ya", True),
+        ("thank you?", False),
+        ("type it", False),
+        ("ok", False),
+        ("thanks " + "x" * 40, False),
+    ],
+)
 def test_is_closing(text: str, expected: bool) -> None:
     assert is_closing(text) is expected
 

@@ -90,7 +90,9 @@ def test_settings_are_frozen() -> None:
         ({"rule_weights": '{"mention": 90}'}, "rule_weights", {"mention": 90.0}),
     ],
 )
-def test_with_overrides_by_env_name_and_field_name(pairs: dict[str, str], field: str, expected: object) -> None:
+def test_with_overrides_by_env_name_and_field_name(
+    pairs: dict[str, str], field: str, expected: object
+) -> None:
     base = Settings(bot_name="keep")
     changed = base.with_overrides(pairs)
     assert getattr(changed, field) == expected

@@ -15,7 +15,6 @@ from kikimimi.wire import (
     MessageCreated,
     MessageDeleted,
     MessageEdited,
-    ReplyTask,
     WireError,
     dump,
     envelope_json_schema,
@@ -166,9 +165,12 @@ def test_to_message_copies_every_field() -> None:
     envelope = parse_envelope(data)
     assert isinstance(envelope, MessageCreated)
     m = envelope.to_message("999")
-    assert (m.id, m.guild_id, m.channel_id, m.author_id, m.author_name, m.content) == (
-        CREATED["message_id"], CREATED["guild_id"], CREATED["channel_id"], CREATED["author_id"], "alice", "hi",
-    )  # fmt: skip
+    expected = [CREATED[name] for name in ("message_id", "guild_id", "channel_id", "author_id")]
+    assert [m.id, m.guild_id, m.channel_id, m.author_id, m.author_name, m.content] == [
+        *expected,
+        "alice",
+        "hi",
+    ]
     assert (m.mentions_bot, m.reply_to_id, m.reply_to_bot, m.attachments) == (True, "m0", True, 2)
     assert m.is_human
 
@@ -227,7 +229,9 @@ def test_reply_task_round_trip_and_defaults() -> None:
 @pytest.mark.parametrize(
     ("parse", "data", "names"),
     [
-        pytest.param(parse_judge_task, without(JUDGE, "trigger_id"), ["judge task", "trigger_id"], id="j-no-trigger"),
+        pytest.param(
+            parse_judge_task, without(JUDGE, "trigger_id"), ["judge task", "trigger_id"], id="j-no-trigger"
+        ),
         pytest.param(parse_judge_task, with_(JUDGE, trigger_id="m 1"), ["trigger_id"], id="j-bad-trigger"),
         pytest.param(parse_judge_task, with_(JUDGE, channel_id="c/1"), ["channel_id"], id="j-bad-channel"),
         pytest.param(parse_judge_task, with_(JUDGE, v=9), ["v:"], id="j-version"),
@@ -237,12 +241,18 @@ def test_reply_task_round_trip_and_defaults() -> None:
         pytest.param(parse_reply_task, with_(REPLY, response_type="shout"), ["response_type"], id="r-type"),
         pytest.param(parse_reply_task, with_(REPLY, reason="x" * 501), ["reason"], id="r-long-reason"),
         pytest.param(parse_reply_task, with_(REPLY, reaction="x" * 33), ["reaction"], id="r-long-reaction"),
-        pytest.param(parse_reply_task, with_(REPLY, reply_to_message_id="a b"), ["reply_to_message_id"],
-                     id="r-bad-target"),
+        pytest.param(
+            parse_reply_task,
+            with_(REPLY, reply_to_message_id="a b"),
+            ["reply_to_message_id"],
+            id="r-bad-target",
+        ),
         pytest.param(parse_reply_task, with_(REPLY, addressed="maybe"), ["addressed"], id="r-addressed"),
-        pytest.param(parse_reply_task, without(REPLY, "channel_id"), ["reply task", "channel_id"], id="r-no-ch"),
+        pytest.param(
+            parse_reply_task, without(REPLY, "channel_id"), ["reply task", "channel_id"], id="r-no-ch"
+        ),
     ],
-)  # fmt: skip
+)
 def test_invalid_task_payloads_name_the_field(parse: Any, data: Any, names: list[str]) -> None:
     with pytest.raises(WireError) as info:
         parse(data)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from ..ports import LLMError, LLMRequest, LLMResult
-from .model_files import OfflineModelNotInstalled, ensure_model, require_llama_cpp
+from .model_files import QWEN_CODER_1_5B, OfflineModelNotInstalled, ensure_model, require_llama_cpp
 
 if TYPE_CHECKING:
     from llama_cpp import Llama, LlamaGrammar
@@ -50,7 +50,7 @@ class LlamaLLM:
     @property
     def model(self) -> str:
         """The model's label for logs: its file name without the extension."""
-        return self._model_path.stem if self._model_path else "qwen2.5-coder-1.5b-instruct-q4_k_m"
+        return (self._model_path or Path(QWEN_CODER_1_5B.filename)).stem
 
     def load(self) -> None:
         """Load the model now (joining it first if needed); raises OfflineModelNotInstalled."""

@@ -39,6 +39,20 @@ def _line(event: dict[str, Any], started: float) -> str:
     return f"+{int(t):02d}s  " + describe({**event, "t": t}).split(" ", 1)[1].strip()
 
 
+TERMINAL = {"posted", "reaction", "reply_skipped", "reply_cancelled", "delivery_dropped"}
+
+
+def _wait_for_replies(stack: Any, timeout: float) -> None:
+    """Until every scheduled reply was posted, skipped or cancelled (the offline model takes seconds)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        scheduled = {e.get("trigger") for e in stack.events if e.get("event") == "reply_scheduled"}
+        finished = {e.get("trigger") for e in stack.events if e.get("event") in TERMINAL}
+        if scheduled <= finished:
+            return
+        time.sleep(0.3)
+
+
 def run_demo(settings: Settings, speed: float = 1.0, conversation: Path | None = None) -> int:
     """Run the story; prints a timeline of what the bot decided, cancelled and posted, and why."""
     from .stack import LocalStack
@@ -47,6 +61,9 @@ def run_demo(settings: Settings, speed: float = 1.0, conversation: Path | None =
     lines = parse_lines(path.read_text(encoding="utf-8").splitlines())
     envelopes = to_envelopes(lines, settings.bot_name)
     overrides = {**DEMO_CONFIG, "BOT_NAME": settings.bot_name, "LLM_BACKEND": settings.llm_backend}
+    if settings.llm_backend == "offline":
+        # A 1.5B model on two CPU cores: a shorter window and answer keep a reply to seconds, not minutes.
+        overrides.update({"CONTEXT_MESSAGES": "8", "REPLY_MAX_TOKENS": "80"})
     print(
         "kikimimi demo: starting the local stack "
         "(Firestore + Pub/Sub emulators, Cloud Tasks stand-in, functions)…"
@@ -78,7 +95,7 @@ def run_demo(settings: Settings, speed: float = 1.0, conversation: Path | None =
             lambda e: e.get("trigger") == last and e.get("event") in ("judgment", "judgment_skipped"),
             timeout=60,
         )
-        time.sleep(1.0)  # let a reply scheduled by that judgment, if any, show up
+        _wait_for_replies(stack, timeout=90)
         stop.set()
         printer.join(timeout=2)
         posts = sum(1 for e in stack.events if e.get("event") == "posted")

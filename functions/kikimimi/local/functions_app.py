@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +12,14 @@ from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.serving import make_server
 from werkzeug.wrappers import Request, Response
 
-FUNCTIONS = {"ingest": "cloudevent", "judge": "http", "reply": "http"}
+FUNCTIONS = {
+    "ingest": "cloudevent",
+    "judge": "http",
+    "reply": "http",
+    "summarize": "http",
+    "reflect": "http",
+    "maintain": "http",
+}
 
 
 def source_path() -> Path:
@@ -49,12 +58,25 @@ def make_app(source: Path | None = None) -> Any:
     return DispatcherMiddleware(_health, mounts)
 
 
+def _warm_up() -> None:
+    """Load the offline model at start, not on the first reply (it takes seconds on a CPU)."""
+    from kikimimi import wiring
+    from kikimimi.ports import LLMRequest
+
+    try:
+        wiring.deps().writer.generate(LLMRequest(purpose="warm_up", system="Answer: ok", max_output_tokens=2))
+    except Exception as exc:  # a failed warm-up only means the first reply pays the load
+        print(f"offline model warm-up failed: {exc}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m kikimimi.local.functions_app", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args(argv)
     server = make_server(args.host, args.port, make_app(), threaded=True)
+    if os.environ.get("LLM_BACKEND") == "offline":
+        threading.Thread(target=_warm_up, name="llm-warm-up", daemon=True).start()
     print(f"functions listening on http://{args.host}:{args.port}", flush=True)
     try:
         server.serve_forever()

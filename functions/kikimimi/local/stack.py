@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from ..model import TaskKind
 from ..wire import MessageCreated, MessageDeleted, MessageEdited, dump
 from .emulators import DEFAULT_PROJECT, Emulator, free_port, start_firestore, start_pubsub
 
@@ -31,6 +30,9 @@ class LocalStack:
     fake_discord: bool = False  # True: fake Discord + gateway_vm process + REST delivery (the whole loop)
     real_discord: bool = False  # True: gateway_vm and REST against real Discord (DISCORD_TOKEN must be set)
     on_output: Callable[[str], None] | None = None  # non-JSON lines of the functions process
+    # fake_discord only: called with the FakeDiscord right after it starts, before anything connects
+    # (add users and channels); the env it returns (e.g. ENABLED_CHANNELS with the new ids) wins.
+    discord_setup: Callable[[Any], Mapping[str, str] | None] | None = None
     project: str = DEFAULT_PROJECT
     firestore: Emulator | None = None
     pubsub: Emulator | None = None
@@ -67,6 +69,7 @@ class LocalStack:
             port = free_port()
             self.functions_url = f"http://127.0.0.1:{port}"
             discord_env: dict[str, str] = {}
+            setup_env: dict[str, str] = {}
             if self.fake_discord:
                 from .fake_discord import FakeDiscord
 
@@ -79,6 +82,8 @@ class LocalStack:
                     "BOT_USER_ID": str(self.discord.bot.id),
                     "BOT_NAME": self.discord.bot.username,
                 }
+                if self.discord_setup is not None:
+                    setup_env = dict(self.discord_setup(self.discord) or {})
             elif self.real_discord:
                 if not os.environ.get("DISCORD_TOKEN"):
                     raise RuntimeError(
@@ -94,19 +99,23 @@ class LocalStack:
                 "CLOUD_TASKS_EMULATOR_HOST": tasks_address,
                 "JUDGE_URL": f"{self.functions_url}/judge",
                 "REPLY_URL": f"{self.functions_url}/reply",
+                "SUMMARIZE_URL": f"{self.functions_url}/summarize",
+                "REFLECT_URL": f"{self.functions_url}/reflect",
+                "MAINTAIN_URL": f"{self.functions_url}/maintain",
                 **discord_env,
                 **self.overrides,
+                **setup_env,
             }
             os.environ.update({k: v for k, v in self._env.items() if k.endswith("_EMULATOR_HOST")})
             os.environ.setdefault("GOOGLE_CLOUD_PROJECT", self.project)
             self._start_functions(port)
             from ..settings import Settings
+            from ..wiring import task_routes
 
             settings = Settings.from_env(self._env)
             CloudTasksQueue(
                 local_client(tasks_address), project=settings.project, location=settings.tasks_location,
-                queues={TaskKind.JUDGE: settings.judge_queue, TaskKind.REPLY: settings.reply_queue},
-                urls={TaskKind.JUDGE: settings.judge_url, TaskKind.REPLY: settings.reply_url},
+                queues=task_routes(settings)[0], urls=task_routes(settings)[1],
             ).ensure_queues()  # fmt: skip
             ensure_topic(self.project, settings.pubsub_topic)
             ensure_push_subscription(
@@ -186,6 +195,11 @@ class LocalStack:
             elif self.on_output and line:
                 self.on_output(line)
 
+    @property
+    def dispatched(self) -> list[Any]:
+        """Every HTTP attempt the Cloud Tasks stand-in made so far (task name, url, status, attempt)."""
+        return list(self._tasks.dispatched) if self._tasks is not None else []
+
     def publish(self, envelope: MessageCreated | MessageEdited | MessageDeleted) -> str:
         """Publish an envelope the way the gateway does (ordering key = channel)."""
         data = json.dumps(dump(envelope)).encode()
@@ -206,10 +220,9 @@ class LocalStack:
                 if predicate(event):
                     return event
             seen = len(self.events)
-            left = deadline - time.monotonic()
-            if left <= 0:
+            if time.monotonic() >= deadline:
                 return None
-            self.next_event(min(left, 0.2))
+            time.sleep(0.05)  # poll the list: the queue belongs to one consumer (e.g. a printer)
 
     def stop(self) -> None:
         for process in (self._gateway, self._process):
@@ -220,6 +233,8 @@ class LocalStack:
                 except subprocess.TimeoutExpired:
                     os.killpg(process.pid, signal.SIGKILL)
                     process.wait()
+            if process is not None and process.stdout is not None:
+                process.stdout.close()
         self._process = self._gateway = None
         if self.discord is not None:
             self.discord.stop()

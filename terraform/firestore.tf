@@ -1,0 +1,124 @@
+# Firestore (native mode). Layout:
+#   channels/{key}                          channel settings            adapters/firestore.py
+#   channels/{key}/messages/{id}            the buffer                  expire_at → TTL
+#   channels/{key}/interventions/{id}       what the bot did            expire_at → TTL
+#   channels/{key}/judgments/{digest}       cached LLM judgments        expire_at → TTL
+#   memory_channels/{key}                   summary, mood, topics       adapters/firestore_memory.py
+#   memory_channels/{key}/chunks/{seq}      summarized stretches        expire_at → TTL
+#   memory_channels/{key}/facts/{id}        facts + `embedding` vector  expires_at: decay, by maintain
+#   memory_guilds/{guild}/profiles/{user}   who talks where
+#
+# Indexes: the store's queries each filter and order on one field of one collection (messages:
+# created_at >= since order by created_at desc limit n; interventions: at >= since order by at), which
+# the automatic single-field indexes serve. The memory needs three more, declared below: the vector
+# index on facts.embedding, a collection-group index on facts.expires_at (maintain's expiry query) and
+# a composite index on profiles (channels_active array-contains + last_seen_ms desc).
+
+resource "google_firestore_database" "db" {
+  count = var.create_firestore_database ? 1 : 0
+
+  project     = var.project_id
+  name        = var.firestore_database
+  location_id = coalesce(var.firestore_location, var.region)
+  type        = "FIRESTORE_NATIVE"
+
+  concurrency_mode                  = "PESSIMISTIC"
+  point_in_time_recovery_enablement = var.firestore_point_in_time_recovery ? "POINT_IN_TIME_RECOVERY_ENABLED" : "POINT_IN_TIME_RECOVERY_DISABLED"
+
+  # Safe by default: `terraform destroy` leaves the data (ABANDON) and the API refuses to delete it.
+  delete_protection_state = "DELETE_PROTECTION_ENABLED"
+  deletion_policy         = "ABANDON"
+
+  depends_on = [google_project_service.apis]
+}
+
+locals {
+  # Collection groups whose documents carry `expire_at`; Firestore deletes them after that time
+  # (typically within a day: readers still filter by time, TTL only bounds storage).
+  ttl_collections = toset(["messages", "interventions", "judgments", "chunks"])
+}
+
+resource "google_firestore_field" "ttl" {
+  for_each = local.ttl_collections
+
+  project    = var.project_id
+  database   = var.firestore_database
+  collection = each.key
+  field      = "expire_at"
+
+  ttl_config {}
+
+  # No single-field indexes on the expiry timestamp: nothing queries it, and a monotonically
+  # increasing indexed field caps write throughput.
+  index_config {}
+
+  depends_on = [google_firestore_database.db]
+}
+
+# Nearest-neighbour search over remembered facts (flat index; distance measure is chosen per query).
+resource "google_firestore_index" "facts_embedding" {
+  for_each = var.facts_vector_query_scopes
+
+  project     = var.project_id
+  database    = var.firestore_database
+  collection  = "facts"
+  query_scope = each.key
+
+  # Firestore orders a vector index by __name__ before the vector field; declaring it keeps plans clean.
+  fields {
+    field_path = "__name__"
+    order      = "ASCENDING"
+  }
+
+  fields {
+    field_path = "embedding"
+    vector_config {
+      dimension = var.facts_embedding_dimension
+      flat {}
+    }
+  }
+
+  depends_on = [google_firestore_database.db]
+}
+
+# maintain: collection_group("facts").where(expires_at < now). Automatic single-field indexes are
+# collection-scoped; a collection-group query needs this one.
+resource "google_firestore_field" "facts_expires_at" {
+  project    = var.project_id
+  database   = var.firestore_database
+  collection = "facts"
+  field      = "expires_at"
+
+  index_config {
+    indexes {
+      order       = "ASCENDING"
+      query_scope = "COLLECTION"
+    }
+    indexes {
+      order       = "ASCENDING"
+      query_scope = "COLLECTION_GROUP"
+    }
+  }
+
+  depends_on = [google_firestore_database.db]
+}
+
+# Profiles active in a channel, most recent first.
+resource "google_firestore_index" "profiles_by_channel" {
+  project     = var.project_id
+  database    = var.firestore_database
+  collection  = "profiles"
+  query_scope = "COLLECTION"
+
+  fields {
+    field_path   = "channels_active"
+    array_config = "CONTAINS"
+  }
+
+  fields {
+    field_path = "last_seen_ms"
+    order      = "DESCENDING"
+  }
+
+  depends_on = [google_firestore_database.db]
+}

@@ -1,0 +1,312 @@
+# Cloud Functions (gen2): one per entry point of functions/main.py, all built from one source bundle.
+
+locals {
+  # One row per entry point of functions/main.py (tests/terraform checks both directions).
+  #   trigger  = "pubsub": a CloudEvent function fed by the Eventarc trigger in pubsub.tf;
+  #              "http":   called by Cloud Tasks (tasks.tf) or Cloud Scheduler (scheduler.tf) with OIDC.
+  #   secrets  = secret environment variables it may get (GEMINI_API_KEY is dropped with Vertex AI).
+  #   llm      = calls Gemini: gets the API key secret, or roles/aiplatform.user with Vertex AI.
+  functions = {
+    ingest = {
+      description   = "Pub/Sub (Eventarc) → buffer the message, schedule or cancel judge/reply tasks."
+      trigger       = "pubsub"
+      memory        = "512Mi"
+      timeout       = 60
+      max_instances = 10
+      secrets       = []
+      llm           = false
+    }
+    judge = {
+      description   = "Cloud Tasks → decide whether, when and how to speak."
+      trigger       = "http"
+      memory        = "512Mi"
+      timeout       = 120
+      max_instances = 10
+      secrets       = ["GEMINI_API_KEY"]
+      llm           = true
+    }
+    reply = {
+      description   = "Cloud Tasks → write and deliver the reply or reaction."
+      trigger       = "http"
+      memory        = "512Mi"
+      timeout       = 120
+      max_instances = 5
+      secrets       = ["DISCORD_TOKEN", "GEMINI_API_KEY"]
+      llm           = true
+    }
+    summarize = {
+      description   = "Memory queue → channel summaries; schedules reflections."
+      trigger       = "http"
+      memory        = "512Mi"
+      timeout       = 300
+      max_instances = 3
+      secrets       = ["GEMINI_API_KEY"]
+      llm           = true
+    }
+    reflect = {
+      description   = "Memory queue → reflections and facts from recent conversation."
+      trigger       = "http"
+      memory        = "512Mi"
+      timeout       = 300
+      max_instances = 3
+      secrets       = ["GEMINI_API_KEY"]
+      llm           = true
+    }
+    maintain = {
+      description   = "Cloud Scheduler → guild memory (hourly) and fact maintenance (daily)."
+      trigger       = "http"
+      memory        = "512Mi"
+      timeout       = 540
+      max_instances = 1
+      secrets       = ["GEMINI_API_KEY"]
+      llm           = true
+    }
+  }
+
+  function_names = { for name, _ in local.functions : name => "kikimimi-${name}" }
+
+  # Cloud Run's deterministic URL of each function's service. Computed rather than read from the
+  # resources: JUDGE_URL/REPLY_URL go into the functions themselves (judge needs its own URL), which a
+  # resource attribute cannot do without a cycle. The check block below compares it with the service.
+  function_urls = {
+    for name, service in local.function_names :
+    name => "https://${service}-${data.google_project.this.number}.${var.region}.run.app"
+  }
+
+  # Every function gets the same environment: the names are exactly the env names of Settings
+  # (functions/kikimimi/settings.py). Secrets are never here: see secret_environment_variables.
+  function_env = {
+    # Where it runs
+    GOOGLE_CLOUD_PROJECT = var.project_id
+    KIKIMIMI_REGION      = var.region
+    KIKIMIMI_MODE        = "gcp"
+    FIRESTORE_DATABASE   = var.firestore_database
+    PUBSUB_TOPIC         = google_pubsub_topic.messages.name
+    DISCORD_BACKEND      = "rest"
+    # Persona
+    BOT_NAME             = var.bot_name
+    BOT_ALIASES          = join(",", var.bot_aliases)
+    BOT_USER_ID          = var.discord_application_id
+    BOT_LANGUAGE         = var.bot_language
+    BOT_PERSONA          = var.bot_persona
+    ENABLED_CHANNELS     = join(",", var.enabled_channels)
+    BOT_KEYWORDS         = join(",", var.bot_keywords)
+    BOT_KNOWLEDGE_TOPICS = join(",", var.bot_knowledge_topics)
+    ALLOWED_REACTIONS    = join(",", var.allowed_reactions)
+    # Timings
+    MIN_MESSAGES                = tostring(var.min_messages)
+    MIN_WAIT_SECONDS            = tostring(var.min_wait_seconds)
+    JITTER_RATIO                = tostring(var.jitter_ratio)
+    BUFFER_TTL_MINUTES          = tostring(var.buffer_ttl_minutes)
+    CONTEXT_MESSAGES            = tostring(var.context_messages)
+    REPLY_DELAY_MIN_SECONDS     = tostring(var.reply_delay_seconds.min)
+    REPLY_DELAY_MAX_SECONDS     = tostring(var.reply_delay_seconds.max)
+    REPLY_DELAY_DEFAULT_SECONDS = tostring(var.reply_delay_seconds.default)
+    UNANSWERED_AFTER_SECONDS    = tostring(var.unanswered_after_seconds)
+    # Judgment
+    JUDGE_HIGH_THRESHOLD   = tostring(var.judge_thresholds.high)
+    JUDGE_LOW_THRESHOLD    = tostring(var.judge_thresholds.low)
+    JUDGE_RULES_THRESHOLD  = tostring(var.judge_thresholds.rules)
+    JUDGE_MIN_CONFIDENCE   = tostring(var.judge_thresholds.min_confidence)
+    RULE_WEIGHTS           = jsonencode(var.rule_weights)
+    JUDGMENT_CACHE_SECONDS = tostring(var.judgment_cache_seconds)
+    # LLM
+    LLM_BACKEND          = var.llm_backend
+    JUDGE_MODEL          = var.judge_model
+    REPLY_MODEL          = var.reply_model
+    USE_VERTEX_AI        = tostring(var.use_vertex_ai)
+    LLM_TIMEOUT_SECONDS  = tostring(var.llm_timeout_seconds)
+    REPLY_MAX_TOKENS     = tostring(var.reply_max_tokens)
+    SHORT_ACK_MAX_TOKENS = tostring(var.short_ack_max_tokens)
+    # Cloud Tasks: tasks call the functions' URLs with an OIDC token of the invoker account.
+    TASKS_LOCATION   = google_cloud_tasks_queue.queues["judge"].location
+    JUDGE_QUEUE      = google_cloud_tasks_queue.queues["judge"].name
+    REPLY_QUEUE      = google_cloud_tasks_queue.queues["reply"].name
+    JUDGE_URL        = local.function_urls["judge"]
+    REPLY_URL        = local.function_urls["reply"]
+    TASKS_INVOKER_SA = google_service_account.sa["tasks-invoker"].email
+    # Memory: summarize/reflect tasks on the memory queue, maintain from Cloud Scheduler.
+    MEMORY_ENABLED      = tostring(var.memory_enabled)
+    MEMORY_QUEUE        = google_cloud_tasks_queue.queues["memory"].name
+    SUMMARIZE_URL       = local.function_urls["summarize"]
+    REFLECT_URL         = local.function_urls["reflect"]
+    MAINTAIN_URL        = local.function_urls["maintain"]
+    MEMORY_MODEL        = var.memory_model
+    EMBEDDING_BACKEND   = var.embedding_backend
+    EMBEDDING_MODEL     = var.embedding_model
+    EMBEDDING_DIMENSION = tostring(var.facts_embedding_dimension)
+  }
+
+  # Secret env name → Secret Manager secret key (secrets.tf); GEMINI_API_KEY only with an API key.
+  secret_env = merge(
+    { DISCORD_TOKEN = "discord_token" },
+    var.use_vertex_ai ? {} : { GEMINI_API_KEY = "gemini_api_key" },
+  )
+
+  # ------------------------------------------------------------------ source bundle
+  # Zip root: main.py, requirements.txt, kikimimi/ (functions/), prompts/ (repository root) and
+  # gateway_vm/ (the gateway VM installs from the same bundle).
+  repo_root     = abspath("${path.module}/..")
+  functions_dir = "${local.repo_root}/functions"
+
+  source_files = merge(
+    { for f in fileset(local.functions_dir, "{main.py,requirements.txt}") : f => "${local.functions_dir}/${f}" },
+    { for f in fileset(local.functions_dir, "kikimimi/**/*.py") : f => "${local.functions_dir}/${f}" },
+    { for f in fileset("${local.repo_root}/prompts", "*.j2") : "prompts/${f}" => "${local.repo_root}/prompts/${f}" },
+    { for f in fileset("${local.repo_root}/gateway_vm", "**/*.{py,service,sh,txt}") : "gateway_vm/${f}" => "${local.repo_root}/gateway_vm/${f}" },
+  )
+
+  # Content hash over names and bytes: independent of zip timestamps, so an unchanged tree never
+  # redeploys and any change does.
+  source_hash = sha256(join("\n", [for name in sort(keys(local.source_files)) : "${name} ${filesha256(local.source_files[name])}"]))
+  # No "/" in the name: the gateway's startup script fetches it through the JSON API unescaped.
+  source_object = "kikimimi-source-${substr(local.source_hash, 0, 20)}.zip"
+}
+
+data "archive_file" "source" {
+  type             = "zip"
+  output_path      = "${path.module}/.terraform/build/kikimimi-source.zip"
+  output_file_mode = "0644"
+
+  dynamic "source" {
+    for_each = local.source_files
+    content {
+      filename = source.key
+      content  = file(source.value)
+    }
+  }
+}
+
+# Source bundles (functions and gateway). Private, uniform access, no public access possible.
+resource "google_storage_bucket" "source" {
+  #checkov:skip=CKV_GCP_62:Usage logs of a private deployment bucket add little; reads are audited with Data Access audit logs when enabled.
+  name                        = "${var.project_id}-kikimimi-source"
+  project                     = var.project_id
+  location                    = var.region
+  uniform_bucket_level_access = true
+  public_access_prevention    = "enforced"
+  force_destroy               = false
+
+  versioning {
+    enabled = true
+  }
+
+  # Objects are content-named, so old versions only pile up when a name is re-uploaded.
+  lifecycle_rule {
+    condition {
+      num_newer_versions = 3
+      with_state         = "ARCHIVED"
+    }
+    action {
+      type = "Delete"
+    }
+  }
+
+  depends_on = [google_project_service.apis]
+}
+
+resource "google_storage_bucket_object" "source" {
+  name         = local.source_object
+  bucket       = google_storage_bucket.source.name
+  source       = data.archive_file.source.output_path
+  content_type = "application/zip"
+}
+
+# Images built from the bundle, with a cleanup policy (the default gcf-artifacts repo has none).
+resource "google_artifact_registry_repository" "functions" {
+  #checkov:skip=CKV_GCP_84:Images hold the bot code only, no data or secrets; Google-managed encryption. Add kms_key_name here if your policy requires CMEK.
+  project       = var.project_id
+  location      = var.region
+  repository_id = "kikimimi-functions"
+  format        = "DOCKER"
+  description   = "Images of the kikimimi Cloud Functions"
+
+  cleanup_policy_dry_run = false
+  cleanup_policies {
+    id     = "keep-recent"
+    action = "KEEP"
+    most_recent_versions {
+      keep_count = 5
+    }
+  }
+  cleanup_policies {
+    id     = "delete-old"
+    action = "DELETE"
+    condition {
+      older_than = "2592000s" # 30 days
+    }
+  }
+
+  depends_on = [google_project_service.apis]
+}
+
+resource "google_cloudfunctions2_function" "fn" {
+  for_each = local.functions
+
+  name        = local.function_names[each.key]
+  project     = var.project_id
+  location    = var.region
+  description = each.value.description
+
+  build_config {
+    runtime           = var.python_runtime
+    entry_point       = each.key
+    docker_repository = google_artifact_registry_repository.functions.id
+    service_account   = google_service_account.sa["build"].id
+
+    source {
+      storage_source {
+        bucket = google_storage_bucket.source.name
+        object = google_storage_bucket_object.source.name
+      }
+    }
+  }
+
+  service_config {
+    available_memory                 = coalesce(try(var.function_overrides[each.key].memory, null), each.value.memory)
+    timeout_seconds                  = coalesce(try(var.function_overrides[each.key].timeout_seconds, null), each.value.timeout)
+    max_instance_count               = coalesce(try(var.function_overrides[each.key].max_instances, null), each.value.max_instances)
+    min_instance_count               = coalesce(try(var.function_overrides[each.key].min_instances, null), 0)
+    max_instance_request_concurrency = 1
+    # Internal only: Eventarc, Cloud Tasks and Cloud Scheduler of this project count as internal.
+    ingress_settings               = "ALLOW_INTERNAL_ONLY"
+    all_traffic_on_latest_revision = true
+    service_account_email          = google_service_account.sa[each.key].email
+    environment_variables          = local.function_env
+
+    dynamic "secret_environment_variables" {
+      for_each = { for env in each.value.secrets : env => local.secret_env[env] if contains(keys(local.secret_env), env) }
+      content {
+        key        = secret_environment_variables.key
+        project_id = var.project_id
+        secret     = google_secret_manager_secret.secrets[secret_environment_variables.value].secret_id
+        version    = "latest"
+      }
+    }
+  }
+
+  # The runtime accounts must be able to read their secrets before a revision can start.
+  depends_on = [
+    google_project_iam_member.grants,
+    google_secret_manager_secret_iam_member.grants,
+    google_storage_bucket_iam_member.grants,
+    google_artifact_registry_repository_iam_member.grants,
+  ]
+}
+
+# The services behind the functions, read back to check that the URLs given to Cloud Tasks and
+# Cloud Scheduler are URLs the services answer on.
+data "google_cloud_run_v2_service" "fn" {
+  for_each = local.functions
+
+  project  = var.project_id
+  location = var.region
+  name     = google_cloudfunctions2_function.fn[each.key].name
+}
+
+check "function_urls_are_served" {
+  assert {
+    condition     = alltrue([for name, url in local.function_urls : contains(try(data.google_cloud_run_v2_service.fn[name].urls, []), url)])
+    error_message = "A computed function URL is not among its Cloud Run service's URLs: Cloud Tasks and Cloud Scheduler would miss it. Compare output function_urls with `gcloud run services describe kikimimi-<fn> --region ${var.region} --format='value(urls)'`."
+  }
+}

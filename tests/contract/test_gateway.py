@@ -1,0 +1,490 @@
+"""The real discord.py `Gateway` against the fake Discord: envelopes, filter, intents, shards, commands.
+
+Envelopes go through the real BacklogPublisher into a MemoryPublisher; channel settings live in a
+MemoryStore. Negative checks ("not published") post a later message in an enabled channel as a barrier:
+events and the backlog keep their order, so once the later one is published the earlier one would be too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+from typing import Any
+from unittest import mock
+
+import discord
+import pytest
+
+import gateway_vm.gateway as gateway_module
+from gateway_vm.__main__ import INTENT_HELP, serve
+from gateway_vm.backlog import BacklogPublisher
+from gateway_vm.gateway import Gateway
+from kikimimi.adapters.memory import MemoryPublisher, MemoryStore
+from kikimimi.local.fake_discord import FakeDiscord
+from kikimimi.model import ChannelKey, ChannelSettings
+from kikimimi.settings import Settings
+from kikimimi.wire import MessageCreated, MessageDeleted, MessageEdited, parse_envelope
+from tests.fixtures.fake_discord import MakeFake, run_async
+
+Envelope = MessageCreated | MessageEdited | MessageDeleted
+WAIT = 5.0
+MANAGE_CHANNELS = discord.Permissions(manage_channels=True)
+
+
+@dataclass
+class Running:
+    gateway: Gateway
+    publisher: MemoryPublisher
+    store: MemoryStore
+
+    @property
+    def envelopes(self) -> list[Envelope]:
+        return [parse_envelope(data) for data, _, _ in list(self.publisher.published)]
+
+    async def published(self, count: int) -> list[Envelope]:
+        """Wait until `count` envelopes went out; returns all of them (validated)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT
+        while len(self.publisher.published) < count:
+            if loop.time() > deadline:
+                pytest.fail(f"expected {count} envelopes, got {self.envelopes}")
+            await asyncio.sleep(0.01)
+        return self.envelopes
+
+
+def settings(**changes: Any) -> Settings:
+    return Settings().replace(**changes)
+
+
+def new_gateway(config: Settings, store: MemoryStore | None = None) -> tuple[Gateway, MemoryPublisher]:
+    publisher = MemoryPublisher()
+    gateway = Gateway(config, BacklogPublisher(publisher, max_backlog=100), store)
+    # READY waits this long after the last GUILD_CREATE (2 s by default): keep connections quick.
+    gateway._connection.guild_ready_timeout = 0.05
+    return gateway, publisher
+
+
+@contextlib.asynccontextmanager
+async def running(
+    fake: FakeDiscord, config: Settings | None = None, store: MemoryStore | None = None
+) -> AsyncIterator[Running]:
+    """The Gateway logged in and READY against `fake`; closed and its backlog flushed afterwards."""
+    store = store if store is not None else MemoryStore()
+    gateway, publisher = new_gateway(config or settings(), store)
+    try:
+        async with gateway:
+            await gateway.login(fake.token or "any-token")
+            runner = asyncio.create_task(gateway.connect(reconnect=False))
+            ready = asyncio.create_task(gateway.wait_until_ready())
+            done, _ = await asyncio.wait({runner, ready}, timeout=WAIT, return_when=asyncio.FIRST_COMPLETED)
+            if ready not in done:
+                ready.cancel()
+                if runner in done:
+                    runner.result()
+                runner.cancel()
+                raise TimeoutError("the Gateway did not become ready")
+            try:
+                yield Running(gateway, publisher, store)
+            finally:
+                await gateway.close()
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await asyncio.wait_for(runner, WAIT)
+    finally:
+        await asyncio.to_thread(gateway.backlog.flush, WAIT)
+
+
+# -- MESSAGE_CREATE -------------------------------------------------------------------------------------
+
+
+def test_a_message_in_an_enabled_channel_is_published_as_an_envelope(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+
+    async def scenario() -> tuple[dict[str, Any], Running]:
+        async with running(fake) as run:
+            sent = fake.post_user_message(fake.channel.id, fake.alice, "今日は雨だね")
+            await run.published(1)
+            return sent, run
+
+    sent, run = run_async(scenario())
+    [(data, ordering_key, attributes)] = run.publisher.published
+    envelope = parse_envelope(data)
+    assert isinstance(envelope, MessageCreated)
+    assert ordering_key == fake.channel.id and attributes == {"kind": "message_create"}
+    assert envelope.channel_id == fake.channel.id and envelope.thread_id is None
+    assert envelope.guild_id == fake.guild.id
+    assert envelope.message_id == sent["id"]
+    assert (envelope.author_id, envelope.author_name) == (fake.alice.id, "alice")
+    assert not envelope.author_is_bot
+    assert envelope.content == "今日は雨だね"
+    # discord.py's created_at is the snowflake's time (millisecond precision), in UTC
+    assert envelope.created_at == discord.utils.snowflake_time(int(sent["id"]))
+    assert abs(envelope.created_at - datetime.fromisoformat(sent["timestamp"])) < timedelta(milliseconds=2)
+    assert not envelope.mentions_bot and not envelope.reply_to_bot and envelope.reply_to_message_id is None
+
+
+def test_mentions_replies_and_the_bots_own_messages(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    bot = f"<@{fake.bot.id}>"
+
+    async def scenario() -> list[Envelope]:
+        async with running(fake) as run:
+            channel = run.gateway.get_channel(int(fake.channel.id))
+            assert isinstance(channel, discord.TextChannel)
+            human = fake.post_user_message(fake.channel.id, fake.alice, "first")
+            mention = fake.post_user_message(fake.channel.id, fake.alice, f"{bot} 傘いる？")
+            own = await channel.send("いると思う")  # the bot's own post comes back as MESSAGE_CREATE
+            await run.published(3)
+            to_bot = fake.post_user_message(fake.channel.id, fake.alice, "ありがと", reply_to=str(own.id))
+            to_human = fake.post_user_message(fake.channel.id, fake.alice, "ね", reply_to=human["id"])
+            found = await run.published(5)
+            assert [e.message_id for e in found] == [
+                human["id"], mention["id"], str(own.id), to_bot["id"], to_human["id"],
+            ]  # fmt: skip
+            return found
+
+    plain, mention, own, to_bot, to_human = run_async(scenario())
+    assert isinstance(mention, MessageCreated) and mention.mentions_bot
+    assert mention.content == "@kikimimi 傘いる？"  # clean_content: what people see
+    assert isinstance(plain, MessageCreated) and not plain.mentions_bot
+    assert isinstance(own, MessageCreated) and own.author_is_bot and own.author_id == fake.bot.id
+    assert isinstance(to_bot, MessageCreated)
+    assert to_bot.reply_to_bot and to_bot.reply_to_message_id == own.message_id
+    assert not to_bot.mentions_bot
+    assert isinstance(to_human, MessageCreated)
+    assert not to_human.reply_to_bot and to_human.reply_to_message_id == plain.message_id
+
+
+def test_a_thread_message_through_the_fake() -> None:
+    pytest.skip("the fake Discord has no threads (channel type 0 only, no THREAD_CREATE); see place_of test")
+
+
+def test_a_message_in_a_thread_is_keyed_by_its_parent_channel() -> None:
+    from gateway_vm.envelopes import place_of
+
+    thread = mock.MagicMock(spec=discord.Thread, id=222, parent_id=111)
+    assert place_of(thread) == ("111", "222")
+    assert place_of(SimpleNamespace(id=333)) == ("333", None)
+
+
+def test_a_message_in_a_disabled_channel_is_not_published(make_fake_discord: MakeFake) -> None:
+    fake = make_fake_discord()
+    off = fake.add_channel(fake.guild.id, "off-topic")
+
+    async def scenario() -> list[Envelope]:
+        async with running(fake, settings(enabled_channels=(fake.channel.id,))) as run:
+            fake.post_user_message(off.id, fake.alice, "not for the bot")
+            fake.post_user_message(off.id, fake.alice, f"<@{fake.bot.id}> not even a mention")
+            barrier = fake.post_user_message(fake.channel.id, fake.alice, "here")
+            found = await run.published(1)
+            await asyncio.sleep(0.05)
+            assert [e.message_id for e in run.envelopes] == [barrier["id"]]
+            return found
+
+    [envelope] = run_async(scenario())
+    assert envelope.channel_id == fake.channel.id
+
+
+class SlowStore(MemoryStore):
+    """Channel settings take a while to read (or fail), like Firestore on a bad day."""
+
+    def __init__(self, delay: float = 0.1, fail: bool = False) -> None:
+        super().__init__()
+        self.delay, self.fail = delay, fail
+
+    def channel_settings(self, key: ChannelKey) -> ChannelSettings:
+        time.sleep(self.delay)
+        if self.fail:
+            raise ConnectionError("firestore unavailable")
+        return super().channel_settings(key)
+
+
+def test_stored_channel_settings_override_enabled_channels(make_fake_discord: MakeFake) -> None:
+    """A /kikimimi enable|disable saved earlier (Firestore) wins over ENABLED_CHANNELS after a restart."""
+    fake = make_fake_discord()
+    switched_on = fake.add_channel(fake.guild.id, "switched-on")
+    switched_off = fake.channel
+    store = SlowStore()
+    store.save_channel_settings(ChannelKey(switched_on.id), ChannelSettings(enabled=True))
+    store.save_channel_settings(ChannelKey(switched_off.id), ChannelSettings(enabled=False))
+    plain = fake.add_channel(fake.guild.id, "plain")
+    config = settings(enabled_channels=(switched_off.id, plain.id))
+
+    async def scenario() -> None:
+        async with running(fake, config, store) as run:
+            fake.post_user_message(switched_off.id, fake.alice, "disabled by a moderator")
+            on = fake.post_user_message(switched_on.id, fake.alice, "enabled by a moderator")
+            # These arrive while the channel's settings are still being read.
+            more = [fake.post_user_message(switched_on.id, fake.alice, f"and {i}")["id"] for i in range(3)]
+            barrier = fake.post_user_message(plain.id, fake.alice, "env default")
+            await run.published(5)
+            later = fake.post_user_message(switched_on.id, fake.alice, "settings known now")
+            fake.post_user_message(switched_off.id, fake.alice, "still disabled")
+            await run.published(6)
+            await asyncio.sleep(0.05)
+            by_channel = [(e.channel_id, e.message_id) for e in run.envelopes]
+            assert [m for c, m in by_channel if c == switched_on.id] == [on["id"], *more, later["id"]]
+            assert [m for c, m in by_channel if c == plain.id] == [barrier["id"]]
+            assert all(c != switched_off.id for c, _ in by_channel)
+            assert store.reads == 3  # once per channel, not once per message
+
+    run_async(scenario())
+
+
+def test_an_unreadable_setting_falls_back_to_enabled_channels(make_fake_discord: MakeFake) -> None:
+    fake = make_fake_discord()
+    off = fake.add_channel(fake.guild.id, "off")
+    store = SlowStore(delay=0.01, fail=True)
+
+    async def scenario() -> None:
+        async with running(fake, settings(enabled_channels=(fake.channel.id,)), store) as run:
+            fake.post_user_message(off.id, fake.alice, "not enabled anywhere")
+            sent = [fake.post_user_message(fake.channel.id, fake.alice, f"m{i}")["id"] for i in range(3)]
+            await run.published(3)
+            await asyncio.sleep(0.05)
+            assert [e.message_id for e in run.envelopes] == sent
+
+    run_async(scenario())
+
+
+# -- raw edits and deletes ------------------------------------------------------------------------------
+
+
+def test_raw_edit_and_delete_are_published_for_cached_and_uncached_messages(
+    make_fake_discord: MakeFake,
+) -> None:
+    fake = make_fake_discord()
+    off = fake.add_channel(fake.guild.id, "off")
+    # Stored before the client connects: never dispatched, so discord.py has not cached it.
+    old = fake.state.create_message(fake.channel.id, fake.alice.id, "from before the restart")
+    old_off = fake.state.create_message(off.id, fake.alice.id, "disabled channel")
+
+    async def scenario() -> Running:
+        async with running(fake, settings(enabled_channels=(fake.channel.id,))) as run:
+            assert run.gateway.get_channel(int(fake.channel.id)) is not None
+            assert all(m.id != int(old.id) for m in run.gateway.cached_messages)
+            fresh = fake.post_user_message(fake.channel.id, fake.alice, "tpyo")
+            await run.published(1)
+            fake.edit_message(fake.channel.id, fresh["id"], "typo")
+            fake.edit_message(fake.channel.id, old.id, "edited after the restart")
+            fake.edit_message(off.id, old_off.id, "still disabled")
+            fake.delete_message(off.id, old_off.id)
+            fake.delete_message(fake.channel.id, fresh["id"])
+            fake.delete_message(fake.channel.id, old.id)
+            await run.published(5)
+            return run
+
+    run = run_async(scenario())
+    created, edit_fresh, edit_old, delete_fresh, delete_old = run.envelopes
+    for envelope in (edit_fresh, edit_old, delete_fresh, delete_old):
+        assert envelope.channel_id == fake.channel.id and envelope.guild_id == fake.guild.id
+    assert isinstance(edit_fresh, MessageEdited) and edit_fresh.content == "typo"
+    assert isinstance(edit_old, MessageEdited)
+    assert (edit_old.message_id, edit_old.content) == (old.id, "edited after the restart")
+    assert isinstance(delete_fresh, MessageDeleted) and delete_fresh.message_id == created.message_id
+    assert isinstance(delete_old, MessageDeleted) and delete_old.message_id == old.id
+    kinds = [attributes["kind"] for _, _, attributes in run.publisher.published]
+    assert kinds == ["message_create", "message_update", "message_update", "message_delete", "message_delete"]
+
+
+# -- intents, shards, heartbeat, command registration --------------------------------------------------
+
+
+def test_serve_exits_2_with_the_intent_help_when_discord_refuses_message_content(
+    make_fake_discord: MakeFake, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = make_fake_discord(message_content_granted=False)
+    gateway, _ = new_gateway(settings())
+    with caplog.at_level(logging.INFO):
+        code = run_async(serve(gateway, fake.token or "any"))
+    assert code == 2
+    assert INTENT_HELP in [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert "MESSAGE CONTENT INTENT" in INTENT_HELP and "4014" in INTENT_HELP
+    [identify] = fake.identifies
+    assert identify["intents"] & discord.Intents(message_content=True).value
+    assert gateway.is_closed()
+
+
+def test_serve_exits_2_when_the_token_is_rejected(
+    fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    gateway, _ = new_gateway(settings())
+    with caplog.at_level(logging.ERROR, logger="gateway_vm"):
+        assert run_async(serve(gateway, "not-the-token")) == 2
+    assert "DISCORD_TOKEN" in caplog.text
+    assert fake_discord.identifies == []
+
+
+def test_intents_are_guilds_messages_and_content_only(fake_discord: FakeDiscord) -> None:
+    async def scenario() -> None:
+        async with running(fake_discord):
+            pass
+
+    run_async(scenario())
+    [identify] = fake_discord.identifies
+    intents = discord.Intents._from_value(identify["intents"])
+    assert intents.guilds and intents.guild_messages and intents.message_content
+    assert not intents.members and not intents.presences and not intents.guild_typing
+    assert identify["shard"] == [0, 1]  # no SHARD_COUNT: the one shard /gateway/bot recommends
+
+
+def test_shard_count_and_ids_select_this_vms_shards(make_fake_discord: MakeFake) -> None:
+    fake = make_fake_discord(guilds=2)
+    config = Settings.from_env({"SHARD_COUNT": "2", "SHARD_IDS": "1"})
+
+    async def scenario() -> None:
+        async with running(fake, config) as run:
+            assert isinstance(run.gateway, discord.AutoShardedClient)
+            assert run.gateway.shard_count == 2 and run.gateway.shard_ids == [1]
+            assert set(run.gateway.shards) == {1}
+
+    run_async(scenario())
+    [identify] = fake.identifies
+    assert identify["shard"] == [1, 2]
+
+
+def test_a_heartbeat_line_is_logged(
+    fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gateway_module, "HEARTBEAT_SECONDS", 0.02)
+
+    async def scenario() -> None:
+        async with running(fake_discord) as run:
+            fake_discord.post_user_message(fake_discord.channel.id, fake_discord.alice, "hi")
+            await run.published(1)
+            await asyncio.sleep(0.1)
+
+    with caplog.at_level(logging.INFO, logger="gateway_vm.gateway"):
+        run_async(scenario())
+    beats = [json.loads(r.getMessage()) for r in caplog.records if "gateway_heartbeat" in r.getMessage()]
+    assert beats, caplog.text
+    assert set(beats[-1]) >= {"event", "guilds", "latency_ms", "backlog", "published", "dropped"}
+    connected = [b for b in beats if b["guilds"] == 1 and b["published"] == 1]
+    assert connected and connected[-1]["dropped"] == 0 and connected[-1]["backlog"] == 0
+    assert isinstance(connected[-1]["latency_ms"], float)
+
+
+def test_slash_commands_are_registered_on_ready(fake_discord: FakeDiscord) -> None:
+    async def scenario() -> None:
+        async with running(fake_discord):
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + WAIT
+            while not fake_discord.requests_to("PUT", r"^/applications/\d+/commands$"):
+                assert loop.time() < deadline, "no command sync"
+                await asyncio.sleep(0.01)
+
+    run_async(scenario())
+    [put] = fake_discord.requests_to("PUT", r"^/applications/\d+/commands$")
+    assert put.path == f"/applications/{fake_discord.bot.id}/commands"
+    [group] = put.json
+    assert group["name"] == "kikimimi"
+    assert int(group["default_member_permissions"]) == discord.Permissions(manage_channels=True).value
+    assert group.get("contexts") == [0] or group.get("dm_permission") is False  # guild only
+    assert sorted(option["name"] for option in group["options"]) == ["disable", "enable", "quiet", "status"]
+
+
+# -- slash command callbacks (the fake has no interactions: call them directly) -------------------------
+
+
+@dataclass
+class FakeResponse:
+    sent: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    async def send_message(self, content: str, **options: Any) -> None:
+        self.sent.append((content, options))
+
+
+@dataclass
+class FakeInteraction:
+    channel: Any
+    permissions: discord.Permissions
+    response: FakeResponse = field(default_factory=FakeResponse)
+
+    @property
+    def said(self) -> str:
+        [(content, options)] = self.response.sent
+        assert options.get("ephemeral") is True
+        return content
+
+
+def command(gateway: Gateway, name: str) -> Callable[..., Any]:
+    group = gateway.tree.get_command("kikimimi")
+    assert isinstance(group, discord.app_commands.Group)
+    found = group.get_command(name)
+    assert isinstance(found, discord.app_commands.Command)
+    return found.callback
+
+
+def test_enable_disable_quiet_and_status_write_and_report_channel_settings() -> None:
+    store = MemoryStore()
+    gateway, _ = new_gateway(settings(enabled_channels=("42",)), store)
+    here = SimpleNamespace(id=7)
+
+    async def call(name: str, **options: Any) -> str:
+        interaction = FakeInteraction(here, MANAGE_CHANNELS)
+        await command(gateway, name)(interaction, **options)
+        return interaction.said
+
+    async def scenario() -> None:
+        assert (await call("status")).startswith("enabled: no · not quiet")
+        assert await call("enable") == "kikimimi is enabled here."
+        assert store.channel_settings(ChannelKey("7")) == ChannelSettings(enabled=True)
+        assert gateway.enabled("7", is_dm=False)
+        assert (await call("status")).startswith("enabled: yes · not quiet")
+
+        before = datetime.now(UTC)
+        said = await call("quiet", minutes=30)
+        stored = store.channel_settings(ChannelKey("7"))
+        assert stored.enabled is True and stored.quiet_until is not None
+        assert timedelta(minutes=30) <= stored.quiet_until - before < timedelta(minutes=31)
+        assert said == f"Quiet until <t:{int(stored.quiet_until.timestamp())}:t>."
+        status = await call("status")
+        assert status.startswith(f"enabled: yes · quiet until <t:{int(stored.quiet_until.timestamp())}:t>")
+
+        assert await call("disable") == "kikimimi is disabled here."
+        assert store.channel_settings(ChannelKey("7")) == ChannelSettings(enabled=False)
+        assert not gateway.enabled("7", is_dm=False)
+        assert (await call("status")).startswith("enabled: no · not quiet")
+
+    run_async(scenario())
+    gateway.backlog.flush(0.0)
+
+
+def test_a_command_in_a_thread_applies_to_its_parent_channel() -> None:
+    store = MemoryStore()
+    gateway, _ = new_gateway(settings(), store)
+    thread = mock.MagicMock(spec=discord.Thread, id=222, parent_id=111)
+    interaction = FakeInteraction(thread, MANAGE_CHANNELS)
+    run_async(command(gateway, "disable")(interaction))
+    assert store.channel_settings(ChannelKey("111")).enabled is False
+    assert store.channel_settings(ChannelKey("222")) == ChannelSettings()
+    gateway.backlog.flush(0.0)
+
+
+def test_stored_settings_are_read_by_status() -> None:
+    store = MemoryStore()
+    store.save_channel_settings(ChannelKey("7"), ChannelSettings(enabled=False))
+    gateway, _ = new_gateway(settings(), store)
+    interaction = FakeInteraction(SimpleNamespace(id=7), MANAGE_CHANNELS)
+    run_async(command(gateway, "status")(interaction))
+    assert interaction.said.startswith("enabled: no")
+    gateway.backlog.flush(0.0)
+
+
+@pytest.mark.parametrize("name", ["enable", "disable", "quiet", "status"])
+def test_a_member_without_manage_channels_is_refused(name: str) -> None:
+    store = MemoryStore()
+    gateway, _ = new_gateway(settings(), store)
+    perms = discord.Permissions(send_messages=True, manage_messages=True)
+    interaction = FakeInteraction(SimpleNamespace(id=7), perms)
+    run_async(command(gateway, name)(interaction))
+    assert interaction.said == "Manage Channels permission is required."
+    assert store.channel_settings(ChannelKey("7")) == ChannelSettings()
+    assert store.writes == 0 and gateway.overrides == {}
+    gateway.backlog.flush(0.0)

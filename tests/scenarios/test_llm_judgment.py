@@ -1,0 +1,257 @@
+"""Judgment and replies with a scripted LLM: when it is asked, caching, failures, retries, prompts."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from kikimimi.adapters.recording import Sent
+from kikimimi.ingestion import ingest
+from kikimimi.judge_answer import answer_schema
+from kikimimi.judgment import judge
+from kikimimi.model import Intervention, ResponseType, TaskKind
+from kikimimi.ports import LLMError, LLMRequest, LLMResult
+from kikimimi.wire import MessageEdited, parse_judge_task
+
+from .conftest import GENERAL, START, Scenario, three_people
+
+Make = Callable[..., Scenario]
+QUESTION = "how do I change the log level in the config file?"
+
+
+class ScriptedLLM:
+    """An LLM port fake: answers from a queue (a text, an LLMResult or an LLMError) and records requests."""
+
+    def __init__(self, *script: str | LLMResult | LLMError, name: str = "scripted") -> None:
+        self.name = name
+        self.script = list(script)
+        self.requests: list[LLMRequest] = []
+
+    def generate(self, request: LLMRequest) -> LLMResult:
+        self.requests.append(request)
+        if not self.script:
+            raise AssertionError(f"unexpected {request.purpose} call to {self.name}")
+        item = self.script.pop(0)
+        if isinstance(item, LLMError):
+            raise item
+        if isinstance(item, str):
+            return LLMResult(text=item, model=self.name, input_tokens=100, output_tokens=10)
+        return item
+
+
+def answer(**changes: Any) -> str:
+    data = {
+        "conversation_state": "ACTIVE", "should_respond": True, "response_type": "full_response",
+        "reason": "nobody answered the question", "confidence": 0.9, "delay_seconds": 30,
+        "reaction": None, "reply_to_message_id": None,
+    }  # fmt: skip
+    return json.dumps({**data, **changes})
+
+
+def question_chat(s: Scenario) -> None:
+    """Three people, then an unanswered question: a rule score in the ask-the-LLM band."""
+    s.run(*three_people(s), s.msg("q1", "dave", QUESTION, 30))
+
+
+def test_the_band_asks_the_llm_once(scenario: Make) -> None:
+    llm = ScriptedLLM(answer(delay_seconds=30))
+    s = scenario(judge_llm=llm)
+    question_chat(s)
+    (request,) = llm.requests
+    assert request.purpose == "judge"
+    assert request.schema == answer_schema()
+    (judgment,) = s.events("judgment")
+    assert (judgment["trigger"], judgment["should_respond"], judgment["llm_calls"]) == ("q1", True, 1)
+    assert 20 <= judgment["score"] < 80  # the band
+    assert judgment["reason"] == "nobody answered the question"
+    (post,) = s.posts
+    assert post.reply_to == "q1"
+    assert s.events("posted")[0]["t"] == judgment["t"] + 30  # the delay the model asked for
+    assert s.sim.summary()["llm_calls"] == 1
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        pytest.param(lambda s: s.run(*three_people(s), s.msg("m1", "dave", "@kikimimi hi", 30, mention=True)),
+                     id="addressed"),
+        pytest.param(lambda s: s.run(*[s.msg(f"p{i}", ("alice", "bob")[i % 2], "so much fun tonight", i * 10)
+                                       for i in range(6)]), id="below-the-band"),
+    ],
+)  # fmt: skip
+def test_outside_the_band_the_llm_is_not_asked(scenario: Make, setup: Callable[[Scenario], None]) -> None:
+    llm = ScriptedLLM()
+    s = scenario(judge_llm=llm)
+    setup(s)
+    assert llm.requests == []
+    assert all(e["llm_calls"] == 0 for e in s.events("judgment"))
+
+
+def test_the_same_conversation_within_five_minutes_is_cached(scenario: Make) -> None:
+    llm = ScriptedLLM(answer(should_respond=False, reason="let them talk"), answer(should_respond=False))
+    s = scenario(judge_llm=llm)
+    s.run(*three_people(s), s.msg("q1", "dave", QUESTION, 30), drain=False)
+    (spec,) = s.pending(TaskKind.JUDGE)
+    s.run_until(s.seconds(spec.eta))
+    assert len(llm.requests) == 1
+    task = parse_judge_task(spec.payload)
+    first_at = spec.eta
+
+    # Cloud Tasks redelivers the same judgment a minute later: no second LLM call.
+    s.sim.clock.set(first_at + timedelta(seconds=60))
+    cached = judge(s.sim.deps, task)
+    assert cached is not None
+    assert (cached.source, cached.llm_calls, cached.should_respond) == ("cache", 0, False)
+    assert cached.reason == "let them talk"
+    assert len(llm.requests) == 1
+
+    # Past the cache window the model is asked again.
+    s.sim.clock.set(first_at + timedelta(seconds=301))
+    fresh = judge(s.sim.deps, task)
+    assert fresh is not None and fresh.source == "llm"
+    assert len(llm.requests) == 2
+
+
+def test_a_changed_conversation_is_not_served_from_the_cache(scenario: Make) -> None:
+    llm = ScriptedLLM(answer(should_respond=False), answer(should_respond=False))
+    s = scenario(judge_llm=llm)
+    s.run(*three_people(s), s.msg("q1", "dave", QUESTION, 30), drain=False)
+    (spec,) = s.pending(TaskKind.JUDGE)
+    s.run_until(s.seconds(spec.eta))
+    assert len(llm.requests) == 1
+    ingest(s.sim.deps, MessageEdited(channel_id="general", message_id="c1", content="the deploy FAILED"))
+    s.sim.clock.advance(30)
+    decision = judge(s.sim.deps, parse_judge_task(spec.payload))
+    assert decision is not None and decision.source == "llm"
+    assert len(llm.requests) == 2
+    assert "the deploy FAILED" in llm.requests[1].system
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        pytest.param("Sure! I think you should answer this one.", "llm failure: AnswerInvalid", id="prose"),
+        pytest.param('{"should_respond": true}', "llm failure: AnswerInvalid", id="incomplete-json"),
+        pytest.param(LLMError("429 resource exhausted", retryable=True), "llm failure: LLMError", id="429"),
+        pytest.param(LLMError("400 bad request", retryable=False), "llm failure: LLMError", id="400"),
+    ],
+)
+def test_a_failed_judgment_is_silence(scenario: Make, reply: str | LLMError, reason: str) -> None:
+    llm = ScriptedLLM(reply)
+    s = scenario(judge_llm=llm)
+    question_chat(s)
+    assert len(llm.requests) == 1  # a judgment is never retried
+    (judgment,) = s.events("judgment")
+    assert judgment["should_respond"] is False and judgment["llm_calls"] == 1
+    assert judgment["reason"].startswith(reason)
+    assert s.events("reply_scheduled") == []
+    assert s.posts == [] and s.reactions == []
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        pytest.param({"conversation_state": "ENDING"}, id="ending"),
+        pytest.param({"confidence": 0.2}, id="low-confidence"),
+    ],
+)
+def test_the_product_rules_veto_the_model(scenario: Make, changes: dict[str, Any]) -> None:
+    s = scenario(judge_llm=ScriptedLLM(answer(**changes)))
+    question_chat(s)
+    (judgment,) = s.events("judgment")
+    assert judgment["should_respond"] is False
+    assert s.posts == []
+
+
+def test_the_model_may_pick_another_message_to_answer(scenario: Make) -> None:
+    s = scenario(judge_llm=ScriptedLLM(answer(reply_to_message_id="c2")))
+    question_chat(s)
+    assert [p.reply_to for p in s.posts] == ["c2"]
+
+
+def test_an_addressed_reply_retries_a_retryable_error_then_succeeds(scenario: Make) -> None:
+    busy = LLMError("503 overloaded", retryable=True)
+    writer = ScriptedLLM(busy, busy, "LOG_LEVEL=debug in .env")
+    s = scenario(writer=writer)
+    sleeps: list[float] = []
+    s.sim.deps.sleep = sleeps.append
+    s.run(*three_people(s), s.msg("m1", "dave", "@kikimimi how do I get debug logs?", 30, mention=True))
+    assert len(writer.requests) == 3
+    assert len(sleeps) == 2 and all(0 < d <= 4 for d in sleeps)  # back-off, through the injected sleep
+    (post,) = s.posts
+    assert (post.content, post.reply_to) == ("LOG_LEVEL=debug in .env", "m1")
+
+
+@pytest.mark.parametrize(
+    ("errors", "calls"),
+    [
+        pytest.param([LLMError("503", retryable=True)] * 3, 3, id="gives-up-after-three"),
+        pytest.param([LLMError("400 safety", retryable=False)], 1, id="permanent-not-retried"),
+    ],
+)
+def test_an_addressed_reply_gives_up_silently(scenario: Make, errors: list[LLMError], calls: int) -> None:
+    writer = ScriptedLLM(*errors, "never used")
+    s = scenario(writer=writer)
+    s.run(*three_people(s), s.msg("m1", "dave", "@kikimimi help?", 30, mention=True))
+    assert len(writer.requests) == calls
+    assert s.posts == []
+    assert s.sim.timeline.counts.get("reply_skipped") == 1
+    assert s.sim.store.interventions(GENERAL) == []  # nothing was said, nothing is remembered
+
+
+def test_a_judged_reply_is_not_retried(scenario: Make) -> None:
+    writer = ScriptedLLM(LLMError("503", retryable=True), "never used")
+    s = scenario(judge_llm=ScriptedLLM(answer()), writer=writer)
+    question_chat(s)
+    assert len(writer.requests) == 1
+    assert s.posts == []
+
+
+def test_the_judgment_prompt_has_the_conversation_and_the_history(scenario: Make) -> None:
+    llm = ScriptedLLM(answer(should_respond=False))
+    s = scenario(judge_llm=llm, jitter_ratio=0.0)
+    store = s.sim.store
+    for minutes, context in ((40, "zed: an old topic"), (20, "yui: the last thing the bot heard")):
+        store.record_intervention(
+            GENERAL,
+            Intervention(START - timedelta(minutes=minutes), f"old{minutes}", ResponseType.SHORT_ACK,
+                         f"b{minutes}", (context,)),
+        )  # fmt: skip
+    question_chat(s)  # judged 300 s after the question at t=30
+    (request,) = llm.requests
+    prompt = request.system
+    for line in (
+        "[c1] 12:00 alice: the deploy to staging finished",
+        "[c2] 12:00 bob: nice, the logs look clean so far",
+        "[c3] 12:00 carol: I will keep an eye on the dashboard",
+        f"[q1] 12:00 dave: {QUESTION}",
+    ):
+        assert line in prompt
+    block = prompt.split("<conversation>")[1].split("</conversation>")[0]
+    assert "[q1]" in block and "[c1]" in block
+    assert "The message that triggered this judgment: [q1]." in prompt
+    assert (
+        "Your recent interventions here: last 25.5 minutes ago, 1 in the last 30 minutes. "
+        "The conversation then: yui: the last thing the bot heard"
+    ) in prompt
+
+
+def test_react_only_posts_a_reaction_and_no_message(scenario: Make) -> None:
+    writer = ScriptedLLM()  # must not be called for a reaction
+    s = scenario(
+        judge_llm=ScriptedLLM(answer(response_type="react_only", reaction="👀", delay_seconds=5)),
+        writer=writer,
+    )
+    question_chat(s)
+    assert s.sim.discord.sent == [Sent("reaction", "general", "👀", "q1")]
+    assert s.posts == []
+    assert writer.requests == []
+    (reaction,) = s.events("reaction")
+    assert (reaction["emoji"], reaction["reply_to"]) == ("👀", "q1")
+    (remembered,) = s.sim.store.interventions(GENERAL)
+    assert (remembered.response_type, remembered.message_id) == (ResponseType.REACT_ONLY, None)
+    assert s.sim.summary()["reactions"] == 1 and s.sim.summary()["posts"] == 0

@@ -1,0 +1,1 @@
+"""Offline checks of the Terraform configuration (tests/terraform/check.py runs them outside pytest)."""
