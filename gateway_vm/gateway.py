@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from datetime import UTC, datetime, timedelta
@@ -59,7 +58,7 @@ class Gateway(discord.AutoShardedClient):
         self._heartbeat = asyncio.create_task(self._beat())
 
     async def on_ready(self) -> None:
-        log.info(json.dumps({"event": "gateway_ready", "user": str(self.user), "guilds": len(self.guilds)}))
+        log.info({"event": "gateway_ready", "user": str(self.user), "guilds": len(self.guilds)})
         try:
             await self.tree.sync()
         except discord.HTTPException as exc:  # commands are a convenience; never block message flow on them
@@ -122,11 +121,11 @@ class Gateway(discord.AutoShardedClient):
     async def _beat(self) -> None:
         """A heartbeat log line; the 'gateway silent' alert fires when these stop."""
         while not self.is_closed():
-            log.info(json.dumps({
+            log.info({
                 "event": "gateway_heartbeat", "guilds": len(self.guilds), "latency_ms": _ms(self.latency),
                 "backlog": self.backlog.backlog, "published": self.backlog.published,
                 "dropped": self.backlog.dropped,
-            }))  # fmt: skip
+            })  # fmt: skip
             await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def save_settings(self, channel_id: str, settings: ChannelSettings) -> None:

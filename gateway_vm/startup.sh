@@ -40,6 +40,29 @@ DISCORD_TOKEN=$discord_token
 ENV
 chown root:kikimimi /etc/kikimimi/gateway.env && chmod 640 /etc/kikimimi/gateway.env
 
+# Ship the service's journald JSON lines to Cloud Logging (the "gateway silent" alert reads them).
+if ! systemctl is-active --quiet google-cloud-ops-agent; then
+  curl -sSfo /tmp/add-ops-agent-repo.sh https://dl.google.com/cloudagents/add-google-cloud-ops-agent-repo.sh
+  bash /tmp/add-ops-agent-repo.sh --also-install
+fi
+mkdir -p /etc/google-cloud-ops-agent
+cat > /etc/google-cloud-ops-agent/config.yaml <<'OPS'
+logging:
+  receivers:
+    kikimimi_gateway:
+      type: systemd_journald
+  processors:
+    kikimimi_json:
+      type: parse_json
+      field: message
+  service:
+    pipelines:
+      kikimimi:
+        receivers: [kikimimi_gateway]
+        processors: [kikimimi_json]
+OPS
+systemctl restart google-cloud-ops-agent || true
+
 cp "$install_dir/src/gateway_vm/kikimimi-gateway.service" /etc/systemd/system/kikimimi-gateway.service
 sed -i "s#WorkingDirectory=/opt/kikimimi#WorkingDirectory=$install_dir/src#" /etc/systemd/system/kikimimi-gateway.service
 systemctl daemon-reload

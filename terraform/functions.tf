@@ -75,7 +75,10 @@ locals {
 
   # Every function gets the same environment: the names are exactly the env names of Settings
   # (functions/kikimimi/settings.py). Secrets are never here: see secret_environment_variables.
-  function_env = {
+  # Empty values are left out (Settings reads "" as unset anyway; the API would drop them and diff).
+  function_env = { for name, value in local.function_settings : name => value if value != "" }
+
+  function_settings = {
     # Where it runs
     GOOGLE_CLOUD_PROJECT = var.project_id
     KIKIMIMI_REGION      = var.region

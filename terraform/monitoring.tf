@@ -5,7 +5,7 @@
 
 locals {
   # Logs of the functions (gen2 functions log as Cloud Run revisions named after the function).
-  functions_log_filter = "resource.type=\"cloud_run_revision\" AND resource.labels.service_name=starts_with(\"kikimimi-\")"
+  functions_log_filter = "resource.type=\"cloud_run_revision\" AND resource.labels.service_name=~\"^kikimimi-\""
 
   log_metrics = {
     # Outcomes of judgments and replies, by event, decision and response type.

@@ -51,7 +51,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         with open(args.transcript, encoding="utf-8") as fh:
             sim = replay(fh, settings, judge_llm=judge_llm, writer=writer, embedder=embedder,
                          memory_llm=memory_llm)  # fmt: skip
-    except TranscriptError as exc:
+    except (TranscriptError, OSError) as exc:
         print(f"kikimimi replay: {args.transcript}: {exc}", file=sys.stderr)
         return 2
     (write_json if args.json else write_text)(sim, sys.stdout)
@@ -62,6 +62,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from .evaluation import run_eval_command
 
     return run_eval_command(args, settings_from(args))
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import run_bench_command
+
+    return run_bench_command(args, settings_from(args))
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -93,6 +99,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     _add_common(p)
     p.set_defaults(run=cmd_eval)
+
+    p = sub.add_parser("bench", help="measure the issue's figures against their targets")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.add_argument("--only", nargs="+", metavar="NAME", help="run only these parts")
+    p.add_argument("--quick", action="store_true", help="smaller sizes for a fast smoke run")
+    _add_common(p)
+    p.set_defaults(run=cmd_bench)
 
     p = sub.add_parser("demo", help="run the bundled conversation through the local stack")
     p.add_argument(

@@ -69,10 +69,10 @@ class Deps:
 
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
         """Moderator settings of the parent channel, cached 30 s (a read per message is waste)."""
-        now = time.monotonic()
+        now = self.clock.now().timestamp()  # the Deps clock, so simulated runs see settings change on time
         with self._lock:
             hit = self._settings_cache.get(key.channel_id)
-        if hit and now - hit[0] < 30:
+        if hit and 0 <= now - hit[0] < 30:
             return hit[1]
         value = self.store.channel_settings(ChannelKey(key.channel_id))
         with self._lock:

@@ -2,8 +2,10 @@
 
 Each case is judged in a fresh in-memory world (MemoryStore, SimClock, SimTaskQueue, RecordingDiscord,
 TemplateLLM writer, an events recorder): the case's messages are the buffer, the last one is the
-trigger, messages by `bot_name` are the bot's own (is_self, plus the intervention record the reply
-use case would have left), and `judgment.judge` runs exactly as the judge function would.
+trigger, messages by `bot_name` are the bot's own (is_self, author_is_bot), ids become id-safe `m0000…`
+in file order (so equal timestamps, e.g. IRC's minutes, keep the log's order), and `judgment.judge`
+runs exactly as the judge function would. No intervention records are made up: a case holds messages
+only, and a record stamped with a coarse timestamp would read as "at the same instant".
 
 Judgment time (JUDGMENT_TIME): the pipeline never judges at the trigger instant; ingestion schedules
 the judgment `MIN_WAIT_SECONDS` after the trigger and any newer human message cancels it, so every
@@ -34,11 +36,10 @@ from .adapters.memory import MemoryStore
 from .adapters.recording import RecordingDiscord
 from .adapters.sim import SimClock, SimTaskQueue
 from .adapters.template_llm import TemplateLLM
-from .context import last_lines
 from .deps import Deps
 from .eval_cases import Case, CaseError, parse_cases
 from .judgment import judge
-from .model import ChannelKey, Intervention, Message, ResponseType, TaskKind
+from .model import ChannelKey, Message, TaskKind
 from .ports import LLM
 from .settings import Settings
 from .transcript import SELF_ID, user_id

@@ -51,6 +51,10 @@ class JsonFormatter(logging.Formatter):
             "message": record.getMessage(),
             "logger": record.name,
         }
+        if isinstance(record.msg, dict):
+            # log.info({"event": ...}): the fields become top-level jsonPayload fields in Cloud Logging
+            payload.update(record.msg)
+            payload["message"] = str(record.msg.get("event", "event"))
         if record.exc_info:
             payload["stack_trace"] = self.formatException(record.exc_info)
         return json.dumps(payload, ensure_ascii=False, default=str)

@@ -19,7 +19,7 @@ from . import memory_policy as mp
 from .context import PromptContext
 from .deps import Deps
 from .keywords import extract_keywords
-from .model import ChannelKey, ChannelMemory, Decision, Fact, Intervention, Message, ResponseType
+from .model import ChannelKey, ChannelMemory, Decision, Fact, GuildMemory, Intervention, Message, ResponseType
 from .reflect import weights
 from .rules import Score
 from .wire import ReplyTask
@@ -27,6 +27,7 @@ from .wire import ReplyTask
 log = logging.getLogger(__name__)
 _MARKER = re.compile(r"^\[memory:(?P<id>f[0-9a-f]{19})\]\s*")
 PROACTIVE_TERM = "proactive_memory"
+GUILD_CACHE = timedelta(minutes=10)  # guild memory is rebuilt hourly: a read per reply would be waste
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,18 @@ def marked_fact(reason: str) -> tuple[str | None, str]:
     return (match["id"], reason[match.end() :]) if match else (None, reason)
 
 
+def guild_memory(deps: Deps, guild_id: str | None, now: datetime) -> GuildMemory | None:
+    """The guild's memory, cached per process."""
+    if not guild_id or deps.memory is None:
+        return None
+    hit = deps.memory_cache.get(f"guild:{guild_id}")
+    if hit is not None and now - hit[0] < GUILD_CACHE:
+        return hit[1]
+    value = deps.memory.guild_memory(guild_id)
+    deps.memory_cache[f"guild:{guild_id}"] = (now, value)
+    return value
+
+
 def retrieve(
     deps: Deps,
     key: ChannelKey,
@@ -70,7 +83,8 @@ def retrieve(
     if not query:
         return []
     vector = deps.embedder.embed([query], "query")[0]
-    candidates = deps.memory.nearest_facts(key, vector, max(10, top * 3))
+    # The vector search picks the candidates (a read each); the hybrid score orders them.
+    candidates = deps.memory.nearest_facts(key, vector, top)
     keywords = extract_keywords(texts, 8)
     return fr.rank(candidates, keywords, vector, now, weights(deps), speaker_id, top, floor)
 
@@ -123,7 +137,7 @@ def for_judge(
     try:
         memory = deps.memory.channel_memory(key)
         # Only an LLM judge reads the guild block: the rules need no read for it.
-        guild = deps.memory.guild_memory(guild_id) if guild_id and deps.judge_llm is not None else None
+        guild = guild_memory(deps, guild_id, now) if deps.judge_llm is not None else None
         fact = _proactive(deps, key, memory, window, interventions, now, cooldown_seconds)
         return JudgeMemory(blocks.channel_block(memory, lang), blocks.guild_block(guild, key, lang), fact)
     except Exception as exc:
@@ -168,7 +182,7 @@ def for_reply(
     key = task.key
     try:
         memory = deps.memory.channel_memory(key)
-        guild = deps.memory.guild_memory(task.guild_id) if task.guild_id else None
+        guild = guild_memory(deps, task.guild_id, now)
         target_id = task.reply_to_message_id or task.trigger_id
         target = next((m for m in window if m.id == target_id), None)
         parts: list[str] = []
@@ -182,7 +196,12 @@ def for_reply(
             )
             parts.append(blocks.speaker_block(profile, level, target.author_name, s.language))
         proactive = deps.memory.fact(key, fact_id) if fact_id else None
-        if memory.fact_count > 0 and deps.embedder is not None:
+        # A one-line acknowledgement cites no memory: retrieval is for real replies.
+        if (
+            memory.fact_count > 0
+            and deps.embedder is not None
+            and task.response_type.value == "full_response"
+        ):
             humans = [
                 m for m in window if m.is_human and (target is None or m.created_at <= target.created_at)
             ]

@@ -2,7 +2,7 @@
 
 Budget: no document write here. The channel's memory document is read at most once per CACHE_SECONDS
 per process, and the count trigger keeps a lower bound of the pending messages so it pays an
-aggregation read at the start of a window and on the last few messages before N (about 5 per window).
+aggregation read at the start of a window and on the last few messages before N (about 4 per window).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from .model import ChannelKey, ChannelMemory, Message, TaskKind, TaskSpec
 from .wire import dump
 
 log = logging.getLogger(__name__)
-CACHE_SECONDS = 300.0
+CACHE_SECONDS = 900.0
 KNOWN_NAMES = 2048
-COUNT_SLACK = 3
+COUNT_SLACK = 2
 
 
 @dataclass
@@ -44,11 +44,11 @@ def watch(deps: Deps, key: ChannelKey, now: datetime) -> Watch:
     if old is not None and now < old.expires:
         return old
     fresh = Watch(deps.memory.channel_memory(key), now + timedelta(seconds=CACHE_SECONDS))
-    if old is not None and (old.memory.seq, old.memory.watermark_id) == (
-        fresh.memory.seq,
-        fresh.memory.watermark_id,
-    ):
+    if old is not None and fresh.memory.seq == old.memory.seq:
         fresh.count, fresh.seen, fresh.triggered = old.count, old.seen, old.triggered
+    elif old is not None and old.triggered and fresh.memory.seq == old.memory.seq + 1:
+        # Our count trigger closed the window at the trigger: what we saw since is a lower bound.
+        fresh.count, fresh.seen = old.count, old.seen
     deps.memory_cache[key.id] = fresh
     return fresh
 
@@ -141,8 +141,8 @@ def _schedule(deps: Deps, message: Message, window: Sequence[Message]) -> None:
     w = watch(deps, key, now)
     if not mp.covered(message, w.memory):
         _time_trigger(deps, message)
+        w.seen += 1
         if not w.triggered:
-            w.seen += 1
             # Near N the bound is checked on every message: bots' messages the bound missed count too.
             if w.count is None or w.count + w.seen >= s.summary_every_messages - COUNT_SLACK:
                 w.count, w.seen = deps.memory.count_after(key, mp.lower_bound(w.memory, now, deps.ttl())), 0
@@ -162,7 +162,7 @@ def _count_trigger(deps: Deps, message: Message, w: Watch, now: datetime) -> Non
         trigger=message.id, reason="count",
     )  # fmt: skip
     # The summary moves the watermark at `eta`: read the window again right after it.
-    w.triggered = True
+    w.triggered, w.count, w.seen = True, 0, 0
     w.expires = min(w.expires, eta + timedelta(seconds=1))
 
 

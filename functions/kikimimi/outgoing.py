@@ -12,10 +12,12 @@ _ROLE = re.compile(r"<@&(\d+)>")
 
 def shape_reply(text: str, limit: int = MAX_REPLY_CHARS, single_line: bool = False) -> str:
     """Clean model output for posting; empty string means nothing worth posting."""
-    text = text.strip().strip('"').strip()
-    text = re.sub(r"^(TARGET|ANSWER|REPLY)\s*:\s*", "", text, flags=re.IGNORECASE)
+    text = text.strip()
     if single_line:
         text = text.splitlines()[0].strip() if text else ""
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1].strip()  # models like to quote the whole message
+    text = re.sub(r"^(TARGET|ANSWER|REPLY)\s*:\s*", "", text, flags=re.IGNORECASE)
     # allowed_mentions already blocks the ping; the zero-width space keeps the text from looking like one.
     text = _MASS.sub(lambda m: "@" + ZWSP + m.group(1), text)
     text = _ROLE.sub(lambda m: "<@&" + ZWSP + m.group(1) + ">", text)

@@ -210,10 +210,13 @@ def _dedupe(
     threshold = deps.settings.fact_dedupe_similarity
     w = weights(deps)
     out = _Outcome(save={}, actions={})
+    # Few stored facts: read them all once; else one vector search per candidate (the cheaper way).
+    stored = deps.memory.facts(key, memory.fact_count) if 0 < memory.fact_count <= len(candidates) else None
     for candidate in candidates:
         twin = next((f for f in out.save.values() if fr.is_duplicate(candidate, f, threshold)), None)
         if twin is None and memory.fact_count > 0:
-            nearest = deps.memory.nearest_facts(key, candidate.embedding, 3)
+            # The nearest one decides: a farther fact is no closer a duplicate.
+            nearest = stored if stored is not None else deps.memory.nearest_facts(key, candidate.embedding, 1)
             twin = next((f for f in nearest if fr.is_duplicate(candidate, f, threshold)), None)
         if twin is None:
             out.save[candidate.id] = candidate

@@ -31,7 +31,7 @@ _EN_QUESTION = re.compile(
 # Japanese: a question ending (か/ですか/ますか/かな/っけ …) or a request (教えて, 誰か…, どうすれば …).
 _JA_QUESTION_END = re.compile(
     r"(?:ですか|ますか|でしょうか|ませんか|ましたか|でしたか|んですか|のですか|かな|かね|かしら|っけ"
-    r"|だろうか|のか|あるか|いるか|いいか|できるか|わかるか|分かるか|ないか)"
+    r"|だろうか|あるか|いるか|いいか|できるか|わかるか|分かるか|ないか)"
     r"[ねなぁあ]?[\s。．.!！…~〜ｗw笑]*$"
 )
 _JA_QUESTION = re.compile(
@@ -132,13 +132,16 @@ def interlocutor(messages: Sequence[Message], trigger: Message, names: Sequence[
     humans = {norm(m.author_name): m.author_id for m in messages if m.is_human}
     humans.pop(norm(trigger.author_name), None)
     own_ids = {m.id for m in messages if m.author_id == trigger.author_id}
+    by_id = {m.id: m for m in messages}
     me = norm(trigger.author_name)
     at = next((i for i, m in enumerate(messages) if m.id == trigger.id), len(messages))
-    before = messages[:at]
-    for m in reversed(before):
+    for m in reversed(messages[:at]):
         if m.author_id == trigger.author_id:
             if is_addressed(m, names):
                 return BOT
+            replied = by_id.get(m.reply_to_id or "")
+            if replied is not None and replied.is_human and replied.author_id != m.author_id:
+                return replied.author_id
             target = directed_to(m, {name: name for name in humans})
             if target is not None:
                 return humans[target]
@@ -146,23 +149,6 @@ def interlocutor(messages: Sequence[Message], trigger: Message, names: Sequence[
         if m.reply_to_id in own_ids or _names_someone(norm(m.content), me):
             return BOT if m.is_self else (None if m.author_is_bot else m.author_id)
     return None
-
-
-def exchange_partners(messages: Sequence[Message], names: Sequence[str]) -> set[str]:
-    """Author ids of the people the bot is talking with: they addressed it, or it addressed them."""
-    humans = {norm(m.author_name): m.author_id for m in messages if m.is_human}
-    by_id = {m.id: m for m in messages}
-    partners: set[str] = set()
-    for m in messages:
-        if m.is_human and is_addressed(m, names):
-            partners.add(m.author_id)
-        elif m.is_self:
-            target = by_id.get(m.reply_to_id or "")
-            if target is not None and target.is_human:
-                partners.add(target.author_id)
-            low = norm(m.content)
-            partners.update(author_id for name, author_id in humans.items() if has_word(low, name))
-    return partners
 
 
 def unanswered_address(

@@ -123,8 +123,10 @@ def score_room(
 ) -> Score:
     """Score whether the bot should speak after `trigger`, given the recent `messages` (oldest first).
 
-    Times that describe the room are read at the trigger (when the person wrote); times that describe
-    the bot's own pace (engagement, cooldown, an unanswered question) are read at `now`, the judgment.
+    The spec's windows (engagement, cooldown, unanswered question, high frequency) are read at `now`,
+    the judgment, which the pipeline runs MIN_WAIT after the trigger; the conversation terms (recent
+    turn, exchange, unanswered address, crowded) are read at the trigger, when the person wrote, so the
+    judge's delay does not change who was talking with whom.
     """
     terms: list[tuple[str, float]] = []
 

@@ -57,6 +57,8 @@ class Settings:
     judgment_cache_seconds: float = field(default=300.0, metadata={"env": "JUDGMENT_CACHE_SECONDS"})
     # LLM
     llm_backend: str = field(default="none", metadata={"env": "LLM_BACKEND"})  # none | offline | gemini
+    # Offline the rules judge alone by default; true lets the 1.5B model judge the middle band (demo-grade).
+    offline_judge: bool = field(default=False, metadata={"env": "OFFLINE_JUDGE"})
     judge_model: str = field(default="gemini-2.5-flash-lite", metadata={"env": "JUDGE_MODEL"})
     reply_model: str = field(default="gemini-2.5-flash", metadata={"env": "REPLY_MODEL"})
     gemini_api_key: str = field(default="", metadata={"env": "GEMINI_API_KEY", "secret": True})

@@ -44,9 +44,8 @@ def pending_messages(
     s = deps.settings
     cutoff = now - timedelta(seconds=s.summary_settle_seconds)
     after = mp.lower_bound(memory, now, deps.ttl())
-    # +1: the watermark message itself comes back (>=, so a message of the same instant is not lost).
-    found = deps.memory.messages_after(key, after, cutoff, (limit or s.summary_max_messages) + 1)
-    return [m for m in found if not mp.covered(m, memory)][: limit or s.summary_max_messages]
+    found = deps.memory.messages_after(key, after, cutoff, limit or s.summary_max_messages)
+    return [m for m in found if not mp.covered(m, memory)]
 
 
 def close_window(
@@ -63,6 +62,8 @@ def close_window(
     started = time.perf_counter()
     s = deps.settings
     now = deps.clock.now()
+    if pending is None and mp.bucket_closed(window, memory, s.summary_every_minutes):
+        pending = []  # every message of this task's bucket is summarized already: no read needed
     if pending is None and reason == "time":
         # Most time tasks find their window closed or not yet due: the first message settles it.
         head = pending_messages(deps, key, memory, now, limit=1)
@@ -214,8 +215,8 @@ def _follow_up(deps: Deps, key: ChannelKey, memory: ChannelMemory, window: str, 
         )
     elif window.startswith("t"):
         # A bucket's task fires after its bucket ended, so only a message delivered late can find its
-        # bucket's task already used (by this run): look once for it (1 µs: not the watermark itself).
+        # bucket's task already used (by this run): look once for it.
         assert memory.watermark_at is not None
-        later = deps.memory.messages_after(key, memory.watermark_at + timedelta(microseconds=1), now + FAR, 1)
+        later = deps.memory.messages_after(key, mp.lower_bound(memory, now, deps.ttl()), now + FAR, 1)
         if later and not mp.covered(later[0], memory):
             _aim_at(deps, key, memory.guild_id, later[0])

@@ -30,8 +30,8 @@ def build_llms(settings: Settings, backend: str | None = None) -> tuple[LLM | No
         from .adapters.model_files import ensure_model
 
         writer = LlamaLLM(ensure_model())
-        # Offline, the rules judge alone: no small local model judges better than chance.
-        return None, writer
+        # Offline, the rules judge alone unless asked: no small local model judges better than chance.
+        return (writer if settings.offline_judge else None), writer
     if choice == "gemini":
         from .adapters.gemini import GeminiLLM, make_client
 
@@ -185,8 +185,9 @@ def build_deps(settings: Settings) -> Deps:
     from .logs import JsonLogEvents
 
     llms = functools.cache(lambda: build_llms(settings))
-    # Only Gemini judges; offline and none leave the judgment to the rules.
-    judge_llm: Any = _Lazy(lambda: llms()[0]) if settings.llm_backend == "gemini" else None
+    # Gemini judges; offline only with OFFLINE_JUDGE; none leaves the judgment to the rules.
+    judges = settings.llm_backend == "gemini" or (settings.llm_backend == "offline" and settings.offline_judge)
+    judge_llm: Any = _Lazy(lambda: llms()[0]) if judges else None
     return Deps(
         settings=settings,
         store=_Lazy(lambda: build_store(settings)),

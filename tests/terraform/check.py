@@ -169,7 +169,9 @@ def locals_sources(tf_dir: Path = TF_DIR) -> dict[str, str]:
     found: dict[str, str] = {}
     for path in sorted(tf_dir.glob("*.tf")):
         lines = path.read_text(encoding="utf-8").splitlines()
-        inside, name, chunk = False, None, []  # type: ignore[var-annotated]
+        inside = False
+        name: str | None = None
+        chunk: list[str] = []
         for line in lines:
             if not inside:
                 inside = bool(_LOCALS_START.match(line))
@@ -259,9 +261,10 @@ def render_template(template: Path, variables: dict[str, str]) -> str:
         (work / "vars.auto.tfvars.json").write_text(
             json.dumps({"template_vars": variables}), encoding="utf-8"
         )
+        path = json.dumps(str(template.resolve()))
         (work / "render.tf").write_text(
             'variable "template_vars" {\n  type = map(string)\n}\n\n'
-            f'output "rendered" {{\n  value = templatefile({json.dumps(str(template.resolve()))}, var.template_vars)\n}}\n',
+            f'output "rendered" {{\n  value = templatefile({path}, var.template_vars)\n}}\n',
             encoding="utf-8",
         )
         command = terraform_command(work)
@@ -297,7 +300,22 @@ def find_checkov() -> str:
     for candidate in candidates:
         if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
             return candidate
-    raise ToolMissing(f"checkov is not installed: {CHECKOV_INSTALL}")
+    if os.environ.get("KIKIMIMI_NO_TOOL_INSTALL"):
+        raise ToolMissing(f"checkov is not installed: {CHECKOV_INSTALL}")
+    return install_checkov()
+
+
+def install_checkov() -> str:
+    """Install the pinned checkov into its own venv (once, about a minute)."""
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(CHECKOV_VENV)], check=True, capture_output=True)
+        subprocess.run(
+            [str(CHECKOV_VENV / "bin" / "pip"), "install", "-q", f"checkov=={PINS['checkov']}"],
+            check=True, capture_output=True, timeout=1200,
+        )  # fmt: skip
+    except (subprocess.SubprocessError, OSError) as exc:
+        raise ToolMissing(f"checkov could not be installed ({exc}): {CHECKOV_INSTALL}") from exc
+    return str(CHECKOV_VENV / "bin" / "checkov")
 
 
 @dataclass

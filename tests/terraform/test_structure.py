@@ -129,8 +129,10 @@ def ref(expression: Any) -> str:
 
 
 def function_env(cfg: check.Config) -> dict[str, Any]:
-    env = cfg.locals["function_env"]
-    assert isinstance(env, dict), "local.function_env must stay an object literal (its keys are checked)"
+    """The functions' environment as written (local.function_env drops the empty values of it)."""
+    assert "local.function_settings" in str(cfg.locals["function_env"])
+    env = cfg.locals["function_settings"]
+    assert isinstance(env, dict), "local.function_settings must stay an object literal (its keys are checked)"
     return env
 
 
@@ -338,8 +340,8 @@ def test_every_account_has_only_allowed_roles(scenario: tuple[str, dict[str, Any
         allowed = ALLOWED_ROLES.get(grant["sa"])
         assert allowed is not None, f"[{name}] grant to an unknown account: {grant}"
         assert (grant["role"], grant["on"]) in allowed, (
-            f"[{name}] {grant['sa']} may not hold {grant['role']} on a {grant['on']}: add it to ALLOWED_ROLES "
-            "in tests/terraform/test_structure.py if that is intended"
+            f"[{name}] {grant['sa']} may not hold {grant['role']} on a {grant['on']}: "
+            "add it to ALLOWED_ROLES in tests/terraform/test_structure.py if that is intended"
         )
         assert not grant["role"].startswith(("roles/owner", "roles/editor", "roles/viewer"))
         assert not grant["role"].endswith((".admin", "Admin")), f"[{name}] admin role {grant}"
@@ -578,6 +580,16 @@ def test_source_bundle_layout(cfg: check.Config, evaluated: dict[str, Any]) -> N
         assert required in files, f"{required} missing from the bundle root"
     assert "gateway_vm/__main__.py" in files and "gateway_vm/requirements.txt" in files
     assert not [name for name in files if "__pycache__" in name or name.endswith(".pyc")]
+    functions_dir = REPO / "functions"
+    on_disk = {
+        str(p.relative_to(functions_dir))
+        for p in functions_dir.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+    }
+    left_out = on_disk - set(files)
+    assert not left_out, (
+        f"files under functions/ the bundle leaves out (widen local.source_files): {left_out}"
+    )
     assert re.fullmatch(r"kikimimi-source-[0-9a-f]{20}\.zip", evaluated["source_object"])
     assert ref(cfg.resource("google_storage_bucket_object", "source")["name"]) == "local.source_object"
     archive = cfg.data[("archive_file", "source")]
@@ -615,8 +627,8 @@ def test_variables_have_types_descriptions_and_validation(cfg: check.Config) -> 
         assert len(body["description"]) > 15, f"variable {name}: say what it is for"
     required = sorted(name for name, body in cfg.variables.items() if "default" not in body)
     assert required == ["project_id"], f"only project_id may be required, not {required}"
-    validated = ["project_id", "region", "bot_language", "enabled_channels", "min_wait_seconds", "jitter_ratio",
-                 "min_messages", "llm_backend", "facts_embedding_dimension"]  # fmt: skip
+    validated = ["project_id", "region", "bot_language", "enabled_channels", "min_wait_seconds",
+                 "jitter_ratio", "min_messages", "llm_backend", "facts_embedding_dimension"]  # fmt: skip
     for name in validated:
         assert "validation" in cfg.variables[name], f"variable {name} needs a validation"
 
@@ -708,6 +720,9 @@ def test_log_metrics_use_events_the_code_writes(evaluated: dict[str, Any]) -> No
     events = emitted_events()
     used: set[str] = set()
     for metric in evaluated["log_metrics"].values():
+        assert "starts_with(" not in metric["filter"], (
+            "starts_with is Monitoring syntax, not Logging's: use =~"
+        )
         for group in re.findall(r'jsonPayload\.event=\(?((?:"[a-z_]+"(?:\s+OR\s+)?)+)\)?', metric["filter"]):
             used |= set(re.findall(r'"([a-z_]+)"', group))
         used |= set(re.findall(r'jsonPayload\.message:"([a-z_]+)"', metric["filter"]))

@@ -1,0 +1,166 @@
+"""`kikimimi eval`: metrics on a hand-made case file with known answers, bad lines, addressed, determinism."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kikimimi import cli
+from kikimimi.eval_cases import CaseError, parse_cases
+from kikimimi.evaluation import JUDGMENT_TIME, evaluate, judge_case
+from kikimimi.settings import Settings
+
+BOT = "kiki"
+SETTINGS = Settings(min_wait_seconds=300.0, reply_delay_default_seconds=4.0)
+
+
+def room(*trigger: tuple[str, str]) -> list[dict[str, Any]]:
+    """Three people chatting (nothing for the bot), then the given (author, text) messages."""
+    lines = [("alice", "the deploy finished"), ("bob", "nice, logs look clean"),
+             ("carol", "I will check the dashboard"), *trigger]  # fmt: skip
+    return [
+        {"id": str(100 + i), "ts": 1000.0 + 30 * i, "author": who, "content": text, "reply_to": None}
+        for i, (who, text) in enumerate(lines)
+    ]
+
+
+def case(cid: str, messages: list[dict[str, Any]], speak: int, reply_to: str | None = None,
+         delay: float | None = None, addressed: int = 0) -> dict[str, Any]:  # fmt: skip
+    return {"id": cid, "bot_name": BOT, "messages": messages, "addressed": addressed,
+            "label": {"speak": speak, "reply_to": reply_to, "delay_s": delay}}  # fmt: skip
+
+
+QUESTION = ("dave", "does anyone know how to roll back the migration?")
+CASES = [
+    # Addressed by name: spoken to at once (delay 0, replying to the trigger).          → TP
+    case("addressed", room(("dave", "kiki: can you help with the rollback?")), 1, "103", 0, addressed=1),
+    # The conversation is closing: the rules stay silent.                                → TN
+    case("closing", room(("dave", "thanks, bye")), 0),
+    # An unanswered question to the room: the rules speak (question + unanswered).        → TP
+    case("question", room(QUESTION), 1, "103", 60),
+    # Nothing for the bot, but the person spoke anyway (to an earlier message).           → FN
+    case("missed", room(("dave", "lunch is ready downstairs")), 1, "101", 0),
+    # The same question, and the person stayed silent.                                    → FP
+    case("question-silent", room(QUESTION), 0),
+    # A mention counts as speech even when the person did not answer.                    → FP
+    case("mention", room(("erin", "have a look @kiki")), 0, addressed=1),
+]
+
+
+@pytest.fixture
+def cases_file(tmp_path: Path) -> Path:
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(c) + "\n" for c in CASES), encoding="utf-8")
+    return path
+
+
+def test_metrics_on_known_answers(cases_file: Path) -> None:
+    cases = parse_cases(cases_file.read_text(encoding="utf-8").splitlines())
+    report = evaluate(cases, SETTINGS)
+    assert (report["n"], report["positives"], report["predicted_positives"], report["true_positives"]) == (
+        6, 3, 4, 2,
+    )  # fmt: skip
+    assert report["precision"] == 0.5
+    assert report["recall"] == pytest.approx(2 / 3, abs=1e-4)
+    assert report["f1"] == pytest.approx(4 / 7, abs=1e-4)
+    assert (report["addressed_cases"], report["addressed_recall"]) == (2, 1.0)
+    assert (report["predicted_speak_rate"], report["label_speak_rate"]) == (
+        pytest.approx(4 / 6, abs=1e-4),
+        0.5,
+    )
+    assert report["over_talk_ratio"] == pytest.approx(4 / 3, abs=1e-4)
+    # Both TPs reply to the trigger, as labelled.
+    assert (report["reply_to_cases"], report["reply_to_accuracy"]) == (2, 1.0)
+    # Addressed: 0 s vs 0 s; judged: min_wait 300 + reply delay 4 = 304 s vs 60 s → median of 0 and 244.
+    assert (report["delay_cases"], report["median_abs_delay_error_s"]) == (2, 122.0)
+    assert report["llm_calls"] == 0 and report["llm_calls_per_100_messages"] == 0.0
+    assert report["sources"] == {"addressed": 2, "rules": 4}
+    assert report["judgment_time"] == JUDGMENT_TIME
+
+
+def test_addressed_triggers_speak_without_judgment() -> None:
+    (thanks,) = parse_cases([json.dumps(case("t", room(("dave", "thanks kiki, bye")), 0, addressed=1))])
+    outcome = judge_case(thanks, SETTINGS)
+    assert (outcome.speak, outcome.source, outcome.reply_to, outcome.delay_s) == (
+        True,
+        "addressed",
+        "103",
+        0.0,
+    )
+    # The same closing words not addressed to the bot: the real judgment runs and stays silent.
+    (plain,) = parse_cases([json.dumps(case("p", room(("dave", "thanks, bye")), 0))])
+    outcome = judge_case(plain, SETTINGS)
+    assert (outcome.speak, outcome.source) == (False, "rules")
+
+
+def test_the_real_judgment_runs_with_the_settings() -> None:
+    (question,) = parse_cases([json.dumps(CASES[2])])
+    assert judge_case(question, SETTINGS).speak is True
+    assert judge_case(question, SETTINGS.replace(rules_threshold=95.0)).speak is False
+    # The bot's own earlier messages are the bot's: its name as author is never a trigger to judge.
+    own = case(
+        "own", [*room(), {"id": "200", "ts": 1200.0, "author": BOT, "content": "hi", "reply_to": None}], 0
+    )
+    (mine,) = parse_cases([json.dumps(own)])
+    assert (judge_case(mine, SETTINGS).speak, judge_case(mine, SETTINGS).source) == (False, "not_scheduled")
+
+
+def _json_run(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert cli.main(["eval", *args, "--json"]) == 0
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return {k: v for k, v in report.items() if not k.startswith("seconds")}
+
+
+def test_the_command_is_deterministic_and_honours_limit(
+    cases_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LLM_BACKEND", "none")
+    first = _json_run([str(cases_file)], capsys)
+    assert first == _json_run([str(cases_file)], capsys)
+    assert first["n"] == 6 and first["llm"] == "none"
+    assert _json_run([str(cases_file), "--limit", "2"], capsys)["n"] == 2
+    assert cli.main(["eval", str(cases_file)]) == 0
+    text = capsys.readouterr().out
+    assert "F1" in text and "over-talk ratio" in text and JUDGMENT_TIME in text
+
+
+@pytest.mark.parametrize(
+    ("bad", "problem"),
+    [
+        pytest.param("{not json", "not JSON", id="not-json"),
+        pytest.param("[1, 2]", "expected a JSON object", id="not-object"),
+        pytest.param(json.dumps({**CASES[1], "label": {"speak": 2}}), "label.speak", id="speak-not-0-1"),
+        pytest.param(json.dumps({**CASES[1], "messages": []}), "messages", id="no-messages"),
+        pytest.param(json.dumps({**CASES[1], "bot_name": None}), "bot_name", id="no-bot-name"),
+        pytest.param(json.dumps({**CASES[1], "messages": room()[::-1]}), "time order", id="unordered"),
+        pytest.param(json.dumps(CASES[0]), "duplicate case id", id="duplicate-id"),
+    ],
+)
+def test_a_bad_line_exits_2_with_its_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str, problem: str
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(
+        json.dumps(CASES[0]) + "\n\n" + bad + "\n" + json.dumps(CASES[2]) + "\n", encoding="utf-8"
+    )
+    assert cli.main(["eval", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # nothing evaluated
+    assert "line 3" in err and problem in err
+    with pytest.raises(CaseError) as info:
+        parse_cases(path.read_text(encoding="utf-8").splitlines())
+    assert info.value.line == 3
+
+
+def test_missing_file_and_missing_llm_key_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, cases_file: Path
+) -> None:
+    assert cli.main(["eval", str(tmp_path / "absent.jsonl")]) == 2
+    assert "absent.jsonl" in capsys.readouterr().err
+    for name in ("GEMINI_API_KEY", "USE_VERTEX_AI", "GEMINI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    assert cli.main(["eval", str(cases_file), "--llm", "gemini"]) == 2
+    assert "GEMINI_API_KEY" in capsys.readouterr().err
