@@ -192,7 +192,7 @@ resource "google_monitoring_alert_policy" "function_errors" {
 
           ${local.functions_log_filter} AND severity>=ERROR
 
-      Then the decisions around that time (docs/deploy.md, "Operate").
+      Then the decisions around that time (README, "Deploy and operate").
     EOT
   }
 }

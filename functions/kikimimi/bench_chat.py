@@ -1,4 +1,5 @@
-"""Deterministic chat transcripts for `kikimimi bench`: bursty rooms, slow rooms, many channels.
+"""Deterministic chat transcripts for `kikimimi bench` (bursty, slow, many channels) and the simulated
+runs over them (judge LLM calls counted by a twin; replay speed).
 
 Each generator is seeded (`random.Random(seed)`): the same arguments give the same lines, so figures
 measured on them can be compared run to run. Text mixes English and Japanese; some lines are questions,
@@ -7,10 +8,15 @@ a few mention the bot.
 
 from __future__ import annotations
 
+import json
 import random
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
+from .ports import LLMRequest, LLMResult
+from .settings import Settings
 from .transcript import TranscriptLine
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -101,24 +107,48 @@ def _lines(
     return out
 
 
-def bursty(n: int = 1000, seed: int = 1, *, bot: str = "kikimimi", alias: str = "ききみみ") -> list[TranscriptLine]:
+def bursty(
+    n: int = 1000, seed: int = 1, *, bot: str = "kikimimi", alias: str = "ききみみ"
+) -> list[TranscriptLine]:
     """A busy room: 6–10 speakers, 2–15 s between messages, now and then a pause of minutes."""
     rng = random.Random(seed)
     speakers = rng.sample(NAMES, rng.randint(6, 10))
     return _lines(
-        rng, n, ["bursty"], speakers, (2.0, 15.0), pause_rate=0.03, pause=(120.0, 1200.0),
-        question_rate=0.15, mention_rate=0.01, bot=bot, alias=alias, prefix="b",
-    )  # fmt: skip
+        rng,
+        n,
+        ["bursty"],
+        speakers,
+        (2.0, 15.0),
+        pause_rate=0.03,
+        pause=(120.0, 1200.0),
+        question_rate=0.15,
+        mention_rate=0.01,
+        bot=bot,
+        alias=alias,
+        prefix="b",
+    )
 
 
-def slow(n: int = 1000, seed: int = 2, *, bot: str = "kikimimi", alias: str = "ききみみ") -> list[TranscriptLine]:
+def slow(
+    n: int = 1000, seed: int = 2, *, bot: str = "kikimimi", alias: str = "ききみみ"
+) -> list[TranscriptLine]:
     """A slow room: 3–4 speakers, 1–10 minutes between messages."""
     rng = random.Random(seed)
     speakers = rng.sample(NAMES, rng.randint(3, 4))
     return _lines(
-        rng, n, ["slow"], speakers, (60.0, 600.0), pause_rate=0.0, pause=(0.0, 0.0),
-        question_rate=0.15, mention_rate=0.01, bot=bot, alias=alias, prefix="s",
-    )  # fmt: skip
+        rng,
+        n,
+        ["slow"],
+        speakers,
+        (60.0, 600.0),
+        pause_rate=0.0,
+        pause=(0.0, 0.0),
+        question_rate=0.15,
+        mention_rate=0.01,
+        bot=bot,
+        alias=alias,
+        prefix="s",
+    )
 
 
 def multi_channel(
@@ -129,6 +159,116 @@ def multi_channel(
     speakers = rng.sample(NAMES, 8)
     names = [f"bench-c{i:02d}" for i in range(channels)]
     return _lines(
-        rng, n, names, speakers, (2.0, 15.0), pause_rate=0.03, pause=(120.0, 1200.0),
-        question_rate=0.15, mention_rate=0.01, bot=bot, alias=alias, prefix="m",
-    )  # fmt: skip
+        rng,
+        n,
+        names,
+        speakers,
+        (2.0, 15.0),
+        pause_rate=0.03,
+        pause=(120.0, 1200.0),
+        question_rate=0.15,
+        mention_rate=0.01,
+        bot=bot,
+        alias=alias,
+        prefix="m",
+    )
+
+
+JUDGE_ANSWER = json.dumps(
+    {
+        "conversation_state": "ACTIVE",
+        "should_respond": False,
+        "response_type": "short_ack",
+        "reason": "bench: a fixed answer",
+        "confidence": 0.9,
+    }
+)
+
+
+class CountingJudge:
+    """The judge LLM twin: always the same valid answer (stay silent), counting every call."""
+
+    name = "bench-judge"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def generate(self, request: LLMRequest) -> LLMResult:
+        self.calls += 1
+        return LLMResult(text=JUDGE_ANSWER, model=self.name, input_tokens=len(request.system) // 4)
+
+
+def bench_settings(settings: Settings) -> Settings:
+    """The caller's settings at the default timings and thresholds (what the targets are stated for)."""
+    d = Settings()
+    return settings.replace(
+        min_wait_seconds=d.min_wait_seconds,
+        jitter_ratio=d.jitter_ratio,
+        min_messages=d.min_messages,
+        high_threshold=d.high_threshold,
+        low_threshold=d.low_threshold,
+        rules_threshold=d.rules_threshold,
+        rule_time_scale=d.rule_time_scale,
+        judgment_cache_seconds=d.judgment_cache_seconds,
+        rule_weights=d.rule_weights,
+        memory_enabled=True,
+        embedding_backend="usem",
+        embedding_dimension=d.embedding_dimension,
+        bot_user_id=settings.bot_user_id or "self",
+    )
+
+
+class _SourceCounter:
+    """Events port wrapper: counts judgments by their source (rules, llm, cache, …), then forwards."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.sources: dict[str, int] = {}
+
+    def emit(self, event: str, fields: dict[str, Any]) -> None:
+        if event == "judgment":
+            source = str(fields.get("source") or "rules")
+            self.sources[source] = self.sources.get(source, 0) + 1
+        self.inner.emit(event, fields)
+
+
+def simulate_llm_calls(settings: Settings, lines: list[Any]) -> dict[str, Any]:
+    """Run a transcript through Simulation with the counting judge; judge calls per 100 human messages."""
+    from .simulation import Simulation
+    from .transcript import to_envelopes
+
+    s = bench_settings(settings)
+    judge = CountingJudge()
+    sim = Simulation(s, judge_llm=judge, start=lines[0].ts)
+    counter = _SourceCounter(sim.deps.events)
+    sim.deps.events = counter
+    started = time.perf_counter()
+    sim.run(to_envelopes(lines, s.bot_name))
+    human = sim.messages
+    return {
+        "messages": human,
+        "llm_calls": judge.calls,
+        "llm_calls_per_100": round(100 * judge.calls / max(human, 1), 2),
+        "judgments": sum(counter.sources.values()),
+        "rules_decided": counter.sources.get("rules", 0),
+        "cache_hits": counter.sources.get("cache", 0),
+        "sources": dict(sorted(counter.sources.items())),
+        "posts": sim.summary()["posts"],
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+
+
+def replay_speed(settings: Settings, n: int) -> dict[str, Any]:
+    """Seconds to run `n` generated messages through the `kikimimi replay` machinery."""
+    from .adapters.template_llm import TemplateLLM
+    from .replay import replay
+
+    lines = [line.model_dump_json() for line in bursty(n, seed=7)]
+    started = time.perf_counter()
+    sim = replay(lines, bench_settings(settings), judge_llm=CountingJudge(), writer=TemplateLLM())
+    seconds = time.perf_counter() - started
+    return {
+        "messages": sim.messages,
+        "seconds": round(seconds, 2),
+        "per_second": round(sim.messages / seconds, 1),
+    }

@@ -23,10 +23,12 @@ def ingest_event(event: Any) -> None:
 
     data = event.data if isinstance(event.data, dict) else {}
     message = data.get("message") or {}
+    if not isinstance(message, dict):
+        message = {}
     try:
         raw = base64.b64decode(message.get("data") or "", validate=True)
         envelope = parse_envelope(raw)
-    except (WireError, ValueError) as exc:
+    except (WireError, ValueError, TypeError) as exc:  # TypeError: data that is not a base64 string
         _reject("ingest", str(exc), {"pubsub_message_id": message.get("messageId")})
         return
     ingest(wiring.deps(), envelope)

@@ -24,7 +24,7 @@ class CaseMessage(_Strict):
     """`{"id", "ts", "author", "content", "reply_to"}`; ts in epoch seconds."""
 
     id: str = Field(min_length=1, max_length=200)
-    ts: float = Field(ge=0)
+    ts: float = Field(ge=0, le=253402300799, allow_inf_nan=False)  # up to 9999-12-31, a real datetime
     author: str = Field(min_length=1, max_length=100)
     content: str = ""
     reply_to: str | None = None

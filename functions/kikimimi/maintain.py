@@ -109,7 +109,7 @@ def _expire(deps: Deps, now: datetime) -> int:
     for key, fact_id in deps.memory.expired_facts(now, EXPIRED_BATCH):
         by_channel[key].append(fact_id)
     removed = 0
-    for key, ids in sorted(by_channel.items()):
+    for key, ids in sorted(by_channel.items(), key=lambda item: item[0].id):
         removed += deps.memory.delete_facts(key, ids)
         for fact_id in ids:
             deps.emit(

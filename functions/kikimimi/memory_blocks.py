@@ -110,7 +110,7 @@ def speaker_block(profile: UserProfile | None, level: Familiarity, name: str, la
         line = f"{SPEAKER_HEAD[lang]} {who} — familiarity: {_LEVEL[lang][level]} ({count} exchanges)."
         if profile and profile.last_topic:
             line += f" Last topic: {_join(profile.last_topic, lang, 30)}."
-    return f"{line} {_TONE[lang][level]}"
+    return f"{line}{'' if lang == 'ja' else ' '}{_TONE[lang][level]}"
 
 
 def _age(at: datetime, now: datetime, lang: str) -> str:

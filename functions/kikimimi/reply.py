@@ -31,8 +31,14 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     base = {"function": "reply", "guild": task.guild_id, "trigger": task.trigger_id}
     now = deps.clock.now()
     window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=s.context_messages)
-    # An answer to an addressed message is owed even if the chat moved on; a judged reply is not.
-    if not task.addressed and policy.is_stale(window, task.trigger_id):
+    if not deps.enabled(key):  # switched off since the task was scheduled
+        deps.emit("reply_skipped", key, **base, decision="disabled", reason="channel not enabled")
+        return None
+    # An answer to an addressed message is owed even if the chat moved on; a judged reply is not,
+    # nor one whose trigger is gone from the buffer (deleted or expired meanwhile).
+    if not task.addressed and (
+        policy.is_stale(window, task.trigger_id) or not any(m.id == task.trigger_id for m in window)
+    ):
         deps.emit("reply_skipped", key, **base, decision="stale", reason="a newer message exists")
         return None
     target_id = task.reply_to_message_id or task.trigger_id

@@ -44,7 +44,10 @@ class TranscriptLine(BaseModel):
         if isinstance(value, bool):
             raise ValueError("ts must be an ISO-8601 string or epoch seconds")
         if isinstance(value, int | float):
-            return datetime.fromtimestamp(float(value), tz=UTC)
+            try:
+                return datetime.fromtimestamp(float(value), tz=UTC)
+            except (OverflowError, OSError) as exc:
+                raise ValueError(f"ts out of range: {value}") from exc
         return value
 
     @field_validator("ts")

@@ -119,6 +119,8 @@ def _load(data: bytes | str | dict[str, Any]) -> Any:
         return json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise WireError(f"not JSON: {exc}") from exc
+    except RecursionError as exc:  # absurdly deep nesting: still bad input, not a crash (and a retry)
+        raise WireError("not JSON: nested too deeply") from exc
 
 
 def _explain(exc: ValidationError) -> str:

@@ -12,7 +12,7 @@ import pytest
 
 from kikimimi.local.emulators import EmulatorNotInstalled
 from kikimimi.local.stack import LocalStack
-from kikimimi.model import TaskSpec
+from kikimimi.model import TaskKind, TaskSpec
 from kikimimi.ports import LLMError, LLMRequest, LLMResult
 from kikimimi.settings import Settings
 from kikimimi.simulation import Simulation
@@ -72,14 +72,16 @@ class ScriptedLLM:
 
 
 class CrashOnceOnSchedule:
-    """A TaskQueue wrapper: the first `schedule` raises (a crash after the write, before the task)."""
+    """A TaskQueue wrapper: the first judge/reply `schedule` raises (crash after the write, before the task).
+
+    Memory tasks pass through (their hook swallows failures by design)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.crashes = 0
 
     def schedule(self, task: TaskSpec) -> bool:
-        if self.crashes == 0:
+        if self.crashes == 0 and task.kind in (TaskKind.JUDGE, TaskKind.REPLY):
             self.crashes += 1
             raise RuntimeError("injected crash between the Firestore write and the task creation")
         return self.inner.schedule(task)

@@ -28,7 +28,7 @@ from . import check
 from .check import REPO, TF_DIR, first
 
 MAIN = REPO / "functions" / "main.py"
-DEPLOY_DOC = REPO / "docs" / "deploy.md"
+DEPLOY_DOC = REPO / "README.md"
 STARTUP = REPO / "gateway_vm" / "startup.sh"
 EXPECTED_FILES = [
     "versions.tf", "variables.tf", "outputs.tf", "apis.tf", "firestore.tf", "pubsub.tf", "functions.tf",
@@ -682,13 +682,13 @@ def test_outputs_say_what_to_do_next(cfg: check.Config, evaluated: dict[str, Any
 
 
 def test_deploy_doc_matches(evaluated: dict[str, Any]) -> None:
-    assert DEPLOY_DOC.is_file(), "docs/deploy.md is missing"
+    assert DEPLOY_DOC.is_file(), "README.md is missing"
     text = DEPLOY_DOC.read_text(encoding="utf-8")
     assert evaluated["discord_permissions"] in text
     assert "MESSAGE CONTENT" in text
     for name in ("terraform init", "terraform apply", "gcloud secrets versions add", "terraform destroy",
                  'jsonPayload.event="judgment"', 'jsonPayload.event="llm_call"'):  # fmt: skip
-        assert name in text, f"docs/deploy.md should explain {name}"
+        assert name in text, f"README.md (Deploy and operate) should explain {name}"
 
 
 # ------------------------------------------------------------------------------------------ observability

@@ -212,7 +212,7 @@ class FirestoreRecall:
         )
         found = [(ChannelKey.parse(str(d.get("channel_key"))), str(d.get("id"))) for d in query.stream()]
         self._count(reads=max(1, len(found)))
-        return sorted(found)
+        return sorted(found, key=lambda p: (p[0].id, p[1]))
 
     def delete_facts(self, key: ChannelKey, fact_ids: Sequence[str]) -> int:
         refs = [self._facts(key).document(fid) for fid in fact_ids]
@@ -257,7 +257,7 @@ class FirestoreRecall:
     def _memories(self, query: Any) -> list[ChannelMemory]:
         found = [mc.memory_from_doc(ChannelKey.parse(s.id), s.to_dict()) for s in query.stream()]
         self._count(reads=max(1, len(found)))
-        return sorted(found, key=lambda c: c.key)
+        return sorted(found, key=lambda c: c.key.id)
 
     def guild_memory(self, guild_id: str) -> GuildMemory | None:
         self._count(reads=1)

@@ -172,10 +172,13 @@ class InMemoryRecall:
         now = utc(now)
         with self._lock:
             found = sorted(
-                (ChannelKey.parse(kid), f.id)
-                for kid, facts in self._facts.items()
-                for f in facts.values()
-                if f.expires_at is not None and f.expires_at < now
+                (
+                    (ChannelKey.parse(kid), f.id)
+                    for kid, facts in self._facts.items()
+                    for f in facts.values()
+                    if f.expires_at is not None and f.expires_at < now
+                ),
+                key=lambda p: (p[0].id, p[1]),
             )[:limit]
             self._count(reads=max(1, len(found)))
             return found
@@ -211,13 +214,13 @@ class InMemoryRecall:
         with self._lock:
             found = [c for c in self._channels.values() if c.updated_at is not None and c.updated_at >= since]
             self._count(reads=max(1, len(found)))
-            return sorted(found, key=lambda c: c.key)
+            return sorted(found, key=lambda c: c.key.id)
 
     def guild_channels(self, guild_id: str) -> list[ChannelMemory]:
         with self._lock:
             found = [c for c in self._channels.values() if c.guild_id == guild_id]
             self._count(reads=max(1, len(found)))
-            return sorted(found, key=lambda c: c.key)
+            return sorted(found, key=lambda c: c.key.id)
 
     def guild_memory(self, guild_id: str) -> GuildMemory | None:
         with self._lock:

@@ -35,13 +35,12 @@ def _status_kib(pid: int) -> dict[str, int]:
 
 
 def _event(line: str) -> dict[str, Any] | None:
-    """gateway_vm logs JSON lines whose message is itself a JSON event."""
+    """A gateway_vm JSON log line with an `event` field (top-level since logs.JsonFormatter merges dicts)."""
     try:
         record = json.loads(line)
-        inner = json.loads(record.get("message", "")) if isinstance(record, dict) else None
-    except (json.JSONDecodeError, TypeError):
+    except json.JSONDecodeError:
         return None
-    return inner if isinstance(inner, dict) and "event" in inner else None
+    return record if isinstance(record, dict) and "event" in record else None
 
 
 def measure_gateway_rss(guilds: int = 100, *, settle_seconds: float = 1.0, timeout: float = 60.0) -> dict:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from .embed_standin import EmbedRoute
+
 # Both /v1beta/models/X:generateContent and Vertex's .../publishers/google/models/X:generateContent.
 _PATH = re.compile(r"/models/(?P<model>[^/:]+):generateContent$")
 _GRPC_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND"}
@@ -138,6 +140,7 @@ class GeminiStandIn:
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self.requests: list[RecordedRequest] = []
+        self.embeddings = EmbedRoute()  # :batchEmbedContents / :embedContent
 
     @property
     def url(self) -> str:
@@ -210,6 +213,7 @@ class GeminiStandIn:
             self._steps.clear()
             self.requests.clear()
             self._responder = default_responder
+        self.embeddings.reset()
 
     def _push(self, step: _Step) -> None:
         with self._lock:
@@ -247,6 +251,9 @@ def _handler_for(standin: GeminiStandIn) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             path = self.path.split("?", 1)[0]
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            if (embedded := standin.embeddings.answer(path, raw)) is not None:
+                self._send(*embedded)
+                return
             match = _PATH.search(path)
             if match is None:
                 self._send(404, error_body(404, message=f"no route {path}"))
