@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 
 from . import memory_hook, policy, rules
 from .deps import Deps, elapsed_ms
@@ -63,8 +62,9 @@ def ingest(deps: Deps, envelope: MessageCreated | MessageEdited | MessageDeleted
     elif deps.quiet(key, now):
         outcome = "quiet"
     elif len(window) >= s.min_messages:
-        eta = policy.judge_eta(message.created_at, message.id, s.min_wait_seconds, s.jitter_ratio)
-        eta = max(eta, now)
+        # From arrival, not creation: when ingest lags behind a burst, the wait still lets the rest of
+        # the burst arrive and cancel this judgment (retries reuse the name, so the ETA may differ).
+        eta = policy.judge_eta(now, message.id, s.min_wait_seconds, s.jitter_ratio)
         name = policy.task_name(TaskKind.JUDGE, key, message.id)
         payload_j = JudgeTask(
             guild_id=envelope.guild_id,
@@ -92,7 +92,3 @@ def _cancel_previous(deps: Deps, key: ChannelKey, window: list, current_id: str,
         name = policy.task_name(kind, key, previous.id)
         if deps.tasks.cancel(kind, name):
             deps.emit(event, key, **{**base, "trigger": previous.id}, task=name, cancelled_by=current_id)
-
-
-def buffer_expiry(ttl_minutes: float) -> timedelta:
-    return timedelta(minutes=ttl_minutes)
