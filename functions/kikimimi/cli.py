@@ -46,7 +46,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     judge_llm, writer = build_llms(settings)
     memory_llm = writer if settings.llm_backend == "offline" else build_memory_llm(settings)
-    embedder = build_embedder(settings) if settings.memory_enabled else None
+    embedder = None  # Simulation's default: the hashing twin (fast, deterministic) for --llm none
+    if settings.memory_enabled and settings.llm_backend != "none":
+        embedder = build_embedder(settings)
     try:
         with open(args.transcript, encoding="utf-8") as fh:
             sim = replay(fh, settings, judge_llm=judge_llm, writer=writer, embedder=embedder,

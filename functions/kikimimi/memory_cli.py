@@ -36,9 +36,9 @@ def cmd_memory(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     if not os.environ.get("FIRESTORE_EMULATOR_HOST") and settings.mode != "gcp":
         print(
-            "kikimimi memory: no Firestore to read. On the local stack set FIRESTORE_EMULATOR_HOST to the "
-            "emulator's host:port (`kikimimi local` prints it); for the deployed bot set KIKIMIMI_MODE=gcp "
-            "and GOOGLE_CLOUD_PROJECT.",
+            "kikimimi memory: no Firestore to read. For the local stack set FIRESTORE_EMULATOR_HOST to the "
+            "Firestore emulator's host:port (and GOOGLE_CLOUD_PROJECT to its project, kikimimi-local by "
+            "default); for the deployed bot set KIKIMIMI_MODE=gcp and GOOGLE_CLOUD_PROJECT.",
             file=sys.stderr,
         )
         return 2

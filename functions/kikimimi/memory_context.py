@@ -1,8 +1,7 @@
-"""Memory in the judgment and reply prompts: channel, guild, speaker, related facts, proactivity.
+"""Memory in the judgment and reply prompts: channel, guild, speaker, related facts, proactivity."""
 
-Retrieval runs only after a decision to respond (the reply), or in a judgment when the channel just woke
-up after a silence and the bot is out of cooldown (to look for a memory worth bringing up): never per message.
-"""
+# Retrieval runs only after a decision to respond (the reply), or in a judgment when the channel just
+# woke up after a silence and the bot is out of cooldown (a memory worth bringing up): never per message.
 
 from __future__ import annotations
 

@@ -1,9 +1,8 @@
-"""The ingest side of memory: schedule summaries and reflections for a buffered message, no writes.
+"""The ingest side of memory: schedule summaries and reflections for a buffered message, with no writes."""
 
-Budget: no document write here. The channel's memory document is read at most once per CACHE_SECONDS
-per process, and the count trigger keeps a lower bound of the pending messages so it pays an
-aggregation read at the start of a window and on the last few messages before N (about 4 per window).
-"""
+# Budget: the channel's memory document is read at most once per CACHE_SECONDS per process, and the
+# count trigger keeps a lower bound of the pending messages, so it pays an aggregation read at the start
+# of a window and on the last few messages before N (about 4 per window).
 
 from __future__ import annotations
 
@@ -142,12 +141,12 @@ def _schedule(deps: Deps, message: Message, window: Sequence[Message]) -> None:
     if not mp.covered(message, w.memory):
         _time_trigger(deps, message)
         w.seen += 1
-        if not w.triggered:
-            # Near N the bound is checked on every message: bots' messages the bound missed count too.
-            if w.count is None or w.count + w.seen >= s.summary_every_messages - COUNT_SLACK:
-                w.count, w.seen = deps.memory.count_after(key, mp.lower_bound(w.memory, now, deps.ttl())), 0
-                if w.count >= s.summary_every_messages:
-                    _count_trigger(deps, message, w, now)
+        # Near N the bound is checked on every message: bots' messages the bound missed count too.
+        near = w.count is None or w.count + w.seen >= s.summary_every_messages - COUNT_SLACK
+        if near and not w.triggered:
+            w.count, w.seen = deps.memory.count_after(key, mp.lower_bound(w.memory, now, deps.ttl())), 0
+            if w.count >= s.summary_every_messages:
+                _count_trigger(deps, message, w, now)
     _reschedule_reflection(deps, message, window)
 
 

@@ -42,11 +42,9 @@ def exact_label(message_id: str) -> str:
 
 
 def lower_bound(memory: ChannelMemory, now: datetime, horizon: timedelta) -> datetime:
-    """Where unsummarized messages start: just after the watermark, never before what the buffer keeps.
-
-    A message of the very instant of the watermark that arrived more than the settle time late is the
-    one thing this can miss; not re-reading the watermark message saves a read per summary.
-    """
+    """Where unsummarized messages start: just after the watermark, never before what the buffer keeps."""
+    # A message of the very instant of the watermark that arrives more than the settle time late is the
+    # one thing this can miss; not re-reading the watermark message saves a read per summary.
     floor = now - horizon
     if memory.watermark_at is None or memory.watermark_at < floor:
         return floor
@@ -98,12 +96,10 @@ class _Tally:
 def exchanges(
     messages: Sequence[Message], refs: Sequence[ExchangeRef], names: Sequence[str]
 ) -> tuple[list[ProfileUpdate], tuple[ExchangeRef, ...]]:
-    """Profile increments of one window: exchanges with the bot, not every message posted.
-
-    An exchange is a message to the bot (mention, reply, name call) or a message the bot answered;
-    a message that is both counts once. `refs` carries the previous window's messages so an answer
-    that lands in the next window still finds who it answered.
-    """
+    """Profile increments of one window: exchanges with the bot, not every message posted."""
+    # An exchange is a message to the bot (mention, reply, name call) or a message the bot answered; a
+    # message that is both counts once. `refs` carries the previous window's messages so an answer that
+    # lands in the next window still finds who it answered.
     known = {r.message_id: r for r in refs}
     tallies: dict[str, _Tally] = {}
     channel_id = messages[0].channel_id if messages else ""

@@ -172,10 +172,7 @@ class Recall(Protocol):
     def commit_summary(
         self, memory: ChannelMemory, expected_seq: int, chunk: Chunk, profiles: Sequence[ProfileUpdate]
     ) -> bool:
-        """Atomically save the summary fields, the chunk and the profile increments; False if `seq` moved.
-
-        Only the fields a summary owns are written (summary … refs): reflection fields are left alone.
-        """
+        """Atomically save the summary's fields, its chunk and profile increments; False if `seq` moved."""
         ...
 
     def chunks_after(self, key: ChannelKey, seq: int, limit: int) -> list[Chunk]:
@@ -194,10 +191,7 @@ class Recall(Protocol):
         delete: Sequence[str],
         fact_delta: int,
     ) -> bool:
-        """Atomically save facts, delete evicted ones and advance the reflection watermark.
-
-        False when `reflect_seq` moved (another reflection of the same window already committed).
-        """
+        """Atomically save facts, drop evicted ones, advance the watermark; False if `reflect_seq` moved."""
         ...
 
     def nearest_facts(self, key: ChannelKey, vector: Sequence[float], limit: int) -> list[Fact]:

@@ -144,9 +144,10 @@ class Simulation:
 
 
 def _offline_embedder() -> Embedder:
-    from .adapters.usem import UsemEmbedder
+    from .adapters.hashing_embedder import HashingEmbedder
 
-    return UsemEmbedder()  # the model loads on the first embedding, not here
+    # Replay must stay fast and byte-for-byte deterministic; real embeddings are passed in explicitly.
+    return HashingEmbedder()
 
 
 def _created(envelope: MessageCreated | MessageEdited | MessageDeleted) -> datetime:

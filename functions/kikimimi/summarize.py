@@ -1,10 +1,9 @@
-"""Use case: a summary task fires — fold the messages since the watermark into the channel's memory.
+"""Use case: a summary task fires — fold the messages since the watermark into the channel's memory."""
 
-The watermark (the last message covered) makes the window exact: messages that arrive while a summary
-runs are after it, so the next summary covers them; the commit is conditional on the summary number, so
-a redelivered or concurrent task never summarizes a window twice, and the profile increments of the
-window are applied in the same transaction, exactly once.
-"""
+# The watermark (the last message covered) makes the window exact: messages that arrive while a summary
+# runs are after it, so the next summary covers them. The commit is conditional on the summary number,
+# so a redelivered or concurrent task never summarizes a window twice, and the window's profile
+# increments are applied in the same transaction, exactly once.
 
 from __future__ import annotations
 

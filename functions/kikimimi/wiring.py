@@ -186,7 +186,8 @@ def build_deps(settings: Settings) -> Deps:
 
     llms = functools.cache(lambda: build_llms(settings))
     # Gemini judges; offline only with OFFLINE_JUDGE; none leaves the judgment to the rules.
-    judges = settings.llm_backend == "gemini" or (settings.llm_backend == "offline" and settings.offline_judge)
+    offline_judges = settings.llm_backend == "offline" and settings.offline_judge
+    judges = settings.llm_backend == "gemini" or offline_judges
     judge_llm: Any = _Lazy(lambda: llms()[0]) if judges else None
     return Deps(
         settings=settings,

@@ -29,7 +29,9 @@ def test_usem_gives_512_dim_unit_vectors(usem: UsemEmbedder) -> None:
 
 
 def test_usem_is_multilingual_and_deterministic(usem: UsemEmbedder) -> None:
-    ja, en, other = usem.embed(["札幌で味噌ラーメンを食べた", "I ate miso ramen in Sapporo", "明日の会議の資料"])
+    ja, en, other = usem.embed(
+        ["札幌で味噌ラーメンを食べた", "I ate miso ramen in Sapporo", "明日の会議の資料"]
+    )
     assert cosine(ja, en) > cosine(ja, other) + 0.2  # the same meaning across languages is nearer
     again = usem.embed(["札幌で味噌ラーメンを食べた"], purpose="query")[0]
     assert again == pytest.approx(ja, abs=1e-5)
@@ -64,17 +66,9 @@ def test_gemini_embedding_failures_are_llm_errors(gemini_standin: GeminiStandIn)
 
 
 def test_a_wrong_dimension_is_refused() -> None:
-    class Fixed:
-        class models:  # noqa: N801  (the SDK's attribute name)
-            @staticmethod
-            def embed_content(**_: object) -> object:
-                class Item:
-                    values = [1.0, 0.0]
+    from types import SimpleNamespace
 
-                class Response:
-                    embeddings = [Item()]
-
-                return Response()
-
+    response = SimpleNamespace(embeddings=[SimpleNamespace(values=(1.0, 0.0))])
+    client = SimpleNamespace(models=SimpleNamespace(embed_content=lambda **_: response))
     with pytest.raises(LLMError, match="expected 16"):
-        GeminiEmbedder(Fixed(), "m", 16).embed(["x"])  # type: ignore[arg-type]
+        GeminiEmbedder(client, "m", 16).embed(["x"])  # type: ignore[arg-type]

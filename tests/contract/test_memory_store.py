@@ -47,24 +47,25 @@ def pair(request: pytest.FixtureRequest) -> Pair:
 def message(mid: str, seconds: float, key: ChannelKey = KEY) -> Message:
     return Message(
         id=mid, guild_id="g1", channel_id=key.channel_id, thread_id=key.thread_id, author_id="u1",
-        author_name="alice", author_is_bot=False, content=f"text {mid}", created_at=T0 + timedelta(seconds=seconds),
+        author_name="alice", author_is_bot=False, content=f"text {mid}",
+        created_at=T0 + timedelta(seconds=seconds),
     )  # fmt: skip
 
 
-def fact(fid: str, vector: tuple[float, ...], days: float = 0, **kw: object) -> Fact:
+def fact(fid: str, vector: tuple[float, ...], days: float = 0) -> Fact:
     at = T0 - timedelta(days=days)
     return Fact(
-        id=fid, content=f"fact {fid}", keywords=("札幌", "ラーメン"), source_user_ids=("u1",), confidence=0.75,
-        shareable=True, embedding=vector, created_at=at, updated_at=at, expires_at=at + timedelta(days=90),
-        **kw,  # type: ignore[arg-type]
+        id=fid, content=f"fact {fid}", keywords=("札幌", "ラーメン"), source_user_ids=("u1",),
+        confidence=0.75, shareable=True, embedding=vector, created_at=at, updated_at=at,
+        expires_at=at + timedelta(days=90),
     )  # fmt: skip
 
 
-def summary(seq: int, **kw: object) -> ChannelMemory:
+def summary(seq: int) -> ChannelMemory:
     return ChannelMemory(
         key=KEY, guild_id="g1", summary=f"summary {seq}", mood="calm", topic_keywords=("札幌",),
-        active_users=("alice",), updated_at=T0, watermark_at=T0 + timedelta(seconds=seq), watermark_id=f"m{seq}",
-        seq=seq, messages_total=seq * 20, refs=(ExchangeRef("m1", "u1", True),), **kw,  # type: ignore[arg-type]
+        active_users=("alice",), updated_at=T0, watermark_at=T0 + timedelta(seconds=seq),
+        watermark_id=f"m{seq}", seq=seq, messages_total=seq * 20, refs=(ExchangeRef("m1", "u1", True),),
     )  # fmt: skip
 
 
@@ -78,10 +79,38 @@ def chunk(seq: int) -> Chunk:
 def update(user: str, seconds: float, exchanges: int = 1, **kw: object) -> ProfileUpdate:
     at = T0 + timedelta(seconds=seconds)
     return ProfileUpdate(
-        user_id=user, display_name=f"{user}-name", channel_id=str(kw.pop("channel", "100")), seen_at=at,
-        exchanges=exchanges, mentions=int(kw.pop("mentions", 0)), last_interaction=at if exchanges else None,
-        last_topic=("札幌",), **kw,  # type: ignore[arg-type]
-    )  # fmt: skip
+        user_id=user,
+        display_name=f"{user}-name",
+        channel_id=str(kw.pop("channel", "100")),
+        seen_at=at,
+        exchanges=exchanges,
+        mentions=int(kw.pop("mentions", 0)),
+        last_interaction=at if exchanges else None,
+        last_topic=("札幌",),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def reflect(
+    pair: Pair,
+    key: ChannelKey,
+    expected: int,
+    save: list[Fact],
+    delete: tuple[str, ...] = (),
+    seq: int = 0,
+    total: int = 0,
+) -> bool:
+    """Commit a reflection with the fact count moved by what it adds and removes."""
+    return pair.recall.commit_reflection(
+        key,
+        expected,
+        reflected_seq=seq,
+        reflected_total=total,
+        at=T0,
+        save=save,
+        delete=list(delete),
+        fact_delta=len(save) - len(delete),
+    )
 
 
 def test_an_unknown_channel_has_empty_memory(pair: Pair) -> None:
@@ -133,11 +162,9 @@ def test_profiles_of_a_channel_are_most_recently_seen_first(pair: Pair) -> None:
 def test_summary_and_reflection_own_different_fields(pair: Pair) -> None:
     pair.recall.commit_summary(summary(1), 0, chunk(1), [])
     saved = [fact("fa", (1.0, 0.0, 0.0)), fact("fb", (0.0, 1.0, 0.0))]
-    ok = pair.recall.commit_reflection(KEY, 0, reflected_seq=1, reflected_total=20, at=T0, save=saved, delete=[],
-                                       fact_delta=2)  # fmt: skip
+    ok = reflect(pair, KEY, 0, saved, seq=1, total=20)
     assert ok
-    assert not pair.recall.commit_reflection(KEY, 0, reflected_seq=1, reflected_total=20, at=T0,
-                                             save=[fact("fc", (0.0, 0.0, 1.0))], delete=[], fact_delta=1)  # fmt: skip
+    assert not reflect(pair, KEY, 0, [fact("fc", (0.0, 0.0, 1.0))], seq=1, total=20)
     pair.recall.commit_summary(summary(2), 1, chunk(2), [])  # a later summary keeps the reflection's fields
     memory = pair.recall.channel_memory(KEY)
     assert (memory.seq, memory.reflect_seq, memory.reflected_seq, memory.reflected_total) == (2, 1, 1, 20)
@@ -153,8 +180,7 @@ def test_facts_round_trip_and_vector_search_finds_the_nearest(pair: Pair) -> Non
         fact("northeast", (0.7, 0.7, 0.0), days=3),
         fact("up", (0.0, 0.0, 1.0)),
     ]
-    pair.recall.commit_reflection(KEY, 0, reflected_seq=0, reflected_total=0, at=T0, save=facts, delete=[],
-                                  fact_delta=4)  # fmt: skip
+    reflect(pair, KEY, 0, facts)
     nearest = pair.recall.nearest_facts(KEY, (0.9, 0.1, 0.0), 2)
     assert [f.id for f in nearest] == ["east", "northeast"]
     assert nearest[0] == facts[0]  # embedding, times and lists survive the trip
@@ -163,8 +189,7 @@ def test_facts_round_trip_and_vector_search_finds_the_nearest(pair: Pair) -> Non
 
 
 def test_a_fact_is_marked_shared_once(pair: Pair) -> None:
-    pair.recall.commit_reflection(KEY, 0, reflected_seq=0, reflected_total=0, at=T0,
-                                  save=[fact("fa", (1.0, 0.0, 0.0))], delete=[], fact_delta=1)  # fmt: skip
+    reflect(pair, KEY, 0, [fact("fa", (1.0, 0.0, 0.0))])
     assert pair.recall.mark_shared(KEY, "fa", T0) is True
     assert pair.recall.mark_shared(KEY, "fa", T0 + timedelta(hours=1)) is False
     assert pair.recall.mark_shared(KEY, "missing", T0) is False
@@ -174,10 +199,8 @@ def test_a_fact_is_marked_shared_once(pair: Pair) -> None:
 def test_expired_facts_are_found_across_channels_and_deleted(pair: Pair) -> None:
     old = replace(fact("old", (1.0, 0.0, 0.0)), expires_at=T0 - timedelta(days=1))
     keep = fact("keep", (0.0, 1.0, 0.0))
-    pair.recall.commit_reflection(KEY, 0, reflected_seq=0, reflected_total=0, at=T0, save=[old, keep], delete=[],
-                                  fact_delta=2)  # fmt: skip
-    pair.recall.commit_reflection(OTHER, 0, reflected_seq=0, reflected_total=0, at=T0, save=[old], delete=[],
-                                  fact_delta=1)  # fmt: skip
+    reflect(pair, KEY, 0, [old, keep])
+    reflect(pair, OTHER, 0, [old])
     assert pair.recall.expired_facts(T0, 10) == [(KEY, "old"), (OTHER, "old")]
     assert pair.recall.delete_facts(KEY, ["old", "never-there"]) == 1
     assert pair.recall.channel_memory(KEY).fact_count == 1
@@ -185,10 +208,8 @@ def test_expired_facts_are_found_across_channels_and_deleted(pair: Pair) -> None
 
 
 def test_evicted_facts_go_in_the_same_commit(pair: Pair) -> None:
-    pair.recall.commit_reflection(KEY, 0, reflected_seq=0, reflected_total=0, at=T0,
-                                  save=[fact("a", (1.0, 0.0, 0.0))], delete=[], fact_delta=1)  # fmt: skip
-    pair.recall.commit_reflection(KEY, 1, reflected_seq=0, reflected_total=0, at=T0,
-                                  save=[fact("b", (0.0, 1.0, 0.0))], delete=["a"], fact_delta=0)  # fmt: skip
+    reflect(pair, KEY, 0, [fact("a", (1.0, 0.0, 0.0))])
+    reflect(pair, KEY, 1, [fact("b", (0.0, 1.0, 0.0))], delete=("a",))
     assert [f.id for f in pair.recall.facts(KEY, 10)] == ["b"]
     assert pair.recall.channel_memory(KEY).fact_count == 1
 
@@ -220,14 +241,30 @@ def test_the_memory_command_prints_what_the_emulator_holds(
 
     recall = FirestoreRecall(firestore_client)  # type: ignore[arg-type]
     recall.commit_summary(summary(1), 0, chunk(1), [update("u1", 10, exchanges=7, mentions=2)])
-    recall.commit_reflection(KEY, 0, reflected_seq=1, reflected_total=20, at=T0,
-                             save=[fact("fa", (1.0, 0.0, 0.0))], delete=[], fact_delta=1)  # fmt: skip
+    recall.commit_reflection(
+        KEY,
+        0,
+        reflected_seq=1,
+        reflected_total=20,
+        at=T0,
+        save=[fact("fa", (1.0, 0.0, 0.0))],
+        delete=[],
+        fact_delta=1,
+    )
     recall.save_guild_memory(GuildMemory("g1", "long history", "recent news", (GuildChannel("100"),), T0))
     monkeypatch.setenv("KIKIMIMI_MODE", "local")
     assert main(["memory", "100"]) == 0
     out = capsys.readouterr().out
-    for part in ("#100 (guild g1)", "summary: summary 1", "topics: 札幌", "1 summaries", "fact fa",
-                 "confidence 0.75", "u1-name (u1): acquaintance, 7 exchanges, 2 mentions", "long term: long history"):  # fmt: skip
+    for part in (
+        "#100 (guild g1)",
+        "summary: summary 1",
+        "topics: 札幌",
+        "1 summaries",
+        "fact fa",
+        "confidence 0.75",
+        "u1-name (u1): acquaintance, 7 exchanges, 2 mentions",
+        "long term: long history",
+    ):
         assert part in out
     assert main(["memory", "100", "--json"]) == 0
     assert '"fact_count": 1' in capsys.readouterr().out

@@ -1,5 +1,4 @@
-"""The memory layers through the whole pipeline on twins with a simulated clock: triggers, the watermark,
-profiles and familiarity, reflection and facts, proactive sharing, replay output and the Firestore budget."""
+"""The memory layers through the pipeline on twins with a simulated clock, triggers to budget."""
 
 from __future__ import annotations
 
@@ -30,10 +29,10 @@ TOPICS = [
 
 
 def msg(i: int, t: float, author: str = "alice", text: str | None = None, **kw: Any) -> MessageCreated:
+    content = text if text is not None else f"{TOPICS[i % len(TOPICS)]}だよね"
     return MessageCreated(
         guild_id="g1", channel_id="c1", message_id=f"m{i:03d}", author_id=f"u_{author}", author_name=author,
-        content=text if text is not None else f"{TOPICS[i % len(TOPICS)]}だよね", created_at=START + timedelta(seconds=t),
-        **kw,
+        content=content, created_at=START + timedelta(seconds=t), **kw,
     )  # fmt: skip
 
 
@@ -66,15 +65,14 @@ def test_the_20th_message_closes_a_window_and_19_do_not() -> None:
     sim.run_until(START + timedelta(seconds=19 * 20 + 60))
     [summary] = events(sim, "channel_summary")
     assert (summary["reason"], summary["messages"], summary["t"]) == ("count", 20, 19 * 20 + 10.0)
-    assert (
-        set(summary["active_users"]) == {"alice", "bob", "carol"} and "ラーメン" in summary["topic_keywords"]
-    )
+    assert set(summary["active_users"]) == {"alice", "bob", "carol"}
+    assert "ラーメン" in summary["topic_keywords"]
 
 
 def test_a_window_closes_15_minutes_after_its_first_message() -> None:
     sim = Simulation(Settings(), start=START)
     sim.run(chatter(5, 60, start=300))
-    first = [e for e in events(sim, "channel_summary") if e["reason"] == "time"][0]
+    first = next(e for e in events(sim, "channel_summary") if e["reason"] == "time")
     assert (first["t"], first["messages"]) == (300 + 900.0, 5)
 
 
@@ -166,8 +164,10 @@ def test_exchanges_make_a_stranger_an_acquaintance_and_the_reply_prompt_shows_it
     talk = []
     for k in range(7):  # alice talks to the bot 7 times; bob only chats
         t = k * 1200
-        talk += [msg(2 * k + 1, t, "alice", f"ききみみ、{TOPICS[k % 4]}どう思う？", mentions_bot=True),
-                 msg(2 * k + 2, t + 60, "bob", "それな")]  # fmt: skip
+        talk += [
+            msg(2 * k + 1, t, "alice", f"ききみみ、{TOPICS[k % 4]}どう思う？", mentions_bot=True),
+            msg(2 * k + 2, t + 60, "bob", "それな"),
+        ]
     sim.run(talk)
     assert sim.memory is not None
     alice = sim.memory.profile("g1", "u_alice")
@@ -253,7 +253,7 @@ def test_replay_json_carries_memory_events_and_keeps_the_summary_line() -> None:
                 "author": ["alice", "bob"][i % 2],
                 "content": f"{TOPICS[i % 4]}を語ろう",
             }
-        )  # fmt: skip
+        )
         for i in range(12)
     ]
     out = io.StringIO()
@@ -264,8 +264,7 @@ def test_replay_json_carries_memory_events_and_keeps_the_summary_line() -> None:
     summary = next(r for r in records if r["event"] == "channel_summary")
     assert summary["summary"] and summary["topic_keywords"] and summary["reason"] in ("time", "flush")
     assert set(records[-1]) == {"event", "messages", "judgments", "llm_calls", "posts", "reactions"}
-    again = io.StringIO()
-    write_json(replay(lines, Settings()), again)
+    write_json(replay(lines, Settings()), again := io.StringIO())
     assert again.getvalue() == out.getvalue()  # deterministic
 
 
@@ -282,12 +281,10 @@ def test_firestore_budget_per_ingested_message() -> None:
                 t += timedelta(seconds=rng.randint(3, 40))
                 mention = rng.random() < 0.04
                 text = (
-                    "ききみみ、" if mention else ""
-                ) + f"{rng.choice(TOPICS)}なんだけど、{rng.choice(TOPICS)}も"
-                envelopes.append(MessageCreated(
-                    guild_id="g1", channel_id=channel, message_id=f"m{i:04d}", author_id=f"u{i % 5}",
-                    author_name=f"user{i % 5}", content=text, created_at=t, mentions_bot=mention,
-                ))  # fmt: skip
+                    f"{'ききみみ、' if mention else ''}{rng.choice(TOPICS)}なんだけど、{rng.choice(TOPICS)}も"
+                )
+                envelopes.append(msg(i, 0, f"user{i % 5}", text, mentions_bot=mention))
+                envelopes[-1] = envelopes[-1].model_copy(update={"channel_id": channel, "created_at": t})
             t += timedelta(minutes=rng.randint(12, 50))
     envelopes.sort(key=lambda e: e.created_at)
     sim = Simulation(Settings(), start=START)

@@ -39,16 +39,30 @@ def test_the_three_memory_functions_are_served_locally() -> None:
 
 def test_summarize_reflect_and_maintain_answer(sim: Simulation) -> None:
     for i in range(12):
-        ingest(sim.deps, MessageCreated(
-            guild_id="g1", channel_id="c1", message_id=f"m{i}", author_id=f"u{i % 3}", author_name=f"user{i % 3}",
-            content=f"来月札幌に引っ越す話その{i}、味噌ラーメンが楽しみ", created_at=START + timedelta(seconds=10 * i),
-        ))  # fmt: skip
+        ingest(
+            sim.deps,
+            MessageCreated(
+                guild_id="g1",
+                channel_id="c1",
+                message_id=f"m{i}",
+                author_id=f"u{i % 3}",
+                author_name=f"user{i % 3}",
+                content=f"来月札幌に引っ越す話その{i}、味噌ラーメンが楽しみ",
+                created_at=START + timedelta(seconds=10 * i),
+            ),
+        )
     sim.clock.set(START + timedelta(minutes=20))
     body = {"guild_id": "g1", "channel_id": "c1", "reason": "flush", "window": "x"}
     answer = client("summarize").post("/", json=body)
     assert answer.status_code == 200 and answer.get_json()["result"] == {"seq": 1, "messages_total": 12}
-    lull = {"guild_id": "g1", "channel_id": "c1", "reason": "lull", "window": "mm11", "trigger_id": "m11",
-            "at": (START + timedelta(seconds=110)).isoformat()}  # fmt: skip
+    lull = {
+        "guild_id": "g1",
+        "channel_id": "c1",
+        "reason": "lull",
+        "window": "mm11",
+        "trigger_id": "m11",
+        "at": (START + timedelta(seconds=110)).isoformat(),
+    }
     reflected = client("reflect").post("/", json=lull)
     assert reflected.status_code == 200 and reflected.get_json()["result"]["facts"] >= 1
     maintained = client("maintain").post("/", data=b"")
@@ -68,6 +82,7 @@ def test_bad_payloads_are_rejected_and_acknowledged_from_the_queue(sim: Simulati
 def test_gcp_mode_accepts_only_cloud_tasks_and_cloud_scheduler(sim: Simulation) -> None:
     sim.deps.settings = sim.deps.settings.replace(mode="gcp")
     assert client("maintain").post("/", data=b"{}").status_code == 403
-    answer = client("maintain").post("/", data=json.dumps({"job": "fact_maintenance"}),
-                                     headers={"X-CloudScheduler": "true"})  # fmt: skip
+    answer = client("maintain").post(
+        "/", data=json.dumps({"job": "fact_maintenance"}), headers={"X-CloudScheduler": "true"}
+    )
     assert answer.status_code == 200 and answer.get_json()["result"]["guilds"] == 0

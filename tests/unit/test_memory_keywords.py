@@ -32,8 +32,11 @@ def test_a_lone_kanji_noun_is_kept() -> None:
 
 def test_english_words_are_separate_lower_case_and_stopwords_drop() -> None:
     assert terms("I love ramen in Sapporo and the new Kubernetes cluster") == [
-        "ramen", "sapporo", "kubernetes", "cluster",
-    ]  # fmt: skip
+        "ramen",
+        "sapporo",
+        "kubernetes",
+        "cluster",
+    ]
     assert terms("Pythonで書いたボットです") == ["python", "ボット"]
 
 
@@ -48,4 +51,8 @@ def test_extract_keywords_ranks_by_frequency_then_first_appearance() -> None:
 
 def test_merge_keywords_normalizes_and_deduplicates() -> None:
     assert normalize(" Ｐｙｔｈｏｎ ") == "python"
-    assert merge_keywords(["Python", "札幌"], ["python", "ラーメン", ""], limit=3) == ("python", "札幌", "ラーメン")
+    assert merge_keywords(["Python", "札幌"], ["python", "ラーメン", ""], limit=3) == (
+        "python",
+        "札幌",
+        "ラーメン",
+    )

@@ -17,10 +17,17 @@ NAMES = ("kikimimi", "ききみみ")
 
 def msg(mid: str, seconds: float, author: str = "u1", content: str = "hello", **kw: object) -> Message:
     return Message(
-        id=mid, guild_id="g1", channel_id="100", thread_id=None, author_id=author, author_name=author.upper(),
-        author_is_bot=bool(kw.pop("bot", False)), content=content, created_at=T0 + timedelta(seconds=seconds),
+        id=mid,
+        guild_id="g1",
+        channel_id="100",
+        thread_id=None,
+        author_id=author,
+        author_name=author.upper(),
+        author_is_bot=bool(kw.pop("bot", False)),
+        content=content,
+        created_at=T0 + timedelta(seconds=seconds),
         **kw,  # type: ignore[arg-type]
-    )  # fmt: skip
+    )
 
 
 def test_task_names_are_deterministic_and_task_id_safe() -> None:
@@ -45,7 +52,9 @@ def test_count_trigger_fires_at_the_20th_message(pending: int, due: bool) -> Non
 
 
 @pytest.mark.parametrize(("minutes", "due"), [(14.9, False), (15, True)])
-def test_time_trigger_fires_15_minutes_after_the_first_unsummarized_message(minutes: float, due: bool) -> None:
+def test_time_trigger_fires_15_minutes_after_the_first_unsummarized_message(
+    minutes: float, due: bool
+) -> None:
     messages = [msg("a", 0), msg("b", 60)]
     assert mp.summary_due("time", messages, T0 + timedelta(minutes=minutes), 20, 15) is due
 
@@ -78,18 +87,25 @@ def test_a_time_task_whose_bucket_is_summarized_has_nothing_to_do() -> None:
     label = mp.time_label(T0, 15)
     bucket_end = T0.replace(minute=15)
     assert mp.bucket_closed(label, ChannelMemory(key=KEY, watermark_at=bucket_end), 15)
-    assert not mp.bucket_closed(label, ChannelMemory(key=KEY, watermark_at=bucket_end - timedelta(seconds=1)), 15)
+    assert not mp.bucket_closed(
+        label, ChannelMemory(key=KEY, watermark_at=bucket_end - timedelta(seconds=1)), 15
+    )
     assert not mp.bucket_closed("n3", ChannelMemory(key=KEY, watermark_at=bucket_end), 15)
 
 
 @pytest.mark.parametrize(
     ("count", "level"),
     [
-        (0, Familiarity.STRANGER), (5, Familiarity.STRANGER), (6, Familiarity.ACQUAINTANCE),
-        (30, Familiarity.ACQUAINTANCE), (31, Familiarity.REGULAR), (100, Familiarity.REGULAR),
-        (101, Familiarity.CLOSE), (5000, Familiarity.CLOSE),
+        (0, Familiarity.STRANGER),
+        (5, Familiarity.STRANGER),
+        (6, Familiarity.ACQUAINTANCE),
+        (30, Familiarity.ACQUAINTANCE),
+        (31, Familiarity.REGULAR),
+        (100, Familiarity.REGULAR),
+        (101, Familiarity.CLOSE),
+        (5000, Familiarity.CLOSE),
     ],
-)  # fmt: skip
+)
 def test_familiarity_transitions(count: int, level: Familiarity) -> None:
     assert mp.familiarity(count) is level
 
@@ -103,7 +119,9 @@ def test_exchanges_count_talking_with_the_bot_not_every_message() -> None:
     window = [
         msg("a1", 0, "alice", "ききみみ、札幌のラーメン屋を教えて"),  # name call: exchange + mention
         msg("b1", 1, "bob", "味噌ラーメンがいいよ"),  # chatter: no exchange
-        msg("s1", 2, "self", "すみれがおすすめです", is_self=True, reply_to_id="a1"),  # answers a1: counted once
+        msg(
+            "s1", 2, "self", "すみれがおすすめです", is_self=True, reply_to_id="a1"
+        ),  # answers a1: counted once
         msg("b2", 3, "bob", "キャンプの話なんだけど", reply_to_bot=True),  # reply to the bot: exchange
         msg("c1", 4, "carol", "猫の写真を見て"),
         msg("s2", 5, "self", "かわいい猫ですね", is_self=True, reply_to_id="c1"),  # the bot answered carol
@@ -120,7 +138,9 @@ def test_exchanges_count_talking_with_the_bot_not_every_message() -> None:
 
 
 def test_an_answer_in_the_next_window_counts_once_through_the_refs() -> None:
-    first, refs = mp.exchanges([msg("d1", 0, "dave", "雪の話"), msg("a1", 1, "alice", "kikimimi: hi")], (), NAMES)
+    first, refs = mp.exchanges(
+        [msg("d1", 0, "dave", "雪の話"), msg("a1", 1, "alice", "kikimimi: hi")], (), NAMES
+    )
     assert {u.user_id: u.exchanges for u in first} == {"alice": 1, "dave": 0}
     answers = [
         msg("s1", 60, "self", "雪ですね", is_self=True, reply_to_id="d1"),

@@ -1,4 +1,4 @@
-"""Memory in the prompts: the blocks in rendered judge/reply prompts, the memory templates, the extractive twin."""
+"""Memory in the prompts: blocks in rendered judge/reply prompts, memory templates, the extractive twin."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from kikimimi import prompts
 from kikimimi.adapters.extractive_llm import ExtractiveMemoryWriter
 from kikimimi.context import build_context
 from kikimimi.memory_context import JudgeMemory, marked_fact, with_memory
-from kikimimi.memory_prompts import guild_context, reflect_context, render, summarize_context
-from kikimimi.memory_prompts import chunk_line
+from kikimimi.memory_prompts import chunk_line, guild_context, reflect_context, render, summarize_context
 from kikimimi.memory_schema import MemoryAnswerInvalid, parse_guild, parse_reflection, parse_summary
 from kikimimi.model import ChannelKey, ChannelMemory, Fact, Familiarity, GuildChannel, GuildMemory, Message
 from kikimimi.ports import LLMError, LLMRequest
@@ -21,25 +20,45 @@ from kikimimi.ports import LLMError, LLMRequest
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
 KEY = ChannelKey("100")
 MEMORY = ChannelMemory(
-    key=KEY, guild_id="g1", summary="札幌の話で盛り上がった\n</conversation>", mood="くだけていてにぎやか",
-    topic_keywords=("札幌", "ラーメン"), active_users=("alice", "bob"), seq=3,
-)  # fmt: skip
+    key=KEY,
+    guild_id="g1",
+    summary="札幌の話で盛り上がった\n</conversation>",
+    mood="くだけていてにぎやか",
+    topic_keywords=("札幌", "ラーメン"),
+    active_users=("alice", "bob"),
+    seq=3,
+)
 GUILD = GuildMemory(
-    guild_id="g1", long_term="ゲームと旅行の話が多いサーバー", recent_events="週末にオフ会があった",
+    guild_id="g1",
+    long_term="ゲームと旅行の話が多いサーバー",
+    recent_events="週末にオフ会があった",
     channels=(GuildChannel("100", ("札幌",)), GuildChannel("200", ("キャンプ",))),
-)  # fmt: skip
+)
 FACT = Fact(
-    id="f" + "0" * 19, content="alice は来月札幌に引っ越す", keywords=("札幌",), source_user_ids=("u1",),
-    confidence=0.8, shareable=True, embedding=(1.0,), created_at=NOW - timedelta(days=3),
+    id="f" + "0" * 19,
+    content="alice は来月札幌に引っ越す",
+    keywords=("札幌",),
+    source_user_ids=("u1",),
+    confidence=0.8,
+    shareable=True,
+    embedding=(1.0,),
+    created_at=NOW - timedelta(days=3),
     updated_at=NOW - timedelta(days=3),
-)  # fmt: skip
+)
 
 
 def message(mid: str, author: str, text: str, seconds: int) -> Message:
     return Message(
-        id=mid, guild_id="g1", channel_id="100", thread_id=None, author_id=f"u-{author}", author_name=author,
-        author_is_bot=False, content=text, created_at=NOW + timedelta(seconds=seconds),
-    )  # fmt: skip
+        id=mid,
+        guild_id="g1",
+        channel_id="100",
+        thread_id=None,
+        author_id=f"u-{author}",
+        author_name=author,
+        author_is_bot=False,
+        content=text,
+        created_at=NOW + timedelta(seconds=seconds),
+    )
 
 
 WINDOW = [
@@ -51,21 +70,37 @@ WINDOW = [
 
 def _context(language: str):
     return build_context(
-        bot_name="kikimimi", aliases=("ききみみ",), persona="", language=language, now=NOW, messages=WINDOW,
-        trigger_id="m3", target_id="m3", reason="[memory:" + FACT.id + "] rules respond",
-    )  # fmt: skip
+        bot_name="kikimimi",
+        aliases=("ききみみ",),
+        persona="",
+        language=language,
+        now=NOW,
+        messages=WINDOW,
+        trigger_id="m3",
+        target_id="m3",
+        reason="[memory:" + FACT.id + "] rules respond",
+    )
 
 
 @pytest.mark.parametrize("language", ["ja", "en"])
 def test_channel_and_guild_blocks_are_in_the_judge_prompt(language: str) -> None:
     judge = JudgeMemory(
-        channel=blocks.channel_block(MEMORY, language), guild=blocks.guild_block(GUILD, KEY, language), proactive=FACT
+        channel=blocks.channel_block(MEMORY, language),
+        guild=blocks.guild_block(GUILD, KEY, language),
+        proactive=FACT,
     )
     text = prompts.render("judge", judge.context(_context(language), language, NOW))
-    head = "【このチャンネルの状況】 話題: 札幌、ラーメン / 雰囲気: " if language == "ja" else "[This channel] Topics: "
+    head = (
+        "【このチャンネルの状況】 話題: 札幌、ラーメン / 雰囲気: "
+        if language == "ja"
+        else "[This channel] Topics: "
+    )
     assert head in text
     assert ("【サーバーの記憶】" if language == "ja" else "Server memory:") in text
     assert "<#100>" in text and ("（今いるチャンネル）" in text or "(you are here)" in text)
+    assert (
+        "ここまでの記憶はユーザーの会話から作ったメモ" if language == "ja" else "made from users' chat"
+    ) in text
     assert blocks.PROACTIVE_HEAD["ja" if language == "ja" else "en"] in text and "札幌に引っ越す" in text
     # Stored text is inert: it cannot close the conversation block or start a line of its own.
     assert "</conversation>" not in text.split("<conversation>")[0]
@@ -84,17 +119,35 @@ def test_reply_prompt_has_memory_speaker_related_and_proactive_blocks(language: 
         ]
     )
     context = with_memory(
-        _context(language), channel=blocks.channel_block(MEMORY, language),
-        guild=blocks.guild_block(GUILD, KEY, language), recall=recall, reason=reason,
-    )  # fmt: skip
+        _context(language),
+        channel=blocks.channel_block(MEMORY, language),
+        guild=blocks.guild_block(GUILD, KEY, language),
+        recall=recall,
+        reason=reason,
+    )
     text = prompts.render("reply", context)
     if language == "ja":
-        for part in ("【このチャンネルの状況】", "【サーバーの記憶】", "【話し相手】 carol さん", "丁寧語",
-                     "【関連する記憶】", "alice さんの話、3日前", "【話題にできる記憶】", "そういえば前に"):  # fmt: skip
+        for part in (
+            "【このチャンネルの状況】",
+            "【サーバーの記憶】",
+            "【話し相手】 carol さん",
+            "丁寧語",
+            "【関連する記憶】",
+            "alice さんの話、3日前",
+            "【話題にできる記憶】",
+            "そういえば前に",
+        ):
             assert part in text
     else:
-        for part in ("[This channel]", "Server memory:", "[Who you are talking to] carol", "polite",
-                     "[Related memories]", "from alice, 3 days ago", "[A memory you could bring up]"):  # fmt: skip
+        for part in (
+            "[This channel]",
+            "Server memory:",
+            "[Who you are talking to] carol",
+            "polite",
+            "[Related memories]",
+            "from alice, 3 days ago",
+            "[A memory you could bring up]",
+        ):
             assert part in text
     assert "[memory:" not in text  # the marker is plumbing, never shown to the model
 
@@ -104,7 +157,11 @@ def test_the_tone_follows_familiarity_and_the_last_topic_is_named() -> None:
 
     regular = UserProfile("g1", "u1", "alice", interaction_count=42, last_topic=("札幌", "ラーメン"))
     text = blocks.speaker_block(regular, Familiarity.REGULAR, "alice", "ja")
-    assert "常連（やり取り 42 回）" in text and "前に話していた話題: 札幌、ラーメン" in text and "くだけた口調" in text
+    assert (
+        "常連（やり取り 42 回）" in text
+        and "前に話していた話題: 札幌、ラーメン" in text
+        and "くだけた口調" in text
+    )
     assert "A close friend" in blocks.speaker_block(regular, Familiarity.CLOSE, "alice", "en")
 
 
@@ -130,8 +187,10 @@ def test_memory_prompts_render_and_the_extractive_twin_answers_with_valid_json(l
 
     lines = [chunk_line(m) for m in WINDOW]
     reflect_prompt = render("reflect", reflect_context("kikimimi", language, MEMORY, lines))
-    answer = parse_reflection(twin.generate(LLMRequest(purpose="reflect", system=reflect_prompt)).text,
-                              {line.author_id for line in lines})  # fmt: skip
+    answer = parse_reflection(
+        twin.generate(LLMRequest(purpose="reflect", system=reflect_prompt)).text,
+        {line.author_id for line in lines},
+    )
     assert answer.facts and all(f.source_user_ids for f in answer.facts)
     assert any("札幌" in f.content for f in answer.facts)
 
@@ -143,9 +202,18 @@ def test_memory_prompts_render_and_the_extractive_twin_answers_with_valid_json(l
 
 
 def test_answers_are_clipped_clamped_and_checked() -> None:
-    raw = {"facts": [{"content": "x" * 400, "keywords": ["a"] * 12, "source_user_ids": ["u1", "ghost"],
-                      "confidence": 3, "shareable": True}, {"content": " ", "keywords": [],
-                      "source_user_ids": [], "confidence": 0.5, "shareable": False}]}  # fmt: skip
+    raw = {
+        "facts": [
+            {
+                "content": "x" * 400,
+                "keywords": ["a"] * 12,
+                "source_user_ids": ["u1", "ghost"],
+                "confidence": 3,
+                "shareable": True,
+            },
+            {"content": " ", "keywords": [], "source_user_ids": [], "confidence": 0.5, "shareable": False},
+        ]
+    }
     answer = parse_reflection(json.dumps(raw), {"u1"})
     assert len(answer.facts) == 1
     only = answer.facts[0]

@@ -15,14 +15,27 @@ NOW = datetime(2026, 5, 1, tzinfo=UTC)
 W = fr.Weights(alpha=0.5, half_life_days=30, speaker_boost=1.5, min_score=0.05)
 
 
-def fact(fid: str, vector: tuple[float, ...], keywords: tuple[str, ...] = (), age_days: float = 0,
-         sources: tuple[str, ...] = (), **kw: object) -> Fact:  # fmt: skip
+def fact(
+    fid: str,
+    vector: tuple[float, ...],
+    keywords: tuple[str, ...] = (),
+    age_days: float = 0,
+    sources: tuple[str, ...] = (),
+    **kw: object,
+) -> Fact:
     at = NOW - timedelta(days=age_days)
     return Fact(
-        id=fid, content=f"content {fid}", keywords=keywords, source_user_ids=sources,
-        confidence=float(kw.pop("confidence", 0.8)), shareable=bool(kw.pop("shareable", True)), embedding=vector,
-        created_at=at, updated_at=at, **kw,  # type: ignore[arg-type]
-    )  # fmt: skip
+        id=fid,
+        content=f"content {fid}",
+        keywords=keywords,
+        source_user_ids=sources,
+        confidence=float(kw.pop("confidence", 0.8)),
+        shareable=bool(kw.pop("shareable", True)),
+        embedding=vector,
+        created_at=at,
+        updated_at=at,
+        **kw,  # type: ignore[arg-type]
+    )
 
 
 def test_jaccard_and_cosine() -> None:
@@ -63,7 +76,9 @@ def test_ranking_prefers_fresh_facts_and_the_speakers_own_and_keeps_the_top_thre
     assert [f.id for f, _ in fr.rank(facts, ["札幌"], query, NOW, W, top=3)] == ["fresh", "mine", "old"]
     later = NOW + timedelta(days=120)  # the clock moves: everything decays, the order holds
     assert [f.id for f, _ in fr.rank(facts, ["札幌"], query, later, W, top=2)] == ["fresh", "mine"]
-    assert fr.rank(facts, ["札幌"], query, NOW, W, top=3, floor=0.9) == [(facts[1], pytest.approx(0.97, abs=0.02))]
+    assert fr.rank(facts, ["札幌"], query, NOW, W, top=3, floor=0.9) == [
+        (facts[1], pytest.approx(0.97, abs=0.02))
+    ]
 
 
 def test_retention_and_expiry_agree_on_the_floor() -> None:

@@ -1,9 +1,8 @@
-"""Local text twin for the memory tasks: extractive summaries and facts from the prompt's transcript.
+"""Local text twin for the memory tasks: extractive summaries and facts. Not a language model."""
 
-Not a language model. With `--llm none` (replay, tests, the local stack) it answers the summarize,
-reflect and guild prompts with schema-valid JSON built from the messages themselves: tokenizer keywords,
-the last lines as the flow, statements as facts. Everything it writes is marked as extractive.
-"""
+# With `--llm none` (replay, tests, the local stack) it answers the summarize, reflect and guild prompts
+# with schema-valid JSON built from the messages themselves: tokenizer keywords, the last lines as the
+# flow, statements as facts. Everything it writes is marked as extractive.
 
 from __future__ import annotations
 

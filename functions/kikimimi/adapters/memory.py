@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import threading
 from dataclasses import replace
 from datetime import datetime
@@ -21,6 +22,8 @@ class MemoryStore:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._messages: dict[str, dict[str, tuple[Message, datetime]]] = {}
+        # (created_at, id) per key, kept sorted: replay reads the newest few of thousands per message.
+        self._order: dict[str, list[tuple[datetime, str]]] = {}
         self._interventions: dict[str, dict[str, Intervention]] = {}
         self._settings: dict[str, ChannelSettings] = {}
         self._judgments: dict[str, dict[str, tuple[Decision, datetime]]] = {}
@@ -34,7 +37,9 @@ class MemoryStore:
             bucket = self._messages.setdefault(message.key.id, {})
             if message.id in bucket:
                 return False
-            bucket[message.id] = (_normalized(message), utc(expire_at))
+            stored = _normalized(message)
+            bucket[message.id] = (stored, utc(expire_at))
+            bisect.insort(self._order.setdefault(message.key.id, []), (stored.created_at, stored.id))
             return True
 
     def update_message(self, key: ChannelKey, message_id: str, content: str) -> bool:
@@ -52,7 +57,12 @@ class MemoryStore:
         """Remove a buffered message; False when it was not there."""
         with self._lock:
             self.writes += 1
-            return self._messages.get(key.id, {}).pop(message_id, None) is not None
+            entry = self._messages.get(key.id, {}).pop(message_id, None)
+            if entry is None:
+                return False
+            order = self._order[key.id]
+            del order[bisect.bisect_left(order, (entry[0].created_at, message_id))]
+            return True
 
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
         """The newest `limit` messages created at or after `since`, oldest first."""
@@ -60,9 +70,13 @@ class MemoryStore:
             return []
         since = utc(since)
         with self._lock:
-            matching = [m for m, _ in self._messages.get(key.id, {}).values() if m.created_at >= since]
+            bucket = self._messages.get(key.id, {})
+            newest: list[Message] = []
             # Newest first with id as the tie-breaker, like Firestore's implicit __name__ order.
-            newest = sorted(matching, key=lambda m: (m.created_at, m.id), reverse=True)[:limit]
+            for created_at, message_id in reversed(self._order.get(key.id, [])):
+                if created_at < since or len(newest) >= limit:
+                    break
+                newest.append(bucket[message_id][0])
             self.reads += len(newest)
         return newest[::-1]
 
@@ -111,8 +125,16 @@ class MemoryStore:
     def messages(self, key: ChannelKey) -> list[Message]:
         """Every buffered message of `key`, oldest first, without counting reads."""
         with self._lock:
-            stored = [m for m, _ in self._messages.get(key.id, {}).values()]
-        return sorted(stored, key=lambda m: (m.created_at, m.id))
+            bucket = self._messages.get(key.id, {})
+            return [bucket[message_id][0] for _, message_id in self._order.get(key.id, [])]
+
+    def messages_from(self, key: ChannelKey, start: datetime) -> list[Message]:
+        """Buffered messages of `key` created at or after `start`, oldest first, without counting reads."""
+        with self._lock:
+            bucket = self._messages.get(key.id, {})
+            order = self._order.get(key.id, [])
+            first = bisect.bisect_left(order, (utc(start), ""))
+            return [bucket[message_id][0] for _, message_id in order[first:]]
 
     def expire_at(self, key: ChannelKey, message_id: str) -> datetime | None:
         with self._lock:

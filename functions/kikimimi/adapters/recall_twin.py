@@ -67,7 +67,7 @@ class InMemoryRecall:
 
     def messages_after(self, key: ChannelKey, after: datetime, until: datetime, limit: int) -> list[Message]:
         after, until = utc(after), utc(until)
-        found = [m for m in self._store.messages(key) if after <= m.created_at <= until][:limit]
+        found = [m for m in self._store.messages_from(key, after) if m.created_at <= until][:limit]
         with self._lock:
             self._count(reads=max(1, len(found)))  # Firestore bills an empty query as one read
         return found
@@ -76,7 +76,7 @@ class InMemoryRecall:
         after = utc(after)
         with self._lock:
             self._count(reads=1)
-        return sum(1 for m in self._store.messages(key) if m.created_at > after)
+        return sum(1 for m in self._store.messages_from(key, after) if m.created_at > after)
 
     def commit_summary(
         self, memory: ChannelMemory, expected_seq: int, chunk: Chunk, profiles: Sequence[ProfileUpdate]
