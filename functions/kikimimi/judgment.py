@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from . import memory_context, policy, prompts
 from .context import build_context
@@ -70,6 +70,13 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     return decision
 
 
+def parent_messages(deps: Deps, key: ChannelKey, now: datetime) -> list[Message]:
+    """Inside a thread, the parent channel's recent top-level messages (only when a prompt is built)."""
+    if key.thread_id is None:
+        return []
+    return deps.store.recent_messages(ChannelKey(key.channel_id), since=now - deps.ttl(), limit=10)
+
+
 def _rule_reason(score: Score, outcome: Verdict) -> str:
     fired = ", ".join(f"{name} {value:+g}" for name, value in score.terms) or "no rule fired"
     return f"rules {outcome.value} at {score.total:g}: {fired}"
@@ -91,7 +98,7 @@ def _ask_llm(
     context = build_context(
         bot_name=s.bot_name, aliases=s.bot_aliases, persona=s.persona, language=s.language, now=now,
         messages=window, interventions=interventions, trigger_id=trigger.id,
-        allowed_reactions=s.allowed_reactions,
+        allowed_reactions=s.allowed_reactions, others=parent_messages(deps, key, now),
     )  # fmt: skip
     if recall is not None:
         context = recall.context(context, s.language, now)

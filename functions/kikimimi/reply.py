@@ -11,6 +11,7 @@ from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attemp
 from . import memory_context, policy, prompts
 from .context import build_context, last_lines
 from .deps import Deps, elapsed_ms
+from .judgment import parent_messages
 from .model import ChannelKey, Intervention, Message, ResponseType
 from .outgoing import shape_reply
 from .ports import DiscordError, LLMError, LLMRequest, LLMResult
@@ -57,7 +58,7 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     context = build_context(
         bot_name=s.bot_name, aliases=s.bot_aliases, persona=s.persona, language=s.language, now=now,
         messages=window, interventions=interventions, trigger_id=task.trigger_id, target_id=target_id,
-        reason=task.reason, response_type=task.response_type.value,
+        reason=task.reason, response_type=task.response_type.value, others=parent_messages(deps, key, now),
     )  # fmt: skip
     context = memory_context.for_reply(deps, context, task, window, now)
     short = task.response_type is ResponseType.SHORT_ACK

@@ -255,3 +255,19 @@ def test_react_only_posts_a_reaction_and_no_message(scenario: Make) -> None:
     (remembered,) = s.sim.store.interventions(GENERAL)
     assert (remembered.response_type, remembered.message_id) == (ResponseType.REACT_ONLY, None)
     assert s.sim.summary()["reactions"] == 1 and s.sim.summary()["posts"] == 0
+
+
+def test_a_thread_judgment_sees_the_parent_channel(scenario: Make) -> None:
+    """Inside a thread the prompt carries the whole thread plus the parent's recent top-level messages."""
+    llm = ScriptedLLM(answer(should_respond=False))
+    s = scenario(judge_llm=llm)
+    s.run(
+        s.msg("p1", "erin", "release party is on friday at the usual place", 0),
+        s.msg("t1", "alice", "which config key sets the level?", 20, thread="th1"),
+        s.msg("t2", "bob", "no idea honestly", 25, thread="th1"),
+        s.msg("t3", "carol", "anyone know how to change the log level?", 30, thread="th1"),
+    )
+    (request,) = llm.requests
+    conversation, others = request.system.split("<other_recent_messages>")
+    assert "[t3]" in conversation and "[t1]" in conversation and "[p1]" not in conversation
+    assert "[p1]" in others and "release party" in others
