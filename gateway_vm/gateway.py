@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -141,6 +140,22 @@ class Gateway(discord.AutoShardedClient):
         return self.overrides.setdefault(channel_id, value)
 
 
+def status_text(enabled: bool, settings: ChannelSettings) -> str:
+    """The `/kikimimi status` answer: enabled, quiet period, last decision and why."""
+    quiet = (
+        f"quiet until <t:{int(settings.quiet_until.timestamp())}:t>"
+        if settings.quiet_until and settings.quiet_until > datetime.now(UTC)
+        else "not quiet"
+    )
+    last = settings.last_decision
+    decided = (
+        f"last decision <t:{int(last.at.timestamp())}:R>: {last.decision} — {last.reason[:300]}"
+        if last
+        else "no decision yet"
+    )
+    return f"enabled: {'yes' if enabled else 'no'} · {quiet} · {decided}"
+
+
 def _ms(seconds: float) -> float | None:
     return None if seconds != seconds or seconds == float("inf") else round(seconds * 1000, 1)
 
@@ -197,15 +212,10 @@ def register_commands(client: Gateway) -> None:
         if (channel := await place(interaction)) is None:
             return
         current = await client.load_settings(channel)
-        enabled = client.enabled(channel, False)
-        quiet_line = (
-            f"quiet until <t:{int(current.quiet_until.timestamp())}:t>"
-            if current.quiet_until and current.quiet_until > datetime.now(UTC)
-            else "not quiet"
-        )
+        if client.store is not None:  # fresh: the judge writes the last decision, not this process
+            current = await asyncio.to_thread(client.store.channel_settings, ChannelKey(channel))
         await interaction.response.send_message(
-            f"enabled: {'yes' if enabled else 'no'} · {quiet_line} · checked {time.strftime('%H:%M:%S')}",
-            ephemeral=True,
+            status_text(client.enabled(channel, False), current), ephemeral=True
         )
 
     client.tree.add_command(group)

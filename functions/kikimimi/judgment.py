@@ -11,7 +11,7 @@ from . import memory_context, policy, prompts
 from .context import build_context
 from .deps import Deps, elapsed_ms
 from .judge_answer import AnswerInvalid, answer_schema, apply_answer, parse_answer
-from .model import ChannelKey, Decision, Message, ResponseType, TaskKind, TaskSpec
+from .model import ChannelKey, Decision, LastDecision, Message, ResponseType, TaskKind, TaskSpec
 from .ports import LLMError, LLMRequest
 from .rules import Score, Verdict, rule_response_type, score_room, verdict
 from .wire import JudgeTask, ReplyTask, dump
@@ -65,6 +65,11 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
         reason=decision.reason, llm_calls=decision.llm_calls, source=decision.source,
         terms=dict(decision.terms), latency_ms=elapsed_ms(started),
     )  # fmt: skip
+    verdict_word = "respond" if decision.should_respond else "silent"
+    # On the parent channel's document: /kikimimi status answers per channel, threads included.
+    deps.store.record_decision(
+        ChannelKey(key.channel_id), LastDecision(now, task.trigger_id, verdict_word, decision.reason)
+    )
     if decision.should_respond:
         _schedule_reply(deps, task, decision, now)
     return decision

@@ -125,11 +125,22 @@ class TaskSpec:
 
 
 @dataclass(frozen=True)
+class LastDecision:
+    """The latest judgment in a channel or its threads, for the moderators' status command."""
+
+    at: datetime
+    trigger_id: str
+    decision: str  # respond | silent
+    reason: str
+
+
+@dataclass(frozen=True)
 class ChannelSettings:
     """Per-channel switches stored by moderators; absent means the env default."""
 
     enabled: bool | None = None
     quiet_until: datetime | None = None
+    last_decision: LastDecision | None = None  # written by judge, read by /kikimimi status
 
 
 # Memory layers: channel context, transcript chunks, user profiles, facts, guild memory.

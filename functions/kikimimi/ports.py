@@ -16,6 +16,7 @@ from .model import (
     Fact,
     GuildMemory,
     Intervention,
+    LastDecision,
     Message,
     ProfileUpdate,
     TaskKind,
@@ -66,6 +67,10 @@ class Store(Protocol):
         ...
 
     def save_channel_settings(self, key: ChannelKey, settings: ChannelSettings) -> None: ...
+
+    def record_decision(self, key: ChannelKey, decision: LastDecision) -> None:
+        """Remember the latest judgment on the channel document (one write per judgment, not per message)."""
+        ...
 
     def cached_judgment(self, key: ChannelKey, digest: str, since: datetime) -> Decision | None:
         """A judgment stored for this conversation digest at or after `since`."""

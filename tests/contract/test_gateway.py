@@ -468,6 +468,22 @@ def test_a_command_in_a_thread_applies_to_its_parent_channel() -> None:
     gateway.backlog.flush(0.0)
 
 
+def test_status_reports_the_judges_last_decision_and_reason() -> None:
+    from kikimimi.model import LastDecision
+
+    store = MemoryStore()
+    gateway, _ = new_gateway(settings(), store)
+    interaction = FakeInteraction(SimpleNamespace(id=7), MANAGE_CHANNELS)
+    run_async(command(gateway, "status")(interaction))
+    assert "no decision yet" in interaction.said
+    at = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+    store.record_decision(ChannelKey("7"), LastDecision(at, "m5", "respond", "unanswered_question +40"))
+    interaction = FakeInteraction(SimpleNamespace(id=7), MANAGE_CHANNELS)
+    run_async(command(gateway, "status")(interaction))
+    assert f"last decision <t:{int(at.timestamp())}:R>: respond — unanswered_question +40" in interaction.said
+    gateway.backlog.flush(0.0)
+
+
 def test_stored_settings_are_read_by_status() -> None:
     store = MemoryStore()
     store.save_channel_settings(ChannelKey("7"), ChannelSettings(enabled=False))

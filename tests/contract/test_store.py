@@ -122,6 +122,20 @@ def test_channel_settings_round_trip_and_default(store: MemoryStore | FirestoreS
     assert store.channel_settings(CHANNEL) == ChannelSettings(enabled=True)
 
 
+def test_the_last_decision_shares_the_channel_document_with_the_settings(
+    store: MemoryStore | FirestoreStore,
+) -> None:
+    from kikimimi.model import LastDecision
+
+    store.save_channel_settings(CHANNEL, ChannelSettings(enabled=True))
+    last = LastDecision(at=T0, trigger_id="m9", decision="silent", reason="rules silent at 10: closing -30")
+    store.record_decision(CHANNEL, last)
+    assert store.channel_settings(CHANNEL) == ChannelSettings(enabled=True, last_decision=last)
+    store.save_channel_settings(CHANNEL, ChannelSettings(enabled=False))  # a moderator's change keeps it
+    assert store.channel_settings(CHANNEL).last_decision == last
+    assert store.channel_settings(CHANNEL).enabled is False
+
+
 def test_judgment_cache_hit_and_miss_by_time(store: MemoryStore | FirestoreStore) -> None:
     decision = Decision(
         should_respond=True,

@@ -295,3 +295,11 @@ def test_message_ids_do_not_change_the_judgment(scenario: Make) -> None:
     score, reason = judged("m1")
     assert (score, reason) == judged("1325000000000000001")
     assert "unanswered_address" not in reason  # the mention was answered at t=30: nothing is owed
+
+
+def test_every_judgment_is_remembered_for_the_status_command(scenario: Make) -> None:
+    s = scenario()
+    s.run(*three_people(s), s.msg("q1", "dave", "how do I change the log level in the config file?", 30))
+    last = s.sim.store.channel_settings(ChannelKey("general")).last_decision
+    assert last is not None and (last.trigger_id, last.decision) == ("q1", "respond")
+    assert "unanswered_question" in last.reason

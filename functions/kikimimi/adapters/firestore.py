@@ -9,7 +9,7 @@ from google.api_core import exceptions
 from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
 
-from ..model import ChannelKey, ChannelSettings, Decision, Intervention, Message
+from ..model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
 from . import firestore_codec as codec
 
 CHANNELS = "channels"
@@ -119,6 +119,10 @@ class FirestoreStore:
     def save_channel_settings(self, key: ChannelKey, settings: ChannelSettings) -> None:
         self._count(writes=1)
         self._channel(key).set(codec.settings_to_doc(settings), merge=True)
+
+    def record_decision(self, key: ChannelKey, decision: LastDecision) -> None:
+        self._count(writes=1)
+        self._channel(key).set({"last_decision": codec.last_decision_to_doc(decision)}, merge=True)
 
     def cached_judgment(self, key: ChannelKey, digest: str, since: datetime) -> Decision | None:
         """A judgment stored for this conversation digest at or after `since`."""

@@ -6,7 +6,15 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from ..model import ChannelSettings, ConversationState, Decision, Intervention, Message, ResponseType
+from ..model import (
+    ChannelSettings,
+    ConversationState,
+    Decision,
+    Intervention,
+    LastDecision,
+    Message,
+    ResponseType,
+)
 
 
 def utc(value: datetime) -> datetime:
@@ -109,10 +117,26 @@ def settings_from_doc(doc: Mapping[str, Any] | None) -> ChannelSettings:
     if not doc:
         return ChannelSettings()
     enabled = doc.get("enabled")
+    last = doc.get("last_decision")
     return ChannelSettings(
         enabled=None if enabled is None else bool(enabled),
         quiet_until=optional_utc(doc.get("quiet_until")),
+        last_decision=last_decision_from_doc(last) if isinstance(last, Mapping) else None,
     )
+
+
+def last_decision_to_doc(decision: LastDecision) -> dict[str, Any]:
+    return {
+        "at": utc(decision.at), "trigger": decision.trigger_id, "decision": decision.decision,
+        "reason": decision.reason[:500],
+    }  # fmt: skip
+
+
+def last_decision_from_doc(doc: Mapping[str, Any]) -> LastDecision:
+    return LastDecision(
+        at=utc(doc["at"]), trigger_id=str(doc.get("trigger", "")), decision=str(doc.get("decision", "")),
+        reason=str(doc.get("reason", "")),
+    )  # fmt: skip
 
 
 def decision_to_doc(decision: Decision, at: datetime, expire_at: datetime | None = None) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import threading
 from dataclasses import replace
 from datetime import datetime
 
-from ..model import ChannelKey, ChannelSettings, Decision, Intervention, Message
+from ..model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
 from .firestore_codec import intervention_doc_id, optional_utc, utc
 
 
@@ -103,7 +103,19 @@ class MemoryStore:
     def save_channel_settings(self, key: ChannelKey, settings: ChannelSettings) -> None:
         with self._lock:
             self.writes += 1
-            self._settings[key.id] = replace(settings, quiet_until=optional_utc(settings.quiet_until))
+            # Moderator settings and the judge's last decision share the channel document (merge).
+            current = self._settings.get(key.id, ChannelSettings())
+            self._settings[key.id] = replace(
+                settings,
+                quiet_until=optional_utc(settings.quiet_until),
+                last_decision=settings.last_decision or current.last_decision,
+            )
+
+    def record_decision(self, key: ChannelKey, decision: LastDecision) -> None:
+        with self._lock:
+            self.writes += 1
+            current = self._settings.get(key.id, ChannelSettings())
+            self._settings[key.id] = replace(current, last_decision=replace(decision, at=utc(decision.at)))
 
     def cached_judgment(self, key: ChannelKey, digest: str, since: datetime) -> Decision | None:
         """A judgment stored for this conversation digest at or after `since`."""
