@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import datetime, timedelta
 
 from google.api_core import exceptions
@@ -11,6 +10,7 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 
 from ..model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
 from . import firestore_codec as codec
+from .doc_counter import DocumentCounter
 
 CHANNELS = "channels"
 MESSAGES = "messages"
@@ -18,7 +18,7 @@ INTERVENTIONS = "interventions"
 JUDGMENTS = "judgments"
 
 
-class FirestoreStore:
+class FirestoreStore(DocumentCounter):
     """Store on Firestore, counting document reads and writes for the benchmark."""
 
     def __init__(
@@ -33,14 +33,7 @@ class FirestoreStore:
         self._channels = f"{prefix}{CHANNELS}"
         self._intervention_ttl = intervention_ttl
         self._judgment_ttl = judgment_ttl
-        self._lock = threading.Lock()
-        self.reads = 0
-        self.writes = 0
-
-    def _count(self, reads: int = 0, writes: int = 0) -> None:
-        with self._lock:
-            self.reads += reads
-            self.writes += writes
+        super().__init__()
 
     def _channel(self, key: ChannelKey) -> firestore.DocumentReference:
         return self._client.collection(self._channels).document(key.id)

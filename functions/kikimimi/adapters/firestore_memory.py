@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -15,6 +14,7 @@ from google.cloud.firestore_v1.vector import Vector
 from ..model import ChannelKey, ChannelMemory, Chunk, Fact, GuildMemory, Message, ProfileUpdate, UserProfile
 from . import firestore_codec as codec
 from . import firestore_memory_codec as mc
+from .doc_counter import DocumentCounter
 from .firestore import CHANNELS, MESSAGES
 from .firestore_memory_codec import SUMMARY_FIELDS
 
@@ -25,7 +25,7 @@ FACTS = "facts"  # the collection group of the vector index
 PROFILES = "profiles"
 
 
-class FirestoreRecall:
+class FirestoreRecall(DocumentCounter):
     """Recall on Firestore, counting document reads and writes like the Store adapter."""
 
     def __init__(
@@ -37,14 +37,7 @@ class FirestoreRecall:
         self._guilds = f"{prefix}{MEMORY_GUILDS}"
         self._facts_group = f"{prefix}{FACTS}"
         self._chunk_ttl = chunk_ttl
-        self._lock = threading.Lock()
-        self.reads = 0
-        self.writes = 0
-
-    def _count(self, reads: int = 0, writes: int = 0) -> None:
-        with self._lock:
-            self.reads += reads
-            self.writes += writes
+        super().__init__()
 
     def _channel(self, key: ChannelKey) -> firestore.DocumentReference:
         return self._client.collection(self._channels).document(key.id)
