@@ -12,6 +12,7 @@ import json
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -107,48 +108,44 @@ def _lines(
     return out
 
 
+@dataclass(frozen=True)
+class Room:
+    """How a generated room talks: speakers, gaps between messages, occasional long pauses."""
+
+    name: str
+    speakers: tuple[int, int]
+    gap: tuple[float, float]
+    pause_rate: float = 0.0
+    pause: tuple[float, float] = (0.0, 0.0)
+
+
+BUSY = Room("bursty", speakers=(6, 10), gap=(2.0, 15.0), pause_rate=0.03, pause=(120.0, 1200.0))
+QUIET = Room("slow", speakers=(3, 4), gap=(60.0, 600.0))
+
+
+def room(
+    kind: Room, n: int, seed: int, bot: str = "kikimimi", alias: str = "ききみみ"
+) -> list[TranscriptLine]:
+    rng = random.Random(seed)
+    speakers = rng.sample(NAMES, rng.randint(*kind.speakers))
+    return _lines(
+        rng, n, [kind.name], speakers, kind.gap, pause_rate=kind.pause_rate, pause=kind.pause,
+        question_rate=0.15, mention_rate=0.01, bot=bot, alias=alias, prefix=kind.name[0],
+    )  # fmt: skip
+
+
 def bursty(
     n: int = 1000, seed: int = 1, *, bot: str = "kikimimi", alias: str = "ききみみ"
 ) -> list[TranscriptLine]:
     """A busy room: 6–10 speakers, 2–15 s between messages, now and then a pause of minutes."""
-    rng = random.Random(seed)
-    speakers = rng.sample(NAMES, rng.randint(6, 10))
-    return _lines(
-        rng,
-        n,
-        ["bursty"],
-        speakers,
-        (2.0, 15.0),
-        pause_rate=0.03,
-        pause=(120.0, 1200.0),
-        question_rate=0.15,
-        mention_rate=0.01,
-        bot=bot,
-        alias=alias,
-        prefix="b",
-    )
+    return room(BUSY, n, seed, bot, alias)
 
 
 def slow(
     n: int = 1000, seed: int = 2, *, bot: str = "kikimimi", alias: str = "ききみみ"
 ) -> list[TranscriptLine]:
     """A slow room: 3–4 speakers, 1–10 minutes between messages."""
-    rng = random.Random(seed)
-    speakers = rng.sample(NAMES, rng.randint(3, 4))
-    return _lines(
-        rng,
-        n,
-        ["slow"],
-        speakers,
-        (60.0, 600.0),
-        pause_rate=0.0,
-        pause=(0.0, 0.0),
-        question_rate=0.15,
-        mention_rate=0.01,
-        bot=bot,
-        alias=alias,
-        prefix="s",
-    )
+    return room(QUIET, n, seed, bot, alias)
 
 
 def multi_channel(
