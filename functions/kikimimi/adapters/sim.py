@@ -65,9 +65,10 @@ class SimTaskQueue:
 
     def cancel(self, kind: TaskKind, name: str) -> bool:
         with self._lock:
-            entry = self._pending.pop(name, None)
-            if entry is None:
+            entry = self._pending.get(name)
+            if entry is None or entry.task.kind is not kind:  # a name lives in its kind's queue only
                 return False
+            del self._pending[name]
             self.cancelled.append(name)
             return True
 
