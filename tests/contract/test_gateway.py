@@ -160,8 +160,24 @@ def test_mentions_replies_and_the_bots_own_messages(fake_discord: FakeDiscord) -
     assert not to_human.reply_to_bot and to_human.reply_to_message_id == plain.message_id
 
 
-def test_a_thread_message_through_the_fake() -> None:
-    pytest.skip("the fake Discord has no threads (channel type 0 only, no THREAD_CREATE); see place_of test")
+def test_a_thread_message_is_keyed_by_its_parent_channel_and_the_thread(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    thread = fake.add_thread(fake.channel.id, "release-notes")
+
+    async def scenario() -> Running:
+        async with running(fake, settings(enabled_channels=(fake.channel.id,))) as run:
+            assert isinstance(run.gateway.get_channel(int(thread.id)), discord.Thread)
+            fake.post_user_message(thread.id, fake.alice, "スレッドでの質問です")
+            await run.published(1)
+            return run
+
+    run = run_async(scenario())
+    [(data, ordering_key, _)] = run.publisher.published
+    envelope = parse_envelope(data)
+    assert isinstance(envelope, MessageCreated)
+    # The parent's enable switch covers its threads; the buffer key is channel:thread.
+    assert (envelope.channel_id, envelope.thread_id) == (fake.channel.id, thread.id)
+    assert ordering_key == fake.channel.id
 
 
 def test_a_message_in_a_thread_is_keyed_by_its_parent_channel() -> None:

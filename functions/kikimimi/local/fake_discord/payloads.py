@@ -69,6 +69,8 @@ def everyone_role(guild: Guild) -> Json:
 
 
 def channel(c: Channel) -> Json:
+    if c.parent_id is not None:
+        return thread(c)
     return {
         "id": c.id,
         "type": c.type,
@@ -83,6 +85,19 @@ def channel(c: Channel) -> Json:
         "last_message_id": c.last_message_id,
         "flags": 0,
     }
+
+
+def thread(c: Channel) -> Json:
+    """A thread channel as discord.py's Thread reads it (parent, owner, metadata, counts)."""
+    return {
+        "id": c.id, "type": c.type, "guild_id": c.guild_id, "name": c.name, "parent_id": c.parent_id,
+        "owner_id": c.owner_id, "last_message_id": c.last_message_id, "rate_limit_per_user": 0, "flags": 0,
+        "message_count": 0, "member_count": 1,
+        "thread_metadata": {
+            "archived": False, "auto_archive_duration": 1440, "locked": False,
+            "archive_timestamp": "2026-01-01T00:00:00+00:00",
+        },
+    }  # fmt: skip
 
 
 def _keys(names: str) -> list[str]:
@@ -125,6 +140,7 @@ def guild_create(state: FakeState, guild: Guild) -> Json:
         "member_count": len(members),
         "members": members,
         "channels": [channel(state.channels[cid]) for cid in guild.channel_ids],
+        "threads": [thread(state.channels[tid]) for tid in guild.thread_ids],
     }
 
 

@@ -168,6 +168,10 @@ class FakeDiscord:
     def add_channel(self, guild_id: str, name: str, *, forbidden: bool = False) -> Channel:
         return self.state.add_channel(guild_id, name, forbidden=forbidden)
 
+    def add_thread(self, parent_id: str, name: str) -> Channel:
+        """A public thread under `parent_id`, owned by alice. Add before clients connect."""
+        return self.state.add_thread(parent_id, name, self.alice.id)
+
     def set_forbidden(self, channel_id: str, forbidden: bool = True) -> None:
         """Make every REST call on the channel answer 403 Missing Access."""
         with self.state.lock:

@@ -32,6 +32,9 @@ class Snowflakes:
             return str(self._last)
 
 
+PUBLIC_THREAD = 11
+
+
 @dataclass
 class User:
     id: str
@@ -50,6 +53,8 @@ class Channel:
     forbidden: bool = False  # every call answers 403 Missing Access
     topic: str | None = None
     last_message_id: str | None = None
+    parent_id: str | None = None  # set for threads (type 11): the channel the thread lives in
+    owner_id: str | None = None
 
 
 @dataclass
@@ -59,6 +64,7 @@ class Guild:
     owner_id: str
     joined_at: str
     channel_ids: list[str] = field(default_factory=list)
+    thread_ids: list[str] = field(default_factory=list)
     member_ids: list[str] = field(default_factory=list)
 
 
@@ -116,6 +122,19 @@ class FakeState:
             guild.member_ids = list(dict.fromkeys([owner_id, *member_ids]))
             self.guilds[guild.id] = guild
             return guild
+
+    def add_thread(self, parent_id: str, name: str, owner_id: str) -> Channel:
+        """A public thread (type 11) under a text channel; sent in GUILD_CREATE's `threads`."""
+        with self.lock:
+            parent = self.channels[parent_id]
+            guild = self.guilds[parent.guild_id]
+            thread = Channel(
+                id=self.ids.next(), guild_id=parent.guild_id, name=name, position=0, type=PUBLIC_THREAD,
+                parent_id=parent_id, owner_id=owner_id,
+            )  # fmt: skip
+            self.channels[thread.id] = thread
+            guild.thread_ids.append(thread.id)
+            return thread
 
     def add_channel(self, guild_id: str, name: str, *, forbidden: bool = False) -> Channel:
         with self.lock:
