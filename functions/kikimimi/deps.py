@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .model import ChannelKey, ChannelSettings
-from .ports import LLM, Clock, Discord, Embedder, Events, Recall, Store, TaskQueue
+from .ports import LLM, Clock, Discord, Embedder, Events, LLMResult, Recall, Store, TaskQueue
 from .rules import RuleConfig
 from .settings import Settings
 
@@ -89,6 +89,13 @@ class Deps:
 
     def emit(self, event: str, key: ChannelKey, **fields: Any) -> None:
         self.events.emit(event, {"channel": key.channel_id, "thread": key.thread_id, **fields})
+
+    def llm_call(self, key: ChannelKey, function: str, result: LLMResult, **fields: Any) -> None:
+        """The `llm_call` log line (model, tokens, latency) that the LLM metrics count."""
+        self.emit(
+            "llm_call", key, function=function, model=result.model, input_tokens=result.input_tokens,
+            output_tokens=result.output_tokens, latency_ms=result.latency_ms, **fields,
+        )  # fmt: skip
 
 
 def elapsed_ms(started: float) -> float:

@@ -125,12 +125,7 @@ def _ask_llm(
             reason=f"llm failure: {type(exc).__name__}: {str(exc)[:200]}", llm_calls=1, source="llm_error",
             terms=score.terms,
         )  # fmt: skip
-    deps.events.emit(
-        "llm_call",
-        {"function": "judge", "channel": key.channel_id, "thread": key.thread_id, "model": result.model,
-         "input_tokens": result.input_tokens, "output_tokens": result.output_tokens,
-         "latency_ms": result.latency_ms},
-    )  # fmt: skip
+    deps.llm_call(key, "judge", result, trigger=trigger.id)
     decision = apply_answer(
         answer, score=score.total, terms=score.terms, trigger_id=trigger.id,
         window_ids=[m.id for m in window], min_confidence=s.min_confidence,

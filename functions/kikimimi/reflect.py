@@ -162,18 +162,7 @@ def _extract(
         log.warning("reflection LLM failed: %s", exc)
         deps.emit("memory_error", key, function="reflect", error=f"{exc}"[:300])
         return None
-    deps.events.emit(
-        "llm_call",
-        {
-            "function": "reflect",
-            "channel": key.channel_id,
-            "thread": key.thread_id,
-            "model": result.model,
-            "input_tokens": result.input_tokens,
-            "output_tokens": result.output_tokens,
-            "latency_ms": result.latency_ms,
-        },
-    )
+    deps.llm_call(key, "reflect", result)
     return answer
 
 

@@ -70,10 +70,7 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     if result is None:
         deps.emit("reply_skipped", key, **base, decision="silent", reason="llm failure")
         return None
-    deps.emit(
-        "llm_call", key, function="reply", guild=task.guild_id, trigger=task.trigger_id, model=result.model,
-        input_tokens=result.input_tokens, output_tokens=result.output_tokens, latency_ms=result.latency_ms,
-    )  # fmt: skip
+    deps.llm_call(key, "reply", result, guild=task.guild_id, trigger=task.trigger_id)
     text = shape_reply(result.text, single_line=short)
     if not text:
         deps.emit("reply_skipped", key, **base, decision="silent", reason="empty text from the model")

@@ -133,18 +133,7 @@ def _write(
         try:
             result = deps.memory_llm.generate(request)
             answer = parse_summary(result.text)
-            deps.events.emit(
-                "llm_call",
-                {
-                    "function": "summarize",
-                    "channel": key.channel_id,
-                    "thread": key.thread_id,
-                    "model": result.model,
-                    "input_tokens": result.input_tokens,
-                    "output_tokens": result.output_tokens,
-                    "latency_ms": result.latency_ms,
-                },
-            )
+            deps.llm_call(key, "summarize", result)
             return answer, result.model
         except (LLMError, MemoryAnswerInvalid) as exc:
             log.warning("summary LLM failed, keeping the previous summary: %s", exc)

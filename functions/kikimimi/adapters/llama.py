@@ -17,7 +17,7 @@ from .model_files import QWEN_CODER_1_5B, OfflineModelNotInstalled, ensure_model
 if TYPE_CHECKING:
     from llama_cpp import Llama, LlamaGrammar
 
-# Same placeholder as the Gemini adapter: the design puts everything in the system prompt.
+# The fixed user turn, as in the Gemini adapter: the design puts everything in the system prompt.
 EMPTY_USER_TURN = "Respond now."
 DEFAULT_MAX_STRING_LENGTH = 300
 
