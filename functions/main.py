@@ -4,7 +4,7 @@ from typing import Any
 
 import functions_framework
 
-from kikimimi import entrypoints, memory_entrypoints
+from kikimimi import entrypoints
 from kikimimi.logs import configure_logging
 
 configure_logging()
@@ -31,16 +31,16 @@ def reply(request: Any) -> Any:
 @functions_framework.http
 def summarize(request: Any) -> Any:
     """Cloud Tasks (memory queue) → fold new messages into the channel's rolling summary."""
-    return memory_entrypoints.summarize_request(request)
+    return entrypoints.summarize_request(request)
 
 
 @functions_framework.http
 def reflect(request: Any) -> Any:
     """Cloud Tasks (memory queue) → extract facts after a lull or a backlog."""
-    return memory_entrypoints.reflect_request(request)
+    return entrypoints.reflect_request(request)
 
 
 @functions_framework.http
 def maintain(request: Any) -> Any:
     """Cloud Scheduler → rebuild guild memory from channel contexts, remove decayed facts."""
-    return memory_entrypoints.maintain_request(request)
+    return entrypoints.maintain_request(request)

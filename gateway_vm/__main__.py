@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import signal
 import sys
 
@@ -14,6 +13,7 @@ from kikimimi.logs import configure_logging
 from kikimimi.settings import Settings
 
 from .backlog import BacklogPublisher
+from .endpoints import point_discord_py_at
 from .gateway import Gateway
 
 log = logging.getLogger("gateway_vm")
@@ -25,19 +25,15 @@ INTENT_HELP = (
 
 
 def build(settings: Settings) -> Gateway:
-    from google.cloud import firestore
-
-    from kikimimi.adapters.firestore import FirestoreStore
-    from kikimimi.adapters.pubsub import PubSubPublisher, make_publisher_client
+    """The gateway with its Publisher and Store from the one composition root."""
+    from kikimimi import bootstrap
 
     if settings.discord_gateway_url or settings.discord_api_base != Settings().discord_api_base:
-        from kikimimi.local.fake_discord import point_discord_py_at
-
         point_discord_py_at(settings.discord_api_base.rsplit("/api/", 1)[0])
-    client = make_publisher_client(emulator=bool(os.environ.get("PUBSUB_EMULATOR_HOST")))
-    publisher = PubSubPublisher(client, client.topic_path(settings.project, settings.pubsub_topic))
-    store = FirestoreStore(firestore.Client(project=settings.project, database=settings.firestore_database))
-    return Gateway(settings, BacklogPublisher(publisher, settings.gateway_backlog), store)
+    publisher = bootstrap.build_publisher(settings)
+    return Gateway(
+        settings, BacklogPublisher(publisher, settings.gateway_backlog), bootstrap.build_store(settings)
+    )
 
 
 async def serve(gateway: Gateway, token: str) -> int:

@@ -10,8 +10,8 @@ import time
 from collections.abc import Callable
 from typing import TypeAlias
 
+from kikimimi.domain.wire import MessageCreated, MessageDeleted, MessageEdited, dump
 from kikimimi.ports import Publisher
-from kikimimi.wire import MessageCreated, MessageDeleted, MessageEdited, dump
 
 log = logging.getLogger(__name__)
 Envelope: TypeAlias = MessageCreated | MessageEdited | MessageDeleted

@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from kikimimi.wire import MessageCreated, MessageDeleted, MessageEdited
+from kikimimi.domain.wire import MessageCreated, MessageDeleted, MessageEdited
 
 
 def place_of(channel: Any) -> tuple[str, str | None]:

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from kikimimi.model import ChannelKey, ChannelSettings
+from kikimimi.domain.model import ChannelKey, ChannelSettings
 from kikimimi.ports import Store
 from kikimimi.settings import Settings
 

@@ -5,4 +5,5 @@ pytest_plugins = [
     "tests.fixtures.cloud_tasks",
     "tests.fixtures.gemini",
     "tests.fixtures.fake_discord",
+    "tests.fixtures.serving",
 ]

@@ -1,26 +1,31 @@
-"""Thin entry points: decode the CloudEvent / HTTP request, call a use case, answer."""
+"""The six thin entry points: decode the CloudEvent / HTTP request, call a use case, answer."""
 
 from __future__ import annotations
 
 import base64
-import logging
-from typing import Any
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from . import wiring
+from kikimimi import bootstrap
+from kikimimi.domain.wire import WireError
+from kikimimi.usecases.deps import Deps
 
-log = logging.getLogger(__name__)
 TASK_HEADER = "X-CloudTasks-TaskName"
+SCHEDULER_HEADER = "X-CloudScheduler"
+TaskT = TypeVar("TaskT")
 
 
-def _reject(function: str, problem: str, extra: dict[str, Any] | None = None) -> None:
-    wiring.deps().events.emit("ingest_rejected", {"function": function, "reason": problem, **(extra or {})})
+def _reject(deps: Deps, function: str, problem: str, extra: dict[str, Any]) -> None:
+    deps.events.emit("ingest_rejected", {"function": function, "reason": problem, **extra})
 
 
 def ingest_event(event: Any) -> None:
     """Pub/Sub CloudEvent → ingest. Bad envelopes are logged and acknowledged (a retry cannot fix them)."""
-    from .ingestion import ingest
-    from .wire import WireError, parse_envelope
+    from kikimimi.domain.wire import parse_envelope
+    from kikimimi.usecases.ingest import ingest
 
+    deps = bootstrap.process_deps()
     data = event.data if isinstance(event.data, dict) else {}
     message = data.get("message") or {}
     if not isinstance(message, dict):
@@ -29,34 +34,43 @@ def ingest_event(event: Any) -> None:
         raw = base64.b64decode(message.get("data") or "", validate=True)
         envelope = parse_envelope(raw)
     except (WireError, ValueError, TypeError) as exc:  # TypeError: data that is not a base64 string
-        _reject("ingest", str(exc), {"pubsub_message_id": message.get("messageId")})
+        _reject(deps, "ingest", str(exc), {"pubsub_message_id": message.get("messageId")})
         return
-    ingest(wiring.deps(), envelope)
+    ingest(deps, envelope)
 
 
-def _task_call(request: Any, function: str, parse: Any, run: Any) -> tuple[dict[str, Any], int]:
-    from .wire import WireError
-
-    deps = wiring.deps()
-    from_tasks = TASK_HEADER in request.headers
-    if deps.settings.mode == "gcp" and not from_tasks:
-        # IAM (run.invoker for the tasks service account only) is the real check; this is defence in depth.
-        return {"error": "only Cloud Tasks may call this endpoint"}, 403
+def _task_call(
+    request: Any,
+    function: str,
+    parse: Callable[[bytes], TaskT],
+    run: Callable[[Deps, TaskT], Any],
+    callers: tuple[str, ...] = (TASK_HEADER,),
+) -> tuple[dict[str, Any], int]:
+    """The one task-endpoint wrapper: caller check, parse (bad bytes are acknowledged), run."""
+    deps = bootstrap.process_deps()
+    trusted = any(header in request.headers for header in callers)
+    if deps.settings.mode == "gcp" and not trusted:
+        # IAM (run.invoker for the tasks/scheduler service accounts only) is the real check; defence in depth.
+        return {"error": f"only {' or '.join(_caller_names(callers))} may call this endpoint"}, 403
     try:
         task = parse(request.get_data())
     except WireError as exc:
-        _reject(function, str(exc), {"task": request.headers.get(TASK_HEADER)})
-        # Acknowledge bad payloads sent by Cloud Tasks: retrying the same bytes can never succeed.
-        return {"status": "rejected", "error": str(exc)}, (200 if from_tasks else 400)
-    result = run(deps, task)
-    return {"status": "ok", "result": result}, 200
+        _reject(deps, function, str(exc), {"task": request.headers.get(TASK_HEADER)})
+        # Acknowledge bad payloads sent by the queue or scheduler: retrying the same bytes can never succeed.
+        return {"status": "rejected", "error": str(exc)}, (200 if trusted else 400)
+    return {"status": "ok", "result": run(deps, task)}, 200
+
+
+def _caller_names(callers: tuple[str, ...]) -> list[str]:
+    return ["Cloud Tasks" if h == TASK_HEADER else "Cloud Scheduler" for h in callers]
 
 
 def judge_request(request: Any) -> tuple[dict[str, Any], int]:
-    from .judgment import judge
-    from .wire import parse_judge_task
+    """Cloud Tasks → judgment."""
+    from kikimimi.domain.wire import parse_judge_task
+    from kikimimi.usecases.judge import judge
 
-    def run(deps: Any, task: Any) -> Any:
+    def run(deps: Deps, task: Any) -> Any:
         decision = judge(deps, task)
         return (
             None
@@ -68,7 +82,57 @@ def judge_request(request: Any) -> tuple[dict[str, Any], int]:
 
 
 def reply_request(request: Any) -> tuple[dict[str, Any], int]:
-    from .reply import reply
-    from .wire import parse_reply_task
+    """Cloud Tasks → reply."""
+    from kikimimi.domain.wire import parse_reply_task
+    from kikimimi.usecases.reply import reply
 
-    return _task_call(request, "reply", parse_reply_task, lambda deps, task: reply(deps, task))
+    return _task_call(request, "reply", parse_reply_task, reply)
+
+
+MEMORY_CALLERS = (TASK_HEADER, SCHEDULER_HEADER)
+
+
+def _is_scheduler_job(data: bytes) -> bool:
+    """The hourly scheduler job may target summarize with `{"job": "guild_memory"}`: route it to maintain."""
+    try:
+        body = json.loads(data or b"{}")
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    return isinstance(body, dict) and "job" in body
+
+
+def summarize_request(request: Any) -> tuple[dict[str, Any], int]:
+    """Cloud Tasks (memory queue) → summary; a scheduler job sent here goes to maintain."""
+    from kikimimi.domain.memory.wire import parse_summarize_task
+    from kikimimi.usecases.memory.summarize import summarize
+
+    if _is_scheduler_job(request.get_data()):
+        return maintain_request(request)
+
+    def run(deps: Deps, task: Any) -> Any:
+        memory = summarize(deps, task)
+        return None if memory is None else {"seq": memory.seq, "messages_total": memory.messages_total}
+
+    return _task_call(request, "summarize", parse_summarize_task, run, MEMORY_CALLERS)
+
+
+def reflect_request(request: Any) -> tuple[dict[str, Any], int]:
+    """Cloud Tasks (memory queue) → reflection."""
+    from kikimimi.domain.memory.wire import parse_reflect_task
+    from kikimimi.usecases.memory.reflect import reflect
+
+    return _task_call(
+        request,
+        "reflect",
+        parse_reflect_task,
+        lambda deps, task: {"facts": reflect(deps, task)},
+        MEMORY_CALLERS,
+    )
+
+
+def maintain_request(request: Any) -> tuple[dict[str, Any], int]:
+    """Cloud Scheduler → guild memory and fact decay."""
+    from kikimimi.domain.memory.wire import parse_maintain_task
+    from kikimimi.usecases.memory.maintain import maintain
+
+    return _task_call(request, "maintain", parse_maintain_task, maintain, MEMORY_CALLERS)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from .model import (
+from kikimimi.domain.model import (
     ChannelKey,
     ChannelMemory,
     ChannelSettings,

@@ -1,4 +1,4 @@
-"""Frozen settings parsed once from the environment: the only reader of os.environ."""
+"""Frozen settings parsed once from the environment: the only module that touches os.environ."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ import dataclasses
 import json
 import os
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 
@@ -23,6 +25,11 @@ class Settings:
     project: str = field(default="kikimimi-local", metadata={"env": "GOOGLE_CLOUD_PROJECT"})
     region: str = field(default="asia-northeast1", metadata={"env": "KIKIMIMI_REGION"})
     mode: str = field(default="local", metadata={"env": "KIKIMIMI_MODE"})  # local | gcp
+    prompts_dir: str = field(default="", metadata={"env": "KIKIMIMI_PROMPTS_DIR"})  # "": beside the package
+    # The offline model's joined GGUF file; "" = $XDG_CACHE_HOME/kikimimi or ~/.cache/kikimimi
+    cache_dir: str = field(default="", metadata={"env": "KIKIMIMI_CACHE_DIR"})
+    xdg_cache_home: str = field(default="", metadata={"env": "XDG_CACHE_HOME"})
+    debug: bool = field(default=False, metadata={"env": "KIKIMIMI_DEBUG"})  # local tools: echo server output
     # Persona
     bot_name: str = field(default="kikimimi", metadata={"env": "BOT_NAME"})
     bot_aliases: tuple[str, ...] = field(default=("ききみみ", "聞き耳"), metadata={"env": "BOT_ALIASES"})
@@ -78,6 +85,9 @@ class Settings:
     # Pub/Sub and Firestore
     pubsub_topic: str = field(default="kikimimi-messages", metadata={"env": "PUBSUB_TOPIC"})
     firestore_database: str = field(default="(default)", metadata={"env": "FIRESTORE_DATABASE"})
+    # The official emulators (local stack); the client libraries read the same variables themselves.
+    firestore_emulator_host: str = field(default="", metadata={"env": "FIRESTORE_EMULATOR_HOST"})
+    pubsub_emulator_host: str = field(default="", metadata={"env": "PUBSUB_EMULATOR_HOST"})
     # Discord
     discord_backend: str = field(default="rest", metadata={"env": "DISCORD_BACKEND"})  # rest | recording
     discord_api_base: str = field(default="https://discord.com/api/v10", metadata={"env": "DISCORD_API_BASE"})
@@ -130,6 +140,17 @@ class Settings:
     def channel_enabled(self, channel_id: str) -> bool:
         """Env default: '*' enables every channel."""
         return "*" in self.enabled_channels or channel_id in self.enabled_channels
+
+    @property
+    def model_cache_dir(self) -> Path:
+        """Where the offline model is joined: KIKIMIMI_CACHE_DIR, else the XDG cache's kikimimi/."""
+        if self.cache_dir:
+            return Path(self.cache_dir).expanduser()
+        return Path(self.xdg_cache_home or Path.home() / ".cache").expanduser() / "kikimimi"
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.redacted().items())
+        return f"Settings({shown})"
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
@@ -195,3 +216,23 @@ def _parse(name: str, hint: Any, raw: str) -> Any:
         return raw
     except (ValueError, TypeError) as exc:
         raise SettingsError(f"{name}={raw!r}: {exc}") from exc
+
+
+def process_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """This process's environment plus `extra`: what a child process of the local stack starts with."""
+    return {**os.environ, **(extra or {})}
+
+
+@contextmanager
+def patched_environment(values: Mapping[str, str]) -> Iterator[None]:
+    """Set variables for a block and restore them after (client libraries read emulator hosts there)."""
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

@@ -1,7 +1,7 @@
 """The real discord.py `Gateway` against the fake Discord: envelopes, filter, intents, shards, commands.
 
 Envelopes go through the real BacklogPublisher into a MemoryPublisher; channel settings live in a
-MemoryStore. Negative checks ("not published") post a later message in an enabled channel as a barrier:
+InMemoryStore. Negative checks ("not published") post a later message in an enabled channel as a barrier:
 events and the backlog keep their order, so once the later one is published the earlier one would be too.
 """
 
@@ -25,11 +25,11 @@ import gateway_vm.gateway as gateway_module
 from gateway_vm.__main__ import INTENT_HELP, serve
 from gateway_vm.backlog import BacklogPublisher
 from gateway_vm.gateway import Gateway
-from kikimimi.adapters.memory import MemoryPublisher, MemoryStore
+from kikimimi.adapters.twins.store import InMemoryStore, MemoryPublisher
+from kikimimi.domain.model import ChannelKey, ChannelSettings
+from kikimimi.domain.wire import MessageCreated, MessageDeleted, MessageEdited, parse_envelope
 from kikimimi.local.fake_discord import FakeDiscord
-from kikimimi.model import ChannelKey, ChannelSettings
 from kikimimi.settings import Settings
-from kikimimi.wire import MessageCreated, MessageDeleted, MessageEdited, parse_envelope
 from tests.fixtures.fake_discord import MakeFake, run_async
 
 Envelope = MessageCreated | MessageEdited | MessageDeleted
@@ -41,7 +41,7 @@ MANAGE_CHANNELS = discord.Permissions(manage_channels=True)
 class Running:
     gateway: Gateway
     publisher: MemoryPublisher
-    store: MemoryStore
+    store: InMemoryStore
 
     @property
     def envelopes(self) -> list[Envelope]:
@@ -62,7 +62,7 @@ def settings(**changes: Any) -> Settings:
     return Settings().replace(**changes)
 
 
-def new_gateway(config: Settings, store: MemoryStore | None = None) -> tuple[Gateway, MemoryPublisher]:
+def new_gateway(config: Settings, store: InMemoryStore | None = None) -> tuple[Gateway, MemoryPublisher]:
     publisher = MemoryPublisher()
     gateway = Gateway(config, BacklogPublisher(publisher, max_backlog=100), store)
     # READY waits this long after the last GUILD_CREATE (2 s by default): keep connections quick.
@@ -72,10 +72,10 @@ def new_gateway(config: Settings, store: MemoryStore | None = None) -> tuple[Gat
 
 @contextlib.asynccontextmanager
 async def running(
-    fake: FakeDiscord, config: Settings | None = None, store: MemoryStore | None = None
+    fake: FakeDiscord, config: Settings | None = None, store: InMemoryStore | None = None
 ) -> AsyncIterator[Running]:
     """The Gateway logged in and READY against `fake`; closed and its backlog flushed afterwards."""
-    store = store if store is not None else MemoryStore()
+    store = store if store is not None else InMemoryStore()
     gateway, publisher = new_gateway(config or settings(), store)
     try:
         async with gateway:
@@ -206,7 +206,7 @@ def test_a_message_in_a_disabled_channel_is_not_published(make_fake_discord: Mak
     assert envelope.channel_id == fake.channel.id
 
 
-class SlowStore(MemoryStore):
+class SlowStore(InMemoryStore):
     """Channel settings take a while to read (or fail), like Firestore on a bad day."""
 
     def __init__(self, delay: float = 0.1, fail: bool = False) -> None:
@@ -439,7 +439,7 @@ def command(gateway: Gateway, name: str) -> Callable[..., Any]:
 
 
 def test_enable_disable_quiet_and_status_write_and_report_channel_settings() -> None:
-    store = MemoryStore()
+    store = InMemoryStore()
     gateway, _ = new_gateway(settings(enabled_channels=("42",)), store)
     here = SimpleNamespace(id=7)
 
@@ -474,7 +474,7 @@ def test_enable_disable_quiet_and_status_write_and_report_channel_settings() -> 
 
 
 def test_a_command_in_a_thread_applies_to_its_parent_channel() -> None:
-    store = MemoryStore()
+    store = InMemoryStore()
     gateway, _ = new_gateway(settings(), store)
     thread = mock.MagicMock(spec=discord.Thread, id=222, parent_id=111)
     interaction = FakeInteraction(thread, MANAGE_CHANNELS)
@@ -485,9 +485,9 @@ def test_a_command_in_a_thread_applies_to_its_parent_channel() -> None:
 
 
 def test_status_reports_the_judges_last_decision_and_reason() -> None:
-    from kikimimi.model import LastDecision
+    from kikimimi.domain.model import LastDecision
 
-    store = MemoryStore()
+    store = InMemoryStore()
     gateway, _ = new_gateway(settings(), store)
     interaction = FakeInteraction(SimpleNamespace(id=7), MANAGE_CHANNELS)
     run_async(command(gateway, "status")(interaction))
@@ -501,7 +501,7 @@ def test_status_reports_the_judges_last_decision_and_reason() -> None:
 
 
 def test_stored_settings_are_read_by_status() -> None:
-    store = MemoryStore()
+    store = InMemoryStore()
     store.save_channel_settings(ChannelKey("7"), ChannelSettings(enabled=False))
     gateway, _ = new_gateway(settings(), store)
     interaction = FakeInteraction(SimpleNamespace(id=7), MANAGE_CHANNELS)
@@ -512,7 +512,7 @@ def test_stored_settings_are_read_by_status() -> None:
 
 @pytest.mark.parametrize("name", ["enable", "disable", "quiet", "status"])
 def test_a_member_without_manage_channels_is_refused(name: str) -> None:
-    store = MemoryStore()
+    store = InMemoryStore()
     gateway, _ = new_gateway(settings(), store)
     perms = discord.Permissions(send_messages=True, manage_messages=True)
     interaction = FakeInteraction(SimpleNamespace(id=7), perms)

@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi.adapters.firestore import FirestoreStore
-from kikimimi.adapters.firestore_memory import FirestoreRecall
-from kikimimi.adapters.memory import MemoryStore
-from kikimimi.adapters.recall_twin import InMemoryRecall
-from kikimimi.model import (
+from kikimimi.adapters.firestore_recall import FirestoreRecall
+from kikimimi.adapters.twins.recall import InMemoryRecall
+from kikimimi.adapters.twins.store import InMemoryStore
+from kikimimi.domain.model import (
     ChannelKey,
     ChannelMemory,
     Chunk,
@@ -31,14 +31,14 @@ OTHER = ChannelKey("100", "300")
 
 @dataclass
 class Pair:
-    store: MemoryStore | FirestoreStore
+    store: InMemoryStore | FirestoreStore
     recall: InMemoryRecall | FirestoreRecall
 
 
 @pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
 def pair(request: pytest.FixtureRequest) -> Pair:
     if request.param == "memory":
-        store = MemoryStore()
+        store = InMemoryStore()
         return Pair(store, InMemoryRecall(store))
     client = request.getfixturevalue("firestore_client")
     return Pair(FirestoreStore(client, prefix="contract_"), FirestoreRecall(client, prefix="contract_"))
@@ -237,7 +237,7 @@ def test_reads_and_writes_are_counted(pair: Pair) -> None:
 def test_the_memory_command_prints_what_the_emulator_holds(
     firestore_client: object, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kikimimi.cli import main
+    from kikimimi.tools.cli import main
 
     recall = FirestoreRecall(firestore_client)  # type: ignore[arg-type]
     recall.commit_summary(summary(1), 0, chunk(1), [update("u1", 10, exchanges=7, mentions=2)])
@@ -273,7 +273,7 @@ def test_the_memory_command_prints_what_the_emulator_holds(
 def test_the_memory_command_explains_when_there_is_no_firestore(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kikimimi.cli import main
+    from kikimimi.tools.cli import main
 
     monkeypatch.delenv("FIRESTORE_EMULATOR_HOST", raising=False)
     monkeypatch.setenv("KIKIMIMI_MODE", "local")

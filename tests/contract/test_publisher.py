@@ -10,7 +10,6 @@ from concurrent.futures import Future
 import pytest
 from google.cloud.pubsub_v1 import SubscriberClient
 
-from kikimimi.adapters.memory import MemoryPublisher
 from kikimimi.adapters.pubsub import (
     PubSubPublisher,
     ensure_pull_subscription,
@@ -18,6 +17,7 @@ from kikimimi.adapters.pubsub import (
     ensure_topic,
     make_publisher_client,
 )
+from kikimimi.adapters.twins.store import MemoryPublisher
 from kikimimi.local.emulators import Emulator
 from kikimimi.ports import Publisher
 

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from kikimimi.adapters.firestore import FirestoreStore
-from kikimimi.adapters.memory import MemoryStore
-from kikimimi.model import (
+from kikimimi.adapters.twins.store import InMemoryStore
+from kikimimi.domain.model import (
     ChannelKey,
     ChannelSettings,
     ConversationState,
@@ -47,20 +47,20 @@ EXPIRE = T0 + timedelta(days=1)
 
 
 @pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
-def store(request: pytest.FixtureRequest) -> MemoryStore | FirestoreStore:
+def store(request: pytest.FixtureRequest) -> InMemoryStore | FirestoreStore:
     if request.param == "memory":
-        return MemoryStore()
+        return InMemoryStore()
     return FirestoreStore(request.getfixturevalue("firestore_client"), prefix="contract_")
 
 
-def test_add_is_create_if_absent(store: MemoryStore | FirestoreStore) -> None:
+def test_add_is_create_if_absent(store: InMemoryStore | FirestoreStore) -> None:
     first = message("m1", 0)
     assert store.add_message(first, EXPIRE) is True
     assert store.add_message(message("m1", 5, content="changed"), EXPIRE) is False
     assert store.recent_messages(CHANNEL, T0 - timedelta(hours=1), 10) == [first]
 
 
-def test_recent_messages_order_limit_since(store: MemoryStore | FirestoreStore) -> None:
+def test_recent_messages_order_limit_since(store: InMemoryStore | FirestoreStore) -> None:
     for mid, seconds in [("m3", 3), ("m1", 1), ("m2", 2), ("m0", 0), ("m4", 4)]:
         store.add_message(message(mid, seconds), EXPIRE)
     since = T0 + timedelta(seconds=1)
@@ -70,14 +70,14 @@ def test_recent_messages_order_limit_since(store: MemoryStore | FirestoreStore) 
     assert store.recent_messages(CHANNEL, T0, 0) == []
 
 
-def test_ties_are_broken_by_id(store: MemoryStore | FirestoreStore) -> None:
+def test_ties_are_broken_by_id(store: InMemoryStore | FirestoreStore) -> None:
     for mid in ["b", "a", "c"]:
         store.add_message(message(mid, 0), EXPIRE)
     assert [m.id for m in store.recent_messages(CHANNEL, T0, 10)] == ["a", "b", "c"]
     assert [m.id for m in store.recent_messages(CHANNEL, T0, 2)] == ["b", "c"]
 
 
-def test_thread_is_isolated_from_its_channel(store: MemoryStore | FirestoreStore) -> None:
+def test_thread_is_isolated_from_its_channel(store: InMemoryStore | FirestoreStore) -> None:
     store.add_message(message("c1", 0), EXPIRE)
     store.add_message(message("t1", 1, key=THREAD), EXPIRE)
     assert [m.id for m in store.recent_messages(CHANNEL, T0, 10)] == ["c1"]
@@ -86,7 +86,7 @@ def test_thread_is_isolated_from_its_channel(store: MemoryStore | FirestoreStore
     assert thread_messages[0].key == THREAD
 
 
-def test_update_and_delete(store: MemoryStore | FirestoreStore) -> None:
+def test_update_and_delete(store: InMemoryStore | FirestoreStore) -> None:
     store.add_message(message("m1", 0), EXPIRE)
     assert store.update_message(CHANNEL, "m1", "edited") is True
     assert store.update_message(CHANNEL, "missing", "x") is False
@@ -100,7 +100,7 @@ def test_update_and_delete(store: MemoryStore | FirestoreStore) -> None:
     assert store.recent_messages(THREAD, T0, 10) == []
 
 
-def test_interventions_since(store: MemoryStore | FirestoreStore) -> None:
+def test_interventions_since(store: InMemoryStore | FirestoreStore) -> None:
     older = Intervention(T0, "m1", ResponseType.REACT_ONLY, None)
     newer = Intervention(
         T0 + timedelta(minutes=5), "m2", ResponseType.FULL_RESPONSE, "b1", ("alice: hi", "bob: yo")
@@ -112,7 +112,7 @@ def test_interventions_since(store: MemoryStore | FirestoreStore) -> None:
     assert store.interventions_since(THREAD, T0) == []
 
 
-def test_channel_settings_round_trip_and_default(store: MemoryStore | FirestoreStore) -> None:
+def test_channel_settings_round_trip_and_default(store: InMemoryStore | FirestoreStore) -> None:
     assert store.channel_settings(CHANNEL) == ChannelSettings()
     quiet = ChannelSettings(enabled=False, quiet_until=T0)
     store.save_channel_settings(CHANNEL, quiet)
@@ -123,9 +123,9 @@ def test_channel_settings_round_trip_and_default(store: MemoryStore | FirestoreS
 
 
 def test_the_last_decision_shares_the_channel_document_with_the_settings(
-    store: MemoryStore | FirestoreStore,
+    store: InMemoryStore | FirestoreStore,
 ) -> None:
-    from kikimimi.model import LastDecision
+    from kikimimi.domain.model import LastDecision
 
     store.save_channel_settings(CHANNEL, ChannelSettings(enabled=True))
     last = LastDecision(at=T0, trigger_id="m9", decision="silent", reason="rules silent at 10: closing -30")
@@ -136,7 +136,7 @@ def test_the_last_decision_shares_the_channel_document_with_the_settings(
     assert store.channel_settings(CHANNEL).enabled is False
 
 
-def test_judgment_cache_hit_and_miss_by_time(store: MemoryStore | FirestoreStore) -> None:
+def test_judgment_cache_hit_and_miss_by_time(store: InMemoryStore | FirestoreStore) -> None:
     decision = Decision(
         should_respond=True,
         response_type=ResponseType.SHORT_ACK,
@@ -159,7 +159,7 @@ def test_judgment_cache_hit_and_miss_by_time(store: MemoryStore | FirestoreStore
     assert store.cached_judgment(THREAD, "d1", T0) is None
 
 
-def test_datetimes_come_back_aware_utc(store: MemoryStore | FirestoreStore) -> None:
+def test_datetimes_come_back_aware_utc(store: InMemoryStore | FirestoreStore) -> None:
     local = datetime(2025, 1, 2, 12, 0, 0, 654321, tzinfo=JST)
     store.add_message(replace(message("m1", 0), created_at=local), EXPIRE)
     store.save_channel_settings(CHANNEL, ChannelSettings(quiet_until=local))
@@ -173,7 +173,7 @@ def test_datetimes_come_back_aware_utc(store: MemoryStore | FirestoreStore) -> N
         assert type(value) is datetime
 
 
-def test_counters(store: MemoryStore | FirestoreStore) -> None:
+def test_counters(store: InMemoryStore | FirestoreStore) -> None:
     store.add_message(message("m1", 0), EXPIRE)
     assert (store.reads, store.writes) == (0, 1)
     store.add_message(message("m2", 1), EXPIRE)

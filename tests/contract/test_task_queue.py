@@ -9,7 +9,7 @@ import pytest
 from google.cloud import tasks_v2
 
 from kikimimi.adapters.cloud_tasks import CloudTasksQueue
-from kikimimi.model import TaskKind, TaskSpec
+from kikimimi.domain.model import TaskKind, TaskSpec
 from tests.fixtures.cloud_tasks import HttpSink
 
 INVOKER = "invoker@test-project.iam.gserviceaccount.com"

@@ -8,8 +8,8 @@ import pytest
 from google.cloud import tasks_v2
 
 from kikimimi.adapters.cloud_tasks import CloudTasksQueue
-from kikimimi.adapters.sim import SimClock, SimTaskQueue
-from kikimimi.model import TaskKind, TaskSpec
+from kikimimi.adapters.twins.sim import SimClock, SimTaskQueue
+from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.ports import TaskQueue
 from tests.fixtures.cloud_tasks import HttpSink
 

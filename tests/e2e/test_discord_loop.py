@@ -7,7 +7,6 @@ gateway connects, one per test, plus #off which ENABLED_CHANNELS leaves out.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -15,10 +14,10 @@ from typing import Any
 
 import pytest
 
+from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.local.emulators import EmulatorNotInstalled
 from kikimimi.local.fake_discord import FakeDiscord, User
 from kikimimi.local.stack import LocalStack
-from kikimimi.model import ChannelKey, Message
 
 from .conftest import FAST, JITTER_RATIO, MIN_WAIT_SECONDS
 
@@ -29,7 +28,6 @@ TIMINGS = {k: v for k, v in FAST.items() if k not in ("BOT_USER_ID", "BOT_NAME",
 CHANNELS = ("mention", "edits", "burst", "ratelimit", "everyone", "barrier")
 FIRST_REPLY_TIMEOUT = 45.0  # the first request of each function process pays its cold start
 JUDGE_TIMEOUT = MIN_WAIT_SECONDS * (1 + JITTER_RATIO) + 15
-_ENV_TOUCHED = ("FIRESTORE_EMULATOR_HOST", "PUBSUB_EMULATOR_HOST", "GOOGLE_CLOUD_PROJECT")
 
 Event = dict[str, Any]
 
@@ -133,7 +131,6 @@ def _setup(fake: FakeDiscord, channels: dict[str, str], users: dict[str, User]) 
 
 @pytest.fixture(scope="module")
 def loop() -> Iterator[Loop]:
-    saved = {name: os.environ.get(name) for name in _ENV_TOUCHED}
     channels: dict[str, str] = {}
     users: dict[str, User] = {}
     output: list[str] = []
@@ -154,11 +151,6 @@ def loop() -> Iterator[Loop]:
         driver.stack.stop()
         if driver._store is not None:
             driver._store._client.close()
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from kikimimi import policy
-from kikimimi.wire import MessageCreated
+from kikimimi.domain import policy
+from kikimimi.domain.wire import MessageCreated
 
 from .conftest import BOT_NAME, BOT_USER_ID, DISABLED, E2E, JITTER_RATIO, MIN_WAIT_SECONDS
 

@@ -1,10 +1,11 @@
-"""Entry-point fixtures: the functions-framework apps of functions/main.py, with the process-wide
-Deps pointed at in-process twins, and the recorded requests under events/."""
+"""Entry-point fixtures: the functions-framework apps of functions/main.py, served with Deps built on
+in-process twins (bootstrap.twin_deps + bootstrap.serving), and the recorded requests under events/."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,12 +16,11 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from kikimimi import wiring
-from kikimimi.adapters.memory import MemoryStore
-from kikimimi.adapters.recording import RecordingDiscord
-from kikimimi.adapters.sim import SimClock, SimTaskQueue
-from kikimimi.adapters.template_llm import TemplateLLM
-from kikimimi.deps import Deps
+from kikimimi import bootstrap
+from kikimimi.adapters.twins.events import RecordingEvents
+from kikimimi.adapters.twins.recording_discord import RecordingDiscord
+from kikimimi.adapters.twins.sim import SimClock, SimTaskQueue
+from kikimimi.adapters.twins.store import InMemoryStore
 from kikimimi.settings import Settings
 
 SOURCE = str(Path(__file__).resolve().parents[2] / "functions" / "main.py")
@@ -30,49 +30,35 @@ BOT_USER_ID = "1300000000000000099"
 SIGNATURES = {"ingest": "cloudevent", "judge": "http", "reply": "http"}
 
 
-class RecordingEvents:
-    """Events port fake: keeps every (event, fields) for assertions."""
-
-    def __init__(self) -> None:
-        self.records: list[tuple[str, dict[str, Any]]] = []
-
-    def emit(self, event: str, fields: dict[str, Any]) -> None:
-        self.records.append((event, dict(fields)))
-
-    def named(self, event: str) -> list[dict[str, Any]]:
-        return [fields for name, fields in self.records if name == event]
-
-
 @dataclass
 class Twins:
     """The process-wide Deps of the functions app, built on inspectable twins."""
 
     settings: Settings
     clock: SimClock = field(default_factory=lambda: SimClock(START))
-    store: MemoryStore = field(default_factory=MemoryStore)
+    store: InMemoryStore = field(default_factory=InMemoryStore)
     discord: RecordingDiscord = field(default_factory=RecordingDiscord)
     events: RecordingEvents = field(default_factory=RecordingEvents)
 
     def __post_init__(self) -> None:
         self.tasks = SimTaskQueue(self.clock)
-        self.deps = Deps(
-            settings=self.settings, store=self.store, tasks=self.tasks, discord=self.discord,
-            clock=self.clock, events=self.events, writer=TemplateLLM(), judge_llm=None,
-            sleep=lambda _s: None,
+        self.deps = bootstrap.twin_deps(
+            self.settings, self.clock, store=self.store, tasks=self.tasks, discord=self.discord,
+            events=self.events, recall=None, embedder=None, memory_llm=None,
         )  # fmt: skip
 
 
 @pytest.fixture
 def install() -> Iterator[Callable[..., Twins]]:
-    """`install(**settings_fields)` points `kikimimi.wiring` at fresh twins; reset afterwards."""
+    """`install(**settings_fields)` serves the entry points with fresh twins; restored afterwards."""
+    with ExitStack() as stack:
 
-    def make(**fields: Any) -> Twins:
-        twins = Twins(Settings(bot_user_id=BOT_USER_ID, language="en").replace(**fields))
-        wiring._deps = twins.deps
-        return twins
+        def make(**fields: Any) -> Twins:
+            twins = Twins(Settings(bot_user_id=BOT_USER_ID, language="en").replace(**fields))
+            stack.enter_context(bootstrap.serving(twins.deps))
+            return twins
 
-    yield make
-    wiring.reset()
+        yield make
 
 
 @pytest.fixture

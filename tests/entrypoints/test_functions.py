@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from kikimimi import wiring
-from kikimimi.model import ChannelKey, TaskKind, TaskSpec
-from kikimimi.policy import task_name
+from kikimimi import bootstrap
+from kikimimi.domain.model import ChannelKey, TaskKind, TaskSpec
+from kikimimi.domain.policy import task_name
+from kikimimi.settings import Settings
 
 from .conftest import Twins, recorded, send
 
@@ -204,13 +205,11 @@ def test_gcp_mode_from_the_environment(client: Client, monkeypatch: pytest.Monke
     for name in ("LLM_BACKEND", "DISCORD_BACKEND"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("KIKIMIMI_MODE", "gcp")
-    wiring.reset()
-    try:
+    with bootstrap.serving(bootstrap.build_deps(Settings.from_env())) as deps:
         response = client("judge").post("/", json=JUDGE["body"])
         assert response.status_code == 403
-        assert wiring.deps().settings.mode == "gcp"
-    finally:
-        wiring.reset()
+        assert bootstrap.process_deps() is deps and deps.settings.mode == "gcp"
+        assert "built=[]" in repr(deps)  # nothing was built: the 403 comes before any client
 
 
 def test_judge_then_reply_end_to_end_posts_exactly_one_message(client: Client, twins: Twins) -> None:
@@ -250,7 +249,7 @@ def test_the_recorded_answer_to_a_mention_is_posted(client: Client, twins: Twins
     assert response.status_code == 200
     (post,) = twins.discord.messages
     assert post.reply_to == MENTION_ID
-    assert [e for e, _ in twins.events.records].count("posted") == 1
+    assert [r.event for r in twins.events.records].count("posted") == 1
 
 
 def test_a_judgment_for_a_superseded_message_is_skipped(client: Client, twins: Twins) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -10,13 +9,14 @@ from typing import Any
 
 import pytest
 
+from kikimimi.adapters.twins.events import RecordingEvents
+from kikimimi.domain.model import TaskKind, TaskSpec
+from kikimimi.domain.wire import MessageCreated
 from kikimimi.local.emulators import EmulatorNotInstalled
 from kikimimi.local.stack import LocalStack
-from kikimimi.model import TaskKind, TaskSpec
 from kikimimi.ports import LLMError, LLMRequest, LLMResult
 from kikimimi.settings import Settings
-from kikimimi.simulation import Simulation
-from kikimimi.wire import MessageCreated
+from kikimimi.tools.simulation import Simulation
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 BOT_ID = "999"
@@ -36,20 +36,6 @@ STACK_ENV = {
     "LLM_BACKEND": "none",
     "ENABLED_CHANNELS": ",".join(STACK_CHANNELS),
 }
-_ENV_TOUCHED = ("FIRESTORE_EMULATOR_HOST", "PUBSUB_EMULATOR_HOST", "GOOGLE_CLOUD_PROJECT")
-
-
-class Recorder:
-    """Events port fake that keeps every event with all its fields."""
-
-    def __init__(self) -> None:
-        self.records: list[dict[str, Any]] = []
-
-    def emit(self, event: str, fields: dict[str, Any]) -> None:
-        self.records.append({"event": event, **fields})
-
-    def named(self, event: str) -> list[dict[str, Any]]:
-        return [r for r in self.records if r["event"] == event]
 
 
 class ScriptedLLM:
@@ -93,12 +79,10 @@ class CrashOnceOnSchedule:
         return getattr(self.inner, name)
 
 
-def make_sim(judge_llm: Any = None, writer: Any = None, **fields: Any) -> tuple[Simulation, Recorder]:
+def make_sim(judge_llm: Any = None, writer: Any = None, **fields: Any) -> tuple[Simulation, RecordingEvents]:
     settings = Settings(bot_user_id=BOT_ID, language="en").replace(**fields)
     sim = Simulation(settings, judge_llm=judge_llm, writer=writer, start=START)
-    recorder = Recorder()
-    sim.deps.events = recorder
-    return sim, recorder
+    return sim, sim.events
 
 
 def msg(
@@ -123,7 +107,6 @@ def question_chat(channel: str = "general") -> list[MessageCreated]:
 @pytest.fixture(scope="module")
 def fault_stack() -> Iterator[tuple[LocalStack, list[str]]]:
     """The real local stack (emulators, Cloud Tasks stand-in, functions process), recording Discord."""
-    saved = {name: os.environ.get(name) for name in _ENV_TOUCHED}
     output: list[str] = []
     stack = LocalStack(overrides=STACK_ENV, on_output=output.append)
     try:
@@ -133,9 +116,4 @@ def fault_stack() -> Iterator[tuple[LocalStack, list[str]]]:
             pytest.skip(str(exc))
         yield stack, output
     finally:
-        stack.stop()
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        stack.stop()  # also restores the environment it set

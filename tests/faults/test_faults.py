@@ -23,14 +23,14 @@ from google.protobuf import duration_pb2
 from kikimimi.adapters.cloud_tasks import CloudTasksQueue, local_client
 from kikimimi.adapters.discord_rest import DiscordRest
 from kikimimi.adapters.gemini import GeminiLLM
-from kikimimi.ingestion import ingest
-from kikimimi.local.cloud_tasks import CloudTasksStandIn
+from kikimimi.domain.model import ChannelKey, TaskKind, TaskSpec
+from kikimimi.domain.wire import MessageCreated
+from kikimimi.local.cloud_tasks.server import CloudTasksStandIn
 from kikimimi.local.fake_discord import FakeDiscord
 from kikimimi.local.gemini_standin import GeminiStandIn
 from kikimimi.local.stack import LocalStack
-from kikimimi.model import ChannelKey, TaskKind, TaskSpec
 from kikimimi.ports import DiscordError
-from kikimimi.wire import MessageCreated
+from kikimimi.usecases.ingest import ingest
 from tests.fixtures.cloud_tasks import HttpSink
 from tests.fixtures.fake_discord import RecordingSleep
 
@@ -230,8 +230,8 @@ def test_reply_task_retried_after_discord_accepted_the_post_posts_once(fake_disc
             sim.run([_mention_in(channel)])
         assert lost.value.retryable  # so Cloud Tasks retries the reply task
         [task] = [t for t in sim.tasks.created if t.kind is TaskKind.REPLY]
-        from kikimimi.reply import reply
-        from kikimimi.wire import parse_reply_task
+        from kikimimi.domain.wire import parse_reply_task
+        from kikimimi.usecases.reply import reply
 
         message_id = reply(sim.deps, parse_reply_task(task.payload))  # the Cloud Tasks retry
     finally:
@@ -459,7 +459,7 @@ def _queue_without_create(
 
 
 def test_a_judged_reply_whose_trigger_was_deleted_meanwhile_posts_nothing() -> None:
-    from kikimimi.wire import MessageDeleted
+    from kikimimi.domain.wire import MessageDeleted
 
     sim, events = make_sim(judge_llm=ScriptedLLM(RESPOND), writer=ScriptedLLM(fallback="an answer"))
     chat = question_chat()
@@ -474,7 +474,7 @@ def test_a_judged_reply_whose_trigger_was_deleted_meanwhile_posts_nothing() -> N
 
 
 def test_a_reply_in_a_channel_switched_off_meanwhile_posts_nothing() -> None:
-    from kikimimi.model import ChannelSettings
+    from kikimimi.domain.model import ChannelSettings
 
     sim, events = make_sim(writer=ScriptedLLM(fallback="an answer"))
     sim.run([msg("m1", "alice", "kikimimi hello?", 0, mention=True)], drain=False)

@@ -6,7 +6,6 @@ Throughput and publish → ingest latency percentiles are printed (see them with
 
 from __future__ import annotations
 
-import os
 import statistics
 import threading
 import time
@@ -18,9 +17,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from kikimimi.domain.wire import MessageCreated
 from kikimimi.local.emulators import EmulatorNotInstalled
 from kikimimi.local.stack import LocalStack
-from kikimimi.wire import MessageCreated
 
 pytestmark = [pytest.mark.emulator, pytest.mark.slow]
 
@@ -35,12 +34,10 @@ ENV = {
     "BOT_LANGUAGE": "en", "BOT_NAME": "kikimimi", "BOT_USER_ID": "990000000000000001", "MIN_MESSAGES": "3",
     "LLM_BACKEND": "none", "ENABLED_CHANNELS": ",".join(NAMES), "MEMORY_ENABLED": "false",
 }  # fmt: skip
-_ENV_TOUCHED = ("FIRESTORE_EMULATOR_HOST", "PUBSUB_EMULATOR_HOST", "GOOGLE_CLOUD_PROJECT")
 
 
 @pytest.fixture(scope="module")
 def load_stack() -> Iterator[LocalStack]:
-    saved = {name: os.environ.get(name) for name in _ENV_TOUCHED}
     stack = LocalStack(overrides=ENV, on_output=lambda _line: None)
     try:
         try:
@@ -50,11 +47,6 @@ def load_stack() -> Iterator[LocalStack]:
         yield stack
     finally:
         stack.stop()
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 def _percentile(values: list[float], p: float) -> float:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import string
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,12 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kikimimi import wiring
-from kikimimi.eval_cases import CaseError, parse_cases
-from kikimimi.model import ChannelKey
+from kikimimi import bootstrap
+from kikimimi.domain.model import ChannelKey
+from kikimimi.domain.wire import MAX_CONTENT, WireError, parse_envelope, parse_judge_task, parse_reply_task
 from kikimimi.settings import Settings
-from kikimimi.transcript import TranscriptError, parse_lines
-from kikimimi.wire import MAX_CONTENT, WireError, parse_envelope, parse_judge_task, parse_reply_task
+from kikimimi.tools.eval_cases import CaseError, parse_cases
+from kikimimi.tools.transcript import TranscriptError, parse_lines
 from tests.entrypoints.conftest import SOURCE, Twins
 
 PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -74,14 +75,17 @@ def fresh_twins(**fields: Any) -> Twins:
     twins.settings = twins.settings.replace(**fields)
     twins.deps.settings = twins.settings
     twins.clock.set(datetime(2026, 1, 1, 12, 1, tzinfo=UTC))
-    wiring._deps = twins.deps
+    _SERVING.enter_context(bootstrap.serving(twins.deps))
     return twins
 
 
+_SERVING = ExitStack()  # the Deps the entry points use; unwound after each test
+
+
 @pytest.fixture(autouse=True)
-def _reset_wiring() -> Any:
+def _restore_serving() -> Any:
     yield
-    wiring.reset()
+    _SERVING.close()
 
 
 def push(data: Any, message_extra: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.recording import Sent
-from kikimimi.model import ChannelKey, TaskKind, TaskSpec
+from kikimimi.adapters.twins.recording_discord import Sent
+from kikimimi.domain.model import ChannelKey, TaskKind, TaskSpec
+from kikimimi.domain.wire import MessageCreated
 from kikimimi.ports import LLM
 from kikimimi.settings import Settings
-from kikimimi.simulation import Simulation
-from kikimimi.wire import MessageCreated
+from kikimimi.tools.simulation import Simulation
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 # The judgment/reply pipeline's timeline events (memory layers add their own, ignored here).
@@ -67,11 +67,11 @@ class Scenario:
         self.sim.clock.set(self.at(t))
 
     def events(self, kind: str) -> list[dict[str, Any]]:
-        return [e for e in self.sim.timeline.events if e["event"] == kind]
+        return [e for e in self.sim.timeline() if e["event"] == kind]
 
     def core(self) -> list[dict[str, Any]]:
         """The pipeline's timeline without the memory layers' events."""
-        return [e for e in self.sim.timeline.events if e["event"] in CORE_EVENTS]
+        return [e for e in self.sim.timeline() if e["event"] in CORE_EVENTS]
 
     def created(self) -> list[TaskSpec]:
         """Judge and reply tasks ever created (memory tasks left out)."""

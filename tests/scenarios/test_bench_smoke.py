@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from kikimimi import bench
-from kikimimi.cli import parser
 from kikimimi.settings import Settings
+from kikimimi.tools import bench
+from kikimimi.tools.cli import parser
 
 FIGURES = {
     "messages",

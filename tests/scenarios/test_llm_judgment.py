@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.recording import Sent
-from kikimimi.ingestion import ingest
-from kikimimi.judge_answer import answer_schema
-from kikimimi.judgment import judge
-from kikimimi.model import Intervention, ResponseType, TaskKind
+from kikimimi.adapters.twins.recording_discord import Sent
+from kikimimi.domain.judge_answer import answer_schema
+from kikimimi.domain.model import Intervention, ResponseType, TaskKind
+from kikimimi.domain.wire import MessageEdited, parse_judge_task
 from kikimimi.ports import LLMError, LLMRequest, LLMResult
-from kikimimi.wire import MessageEdited, parse_judge_task
+from kikimimi.usecases.ingest import ingest
+from kikimimi.usecases.judge import judge
 
 from .conftest import GENERAL, START, Scenario, three_people
 
@@ -199,7 +199,7 @@ def test_an_addressed_reply_gives_up_silently(scenario: Make, errors: list[LLMEr
     s.run(*three_people(s), s.msg("m1", "dave", "@kikimimi help?", 30, mention=True))
     assert len(writer.requests) == calls
     assert s.posts == []
-    assert s.sim.timeline.counts.get("reply_skipped") == 1
+    assert s.sim.events.counts["reply_skipped"] == 1
     assert s.sim.store.interventions(GENERAL) == []  # nothing was said, nothing is remembered
 
 

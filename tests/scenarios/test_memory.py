@@ -8,15 +8,15 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from kikimimi.adapters.template_llm import TemplateLLM
-from kikimimi.memory_wire import SummarizeTask
-from kikimimi.model import ChannelKey
+from kikimimi.adapters.twins.template_llm import TemplateLLM
+from kikimimi.domain.memory.wire import SummarizeTask
+from kikimimi.domain.model import ChannelKey
+from kikimimi.domain.wire import MessageCreated
 from kikimimi.ports import LLMRequest, LLMResult
-from kikimimi.replay import replay, write_json
 from kikimimi.settings import Settings
-from kikimimi.simulation import Simulation
-from kikimimi.summarize import close_window, summarize
-from kikimimi.wire import MessageCreated
+from kikimimi.tools.replay import replay, write_json
+from kikimimi.tools.simulation import Simulation
+from kikimimi.usecases.memory.summarize import close_window, summarize
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 KEY = ChannelKey("c1")
@@ -42,7 +42,7 @@ def chatter(n: int, every: float, start: float = 0, first: int = 1) -> list[Mess
 
 
 def events(sim: Simulation, kind: str) -> list[dict[str, Any]]:
-    return [e for e in sim.timeline.events if e["event"] == kind]
+    return [e for e in sim.timeline() if e["event"] == kind]
 
 
 class RecordingWriter(TemplateLLM):
@@ -98,10 +98,10 @@ def test_a_message_within_the_lull_moves_the_reflection_and_nine_messages_are_to
     sim.run([*chatter(11, 30), msg(12, 10 * 30 + 540)])  # 9 minutes of silence, then one more message
     [reflection] = events(sim, "reflection")
     assert reflection["t"] == 10 * 30 + 540 + 600.0
-    assert sim.timeline.counts["reflection_cancelled"] >= 11
+    assert sim.events.counts["reflection_cancelled"] >= 11
     few = Simulation(Settings(), start=START)
     few.run(chatter(9, 30))
-    assert events(few, "reflection") == [] and few.timeline.counts["reflection_skipped"] == 1
+    assert events(few, "reflection") == [] and few.events.counts["reflection_skipped"] == 1
 
 
 def test_a_backlog_of_100_messages_reflects_without_a_lull() -> None:
@@ -120,7 +120,7 @@ class ArrivingDuringTheCall(TemplateLLM):
         self.sim, self.arrivals = sim, arrivals
 
     def generate(self, request: LLMRequest) -> LLMResult:
-        from kikimimi.ingestion import ingest
+        from kikimimi.usecases.ingest import ingest
 
         while self.arrivals:
             ingest(self.sim.deps, self.arrivals.pop(0))
@@ -138,8 +138,8 @@ def test_messages_that_arrive_while_a_summary_runs_are_covered_by_the_next_one()
     assert first is not None and first.messages_total == 20  # the newcomers were not in its read
     second = summarize(sim.deps, SummarizeTask(guild_id="g1", channel_id="c1", reason="flush", window="x2"))
     assert second is not None and second.messages_total == 23
-    assert sim.memory is not None
-    lines = [line.message_id for c in sim.memory.chunks_after(KEY, 0, 10) for line in c.lines]
+    assert sim.recall is not None
+    lines = [line.message_id for c in sim.recall.chunks_after(KEY, 0, 10) for line in c.lines]
     assert sorted(lines) == sorted(f"m{i:03d}" for i in range(1, 24))  # every message once, none twice
     assert summarize(sim.deps, task) is None  # a redelivered task finds nothing left
 
@@ -149,13 +149,13 @@ def test_a_concurrent_summary_of_the_same_window_loses_and_counts_nothing() -> N
     sim.run(
         [msg(1, 0, text="ききみみ、おすすめある？", mentions_bot=True), *chatter(5, 10, 10, 2)], drain=False
     )
-    assert sim.memory is not None
+    assert sim.recall is not None
     sim.clock.set(START + timedelta(minutes=5))
-    state = sim.memory.channel_memory(KEY)
+    state = sim.recall.channel_memory(KEY)
     assert close_window(sim.deps, KEY, "g1", state, "flush", "a") is not None
     assert close_window(sim.deps, KEY, "g1", state, "flush", "b") is None  # same starting seq: conflict
-    assert sim.memory.profile("g1", "u_alice").interaction_count == 1  # type: ignore[union-attr]
-    assert sim.timeline.counts["summary_skipped"] >= 1
+    assert sim.recall.profile("g1", "u_alice").interaction_count == 1  # type: ignore[union-attr]
+    assert sim.events.counts["summary_skipped"] >= 1
 
 
 def test_exchanges_make_a_stranger_an_acquaintance_and_the_reply_prompt_shows_it() -> None:
@@ -169,10 +169,10 @@ def test_exchanges_make_a_stranger_an_acquaintance_and_the_reply_prompt_shows_it
             msg(2 * k + 2, t + 60, "bob", "それな"),
         ]
     sim.run(talk)
-    assert sim.memory is not None
-    alice = sim.memory.profile("g1", "u_alice")
+    assert sim.recall is not None
+    alice = sim.recall.profile("g1", "u_alice")
     assert alice is not None and alice.interaction_count == 7 and alice.mentioned_bot_count == 7
-    assert sim.memory.profile("g1", "u_bob").interaction_count == 0  # type: ignore[union-attr]
+    assert sim.recall.profile("g1", "u_bob").interaction_count == 0  # type: ignore[union-attr]
     assert "【話し相手】 alice さん — 親しさ: はじめて（やり取り 0 回）" in writer.prompts[0]
     assert (
         "親しさ: 顔見知り（やり取り 6 回）" in writer.prompts[-1]
@@ -289,11 +289,11 @@ def test_firestore_budget_per_ingested_message() -> None:
     envelopes.sort(key=lambda e: e.created_at)
     sim = Simulation(Settings(), start=START)
     sim.run(envelopes)
-    assert sim.memory is not None
+    assert sim.recall is not None
     n = sim.messages
-    writes = (sim.store.writes + sim.memory.writes) / n
+    writes = (sim.store.writes + sim.recall.writes) / n
     assert writes <= 3.0, f"{writes:.2f} document writes per message, all layers"
-    assert sim.memory.writes / n <= 1.0
+    assert sim.recall.writes / n <= 1.0
     # Each message is read once by its summary; windows, reflections and replies add the rest.
-    assert sim.memory.reads / n <= 2.5, f"{sim.memory.reads / n:.2f} memory reads per message"
-    assert sim.timeline.counts["channel_summary"] >= 10 and sim.timeline.counts["reflection"] >= 6
+    assert sim.recall.reads / n <= 2.5, f"{sim.recall.reads / n:.2f} memory reads per message"
+    assert sim.events.counts["channel_summary"] >= 10 and sim.events.counts["reflection"] >= 6

@@ -7,11 +7,11 @@ from datetime import timedelta
 
 import pytest
 
-from kikimimi.ingestion import ingest
-from kikimimi.model import ChannelKey, ChannelSettings, TaskKind
-from kikimimi.policy import task_name
+from kikimimi.domain.model import ChannelKey, ChannelSettings, TaskKind
+from kikimimi.domain.policy import task_name
+from kikimimi.domain.wire import MessageDeleted
 from kikimimi.settings import Settings
-from kikimimi.wire import MessageDeleted
+from kikimimi.usecases.ingest import ingest
 
 from .conftest import BOT_ID, GENERAL, START, Scenario, three_people
 
@@ -104,7 +104,7 @@ def test_a_bot_message_after_a_question_neither_cancels_nor_stales_its_judgment(
     assert [e["trigger"] for e in s.events("judgment_cancelled")] == ["c3"]
     (judgment,) = s.events("judgment")
     assert judgment["trigger"] == "q1"
-    assert s.sim.timeline.counts.get("judgment_skipped", 0) == 0
+    assert s.sim.events.counts["judgment_skipped"] == 0
 
 
 def test_a_redelivered_envelope_stores_once_and_schedules_once(scenario: Make) -> None:
@@ -250,7 +250,7 @@ def test_a_disabled_channel_stores_nothing(scenario: Make) -> None:
         s.msg("m2", "erin", "@kikimimi hello?", 50, mention=True, thread="t1"),
     )
     assert s.sim.store.messages(GENERAL) == [] and s.sim.store.messages(ChannelKey("general", "t1")) == []
-    assert s.sim.tasks.created == [] and s.posts == [] and s.sim.timeline.events == []
+    assert s.sim.tasks.created == [] and s.posts == [] and s.sim.timeline() == []
     # The enabled channel, and its threads, work as usual.
     s.run(
         s.msg("x1", "erin", "@kikimimi hello?", 60, channel="other", mention=True),

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.cli import main
 from kikimimi.settings import Settings
+from kikimimi.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "demo_conversation.jsonl"
@@ -94,7 +94,7 @@ def test_json_timeline_is_identical_in_a_fresh_process(
     env = {k: v for k, v in os.environ.items() if k not in Settings.env_names()}
     env["PYTHONHASHSEED"] = "12345"
     fresh = subprocess.run(
-        [sys.executable, "-m", "kikimimi.cli", "replay", str(generated), "--json", "--llm", "none"],
+        [sys.executable, "-m", "kikimimi.tools.cli", "replay", str(generated), "--json", "--llm", "none"],
         capture_output=True, check=True, env=env, cwd=ROOT, timeout=60,
     )  # fmt: skip
     assert fresh.stdout.decode("utf-8") == run_json(generated, capsys)

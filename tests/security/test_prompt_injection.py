@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -12,16 +13,16 @@ from typing import Any
 import functions_framework
 import pytest
 
-from kikimimi import prompts, wiring
+from kikimimi import bootstrap, prompts
 from kikimimi.adapters.discord_rest import DiscordRest
-from kikimimi.context import build_context
+from kikimimi.domain.model import ChannelKey, Message
+from kikimimi.domain.outgoing import MAX_REPLY_CHARS
+from kikimimi.domain.prompt_context import build_context
+from kikimimi.domain.wire import MAX_CONTENT, MessageCreated
 from kikimimi.local.fake_discord import FakeDiscord
-from kikimimi.model import ChannelKey, Message
-from kikimimi.outgoing import MAX_REPLY_CHARS
 from kikimimi.ports import LLMRequest, LLMResult
 from kikimimi.settings import Settings
-from kikimimi.simulation import Simulation
-from kikimimi.wire import MAX_CONTENT, MessageCreated
+from kikimimi.tools.simulation import Simulation
 from tests.entrypoints.conftest import SOURCE, Twins
 from tests.fixtures.fake_discord import RecordingSleep
 
@@ -144,14 +145,17 @@ def apps() -> dict[str, Any]:
 
 def _install(**fields: Any) -> Twins:
     twins = Twins(Settings(bot_user_id="1300000000000000099", language="en").replace(**fields))
-    wiring._deps = twins.deps
+    _SERVING.enter_context(bootstrap.serving(twins.deps))
     return twins
 
 
+_SERVING = ExitStack()  # the Deps the entry points use; unwound after each test
+
+
 @pytest.fixture(autouse=True)
-def _reset_wiring() -> Any:
+def _restore_serving() -> Any:
     yield
-    wiring.reset()
+    _SERVING.close()
 
 
 TASK = {"v": 1, "channel_id": "c1", "trigger_id": "m1"}

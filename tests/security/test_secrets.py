@@ -4,7 +4,6 @@ recognisable DISCORD_TOKEN / GEMINI_API_KEY, including failing calls, then a sca
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -20,7 +19,6 @@ pytestmark = pytest.mark.emulator
 
 TOKEN = f"MTIz.SECRET-DISCORD-{uuid.uuid4().hex}"
 API_KEY = f"AIzaSECRET-GEMINI-{uuid.uuid4().hex}"
-_ENV_TOUCHED = ("FIRESTORE_EMULATOR_HOST", "PUBSUB_EMULATOR_HOST", "GOOGLE_CLOUD_PROJECT")
 TIMINGS = {
     "MIN_WAIT_SECONDS": "1.5", "JITTER_RATIO": "0.1", "RULE_TIME_SCALE": "0.01",
     "REPLY_DELAY_DEFAULT_SECONDS": "1", "REPLY_DELAY_MIN_SECONDS": "0.5", "REPLY_DELAY_MAX_SECONDS": "1",
@@ -30,7 +28,6 @@ TIMINGS = {
 
 @pytest.fixture(scope="module")
 def secret_stack() -> Iterator[tuple[LocalStack, GeminiStandIn, list[str], dict[str, str]]]:
-    saved = {name: os.environ.get(name) for name in _ENV_TOUCHED}
     output: list[str] = []
     channels: dict[str, str] = {}
 
@@ -54,11 +51,6 @@ def secret_stack() -> Iterator[tuple[LocalStack, GeminiStandIn, list[str], dict[
             yield stack, standin, output, channels
         finally:
             stack.stop()
-            for name, value in saved.items():
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
 
 
 def _wait(stack: LocalStack, event: str, trigger: str, timeout: float = 45.0) -> dict[str, Any]:

@@ -478,7 +478,7 @@ def ttl_collections_in_code() -> set[str]:
 
     found = {store.MESSAGES, store.INTERVENTIONS, store.JUDGMENTS}
     try:
-        from kikimimi.adapters import firestore_memory as memory
+        from kikimimi.adapters import firestore_recall as memory
     except ImportError:  # no memory store in this tree yet
         return found
     return found | {memory.CHUNKS}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 import re
 
-from kikimimi import bench_chat
-from kikimimi.transcript import to_envelopes
+from kikimimi.tools import bench_chat
+from kikimimi.tools.transcript import to_envelopes
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from kikimimi import cli
-from kikimimi.eval_cases import CaseError, parse_cases
-from kikimimi.evaluation import JUDGMENT_TIME, evaluate, judge_case
 from kikimimi.settings import Settings
+from kikimimi.tools import cli
+from kikimimi.tools.eval_cases import CaseError, parse_cases
+from kikimimi.tools.evaluation import JUDGMENT_TIME, evaluate, judge_case
 
 BOT = "kiki"
 SETTINGS = Settings(min_wait_seconds=300.0, reply_delay_default_seconds=4.0)

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 import pytest
 
 from gateway_vm.backlog import BacklogPublisher
-from kikimimi.wire import MessageCreated, MessageDeleted, MessageEdited, parse_envelope
+from kikimimi.domain.wire import MessageCreated, MessageDeleted, MessageEdited, parse_envelope
 
 WAIT = 5.0  # generous upper bound for the worker thread; passing tests finish in milliseconds
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from kikimimi.judge_answer import AnswerInvalid, JudgeAnswer, answer_schema, apply_answer, parse_answer
-from kikimimi.model import ConversationState, Decision, ResponseType
+from kikimimi.domain.judge_answer import AnswerInvalid, JudgeAnswer, answer_schema, apply_answer, parse_answer
+from kikimimi.domain.model import ConversationState, Decision, ResponseType
 
 VALID: dict[str, Any] = {
     "conversation_state": "ACTIVE",

@@ -3,30 +3,29 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import functions_framework
 import pytest
 
-from kikimimi import wiring
-from kikimimi.ingestion import ingest
+from kikimimi.domain.wire import MessageCreated
 from kikimimi.local.functions_app import FUNCTIONS
 from kikimimi.settings import Settings
-from kikimimi.simulation import Simulation
-from kikimimi.wire import MessageCreated
+from kikimimi.tools.simulation import Simulation
+from kikimimi.usecases.deps import Deps
+from kikimimi.usecases.ingest import ingest
 
 SOURCE = str(Path(__file__).resolve().parents[2] / "functions" / "main.py")
 START = datetime(2026, 1, 1, 12, tzinfo=UTC)
 
 
 @pytest.fixture
-def sim() -> Iterator[Simulation]:
+def sim(serve: Callable[[Deps], Deps]) -> Simulation:
     simulation = Simulation(Settings(), start=START)
-    wiring._deps = simulation.deps
-    yield simulation
-    wiring.reset()
+    serve(simulation.deps)
+    return simulation
 
 
 def client(name: str):  # type: ignore[no-untyped-def]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from kikimimi.keywords import extract_keywords, merge_keywords, normalize, terms
+from kikimimi.domain.memory.keywords import extract_keywords, merge_keywords, normalize, terms
 
 
 def test_the_real_tokenizer_is_installed() -> None:
     import fugashi  # noqa: F401  (fugashi + unidic-lite: the fallback must not be what these tests see)
 
-    from kikimimi.keywords import _tagger
+    from kikimimi.domain.memory.keywords import _tagger
 
     assert _tagger() is not None
 

@@ -7,15 +7,28 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from kikimimi import memory_blocks as blocks
 from kikimimi import prompts
-from kikimimi.adapters.extractive_llm import ExtractiveMemoryWriter
-from kikimimi.context import build_context
-from kikimimi.memory_context import JudgeMemory, marked_fact, with_memory
-from kikimimi.memory_prompts import chunk_line, guild_context, reflect_context, render, summarize_context
-from kikimimi.memory_schema import MemoryAnswerInvalid, parse_guild, parse_reflection, parse_summary
-from kikimimi.model import ChannelKey, ChannelMemory, Fact, Familiarity, GuildChannel, GuildMemory, Message
+from kikimimi.adapters.twins.extractive_llm import ExtractiveMemoryWriter
+from kikimimi.domain.memory import blocks
+from kikimimi.domain.memory.prompt_context import (
+    chunk_line,
+    guild_context,
+    reflect_context,
+    summarize_context,
+)
+from kikimimi.domain.memory.schema import MemoryAnswerInvalid, parse_guild, parse_reflection, parse_summary
+from kikimimi.domain.model import (
+    ChannelKey,
+    ChannelMemory,
+    Fact,
+    Familiarity,
+    GuildChannel,
+    GuildMemory,
+    Message,
+)
+from kikimimi.domain.prompt_context import build_context
 from kikimimi.ports import LLMError, LLMRequest
+from kikimimi.usecases.memory.recall import JudgeMemory, marked_fact, with_memory
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
 KEY = ChannelKey("100")
@@ -153,7 +166,7 @@ def test_reply_prompt_has_memory_speaker_related_and_proactive_blocks(language: 
 
 
 def test_the_tone_follows_familiarity_and_the_last_topic_is_named() -> None:
-    from kikimimi.model import UserProfile
+    from kikimimi.domain.model import UserProfile
 
     regular = UserProfile("g1", "u1", "alice", interaction_count=42, last_topic=("札幌", "ラーメン"))
     text = blocks.speaker_block(regular, Familiarity.REGULAR, "alice", "ja")
@@ -179,14 +192,14 @@ def test_empty_memory_renders_no_block() -> None:
 @pytest.mark.parametrize("language", ["ja", "en"])
 def test_memory_prompts_render_and_the_extractive_twin_answers_with_valid_json(language: str) -> None:
     twin = ExtractiveMemoryWriter()
-    summary_prompt = render("summarize", summarize_context("kikimimi", language, MEMORY, WINDOW))
+    summary_prompt = prompts.render("summarize", summarize_context("kikimimi", language, MEMORY, WINDOW))
     assert "(id:u-alice)" in summary_prompt and "<previous_summary>" in summary_prompt
     summary = parse_summary(twin.generate(LLMRequest(purpose="summarize", system=summary_prompt)).text)
     assert summary.summary.startswith("（抽出）" if language == "ja" else "(extractive)")
     assert "札幌" in summary.topic_keywords
 
     lines = [chunk_line(m) for m in WINDOW]
-    reflect_prompt = render("reflect", reflect_context("kikimimi", language, MEMORY, lines))
+    reflect_prompt = prompts.render("reflect", reflect_context("kikimimi", language, MEMORY, lines))
     answer = parse_reflection(
         twin.generate(LLMRequest(purpose="reflect", system=reflect_prompt)).text,
         {line.author_id for line in lines},
@@ -194,7 +207,7 @@ def test_memory_prompts_render_and_the_extractive_twin_answers_with_valid_json(l
     assert answer.facts and all(f.source_user_ids for f in answer.facts)
     assert any("札幌" in f.content for f in answer.facts)
 
-    guild_prompt = render("guild", guild_context("kikimimi", language, GUILD, [MEMORY]))
+    guild_prompt = prompts.render("guild", guild_context("kikimimi", language, GUILD, [MEMORY]))
     guild = parse_guild(twin.generate(LLMRequest(purpose="guild", system=guild_prompt)).text)
     assert guild.long_term == GUILD.long_term and "<#100>" in guild.recent_events
     with pytest.raises(LLMError):

@@ -19,6 +19,7 @@ from kikimimi.adapters.model_files import (
     join_parts,
     sidecar_path,
 )
+from kikimimi.settings import Settings
 
 # Twelve parts so that name order (part1, part10, part11, part2 …) differs from join order;
 # the last part is shorter, as in the real set.
@@ -165,14 +166,13 @@ def test_missing_llama_cpp_is_reported_before_any_work(
         ensure_model(tmp_path, spec=fake_spec())
 
 
-def test_cache_dir_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("KIKIMIMI_CACHE_DIR", str(tmp_path / "k"))
-    assert model_files.default_cache_dir() == tmp_path / "k"
-    monkeypatch.delenv("KIKIMIMI_CACHE_DIR")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert model_files.default_cache_dir() == tmp_path / "xdg" / "kikimimi"
-    monkeypatch.delenv("XDG_CACHE_HOME")
+def test_cache_dir_comes_from_the_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    env = {"KIKIMIMI_CACHE_DIR": str(tmp_path / "k"), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    assert Settings.from_env(env).model_cache_dir == tmp_path / "k"
+    del env["KIKIMIMI_CACHE_DIR"]
+    assert Settings.from_env(env).model_cache_dir == tmp_path / "xdg" / "kikimimi"
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert Settings.from_env({}).model_cache_dir == tmp_path / "home" / ".cache" / "kikimimi"
     assert model_files.default_cache_dir() == tmp_path / "home" / ".cache" / "kikimimi"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.outgoing import MAX_REPLY_CHARS, ZWSP, shape_reply
+from kikimimi.domain.outgoing import MAX_REPLY_CHARS, ZWSP, shape_reply
 
 
 @pytest.mark.parametrize(

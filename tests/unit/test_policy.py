@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from kikimimi.model import ChannelKey, Message, TaskKind
-from kikimimi.policy import (
+from kikimimi.domain.model import ChannelKey, Message, TaskKind
+from kikimimi.domain.policy import (
     clamp_delay,
     is_stale,
     judge_eta,

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from kikimimi.context import PromptContext, build_context, inert, last_lines
-from kikimimi.model import Intervention, Message, ResponseType
+from kikimimi.domain.model import Intervention, Message, ResponseType
+from kikimimi.domain.prompt_context import PromptContext, build_context, inert, last_lines
 from kikimimi.prompts import PromptNotFound, render
 
 NOW = datetime(2026, 1, 1, 12, 30, tzinfo=UTC)

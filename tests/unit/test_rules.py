@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from kikimimi.model import Message, ResponseType
-from kikimimi.rules import (
+from kikimimi.domain.model import Message, ResponseType
+from kikimimi.domain.rules import (
     DEFAULT_WEIGHTS,
     RuleConfig,
     Score,

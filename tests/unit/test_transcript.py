@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from kikimimi.model import ChannelKey
-from kikimimi.replay import replay
+from kikimimi.domain.model import ChannelKey
 from kikimimi.settings import Settings
-from kikimimi.transcript import SELF_ID, TranscriptError, parse_lines, to_envelopes, user_id
+from kikimimi.tools.replay import replay
+from kikimimi.tools.transcript import SELF_ID, TranscriptError, parse_lines, to_envelopes, user_id
 
 
 def line(**fields: Any) -> str:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from kikimimi.model import ChannelKey, ResponseType
-from kikimimi.wire import (
+from kikimimi.domain.model import ChannelKey, ResponseType
+from kikimimi.domain.wire import (
     MAX_CONTENT,
     JudgeTask,
     MessageCreated,

@@ -14,7 +14,7 @@ from google.cloud import tasks_v2
 from google.cloud.tasks_v2.services.cloud_tasks.transports import CloudTasksGrpcTransport
 from google.protobuf import duration_pb2, timestamp_pb2
 
-from ..model import TaskKind, TaskSpec
+from kikimimi.domain.model import TaskKind, TaskSpec
 
 log = logging.getLogger(__name__)
 

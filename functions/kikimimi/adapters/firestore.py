@@ -8,9 +8,9 @@ from google.api_core import exceptions
 from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
 
-from ..model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
-from . import firestore_codec as codec
-from .doc_counter import DocumentCounter
+from kikimimi.adapters import firestore_codec as codec
+from kikimimi.adapters.doc_counter import DocumentCounter
+from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
 
 CHANNELS = "channels"
 MESSAGES = "messages"

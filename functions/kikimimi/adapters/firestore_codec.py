@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from ..model import (
+from kikimimi.domain.model import (
     ChannelSettings,
     ConversationState,
     Decision,

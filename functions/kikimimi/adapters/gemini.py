@@ -7,7 +7,7 @@ import importlib
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..ports import LLMError, LLMRequest, LLMResult
+from kikimimi.ports import LLMError, LLMRequest, LLMResult
 
 if TYPE_CHECKING:
     from google import genai

@@ -6,8 +6,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..ports import LLMError
-from .gemini import _no_retry_options, _to_llm_error
+from kikimimi.adapters.gemini import _no_retry_options, _to_llm_error
+from kikimimi.ports import LLMError
 
 if TYPE_CHECKING:
     from google import genai

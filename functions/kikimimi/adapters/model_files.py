@@ -60,12 +60,8 @@ QWEN_CODER_1_5B = ModelSpec(
 
 
 def default_cache_dir() -> Path:
-    """KIKIMIMI_CACHE_DIR, else ~/.cache/kikimimi (XDG_CACHE_HOME respected)."""
-    explicit = os.environ.get("KIKIMIMI_CACHE_DIR")
-    if explicit:
-        return Path(explicit).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base).expanduser() / "kikimimi"
+    """~/.cache/kikimimi; the configured place comes from Settings.model_cache_dir."""
+    return Path.home() / ".cache" / "kikimimi"
 
 
 def require_llama_cpp() -> None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+from kikimimi.settings import process_environment
 
 WELL_KNOWN_SDK_ROOTS: tuple[Path, ...] = (
     Path("/usr/lib/google-cloud-sdk"),
@@ -37,7 +38,7 @@ def find_sdk_root(
     env: Mapping[str, str] | None = None, candidates: Sequence[Path] = WELL_KNOWN_SDK_ROOTS
 ) -> Path | None:
     """The Cloud SDK root: $CLOUDSDK_ROOT_DIR, gcloud on PATH, then the well-known places."""
-    env = os.environ if env is None else env
+    env = process_environment() if env is None else env
     roots: list[Path] = []
     if env.get("CLOUDSDK_ROOT_DIR"):
         roots.append(Path(env["CLOUDSDK_ROOT_DIR"]))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import atexit
-import os
 import shutil
 import socket
 import subprocess
@@ -17,14 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from .cloud_sdk import (
+from kikimimi.local.cloud_sdk import (
     WELL_KNOWN_SDK_ROOTS,
     EmulatorError,
     EmulatorNotInstalled,
     emulator_command,
     find_sdk_root,
 )
-from .process_group import stop_group
+from kikimimi.local.process_group import stop_group
+from kikimimi.settings import process_environment
 
 __all__ = [
     "DEFAULT_PROJECT",
@@ -156,7 +156,7 @@ def _start(
     env: Mapping[str, str] | None,
     candidates: Sequence[Path],
 ) -> Emulator:
-    base_env = dict(os.environ if env is None else env)
+    base_env = dict(process_environment() if env is None else env)
     chosen = port or free_port()
     command = emulator_command(kind, HOST, chosen, project, base_env, candidates)
     log_dir = Path(tempfile.mkdtemp(prefix=f"kikimimi-{kind}-emulator-"))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,8 @@ from typing import Any
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 from werkzeug.serving import make_server
 from werkzeug.wrappers import Request, Response
+
+from kikimimi.settings import Settings
 
 FUNCTIONS = {
     "ingest": "cloudevent",
@@ -60,11 +61,13 @@ def make_app(source: Path | None = None) -> Any:
 
 def _warm_up() -> None:
     """Load the offline model at start, not on the first reply (it takes seconds on a CPU)."""
-    from kikimimi import wiring
+    from kikimimi import bootstrap
     from kikimimi.ports import LLMRequest
 
     try:
-        wiring.deps().writer.generate(LLMRequest(purpose="warm_up", system="Answer: ok", max_output_tokens=2))
+        bootstrap.process_deps().writer.generate(
+            LLMRequest(purpose="warm_up", system="Answer: ok", max_output_tokens=2)
+        )
     except Exception as exc:  # a failed warm-up only means the first reply pays the load
         print(f"offline model warm-up failed: {exc}", flush=True)
 
@@ -75,7 +78,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args(argv)
     server = make_server(args.host, args.port, make_app(), threaded=True)
-    if os.environ.get("LLM_BACKEND") == "offline":
+    if Settings.from_env().llm_backend == "offline":
         threading.Thread(target=_warm_up, name="llm-warm-up", daemon=True).start()
     print(f"functions listening on http://{args.host}:{args.port}", flush=True)
     try:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -17,8 +16,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .emulators import free_port
-from .process_group import stop_group
+from kikimimi.local.emulators import free_port
+from kikimimi.local.process_group import stop_group
+from kikimimi.settings import process_environment
 
 STOP_GRACE = 25.0  # the gateway flushes its (empty) backlog on SIGTERM
 
@@ -45,13 +45,13 @@ def _event(line: str) -> dict[str, Any] | None:
 
 def measure_gateway_rss(guilds: int = 100, *, settle_seconds: float = 1.0, timeout: float = 60.0) -> dict:
     """Start the gateway against `FakeDiscord(guilds=guilds)`; its RSS once READY (+ `settle_seconds`)."""
-    from .fake_discord import FakeDiscord
+    from kikimimi.local.fake_discord import FakeDiscord
 
     fake = FakeDiscord(token=None, guilds=guilds)
     fake.start()
     nobody = f"127.0.0.1:{free_port()}"
     env = {
-        **os.environ,
+        **process_environment(),
         "PYTHONUNBUFFERED": "1",
         "DISCORD_TOKEN": "gateway-probe",
         "DISCORD_API_BASE": fake.api_base,

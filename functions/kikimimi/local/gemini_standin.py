@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .embed_standin import EmbedRoute
+from kikimimi.local.embed_standin import EmbedRoute
 
 # Both /v1beta/models/X:generateContent and Vertex's .../publishers/google/models/X:generateContent.
 _PATH = re.compile(r"/models/(?P<model>[^/:]+):generateContent$")

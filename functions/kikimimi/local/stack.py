@@ -12,12 +12,15 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from ..wire import MessageCreated, MessageDeleted, MessageEdited, dump
-from .emulators import DEFAULT_PROJECT, Emulator, free_port, start_firestore, start_pubsub
+from kikimimi.bootstrap import task_routes
+from kikimimi.domain.wire import MessageCreated, MessageDeleted, MessageEdited, dump
+from kikimimi.local.emulators import DEFAULT_PROJECT, Emulator, free_port, start_firestore, start_pubsub
+from kikimimi.settings import Settings, patched_environment, process_environment
 
 SUBSCRIPTION = "kikimimi-ingest-push"
 
@@ -45,6 +48,7 @@ class LocalStack:
     _env: dict[str, str] = field(default_factory=dict)
     discord: Any = None  # the FakeDiscord when fake_discord is set
     _gateway: subprocess.Popen[str] | None = None
+    _environment: AbstractContextManager[None] | None = None
 
     @property
     def env(self) -> dict[str, str]:
@@ -52,14 +56,14 @@ class LocalStack:
         return dict(self._env)
 
     def start(self) -> LocalStack:
-        from ..adapters.cloud_tasks import CloudTasksQueue, local_client
-        from ..adapters.pubsub import (
+        from kikimimi.adapters.cloud_tasks import CloudTasksQueue, local_client
+        from kikimimi.adapters.pubsub import (
             PubSubPublisher,
             ensure_push_subscription,
             ensure_topic,
             make_publisher_client,
         )
-        from .cloud_tasks import CloudTasksStandIn
+        from kikimimi.local.cloud_tasks.server import CloudTasksStandIn
 
         try:
             self.firestore = start_firestore(project=self.project)
@@ -71,7 +75,7 @@ class LocalStack:
             discord_env: dict[str, str] = {}
             setup_env: dict[str, str] = {}
             if self.fake_discord:
-                from .fake_discord import FakeDiscord
+                from kikimimi.local.fake_discord import FakeDiscord
 
                 self.discord = FakeDiscord(token=None)
                 self.discord.start()
@@ -85,10 +89,6 @@ class LocalStack:
                 if self.discord_setup is not None:
                     setup_env = dict(self.discord_setup(self.discord) or {})
             elif self.real_discord:
-                if not os.environ.get("DISCORD_TOKEN"):
-                    raise RuntimeError(
-                        "real Discord needs DISCORD_TOKEN (and BOT_USER_ID) in the environment"
-                    )
                 discord_env = {"DISCORD_BACKEND": "rest"}
             self._env = {
                 "GOOGLE_CLOUD_PROJECT": self.project,
@@ -106,12 +106,14 @@ class LocalStack:
                 **self.overrides,
                 **setup_env,
             }
-            os.environ.update({k: v for k, v in self._env.items() if k.endswith("_EMULATOR_HOST")})
-            os.environ.setdefault("GOOGLE_CLOUD_PROJECT", self.project)
+            # The client libraries in this process read the emulator hosts from the environment: set
+            # them for the stack's lifetime only (stop() restores what was there).
+            self._environment = patched_environment(
+                {**{k: v for k, v in self._env.items() if k.endswith("_EMULATOR_HOST")},
+                 "GOOGLE_CLOUD_PROJECT": self.project}
+            )  # fmt: skip
+            self._environment.__enter__()
             self._start_functions(port)
-            from ..settings import Settings
-            from ..wiring import task_routes
-
             settings = Settings.from_env(self._env)
             CloudTasksQueue(
                 local_client(tasks_address), project=settings.project, location=settings.tasks_location,
@@ -125,7 +127,7 @@ class LocalStack:
                 f"{self.functions_url}/ingest",
                 ack_deadline=30,
             )
-            client = make_publisher_client(emulator=True)
+            client = make_publisher_client(settings.pubsub_emulator_host)
             self._publisher = PubSubPublisher(client, client.topic_path(self.project, settings.pubsub_topic))
             if self.fake_discord or self.real_discord:
                 self._start_gateway()
@@ -135,7 +137,7 @@ class LocalStack:
         return self
 
     def _start_functions(self, port: int) -> None:
-        env = {**os.environ, **self._env, "PYTHONUNBUFFERED": "1"}
+        env = process_environment({**self._env, "PYTHONUNBUFFERED": "1"})
         self._process = subprocess.Popen(
             [sys.executable, "-m", "kikimimi.local.functions_app", "--port", str(port)],
             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -155,7 +157,7 @@ class LocalStack:
 
     def _start_gateway(self) -> None:
         """`python -m gateway_vm` against the fake Discord, as the VM runs it."""
-        env = {**os.environ, **self._env, "PYTHONUNBUFFERED": "1"}
+        env = process_environment({**self._env, "PYTHONUNBUFFERED": "1"})
         self._gateway = subprocess.Popen(
             [sys.executable, "-m", "gateway_vm"],
             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -246,6 +248,9 @@ class LocalStack:
             if emulator is not None:
                 emulator.stop()
         self.pubsub = self.firestore = None
+        if self._environment is not None:
+            self._environment.__exit__(None, None, None)
+            self._environment = None
 
     def __enter__(self) -> LocalStack:
         return self.start()

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import threading
 
-from .server import FakeDiscord
+from kikimimi.local.fake_discord.server import FakeDiscord
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from . import payloads
+from kikimimi.local.fake_discord import payloads
 
 # Discord's usual bodies for the statuses tests script most.
 _DEFAULT_ERRORS: dict[int, tuple[int, str]] = {

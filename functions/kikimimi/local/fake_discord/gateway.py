@@ -13,8 +13,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from . import payloads
-from .state import FakeState, StoredMessage, User
+from kikimimi.local.fake_discord import payloads
+from kikimimi.local.fake_discord.state import FakeState, StoredMessage, User
 
 _log = logging.getLogger(__name__)
 

@@ -6,10 +6,10 @@ from typing import Any
 
 from aiohttp import web
 
-from . import payloads
-from .gateway import INTENT_GUILD_MESSAGE_REACTIONS, INTENT_GUILD_MESSAGES, Gateway
-from .responses import ApiError, json_response, request_body
-from .state import Channel, FakeState, StoredMessage, User, mentioned_user_ids
+from kikimimi.local.fake_discord import payloads
+from kikimimi.local.fake_discord.gateway import INTENT_GUILD_MESSAGE_REACTIONS, INTENT_GUILD_MESSAGES, Gateway
+from kikimimi.local.fake_discord.responses import ApiError, json_response, request_body
+from kikimimi.local.fake_discord.state import Channel, FakeState, StoredMessage, User, mentioned_user_ids
 
 CONTENT_LIMIT = 2000  # Discord counts code points (its API is Python), i.e. len()
 NONCE_LIMIT = 25

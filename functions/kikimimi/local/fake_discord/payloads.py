@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from .state import Channel, FakeState, Guild, StoredMessage, User
+from kikimimi.local.fake_discord.state import Channel, FakeState, Guild, StoredMessage, User
 
 API_VERSION = 10
 MESSAGE_TYPE_DEFAULT = 0

@@ -8,12 +8,12 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from . import payloads
-from .faults import Faults, ratelimit_headers
-from .gateway import Gateway
-from .messages import MessageRoutes
-from .responses import ApiError, json_response, request_body
-from .state import FakeState, RecordedRequest, User
+from kikimimi.local.fake_discord import payloads
+from kikimimi.local.fake_discord.faults import Faults, ratelimit_headers
+from kikimimi.local.fake_discord.gateway import Gateway
+from kikimimi.local.fake_discord.messages import MessageRoutes
+from kikimimi.local.fake_discord.responses import ApiError, json_response, request_body
+from kikimimi.local.fake_discord.state import FakeState, RecordedRequest, User
 
 API_PREFIX = "/api/v10"
 

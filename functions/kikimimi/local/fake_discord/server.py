@@ -11,11 +11,19 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from . import payloads
-from .faults import Faults, drop_rule, exhaust_rule, fail_rule
-from .gateway import INTENT_GUILD_MESSAGES, Gateway
-from .rest import API_PREFIX, RestApi
-from .state import Channel, FakeState, Guild, RecordedRequest, StoredMessage, User, mentioned_user_ids
+from kikimimi.local.fake_discord import payloads
+from kikimimi.local.fake_discord.faults import Faults, drop_rule, exhaust_rule, fail_rule
+from kikimimi.local.fake_discord.gateway import INTENT_GUILD_MESSAGES, Gateway
+from kikimimi.local.fake_discord.rest import API_PREFIX, RestApi
+from kikimimi.local.fake_discord.state import (
+    Channel,
+    FakeState,
+    Guild,
+    RecordedRequest,
+    StoredMessage,
+    User,
+    mentioned_user_ids,
+)
 
 T = TypeVar("T")
 DEFAULT_TOKEN = "fake-bot-token"

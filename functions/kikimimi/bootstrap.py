@@ -1,0 +1,290 @@
+"""The one composition root: Deps for the functions, the CLI, simulation, eval, bench and tests.
+
+`build_deps(settings, **overrides)` builds every port from settings on first use (no client at import
+or at a cold start that does not need it); `twin_deps(settings, clock, **overrides)` builds them from
+the in-memory twins. Overrides replace a port by an instance, as cosmicpython's `bootstrap()` does.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypedDict, Unpack, cast
+
+from kikimimi.domain.model import TaskKind
+from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, Publisher, Recall, Store, TaskQueue
+from kikimimi.settings import Settings
+from kikimimi.usecases.deps import Deps, PortFactories
+
+LLM_BACKENDS = ("none", "offline", "gemini")
+
+
+class ConfigError(RuntimeError):
+    """The configuration asks for something that cannot be built (missing key, unknown backend…)."""
+
+
+class Overrides(TypedDict, total=False):
+    """Ports given as instances instead of being built from settings."""
+
+    store: Store
+    tasks: TaskQueue
+    discord: Discord
+    writer: LLM
+    judge_llm: LLM | None
+    recall: Recall | None
+    embedder: Embedder | None
+    memory_llm: LLM | None
+    events: Events
+    sleep: Callable[[float], None]
+
+
+def build_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpack[Overrides]) -> Deps:
+    """Deps for a process: each client is built the first time a use case touches it."""
+    from kikimimi.adapters.clock import SystemClock
+    from kikimimi.logs import JsonLogEvents
+
+    llms = functools.cache(lambda: build_llms(settings))
+    memory = settings.memory_enabled
+    factories: PortFactories = {
+        "store": lambda: build_store(settings),
+        "tasks": lambda: build_tasks(settings),
+        "discord": lambda: build_discord(settings),
+        "writer": lambda: llms()[1],
+        "judge_llm": lambda: llms()[0],
+        # Offline, the writer's model also writes memory: one local model in memory, not two.
+        "memory_llm": lambda: (
+            (llms()[1] if settings.llm_backend == "offline" else build_memory_llm(settings))
+            if memory
+            else None
+        ),
+        "recall": lambda: build_recall(settings) if memory else None,
+        "embedder": lambda: build_embedder(settings) if memory else None,
+    }
+    return _assemble(settings, factories, clock or SystemClock(), JsonLogEvents(), overrides)
+
+
+def twin_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpack[Overrides]) -> Deps:
+    """Deps on the in-memory twins: inspectable, deterministic, no server (replay, eval, tests)."""
+    from kikimimi.adapters.twins.events import RecordingEvents
+    from kikimimi.adapters.twins.extractive_llm import ExtractiveMemoryWriter
+    from kikimimi.adapters.twins.hashing_embedder import HashingEmbedder
+    from kikimimi.adapters.twins.recall import InMemoryRecall
+    from kikimimi.adapters.twins.recording_discord import RecordingDiscord
+    from kikimimi.adapters.twins.sim import SimClock, SimTaskQueue
+    from kikimimi.adapters.twins.store import InMemoryStore
+    from kikimimi.adapters.twins.template_llm import TemplateLLM
+
+    sim_clock = clock if isinstance(clock, SimClock) else SimClock()
+    store = overrides.get("store") or InMemoryStore()
+    memory = settings.memory_enabled and isinstance(store, InMemoryStore)
+    factories: PortFactories = {
+        "store": lambda: store,
+        "tasks": lambda: SimTaskQueue(sim_clock),
+        "discord": RecordingDiscord,
+        "writer": TemplateLLM,
+        "judge_llm": lambda: None,
+        "recall": lambda: InMemoryRecall(store) if memory and isinstance(store, InMemoryStore) else None,
+        "embedder": HashingEmbedder if settings.memory_enabled else (lambda: None),
+        "memory_llm": ExtractiveMemoryWriter if settings.memory_enabled else (lambda: None),
+    }
+    given: Overrides = {"sleep": _no_sleep}  # simulated time: a retry back-off costs nothing
+    given.update(overrides)
+    return _assemble(settings, factories, clock or sim_clock, RecordingEvents(clock or sim_clock), given)
+
+
+def _assemble(
+    settings: Settings, factories: PortFactories, clock: Clock, events: Events, overrides: Overrides
+) -> Deps:
+    ports: dict[str, Any] = dict(factories)
+    for name, value in overrides.items():
+        if name not in ("events", "sleep"):
+            ports[name] = functools.partial(_same, value)
+    deps = Deps(settings, cast(PortFactories, ports), clock=clock, events=overrides.get("events", events))
+    if "sleep" in overrides:
+        deps.sleep = overrides["sleep"]
+    return deps
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _no_sleep(_seconds: float) -> None:
+    return None
+
+
+# ------------------------------------------------------------------ the ports, from settings
+
+
+def build_llms(settings: Settings, backend: str | None = None) -> tuple[LLM | None, LLM]:
+    """(judge LLM or None for rules only, reply writer) for `none | offline | gemini`."""
+    choice = (backend or settings.llm_backend).lower()
+    if choice == "none":
+        from kikimimi.adapters.twins.template_llm import TemplateLLM
+
+        return None, TemplateLLM()
+    if choice == "offline":
+        from kikimimi.adapters.llama import LlamaLLM
+        from kikimimi.adapters.model_files import ensure_model
+
+        writer = LlamaLLM(ensure_model(settings.model_cache_dir))
+        # Offline, the rules judge alone unless asked: no small local model judges better than chance.
+        return (writer if settings.offline_judge else None), writer
+    if choice == "gemini":
+        from kikimimi.adapters.gemini import GeminiLLM
+
+        client = gemini_client(settings)
+        return (
+            GeminiLLM(client, settings.judge_model, settings.llm_timeout_seconds),
+            GeminiLLM(client, settings.reply_model, settings.llm_timeout_seconds),
+        )
+    raise ConfigError(f"unknown LLM backend {choice!r}; choose one of {', '.join(LLM_BACKENDS)}")
+
+
+def gemini_client(settings: Settings) -> Any:
+    """One google-genai client: an API key, Vertex AI, or the local stand-in's base URL."""
+    from kikimimi.adapters.gemini import make_client
+
+    if not (settings.gemini_api_key or settings.use_vertex_ai or settings.gemini_base_url):
+        raise ConfigError("Gemini needs GEMINI_API_KEY (or USE_VERTEX_AI=true)")
+    return make_client(
+        api_key=settings.gemini_api_key or ("local" if settings.gemini_base_url else None),
+        vertex=settings.use_vertex_ai,
+        project=settings.project,
+        location=settings.region,
+        base_url=settings.gemini_base_url or None,
+        timeout_s=settings.llm_timeout_seconds,
+    )
+
+
+def build_store(settings: Settings) -> Store:
+    from kikimimi.adapters.firestore import FirestoreStore
+
+    return FirestoreStore(firestore_client(settings))
+
+
+def firestore_client(settings: Settings) -> Any:
+    """The Firestore client of the configured project and database (the emulator when its host is set)."""
+    from google.cloud import firestore
+
+    return firestore.Client(project=settings.project, database=settings.firestore_database)
+
+
+def build_recall(settings: Settings) -> Recall:
+    from kikimimi.adapters.firestore_recall import FirestoreRecall
+
+    return FirestoreRecall(firestore_client(settings))
+
+
+def build_tasks(settings: Settings) -> TaskQueue:
+    from google.cloud import tasks_v2
+
+    from kikimimi.adapters.cloud_tasks import CloudTasksQueue, local_client
+
+    if settings.cloud_tasks_emulator_host:
+        client = local_client(settings.cloud_tasks_emulator_host)
+    else:
+        client = tasks_v2.CloudTasksClient()
+    if not (settings.judge_url and settings.reply_url):
+        raise ConfigError("JUDGE_URL and REPLY_URL must be set (the functions Cloud Tasks calls)")
+    queues, urls = task_routes(settings)
+    return CloudTasksQueue(
+        client,
+        project=settings.project,
+        location=settings.tasks_location,
+        queues=queues,
+        urls=urls,
+        invoker_service_account=settings.tasks_invoker_sa or None,
+    )
+
+
+def task_routes(settings: Settings) -> tuple[dict[TaskKind, str], dict[TaskKind, str]]:
+    """Queue and URL per task kind; the memory kinds only when their function URLs are configured."""
+    queues = {TaskKind.JUDGE: settings.judge_queue, TaskKind.REPLY: settings.reply_queue}
+    urls = {TaskKind.JUDGE: settings.judge_url, TaskKind.REPLY: settings.reply_url}
+    for kind, url in ((TaskKind.SUMMARIZE, settings.summarize_url), (TaskKind.REFLECT, settings.reflect_url)):
+        if url:
+            queues[kind] = settings.memory_queue
+            urls[kind] = url
+    return queues, urls
+
+
+def build_publisher(settings: Settings) -> Publisher:
+    """The gateway's Publisher on the configured topic (the emulator when its host is set)."""
+    from kikimimi.adapters.pubsub import PubSubPublisher, make_publisher_client
+
+    client = make_publisher_client(settings.pubsub_emulator_host)
+    return PubSubPublisher(client, client.topic_path(settings.project, settings.pubsub_topic))
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    """usem (offline, 512 dims) or gemini (EMBEDDING_MODEL at EMBEDDING_DIMENSION)."""
+    if settings.embedding_backend == "usem":
+        from kikimimi.adapters.usem import DIMENSION, UsemEmbedder
+
+        if settings.embedding_dimension != DIMENSION:
+            raise ConfigError(
+                f"EMBEDDING_BACKEND=usem gives {DIMENSION} dims; set EMBEDDING_DIMENSION={DIMENSION}"
+            )
+        return UsemEmbedder()
+    if settings.embedding_backend == "gemini":
+        from kikimimi.adapters.gemini_embed import GeminiEmbedder
+
+        return GeminiEmbedder(gemini_client(settings), settings.embedding_model, settings.embedding_dimension)
+    raise ConfigError(f"unknown EMBEDDING_BACKEND {settings.embedding_backend!r}; choose usem or gemini")
+
+
+def build_memory_llm(settings: Settings, backend: str | None = None) -> LLM:
+    """The memory writer: Gemini's MEMORY_MODEL, the offline model, or the extractive twin for `none`."""
+    choice = (backend or settings.llm_backend).lower()
+    if choice == "gemini":
+        from kikimimi.adapters.gemini import GeminiLLM
+
+        return GeminiLLM(gemini_client(settings), settings.memory_model, settings.llm_timeout_seconds)
+    if choice == "offline":
+        return build_llms(settings, "offline")[1]
+    from kikimimi.adapters.twins.extractive_llm import ExtractiveMemoryWriter
+
+    return ExtractiveMemoryWriter()
+
+
+def build_discord(settings: Settings) -> Discord:
+    if settings.discord_backend == "recording":
+        from kikimimi.adapters.twins.recording_discord import RecordingDiscord
+
+        return RecordingDiscord(echo=print)
+    if not settings.discord_token:
+        raise ConfigError("DISCORD_TOKEN is not set (or use DISCORD_BACKEND=recording locally)")
+    from kikimimi.adapters.discord_rest import DiscordRest
+
+    return DiscordRest(token=settings.discord_token, api_base=settings.discord_api_base)
+
+
+# ------------------------------------------------------------------ the process-wide Deps of the functions
+
+_process: Deps | None = None
+_process_lock = threading.Lock()
+
+
+def process_deps() -> Deps:
+    """The functions process's Deps, built once from the environment on first use."""
+    global _process
+    with _process_lock:
+        if _process is None:
+            _process = build_deps(Settings.from_env())
+        return _process
+
+
+@contextmanager
+def serving(deps: Deps) -> Iterator[Deps]:
+    """Serve the entry points with these Deps for a block (tests, local harnesses); then restore."""
+    global _process
+    with _process_lock:
+        previous, _process = _process, deps
+    try:
+        yield deps
+    finally:
+        with _process_lock:
+            _process = previous

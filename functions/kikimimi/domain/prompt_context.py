@@ -1,0 +1,137 @@
+"""Pure prompt context: what the judgment and reply prompts see, with user text made inert."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from kikimimi.domain.model import Intervention, Message
+
+MAX_LINE = 500
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
+
+
+def inert(text: str, limit: int = MAX_LINE) -> str:
+    """User text as one line that cannot close a prompt block or start a new one.
+
+    Angle brackets become look-alikes so `</conversation>` typed by a user is not the delimiter,
+    newlines are shown as ⏎ so a message cannot forge new lines of the transcript, and bidi
+    controls are dropped.
+    """
+    text = _CONTROL.sub("", text).replace("<", "‹").replace(">", "›")
+    text = re.sub(r"\r\n|[\r\n\x85\u2028\u2029]", " ⏎ ", text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One message as the prompt shows it."""
+
+    id: str
+    author: str
+    text: str
+    at: str
+    is_bot: bool
+    is_self: bool
+
+    @classmethod
+    def of(cls, message: Message) -> Line:
+        return cls(
+            id=message.id,
+            author=inert(message.author_name, 64),
+            text=inert(message.content)
+            + (f" [+{message.attachments} attachment(s)]" if message.attachments else ""),
+            at=message.created_at.strftime("%H:%M"),
+            is_bot=message.author_is_bot,
+            is_self=message.is_self,
+        )
+
+
+@dataclass(frozen=True)
+class InterventionSummary:
+    """The bot's recent history in this place, for the judge."""
+
+    minutes_since_last: float | None
+    count_30min: int
+    last_context: str
+
+    @classmethod
+    def of(cls, interventions: Sequence[Intervention], now: datetime) -> InterventionSummary:
+        if not interventions:
+            return cls(None, 0, "")
+        last = interventions[-1]
+        recent = [i for i in interventions if now - i.at <= timedelta(minutes=30)]
+        return cls(
+            minutes_since_last=round((now - last.at).total_seconds() / 60, 1),
+            count_30min=len(recent),
+            last_context=inert(" / ".join(last.context), 200),
+        )
+
+
+@dataclass(frozen=True)
+class PromptContext:
+    """Everything a judgment or reply prompt is rendered from."""
+
+    bot_name: str
+    aliases: tuple[str, ...]
+    persona: str
+    language: str
+    now: str
+    conversation: tuple[Line, ...]
+    others: tuple[Line, ...] = ()
+    history: InterventionSummary = InterventionSummary(None, 0, "")
+    channel_memory: str = ""
+    guild_memory: str = ""
+    trigger_id: str = ""
+    target: Line | None = None
+    reason: str = ""
+    response_type: str = "full_response"
+    allowed_reactions: tuple[str, ...] = ()
+
+    def conversation_digest(self) -> str:
+        """Hash of the rendered window: the same conversation gives the same judgment cache key."""
+        raw = "\n".join(f"{line.id}|{line.author}|{line.text}" for line in self.conversation)
+        return hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+
+def build_context(
+    *,
+    bot_name: str,
+    aliases: Sequence[str],
+    persona: str,
+    language: str,
+    now: datetime,
+    messages: Sequence[Message],
+    interventions: Sequence[Intervention] = (),
+    trigger_id: str = "",
+    target_id: str | None = None,
+    reason: str = "",
+    response_type: str = "full_response",
+    allowed_reactions: Sequence[str] = (),
+    others: Sequence[Message] = (),
+) -> PromptContext:
+    lines = tuple(Line.of(m) for m in messages)
+    target = next((line for line in lines if line.id == (target_id or trigger_id)), None)
+    return PromptContext(
+        bot_name=bot_name,
+        aliases=tuple(aliases),
+        persona=persona,
+        language=language,
+        now=now.strftime("%Y-%m-%d %H:%M UTC"),
+        conversation=lines,
+        others=tuple(Line.of(m) for m in others),
+        history=InterventionSummary.of(interventions, now),
+        trigger_id=trigger_id,
+        target=target,
+        reason=inert(reason, 300),
+        response_type=response_type,
+        allowed_reactions=tuple(allowed_reactions),
+    )
+
+
+def last_lines(messages: Sequence[Message], n: int = 5) -> tuple[str, ...]:
+    """`author: text` of the last n messages, for the intervention record."""
+    return tuple(f"{inert(m.author_name, 64)}: {inert(m.content, 200)}" for m in messages[-n:])

@@ -1,0 +1,161 @@
+"""Typed wire formats: the gateway envelope on Pub/Sub and the Cloud Tasks payloads (versioned)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from kikimimi.domain.model import ChannelKey, Message, ResponseType
+
+# Ids end up in Cloud Tasks names and Firestore paths, so only task-name-safe characters.
+Id = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+MAX_CONTENT = 4000  # Discord's limit with Nitro
+
+ENVELOPE_VERSION = 1
+TASK_VERSION = 1
+
+
+class WireError(ValueError):
+    """A payload that does not match its schema; the message says which field and why."""
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Place(_Wire):
+    v: Literal[1] = 1
+    guild_id: Id | None = None
+    channel_id: Id
+    thread_id: Id | None = None
+
+    @property
+    def key(self) -> ChannelKey:
+        return ChannelKey(self.channel_id, self.thread_id)
+
+
+class MessageCreated(_Place):
+    """A new message seen by the gateway."""
+
+    kind: Literal["message_create"] = "message_create"
+    message_id: Id
+    author_id: Id
+    author_name: str = Field(max_length=100)
+    author_is_bot: bool = False
+    content: str = Field(default="", max_length=MAX_CONTENT)
+    created_at: datetime
+    mentions_bot: bool = False
+    reply_to_message_id: Id | None = None
+    reply_to_bot: bool = False
+    attachments: int = Field(default=0, ge=0)
+
+    @field_validator("created_at")
+    @classmethod
+    def _aware(cls, value: datetime) -> datetime:
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+    def to_message(self, bot_user_id: str) -> Message:
+        return Message(
+            id=self.message_id,
+            guild_id=self.guild_id,
+            channel_id=self.channel_id,
+            thread_id=self.thread_id,
+            author_id=self.author_id,
+            author_name=self.author_name,
+            author_is_bot=self.author_is_bot,
+            content=self.content,
+            created_at=self.created_at,
+            mentions_bot=self.mentions_bot,
+            reply_to_id=self.reply_to_message_id,
+            reply_to_bot=self.reply_to_bot,
+            attachments=self.attachments,
+            is_self=bool(bot_user_id) and self.author_id == bot_user_id,
+        )
+
+
+class MessageEdited(_Place):
+    """A message whose content changed (raw event: the message may be uncached)."""
+
+    kind: Literal["message_update"] = "message_update"
+    message_id: Id
+    content: str = Field(max_length=MAX_CONTENT)
+
+
+class MessageDeleted(_Place):
+    """A message that was deleted; the buffer must forget it."""
+
+    kind: Literal["message_delete"] = "message_delete"
+    message_id: Id
+
+
+Envelope = Annotated[MessageCreated | MessageEdited | MessageDeleted, Field(discriminator="kind")]
+_ENVELOPE: TypeAdapter[MessageCreated | MessageEdited | MessageDeleted] = TypeAdapter(Envelope)
+
+
+class JudgeTask(_Place):
+    """Payload of a judgment task."""
+
+    trigger_id: Id
+
+
+class ReplyTask(_Place):
+    """Payload of a reply task: what the judge decided, or an addressed message."""
+
+    trigger_id: Id
+    addressed: bool = False
+    response_type: ResponseType = ResponseType.FULL_RESPONSE
+    reason: str = Field(default="", max_length=500)
+    reply_to_message_id: Id | None = None
+    reaction: str | None = Field(default=None, max_length=32)
+
+
+def _load(data: bytes | str | dict[str, Any]) -> Any:
+    if isinstance(data, dict):
+        return data
+    try:
+        return json.loads(data)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise WireError(f"not JSON: {exc}") from exc
+    except RecursionError as exc:  # absurdly deep nesting: still bad input, not a crash (and a retry)
+        raise WireError("not JSON: nested too deeply") from exc
+
+
+def _explain(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "payload"
+    return f"{where}: {first['msg']} ({exc.error_count()} error(s))"
+
+
+def parse_envelope(data: bytes | str | dict[str, Any]) -> MessageCreated | MessageEdited | MessageDeleted:
+    """Validate a gateway envelope or raise WireError saying what is wrong."""
+    try:
+        return _ENVELOPE.validate_python(_load(data))
+    except ValidationError as exc:
+        raise WireError(f"bad envelope: {_explain(exc)}") from exc
+
+
+def parse_judge_task(data: bytes | str | dict[str, Any]) -> JudgeTask:
+    try:
+        return JudgeTask.model_validate(_load(data))
+    except ValidationError as exc:
+        raise WireError(f"bad judge task: {_explain(exc)}") from exc
+
+
+def parse_reply_task(data: bytes | str | dict[str, Any]) -> ReplyTask:
+    try:
+        return ReplyTask.model_validate(_load(data))
+    except ValidationError as exc:
+        raise WireError(f"bad reply task: {_explain(exc)}") from exc
+
+
+def dump(model: BaseModel) -> dict[str, Any]:
+    """JSON-ready dict of a wire model."""
+    return model.model_dump(mode="json")
+
+
+def envelope_json_schema() -> dict[str, Any]:
+    """The published JSON schema of the gateway envelope."""
+    return _ENVELOPE.json_schema()

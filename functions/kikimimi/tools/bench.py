@@ -1,0 +1,246 @@
+"""`kikimimi bench`: the issue's figures measured against their targets (reported, never asserted).
+
+Parts: llm_calls, firestore, mention_latency, ingest_throughput, cold_import, gateway_rss, replay_speed.
+Each part runs on its own; a part that fails (an emulator missing…) shows its error in its row.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from kikimimi.settings import Settings
+from kikimimi.tools import bench_chat
+
+FUNCTIONS_DIR = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Row:
+    """One line of the table: a figure, its target and whether it is met (None: report only)."""
+
+    name: str
+    measured: str
+    target: str = ""
+    ok: bool | None = None
+
+    @property
+    def status(self) -> str:
+        if self.measured.startswith("error"):
+            return "ERROR"
+        return "—" if self.ok is None else ("ok" if self.ok else "MISS")
+
+
+@dataclass
+class Part:
+    rows: list[Row] = field(default_factory=list)
+    figures: dict[str, Any] = field(default_factory=dict)
+
+
+def _part(figures: dict[str, Any], *rows: tuple[str, str, str, bool | None]) -> Part:
+    return Part([Row(*row) for row in rows], figures)
+
+
+def part_llm_calls(settings: Settings, quick: bool) -> Part:
+    n = 150 if quick else 1000
+    part = Part()
+    for kind, lines in (("bursty", bench_chat.bursty(n)), ("slow", bench_chat.slow(n))):
+        f = part.figures[kind] = bench_chat.simulate_llm_calls(settings, lines)
+        detail = f"{f['judgments']} judgments, {f['rules_decided']} by rules, {f['cache_hits']} cached"
+        name = f"LLM calls/100 msgs ({kind}, {f['messages']} msgs)"
+        part.rows.append(
+            Row(name, f"{f['llm_calls_per_100']:g} ({detail})", "≤ 12", f["llm_calls_per_100"] <= 12)
+        )
+    return part
+
+
+def part_firestore(settings: Settings, quick: bool) -> Part:
+    """Document reads/writes per message at the adapters, on the emulator, every memory layer on."""
+    from kikimimi.tools.bench_stack import firestore_per_message
+
+    settings = bench_chat.bench_settings(settings)
+    f = firestore_per_message(settings, bench_chat.CountingJudge(), 60 if quick else 200)
+    n = max(f["messages"], 1)
+
+    def split(kind: str) -> str:
+        layers = f"store {f['store'][kind] / n:.2f} + memory {f['memory'][kind] / n:.2f}"
+        return (
+            f"{layers} | ingest {f['ingest_and_maintain'][kind] / n:.2f} + tasks {f['tasks'][kind] / n:.2f}"
+        )
+
+    reads, writes = f["reads_per_message"], f["writes_per_message"]
+    return _part(
+        f,
+        (f"Firestore reads/msg ({n} msgs)", f"{reads:g} ({split('reads')})", "≤ 2", reads <= 2),
+        (f"Firestore writes/msg ({n} msgs)", f"{writes:g} ({split('writes')})", "≤ 3", writes <= 3),
+    )
+
+
+def part_mention_latency(settings: Settings, quick: bool) -> Part:
+    from kikimimi.tools.bench_stack import mention_latency
+
+    f = mention_latency(10 if quick else 40)
+    p50, p99 = f["p50_ms"], f["p99_ms"]
+    name = f"mention → POST p50 ({f['answered']}/{f['mentions']} answered)"
+    return _part(
+        f,
+        (name, f"{p50:g} ms", "< 150 ms", p50 < 150 and f["answered"] == f["mentions"]),
+        ("mention → POST p99", f"{p99:g} ms", "< 500 ms", p99 < 500),
+    )
+
+
+def part_ingest_throughput(settings: Settings, quick: bool) -> Part:
+    from kikimimi.tools.bench_stack import ingest_throughput
+
+    f = ingest_throughput(300 if quick else 2000, channels=20, workers=16)
+    name = f"ingest throughput ({f['ok']}/{f['messages']} ok, {f['workers']} workers)"
+    measured = f"{f['per_second']:g} msg/s (p50 {f['p50_ms']:g} ms, p99 {f['p99_ms']:g} ms)"
+    return _part(f, (name, measured, "≥ 200/s", f["per_second"] >= 200 and f["ok"] == f["messages"]))
+
+
+def part_cold_import(settings: Settings, quick: bool) -> Part:
+    code = (
+        'import time,sys; sys.path.insert(0,"functions"); t=time.perf_counter(); import main; '
+        "print(time.perf_counter()-t)"
+    )
+    runs: list[float] = []
+    for _ in range(3 if quick else 5):
+        command = [sys.executable, "-c", code]
+        out = subprocess.run(command, cwd=FUNCTIONS_DIR.parent, capture_output=True, text=True, check=True)
+        runs.append(float(out.stdout.strip().splitlines()[-1]) * 1000)
+    low, median = round(min(runs), 1), round(statistics.median(runs), 1)
+    f = {"runs_ms": [round(r, 1) for r in runs], "min_ms": low, "median_ms": median}
+    name = f"cold import of main.py ({len(runs)} runs)"
+    return _part(f, (name, f"min {low:g} ms, median {median:g} ms", "< 300 ms", median < 300))
+
+
+def part_gateway_rss(settings: Settings, quick: bool) -> Part:
+    from kikimimi.local import gateway_probe
+
+    f = gateway_probe.measure_gateway_rss(guilds=100)
+    measured = f"{f['rss_mib']:g} MiB (peak {f['peak_rss_mib']:g} MiB)"
+    return _part(f, (f"gateway RSS, {f['guilds_ready']} guilds", measured, "report", None))
+
+
+def part_replay_speed(settings: Settings, quick: bool) -> Part:
+    f = bench_chat.replay_speed(settings, 1000 if quick else 10_000)
+    measured = f"{f['seconds']:g} s ({f['per_second']:g} msg/s)"
+    return _part(f, (f"replay speed ({f['messages']} msgs)", measured, "report", None))
+
+
+PARTS: dict[str, Callable[[Settings, bool], Part]] = {
+    "llm_calls": part_llm_calls,
+    "firestore": part_firestore,
+    "mention_latency": part_mention_latency,
+    "ingest_throughput": part_ingest_throughput,
+    "cold_import": part_cold_import,
+    "gateway_rss": part_gateway_rss,
+    "replay_speed": part_replay_speed,
+}
+
+
+def run_part(name: str, settings: Settings, quick: bool = False) -> dict[str, Any]:
+    """One part as a JSON-ready dict: figures and rows, or the error that stopped it."""
+    started = time.perf_counter()
+    try:
+        part = PARTS[name](settings, quick)
+        out: dict[str, Any] = {**part.figures}
+    except Exception as exc:  # one part failing must not stop the others
+        part = Part(
+            [Row(name, f"error: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200])]
+        )
+        out = {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc(limit=5)}
+    out["rows"] = [
+        {"name": r.name, "measured": r.measured, "target": r.target, "status": r.status} for r in part.rows
+    ]
+    out["elapsed_seconds"] = round(time.perf_counter() - started, 1)
+    return out
+
+
+def machine() -> dict[str, Any]:
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.partition(":")[2].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "cpu_model": model,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def format_table(result: dict[str, Any]) -> str:
+    rows = [r for part in result["parts"].values() for r in part["rows"]]
+    head = ("name", "measured", "target", "status")
+    widths = [
+        max(len(h), *(len(str(r[k])) for r in rows)) if rows else len(h)
+        for h, k in zip(head, head, strict=True)
+    ]
+    lines = [
+        f"kikimimi bench — {result['date']}",
+        "machine: {platform}, {cpus} CPUs ({cpu_model}), load {load_average}".format(**result["machine"]),
+        "",
+    ]
+    lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)).rstrip())
+    lines.append("  ".join("-" * w for w in widths))
+    for r in rows:
+        lines.append("  ".join(str(r[k]).ljust(w) for k, w in zip(head, widths, strict=True)).rstrip())
+    return "\n".join(lines)
+
+
+def run_bench(
+    settings: Settings,
+    only: list[str] | None = None,
+    quick: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "quick": quick,
+        "parts": {},
+    }
+    for name in only or list(PARTS):
+        if progress:
+            progress(f"bench: {name}…")
+        result["parts"][name] = run_part(name, settings, quick)
+    return result
+
+
+def run_bench_command(args: Any, settings: Settings) -> int:
+    only = list(getattr(args, "only", None) or [])
+    unknown = [n for n in only if n not in PARTS]
+    if unknown:
+        print(
+            f"kikimimi bench: unknown part(s) {', '.join(unknown)}; choose from {', '.join(PARTS)}",
+            file=sys.stderr,
+        )
+        return 2
+    result = run_bench(
+        settings,
+        only,
+        bool(getattr(args, "quick", False)),
+        progress=lambda text: print(text, file=sys.stderr, flush=True),
+    )
+    if getattr(args, "json", False):
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        print(format_table(result))
+    return 0

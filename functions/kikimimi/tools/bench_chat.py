@@ -1,0 +1,257 @@
+"""Deterministic chat transcripts for `kikimimi bench` (bursty, slow, many channels) and the simulated
+runs over them (judge LLM calls counted by a twin; replay speed).
+
+Each generator is seeded (`random.Random(seed)`): the same arguments give the same lines, so figures
+measured on them can be compared run to run. Text mixes English and Japanese; some lines are questions,
+a few mention the bot.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from kikimimi.ports import LLMRequest, LLMResult
+from kikimimi.settings import Settings
+from kikimimi.tools.transcript import TranscriptLine
+
+START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+NAMES = ("aki", "ben", "chika", "dan", "emi", "fred", "gou", "hana", "ivan", "jun", "kate", "leo")
+
+STATEMENTS = (
+    "I pushed the fix for the login page",
+    "the build is green again",
+    "lunch was great today",
+    "that meeting ran long",
+    "I'll look at the logs after this",
+    "the new release notes are up",
+    "lol same here",
+    "ok sounds good",
+    "I think the cache is the problem",
+    "we should rename that module",
+    "今日のビルドは通りました",
+    "さっきのバグ直しました",
+    "お昼なに食べようかな",
+    "ちょっと休憩します",
+    "なるほど、了解です",
+    "それいいですね",
+    "明日のミーティングは10時からです",
+    "ログを見たらタイムアウトでした",
+    "草",
+    "わかる",
+)
+QUESTIONS = (
+    "does anyone know why the deploy failed?",
+    "what time is the standup tomorrow?",
+    "has anyone tried the new API yet?",
+    "how do I reset my password on staging?",
+    "which branch should I base this on?",
+    "誰かこのエラー見たことありますか？",
+    "明日の予定どうなってる？",
+    "このライブラリの使い方わかる人いる？",
+    "どっちのブランチにマージすればいい？",
+    "週末なにしてた？",
+)
+MENTIONS = (
+    "@{bot} what did we decide about the release?",
+    "@{bot} can you summarize the thread?",
+    "@{bot} 今日の話題まとめて",
+    "{alias}、どう思う？",
+)
+
+
+def _text(rng: random.Random, question_rate: float, mention_rate: float, bot: str, alias: str) -> str:
+    roll = rng.random()
+    if roll < mention_rate:
+        return rng.choice(MENTIONS).format(bot=bot, alias=alias)
+    if roll < mention_rate + question_rate:
+        return rng.choice(QUESTIONS)
+    return rng.choice(STATEMENTS)
+
+
+def _lines(
+    rng: random.Random,
+    n: int,
+    channels: Sequence[str],
+    speakers: Sequence[str],
+    gap: tuple[float, float],
+    *,
+    pause_rate: float,
+    pause: tuple[float, float],
+    question_rate: float,
+    mention_rate: float,
+    bot: str,
+    alias: str,
+    prefix: str,
+) -> list[TranscriptLine]:
+    t = START
+    out: list[TranscriptLine] = []
+    for i in range(n):
+        seconds = rng.uniform(*gap)
+        if rng.random() < pause_rate:
+            seconds += rng.uniform(*pause)
+        t += timedelta(seconds=round(seconds, 3))
+        out.append(
+            TranscriptLine(
+                id=f"{prefix}{i:06d}",
+                ts=t,
+                channel=channels[i % len(channels)] if len(channels) > 1 else channels[0],
+                author=rng.choice(list(speakers)),
+                content=_text(rng, question_rate, mention_rate, bot, alias),
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class Room:
+    """How a generated room talks: speakers, gaps between messages, occasional long pauses."""
+
+    name: str
+    speakers: tuple[int, int]
+    gap: tuple[float, float]
+    pause_rate: float = 0.0
+    pause: tuple[float, float] = (0.0, 0.0)
+
+
+BUSY = Room("bursty", speakers=(6, 10), gap=(2.0, 15.0), pause_rate=0.03, pause=(120.0, 1200.0))
+QUIET = Room("slow", speakers=(3, 4), gap=(60.0, 600.0))
+
+
+def room(
+    kind: Room, n: int, seed: int, bot: str = "kikimimi", alias: str = "ききみみ"
+) -> list[TranscriptLine]:
+    rng = random.Random(seed)
+    speakers = rng.sample(NAMES, rng.randint(*kind.speakers))
+    return _lines(
+        rng, n, [kind.name], speakers, kind.gap, pause_rate=kind.pause_rate, pause=kind.pause,
+        question_rate=0.15, mention_rate=0.01, bot=bot, alias=alias, prefix=kind.name[0],
+    )  # fmt: skip
+
+
+def bursty(
+    n: int = 1000, seed: int = 1, *, bot: str = "kikimimi", alias: str = "ききみみ"
+) -> list[TranscriptLine]:
+    """A busy room: 6–10 speakers, 2–15 s between messages, now and then a pause of minutes."""
+    return room(BUSY, n, seed, bot, alias)
+
+
+def slow(
+    n: int = 1000, seed: int = 2, *, bot: str = "kikimimi", alias: str = "ききみみ"
+) -> list[TranscriptLine]:
+    """A slow room: 3–4 speakers, 1–10 minutes between messages."""
+    return room(QUIET, n, seed, bot, alias)
+
+
+def multi_channel(
+    n: int = 200, channels: int = 2, seed: int = 3, *, bot: str = "kikimimi", alias: str = "ききみみ"
+) -> list[TranscriptLine]:
+    """Bursty chat spread round-robin over `channels` channels (`bench-c00`, `bench-c01`, …)."""
+    rng = random.Random(seed)
+    speakers = rng.sample(NAMES, 8)
+    names = [f"bench-c{i:02d}" for i in range(channels)]
+    return _lines(
+        rng,
+        n,
+        names,
+        speakers,
+        (2.0, 15.0),
+        pause_rate=0.03,
+        pause=(120.0, 1200.0),
+        question_rate=0.15,
+        mention_rate=0.01,
+        bot=bot,
+        alias=alias,
+        prefix="m",
+    )
+
+
+JUDGE_ANSWER = json.dumps(
+    {
+        "conversation_state": "ACTIVE",
+        "should_respond": False,
+        "response_type": "short_ack",
+        "reason": "bench: a fixed answer",
+        "confidence": 0.9,
+    }
+)
+
+
+class CountingJudge:
+    """The judge LLM twin: always the same valid answer (stay silent), counting every call."""
+
+    name = "bench-judge"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def generate(self, request: LLMRequest) -> LLMResult:
+        self.calls += 1
+        return LLMResult(text=JUDGE_ANSWER, model=self.name, input_tokens=len(request.system) // 4)
+
+
+def bench_settings(settings: Settings) -> Settings:
+    """The caller's settings at the default timings and thresholds (what the targets are stated for)."""
+    d = Settings()
+    return settings.replace(
+        min_wait_seconds=d.min_wait_seconds,
+        jitter_ratio=d.jitter_ratio,
+        min_messages=d.min_messages,
+        high_threshold=d.high_threshold,
+        low_threshold=d.low_threshold,
+        rules_threshold=d.rules_threshold,
+        rule_time_scale=d.rule_time_scale,
+        judgment_cache_seconds=d.judgment_cache_seconds,
+        rule_weights=d.rule_weights,
+        memory_enabled=True,
+        embedding_backend="usem",
+        embedding_dimension=d.embedding_dimension,
+        bot_user_id=settings.bot_user_id or "self",
+    )
+
+
+def simulate_llm_calls(settings: Settings, lines: list[Any]) -> dict[str, Any]:
+    """Run a transcript through Simulation with the counting judge; judge calls per 100 human messages."""
+    from kikimimi.tools.simulation import Simulation
+    from kikimimi.tools.transcript import to_envelopes
+
+    s = bench_settings(settings)
+    judge = CountingJudge()
+    sim = Simulation(s, judge_llm=judge, start=lines[0].ts)
+    started = time.perf_counter()
+    sim.run(to_envelopes(lines, s.bot_name))
+    human = sim.messages
+    sources = Counter(str(j.get("source") or "rules") for j in sim.events.named("judgment"))
+    return {
+        "messages": human,
+        "llm_calls": judge.calls,
+        "llm_calls_per_100": round(100 * judge.calls / max(human, 1), 2),
+        "judgments": sum(sources.values()),
+        "rules_decided": sources["rules"],
+        "cache_hits": sources["cache"],
+        "sources": dict(sorted(sources.items())),
+        "posts": sim.summary()["posts"],
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+
+
+def replay_speed(settings: Settings, n: int) -> dict[str, Any]:
+    """Seconds to run `n` generated messages through the `kikimimi replay` machinery."""
+    from kikimimi.adapters.twins.template_llm import TemplateLLM
+    from kikimimi.tools.replay import replay
+
+    lines = [line.model_dump_json() for line in bursty(n, seed=7)]
+    started = time.perf_counter()
+    sim = replay(lines, bench_settings(settings), judge_llm=CountingJudge(), writer=TemplateLLM())
+    seconds = time.perf_counter() - started
+    return {
+        "messages": sim.messages,
+        "seconds": round(seconds, 2),
+        "per_second": round(sim.messages / seconds, 1),
+    }

@@ -1,0 +1,109 @@
+"""`kikimimi demo`: the bundled conversation, published through Pub/Sub in real time on the local stack."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from kikimimi.settings import Settings
+from kikimimi.tools.replay import describe
+from kikimimi.tools.transcript import parse_lines, to_envelopes
+
+# Demo timings: minutes become seconds so the whole story fits in about a minute.
+DEMO_CONFIG = {
+    "MIN_WAIT_SECONDS": "8",
+    "JITTER_RATIO": "0.2",
+    "RULE_TIME_SCALE": "0.03",
+    "REPLY_DELAY_DEFAULT_SECONDS": "2",
+    "REPLY_DELAY_MIN_SECONDS": "1",
+    "REPLY_DELAY_MAX_SECONDS": "5",
+    "BOT_LANGUAGE": "en",
+}
+SHOWN = {"judgment_scheduled", "judgment_cancelled", "judgment", "reply_scheduled", "reply_cancelled",
+         "posted", "reaction", "judgment_skipped", "reply_skipped", "delivery_dropped"}  # fmt: skip
+
+
+def examples_dir() -> Path:
+    return Path(__file__).resolve().parents[3] / "examples"
+
+
+def _line(event: dict[str, Any], started: float) -> str:
+    t = time.monotonic() - started
+    if event["event"] in ("judgment_skipped", "reply_skipped", "delivery_dropped"):
+        what = f"{event['event']} for {event.get('trigger')}: {event.get('reason')}"
+        return f"+{int(t):02d}s  #{event['channel']} {what}"
+    return f"+{int(t):02d}s  " + describe({**event, "t": t}).split(" ", 1)[1].strip()
+
+
+TERMINAL = {"posted", "reaction", "reply_skipped", "reply_cancelled", "delivery_dropped"}
+
+
+def _wait_for_replies(stack: Any, timeout: float) -> None:
+    """Until every scheduled reply was posted, skipped or cancelled (the offline model takes seconds)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        scheduled = {e.get("trigger") for e in stack.events if e.get("event") == "reply_scheduled"}
+        finished = {e.get("trigger") for e in stack.events if e.get("event") in TERMINAL}
+        if scheduled <= finished:
+            return
+        time.sleep(0.3)
+
+
+def run_demo(settings: Settings, speed: float = 1.0, conversation: Path | None = None) -> int:
+    """Run the story; prints a timeline of what the bot decided, cancelled and posted, and why."""
+    from kikimimi.local.stack import LocalStack
+
+    path = conversation or examples_dir() / "demo_conversation.jsonl"
+    lines = parse_lines(path.read_text(encoding="utf-8").splitlines())
+    envelopes = to_envelopes(lines, settings.bot_name)
+    overrides = {**DEMO_CONFIG, "BOT_NAME": settings.bot_name, "LLM_BACKEND": settings.llm_backend}
+    if settings.llm_backend == "offline":
+        # A 1.5B model on two CPU cores: a shorter window and answer keep a reply to seconds, not minutes.
+        overrides.update({"CONTEXT_MESSAGES": "8", "REPLY_MAX_TOKENS": "80"})
+    print(
+        "kikimimi demo: starting the local stack "
+        "(Firestore + Pub/Sub emulators, Cloud Tasks stand-in, functions)…"
+    )
+    t0 = time.monotonic()
+    with LocalStack(overrides=overrides, on_output=lambda line: None) as stack:
+        print(f"  ready in {time.monotonic() - t0:.1f}s — functions at {stack.functions_url}, "
+              f"Discord is the local recording twin (posts are printed, not sent)\n")  # fmt: skip
+        started = time.monotonic()
+        stop = threading.Event()
+
+        def show() -> None:
+            while not stop.is_set():
+                event = stack.next_event(0.2)
+                if event and event.get("event") in SHOWN:
+                    print("      🤖 " + _line(event, started), flush=True)
+
+        printer = threading.Thread(target=show, daemon=True)
+        printer.start()
+        first = lines[0].ts
+        for line, envelope in zip(lines, envelopes, strict=True):
+            due = started + (line.ts - first).total_seconds() / speed
+            time.sleep(max(0.0, due - time.monotonic()))
+            now = datetime.now(UTC)
+            stack.publish(envelope.model_copy(update={"created_at": now}))
+            print(f"+{int(time.monotonic() - started):02d}s  {line.author:>8}: {line.content}", flush=True)
+        last = envelopes[-1].message_id
+        done = stack.wait_for(
+            lambda e: e.get("trigger") == last and e.get("event") in ("judgment", "judgment_skipped"),
+            timeout=60,
+        )
+        _wait_for_replies(stack, timeout=90)
+        stop.set()
+        printer.join(timeout=2)
+        posts = sum(1 for e in stack.events if e.get("event") == "posted")
+        judgments = sum(1 for e in stack.events if e.get("event") == "judgment")
+        cancelled = sum(1 for e in stack.events if e.get("event") == "judgment_cancelled")
+        print(f"\n{len(envelopes)} messages → {judgments} judgments, {cancelled} cancelled, {posts} posts "
+              f"in {time.monotonic() - t0:.0f}s. Shutting down.")  # fmt: skip
+        if done is None:
+            print("kikimimi demo: the last judgment did not arrive in time", file=sys.stderr)
+            return 1
+    return 0

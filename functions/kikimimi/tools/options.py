@@ -1,0 +1,42 @@
+"""Options every `kikimimi` subcommand shares: --llm, --config KEY=VALUE, and the settings they make."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from kikimimi.settings import Settings, SettingsError
+
+
+def config_pairs(values: Sequence[str]) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SettingsError(f"--config expects KEY=VALUE, got {item!r}")
+        pairs[key] = value
+    return pairs
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The environment's settings with the command line's overrides on top."""
+    settings = Settings.from_env()
+    overrides = config_pairs(getattr(args, "config", []) or [])
+    if getattr(args, "bot_name", None):
+        overrides["BOT_NAME"] = args.bot_name
+    if getattr(args, "llm", None):
+        overrides["LLM_BACKEND"] = args.llm
+    return settings.with_overrides(overrides)
+
+
+def add_config(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", action="append", default=[], metavar="KEY=VALUE", help="override a setting")
+
+
+def add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--llm",
+        choices=("none", "offline", "gemini"),
+        help="judge/writer backend (default: LLM_BACKEND or none)",
+    )
+    add_config(p)

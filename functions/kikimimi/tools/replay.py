@@ -1,0 +1,76 @@
+"""`kikimimi replay`: run a transcript through the real use cases on twins, print the timeline."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from kikimimi.ports import LLM, Embedder
+from kikimimi.settings import Settings
+from kikimimi.tools.memory_replay import MEMORY_EVENTS, describe_memory
+from kikimimi.tools.simulation import Simulation, dumps
+from kikimimi.tools.transcript import SELF_ID, parse_lines, to_envelopes
+
+
+def replay(
+    lines: Iterable[str], settings: Settings, judge_llm: LLM | None = None, writer: LLM | None = None,
+    *, embedder: Embedder | None = None, memory_llm: LLM | None = None,
+) -> Simulation:  # fmt: skip
+    """Parse (raising TranscriptError on a bad line) and simulate the whole transcript."""
+    parsed = parse_lines(lines)
+    if not settings.bot_user_id:  # transcript lines by the bot carry SELF_ID: make them is_self
+        settings = settings.replace(bot_user_id=SELF_ID)
+    envelopes = to_envelopes(parsed, settings.bot_name)
+    sim = Simulation(settings, judge_llm=judge_llm, writer=writer, start=parsed[0].ts if parsed else None,
+                     embedder=embedder, memory_llm=memory_llm)  # fmt: skip
+    sim.run(envelopes)
+    return sim
+
+
+def write_json(sim: Simulation, out: TextIO) -> None:
+    for event in sim.timeline():
+        out.write(dumps(event) + "\n")
+    out.write(dumps(sim.summary()) + "\n")
+
+
+def _clock(t: float) -> str:
+    seconds = int(t)
+    return f"+{seconds // 3600:02d}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+def describe(event: dict[str, Any]) -> str:
+    """One readable timeline line."""
+    where = f"#{event['channel']}" + (f"/{event['thread']}" if event.get("thread") else "")
+    kind = event["event"]
+    trigger = event.get("trigger")
+    if kind == "judgment_scheduled":
+        detail = f"judgment for {trigger} in {event['delay_seconds']:.0f}s"
+    elif kind == "judgment_cancelled":
+        detail = f"cancelled judgment for {trigger} (newer message {event['cancelled_by']})"
+    elif kind == "judgment":
+        verdict = f"SPEAK ({event['response_type']})" if event["should_respond"] else "stay silent"
+        detail = f"judged {trigger}: {verdict}, score {event['score']:g} — {event['reason']}"
+    elif kind == "reply_scheduled":
+        how = "answer to an addressed message" if event.get("addressed") else "reply"
+        detail = f"{how} for {trigger} in {event['delay_seconds']:.0f}s"
+    elif kind == "reply_cancelled":
+        detail = f"cancelled reply for {trigger} (newer message {event['cancelled_by']})"
+    elif kind == "posted":
+        detail = f"POSTED reply to {event['reply_to']}: {event['text']}"
+    elif kind == "reaction":
+        detail = f"reacted {event['emoji']} to {event['reply_to']}"
+    elif kind in MEMORY_EVENTS:
+        detail = describe_memory(event)
+    else:
+        detail = kind
+    return f"{_clock(event['t'])} {where:<14} {detail}"
+
+
+def write_text(sim: Simulation, out: TextIO) -> None:
+    for event in sim.timeline():
+        out.write(describe(event) + "\n")
+    s = sim.summary()
+    out.write(
+        f"\n{s['messages']} messages, {s['judgments']} judgments, {s['llm_calls']} LLM calls, "
+        f"{s['posts']} posts, {s['reactions']} reactions\n"
+    )

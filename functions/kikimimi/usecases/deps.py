@@ -1,0 +1,162 @@
+"""The bundle of ports a use case runs with: each port is built on first use, and keeps its type."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any, Generic, TypedDict, TypeVar, cast, overload
+
+from kikimimi.domain.model import ChannelKey, ChannelSettings
+from kikimimi.domain.rules import DEFAULT_WEIGHTS, RuleConfig
+from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, LLMResult, Recall, Store, TaskQueue
+from kikimimi.settings import Settings
+
+T = TypeVar("T")
+
+
+class PortFactories(TypedDict, total=False):
+    """How to build each port; the composition root (bootstrap) fills it. A missing optional port is None."""
+
+    store: Callable[[], Store]
+    tasks: Callable[[], TaskQueue]
+    discord: Callable[[], Discord]
+    writer: Callable[[], LLM]
+    judge_llm: Callable[[], LLM | None]
+    recall: Callable[[], Recall | None]
+    embedder: Callable[[], Embedder | None]
+    memory_llm: Callable[[], LLM | None]
+
+
+OPTIONAL_PORTS = frozenset({"judge_llm", "recall", "embedder", "memory_llm"})
+
+
+class Port(Generic[T]):
+    """A Deps attribute built by its factory on first read (clients are costly at a cold start)."""
+
+    name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Port[T]: ...
+
+    @overload
+    def __get__(self, obj: Deps, owner: type | None = None) -> T: ...
+
+    def __get__(self, obj: Deps | None, owner: type | None = None) -> Port[T] | T:
+        if obj is None:
+            return self
+        value: T = obj._built_port(self.name)
+        return value
+
+    def __set__(self, obj: Deps, value: T) -> None:
+        with obj._lock:
+            obj._ports[self.name] = value
+
+
+class Deps:
+    """Ports plus settings. Built by `kikimimi.bootstrap` for functions, CLI, simulation and tests."""
+
+    store = Port[Store]()
+    tasks = Port[TaskQueue]()
+    discord = Port[Discord]()
+    writer = Port[LLM]()  # writes replies
+    judge_llm = Port[LLM | None]()  # None: the rules decide alone
+    recall = Port[Recall | None]()  # None: the bot keeps no memory beyond the buffer
+    embedder = Port[Embedder | None]()
+    memory_llm = Port[LLM | None]()  # writes summaries, facts and guild memory
+
+    def __init__(
+        self,
+        settings: Settings,
+        factories: PortFactories,
+        *,
+        clock: Clock,
+        events: Events,
+        sleep: Callable[[float], None] = time.sleep,  # retry back-off; a no-op under the simulated clock
+    ) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.events = events
+        self.sleep = sleep
+        self._factories = cast(dict[str, Callable[[], Any]], dict(factories))
+        self._ports: dict[str, Any] = {}
+        self._lock = threading.RLock()
+        self.memory_cache: dict[str, Any] = {}  # usecases.memory.hook.Watch per channel
+        self.memory_names: dict[str, None] = {}  # memory tasks already created
+        self._settings_cache: dict[str, tuple[float, ChannelSettings]] = {}
+
+    def __repr__(self) -> str:
+        built = ", ".join(f"{name}={type(port).__name__}" for name, port in sorted(self._ports.items()))
+        return f"Deps(mode={self.settings.mode!r}, built=[{built}])"  # never the settings' secrets
+
+    def _built_port(self, name: str) -> Any:
+        with self._lock:
+            if name not in self._ports:
+                factory = self._factories.get(name)
+                if factory is None:
+                    if name not in OPTIONAL_PORTS:
+                        raise LookupError(f"Deps has no factory for the {name} port")
+                    self._ports[name] = None
+                else:
+                    self._ports[name] = factory()
+            return self._ports[name]
+
+    def rule_config(self) -> RuleConfig:
+        s = self.settings
+        k = s.rule_time_scale
+        base = RuleConfig()
+        return RuleConfig(
+            weights={**DEFAULT_WEIGHTS, **s.rule_weights},
+            engagement_seconds=base.engagement_seconds * k,
+            cooldown_seconds=base.cooldown_seconds * k,
+            silence_seconds=base.silence_seconds * k,
+            frequency_window_seconds=base.frequency_window_seconds * k,
+            unanswered_after_seconds=s.unanswered_after_seconds * k,
+            names=s.names,
+            keywords=s.keywords,
+            knowledge_topics=s.knowledge_topics,
+            high_threshold=s.high_threshold,
+            low_threshold=s.low_threshold,
+            rules_threshold=s.rules_threshold,
+        )
+
+    def ttl(self) -> timedelta:
+        return timedelta(minutes=self.settings.buffer_ttl_minutes)
+
+    def channel_settings(self, key: ChannelKey) -> ChannelSettings:
+        """Moderator settings of the parent channel, cached 30 s (a read per message is waste)."""
+        now = self.clock.now().timestamp()  # the Deps clock, so simulated runs see settings change on time
+        with self._lock:
+            hit = self._settings_cache.get(key.channel_id)
+        if hit and 0 <= now - hit[0] < 30:
+            return hit[1]
+        value = self.store.channel_settings(ChannelKey(key.channel_id))
+        with self._lock:
+            self._settings_cache[key.channel_id] = (now, value)
+        return value
+
+    def enabled(self, key: ChannelKey) -> bool:
+        stored = self.channel_settings(key).enabled
+        return self.settings.channel_enabled(key.channel_id) if stored is None else stored
+
+    def quiet(self, key: ChannelKey, now: datetime) -> bool:
+        until = self.channel_settings(key).quiet_until
+        return until is not None and now < until
+
+    def emit(self, event: str, key: ChannelKey, **fields: Any) -> None:
+        self.events.emit(event, {"channel": key.channel_id, "thread": key.thread_id, **fields})
+
+    def llm_call(self, key: ChannelKey, function: str, result: LLMResult, **fields: Any) -> None:
+        """The `llm_call` log line (model, tokens, latency) that the LLM metrics count."""
+        self.emit(
+            "llm_call", key, function=function, model=result.model, input_tokens=result.input_tokens,
+            output_tokens=result.output_tokens, latency_ms=result.latency_ms, **fields,
+        )  # fmt: skip
+
+
+def elapsed_ms(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)

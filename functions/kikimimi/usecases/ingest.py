@@ -1,0 +1,95 @@
+"""Use case: a gateway envelope arrives — buffer it, then schedule or cancel the delayed work."""
+
+from __future__ import annotations
+
+import time
+
+from kikimimi.domain import policy, rules
+from kikimimi.domain.model import ChannelKey, TaskKind, TaskSpec
+from kikimimi.domain.wire import JudgeTask, MessageCreated, MessageDeleted, MessageEdited, ReplyTask, dump
+from kikimimi.usecases.deps import Deps, elapsed_ms
+from kikimimi.usecases.memory import hook as memory_hook
+
+
+def ingest(deps: Deps, envelope: MessageCreated | MessageEdited | MessageDeleted) -> str:
+    """Handle one envelope; returns the outcome (also logged). Safe to run again for the same envelope."""
+    started = time.perf_counter()
+    key = envelope.key
+    base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
+    if not deps.enabled(key):
+        deps.emit("ingest", key, **base, decision="ignored", reason="channel not enabled")
+        return "ignored"
+    if isinstance(envelope, MessageEdited):
+        found = deps.store.update_message(key, envelope.message_id, envelope.content)
+        deps.emit("ingest", key, **base, decision="edited" if found else "edit_unknown")
+        return "edited"
+    if isinstance(envelope, MessageDeleted):
+        found = deps.store.delete_message(key, envelope.message_id)
+        deps.emit("ingest", key, **base, decision="deleted" if found else "delete_unknown")
+        return "deleted"
+
+    s = deps.settings
+    message = envelope.to_message(s.bot_user_id)
+    now = deps.clock.now()
+    created = deps.store.add_message(message, expire_at=message.created_at + deps.ttl())
+    if not message.is_human:
+        memory_hook.on_message(deps, message, (), created)
+        # Other bots' and our own messages are context only: no judgment, so no bot loops.
+        deps.emit(
+            "ingest", key, **base, decision="stored_bot", stored=created, latency_ms=elapsed_ms(started)
+        )
+        return "stored_bot"
+
+    # Scheduling runs even for a redelivered message: task names are deterministic, so a retry after a
+    # crash between the write and the task creation finishes the work exactly once.
+    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=max(s.min_messages, 3))
+    memory_hook.on_message(deps, message, window, created)
+    addressed = rules.is_addressed(message, s.names)
+    outcome = "stored"
+    if addressed:
+        payload = ReplyTask(
+            guild_id=envelope.guild_id,
+            channel_id=key.channel_id,
+            thread_id=key.thread_id,
+            trigger_id=message.id,
+            addressed=True,
+            reason=f"addressed: {addressed}",
+            reply_to_message_id=message.id,
+        )
+        name = policy.task_name(TaskKind.REPLY, key, message.id, addressed=True)
+        if deps.tasks.schedule(TaskSpec(name, TaskKind.REPLY, now, dump(payload))):
+            deps.emit("reply_scheduled", key, **base, task=name, delay_seconds=0.0, addressed=True)
+        outcome = "answer_scheduled"
+    elif deps.quiet(key, now):
+        outcome = "quiet"
+    elif len(window) >= s.min_messages:
+        # From arrival, not creation: when ingest lags behind a burst, the wait still lets the rest of
+        # the burst arrive and cancel this judgment (retries reuse the name, so the ETA may differ).
+        eta = policy.judge_eta(now, message.id, s.min_wait_seconds, s.jitter_ratio)
+        name = policy.task_name(TaskKind.JUDGE, key, message.id)
+        payload_j = JudgeTask(
+            guild_id=envelope.guild_id,
+            channel_id=key.channel_id,
+            thread_id=key.thread_id,
+            trigger_id=message.id,
+        )
+        if deps.tasks.schedule(TaskSpec(name, TaskKind.JUDGE, eta, dump(payload_j))):
+            deps.emit("judgment_scheduled", key, **base, task=name, delay_seconds=(eta - now).total_seconds())
+        outcome = "judgment_scheduled"
+    _cancel_previous(deps, key, window, message.id, base)
+    deps.emit(
+        "ingest", key, **base, decision=outcome, reason=addressed or "", stored=created,
+        latency_ms=elapsed_ms(started),
+    )  # fmt: skip
+    return outcome
+
+
+def _cancel_previous(deps: Deps, key: ChannelKey, window: list, current_id: str, base: dict) -> None:
+    """A newer message cancels the pending judgment and reply of the previous one."""
+    previous = policy.previous_human(window, current_id)
+    if previous is None:
+        return
+    for kind, event in ((TaskKind.JUDGE, "judgment_cancelled"), (TaskKind.REPLY, "reply_cancelled")):
+        name = policy.task_name(kind, key, previous.id)
+        if deps.tasks.cancel(kind, name):
+            deps.emit(event, key, **{**base, "trigger": previous.id}, task=name, cancelled_by=current_id)

@@ -1,0 +1,119 @@
+"""Use case: the scheduled maintenance — rebuild guild memory from channel contexts, drop decayed facts."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import defaultdict
+from datetime import datetime, timedelta
+
+from kikimimi.domain.memory.prompt_context import guild_context
+from kikimimi.domain.memory.schema import GuildAnswer, MemoryAnswerInvalid, parse_guild, schema
+from kikimimi.domain.memory.wire import MaintainTask
+from kikimimi.domain.model import ChannelKey, GuildChannel, GuildMemory
+from kikimimi.ports import LLMError, LLMRequest
+from kikimimi.prompts import render
+from kikimimi.usecases.deps import Deps, elapsed_ms
+
+log = logging.getLogger(__name__)
+MAX_CHANNELS = 30
+EXPIRED_BATCH = 500
+
+
+def maintain(deps: Deps, task: MaintainTask) -> dict[str, int]:
+    """Rebuild the memory of each guild with recent activity (or the one asked for); expire facts."""
+    if deps.recall is None:
+        return {"guilds": 0, "facts_removed": 0}
+    started = time.perf_counter()
+    now = deps.clock.now()
+    rebuilt = removed = 0
+    if task.job in ("all", "guild_memory"):
+        if task.guild_id:
+            guilds = [task.guild_id]
+        else:
+            since = now - timedelta(minutes=deps.settings.maintain_lookback_minutes)
+            guilds = sorted({c.guild_id for c in deps.recall.channels_updated_since(since) if c.guild_id})
+        rebuilt = sum(_rebuild(deps, guild, now) for guild in guilds)
+    if task.job in ("all", "fact_maintenance"):
+        removed = _expire(deps, now)
+    deps.events.emit(
+        "maintenance",
+        {
+            "function": "maintain",
+            "guilds": rebuilt,
+            "facts_removed": removed,
+            "latency_ms": elapsed_ms(started),
+        },
+    )
+    return {"guilds": rebuilt, "facts_removed": removed}
+
+
+def _rebuild(deps: Deps, guild_id: str, now: datetime) -> bool:
+    """One LLM call per guild; on failure the previous texts stay and only the channel list is refreshed."""
+    assert deps.recall is not None
+    s = deps.settings
+    channels = sorted(
+        deps.recall.guild_channels(guild_id),
+        key=lambda c: (c.updated_at.timestamp() if c.updated_at else 0.0, c.key.id),
+        reverse=True,
+    )[:MAX_CHANNELS]
+    if not channels:
+        return False
+    previous = deps.recall.guild_memory(guild_id)
+    answer = GuildAnswer(
+        long_term=previous.long_term if previous else "",
+        recent_events=previous.recent_events if previous else "",
+    )
+    model = "none"
+    if deps.memory_llm is not None:
+        request = LLMRequest(
+            purpose="guild",
+            system=render("guild", guild_context(s.bot_name, s.language, previous, channels), s.prompts_dir),
+            schema=schema(GuildAnswer),
+            max_output_tokens=1000,
+            temperature=0.3,
+        )
+        try:
+            result = deps.memory_llm.generate(request)
+            answer, model = parse_guild(result.text), result.model
+        except (LLMError, MemoryAnswerInvalid) as exc:
+            log.warning("guild memory LLM failed, keeping the previous texts: %s", exc)
+            deps.events.emit(
+                "memory_error", {"function": "maintain", "guild": guild_id, "error": f"{exc}"[:300]}
+            )
+    memory = GuildMemory(
+        guild_id=guild_id,
+        long_term=answer.long_term,
+        recent_events=answer.recent_events,
+        channels=tuple(GuildChannel(c.key.id, c.topic_keywords[:5], c.mood, c.updated_at) for c in channels),
+        updated_at=now,
+    )
+    deps.recall.save_guild_memory(memory)
+    deps.events.emit(
+        "guild_memory",
+        {
+            "function": "maintain",
+            "guild": guild_id,
+            "channels": len(channels),
+            "long_term": memory.long_term,
+            "recent_events": memory.recent_events,
+            "model": model,
+        },
+    )
+    return True
+
+
+def _expire(deps: Deps, now: datetime) -> int:
+    """Delete facts whose confidence × decay fell below the floor (their stored expiry has passed)."""
+    assert deps.recall is not None
+    by_channel: dict[ChannelKey, list[str]] = defaultdict(list)
+    for key, fact_id in deps.recall.expired_facts(now, EXPIRED_BATCH):
+        by_channel[key].append(fact_id)
+    removed = 0
+    for key, ids in sorted(by_channel.items(), key=lambda item: item[0].id):
+        removed += deps.recall.delete_facts(key, ids)
+        for fact_id in ids:
+            deps.emit(
+                "fact", key, function="maintain", trigger="maintenance", fact_id=fact_id, action="expired"
+            )
+    return removed

@@ -1,0 +1,257 @@
+"""Memory in the judgment and reply prompts: channel, guild, speaker, related facts, proactivity."""
+
+# Retrieval runs only after a decision to respond (the reply), or in a judgment when the channel just
+# woke up after a silence and the bot is out of cooldown (a memory worth bringing up): never per message.
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from kikimimi.domain.memory import blocks
+from kikimimi.domain.memory import policy as mp
+from kikimimi.domain.memory import ranking as fr
+from kikimimi.domain.memory.keywords import extract_keywords
+from kikimimi.domain.model import (
+    ChannelKey,
+    ChannelMemory,
+    Decision,
+    Fact,
+    GuildMemory,
+    Intervention,
+    Message,
+    ResponseType,
+)
+from kikimimi.domain.prompt_context import PromptContext
+from kikimimi.domain.rules import Score
+from kikimimi.domain.wire import ReplyTask
+from kikimimi.usecases.deps import Deps
+from kikimimi.usecases.memory.reflect import weights
+
+log = logging.getLogger(__name__)
+_MARKER = re.compile(r"^\[memory:(?P<id>f[0-9a-f]{19})\]\s*")
+PROACTIVE_TERM = "proactive_memory"
+GUILD_CACHE = timedelta(minutes=10)  # guild memory is rebuilt hourly: a read per reply would be waste
+
+
+@dataclass(frozen=True)
+class RecallContext(PromptContext):
+    """A prompt context with the blocks only the memory layers fill (speaker, related facts, proactive)."""
+
+    recall_memory: str = ""
+
+
+def with_memory(
+    context: PromptContext, *, channel: str = "", guild: str = "", recall: str = "", reason: str | None = None
+) -> PromptContext:
+    values = {
+        f.name: getattr(context, f.name) for f in dataclasses.fields(context) if f.name != "recall_memory"
+    }
+    values["channel_memory"] = channel or context.channel_memory
+    values["guild_memory"] = guild or context.guild_memory
+    if reason is not None:
+        values["reason"] = reason
+    return RecallContext(**values, recall_memory=recall)
+
+
+def marked_fact(reason: str) -> tuple[str | None, str]:
+    """(fact id, reason without the marker) of a reply task's reason."""
+    match = _MARKER.match(reason)
+    return (match["id"], reason[match.end() :]) if match else (None, reason)
+
+
+def guild_memory(deps: Deps, guild_id: str | None, now: datetime) -> GuildMemory | None:
+    """The guild's memory, cached per process."""
+    if not guild_id or deps.recall is None:
+        return None
+    hit = deps.memory_cache.get(f"guild:{guild_id}")
+    if hit is not None and now - hit[0] < GUILD_CACHE:
+        return hit[1]
+    value = deps.recall.guild_memory(guild_id)
+    deps.memory_cache[f"guild:{guild_id}"] = (now, value)
+    return value
+
+
+def retrieve(
+    deps: Deps,
+    key: ChannelKey,
+    texts: Sequence[str],
+    speaker_id: str | None,
+    now: datetime,
+    top: int,
+    floor: float,
+) -> list[tuple[Fact, float]]:
+    """Hybrid ranking over the vector search's nearest candidates."""
+    assert deps.recall is not None and deps.embedder is not None
+    query = " ".join(t for t in texts if t.strip())[-1000:]
+    if not query:
+        return []
+    vector = deps.embedder.embed([query], "query")[0]
+    # The vector search picks the candidates (a read each); the hybrid score orders them.
+    candidates = deps.recall.nearest_facts(key, vector, top)
+    keywords = extract_keywords(texts, 8)
+    return fr.rank(candidates, keywords, vector, now, weights(deps), speaker_id, top, floor)
+
+
+@dataclass(frozen=True)
+class JudgeMemory:
+    """What a judgment knows from memory: the prompt blocks and, maybe, a fact to bring up."""
+
+    channel: str = ""
+    guild: str = ""
+    proactive: Fact | None = None
+
+    def score(self, score: Score, weight: float) -> Score:
+        """The rules' score with a proactive term: every other rule still applies to the total."""
+        if self.proactive is None:
+            return score
+        terms = (*score.terms, (PROACTIVE_TERM, weight))
+        total = max(0.0, min(100.0, sum(value for _, value in terms)))
+        return dataclasses.replace(score, total=total, terms=terms)
+
+    def context(self, context: PromptContext, language: str, now: datetime) -> PromptContext:
+        recall = blocks.proactive_block(self.proactive, now, language, judge=True) if self.proactive else ""
+        return with_memory(context, channel=self.channel, guild=self.guild, recall=recall)
+
+    def decide(self, decision: Decision) -> Decision:
+        """Carry the fact to the reply in the reason; a memory takes a sentence, not an ack."""
+        if self.proactive is None or not decision.should_respond:
+            return decision
+        if decision.response_type is ResponseType.REACT_ONLY:
+            return decision
+        kind = ResponseType.FULL_RESPONSE if decision.source == "rules" else decision.response_type
+        return dataclasses.replace(
+            decision, reason=f"[memory:{self.proactive.id}] {decision.reason}", response_type=kind
+        )
+
+
+def for_judge(
+    deps: Deps,
+    key: ChannelKey,
+    guild_id: str | None,
+    window: Sequence[Message],
+    interventions: Sequence[Intervention],
+    now: datetime,
+    cooldown_seconds: float,
+) -> JudgeMemory:
+    """Memory for one judgment; trouble with memory never blocks the judgment."""
+    if deps.recall is None:
+        return JudgeMemory()
+    lang = deps.settings.language
+    try:
+        memory = deps.recall.channel_memory(key)
+        # Only an LLM judge reads the guild block: the rules need no read for it.
+        guild = guild_memory(deps, guild_id, now) if deps.judge_llm is not None else None
+        fact = _proactive(deps, key, memory, window, interventions, now, cooldown_seconds)
+        return JudgeMemory(blocks.channel_block(memory, lang), blocks.guild_block(guild, key, lang), fact)
+    except Exception as exc:
+        log.exception("memory for the judgment failed")
+        deps.emit("memory_error", key, function="judge", error=f"{exc!r}"[:300])
+        return JudgeMemory()
+
+
+def _proactive(
+    deps: Deps,
+    key: ChannelKey,
+    memory: ChannelMemory,
+    window: Sequence[Message],
+    interventions: Sequence[Intervention],
+    now: datetime,
+    cooldown_seconds: float,
+) -> Fact | None:
+    """A shareable, never-shared fact related to what is said, when the channel woke up after a silence."""
+    s = deps.settings
+    if memory.fact_count == 0 or deps.embedder is None:
+        return None
+    silence = timedelta(minutes=s.proactive_silence_minutes)
+    start = mp.burst_start(memory.watermark_at, [m.created_at for m in window], silence)
+    if start is None:
+        return None
+    spoke = [i.at for i in interventions] + [m.created_at for m in window if m.is_self]
+    if spoke and (now - max(spoke)).total_seconds() < cooldown_seconds:
+        return None
+    texts = [m.content for m in window if m.is_human and m.created_at >= start]
+    ranked = retrieve(deps, key, texts, None, now, top=5, floor=s.proactive_min_score)
+    return fr.shareable_candidate(ranked, s.proactive_min_score)
+
+
+def for_reply(
+    deps: Deps, context: PromptContext, task: ReplyTask, window: Sequence[Message], now: datetime
+) -> PromptContext:
+    """The reply prompt with the channel, guild, speaker, related-memories and proactive blocks."""
+    fact_id, reason = marked_fact(context.reason)
+    if deps.recall is None:
+        return with_memory(context, reason=reason)
+    s = deps.settings
+    key = task.key
+    try:
+        memory = deps.recall.channel_memory(key)
+        guild = guild_memory(deps, task.guild_id, now)
+        target_id = task.reply_to_message_id or task.trigger_id
+        target = next((m for m in window if m.id == target_id), None)
+        parts: list[str] = []
+        if target is not None and target.is_human:
+            profile = deps.recall.profile(task.guild_id or "none", target.author_id)
+            level = mp.familiarity(
+                profile.interaction_count if profile else 0,
+                s.familiarity_acquaintance,
+                s.familiarity_regular,
+                s.familiarity_close,
+            )
+            parts.append(blocks.speaker_block(profile, level, target.author_name, s.language))
+        proactive = deps.recall.fact(key, fact_id) if fact_id else None
+        # A one-line acknowledgement cites no memory: retrieval is for real replies.
+        if (
+            memory.fact_count > 0
+            and deps.embedder is not None
+            and task.response_type.value == "full_response"
+        ):
+            humans = [
+                m for m in window if m.is_human and (target is None or m.created_at <= target.created_at)
+            ]
+            ranked = retrieve(
+                deps,
+                key,
+                [m.content for m in humans[-3:]],
+                target.author_id if target else None,
+                now,
+                s.related_facts + 1,
+                s.related_min_score,
+            )
+            related = [(f, v) for f, v in ranked if proactive is None or f.id != proactive.id][
+                : s.related_facts
+            ]
+            names = {m.author_id: m.author_name for m in window}
+            parts.append(blocks.related_block(related, names, now, s.language))
+        if proactive is not None and proactive.shared_at is None:
+            parts.append(blocks.proactive_block(proactive, now, s.language))
+        return with_memory(
+            context,
+            channel=blocks.channel_block(memory, s.language),
+            guild=blocks.guild_block(guild, key, s.language),
+            recall="\n\n".join(p for p in parts if p),
+            reason=reason,
+        )
+    except Exception as exc:
+        log.exception("memory for the reply failed")
+        deps.emit("memory_error", key, function="reply", error=f"{exc!r}"[:300])
+        return with_memory(context, reason=reason)
+
+
+def after_post(deps: Deps, key: ChannelKey, task: ReplyTask, now: datetime) -> None:
+    """The fact the reply brought up is shared now: it is never brought up again."""
+    fact_id, _ = marked_fact(task.reason)
+    if fact_id is None or deps.recall is None:
+        return
+    try:
+        if deps.recall.mark_shared(key, fact_id, now):
+            deps.emit(
+                "fact", key, function="reply", trigger=task.trigger_id, fact_id=fact_id, action="shared"
+            )
+    except Exception as exc:
+        log.exception("marking a fact shared failed")
+        deps.emit("memory_error", key, function="reply", error=f"{exc!r}"[:300])

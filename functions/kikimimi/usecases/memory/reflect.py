@@ -1,0 +1,224 @@
+"""Use case: a reflection fires (a lull, or a backlog) — extract facts, merge near-duplicates, store them."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import datetime
+
+from kikimimi.domain.memory import policy as mp
+from kikimimi.domain.memory import ranking as fr
+from kikimimi.domain.memory.keywords import extract_keywords, merge_keywords
+from kikimimi.domain.memory.prompt_context import reflect_context
+from kikimimi.domain.memory.schema import (
+    FactAnswer,
+    MemoryAnswerInvalid,
+    ReflectionAnswer,
+    parse_reflection,
+    schema,
+)
+from kikimimi.domain.memory.wire import ReflectTask
+from kikimimi.domain.model import ChannelKey, ChannelMemory, ChunkLine, Fact
+from kikimimi.ports import LLMError, LLMRequest
+from kikimimi.prompts import render
+from kikimimi.usecases.deps import Deps, elapsed_ms
+from kikimimi.usecases.memory.summarize import close_window, pending_messages
+
+log = logging.getLogger(__name__)
+MAX_CHUNKS = 50
+
+
+def weights(deps: Deps) -> fr.Weights:
+    s = deps.settings
+    return fr.Weights(s.fact_alpha, s.fact_half_life_days, s.fact_speaker_boost, s.fact_min_score)
+
+
+@dataclass
+class _Outcome:
+    save: dict[str, Fact]
+    actions: dict[str, str]  # fact id → added | merged
+    added: int = 0
+
+
+def reflect(deps: Deps, task: ReflectTask) -> int | None:
+    """Run one reflection; the number of facts written, or None when it was stale or not due."""
+    if deps.recall is None or deps.embedder is None:
+        return None
+    started = time.perf_counter()
+    s = deps.settings
+    key = task.key
+    now = deps.clock.now()
+    base = {
+        "function": "reflect",
+        "guild": task.guild_id,
+        "trigger": task.trigger_id or task.window,
+        "window": task.window,
+        "reason": task.reason,
+    }
+    memory = deps.recall.channel_memory(key)
+    if task.reason == "lull":
+        if _interrupted(deps, task):
+            deps.emit("reflection_skipped", key, **base, decision="stale", why="a newer message exists")
+            return None
+        # One aggregation read settles most lulls (too few messages): the messages are read only to flush.
+        waiting = deps.recall.count_after(key, mp.lower_bound(memory, now, deps.ttl()))
+        pending = (
+            pending_messages(deps, key, memory, now)
+            if memory.unreflected + waiting >= s.reflect_min_messages
+            else []
+        )
+        if memory.unreflected + len(pending) < s.reflect_min_messages:
+            deps.emit(
+                "reflection_skipped",
+                key,
+                **base,
+                decision="not_due",
+                messages=memory.unreflected + len(pending),
+            )
+            return None
+        if pending:  # the lull is a natural boundary: close the summary window first, losing nothing
+            memory = (
+                close_window(deps, key, task.guild_id, memory, "flush", f"r{task.window}", pending) or memory
+            )
+    elif task.window != f"b{memory.reflect_seq}" or memory.unreflected < s.reflect_backlog_messages:
+        deps.emit("reflection_skipped", key, **base, decision="stale", why="another reflection covered it")
+        return None
+    chunks = deps.recall.chunks_after(key, memory.reflected_seq, MAX_CHUNKS)
+    lines = [line for chunk in chunks for line in chunk.lines]
+    if not chunks or len(lines) < min(s.reflect_min_messages, s.reflect_backlog_messages):
+        deps.emit("reflection_skipped", key, **base, decision="not_due", messages=len(lines))
+        return None
+    answer = _extract(deps, key, memory, lines)
+    if answer is None:
+        return None
+    outcome = _dedupe(deps, key, memory, _candidates(deps, answer, now), now)
+    evict: list[str] = []
+    if memory.fact_count + outcome.added > s.facts_max_per_channel:
+        stored = [f for f in deps.recall.facts(key, s.facts_max_per_channel * 2) if f.id not in outcome.save]
+        evict = fr.evictions(stored, outcome.added, s.facts_max_per_channel, now, weights(deps))
+    done = deps.recall.commit_reflection(
+        key,
+        memory.reflect_seq,
+        reflected_seq=chunks[-1].seq,
+        reflected_total=memory.reflected_total + len(lines),
+        at=now,
+        save=list(outcome.save.values()),
+        delete=evict,
+        fact_delta=outcome.added - len(evict),
+    )
+    if not done:
+        deps.emit("reflection_skipped", key, **base, decision="conflict", why="another reflection committed")
+        return None
+    deps.emit(
+        "reflection",
+        key,
+        **base,
+        decision="reflected",
+        messages=len(lines),
+        chunks=len(chunks),
+        facts_added=outcome.added,
+        facts_merged=len(outcome.save) - outcome.added,
+        facts_evicted=len(evict),
+        latency_ms=elapsed_ms(started),
+    )
+    for fact in outcome.save.values():
+        deps.emit(
+            "fact",
+            key,
+            **base,
+            fact_id=fact.id,
+            action=outcome.actions[fact.id],
+            content=fact.content,
+            keywords=list(fact.keywords),
+            confidence=round(fact.confidence, 3),
+            shareable=fact.shareable,
+        )
+    for fact_id in evict:
+        deps.emit("fact", key, **base, fact_id=fact_id, action="evicted")
+    return len(outcome.save)
+
+
+def _interrupted(deps: Deps, task: ReflectTask) -> bool:
+    """A human spoke after the message that scheduled this lull (the cancel may have lost the race)."""
+    if task.at is None:
+        return False
+    newer = deps.store.recent_messages(task.key, since=task.at, limit=3)
+    return any(m.is_human and m.id != task.trigger_id for m in newer)
+
+
+def _extract(
+    deps: Deps, key: ChannelKey, memory: ChannelMemory, lines: list[ChunkLine]
+) -> ReflectionAnswer | None:
+    """One structured LLM call; a failure leaves the watermark, so the next trigger tries again."""
+    s = deps.settings
+    if deps.memory_llm is None:
+        return None
+    context = reflect_context(s.bot_name, s.language, memory, lines)
+    request = LLMRequest(
+        purpose="reflect",
+        system=render("reflect", context, deps.settings.prompts_dir),
+        schema=schema(ReflectionAnswer),
+        max_output_tokens=1500,
+        temperature=0.2,
+    )
+    try:
+        result = deps.memory_llm.generate(request)
+        answer = parse_reflection(result.text, {line.author_id for line in lines})
+    except (LLMError, MemoryAnswerInvalid) as exc:
+        log.warning("reflection LLM failed: %s", exc)
+        deps.emit("memory_error", key, function="reflect", error=f"{exc}"[:300])
+        return None
+    deps.llm_call(key, "reflect", result)
+    return answer
+
+
+def _candidates(deps: Deps, answer: ReflectionAnswer, now: datetime) -> list[Fact]:
+    """Facts from the answer with embeddings; keywords include the tokenizer's, so queries can match them."""
+    assert deps.embedder is not None
+    facts: list[FactAnswer] = answer.facts
+    if not facts:
+        return []
+    vectors = deps.embedder.embed([f.content for f in facts], "document")
+    w = weights(deps)
+    return [
+        Fact(
+            id=fr.fact_id(f.content),
+            content=f.content,
+            keywords=merge_keywords(f.keywords, extract_keywords([f.content], 6)),
+            source_user_ids=tuple(f.source_user_ids),
+            confidence=f.confidence,
+            shareable=f.shareable,
+            embedding=vector,
+            created_at=now,
+            updated_at=now,
+            expires_at=fr.expires_at(f.confidence, now, w),
+        )
+        for f, vector in zip(facts, vectors, strict=True)
+    ]
+
+
+def _dedupe(
+    deps: Deps, key: ChannelKey, memory: ChannelMemory, candidates: list[Fact], now: datetime
+) -> _Outcome:
+    """Merge near-duplicates (within the batch and against stored facts) instead of adding them again."""
+    assert deps.recall is not None
+    threshold = deps.settings.fact_dedupe_similarity
+    w = weights(deps)
+    out = _Outcome(save={}, actions={})
+    # Few stored facts: read them all once; else one vector search per candidate (the cheaper way).
+    stored = deps.recall.facts(key, memory.fact_count) if 0 < memory.fact_count <= len(candidates) else None
+    for candidate in candidates:
+        twin = next((f for f in out.save.values() if fr.is_duplicate(candidate, f, threshold)), None)
+        if twin is None and memory.fact_count > 0:
+            # The nearest one decides: a farther fact is no closer a duplicate.
+            nearest = stored if stored is not None else deps.recall.nearest_facts(key, candidate.embedding, 1)
+            twin = next((f for f in nearest if fr.is_duplicate(candidate, f, threshold)), None)
+        if twin is None:
+            out.save[candidate.id] = candidate
+            out.actions[candidate.id] = "added"
+            out.added += 1
+        else:
+            out.save[twin.id] = fr.merge(twin, candidate, now, w)
+            out.actions.setdefault(twin.id, "merged")
+    return out

@@ -1,0 +1,154 @@
+"""Use case: a reply task fires — write the message, deliver it, remember that the bot spoke."""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime, timedelta
+
+from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
+
+from kikimimi import prompts
+from kikimimi.domain import policy
+from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
+from kikimimi.domain.outgoing import shape_reply
+from kikimimi.domain.prompt_context import build_context, last_lines
+from kikimimi.domain.wire import ReplyTask
+from kikimimi.ports import DiscordError, LLMError, LLMRequest, LLMResult
+from kikimimi.usecases.deps import Deps, elapsed_ms
+from kikimimi.usecases.judge import parent_messages
+from kikimimi.usecases.memory import recall as memory_context
+
+log = logging.getLogger(__name__)
+HISTORY = timedelta(hours=1)
+
+
+def reply(deps: Deps, task: ReplyTask) -> str | None:
+    """Deliver one reply or reaction; returns the posted message id (None when nothing was posted).
+
+    Retryable Discord failures propagate so Cloud Tasks retries; the nonce makes the retry safe.
+    """
+    started = time.perf_counter()
+    key = task.key
+    s = deps.settings
+    base = {"function": "reply", "guild": task.guild_id, "trigger": task.trigger_id}
+    now = deps.clock.now()
+    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=s.context_messages)
+    if not deps.enabled(key):  # switched off since the task was scheduled
+        deps.emit("reply_skipped", key, **base, decision="disabled", reason="channel not enabled")
+        return None
+    # An answer to an addressed message is owed even if the chat moved on; a judged reply is not,
+    # nor one whose trigger is gone from the buffer (deleted or expired meanwhile).
+    if not task.addressed and (
+        policy.is_stale(window, task.trigger_id) or not any(m.id == task.trigger_id for m in window)
+    ):
+        deps.emit("reply_skipped", key, **base, decision="stale", reason="a newer message exists")
+        return None
+    target_id = task.reply_to_message_id or task.trigger_id
+    interventions = deps.store.interventions_since(key, now - HISTORY)
+    if task.response_type is ResponseType.REACT_ONLY and task.reaction:
+        if not _discord(
+            deps, key, base, lambda: deps.discord.add_reaction(key.target, target_id, task.reaction or "")
+        ):
+            return None
+        _remember(deps, key, task, window, None, now)
+        deps.emit("reaction", key, **base, decision="reaction", emoji=task.reaction, reply_to=target_id,
+                  latency_ms=elapsed_ms(started))  # fmt: skip
+        return None
+
+    _discord(deps, key, base, lambda: deps.discord.trigger_typing(key.target))
+    context = build_context(
+        bot_name=s.bot_name, aliases=s.bot_aliases, persona=s.persona, language=s.language, now=now,
+        messages=window, interventions=interventions, trigger_id=task.trigger_id, target_id=target_id,
+        reason=task.reason, response_type=task.response_type.value, others=parent_messages(deps, key, now),
+    )  # fmt: skip
+    context = memory_context.for_reply(deps, context, task, window, now)
+    short = task.response_type is ResponseType.SHORT_ACK
+    request = LLMRequest(
+        purpose="short_ack" if short else "reply",
+        system=prompts.render("reply", context, deps.settings.prompts_dir),
+        max_output_tokens=s.short_ack_max_tokens if short else s.reply_max_tokens, temperature=0.7,
+    )  # fmt: skip
+    result = _write(deps, request, retry=task.addressed)
+    if result is None:
+        deps.emit("reply_skipped", key, **base, decision="silent", reason="llm failure")
+        return None
+    deps.llm_call(key, "reply", result, guild=task.guild_id, trigger=task.trigger_id)
+    text = shape_reply(result.text, single_line=short)
+    if not text:
+        deps.emit("reply_skipped", key, **base, decision="silent", reason="empty text from the model")
+        return None
+    if not task.addressed and _overtaken(deps, key, task.trigger_id):
+        # Generation takes seconds; a message that arrived meanwhile makes this reply stale too.
+        deps.emit("reply_skipped", key, **base, decision="stale", reason="newer message while writing")
+        return None
+    nonce = policy.nonce(key, task.trigger_id)
+    posted: list[str] = []
+    if not _discord(
+        deps, key, base, lambda: posted.append(deps.discord.send_message(key.target, text, target_id, nonce))
+    ):
+        return None
+    message_id = posted[0]
+    deps.store.add_message(
+        Message(
+            id=message_id, guild_id=task.guild_id, channel_id=key.channel_id, thread_id=key.thread_id,
+            author_id=s.bot_user_id or "self", author_name=s.bot_name, author_is_bot=True, content=text,
+            created_at=now, is_self=True, reply_to_id=target_id,
+        ),
+        expire_at=now + deps.ttl(),
+    )  # fmt: skip
+    _remember(deps, key, task, window, message_id, now)
+    memory_context.after_post(deps, key, task, now)
+    deps.emit(
+        "posted", key, **base, decision="posted", text=text, reply_to=target_id, message_id=message_id,
+        response_type=task.response_type.value, model=result.model, input_tokens=result.input_tokens,
+        output_tokens=result.output_tokens, latency_ms=elapsed_ms(started),
+    )  # fmt: skip
+    return message_id
+
+
+def _overtaken(deps: Deps, key: ChannelKey, trigger_id: str) -> bool:
+    now = deps.clock.now()
+    return policy.is_stale(deps.store.recent_messages(key, since=now - deps.ttl(), limit=3), trigger_id)
+
+
+def _write(deps: Deps, request: LLMRequest, retry: bool) -> LLMResult | None:
+    """Generate the text; addressed messages retry retryable failures with back-off, then give up."""
+    attempts = 3 if retry else 1
+    try:
+        for attempt in Retrying(
+            stop=stop_after_attempt(attempts),
+            wait=wait_exponential(multiplier=0.5, max=4),
+            retry=retry_if_exception(lambda e: isinstance(e, LLMError) and e.retryable),
+            sleep=deps.sleep,
+            reraise=True,
+        ):
+            with attempt:
+                return deps.writer.generate(request)
+    except (LLMError, RetryError) as exc:
+        log.warning("reply LLM failed, staying silent: %s", exc)
+    return None
+
+
+def _discord(deps: Deps, key: ChannelKey, base: dict, call) -> bool:
+    """Run a Discord call: permanent failures are logged and dropped, retryable ones propagate."""
+    try:
+        call()
+        return True
+    except DiscordError as exc:
+        if exc.retryable:
+            raise
+        deps.emit("delivery_dropped", key, **base, decision="dropped", reason=f"discord {exc.status}: {exc}")
+        return False
+
+
+def _remember(deps: Deps, key: ChannelKey, task: ReplyTask, window: list[Message], message_id: str | None,
+              now: datetime) -> None:  # fmt: skip
+    """Record the intervention (id = trigger, so a retry overwrites rather than duplicates)."""
+    deps.store.record_intervention(
+        key,
+        Intervention(
+            at=now, trigger_id=task.trigger_id, response_type=task.response_type, message_id=message_id,
+            context=last_lines(window, 5),
+        ),
+    )  # fmt: skip
