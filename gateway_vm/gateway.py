@@ -50,6 +50,8 @@ class Gateway(discord.AutoShardedClient):
         self._pending: dict[str, list[Envelope]] = {}
         self._loads: set[asyncio.Task[None]] = set()
         self._warned_empty = False
+        self.received = 0  # envelopes decided on (published or not): tests and the heartbeat count them
+        self.ignored = 0  # of those, not published: their channel is not enabled
         self._heartbeat: asyncio.Task[None] | None = None
         register_commands(self)
 
@@ -77,8 +79,7 @@ class Gateway(discord.AutoShardedClient):
         wait here so their order is kept."""
         channel_id = envelope.channel_id
         if is_dm or self.store is None or (channel_id in self.overrides and channel_id not in self._pending):
-            if self.enabled(channel_id, is_dm):
-                self.backlog.submit(envelope)
+            self._decide(envelope, self.enabled(channel_id, is_dm))
             return
         waiting = self._pending.get(channel_id)
         if waiting is None:
@@ -95,8 +96,14 @@ class Gateway(discord.AutoShardedClient):
             log.warning("reading the settings of channel %s failed: %s", channel_id, exc)
         finally:
             for envelope in self._pending.pop(channel_id, []):
-                if self.enabled(channel_id, False):
-                    self.backlog.submit(envelope)
+                self._decide(envelope, self.enabled(channel_id, False))
+
+    def _decide(self, envelope: Envelope, enabled: bool) -> None:
+        self.received += 1
+        if enabled:
+            self.backlog.submit(envelope)
+        else:
+            self.ignored += 1
 
     async def on_message(self, message: discord.Message) -> None:
         bot_id = self.user.id if self.user else None
@@ -123,7 +130,7 @@ class Gateway(discord.AutoShardedClient):
             log.info({
                 "event": "gateway_heartbeat", "guilds": len(self.guilds), "latency_ms": _ms(self.latency),
                 "backlog": self.backlog.backlog, "published": self.backlog.published,
-                "dropped": self.backlog.dropped,
+                "dropped": self.backlog.dropped, "received": self.received, "ignored": self.ignored,
             })  # fmt: skip
             await asyncio.sleep(HEARTBEAT_SECONDS)
 

@@ -147,14 +147,15 @@ locals {
   )
 
   # ------------------------------------------------------------------ source bundle
-  # Zip root: main.py, requirements.txt, kikimimi/ (functions/), prompts/ (repository root) and
-  # gateway_vm/ (the gateway VM installs from the same bundle).
+  # Zip root: main.py, requirements.txt, kikimimi/ (functions/, without local/ and tools/), prompts/
+  # (repository root) and gateway_vm/ (the gateway VM installs from the same bundle).
   repo_root     = abspath("${path.module}/..")
   functions_dir = "${local.repo_root}/functions"
 
   source_files = merge(
     { for f in fileset(local.functions_dir, "{main.py,requirements.txt}") : f => "${local.functions_dir}/${f}" },
-    { for f in fileset(local.functions_dir, "kikimimi/**/*.py") : f => "${local.functions_dir}/${f}" },
+    # local/ (the local stack) and tools/ (the CLI) are never deployed: production code imports neither.
+    { for f in fileset(local.functions_dir, "kikimimi/**/*.py") : f => "${local.functions_dir}/${f}" if !startswith(f, "kikimimi/local/") && !startswith(f, "kikimimi/tools/") },
     { for f in fileset("${local.repo_root}/prompts", "*.j2") : "prompts/${f}" => "${local.repo_root}/prompts/${f}" },
     { for f in fileset("${local.repo_root}/gateway_vm", "**/*.{py,service,sh,txt}") : "gateway_vm/${f}" => "${local.repo_root}/gateway_vm/${f}" },
   )

@@ -1,0 +1,1 @@
+"""kikimimi. Ground floor: settings, logs, ports, prompts, bootstrap (composition root), entrypoints."""

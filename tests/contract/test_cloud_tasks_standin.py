@@ -306,11 +306,21 @@ def test_pause_resume_purge_and_delete(
         cloud_tasks_client.get_queue(name=other)
 
 
-def test_run_task_dispatches_now(cloud_tasks_client: tasks_v2.CloudTasksClient, http_sink: HttpSink) -> None:
+def test_run_task_dispatches_now(
+    cloud_tasks_client: tasks_v2.CloudTasksClient, cloud_tasks_standin: CloudTasksStandIn, http_sink: HttpSink
+) -> None:
     queue = make_queue(cloud_tasks_client)
     name = make_task(cloud_tasks_client, queue, http_sink.url("/run"), "later", delay_s=3600).name
-    cloud_tasks_client.run_task(name=name)
-    http_sink.wait_count("/run", 1)
+    started = time.monotonic()
+    ran = cloud_tasks_client.run_task(name=name)
+    assert ran.name == name
+    [request] = http_sink.wait_count("/run", 1)
+    assert time.monotonic() - started < 600  # not at its schedule time, an hour away
+    assert request.header("X-CloudTasks-TaskName") == "later"
+    assert cloud_tasks_standin.wait_settled(timeout=5)
+    with pytest.raises(exceptions.NotFound):  # a successful run ends the task, as Cloud Tasks does
+        cloud_tasks_client.get_task(name=name)
+    assert [(short(r.task), r.status) for r in cloud_tasks_standin.dispatched] == [("later", 200)]
 
 
 def test_task_deleted_during_its_attempt_is_not_retried(

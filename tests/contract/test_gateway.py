@@ -57,6 +57,24 @@ class Running:
             await asyncio.sleep(0.01)
         return self.envelopes
 
+    async def settled(self, received: int) -> list[Envelope]:
+        """Wait until the gateway decided on `received` envelopes and every admitted one went out.
+
+        An event count, not a pause: what was not published by then never will be."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT
+        gateway, backlog = self.gateway, self.gateway.backlog
+        while (
+            gateway.received < received
+            or backlog.published + backlog.dropped < gateway.received - gateway.ignored
+        ):
+            if loop.time() > deadline:
+                pytest.fail(
+                    f"expected {received} decided envelopes, got {gateway.received}: {self.envelopes}"
+                )
+            await asyncio.sleep(0.01)
+        return self.envelopes
+
 
 def settings(**changes: Any) -> Settings:
     return Settings().replace(**changes)
@@ -197,9 +215,8 @@ def test_a_message_in_a_disabled_channel_is_not_published(make_fake_discord: Mak
             fake.post_user_message(off.id, fake.alice, "not for the bot")
             fake.post_user_message(off.id, fake.alice, f"<@{fake.bot.id}> not even a mention")
             barrier = fake.post_user_message(fake.channel.id, fake.alice, "here")
-            found = await run.published(1)
-            await asyncio.sleep(0.05)
-            assert [e.message_id for e in run.envelopes] == [barrier["id"]]
+            found = await run.settled(3)
+            assert [e.message_id for e in found] == [barrier["id"]] and run.gateway.ignored == 2
             return found
 
     [envelope] = run_async(scenario())
@@ -241,8 +258,7 @@ def test_stored_channel_settings_override_enabled_channels(make_fake_discord: Ma
             await run.published(5)
             later = fake.post_user_message(switched_on.id, fake.alice, "settings known now")
             fake.post_user_message(switched_off.id, fake.alice, "still disabled")
-            await run.published(6)
-            await asyncio.sleep(0.05)
+            await run.settled(8)
             by_channel = [(e.channel_id, e.message_id) for e in run.envelopes]
             assert [m for c, m in by_channel if c == switched_on.id] == [on["id"], *more, later["id"]]
             assert [m for c, m in by_channel if c == plain.id] == [barrier["id"]]
@@ -261,9 +277,7 @@ def test_an_unreadable_setting_falls_back_to_enabled_channels(make_fake_discord:
         async with running(fake, settings(enabled_channels=(fake.channel.id,)), store) as run:
             fake.post_user_message(off.id, fake.alice, "not enabled anywhere")
             sent = [fake.post_user_message(fake.channel.id, fake.alice, f"m{i}")["id"] for i in range(3)]
-            await run.published(3)
-            await asyncio.sleep(0.05)
-            assert [e.message_id for e in run.envelopes] == sent
+            assert [e.message_id for e in await run.settled(4)] == sent
 
     run_async(scenario())
 
@@ -364,6 +378,11 @@ def test_shard_count_and_ids_select_this_vms_shards(make_fake_discord: MakeFake)
     assert identify["shard"] == [1, 2]
 
 
+def _beat(record: logging.LogRecord) -> dict[str, Any]:
+    msg = record.msg
+    return msg if isinstance(msg, dict) and msg.get("event") == "gateway_heartbeat" else {}
+
+
 def test_a_heartbeat_line_is_logged(
     fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -373,7 +392,11 @@ def test_a_heartbeat_line_is_logged(
         async with running(fake_discord) as run:
             fake_discord.post_user_message(fake_discord.channel.id, fake_discord.alice, "hi")
             await run.published(1)
-            await asyncio.sleep(0.1)
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + WAIT
+            while not any(_beat(r).get("published") == 1 for r in caplog.records):  # a beat after the publish
+                assert loop.time() < deadline, "no heartbeat after the message was published"
+                await asyncio.sleep(0.01)
 
     with caplog.at_level(logging.INFO, logger="gateway_vm.gateway"):
         run_async(scenario())

@@ -10,16 +10,17 @@ from concurrent.futures import Future
 import pytest
 from google.cloud.pubsub_v1 import SubscriberClient
 
+from kikimimi import bootstrap
 from kikimimi.adapters.pubsub import (
     PubSubPublisher,
     ensure_pull_subscription,
     ensure_push_subscription,
     ensure_topic,
-    make_publisher_client,
 )
 from kikimimi.adapters.twins.store import MemoryPublisher
 from kikimimi.local.emulators import Emulator
 from kikimimi.ports import Publisher
+from kikimimi.settings import Settings
 
 Received = list[tuple[bytes, str, dict[str, str]]]
 
@@ -49,9 +50,14 @@ def pubsub_side(pubsub_emulator: Emulator) -> Iterator[tuple[Publisher, Callable
     subscriber = SubscriberClient()
     sub_path = ensure_pull_subscription(project, name, f"{name}-pull", client=subscriber)
     assert ensure_pull_subscription(project, name, f"{name}-pull", client=subscriber) == sub_path
-    client = make_publisher_client(emulator=True)
-    yield PubSubPublisher(client, topic_path, timeout=10), lambda n: _pull(subscriber, sub_path, n)
-    client.stop()
+    # The composition root's publisher, pointed at the emulator by its setting (not by the environment).
+    settings = Settings(project=project, pubsub_topic=name, pubsub_emulator_host=pubsub_emulator.host_port)
+    with pytest.MonkeyPatch.context() as env:
+        env.delenv("PUBSUB_EMULATOR_HOST")  # the setting alone must reach the emulator
+        publisher = bootstrap.build_publisher(settings)
+    assert isinstance(publisher, PubSubPublisher) and publisher.topic_path == topic_path
+    yield publisher, lambda n: _pull(subscriber, sub_path, n)
+    publisher._client.stop()
     subscriber.close()
 
 

@@ -586,10 +586,14 @@ def test_source_bundle_layout(cfg: check.Config, evaluated: dict[str, Any]) -> N
         for p in functions_dir.rglob("*")
         if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
     }
-    left_out = on_disk - set(files)
+    never_deployed = {name for name in on_disk if name.startswith(("kikimimi/local/", "kikimimi/tools/"))}
+    assert never_deployed and not never_deployed & set(files), "local/ and tools/ stay out of the bundle"
+    left_out = on_disk - never_deployed - set(files)
     assert not left_out, (
         f"files under functions/ the bundle leaves out (widen local.source_files): {left_out}"
     )
+    for package in {str(Path(name).parent) for name in files if name.startswith("kikimimi/")}:
+        assert f"{package}/__init__.py" in files, f"subpackage {package} ships without its __init__.py"
     assert re.fullmatch(r"kikimimi-source-[0-9a-f]{20}\.zip", evaluated["source_object"])
     assert ref(cfg.resource("google_storage_bucket_object", "source")["name"]) == "local.source_object"
     archive = cfg.data[("archive_file", "source")]
@@ -604,9 +608,12 @@ def test_source_bundle_imports_and_finds_its_prompts(evaluated: dict[str, Any], 
     root = tmp_path / "root"
     with zipfile.ZipFile(bundle) as archive:
         archive.extractall(root)
+    # Every deployed module imports without local/ and tools/: production code needs neither.
     probe = (
-        "import json, main, kikimimi, kikimimi.prompts as p;"
-        "print(json.dumps({'package': kikimimi.__file__, 'prompts': str(p.prompts_dir()),"
+        "import importlib, json, pkgutil, main, kikimimi, kikimimi.prompts as p;"
+        "mods = [m.name for m in pkgutil.walk_packages(kikimimi.__path__, 'kikimimi.')];"
+        "[importlib.import_module(m) for m in mods];"
+        "print(json.dumps({'package': kikimimi.__file__, 'prompts': str(p.prompts_dir()), 'modules': mods,"
         f" 'entry_points': [n for n in {sorted(entry_points())!r} if callable(getattr(main, n, None))]}}))"
     )
     env = {"PATH": "/usr/bin:/bin", "KIKIMIMI_MODE": "local"}
@@ -616,6 +623,13 @@ def test_source_bundle_imports_and_finds_its_prompts(evaluated: dict[str, Any], 
     assert found["package"].startswith(str(root)), "the bundle's own kikimimi package is imported"
     assert found["prompts"] == str(root / "prompts")
     assert found["entry_points"] == sorted(entry_points())
+    subpackages = {m for m in found["modules"] if m.count(".") >= 2}
+    assert {
+        "kikimimi.domain.memory.policy",
+        "kikimimi.usecases.memory.summarize",
+        "kikimimi.adapters.twins.store",
+    } <= subpackages
+    assert not [m for m in found["modules"] if m.startswith(("kikimimi.local", "kikimimi.tools"))]
 
 
 # ---------------------------------------------------------------------------------- variables, outputs

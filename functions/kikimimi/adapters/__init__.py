@@ -1,0 +1,1 @@
+"""Adapters: the ports on real vendors, one module per vendor; they know no use case."""

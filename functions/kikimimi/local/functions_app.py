@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,11 @@ def source_path() -> Path:
 def _health(environ: dict[str, Any], start_response: Any) -> Any:
     request = Request(environ)
     status = 200 if request.path in ("/", "/healthz") else 404
+    mark = request.args.get("mark")
+    if status == 200 and mark:
+        # A barrier for the local stack's reader: every line printed before this one has been read
+        # once this one is (one stdout, written in order).
+        print(json.dumps({"event": "mark", "mark": mark}), flush=True)
     return Response("ok" if status == 200 else "not found", status=status)(environ, start_response)
 
 

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 import urllib.request
+import uuid
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -206,6 +207,18 @@ class LocalStack:
         """Publish an envelope the way the gateway does (ordering key = channel)."""
         data = json.dumps(dump(envelope)).encode()
         return str(self._publisher.publish(data, envelope.channel_id, {"kind": envelope.kind}))
+
+    def wait_tasks_settled(self, match: Callable[[str], bool], timeout: float = 30.0) -> bool:
+        """Block until no task whose name matches is pending or running in the Cloud Tasks stand-in."""
+        return self._tasks is not None and bool(self._tasks.wait_settled(match, timeout))
+
+    def barrier(self, timeout: float = 10.0) -> None:
+        """Return once every event the functions process logged before this call is in `events`."""
+        mark = uuid.uuid4().hex
+        with urllib.request.urlopen(f"{self.functions_url}/healthz?mark={mark}", timeout=timeout):
+            pass
+        if self.wait_for(lambda e: e.get("event") == "mark" and e.get("mark") == mark, timeout) is None:
+            raise RuntimeError("the functions process's output did not reach the barrier in time")
 
     def next_event(self, timeout: float) -> dict[str, Any] | None:
         try:

@@ -1,0 +1,1 @@
+"""Domain memory: pure memory policy, ranking, keywords, prompt blocks, schemas and payloads."""

@@ -45,6 +45,10 @@ class Schedule:
             return task, None
         return None, None
 
+    def idle(self) -> bool:
+        """No attempt of any queue is in flight."""
+        return not any(self._in_flight.values())
+
     def busy(self, queue: str) -> int:
         return self._in_flight.get(queue, 0)
 

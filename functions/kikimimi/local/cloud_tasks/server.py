@@ -140,6 +140,13 @@ class CloudTasksStandIn:
         """Every finished attempt so far, oldest first (a copy)."""
         return self._store.dispatched
 
+    def wait_settled(self, match: Callable[[str], bool] = lambda _name: True, timeout: float = 30.0) -> bool:
+        """A barrier for tests: block until no task whose name matches is pending and no attempt is in
+        flight (what has not fired by then never will). False when `timeout` passes first."""
+        store = self._store
+        with store.condition:
+            return store.condition.wait_for(lambda: store.settled(match), timeout)
+
     def start(self) -> str:
         """Load persisted state, bind (a free port when 0; the same port again on restart), serve."""
         if self._server is not None:

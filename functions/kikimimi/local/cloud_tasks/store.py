@@ -237,6 +237,7 @@ class TaskStore:
             )
             if self._tasks.get(task.name) is not task:
                 log.info("task %s finished attempt %s after it was deleted", task.name, delivery.retry_count)
+                self.condition.notify_all()
                 return
             task.in_flight = False
             if status is not None:
@@ -249,6 +250,10 @@ class TaskStore:
             else:
                 self._retry_or_drop(task, now, status, error)
             self._changed()
+
+    def settled(self, match: Callable[[str], bool]) -> bool:
+        """(lock held) No pending task whose short name matches, and no attempt of any task in flight."""
+        return self._schedule.idle() and not any(match(name.rsplit("/", 1)[-1]) for name in self._tasks)
 
     # -- internals (lock held) ---------------------------------------------------------------------
 
