@@ -27,7 +27,8 @@ def test_the_llm_calls_part_reports_both_rooms_with_their_figures() -> None:
         assert figures["judgments"] == sum(figures["sources"].values())
         assert figures["rules_decided"] <= figures["judgments"]
         # Every judge call is one judgment the LLM decided (or failed): the counter and the log agree.
-        assert figures["llm_calls"] == figures["sources"].get("llm", 0) + figures["sources"].get("llm_error", 0)
+        sources = figures["sources"]
+        assert figures["llm_calls"] == sources.get("llm", 0) + sources.get("llm_error", 0)
         assert 0 < figures["llm_calls"] <= figures["judgments"]  # the middle band does reach the judge
         assert figures["llm_calls_per_100"] == round(100 * figures["llm_calls"] / figures["messages"], 2)
     assert [row["status"] for row in result["rows"]] and all(

@@ -250,7 +250,7 @@ def test_secret_env_names_are_secret_settings(evaluated: dict[str, Any]) -> None
         assert set(fn["secrets"]) <= SECRET_ENVS, f"{name}: unknown secret env {fn['secrets']}"
 
 
-# "Required" in GCP: without these the function cannot do its job there (wiring.py raises, or the
+# "Required" in GCP: without these the function cannot do its job there (bootstrap.py raises, or the
 # code would silently use a local default such as project kikimimi-local).
 REQUIRED_FOR_ALL = {
     "GOOGLE_CLOUD_PROJECT", "KIKIMIMI_MODE", "KIKIMIMI_REGION", "FIRESTORE_DATABASE", "LLM_BACKEND",

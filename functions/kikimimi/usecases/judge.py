@@ -24,7 +24,7 @@ from kikimimi.domain.rules import Score, Verdict, rule_response_type, score_room
 from kikimimi.domain.wire import JudgeTask, ReplyTask, dump
 from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.usecases.deps import Deps, elapsed_ms
-from kikimimi.usecases.memory import recall as memory_context
+from kikimimi.usecases.memory import recall as memory_recall
 
 log = logging.getLogger(__name__)
 HISTORY = timedelta(hours=1)
@@ -49,7 +49,7 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     interventions = deps.store.interventions_since(key, now - HISTORY)
     config = deps.rule_config()
     score = score_room(window, trigger, now, config, bot_spoke_at=[i.at for i in interventions])
-    recall = memory_context.for_judge(
+    recall = memory_recall.for_judge(
         deps, key, task.guild_id, window, interventions, now, config.cooldown_seconds
     )
     score = recall.score(score, s.proactive_weight)
@@ -105,7 +105,7 @@ def _ask_llm(
     trigger: Message,
     score: Score,
     now,
-    recall: memory_context.JudgeMemory | None = None,
+    recall: memory_recall.JudgeMemory | None = None,
 ) -> Decision:
     """One structured call; cached by conversation; any failure means silence."""
     s = deps.settings

@@ -17,7 +17,7 @@ from kikimimi.domain.wire import ReplyTask
 from kikimimi.ports import DiscordError, LLMError, LLMRequest, LLMResult
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.judge import parent_messages
-from kikimimi.usecases.memory import recall as memory_context
+from kikimimi.usecases.memory import recall as memory_recall
 
 log = logging.getLogger(__name__)
 HISTORY = timedelta(hours=1)
@@ -62,7 +62,7 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
         messages=window, interventions=interventions, trigger_id=task.trigger_id, target_id=target_id,
         reason=task.reason, response_type=task.response_type.value, others=parent_messages(deps, key, now),
     )  # fmt: skip
-    context = memory_context.for_reply(deps, context, task, window, now)
+    context = memory_recall.for_reply(deps, context, task, window, now)
     short = task.response_type is ResponseType.SHORT_ACK
     request = LLMRequest(
         purpose="short_ack" if short else "reply",
@@ -98,7 +98,7 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
         expire_at=now + deps.ttl(),
     )  # fmt: skip
     _remember(deps, key, task, window, message_id, now)
-    memory_context.after_post(deps, key, task, now)
+    memory_recall.after_post(deps, key, task, now)
     deps.emit(
         "posted", key, **base, decision="posted", text=text, reply_to=target_id, message_id=message_id,
         response_type=task.response_type.value, model=result.model, input_tokens=result.input_tokens,
