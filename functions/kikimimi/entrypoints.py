@@ -5,11 +5,12 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kikimimi import bootstrap
-from kikimimi.domain.wire import WireError
-from kikimimi.usecases.deps import Deps
+
+if TYPE_CHECKING:
+    from kikimimi.usecases.deps import Deps
 
 TASK_HEADER = "X-CloudTasks-TaskName"
 SCHEDULER_HEADER = "X-CloudScheduler"
@@ -22,7 +23,7 @@ def _reject(deps: Deps, function: str, problem: str, extra: dict[str, Any]) -> N
 
 def ingest_event(event: Any) -> None:
     """Pub/Sub CloudEvent → ingest. Bad envelopes are logged and acknowledged (a retry cannot fix them)."""
-    from kikimimi.domain.wire import parse_envelope
+    from kikimimi.domain.wire import WireError, parse_envelope
     from kikimimi.usecases.ingest import ingest
 
     deps = bootstrap.process_deps()
@@ -47,6 +48,8 @@ def _task_call(
     callers: tuple[str, ...] = (TASK_HEADER,),
 ) -> tuple[dict[str, Any], int]:
     """The one task-endpoint wrapper: caller check, parse (bad bytes are acknowledged), run."""
+    from kikimimi.domain.wire import WireError  # pydantic: paid on the first request, not at cold start
+
     deps = bootstrap.process_deps()
     trusted = any(header in request.headers for header in callers)
     if deps.settings.mode == "gcp" and not trusted:
