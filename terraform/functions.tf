@@ -98,6 +98,10 @@ locals {
     ALLOWED_REACTIONS    = join(",", var.allowed_reactions)
     # Timings
     MIN_MESSAGES                = tostring(var.min_messages)
+    JUDGE_TIMING                = var.judge_timing
+    PACE_MULTIPLIER             = tostring(var.pace_multiplier)
+    QUESTION_WATCH_SECONDS      = tostring(var.question_watch_seconds)
+    LLM_JUDGMENTS_PER_HOUR      = tostring(var.llm_judgments_per_hour)
     MIN_WAIT_SECONDS            = tostring(var.min_wait_seconds)
     JITTER_RATIO                = tostring(var.jitter_ratio)
     BUFFER_TTL_MINUTES          = tostring(var.buffer_ttl_minutes)

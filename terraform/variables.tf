@@ -221,9 +221,53 @@ variable "min_messages" {
   }
 }
 
+variable "judge_timing" {
+  type        = string
+  description = "When a pause judgment runs: pace (a multiple of the channel's recent gaps) or fixed (MIN_WAIT_SECONDS) (JUDGE_TIMING)."
+  default     = "pace"
+
+  validation {
+    condition     = contains(["pace", "fixed"], var.judge_timing)
+    error_message = "judge_timing is pace or fixed."
+  }
+}
+
+variable "pace_multiplier" {
+  type        = number
+  description = "Pause judgment wait as a multiple of the median gap between recent messages (PACE_MULTIPLIER)."
+  default     = 3
+
+  validation {
+    condition     = var.pace_multiplier > 0 && var.pace_multiplier <= 20
+    error_message = "pace_multiplier is above 0 and at most 20."
+  }
+}
+
+variable "question_watch_seconds" {
+  type        = number
+  description = "How long people get to answer an open question before the bot judges it; 0 turns watches off (QUESTION_WATCH_SECONDS)."
+  default     = 150
+
+  validation {
+    condition     = var.question_watch_seconds >= 0 && var.question_watch_seconds <= 3600
+    error_message = "question_watch_seconds is between 0 and 3600."
+  }
+}
+
+variable "llm_judgments_per_hour" {
+  type        = number
+  description = "At most this many LLM judgments per channel per hour; past it the rules decide (LLM_JUDGMENTS_PER_HOUR)."
+  default     = 6
+
+  validation {
+    condition     = var.llm_judgments_per_hour >= 0 && var.llm_judgments_per_hour <= 1000
+    error_message = "llm_judgments_per_hour is between 0 and 1000."
+  }
+}
+
 variable "min_wait_seconds" {
   type        = number
-  description = "Quiet time after the last message before the bot judges (MIN_WAIT_SECONDS)."
+  description = "Quiet time after the last message before the bot judges, with judge_timing = fixed (MIN_WAIT_SECONDS)."
   default     = 300
 
   validation {

@@ -78,6 +78,10 @@ class Store(Protocol):
 
     def cache_judgment(self, key: ChannelKey, digest: str, decision: Decision, at: datetime) -> None: ...
 
+    def llm_judgments_since(self, key: ChannelKey, since: datetime) -> int:
+        """How many LLM judgments were stored for this place since `since` (the hourly budget)."""
+        ...
+
 
 class TaskQueue(Protocol):
     """Cloud Tasks' role: named, delayed, cancellable calls to the functions."""

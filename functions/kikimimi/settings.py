@@ -39,8 +39,21 @@ class Settings:
     enabled_channels: tuple[str, ...] = field(default=("*",), metadata={"env": "ENABLED_CHANNELS"})
     # Pipeline timings
     min_messages: int = field(default=3, metadata={"env": "MIN_MESSAGES"})
+    # When a pause judgment runs: "pace" waits PACE_MULTIPLIER × the median gap between the recent human
+    # messages, within [PACE_MIN_SECONDS, PACE_MAX_SECONDS]; "fixed" waits MIN_WAIT_SECONDS (the seed's).
+    judge_timing: str = field(default="pace", metadata={"env": "JUDGE_TIMING"})  # pace | fixed
     min_wait_seconds: float = field(default=300.0, metadata={"env": "MIN_WAIT_SECONDS"})
+    pace_multiplier: float = field(default=3.0, metadata={"env": "PACE_MULTIPLIER"})
+    pace_min_seconds: float = field(default=30.0, metadata={"env": "PACE_MIN_SECONDS"})
+    pace_max_seconds: float = field(default=300.0, metadata={"env": "PACE_MAX_SECONDS"})
+    pace_sample: int = field(default=6, metadata={"env": "PACE_SAMPLE"})  # recent messages the pace reads
     jitter_ratio: float = field(default=0.3, metadata={"env": "JITTER_RATIO"})
+    # An open question (not directed at anyone) is watched: judged after this delay unless answered.
+    question_watch_seconds: float = field(default=150.0, metadata={"env": "QUESTION_WATCH_SECONDS"})
+    # In a slower room people get longer: QUESTION_WATCH_PACE × the median gap, up to this ceiling.
+    question_watch_pace: float = field(default=2.0, metadata={"env": "QUESTION_WATCH_PACE"})
+    question_watch_max_seconds: float = field(default=900.0, metadata={"env": "QUESTION_WATCH_MAX_SECONDS"})
+    question_max_age_minutes: float = field(default=30.0, metadata={"env": "QUESTION_MAX_AGE_MINUTES"})
     buffer_ttl_minutes: float = field(default=30.0, metadata={"env": "BUFFER_TTL_MINUTES"})
     context_messages: int = field(default=20, metadata={"env": "CONTEXT_MESSAGES"})
     reply_delay_min_seconds: float = field(default=1.0, metadata={"env": "REPLY_DELAY_MIN_SECONDS"})
@@ -61,7 +74,15 @@ class Settings:
     allowed_reactions: tuple[str, ...] = field(
         default=("👍", "👀", "😄", "🙏", "🎉", "🤔"), metadata={"env": "ALLOWED_REACTIONS"}
     )
-    judgment_cache_seconds: float = field(default=300.0, metadata={"env": "JUDGMENT_CACHE_SECONDS"})
+    # An hour: the key is what the conversation says, so a hit is the same situation; and the hourly LLM
+    # budget counts cached judgments, which a re-asked, expired entry would overwrite.
+    judgment_cache_seconds: float = field(default=3600.0, metadata={"env": "JUDGMENT_CACHE_SECONDS"})
+    # Per channel (or thread): past this many LLM judgments in the last hour, the rules decide alone.
+    llm_judgments_per_hour: int = field(default=6, metadata={"env": "LLM_JUDGMENTS_PER_HOUR"})
+    # … and in a quiet room, at most this many per 100 of its human messages (at least one an hour).
+    llm_judgments_per_100_messages: float = field(
+        default=8.0, metadata={"env": "LLM_JUDGMENTS_PER_100_MESSAGES"}
+    )
     # LLM
     llm_backend: str = field(default="none", metadata={"env": "LLM_BACKEND"})  # none | offline | gemini
     # Offline the rules judge alone by default; true lets the 1.5B model judge the middle band (demo-grade).
@@ -119,8 +140,8 @@ class Settings:
     familiarity_close: int = field(default=101, metadata={"env": "FAMILIARITY_CLOSE"})
     proactive_silence_minutes: float = field(default=30.0, metadata={"env": "PROACTIVE_SILENCE_MINUTES"})
     proactive_min_score: float = field(default=0.3, metadata={"env": "PROACTIVE_MIN_SCORE"})
-    # Enough to speak in a neutral room (not_mentioned −10 → 45), not against two_people/closing/cooldown.
-    proactive_weight: float = field(default=55.0, metadata={"env": "PROACTIVE_WEIGHT"})
+    # Enough to speak in a neutral room (not_mentioned −20 → 45), not against two_people/closing/directed.
+    proactive_weight: float = field(default=65.0, metadata={"env": "PROACTIVE_WEIGHT"})
     embedding_backend: str = field(default="usem", metadata={"env": "EMBEDDING_BACKEND"})  # usem | gemini
     embedding_model: str = field(default="gemini-embedding-001", metadata={"env": "EMBEDDING_MODEL"})
     embedding_dimension: int = field(default=512, metadata={"env": "EMBEDDING_DIMENSION"})

@@ -6,8 +6,10 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
+from google.cloud import firestore
 
-from kikimimi.adapters.firestore import FirestoreStore
+from kikimimi.adapters.firestore import CHANNELS, JUDGMENTS, FirestoreStore
+from kikimimi.adapters.firestore_codec import count_reads
 from kikimimi.adapters.twins.store import InMemoryStore
 from kikimimi.domain.model import (
     ChannelKey,
@@ -157,6 +159,51 @@ def test_judgment_cache_hit_and_miss_by_time(store: InMemoryStore | FirestoreSto
     assert store.cached_judgment(CHANNEL, "d1", T0 + timedelta(microseconds=1)) is None
     assert store.cached_judgment(CHANNEL, "other", T0) is None
     assert store.cached_judgment(THREAD, "d1", T0) is None
+
+
+JUDGED = Decision(
+    should_respond=False, response_type=ResponseType.FULL_RESPONSE, score=0.5, reason="chat", source="llm"
+)
+
+
+def test_llm_judgments_since_counts_this_place_in_the_window(store: InMemoryStore | FirestoreStore) -> None:
+    for digest, minutes in [("a", -70), ("b", -59), ("c", -30), ("d", 0)]:
+        store.cache_judgment(CHANNEL, digest, JUDGED, T0 + timedelta(minutes=minutes))
+    store.cache_judgment(THREAD, "t", JUDGED, T0)
+    store.cache_judgment(ChannelKey("101"), "a", JUDGED, T0)
+    hour_ago = T0 - timedelta(hours=1)
+    assert store.llm_judgments_since(CHANNEL, hour_ago) == 3
+    assert store.llm_judgments_since(CHANNEL, T0 - timedelta(minutes=30)) == 2  # `since` is inclusive
+    assert store.llm_judgments_since(CHANNEL, T0 + timedelta(microseconds=1)) == 0
+    assert store.llm_judgments_since(THREAD, hour_ago) == 1
+    assert store.llm_judgments_since(ChannelKey("999"), hour_ago) == 0
+    # A counted judgment stays a cache hit only within the caller's own window.
+    assert store.cached_judgment(CHANNEL, "c", T0 - timedelta(minutes=5)) is None
+    assert store.cached_judgment(CHANNEL, "d", T0 - timedelta(minutes=5)) is not None
+
+
+def test_a_count_is_billed_as_one_read(store: InMemoryStore | FirestoreStore) -> None:
+    store.llm_judgments_since(CHANNEL, T0)
+    assert (store.reads, store.writes) == (1, 0)  # an empty count still costs a read
+    for digest in ("a", "b", "c"):
+        store.cache_judgment(CHANNEL, digest, JUDGED, T0)
+    store.llm_judgments_since(CHANNEL, T0)
+    assert (store.reads, store.writes) == (2, 3)
+    # Firestore bills a count one read per batch of up to 1000 index entries.
+    assert [count_reads(n) for n in (0, 1, 1000, 1001, 2500)] == [1, 1, 1, 2, 3]
+
+
+@pytest.mark.emulator
+def test_judgments_outlive_the_budget_hour_even_with_a_short_cache_ttl(
+    firestore_client: firestore.Client,
+) -> None:
+    for ttl, digest in [(timedelta(minutes=5), "short"), (timedelta(days=1), "long")]:
+        FirestoreStore(firestore_client, prefix="contract_", judgment_ttl=ttl).cache_judgment(
+            CHANNEL, digest, JUDGED, T0
+        )
+    judgments = firestore_client.collection(f"contract_{CHANNELS}").document(CHANNEL.id).collection(JUDGMENTS)
+    assert judgments.document("short").get().get("expire_at") == T0 + timedelta(hours=1)
+    assert judgments.document("long").get().get("expire_at") == T0 + timedelta(days=1)
 
 
 def test_datetimes_come_back_aware_utc(store: InMemoryStore | FirestoreStore) -> None:

@@ -28,15 +28,26 @@ BOT_NAME = "kikimimi"
 ENABLED = tuple(f"e2e-{RUN}-{i:02d}" for i in range(48))  # handed out one per test by E2E.channel()
 DISABLED = f"e2e-{RUN}-off"  # absent from ENABLED_CHANNELS
 WARMUP = ENABLED[0]
-MIN_WAIT_SECONDS = 2.0
+MIN_WAIT_SECONDS = 2.0  # a fixed pause (JUDGE_TIMING=fixed): the channel's pace would wait at least 30 s
 JITTER_RATIO = 0.1
+# An open question is judged this long after it unless answered (a short watch, the same in every room).
+QUESTION_WATCH_SECONDS = 4.0
+# Explicit weights where the scenarios rely on a score: the keyword alone speaks in a pause judgment, an
+# unanswered question speaks at its watch (60–80), a plain remark stays silent.
+KEYWORD = "rollback"
+RULE_WEIGHTS = '{"keyword": 100, "question": 20, "unanswered_question": 60, "not_mentioned": -20}'
 # Long enough that a newer message published after `reply_scheduled` is ingested well before the reply
 # is due (the reply-cancel scenario), short enough to keep judged replies quick.
 REPLY_DELAY_SECONDS = 3.0
 
 FAST = {
+    "JUDGE_TIMING": "fixed",
     "MIN_WAIT_SECONDS": str(MIN_WAIT_SECONDS),
     "JITTER_RATIO": str(JITTER_RATIO),
+    "QUESTION_WATCH_SECONDS": str(QUESTION_WATCH_SECONDS),
+    "QUESTION_WATCH_MAX_SECONDS": str(QUESTION_WATCH_SECONDS),
+    "BOT_KEYWORDS": KEYWORD,
+    "RULE_WEIGHTS": RULE_WEIGHTS,
     "RULE_TIME_SCALE": "0.01",
     "REPLY_DELAY_DEFAULT_SECONDS": str(REPLY_DELAY_SECONDS),
     "REPLY_DELAY_MIN_SECONDS": "0.5",

@@ -209,7 +209,7 @@ def test_an_edit_and_a_delete_reach_the_firestore_buffer(loop: Loop) -> None:
 
 def test_three_messages_in_a_burst_produce_one_judgment(loop: Loop) -> None:
     sent = [
-        loop.post("burst", "alice", "is the staging deploy stuck for anyone else"),
+        loop.post("burst", "alice", "the staging deploy is stuck for me"),  # not a question: no watch
         loop.post("burst", "bob", "yes since this morning"),
         loop.post("burst", "carol", "same here, the pipeline shows pending"),
     ]

@@ -13,7 +13,16 @@ import pytest
 from kikimimi.domain import policy
 from kikimimi.domain.wire import MessageCreated
 
-from .conftest import BOT_NAME, BOT_USER_ID, DISABLED, E2E, JITTER_RATIO, MIN_WAIT_SECONDS
+from .conftest import (
+    BOT_NAME,
+    BOT_USER_ID,
+    DISABLED,
+    E2E,
+    JITTER_RATIO,
+    KEYWORD,
+    MIN_WAIT_SECONDS,
+    QUESTION_WATCH_SECONDS,
+)
 
 pytestmark = pytest.mark.emulator
 
@@ -27,7 +36,7 @@ def _wait_past(e2e: E2E, when: datetime, channel: str) -> None:
 
 def test_a_mention_gets_a_reply_without_judgment(e2e: E2E) -> None:
     ch = e2e.channel()
-    a = e2e.created(ch, "anyone tried the new build", author="alice")
+    a = e2e.created(ch, "the new build is out", author="alice")  # a remark, not an open question
     b = e2e.created(ch, "not yet, waiting on CI", author="bob")
     mention = e2e.created(ch, f"{BOT_NAME} can you summarise the changes", author="carol", mentions_bot=True)
     e2e.publish(a, b, mention)
@@ -112,13 +121,14 @@ def test_a_newer_message_cancels_a_scheduled_reply(e2e: E2E) -> None:
         e2e.created(ch, "the deploy failed again", author="alice"),
         e2e.created(ch, "same error as yesterday", author="bob"),
     )
-    question = e2e.created(ch, "does anyone know how to roll back the migration?", author="carol")
+    # Not a question (an open question's answer comes from its watch, which newer chatter does not stop).
+    question = e2e.created(ch, f"the {KEYWORD} of the migration is stuck too", author="carol")
     e2e.publish(question)
     q = question.message_id
 
-    # Rules alone: question +20, unanswered question +40, not mentioned -10 → 50 ≥ 45: respond.
+    # Rules alone, with the stack's explicit weights: the keyword (+100) outweighs not_mentioned: respond.
     judgment = e2e.wait(ch, "judgment", timeout=JUDGE_TIMEOUT, trigger=q)
-    assert judgment["should_respond"] is True, judgment
+    assert judgment["should_respond"] is True and judgment["kind"] == "pause", judgment
     scheduled = e2e.wait(ch, "reply_scheduled", trigger=q)
     assert scheduled["addressed"] is False and scheduled["delay_seconds"] > 1
 
@@ -133,6 +143,43 @@ def test_a_newer_message_cancels_a_scheduled_reply(e2e: E2E) -> None:
     assert e2e.events(ch, "posted", trigger=q) == []
     assert e2e.events(ch, "reply_skipped", trigger=q) == []
     assert scheduled["task"] not in e2e.dispatched_names(ch)
+
+
+@pytest.mark.parametrize("answered", [False, True], ids=["unanswered", "answered-by-a-reply"])
+def test_an_open_question_is_judged_by_its_watch_unless_answered(e2e: E2E, answered: bool) -> None:
+    ch = e2e.channel()
+    e2e.publish(
+        e2e.created(ch, "the worker is down again", author="alice"),
+        e2e.created(ch, "same as yesterday", author="bob"),
+    )
+    question = e2e.created(ch, "does anyone know how to restart the worker?", author="carol")
+    e2e.publish(question)
+    q, watch = question.message_id, f"watch-{ch}-main-{question.message_id}"
+    scheduled = e2e.wait(ch, "watch_scheduled", trigger=q)
+    assert scheduled["task"] == watch and scheduled["kind"] == "watch"
+    if answered:
+        # The answer (a Discord reply) comes after the question was ingested, well before the watch is due.
+        answer = e2e.created(ch, "systemctl restart worker", author="bob", reply_to_message_id=q)
+        e2e.publish(answer)
+        cancelled = e2e.wait(ch, "watch_cancelled", trigger=q)
+        assert (cancelled["task"], cancelled["cancelled_by"]) == (watch, answer.message_id)
+        assert cancelled["reason"] == "bob replied to it"
+        # Past the moment the watch was due (and the answer's own pause judgment): it never ran.
+        _wait_past(e2e, question.created_at + timedelta(seconds=QUESTION_WATCH_SECONDS + 1), ch)
+        e2e.wait(ch, "judgment", timeout=JUDGE_TIMEOUT, trigger=answer.message_id)
+        assert watch not in e2e.dispatched_names(ch)
+        assert e2e.events(ch, "judgment", trigger=q) == [] and e2e.events(ch, "posted") == []
+        return
+    # Its pause judgment leaves the question to the watch, which answers it once people had their chance.
+    deferred = e2e.wait(ch, "judgment", timeout=JUDGE_TIMEOUT, trigger=q, kind="pause")
+    assert deferred["should_respond"] is False and "its watch decides" in deferred["reason"]
+    judged = e2e.wait(ch, "judgment", timeout=QUESTION_WATCH_SECONDS + 15, trigger=q, kind="watch")
+    assert judged["should_respond"] is True and "unanswered_question" in judged["reason"]
+    posted = e2e.wait(ch, "posted", trigger=q)
+    assert posted["reply_to"] == q
+    e2e.until(lambda: watch in e2e.dispatched_names(ch), 10, f"{watch} in the dispatch records", ch)
+    assert e2e.dispatched_names(ch).count(watch) == 1
+    assert [e["trigger"] for e in e2e.events(ch, "posted")] == [q]
 
 
 @pytest.mark.parametrize("path", ["judgment", "mention"])

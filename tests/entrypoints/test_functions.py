@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from kikimimi import bootstrap
 from kikimimi.domain.model import ChannelKey, TaskKind, TaskSpec
 from kikimimi.domain.policy import task_name
+from kikimimi.domain.wire import parse_judge_task, parse_reply_task
 from kikimimi.settings import Settings
 
 from .conftest import Twins, recorded, send
@@ -48,6 +49,22 @@ def pending(twins: Twins, kind: TaskKind) -> list[TaskSpec]:
     return [t for t in twins.tasks.pending if t.kind is kind]
 
 
+def question_tasks(twins: Twins) -> tuple[TaskSpec, TaskSpec]:
+    """The question's pause judgment (the recorded one) and its question watch: all that is pending."""
+    tasks = {t.name: t for t in twins.tasks.pending}
+    pause = tasks.pop(JUDGE["headers"]["X-CloudTasks-TaskName"])
+    (watch,) = tasks.values()  # earlier judgments were superseded by the newer messages
+    assert watch.name == task_name(TaskKind.JUDGE, CHANNEL, QUESTION_ID, watch=True)
+    assert pause.kind is TaskKind.JUDGE and watch.kind is TaskKind.JUDGE
+    return pause, watch
+
+
+def same_as_recorded(payload: dict[str, Any], recorded_body: dict[str, Any]) -> bool:
+    """The recorded body predates fields added since with their defaults: it must still mean the same task,
+    and every field it has must be sent unchanged."""
+    return {k: payload.get(k) for k in recorded_body} == recorded_body
+
+
 def as_task_request(task: TaskSpec, template: dict[str, Any], retry: int = 0) -> dict[str, Any]:
     """The HTTP request Cloud Tasks would send for a queued task, with recorded header shapes."""
     request = copy.deepcopy(template)
@@ -71,12 +88,16 @@ def test_ingest_stores_the_message_and_schedules_a_task(client: Client, twins: T
     stored = twins.store.messages(CHANNEL)
     assert [m.id for m in stored] == [envelope_of(e)["message_id"] for e in CONVERSATION]
     assert stored[-1].content == "how do I change the log level in the config file?"
-    (task,) = twins.tasks.pending  # earlier judgments were superseded by the newer messages
-    assert task.kind is TaskKind.JUDGE
-    # What ingest queued is exactly what Cloud Tasks was recorded delivering to judge.
-    assert task.name == JUDGE["headers"]["X-CloudTasks-TaskName"]
-    assert task.payload == JUDGE["body"]
-    assert 210 <= (task.eta - publish_time(CONVERSATION[-1])).total_seconds() <= 390
+    task, watch = question_tasks(twins)
+    # What ingest queued is what Cloud Tasks was recorded delivering to judge.
+    assert same_as_recorded(task.payload, JUDGE["body"])
+    assert parse_judge_task(task.payload) == parse_judge_task(JUDGE["body"])
+    # A message every 10 s: the pause is 3 × 10 s (PACE_MIN_SECONDS) ± 30 % after its arrival.
+    assert 21 <= (task.eta - publish_time(CONVERSATION[-1])).total_seconds() <= 39
+    # The last message is an open question: watched QUESTION_WATCH_SECONDS after it was written.
+    assert parse_judge_task(watch.payload).watch is True
+    written = datetime.fromisoformat(envelope_of(CONVERSATION[-1])["created_at"])
+    assert (watch.eta - written).total_seconds() == 150.0
     decisions = [f["decision"] for f in twins.events.named("ingest")]
     assert decisions == ["stored", "stored", "judgment_scheduled", "judgment_scheduled"]
     assert twins.events.named("ingest_rejected") == []
@@ -98,7 +119,8 @@ def test_a_raw_pubsub_push_is_ingested(client: Client, twins: Twins) -> None:
     assert stored.id == MENTION_ID and stored.mentions_bot
     (task,) = twins.tasks.pending
     assert task.name == REPLY["headers"]["X-CloudTasks-TaskName"]
-    assert task.payload == REPLY["body"]
+    assert same_as_recorded(task.payload, REPLY["body"])
+    assert parse_reply_task(task.payload) == parse_reply_task(REPLY["body"])
 
 
 def _with_data(data: str | None) -> dict[str, Any]:
@@ -214,15 +236,25 @@ def test_gcp_mode_from_the_environment(client: Client, monkeypatch: pytest.Monke
 
 def test_judge_then_reply_end_to_end_posts_exactly_one_message(client: Client, twins: Twins) -> None:
     ingest_all(client, twins, CONVERSATION)
-    (judge_task,) = pending(twins, TaskKind.JUDGE)
+    judge_task, watch_task = question_tasks(twins)
+    # The recorded pause judgment of the open question leaves it to the question's watch.
     twins.clock.set(judge_task.eta)
     response = send(client("judge"), JUDGE)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["status"] == "ok" and body["result"]["should_respond"] is False
+    assert "its watch decides" in body["result"]["reason"]
+    assert pending(twins, TaskKind.REPLY) == []
+
+    twins.clock.set(watch_task.eta)
+    watch_request = as_task_request(watch_task, JUDGE)
+    response = send(client("judge"), watch_request)
     assert response.status_code == 200
     body = response.get_json()
     assert body["status"] == "ok" and body["result"]["should_respond"] is True
 
     (reply_task,) = pending(twins, TaskKind.REPLY)
-    assert reply_task.name == task_name(TaskKind.REPLY, CHANNEL, QUESTION_ID)
+    assert reply_task.name == task_name(TaskKind.REPLY, CHANNEL, QUESTION_ID, watch=True)
     twins.clock.set(reply_task.eta)
     request = as_task_request(reply_task, REPLY)
     response = send(client("reply"), request)
@@ -232,14 +264,31 @@ def test_judge_then_reply_end_to_end_posts_exactly_one_message(client: Client, t
     assert (post.message_id, post.channel_id, post.reply_to) == (posted_id, CHANNEL.channel_id, QUESTION_ID)
     assert "log level" in post.content
 
-    # Cloud Tasks retries the delivery (e.g. the response was lost): the nonce keeps it to one post.
+    # Cloud Tasks retries the delivery (e.g. the response was lost): the retry finds the question answered
+    # by the bot's own post (and a send would reuse the nonce): still one post.
     retry = send(client("reply"), as_task_request(reply_task, REPLY, retry=1))
-    assert retry.status_code == 200 and retry.get_json()["result"] == posted_id
+    assert retry.status_code == 200 and retry.get_json()["result"] is None
+    (skipped,) = twins.events.named("reply_skipped")
+    assert (skipped["decision"], skipped["reason"]) == (
+        "stale",
+        "the question was answered meanwhile: the bot answered it",
+    )
     assert len(twins.discord.messages) == 1
     assert len(twins.store.interventions(CHANNEL)) == 1
-    # A redelivered judgment does not schedule a second reply either.
-    assert send(client("judge"), JUDGE).status_code == 200
+    # A redelivered judgment does not schedule a second reply either: the pause judgment still leaves the
+    # question to the watch, and the watch finds the bot answered it.
+    response = send(client("judge"), JUDGE)
+    assert response.status_code == 200 and response.get_json()["result"]["should_respond"] is False
+    response = send(client("judge"), as_task_request(watch_task, JUDGE, retry=1))
+    assert response.status_code == 200 and response.get_json()["result"] is None
+    (skipped,) = twins.events.named("judgment_skipped")
+    assert (skipped["kind"], skipped["decision"], skipped["reason"]) == (
+        "watch",
+        "answered",
+        "the bot answered it",
+    )
     assert [t.name for t in twins.tasks.created].count(reply_task.name) == 1
+    assert len(twins.discord.messages) == 1
 
 
 def test_the_recorded_answer_to_a_mention_is_posted(client: Client, twins: Twins) -> None:

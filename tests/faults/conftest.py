@@ -23,7 +23,11 @@ BOT_ID = "999"
 RUN = uuid.uuid4().hex[:6]
 STACK_CHANNELS = tuple(f"faults-{RUN}-{i}" for i in range(4))
 STACK_ENV = {
+    # Seconds, not minutes: a fixed pause (not the channel's pace, at least 30 s) and a short question watch.
+    "JUDGE_TIMING": "fixed",
     "MIN_WAIT_SECONDS": "1.5",
+    "QUESTION_WATCH_SECONDS": "1.5",
+    "QUESTION_WATCH_MAX_SECONDS": "1.5",
     "JITTER_RATIO": "0.1",
     "RULE_TIME_SCALE": "0.01",
     "REPLY_DELAY_DEFAULT_SECONDS": "1",
@@ -94,8 +98,15 @@ def msg(
     )  # fmt: skip
 
 
+# Explicit weights: the watch of question_chat's unanswered question scores 50–60, in the ask-the-LLM band
+# (20–80), whatever the defaults' tuning; its pause judgment leaves the open question to the watch.
+IN_BAND: dict[str, Any] = {
+    "rule_weights": {"question": 20.0, "unanswered_question": 40.0, "not_mentioned": -10.0}
+}
+
+
 def question_chat(channel: str = "general") -> list[MessageCreated]:
-    """Three calm messages, then an unanswered question: a rule score in the ask-the-LLM band."""
+    """Three calm messages, then an unanswered open question (with IN_BAND, its watch asks the LLM)."""
     return [
         msg("c1", "alice", "the deploy to staging finished", 0, channel),
         msg("c2", "bob", "nice, the logs look clean so far", 10, channel),

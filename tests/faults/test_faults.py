@@ -35,6 +35,7 @@ from tests.fixtures.cloud_tasks import HttpSink
 from tests.fixtures.fake_discord import RecordingSleep
 
 from .conftest import (
+    IN_BAND,
     STACK_CHANNELS,
     CrashOnceOnSchedule,
     ScriptedLLM,
@@ -100,7 +101,7 @@ def test_every_pubsub_message_delivered_three_times_in_shuffled_orders(
             author_name=author, content=content, created_at=now + timedelta(milliseconds=i), **fields,
         )  # fmt: skip
 
-    burst = [
+    burst = [  # an open question, whose watch (1.5 s here) must run once too, then two remarks
         created(1, burst_channel, "alice", "is the staging deploy stuck for anyone else"),
         created(2, burst_channel, "bob", "yes since this morning"),
         created(3, burst_channel, "carol", "same here, the pipeline shows pending"),
@@ -134,7 +135,7 @@ def test_every_pubsub_message_delivered_three_times_in_shuffled_orders(
         time.sleep(0.1)
     # Barriers, not a pause: once no judge/reply/answer task of these channels is pending or running,
     # no duplicate can come later; then every line the functions logged is read.
-    ours = ("judge-", "reply-", "answer-")
+    ours = ("judge-", "watch-", "reply-", "answer-")
     assert stack.wait_tasks_settled(
         lambda name: name.startswith(ours) and (burst_channel in name or mention_channel in name), 30
     )
@@ -147,13 +148,17 @@ def test_every_pubsub_message_delivered_three_times_in_shuffled_orders(
 
     ingests = Counter(e["trigger"] for e in [*of(burst_channel, "ingest"), *of(mention_channel, "ingest")])
     assert all(ingests[m] >= 3 for m in ingested), ingests  # every copy really was delivered
-    assert _firestore_ids(stack, burst_channel) == sorted(m.message_id for m in burst)
+    own = [e["message_id"] for e in of(burst_channel, "posted")]  # the bot's answers are buffered too
+    assert _firestore_ids(stack, burst_channel) == sorted([*(m.message_id for m in burst), *own])
     assert _firestore_ids(stack, mention_channel)[:1] == [mention.message_id]
     stored_new = [e for e in of(burst_channel, "ingest") if e.get("stored") is True]
     assert sorted(e["trigger"] for e in stored_new) == sorted(m.message_id for m in burst)
-    # One judgment for the burst, at most one post, exactly one answer to the mention.
-    assert [e["trigger"] for e in of(burst_channel, "judgment")] == [last]
-    assert len(of(burst_channel, "posted")) <= 1
+    # One pause judgment for the burst, one watch of its question, at most one post each, exactly one
+    # answer to the mention.
+    judged = [(e["kind"], e["trigger"]) for e in of(burst_channel, "judgment")]
+    assert sorted(judged) == [("pause", last), ("watch", burst[0].message_id)], judged
+    posted = [e["trigger"] for e in of(burst_channel, "posted")]
+    assert len(posted) == len(set(posted)) and set(posted) <= {last, burst[0].message_id}
     assert [e["trigger"] for e in of(mention_channel, "posted")] == [mention.message_id]
     # One task per trigger: no task name delivered successfully twice.
     ok = [r.task.rsplit("/", 1)[-1] for r in stack.dispatched if r.status is not None and r.status < 300]
@@ -167,7 +172,7 @@ def test_every_pubsub_message_delivered_three_times_in_shuffled_orders(
 def test_crash_after_the_write_then_redelivery_finishes_the_work_exactly_once() -> None:
     judge_llm = ScriptedLLM(RESPOND)
     writer = ScriptedLLM(fallback="try LOG_LEVEL=debug in config.yaml")
-    sim, events = make_sim(judge_llm=judge_llm, writer=writer)
+    sim, events = make_sim(judge_llm=judge_llm, writer=writer, **IN_BAND)
     *calm, question = question_chat()
     sim.run(calm, drain=False)
     flaky = CrashOnceOnSchedule(sim.tasks)
@@ -187,8 +192,10 @@ def test_crash_after_the_write_then_redelivery_finishes_the_work_exactly_once() 
     assert ids == ["c1", "c2", "c3", "q1"]  # stored once
     judge_tasks = [t.name for t in sim.tasks.created if t.kind is TaskKind.JUDGE and "q1" in t.name]
     reply_tasks = [t.name for t in sim.tasks.created if t.kind is TaskKind.REPLY]
-    assert len(judge_tasks) == 1 and len(reply_tasks) == 1
-    assert [e["trigger"] for e in events.named("judgment")] == ["q1"]
+    # Its pause judgment and its question watch, each once; the watch answers.
+    assert judge_tasks == ["judge-general-main-q1", "watch-general-main-q1"]
+    assert reply_tasks == ["reply-general-main-q1-w"]
+    assert [(e["trigger"], e["kind"]) for e in events.named("judgment")] == [("q1", "pause"), ("q1", "watch")]
     assert len(judge_llm.requests) == 1
     assert [p.content for p in sim.discord.messages] == ["try LOG_LEVEL=debug in config.yaml"]
 
@@ -324,10 +331,13 @@ def test_judge_llm_failures_mean_silence_with_a_logged_reason(
     gemini_standin: GeminiStandIn, make_gemini_llm: Callable[..., GeminiLLM], failure: str
 ) -> None:
     _script_failure(gemini_standin, failure, 1)
-    sim, events = make_sim(judge_llm=make_gemini_llm(timeout_s=0.4), writer=ScriptedLLM())
+    sim, events = make_sim(judge_llm=make_gemini_llm(timeout_s=0.4), writer=ScriptedLLM(), **IN_BAND)
     sim.run(question_chat())
 
-    [judgment] = events.named("judgment")
+    # The pause judgment leaves the open question to its watch, which asks the model.
+    deferred, judgment = events.named("judgment")
+    assert (deferred["kind"], deferred["llm_calls"]) == ("pause", 0)
+    assert judgment["kind"] == "watch" and judgment["llm_calls"] == 1
     assert judgment["should_respond"] is False and judgment["source"] == "llm_error"
     assert judgment["reason"].startswith("llm failure")
     assert len(gemini_standin.requests) == 1  # the judge never retries: silence is the safe answer
@@ -467,11 +477,14 @@ def _queue_without_create(
 def test_a_judged_reply_whose_trigger_was_deleted_meanwhile_posts_nothing() -> None:
     from kikimimi.domain.wire import MessageDeleted
 
-    sim, events = make_sim(judge_llm=ScriptedLLM(RESPOND), writer=ScriptedLLM(fallback="an answer"))
+    sim, events = make_sim(
+        judge_llm=ScriptedLLM(RESPOND), writer=ScriptedLLM(fallback="an answer"), **IN_BAND
+    )
     chat = question_chat()
     sim.run(chat, drain=False)
-    sim.run_until(sim.tasks.next_eta())  # the judgment fires and schedules the reply
-    assert [t for t in sim.tasks.pending if t.kind is TaskKind.REPLY]
+    (watch,) = [t for t in sim.tasks.pending if t.name == "watch-general-main-q1"]
+    sim.run_until(watch.eta)  # the pause judgment defers, the question's watch schedules the reply
+    assert [t.name for t in sim.tasks.pending if t.kind is TaskKind.REPLY] == ["reply-general-main-q1-w"]
     deleted = MessageDeleted(guild_id="g1", channel_id="general", message_id=chat[-1].message_id)
     ingest(sim.deps, deleted)
     sim.drain()

@@ -29,7 +29,9 @@ RUN = uuid.uuid4().hex[:6]
 NAMES = [f"load-{RUN}-{i:02d}" for i in range(CHANNELS)]
 AUTHORS = ("alice", "bob", "carol")
 ENV = {
-    "MIN_WAIT_SECONDS": "600", "JITTER_RATIO": "0.1", "RULE_TIME_SCALE": "0.01",
+    # A fixed, long pause (not the channel's pace: the burst's 1 ms gaps would give 30 s, which an ingest
+    # backlog under load can exceed), so that no judgment fires mid-burst; no message is a question.
+    "JUDGE_TIMING": "fixed", "MIN_WAIT_SECONDS": "600", "JITTER_RATIO": "0.1", "RULE_TIME_SCALE": "0.01",
     "REPLY_DELAY_DEFAULT_SECONDS": "1", "REPLY_DELAY_MIN_SECONDS": "0.5", "REPLY_DELAY_MAX_SECONDS": "1",
     "BOT_LANGUAGE": "en", "BOT_NAME": "kikimimi", "BOT_USER_ID": "990000000000000001", "MIN_MESSAGES": "3",
     "LLM_BACKEND": "none", "ENABLED_CHANNELS": ",".join(NAMES), "MEMORY_ENABLED": "false",
@@ -102,9 +104,9 @@ def test_fifty_concurrent_bursts(load_stack: LocalStack) -> None:
     assert len(arrived) == len(wanted), f"only {len(arrived)}/{len(wanted)} ingested"
 
     last = {channel: burst[-1].message_id for channel, burst in bursts.items()}
-    # The judge waits MIN_WAIT after each message; it is long here so the ingest backlog of the load
-    # cannot let an early judgment fire mid-burst. Exactly one judge task per burst must be pending
-    # (every newer message cancelled the previous one); run them now.
+    # The judge waits MIN_WAIT (JUDGE_TIMING=fixed) after each message; it is long here so the ingest
+    # backlog of the load cannot let an early judgment fire mid-burst. Exactly one judge task per burst
+    # must be pending (every newer message cancelled the previous one); run them now.
     from google.cloud import tasks_v2
 
     from kikimimi.adapters.cloud_tasks import local_client

@@ -17,10 +17,13 @@ FIGURES = {
 }
 
 
-def test_the_llm_calls_part_reports_both_rooms_with_their_figures() -> None:
+def test_the_llm_calls_part_reports_every_room_with_their_figures() -> None:
     result = bench.run_part("llm_calls", Settings(), quick=True)
     assert "error" not in result, result.get("traceback")
-    for room in ("bursty", "slow"):
+    rooms = ("bursty", "slow", "multi")
+    assert [row["name"].split("(")[1].split(",")[0] for row in result["rows"]] == list(rooms)
+    assert all(row["target"] == "≤ 12" for row in result["rows"])
+    for room in rooms:
         figures = result[room]
         assert set(figures) >= FIGURES
         assert figures["messages"] > 0

@@ -11,7 +11,8 @@ import pytest
 
 from kikimimi.adapters.twins.recording_discord import Sent
 from kikimimi.domain.judge_answer import answer_schema
-from kikimimi.domain.model import Intervention, ResponseType, TaskKind
+from kikimimi.domain.model import Intervention, ResponseType, TaskKind, TaskSpec
+from kikimimi.domain.policy import task_name
 from kikimimi.domain.wire import MessageEdited, parse_judge_task
 from kikimimi.ports import LLMError, LLMRequest, LLMResult
 from kikimimi.usecases.ingest import ingest
@@ -21,6 +22,17 @@ from .conftest import GENERAL, START, Scenario, three_people
 
 Make = Callable[..., Scenario]
 QUESTION = "how do I change the log level in the config file?"
+STATEMENT = "the rollback of the migration failed on staging"
+# Explicit weights, so that the band does not move with the defaults' tuning: the watch of an unanswered
+# question scores 60 at most, and a pause judgment of STATEMENT (its keyword) 40 at most — both in the
+# ask-the-LLM band (20–80); the pause judgment of the plain question scores below it.
+BAND: dict[str, Any] = {
+    "keywords": ("rollback",),
+    "rule_weights": {"question": 20.0, "unanswered_question": 40.0, "keyword": 50.0, "not_mentioned": -10.0},
+}
+# For the tests that judge twice: a room this quiet earns one LLM judgment an hour (its share of
+# LLM_JUDGMENTS_PER_100_MESSAGES); the budget is not what they are about, so it does not bind here.
+UNMETERED: dict[str, Any] = {"llm_judgments_per_hour": 6, "llm_judgments_per_100_messages": 1000.0}
 
 
 class ScriptedLLM:
@@ -52,26 +64,43 @@ def answer(**changes: Any) -> str:
     return json.dumps({**data, **changes})
 
 
-def question_chat(s: Scenario) -> None:
-    """Three people, then an unanswered question: a rule score in the ask-the-LLM band."""
-    s.run(*three_people(s), s.msg("q1", "dave", QUESTION, 30))
+def question_chat(s: Scenario, drain: bool = True) -> None:
+    """Three people, then an unanswered open question: its watch's rule score is in the ask-the-LLM band
+    (with BAND); its pause judgment, earlier, leaves the question to the watch without asking."""
+    s.run(*three_people(s), s.msg("q1", "dave", QUESTION, 30), drain=drain)
+
+
+def watch_task(s: Scenario) -> TaskSpec:
+    (spec,) = [
+        t for t in s.pending(TaskKind.JUDGE) if t.name == task_name(TaskKind.JUDGE, GENERAL, "q1", watch=True)
+    ]
+    return spec
+
+
+def watched(s: Scenario) -> dict[str, Any]:
+    """The watch's judgment of q1, after checking that the pause judgment before it asked nothing."""
+    deferred, judgment = s.events("judgment")
+    assert (deferred["trigger"], deferred["kind"], deferred["llm_calls"]) == ("q1", "pause", 0)
+    assert deferred["should_respond"] is False and "its watch decides" in deferred["reason"]
+    assert (judgment["trigger"], judgment["kind"]) == ("q1", "watch")
+    return judgment
 
 
 def test_the_band_asks_the_llm_once(scenario: Make) -> None:
     llm = ScriptedLLM(answer(delay_seconds=30))
-    s = scenario(judge_llm=llm)
+    s = scenario(judge_llm=llm, **BAND)
     question_chat(s)
     (request,) = llm.requests
     assert request.purpose == "judge"
     assert request.schema == answer_schema()
-    (judgment,) = s.events("judgment")
+    judgment = watched(s)
     assert (judgment["trigger"], judgment["should_respond"], judgment["llm_calls"]) == ("q1", True, 1)
-    assert 20 <= judgment["score"] < 80  # the band
+    assert 20 <= judgment["score"] < 80 and judgment["llm_band"] is True  # the band
     assert judgment["reason"] == "nobody answered the question"
     (post,) = s.posts
     assert post.reply_to == "q1"
     assert s.events("posted")[0]["t"] == judgment["t"] + 30  # the delay the model asked for
-    assert s.sim.summary()["llm_calls"] == 1
+    assert (s.sim.summary()["llm_calls"], s.sim.summary()["llm_band"]) == (1, 1)
 
 
 @pytest.mark.parametrize(
@@ -93,9 +122,9 @@ def test_outside_the_band_the_llm_is_not_asked(scenario: Make, setup: Callable[[
 
 def test_the_same_conversation_within_five_minutes_is_cached(scenario: Make) -> None:
     llm = ScriptedLLM(answer(should_respond=False, reason="let them talk"), answer(should_respond=False))
-    s = scenario(judge_llm=llm)
-    s.run(*three_people(s), s.msg("q1", "dave", QUESTION, 30), drain=False)
-    (spec,) = s.pending(TaskKind.JUDGE)
+    s = scenario(judge_llm=llm, judgment_cache_seconds=300.0, **BAND, **UNMETERED)
+    question_chat(s, drain=False)
+    spec = watch_task(s)
     s.run_until(s.seconds(spec.eta))
     assert len(llm.requests) == 1
     task = parse_judge_task(spec.payload)
@@ -118,9 +147,9 @@ def test_the_same_conversation_within_five_minutes_is_cached(scenario: Make) -> 
 
 def test_a_changed_conversation_is_not_served_from_the_cache(scenario: Make) -> None:
     llm = ScriptedLLM(answer(should_respond=False), answer(should_respond=False))
-    s = scenario(judge_llm=llm)
-    s.run(*three_people(s), s.msg("q1", "dave", QUESTION, 30), drain=False)
-    (spec,) = s.pending(TaskKind.JUDGE)
+    s = scenario(judge_llm=llm, **BAND, **UNMETERED)
+    question_chat(s, drain=False)
+    spec = watch_task(s)
     s.run_until(s.seconds(spec.eta))
     assert len(llm.requests) == 1
     ingest(s.sim.deps, MessageEdited(channel_id="general", message_id="c1", content="the deploy FAILED"))
@@ -142,10 +171,10 @@ def test_a_changed_conversation_is_not_served_from_the_cache(scenario: Make) -> 
 )
 def test_a_failed_judgment_is_silence(scenario: Make, reply: str | LLMError, reason: str) -> None:
     llm = ScriptedLLM(reply)
-    s = scenario(judge_llm=llm)
+    s = scenario(judge_llm=llm, **BAND)
     question_chat(s)
     assert len(llm.requests) == 1  # a judgment is never retried
-    (judgment,) = s.events("judgment")
+    judgment = watched(s)
     assert judgment["should_respond"] is False and judgment["llm_calls"] == 1
     assert judgment["reason"].startswith(reason)
     assert s.events("reply_scheduled") == []
@@ -160,17 +189,31 @@ def test_a_failed_judgment_is_silence(scenario: Make, reply: str | LLMError, rea
     ],
 )
 def test_the_product_rules_veto_the_model(scenario: Make, changes: dict[str, Any]) -> None:
-    s = scenario(judge_llm=ScriptedLLM(answer(**changes)))
+    s = scenario(judge_llm=ScriptedLLM(answer(**changes)), **BAND)
     question_chat(s)
-    (judgment,) = s.events("judgment")
-    assert judgment["should_respond"] is False
+    judgment = watched(s)
+    assert judgment["should_respond"] is False and judgment["llm_calls"] == 1
     assert s.posts == []
 
 
-def test_the_model_may_pick_another_message_to_answer(scenario: Make) -> None:
-    s = scenario(judge_llm=ScriptedLLM(answer(reply_to_message_id="c2")))
-    question_chat(s)
-    assert [p.reply_to for p in s.posts] == ["c2"]
+@pytest.mark.parametrize(
+    ("trigger", "kind", "answered"),
+    [
+        pytest.param(STATEMENT, "pause", "c2", id="pause-judgment"),
+        # A watch decides about its question: its reply answers the question, whatever the model pointed at.
+        pytest.param(QUESTION, "watch", "q1", id="question-watch"),
+    ],
+)
+def test_the_model_may_pick_another_message_to_answer(
+    scenario: Make, trigger: str, kind: str, answered: str
+) -> None:
+    llm = ScriptedLLM(answer(reply_to_message_id="c2"))
+    s = scenario(judge_llm=llm, **BAND)
+    s.run(*three_people(s), s.msg("q1", "dave", trigger, 30))
+    assert len(llm.requests) == 1
+    (asked,) = [e for e in s.events("judgment") if e["llm_calls"]]
+    assert (asked["trigger"], asked["kind"]) == ("q1", kind)
+    assert [p.reply_to for p in s.posts] == [answered]
 
 
 def test_an_addressed_reply_retries_a_retryable_error_then_succeeds(scenario: Make) -> None:
@@ -205,15 +248,17 @@ def test_an_addressed_reply_gives_up_silently(scenario: Make, errors: list[LLMEr
 
 def test_a_judged_reply_is_not_retried(scenario: Make) -> None:
     writer = ScriptedLLM(LLMError("503", retryable=True), "never used")
-    s = scenario(judge_llm=ScriptedLLM(answer()), writer=writer)
+    judge_llm = ScriptedLLM(answer())
+    s = scenario(judge_llm=judge_llm, writer=writer, **BAND)
     question_chat(s)
+    assert len(judge_llm.requests) == 1 and watched(s)["should_respond"] is True
     assert len(writer.requests) == 1
     assert s.posts == []
 
 
 def test_the_judgment_prompt_has_the_conversation_and_the_history(scenario: Make) -> None:
     llm = ScriptedLLM(answer(should_respond=False))
-    s = scenario(judge_llm=llm, jitter_ratio=0.0)
+    s = scenario(judge_llm=llm, **BAND)
     store = s.sim.store
     for minutes, context in ((40, "zed: an old topic"), (20, "yui: the last thing the bot heard")):
         store.record_intervention(
@@ -221,8 +266,9 @@ def test_the_judgment_prompt_has_the_conversation_and_the_history(scenario: Make
             Intervention(START - timedelta(minutes=minutes), f"old{minutes}", ResponseType.SHORT_ACK,
                          f"b{minutes}", (context,)),
         )  # fmt: skip
-    question_chat(s)  # judged 300 s after the question at t=30
+    question_chat(s)  # the question at t=30, judged by its watch
     (request,) = llm.requests
+    minutes = round((20 * 60 + watched(s)["t"]) / 60, 1)  # since the intervention 20 minutes before START
     prompt = request.system
     for line in (
         "[c1] 12:00 alice: the deploy to staging finished",
@@ -235,18 +281,17 @@ def test_the_judgment_prompt_has_the_conversation_and_the_history(scenario: Make
     assert "[q1]" in block and "[c1]" in block
     assert "The message that triggered this judgment: [q1]." in prompt
     assert (
-        "Your recent interventions here: last 25.5 minutes ago, 1 in the last 30 minutes. "
+        f"Your recent interventions here: last {minutes} minutes ago, 1 in the last 30 minutes. "
         "The conversation then: yui: the last thing the bot heard"
     ) in prompt
 
 
 def test_react_only_posts_a_reaction_and_no_message(scenario: Make) -> None:
     writer = ScriptedLLM()  # must not be called for a reaction
-    s = scenario(
-        judge_llm=ScriptedLLM(answer(response_type="react_only", reaction="👀", delay_seconds=5)),
-        writer=writer,
-    )
+    judge_llm = ScriptedLLM(answer(response_type="react_only", reaction="👀", delay_seconds=5))
+    s = scenario(judge_llm=judge_llm, writer=writer, **BAND)
     question_chat(s)
+    assert len(judge_llm.requests) == 1 and watched(s)["response_type"] == "react_only"
     assert s.sim.discord.sent == [Sent("reaction", "general", "👀", "q1")]
     assert s.posts == []
     assert writer.requests == []
@@ -259,15 +304,16 @@ def test_react_only_posts_a_reaction_and_no_message(scenario: Make) -> None:
 
 def test_a_thread_judgment_sees_the_parent_channel(scenario: Make) -> None:
     """Inside a thread the prompt carries the whole thread plus the parent's recent top-level messages."""
-    llm = ScriptedLLM(answer(should_respond=False))
-    s = scenario(judge_llm=llm)
+    llm = ScriptedLLM(answer(should_respond=False))  # one judgment asks: the watch of t3, the open question
+    s = scenario(judge_llm=llm, **BAND)
     s.run(
         s.msg("p1", "erin", "release party is on friday at the usual place", 0),
-        s.msg("t1", "alice", "which config key sets the level?", 20, thread="th1"),
+        s.msg("t1", "alice", "I am looking for the config key that sets the level", 20, thread="th1"),
         s.msg("t2", "bob", "no idea honestly", 25, thread="th1"),
         s.msg("t3", "carol", "anyone know how to change the log level?", 30, thread="th1"),
     )
     (request,) = llm.requests
+    assert "The message that triggered this judgment: [t3]." in request.system
     conversation, others = request.system.split("<other_recent_messages>")
     assert "[t3]" in conversation and "[t1]" in conversation and "[p1]" not in conversation
     assert "[p1]" in others and "release party" in others

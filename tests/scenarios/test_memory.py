@@ -26,6 +26,9 @@ TOPICS = [
     "週末のキャンプの予定",
     "猫が最近太ってきた",
 ]
+# The proactive scenarios' weights, explicit: a neutral room (only not_mentioned) plus PROACTIVE_WEIGHT (55)
+# reaches the rules' speaking line (45), so a memory can come up without an LLM.
+PROACTIVE_ROOM = Settings(rule_weights={"not_mentioned": -10.0})
 
 
 def msg(i: int, t: float, author: str = "alice", text: str | None = None, **kw: Any) -> MessageCreated:
@@ -59,7 +62,8 @@ class RecordingWriter(TemplateLLM):
 def test_the_20th_message_closes_a_window_and_19_do_not() -> None:
     sim = Simulation(Settings(), start=START)
     sim.run(chatter(19, 20), drain=False)
-    sim.run_until(START + timedelta(seconds=19 * 20 + 60))
+    # Up to just before the 20th message (a judgment due later would move the simulated clock past it).
+    sim.run_until(START + timedelta(seconds=19 * 20 - 1))
     assert events(sim, "channel_summary") == []
     sim.run([msg(20, 19 * 20)], drain=False)
     sim.run_until(START + timedelta(seconds=19 * 20 + 60))
@@ -184,7 +188,7 @@ def _proactive_run(
     second_wave: list[MessageCreated], settings: Settings | None = None
 ) -> tuple[Simulation, RecordingWriter]:
     writer = RecordingWriter()
-    sim = Simulation(settings or Settings(), writer=writer, start=START)
+    sim = Simulation(settings or PROACTIVE_ROOM, writer=writer, start=START)
     first = [
         msg(1, 0, "alice", "来月札幌に引っ越すことになりました、味噌ラーメンが楽しみです"),
         *[
@@ -213,7 +217,7 @@ def test_a_memory_is_brought_up_once_when_the_channel_wakes_up_on_its_topic() ->
     judgments = events(sim, "judgment")
     proactive = [j for j in judgments if "[memory:" in j["reason"]]
     assert len(proactive) == 1 and proactive[0]["should_respond"]
-    assert "proactive_memory +55" in proactive[0]["reason"]
+    assert "proactive_memory +65" in proactive[0]["reason"]
     shared = [e for e in events(sim, "fact") if e["action"] == "shared"]
     assert len(shared) == 1
     prompt = next(p for p in writer.prompts if "【話題にできる記憶】" in p)
@@ -228,16 +232,18 @@ def test_no_memory_is_brought_up_without_a_silence_or_in_cooldown() -> None:
     ]
     sim, _ = _proactive_run(no_silence)
     assert events(sim, "judgment") and not any("[memory:" in j["reason"] for j in events(sim, "judgment"))
-    # Judged 30 s after the last message, a minute after the bot answered a mention: still in cooldown.
-    quick = Settings().replace(min_wait_seconds=30.0, jitter_ratio=0.0)
+    # Judged 30 s after the last message (a fixed pause; a statement, so no question watch), 50 s after
+    # the bot answered a mention: still in cooldown.
+    quick = PROACTIVE_ROOM.replace(judge_timing="fixed", min_wait_seconds=30.0, jitter_ratio=0.0)
     cooldown = [
         msg(20, 3600, "dave", "ききみみ、こんにちは", mentions_bot=True),
         msg(21, 3610, "bob", "どうも"),
-        msg(22, 3620, "dave", "札幌でおいしい味噌ラーメンの店ってある？"),
+        msg(22, 3620, "dave", "札幌でおいしい味噌ラーメンの店を探してる"),
     ]
     sim, _ = _proactive_run(cooldown, quick)
     judged = [j for j in events(sim, "judgment") if j["trigger"] == "m022"]
-    assert judged and not any("[memory:" in j["reason"] for j in judged)
+    assert [(j["kind"], j["t"]) for j in judged] == [("pause", 3650.0)]
+    assert not any("[memory:" in j["reason"] for j in judged)
     warm = [msg(20, 3600, "dave", "札幌かあ"), msg(21, 3610, "bob", "どうも"), *cooldown[2:]]
     sim, _ = _proactive_run(warm, quick)  # the same without the bot's answer: the memory comes up
     assert any("[memory:" in j["reason"] for j in events(sim, "judgment") if j["trigger"] == "m022")
@@ -263,7 +269,9 @@ def test_replay_json_carries_memory_events_and_keeps_the_summary_line() -> None:
     assert {"channel_summary", "reflection", "fact"} <= kinds
     summary = next(r for r in records if r["event"] == "channel_summary")
     assert summary["summary"] and summary["topic_keywords"] and summary["reason"] in ("time", "flush")
-    assert set(records[-1]) == {"event", "messages", "judgments", "llm_calls", "posts", "reactions"}
+    assert set(records[-1]) == {
+        "event", "messages", "judgments", "llm_calls", "llm_band", "watches", "posts", "reactions",
+    }  # fmt: skip
     write_json(replay(lines, Settings()), again := io.StringIO())
     assert again.getvalue() == out.getvalue()  # deterministic
 

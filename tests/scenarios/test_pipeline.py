@@ -17,6 +17,13 @@ from .conftest import BOT_ID, GENERAL, START, Scenario, three_people
 
 Make = Callable[..., Scenario]
 QUESTION = "how do I change the log level in the config file?"
+# A statement the rules answer in a pause judgment (no open question, so no watch): with these explicit
+# weights the configured keyword alone reaches the high threshold, and nothing else in the room counts.
+STATEMENT = "the rollback of the migration failed on staging"
+SPEAKS: dict[str, object] = {
+    "keywords": ("rollback",),
+    "rule_weights": {"keyword": 80.0, "not_mentioned": 0.0},
+}
 
 
 @pytest.mark.parametrize(
@@ -59,16 +66,18 @@ def test_a_burst_yields_exactly_one_judgment(scenario: Make) -> None:
 
 
 def test_a_message_after_the_reply_was_scheduled_cancels_it(scenario: Make) -> None:
-    s = scenario()
-    s.run(*three_people(s), s.msg("q1", "dave", QUESTION, 30), drain=False)
+    s = scenario(**SPEAKS)
+    s.run(*three_people(s), s.msg("k1", "dave", STATEMENT, 30), drain=False)
     (judge_task,) = s.pending(TaskKind.JUDGE)
+    assert judge_task.name == task_name(TaskKind.JUDGE, GENERAL, "k1")  # a pause judgment, no watch
     s.run_until(s.seconds(judge_task.eta))
     (judgment,) = s.events("judgment")
-    assert judgment["should_respond"] is True
+    assert (judgment["kind"], judgment["should_respond"]) == ("pause", True)
     (reply_task,) = s.pending(TaskKind.REPLY)
+    assert reply_task.name == task_name(TaskKind.REPLY, GENERAL, "k1")
     before_reply = s.seconds(reply_task.eta) - 1
-    s.run(s.msg("n1", "alice", "never mind, it is LOG_LEVEL in the env", before_reply))
-    assert [e["trigger"] for e in s.events("reply_cancelled")] == ["q1"]
+    s.run(s.msg("n1", "alice", "never mind, it went through on the second try", before_reply))
+    assert [e["trigger"] for e in s.events("reply_cancelled")] == ["k1"]
     assert reply_task.name in s.sim.tasks.cancelled
     assert s.posts == []
     assert s.events("posted") == []
@@ -102,9 +111,11 @@ def test_a_bot_message_after_a_question_neither_cancels_nor_stales_its_judgment(
         s.msg("o1", "mee6", "dave reached level 2!", 40, bot=True),
     )
     assert [e["trigger"] for e in s.events("judgment_cancelled")] == ["c3"]
-    (judgment,) = s.events("judgment")
-    assert judgment["trigger"] == "q1"
+    assert s.events("watch_cancelled") == []
+    # Its pause judgment (which leaves an open question to the watch) and its watch both run.
+    assert [(e["trigger"], e["kind"]) for e in s.events("judgment")] == [("q1", "pause"), ("q1", "watch")]
     assert s.sim.events.counts["judgment_skipped"] == 0
+    assert [p.reply_to for p in s.posts] == ["q1"]
 
 
 def test_a_redelivered_envelope_stores_once_and_schedules_once(scenario: Make) -> None:
@@ -112,15 +123,16 @@ def test_a_redelivered_envelope_stores_once_and_schedules_once(scenario: Make) -
     question = s.msg("q1", "dave", QUESTION, 30)
     s.run(*three_people(s), question, question, question)
     assert [m.id for m in s.sim.store.messages(GENERAL) if m.is_human] == ["c1", "c2", "c3", "q1"]
-    judge_name = task_name(TaskKind.JUDGE, GENERAL, "q1")
-    assert [t.name for t in s.created()].count(judge_name) == 1
-    assert len(s.events("judgment")) == 1
+    created = [t.name for t in s.created()]
+    assert created.count(task_name(TaskKind.JUDGE, GENERAL, "q1")) == 1
+    assert created.count(task_name(TaskKind.JUDGE, GENERAL, "q1", watch=True)) == 1
+    assert [e["kind"] for e in s.events("judgment")] == ["pause", "watch"]  # one of each, not three
     assert len(s.posts) == 1
     # Pub/Sub may also redeliver long after the work is done: still no second judgment or post.
     s.run(s.msg("q1", "dave", QUESTION, 30), drain=False)
     s.sim.clock.advance(600)
     s.sim.drain()
-    assert len(s.events("judgment")) == 1 and len(s.posts) == 1
+    assert len(s.events("judgment")) == 2 and len(s.posts) == 1
 
 
 def test_a_redelivered_mention_is_answered_once(scenario: Make) -> None:
@@ -134,9 +146,11 @@ def test_a_redelivered_mention_is_answered_once(scenario: Make) -> None:
 @pytest.mark.parametrize("trigger", ["q1", "1325000000000000001", "Zz9", "question_42"])
 @pytest.mark.parametrize("thread", [None, "t1"])
 def test_an_unanswered_question_gets_answered_with_default_settings(trigger: str, thread: str | None) -> None:
-    # The system this replaced never answered here: it must hold with the shipped defaults.
+    # The system this replaced never answered here: it must hold with the shipped defaults. The question's
+    # watch answers it once people had their chance; its pause judgment leaves it to the watch.
     settings = Settings()
-    assert (settings.min_wait_seconds, settings.jitter_ratio, settings.llm_backend) == (300.0, 0.3, "none")
+    assert (settings.judge_timing, settings.jitter_ratio, settings.llm_backend) == ("pace", 0.3, "none")
+    assert settings.question_watch_seconds > 0
     s = Scenario(settings)
     chat = [
         s.msg("c1", "alice", "the deploy to staging finished", 0, thread=thread),
@@ -146,11 +160,23 @@ def test_an_unanswered_question_gets_answered_with_default_settings(trigger: str
     ]
     s.run(*chat)
     scheduled = s.events("judgment_scheduled")[-1]
-    assert scheduled["trigger"] == trigger
-    assert 210.0 <= scheduled["delay_seconds"] <= 390.0
-    (judgment,) = s.events("judgment")
-    assert judgment["trigger"] == trigger and judgment["should_respond"] is True
-    assert judgment["t"] == pytest.approx(30 + scheduled["delay_seconds"], abs=1e-3)
+    assert (scheduled["trigger"], scheduled["kind"]) == (trigger, "pause")
+    # A message every 10 s: the pause fits that pace (PACE_MULTIPLIER × 10 s within the bounds) ± jitter.
+    pace = min(max(settings.pace_multiplier * 10, settings.pace_min_seconds), settings.pace_max_seconds)
+    jitter = pace * settings.jitter_ratio
+    assert pace - jitter <= scheduled["delay_seconds"] <= pace + jitter
+    (watch,) = s.events("watch_scheduled")
+    # A lively room gets the shortest watch: QUESTION_WATCH_SECONDS after the question, no jitter.
+    assert (watch["trigger"], watch["t"], watch["delay_seconds"]) == (
+        trigger, 30.0, settings.question_watch_seconds,
+    )  # fmt: skip
+    deferred, judgment = s.events("judgment")
+    assert (deferred["trigger"], deferred["kind"], deferred["should_respond"]) == (trigger, "pause", False)
+    assert deferred["t"] == pytest.approx(30 + scheduled["delay_seconds"], abs=1e-3)
+    assert "its watch decides" in deferred["reason"]
+    assert (judgment["trigger"], judgment["kind"], judgment["should_respond"]) == (trigger, "watch", True)
+    assert judgment["t"] == pytest.approx(30 + watch["delay_seconds"], abs=1e-3)
+    assert "unanswered_question" in judgment["reason"]
     assert judgment["response_type"] == "full_response"
     (post,) = s.posts
     assert post.reply_to == trigger
@@ -171,9 +197,16 @@ def test_an_ending_conversation_gets_no_intervention(scenario: Make, closing: li
     s.run(
         *three_people(s),
         s.msg("q1", "dave", "does the deploy work for everyone now?", 30),
-        s.msg("e1", "alice", closing[0], 40),
+        s.msg("e1", "alice", closing[0], 40, reply_to="q1"),  # the answer, as a Discord reply
         s.msg("e2", "bob", closing[1], 45),
         s.msg("e3", "carol", closing[2], 50),
+    )
+    # The answer settled the question: its watch is gone, and only the pause after the goodbyes is judged.
+    (settled,) = s.events("watch_cancelled")
+    assert (settled["trigger"], settled["cancelled_by"], settled["reason"]) == (
+        "q1",
+        "e1",
+        "alice replied to it",
     )
     (judgment,) = s.events("judgment")
     assert judgment["trigger"] == "e3" and judgment["should_respond"] is False
@@ -185,7 +218,7 @@ def test_two_people_chatting_happily_get_no_intervention(scenario: Make) -> None
     s = scenario()
     lines = [
         ("alice", "did you watch the match last night?"),
-        ("bob", "yes! what a goal in the last minute"),
+        ("bob", "yes! what a goal in the last minute"),  # a Discord reply to the question (below)
         ("alice", "the keeper had absolutely no chance"),
         ("bob", "best game of the whole season so far"),
         ("alice", "we should watch the next one together"),
@@ -193,30 +226,41 @@ def test_two_people_chatting_happily_get_no_intervention(scenario: Make) -> None
         ("alice", "perfect, I will book a table somewhere"),
         ("bob", "great, looking forward to it a lot"),
     ]
-    s.run(*[s.msg(f"p{i}", who, text, i * 20) for i, (who, text) in enumerate(lines)])
+    s.run(*[s.msg(f"p{i}", who, text, i * 20, reply_to="p0" if i == 1 else None) for i, (who, text) in
+            enumerate(lines)])  # fmt: skip
+    assert [(e["trigger"], e["reason"]) for e in s.events("watch_cancelled")] == [("p0", "bob replied to it")]
     (judgment,) = s.events("judgment")
+    assert (judgment["trigger"], judgment["kind"]) == ("p7", "pause")
     assert judgment["should_respond"] is False and "two_people" in judgment["reason"]
     assert s.posts == [] and s.reactions == []
 
 
 @pytest.mark.parametrize(
-    ("question_at", "answered"),
+    ("said_at", "answered"),
     [
-        pytest.param(140, False, id="spoke-106s-before-judgment"),
-        pytest.param(300, True, id="spoke-266s-before"),
+        pytest.param(340, False, id="said-6s-after-the-bot-judged-306s-after"),
+        pytest.param(500, True, id="said-166s-after-the-bot"),
     ],
 )
-def test_cooldown_after_the_bot_spoke(scenario: Make, question_at: float, answered: bool) -> None:
-    # A shorter, exact debounce so that a judgment can fall inside the two-minute cooldown.
-    s = scenario(min_wait_seconds=100.0, jitter_ratio=0.0)
-    s.run(*three_people(s), s.msg("q0", "dave", QUESTION, 30), s.msg("q1", "erin", QUESTION, question_at))
+def test_cooldown_after_the_bot_spoke(scenario: Make, said_at: float, answered: bool) -> None:
+    # The two-minute cooldown runs from the bot's post to when the next person wrote, not to the judgment:
+    # with the fixed 300 s pause, the first judgment runs after both the cooldown and the engagement window
+    # would have ended at the judge's clock. Explicit weights: the keyword speaks, the cooldown silences it.
+    weights = {"keyword": 80.0, "not_mentioned": 0.0, "engagement": 0.0, "cooldown": -50.0}
+    s = scenario(judge_timing="fixed", min_wait_seconds=300.0, jitter_ratio=0.0, keywords=("rollback",),
+                 rule_weights=weights)  # fmt: skip
+    s.run(
+        *three_people(s),
+        s.msg("k0", "dave", STATEMENT, 30),
+        s.msg("k1", "erin", "the rollback is stuck for me as well", said_at),
+    )
     first, second = s.events("judgment")
-    assert first["trigger"] == "q0" and first["should_respond"] is True
-    assert s.events("posted")[0]["t"] == 134.0  # the bot spoke (judged at 130, reply delay 4 s)
-    assert second["trigger"] == "q1" and second["t"] == question_at + 100
+    assert first["trigger"] == "k0" and first["should_respond"] is True
+    assert s.events("posted")[0]["t"] == 334.0  # the bot spoke (judged at 330, reply delay 4 s)
+    assert second["trigger"] == "k1" and second["t"] == said_at + 300
     assert second["should_respond"] is answered
-    assert ("cooldown" in second["reason"]) is not answered
-    assert [p.reply_to for p in s.posts] == (["q0", "q1"] if answered else ["q0"])
+    assert ("cooldown -50" in second["reason"]) is not answered
+    assert [p.reply_to for p in s.posts] == (["k0", "k1"] if answered else ["k0"])
 
 
 def test_the_quiet_period_blocks_judged_replies_but_not_answers(scenario: Make) -> None:
@@ -227,8 +271,11 @@ def test_the_quiet_period_blocks_judged_replies_but_not_answers(scenario: Make) 
         s.msg("q1", "dave", QUESTION, 30),
         s.msg("q2", "erin", "does anyone know where the runbook lives?", 40, thread="t1"),  # inherits
         s.msg("m1", "frank", "@kikimimi are you there?", 50, thread="t1", mention=True),
+        drain=False,  # the later messages arrive when they were written, not after the memory tasks
     )
+    s.run_until(60)
     assert s.events("judgment_scheduled") == [] and s.events("judgment") == []
+    assert s.events("watch_scheduled") == []  # not even the questions are watched
     assert [p.reply_to for p in s.posts] == ["m1"]
     # After the quiet period the channel is judged again.
     s.run(
@@ -236,8 +283,9 @@ def test_the_quiet_period_blocks_judged_replies_but_not_answers(scenario: Make) 
         s.msg("a2", "bob", "not much, the deploy went fine", 710),
         s.msg("q3", "carol", QUESTION, 720),
     )
-    (judgment,) = s.events("judgment")
-    assert judgment["trigger"] == "q3" and judgment["should_respond"] is True
+    assert [(e["trigger"], e["kind"]) for e in s.events("judgment")] == [("q3", "pause"), ("q3", "watch")]
+    watched = s.events("judgment")[-1]
+    assert watched["should_respond"] is True and watched["t"] == 720 + s.settings.question_watch_seconds
     assert [p.reply_to for p in s.posts] == ["m1", "q3"]
 
 

@@ -16,12 +16,15 @@ from kikimimi.tools.cli import main
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "demo_conversation.jsonl"
 VOCABULARY = {
-    "judgment_scheduled", "judgment_cancelled", "judgment", "reply_scheduled", "reply_cancelled", "posted",
-    "reaction",
+    "judgment_scheduled", "judgment_cancelled", "watch_scheduled", "watch_cancelled", "judgment_skipped",
+    "judgment", "reply_scheduled", "reply_cancelled", "reply_skipped", "posted", "reaction",
 }  # fmt: skip
 MEMORY_VOCABULARY = {"channel_summary", "reflection", "fact"}  # the memory layers' own events
-SUMMARY_KEYS = {"event", "messages", "judgments", "llm_calls", "posts", "reactions"}
-JUDGMENT_KEYS = {"should_respond", "response_type", "score", "state", "delay_seconds", "reason", "llm_calls"}
+SUMMARY_KEYS = {"event", "messages", "judgments", "llm_calls", "llm_band", "watches", "posts", "reactions"}
+JUDGMENT_KEYS = {
+    "kind", "should_respond", "response_type", "score", "state", "delay_seconds", "reason", "llm_calls",
+    "llm_band",
+}  # fmt: skip
 BASE_TS = 1767268800  # 2026-01-01T12:00:00Z
 
 
@@ -114,6 +117,8 @@ def test_event_vocabulary_and_summary(
     assert summary["judgments"] == sum(e["event"] == "judgment" for e in events)
     assert summary["posts"] == sum(e["event"] == "posted" for e in events)
     assert summary["reactions"] == sum(e["event"] == "reaction" for e in events)
+    assert summary["watches"] == sum(e["event"] == "watch_scheduled" for e in events) > 0
+    assert summary["llm_band"] == sum(e["event"] == "judgment" and e["llm_band"] is True for e in events)
     assert summary["llm_calls"] == 0  # --llm none: the rules judge alone
     times = [e["t"] for e in events]
     assert times == sorted(times)  # a timeline in simulated time
@@ -125,6 +130,9 @@ def test_event_vocabulary_and_summary(
             assert set(e) >= JUDGMENT_KEYS
             assert isinstance(e["should_respond"], bool) and 0 <= e["score"] <= 100  # type: ignore[operator]
             assert e["state"] == "ACTIVE" and e["llm_calls"] == 0
+            assert e["kind"] in ("pause", "watch") and isinstance(e["llm_band"], bool)
+        if e["event"] in ("judgment_scheduled", "watch_scheduled"):
+            assert e["kind"] == ("pause" if e["event"] == "judgment_scheduled" else "watch") and e["reason"]
 
 
 def test_demo_summary(capsys: pytest.CaptureFixture[str]) -> None:
@@ -132,8 +140,15 @@ def test_demo_summary(capsys: pytest.CaptureFixture[str]) -> None:
     events = [e for e in every if e["event"] in VOCABULARY]
     assert summary["messages"] == 14
     posted = [e for e in events if e["event"] == "posted"]
-    assert [e["reply_to"] for e in posted] == ["m011"]  # the mention is answered at once
-    assert posted[0]["t"] == 40.0
+    assert (posted[0]["reply_to"], posted[0]["t"]) == ("m011", 40.0)  # the mention is answered at once
+    # Dave's question (m010), which nobody answered: its pause judgment gave way to the mention, and its
+    # watch answers it once people had their chance.
+    (scheduled,) = [e for e in events if e["event"] == "watch_scheduled" and e["trigger"] == "m010"]
+    (judged,) = [e for e in events if e["event"] == "judgment" and e["trigger"] == "m010"]
+    assert (judged["kind"], judged["should_respond"]) == ("watch", True)
+    asked, waited = scheduled["t"], scheduled["delay_seconds"]
+    assert isinstance(asked, float) and isinstance(waited, float) and judged["t"] == asked + waited
+    assert posted[1]["reply_to"] == "m010"
 
 
 def test_generated_transcript_keeps_places_apart(generated: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -182,11 +197,19 @@ def test_a_bad_config_override_exits_2(capsys: pytest.CaptureFixture[str]) -> No
     assert captured.out == "" and "MIN_MESSAGES" in captured.err
 
 
-def test_config_overrides_change_the_timeline(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("config", "delay"),
+    [
+        pytest.param(["JUDGE_TIMING=fixed", "MIN_WAIT_SECONDS=45"], 45.0, id="fixed-pause"),
+        # The demo's messages come seconds apart: the paced pause is its lower bound.
+        pytest.param(["PACE_MIN_SECONDS=50"], 50.0, id="pace-floor"),
+    ],
+)
+def test_config_overrides_change_the_timeline(
+    capsys: pytest.CaptureFixture[str], config: list[str], delay: float
+) -> None:
     default = records(run_json(DEMO, capsys))
-    assert main(["replay", str(DEMO), "--json", "--llm", "none", "--config", "MIN_WAIT_SECONDS=30",
-                 "--config", "jitter_ratio=0"]) == 0  # fmt: skip
-    tuned = records(capsys.readouterr().out)
+    tuned = records(run_json(DEMO, capsys, *config, "jitter_ratio=0"))
     delays = {e["delay_seconds"] for e in tuned if e["event"] == "judgment_scheduled"}
-    assert delays == {30.0}
+    assert delays == {delay}
     assert tuned != default

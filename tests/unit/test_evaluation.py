@@ -11,10 +11,17 @@ import pytest
 from kikimimi.settings import Settings
 from kikimimi.tools import cli
 from kikimimi.tools.eval_cases import CaseError, parse_cases
-from kikimimi.tools.evaluation import JUDGMENT_TIME, evaluate, judge_case
+from kikimimi.tools.evaluation import JUDGMENT_TIME, case_messages, evaluate, judge_case, judgment_moments
 
 BOT = "kiki"
-SETTINGS = Settings(min_wait_seconds=300.0, reply_delay_default_seconds=4.0)
+# Explicit weights for the terms these cases fire, so that the expected answers do not move with the
+# defaults' tuning: an unanswered question scores 50–60 at its watch (the rules speak from 45), a closing
+# or a plain line scores 0. An open question is judged by its watch, QUESTION_WATCH_SECONDS after it.
+WEIGHTS = {"question": 20.0, "unanswered_question": 40.0, "not_mentioned": -10.0, "closing": -30.0}
+SETTINGS = Settings(
+    rule_weights=WEIGHTS, judge_timing="pace", pace_multiplier=3.0, question_watch_seconds=150.0,
+    reply_delay_default_seconds=4.0,
+)  # fmt: skip
 
 
 def room(*trigger: tuple[str, str]) -> list[dict[str, Any]]:
@@ -39,7 +46,7 @@ CASES = [
     case("addressed", room(("dave", "kiki: can you help with the rollback?")), 1, "103", 0, addressed=1),
     # The conversation is closing: the rules stay silent.                                → TN
     case("closing", room(("dave", "thanks, bye")), 0),
-    # An unanswered question to the room: the rules speak (question + unanswered).        → TP
+    # An unanswered question to the room: its watch speaks (question + unanswered).      → TP
     case("question", room(QUESTION), 1, "103", 60),
     # Nothing for the bot, but the person spoke anyway (to an earlier message).           → FN
     case("missed", room(("dave", "lunch is ready downstairs")), 1, "101", 0),
@@ -74,8 +81,8 @@ def test_metrics_on_known_answers(cases_file: Path) -> None:
     assert report["over_talk_ratio"] == pytest.approx(4 / 3, abs=1e-4)
     # Both TPs reply to the trigger, as labelled.
     assert (report["reply_to_cases"], report["reply_to_accuracy"]) == (2, 1.0)
-    # Addressed: 0 s vs 0 s; judged: min_wait 300 + reply delay 4 = 304 s vs 60 s → median of 0 and 244.
-    assert (report["delay_cases"], report["median_abs_delay_error_s"]) == (2, 122.0)
+    # Addressed: 0 s vs 0 s; the question's watch: 150 s + reply delay 4 = 154 s vs 60 s → median of 0 and 94.
+    assert (report["delay_cases"], report["median_abs_delay_error_s"]) == (2, 47.0)
     assert report["llm_calls"] == 0 and report["llm_calls_per_100_messages"] == 0.0
     assert report["sources"] == {"addressed": 2, "rules": 4}
     assert report["judgment_time"] == JUDGMENT_TIME
@@ -106,6 +113,46 @@ def test_the_real_judgment_runs_with_the_settings() -> None:
     )
     (mine,) = parse_cases([json.dumps(own)])
     assert (judge_case(mine, SETTINGS).speak, judge_case(mine, SETTINGS).source) == (False, "not_scheduled")
+
+
+@pytest.mark.parametrize(
+    ("last", "moments"),
+    [
+        # A message every 30 s: the pause is PACE_MULTIPLIER (3) × 30 s after the trigger, without jitter.
+        pytest.param(("dave", "lunch is ready downstairs"), [(90.0, False)], id="statement"),
+        # An open question: its pause judgment, then its watch.
+        pytest.param(QUESTION, [(90.0, False), (150.0, True)], id="open-question"),
+    ],
+)
+def test_each_case_is_judged_at_the_moments_the_pipeline_would(
+    last: tuple[str, str], moments: list[tuple[float, bool]]
+) -> None:
+    (one,) = parse_cases([json.dumps(case("c", room(last), 0))])
+    messages = case_messages(one)
+    s = SETTINGS.replace(jitter_ratio=0.0)
+    at = [
+        ((when - messages[-1].created_at).total_seconds(), task.watch)
+        for when, task in judgment_moments(messages, s)
+    ]
+    assert at == moments
+    assert {task.trigger_id for _, task in judgment_moments(messages, s)} == {messages[-1].id}
+    # JUDGE_TIMING=fixed: the pause is MIN_WAIT_SECONDS, whatever the pace (the watch does not change).
+    fixed = s.replace(judge_timing="fixed", min_wait_seconds=300.0)
+    pauses = [w for w, task in judgment_moments(messages, fixed) if not task.watch]
+    assert [(w - messages[-1].created_at).total_seconds() for w in pauses] == [300.0]
+
+
+def test_a_reaction_is_not_a_turn_and_counts_as_silence() -> None:
+    (laugh,) = parse_cases([json.dumps(case("laugh", room(("dave", "lol that is hilarious")), 0))])
+    # With the low threshold at 0 the laughter is reaction-worthy: the rules choose an emoji, not words.
+    outcome = judge_case(laugh, SETTINGS.replace(low_threshold=0.0))
+    assert (outcome.speak, outcome.source, outcome.reply_to, outcome.delay_s) == (
+        False,
+        "reaction",
+        None,
+        None,
+    )
+    assert judge_case(laugh, SETTINGS).source == "rules"  # below the threshold: plain silence
 
 
 def _json_run(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:

@@ -20,13 +20,14 @@ from kikimimi.domain.memory.schema import MemoryAnswerInvalid, parse_guild, pars
 from kikimimi.domain.model import (
     ChannelKey,
     ChannelMemory,
+    ConversationState,
     Fact,
     Familiarity,
     GuildChannel,
     GuildMemory,
     Message,
 )
-from kikimimi.domain.prompt_context import build_context
+from kikimimi.domain.prompt_context import build_context, said_recently
 from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.usecases.memory.recall import JudgeMemory, marked_fact, with_memory
 
@@ -163,6 +164,30 @@ def test_reply_prompt_has_memory_speaker_related_and_proactive_blocks(language: 
         ):
             assert part in text
     assert "[memory:" not in text  # the marker is plumbing, never shown to the model
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_memory_keeps_the_reply_situation(language: str) -> None:
+    own = Message(
+        id="b1", guild_id="g1", channel_id="100", thread_id=None, author_id="bot", author_name="kikimimi",
+        author_is_bot=True, content="札幌なら時計台もどうぞ", created_at=NOW + timedelta(seconds=40),
+        is_self=True,
+    )  # fmt: skip
+    situation = build_context(
+        bot_name="kikimimi", aliases=(), persona="", language=language, now=NOW + timedelta(minutes=2),
+        messages=[*WINDOW[:2], own, WINDOW[2]], trigger_id="m3", state=ConversationState.MISUNDERSTANDING,
+        question_id="m1", said=said_recently([own], [], NOW + timedelta(minutes=2)),
+    )  # fmt: skip
+    context = with_memory(situation, channel=blocks.channel_block(MEMORY, language), recall="", reason="")
+    kept = (context.state, context.question, context.said)
+    assert kept == (situation.state, situation.question, situation.said)
+    text = prompts.render("reply", context)
+    assert ("【このチャンネルの状況】" if language == "ja" else "[This channel]") in text
+    assert "state MISUNDERSTANDING" in text or "状態 MISUNDERSTANDING" in text
+    assert "来月札幌に引っ越すことになりました" in text.split("<conversation>")[0]  # the question, quoted
+    assert (
+        "1分前: 札幌なら時計台もどうぞ" if language == "ja" else "1 min ago: 札幌なら時計台もどうぞ"
+    ) in text
 
 
 def test_the_tone_follows_familiarity_and_the_last_topic_is_named() -> None:

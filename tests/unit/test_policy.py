@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from kikimimi.domain import policy
 from kikimimi.domain.model import ChannelKey, Message, TaskKind
 from kikimimi.domain.policy import (
     clamp_delay,
@@ -144,3 +145,36 @@ def test_staleness(window: list[Message], trigger: str, stale: bool, newest: str
 def test_previous_human(window: list[Message], current: str, expected: str | None) -> None:
     found = previous_human(window, current)
     assert (found.id if found else None) == expected
+
+
+def _human(i: int, t: float) -> Message:
+    return Message(
+        id=f"m{i}", guild_id="g", channel_id="c", thread_id=None, author_id=f"u{i % 3}",
+        author_name=f"u{i % 3}", author_is_bot=False, content="hi",
+        created_at=datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=t),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("times", "expected"),
+    [
+        ([0, 10, 20, 30, 40, 50], (30.0, 10.0)),  # a lively room: 3 × 10 s
+        ([0, 1, 2, 3, 4, 5], (20.0, 1.0)),  # a burst: the floor
+        ([0, 200, 400, 600], (120.0, 200.0)),  # a slow room: the ceiling
+        ([0, 10, 20, 200, 210], (30.0, 10.0)),  # the median ignores one long gap
+        ([0, 30], (120.0, None)),  # too few messages to read a pace: the slowest pause
+        ([], (120.0, None)),
+    ],
+)
+def test_pace_wait_is_a_bounded_multiple_of_the_median_gap(
+    times: list[float], expected: tuple[float, float | None]
+) -> None:
+    recent = [_human(i, t) for i, t in enumerate(times)]
+    assert policy.pace_wait(recent, multiplier=3.0, low=20.0, high=120.0) == expected
+
+
+def test_watch_names_stand_apart_from_pause_names() -> None:
+    key = ChannelKey("c1")
+    assert policy.task_name(TaskKind.JUDGE, key, "q1", watch=True) == "watch-c1-main-q1"
+    assert policy.task_name(TaskKind.REPLY, key, "q1", watch=True) == "reply-c1-main-q1-w"
+    assert policy.task_name(TaskKind.JUDGE, key, "q1") == "judge-c1-main-q1"

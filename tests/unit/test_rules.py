@@ -71,6 +71,7 @@ class Case:
     trigger: int = -1
     spoke_ago: Sequence[float] = ()
     config: dict[str, Any] = field(default_factory=dict)
+    watch: bool = False  # judged by the question's watch (at NOW), not by a pause judgment
 
 
 CASES = {
@@ -81,7 +82,7 @@ CASES = {
     "name_call_casefold": Case(chat(msg("t", "dave", "what does KIKIMIMI think", 5)), {"name_call"}),
     "name_call_at_text": Case(chat(msg("t", "dave", "hey @kikimimi look", 5)), {"name_call"}),
     "name_call_ja_alias_inside_a_word": Case(
-        chat(msg("t", "dave", "ききみみさん、これどう思う", 5)), {"name_call"}
+        chat(msg("t", "dave", "ききみみさん、これどう思う", 5)), {"name_call", "question"}
     ),
     "name_call_kanji_alias": Case(chat(msg("t", "dave", "聞き耳に聞いてみよう", 5)), {"name_call"}),
     "no_name_call_ascii_prefix": Case(chat(msg("t", "dave", "kikimimis are cute", 5)), {"not_mentioned"}),
@@ -129,7 +130,17 @@ CASES = {
             msg("a2", "bob", "nice, logs look clean", 250),
             msg("t", "carol", "how do I change the log level?", 120),
         ],
-        {"question", "unanswered_question", "not_mentioned"},
+        {"question", "unanswered_question"},  # an open question is for anyone: not_mentioned says nothing
+        watch=True,
+    ),
+    # A question that merely ends a burst is not "unanswered": its watch gives people their chance.
+    "question_ending_a_burst_is_not_unanswered": Case(
+        [
+            msg("a1", "alice", "the deploy finished", 300),
+            msg("a2", "bob", "nice, logs look clean", 250),
+            msg("t", "carol", "how do I change the log level?", 120),
+        ],
+        {"question", "not_mentioned"},
     ),
     "question_answered_by_someone": Case(
         [
@@ -267,7 +278,7 @@ def test_terms_table(case: Case) -> None:
     config = RuleConfig(names=NAMES, **case.config)
     trigger = case.messages[case.trigger]
     spoke = [NOW - timedelta(seconds=s) for s in case.spoke_ago]
-    score = score_room(case.messages, trigger, NOW, config, bot_spoke_at=spoke)
+    score = score_room(case.messages, trigger, NOW, config, bot_spoke_at=spoke, watch=case.watch)
     assert {name for name, _ in score.terms} == case.expected
     assert dict(score.terms) == {name: DEFAULT_WEIGHTS[name] for name in case.expected}
     expected_total = sum(DEFAULT_WEIGHTS[name] for name in case.expected)

@@ -128,5 +128,18 @@ class FirestoreStore(DocumentCounter):
 
     def cache_judgment(self, key: ChannelKey, digest: str, decision: Decision, at: datetime) -> None:
         self._count(writes=1)
-        doc = codec.decision_to_doc(decision, at, codec.utc(at) + self._judgment_ttl)
+        doc = codec.decision_to_doc(decision, at, codec.judgment_expire_at(at, self._judgment_ttl))
         self._channel(key).collection(JUDGMENTS).document(digest).set(doc)
+
+    def llm_judgments_since(self, key: ChannelKey, since: datetime) -> int:
+        """How many LLM judgments were stored for this place since `since` (the hourly budget)."""
+        query = (
+            self._channel(key)
+            .collection(JUDGMENTS)
+            .where(filter=FieldFilter("at", ">=", codec.utc(since)))
+            .count(alias="n")
+        )
+        # One aggregation result per alias; a count over no documents still answers 0.
+        count = int(query.get()[0][0].value)
+        self._count(reads=codec.count_reads(count))
+        return count

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from kikimimi.domain.model import (
@@ -137,6 +137,22 @@ def last_decision_from_doc(doc: Mapping[str, Any]) -> LastDecision:
         at=utc(doc["at"]), trigger_id=str(doc.get("trigger", "")), decision=str(doc.get("decision", "")),
         reason=str(doc.get("reason", "")),
     )  # fmt: skip
+
+
+# The hourly LLM budget counts stored judgments, so none may expire before the hour has passed.
+JUDGMENT_MIN_TTL = timedelta(hours=1)
+# A count aggregation is billed one document read per batch of up to this many index entries.
+COUNT_ENTRIES_PER_READ = 1000
+
+
+def judgment_expire_at(at: datetime, ttl: timedelta) -> datetime:
+    """When a stored judgment may be deleted: after `ttl`, but never inside the budget's hour."""
+    return utc(at) + max(ttl, JUDGMENT_MIN_TTL)
+
+
+def count_reads(count: int) -> int:
+    """Billed reads of a count aggregation that matched `count` entries (at least one)."""
+    return max(1, -(-count // COUNT_ENTRIES_PER_READ))
 
 
 def decision_to_doc(decision: Decision, at: datetime, expire_at: datetime | None = None) -> dict[str, Any]:

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from kikimimi.domain.model import ChannelKey, Message, TaskKind
 
 
-def task_name(kind: TaskKind, key: ChannelKey, trigger_id: str, addressed: bool = False) -> str:
+def task_name(
+    kind: TaskKind, key: ChannelKey, trigger_id: str, addressed: bool = False, watch: bool = False
+) -> str:
     """`judge-{channel}-{thread|main}-{trigger}`: the same trigger always gives the same name.
 
-    Answers to addressed messages are named `answer-…` so that a newer message, which cancels
-    `reply-…` tasks, never cancels the answer to a mention.
+    Answers to addressed messages are named `answer-…` and question watches `watch-…` (their replies
+    `reply-…-w`), so that a newer message, which cancels the previous message's `judge-…`/`reply-…`
+    tasks, never cancels the answer to a mention or the watch of a question.
     """
-    prefix = "answer" if addressed else kind.value
-    return f"{prefix}-{key.channel_id}-{key.thread_id or 'main'}-{trigger_id}"
+    place = f"{key.channel_id}-{key.thread_id or 'main'}-{trigger_id}"
+    if addressed:
+        return f"answer-{place}"
+    if watch:
+        return f"watch-{place}" if kind is TaskKind.JUDGE else f"{kind.value}-{place}-w"
+    return f"{kind.value}-{place}"
 
 
 def nonce(key: ChannelKey, trigger_id: str) -> str:
@@ -34,6 +42,30 @@ def judge_eta(arrived: datetime, trigger_id: str, wait_seconds: float, jitter_ra
     """When to judge: `wait ± jitter` after the trigger (jitter seeded by its id)."""
     wait = max(0.0, wait_seconds * (1.0 + jitter_ratio * unit_jitter(trigger_id)))
     return arrived + timedelta(seconds=wait)
+
+
+def pace_wait(
+    recent: Sequence[Message], multiplier: float, low: float, high: float
+) -> tuple[float, float | None]:
+    """(wait, median gap): the pause that fits this channel's pace — a multiple of the median gap
+    between its recent human messages, within [low, high]. Too few messages: the slowest pause."""
+    times = [m.created_at for m in recent if m.is_human]
+    gaps = sorted((b - a).total_seconds() for a, b in itertools.pairwise(times))
+    if len(gaps) < 2:
+        return high, None
+    middle = len(gaps) // 2
+    median = gaps[middle] if len(gaps) % 2 else (gaps[middle - 1] + gaps[middle]) / 2
+    return float(min(max(multiplier * median, low), high)), median
+
+
+def watch_wait(recent: Sequence[Message], floor: float, pace: float, ceiling: float) -> float:
+    """How long people get to answer an open question: the floor, or longer in a slower room."""
+    if floor <= 0:
+        return 0.0
+    if pace <= 0:
+        return floor
+    wait, gap = pace_wait(recent, pace, floor, max(floor, ceiling))
+    return wait if gap is not None else floor  # too little history to call the room slow
 
 
 def clamp_delay(value: float | None, default: float, low: float, high: float) -> float:

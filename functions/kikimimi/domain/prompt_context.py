@@ -8,9 +8,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from kikimimi.domain.model import Intervention, Message
+from kikimimi.domain.model import ConversationState, Intervention, Message
 
 MAX_LINE = 500
+DIGEST_LINES = 8  # what the judgment cache compares: the last lines carry the situation
+SAID_LINES = 5  # the bot's own recent posts the reply writer sees, so it does not repeat itself
+SAID_WITHIN = timedelta(hours=1)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -72,6 +75,38 @@ class InterventionSummary:
 
 
 @dataclass(frozen=True)
+class Said:
+    """Something the bot said here lately, as the reply prompt shows it."""
+
+    minutes_ago: int
+    text: str  # what it said; empty when the post is no longer in the buffer
+    after: str  # for a post no longer in the buffer: the line it came after (from the intervention record)
+
+
+def said_recently(
+    messages: Sequence[Message], interventions: Sequence[Intervention], now: datetime, n: int = SAID_LINES
+) -> tuple[Said, ...]:
+    """The bot's own posts of the last hour in this place, oldest first."""
+    # A post out of view is known only by its intervention record, which keeps what came before it.
+    in_view = {m.id for m in messages}
+    said = [
+        (now - i.at, Said(_minutes(now - i.at), "", inert(i.context[-1], 200) if i.context else ""))
+        for i in interventions
+        if i.message_id and i.message_id not in in_view and now - i.at <= SAID_WITHIN
+    ] + [
+        (now - m.created_at, Said(_minutes(now - m.created_at), inert(m.content, 200), ""))
+        for m in messages
+        if m.is_self and now - m.created_at <= SAID_WITHIN
+    ]
+    said.sort(key=lambda pair: pair[0], reverse=True)
+    return tuple(item for _, item in said[-n:])
+
+
+def _minutes(delta: timedelta) -> int:
+    return max(0, round(delta.total_seconds() / 60))
+
+
+@dataclass(frozen=True)
 class PromptContext:
     """Everything a judgment or reply prompt is rendered from."""
 
@@ -90,10 +125,26 @@ class PromptContext:
     reason: str = ""
     response_type: str = "full_response"
     allowed_reactions: tuple[str, ...] = ()
+    # The reply's situation (the judge prompt leaves these at their defaults).
+    state: str = ConversationState.ACTIVE.value
+    addressed: bool = False
+    question: Line | None = None
+    said: tuple[Said, ...] = ()
 
     def conversation_digest(self) -> str:
-        """Hash of the rendered window: the same conversation gives the same judgment cache key."""
-        raw = "\n".join(f"{line.id}|{line.author}|{line.text}" for line in self.conversation)
+        """The judgment cache key: what the conversation says, not message ids or times.
+
+        Who said what in the last lines, which message is judged, and how recently the bot spoke
+        (bucketed): a redelivered task, a watch of a question judged at the same point of the chat,
+        or the same exchange repeated verbatim get the same answer without a second LLM call.
+        """
+        judged = next((line for line in self.conversation if line.id == self.trigger_id), None)
+        spoke = self.history.minutes_since_last
+        recency = "never" if spoke is None else "2" if spoke < 2 else "10" if spoke < 10 else "60"
+        raw = "\n".join(
+            [f"{line.author}|{int(line.is_self)}|{line.text}" for line in self.conversation[-DIGEST_LINES:]]
+            + [f"judged|{judged.author if judged else ''}|{judged.text if judged else ''}", f"bot|{recency}"]
+        )
         return hashlib.sha256(raw.encode()).hexdigest()[:32]
 
 
@@ -112,9 +163,15 @@ def build_context(
     response_type: str = "full_response",
     allowed_reactions: Sequence[str] = (),
     others: Sequence[Message] = (),
+    state: ConversationState = ConversationState.ACTIVE,
+    addressed: bool = False,
+    question_id: str | None = None,
+    said: Sequence[Said] = (),
 ) -> PromptContext:
     lines = tuple(Line.of(m) for m in messages)
     target = next((line for line in lines if line.id == (target_id or trigger_id)), None)
+    # The open question being answered; once it left the window, the message replied to stands for it.
+    question = next((line for line in lines if line.id == question_id), target) if question_id else None
     return PromptContext(
         bot_name=bot_name,
         aliases=tuple(aliases),
@@ -129,6 +186,10 @@ def build_context(
         reason=inert(reason, 300),
         response_type=response_type,
         allowed_reactions=tuple(allowed_reactions),
+        state=ConversationState(state).value,
+        addressed=addressed,
+        question=question,
+        said=tuple(said),
     )
 
 

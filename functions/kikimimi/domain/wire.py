@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from kikimimi.domain.model import ChannelKey, Message, ResponseType
+from kikimimi.domain.model import ChannelKey, ConversationState, Message, ResponseType
 
 # Ids end up in Cloud Tasks names and Firestore paths, so only task-name-safe characters.
 Id = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
@@ -96,9 +96,11 @@ _ENVELOPE: TypeAdapter[MessageCreated | MessageEdited | MessageDeleted] = TypeAd
 
 
 class JudgeTask(_Place):
-    """Payload of a judgment task."""
+    """Payload of a judgment task: a pause judgment of the trigger, or the watch of an open question."""
 
     trigger_id: Id
+    watch: bool = False  # the trigger is an open question; newer chatter does not make this stale
+    wait_seconds: float = Field(default=0.0, ge=0, le=86400)  # a watch: how long people had to answer
 
 
 class ReplyTask(_Place):
@@ -110,6 +112,8 @@ class ReplyTask(_Place):
     reason: str = Field(default="", max_length=500)
     reply_to_message_id: Id | None = None
     reaction: str | None = Field(default=None, max_length=32)
+    state: ConversationState = ConversationState.ACTIVE  # the room as the judge read it
+    question_id: Id | None = None  # the open question a watch decided to answer
 
 
 def _load(data: bytes | str | dict[str, Any]) -> Any:

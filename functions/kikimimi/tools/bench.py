@@ -55,7 +55,8 @@ def _part(figures: dict[str, Any], *rows: tuple[str, str, str, bool | None]) -> 
 def part_llm_calls(settings: Settings, quick: bool) -> Part:
     n = 150 if quick else 1000
     part = Part()
-    for kind, lines in (("bursty", bench_chat.bursty(n)), ("slow", bench_chat.slow(n))):
+    rooms = (("bursty", bench_chat.bursty(n)), ("slow", bench_chat.slow(n)), ("multi", bench_chat.multi(n)))
+    for kind, lines in rooms:
         f = part.figures[kind] = bench_chat.simulate_llm_calls(settings, lines)
         detail = f"{f['judgments']} judgments, {f['rules_decided']} by rules, {f['cache_hits']} cached"
         name = f"LLM calls/100 msgs ({kind}, {f['messages']} msgs)"

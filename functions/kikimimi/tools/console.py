@@ -12,7 +12,7 @@ from kikimimi.settings import Settings
 
 HELP = """Type messages as `name: text` (a new name is a new user; no name = the last one).
   @kikimimi in the text mentions the bot · /edit ID text · /delete ID · /users · /quit
-Judgment timings are shortened (MIN_WAIT_SECONDS=20) unless you set them."""
+Judgment timings are shortened (pauses 10–30 s, question watches 20 s) unless you set them."""
 
 
 def run_local(settings: Settings) -> int:
@@ -23,7 +23,15 @@ def run_local(settings: Settings) -> int:
     overrides = {"LLM_BACKEND": settings.llm_backend, "BOT_LANGUAGE": settings.language}
     if settings.min_wait_seconds == defaults.min_wait_seconds:
         overrides.update(
-            {"MIN_WAIT_SECONDS": "20", "RULE_TIME_SCALE": "0.1", "REPLY_DELAY_DEFAULT_SECONDS": "2"}
+            {
+                "MIN_WAIT_SECONDS": "20",
+                "PACE_MIN_SECONDS": "10",
+                "PACE_MAX_SECONDS": "30",
+                "QUESTION_WATCH_SECONDS": "20",
+                "QUESTION_WATCH_MAX_SECONDS": "60",
+                "RULE_TIME_SCALE": "0.1",
+                "REPLY_DELAY_DEFAULT_SECONDS": "2",
+            }
         )
     print("kikimimi local: starting emulators, Cloud Tasks stand-in, functions and the gateway…", flush=True)
     echo = _debug if settings.debug else None

@@ -16,6 +16,10 @@ from kikimimi.tools.transcript import parse_lines, to_envelopes
 # Demo timings: minutes become seconds so the whole story fits in about a minute.
 DEMO_CONFIG = {
     "MIN_WAIT_SECONDS": "8",
+    "PACE_MIN_SECONDS": "4",  # the pace rule as in production, on the demo's scale
+    "PACE_MAX_SECONDS": "10",
+    "QUESTION_WATCH_SECONDS": "6",
+    "QUESTION_WATCH_MAX_SECONDS": "10",
     "JITTER_RATIO": "0.2",
     "RULE_TIME_SCALE": "0.03",
     "REPLY_DELAY_DEFAULT_SECONDS": "2",
@@ -23,7 +27,8 @@ DEMO_CONFIG = {
     "REPLY_DELAY_MAX_SECONDS": "5",
     "BOT_LANGUAGE": "en",
 }
-SHOWN = {"judgment_scheduled", "judgment_cancelled", "judgment", "reply_scheduled", "reply_cancelled",
+SHOWN = {"judgment_scheduled", "judgment_cancelled", "watch_scheduled", "watch_cancelled", "judgment",
+         "reply_scheduled", "reply_cancelled",
          "posted", "reaction", "judgment_skipped", "reply_skipped", "delivery_dropped"}  # fmt: skip
 
 

@@ -7,14 +7,19 @@ in file order (so equal timestamps, e.g. IRC's minutes, keep the log's order), a
 runs exactly as the judge function would. No intervention records are made up: a case holds messages
 only, and a record stamped with a coarse timestamp would read as "at the same instant".
 
-Judgment time (JUDGMENT_TIME): the pipeline never judges at the trigger instant; ingestion schedules
-the judgment `MIN_WAIT_SECONDS` after the trigger and any newer human message cancels it, so every
-judgment the pipeline makes sees a room that stayed quiet for `min_wait`. A case cannot know the
-future, so the eval judges at `now = trigger ts + MIN_WAIT_SECONDS` (the room stayed quiet), without
-the seeded ±jitter so that the numbers measure the judge rather than the seed. The predicted delay is
-therefore `min_wait + the reply delay`. Addressed triggers (mention, reply to the bot, name call:
+Judgment time (JUDGMENT_TIME): the pipeline never judges at the trigger instant. Ingestion schedules a
+pause judgment after the trigger (a multiple of the channel's recent gaps, or MIN_WAIT_SECONDS with
+JUDGE_TIMING=fixed) that any newer human message cancels, and a question watch QUESTION_WATCH_SECONDS
+after each open question that only an answer cancels. A case cannot know the future, so the eval assumes
+the room stays quiet after the last message and runs the judgments that message causes at their
+moments, without the seeded ±jitter (the numbers measure the judge, not the seed): its pause judgment
+and, if it is an open question, its watch (earlier questions' watches are earlier cases' decisions).
+The first one that posts is the prediction, with
+its delay from the trigger; a reaction is not a turn in the conversation and counts as silence (reported
+as the source `reaction`). Addressed triggers (mention, reply to the bot, name call:
 `rules.is_addressed`) bypass judgment exactly as ingestion does: speak at once, replying to the trigger.
-A trigger that ingestion would not schedule (fewer than MIN_MESSAGES in the buffer) stays silent.
+A trigger that ingestion would not schedule (fewer than MIN_MESSAGES buffered) stays silent unless a
+watch speaks.
 """
 
 from __future__ import annotations
@@ -33,8 +38,8 @@ from typing import Any
 
 from kikimimi.adapters.twins.sim import SimClock, SimTaskQueue
 from kikimimi.bootstrap import twin_deps
-from kikimimi.domain import rules
-from kikimimi.domain.model import ChannelKey, Message, TaskKind
+from kikimimi.domain import policy, questions, rules
+from kikimimi.domain.model import ChannelKey, Decision, Message, ResponseType, TaskKind
 from kikimimi.domain.wire import JudgeTask
 from kikimimi.ports import LLM
 from kikimimi.settings import Settings
@@ -43,7 +48,7 @@ from kikimimi.tools.transcript import SELF_ID, user_id
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.judge import judge
 
-JUDGMENT_TIME = "now = trigger ts + MIN_WAIT_SECONDS (the room stayed quiet; no jitter)"
+JUDGMENT_TIME = "the pause judgment and due question watches, the room quiet after the trigger; no jitter"
 KEY = ChannelKey("eval")
 GUILD = "eval"
 
@@ -97,34 +102,66 @@ def _world(settings: Settings, now: datetime, judge_llm: LLM | None) -> tuple[De
 
 
 def judge_case(case: Case, settings: Settings, judge_llm: LLM | None = None) -> Outcome:
-    """Store the case as the buffer and run the real judgment at the judgment time."""
-    s = settings.replace(bot_name=case.bot_name, enabled_channels=("*",))
+    """Store the case as the buffer and run the real judgments at the moments the pipeline would."""
+    s = settings.replace(bot_name=case.bot_name, enabled_channels=("*",), jitter_ratio=0.0)
     messages = case_messages(case)
     back = {m.id: c.id for m, c in zip(messages, case.messages, strict=True)}
     trigger = messages[-1]
     arrived = trigger.created_at
     if trigger.is_human and rules.is_addressed(trigger, s.names):
         return Outcome(case.id, True, "addressed", case.trigger.id, 0.0, 0, None)
-    now = arrived + timedelta(seconds=s.min_wait_seconds)
-    deps, tasks = _world(s, now, judge_llm)
-    ttl = deps.ttl()
-    for m in messages:
-        deps.store.add_message(m, expire_at=m.created_at + ttl)
-    # Ingestion schedules a judgment only with MIN_MESSAGES buffered at arrival.
-    at_arrival = [m for m in messages if arrived - ttl <= m.created_at <= arrived]
-    if not trigger.is_human or len(at_arrival) < s.min_messages:
+    if not trigger.is_human:
         return Outcome(case.id, False, "not_scheduled", None, None, 0, None)
-    decision = judge(deps, JudgeTask(guild_id=GUILD, channel_id=KEY.channel_id, trigger_id=trigger.id))
-    if decision is None:
-        return Outcome(case.id, False, "skipped", None, None, 0, None)
-    delay = None
-    replies = [t for t in tasks.pending if t.kind is TaskKind.REPLY]
-    if decision.should_respond and replies:
-        delay = (replies[0].eta - arrived).total_seconds()
-    reply_to = back.get(decision.reply_to_message_id or "") if decision.should_respond else None
-    return Outcome(
-        case.id, decision.should_respond, decision.source, reply_to, delay, decision.llm_calls, decision.score
-    )
+    calls = 0
+    last: Decision | None = None
+    for at, task in judgment_moments(messages, s):
+        deps, tasks = _world(s, at, judge_llm)
+        for m in messages:
+            deps.store.add_message(m, expire_at=m.created_at + deps.ttl())
+        decision = judge(deps, task)
+        if decision is None:
+            continue
+        calls += decision.llm_calls
+        last = decision
+        if decision.should_respond and decision.response_type is not ResponseType.REACT_ONLY:
+            replies = [t for t in tasks.pending if t.kind is TaskKind.REPLY]
+            delay = (replies[0].eta - arrived).total_seconds() if replies else None
+            reply_to = back.get(decision.reply_to_message_id or "")
+            return Outcome(case.id, True, decision.source, reply_to, delay, calls, decision.score)
+    if last is None:
+        return Outcome(case.id, False, "not_scheduled", None, None, calls, None)
+    reacted = last.should_respond and last.response_type is ResponseType.REACT_ONLY
+    return Outcome(case.id, False, "reaction" if reacted else last.source, None, None, calls, last.score)
+
+
+def judgment_moments(messages: Sequence[Message], s: Settings) -> list[tuple[datetime, JudgeTask]]:
+    """The judgments the last message causes, if no one writes again: its pause judgment (with
+    MIN_MESSAGES buffered) and, when it is an open question, its watch. Earlier questions' watches are
+    the decisions of earlier cases."""
+    trigger, arrived = messages[-1], messages[-1].created_at
+    moments: list[tuple[datetime, JudgeTask]] = []
+    ttl = timedelta(minutes=s.buffer_ttl_minutes)
+    buffered = [m for m in messages if arrived - ttl <= m.created_at <= arrived]
+    if len(buffered) >= s.min_messages:
+        if s.judge_timing == "fixed":
+            wait = s.min_wait_seconds
+        else:
+            sample = buffered[-max(s.min_messages, s.pace_sample, 3) :]
+            wait = policy.pace_wait(sample, s.pace_multiplier, s.pace_min_seconds, s.pace_max_seconds)[0]
+        moments.append((arrived + timedelta(seconds=wait), _task(trigger.id)))
+    if s.question_watch_seconds > 0 and questions.is_open_question(
+        trigger, questions.participants_of(messages), s.names
+    ):
+        sample = buffered[-max(s.min_messages, s.pace_sample, 3) :]
+        wait = policy.watch_wait(sample, s.question_watch_seconds, s.question_watch_pace,
+                                 s.question_watch_max_seconds)  # fmt: skip
+        moments.append((arrived + timedelta(seconds=wait), _task(trigger.id, watch=True, wait=wait)))
+    return sorted(moments, key=lambda pair: pair[0])
+
+
+def _task(trigger_id: str, watch: bool = False, wait: float = 0.0) -> JudgeTask:
+    return JudgeTask(guild_id=GUILD, channel_id=KEY.channel_id, trigger_id=trigger_id, watch=watch,
+                     wait_seconds=wait)  # fmt: skip
 
 
 def _ratio(a: float, b: float) -> float | None:

@@ -44,12 +44,21 @@ def describe(event: dict[str, Any]) -> str:
     kind = event["event"]
     trigger = event.get("trigger")
     if kind == "judgment_scheduled":
-        detail = f"judgment for {trigger} in {event['delay_seconds']:.0f}s"
+        detail = f"judgment for {trigger} in {event['delay_seconds']:.0f}s ({event.get('reason') or 'pause'})"
     elif kind == "judgment_cancelled":
         detail = f"cancelled judgment for {trigger} (newer message {event['cancelled_by']})"
+    elif kind == "watch_scheduled":
+        detail = f"watching question {trigger}: judged in {event['delay_seconds']:.0f}s unless answered"
+    elif kind == "watch_cancelled":
+        detail = f"stopped watching {trigger}: {event['reason']} ({event['cancelled_by']})"
+    elif kind == "judgment_skipped":
+        detail = f"{event.get('kind') or 'pause'} judgment of {trigger} skipped: {event['reason']}"
+    elif kind == "reply_skipped":
+        detail = f"reply for {trigger} skipped: {event['reason']}"
     elif kind == "judgment":
         verdict = f"SPEAK ({event['response_type']})" if event["should_respond"] else "stay silent"
-        detail = f"judged {trigger}: {verdict}, score {event['score']:g} — {event['reason']}"
+        what = "question watch" if event.get("kind") == "watch" else "judged"
+        detail = f"{what} {trigger}: {verdict}, score {event['score']:g} — {event['reason']}"
     elif kind == "reply_scheduled":
         how = "answer to an addressed message" if event.get("addressed") else "reply"
         detail = f"{how} for {trigger} in {event['delay_seconds']:.0f}s"
@@ -71,6 +80,7 @@ def write_text(sim: Simulation, out: TextIO) -> None:
         out.write(describe(event) + "\n")
     s = sim.summary()
     out.write(
-        f"\n{s['messages']} messages, {s['judgments']} judgments, {s['llm_calls']} LLM calls, "
-        f"{s['posts']} posts, {s['reactions']} reactions\n"
+        f"\n{s['messages']} messages, {s['judgments']} judgments ({s['llm_band']} in the LLM band), "
+        f"{s['watches']} question watches, {s['llm_calls']} LLM calls, {s['posts']} posts, "
+        f"{s['reactions']} reactions\n"
     )

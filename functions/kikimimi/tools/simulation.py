@@ -32,17 +32,22 @@ from kikimimi.usecases.memory.summarize import summarize
 from kikimimi.usecases.reply import reply
 
 TIMELINE_FIELDS: dict[str, tuple[str, ...]] = {
-    "judgment_scheduled": ("delay_seconds",),
+    "judgment_scheduled": ("kind", "delay_seconds", "reason"),
     "judgment_cancelled": ("cancelled_by",),
-    "judgment": ("should_respond", "response_type", "score", "state", "delay_seconds", "reason", "llm_calls"),
-    "reply_scheduled": ("delay_seconds", "addressed"),
+    "watch_scheduled": ("kind", "delay_seconds", "reason"),
+    "watch_cancelled": ("cancelled_by", "reason"),
+    "judgment_skipped": ("kind", "decision", "reason"),
+    "judgment": ("kind", "should_respond", "response_type", "score", "state", "delay_seconds", "reason",
+                 "llm_calls", "llm_band"),
+    "reply_scheduled": ("kind", "delay_seconds", "addressed"),
     "reply_cancelled": ("cancelled_by",),
+    "reply_skipped": ("decision", "reason"),
     "posted": ("text", "reply_to"),
     "reaction": ("emoji", "reply_to"),
     "channel_summary": ("reason", "window", "messages", "summary", "mood", "topic_keywords", "active_users"),
     "reflection": ("reason", "messages", "facts_added", "facts_merged", "facts_evicted"),
     "fact": ("action", "fact_id", "content", "keywords", "confidence", "shareable"),
-}
+}  # fmt: skip
 MAINTAIN_EVERY = timedelta(hours=1)  # Cloud Scheduler's default cadence
 
 
@@ -127,6 +132,9 @@ class Simulation:
             "messages": self.messages,
             "judgments": len(judgments),
             "llm_calls": sum(int(e.get("llm_calls") or 0) for e in judgments),
+            # Judgments in the LLM's band: what an LLM would have been asked, even with --llm none.
+            "llm_band": sum(bool(e.get("llm_band")) for e in judgments),
+            "watches": self.events.counts["watch_scheduled"],
             "posts": self.events.counts["posted"],
             "reactions": self.events.counts["reaction"],
         }

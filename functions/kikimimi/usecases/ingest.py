@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
+from datetime import datetime, timedelta
 
-from kikimimi.domain import policy, rules
-from kikimimi.domain.model import ChannelKey, TaskKind, TaskSpec
+from kikimimi.domain import policy, questions, rules
+from kikimimi.domain.model import ChannelKey, Message, TaskKind, TaskSpec
 from kikimimi.domain.wire import JudgeTask, MessageCreated, MessageDeleted, MessageEdited, ReplyTask, dump
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.memory import hook as memory_hook
@@ -42,7 +43,9 @@ def ingest(deps: Deps, envelope: MessageCreated | MessageEdited | MessageDeleted
 
     # Scheduling runs even for a redelivered message: task names are deterministic, so a retry after a
     # crash between the write and the task creation finishes the work exactly once.
-    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=max(s.min_messages, 3))
+    window = deps.store.recent_messages(
+        key, since=now - deps.ttl(), limit=max(s.min_messages, s.pace_sample, 3)
+    )
     memory_hook.on_message(deps, message, window, created)
     addressed = rules.is_addressed(message, s.names)
     outcome = "stored"
@@ -62,26 +65,85 @@ def ingest(deps: Deps, envelope: MessageCreated | MessageEdited | MessageDeleted
         outcome = "answer_scheduled"
     elif deps.quiet(key, now):
         outcome = "quiet"
-    elif len(window) >= s.min_messages:
-        # From arrival, not creation: when ingest lags behind a burst, the wait still lets the rest of
-        # the burst arrive and cancel this judgment (retries reuse the name, so the ETA may differ).
-        eta = policy.judge_eta(now, message.id, s.min_wait_seconds, s.jitter_ratio)
-        name = policy.task_name(TaskKind.JUDGE, key, message.id)
-        payload_j = JudgeTask(
-            guild_id=envelope.guild_id,
-            channel_id=key.channel_id,
-            thread_id=key.thread_id,
-            trigger_id=message.id,
-        )
-        if deps.tasks.schedule(TaskSpec(name, TaskKind.JUDGE, eta, dump(payload_j))):
-            deps.emit("judgment_scheduled", key, **base, task=name, delay_seconds=(eta - now).total_seconds())
-        outcome = "judgment_scheduled"
+    else:
+        if len(window) >= s.min_messages:
+            _schedule_pause(deps, envelope, message, window, now, base)
+            outcome = "judgment_scheduled"
+        if s.question_watch_seconds > 0 and questions.is_open_question(
+            message, questions.participants_of(window), s.names
+        ):
+            _schedule_watch(deps, envelope, message, window, now, base)
     _cancel_previous(deps, key, window, message.id, base)
+    _settle_watches(deps, key, window, message, base)
     deps.emit(
         "ingest", key, **base, decision=outcome, reason=addressed or "", stored=created,
         latency_ms=elapsed_ms(started),
     )  # fmt: skip
     return outcome
+
+
+def _schedule_pause(deps: Deps, envelope: MessageCreated, message: Message, window: list[Message],
+                    now: datetime, base: dict) -> None:  # fmt: skip
+    """The pause judgment: after a wait that fits the channel's pace; any newer message cancels it."""
+    s, key = deps.settings, envelope.key
+    if s.judge_timing == "fixed":
+        wait, why = s.min_wait_seconds, f"fixed pause {s.min_wait_seconds:g}s"
+    else:
+        wait, gap = policy.pace_wait(window, s.pace_multiplier, s.pace_min_seconds, s.pace_max_seconds)
+        why = (
+            f"pace: {s.pace_multiplier:g} × median gap {gap:g}s"
+            if gap is not None
+            else "pace: too few messages"
+        )
+        why += f" → {wait:g}s"
+    # From arrival, not creation: when ingest lags behind a burst, the wait still lets the rest of the
+    # burst arrive and cancel this judgment (retries reuse the name, so the ETA may differ).
+    eta = policy.judge_eta(now, message.id, wait, s.jitter_ratio)
+    name = policy.task_name(TaskKind.JUDGE, key, message.id)
+    payload = JudgeTask(
+        guild_id=envelope.guild_id, channel_id=key.channel_id, thread_id=key.thread_id, trigger_id=message.id
+    )
+    if deps.tasks.schedule(TaskSpec(name, TaskKind.JUDGE, eta, dump(payload))):
+        deps.emit("judgment_scheduled", key, **base, task=name, kind="pause",
+                  delay_seconds=(eta - now).total_seconds(), reason=why)  # fmt: skip
+
+
+def _schedule_watch(
+    deps: Deps, envelope: MessageCreated, message: Message, window: list[Message], now: datetime, base: dict
+) -> None:
+    """The question watch: judged after people had their chance; only an answer or the bot cancels it."""
+    s, key = deps.settings, envelope.key
+    floor, pace, ceiling = s.question_watch_seconds, s.question_watch_pace, s.question_watch_max_seconds
+    wait = policy.watch_wait(window, floor, pace, ceiling)
+    eta = max(now, message.created_at + timedelta(seconds=wait))
+    name = policy.task_name(TaskKind.JUDGE, key, message.id, watch=True)
+    payload = JudgeTask(guild_id=envelope.guild_id, channel_id=key.channel_id, thread_id=key.thread_id,
+                        trigger_id=message.id, watch=True, wait_seconds=wait)  # fmt: skip
+    if deps.tasks.schedule(TaskSpec(name, TaskKind.JUDGE, eta, dump(payload))):
+        deps.emit("watch_scheduled", key, **base, task=name, kind="watch",
+                  delay_seconds=(eta - now).total_seconds(),
+                  reason=f"open question: people get {wait:g}s to answer first")  # fmt: skip
+
+
+def _settle_watches(deps: Deps, key: ChannelKey, window: list[Message], message: Message, base: dict) -> None:
+    """Cancel the watch of each open question in the window that this message answers or settles.
+
+    Deleting the task saves a judgment; the watch itself re-checks, so a miss here costs nothing more."""
+    s = deps.settings
+    if s.question_watch_seconds <= 0:
+        return
+    present = questions.participants_of(window)
+    chat = window if any(m.id == message.id for m in window) else [*window, message]
+    for i, asked in enumerate(chat):
+        if asked.id == message.id or not questions.is_open_question(asked, present, s.names):
+            continue
+        reason = questions.answer_of(asked, chat[i + 1 :])
+        if reason is None:
+            continue
+        name = policy.task_name(TaskKind.JUDGE, key, asked.id, watch=True)
+        if deps.tasks.cancel(TaskKind.JUDGE, name):
+            deps.emit("watch_cancelled", key, **{**base, "trigger": asked.id}, task=name,
+                      cancelled_by=message.id, reason=reason)  # fmt: skip
 
 
 def _cancel_previous(deps: Deps, key: ChannelKey, window: list, current_id: str, base: dict) -> None:

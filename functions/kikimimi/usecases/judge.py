@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from kikimimi import prompts
-from kikimimi.domain import policy
+from kikimimi.domain import policy, questions
 from kikimimi.domain.judge_answer import AnswerInvalid, answer_schema, apply_answer, parse_answer
 from kikimimi.domain.model import (
     ChannelKey,
@@ -20,7 +21,7 @@ from kikimimi.domain.model import (
     TaskSpec,
 )
 from kikimimi.domain.prompt_context import build_context
-from kikimimi.domain.rules import Score, Verdict, rule_response_type, score_room, verdict
+from kikimimi.domain.rules import Score, Verdict, rule_response, rule_response_type, score_room, verdict
 from kikimimi.domain.wire import JudgeTask, ReplyTask, dump
 from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.usecases.deps import Deps, elapsed_ms
@@ -28,51 +29,66 @@ from kikimimi.usecases.memory import recall as memory_recall
 
 log = logging.getLogger(__name__)
 HISTORY = timedelta(hours=1)
+_DEFERRED = "an open question: its watch decides"
 
 
 def judge(deps: Deps, task: JudgeTask) -> Decision | None:
-    """Run one judgment; None when the task is stale or the place is quiet/disabled."""
+    """Run one judgment; None when the task is stale, answered, or the place is quiet/disabled.
+
+    A pause judgment decides about its trigger when the room paused after it; a question watch decides
+    about an open question once people had their chance to answer it, whatever was said since.
+    """
     started = time.perf_counter()
     key = task.key
     s = deps.settings
-    base = {"function": "judge", "guild": task.guild_id, "trigger": task.trigger_id}
+    kind = "watch" if task.watch else "pause"
+    base = {"function": "judge", "guild": task.guild_id, "trigger": task.trigger_id, "kind": kind}
     now = deps.clock.now()
-    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=s.context_messages)
-    # Correctness must not depend on the task deletion having won the race: check staleness here.
-    if policy.is_stale(window, task.trigger_id) or not any(m.id == task.trigger_id for m in window):
-        deps.emit("judgment_skipped", key, **base, decision="stale", reason="a newer message exists")
+    limit = s.context_messages * 2 if task.watch else s.context_messages  # the chat since the question too
+    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit)
+    trigger = next((m for m in window if m.id == task.trigger_id), None)
+    skip = _skip_reason(deps, task, window, trigger, now)
+    if skip is not None:
+        deps.emit("judgment_skipped", key, **base, decision=skip[0], reason=skip[1])
         return None
+    assert trigger is not None
     if not deps.enabled(key) or deps.quiet(key, now):
         deps.emit("judgment_skipped", key, **base, decision="quiet", reason="channel disabled or quiet")
         return None
-    trigger = next(m for m in window if m.id == task.trigger_id)
     interventions = deps.store.interventions_since(key, now - HISTORY)
     config = deps.rule_config()
-    score = score_room(window, trigger, now, config, bot_spoke_at=[i.at for i in interventions])
+    waited = task.wait_seconds or s.question_watch_seconds
+    moment = trigger.created_at + timedelta(seconds=waited) if task.watch else None
+    score = score_room(window, trigger, moment, config, [i.at for i in interventions], watch=task.watch)
     recall = memory_recall.for_judge(
         deps, key, task.guild_id, window, interventions, now, config.cooldown_seconds
     )
     score = recall.score(score, s.proactive_weight)
+    in_band = verdict(score, config, llm_available=True) is Verdict.ASK_LLM
     outcome = verdict(score, config, llm_available=deps.judge_llm is not None)
-    if outcome is Verdict.ASK_LLM:
-        decision = _ask_llm(deps, key, window, interventions, trigger, score, now, recall)
+    own_exchange = score.has("exchange") or score.has("unanswered_address")  # a follow-up to the bot
+    if not task.watch and not score.addressed and not own_exchange and _watched(deps, window, trigger):
+        decision = _rules_decision(deps, score, trigger, Verdict.SILENT, _DEFERRED)
     else:
-        decision = Decision(
-            should_respond=outcome is Verdict.RESPOND,
-            response_type=rule_response_type(score),
-            score=score.total,
-            reason=_rule_reason(score, outcome),
-            delay_seconds=s.reply_delay_default_seconds,
-            reply_to_message_id=trigger.id,
-            terms=score.terms,
+        asked: Decision | str = ""
+        if outcome is Verdict.ASK_LLM:
+            # The cache first (a redelivery keeps its answer), then the budget, then one call.
+            asked = _ask_llm(deps, key, window, interventions, trigger, score, now, recall,
+                             lambda: _budget_note(deps, key, now, window, limit))  # fmt: skip
+            if not isinstance(asked, Decision):  # the budget is spent: the rules decide, and say why
+                outcome = verdict(score, config, llm_available=False)
+        decision = (
+            asked if isinstance(asked, Decision) else _rules_decision(deps, score, trigger, outcome, asked)
         )
     decision = recall.decide(decision)
+    if task.watch:  # the watch decides about its question, whatever the LLM pointed at
+        decision = dataclasses.replace(decision, reply_to_message_id=trigger.id)
     deps.emit(
         "judgment", key, **base,
         decision="respond" if decision.should_respond else "silent",
         should_respond=decision.should_respond, response_type=decision.response_type.value,
         score=decision.score, state=decision.state.value, delay_seconds=decision.delay_seconds,
-        reason=decision.reason, llm_calls=decision.llm_calls, source=decision.source,
+        reason=decision.reason, llm_calls=decision.llm_calls, source=decision.source, llm_band=in_band,
         terms=dict(decision.terms), latency_ms=elapsed_ms(started),
     )  # fmt: skip
     verdict_word = "respond" if decision.should_respond else "silent"
@@ -83,6 +99,64 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     if decision.should_respond:
         _schedule_reply(deps, task, decision, now)
     return decision
+
+
+def _skip_reason(
+    deps: Deps, task: JudgeTask, window: list[Message], trigger: Message | None, now: datetime
+) -> tuple[str, str] | None:
+    """(decision, reason) when there is nothing to judge any more; the task re-checks what deleting
+    it may have missed, so correctness never depends on the deletion having won the race."""
+    if trigger is None:
+        return "stale", "the trigger is gone from the buffer"
+    if not task.watch:
+        return ("stale", "a newer message exists") if policy.is_stale(window, task.trigger_id) else None
+    if now - trigger.created_at > timedelta(minutes=deps.settings.question_max_age_minutes):
+        return "expired", "the question is too old to answer now"
+    if not questions.is_open_question(trigger, questions.participants_of(window), deps.settings.names):
+        return "directed", "the question is aimed at someone who is here"
+    answered = questions.answer_of(trigger, [m for m in window if m.created_at >= trigger.created_at])
+    return ("answered", answered) if answered else None
+
+
+def _watched(deps: Deps, window: list[Message], trigger: Message) -> bool:
+    """Is the trigger an open question whose watch will judge it after people had their chance?"""
+    s = deps.settings
+    return s.question_watch_seconds > 0 and questions.is_open_question(
+        trigger, questions.participants_of(window), s.names
+    )
+
+
+def _budget_note(deps: Deps, key: ChannelKey, now: datetime, window: list[Message], fetched: int) -> str:
+    """Non-empty once this place used its LLM judgments for the hour: then the rules decide.
+
+    The budget is LLM_JUDGMENTS_PER_HOUR, and in a quiet room a share of its traffic: when the window
+    holds every message of the buffer's span (fewer than were fetched), that span's human messages
+    give the hourly rate. A responsive bot then never multiplies the cost of a slow channel.
+    """
+    s = deps.settings
+    limit = s.llm_judgments_per_hour
+    if len(window) < fetched:
+        span = deps.ttl().total_seconds()
+        humans = sum(1 for m in window if m.is_human and (now - m.created_at).total_seconds() <= span)
+        limit = min(limit, max(1, int(s.llm_judgments_per_100_messages * humans * 3600 / span / 100)))
+    used = deps.store.llm_judgments_since(key, now - timedelta(hours=1))
+    return f"LLM budget reached ({used}/{limit} this hour)" if used >= limit else ""
+
+
+def _rules_decision(deps: Deps, score: Score, trigger: Message, outcome: Verdict, note: str) -> Decision:
+    """The rules decide alone: whether, and in which form (a reaction, a short line, a full reply)."""
+    s = deps.settings
+    form, reaction, worthy = rule_response(score, trigger.content, s.allowed_reactions, deps.rule_config())
+    # A reaction costs the room nothing: a reaction-worthy message gets one even below the speaking line.
+    speak = outcome is Verdict.RESPOND or (worthy and note != _DEFERRED)
+    if form is ResponseType.REACT_ONLY and not worthy and outcome is Verdict.RESPOND:
+        form, reaction = rule_response_type(score), None
+    reason = _rule_reason(score, Verdict.RESPOND if speak else Verdict.SILENT)
+    return Decision(
+        should_respond=speak, response_type=form, score=score.total,
+        reason=f"{reason}; {note}" if note else reason, delay_seconds=s.reply_delay_default_seconds,
+        reaction=reaction, reply_to_message_id=trigger.id, terms=score.terms,
+    )  # fmt: skip
 
 
 def parent_messages(deps: Deps, key: ChannelKey, now: datetime) -> list[Message]:
@@ -106,8 +180,11 @@ def _ask_llm(
     score: Score,
     now,
     recall: memory_recall.JudgeMemory | None = None,
-) -> Decision:
-    """One structured call; cached by conversation; any failure means silence."""
+    budget: Callable[[], str] = lambda: "",
+) -> Decision | str:
+    """One structured call; cached by what the conversation says; any failure means silence.
+
+    Returns the budget note instead when the cache has nothing and the place's budget is spent."""
     s = deps.settings
     assert deps.judge_llm is not None
     context = build_context(
@@ -121,6 +198,9 @@ def _ask_llm(
     cached = deps.store.cached_judgment(key, digest, now - timedelta(seconds=s.judgment_cache_seconds))
     if cached is not None:
         return dataclasses.replace(cached, llm_calls=0, source="cache", score=score.total, terms=score.terms)
+    spent = budget()
+    if spent:
+        return spent
     request = LLMRequest(
         purpose="judge", system=prompts.render("judge", context, deps.settings.prompts_dir),
         schema=answer_schema(), max_output_tokens=300, temperature=0.2,
@@ -158,11 +238,13 @@ def _schedule_reply(deps: Deps, task: JudgeTask, decision: Decision, now) -> Non
     payload = ReplyTask(
         guild_id=task.guild_id, channel_id=key.channel_id, thread_id=key.thread_id,
         trigger_id=task.trigger_id, response_type=decision.response_type, reason=decision.reason[:500],
-        reply_to_message_id=decision.reply_to_message_id, reaction=decision.reaction,
+        reply_to_message_id=decision.reply_to_message_id, reaction=decision.reaction, state=decision.state,
+        question_id=task.trigger_id if task.watch else None,
     )  # fmt: skip
-    name = policy.task_name(TaskKind.REPLY, key, task.trigger_id)
+    # A watch's reply is named apart: a newer message cancels the previous message's reply, not this one.
+    name = policy.task_name(TaskKind.REPLY, key, task.trigger_id, watch=task.watch)
     if deps.tasks.schedule(TaskSpec(name, TaskKind.REPLY, now + timedelta(seconds=delay), dump(payload))):
         deps.emit(
             "reply_scheduled", key, function="judge", guild=task.guild_id, trigger=task.trigger_id,
-            task=name, delay_seconds=delay, addressed=False,
+            task=name, kind="watch" if task.watch else "pause", delay_seconds=delay, addressed=False,
         )  # fmt: skip

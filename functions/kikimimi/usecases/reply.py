@@ -9,10 +9,10 @@ from datetime import datetime, timedelta
 from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 from kikimimi import prompts
-from kikimimi.domain import policy
+from kikimimi.domain import policy, questions
 from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
 from kikimimi.domain.outgoing import shape_reply
-from kikimimi.domain.prompt_context import build_context, last_lines
+from kikimimi.domain.prompt_context import build_context, last_lines, said_recently
 from kikimimi.domain.wire import ReplyTask
 from kikimimi.ports import DiscordError, LLMError, LLMRequest, LLMResult
 from kikimimi.usecases.deps import Deps, elapsed_ms
@@ -33,16 +33,17 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     s = deps.settings
     base = {"function": "reply", "guild": task.guild_id, "trigger": task.trigger_id}
     now = deps.clock.now()
-    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=s.context_messages)
+    # An open question's answer comes after the chat that followed it: the window reaches back to it.
+    limit = s.context_messages * 2 if task.question_id else s.context_messages
+    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit)
+    question = next((m for m in window if m.id == task.question_id), None) if task.question_id else None
     if not deps.enabled(key):  # switched off since the task was scheduled
         deps.emit("reply_skipped", key, **base, decision="disabled", reason="channel not enabled")
         return None
-    # An answer to an addressed message is owed even if the chat moved on; a judged reply is not,
-    # nor one whose trigger is gone from the buffer (deleted or expired meanwhile).
-    if not task.addressed and (
-        policy.is_stale(window, task.trigger_id) or not any(m.id == task.trigger_id for m in window)
-    ):
-        deps.emit("reply_skipped", key, **base, decision="stale", reason="a newer message exists")
+    # An answer to an addressed message is owed even if the chat moved on; a judged reply may not be.
+    stale = None if task.addressed else _stale_reason(window, task, question)
+    if stale is not None:
+        deps.emit("reply_skipped", key, **base, decision="stale", reason=stale)
         return None
     target_id = task.reply_to_message_id or task.trigger_id
     interventions = deps.store.interventions_since(key, now - HISTORY)
@@ -61,6 +62,8 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
         bot_name=s.bot_name, aliases=s.bot_aliases, persona=s.persona, language=s.language, now=now,
         messages=window, interventions=interventions, trigger_id=task.trigger_id, target_id=target_id,
         reason=task.reason, response_type=task.response_type.value, others=parent_messages(deps, key, now),
+        state=task.state, addressed=task.addressed, question_id=task.question_id,
+        said=said_recently(window, interventions, now),
     )  # fmt: skip
     context = memory_recall.for_reply(deps, context, task, window, now)
     short = task.response_type is ResponseType.SHORT_ACK
@@ -78,9 +81,10 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     if not text:
         deps.emit("reply_skipped", key, **base, decision="silent", reason="empty text from the model")
         return None
-    if not task.addressed and _overtaken(deps, key, task.trigger_id):
+    if not task.addressed and _overtaken(deps, key, task.trigger_id, question):
         # Generation takes seconds; a message that arrived meanwhile makes this reply stale too.
-        deps.emit("reply_skipped", key, **base, decision="stale", reason="newer message while writing")
+        why = "the question was answered while writing" if question else "newer message while writing"
+        deps.emit("reply_skipped", key, **base, decision="stale", reason=why)
         return None
     nonce = policy.nonce(key, task.trigger_id)
     posted: list[str] = []
@@ -107,9 +111,25 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     return message_id
 
 
-def _overtaken(deps: Deps, key: ChannelKey, trigger_id: str) -> bool:
+def _stale_reason(window: list[Message], task: ReplyTask, question: Message | None) -> str | None:
+    """Why a judged reply is no longer wanted, or None."""
+    # The answer to an open question is owed whatever was said since, unless someone answered it;
+    # a plain reply is stale once a newer human message exists or its trigger was deleted or expired.
+    if question is not None:
+        answered = questions.answer_of(question, [m for m in window if m.created_at >= question.created_at])
+        return f"the question was answered meanwhile: {answered}" if answered else None
+    if not any(m.id == task.trigger_id for m in window):
+        return "the trigger is gone from the buffer"
+    return "a newer message exists" if policy.is_stale(window, task.trigger_id) else None
+
+
+def _overtaken(deps: Deps, key: ChannelKey, trigger_id: str, question: Message | None) -> bool:
+    """Did the chat move on while the text was written (for an open question: was it answered)?"""
     now = deps.clock.now()
-    return policy.is_stale(deps.store.recent_messages(key, since=now - deps.ttl(), limit=3), trigger_id)
+    if question is None:
+        return policy.is_stale(deps.store.recent_messages(key, since=now - deps.ttl(), limit=3), trigger_id)
+    later = deps.store.recent_messages(key, since=question.created_at, limit=deps.settings.context_messages)
+    return questions.answer_of(question, later) is not None
 
 
 def _write(deps: Deps, request: LLMRequest, retry: bool) -> LLMResult | None:

@@ -7,7 +7,7 @@ import threading
 from dataclasses import replace
 from datetime import datetime
 
-from kikimimi.adapters.firestore_codec import intervention_doc_id, optional_utc, utc
+from kikimimi.adapters.firestore_codec import count_reads, intervention_doc_id, optional_utc, utc
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
 
 
@@ -131,6 +131,14 @@ class InMemoryStore:
             self.writes += 1
             normalized = replace(decision, terms=tuple((n, float(v)) for n, v in decision.terms))
             self._judgments.setdefault(key.id, {})[digest] = (normalized, utc(at))
+
+    def llm_judgments_since(self, key: ChannelKey, since: datetime) -> int:
+        """How many LLM judgments were stored for this place since `since` (the hourly budget)."""
+        since = utc(since)
+        with self._lock:
+            count = sum(1 for _, at in self._judgments.get(key.id, {}).values() if at >= since)
+            self.reads += count_reads(count)  # billed like Firestore's count aggregation
+        return count
 
     # Inspection helpers for tests.
 

@@ -1,0 +1,92 @@
+"""Pure reaction classifier: the emoji a friendly member would add to a short message, without an LLM."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+
+from kikimimi.domain.rule_terms import is_question
+
+# Longer messages carry more than one signal; a reaction would answer only part of them.
+MAX_LENGTH = 120
+
+# Preferred emoji per kind, best first; the first one the bot is allowed to use wins.
+REACTIONS: Mapping[str, tuple[str, ...]] = {
+    "good_news": ("🎉", "👍"),
+    "thanks": ("🙏", "👍"),
+    "laughter": ("😄",),
+}
+
+# The text is NFKC-normalised and casefolded first, so full-width ！？ｗ（） arrive as !?w().
+
+# A complaint or a "but" means the message is not simply happy, whatever else it says.
+_MIXED = re.compile(
+    r"\b(?:broken|not working|isn't working|doesn't work|does not work|didn't work|won't work|still (?:fails?"
+    r"|failing|broken|not|doesn't|crash\w*)|no luck|nothing works|for nothing|no,? thanks?|no thank you"
+    r"|thanks? anyway|but|unfortunately|sadly|sucks)\b"
+    r"|動かない|動きません|直らない|直りません|うまくいかない|上手くいかない|できない|できません|出来ない"
+    r"|壊れ|ダメ|だめ|駄目|失敗|不合格|落ちた|落ちました|残念|笑えない|笑い事|けど|けれど"
+)
+# Hedges and conditionals: "if it works now", "hopefully shipped", "リリースしたい", "直るかも".
+_HEDGED = re.compile(
+    r"\b(?:if|not|never|hope|hopefully|maybe|might|should|would|will|until|unless|yet)\b|n't\b"
+    r"|かも|はず|予定|つもり|(?<!が)たい|ますように|といいな"
+)
+_GOOD_NEWS = re.compile(
+    r"\b(?:it |that |this )?(?:works|working) now\b|(?<!how )\bit (?:works|worked)\b|\bthat worked\b"
+    r"|\bfinally (?:works|working|fixed|got|did|done|passed|merged|shipped|released|solved)\b"
+    r"|\b(?:fixed|solved|nailed) it\b|\bgot it (?:working|running)\b"
+    r"|\b(?:we|i|we've|i've|just) (?:just |finally )?(?:shipped|launched|released|deployed|published)\b"
+    r"|\b(?:is|are|got|has been) (?:released|shipped|launched|merged|approved|live)\b"
+    r"|\bpassed (?:the |my |our |all )?(?:\w+ )?(?:exams?|tests?|interview|certification|review|bar)\b"
+    r"|\b(?:all )?tests (?:are )?(?:passing|passed|green)\b|\bbuild (?:is )?green\b"
+    r"|\bgot (?:the job|an offer|the offer|promoted|accepted|engaged|married)\b"
+    r"|\bcongrat(?:s|ulations)\b|\bbirthday\b|\bhappy new year\b|\b(?:hooray|hurray|yay+|woo+hoo+)\b"
+    r"|\bwe did it\b|🎉|🥳|🎊"
+    # Japanese success verbs, unless a conditional ら follows ("動いたら" is "if it works").
+    r"|(?:動いた|動きました|動くようになった|直った|直りました|治った|治りました|解決した|解決しました"
+    r"|(?:でき|出来)(?:た|ました)(?:よ|ぞ|ー|~|〜)*[!.。…\sw]*$"
+    r"|合格(?:し(?:た|ました)|でした|だった|!|$)|受かった|受かりました"
+    r"|(?:テスト|試験|審査|レビュー|ci)(?:が|に|も)?通(?:った|りました)"
+    r"|リリースし(?:た|ました)|リリースされ|公開し(?:た|ました)|マージされ|マージし(?:た|ました)"
+    r"|成功し(?:た|ました)|完成し(?:た|ました)|内定|優勝|当選|誕生日|おめでと"
+    r"|やった[ー~〜!]|やったぁ|よっしゃ)(?!ら)"
+)
+_THANKS = re.compile(
+    r"\b(?:thanks|thank you|thank u|thx|thanx|ty|tysm|tyvm|much appreciated|appreciate it)\b"
+    r"|ありがと|有難う|有り難う|ありがたい|サンキュ|感謝|助かり(?:ます|ました)|助かった|助かる"
+    r"|あざす|あざっす|あざます"
+)
+_LAUGHTER = re.compile(
+    r"\b(?:lo+l+|lmf?ao+|rofl|(?:a?ha){2,}h?|(?:he){2,}|xd+)\b|😂|🤣|😆"
+    r"|(?<!微)笑(?!顔|み)|(?<![a-z0-9./])w{2,}(?![a-z0-9.])|草(?:生え|[\s!w]|$)|大草原"
+    r"|ワロタ|わろた|爆笑|ウケる"
+)
+
+
+def _normalized(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold().strip()
+
+
+def reaction_kind(text: str) -> str | None:
+    """What a short, non-question message clearly is: good_news, thanks or laughter (None when unclear)."""
+    body = _normalized(text)
+    if not body or len(body) > MAX_LENGTH or is_question(text) or _MIXED.search(body):
+        return None
+    # Good news first: "thanks, it works now!" is worth celebrating more than acknowledging.
+    if _GOOD_NEWS.search(body) and not _HEDGED.search(body):
+        return "good_news"
+    if _THANKS.search(body):
+        return "thanks"
+    if _LAUGHTER.search(body):
+        return "laughter"
+    return None
+
+
+def reaction_for(text: str, allowed: Sequence[str]) -> str | None:
+    """The allowed emoji a friendly member would react with to `text`, or None."""
+    kind = reaction_kind(text)
+    if kind is None:
+        return None
+    return next((emoji for emoji in REACTIONS[kind] if emoji in allowed), None)

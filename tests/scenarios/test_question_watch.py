@@ -1,0 +1,197 @@
+"""Question watches end to end: an open question is answered once people had their chance, unless answered."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kikimimi.domain.wire import MessageCreated
+from kikimimi.settings import Settings
+from kikimimi.tools.cli import main
+from kikimimi.tools.replay import replay
+
+from .conftest import BOT_ID, Scenario, three_people
+
+Make = Callable[..., Scenario]
+DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo_conversation.jsonl"
+QUESTION = "how do I change the log level in the config file?"
+WATCH = 150.0  # QUESTION_WATCH_SECONDS's default
+ASKED = 30.0
+
+
+def chatter(s: Scenario, t: float = 50) -> list[MessageCreated]:
+    """Unrelated small talk after the question: nobody answers it."""
+    return [
+        s.msg("x1", "alice", "lunch is at noon today", t),
+        s.msg("x2", "bob", "sounds good to me", t + 20),
+        s.msg("x3", "carol", "I will bring some snacks", t + 40),
+    ]
+
+
+def asked(s: Scenario) -> list[MessageCreated]:
+    return [*three_people(s), s.msg("q1", "dave", QUESTION, ASKED)]
+
+
+def watch_events(s: Scenario, name: str) -> list[dict[str, Any]]:
+    return [e for e in s.events(name) if e.get("trigger") == "q1"]
+
+
+def test_unrelated_chatter_does_not_stop_the_watch(scenario: Make) -> None:
+    s = scenario()
+    s.run(*asked(s), *chatter(s))
+    (scheduled,) = watch_events(s, "watch_scheduled")
+    assert (scheduled["t"], scheduled["delay_seconds"]) == (ASKED, WATCH)
+    assert scheduled["reason"].startswith("open question")
+    assert s.cancelled("watch") == []  # chatter cancelled the pause judgments only
+    assert {e["trigger"] for e in s.events("judgment_cancelled")} >= {"q1", "x1", "x2"}
+    (watched,) = [e for e in s.events("judgment") if e["kind"] == "watch"]
+    assert (watched["trigger"], watched["t"], watched["should_respond"]) == ("q1", ASKED + WATCH, True)
+    (post,) = s.posts
+    assert post.reply_to == "q1"
+    (posted,) = s.events("posted")
+    assert ASKED + WATCH <= posted["t"] <= ASKED + WATCH + 10  # the reply's short delay after the watch
+
+
+def test_the_pause_after_an_open_question_leaves_it_to_the_watch(scenario: Make) -> None:
+    s = scenario()
+    s.run(*asked(s))  # nothing after the question: its pause judgment runs long before the watch
+    pause, watch = (e for e in s.events("judgment") if e["trigger"] == "q1")
+    assert (pause["kind"], pause["should_respond"]) == ("pause", False)
+    assert pause["reason"].endswith("; an open question: its watch decides")
+    assert pause["t"] < ASKED + WATCH
+    assert (watch["kind"], watch["t"], watch["should_respond"]) == ("watch", ASKED + WATCH, True)
+    assert [p.reply_to for p in s.posts] == ["q1"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        pytest.param(lambda s: s.msg("a1", "erin", "set LOG_LEVEL=debug in .env", 80, reply_to="q1"),
+                     "erin replied to it", id="reply-to-it"),
+        pytest.param(lambda s: s.msg("a1", "erin", "dave: set LOG_LEVEL=debug in .env", 80),
+                     "erin answered the asker", id="nick-prefix"),
+        pytest.param(lambda s: s.msg("a1", "erin", "@dave it is LOG_LEVEL in the .env file", 80),
+                     "erin answered the asker", id="at-name"),
+        pytest.param(lambda s: s.msg("a1", "erin", "<@id_dave> LOG_LEVEL, in .env", 80),
+                     "erin answered the asker", id="discord-mention"),
+        pytest.param(lambda s: s.msg("a1", "dave", "nvm, found it in the docs", 80),
+                     "the asker settled it", id="asker-nvm"),
+        pytest.param(lambda s: s.msg("a1", "dave", "solved, thanks anyway", 80),
+                     "the asker settled it", id="asker-solved"),
+        pytest.param(lambda s: s.msg("a1", "dave", "自己解決しました", 80),
+                     "the asker settled it", id="asker-jikokaiketsu"),
+        pytest.param(lambda s: s.msg("a1", "dave", "わかりました", 80),
+                     "the asker settled it", id="asker-wakarimashita"),
+    ],
+)  # fmt: skip
+def test_an_answer_cancels_the_watch(
+    scenario: Make, answer: Callable[[Scenario], MessageCreated], reason: str
+) -> None:
+    s = scenario()
+    s.run(*asked(s), s.msg("x1", "alice", "lunch is at noon today", 50), answer(s))
+    (cancelled,) = s.events("watch_cancelled")
+    assert (cancelled["trigger"], cancelled["cancelled_by"], cancelled["reason"]) == ("q1", "a1", reason)
+    assert cancelled["t"] == 80.0
+    assert s.cancelled("watch") == ["watch-general-main-q1"]
+    assert [e for e in s.events("judgment") if e["kind"] == "watch"] == []
+    assert s.posts == []
+
+
+def test_the_bot_answering_the_question_ends_its_watch(scenario: Make) -> None:
+    """The bot's own answer (relayed by the gateway) settles the question; the next human message, which
+    runs the settling, cancels the watch."""
+    s = scenario()
+    own = s.msg("b1", "kikimimi", "LOG_LEVEL in .env sets it", 60, bot=True, author_id=BOT_ID, reply_to="q1")
+    s.run(*asked(s), own, s.msg("x1", "alice", "lunch is at noon today", 80))
+    (cancelled,) = s.events("watch_cancelled")
+    assert (cancelled["trigger"], cancelled["cancelled_by"]) == ("q1", "x1")
+    assert cancelled["reason"] == "the bot answered it"
+    assert [e for e in s.events("judgment") if e["kind"] == "watch"] == []
+    assert s.posts == []  # the bot's own answer came through the gateway; nothing more is said
+
+
+def test_a_watch_finding_the_bot_answered_skips(scenario: Make) -> None:
+    """No human message after the bot's answer: the watch itself re-checks and stays silent."""
+    s = scenario()
+    own = s.msg("b1", "kikimimi", "LOG_LEVEL in .env sets it", 60, bot=True, author_id=BOT_ID, reply_to="q1")
+    s.run(*asked(s), own)
+    assert s.events("watch_cancelled") == []
+    (skipped,) = [e for e in s.events("judgment_skipped") if e["kind"] == "watch"]
+    assert (skipped["trigger"], skipped["decision"], skipped["reason"]) == (
+        "q1",
+        "answered",
+        "the bot answered it",
+    )
+    assert skipped["t"] == ASKED + WATCH
+    assert s.posts == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("bob, how do I change the log level?", id="name-comma"),
+        pytest.param("bob: how do I change the log level?", id="nick-prefix"),
+        pytest.param("@bob how do I change the log level?", id="at-name"),
+        pytest.param("<@4242> how do I change the log level?", id="discord-mention"),
+        pytest.param("frank: how do I change the log level?", id="absent-nick"),
+    ],
+)
+def test_a_question_aimed_at_a_person_opens_no_watch(scenario: Make, text: str) -> None:
+    s = scenario()
+    s.run(*three_people(s), s.msg("q1", "dave", text, ASKED), *chatter(s))
+    assert s.sim.events.counts["watch_scheduled"] == 0
+    assert not any(t.name.startswith("watch-") for t in s.sim.tasks.created)
+    assert [e["kind"] for e in s.events("judgment")] == ["pause"]
+    assert s.posts == []
+
+
+def test_an_expired_question_is_not_answered(scenario: Make) -> None:
+    s = scenario(question_max_age_minutes=1.0)  # shorter than the watch's 150 s
+    s.run(*asked(s), *chatter(s))
+    assert len(watch_events(s, "watch_scheduled")) == 1
+    (skipped,) = [e for e in s.events("judgment_skipped") if e["kind"] == "watch"]
+    assert (skipped["trigger"], skipped["decision"]) == ("q1", "expired")
+    assert skipped["t"] == ASKED + WATCH
+    assert s.posts == []
+
+
+def test_the_demo_answers_daves_question_at_the_default_settings() -> None:
+    lines = DEMO.read_text(encoding="utf-8").splitlines()
+    question = next(json.loads(raw) for raw in lines if json.loads(raw)["author"] == "dave")
+    assert question["id"] == "m010" and question["content"].endswith("?")
+    sim = replay(lines, Settings())  # no shortened waits: the watch waits its 150 s
+    posts = {p.reply_to: p for p in sim.discord.messages}
+    assert "m011" in posts  # erin's mention is answered at once
+    assert "m010" in posts  # dave's question, by its watch
+    (watched,) = [e for e in sim.events.named("judgment") if e["trigger"] == "m010"]
+    assert watched["kind"] == "watch" and watched["should_respond"]
+    (posted,) = [e for e in sim.timeline() if e["event"] == "posted" and e["reply_to"] == "m010"]
+    assert posted["t"] >= 19 + WATCH  # dave asked 19 s into the demo
+
+
+def test_the_json_timeline_names_each_task_kind_and_why(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in Settings.env_names():
+        monkeypatch.delenv(name, raising=False)
+    assert main(["replay", str(DEMO), "--json", "--llm", "none"]) == 0
+    *rows, summary = [json.loads(row) for row in capsys.readouterr().out.splitlines()]
+    pauses = [r for r in rows if r["event"] == "judgment_scheduled"]
+    assert pauses and all(r["kind"] == "pause" and r["reason"].startswith("pace: ") for r in pauses)
+    (m010,) = [r for r in pauses if r["trigger"] == "m010"]
+    assert m010["reason"].endswith("→ 30s")  # the quick chat's pace, clamped to PACE_MIN_SECONDS
+    watches = {r["trigger"]: r for r in rows if r["event"] == "watch_scheduled"}
+    assert "m010" in watches
+    assert (watches["m010"]["kind"], watches["m010"]["delay_seconds"]) == ("watch", WATCH)
+    assert watches["m010"]["reason"] == "open question: people get 150s to answer first"
+    (judged,) = [r for r in rows if r["event"] == "judgment" and r["trigger"] == "m010"]
+    assert judged["kind"] == "watch" and judged["reason"].startswith("rules respond")
+    skipped = [r for r in rows if r["event"] == "judgment_skipped"]
+    assert all(r["kind"] and r["decision"] and r["reason"] for r in skipped)
+    assert summary["event"] == "summary"
+    assert summary["watches"] == len(watches)
+    assert summary["llm_band"] == sum(bool(r["llm_band"]) for r in rows if r["event"] == "judgment")
