@@ -58,8 +58,8 @@ class Store(Protocol):
 
     def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None: ...
 
-    def interventions_since(self, key: ChannelKey, since: datetime) -> list[Intervention]:
-        """Interventions at or after `since`, oldest first."""
+    def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
+        """The newest `limit` interventions at or after `since`, oldest first (reads cost per document)."""
         ...
 
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:

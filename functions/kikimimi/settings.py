@@ -46,7 +46,7 @@ class Settings:
     pace_multiplier: float = field(default=3.0, metadata={"env": "PACE_MULTIPLIER"})
     pace_min_seconds: float = field(default=30.0, metadata={"env": "PACE_MIN_SECONDS"})
     pace_max_seconds: float = field(default=300.0, metadata={"env": "PACE_MAX_SECONDS"})
-    pace_sample: int = field(default=6, metadata={"env": "PACE_SAMPLE"})  # recent messages the pace reads
+    pace_sample: int = field(default=5, metadata={"env": "PACE_SAMPLE"})  # recent messages the pace reads
     jitter_ratio: float = field(default=0.3, metadata={"env": "JITTER_RATIO"})
     # An open question (not directed at anyone) is watched: judged after this delay unless answered.
     question_watch_seconds: float = field(default=150.0, metadata={"env": "QUESTION_WATCH_SECONDS"})

@@ -112,6 +112,8 @@ def test_interventions_since(store: InMemoryStore | FirestoreStore) -> None:
     assert store.interventions_since(CHANNEL, T0) == [older, newer]
     assert store.interventions_since(CHANNEL, T0 + timedelta(minutes=1)) == [newer]
     assert store.interventions_since(THREAD, T0) == []
+    # Only the newest `limit`, still oldest first: the reads stay bounded however often the bot spoke.
+    assert store.interventions_since(CHANNEL, T0, limit=1) == [newer]
 
 
 def test_channel_settings_round_trip_and_default(store: InMemoryStore | FirestoreStore) -> None:

@@ -91,17 +91,18 @@ class FirestoreStore(DocumentCounter):
             doc
         )
 
-    def interventions_since(self, key: ChannelKey, since: datetime) -> list[Intervention]:
-        """Interventions at or after `since`, oldest first."""
+    def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
+        """The newest `limit` interventions at or after `since`, oldest first."""
         query = (
             self._channel(key)
             .collection(INTERVENTIONS)
             .where(filter=FieldFilter("at", ">=", codec.utc(since)))
-            .order_by("at")
+            .order_by("at", direction=firestore.Query.DESCENDING)
+            .limit(limit)
         )
         found = [codec.intervention_from_doc(snap.to_dict() or {}) for snap in query.stream()]
-        self._count(reads=len(found))
-        return found
+        self._count(reads=max(1, len(found)))
+        return found[::-1]
 
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
         """Moderator settings of a channel (empty settings when none are stored)."""

@@ -44,8 +44,7 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     kind = "watch" if task.watch else "pause"
     base = {"function": "judge", "guild": task.guild_id, "trigger": task.trigger_id, "kind": kind}
     now = deps.clock.now()
-    limit = s.context_messages * 2 if task.watch else s.context_messages  # the chat since the question too
-    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit)
+    window, limit = _read_window(deps, task, now)
     trigger = next((m for m in window if m.id == task.trigger_id), None)
     skip = _skip_reason(deps, task, window, trigger, now)
     if skip is not None:
@@ -72,9 +71,13 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     else:
         asked: Decision | str = ""
         if outcome is Verdict.ASK_LLM:
-            # The cache first (a redelivery keeps its answer), then the budget, then one call.
+            # The LLM reads the full context (the rules needed only the last lines); then the cache
+            # (a redelivery keeps its answer), the budget, and one call.
+            if not task.watch and len(window) >= limit:
+                limit = s.context_messages
+                window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit)
             asked = _ask_llm(deps, key, window, interventions, trigger, score, now, recall,
-                             lambda: _budget_note(deps, key, now, window, limit))  # fmt: skip
+                             lambda: _budget_note(deps, key, now, window, s.context_messages))  # fmt: skip
             if not isinstance(asked, Decision):  # the budget is spent: the rules decide, and say why
                 outcome = verdict(score, config, llm_available=False)
         decision = (
@@ -99,6 +102,23 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     if decision.should_respond:
         _schedule_reply(deps, task, decision, now)
     return decision
+
+
+RULES_WINDOW = 20  # what the rule terms read (who talks with whom needs the last twenty lines)
+
+
+def _read_window(deps: Deps, task: JudgeTask, now: datetime) -> tuple[list[Message], int]:
+    """(messages oldest first, how many were asked for): reads cost one per document, so a pause
+    judgment reads the lines the rules use, and a watch the chat from just before its question."""
+    s, key = deps.settings, task.key
+    if not task.watch:
+        return deps.store.recent_messages(key, since=now - deps.ttl(), limit=RULES_WINDOW), RULES_WINDOW
+    limit = s.context_messages * 2
+    before = timedelta(seconds=(task.wait_seconds or s.question_watch_seconds) + 120)
+    window = deps.store.recent_messages(key, since=now - before, limit=limit)
+    if not any(m.id == task.trigger_id for m in window):  # a late delivery: look through the buffer
+        window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit)
+    return window, limit
 
 
 def _skip_reason(
@@ -129,9 +149,9 @@ def _watched(deps: Deps, window: list[Message], trigger: Message) -> bool:
 def _budget_note(deps: Deps, key: ChannelKey, now: datetime, window: list[Message], fetched: int) -> str:
     """Non-empty once this place used its LLM judgments for the hour: then the rules decide.
 
-    The budget is LLM_JUDGMENTS_PER_HOUR, and in a quiet room a share of its traffic: when the window
-    holds every message of the buffer's span (fewer than were fetched), that span's human messages
-    give the hourly rate. A responsive bot then never multiplies the cost of a slow channel.
+    The budget is LLM_JUDGMENTS_PER_HOUR, and in a quiet room a share of its traffic: when the buffer's
+    span holds fewer than CONTEXT_MESSAGES lines (the window has them all), its human messages give the
+    hourly rate. A responsive bot then never multiplies the cost of a slow channel.
     """
     s = deps.settings
     limit = s.llm_judgments_per_hour

@@ -34,8 +34,10 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     base = {"function": "reply", "guild": task.guild_id, "trigger": task.trigger_id}
     now = deps.clock.now()
     # An open question's answer comes after the chat that followed it: the window reaches back to it.
-    limit = s.context_messages * 2 if task.question_id else s.context_messages
-    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit)
+    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=s.context_messages)
+    if task.question_id and not any(m.id == task.question_id for m in window):
+        # A busy room since the question: read further back (reads cost one per document).
+        window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=s.context_messages * 2)
     question = next((m for m in window if m.id == task.question_id), None) if task.question_id else None
     if not deps.enabled(key):  # switched off since the task was scheduled
         deps.emit("reply_skipped", key, **base, decision="disabled", reason="channel not enabled")

@@ -86,13 +86,14 @@ class InMemoryStore:
             stored = replace(intervention, at=utc(intervention.at), context=tuple(intervention.context))
             self._interventions.setdefault(key.id, {})[intervention_doc_id(intervention)] = stored
 
-    def interventions_since(self, key: ChannelKey, since: datetime) -> list[Intervention]:
-        """Interventions at or after `since`, oldest first."""
+    def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
+        """The newest `limit` interventions at or after `since`, oldest first."""
         since = utc(since)
         with self._lock:
-            found = [i for i in self._interventions.get(key.id, {}).values() if i.at >= since]
-            self.reads += len(found)
-        return sorted(found, key=lambda i: i.at)
+            found = sorted((i for i in self._interventions.get(key.id, {}).values() if i.at >= since),
+                           key=lambda i: i.at)[-limit:]  # fmt: skip
+            self.reads += max(1, len(found))  # as Firestore bills: a query reads at least one document
+        return found
 
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
         """Moderator settings of a channel (empty settings when none are stored)."""
