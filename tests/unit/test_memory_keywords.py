@@ -8,9 +8,9 @@ from kikimimi.domain.memory.keywords import extract_keywords, merge_keywords, no
 def test_the_real_tokenizer_is_installed() -> None:
     import fugashi  # noqa: F401  (fugashi + unidic-lite: the fallback must not be what these tests see)
 
-    from kikimimi.domain.memory.keywords import _tagger
+    from kikimimi.domain.memory.keywords import tagger
 
-    assert _tagger() is not None
+    assert tagger() is not None
 
 
 def test_japanese_nouns_and_compounds_without_whitespace() -> None:

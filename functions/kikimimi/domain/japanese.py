@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kikimimi.domain.memory.keywords import _tagger
+from kikimimi.domain.memory.keywords import tagger
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,18 +56,18 @@ def _by_script(text: str) -> tuple[Morpheme, ...]:
 
 def analyser_available() -> bool:
     """Is the morphological analyser installed (fugashi and its dictionary)?"""
-    return _tagger() is not None
+    return tagger() is not None
 
 
 @lru_cache(maxsize=2048)
 def morphemes(text: str) -> tuple[Morpheme, ...]:
     """The text's morphemes with their character spans (script runs without the analyser)."""
-    tagger = _tagger()
-    if tagger is None:
+    analyser = tagger()
+    if analyser is None:
         return _by_script(text)
     out: list[Morpheme] = []
     at = 0
-    for word in tagger(text):
+    for word in analyser(text):
         start = text.find(word.surface, at)
         if start < 0:  # the analyser changed the text (it should not): trust the scripts instead
             return _by_script(text)

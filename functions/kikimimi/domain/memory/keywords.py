@@ -44,7 +44,7 @@ _local = threading.local()
 _warned = False
 
 
-def _tagger() -> Any | None:
+def tagger() -> Any | None:
     """One MeCab tagger (UniDic lite) per thread, or None when fugashi is not installed."""
     global _warned
     if not hasattr(_local, "tagger"):
@@ -90,8 +90,8 @@ def _content_noun(word: Any) -> bool:
 def terms(text: str) -> list[str]:
     """Candidate keywords of one text in order: compound nouns, their parts, English words."""
     text = _URL.sub(" ", unicodedata.normalize("NFKC", text))
-    tagger = _tagger()
-    if tagger is None:
+    analyser = tagger()
+    if analyser is None:
         return [t for t in (normalize(m) for m in _FALLBACK.findall(text)) if _keep_part(t)]
     out: list[str] = []
     run: list[str] = []
@@ -104,7 +104,7 @@ def terms(text: str) -> list[str]:
         out.extend(part for part in run if _keep_part(part, alone=len(run) == 1))
         run.clear()
 
-    for word in tagger(text):
+    for word in analyser(text):
         surface = normalize(word.surface)
         if not surface:
             close()
