@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from kikimimi.tools import bench_chat
+from kikimimi.tools import bench_rooms
 from kikimimi.tools.transcript import TranscriptLine, to_envelopes
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
@@ -16,16 +16,16 @@ def _gaps(lines: list) -> list[float]:
 
 
 def test_the_generators_are_deterministic() -> None:
-    assert bench_chat.bursty(300) == bench_chat.bursty(300)
-    assert bench_chat.slow(300) == bench_chat.slow(300)
-    assert bench_chat.multi_channel(100, channels=3) == bench_chat.multi_channel(100, channels=3)
-    assert bench_chat.multi(300) == bench_chat.multi(300)
-    assert bench_chat.multi(300, seed=4) != bench_chat.multi(300, seed=5)
-    assert bench_chat.bursty(300, seed=1) != bench_chat.bursty(300, seed=5)
+    assert bench_rooms.bursty(300) == bench_rooms.bursty(300)
+    assert bench_rooms.slow(300) == bench_rooms.slow(300)
+    assert bench_rooms.multi_channel(100, channels=3) == bench_rooms.multi_channel(100, channels=3)
+    assert bench_rooms.multi(300) == bench_rooms.multi(300)
+    assert bench_rooms.multi(300, seed=4) != bench_rooms.multi(300, seed=5)
+    assert bench_rooms.bursty(300, seed=1) != bench_rooms.bursty(300, seed=5)
 
 
 def test_bursty_chat_has_many_speakers_short_gaps_and_a_few_pauses() -> None:
-    lines = bench_chat.bursty(1000)
+    lines = bench_rooms.bursty(1000)
     assert len(lines) == 1000 and len({m.id for m in lines}) == 1000
     assert 6 <= len({m.author for m in lines}) <= 10
     gaps = _gaps(lines)
@@ -37,14 +37,14 @@ def test_bursty_chat_has_many_speakers_short_gaps_and_a_few_pauses() -> None:
 
 
 def test_slow_chat_has_few_speakers_and_minutes_between_messages() -> None:
-    lines = bench_chat.slow(1000)
+    lines = bench_rooms.slow(1000)
     assert len(lines) == 1000
     assert 3 <= len({m.author for m in lines}) <= 4
     assert all(60 <= g <= 600 for g in _gaps(lines))
 
 
 def test_text_mixes_languages_questions_and_mentions_of_the_bot() -> None:
-    lines = bench_chat.bursty(1000)
+    lines = bench_rooms.bursty(1000)
     texts = [m.content for m in lines]
     japanese = sum(bool(JAPANESE.search(t)) for t in texts)
     assert 0.2 * len(texts) < japanese < 0.8 * len(texts)
@@ -55,22 +55,22 @@ def test_text_mixes_languages_questions_and_mentions_of_the_bot() -> None:
 
 
 def test_multi_channel_spreads_messages_round_robin() -> None:
-    lines = bench_chat.multi_channel(200, channels=2)
+    lines = bench_rooms.multi_channel(200, channels=2)
     by_channel = {c: sum(m.channel == c for m in lines) for c in {m.channel for m in lines}}
     assert by_channel == {"bench-c00": 100, "bench-c01": 100}
     assert [m.ts for m in lines] == sorted(m.ts for m in lines)
 
 
 def _topic(text: str) -> str | None:
-    found = [t.name for t in bench_chat.TOPICS if text in (*t.statements, *t.questions)]
+    found = [t.name for t in bench_rooms.TOPICS if text in (*t.statements, *t.questions)]
     assert len(found) <= 1, text  # every text belongs to one topic only
     return found[0] if found else None
 
 
 def test_multi_is_one_channel_where_two_or_three_conversations_interleave() -> None:
-    pairs = bench_chat.conversations(bench_chat.MIXED, 1000, seed=4)
+    pairs = bench_rooms.conversations(bench_rooms.MIXED, 1000, seed=4)
     lines = [line for _, line in pairs]
-    assert lines == bench_chat.multi(1000)
+    assert lines == bench_rooms.multi(1000)
     assert len({m.id for m in lines}) == 1000 and {m.channel for m in lines} == {"multi"}
     assert [m.ts for m in lines] == sorted(m.ts for m in lines)
     assert 7 <= len({m.author for m in lines}) <= 9
@@ -85,7 +85,7 @@ def test_multi_is_one_channel_where_two_or_three_conversations_interleave() -> N
 
 
 def test_each_multi_conversation_is_a_small_group_on_its_own_topic() -> None:
-    pairs = bench_chat.conversations(bench_chat.MIXED, 1000, seed=4)
+    pairs = bench_rooms.conversations(bench_rooms.MIXED, 1000, seed=4)
     by_number: dict[int, list[TranscriptLine]] = {}
     for number, line in pairs:
         by_number.setdefault(number, []).append(line)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.settings import Settings
-from kikimimi.tools import bench_chat
+from kikimimi.tools import bench_chat, bench_rooms
 
 FUNCTIONS_DIR = Path(__file__).resolve().parents[1]
 
@@ -55,7 +55,11 @@ def _part(figures: dict[str, Any], *rows: tuple[str, str, str, bool | None]) -> 
 def part_llm_calls(settings: Settings, quick: bool) -> Part:
     n = 150 if quick else 1000
     part = Part()
-    rooms = (("bursty", bench_chat.bursty(n)), ("slow", bench_chat.slow(n)), ("multi", bench_chat.multi(n)))
+    rooms = (
+        ("bursty", bench_rooms.bursty(n)),
+        ("slow", bench_rooms.slow(n)),
+        ("multi", bench_rooms.multi(n)),
+    )
     for kind, lines in rooms:
         f = part.figures[kind] = bench_chat.simulate_llm_calls(settings, lines)
         detail = f"{f['judgments']} judgments, {f['rules_decided']} by rules, {f['cache_hits']} cached"

@@ -19,7 +19,7 @@ from typing import Any
 from kikimimi.domain.wire import MessageCreated, dump
 from kikimimi.ports import LLM
 from kikimimi.settings import Settings, patched_environment
-from kikimimi.tools import bench_chat
+from kikimimi.tools import bench_rooms
 from kikimimi.tools.transcript import to_envelopes
 
 _LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: no HTTP(S)_PROXY
@@ -56,7 +56,7 @@ def firestore_per_message(settings: Settings, judge_llm: LLM, n: int) -> dict[st
     from kikimimi.local.emulators import start_firestore
     from kikimimi.tools.simulation import Simulation
 
-    lines = bench_chat.multi_channel(n, channels=2)
+    lines = bench_rooms.multi_channel(n, channels=2)
     tasks = {"reads": 0, "writes": 0}
     with start_firestore() as emulator, patched_environment(emulator.env):
         client = firestore.Client(project=emulator.project)
@@ -177,7 +177,7 @@ def push_body(envelope: MessageCreated, message_id: str, subscription: str) -> b
 
 def _envelopes(n: int, channels: int, prefix: str) -> list[MessageCreated]:
     """Generated chat, re-timed to end now (the buffer keeps the last 30 minutes), ids made unique."""
-    lines = bench_chat.multi_channel(n, channels=channels, seed=11)
+    lines = bench_rooms.multi_channel(n, channels=channels, seed=11)
     envelopes = to_envelopes(lines, "kikimimi")
     shift = datetime.now(UTC) - envelopes[-1].created_at - timedelta(seconds=1)
     return [
