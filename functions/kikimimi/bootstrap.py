@@ -78,14 +78,15 @@ def twin_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpac
 
     sim_clock = clock if isinstance(clock, SimClock) else SimClock()
     store = overrides.get("store") or InMemoryStore()
-    memory = settings.memory_enabled and isinstance(store, InMemoryStore)
+    # The recall twin reads the store twin's buffer; with another store, recall must be given too.
+    recall = InMemoryRecall(store) if settings.memory_enabled and isinstance(store, InMemoryStore) else None
     factories: PortFactories = {
         "store": lambda: store,
         "tasks": lambda: SimTaskQueue(sim_clock),
         "discord": RecordingDiscord,
         "writer": TemplateLLM,
         "judge_llm": lambda: None,
-        "recall": lambda: InMemoryRecall(store) if memory and isinstance(store, InMemoryStore) else None,
+        "recall": lambda: recall,
         "embedder": HashingEmbedder if settings.memory_enabled else (lambda: None),
         "memory_llm": ExtractiveMemoryWriter if settings.memory_enabled else (lambda: None),
     }

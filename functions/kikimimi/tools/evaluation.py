@@ -38,7 +38,7 @@ from typing import Any
 
 from kikimimi.adapters.twins.sim import SimClock, SimTaskQueue
 from kikimimi.bootstrap import twin_deps
-from kikimimi.domain import policy, questions, rules
+from kikimimi.domain import questions, rules
 from kikimimi.domain.model import ChannelKey, Decision, Message, ResponseType, TaskKind
 from kikimimi.domain.wire import JudgeTask
 from kikimimi.ports import LLM
@@ -46,6 +46,7 @@ from kikimimi.settings import Settings
 from kikimimi.tools.eval_cases import Case, CaseError, parse_cases
 from kikimimi.tools.transcript import SELF_ID, user_id
 from kikimimi.usecases.deps import Deps
+from kikimimi.usecases.ingest import pace_window, pause_wait, watch_wait
 from kikimimi.usecases.judge import judge
 
 JUDGMENT_TIME = "the pause judgment and due question watches, the room quiet after the trigger; no jitter"
@@ -142,19 +143,13 @@ def judgment_moments(messages: Sequence[Message], s: Settings) -> list[tuple[dat
     moments: list[tuple[datetime, JudgeTask]] = []
     ttl = timedelta(minutes=s.buffer_ttl_minutes)
     buffered = [m for m in messages if arrived - ttl <= m.created_at <= arrived]
+    sample = buffered[-pace_window(s) :]  # what ingest reads when the trigger arrives
     if len(buffered) >= s.min_messages:
-        if s.judge_timing == "fixed":
-            wait = s.min_wait_seconds
-        else:
-            sample = buffered[-max(s.min_messages, s.pace_sample, 3) :]
-            wait = policy.pace_wait(sample, s.pace_multiplier, s.pace_min_seconds, s.pace_max_seconds)[0]
-        moments.append((arrived + timedelta(seconds=wait), _task(trigger.id)))
+        moments.append((arrived + timedelta(seconds=pause_wait(s, sample)[0]), _task(trigger.id)))
     if s.question_watch_seconds > 0 and questions.is_open_question(
         trigger, questions.participants_of(messages), s.names
     ):
-        sample = buffered[-max(s.min_messages, s.pace_sample, 3) :]
-        wait = policy.watch_wait(sample, s.question_watch_seconds, s.question_watch_pace,
-                                 s.question_watch_max_seconds)  # fmt: skip
+        wait = watch_wait(s, sample)
         moments.append((arrived + timedelta(seconds=wait), _task(trigger.id, watch=True, wait=wait)))
     return sorted(moments, key=lambda pair: pair[0])
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from kikimimi.domain import policy, questions, rules
 from kikimimi.domain.model import ChannelKey, Message, TaskKind, TaskSpec
 from kikimimi.domain.wire import JudgeTask, MessageCreated, MessageDeleted, MessageEdited, ReplyTask, dump
+from kikimimi.settings import Settings
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.memory import hook as memory_hook
 
@@ -43,9 +45,7 @@ def ingest(deps: Deps, envelope: MessageCreated | MessageEdited | MessageDeleted
 
     # Scheduling runs even for a redelivered message: task names are deterministic, so a retry after a
     # crash between the write and the task creation finishes the work exactly once.
-    window = deps.store.recent_messages(
-        key, since=now - deps.ttl(), limit=max(s.min_messages, s.pace_sample, 3)
-    )
+    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=pace_window(s))
     memory_hook.on_message(deps, message, window, created)
     addressed = rules.is_addressed(message, s.names)
     outcome = "stored"
@@ -82,20 +82,33 @@ def ingest(deps: Deps, envelope: MessageCreated | MessageEdited | MessageDeleted
     return outcome
 
 
+def pace_window(s: Settings) -> int:
+    """How many of the newest messages ingest reads: the pace, and which tasks a message cancels."""
+    return max(s.min_messages, s.pace_sample, 3)
+
+
+def pause_wait(s: Settings, recent: Sequence[Message]) -> tuple[float, str]:
+    """(seconds, why) until the pause judgment of the newest of `recent`, before jitter."""
+    if s.judge_timing == "fixed":
+        return s.min_wait_seconds, f"fixed pause {s.min_wait_seconds:g}s"
+    wait, gap = policy.pace_wait(recent, s.pace_multiplier, s.pace_min_seconds, s.pace_max_seconds)
+    why = (
+        f"pace: {s.pace_multiplier:g} × median gap {gap:g}s" if gap is not None else "pace: too few messages"
+    )
+    return wait, f"{why} → {wait:g}s"
+
+
+def watch_wait(s: Settings, recent: Sequence[Message]) -> float:
+    """Seconds people get to answer an open question, the newest of `recent`."""
+    floor, pace, ceiling = s.question_watch_seconds, s.question_watch_pace, s.question_watch_max_seconds
+    return policy.watch_wait(recent, floor, pace, ceiling)
+
+
 def _schedule_pause(deps: Deps, envelope: MessageCreated, message: Message, window: list[Message],
                     now: datetime, base: dict) -> None:  # fmt: skip
     """The pause judgment: after a wait that fits the channel's pace; any newer message cancels it."""
     s, key = deps.settings, envelope.key
-    if s.judge_timing == "fixed":
-        wait, why = s.min_wait_seconds, f"fixed pause {s.min_wait_seconds:g}s"
-    else:
-        wait, gap = policy.pace_wait(window, s.pace_multiplier, s.pace_min_seconds, s.pace_max_seconds)
-        why = (
-            f"pace: {s.pace_multiplier:g} × median gap {gap:g}s"
-            if gap is not None
-            else "pace: too few messages"
-        )
-        why += f" → {wait:g}s"
+    wait, why = pause_wait(s, window)
     # From arrival, not creation: when ingest lags behind a burst, the wait still lets the rest of the
     # burst arrive and cancel this judgment (retries reuse the name, so the ETA may differ).
     eta = policy.judge_eta(now, message.id, wait, s.jitter_ratio)
@@ -113,8 +126,7 @@ def _schedule_watch(
 ) -> None:
     """The question watch: judged after people had their chance; only an answer or the bot cancels it."""
     s, key = deps.settings, envelope.key
-    floor, pace, ceiling = s.question_watch_seconds, s.question_watch_pace, s.question_watch_max_seconds
-    wait = policy.watch_wait(window, floor, pace, ceiling)
+    wait = watch_wait(s, window)
     eta = max(now, message.created_at + timedelta(seconds=wait))
     name = policy.task_name(TaskKind.JUDGE, key, message.id, watch=True)
     payload = JudgeTask(guild_id=envelope.guild_id, channel_id=key.channel_id, thread_id=key.thread_id,

@@ -21,7 +21,15 @@ from kikimimi.domain.model import (
     TaskSpec,
 )
 from kikimimi.domain.prompt_context import build_context
-from kikimimi.domain.rules import Score, Verdict, rule_response, rule_response_type, score_room, verdict
+from kikimimi.domain.rules import (
+    RuleConfig,
+    Score,
+    Verdict,
+    rule_response,
+    rule_response_type,
+    score_room,
+    verdict,
+)
 from kikimimi.domain.wire import JudgeTask, ReplyTask, dump
 from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.usecases.deps import Deps, elapsed_ms
@@ -67,7 +75,7 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     outcome = verdict(score, config, llm_available=deps.judge_llm is not None)
     own_exchange = score.has("exchange") or score.has("unanswered_address")  # a follow-up to the bot
     if not task.watch and not score.addressed and not own_exchange and _watched(deps, window, trigger):
-        decision = _rules_decision(deps, score, trigger, Verdict.SILENT, _DEFERRED)
+        decision = _rules_decision(deps, config, score, trigger, Verdict.SILENT, _DEFERRED)
     else:
         asked: Decision | str = ""
         if outcome is Verdict.ASK_LLM:
@@ -81,7 +89,9 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
             if not isinstance(asked, Decision):  # the budget is spent: the rules decide, and say why
                 outcome = verdict(score, config, llm_available=False)
         decision = (
-            asked if isinstance(asked, Decision) else _rules_decision(deps, score, trigger, outcome, asked)
+            asked
+            if isinstance(asked, Decision)
+            else _rules_decision(deps, config, score, trigger, outcome, asked)
         )
     decision = recall.decide(decision)
     if task.watch:  # the watch decides about its question, whatever the LLM pointed at
@@ -163,10 +173,12 @@ def _budget_note(deps: Deps, key: ChannelKey, now: datetime, window: list[Messag
     return f"LLM budget reached ({used}/{limit} this hour)" if used >= limit else ""
 
 
-def _rules_decision(deps: Deps, score: Score, trigger: Message, outcome: Verdict, note: str) -> Decision:
+def _rules_decision(
+    deps: Deps, config: RuleConfig, score: Score, trigger: Message, outcome: Verdict, note: str
+) -> Decision:
     """The rules decide alone: whether, and in which form (a reaction, a short line, a full reply)."""
     s = deps.settings
-    form, reaction, worthy = rule_response(score, trigger.content, s.allowed_reactions, deps.rule_config())
+    form, reaction, worthy = rule_response(score, trigger.content, s.allowed_reactions, config)
     # A reaction costs the room nothing: a reaction-worthy message gets one even below the speaking line.
     speak = outcome is Verdict.RESPOND or (worthy and note != _DEFERRED)
     if form is ResponseType.REACT_ONLY and not worthy and outcome is Verdict.RESPOND:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from kikimimi.ports import Clock, Events
+from kikimimi.ports import Clock
 
 
 @dataclass(frozen=True)
@@ -20,11 +20,10 @@ class Recorded:
 
 
 class RecordingEvents:
-    """Records and counts every event; optionally forwards each one to another Events port."""
+    """Records and counts every event, stamped with the clock's time when it has one."""
 
-    def __init__(self, clock: Clock | None = None, forward: Events | None = None) -> None:
+    def __init__(self, clock: Clock | None = None) -> None:
         self.clock = clock
-        self.forward = forward
         self.records: list[Recorded] = []
         self.counts: Counter[str] = Counter()
 
@@ -32,13 +31,7 @@ class RecordingEvents:
         at = self.clock.now() if self.clock is not None else None
         self.records.append(Recorded(event, dict(fields), at))
         self.counts[event] += 1
-        if self.forward is not None:
-            self.forward.emit(event, fields)
 
     def named(self, event: str) -> list[dict[str, Any]]:
         """The fields of every `event`, in order."""
         return [r.fields for r in self.records if r.event == event]
-
-    def clear(self) -> None:
-        self.records.clear()
-        self.counts.clear()
