@@ -51,6 +51,10 @@ class MessageCreated(_Place):
     reply_to_message_id: Id | None = None
     reply_to_bot: bool = False
     attachments: int = Field(default=0, ge=0)
+    # Discord's message type name ("default", "reply", "join", "pin", "thread_created", …): only
+    # default and reply messages are chat.
+    message_type: str = Field(default="default", max_length=40, pattern=r"^[a-z_]{1,40}$")
+    webhook: bool = False  # sent by a webhook (counts as a bot unless configured otherwise)
 
     @field_validator("created_at")
     @classmethod
@@ -91,8 +95,22 @@ class MessageDeleted(_Place):
     message_id: Id
 
 
-Envelope = Annotated[MessageCreated | MessageEdited | MessageDeleted, Field(discriminator="kind")]
-_ENVELOPE: TypeAdapter[MessageCreated | MessageEdited | MessageDeleted] = TypeAdapter(Envelope)
+class ChannelVisibility(_Place):
+    """Who can see a channel, from Discord's permission overwrites (private: @everyone cannot view)."""
+
+    kind: Literal["channel_visibility"] = "channel_visibility"
+    private: bool
+    at: datetime
+
+    @field_validator("at")
+    @classmethod
+    def _aware(cls, value: datetime) -> datetime:
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+GatewayEnvelope = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility
+Envelope = Annotated[GatewayEnvelope, Field(discriminator="kind")]
+_ENVELOPE: TypeAdapter[GatewayEnvelope] = TypeAdapter(Envelope)
 
 
 class JudgeTask(_Place):
@@ -133,7 +151,7 @@ def _explain(exc: ValidationError) -> str:
     return f"{where}: {first['msg']} ({exc.error_count()} error(s))"
 
 
-def parse_envelope(data: bytes | str | dict[str, Any]) -> MessageCreated | MessageEdited | MessageDeleted:
+def parse_envelope(data: bytes | str | dict[str, Any]) -> GatewayEnvelope:
     """Validate a gateway envelope or raise WireError saying what is wrong."""
     try:
         return _ENVELOPE.validate_python(_load(data))
