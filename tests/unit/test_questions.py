@@ -29,8 +29,13 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
     ("text", "extra", "opens"),
     [
         ("how do I change the log level?", {}, True),
-        ("anyone know how to mount a usb drive", {}, True),
-        ("設定はどこで変えられますか", {}, True),
+        ("anyone know how to mount a usb drive?", {}, True),
+        ("設定はどこで変えられますか", {}, True),  # Japanese asks without ？
+        ("どこで買える", {}, True),
+        # An English request without a question mark is an opener or a musing: the pause judgment's.
+        ("anyone know how to mount a usb drive", {}, False),
+        ("i need help too", {}, False),
+        ("I wonder how ubuntu will deal with java", {}, False),
         ("bob: how do I change the log level?", {}, False),  # to a person
         ("bobさん、これどうやるの？", {}, False),
         ("kikimimi how do I change it?", {}, False),  # to the bot: answered at once

@@ -64,6 +64,18 @@ _NOT_NICKS = frozenset(
 _USER_MENTION = re.compile(r"<@!?\d+>")
 
 
+def asks(text: str) -> bool:
+    """A question that asks something: a question mark anywhere, or a Japanese question form.
+
+    An English request without one ("can anyone help", "i need help too") is usually an opener with
+    the real question still to come, or a musing: the pause judgment may take it, a watch does not.
+    Japanese questions often end without ？ (…ですか。, どこで買える), so their forms count.
+    """
+    if "?" in text or "？" in text:
+        return True
+    return not text.isascii() and is_question(text)
+
+
 def participants_of(messages: Sequence[Message]) -> dict[str, str]:
     """Who is present, by casefolded display name (what `nick:` / `nickさん` refers to)."""
     return {norm(m.author_name): m.author_name for m in messages if m.is_human}
@@ -73,7 +85,7 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
     """A human question to the room: not to the bot (answered at once), not to a person, not a reply."""
     if not message.is_human or message.reply_to_id or is_addressed(message, names):
         return False
-    if not is_question(message.content):
+    if not asks(message.content):
         return False
     if _USER_MENTION.search(message.content):  # a Discord mention of someone (the bot's is handled above)
         return False
