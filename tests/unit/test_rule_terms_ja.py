@@ -7,17 +7,16 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi.domain import japanese
+from kikimimi.domain.conversation import interlocutor, unanswered_address
 from kikimimi.domain.model import Message
 from kikimimi.domain.rule_terms import (
     calls_name,
     directed_to,
     has_word,
-    interlocutor,
     is_addressed,
     is_closing,
     is_question,
     is_thanks,
-    unanswered_address,
 )
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

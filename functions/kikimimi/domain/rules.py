@@ -7,21 +7,18 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from kikimimi.domain.conversation import BOT, interlocutor, replies_to_other, unanswered_address
 from kikimimi.domain.model import Message, ResponseType
 from kikimimi.domain.reactions import reaction_for, reaction_kind
 from kikimimi.domain.rule_terms import (
-    BOT,
     CLOSING_PHRASES,
     QUESTION_END,
     calls_name,
     directed_to,
-    interlocutor,
     is_addressed,
     is_closing,
     is_question,
     norm,
-    replies_to_other,
-    unanswered_address,
 )
 
 __all__ = [

@@ -1,0 +1,73 @@
+"""Who talks with whom (pure): replies, the trigger's interlocutor, an address to the bot left hanging."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from kikimimi.domain.model import Message
+from kikimimi.domain.rule_terms import directed_to, has_word, is_addressed, norm
+
+
+def replies_to_other(message: Message, messages: Sequence[Message]) -> bool:
+    """A reply (Discord's reply feature) to another person's message, not to the bot or oneself."""
+    if not message.reply_to_id or message.reply_to_bot:
+        return False
+    target = next((m for m in messages if m.id == message.reply_to_id), None)
+    return target is not None and target.is_human and target.author_id != message.author_id
+
+
+BOT = "\0bot"  # the interlocutor id standing for the bot itself
+
+
+def _names_someone(low_text: str, low_name: str) -> bool:
+    # Very short ASCII names ("jo", "ok") are everyday words: only an explicit prefix counts for them.
+    return (len(low_name) >= 3 or not low_name.isascii()) and has_word(low_text, low_name)
+
+
+def interlocutor(messages: Sequence[Message], trigger: Message, names: Sequence[str]) -> str | None:
+    """Whom the trigger's author is talking with: the latest link before the trigger between them and
+    someone (a message naming or replying to them, or their own message addressed to someone).
+    `BOT` for the bot, a human's author id, or None when nothing links them to anyone."""
+    humans = {norm(m.author_name): m.author_id for m in messages if m.is_human}
+    humans.pop(norm(trigger.author_name), None)
+    own_ids = {m.id for m in messages if m.author_id == trigger.author_id}
+    by_id = {m.id: m for m in messages}
+    me = norm(trigger.author_name)
+    at = next((i for i, m in enumerate(messages) if m.id == trigger.id), len(messages))
+    for m in reversed(messages[:at]):
+        if m.author_id == trigger.author_id:
+            if is_addressed(m, names):
+                return BOT
+            replied = by_id.get(m.reply_to_id or "")
+            if replied is not None and replied.is_human and replied.author_id != m.author_id:
+                return replied.author_id
+            target = directed_to(m, {name: name for name in humans})
+            if target is not None:
+                return humans[target]
+            continue
+        if m.reply_to_id in own_ids or _names_someone(norm(m.content), me):
+            return BOT if m.is_self else (None if m.author_is_bot else m.author_id)
+    return None
+
+
+def unanswered_address(
+    messages: Sequence[Message], trigger: Message, names: Sequence[str], bot_spoke_at: Sequence[datetime]
+) -> bool:
+    """Did someone address the bot before the trigger, with no word from the bot after it?
+
+    Only once the bot has spoken: it is its own exchange that is left hanging. An own message later in
+    the window answers; a recorded intervention answers from the same instant on (an addressed message
+    is answered at once, and a tie in time has no reliable order between the two).
+    """
+    if not bot_spoke_at and not any(m.is_self for m in messages):
+        return False
+    owed: list[Message] = []
+    for m in messages:
+        if m.id == trigger.id:
+            break
+        if m.is_self:
+            owed = []
+        elif m.is_human and is_addressed(m, names):
+            owed.append(m)
+    return any(not any(t >= m.created_at for t in bot_spoke_at) for m in owed)
