@@ -1,0 +1,119 @@
+"""The price file of `kikimimi cost`: it parses, every price is sourced and dated, it ships with the
+package, and what it assumes about the deployment matches terraform/ and the ports."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from kikimimi.ports import Recall, Store
+from kikimimi.tools.cost_ports import FIRESTORE_BILLING, TTL_CREATES
+from kikimimi.tools.cost_prices import FREE_PER, PriceError, default_path, load_prices, parse_prices
+
+ROOT = Path(__file__).resolve().parents[2]
+TERRAFORM = ROOT / "terraform"
+
+
+def test_the_price_file_parses_and_every_price_has_a_source_and_a_date() -> None:
+    book = load_prices()
+    assert book.date == "2026-11" and book.currency == "USD" and book.days == 30
+    assert len(book.prices) >= 20
+    for key, price in book.prices.items():
+        assert price.source.startswith("https://"), key
+        assert re.fullmatch(r"\d{4}-\d{2}(-\d{2})?", price.date), key
+        assert price.free_per in FREE_PER, key
+        assert price.verified or len(price.note) > 20, f"{key}: an unverified price must say why"
+
+
+def test_each_configured_model_and_every_assumption_has_what_the_estimate_reads() -> None:
+    book = load_prices()
+    for model in ("gemini-2.5-flash", "gemini-2.5-flash-lite"):  # settings' judge/reply/memory defaults
+        prices = book.model(model)
+        assert {prices.input, prices.output} <= set(book.prices)
+    for name, assumption in book.assumptions.items():
+        assert assumption.get("basis"), name
+    for purpose in ("judge", "reply", "short_ack", "summarize", "reflect", "guild"):
+        assert book.assumptions["llm_seconds"][purpose] > 0
+
+
+def test_the_header_lists_every_unverified_price() -> None:
+    text = default_path().read_text(encoding="utf-8")
+    header = text[: text.index("[meta]")]
+    for key, price in load_prices().prices.items():
+        if not price.verified:
+            assert key.split("_")[0] in header, key
+
+
+def test_the_price_file_ships_with_the_package() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "prices.toml" in pyproject["tool"]["setuptools"]["package-data"]["kikimimi.tools"]
+    assert default_path().is_file()
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        pytest.param(('source = "https://cloud.google.com/nat/pricing"\n', ""), "lacks source",
+                     id="no-source"),
+        pytest.param(('date = "2026-11"\nverified = true\nnote = "Same', 'verified = true\nnote = "Same'),
+                     "lacks date", id="no-date"),
+        pytest.param(('free_per = "month"', 'free_per = "week"'), "free_per", id="bad-free-per"),
+        pytest.param(('output = "gemini_2_5_flash_output"', 'output = "nope"'), "'nope'", id="model-price"),
+        pytest.param(("[meta]", "[meta"), "price file", id="not-toml"),
+    ],
+)  # fmt: skip
+def test_a_broken_price_file_is_a_clear_error(change: tuple[str, str], problem: str) -> None:
+    text = default_path().read_text(encoding="utf-8")
+    assert change[0] in text
+    with pytest.raises(PriceError, match=problem):
+        parse_prices(text.replace(change[0], change[1], 1))
+
+
+def test_a_missing_price_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(PriceError, match="cannot read"):
+        load_prices(tmp_path / "none.toml")
+
+
+def test_every_store_and_recall_method_has_a_billing_rule() -> None:
+    methods = {
+        name
+        for port in (Store, Recall)
+        for name in vars(port)
+        if not name.startswith("_") and callable(vars(port)[name])
+    }
+    assert methods == set(FIRESTORE_BILLING)
+
+
+def test_ttl_deletes_are_counted_for_exactly_the_collections_with_a_ttl_policy() -> None:
+    text = (TERRAFORM / "firestore.tf").read_text()
+    match = re.search(r"ttl_collections\s*=\s*toset\(\[([^\]]*)\]\)", text)
+    assert match, "terraform/firestore.tf: ttl_collections not found"
+    assert {c for c, _ in TTL_CREATES.values()} == set(re.findall(r'"(\w+)"', match.group(1)))
+
+
+def test_function_size_assumptions_match_terraform() -> None:
+    text = (TERRAFORM / "functions.tf").read_text()
+    memories = set(re.findall(r'^\s+memory\s*=\s*"(\w+)"', text, re.MULTILINE))
+    assert memories == {"512Mi"}, "the estimate prices every function at 512 MiB; update prices.toml"
+    assert "available_cpu" not in text  # so the CPU is Cloud Run functions' default for 512 MiB
+    book = load_prices()
+    assert book.value("function_memory_gib") == 0.5 and book.value("function_vcpu") == pytest.approx(0.333)
+    disk = re.search(
+        r'variable "gateway_disk_size_gb".*?default\s*=\s*(\d+)',
+        (TERRAFORM / "variables.tf").read_text(),
+        re.S,
+    )
+    machine = re.search(
+        r'variable "gateway_machine_type".*?default\s*=\s*"([\w-]+)"',
+        (TERRAFORM / "variables.tf").read_text(),
+        re.S,
+    )
+    region = re.search(
+        r'variable "region".*?default\s*=\s*"([\w-]+)"', (TERRAFORM / "variables.tf").read_text(), re.S
+    )
+    assert disk and machine and region
+    assert book.value("gateway_disk_gb") == float(disk.group(1))
+    assert machine.group(1) == "e2-micro" and book.region == region.group(1)
