@@ -9,26 +9,31 @@ from kikimimi.ports import LLM, Embedder
 from kikimimi.settings import Settings
 from kikimimi.tools.memory_replay import MEMORY_EVENTS, describe_memory
 from kikimimi.tools.simulation import Simulation, dumps
-from kikimimi.tools.transcript import SELF_ID, parse_lines, to_envelopes
+from kikimimi.tools.transcript import SELF_ID, deliveries, parse_transcript
 
 
 def replay(
     lines: Iterable[str], settings: Settings, judge_llm: LLM | None = None, writer: LLM | None = None,
-    *, embedder: Embedder | None = None, memory_llm: LLM | None = None,
+    *, embedder: Embedder | None = None, memory_llm: LLM | None = None, prompts: bool = False,
 ) -> Simulation:  # fmt: skip
-    """Parse (raising TranscriptError on a bad line) and simulate the whole transcript."""
-    parsed = parse_lines(lines)
+    """Parse (raising TranscriptError on a bad line) and simulate the whole transcript in delivery order.
+
+    `prompts` records every request to the judge, writer and memory LLMs as an `llm_request` event."""
+    parsed = parse_transcript(lines)
     if not settings.bot_user_id:  # transcript lines by the bot carry SELF_ID: make them is_self
         settings = settings.replace(bot_user_id=SELF_ID)
-    envelopes = to_envelopes(parsed, settings.bot_name)
-    sim = Simulation(settings, judge_llm=judge_llm, writer=writer, start=parsed[0].ts if parsed else None,
-                     embedder=embedder, memory_llm=memory_llm)  # fmt: skip
-    sim.run(envelopes)
+    start = parsed[0].delivered_at if parsed else None
+    sim = Simulation(settings, judge_llm=judge_llm, writer=writer, start=start, embedder=embedder,
+                     memory_llm=memory_llm, prompts=prompts)  # fmt: skip
+    for d in deliveries(parsed, settings.bot_name):
+        sim.deliver(d.envelope, d.at, shown=d.notable, late_seconds=d.late_seconds, bulk=d.bulk)
+    sim.drain()
     return sim
 
 
-def write_json(sim: Simulation, out: TextIO) -> None:
-    for event in sim.timeline():
+def write_json(sim: Simulation, out: TextIO, *, messages: bool = False) -> None:
+    """The timeline as JSON lines, then the summary; `messages` adds each delivered message (`message`)."""
+    for event in sim.timeline(messages=messages):
         out.write(dumps(event) + "\n")
     out.write(dumps(sim.summary()) + "\n")
 
@@ -53,8 +58,8 @@ def describe(event: dict[str, Any]) -> str:
         detail = f"stopped watching {trigger}: {event['reason']} ({event['cancelled_by']})"
     elif kind == "judgment_skipped":
         detail = f"{event.get('kind') or 'pause'} judgment of {trigger} skipped: {event['reason']}"
-    elif kind == "reply_skipped":
-        detail = f"reply for {trigger} skipped: {event['reason']}"
+    elif kind in ("reply_skipped", "reply_failed"):
+        detail = f"reply for {trigger} {kind.removeprefix('reply_')}: {event['reason']}"
     elif kind == "judgment":
         verdict = f"SPEAK ({event['response_type']})" if event["should_respond"] else "stay silent"
         what = "question watch" if event.get("kind") == "watch" else "judged"
@@ -68,11 +73,35 @@ def describe(event: dict[str, Any]) -> str:
         detail = f"POSTED reply to {event['reply_to']}: {event['text']}"
     elif kind == "reaction":
         detail = f"reacted {event['emoji']} to {event['reply_to']}"
+    elif kind == "delivered":
+        detail = describe_delivery(event)
+    elif kind == "llm_request":
+        prompt = "\n".join("    | " + row for row in str(event["prompt"]).splitlines())
+        detail = f"LLM request ({event['kind']}), {len(event['prompt'])} characters:\n{prompt}"
     elif kind in MEMORY_EVENTS:
         detail = describe_memory(event)
     else:
         detail = kind
     return f"{_clock(event['t'])} {where:<14} {detail}"
+
+
+def describe_delivery(event: dict[str, Any]) -> str:
+    """What the replay handed to ingest, and ingest's decision."""
+    kind, trigger = event["kind"], event.get("trigger")
+    if kind == "edit":
+        what = f"EDIT of {trigger} delivered: {event['content']!r}"
+    elif kind == "delete":
+        what = f"DELETE of {trigger} delivered" + (f" (bulk of {event['bulk']})" if event["bulk"] > 1 else "")
+    elif kind == "channel":
+        what = f"channel is now {'private' if event['private'] else 'public'}"
+    else:
+        flags = [event["message_type"]] if event["message_type"] != "default" else []
+        flags += ["webhook"] if event["webhook"] else []
+        what = f"message {trigger} delivered" + (f" ({', '.join(flags)})" if flags else "")
+    if event["late_seconds"]:
+        what += f" {event['late_seconds']:g}s after it happened"
+    reason = f" ({event['reason']})" if event.get("reason") else ""
+    return f"{what} → {event['decision']}{reason}"
 
 
 def write_text(sim: Simulation, out: TextIO) -> None:

@@ -13,9 +13,15 @@ from kikimimi.adapters.twins.recording_discord import RecordingDiscord
 from kikimimi.adapters.twins.sim import SimClock, SimTaskQueue
 from kikimimi.adapters.twins.store import InMemoryStore
 from kikimimi.bootstrap import Overrides, twin_deps
-from kikimimi.domain.memory.wire import MaintainTask, parse_reflect_task, parse_summarize_task
+from kikimimi.domain.memory.wire import (
+    MaintainTask,
+    parse_forget_task,
+    parse_reflect_task,
+    parse_summarize_task,
+)
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.domain.wire import (
+    ChannelVisibility,
     MessageCreated,
     MessageDeleted,
     MessageEdited,
@@ -24,8 +30,10 @@ from kikimimi.domain.wire import (
 )
 from kikimimi.ports import LLM, Embedder
 from kikimimi.settings import Settings
+from kikimimi.tools.prompt_recorder import recorded_llms
 from kikimimi.usecases.ingest import ingest
 from kikimimi.usecases.judge import judge
+from kikimimi.usecases.memory.forget import forget_message
 from kikimimi.usecases.memory.maintain import maintain
 from kikimimi.usecases.memory.reflect import reflect
 from kikimimi.usecases.memory.summarize import summarize
@@ -42,12 +50,21 @@ TIMELINE_FIELDS: dict[str, tuple[str, ...]] = {
     "reply_scheduled": ("kind", "delay_seconds", "addressed"),
     "reply_cancelled": ("cancelled_by",),
     "reply_skipped": ("decision", "reason"),
+    "reply_failed": ("decision", "reason"),
     "posted": ("text", "reply_to"),
     "reaction": ("emoji", "reply_to"),
     "channel_summary": ("reason", "window", "messages", "summary", "mood", "topic_keywords", "active_users"),
     "reflection": ("reason", "messages", "facts_added", "facts_merged", "facts_evicted"),
     "fact": ("action", "fact_id", "content", "keywords", "confidence", "shareable"),
+    "delivered": ("kind", "decision", "reason", "late_seconds", "content", "private", "bulk", "message_type",
+                  "webhook"),
+    "llm_request": ("kind", "prompt"),
+    "message": ("id", "author", "bot", "content", "reply_to"),  # only with timeline(messages=True)
 }  # fmt: skip
+DELIVERED_KIND = {"message_create": "message", "message_update": "edit", "message_delete": "delete",
+                  "channel_visibility": "channel"}  # fmt: skip
+# What a replay hands to ingest (the gateway's other envelopes go to other use cases).
+Envelope = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility
 MAINTAIN_EVERY = timedelta(hours=1)  # Cloud Scheduler's default cadence
 
 
@@ -56,7 +73,7 @@ class Simulation:
 
     def __init__(self, settings: Settings, judge_llm: LLM | None = None, writer: LLM | None = None,
                  start: datetime | None = None, embedder: Embedder | None = None,
-                 memory_llm: LLM | None = None) -> None:  # fmt: skip
+                 memory_llm: LLM | None = None, *, prompts: bool = False) -> None:  # fmt: skip
         self.clock = SimClock(start)
         self.start = self.clock.now()
         self.store = InMemoryStore()
@@ -75,21 +92,48 @@ class Simulation:
         if memory_llm is not None:
             overrides["memory_llm"] = memory_llm
         self.deps = twin_deps(settings, self.clock, **overrides)
+        # Where the running task or delivery is (channel, thread, trigger): the prompt recorder's place.
+        self._place: tuple[str | None, str | None, str | None] = (None, None, None)
+        if prompts:  # the same LLMs twin_deps chose, each behind a recorder, composed again by twin_deps
+            overrides.update(recorded_llms(self.deps, self.events, lambda: self._place))
+            self.deps = twin_deps(settings, self.clock, **overrides)
         self.messages = 0
+        # Each delivered message with its place in events.records: timeline(messages=True) shows them.
+        self.arrivals: list[tuple[int, Recorded]] = []
         self._next_maintenance = self.clock.now() + MAINTAIN_EVERY
 
-    def run(self, envelopes: Sequence[MessageCreated | MessageEdited | MessageDeleted],
-            arrival: Sequence[datetime] | None = None, drain: bool = True) -> None:  # fmt: skip
+    def run(self, envelopes: Sequence[Envelope], arrival: Sequence[datetime] | None = None,
+            drain: bool = True) -> None:  # fmt: skip
         """Deliver each envelope at its arrival time (default: created_at); fire tasks due in between."""
         times = list(arrival) if arrival is not None else [_created(e) for e in envelopes]
         for envelope, at in zip(envelopes, times, strict=True):
-            self.run_until(at)
-            self._maintain_until(at)
-            self.clock.set(at)
-            ingest(self.deps, envelope)
-            self.messages += isinstance(envelope, MessageCreated)
+            self.deliver(envelope, at, shown=False)
         if drain:
             self.drain()
+
+    def deliver(self, envelope: Envelope, at: datetime, *, shown: bool = True,
+                late_seconds: float = 0.0, bulk: int = 1) -> str:  # fmt: skip
+        """Hand one envelope to ingest at `at`, after the tasks due by then; returns ingest's decision.
+
+        Edits, deletes and visibility changes get a `delivered` timeline event, and so does a message when
+        `shown` (replay: its line uses `at`, `type` or `webhook`; today's transcripts keep their timeline)."""
+        self.run_until(at)
+        self._maintain_until(at)
+        self.clock.set(at)
+        self._place = (envelope.channel_id, envelope.thread_id, getattr(envelope, "message_id", None))
+        mark = len(self.events.records)
+        outcome = ingest(self.deps, envelope)
+        self.messages += isinstance(envelope, MessageCreated)
+        if isinstance(envelope, MessageCreated):
+            self.arrivals.append((mark, Recorded("message", message_fields(envelope), self.clock.now())))
+        said = decision_of(self.events.records[mark:])
+        decision = str(said.get("decision") or outcome)
+        if shown or not isinstance(envelope, MessageCreated):
+            fields = delivered_fields(envelope, decision, str(said.get("reason") or ""), late_seconds, bulk)
+            # Before what ingest emitted: the timeline reads "delivered, then what it caused".
+            self.events.records.insert(mark, Recorded("delivered", fields, self.clock.now()))
+            self.events.counts["delivered"] += 1
+        return decision
 
     def run_until(self, until: datetime) -> None:
         """Fire every task due at or before `until` (tasks fire before a message at the same instant)."""
@@ -105,12 +149,17 @@ class Simulation:
             self.run_until(eta)
 
     def fire(self, task: TaskSpec) -> None:
+        payload = task.payload
+        trigger = payload.get("trigger_id") or payload.get("message_id")  # a forget task names its message
+        self._place = (payload.get("channel_id"), payload.get("thread_id"), trigger)
         if task.kind is TaskKind.JUDGE:
             judge(self.deps, parse_judge_task(task.payload))
         elif task.kind is TaskKind.SUMMARIZE:
             summarize(self.deps, parse_summarize_task(task.payload))
         elif task.kind is TaskKind.REFLECT:
             reflect(self.deps, parse_reflect_task(task.payload))
+        elif task.kind is TaskKind.FORGET:
+            forget_message(self.deps, parse_forget_task(task.payload))
         else:
             reply(self.deps, parse_reply_task(task.payload))
 
@@ -118,12 +167,17 @@ class Simulation:
         """Cloud Scheduler's hourly maintenance, at each simulated hour passed (before tasks due later)."""
         while self.recall is not None and self._next_maintenance <= until:
             self.clock.set(self._next_maintenance)
+            self._place = (None, None, None)  # guild-wide
             maintain(self.deps, MaintainTask())
             self._next_maintenance += MAINTAIN_EVERY
 
-    def timeline(self) -> list[dict[str, Any]]:
-        """The timeline events with simulated time (seconds since the start) and their kept fields."""
-        return [timeline_record(r, self.start) for r in self.events.records if r.event in TIMELINE_FIELDS]
+    def timeline(self, *, messages: bool = False) -> list[dict[str, Any]]:
+        """The timeline events with simulated time (seconds since the start) and their kept fields;
+        `messages` adds a `message` line for each delivered message, before what its delivery caused."""
+        records = list(self.events.records)
+        for index, arrival in reversed(self.arrivals if messages else []):
+            records.insert(index, arrival)
+        return [timeline_record(r, self.start) for r in records if r.event in TIMELINE_FIELDS]
 
     def summary(self) -> dict[str, Any]:
         judgments = self.events.named("judgment")
@@ -154,10 +208,49 @@ def timeline_record(recorded: Recorded, start: datetime) -> dict[str, Any]:
     return record
 
 
-def _created(envelope: MessageCreated | MessageEdited | MessageDeleted) -> datetime:
+def decision_of(records: Sequence[Recorded]) -> dict[str, Any]:
+    """Ingest's decision among what one delivery emitted: its `ingest` line, else the last line it logged
+    with a decision (a visibility change logs `visibility`)."""
+    for r in reversed(records):
+        if r.event == "ingest":
+            return r.fields
+    return next((r.fields for r in reversed(records) if r.fields.get("function") == "ingest"
+                 and "decision" in r.fields), {})  # fmt: skip
+
+
+def delivered_fields(envelope: Envelope, decision: str, reason: str, late_seconds: float, bulk: int
+                     ) -> dict[str, Any]:  # fmt: skip
+    """The `delivered` event: what reached ingest (edit text, visibility, bulk size) and its decision."""
+    fields: dict[str, Any] = {
+        "channel": envelope.channel_id, "thread": envelope.thread_id,
+        "trigger": getattr(envelope, "message_id", None),
+        "kind": DELIVERED_KIND[envelope.kind], "decision": decision, "reason": reason,
+        "late_seconds": float(late_seconds),
+    }  # fmt: skip
+    if isinstance(envelope, MessageEdited):
+        fields["content"] = envelope.content
+    elif isinstance(envelope, MessageDeleted):
+        fields["bulk"] = bulk
+    elif isinstance(envelope, ChannelVisibility):
+        fields["private"] = envelope.private
+    else:
+        fields["message_type"], fields["webhook"] = envelope.message_type, envelope.webhook
+    return fields
+
+
+def message_fields(envelope: MessageCreated) -> dict[str, Any]:
+    """The `message` timeline event: who said what, where (for `kikimimi timeline`)."""
+    return {
+        "channel": envelope.channel_id, "thread": envelope.thread_id, "trigger": envelope.message_id,
+        "id": envelope.message_id, "author": envelope.author_name, "bot": envelope.author_is_bot,
+        "content": envelope.content, "reply_to": envelope.reply_to_message_id,
+    }  # fmt: skip
+
+
+def _created(envelope: Envelope) -> datetime:
     if isinstance(envelope, MessageCreated):
         return envelope.created_at
-    raise ValueError("edits and deletes need explicit arrival times")
+    raise ValueError("edits, deletes and visibility changes need explicit arrival times")
 
 
 def dumps(record: dict[str, Any]) -> str:
