@@ -48,13 +48,17 @@ async def serve(gateway: Gateway, token: str) -> int:
     if runner in done and runner.exception() is not None:
         exc = runner.exception()
         if isinstance(exc, discord.PrivilegedIntentsRequired):
-            log.error(INTENT_HELP)
+            log.error(INTENT_HELP, extra={"event": "gateway_intents_refused"})
             code = 2
         elif isinstance(exc, discord.LoginFailure):
-            log.error("Discord rejected the token (DISCORD_TOKEN): %s", exc)
+            log.error(
+                "Discord rejected the token (DISCORD_TOKEN): %s",
+                exc,
+                extra={"event": "gateway_token_rejected"},
+            )
             code = 2
         else:
-            log.error("gateway stopped: %r", exc)
+            log.error("gateway stopped: %r", exc, extra={"event": "gateway_stopped"})
             code = 1
     await gateway.close()
     stopper.cancel()
@@ -67,7 +71,7 @@ def main() -> int:
     configure_logging()
     settings = Settings.from_env()
     if not settings.discord_token:
-        log.error("DISCORD_TOKEN is not set")
+        log.error("DISCORD_TOKEN is not set", extra={"event": "gateway_token_missing"})
         return 2
     gateway = build(settings)
     return asyncio.run(serve(gateway, settings.discord_token))

@@ -10,11 +10,11 @@ import time
 from collections.abc import Callable
 from typing import TypeAlias
 
-from kikimimi.domain.wire import MessageCreated, MessageDeleted, MessageEdited, dump
+from kikimimi.domain.wire import ChannelVisibility, MessageCreated, MessageDeleted, MessageEdited, dump
 from kikimimi.ports import Publisher
 
 log = logging.getLogger(__name__)
-Envelope: TypeAlias = MessageCreated | MessageEdited | MessageDeleted
+Envelope: TypeAlias = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility
 
 
 class BacklogPublisher:
@@ -45,7 +45,12 @@ class BacklogPublisher:
                 lost = self._items[in_flight]
                 del self._items[in_flight]
                 self.dropped += 1
-                log.warning("backlog full (%d): dropped message %s", self._max, lost.message_id)
+                # A lost message: ERROR, so the gateway errors alert fires (Pub/Sub unreachable for long).
+                log.error(
+                    "backlog full (%d): dropped %s %s", self._max, lost.kind,
+                    getattr(lost, "message_id", lost.channel_id),
+                    extra={"event": "gateway_backlog_dropped"},
+                )  # fmt: skip
             self._items.append(envelope)
             self._cond.notify()
 
@@ -69,7 +74,12 @@ class BacklogPublisher:
                 self._publisher.publish(data, item.channel_id, {"kind": item.kind})
             except Exception as exc:  # any publish failure: keep the item, back off, try again
                 self.failures += 1
-                log.warning("publish failed (%s), retrying in %.1fs", exc, backoff)
+                log.warning(
+                    "publish failed (%s), retrying in %.1fs",
+                    exc,
+                    backoff,
+                    extra={"event": "gateway_publish_retry"},
+                )
                 with self._cond:
                     self._busy = False
                     if self._stopping:
@@ -95,5 +105,5 @@ class BacklogPublisher:
             self._stopping = True
             self._cond.notify_all()
         if left:
-            log.error("shutdown with %d unpublished messages", left)
+            log.error("shutdown with %d unpublished messages", left, extra={"event": "gateway_unflushed"})
         return left == 0

@@ -1,11 +1,14 @@
-# Observability. The functions log one JSON line per event (kikimimi/logs.py): fields `event`
-# (ingest, judgment, judgment_skipped, posted, reaction, reply_skipped, delivery_dropped, llm_call, …),
-# `decision`, `response_type`, `function`, `channel`, `reason`, `score`, `terms`, `model`,
-# `input_tokens`, `output_tokens`, `severity`. Cloud Logging puts them under jsonPayload.
+# Observability. The functions log one JSON line per event (kikimimi/logs.py), the gateway VM one per
+# Python log record (its journald lines, parsed by the Ops Agent config in gateway_vm/startup.sh).
+# Every event, its severity and its fields are catalogued in functions/kikimimi/log_events.py;
+# tests/terraform/test_monitoring.py checks each filter below against that catalogue and that every
+# ERROR event reaches an alert. Cloud Logging puts the fields under jsonPayload.
 
 locals {
   # Logs of the functions (gen2 functions log as Cloud Run revisions named after the function).
   functions_log_filter = "resource.type=\"cloud_run_revision\" AND resource.labels.service_name=~\"^kikimimi-\""
+  # Logs of the gateway VM (the Ops Agent labels each entry with the instance's name).
+  gateway_log_filter = "resource.type=\"gce_instance\" AND labels.\"compute.googleapis.com/resource_name\"=\"kikimimi-gateway\""
 
   log_metrics = {
     # Outcomes of judgments and replies, by event, decision and response type.
@@ -48,20 +51,31 @@ locals {
       }
       value = "EXTRACT(jsonPayload.output_tokens)"
     }
-    # Everything at ERROR or above, functions and gateway alike.
+    # Everything the functions log at ERROR or above: the ERROR events of the catalogue (memory_error,
+    # reply_failed, delivery_dropped, ingest_rejected, llm_budget_reached) and uncaught exceptions.
     errors = {
-      description = "kikimimi log entries at severity ERROR or above"
-      filter      = "severity>=ERROR AND (${local.functions_log_filter} OR (resource.type=\"gce_instance\" AND labels.\"compute.googleapis.com/resource_name\"=\"kikimimi-gateway\") OR jsonPayload.event=\"gateway_error\")"
+      description = "kikimimi function log entries at severity ERROR or above"
+      filter      = "severity>=ERROR AND ${local.functions_log_filter}"
       labels = {
         service = "EXTRACT(resource.labels.service_name)"
+        event   = "EXTRACT(jsonPayload.event)"
       }
       value = null
     }
-    # The gateway logs a gateway_heartbeat line every minute or so; silence means it is down. It may
-    # arrive as a top-level field or inside the message of its JSON log line (gateway_vm/gateway.py).
+    # The gateway's ERROR lines (token rejected, intent refused, messages lost): the severity comes
+    # from the JSON line itself (the Ops Agent's parse_json + modify_fields in gateway_vm/startup.sh).
+    gateway_errors = {
+      description = "kikimimi gateway log entries at severity ERROR or above"
+      filter      = "severity>=ERROR AND ${local.gateway_log_filter}"
+      labels = {
+        event = "EXTRACT(jsonPayload.event)"
+      }
+      value = null
+    }
+    # The gateway logs a gateway_heartbeat line every minute; silence means it is down.
     gateway_heartbeats = {
       description = "kikimimi gateway heartbeats"
-      filter      = "resource.type=\"gce_instance\" AND (jsonPayload.event=\"gateway_heartbeat\" OR jsonPayload.message:\"gateway_heartbeat\")"
+      filter      = "${local.gateway_log_filter} AND jsonPayload.event=\"gateway_heartbeat\""
       labels      = {}
       value       = null
     }
@@ -160,20 +174,21 @@ resource "google_monitoring_alert_policy" "function_errors" {
     }
   }
 
-  # Errors that do not fail the request (a dropped delivery, a crash logged and acknowledged).
+  # Errors that do not fail the request: an ERROR event (lost reply or summary, dropped delivery,
+  # rejected payload, LLM budget spent) or a crash logged and acknowledged. Each needs a look.
   conditions {
     display_name = "ERROR log entries"
     condition_threshold {
       filter          = "resource.type=\"cloud_run_revision\" AND metric.type=\"logging.googleapis.com/user/${google_logging_metric.metrics["errors"].name}\""
       comparison      = "COMPARISON_GT"
-      threshold_value = 5
+      threshold_value = 0
       duration        = "0s"
 
       aggregations {
         alignment_period     = "600s"
         per_series_aligner   = "ALIGN_DELTA"
         cross_series_reducer = "REDUCE_SUM"
-        group_by_fields      = ["metric.label.service"]
+        group_by_fields      = ["metric.label.service", "metric.label.event"]
       }
       trigger {
         count = 1
@@ -192,7 +207,7 @@ resource "google_monitoring_alert_policy" "function_errors" {
 
           ${local.functions_log_filter} AND severity>=ERROR
 
-      Then the decisions around that time (README, "Deploy and operate").
+      `jsonPayload.event` names what failed (README, "Operate": what to do for each event).
     EOT
   }
 }
@@ -234,6 +249,53 @@ resource "google_monitoring_alert_policy" "gateway_silent" {
       nothing reaches the bot. Check the VM (`gcloud compute instances describe kikimimi-gateway
       --zone ${local.gateway_zone}`), its serial console and `jsonPayload.event="gateway_heartbeat"`
       in Logs Explorer; `gcloud compute instances reset` restarts it.
+    EOT
+  }
+}
+
+resource "google_monitoring_alert_policy" "gateway_errors" {
+  count = var.gateway_enabled ? 1 : 0
+
+  project               = var.project_id
+  display_name          = "kikimimi: gateway errors"
+  combiner              = "OR"
+  severity              = "ERROR"
+  notification_channels = local.notification_channels
+
+  conditions {
+    display_name = "Gateway ERROR log entries"
+    condition_threshold {
+      filter          = "resource.type=\"gce_instance\" AND metric.type=\"logging.googleapis.com/user/${google_logging_metric.metrics["gateway_errors"].name}\""
+      comparison      = "COMPARISON_GT"
+      threshold_value = 0
+      duration        = "0s"
+
+      aggregations {
+        alignment_period     = "300s"
+        per_series_aligner   = "ALIGN_DELTA"
+        cross_series_reducer = "REDUCE_SUM"
+        group_by_fields      = ["metric.label.event"]
+      }
+      trigger {
+        count = 1
+      }
+    }
+  }
+
+  alert_strategy {
+    auto_close = "1800s"
+  }
+
+  documentation {
+    mime_type = "text/markdown"
+    content   = <<-EOT
+      The Discord gateway logged an error. Read it in Logs Explorer:
+
+          ${local.gateway_log_filter} AND severity>=ERROR
+
+      `gateway_token_rejected` / `gateway_token_missing`: put a valid bot token in Secret Manager and
+      reset the VM; `gateway_intents_refused`: enable the MESSAGE CONTENT intent in the Developer Portal;
+      `gateway_backlog_dropped` / `gateway_unflushed`: messages were lost, check Pub/Sub publishing.
     EOT
   }
 }
@@ -281,7 +343,8 @@ locals {
     { title = "LLM calls by function", filter = "metric.type=\"${local.user_metric["llm_calls"]}\"", group_by = ["metric.label.function", "metric.label.model"], aligner = "ALIGN_DELTA", reducer = "REDUCE_SUM" },
     { title = "LLM input tokens per call (p50)", filter = "metric.type=\"${local.user_metric["llm_input_tokens"]}\"", group_by = ["metric.label.function"], aligner = "ALIGN_DELTA", reducer = "REDUCE_PERCENTILE_50" },
     { title = "LLM output tokens per call (p50)", filter = "metric.type=\"${local.user_metric["llm_output_tokens"]}\"", group_by = ["metric.label.function"], aligner = "ALIGN_DELTA", reducer = "REDUCE_PERCENTILE_50" },
-    { title = "Errors (log entries)", filter = "metric.type=\"${local.user_metric["errors"]}\"", group_by = ["metric.label.service"], aligner = "ALIGN_DELTA", reducer = "REDUCE_SUM" },
+    { title = "Errors (log entries)", filter = "metric.type=\"${local.user_metric["errors"]}\"", group_by = ["metric.label.service", "metric.label.event"], aligner = "ALIGN_DELTA", reducer = "REDUCE_SUM" },
+    { title = "Gateway errors (log entries)", filter = "metric.type=\"${local.user_metric["gateway_errors"]}\"", group_by = ["metric.label.event"], aligner = "ALIGN_DELTA", reducer = "REDUCE_SUM" },
     { title = "Function requests by status class", filter = "metric.type=\"run.googleapis.com/request_count\" AND resource.type=\"cloud_run_revision\" AND resource.labels.service_name=starts_with(\"kikimimi-\")", group_by = ["resource.label.service_name", "metric.label.response_code_class"], aligner = "ALIGN_RATE", reducer = "REDUCE_SUM" },
     { title = "Task queue depth", filter = "metric.type=\"cloudtasks.googleapis.com/queue/depth\" AND resource.type=\"cloud_tasks_queue\"", group_by = ["resource.label.queue_id"], aligner = "ALIGN_MEAN", reducer = "REDUCE_SUM" },
     { title = "Gateway heartbeats", filter = "metric.type=\"${local.user_metric["gateway_heartbeats"]}\"", group_by = [], aligner = "ALIGN_DELTA", reducer = "REDUCE_SUM" },

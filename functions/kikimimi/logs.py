@@ -1,20 +1,96 @@
-"""Structured logging in Cloud Logging's JSON format (one line per event on stdout)."""
+"""Cloud Logging JSON lines on stdout (one per event), each with the trace of the request it serves."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
+import re
 import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-_SEVERITY = {
-    "judgment_skipped": "INFO",
-    "reply_skipped": "INFO",
-    "delivery_dropped": "WARNING",
-    "ingest_rejected": "WARNING",
-    "error": "ERROR",
-}
+from kikimimi.log_events import severity
+
+TRACE_FIELD = "logging.googleapis.com/trace"
+_TRACEPARENT = re.compile(r"^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$")
+_CLOUD_TRACE = re.compile(r"^([0-9a-fA-F]{32})(?:/(\d+))?(?:;o=(\d))?$")
+
+
+@dataclass(frozen=True)
+class Trace:
+    """The trace a request belongs to: its lines share it in Logs Explorer, and so do the tasks it creates."""
+
+    project: str
+    trace_id: str  # 32 lower-case hex digits
+    span_id: str = "0000000000000001"  # 16 hex digits: the caller's span, passed on as the parent
+    sampled: bool = False
+
+    @property
+    def resource(self) -> str:
+        """The value of `logging.googleapis.com/trace`."""
+        return f"projects/{self.project}/traces/{self.trace_id}"
+
+    def headers(self) -> dict[str, str]:
+        """W3C and Cloud Trace headers that carry this trace to the next request (a Cloud Task)."""
+        flag = 1 if self.sampled else 0
+        return {
+            "traceparent": f"00-{self.trace_id}-{self.span_id}-{flag:02x}",
+            "X-Cloud-Trace-Context": f"{self.trace_id}/{int(self.span_id, 16)};o={flag}",
+        }
+
+
+def trace_from_headers(headers: Mapping[str, str], project: str) -> Trace | None:
+    """The trace of an HTTP request: W3C `traceparent`, else `X-Cloud-Trace-Context`; None without one."""
+    lower = {k.lower(): v for k, v in headers.items()}
+    match = _TRACEPARENT.match(lower.get("traceparent", "").strip().lower())
+    if match and int(match.group(1), 16) and int(match.group(2), 16):
+        return Trace(project, match.group(1), match.group(2), bool(int(match.group(3), 16) & 1))
+    match = _CLOUD_TRACE.match(lower.get("x-cloud-trace-context", "").strip())
+    if match and int(match.group(1), 16):
+        span = int(match.group(2) or 1) % 2**64 or 1
+        return Trace(project, match.group(1).lower(), f"{span:016x}", match.group(3) == "1")
+    return None
+
+
+def trace_of_message(message_id: str, project: str) -> Trace:
+    """A trace id derived from a Discord message id: every retry of the message's ingest logs the same one."""
+    digest = hashlib.sha256(f"kikimimi-message:{message_id}".encode()).hexdigest()
+    return Trace(project, digest[:32], digest[32:48])
+
+
+_current: ContextVar[Trace | None] = ContextVar("kikimimi_trace", default=None)
+
+
+@contextmanager
+def traced(trace: Trace | None) -> Iterator[None]:
+    """Log (and create tasks) under `trace` inside the block; the entry points set it per request."""
+    token = _current.set(trace)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def current_trace() -> Trace | None:
+    return _current.get()
+
+
+def trace_headers() -> dict[str, str]:
+    """Headers that pass the current trace on (empty outside a traced request)."""
+    trace = _current.get()
+    return trace.headers() if trace else {}
+
+
+def _with_trace(record: dict[str, Any]) -> dict[str, Any]:
+    trace = _current.get()
+    if trace is not None:
+        record[TRACE_FIELD] = trace.resource
+    return record
 
 
 class JsonLogEvents:
@@ -24,12 +100,11 @@ class JsonLogEvents:
         self._stream = stream
 
     def emit(self, event: str, fields: dict[str, Any]) -> None:
-        severity = _SEVERITY.get(event, "INFO")
         message = _summary(event, fields)
-        record = {"severity": severity, "message": message, "event": event, **fields}
+        record = {"severity": severity(event), "message": message, "event": event, **fields}
         record["time"] = datetime.now(UTC).isoformat()
         stream = self._stream or sys.stdout
-        stream.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        stream.write(json.dumps(_with_trace(record), ensure_ascii=False, default=str) + "\n")
         stream.flush()
 
 
@@ -43,7 +118,7 @@ def _summary(event: str, fields: dict[str, Any]) -> str:
 
 
 class JsonFormatter(logging.Formatter):
-    """Python logging records as Cloud Logging JSON (severity, message, logger, exception)."""
+    """Python logging records as Cloud Logging JSON (severity, message, logger, event, exception, trace)."""
 
     def format(self, record: logging.LogRecord) -> str:
         payload: dict[str, Any] = {
@@ -51,13 +126,16 @@ class JsonFormatter(logging.Formatter):
             "message": record.getMessage(),
             "logger": record.name,
         }
+        event = getattr(record, "event", None)  # log.error("…", extra={"event": "gateway_…"})
+        if isinstance(event, str):
+            payload["event"] = event
         if isinstance(record.msg, dict):
             # log.info({"event": ...}): the fields become top-level jsonPayload fields in Cloud Logging
             payload.update(record.msg)
             payload["message"] = str(record.msg.get("event", "event"))
         if record.exc_info:
             payload["stack_trace"] = self.formatException(record.exc_info)
-        return json.dumps(payload, ensure_ascii=False, default=str)
+        return json.dumps(_with_trace(payload), ensure_ascii=False, default=str)
 
 
 def configure_logging(level: int = logging.INFO) -> None:
