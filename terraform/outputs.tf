@@ -19,7 +19,7 @@ locals {
   logs_url = "https://console.cloud.google.com/logs/query;query=%s?project=${var.project_id}"
   log_queries = {
     decisions = "jsonPayload.event=\"judgment\""
-    replies   = "jsonPayload.event=(\"posted\" OR \"reaction\" OR \"reply_skipped\" OR \"delivery_dropped\")"
+    replies   = "jsonPayload.event=(\"posted\" OR \"reaction\" OR \"reply_skipped\" OR \"reply_failed\" OR \"delivery_dropped\")"
     llm_calls = "jsonPayload.event=\"llm_call\" OR (jsonPayload.event=\"posted\" AND jsonPayload.input_tokens>0)"
     errors    = "severity>=ERROR AND (${local.functions_log_filter} OR resource.type=\"gce_instance\")"
     gateway   = "resource.type=\"gce_instance\" AND (jsonPayload.event=\"gateway_heartbeat\" OR jsonPayload.message:\"gateway_heartbeat\")"
