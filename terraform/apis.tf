@@ -33,3 +33,45 @@ resource "google_project_service" "apis" {
   disable_on_destroy         = false
   disable_dependent_services = false
 }
+
+# ------------------------------------------------------------------------------------------ service agents
+# Enabling an API does not create its Google-managed service agent at once: on a fresh project the
+# Eventarc trigger is refused ("Permission denied while using the Eventarc Service Agent", known provider
+# issue hashicorp/terraform-provider-google#14584) and IAM grants to the Pub/Sub agent fail while it does
+# not exist. So the agents are created explicitly (Service Usage generateServiceIdentity, beta provider
+# only), given the role Google would have granted them (an agent created on request gets none), and
+# what needs them waits until IAM has propagated (time_sleep, as the provider documentation suggests).
+locals {
+  service_agents = {
+    eventarc = { service = "eventarc.googleapis.com", role = "roles/eventarc.serviceAgent" }
+    pubsub   = { service = "pubsub.googleapis.com", role = "roles/pubsub.serviceAgent" }
+  }
+}
+
+resource "google_project_service_identity" "agents" {
+  for_each = local.service_agents
+  provider = google-beta
+
+  project = var.project_id
+  service = each.value.service
+
+  depends_on = [google_project_service.apis]
+}
+
+resource "google_project_iam_member" "service_agents" {
+  #checkov:skip=CKV_GCP_49:The members are Google-managed service agents receiving the agent roles Google itself grants them (the Pub/Sub agent mints push tokens by design); no user-managed account gains impersonation.
+  for_each = local.service_agents
+
+  project = var.project_id
+  role    = each.value.role
+  member  = google_project_service_identity.agents[each.key].member
+}
+
+# Waits once, on the first apply (and when an agent is re-created); later applies do not sleep.
+resource "time_sleep" "service_agents" {
+  create_duration = "${var.service_agent_wait_seconds}s"
+
+  triggers = { for name, agent in google_project_service_identity.agents : name => agent.email }
+
+  depends_on = [google_project_iam_member.service_agents]
+}

@@ -65,6 +65,13 @@ locals {
 
   function_names = { for name, _ in local.functions : name => "kikimimi-${name}" }
 
+  # Effective timeout of each function; the Cloud Tasks dispatch deadline of the kind that calls it is
+  # the same number (*_DISPATCH_DEADLINE_SECONDS below), so a slow run is never dispatched twice.
+  function_timeouts = {
+    for name, fn in local.functions :
+    name => coalesce(try(var.function_overrides[name].timeout_seconds, null), fn.timeout)
+  }
+
   # Cloud Run's deterministic URL of each function's service. Computed rather than read from the
   # resources: JUDGE_URL/REPLY_URL go into the functions themselves (judge needs its own URL), which a
   # resource attribute cannot do without a cycle. The check block below compares it with the service.
@@ -96,6 +103,7 @@ locals {
     BOT_KEYWORDS         = join(",", var.bot_keywords)
     BOT_KNOWLEDGE_TOPICS = join(",", var.bot_knowledge_topics)
     ALLOWED_REACTIONS    = join(",", var.allowed_reactions)
+    WEBHOOKS_AS_HUMANS   = tostring(var.webhooks_as_humans)
     # Timings
     MIN_MESSAGES                = tostring(var.min_messages)
     JUDGE_TIMING                = var.judge_timing
@@ -110,6 +118,11 @@ locals {
     REPLY_DELAY_MAX_SECONDS     = tostring(var.reply_delay_seconds.max)
     REPLY_DELAY_DEFAULT_SECONDS = tostring(var.reply_delay_seconds.default)
     UNANSWERED_AFTER_SECONDS    = tostring(var.unanswered_after_seconds)
+    # Limits on being addressed, and the guild's daily LLM budget
+    ADDRESSED_PER_USER_PER_MINUTE    = tostring(var.addressed_per_user_per_minute)
+    ADDRESSED_PER_CHANNEL_PER_MINUTE = tostring(var.addressed_per_channel_per_minute)
+    ADDRESSED_CAP_REACTION           = var.addressed_cap_reaction
+    LLM_CALLS_PER_GUILD_PER_DAY      = tostring(var.llm_calls_per_guild_per_day)
     # Judgment
     JUDGE_HIGH_THRESHOLD   = tostring(var.judge_thresholds.high)
     JUDGE_LOW_THRESHOLD    = tostring(var.judge_thresholds.low)
@@ -125,6 +138,8 @@ locals {
     LLM_TIMEOUT_SECONDS  = tostring(var.llm_timeout_seconds)
     REPLY_MAX_TOKENS     = tostring(var.reply_max_tokens)
     SHORT_ACK_MAX_TOKENS = tostring(var.short_ack_max_tokens)
+    REPLY_MAX_MESSAGES   = tostring(var.reply_max_messages)
+    LINK_ALLOWLIST       = join(",", var.link_allowlist)
     # Cloud Tasks: tasks call the functions' URLs with an OIDC token of the invoker account.
     TASKS_LOCATION   = google_cloud_tasks_queue.queues["judge"].location
     JUDGE_QUEUE      = google_cloud_tasks_queue.queues["judge"].name
@@ -132,6 +147,11 @@ locals {
     JUDGE_URL        = local.function_urls["judge"]
     REPLY_URL        = local.function_urls["reply"]
     TASKS_INVOKER_SA = google_service_account.sa["tasks-invoker"].email
+    # Each task kind waits as long as the function it calls may run (tests/terraform checks the pairs).
+    JUDGE_DISPATCH_DEADLINE_SECONDS     = tostring(local.function_timeouts["judge"])
+    REPLY_DISPATCH_DEADLINE_SECONDS     = tostring(local.function_timeouts["reply"])
+    SUMMARIZE_DISPATCH_DEADLINE_SECONDS = tostring(local.function_timeouts["summarize"])
+    REFLECT_DISPATCH_DEADLINE_SECONDS   = tostring(local.function_timeouts["reflect"])
     # Memory: summarize/reflect tasks on the memory queue, maintain from Cloud Scheduler.
     MEMORY_ENABLED      = tostring(var.memory_enabled)
     MEMORY_QUEUE        = google_cloud_tasks_queue.queues["memory"].name
@@ -272,7 +292,7 @@ resource "google_cloudfunctions2_function" "fn" {
 
   service_config {
     available_memory                 = coalesce(try(var.function_overrides[each.key].memory, null), each.value.memory)
-    timeout_seconds                  = coalesce(try(var.function_overrides[each.key].timeout_seconds, null), each.value.timeout)
+    timeout_seconds                  = local.function_timeouts[each.key]
     max_instance_count               = coalesce(try(var.function_overrides[each.key].max_instances, null), each.value.max_instances)
     min_instance_count               = coalesce(try(var.function_overrides[each.key].min_instances, null), 0)
     max_instance_request_concurrency = 1

@@ -3,24 +3,28 @@
 # and Debian through Cloud NAT and Google APIs through Private Google Access.
 #
 # Its startup script is the template gateway_vm/startup.sh (written with the gateway): it downloads the
-# source bundle, installs functions/requirements.txt + gateway_vm/requirements.txt in a venv, reads the
-# bot token from Secret Manager with the VM's account and starts the systemd unit. The variables it
-# takes are exactly the keys of local.gateway_template_vars (tests/terraform checks both sides).
+# source bundle, installs gateway_vm/requirements.txt (its own pins only) in a venv, reads the bot
+# token from Secret Manager with the VM's account and starts the systemd unit. The variables it takes
+# are exactly the keys of local.gateway_template_vars (tests/terraform checks both sides), and every
+# setting the gateway reads is in its environment file (tests/terraform/test_first_apply.py).
 
 locals {
   gateway_zone = coalesce(var.zone, "${var.region}-a")
 
   gateway_template_vars = {
-    project          = var.project_id
-    topic            = google_pubsub_topic.messages.name
-    source_bucket    = google_storage_bucket.source.name
-    source_object    = google_storage_bucket_object.source.name
-    token_secret     = google_secret_manager_secret.secrets["discord_token"].secret_id
-    enabled_channels = join(",", var.enabled_channels)
-    bot_name         = var.bot_name
-    shard_count      = tostring(var.gateway_shard_count)
-    shard_ids        = join(",", [for id in var.gateway_shard_ids : tostring(id)])
-    allow_dms        = tostring(var.gateway_allow_dms)
+    project = var.project_id
+    topic   = google_pubsub_topic.messages.name
+    # The same database as the functions: slash-command settings must land where they read them.
+    firestore_database = var.firestore_database
+    source_bucket      = google_storage_bucket.source.name
+    source_object      = google_storage_bucket_object.source.name
+    token_secret       = google_secret_manager_secret.secrets["discord_token"].secret_id
+    enabled_channels   = join(",", var.enabled_channels)
+    bot_name           = var.bot_name
+    shard_count        = tostring(var.gateway_shard_count)
+    shard_ids          = join(",", [for id in var.gateway_shard_ids : tostring(id)])
+    allow_dms          = tostring(var.gateway_allow_dms)
+    backlog            = tostring(var.gateway_backlog)
   }
 
   gateway_startup_script = templatefile("${local.repo_root}/gateway_vm/startup.sh", local.gateway_template_vars)

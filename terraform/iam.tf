@@ -226,4 +226,6 @@ resource "google_service_account_iam_member" "pubsub_token_creator" {
   service_account_id = google_service_account.sa["eventarc"].name
   role               = "roles/iam.serviceAccountTokenCreator"
   member             = local.pubsub_service_agent
+
+  depends_on = [time_sleep.service_agents]
 }

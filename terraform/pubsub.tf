@@ -63,12 +63,18 @@ resource "google_eventarc_trigger" "ingest" {
     }
   }
 
-  depends_on = [google_cloud_run_v2_service_iam_member.grants]
+  # Pub/Sub mints the push token of the trigger's account (pubsub_token_creator); the Eventarc agent
+  # must exist and hold its role first (apis.tf).
+  depends_on = [
+    google_cloud_run_v2_service_iam_member.grants,
+    google_service_account_iam_member.pubsub_token_creator,
+    time_sleep.service_agents,
+  ]
 }
 
 locals {
   eventarc_subscription = google_eventarc_trigger.ingest.transport[0].pubsub[0].subscription
-  pubsub_service_agent  = "serviceAccount:service-${data.google_project.this.number}@gcp-sa-pubsub.iam.gserviceaccount.com"
+  pubsub_service_agent  = google_project_service_identity.agents["pubsub"].member
 
   # Retry with back-off, then dead-letter. Eventarc's subscription retries until its 24 h retention
   # runs out and then drops the message; the provider cannot configure it (the field is output-only
@@ -90,6 +96,8 @@ resource "google_pubsub_topic_iam_member" "dead_letter_publisher" {
   topic   = google_pubsub_topic.dead_letter.name
   role    = "roles/pubsub.publisher"
   member  = local.pubsub_service_agent
+
+  depends_on = [time_sleep.service_agents]
 }
 
 resource "google_pubsub_subscription_iam_member" "eventarc_subscriber" {

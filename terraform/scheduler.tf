@@ -10,14 +10,14 @@ locals {
       schedule    = var.guild_memory_schedule
       body        = { job = "guild_memory" }
       description = "Rebuild the guild memory of guilds with recent activity from their channel summaries."
-      deadline    = "320s"
+      deadline    = "${local.function_timeouts["maintain"]}s" # as long as maintain may run: no retry mid-run
     }
     "fact-maintenance" = {
       function    = "maintain"
       schedule    = var.fact_maintenance_schedule
       body        = { job = "fact_maintenance" }
       description = "Expire facts whose score has decayed."
-      deadline    = "600s"
+      deadline    = "${local.function_timeouts["maintain"]}s" # as long as maintain may run: no retry mid-run
     }
   }
 }

@@ -1,6 +1,7 @@
 # Cloud Tasks queues. Every queue has a bounded number of attempts and a bounded retry window: a task
 # that keeps failing is dropped (and logged), never retried forever. Task-level dispatch deadlines are
-# set by the code (adapters/cloud_tasks.py: 60 s).
+# set by the code per task kind (adapters/cloud_tasks.py) to the timeout of the function the kind calls
+# (*_DISPATCH_DEADLINE_SECONDS in functions.tf).
 
 locals {
   queues = {

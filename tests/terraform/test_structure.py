@@ -367,8 +367,14 @@ def test_iam_resources_are_the_grants_table_or_known_service_agents(cfg: check.C
         "google_storage_bucket_iam_member": "bucket",
         "google_artifact_registry_repository_iam_member": "repository",
     }
+    # The Eventarc and Pub/Sub agents get the role Google grants an agent it creates (apis.tf).
+    agents = {name: agent["role"] for name, agent in cfg.locals["service_agents"].items()}
+    assert agents == {"eventarc": "roles/eventarc.serviceAgent", "pubsub": "roles/pubsub.serviceAgent"}
     for (type_, name), body in cfg.resources.items():
         if "_iam_" not in type_:
+            continue
+        if (type_, name) == ("google_project_iam_member", "service_agents"):
+            assert ref(body["member"]) == "google_project_service_identity.agents[each.key].member"
             continue
         if (type_, name) in SERVICE_AGENT_BINDINGS:
             assert body["role"] == SERVICE_AGENT_BINDINGS[(type_, name)]
