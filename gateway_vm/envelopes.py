@@ -2,11 +2,31 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import discord
 
-from kikimimi.domain.wire import MessageCreated, MessageDeleted, MessageEdited
+from kikimimi.domain.wire import ChannelVisibility, MessageCreated, MessageDeleted, MessageEdited
+
+
+def visibility(channel: Any, at: datetime) -> ChannelVisibility | None:
+    """Who can see a guild channel: private when @everyone cannot view it (its overwrites, and its
+    category's when synced, as discord.py resolves them). A private thread is private; a public thread
+    inherits its channel's audience, so it gets no envelope of its own (None), nor do categories."""
+    guild = getattr(channel, "guild", None)
+    if guild is None or isinstance(channel, discord.CategoryChannel):
+        return None
+    if isinstance(channel, discord.Thread):
+        if channel.type is not discord.ChannelType.private_thread:
+            return None
+        private = True
+    else:
+        private = not channel.permissions_for(guild.default_role).view_channel
+    channel_id, thread_id = place_of(channel)
+    return ChannelVisibility(
+        guild_id=str(guild.id), channel_id=channel_id, thread_id=thread_id, private=private, at=at
+    )
 
 
 def place_of(channel: Any) -> tuple[str, str | None]:
@@ -40,7 +60,19 @@ def created(message: discord.Message, bot_user_id: int | None) -> MessageCreated
         reply_to_message_id=str(reference.message_id) if reference and reference.message_id else None,
         reply_to_bot=reply_to_bot,
         attachments=len(message.attachments),
+        # Ingest keeps only default and reply messages; the name is cut to the wire's 40 characters
+        # (a few system notices have longer names, and a cut one is still not chat).
+        message_type=_type_name(message),
+        webhook=message.webhook_id is not None,
     )
+
+
+def _type_name(message: discord.Message) -> str:
+    """Discord's message type name, as the wire accepts it (lower case letters and underscores)."""
+    name = "".join(
+        c for c in str(getattr(message.type, "name", "")).lower() if c.isascii() and (c.isalpha() or c == "_")
+    )
+    return name[:40] or "unknown"
 
 
 def edited(payload: discord.RawMessageUpdateEvent, channel: Any) -> MessageEdited | None:

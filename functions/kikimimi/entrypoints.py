@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from kikimimi import bootstrap
+from kikimimi import bootstrap, logs
 
 if TYPE_CHECKING:
     from kikimimi.usecases.deps import Deps
@@ -34,10 +34,24 @@ def ingest_event(event: Any) -> None:
     try:
         raw = base64.b64decode(message.get("data") or "", validate=True)
         envelope = parse_envelope(raw)
-    except (WireError, ValueError, TypeError) as exc:  # TypeError: data that is not a base64 string
-        _reject(deps, "ingest", str(exc), {"pubsub_message_id": message.get("messageId")})
-        return
-    ingest(deps, envelope)
+    except (WireError, ValueError, TypeError, RecursionError) as exc:  # TypeError: data not a base64 string
+        error = str(exc) if isinstance(exc, WireError) else f"not an envelope: {_short(exc)}"
+        with logs.traced(_event_trace(event, deps)):
+            _reject(deps, "ingest", error, {"pubsub_message_id": message.get("messageId")})
+        return  # acknowledged: Eventarc would redeliver a 500 with the same bytes until it expires
+    # One message, one trace: Eventarc's traceparent if it sent one, else one derived from the message id.
+    trace = _event_trace(event, deps) or logs.trace_of_message(
+        getattr(envelope, "message_id", envelope.key.id), deps.settings.project
+    )
+    with logs.traced(trace):
+        ingest(deps, envelope)
+
+
+def _event_trace(event: Any, deps: Deps) -> logs.Trace | None:
+    """The CloudEvent's `traceparent` extension attribute, when Eventarc set one."""
+    get = getattr(event, "get", None)
+    value = get("traceparent") if callable(get) else None
+    return logs.trace_from_headers({"traceparent": value}, deps.settings.project) if value else None
 
 
 def _task_call(
@@ -51,17 +65,40 @@ def _task_call(
     from kikimimi.domain.wire import WireError  # pydantic: paid on the first request, not at cold start
 
     deps = bootstrap.process_deps()
-    trusted = any(header in request.headers for header in callers)
-    if deps.settings.mode == "gcp" and not trusted:
-        # IAM (run.invoker for the tasks/scheduler service accounts only) is the real check; defence in depth.
-        return {"error": f"only {' or '.join(_caller_names(callers))} may call this endpoint"}, 403
+    forbidden = _forbidden(deps, request, callers)
+    if forbidden is not None:
+        return forbidden
+    trusted = _trusted(request, callers)
     try:
         task = parse(request.get_data())
-    except WireError as exc:
-        _reject(deps, function, str(exc), {"task": request.headers.get(TASK_HEADER)})
+    except (WireError, ValueError, RecursionError) as exc:
+        # json's ValueError (an integer over Python's 4,300-digit limit) and RecursionError (deep nesting)
+        # are bad bytes too: a 500 would make Cloud Tasks retry them forever.
+        error = str(exc) if isinstance(exc, WireError) else f"not JSON: {_short(exc)}"
+        with logs.traced(logs.trace_from_headers(request.headers, deps.settings.project)):
+            _reject(deps, function, error, {"task": request.headers.get(TASK_HEADER)})
         # Acknowledge bad payloads sent by the queue or scheduler: retrying the same bytes can never succeed.
-        return {"status": "rejected", "error": str(exc)}, (200 if trusted else 400)
-    return {"status": "ok", "result": run(deps, task)}, 200
+        return {"status": "rejected", "error": error}, (200 if trusted else 400)
+    # The caller's trace header (Cloud Run's, or the one the creating function put on the task).
+    with logs.traced(logs.trace_from_headers(request.headers, deps.settings.project)):
+        return {"status": "ok", "result": run(deps, task)}, 200
+
+
+def _trusted(request: Any, callers: tuple[str, ...]) -> bool:
+    return any(header in request.headers for header in callers)
+
+
+def _forbidden(deps: Deps, request: Any, callers: tuple[str, ...]) -> tuple[dict[str, Any], int] | None:
+    """The 403 for a caller that is not the queue or scheduler in GCP, checked before the body is read."""
+    if deps.settings.mode == "gcp" and not _trusted(request, callers):
+        # IAM (run.invoker for the tasks/scheduler service accounts only) is the real check; defence in depth.
+        return {"error": f"only {' or '.join(_caller_names(callers))} may call this endpoint"}, 403
+    return None
+
+
+def _short(exc: BaseException) -> str:
+    """The first line of an exception, bounded (the int-limit message is long, a body is untrusted)."""
+    return (str(exc).splitlines() or [type(exc).__name__])[0][:200]
 
 
 def _caller_names(callers: tuple[str, ...]) -> list[str]:
@@ -99,8 +136,8 @@ def _is_scheduler_job(data: bytes) -> bool:
     """The hourly scheduler job may target summarize with `{"job": "guild_memory"}`: route it to maintain."""
     try:
         body = json.loads(data or b"{}")
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return False
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, a 4,300-digit integer, deep nesting
+        return False  # summarize's own parser rejects it with a clear error
     return isinstance(body, dict) and "job" in body
 
 
@@ -109,14 +146,30 @@ def summarize_request(request: Any) -> tuple[dict[str, Any], int]:
     from kikimimi.domain.memory.wire import parse_summarize_task
     from kikimimi.usecases.memory.summarize import summarize
 
+    # The caller check comes first: an outsider's body is not even read.
+    forbidden = _forbidden(bootstrap.process_deps(), request, MEMORY_CALLERS)
+    if forbidden is not None:
+        return forbidden
     if _is_scheduler_job(request.get_data()):
         return maintain_request(request)
+    from kikimimi.domain.memory.wire import is_forget_task
+
+    if is_forget_task(request.get_data()):
+        return forget_request(request)
 
     def run(deps: Deps, task: Any) -> Any:
         memory = summarize(deps, task)
         return None if memory is None else {"seq": memory.seq, "messages_total": memory.messages_total}
 
     return _task_call(request, "summarize", parse_summarize_task, run, MEMORY_CALLERS)
+
+
+def forget_request(request: Any) -> tuple[dict[str, Any], int]:
+    """Cloud Tasks (memory queue, summarize's URL) → a delete or an edit through the memory layers."""
+    from kikimimi.domain.memory.wire import parse_forget_task
+    from kikimimi.usecases.memory.forget import forget_message
+
+    return _task_call(request, "forget", parse_forget_task, forget_message, MEMORY_CALLERS)
 
 
 def reflect_request(request: Any) -> tuple[dict[str, Any], int]:

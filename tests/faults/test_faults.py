@@ -102,7 +102,7 @@ def test_every_pubsub_message_delivered_three_times_in_shuffled_orders(
         )  # fmt: skip
 
     burst = [  # an open question, whose watch (1.5 s here) must run once too, then two remarks
-        created(1, burst_channel, "alice", "is the staging deploy stuck for anyone else"),
+        created(1, burst_channel, "alice", "is the staging deploy stuck for anyone else?"),
         created(2, burst_channel, "bob", "yes since this morning"),
         created(3, burst_channel, "carol", "same here, the pipeline shows pending"),
     ]
@@ -355,8 +355,8 @@ def test_writer_llm_failures_mean_silence_and_retry_only_when_it_can_help(
     replies = [r for r in gemini_standin.requests if not r.generation_config.get("responseMimeType")]
     assert len(replies) == calls
     assert sim.discord.messages == [] and events.named("posted") == []
-    [skipped] = events.named("reply_skipped")
-    assert skipped["decision"] == "silent" and skipped["reason"]
+    [failed] = events.named("reply_failed")
+    assert failed["decision"] == "failed" and failed["reason"]
 
 
 # -- the queue gives up: no task retries forever ---------------------------------------------------------

@@ -16,7 +16,7 @@ import pytest
 from kikimimi import bootstrap, prompts
 from kikimimi.adapters.discord_rest import DiscordRest
 from kikimimi.domain.model import ChannelKey, Message
-from kikimimi.domain.outgoing import MAX_REPLY_CHARS
+from kikimimi.domain.outgoing import DISCORD_LIMIT, MORE
 from kikimimi.domain.prompt_context import build_context
 from kikimimi.domain.wire import MAX_CONTENT, MessageCreated
 from kikimimi.local.fake_discord import FakeDiscord
@@ -121,7 +121,7 @@ def test_the_posted_body_never_allows_mass_mentions(fake_discord: FakeDiscord, r
     for post in posts:
         assert post.json["allowed_mentions"] == {"parse": []}
         assert not MASS.search(post.json["content"]), post.json["content"]
-        assert len(post.json["content"]) <= MAX_REPLY_CHARS
+        assert len(post.json["content"]) <= DISCORD_LIMIT
     for message in fake_discord.messages(fake_discord.channel.id):
         if message["author"]["id"] == fake_discord.bot.id:
             assert message["mention_everyone"] is False and message["mentions"] == []
@@ -130,8 +130,9 @@ def test_the_posted_body_never_allows_mass_mentions(fake_discord: FakeDiscord, r
 
 def test_output_longer_than_allowed_is_cut(fake_discord: FakeDiscord) -> None:
     posts = _post_through_rest(fake_discord, "write me an essay", "word " * 2000)  # 10,000 chars
-    [post] = posts
-    assert len(post.json["content"]) <= MAX_REPLY_CHARS <= 2000
+    assert len(posts) == Settings().reply_max_messages  # split at Discord's limit, then cut
+    assert all(len(post.json["content"]) <= DISCORD_LIMIT for post in posts)
+    assert posts[-1].json["content"].endswith(MORE)
 
 
 # -- production mode and disabled channels ---------------------------------------------------------------

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kikimimi.adapters.discord_split import split_chunks, split_message
+from kikimimi.domain.outgoing import split_chunks, split_message
 
 CASES = [
     pytest.param("hello", 2000, ["hello"], id="short-unchanged"),

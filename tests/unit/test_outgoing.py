@@ -1,10 +1,11 @@
-"""outgoing: what the bot posts is trimmed, capped and never looks like a mass mention."""
+"""outgoing: what the bot posts is trimmed and never looks like a mass mention (splitting:
+test_outgoing_parts.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from kikimimi.domain.outgoing import MAX_REPLY_CHARS, ZWSP, shape_reply
+from kikimimi.domain.outgoing import ZWSP, shape_reply
 
 
 @pytest.mark.parametrize(
@@ -45,14 +46,6 @@ def test_single_line(text: str, expected: str) -> None:
     assert shape_reply(text, single_line=True) == expected
 
 
-def test_length_cap() -> None:
-    assert shape_reply("x" * MAX_REPLY_CHARS) == "x" * MAX_REPLY_CHARS
-    long = shape_reply("x" * (MAX_REPLY_CHARS + 1))
-    assert len(long) == MAX_REPLY_CHARS and long.endswith("…")
-    assert shape_reply("word " * 10, limit=12) == "word word w…"
-
-
-def test_mass_mentions_never_survive_the_cap() -> None:
-    text = "a" * (MAX_REPLY_CHARS - 5) + " @everyone"
-    shaped = shape_reply(text)
-    assert "@everyone" not in shaped and "@here" not in shaped
+def test_no_length_cap_here_the_splitter_decides() -> None:
+    # Cutting at 1,800 characters left code blocks open; reply_parts splits and cuts at a boundary.
+    assert shape_reply("x" * 5000) == "x" * 5000

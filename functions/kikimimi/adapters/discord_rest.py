@@ -14,7 +14,7 @@ from urllib.parse import quote
 import requests
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
-from kikimimi.adapters.discord_split import DISCORD_LIMIT, split_message
+from kikimimi.domain.outgoing import DISCORD_LIMIT, split_message
 from kikimimi.ports import DiscordError
 
 _log = logging.getLogger(__name__)
