@@ -10,11 +10,18 @@ import time
 from collections.abc import Callable
 from typing import TypeAlias
 
-from kikimimi.domain.wire import ChannelVisibility, MessageCreated, MessageDeleted, MessageEdited, dump
+from kikimimi.domain.wire import (
+    ChannelVisibility,
+    ForgetRequested,
+    MessageCreated,
+    MessageDeleted,
+    MessageEdited,
+    dump,
+)
 from kikimimi.ports import Publisher
 
 log = logging.getLogger(__name__)
-Envelope: TypeAlias = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility
+Envelope: TypeAlias = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested
 
 
 class BacklogPublisher:

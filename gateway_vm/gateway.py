@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -16,6 +18,7 @@ from kikimimi.settings import Settings
 
 from . import envelopes
 from .backlog import BacklogPublisher, Envelope
+from .forget_commands import bulk_deleted, register_forget_commands
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 60.0
@@ -52,7 +55,9 @@ class Gateway(discord.AutoShardedClient):
         self._warned_empty = False
         self.received = 0  # envelopes decided on (published or not): tests and the heartbeat count them
         self.ignored = 0  # of those, not published: their channel is not enabled
+        self.announced = 0  # channel visibility envelopes submitted (not counted in `received`)
         self._heartbeat: asyncio.Task[None] | None = None
+        self._recall: Any = None
         register_commands(self)
 
     async def setup_hook(self) -> None:
@@ -60,10 +65,13 @@ class Gateway(discord.AutoShardedClient):
 
     async def on_ready(self) -> None:
         log.info({"event": "gateway_ready", "user": str(self.user), "guilds": len(self.guilds)})
+        # Every (re)connect: what changed while the gateway was away is known again.
+        visible = self.publish_visibility(c for g in self.guilds for c in (*g.channels, *g.threads))
+        log.info({"event": "gateway_visibility", "channels": visible})
         try:
             await self.tree.sync()
         except discord.HTTPException as exc:  # commands are a convenience; never block message flow on them
-            log.warning("slash command sync failed: %s", exc)
+            log.warning("slash command sync failed: %s", exc, extra={"event": "gateway_commands_unsynced"})
 
     def enabled(self, channel_id: str, is_dm: bool) -> bool:
         if is_dm:
@@ -93,7 +101,10 @@ class Gateway(discord.AutoShardedClient):
         try:
             await self.load_settings(channel_id)
         except Exception as exc:  # Firestore unavailable: ENABLED_CHANNELS decides; retried next message
-            log.warning("reading the settings of channel %s failed: %s", channel_id, exc)
+            log.warning(
+                "reading the settings of channel %s failed: %s", channel_id, exc,
+                extra={"event": "gateway_settings_unread"},
+            )  # fmt: skip
         finally:
             for envelope in self._pending.pop(channel_id, []):
                 self._decide(envelope, self.enabled(channel_id, False))
@@ -111,8 +122,40 @@ class Gateway(discord.AutoShardedClient):
             mentioned = bot_id is not None and any(u.id == bot_id for u in message.mentions)
             if not mentioned and message.author.id != bot_id:
                 self._warned_empty = True
-                log.warning("message content arrives empty: enable the MESSAGE CONTENT intent in the portal")
+                log.warning(
+                    "message content arrives empty: enable the MESSAGE CONTENT intent in the portal",
+                    extra={"event": "gateway_content_empty"},
+                )
         self.admit(envelopes.created(message, bot_id), message.guild is None)
+
+    def publish_visibility(self, channels: Iterable[Any]) -> int:
+        """Publish who can see each channel (ENABLED_CHANNELS filters, not the stored switch: a channel
+        enabled later must already know its audience); how many envelopes went out."""
+        now = datetime.now(UTC)
+        sent = 0
+        for channel in channels:
+            envelope = envelopes.visibility(channel, now)
+            if envelope is not None and self.settings.channel_enabled(envelope.channel_id):
+                self.backlog.submit(envelope)
+                sent += 1
+        self.announced += sent
+        return sent
+
+    async def on_guild_channel_create(self, channel: discord.abc.GuildChannel) -> None:
+        self.publish_visibility([channel])
+
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        # A category's overwrites reach the channels synced with it: publish them all again.
+        self.publish_visibility([after, *getattr(after, "channels", ())])
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        if after.is_default() and before.permissions.view_channel != after.permissions.view_channel:
+            self.publish_visibility(after.guild.channels)  # @everyone's base View Channel changed
+
+    async def on_thread_create(self, thread: discord.Thread) -> None:
+        self.publish_visibility([thread])
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         channel = self.get_channel(payload.channel_id)
@@ -123,6 +166,18 @@ class Gateway(discord.AutoShardedClient):
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         envelope = envelopes.deleted(payload, self.get_channel(payload.channel_id))
         self.admit(envelope, payload.guild_id is None)
+
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        for envelope in bulk_deleted(payload, self.get_channel(payload.channel_id)):
+            self.admit(envelope, payload.guild_id is None)
+
+    def memory(self) -> Any:
+        """The Recall port for `/kikimimi what-do-you-know`, built on first use by the composition root."""
+        if self._recall is None and self.settings.memory_enabled:
+            from kikimimi import bootstrap
+
+            self._recall = bootstrap.build_recall(self.settings)
+        return self._recall
 
     async def _beat(self) -> None:
         """A heartbeat log line; the 'gateway silent' alert fires when these stop."""
@@ -147,8 +202,20 @@ class Gateway(discord.AutoShardedClient):
         return self.overrides.setdefault(channel_id, value)
 
 
+def visibility_text(settings: ChannelSettings) -> str:
+    """Who may hear what the bot remembers from here, and who decided it."""
+    where = "stays in this channel" if settings.is_private else "may be used in every channel"
+    if settings.visibility in ("public", "private"):
+        why = f"set by a moderator ({settings.visibility})"
+    elif settings.private is None:
+        why = "Discord permissions not known yet: private until they are"
+    else:
+        why = "from Discord permissions (@everyone " + ("cannot" if settings.private else "can") + " view)"
+    return f"memory {where}: {why}"
+
+
 def status_text(enabled: bool, settings: ChannelSettings) -> str:
-    """The `/kikimimi status` answer: enabled, quiet period, last decision and why."""
+    """The `/kikimimi status` answer: enabled, quiet period, memory visibility, last decision and why."""
     quiet = (
         f"quiet until <t:{int(settings.quiet_until.timestamp())}:t>"
         if settings.quiet_until and settings.quiet_until > datetime.now(UTC)
@@ -160,7 +227,7 @@ def status_text(enabled: bool, settings: ChannelSettings) -> str:
         if last
         else "no decision yet"
     )
-    return f"enabled: {'yes' if enabled else 'no'} · {quiet} · {decided}"
+    return f"enabled: {'yes' if enabled else 'no'} · {quiet} · {visibility_text(settings)} · {decided}"
 
 
 def _ms(seconds: float) -> float | None:
@@ -168,13 +235,10 @@ def _ms(seconds: float) -> float | None:
 
 
 def register_commands(client: Gateway) -> None:
-    """`/kikimimi enable|disable|quiet|status` for members with Manage Channels."""
-    group = app_commands.Group(
-        name="kikimimi",
-        description="kikimimi in this channel",
-        default_permissions=discord.Permissions(manage_channels=True),
-        guild_only=True,
-    )
+    """`/kikimimi enable|disable|quiet|visibility|status` for members with Manage Channels."""
+    # No group-wide default permission: `forget me` and `what-do-you-know` are for everyone; each
+    # moderator command checks Manage Channels itself (place()).
+    group = app_commands.Group(name="kikimimi", description="kikimimi in this channel", guild_only=True)
 
     async def place(interaction: discord.Interaction) -> str | None:
         if interaction.channel is None:
@@ -214,6 +278,22 @@ def register_commands(client: Gateway) -> None:
             f"Quiet until <t:{int(until.timestamp())}:t>.", ephemeral=True
         )
 
+    @group.command(name="visibility", description="Who may hear what kikimimi remembers from this channel")
+    @app_commands.describe(
+        mode="private: memory stays here; public: it may reach other channels; auto: Discord decides"
+    )
+    async def visibility(
+        interaction: discord.Interaction, mode: Literal["public", "private", "auto"]
+    ) -> None:
+        if (channel := await place(interaction)) is None:
+            return
+        current = await client.load_settings(channel)
+        await client.save_settings(channel, dataclasses.replace(current, visibility=mode))
+        if client.store is not None:  # the gateway's observation lives in the store, not in this process
+            current = await asyncio.to_thread(client.store.channel_settings, ChannelKey(channel))
+        shown = dataclasses.replace(current, visibility=mode)
+        await interaction.response.send_message(visibility_text(shown), ephemeral=True)
+
     @group.command(name="status", description="Show kikimimi's settings in this channel")
     async def status(interaction: discord.Interaction) -> None:
         if (channel := await place(interaction)) is None:
@@ -225,4 +305,5 @@ def register_commands(client: Gateway) -> None:
             status_text(client.enabled(channel, False), current), ephemeral=True
         )
 
+    register_forget_commands(client, group)
     client.tree.add_command(group)

@@ -39,6 +39,9 @@ SHARD_COUNT=${shard_count}
 SHARD_IDS=${shard_ids}
 ALLOW_DMS=${allow_dms}
 GATEWAY_BACKLOG=${backlog}
+BOT_LANGUAGE=${bot_language}
+BUFFER_TTL_MINUTES=${buffer_ttl_minutes}
+MEMORY_ENABLED=${memory_enabled}
 PYTHONPATH=$install_dir/src
 DISCORD_TOKEN=$discord_token
 ENV

@@ -1,6 +1,8 @@
 # Firestore (native mode). Layout:
 #   channels/{key}                          channel settings            adapters/firestore.py
 #   channels/{key}/messages/{id}            the buffer                  expire_at → TTL
+#                                           (or a tombstone / early edit in the message's place, kept
+#                                           TOMBSTONE_DAYS through the same expire_at TTL)
 #   channels/{key}/interventions/{id}       what the bot did            expire_at → TTL
 #   channels/{key}/judgments/{digest}       cached LLM judgments        expire_at → TTL
 #   memory_channels/{key}                   summary, mood, topics       adapters/firestore_memory.py
@@ -75,6 +77,28 @@ resource "google_firestore_index" "facts_embedding" {
     vector_config {
       dimension = var.facts_embedding_dimension
       flat {}
+    }
+  }
+
+  depends_on = [google_firestore_database.db]
+}
+
+# /kikimimi forget me and what-do-you-know: collection_group("messages").where(author_id == user), the
+# caller's buffered messages across a guild's channels and threads (a collection-group query).
+resource "google_firestore_field" "messages_author_id" {
+  project    = var.project_id
+  database   = var.firestore_database
+  collection = "messages"
+  field      = "author_id"
+
+  index_config {
+    indexes {
+      order       = "ASCENDING"
+      query_scope = "COLLECTION"
+    }
+    indexes {
+      order       = "ASCENDING"
+      query_scope = "COLLECTION_GROUP"
     }
   }
 

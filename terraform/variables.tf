@@ -359,6 +359,39 @@ variable "buffer_ttl_minutes" {
   }
 }
 
+variable "tombstone_days" {
+  type        = number
+  description = "How long a deleted message's tombstone refuses a create redelivered after its delete (TOMBSTONE_DAYS): longer than Pub/Sub keeps an unacknowledged message (7 days)."
+  default     = 8
+
+  validation {
+    condition     = var.tombstone_days > 7 && var.tombstone_days <= 31
+    error_message = "tombstone_days is above 7 (Pub/Sub's retention) and at most 31."
+  }
+}
+
+variable "addressed_max_age_seconds" {
+  type        = number
+  description = "An addressed message older than this when it arrives or when its answer is due gets no answer (ADDRESSED_MAX_AGE_SECONDS; 0: no limit)."
+  default     = 300
+
+  validation {
+    condition     = var.addressed_max_age_seconds >= 0
+    error_message = "addressed_max_age_seconds is 0 (no limit) or more."
+  }
+}
+
+variable "forget_rebuild_seconds" {
+  type        = number
+  description = "After a delete cleared a channel's summary, it is rebuilt from the chunks left this much later; a bulk delete's forgets share one rebuild (FORGET_REBUILD_SECONDS)."
+  default     = 10
+
+  validation {
+    condition     = var.forget_rebuild_seconds >= 0 && var.forget_rebuild_seconds <= 3600
+    error_message = "forget_rebuild_seconds is between 0 and 3600."
+  }
+}
+
 variable "context_messages" {
   type        = number
   description = "Messages read as context for a judgment or a reply (CONTEXT_MESSAGES)."

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from kikimimi.domain.caps import CapDecision
 from kikimimi.domain.model import (
     ChannelKey,
     ChannelMemory,
@@ -19,6 +20,7 @@ from kikimimi.domain.model import (
     LastDecision,
     Message,
     ProfileUpdate,
+    SourceMatch,
     TaskKind,
     TaskSpec,
     UserProfile,
@@ -41,22 +43,53 @@ class Store(Protocol):
     """Firestore's role: the message buffer, interventions, settings and the judgment cache."""
 
     def add_message(self, message: Message, expire_at: datetime) -> bool:
-        """Create-if-absent by message id; True when this call created it."""
+        """Create-if-absent by message id; True when this call created it. False for a redelivery and for
+        a deleted message (its tombstone holds the id); an edit that arrived first is applied."""
         ...
 
-    def update_message(self, key: ChannelKey, message_id: str, content: str) -> bool:
-        """Replace the content of a buffered message; False when it is not buffered."""
+    def update_message(
+        self, key: ChannelKey, message_id: str, content: str, pending_until: datetime
+    ) -> tuple[str, Message | None]:
+        """Edit a message: ("edited", the message before), ("pending", None) when it is not buffered
+        (the edit is kept until `pending_until` for a create that comes later), ("deleted", None) past
+        its delete."""
         ...
 
-    def delete_message(self, key: ChannelKey, message_id: str) -> bool:
-        """Remove a buffered message; False when it was not there."""
+    def delete_message(self, key: ChannelKey, message_id: str, tombstone_until: datetime) -> Message | None:
+        """Put a tombstone (kept until `tombstone_until`) in the message's place, atomically; returns the
+        message that was buffered, or None."""
+        ...
+
+    def is_deleted(self, key: ChannelKey, message_id: str) -> bool:
+        """Does a tombstone hold this id (a create that finds one is not stored)?"""
+        ...
+
+    def buffered(self, key: ChannelKey, message_ids: Sequence[str]) -> set[str]:
+        """Which of these ids are buffered messages (not deleted, not expired): one read per id."""
+        ...
+
+    def buffered_by(self, guild_id: str, author_id: str, limit: int) -> list[Message]:
+        """Buffered messages of one author in a guild, across its channels and threads."""
+        ...
+
+    def forget_place(self, channel_id: str) -> int:
+        """Delete the buffer, interventions and judgments of a channel and its threads (its moderator
+        settings stay); returns how many documents went."""
         ...
 
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
         """The newest `limit` messages created at or after `since`, oldest first."""
         ...
 
-    def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None: ...
+    def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
+        """Store what the bot did; snippet lines whose message was deleted meanwhile are left out."""
+        ...
+
+    def rewrite_interventions(
+        self, key: ChannelKey, match: SourceMatch, change: Callable[[Intervention], Intervention]
+    ) -> int:
+        """Apply `change` atomically to each intervention whose snippet cites the match; how many changed."""
+        ...
 
     def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
         """The newest `limit` interventions at or after `since`, oldest first (reads cost per document)."""
@@ -80,6 +113,33 @@ class Store(Protocol):
 
     def llm_judgments_since(self, key: ChannelKey, since: datetime) -> int:
         """How many LLM judgments were stored for this place since `since` (the hourly budget)."""
+        ...
+
+    def record_visibility(self, key: ChannelKey, private: bool, at: datetime) -> bool:
+        """Store who can see a place as observed at `at` (an older observation never overwrites a newer
+        one); True when the stored value changed."""
+        ...
+
+    def reserve_answer(
+        self,
+        key: ChannelKey,
+        user_id: str,
+        message_id: str,
+        at: datetime,
+        per_user: int,
+        per_channel: int,
+        window: timedelta,
+    ) -> CapDecision:
+        """Decide, in one transaction with the place's cap documents, whether an addressed message is
+        answered (caps per user and per place within `window`); a redelivery gets the same decision."""
+        ...
+
+    def llm_calls_on(self, guild_id: str, day: str) -> int:
+        """LLM calls counted for a guild on a UTC day (`YYYY-MM-DD`): the daily budget."""
+        ...
+
+    def count_llm_call(self, guild_id: str, day: str) -> None:
+        """Add one LLM call to a guild's day (an increment: concurrent calls lose none)."""
         ...
 
 
@@ -181,7 +241,54 @@ class Recall(Protocol):
     def commit_summary(
         self, memory: ChannelMemory, expected_seq: int, chunk: Chunk, profiles: Sequence[ProfileUpdate]
     ) -> bool:
-        """Atomically save the summary's fields, its chunk and profile increments; False if `seq` moved."""
+        """Atomically save the summary's fields, its chunk and profile increments; False if `seq` moved
+        or a forget moved `epoch` since `memory` was read."""
+        ...
+
+    def commit_rebuild(self, memory: ChannelMemory) -> bool:
+        """Save a summary rebuilt from the chunks left; False if `seq` or `epoch` moved since `memory`."""
+        ...
+
+    def bump_epoch(self, key: ChannelKey) -> None:
+        """Make summaries and reflections that read the memory before now fail to commit (a forget)."""
+        ...
+
+    def drop_refs(self, key: ChannelKey, author_id: str) -> int:
+        """Forget which recent messages of this author the summaries counted; how many refs went."""
+        ...
+
+    def supersede_summary(self, key: ChannelKey) -> None:
+        """Clear every text a summary wrote (summary, mood, topics, people) until it is rebuilt."""
+        ...
+
+    def rewrite_chunks(
+        self, key: ChannelKey, match: SourceMatch, change: Callable[[Chunk], Chunk]
+    ) -> list[Chunk]:
+        """Apply `change` atomically to each chunk with a matching line; the changed chunks, oldest first."""
+        ...
+
+    def chunks_citing(self, key: ChannelKey, match: SourceMatch) -> list[Chunk]:
+        """Chunks with a line of the message (or of the author), oldest first."""
+        ...
+
+    def facts_citing(self, key: ChannelKey, match: SourceMatch) -> list[Fact]:
+        """Facts drawn from the message (or from the author's messages, or naming the author as source)."""
+        ...
+
+    def rewrite_profiles(
+        self, guild_id: str, match: SourceMatch, change: Callable[[UserProfile], UserProfile]
+    ) -> int:
+        """Apply `change` atomically to each profile whose last topic came from the message."""
+        ...
+
+    def delete_profile(self, guild_id: str, user_id: str) -> bool: ...
+
+    def places(self, channel_id: str) -> list[ChannelKey]:
+        """The channel and its threads that have memory."""
+        ...
+
+    def forget_memory(self, key: ChannelKey) -> int:
+        """Delete a place's memory: its document, chunks and facts; how many documents went."""
         ...
 
     def chunks_after(self, key: ChannelKey, seq: int, limit: int) -> list[Chunk]:
@@ -199,8 +306,10 @@ class Recall(Protocol):
         save: Sequence[Fact],
         delete: Sequence[str],
         fact_delta: int,
+        expected_epoch: int | None = None,
     ) -> bool:
-        """Atomically save facts, drop evicted ones, advance the watermark; False if `reflect_seq` moved."""
+        """Atomically save facts, drop evicted ones, advance the watermark; False if `reflect_seq` moved
+        (or `epoch`, when expected: a forget since the chunks were read)."""
         ...
 
     def nearest_facts(self, key: ChannelKey, vector: Sequence[float], limit: int) -> list[Fact]:

@@ -37,6 +37,8 @@ class Settings:
     language: str = field(default="ja", metadata={"env": "BOT_LANGUAGE"})  # ja | en
     persona: str = field(default="", metadata={"env": "BOT_PERSONA"})
     enabled_channels: tuple[str, ...] = field(default=("*",), metadata={"env": "ENABLED_CHANNELS"})
+    # A webhook's message counts as a bot's (context, never judged or answered) unless this is true.
+    webhooks_as_humans: bool = field(default=False, metadata={"env": "WEBHOOKS_AS_HUMANS"})
     # Pipeline timings
     min_messages: int = field(default=3, metadata={"env": "MIN_MESSAGES"})
     # When a pause judgment runs: "pace" waits PACE_MULTIPLIER × the median gap between the recent human
@@ -55,6 +57,14 @@ class Settings:
     question_watch_max_seconds: float = field(default=900.0, metadata={"env": "QUESTION_WATCH_MAX_SECONDS"})
     question_max_age_minutes: float = field(default=30.0, metadata={"env": "QUESTION_MAX_AGE_MINUTES"})
     buffer_ttl_minutes: float = field(default=30.0, metadata={"env": "BUFFER_TTL_MINUTES"})
+    # A deleted message leaves a tombstone this long: longer than Pub/Sub keeps an unacknowledged
+    # envelope (7 days), so a create redelivered after its delete still finds it.
+    tombstone_days: float = field(default=8.0, metadata={"env": "TOMBSTONE_DAYS"})
+    # An addressed message older than this when it arrives or when its answer is due gets no answer.
+    addressed_max_age_seconds: float = field(default=300.0, metadata={"env": "ADDRESSED_MAX_AGE_SECONDS"})
+    # After a forget cleared a channel's summary, it is rebuilt from the chunks left this much later (a
+    # bulk delete's forgets share one rebuild).
+    forget_rebuild_seconds: float = field(default=10.0, metadata={"env": "FORGET_REBUILD_SECONDS"})
     context_messages: int = field(default=20, metadata={"env": "CONTEXT_MESSAGES"})
     reply_delay_min_seconds: float = field(default=1.0, metadata={"env": "REPLY_DELAY_MIN_SECONDS"})
     reply_delay_max_seconds: float = field(default=120.0, metadata={"env": "REPLY_DELAY_MAX_SECONDS"})
@@ -83,6 +93,17 @@ class Settings:
     llm_judgments_per_100_messages: float = field(
         default=8.0, metadata={"env": "LLM_JUDGMENTS_PER_100_MESSAGES"}
     )
+    # Caps on answers to addressed messages (mentions, replies to the bot, name calls) in the minute before
+    # each one, per user and per channel or thread (0: no cap). Past a cap the bot stays silent and reacts
+    # once per user and minute with ADDRESSED_CAP_REACTION (empty: no reaction).
+    addressed_per_user_per_minute: int = field(default=3, metadata={"env": "ADDRESSED_PER_USER_PER_MINUTE"})
+    addressed_per_channel_per_minute: int = field(
+        default=10, metadata={"env": "ADDRESSED_PER_CHANNEL_PER_MINUTE"}
+    )
+    addressed_cap_reaction: str = field(default="⏳", metadata={"env": "ADDRESSED_CAP_REACTION"})
+    # LLM calls a guild may cause per UTC day, judge and reply writer (0: no budget). Past it the rules
+    # judge alone and the bot writes nothing (reactions still go out).
+    llm_calls_per_guild_per_day: int = field(default=1000, metadata={"env": "LLM_CALLS_PER_GUILD_PER_DAY"})
     # LLM
     llm_backend: str = field(default="none", metadata={"env": "LLM_BACKEND"})  # none | offline | gemini
     # Offline the rules judge alone by default; true lets the 1.5B model judge the middle band (demo-grade).
@@ -94,6 +115,10 @@ class Settings:
     use_vertex_ai: bool = field(default=False, metadata={"env": "USE_VERTEX_AI"})
     llm_timeout_seconds: float = field(default=20.0, metadata={"env": "LLM_TIMEOUT_SECONDS"})
     reply_max_tokens: int = field(default=400, metadata={"env": "REPLY_MAX_TOKENS"})
+    # A long reply is split at Discord's 2,000 characters into at most this many messages, then cut.
+    reply_max_messages: int = field(default=3, metadata={"env": "REPLY_MAX_MESSAGES"})
+    # Hosts (suffixes, comma-separated) the bot may link to although nobody linked them in the chat.
+    link_allowlist: tuple[str, ...] = field(default=(), metadata={"env": "LINK_ALLOWLIST"})
     short_ack_max_tokens: int = field(default=40, metadata={"env": "SHORT_ACK_MAX_TOKENS"})
     # Cloud Tasks
     tasks_location: str = field(default="asia-northeast1", metadata={"env": "TASKS_LOCATION"})
@@ -103,6 +128,20 @@ class Settings:
     reply_url: str = field(default="", metadata={"env": "REPLY_URL"})
     tasks_invoker_sa: str = field(default="", metadata={"env": "TASKS_INVOKER_SA"})
     cloud_tasks_emulator_host: str = field(default="", metadata={"env": "CLOUD_TASKS_EMULATOR_HOST"})
+    # How long Cloud Tasks waits for each kind's function: its timeout (terraform/functions.tf sets both
+    # from one value), so a slow run is never re-dispatched while it still runs (Cloud Tasks: 15-1800 s).
+    judge_dispatch_deadline_seconds: float = field(
+        default=120.0, metadata={"env": "JUDGE_DISPATCH_DEADLINE_SECONDS"}
+    )
+    reply_dispatch_deadline_seconds: float = field(
+        default=120.0, metadata={"env": "REPLY_DISPATCH_DEADLINE_SECONDS"}
+    )
+    summarize_dispatch_deadline_seconds: float = field(
+        default=300.0, metadata={"env": "SUMMARIZE_DISPATCH_DEADLINE_SECONDS"}
+    )
+    reflect_dispatch_deadline_seconds: float = field(
+        default=300.0, metadata={"env": "REFLECT_DISPATCH_DEADLINE_SECONDS"}
+    )
     # Pub/Sub and Firestore
     pubsub_topic: str = field(default="kikimimi-messages", metadata={"env": "PUBSUB_TOPIC"})
     firestore_database: str = field(default="(default)", metadata={"env": "FIRESTORE_DATABASE"})

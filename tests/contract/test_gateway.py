@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 from unittest import mock
 
 import discord
@@ -27,7 +27,13 @@ from gateway_vm.backlog import BacklogPublisher
 from gateway_vm.gateway import Gateway
 from kikimimi.adapters.twins.store import InMemoryStore, MemoryPublisher
 from kikimimi.domain.model import ChannelKey, ChannelSettings
-from kikimimi.domain.wire import MessageCreated, MessageDeleted, MessageEdited, parse_envelope
+from kikimimi.domain.wire import (
+    ChannelVisibility,
+    MessageCreated,
+    MessageDeleted,
+    MessageEdited,
+    parse_envelope,
+)
 from kikimimi.local.fake_discord import FakeDiscord
 from kikimimi.settings import Settings
 from tests.fixtures.fake_discord import MakeFake, run_async
@@ -44,14 +50,24 @@ class Running:
     store: InMemoryStore
 
     @property
+    def messages(self) -> list[tuple[bytes, str, dict[str, str]]]:
+        """What was published about messages (channel visibility, announced on ready, left out)."""
+        return [p for p in list(self.publisher.published) if p[2].get("kind") != "channel_visibility"]
+
+    @property
     def envelopes(self) -> list[Envelope]:
-        return [parse_envelope(data) for data, _, _ in list(self.publisher.published)]
+        return [cast(Envelope, parse_envelope(data)) for data, _, _ in self.messages]
+
+    @property
+    def visibility(self) -> list[ChannelVisibility]:
+        found = [parse_envelope(data) for data, _, _ in list(self.publisher.published)]
+        return [e for e in found if isinstance(e, ChannelVisibility)]
 
     async def published(self, count: int) -> list[Envelope]:
-        """Wait until `count` envelopes went out; returns all of them (validated)."""
+        """Wait until `count` message envelopes went out; returns all of them (validated)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT
-        while len(self.publisher.published) < count:
+        while len(self.messages) < count:
             if loop.time() > deadline:
                 pytest.fail(f"expected {count} envelopes, got {self.envelopes}")
             await asyncio.sleep(0.01)
@@ -66,7 +82,7 @@ class Running:
         gateway, backlog = self.gateway, self.gateway.backlog
         while (
             gateway.received < received
-            or backlog.published + backlog.dropped < gateway.received - gateway.ignored
+            or backlog.published + backlog.dropped < gateway.received - gateway.ignored + gateway.announced
         ):
             if loop.time() > deadline:
                 pytest.fail(
@@ -130,7 +146,7 @@ def test_a_message_in_an_enabled_channel_is_published_as_an_envelope(fake_discor
             return sent, run
 
     sent, run = run_async(scenario())
-    [(data, ordering_key, attributes)] = run.publisher.published
+    [(data, ordering_key, attributes)] = run.messages
     envelope = parse_envelope(data)
     assert isinstance(envelope, MessageCreated)
     assert ordering_key == fake.channel.id and attributes == {"kind": "message_create"}
@@ -190,7 +206,7 @@ def test_a_thread_message_is_keyed_by_its_parent_channel_and_the_thread(fake_dis
             return run
 
     run = run_async(scenario())
-    [(data, ordering_key, _)] = run.publisher.published
+    [(data, ordering_key, _)] = run.messages
     envelope = parse_envelope(data)
     assert isinstance(envelope, MessageCreated)
     # The parent's enable switch covers its threads; the buffer key is channel:thread.
@@ -318,7 +334,7 @@ def test_raw_edit_and_delete_are_published_for_cached_and_uncached_messages(
     assert (edit_old.message_id, edit_old.content) == (old.id, "edited after the restart")
     assert isinstance(delete_fresh, MessageDeleted) and delete_fresh.message_id == created.message_id
     assert isinstance(delete_old, MessageDeleted) and delete_old.message_id == old.id
-    kinds = [attributes["kind"] for _, _, attributes in run.publisher.published]
+    kinds = [attributes["kind"] for _, _, attributes in run.messages]
     assert kinds == ["message_create", "message_update", "message_update", "message_delete", "message_delete"]
 
 
@@ -394,7 +410,10 @@ def test_a_heartbeat_line_is_logged(
             await run.published(1)
             loop = asyncio.get_running_loop()
             deadline = loop.time() + WAIT
-            while not any(_beat(r).get("published") == 1 for r in caplog.records):  # a beat after the publish
+            announced = run.gateway.announced  # the channel's visibility, published on ready
+            while not any(
+                _beat(r).get("published") == 1 + announced for r in caplog.records
+            ):  # after the publish
                 assert loop.time() < deadline, "no heartbeat after the message was published"
                 await asyncio.sleep(0.01)
 
@@ -405,7 +424,7 @@ def test_a_heartbeat_line_is_logged(
     ]
     assert beats, caplog.text
     assert set(beats[-1]) >= {"event", "guilds", "latency_ms", "backlog", "published", "dropped"}
-    connected = [b for b in beats if b["guilds"] == 1 and b["published"] == 1]
+    connected = [b for b in beats if b["guilds"] == 1 and b["published"] == 2]  # visibility + the message
     assert connected and connected[-1]["dropped"] == 0 and connected[-1]["backlog"] == 0
     assert isinstance(connected[-1]["latency_ms"], float)
 
@@ -424,9 +443,11 @@ def test_slash_commands_are_registered_on_ready(fake_discord: FakeDiscord) -> No
     assert put.path == f"/applications/{fake_discord.bot.id}/commands"
     [group] = put.json
     assert group["name"] == "kikimimi"
-    assert int(group["default_member_permissions"]) == discord.Permissions(manage_channels=True).value
+    # Everyone sees the group (forget me, what-do-you-know); moderator commands check Manage Channels.
+    assert group.get("default_member_permissions") is None
     assert group.get("contexts") == [0] or group.get("dm_permission") is False  # guild only
-    assert sorted(option["name"] for option in group["options"]) == ["disable", "enable", "quiet", "status"]
+    names = sorted(option["name"] for option in group["options"])
+    assert names == ["disable", "enable", "forget", "quiet", "status", "visibility", "what-do-you-know"]
 
 
 # -- slash command callbacks (the fake has no interactions: call them directly) -------------------------

@@ -15,6 +15,7 @@ from google.cloud.tasks_v2.services.cloud_tasks.transports import CloudTasksGrpc
 from google.protobuf import duration_pb2, timestamp_pb2
 
 from kikimimi.domain.model import TaskKind, TaskSpec
+from kikimimi.logs import trace_headers
 
 log = logging.getLogger(__name__)
 
@@ -42,15 +43,19 @@ class CloudTasksQueue:
         invoker_service_account: str | None = None,
         dispatch_deadline_s: float = 60.0,
         timeout_s: float = DEFAULT_TIMEOUT_S,
+        dispatch_deadlines: Mapping[TaskKind, float] | None = None,
     ) -> None:
-        if not 15 <= dispatch_deadline_s <= 1800:
+        # Per kind: the timeout of the function the kind calls; dispatch_deadline_s for the others.
+        per_kind = dict(dispatch_deadlines or {})
+        deadlines = {kind: float(per_kind.get(kind, dispatch_deadline_s)) for kind in TaskKind}
+        if not all(15 <= seconds <= 1800 for seconds in deadlines.values()):
             raise ValueError("Cloud Tasks accepts a dispatch deadline between 15 s and 30 min")
         self._client = client
         self._parent = f"projects/{project}/locations/{location}"
         self._queues = dict(queues)
         self._urls = dict(urls)
         self._invoker = invoker_service_account
-        self._deadline_s = dispatch_deadline_s
+        self._deadlines = deadlines
         self._timeout_s = timeout_s
 
     def queue_path(self, kind: TaskKind) -> str:
@@ -92,7 +97,8 @@ class CloudTasksQueue:
         request = tasks_v2.HttpRequest(
             url=url,
             http_method=tasks_v2.HttpMethod.POST,
-            headers={"Content-Type": "application/json"},
+            # The request's trace rides on to the next function, so one message is one trace in the logs.
+            headers={"Content-Type": "application/json", **trace_headers()},
             body=json.dumps(task.payload).encode(),
         )
         if self._invoker:
@@ -100,7 +106,7 @@ class CloudTasksQueue:
         eta = timestamp_pb2.Timestamp()
         eta.FromDatetime(task.eta)  # aware datetimes are converted; naive ones are taken as UTC
         deadline = duration_pb2.Duration()
-        deadline.FromNanoseconds(round(self._deadline_s * 1e9))
+        deadline.FromNanoseconds(round(self._deadlines[task.kind] * 1e9))
         return tasks_v2.Task(
             name=self.task_path(task.kind, task.name),
             http_request=request,

@@ -2,23 +2,39 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from google.api_core import exceptions
 from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters import firestore_codec as codec
-from kikimimi.adapters.doc_counter import DocumentCounter
-from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
+from kikimimi.adapters.firestore_forget import PlaceForgetting
+from kikimimi.domain import caps as caps_policy
+from kikimimi.domain.caps import CapDecision
+from kikimimi.domain.memory.forget import intervention_without
+from kikimimi.domain.model import (
+    ChannelKey,
+    ChannelSettings,
+    Decision,
+    Intervention,
+    LastDecision,
+    Message,
+    SourceMatch,
+)
 
 CHANNELS = "channels"
 MESSAGES = "messages"
 INTERVENTIONS = "interventions"
 JUDGMENTS = "judgments"
+CAPS = "caps"  # channels/{key}/caps/{user-…|channel}: recent answers to addressed messages
+CAP_ATTEMPTS = 20
+LLM_BUDGET = "llm_budget"  # {guild}-{day}: LLM calls per guild and UTC day
 
 
-class FirestoreStore(DocumentCounter):
+class FirestoreStore(PlaceForgetting):
     """Store on Firestore, counting document reads and writes for the benchmark."""
 
     def __init__(
@@ -31,6 +47,7 @@ class FirestoreStore(DocumentCounter):
     ) -> None:
         self._client = client
         self._channels = f"{prefix}{CHANNELS}"
+        self._budget = f"{prefix}{LLM_BUDGET}"
         self._intervention_ttl = intervention_ttl
         self._judgment_ttl = judgment_ttl
         super().__init__()
@@ -42,32 +59,89 @@ class FirestoreStore(DocumentCounter):
         return self._channel(key).collection(MESSAGES)
 
     def add_message(self, message: Message, expire_at: datetime) -> bool:
-        """Create-if-absent by message id; True when this call created it."""
+        """Create-if-absent by message id; True when this call created it. A tombstone in the message's
+        place refuses it (create fails on any existing document, so no read is paid per message and a
+        concurrent delete cannot slip between a check and the write); an edit that came first is applied."""
         self._count(writes=1)
+        ref = self._messages(message.key).document(message.id)
+        doc = codec.message_to_doc(message, expire_at)
         try:
-            self._messages(message.key).document(message.id).create(codec.message_to_doc(message, expire_at))
-        except exceptions.Conflict:  # AlreadyExists: a redelivered envelope
-            return False
+            ref.create(doc)
+        except exceptions.Conflict:  # AlreadyExists: a redelivery, a tombstone, or an early edit
+            return self._apply_pending_edit(ref, doc)
         return True
 
-    def update_message(self, key: ChannelKey, message_id: str, content: str) -> bool:
-        """Replace the content of a buffered message; False when it is not buffered."""
-        self._count(writes=1)
-        try:
-            # update() carries an exists precondition, so a missing message is never created.
-            self._messages(key).document(message_id).update({"content": content})
-        except exceptions.NotFound:
-            return False
-        return True
+    def _apply_pending_edit(self, ref: firestore.DocumentReference, doc: dict[str, Any]) -> bool:
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> bool:
+            snap = ref.get(transaction=tx)
+            current = snap.to_dict() if snap.exists else None
+            if codec.doc_state(current) != codec.PENDING_EDIT:
+                return False
+            assert current is not None
+            tx.set(ref, {**doc, "content": str(current.get("content", ""))})
+            return True
 
-    def delete_message(self, key: ChannelKey, message_id: str) -> bool:
-        """Remove a buffered message; False when it was not there."""
-        self._count(writes=1)
-        try:
-            self._messages(key).document(message_id).delete(option=self._client.write_option(exists=True))
-        except exceptions.NotFound:
-            return False
-        return True
+        self._count(reads=1)
+        return bool(run(self._client.transaction()))
+
+    def update_message(
+        self, key: ChannelKey, message_id: str, content: str, pending_until: datetime
+    ) -> tuple[str, Message | None]:
+        """("edited", before) | ("pending", None): kept for a later create | ("deleted", None)."""
+        ref = self._messages(key).document(message_id)
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> tuple[str, Message | None]:
+            snap = ref.get(transaction=tx)
+            current = snap.to_dict() if snap.exists else None
+            state = codec.doc_state(current)
+            if state == codec.TOMBSTONE:
+                return "deleted", None
+            if state == "message":
+                assert current is not None
+                tx.update(ref, {"content": content})
+                return "edited", codec.message_from_doc(current)
+            tx.set(ref, codec.pending_edit_doc(message_id, content, pending_until))
+            return "pending", None
+
+        outcome = run(self._client.transaction())
+        self._count(reads=1, writes=int(outcome[0] != "deleted"))
+        return outcome
+
+    def delete_message(self, key: ChannelKey, message_id: str, tombstone_until: datetime) -> Message | None:
+        """A tombstone in the message's place, in one transaction with reading what was buffered."""
+        ref = self._messages(key).document(message_id)
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> Message | None:
+            snap = ref.get(transaction=tx)
+            current = snap.to_dict() if snap.exists else None
+            tx.set(ref, codec.tombstone_doc(message_id, tombstone_until))
+            if current is None or codec.doc_state(current) != "message":
+                return None
+            return codec.message_from_doc(current)
+
+        self._count(reads=1, writes=1)
+        gone: Message | None = run(self._client.transaction())
+        return gone
+
+    def is_deleted(self, key: ChannelKey, message_id: str) -> bool:
+        self._count(reads=1)
+        snap = self._messages(key).document(message_id).get()
+        return codec.doc_state(snap.to_dict() if snap.exists else None) == codec.TOMBSTONE
+
+    def buffered(self, key: ChannelKey, message_ids: Sequence[str]) -> set[str]:
+        """Which of these ids are buffered messages (one batched get)."""
+        if not message_ids:
+            return set()
+        refs = [self._messages(key).document(mid) for mid in dict.fromkeys(message_ids)]
+        self._count(reads=len(refs))
+        return {
+            snap.id
+            for snap in self._client.get_all(refs)
+            if codec.doc_state(snap.to_dict() if snap.exists else None) == "message"
+        }
 
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
         """The newest `limit` messages created at or after `since`, oldest first."""
@@ -85,11 +159,24 @@ class FirestoreStore(DocumentCounter):
         return sorted(messages, key=lambda m: (m.created_at, m.id))
 
     def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
-        self._count(writes=1)
-        doc = codec.intervention_to_doc(intervention, codec.utc(intervention.at) + self._intervention_ttl)
-        self._channel(key).collection(INTERVENTIONS).document(codec.intervention_doc_id(intervention)).set(
-            doc
-        )
+        """In a transaction that reads the snippet's messages: a line whose message was deleted is left
+        out, and a delete cannot land between that read and the write (its forget then finds the record)."""
+        ref = self._channel(key).collection(INTERVENTIONS).document(codec.intervention_doc_id(intervention))
+        sources = [self._messages(key).document(mid) for mid in dict.fromkeys(intervention.source_ids)]
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> None:
+            snaps = list(tx.get_all(sources)) if sources else []
+            deleted = {
+                s.id for s in snaps if codec.doc_state(s.to_dict() if s.exists else None) == codec.TOMBSTONE
+            }
+            kept = intervention
+            for mid in sorted(deleted):
+                kept = intervention_without(kept, SourceMatch(message_id=mid))
+            tx.set(ref, codec.intervention_to_doc(kept, codec.utc(kept.at) + self._intervention_ttl))
+
+        self._count(reads=len(sources), writes=1)
+        run(self._client.transaction())
 
     def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
         """The newest `limit` interventions at or after `since`, oldest first."""
@@ -144,3 +231,70 @@ class FirestoreStore(DocumentCounter):
         count = int(query.get()[0][0].value)
         self._count(reads=codec.count_reads(count))
         return count
+
+    def record_visibility(self, key: ChannelKey, private: bool, at: datetime) -> bool:
+        """Store who can see a place unless a newer observation is stored; True when the value changed."""
+        ref = self._channel(key)
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> bool:
+            snap = ref.get(transaction=tx)
+            current = codec.settings_from_doc(snap.to_dict() if snap.exists else None)
+            if current.private_at is not None and current.private_at > codec.utc(at):
+                return False  # Pub/Sub delivers in any order: an older observation is stale
+            tx.set(ref, {"private": private, "private_at": codec.utc(at)}, merge=True)
+            return current.private != private
+
+        self._count(reads=1, writes=1)
+        return bool(run(self._client.transaction()))
+
+    def reserve_answer(
+        self,
+        key: ChannelKey,
+        user_id: str,
+        message_id: str,
+        at: datetime,
+        per_user: int,
+        per_channel: int,
+        window: timedelta,
+    ) -> CapDecision:
+        """The cap decision in one transaction over the place's two cap documents (a flood's deliveries
+        queue up on them: Firestore serializes the transactions, so no two take the same last answer)."""
+        caps = self._channel(key).collection(CAPS)
+        user_ref, channel_ref = caps.document(f"user-{user_id}"), caps.document("channel")
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> tuple[CapDecision, int]:
+            user_snap, channel_snap = user_ref.get(transaction=tx), channel_ref.get(transaction=tx)
+            user = codec.cap_state_from_doc(user_snap.to_dict() if user_snap.exists else None)
+            channel = codec.cap_state_from_doc(channel_snap.to_dict() if channel_snap.exists else None)
+            decision, new_user, new_channel = caps_policy.decide(
+                user, channel, message_id, codec.utc(at), per_user, per_channel, window
+            )
+            expire = codec.utc(at) + 2 * window
+            writes = 0
+            for ref, old, new in ((user_ref, user, new_user), (channel_ref, channel, new_channel)):
+                if new != old:
+                    tx.set(ref, codec.cap_state_to_doc(new, expire))
+                    writes += 1
+            return decision, writes
+
+        # A flood queues up on these two documents: retry a contended transaction longer than the default.
+        decision, writes = run(self._client.transaction(max_attempts=CAP_ATTEMPTS))
+        self._count(reads=2, writes=writes)
+        return decision
+
+    def llm_calls_on(self, guild_id: str, day: str) -> int:
+        """LLM calls counted for a guild on a UTC day."""
+        self._count(reads=1)
+        snap = self._client.collection(self._budget).document(codec.budget_doc_id(guild_id, day)).get()
+        return int((snap.to_dict() or {}).get("calls", 0)) if snap.exists else 0
+
+    def count_llm_call(self, guild_id: str, day: str) -> None:
+        """Add one LLM call to a guild's day; the document expires two days after the day (TTL)."""
+        self._count(writes=1)
+        expire = datetime.fromisoformat(day).replace(tzinfo=UTC) + timedelta(days=2)
+        doc = {"guild_id": guild_id, "day": day, "calls": firestore.Increment(1), "expire_at": expire}
+        self._client.collection(self._budget).document(codec.budget_doc_id(guild_id, day)).set(
+            doc, merge=True
+        )

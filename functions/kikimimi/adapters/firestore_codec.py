@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from kikimimi.domain.caps import CapState
 from kikimimi.domain.model import (
     ChannelSettings,
     ConversationState,
@@ -82,6 +83,28 @@ def message_from_doc(doc: Mapping[str, Any]) -> Message:
     )
 
 
+# A message document is a message, or in its place a tombstone (deleted; a create finds it and stops) or
+# an edit that arrived before its create. Neither has `created_at`, so no buffer query ever returns them;
+# both expire through the same TTL field.
+TOMBSTONE = "deleted"
+PENDING_EDIT = "pending_edit"
+
+
+def tombstone_doc(message_id: str, expire_at: datetime) -> dict[str, Any]:
+    return {"id": message_id, "state": TOMBSTONE, "expire_at": utc(expire_at)}
+
+
+def pending_edit_doc(message_id: str, content: str, expire_at: datetime) -> dict[str, Any]:
+    return {"id": message_id, "state": PENDING_EDIT, "content": content, "expire_at": utc(expire_at)}
+
+
+def doc_state(doc: Mapping[str, Any] | None) -> str | None:
+    """None (no document), "message", TOMBSTONE or PENDING_EDIT."""
+    if doc is None:
+        return None
+    return str(doc.get("state") or "message")
+
+
 def intervention_to_doc(intervention: Intervention, expire_at: datetime) -> dict[str, Any]:
     return {
         "at": utc(intervention.at),
@@ -89,6 +112,8 @@ def intervention_to_doc(intervention: Intervention, expire_at: datetime) -> dict
         "response_type": intervention.response_type.value,
         "message_id": intervention.message_id,
         "context": list(intervention.context),
+        "source_ids": list(intervention.source_ids),
+        "source_authors": list(intervention.source_authors),
         "expire_at": utc(expire_at),
     }
 
@@ -100,6 +125,8 @@ def intervention_from_doc(doc: Mapping[str, Any]) -> Intervention:
         response_type=ResponseType(doc["response_type"]),
         message_id=_optional_str(doc.get("message_id")),
         context=tuple(str(line) for line in doc.get("context") or ()),
+        source_ids=tuple(str(x) for x in doc.get("source_ids") or ()),
+        source_authors=tuple(str(x) for x in doc.get("source_authors") or ()),
     )
 
 
@@ -110,7 +137,10 @@ def intervention_doc_id(intervention: Intervention) -> str:
 
 
 def settings_to_doc(settings: ChannelSettings) -> dict[str, Any]:
-    return {"enabled": settings.enabled, "quiet_until": optional_utc(settings.quiet_until)}
+    doc: dict[str, Any] = {"enabled": settings.enabled, "quiet_until": optional_utc(settings.quiet_until)}
+    if settings.visibility is not None:  # absent: keep the stored override (enable/quiet do not touch it)
+        doc["visibility"] = settings.visibility
+    return doc  # the computed `private` is the gateway's (record_visibility), never a moderator write
 
 
 def settings_from_doc(doc: Mapping[str, Any] | None) -> ChannelSettings:
@@ -122,7 +152,29 @@ def settings_from_doc(doc: Mapping[str, Any] | None) -> ChannelSettings:
         enabled=None if enabled is None else bool(enabled),
         quiet_until=optional_utc(doc.get("quiet_until")),
         last_decision=last_decision_from_doc(last) if isinstance(last, Mapping) else None,
+        private=None if doc.get("private") is None else bool(doc["private"]),
+        private_at=optional_utc(doc.get("private_at")),
+        visibility=_optional_str(doc.get("visibility")),
     )
+
+
+def cap_state_from_doc(doc: Mapping[str, Any] | None) -> CapState:
+    def entries(name: str) -> tuple[tuple[str, datetime], ...]:
+        return tuple((str(e["id"]), utc(e["at"])) for e in (doc or {}).get(name) or ())
+
+    return CapState(answers=entries("answers"), reacted=entries("reacted"))
+
+
+def cap_state_to_doc(state: CapState, expire_at: datetime) -> dict[str, Any]:
+    return {
+        "answers": [{"id": mid, "at": utc(at)} for mid, at in state.answers],
+        "reacted": [{"id": mid, "at": utc(at)} for mid, at in state.reacted],
+        "expire_at": utc(expire_at),  # a quiet place's cap documents go with the TTL policy
+    }
+
+
+def budget_doc_id(guild_id: str, day: str) -> str:
+    return f"{guild_id}-{day}"
 
 
 def last_decision_to_doc(decision: LastDecision) -> dict[str, Any]:

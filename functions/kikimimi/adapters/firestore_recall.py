@@ -13,9 +13,9 @@ from google.cloud.firestore_v1.vector import Vector
 
 from kikimimi.adapters import firestore_codec as codec
 from kikimimi.adapters import firestore_recall_codec as mc
-from kikimimi.adapters.doc_counter import DocumentCounter
 from kikimimi.adapters.firestore import CHANNELS, MESSAGES
 from kikimimi.adapters.firestore_recall_codec import SUMMARY_FIELDS
+from kikimimi.adapters.firestore_recall_forget import MemoryForgetting
 from kikimimi.domain.model import (
     ChannelKey,
     ChannelMemory,
@@ -34,7 +34,7 @@ FACTS = "facts"  # the collection group of the vector index
 PROFILES = "profiles"
 
 
-class FirestoreRecall(DocumentCounter):
+class FirestoreRecall(MemoryForgetting):
     """Recall on Firestore, counting document reads and writes like the Store adapter."""
 
     def __init__(
@@ -94,8 +94,8 @@ class FirestoreRecall(DocumentCounter):
         def run(tx: firestore.Transaction) -> bool:
             snap = ref.get(transaction=tx)
             current = mc.memory_from_doc(memory.key, snap.to_dict() if snap.exists else None)
-            if current.seq != expected_seq:
-                return False
+            if current.seq != expected_seq or current.epoch != memory.epoch:
+                return False  # another summary won, or a forget came since the messages were read
             tx.set(ref, mc.memory_to_doc(memory, SUMMARY_FIELDS), merge=True)
             tx.set(chunk_ref, mc.chunk_to_doc(chunk, codec.utc(chunk.created_at) + self._chunk_ttl))
             for update in profiles:
@@ -131,6 +131,7 @@ class FirestoreRecall(DocumentCounter):
         save: Sequence[Fact],
         delete: Sequence[str],
         fact_delta: int,
+        expected_epoch: int | None = None,
     ) -> bool:
         ref = self._channel(key)
 
@@ -140,6 +141,8 @@ class FirestoreRecall(DocumentCounter):
             current = mc.memory_from_doc(key, snap.to_dict() if snap.exists else None)
             if current.reflect_seq != expected_reflect_seq:
                 return False
+            if expected_epoch is not None and current.epoch != expected_epoch:
+                return False  # a forget came since the chunks were read
             for fact_id in delete:
                 tx.delete(self._facts(key).document(fact_id))
             for fact in save:
@@ -289,4 +292,5 @@ def _profile_changes(guild_id: str, update: ProfileUpdate) -> dict[str, Any]:
         changes["last_interaction_ms"] = firestore.Maximum(mc.to_ms(update.last_interaction))
     if update.last_topic:
         changes["last_topic"] = list(update.last_topic)
+        changes["topic_ids"] = list(update.topic_ids)
     return changes

@@ -32,6 +32,7 @@ SUMMARY_FIELDS = (
     "seq",
     "messages_total",
     "refs",
+    "summary_base_at",
 )
 
 
@@ -75,6 +76,8 @@ def memory_to_doc(memory: ChannelMemory, fields: tuple[str, ...] | None = None) 
         "reflected_total": memory.reflected_total,
         "reflected_at": optional_utc(memory.reflected_at),
         "fact_count": memory.fact_count,
+        "epoch": memory.epoch,
+        "summary_base_at": optional_utc(memory.summary_base_at),
     }
     return (
         doc
@@ -106,6 +109,8 @@ def memory_from_doc(key: ChannelKey, doc: Mapping[str, Any] | None) -> ChannelMe
         reflected_total=int(doc.get("reflected_total", 0)),
         reflected_at=optional_utc(doc.get("reflected_at")),
         fact_count=int(doc.get("fact_count", 0)),
+        epoch=int(doc.get("epoch", 0)),
+        summary_base_at=optional_utc(doc.get("summary_base_at")),
     )
 
 
@@ -125,6 +130,9 @@ def chunk_to_doc(chunk: Chunk, expire_at: datetime) -> dict[str, Any]:
             }
             for x in chunk.lines
         ],
+        # Top-level arrays so a delete (array_contains) or a forgotten user finds the chunk in one query.
+        "source_ids": [x.message_id for x in chunk.lines],
+        "author_ids": sorted({x.author_id for x in chunk.lines}),
         "expire_at": utc(expire_at),  # TTL policy field
     }
 
@@ -164,6 +172,8 @@ def fact_to_doc(key: ChannelKey, fact: Fact, vector: Any) -> dict[str, Any]:
         "shared_at": optional_utc(fact.shared_at),
         "mentions": fact.mentions,
         "expires_at": optional_utc(fact.expires_at),
+        "source_ids": list(fact.source_ids),
+        "source_authors": list(fact.source_authors),
     }
 
 
@@ -182,6 +192,8 @@ def fact_from_doc(doc: Mapping[str, Any]) -> Fact:
         shared_at=optional_utc(doc.get("shared_at")),
         mentions=int(doc.get("mentions", 1)),
         expires_at=optional_utc(doc.get("expires_at")),
+        source_ids=_strs(doc.get("source_ids")),
+        source_authors=_strs(doc.get("source_authors")),
     )
 
 
@@ -196,7 +208,27 @@ def profile_from_doc(guild_id: str, user_id: str, doc: Mapping[str, Any]) -> Use
         last_interaction=from_ms(doc.get("last_interaction_ms")),
         last_topic=_strs(doc.get("last_topic")),
         last_seen=from_ms(doc.get("last_seen_ms")),
+        topic_ids=_strs(doc.get("topic_ids")),
     )
+
+
+def profile_to_doc(profile: UserProfile) -> dict[str, Any]:
+    """A whole profile (a forget rewrites it); the summary's increments use transforms instead."""
+    doc: dict[str, Any] = {
+        "guild_id": profile.guild_id,
+        "user_id": profile.user_id,
+        "display_name": profile.display_name,
+        "interaction_count": profile.interaction_count,
+        "mentioned_bot_count": profile.mentioned_bot_count,
+        "channels_active": list(profile.channels_active),
+        "last_topic": list(profile.last_topic),
+        "topic_ids": list(profile.topic_ids),
+    }
+    if profile.last_interaction is not None:
+        doc["last_interaction_ms"] = to_ms(profile.last_interaction)
+    if profile.last_seen is not None:
+        doc["last_seen_ms"] = to_ms(profile.last_seen)
+    return doc
 
 
 def guild_to_doc(memory: GuildMemory) -> dict[str, Any]:
@@ -233,3 +265,12 @@ def guild_from_doc(doc: Mapping[str, Any]) -> GuildMemory:
         ),
         updated_at=optional_utc(doc.get("updated_at")),
     )
+
+
+def emptied(memory: ChannelMemory) -> ChannelMemory:
+    """A forgotten place's memory: no text, no facts; the counters stay and `epoch` moves on."""
+    return ChannelMemory(
+        key=memory.key, guild_id=memory.guild_id, seq=memory.seq, reflect_seq=memory.reflect_seq,
+        reflected_seq=memory.seq, watermark_at=memory.watermark_at, watermark_id=memory.watermark_id,
+        epoch=memory.epoch + 1,
+    )  # fmt: skip

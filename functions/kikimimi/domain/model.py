@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -49,6 +49,8 @@ class Message:
     reply_to_bot: bool = False
     attachments: int = 0
     is_self: bool = False  # written by this bot
+    message_type: str = "default"  # Discord's message type name: "default", "reply", "join", "pin", …
+    webhook: bool = False  # sent by a webhook
 
     @property
     def key(self) -> ChannelKey:
@@ -57,6 +59,22 @@ class Message:
     @property
     def is_human(self) -> bool:
         return not self.author_is_bot and not self.is_self
+
+    @property
+    def is_chat(self) -> bool:
+        """Something someone wrote: joins, pins, boosts and thread notices are system messages."""
+        return self.message_type in CHAT_TYPES
+
+    def as_author(self, webhooks_as_humans: bool) -> Message:
+        """The message with its author's role settled: a webhook posts as a bot unless told otherwise."""
+        if self.webhook and not self.author_is_bot and not webhooks_as_humans:
+            # Bots are context only (never judged or answered): a relay or an integration cannot loop.
+            return replace(self, author_is_bot=True)
+        return self
+
+
+# Discord's message types that carry chat; every other type is a notice Discord writes itself.
+CHAT_TYPES = frozenset({"default", "reply"})
 
 
 class ResponseType(StrEnum):
@@ -103,6 +121,9 @@ class Intervention:
     response_type: ResponseType
     message_id: str | None
     context: tuple[str, ...] = ()  # "author: content" of the messages before
+    # The ids and authors of the context lines, one each per line, so a delete or edit finds the line.
+    source_ids: tuple[str, ...] = ()
+    source_authors: tuple[str, ...] = ()
 
 
 class TaskKind(StrEnum):
@@ -112,6 +133,7 @@ class TaskKind(StrEnum):
     REPLY = "reply"
     SUMMARIZE = "summarize"
     REFLECT = "reflect"
+    FORGET = "forget"  # a delete, an edit or a forget request reaching the memory layers (memory queue)
 
 
 @dataclass(frozen=True)
@@ -141,6 +163,21 @@ class ChannelSettings:
     enabled: bool | None = None
     quiet_until: datetime | None = None
     last_decision: LastDecision | None = None  # written by judge, read by /kikimimi status
+    # Who can see the place, from Discord's permission overwrites (the gateway): None until it is known.
+    private: bool | None = None
+    private_at: datetime | None = None  # when the gateway saw it (an older observation never wins)
+    # A moderator's `/kikimimi visibility`: "public" | "private" win over Discord's; "auto" or None do not.
+    visibility: str | None = None
+
+    @property
+    def is_private(self) -> bool:
+        """Does memory made here stay here? The override, else Discord's permissions; unknown is private."""
+        if self.visibility in ("public", "private"):
+            return self.visibility == "private"
+        return True if self.private is None else self.private
+
+
+VISIBILITY_MODES = ("public", "private", "auto")
 
 
 # Memory layers: channel context, transcript chunks, user profiles, facts, guild memory.
@@ -185,6 +222,10 @@ class ChannelMemory:
     reflected_total: int = 0  # messages_total when the last reflection ran
     reflected_at: datetime | None = None
     fact_count: int = 0
+    # Bumped by each forget that may touch this place's memory: a summary or reflection that read before
+    # it does not commit (it could carry the forgotten text).
+    epoch: int = 0
+    summary_base_at: datetime | None = None  # the oldest chunk the rolling summary folded in since a rebuild
 
     @property
     def unreflected(self) -> int:
@@ -227,6 +268,7 @@ class UserProfile:
     last_interaction: datetime | None = None
     last_topic: tuple[str, ...] = ()
     last_seen: datetime | None = None
+    topic_ids: tuple[str, ...] = ()  # the messages `last_topic` came from (a delete or edit re-derives it)
 
 
 @dataclass(frozen=True)
@@ -241,6 +283,7 @@ class ProfileUpdate:
     mentions: int = 0
     last_interaction: datetime | None = None
     last_topic: tuple[str, ...] = ()
+    topic_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -259,6 +302,8 @@ class Fact:
     shared_at: datetime | None = None
     mentions: int = 1
     expires_at: datetime | None = None  # when its retention score falls below the floor
+    source_ids: tuple[str, ...] = ()  # the messages it was drawn from (a delete or edit drops the fact)
+    source_authors: tuple[str, ...] = ()  # their authors (forgetting a user drops the fact)
 
 
 @dataclass(frozen=True)
@@ -280,3 +325,15 @@ class GuildMemory:
     recent_events: str = ""
     channels: tuple[GuildChannel, ...] = ()
     updated_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SourceMatch:
+    """Which derived records a forget looks for: those drawn from a message, or from an author's messages."""
+
+    message_id: str | None = None
+    author_id: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.message_id is None) == (self.author_id is None):
+            raise ValueError("a SourceMatch names exactly one of message_id and author_id")

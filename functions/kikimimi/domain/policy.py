@@ -98,3 +98,8 @@ def previous_human(messages: Sequence[Message], current_id: str) -> Message | No
         if seen and message.is_human:
             return message
     return None
+
+
+def too_old(message: Message, now: datetime, max_age_seconds: float) -> bool:
+    """Is an addressed message too old to answer now (a late delivery; 0 turns the check off)?"""
+    return max_age_seconds > 0 and (now - message.created_at).total_seconds() > max_age_seconds

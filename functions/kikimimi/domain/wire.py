@@ -22,6 +22,14 @@ class WireError(ValueError):
     """A payload that does not match its schema; the message says which field and why."""
 
 
+def _utc(value: datetime) -> datetime:
+    """An aware UTC time within the years Discord can send: year 9999 + the buffer TTL would overflow."""
+    value = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    if not 1970 <= value.year <= 2999:
+        raise ValueError("must be between the years 1970 and 2999")
+    return value
+
+
 class _Wire(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -59,7 +67,7 @@ class MessageCreated(_Place):
     @field_validator("created_at")
     @classmethod
     def _aware(cls, value: datetime) -> datetime:
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+        return _utc(value)
 
     def to_message(self, bot_user_id: str) -> Message:
         return Message(
@@ -77,6 +85,8 @@ class MessageCreated(_Place):
             reply_to_bot=self.reply_to_bot,
             attachments=self.attachments,
             is_self=bool(bot_user_id) and self.author_id == bot_user_id,
+            message_type=self.message_type,
+            webhook=self.webhook,
         )
 
 
@@ -105,10 +115,25 @@ class ChannelVisibility(_Place):
     @field_validator("at")
     @classmethod
     def _aware(cls, value: datetime) -> datetime:
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+        return _utc(value)
 
 
-GatewayEnvelope = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility
+class ForgetRequested(_Place):
+    """`/kikimimi forget me|channel`: forget a member of the guild, or everything of a channel."""
+
+    kind: Literal["forget_request"] = "forget_request"
+    scope: Literal["user", "channel"]
+    user_id: Id | None = None  # scope "user": whom to forget (the caller)
+    requested_by: Id
+    at: datetime
+
+    @field_validator("at")
+    @classmethod
+    def _aware(cls, value: datetime) -> datetime:
+        return _utc(value)
+
+
+GatewayEnvelope = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested
 Envelope = Annotated[GatewayEnvelope, Field(discriminator="kind")]
 _ENVELOPE: TypeAdapter[GatewayEnvelope] = TypeAdapter(Envelope)
 

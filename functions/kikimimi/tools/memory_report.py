@@ -20,8 +20,15 @@ MAX_PROFILES = 50
 
 
 def add_memory_parser(sub: Any) -> None:
-    p = sub.add_parser("memory", help="print what the bot remembers about a channel (reads Firestore)")
-    p.add_argument("channel", help="channel id (or channel:thread)")
+    p = sub.add_parser(
+        "memory",
+        help="print what the bot remembers about a channel (reads Firestore); or forget-user GUILD USER, "
+        "forget-channel GUILD CHANNEL, export-user GUILD USER",
+    )
+    p.add_argument(
+        "channel", help="channel id (or channel:thread), or forget-user | forget-channel | export-user"
+    )
+    p.add_argument("values", nargs="*", help="GUILD and USER (or CHANNEL) of an operation")
     p.add_argument("--thread", help="a thread of the channel")
     p.add_argument("--guild", help="guild id (default: the one the channel's memory records)")
     p.add_argument("--facts", type=int, default=20, help="how many facts to show (default 20)")
@@ -40,6 +47,10 @@ def cmd_memory(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from kikimimi.tools.memory_ops import OPERATIONS, run_operation
+
+    if args.channel in OPERATIONS:
+        return run_operation(args.channel, list(args.values), settings)
     from kikimimi.bootstrap import build_recall
 
     key = ChannelKey.parse(args.channel)

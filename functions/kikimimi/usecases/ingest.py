@@ -7,34 +7,58 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from kikimimi.domain import policy, questions, rules
-from kikimimi.domain.model import ChannelKey, Message, TaskKind, TaskSpec
-from kikimimi.domain.wire import JudgeTask, MessageCreated, MessageDeleted, MessageEdited, ReplyTask, dump
+from kikimimi.domain.model import ChannelKey, Message, ResponseType, TaskKind, TaskSpec
+from kikimimi.domain.wire import (
+    ChannelVisibility,
+    ForgetRequested,
+    JudgeTask,
+    MessageCreated,
+    MessageDeleted,
+    MessageEdited,
+    ReplyTask,
+    dump,
+)
 from kikimimi.settings import Settings
+from kikimimi.usecases import limits, visibility
 from kikimimi.usecases.deps import Deps, elapsed_ms
+from kikimimi.usecases.memory import erase, forget
 from kikimimi.usecases.memory import hook as memory_hook
 
 
-def ingest(deps: Deps, envelope: MessageCreated | MessageEdited | MessageDeleted) -> str:
+def ingest(
+    deps: Deps,
+    envelope: MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested,
+) -> str:
     """Handle one envelope; returns the outcome (also logged). Safe to run again for the same envelope."""
     started = time.perf_counter()
+    if isinstance(envelope, ChannelVisibility):  # kept even where the bot is off: it may be enabled later
+        return visibility.record(deps, envelope)
+    if isinstance(envelope, ForgetRequested):  # a member's or moderator's request: wherever the bot is
+        return erase.on_request(deps, envelope)
     key = envelope.key
     base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
     if not deps.enabled(key):
         deps.emit("ingest", key, **base, decision="ignored", reason="channel not enabled")
         return "ignored"
     if isinstance(envelope, MessageEdited):
-        found = deps.store.update_message(key, envelope.message_id, envelope.content)
-        deps.emit("ingest", key, **base, decision="edited" if found else "edit_unknown")
-        return "edited"
+        return forget.on_edit(deps, envelope)
     if isinstance(envelope, MessageDeleted):
-        found = deps.store.delete_message(key, envelope.message_id)
-        deps.emit("ingest", key, **base, decision="deleted" if found else "delete_unknown")
-        return "deleted"
+        return forget.on_delete(deps, envelope)
 
     s = deps.settings
-    message = envelope.to_message(s.bot_user_id)
+    message = envelope.to_message(s.bot_user_id).as_author(s.webhooks_as_humans)
+    if not message.is_chat:
+        # Joins, pins, thread notices: not stored, not counted, and they cancel no pending judgment.
+        deps.emit("ingest", key, **base, decision="ignored", reason="system message",
+                  message_type=message.message_type)  # fmt: skip
+        return "ignored"
     now = deps.clock.now()
     created = deps.store.add_message(message, expire_at=message.created_at + deps.ttl())
+    # Refused: a redelivery, or a create that comes after its delete (delivery has no order). A read only
+    # then: the tombstone is the message's own document, so a new message pays nothing for it.
+    if not created and deps.store.is_deleted(key, message.id):
+        deps.emit("ingest", key, **base, decision="ignored", reason="deleted")
+        return "ignored"
     if not message.is_human:
         memory_hook.on_message(deps, message, (), created)
         # Other bots' and our own messages are context only: no judgment, so no bot loops.
@@ -49,20 +73,32 @@ def ingest(deps: Deps, envelope: MessageCreated | MessageEdited | MessageDeleted
     memory_hook.on_message(deps, message, window, created)
     addressed = rules.is_addressed(message, s.names)
     outcome = "stored"
-    if addressed:
-        payload = ReplyTask(
-            guild_id=envelope.guild_id,
-            channel_id=key.channel_id,
-            thread_id=key.thread_id,
-            trigger_id=message.id,
-            addressed=True,
-            reason=f"addressed: {addressed}",
-            reply_to_message_id=message.id,
-        )
-        name = policy.task_name(TaskKind.REPLY, key, message.id, addressed=True)
-        if deps.tasks.schedule(TaskSpec(name, TaskKind.REPLY, now, dump(payload))):
-            deps.emit("reply_scheduled", key, **base, task=name, delay_seconds=0.0, addressed=True)
-        outcome = "answer_scheduled"
+    if addressed and policy.too_old(message, now, s.addressed_max_age_seconds):
+        # Delivered late (a backlog, a retried create): an answer now would reply to a cold conversation.
+        outcome = "too_old"
+        deps.emit("answer_skipped", key, **base, decision="too_old", reason=f"addressed: {addressed}",
+                  age_seconds=round((now - message.created_at).total_seconds(), 1))  # fmt: skip
+    elif addressed:
+        capped = limits.cap_addressed(deps, key, message)
+        if capped is not None:
+            deps.emit("answer_capped", key, **base, decision="capped", cap=capped.cap, limit=capped.limit,
+                      used=capped.used, reaction=capped.react, reason=capped.reason)  # fmt: skip
+        if capped is None or capped.react:  # past a cap: one reaction per user and minute, no words
+            payload = ReplyTask(
+                guild_id=envelope.guild_id,
+                channel_id=key.channel_id,
+                thread_id=key.thread_id,
+                trigger_id=message.id,
+                addressed=True,
+                reason=f"addressed: {addressed}" if capped is None else f"capped: {capped.reason}",
+                reply_to_message_id=message.id,
+                response_type=ResponseType.FULL_RESPONSE if capped is None else ResponseType.REACT_ONLY,
+                reaction=None if capped is None else s.addressed_cap_reaction,
+            )
+            name = policy.task_name(TaskKind.REPLY, key, message.id, addressed=True)
+            if deps.tasks.schedule(TaskSpec(name, TaskKind.REPLY, now, dump(payload))):
+                deps.emit("reply_scheduled", key, **base, task=name, delay_seconds=0.0, addressed=True)
+        outcome = "answer_scheduled" if capped is None else "capped"
     elif deps.quiet(key, now):
         outcome = "quiet"
     else:

@@ -10,11 +10,13 @@ from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attemp
 
 from kikimimi import prompts
 from kikimimi.domain import policy, questions
+from kikimimi.domain.links import keep_known_links
 from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
-from kikimimi.domain.outgoing import shape_reply
+from kikimimi.domain.outgoing import part_nonce, reply_parts, shape_reply
 from kikimimi.domain.prompt_context import build_context, last_lines, said_recently
 from kikimimi.domain.wire import ReplyTask
 from kikimimi.ports import DiscordError, LLMError, LLMRequest, LLMResult
+from kikimimi.usecases import limits
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.judge import parent_messages
 from kikimimi.usecases.memory import recall as memory_recall
@@ -43,7 +45,10 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
         deps.emit("reply_skipped", key, **base, decision="disabled", reason="channel not enabled")
         return None
     # An answer to an addressed message is owed even if the chat moved on; a judged reply may not be.
-    stale = None if task.addressed else _stale_reason(window, task, question)
+    if task.addressed:
+        stale = _addressed_gone(deps, window, task, now)
+    else:
+        stale = _stale_reason(window, task, question)
     if stale is not None:
         deps.emit("reply_skipped", key, **base, decision="stale", reason=stale)
         return None
@@ -59,6 +64,10 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
                   latency_ms=elapsed_ms(started))  # fmt: skip
         return None
 
+    spent = limits.llm_budget_note(deps, key, task.guild_id, "reply")
+    if spent:  # past the guild's daily budget the bot writes nothing (reactions above still go out)
+        deps.emit("reply_skipped", key, **base, decision="budget", reason=spent)
+        return None
     _discord(deps, key, base, lambda: deps.discord.trigger_typing(key.target))
     context = build_context(
         bot_name=s.bot_name, aliases=s.bot_aliases, persona=s.persona, language=s.language, now=now,
@@ -74,43 +83,73 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
         system=prompts.render("reply", context, deps.settings.prompts_dir),
         max_output_tokens=s.short_ack_max_tokens if short else s.reply_max_tokens, temperature=0.7,
     )  # fmt: skip
+    limits.spend_llm_call(deps, task.guild_id)
     result = _write(deps, request, retry=task.addressed)
     if result is None:
-        deps.emit("reply_skipped", key, **base, decision="silent", reason="llm failure")
+        deps.emit("reply_failed", key, **base, decision="failed", reason="llm failure")
         return None
     deps.llm_call(key, "reply", result, guild=task.guild_id, trigger=task.trigger_id)
-    text = shape_reply(result.text, single_line=short)
+    text = _known_links_only(deps, key, base, shape_reply(result.text, single_line=short), request)
     if not text:
-        deps.emit("reply_skipped", key, **base, decision="silent", reason="empty text from the model")
+        deps.emit("reply_failed", key, **base, decision="failed", reason="empty text from the model")
         return None
     if not task.addressed and _overtaken(deps, key, task.trigger_id, question):
         # Generation takes seconds; a message that arrived meanwhile makes this reply stale too.
         why = "the question was answered while writing" if question else "newer message while writing"
         deps.emit("reply_skipped", key, **base, decision="stale", reason=why)
         return None
-    nonce = policy.nonce(key, task.trigger_id)
-    posted: list[str] = []
-    if not _discord(
-        deps, key, base, lambda: posted.append(deps.discord.send_message(key.target, text, target_id, nonce))
-    ):
+    if _target_deleted(deps, key, base, target_id):  # deleted while the text was written
+        return None
+    parts = reply_parts(text, s.reply_max_messages)
+    posted = _post(deps, key, base, parts, target_id, policy.nonce(key, task.trigger_id))
+    if not posted:
         return None
     message_id = posted[0]
-    deps.store.add_message(
-        Message(
-            id=message_id, guild_id=task.guild_id, channel_id=key.channel_id, thread_id=key.thread_id,
-            author_id=s.bot_user_id or "self", author_name=s.bot_name, author_is_bot=True, content=text,
-            created_at=now, is_self=True, reply_to_id=target_id,
-        ),
-        expire_at=now + deps.ttl(),
-    )  # fmt: skip
+    for index, (part, part_id) in enumerate(zip(parts, posted, strict=False)):
+        # Each part is a Discord message of its own (a delete or edit names it); a microsecond apart
+        # so the buffer keeps their order.
+        deps.store.add_message(
+            Message(
+                id=part_id, guild_id=task.guild_id, channel_id=key.channel_id, thread_id=key.thread_id,
+                author_id=s.bot_user_id or "self", author_name=s.bot_name, author_is_bot=True, content=part,
+                created_at=now + timedelta(microseconds=index), is_self=True,
+                reply_to_id=target_id if index == 0 else None,
+            ),
+            expire_at=now + deps.ttl(),
+        )  # fmt: skip
     _remember(deps, key, task, window, message_id, now)
     memory_recall.after_post(deps, key, task, now)
     deps.emit(
         "posted", key, **base, decision="posted", text=text, reply_to=target_id, message_id=message_id,
-        response_type=task.response_type.value, model=result.model, input_tokens=result.input_tokens,
-        output_tokens=result.output_tokens, latency_ms=elapsed_ms(started),
+        parts=len(posted), message_ids=posted, response_type=task.response_type.value, model=result.model,
+        input_tokens=result.input_tokens, output_tokens=result.output_tokens, latency_ms=elapsed_ms(started),
     )  # fmt: skip
     return message_id
+
+
+def _known_links_only(deps: Deps, key: ChannelKey, base: dict, text: str, request: LLMRequest) -> str:
+    """The text without links the writer was not shown (the prompt: chat and memory) nor allowlisted."""
+    checked = keep_known_links(text, (request.system, request.user), deps.settings.link_allowlist)
+    for host in checked.removed:
+        # The host only: the path of a phishing link may carry a token or a name.
+        deps.emit("link_removed", key, **base, decision="removed", host=host,
+                  reason="a link the conversation and memory do not contain")  # fmt: skip
+    return checked.text
+
+
+def _post(deps: Deps, key: ChannelKey, base: dict, parts: list[str], target_id: str, nonce: str) -> list[str]:
+    """Post the parts in order, the first as the reply to the target; the ids posted (a permanent failure
+    stops the rest). Each part has its own nonce, so a retried task re-posts none of them."""
+    posted: list[str] = []
+    for index, part in enumerate(parts):
+        reply_to, part_id = (target_id if index == 0 else None), part_nonce(nonce, index)
+
+        def send(part: str = part, reply_to: str | None = reply_to, part_id: str = part_id) -> None:
+            posted.append(deps.discord.send_message(key.target, part, reply_to, part_id))
+
+        if not _discord(deps, key, base, send):
+            break
+    return posted
 
 
 def _stale_reason(window: list[Message], task: ReplyTask, question: Message | None) -> str | None:
@@ -171,6 +210,25 @@ def _remember(deps: Deps, key: ChannelKey, task: ReplyTask, window: list[Message
         key,
         Intervention(
             at=now, trigger_id=task.trigger_id, response_type=task.response_type, message_id=message_id,
-            context=last_lines(window, 5),
+            context=last_lines(window, 5), source_ids=tuple(m.id for m in window[-5:]),
+            source_authors=tuple(m.author_id for m in window[-5:]),
         ),
     )  # fmt: skip
+
+
+def _addressed_gone(deps: Deps, window: list[Message], task: ReplyTask, now: datetime) -> str | None:
+    """Why an addressed message is owed no answer any more: deleted (or expired), or too old."""
+    asked = next((m for m in window if m.id == task.trigger_id), None)
+    if asked is None:
+        return "the addressed message is gone from the buffer"
+    if policy.too_old(asked, now, deps.settings.addressed_max_age_seconds):
+        return "the addressed message is too old to answer now"
+    return None
+
+
+def _target_deleted(deps: Deps, key: ChannelKey, base: dict, target_id: str) -> bool:
+    """One read just before speaking: a reply to a deleted message would point at nothing."""
+    if target_id in deps.store.buffered(key, [target_id]):
+        return False
+    deps.emit("reply_skipped", key, **base, decision="stale", reason="the message to answer was deleted")
+    return True

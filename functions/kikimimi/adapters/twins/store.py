@@ -4,11 +4,25 @@ from __future__ import annotations
 
 import bisect
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from kikimimi.adapters.firestore_codec import count_reads, intervention_doc_id, optional_utc, utc
-from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
+from kikimimi.domain.caps import CapDecision, CapState, decide
+from kikimimi.domain.memory.forget import intervention_without, line_matches
+from kikimimi.domain.model import (
+    ChannelKey,
+    ChannelSettings,
+    Decision,
+    Intervention,
+    LastDecision,
+    Message,
+    SourceMatch,
+)
+
+TOMBSTONE = "deleted"
+PENDING_EDIT = "pending_edit"
 
 
 def _normalized(message: Message) -> Message:
@@ -27,42 +41,105 @@ class InMemoryStore:
         self._interventions: dict[str, dict[str, Intervention]] = {}
         self._settings: dict[str, ChannelSettings] = {}
         self._judgments: dict[str, dict[str, tuple[Decision, datetime]]] = {}
+        # Message ids held by a tombstone or a pending edit: (state, content, expire_at), as Firestore
+        # keeps them in the message's own document.
+        self._marks: dict[str, dict[str, tuple[str, str, datetime]]] = {}
+        self._caps: dict[str, dict[str, CapState]] = {}  # place -> cap document name -> state
+        self._llm_calls: dict[tuple[str, str], int] = {}
         self.reads = 0
         self.writes = 0
 
     def add_message(self, message: Message, expire_at: datetime) -> bool:
-        """Create-if-absent by message id; True when this call created it."""
+        """Create-if-absent by message id; True when this call created it (a tombstone refuses it)."""
         with self._lock:
             self.writes += 1
             bucket = self._messages.setdefault(message.key.id, {})
             if message.id in bucket:
                 return False
+            mark = self._marks.get(message.key.id, {}).get(message.id)
+            if mark is not None and mark[0] == TOMBSTONE:
+                return False
             stored = _normalized(message)
+            if mark is not None:  # an edit that came first: the message is stored as edited
+                self.reads += 1
+                del self._marks[message.key.id][message.id]
+                stored = replace(stored, content=mark[1])
             bucket[message.id] = (stored, utc(expire_at))
             bisect.insort(self._order.setdefault(message.key.id, []), (stored.created_at, stored.id))
             return True
 
-    def update_message(self, key: ChannelKey, message_id: str, content: str) -> bool:
-        """Replace the content of a buffered message; False when it is not buffered."""
+    def update_message(
+        self, key: ChannelKey, message_id: str, content: str, pending_until: datetime
+    ) -> tuple[str, Message | None]:
+        """("edited", before) | ("pending", None): kept for a later create | ("deleted", None)."""
         with self._lock:
+            self.reads += 1
             self.writes += 1
             bucket = self._messages.get(key.id, {})
-            if message_id not in bucket:
-                return False
-            message, expire_at = bucket[message_id]
-            bucket[message_id] = (replace(message, content=content), expire_at)
-            return True
+            if message_id in bucket:
+                message, expire_at = bucket[message_id]
+                bucket[message_id] = (replace(message, content=content), expire_at)
+                return "edited", message
+            marks = self._marks.setdefault(key.id, {})
+            if message_id in marks and marks[message_id][0] == TOMBSTONE:
+                self.writes -= 1
+                return "deleted", None
+            marks[message_id] = (PENDING_EDIT, content, utc(pending_until))
+            return "pending", None
 
-    def delete_message(self, key: ChannelKey, message_id: str) -> bool:
-        """Remove a buffered message; False when it was not there."""
+    def delete_message(self, key: ChannelKey, message_id: str, tombstone_until: datetime) -> Message | None:
+        """A tombstone in the message's place; the message that was buffered, or None."""
         with self._lock:
+            self.reads += 1
             self.writes += 1
+            self._marks.setdefault(key.id, {})[message_id] = (TOMBSTONE, "", utc(tombstone_until))
             entry = self._messages.get(key.id, {}).pop(message_id, None)
             if entry is None:
-                return False
+                return None
             order = self._order[key.id]
             del order[bisect.bisect_left(order, (entry[0].created_at, message_id))]
-            return True
+            return entry[0]
+
+    def is_deleted(self, key: ChannelKey, message_id: str) -> bool:
+        with self._lock:
+            self.reads += 1
+            mark = self._marks.get(key.id, {}).get(message_id)
+            return mark is not None and mark[0] == TOMBSTONE
+
+    def buffered(self, key: ChannelKey, message_ids: Sequence[str]) -> set[str]:
+        """Which of these ids are buffered messages: one read per id, as a batched get is billed."""
+        with self._lock:
+            self.reads += len(message_ids)
+            bucket = self._messages.get(key.id, {})
+            return {mid for mid in message_ids if mid in bucket}
+
+    def buffered_by(self, guild_id: str, author_id: str, limit: int) -> list[Message]:
+        with self._lock:
+            found = [
+                m
+                for bucket in self._messages.values()
+                for m, _ in bucket.values()
+                if m.guild_id == guild_id and m.author_id == author_id
+            ]
+            found.sort(key=lambda m: (m.created_at, m.id))
+            self.reads += max(1, len(found[:limit]))
+            return found[:limit]
+
+    def forget_place(self, channel_id: str) -> int:
+        with self._lock:
+            keys = [k for k in {*self._messages, *self._interventions, *self._judgments, *self._marks}
+                    if ChannelKey.parse(k).channel_id == channel_id]  # fmt: skip
+            gone = 0
+            for k in keys:
+                for table in (self._messages, self._interventions, self._judgments, self._marks):
+                    gone += len(table.pop(k, {}))
+                self._order.pop(k, None)
+            settings = self._settings.get(channel_id)
+            if settings is not None and settings.last_decision is not None:
+                self._settings[channel_id] = replace(settings, last_decision=None)
+            self.writes += gone
+            self.reads += max(1, gone)
+            return gone
 
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
         """The newest `limit` messages created at or after `since`, oldest first."""
@@ -81,10 +158,35 @@ class InMemoryStore:
         return newest[::-1]
 
     def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
+        """Store it; snippet lines of messages deleted meanwhile are left out (one read per line)."""
         with self._lock:
             self.writes += 1
+            self.reads += len(intervention.source_ids)
+            marks = self._marks.get(key.id, {})
+            deleted = {mid for mid in intervention.source_ids if marks.get(mid, ("",))[0] == TOMBSTONE}
             stored = replace(intervention, at=utc(intervention.at), context=tuple(intervention.context))
+            for mid in sorted(deleted):
+                stored = intervention_without(stored, SourceMatch(message_id=mid))
             self._interventions.setdefault(key.id, {})[intervention_doc_id(intervention)] = stored
+
+    def rewrite_interventions(
+        self, key: ChannelKey, match: SourceMatch, change: Callable[[Intervention], Intervention]
+    ) -> int:
+        with self._lock:
+            stored = self._interventions.get(key.id, {})
+            hits = [
+                doc_id
+                for doc_id, i in stored.items()
+                if any(
+                    line_matches(mid, author, match)
+                    for mid, author in zip(i.source_ids, i.source_authors, strict=False)
+                )
+            ]
+            for doc_id in hits:
+                stored[doc_id] = change(stored[doc_id])
+            self.reads += max(1, len(hits))
+            self.writes += len(hits)
+            return len(hits)
 
     def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
         """The newest `limit` interventions at or after `since`, oldest first."""
@@ -110,6 +212,10 @@ class InMemoryStore:
                 settings,
                 quiet_until=optional_utc(settings.quiet_until),
                 last_decision=settings.last_decision or current.last_decision,
+                # The gateway's observation is written by record_visibility only; an absent override stays.
+                private=current.private,
+                private_at=current.private_at,
+                visibility=current.visibility if settings.visibility is None else settings.visibility,
             )
 
     def record_decision(self, key: ChannelKey, decision: LastDecision) -> None:
@@ -141,6 +247,51 @@ class InMemoryStore:
             self.reads += count_reads(count)  # billed like Firestore's count aggregation
         return count
 
+    def record_visibility(self, key: ChannelKey, private: bool, at: datetime) -> bool:
+        """Store who can see a place unless a newer observation is stored; True when the value changed."""
+        with self._lock:
+            self.reads += 1
+            self.writes += 1
+            current = self._settings.get(key.id, ChannelSettings())
+            if current.private_at is not None and current.private_at > utc(at):
+                return False
+            self._settings[key.id] = replace(current, private=private, private_at=utc(at))
+            return current.private != private
+
+    def reserve_answer(
+        self,
+        key: ChannelKey,
+        user_id: str,
+        message_id: str,
+        at: datetime,
+        per_user: int,
+        per_channel: int,
+        window: timedelta,
+    ) -> CapDecision:
+        """The cap decision over the place's two cap documents, under the lock (Firestore: a transaction)."""
+        with self._lock:
+            docs = self._caps.setdefault(key.id, {})
+            user, channel = docs.get(f"user-{user_id}", CapState()), docs.get("channel", CapState())
+            decision, new_user, new_channel = decide(
+                user, channel, message_id, utc(at), per_user, per_channel, window
+            )
+            self.reads += 2
+            for name, old, new in ((f"user-{user_id}", user, new_user), ("channel", channel, new_channel)):
+                if new != old:
+                    docs[name] = new
+                    self.writes += 1
+            return decision
+
+    def llm_calls_on(self, guild_id: str, day: str) -> int:
+        with self._lock:
+            self.reads += 1
+            return self._llm_calls.get((guild_id, day), 0)
+
+    def count_llm_call(self, guild_id: str, day: str) -> None:
+        with self._lock:
+            self.writes += 1
+            self._llm_calls[(guild_id, day)] = self._llm_calls.get((guild_id, day), 0) + 1
+
     # Inspection helpers for tests.
 
     def messages(self, key: ChannelKey) -> list[Message]:
@@ -161,6 +312,11 @@ class InMemoryStore:
         with self._lock:
             entry = self._messages.get(key.id, {}).get(message_id)
         return None if entry is None else entry[1]
+
+    def tombstones(self, key: ChannelKey) -> list[str]:
+        """Ids held by a tombstone in `key`, without counting reads."""
+        with self._lock:
+            return sorted(mid for mid, mark in self._marks.get(key.id, {}).items() if mark[0] == TOMBSTONE)
 
     def interventions(self, key: ChannelKey) -> list[Intervention]:
         with self._lock:

@@ -11,6 +11,16 @@ from kikimimi.domain.model import ChannelKey, ChannelMemory, ExchangeRef, Famili
 from kikimimi.domain.rules import is_addressed
 
 REF_KEEP = 60  # recent human messages remembered for "messages it answered"
+# How long a summary window's chunk is kept (the TTL the Recall adapter writes). A forget traces a message
+# only through its chunk, so a rolling summary folds in nothing older: past it, the next summary starts
+# afresh from its own window.
+CHUNK_TTL = timedelta(days=7)
+
+
+def lineage_expired(memory: ChannelMemory, now: datetime) -> bool:
+    """Does the rolling summary fold in a window whose chunk is gone (or about to go)?"""
+    base = memory.summary_base_at
+    return base is not None and now - base >= CHUNK_TTL - timedelta(hours=1)
 
 
 def memory_task_name(prefix: str, key: ChannelKey, label: str) -> str:
@@ -91,6 +101,7 @@ class _Tally:
     last_interaction: datetime | None = None
     last_seen: datetime | None = None
     texts: list[str] | None = None
+    ids: list[str] | None = None
 
 
 def exchanges(
@@ -105,15 +116,16 @@ def exchanges(
     channel_id = messages[0].channel_id if messages else ""
 
     def tally(author_id: str, name: str) -> _Tally:
-        return tallies.setdefault(author_id, _Tally(name=name, texts=[]))
+        return tallies.setdefault(author_id, _Tally(name=name, texts=[], ids=[]))
 
     for m in messages:
         if m.is_human:
             t = tally(m.author_id, m.author_name)
             t.name = m.author_name
             t.last_seen = m.created_at
-            assert t.texts is not None
+            assert t.texts is not None and t.ids is not None
             t.texts.append(m.content)
+            t.ids.append(m.id)
             term = is_addressed(m, names)
             if term is not None:
                 t.exchanges += 1
@@ -137,6 +149,7 @@ def exchanges(
             mentions=t.mentions,
             last_interaction=t.last_interaction,
             last_topic=extract_keywords(t.texts or (), 5),
+            topic_ids=tuple(t.ids or ()),
         )
         for uid, t in sorted(tallies.items())
     ]

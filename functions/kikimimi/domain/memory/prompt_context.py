@@ -83,7 +83,7 @@ def channel_line(memory: ChannelMemory, language: str) -> str:
 
 
 def summarize_context(
-    bot_name: str, language: str, memory: ChannelMemory, messages: Sequence[Message]
+    bot_name: str, language: str, memory: ChannelMemory, messages: Sequence[Message | ChunkLine]
 ) -> MemoryPromptContext:
     return MemoryPromptContext(
         bot_name=bot_name,

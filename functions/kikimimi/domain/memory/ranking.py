@@ -120,6 +120,9 @@ def merge(stored: Fact, candidate: Fact, now: datetime, weights: Weights) -> Fac
         updated_at=now,
         mentions=stored.mentions + 1,
         expires_at=expires_at(confidence, now, weights),
+        # Both statements' messages: deleting either one drops the fact (it may keep its words).
+        source_ids=tuple(dict.fromkeys(stored.source_ids + candidate.source_ids)),
+        source_authors=tuple(dict.fromkeys(stored.source_authors + candidate.source_authors)),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -32,7 +33,7 @@ class _MemoryPlace(_Memory):
 class SummarizeTask(_MemoryPlace):
     """Payload of a summary task: which trigger scheduled it, for which window."""
 
-    reason: Literal["count", "time", "flush"]
+    reason: Literal["count", "time", "flush", "rebuild"]  # rebuild: after a forget cleared the summary
     window: Label
 
 
@@ -80,3 +81,28 @@ def parse_reflect_task(data: bytes | str | dict[str, Any]) -> ReflectTask:
 
 def parse_maintain_task(data: bytes | str | dict[str, Any]) -> MaintainTask:
     return _parse(MaintainTask, "maintain", data)
+
+
+class ForgetTask(_MemoryPlace):
+    """Payload of a forget task: a deleted or edited message reaching the memory layers of its place."""
+
+    kind: Literal["forget"] = "forget"
+    message_id: Id
+    reason: Literal["delete", "edit"]
+    content: str | None = Field(default=None, max_length=4000)  # an edit's new text
+    buffered: bool = False  # the message was still in the buffer (so its chunk, if any, is still kept)
+
+
+def is_forget_task(data: bytes | str | dict[str, Any]) -> bool:
+    """Forget tasks share the summarize function (the memory queue): their body says `"kind": "forget"`."""
+    if isinstance(data, dict):
+        return data.get("kind") == "forget"
+    try:
+        body = json.loads(data or b"{}")
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return isinstance(body, dict) and body.get("kind") == "forget"
+
+
+def parse_forget_task(data: bytes | str | dict[str, Any]) -> ForgetTask:
+    return _parse(ForgetTask, "forget", data)

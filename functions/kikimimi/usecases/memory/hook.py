@@ -83,7 +83,7 @@ def summarize_payload(
     message: Message | None,
     key: ChannelKey,
     guild_id: str | None,
-    reason: Literal["count", "time", "flush"],
+    reason: Literal["count", "time", "flush", "rebuild"],
     window: str,
 ) -> dict:
     task = SummarizeTask(

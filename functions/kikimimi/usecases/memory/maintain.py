@@ -48,18 +48,28 @@ def maintain(deps: Deps, task: MaintainTask) -> dict[str, int]:
     return {"guilds": rebuilt, "facts_removed": removed}
 
 
-def _rebuild(deps: Deps, guild_id: str, now: datetime) -> bool:
-    """One LLM call per guild; on failure the previous texts stay and only the channel list is refreshed."""
+def _rebuild(deps: Deps, guild_id: str, now: datetime, fresh: bool = False) -> bool:
+    """One LLM call per guild; on failure the previous texts stay and only the channel list is refreshed.
+
+    Guild memory reaches every channel's prompts, so it is built from public channels only; previous
+    texts that a channel no longer public (or no longer remembered) helped write are dropped."""
     assert deps.recall is not None
     s = deps.settings
+    public = [c for c in deps.recall.guild_channels(guild_id) if not deps.private(c.key)]
     channels = sorted(
-        deps.recall.guild_channels(guild_id),
-        key=lambda c: (c.updated_at.timestamp() if c.updated_at else 0.0, c.key.id),
-        reverse=True,
+        public, key=lambda c: (c.updated_at.timestamp() if c.updated_at else 0.0, c.key.id), reverse=True
     )[:MAX_CHANNELS]
+    # fresh (a forget changed a channel's memory): the previous texts are not folded in, so no forgotten
+    # word survives in them.
+    previous = GuildMemory(guild_id=guild_id) if fresh else deps.recall.guild_memory(guild_id)
+    keys = {c.key.id for c in public}
+    if previous is not None and any(ch.key_id not in keys for ch in previous.channels):
+        previous = GuildMemory(guild_id=guild_id)  # rebuilt from the public channels alone
+        if not channels:
+            deps.recall.save_guild_memory(GuildMemory(guild_id=guild_id, updated_at=now))
+            return True
     if not channels:
         return False
-    previous = deps.recall.guild_memory(guild_id)
     answer = GuildAnswer(
         long_term=previous.long_term if previous else "",
         recent_events=previous.recent_events if previous else "",
@@ -101,6 +111,31 @@ def _rebuild(deps: Deps, guild_id: str, now: datetime) -> bool:
         },
     )
     return True
+
+
+def forget_channel(deps: Deps, guild_id: str | None, key: ChannelKey, now: datetime) -> bool:
+    """A channel became private: the guild memory it helped write is cleared at once (rebuilt hourly from
+    the public channels); True when something was cleared."""
+    if deps.recall is None or not guild_id:
+        return False
+    guild = deps.recall.guild_memory(guild_id)
+    if guild is None or not any(_within(ch.key_id, key) for ch in guild.channels):
+        return False
+    kept = tuple(ch for ch in guild.channels if not _within(ch.key_id, key))
+    deps.recall.save_guild_memory(GuildMemory(guild_id=guild_id, channels=kept, updated_at=now))
+    deps.memory_cache.pop(f"guild:{guild_id}", None)
+    return True
+
+
+def _within(key_id: str, place: ChannelKey) -> bool:
+    """Is the listed place `place` itself, or (for a channel) one of its threads?"""
+    listed = ChannelKey.parse(key_id)
+    return listed == place if place.thread_id else listed.channel_id == place.channel_id
+
+
+def rebuild_fresh(deps: Deps, guild_id: str, now: datetime) -> bool:
+    """Rebuild a guild's memory from its channels alone, folding in none of its previous texts."""
+    return _rebuild(deps, guild_id, now, fresh=True)
 
 
 def _expire(deps: Deps, now: datetime) -> int:

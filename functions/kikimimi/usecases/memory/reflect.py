@@ -9,6 +9,7 @@ from datetime import datetime
 
 from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory import ranking as fr
+from kikimimi.domain.memory.forget import sources_of
 from kikimimi.domain.memory.keywords import extract_keywords, merge_keywords
 from kikimimi.domain.memory.prompt_context import reflect_context
 from kikimimi.domain.memory.schema import (
@@ -92,7 +93,7 @@ def reflect(deps: Deps, task: ReflectTask) -> int | None:
     answer = _extract(deps, key, memory, lines)
     if answer is None:
         return None
-    outcome = _dedupe(deps, key, memory, _candidates(deps, answer, now), now)
+    outcome = _dedupe(deps, key, memory, _candidates(deps, answer, lines, now), now)
     evict: list[str] = []
     if memory.fact_count + outcome.added > s.facts_max_per_channel:
         stored = [f for f in deps.recall.facts(key, s.facts_max_per_channel * 2) if f.id not in outcome.save]
@@ -106,6 +107,7 @@ def reflect(deps: Deps, task: ReflectTask) -> int | None:
         save=list(outcome.save.values()),
         delete=evict,
         fact_delta=outcome.added - len(evict),
+        expected_epoch=memory.epoch,  # a forget since the chunks were read: they may hold its text
     )
     if not done:
         deps.emit("reflection_skipped", key, **base, decision="conflict", why="another reflection committed")
@@ -173,14 +175,17 @@ def _extract(
     return answer
 
 
-def _candidates(deps: Deps, answer: ReflectionAnswer, now: datetime) -> list[Fact]:
-    """Facts from the answer with embeddings; keywords include the tokenizer's, so queries can match them."""
+def _candidates(deps: Deps, answer: ReflectionAnswer, lines: list[ChunkLine], now: datetime) -> list[Fact]:
+    """Facts from the answer with embeddings; keywords include the tokenizer's, so queries can match them.
+
+    Each fact keeps the ids of the lines it was drawn from, so a delete or an edit of one reaches it."""
     assert deps.embedder is not None
     facts: list[FactAnswer] = answer.facts
     if not facts:
         return []
     vectors = deps.embedder.embed([f.content for f in facts], "document")
     w = weights(deps)
+    sources = [sources_of(f.content, f.keywords, f.source_user_ids, lines) for f in facts]
     return [
         Fact(
             id=fr.fact_id(f.content),
@@ -193,8 +198,10 @@ def _candidates(deps: Deps, answer: ReflectionAnswer, now: datetime) -> list[Fac
             created_at=now,
             updated_at=now,
             expires_at=fr.expires_at(f.confidence, now, w),
+            source_ids=tuple(dict.fromkeys(line.message_id for line in src)),
+            source_authors=tuple(dict.fromkeys(line.author_id for line in src)),
         )
-        for f, vector in zip(facts, vectors, strict=True)
+        for f, vector, src in zip(facts, vectors, sources, strict=True)
     ]
 
 

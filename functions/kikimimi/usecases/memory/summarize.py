@@ -13,16 +13,15 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from kikimimi.domain.memory import policy as mp
-from kikimimi.domain.memory.keywords import extract_keywords
-from kikimimi.domain.memory.prompt_context import chunk_line, summarize_context
-from kikimimi.domain.memory.schema import MemoryAnswerInvalid, SummaryAnswer, parse_summary, schema
+from kikimimi.domain.memory.forget import superseded
+from kikimimi.domain.memory.prompt_context import chunk_line
 from kikimimi.domain.memory.wire import ReflectTask, SummarizeTask
 from kikimimi.domain.model import ChannelKey, ChannelMemory, Chunk, Message, TaskKind
 from kikimimi.domain.wire import dump
-from kikimimi.ports import LLMError, LLMRequest
-from kikimimi.prompts import render
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.memory.hook import forget, schedule, summarize_payload
+from kikimimi.usecases.memory.rebuild import rebuild_summary
+from kikimimi.usecases.memory.writer import write_summary
 
 log = logging.getLogger(__name__)
 FAR = timedelta(days=3650)
@@ -32,6 +31,8 @@ def summarize(deps: Deps, task: SummarizeTask) -> ChannelMemory | None:
     """Run one summary task; None when nothing was due (or another summary won the window)."""
     if deps.recall is None:
         return None
+    if task.reason == "rebuild":
+        return rebuild_summary(deps, task)
     memory = deps.recall.channel_memory(task.key)
     return close_window(deps, task.key, task.guild_id, memory, task.reason, task.window)
 
@@ -77,8 +78,12 @@ def close_window(
         deps.emit("summary_skipped", key, **base, decision="not_due", pending=len(pending))
         return None
     batch = pending
-    answer, model = _write(deps, key, memory, batch)
+    # A summary folds in only windows whose chunks are kept: past that, it starts again from this one.
+    fresh = memory.summary_base_at is None or mp.lineage_expired(memory, now)
+    answer, model = write_summary(deps, key, superseded(memory) if fresh else memory, batch)
     updates, refs = mp.exchanges(batch, memory.refs, s.names)
+    if deps.private(key):  # profiles are read in every channel: a private place's topics stay out of them
+        updates = [replace(u, last_topic=()) for u in updates]
     new = replace(
         memory,
         guild_id=memory.guild_id or guild_id or batch[0].guild_id,
@@ -92,6 +97,7 @@ def close_window(
         seq=memory.seq + 1,
         messages_total=memory.messages_total + len(batch),
         refs=refs,
+        summary_base_at=now if fresh else memory.summary_base_at,
     )
     chunk = Chunk(seq=new.seq, lines=tuple(chunk_line(m) for m in batch), created_at=now)
     if not deps.recall.commit_summary(new, memory.seq, chunk, updates):
@@ -115,33 +121,6 @@ def close_window(
     )
     _follow_up(deps, key, new, window, full=len(batch) >= s.summary_max_messages)
     return new
-
-
-def _write(
-    deps: Deps, key: ChannelKey, memory: ChannelMemory, batch: list[Message]
-) -> tuple[SummaryAnswer, str]:
-    """The LLM's rolling summary; on failure the previous summary stays and keywords come from the text."""
-    s = deps.settings
-    if deps.memory_llm is not None:
-        context = summarize_context(s.bot_name, s.language, memory, batch)
-        request = LLMRequest(
-            purpose="summarize",
-            system=render("summarize", context, deps.settings.prompts_dir),
-            schema=schema(SummaryAnswer),
-            max_output_tokens=800,
-            temperature=0.3,
-        )
-        try:
-            result = deps.memory_llm.generate(request)
-            answer = parse_summary(result.text)
-            deps.llm_call(key, "summarize", result)
-            return answer, result.model
-        except (LLMError, MemoryAnswerInvalid) as exc:
-            log.warning("summary LLM failed, keeping the previous summary: %s", exc)
-            deps.emit("memory_error", key, function="summarize", error=f"{exc}"[:300])
-    keywords = extract_keywords([m.content for m in batch if m.is_human], 5)
-    fallback = SummaryAnswer(summary=memory.summary, mood=memory.mood, topic_keywords=list(keywords))
-    return fallback, "none"
 
 
 def _aim_at(deps: Deps, key: ChannelKey, guild_id: str | None, first: Message) -> None:

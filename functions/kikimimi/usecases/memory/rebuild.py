@@ -1,0 +1,118 @@
+"""Use case: after a forget cleared a channel's summary, write it again from the chunk lines left."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from kikimimi.domain.memory import policy as mp
+from kikimimi.domain.memory.forget import superseded
+from kikimimi.domain.memory.wire import SummarizeTask
+from kikimimi.domain.model import ChannelKey, ChannelMemory, ChunkLine, Message, TaskKind
+from kikimimi.usecases.deps import Deps, elapsed_ms
+from kikimimi.usecases.memory.hook import forget as forget_window
+from kikimimi.usecases.memory.hook import schedule, summarize_payload
+from kikimimi.usecases.memory.maintain import rebuild_fresh
+from kikimimi.usecases.memory.writer import write_summary
+
+MAX_CHUNKS = 200  # a week of 15-minute windows in a busy channel: more than the chunks TTL keeps
+
+
+def schedule_rebuild(deps: Deps, key: ChannelKey, guild_id: str | None) -> None:
+    """One rebuild per place and minute: a bulk delete's forgets share it (the name is the same)."""
+    now = deps.clock.now()
+    eta = now + timedelta(seconds=deps.settings.forget_rebuild_seconds)
+    label = f"x{int(now.timestamp() // 60)}"
+    schedule(
+        deps,
+        TaskKind.SUMMARIZE,
+        mp.memory_task_name("summarize", key, label),
+        eta,
+        summarize_payload(None, key, guild_id, "rebuild", label),
+        "summary_scheduled",
+        key,
+        trigger=label,
+        reason="rebuild",
+    )
+
+
+def _message(key: ChannelKey, guild_id: str | None, line: ChunkLine) -> Message:
+    return Message(
+        id=line.message_id,
+        guild_id=guild_id,
+        channel_id=key.channel_id,
+        thread_id=key.thread_id,
+        author_id=line.author_id,
+        author_name=line.author_name,
+        author_is_bot=line.is_bot or line.is_self,
+        content=line.text,
+        created_at=line.at,
+        is_self=line.is_self,
+    )
+
+
+def rebuild_summary(deps: Deps, task: SummarizeTask) -> ChannelMemory | None:
+    """The summary, mood, topics and people again from the stored chunks, folding in no previous text;
+    then the guild memory afresh. None when a newer summary or forget came first (it clears or rolls on)."""
+    assert deps.recall is not None
+    started = time.perf_counter()
+    key = task.key
+    base = {
+        "function": "summarize",
+        "guild": task.guild_id,
+        "trigger": task.window,
+        "window": task.window,
+        "reason": "rebuild",
+    }
+    memory = deps.recall.channel_memory(key)  # first: its epoch guards the chunks read after it
+    chunks = deps.recall.chunks_after(key, 0, MAX_CHUNKS)
+    guild_id = memory.guild_id or task.guild_id
+    batch = [_message(key, guild_id, line) for chunk in chunks for line in chunk.lines]
+    now = deps.clock.now()
+    if batch:
+        answer, model = write_summary(deps, key, superseded(memory), batch)
+        new = replace(
+            memory,
+            summary=answer.summary,
+            mood=answer.mood,
+            topic_keywords=tuple(answer.topic_keywords),
+            active_users=mp.active_users(batch),
+            summary_base_at=chunks[0].created_at,
+            updated_at=now,
+        )
+    else:
+        new, model = replace(superseded(memory), updated_at=now), "none"
+    if not deps.recall.commit_rebuild(new):
+        deps.emit("summary_skipped", key, **base, decision="conflict", pending=len(batch))
+        return None
+    forget_window(deps, key)
+    deps.emit(
+        "channel_summary",
+        key,
+        **base,
+        decision="rebuilt",
+        messages=len(batch),
+        seq=new.seq,
+        summary=new.summary,
+        mood=new.mood,
+        topic_keywords=list(new.topic_keywords),
+        active_users=list(new.active_users),
+        model=model,
+        latency_ms=elapsed_ms(started),
+    )
+    if guild_id:
+        refresh_guild(deps, guild_id, now)
+    return new
+
+
+def refresh_guild(deps: Deps, guild_id: str, now: datetime) -> None:
+    """The guild memory written again from its channels alone (or emptied when none is left)."""
+    assert deps.recall is not None
+    if deps.recall.guild_memory(guild_id) is None:
+        return
+    if not rebuild_fresh(deps, guild_id, now):
+        from kikimimi.domain.model import GuildMemory
+
+        deps.recall.save_guild_memory(GuildMemory(guild_id=guild_id, updated_at=now))
+    deps.memory_cache.pop(f"guild:{guild_id}", None)
