@@ -19,7 +19,7 @@ START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 # The judgment/reply pipeline's timeline events (memory layers add their own, ignored here).
 CORE_EVENTS = frozenset(
     {"judgment_scheduled", "judgment_cancelled", "watch_scheduled", "watch_cancelled", "judgment_skipped",
-     "judgment", "reply_scheduled", "reply_cancelled", "reply_skipped", "posted", "reaction"}
+     "judgment", "reply_scheduled", "reply_cancelled", "reply_skipped", "reply_failed", "posted", "reaction"}
 )  # fmt: skip
 CORE_TASKS = frozenset({TaskKind.JUDGE, TaskKind.REPLY})
 BOT_ID = "999"

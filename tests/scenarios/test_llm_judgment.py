@@ -242,7 +242,7 @@ def test_an_addressed_reply_gives_up_silently(scenario: Make, errors: list[LLMEr
     s.run(*three_people(s), s.msg("m1", "dave", "@kikimimi help?", 30, mention=True))
     assert len(writer.requests) == calls
     assert s.posts == []
-    assert s.sim.events.counts["reply_skipped"] == 1
+    assert s.sim.events.counts["reply_failed"] == 1
     assert s.sim.store.interventions(GENERAL) == []  # nothing was said, nothing is remembered
 
 

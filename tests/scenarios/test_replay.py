@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "demo_conversation.jsonl"
 VOCABULARY = {
     "judgment_scheduled", "judgment_cancelled", "watch_scheduled", "watch_cancelled", "judgment_skipped",
-    "judgment", "reply_scheduled", "reply_cancelled", "reply_skipped", "posted", "reaction",
+    "judgment", "reply_scheduled", "reply_cancelled", "reply_skipped", "reply_failed", "posted", "reaction",
 }  # fmt: skip
 MEMORY_VOCABULARY = {"channel_summary", "reflection", "fact"}  # the memory layers' own events
 SUMMARY_KEYS = {"event", "messages", "judgments", "llm_calls", "llm_band", "watches", "posts", "reactions"}
