@@ -90,15 +90,15 @@ def test_thread_is_isolated_from_its_channel(store: InMemoryStore | FirestoreSto
 
 def test_update_and_delete(store: InMemoryStore | FirestoreStore) -> None:
     store.add_message(message("m1", 0), EXPIRE)
-    assert store.update_message(CHANNEL, "m1", "edited") is True
-    assert store.update_message(CHANNEL, "missing", "x") is False
-    assert store.update_message(THREAD, "m1", "wrong place") is False
+    assert store.update_message(CHANNEL, "m1", "edited", EXPIRE) == ("edited", message("m1", 0))
+    assert store.update_message(CHANNEL, "missing", "x", EXPIRE) == ("pending", None)
+    assert store.update_message(THREAD, "m1", "wrong place", EXPIRE) == ("pending", None)
     assert [m.content for m in store.recent_messages(CHANNEL, T0, 10)] == ["edited"]
     assert store.recent_messages(CHANNEL, T0, 10)[0] == message("m1", 0, content="edited")
-    assert store.delete_message(CHANNEL, "m1") is True
-    assert store.delete_message(CHANNEL, "m1") is False
+    assert store.delete_message(CHANNEL, "m1", EXPIRE) == message("m1", 0, content="edited")
+    assert store.delete_message(CHANNEL, "m1", EXPIRE) is None
     assert store.recent_messages(CHANNEL, T0, 10) == []
-    # update must not have created the missing message
+    # a pending edit is no message: queries never see it
     assert store.recent_messages(THREAD, T0, 10) == []
 
 
@@ -231,7 +231,7 @@ def test_counters(store: InMemoryStore | FirestoreStore) -> None:
     store.channel_settings(CHANNEL)
     store.cached_judgment(CHANNEL, "missing", T0)
     assert (store.reads, store.writes) == (4, 2)
-    store.update_message(CHANNEL, "m1", "x")
-    store.delete_message(CHANNEL, "m2")
+    store.update_message(CHANNEL, "m1", "x", EXPIRE)  # a transaction: one read, one write
+    store.delete_message(CHANNEL, "m2", EXPIRE)
     store.save_channel_settings(CHANNEL, ChannelSettings(enabled=True))
-    assert (store.reads, store.writes) == (4, 5)
+    assert (store.reads, store.writes) == (6, 5)

@@ -10,6 +10,7 @@ from pathlib import Path
 import functions_framework
 import pytest
 
+from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import MessageCreated
 from kikimimi.local.functions_app import FUNCTIONS
 from kikimimi.settings import Settings
@@ -37,6 +38,7 @@ def test_the_three_memory_functions_are_served_locally() -> None:
 
 
 def test_summarize_reflect_and_maintain_answer(sim: Simulation) -> None:
+    sim.store.record_visibility(ChannelKey("c1"), False, START)  # public: guild memory is built from it
     for i in range(12):
         ingest(
             sim.deps,

@@ -51,9 +51,8 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "cache_judgment": _one_write,
     "llm_judgments_since": lambda a, r: (count_reads(int(r)), 0, 0),
     "record_visibility": lambda a, r: (1, 1, 0),
-    "mark_addressed": _one_write,
-    "answers_between": lambda a, r: (count_reads(int(r)), 0, 0),
-    "capped_between": lambda a, r: (count_reads(int(r)), 0, 0),
+    # Two cap documents read; an answer writes both (the user's alone without a channel cap), a ⏳ the user's.
+    "reserve_answer": lambda a, r: (2, (1 + int(a["per_channel"] > 0)) if r.answered else int(r.react), 0),
     "llm_calls_on": _one_read,
     "count_llm_call": _one_write,
     "channel_memory": _one_read,

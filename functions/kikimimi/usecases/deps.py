@@ -129,15 +129,30 @@ class Deps:
 
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
         """Moderator settings of the parent channel, cached 30 s (a read per message is waste)."""
+        return self._place_settings(ChannelKey(key.channel_id))
+
+    def _place_settings(self, place: ChannelKey) -> ChannelSettings:
         now = self.clock.now().timestamp()  # the Deps clock, so simulated runs see settings change on time
         with self._lock:
-            hit = self._settings_cache.get(key.channel_id)
+            hit = self._settings_cache.get(place.id)
         if hit and 0 <= now - hit[0] < 30:
             return hit[1]
-        value = self.store.channel_settings(ChannelKey(key.channel_id))
+        value = self.store.channel_settings(place)
         with self._lock:
-            self._settings_cache[key.channel_id] = (now, value)
+            self._settings_cache[place.id] = (now, value)
         return value
+
+    def forget_settings(self, key: ChannelKey) -> None:
+        """Drop the cached settings of a place (this process just changed them)."""
+        with self._lock:
+            self._settings_cache.pop(key.id, None)
+
+    def private(self, key: ChannelKey) -> bool:
+        """Does memory made here stay here? A private channel, or a private thread (a thread otherwise
+        inherits its channel's audience); unknown counts as private."""
+        if self.channel_settings(key).is_private:
+            return True
+        return key.thread_id is not None and self._place_settings(key).private is True
 
     def enabled(self, key: ChannelKey) -> bool:
         stored = self.channel_settings(key).enabled

@@ -32,6 +32,7 @@ from kikimimi.domain.rules import (
 )
 from kikimimi.domain.wire import JudgeTask, ReplyTask, dump
 from kikimimi.ports import LLMError, LLMRequest
+from kikimimi.usecases import limits
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.memory import recall as memory_recall
 
@@ -230,13 +231,14 @@ def _ask_llm(
     cached = deps.store.cached_judgment(key, digest, now - timedelta(seconds=s.judgment_cache_seconds))
     if cached is not None:
         return dataclasses.replace(cached, llm_calls=0, source="cache", score=score.total, terms=score.terms)
-    spent = budget()
+    spent = budget() or limits.llm_budget_note(deps, key, trigger.guild_id, "judge")
     if spent:
         return spent
     request = LLMRequest(
         purpose="judge", system=prompts.render("judge", context, deps.settings.prompts_dir),
         schema=answer_schema(), max_output_tokens=300, temperature=0.2,
     )  # fmt: skip
+    limits.spend_llm_call(deps, trigger.guild_id)  # counted when asked: a failed call may cost too
     try:
         result = deps.judge_llm.generate(request)
         answer = parse_answer(result.text)

@@ -18,6 +18,7 @@ from kikimimi.local.fake_discord.state import FakeState, StoredMessage, User
 
 _log = logging.getLogger(__name__)
 
+INTENT_GUILDS = 1 << 0
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_GUILD_MESSAGE_REACTIONS = 1 << 10
 INTENT_MESSAGE_CONTENT = 1 << 15

@@ -77,7 +77,7 @@ def channel(c: Channel) -> Json:
         "guild_id": c.guild_id,
         "name": c.name,
         "position": c.position,
-        "permission_overwrites": [],
+        "permission_overwrites": list(c.overwrites),
         "nsfw": False,
         "parent_id": None,
         "topic": c.topic,

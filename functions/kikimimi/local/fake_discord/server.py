@@ -13,7 +13,7 @@ from aiohttp import web
 
 from kikimimi.local.fake_discord import payloads
 from kikimimi.local.fake_discord.faults import Faults, drop_rule, exhaust_rule, fail_rule
-from kikimimi.local.fake_discord.gateway import INTENT_GUILD_MESSAGES, Gateway
+from kikimimi.local.fake_discord.gateway import INTENT_GUILD_MESSAGES, INTENT_GUILDS, Gateway
 from kikimimi.local.fake_discord.rest import API_PREFIX, RestApi
 from kikimimi.local.fake_discord.state import (
     Channel,
@@ -179,6 +179,17 @@ class FakeDiscord:
     def add_thread(self, parent_id: str, name: str) -> Channel:
         """A public thread under `parent_id`, owned by alice. Add before clients connect."""
         return self.state.add_thread(parent_id, name, self.alice.id)
+
+    def set_private(self, channel_id: str, private: bool = True) -> Channel:
+        """Deny @everyone View Channel (the owner, the bot and alice keep it); before clients connect this
+        shapes GUILD_CREATE, afterwards it dispatches CHANNEL_UPDATE as Discord does."""
+        allowed = [self.owner.id, self.bot.id, self.alice.id]
+        channel = self.state.set_private(channel_id, private, allowed)
+        if self._loop is not None:
+            with self.state.lock:
+                data = payloads.channel(channel)
+            self._call(self.gateway.broadcast("CHANNEL_UPDATE", data, INTENT_GUILDS))
+        return channel
 
     def set_forbidden(self, channel_id: str, forbidden: bool = True) -> None:
         """Make every REST call on the channel answer 403 Missing Access."""

@@ -33,6 +33,7 @@ class Snowflakes:
 
 
 PUBLIC_THREAD = 11
+VIEW_CHANNEL = 1 << 10
 
 
 @dataclass
@@ -55,6 +56,8 @@ class Channel:
     last_message_id: str | None = None
     parent_id: str | None = None  # set for threads (type 11): the channel the thread lives in
     owner_id: str | None = None
+    # Discord's permission overwrites as sent in CHANNEL_* payloads (role type 0, member type 1).
+    overwrites: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -148,6 +151,19 @@ class FakeState:
             )
             self.channels[channel.id] = channel
             guild.channel_ids.append(channel.id)
+            return channel
+
+    def set_private(self, channel_id: str, private: bool, allowed_ids: list[str]) -> Channel:
+        """Deny @everyone (the role with the guild's id) View Channel, allowing `allowed_ids` (members)."""
+        with self.lock:
+            channel = self.channels[channel_id]
+            if private:
+                channel.overwrites = [
+                    {"id": channel.guild_id, "type": 0, "allow": "0", "deny": str(VIEW_CHANNEL)},
+                    *({"id": uid, "type": 1, "allow": str(VIEW_CHANNEL), "deny": "0"} for uid in allowed_ids),
+                ]
+            else:
+                channel.overwrites = []
             return channel
 
     def add_member(self, guild_id: str, user_id: str) -> None:

@@ -1,0 +1,140 @@
+"""The real discord.py `Gateway` against the fake Discord: who can see each channel, and the override."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from kikimimi.adapters.twins.store import InMemoryStore
+from kikimimi.domain.model import ChannelKey, ChannelSettings
+from kikimimi.domain.wire import ChannelVisibility
+from kikimimi.local.fake_discord import FakeDiscord
+from tests.contract.test_gateway import (
+    MANAGE_CHANNELS,
+    WAIT,
+    FakeInteraction,
+    Running,
+    command,
+    new_gateway,
+    running,
+    settings,
+)
+from tests.fixtures.fake_discord import MakeFake, run_async
+
+
+async def announced(run: Running, count: int) -> list[ChannelVisibility]:
+    """Wait until `count` visibility envelopes went out."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while len(run.visibility) < count:
+        if loop.time() > deadline:
+            pytest.fail(f"expected {count} visibility envelopes, got {run.visibility}")
+        await asyncio.sleep(0.01)
+    return run.visibility
+
+
+def test_on_ready_every_enabled_channel_is_announced_with_its_audience(make_fake_discord: MakeFake) -> None:
+    fake = make_fake_discord()
+    mods = fake.add_channel(fake.guild.id, "mods")
+    fake.set_private(mods.id)  # @everyone is denied View Channel; the moderators keep it
+    off = fake.add_channel(fake.guild.id, "off-limits")
+
+    async def scenario() -> list[ChannelVisibility]:
+        config = settings(enabled_channels=(fake.channel.id, mods.id))
+        async with running(fake, config) as run:
+            return await announced(run, 2)
+
+    found = {(e.channel_id, e.thread_id): e for e in run_async(scenario())}
+    assert set(found) == {
+        (fake.channel.id, None),
+        (mods.id, None),
+    }  # not the channel ENABLED_CHANNELS leaves out
+    assert found[(mods.id, None)].private is True and found[(fake.channel.id, None)].private is False
+    assert all(e.guild_id == fake.guild.id for e in found.values()) and off.id not in {k for k, _ in found}
+
+
+def test_a_channel_update_that_hides_a_channel_is_published(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+
+    async def scenario() -> list[ChannelVisibility]:
+        async with running(fake) as run:
+            [first] = await announced(run, 1)
+            assert first.private is False
+            await asyncio.to_thread(fake.set_private, fake.channel.id)
+            await announced(run, 2)
+            await asyncio.to_thread(fake.set_private, fake.channel.id, False)
+            return await announced(run, 3)
+
+    first, hidden, shown = run_async(scenario())
+    assert (hidden.channel_id, hidden.private) == (fake.channel.id, True)
+    assert (shown.channel_id, shown.private) == (fake.channel.id, False)
+    assert first.at <= hidden.at <= shown.at  # ingest keeps the newest observation
+
+
+def test_a_public_thread_inherits_and_a_private_thread_is_private() -> None:
+    from gateway_vm import envelopes
+
+    guild = SimpleNamespace(id=5, default_role=object())
+    public = _thread(discord.ChannelType.public_thread, guild)
+    private = _thread(discord.ChannelType.private_thread, guild)
+    now = discord.utils.utcnow()
+    assert envelopes.visibility(public, now) is None
+    found = envelopes.visibility(private, now)
+    assert found is not None and (found.channel_id, found.thread_id, found.private) == ("111", "222", True)
+
+
+def _thread(kind: discord.ChannelType, guild: Any) -> discord.Thread:
+    thread = object.__new__(discord.Thread)
+    thread.id, thread.parent_id, thread.guild = 222, 111, guild  # type: ignore[misc]
+    thread._type = kind  # type: ignore[attr-defined]
+    return thread
+
+
+def test_the_visibility_command_stores_the_override_and_status_shows_it() -> None:
+    store = InMemoryStore()
+    gateway, _ = new_gateway(settings(), store)
+    here = SimpleNamespace(id=7)
+    store.record_visibility(ChannelKey("7"), False, discord.utils.utcnow())  # Discord: @everyone can view
+
+    async def call(name: str, **options: Any) -> str:
+        interaction = FakeInteraction(here, MANAGE_CHANNELS)
+        await command(gateway, name)(interaction, **options)
+        return interaction.said
+
+    async def scenario() -> None:
+        assert "memory may be used in every channel: from Discord permissions" in await call("status")
+        said = await call("visibility", mode="private")
+        assert said == "memory stays in this channel: set by a moderator (private)"
+        stored = store.channel_settings(ChannelKey("7"))
+        assert stored.visibility == "private" and stored.private is False and stored.is_private
+        await call("quiet", minutes=5)  # another command keeps the override
+        assert store.channel_settings(ChannelKey("7")).visibility == "private"
+        assert "memory stays in this channel: set by a moderator (private)" in await call("status")
+        said = await call("visibility", mode="auto")
+        assert said.startswith("memory may be used in every channel: from Discord permissions")
+        assert not store.channel_settings(ChannelKey("7")).is_private
+
+    run_async(scenario())
+    gateway.backlog.flush(0.0)
+
+
+def test_unknown_visibility_is_reported_as_private() -> None:
+    from gateway_vm.gateway import visibility_text
+
+    assert visibility_text(ChannelSettings()) == (
+        "memory stays in this channel: Discord permissions not known yet: private until they are"
+    )
+
+
+def test_the_visibility_command_needs_manage_channels() -> None:
+    store = InMemoryStore()
+    gateway, _ = new_gateway(settings(), store)
+    interaction = FakeInteraction(SimpleNamespace(id=7), discord.Permissions(send_messages=True))
+    run_async(command(gateway, "visibility")(interaction, mode="public"))
+    assert interaction.said == "Manage Channels permission is required."
+    assert store.channel_settings(ChannelKey("7")) == ChannelSettings() and store.writes == 0
+    gateway.backlog.flush(0.0)
