@@ -37,7 +37,7 @@ resource "google_firestore_database" "db" {
 locals {
   # Collection groups whose documents carry `expire_at`; Firestore deletes them after that time
   # (typically within a day: readers still filter by time, TTL only bounds storage).
-  ttl_collections = toset(["messages", "interventions", "judgments", "chunks"])
+  ttl_collections = toset(["messages", "interventions", "judgments", "chunks", "caps", "llm_budget"])
 }
 
 resource "google_firestore_field" "ttl" {

@@ -1,6 +1,7 @@
-"""`kikimimi bench`: the issue's figures measured against their targets (reported, never asserted).
+"""`kikimimi bench`: the issue's figures measured against their targets (`--check`: exit 1 on a miss).
 
-Parts: llm_calls, firestore, mention_latency, ingest_throughput, cold_import, gateway_rss, replay_speed.
+Parts: llm_calls, firestore, mention_latency, ingest_throughput, cold_import, gateway_rss, replay_speed,
+cost.
 Each part runs on its own; a part that fails (an emulator missing…) shows its error in its row.
 """
 
@@ -144,6 +145,19 @@ def part_replay_speed(settings: Settings, quick: bool) -> Part:
     return _part(f, (f"replay speed ({f['messages']} msgs)", measured, "report", None))
 
 
+def part_cost(settings: Settings, quick: bool) -> Part:
+    """The monthly bill of the traffic measured on the twins (`kikimimi cost` has the line items)."""
+    from kikimimi.tools.cost import dollars, estimate
+
+    f = estimate(bench_chat.bench_settings(settings), [1000.0, 50000.0], sample=350 if quick else 700)
+    rows = [
+        (f"monthly estimate, {e['messages_per_day']:g} msgs/day", f"${dollars(e['total'])} "
+         f"(prices {f['prices_date']}; details: kikimimi cost)", "report", None)
+        for e in f["estimates"]
+    ]  # fmt: skip
+    return _part(f, *rows)
+
+
 PARTS: dict[str, Callable[[Settings, bool], Part]] = {
     "llm_calls": part_llm_calls,
     "firestore": part_firestore,
@@ -152,6 +166,7 @@ PARTS: dict[str, Callable[[Settings, bool], Part]] = {
     "cold_import": part_cold_import,
     "gateway_rss": part_gateway_rss,
     "replay_speed": part_replay_speed,
+    "cost": part_cost,
 }
 
 
@@ -215,6 +230,7 @@ def run_bench(
     only: list[str] | None = None,
     quick: bool = False,
     progress: Callable[[str], None] | None = None,
+    done: Callable[[], object] | None = None,
 ) -> dict[str, Any]:
     result: dict[str, Any] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -226,7 +242,15 @@ def run_bench(
         if progress:
             progress(f"bench: {name}…")
         result["parts"][name] = run_part(name, settings, quick)
+        if done:
+            done()
     return result
+
+
+def failures(result: dict[str, Any]) -> list[str]:
+    """The rows that miss their target or could not be measured (`bench --check` fails on them)."""
+    rows = [r for part in result["parts"].values() for r in part["rows"]]
+    return [f"{r['name']}: {r['status']}" for r in rows if r["status"] in ("MISS", "ERROR")]
 
 
 def run_bench_command(args: Any, settings: Settings) -> int:
@@ -238,14 +262,23 @@ def run_bench_command(args: Any, settings: Settings) -> int:
             file=sys.stderr,
         )
         return 2
-    result = run_bench(
-        settings,
-        only,
-        bool(getattr(args, "quick", False)),
-        progress=lambda text: print(text, file=sys.stderr, flush=True),
-    )
+    from kikimimi.tools import progress
+
+    names = only or list(PARTS)
+    with progress.bar(len(names), "bench", unit="part") as drawn:
+
+        def step(text: str) -> None:
+            drawn.set_description(text)
+            if not progress.shown():  # no bar: one line a part tells a log what is running
+                print(text, file=sys.stderr, flush=True)
+
+        result = run_bench(settings, names, bool(getattr(args, "quick", False)), step, drawn.update)
     if getattr(args, "json", False):
         print(json.dumps(result, ensure_ascii=False))
     else:
         print(format_table(result))
+    missed = failures(result)
+    if getattr(args, "check", False) and missed:
+        print(f"kikimimi bench --check: {len(missed)} missed: " + "; ".join(missed), file=sys.stderr)
+        return 1
     return 0

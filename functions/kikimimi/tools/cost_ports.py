@@ -89,6 +89,7 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "delete_profile": lambda a, r: (1, 0, int(bool(r))),
     "places": _query,
     "forget_memory": lambda a, r: (max(1, int(r)) + 1, 0, int(r)),
+    "drop_refs": lambda a, r: (1, int(bool(r)), 0),
 }
 # Documents in collections with a TTL policy (terraform/firestore.tf): each is deleted once it expires.
 TTL_CREATES: dict[str, tuple[str, Callable[[Arguments, Any], int]]] = {
@@ -96,6 +97,10 @@ TTL_CREATES: dict[str, tuple[str, Callable[[Arguments, Any], int]]] = {
     "record_intervention": ("interventions", lambda a, r: 1),
     "cache_judgment": ("judgments", lambda a, r: 1),
     "commit_summary": ("chunks", lambda a, r: int(bool(r))),
+    # Rewritten in place (a user's and a channel's cap document; a guild's day): one expiry per
+    # document, not per call — counted when it is first written.
+    "reserve_answer": ("caps", lambda a, r: 0),
+    "count_llm_call": ("llm_budget", lambda a, r: 0),
 }
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.settings import Settings
+from kikimimi.tools import progress
 from kikimimi.tools.replay import describe
 from kikimimi.tools.transcript import parse_lines, to_envelopes
 
@@ -29,7 +30,8 @@ DEMO_CONFIG = {
 }
 SHOWN = {"judgment_scheduled", "judgment_cancelled", "watch_scheduled", "watch_cancelled", "judgment",
          "reply_scheduled", "reply_cancelled",
-         "posted", "reaction", "judgment_skipped", "reply_skipped", "delivery_dropped"}  # fmt: skip
+         "posted", "reaction", "judgment_skipped", "reply_skipped", "reply_failed",
+         "delivery_dropped"}  # fmt: skip
 
 
 def examples_dir() -> Path:
@@ -38,13 +40,13 @@ def examples_dir() -> Path:
 
 def _line(event: dict[str, Any], started: float) -> str:
     t = time.monotonic() - started
-    if event["event"] in ("judgment_skipped", "reply_skipped", "delivery_dropped"):
+    if event["event"] in ("judgment_skipped", "reply_skipped", "reply_failed", "delivery_dropped"):
         what = f"{event['event']} for {event.get('trigger')}: {event.get('reason')}"
         return f"+{int(t):02d}s  #{event['channel']} {what}"
     return f"+{int(t):02d}s  " + describe({**event, "t": t}).split(" ", 1)[1].strip()
 
 
-TERMINAL = {"posted", "reaction", "reply_skipped", "reply_cancelled", "delivery_dropped"}
+TERMINAL = {"posted", "reaction", "reply_skipped", "reply_failed", "reply_cancelled", "delivery_dropped"}
 
 
 def _wait_for_replies(stack: Any, timeout: float) -> None:
@@ -74,7 +76,11 @@ def run_demo(settings: Settings, speed: float = 1.0, conversation: Path | None =
         "(Firestore + Pub/Sub emulators, Cloud Tasks stand-in, functions)…"
     )
     t0 = time.monotonic()
-    with LocalStack(overrides=overrides, on_output=lambda line: None) as stack:
+    with (
+        progress.waiting("starting the local stack") as ready,
+        LocalStack(overrides=overrides, on_output=lambda line: None) as stack,
+    ):
+        ready()
         print(f"  ready in {time.monotonic() - t0:.1f}s — functions at {stack.functions_url}, "
               f"Discord is the local recording twin (posts are printed, not sent)\n")  # fmt: skip
         started = time.monotonic()

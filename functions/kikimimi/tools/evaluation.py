@@ -31,7 +31,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -206,10 +206,19 @@ def metrics(cases: Sequence[Case], outcomes: Sequence[Outcome], seconds: float) 
     }
 
 
-def evaluate(cases: Sequence[Case], settings: Settings, judge_llm: LLM | None = None) -> dict[str, Any]:
-    """Judge every case and return the metrics (one dict, JSON-ready)."""
+def evaluate(
+    cases: Sequence[Case],
+    settings: Settings,
+    judge_llm: LLM | None = None,
+    on_case: Callable[[], object] | None = None,
+) -> dict[str, Any]:
+    """Judge every case and return the metrics (one dict, JSON-ready); on_case after each (progress)."""
     started = time.perf_counter()
-    outcomes = [judge_case(case, settings, judge_llm) for case in cases]
+    outcomes = []
+    for case in cases:
+        outcomes.append(judge_case(case, settings, judge_llm))
+        if on_case:
+            on_case()
     report = metrics(cases, outcomes, time.perf_counter() - started)
     report["llm"] = settings.llm_backend
     return report
@@ -262,6 +271,10 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
     except ConfigError as exc:
         print(f"kikimimi eval: {exc}", file=sys.stderr)
         return 2
-    report = evaluate(cases, settings, judge_llm)
+    from kikimimi.tools import progress
+
+    print(f"kikimimi eval: judging {len(cases)} cases (llm={settings.llm_backend})", file=sys.stderr)
+    with progress.bar(len(cases), "judging", unit="case") as drawn:
+        report = evaluate(cases, settings, judge_llm, on_case=drawn.update)
     sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n" if args.json else format_text(report))
     return 0

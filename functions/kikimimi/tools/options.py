@@ -18,6 +18,17 @@ def config_pairs(values: Sequence[str]) -> dict[str, str]:
     return pairs
 
 
+def positive(value: str) -> float:
+    """An argparse type: a number above zero (a speed, a factor)."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if not number > 0:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {value}")
+    return number
+
+
 def settings_from(args: argparse.Namespace) -> Settings:
     """The environment's settings with the command line's overrides on top."""
     settings = Settings.from_env()
@@ -30,7 +41,10 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 
 def add_config(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", action="append", default=[], metavar="KEY=VALUE", help="override a setting")
+    p.add_argument(
+        "--config", action="append", default=[], metavar="KEY=VALUE",
+        help="override a setting by its environment or field name, e.g. MIN_WAIT_SECONDS=120 (repeatable)",
+    )  # fmt: skip
 
 
 def add_common(p: argparse.ArgumentParser) -> None:

@@ -1,0 +1,57 @@
+"""`kikimimi bench --check` exits 1 when a figure misses its target (or a part fails), 0 when all are met."""
+
+from __future__ import annotations
+
+import pytest
+
+from kikimimi.settings import Settings
+from kikimimi.tools import bench, cli
+
+
+def _part(ok: bool) -> object:
+    def part(settings: Settings, quick: bool) -> bench.Part:
+        return bench._part({"value": 1}, ("tiny figure", "13", "≤ 12", ok), ("reported", "7", "report", None))
+
+    return part
+
+
+def _broken(settings: Settings, quick: bool) -> bench.Part:
+    raise RuntimeError("emulator missing")
+
+
+@pytest.mark.parametrize(
+    ("part", "args", "code"),
+    [
+        (_part(ok=False), ["--check"], 1),
+        (_part(ok=False), [], 0),  # without --check a MISS is reported, not failed
+        (_part(ok=True), ["--check"], 0),
+        (_broken, ["--check"], 1),  # a figure that could not be measured is not met either
+        (_part(ok=False), ["--check", "--json"], 1),
+    ],
+)
+def test_the_exit_code_follows_the_targets(
+    part: object,
+    args: list[str],
+    code: int,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setitem(bench.PARTS, "tiny", part)
+    assert cli.main(["bench", "--only", "tiny", *args]) == code
+    out, err = capsys.readouterr()
+    assert "tiny" in out  # the table (or JSON) is printed either way
+    if code:
+        assert err.splitlines()[-1].startswith("kikimimi bench --check: 1 missed: ")
+    else:
+        assert "missed" not in err
+
+
+def test_a_real_part_with_a_config_that_must_miss(capsys: pytest.CaptureFixture[str]) -> None:
+    # Every judgment in the LLM band and no budget: far more than 12 LLM calls per 100 messages somewhere.
+    wide = ["JUDGE_LOW_THRESHOLD=0", "JUDGE_HIGH_THRESHOLD=100", "LLM_JUDGMENTS_PER_HOUR=1000",
+            "LLM_JUDGMENTS_PER_100_MESSAGES=100"]  # fmt: skip
+    config = [arg for pair in wide for arg in ("--config", pair)]
+    assert cli.main(["bench", "--quick", "--only", "llm_calls", "--check", *config]) == 1
+    out, err = capsys.readouterr()
+    assert "MISS" in out and "LLM calls/100 msgs" in err.splitlines()[-1]
+    assert cli.main(["bench", "--quick", "--only", "llm_calls", "--check"]) == 0  # the defaults meet it
