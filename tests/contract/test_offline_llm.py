@@ -11,8 +11,9 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
 from kikimimi.adapters import llama as llama_adapter
-from kikimimi.adapters.llama import LlamaLLM, clamp_to_schema, prepare_schema
+from kikimimi.adapters.llama import GRAMMAR_MAX_STRING_LENGTH, LlamaLLM, clamp_to_schema, prepare_schema
 from kikimimi.adapters.model_files import OfflineModelNotInstalled, ensure_model
+from kikimimi.domain.memory.schema import ReflectionAnswer, SummaryAnswer
 from kikimimi.ports import LLM, LLMError, LLMRequest
 
 
@@ -82,6 +83,24 @@ def test_prepare_schema_reaches_nested_and_nullable_strings() -> None:
     assert props["tags"]["items"]["maxLength"] == 300
     assert props["kind"] == {"enum": ["a", None]}  # a type list would hide the enum from the converter
     assert props["short"]["maxLength"] == 5
+
+
+@pytest.mark.parametrize("model", [SummaryAnswer, ReflectionAnswer, Judgment])
+def test_prepared_schemas_stay_within_what_the_grammar_parser_accepts(model: type) -> None:
+    lengths: list[int] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "string" and "maxLength" in node:
+                lengths.append(node["maxLength"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(prepare_schema(model.model_json_schema()))
+    assert lengths and max(lengths) <= GRAMMAR_MAX_STRING_LENGTH
 
 
 def test_clamp_to_schema_pulls_numbers_and_strings_into_range() -> None:
@@ -256,6 +275,19 @@ def test_judgment_answer_is_json_valid_for_the_schema(offline_llm: LLM, style: s
     assert result.input_tokens > 0
     assert 0 < result.output_tokens <= 160
     assert result.latency_ms > 0
+
+
+@pytest.mark.slow
+def test_a_summary_with_a_long_string_field_is_json_valid(offline_llm: LLM) -> None:
+    # SummaryAnswer.summary allows 1,200 characters: a grammar that long used to crash llama.cpp.
+    request = LLMRequest(
+        purpose="summarize",
+        system=SYSTEM + "Answer only with JSON: summary (one sentence), mood (two words), topic_keywords.",
+        schema=SummaryAnswer.model_json_schema(),
+        max_output_tokens=200,
+        temperature=0.2,
+    )
+    SummaryAnswer.model_validate_json(offline_llm.generate(request).text)
 
 
 @pytest.mark.slow

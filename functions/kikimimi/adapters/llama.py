@@ -25,6 +25,10 @@ if TYPE_CHECKING:
 # The fixed user turn, as in the Gemini adapter: the design puts everything in the system prompt.
 EMPTY_USER_TURN = "Respond now."
 DEFAULT_MAX_STRING_LENGTH = 300
+# llama.cpp's grammar parser refuses the nesting its schema converter writes for a string longer than
+# about 1,000 characters ("exceeds sane defaults"), and the sampler then crashes the process: every
+# string is held below that in the grammar (clamp_to_schema still applies the schema's own limits).
+GRAMMAR_MAX_STRING_LENGTH = 800
 
 
 class LlamaLLM:
@@ -187,6 +191,8 @@ def _prepare(node: Any, max_length: int) -> Any:
             node = {"anyOf": [{**copy.deepcopy(rest), "type": one} for one in kind]}
     elif kind == "string" and not {"maxLength", "enum", "const", "pattern", "format"} & node.keys():
         node["maxLength"] = max_length
+    elif kind == "string" and isinstance(node.get("maxLength"), int):
+        node["maxLength"] = min(node["maxLength"], GRAMMAR_MAX_STRING_LENGTH)
     return {key: _prepare(value, max_length) for key, value in node.items()}
 
 
