@@ -1,0 +1,156 @@
+"""Ports of the memory layers: Recall (Firestore's memory role) and Embedder (text vectors)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Protocol
+
+from kikimimi.domain.model import (
+    ChannelKey,
+    ChannelMemory,
+    Chunk,
+    Fact,
+    GuildMemory,
+    Message,
+    ProfileUpdate,
+    SourceMatch,
+    UserProfile,
+)
+
+
+class Recall(Protocol):
+    """Firestore's role for the memory layers: channel contexts, chunks, profiles, facts, guild memory."""
+
+    def channel_memory(self, key: ChannelKey) -> ChannelMemory:
+        """The stored memory of a channel (an empty one when none is stored)."""
+        ...
+
+    def messages_after(self, key: ChannelKey, after: datetime, until: datetime, limit: int) -> list[Message]:
+        """Buffered messages created at or after `after` and at or before `until`, oldest first."""
+        ...
+
+    def count_after(self, key: ChannelKey, after: datetime) -> int:
+        """How many buffered messages were created strictly after `after` (one aggregation read)."""
+        ...
+
+    def commit_summary(
+        self, memory: ChannelMemory, expected_seq: int, chunk: Chunk, profiles: Sequence[ProfileUpdate]
+    ) -> bool:
+        """Atomically save the summary's fields, its chunk and profile increments; False if `seq` moved
+        or a forget moved `epoch` since `memory` was read."""
+        ...
+
+    def commit_rebuild(self, memory: ChannelMemory) -> bool:
+        """Save a summary rebuilt from the chunks left; False if `seq` or `epoch` moved since `memory`."""
+        ...
+
+    def bump_epoch(self, key: ChannelKey) -> None:
+        """Make summaries and reflections that read the memory before now fail to commit (a forget)."""
+        ...
+
+    def drop_refs(self, key: ChannelKey, author_id: str) -> int:
+        """Forget which recent messages of this author the summaries counted; how many refs went."""
+        ...
+
+    def supersede_summary(self, key: ChannelKey) -> None:
+        """Clear every text a summary wrote (summary, mood, topics, people) until it is rebuilt."""
+        ...
+
+    def rewrite_chunks(
+        self, key: ChannelKey, match: SourceMatch, change: Callable[[Chunk], Chunk]
+    ) -> list[Chunk]:
+        """Apply `change` atomically to each chunk with a matching line; the changed chunks, oldest first."""
+        ...
+
+    def chunks_citing(self, key: ChannelKey, match: SourceMatch) -> list[Chunk]:
+        """Chunks with a line of the message (or of the author), oldest first."""
+        ...
+
+    def facts_citing(self, key: ChannelKey, match: SourceMatch) -> list[Fact]:
+        """Facts drawn from the message (or from the author's messages, or naming the author as source)."""
+        ...
+
+    def rewrite_profiles(
+        self, guild_id: str, match: SourceMatch, change: Callable[[UserProfile], UserProfile]
+    ) -> int:
+        """Apply `change` atomically to each profile whose last topic came from the message."""
+        ...
+
+    def delete_profile(self, guild_id: str, user_id: str) -> bool: ...
+
+    def places(self, channel_id: str) -> list[ChannelKey]:
+        """The channel and its threads that have memory."""
+        ...
+
+    def forget_memory(self, key: ChannelKey) -> int:
+        """Delete a place's memory: its document, chunks and facts; how many documents went."""
+        ...
+
+    def chunks_after(self, key: ChannelKey, seq: int, limit: int) -> list[Chunk]:
+        """Chunks with a number above `seq`, oldest first."""
+        ...
+
+    def commit_reflection(
+        self,
+        key: ChannelKey,
+        expected_reflect_seq: int,
+        *,
+        reflected_seq: int,
+        reflected_total: int,
+        at: datetime,
+        save: Sequence[Fact],
+        delete: Sequence[str],
+        fact_delta: int,
+        expected_epoch: int | None = None,
+    ) -> bool:
+        """Atomically save facts, drop evicted ones, advance the watermark; False if `reflect_seq` moved
+        (or `epoch`, when expected: a forget since the chunks were read)."""
+        ...
+
+    def nearest_facts(self, key: ChannelKey, vector: Sequence[float], limit: int) -> list[Fact]:
+        """The stored facts nearest to `vector` by cosine distance (vector search)."""
+        ...
+
+    def fact(self, key: ChannelKey, fact_id: str) -> Fact | None: ...
+
+    def facts(self, key: ChannelKey, limit: int) -> list[Fact]:
+        """Facts of a channel, most recently updated first."""
+        ...
+
+    def mark_shared(self, key: ChannelKey, fact_id: str, at: datetime) -> bool:
+        """Mark a fact as brought up; True only for the call that marked it."""
+        ...
+
+    def expired_facts(self, now: datetime, limit: int) -> list[tuple[ChannelKey, str]]:
+        """(channel, fact id) of facts whose retention ran out before `now`, across channels."""
+        ...
+
+    def delete_facts(self, key: ChannelKey, fact_ids: Sequence[str]) -> int:
+        """Delete facts of a channel; returns how many existed."""
+        ...
+
+    def profile(self, guild_id: str, user_id: str) -> UserProfile | None: ...
+
+    def channel_profiles(self, guild_id: str, channel_id: str, limit: int) -> list[UserProfile]:
+        """Profiles of users active in a channel, most recently seen first."""
+        ...
+
+    def channels_updated_since(self, since: datetime) -> list[ChannelMemory]: ...
+
+    def guild_channels(self, guild_id: str) -> list[ChannelMemory]: ...
+
+    def guild_memory(self, guild_id: str) -> GuildMemory | None: ...
+
+    def save_guild_memory(self, memory: GuildMemory) -> None: ...
+
+
+class Embedder(Protocol):
+    """Text embeddings for fact storage and retrieval (unit vectors of `dimension` floats)."""
+
+    name: str
+    dimension: int
+
+    def embed(self, texts: Sequence[str], purpose: str = "document") -> list[tuple[float, ...]]:
+        """One vector per text; `purpose` is document (stored) or query (retrieval)."""
+        ...
