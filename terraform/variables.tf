@@ -153,12 +153,12 @@ variable "bot_aliases" {
 
 variable "bot_language" {
   type        = string
-  description = "Language of the prompts and replies (BOT_LANGUAGE): ja or en."
-  default     = "ja"
+  description = "Language of the prompts and replies (BOT_LANGUAGE): auto follows each conversation (the share of Japanese script in its recent lines); ja or en forces one."
+  default     = "auto"
 
   validation {
-    condition     = contains(["ja", "en"], var.bot_language)
-    error_message = "bot_language is ja or en."
+    condition     = contains(["auto", "ja", "en"], var.bot_language)
+    error_message = "bot_language is auto, ja or en."
   }
 }
 
@@ -175,11 +175,11 @@ variable "bot_persona" {
 
 variable "enabled_channels" {
   type        = list(string)
-  description = "Channel ids the bot listens to (ENABLED_CHANNELS); [\"*\"] means every channel it can read."
-  default     = ["*"]
+  description = "Channel ids the bot is on in from the start (ENABLED_CHANNELS); [] (the default): none until a moderator runs /kikimimi enable in a channel; [\"*\"]: every channel it can read."
+  default     = []
 
   validation {
-    condition     = length(var.enabled_channels) > 0 && alltrue([for c in var.enabled_channels : c == "*" || can(regex("^[0-9]{17,20}$", c))])
+    condition     = alltrue([for c in var.enabled_channels : c == "*" || can(regex("^[0-9]{17,20}$", c))])
     error_message = "enabled_channels holds \"*\" or Discord channel ids (17-20 digits)."
   }
 }
@@ -277,8 +277,8 @@ variable "llm_judgments_per_hour" {
   default     = 6
 
   validation {
-    condition     = var.llm_judgments_per_hour >= 0 && var.llm_judgments_per_hour <= 1000
-    error_message = "llm_judgments_per_hour is between 0 and 1000."
+    condition     = var.llm_judgments_per_hour >= 0 && var.llm_judgments_per_hour <= 1000 && floor(var.llm_judgments_per_hour) == var.llm_judgments_per_hour
+    error_message = "llm_judgments_per_hour is a whole number between 0 and 1000."
   }
 }
 
@@ -288,8 +288,8 @@ variable "addressed_per_user_per_minute" {
   default     = 3
 
   validation {
-    condition     = var.addressed_per_user_per_minute >= 0 && var.addressed_per_user_per_minute <= 60
-    error_message = "addressed_per_user_per_minute is between 0 and 60."
+    condition     = var.addressed_per_user_per_minute >= 0 && var.addressed_per_user_per_minute <= 60 && floor(var.addressed_per_user_per_minute) == var.addressed_per_user_per_minute
+    error_message = "addressed_per_user_per_minute is a whole number between 0 and 60."
   }
 }
 
@@ -299,8 +299,8 @@ variable "addressed_per_channel_per_minute" {
   default     = 10
 
   validation {
-    condition     = var.addressed_per_channel_per_minute >= 0 && var.addressed_per_channel_per_minute <= 600
-    error_message = "addressed_per_channel_per_minute is between 0 and 600."
+    condition     = var.addressed_per_channel_per_minute >= 0 && var.addressed_per_channel_per_minute <= 600 && floor(var.addressed_per_channel_per_minute) == var.addressed_per_channel_per_minute
+    error_message = "addressed_per_channel_per_minute is a whole number between 0 and 600."
   }
 }
 
@@ -321,8 +321,8 @@ variable "llm_calls_per_guild_per_day" {
   default     = 1000
 
   validation {
-    condition     = var.llm_calls_per_guild_per_day >= 0 && var.llm_calls_per_guild_per_day <= 1000000
-    error_message = "llm_calls_per_guild_per_day is between 0 and 1000000."
+    condition     = var.llm_calls_per_guild_per_day >= 0 && var.llm_calls_per_guild_per_day <= 1000000 && floor(var.llm_calls_per_guild_per_day) == var.llm_calls_per_guild_per_day
+    error_message = "llm_calls_per_guild_per_day is a whole number between 0 and 1000000."
   }
 }
 
@@ -413,8 +413,13 @@ variable "reply_delay_seconds" {
   default     = { min = 1, max = 120, default = 4 }
 
   validation {
-    condition     = var.reply_delay_seconds.min >= 0 && var.reply_delay_seconds.min <= var.reply_delay_seconds.default && var.reply_delay_seconds.default <= var.reply_delay_seconds.max && var.reply_delay_seconds.max <= 600
-    error_message = "reply_delay_seconds needs 0 <= min <= default <= max <= 600."
+    condition     = var.reply_delay_seconds.min >= 0 && var.reply_delay_seconds.min <= 600 && var.reply_delay_seconds.default >= 0 && var.reply_delay_seconds.default <= 600 && var.reply_delay_seconds.max >= 0 && var.reply_delay_seconds.max <= 600
+    error_message = "reply_delay_seconds: min, default and max are between 0 and 600."
+  }
+
+  validation {
+    condition     = var.reply_delay_seconds.min <= var.reply_delay_seconds.default && var.reply_delay_seconds.default <= var.reply_delay_seconds.max
+    error_message = "reply_delay_seconds needs min <= default <= max."
   }
 }
 
@@ -443,22 +448,32 @@ variable "judge_thresholds" {
     condition     = var.judge_thresholds.low <= var.judge_thresholds.high && var.judge_thresholds.min_confidence >= 0 && var.judge_thresholds.min_confidence <= 1
     error_message = "judge_thresholds needs low <= high and 0 <= min_confidence <= 1."
   }
+
+  validation {
+    condition     = var.judge_thresholds.high >= 0 && var.judge_thresholds.high <= 100 && var.judge_thresholds.low >= 0 && var.judge_thresholds.low <= 100 && var.judge_thresholds.rules >= 0 && var.judge_thresholds.rules <= 100
+    error_message = "judge_thresholds: high, low and rules are rule scores between 0 and 100."
+  }
 }
 
 variable "rule_weights" {
   type        = map(number)
-  description = "Overrides of the rule weights by rule name (RULE_WEIGHTS, passed as JSON); empty keeps the built-in weights."
+  description = "Overrides of the rule weights by rule term (RULE_WEIGHTS, passed as JSON); empty keeps the built-in weights (functions/kikimimi/domain/rules.py DEFAULT_WEIGHTS)."
   default     = {}
+
+  validation {
+    condition     = alltrue([for k, v in var.rule_weights : contains(["mention", "reply_to_bot", "name_call", "engagement", "question", "unanswered_question", "keyword", "knowledge_topic", "after_silence", "cooldown", "two_people", "not_mentioned", "high_frequency", "decay_mild", "decay_strong", "directed_elsewhere", "closing", "recent_turn", "exchange", "unanswered_address", "other_exchange", "crowded"], k) && v >= -100 && v <= 100])
+    error_message = "rule_weights keys are rule terms (mention, reply_to_bot, name_call, engagement, question, unanswered_question, keyword, knowledge_topic, after_silence, cooldown, two_people, not_mentioned, high_frequency, decay_mild, decay_strong, directed_elsewhere, closing, recent_turn, exchange, unanswered_address, other_exchange, crowded) and each weight is between -100 and 100."
+  }
 }
 
 variable "judgment_cache_seconds" {
   type        = number
   description = "How long an LLM judgment of the same conversation is reused (JUDGMENT_CACHE_SECONDS)."
-  default     = 300
+  default     = 3600
 
   validation {
-    condition     = var.judgment_cache_seconds >= 0
-    error_message = "judgment_cache_seconds is not negative."
+    condition     = var.judgment_cache_seconds >= 0 && var.judgment_cache_seconds <= 86400
+    error_message = "judgment_cache_seconds is between 0 and 86400 (a day)."
   }
 }
 
@@ -468,12 +483,12 @@ variable "judgment_cache_seconds" {
 
 variable "llm_backend" {
   type        = string
-  description = "LLM_BACKEND in the cloud: gemini (judge + writer) or none (rules judge and template replies, no LLM cost)."
+  description = "LLM_BACKEND of the deployed functions: gemini (judge, writer and memory). The code's none (template replies) and offline (local model files) are for replay and the local stack: real channels never get template text, and the functions refuse to start with none."
   default     = "gemini"
 
   validation {
-    condition     = contains(["gemini", "none"], var.llm_backend)
-    error_message = "llm_backend is gemini or none (offline needs model files and is for the local stack only)."
+    condition     = contains(["gemini"], var.llm_backend)
+    error_message = "llm_backend is gemini in the cloud: none would post template text to real channels (the functions refuse it), and offline needs model files the functions do not ship."
   }
 }
 
@@ -522,8 +537,8 @@ variable "reply_max_tokens" {
   default     = 400
 
   validation {
-    condition     = var.reply_max_tokens >= 16 && var.reply_max_tokens <= 8192
-    error_message = "reply_max_tokens is between 16 and 8192."
+    condition     = var.reply_max_tokens >= 16 && var.reply_max_tokens <= 8192 && floor(var.reply_max_tokens) == var.reply_max_tokens
+    error_message = "reply_max_tokens is a whole number between 16 and 8192."
   }
 }
 
@@ -533,8 +548,8 @@ variable "short_ack_max_tokens" {
   default     = 40
 
   validation {
-    condition     = var.short_ack_max_tokens >= 8 && var.short_ack_max_tokens <= 1024
-    error_message = "short_ack_max_tokens is between 8 and 1024."
+    condition     = var.short_ack_max_tokens >= 8 && var.short_ack_max_tokens <= 1024 && floor(var.short_ack_max_tokens) == var.short_ack_max_tokens
+    error_message = "short_ack_max_tokens is a whole number between 8 and 1024."
   }
 }
 

@@ -290,8 +290,20 @@ def process_deps() -> Deps:
     global _process
     with _process_lock:
         if _process is None:
-            _process = build_deps(Settings.from_env())
+            settings = Settings.from_env()
+            check_deployable(settings)
+            _process = build_deps(settings)
         return _process
+
+
+def check_deployable(settings: Settings) -> None:
+    """The deployed functions (KIKIMIMI_MODE=gcp) post to real channels: refuse to start without a real
+    writer, so no template or extractive text ever reaches people (the local stack and tools may)."""
+    if settings.mode == "gcp" and settings.llm_backend == "none":
+        raise ConfigError(
+            "LLM_BACKEND=none is refused with KIKIMIMI_MODE=gcp: the template writer's text would reach "
+            "real channels; set LLM_BACKEND=gemini (Terraform: llm_backend)"
+        )
 
 
 @contextmanager

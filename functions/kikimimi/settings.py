@@ -3,194 +3,41 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import functools
 import json
+import math
 import os
 import typing
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kikimimi.settings_fields import SettingFields
+
+BOOL_WORDS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False,
+              "off": False}  # fmt: skip
+
 
 class SettingsError(ValueError):
-    """A configuration value that cannot be parsed; names the variable."""
+    """A configuration value that cannot be used; names the variable and what it accepts."""
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Everything configurable; each field is read from the environment variable in its metadata."""
+class Settings(SettingFields):
+    """Everything configurable; each field is read from the environment variable in its metadata.
 
-    # Where it runs
-    project: str = field(default="kikimimi-local", metadata={"env": "GOOGLE_CLOUD_PROJECT"})
-    region: str = field(default="asia-northeast1", metadata={"env": "KIKIMIMI_REGION"})
-    mode: str = field(default="local", metadata={"env": "KIKIMIMI_MODE"})  # local | gcp
-    prompts_dir: str = field(default="", metadata={"env": "KIKIMIMI_PROMPTS_DIR"})  # "": beside the package
-    # The offline model's joined GGUF file; "" = $XDG_CACHE_HOME/kikimimi or ~/.cache/kikimimi
-    cache_dir: str = field(default="", metadata={"env": "KIKIMIMI_CACHE_DIR"})
-    xdg_cache_home: str = field(default="", metadata={"env": "XDG_CACHE_HOME"})
-    debug: bool = field(default=False, metadata={"env": "KIKIMIMI_DEBUG"})  # local tools: echo server output
-    # Persona
-    bot_name: str = field(default="kikimimi", metadata={"env": "BOT_NAME"})
-    bot_aliases: tuple[str, ...] = field(default=("ききみみ", "聞き耳"), metadata={"env": "BOT_ALIASES"})
-    bot_user_id: str = field(default="", metadata={"env": "BOT_USER_ID"})
-    language: str = field(default="ja", metadata={"env": "BOT_LANGUAGE"})  # ja | en
-    persona: str = field(default="", metadata={"env": "BOT_PERSONA"})
-    enabled_channels: tuple[str, ...] = field(default=("*",), metadata={"env": "ENABLED_CHANNELS"})
-    # A webhook's message counts as a bot's (context, never judged or answered) unless this is true.
-    webhooks_as_humans: bool = field(default=False, metadata={"env": "WEBHOOKS_AS_HUMANS"})
-    # Pipeline timings
-    min_messages: int = field(default=3, metadata={"env": "MIN_MESSAGES"})
-    # When a pause judgment runs: "pace" waits PACE_MULTIPLIER × the median gap between the recent human
-    # messages, within [PACE_MIN_SECONDS, PACE_MAX_SECONDS]; "fixed" waits MIN_WAIT_SECONDS (the seed's).
-    judge_timing: str = field(default="pace", metadata={"env": "JUDGE_TIMING"})  # pace | fixed
-    min_wait_seconds: float = field(default=300.0, metadata={"env": "MIN_WAIT_SECONDS"})
-    pace_multiplier: float = field(default=3.0, metadata={"env": "PACE_MULTIPLIER"})
-    pace_min_seconds: float = field(default=30.0, metadata={"env": "PACE_MIN_SECONDS"})
-    pace_max_seconds: float = field(default=300.0, metadata={"env": "PACE_MAX_SECONDS"})
-    pace_sample: int = field(default=5, metadata={"env": "PACE_SAMPLE"})  # recent messages the pace reads
-    jitter_ratio: float = field(default=0.3, metadata={"env": "JITTER_RATIO"})
-    # An open question (not directed at anyone) is watched: judged after this delay unless answered.
-    question_watch_seconds: float = field(default=150.0, metadata={"env": "QUESTION_WATCH_SECONDS"})
-    # In a slower room people get longer: QUESTION_WATCH_PACE × the median gap, up to this ceiling.
-    question_watch_pace: float = field(default=2.0, metadata={"env": "QUESTION_WATCH_PACE"})
-    question_watch_max_seconds: float = field(default=900.0, metadata={"env": "QUESTION_WATCH_MAX_SECONDS"})
-    question_max_age_minutes: float = field(default=30.0, metadata={"env": "QUESTION_MAX_AGE_MINUTES"})
-    buffer_ttl_minutes: float = field(default=30.0, metadata={"env": "BUFFER_TTL_MINUTES"})
-    # A deleted message leaves a tombstone this long: longer than Pub/Sub keeps an unacknowledged
-    # envelope (7 days), so a create redelivered after its delete still finds it.
-    tombstone_days: float = field(default=8.0, metadata={"env": "TOMBSTONE_DAYS"})
-    # An addressed message older than this when it arrives or when its answer is due gets no answer.
-    addressed_max_age_seconds: float = field(default=300.0, metadata={"env": "ADDRESSED_MAX_AGE_SECONDS"})
-    # After a forget cleared a channel's summary, it is rebuilt from the chunks left this much later (a
-    # bulk delete's forgets share one rebuild).
-    forget_rebuild_seconds: float = field(default=10.0, metadata={"env": "FORGET_REBUILD_SECONDS"})
-    context_messages: int = field(default=20, metadata={"env": "CONTEXT_MESSAGES"})
-    reply_delay_min_seconds: float = field(default=1.0, metadata={"env": "REPLY_DELAY_MIN_SECONDS"})
-    reply_delay_max_seconds: float = field(default=120.0, metadata={"env": "REPLY_DELAY_MAX_SECONDS"})
-    reply_delay_default_seconds: float = field(default=4.0, metadata={"env": "REPLY_DELAY_DEFAULT_SECONDS"})
-    # Judgment
-    high_threshold: float = field(default=80.0, metadata={"env": "JUDGE_HIGH_THRESHOLD"})
-    low_threshold: float = field(default=20.0, metadata={"env": "JUDGE_LOW_THRESHOLD"})
-    rules_threshold: float = field(default=45.0, metadata={"env": "JUDGE_RULES_THRESHOLD"})
-    min_confidence: float = field(default=0.5, metadata={"env": "JUDGE_MIN_CONFIDENCE"})
-    unanswered_after_seconds: float = field(default=90.0, metadata={"env": "UNANSWERED_AFTER_SECONDS"})
-    # Scales every rule time window (engagement, cooldown, silence, frequency, unanswered): the demo
-    # runs minutes as seconds.
-    rule_time_scale: float = field(default=1.0, metadata={"env": "RULE_TIME_SCALE"})
-    rule_weights: Mapping[str, float] = field(default_factory=dict, metadata={"env": "RULE_WEIGHTS"})
-    keywords: tuple[str, ...] = field(default=(), metadata={"env": "BOT_KEYWORDS"})
-    knowledge_topics: tuple[str, ...] = field(default=(), metadata={"env": "BOT_KNOWLEDGE_TOPICS"})
-    allowed_reactions: tuple[str, ...] = field(
-        default=("👍", "👀", "😄", "🙏", "🎉", "🤔"), metadata={"env": "ALLOWED_REACTIONS"}
-    )
-    # An hour: the key is what the conversation says, so a hit is the same situation; and the hourly LLM
-    # budget counts cached judgments, which a re-asked, expired entry would overwrite.
-    judgment_cache_seconds: float = field(default=3600.0, metadata={"env": "JUDGMENT_CACHE_SECONDS"})
-    # Per channel (or thread): past this many LLM judgments in the last hour, the rules decide alone.
-    llm_judgments_per_hour: int = field(default=6, metadata={"env": "LLM_JUDGMENTS_PER_HOUR"})
-    # … and in a quiet room, at most this many per 100 of its human messages (at least one an hour).
-    llm_judgments_per_100_messages: float = field(
-        default=8.0, metadata={"env": "LLM_JUDGMENTS_PER_100_MESSAGES"}
-    )
-    # Caps on answers to addressed messages (mentions, replies to the bot, name calls) in the minute before
-    # each one, per user and per channel or thread (0: no cap). Past a cap the bot stays silent and reacts
-    # once per user and minute with ADDRESSED_CAP_REACTION (empty: no reaction).
-    addressed_per_user_per_minute: int = field(default=3, metadata={"env": "ADDRESSED_PER_USER_PER_MINUTE"})
-    addressed_per_channel_per_minute: int = field(
-        default=10, metadata={"env": "ADDRESSED_PER_CHANNEL_PER_MINUTE"}
-    )
-    addressed_cap_reaction: str = field(default="⏳", metadata={"env": "ADDRESSED_CAP_REACTION"})
-    # LLM calls a guild may cause per UTC day, judge and reply writer (0: no budget). Past it the rules
-    # judge alone and the bot writes nothing (reactions still go out).
-    llm_calls_per_guild_per_day: int = field(default=1000, metadata={"env": "LLM_CALLS_PER_GUILD_PER_DAY"})
-    # LLM
-    llm_backend: str = field(default="none", metadata={"env": "LLM_BACKEND"})  # none | offline | gemini
-    # Offline the rules judge alone by default; true lets the 1.5B model judge the middle band (demo-grade).
-    offline_judge: bool = field(default=False, metadata={"env": "OFFLINE_JUDGE"})
-    judge_model: str = field(default="gemini-2.5-flash-lite", metadata={"env": "JUDGE_MODEL"})
-    reply_model: str = field(default="gemini-2.5-flash", metadata={"env": "REPLY_MODEL"})
-    gemini_api_key: str = field(default="", metadata={"env": "GEMINI_API_KEY", "secret": True})
-    gemini_base_url: str = field(default="", metadata={"env": "GEMINI_BASE_URL"})
-    use_vertex_ai: bool = field(default=False, metadata={"env": "USE_VERTEX_AI"})
-    llm_timeout_seconds: float = field(default=20.0, metadata={"env": "LLM_TIMEOUT_SECONDS"})
-    reply_max_tokens: int = field(default=400, metadata={"env": "REPLY_MAX_TOKENS"})
-    # A long reply is split at Discord's 2,000 characters into at most this many messages, then cut.
-    reply_max_messages: int = field(default=3, metadata={"env": "REPLY_MAX_MESSAGES"})
-    # Hosts (suffixes, comma-separated) the bot may link to although nobody linked them in the chat.
-    link_allowlist: tuple[str, ...] = field(default=(), metadata={"env": "LINK_ALLOWLIST"})
-    short_ack_max_tokens: int = field(default=40, metadata={"env": "SHORT_ACK_MAX_TOKENS"})
-    # Cloud Tasks
-    tasks_location: str = field(default="asia-northeast1", metadata={"env": "TASKS_LOCATION"})
-    judge_queue: str = field(default="kikimimi-judge", metadata={"env": "JUDGE_QUEUE"})
-    reply_queue: str = field(default="kikimimi-reply", metadata={"env": "REPLY_QUEUE"})
-    judge_url: str = field(default="", metadata={"env": "JUDGE_URL"})
-    reply_url: str = field(default="", metadata={"env": "REPLY_URL"})
-    tasks_invoker_sa: str = field(default="", metadata={"env": "TASKS_INVOKER_SA"})
-    cloud_tasks_emulator_host: str = field(default="", metadata={"env": "CLOUD_TASKS_EMULATOR_HOST"})
-    # How long Cloud Tasks waits for each kind's function: its timeout (terraform/functions.tf sets both
-    # from one value), so a slow run is never re-dispatched while it still runs (Cloud Tasks: 15-1800 s).
-    judge_dispatch_deadline_seconds: float = field(
-        default=120.0, metadata={"env": "JUDGE_DISPATCH_DEADLINE_SECONDS"}
-    )
-    reply_dispatch_deadline_seconds: float = field(
-        default=120.0, metadata={"env": "REPLY_DISPATCH_DEADLINE_SECONDS"}
-    )
-    summarize_dispatch_deadline_seconds: float = field(
-        default=300.0, metadata={"env": "SUMMARIZE_DISPATCH_DEADLINE_SECONDS"}
-    )
-    reflect_dispatch_deadline_seconds: float = field(
-        default=300.0, metadata={"env": "REFLECT_DISPATCH_DEADLINE_SECONDS"}
-    )
-    # Pub/Sub and Firestore
-    pubsub_topic: str = field(default="kikimimi-messages", metadata={"env": "PUBSUB_TOPIC"})
-    firestore_database: str = field(default="(default)", metadata={"env": "FIRESTORE_DATABASE"})
-    # The official emulators (local stack); the client libraries read the same variables themselves.
-    firestore_emulator_host: str = field(default="", metadata={"env": "FIRESTORE_EMULATOR_HOST"})
-    pubsub_emulator_host: str = field(default="", metadata={"env": "PUBSUB_EMULATOR_HOST"})
-    # Discord
-    discord_backend: str = field(default="rest", metadata={"env": "DISCORD_BACKEND"})  # rest | recording
-    discord_api_base: str = field(default="https://discord.com/api/v10", metadata={"env": "DISCORD_API_BASE"})
-    discord_token: str = field(default="", metadata={"env": "DISCORD_TOKEN", "secret": True})
-    # Memory: channel summaries, user profiles, facts and guild memory
-    memory_enabled: bool = field(default=True, metadata={"env": "MEMORY_ENABLED"})
-    memory_queue: str = field(default="kikimimi-memory", metadata={"env": "MEMORY_QUEUE"})
-    summarize_url: str = field(default="", metadata={"env": "SUMMARIZE_URL"})
-    reflect_url: str = field(default="", metadata={"env": "REFLECT_URL"})
-    maintain_url: str = field(default="", metadata={"env": "MAINTAIN_URL"})  # Cloud Scheduler's target
-    memory_model: str = field(default="gemini-2.5-flash-lite", metadata={"env": "MEMORY_MODEL"})
-    summary_every_messages: int = field(default=20, metadata={"env": "SUMMARY_EVERY_MESSAGES"})
-    summary_every_minutes: float = field(default=15.0, metadata={"env": "SUMMARY_EVERY_MINUTES"})
-    summary_settle_seconds: float = field(default=10.0, metadata={"env": "SUMMARY_SETTLE_SECONDS"})
-    summary_max_messages: int = field(default=200, metadata={"env": "SUMMARY_MAX_MESSAGES"})
-    reflect_lull_minutes: float = field(default=10.0, metadata={"env": "REFLECT_LULL_MINUTES"})
-    reflect_min_messages: int = field(default=10, metadata={"env": "REFLECT_MIN_MESSAGES"})
-    reflect_backlog_messages: int = field(default=100, metadata={"env": "REFLECT_BACKLOG_MESSAGES"})
-    facts_max_per_channel: int = field(default=100, metadata={"env": "FACTS_MAX_PER_CHANNEL"})
-    fact_alpha: float = field(default=0.5, metadata={"env": "FACT_ALPHA"})
-    fact_half_life_days: float = field(default=30.0, metadata={"env": "FACT_HALF_LIFE_DAYS"})
-    fact_min_score: float = field(default=0.05, metadata={"env": "FACT_MIN_SCORE"})
-    fact_speaker_boost: float = field(default=1.5, metadata={"env": "FACT_SPEAKER_BOOST"})
-    fact_dedupe_similarity: float = field(default=0.9, metadata={"env": "FACT_DEDUPE_SIMILARITY"})
-    related_facts: int = field(default=3, metadata={"env": "RELATED_FACTS"})
-    related_min_score: float = field(default=0.1, metadata={"env": "RELATED_MIN_SCORE"})
-    familiarity_acquaintance: int = field(default=6, metadata={"env": "FAMILIARITY_ACQUAINTANCE"})
-    familiarity_regular: int = field(default=31, metadata={"env": "FAMILIARITY_REGULAR"})
-    familiarity_close: int = field(default=101, metadata={"env": "FAMILIARITY_CLOSE"})
-    proactive_silence_minutes: float = field(default=30.0, metadata={"env": "PROACTIVE_SILENCE_MINUTES"})
-    proactive_min_score: float = field(default=0.3, metadata={"env": "PROACTIVE_MIN_SCORE"})
-    # Enough to speak in a neutral room (not_mentioned −20 → 45), not against two_people/closing/directed.
-    proactive_weight: float = field(default=65.0, metadata={"env": "PROACTIVE_WEIGHT"})
-    embedding_backend: str = field(default="usem", metadata={"env": "EMBEDDING_BACKEND"})  # usem | gemini
-    embedding_model: str = field(default="gemini-embedding-001", metadata={"env": "EMBEDDING_MODEL"})
-    embedding_dimension: int = field(default=512, metadata={"env": "EMBEDDING_DIMENSION"})
-    maintain_lookback_minutes: float = field(default=90.0, metadata={"env": "MAINTAIN_LOOKBACK_MINUTES"})
-    # Gateway VM
-    allow_dms: bool = field(default=False, metadata={"env": "ALLOW_DMS"})
-    shard_count: int = field(default=0, metadata={"env": "SHARD_COUNT"})  # 0: as Discord recommends
-    shard_ids: tuple[str, ...] = field(default=(), metadata={"env": "SHARD_IDS"})  # this VM's shards
-    gateway_backlog: int = field(default=10000, metadata={"env": "GATEWAY_BACKLOG"})
-    discord_gateway_url: str = field(default="", metadata={"env": "DISCORD_GATEWAY_URL"})  # fake Discord only
+    The fields, their defaults, accepted values and descriptions are in settings_fields.py; every value
+    is checked whenever Settings is built (from the environment, `replace`, `with_overrides` or directly).
+    """
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            problem = _problem(f, getattr(self, f.name))
+            if problem:
+                raise SettingsError(f"{f.metadata['env']}: {problem}")
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -198,7 +45,7 @@ class Settings:
         return (self.bot_name, *self.bot_aliases)
 
     def channel_enabled(self, channel_id: str) -> bool:
-        """Env default: '*' enables every channel."""
+        """The default before an admin's /kikimimi enable|disable: none unless listed; '*' enables all."""
         return "*" in self.enabled_channels or channel_id in self.enabled_channels
 
     @property
@@ -220,24 +67,28 @@ class Settings:
         by_env = {f.metadata["env"]: f.name for f in dataclasses.fields(self)}
         by_name = {f.name: f for f in dataclasses.fields(self)}
         changes: dict[str, Any] = {}
-        hints = typing.get_type_hints(Settings)
         for raw_key, raw in pairs.items():
             name = by_env.get(raw_key.upper(), raw_key.lower())
             if name not in by_name:
-                raise SettingsError(f"unknown setting {raw_key!r}")
-            changes[name] = _parse(by_name[name].metadata["env"], hints[name], raw)
+                close = difflib.get_close_matches(raw_key.upper(), by_env, n=1)
+                hint = f" (did you mean {close[0]}?)" if close else ""
+                raise SettingsError(f"unknown setting {raw_key!r}{hint}; `kikimimi settings` lists them all")
+            changes[name] = _parse(by_name[name], raw)
         return self.replace(**changes)
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """Parse the environment (os.environ by default) into settings."""
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, *, defaults: Mapping[str, str] | None = None
+    ) -> Settings:
+        """Parse the environment (os.environ by default) into settings; `defaults` (by variable name) stand
+        where the environment has no value (a tool's own starting point, e.g. every channel for a replay)."""
         env = os.environ if environ is None else environ
-        hints = typing.get_type_hints(cls)
         values: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
             name = f.metadata["env"]
-            if name in env and env[name] != "":
-                values[f.name] = _parse(name, hints[f.name], env[name])
+            raw = env.get(name) or (defaults or {}).get(name, "")
+            if raw != "":
+                values[f.name] = _parse(f, raw)
         return cls(**values)
 
     @classmethod
@@ -254,28 +105,100 @@ class Settings:
         return out
 
 
-def _parse(name: str, hint: Any, raw: str) -> Any:
+@functools.cache
+def _hints() -> dict[str, Any]:
+    return typing.get_type_hints(Settings)
+
+
+def type_of(f: dataclasses.Field[Any]) -> Any:
+    """The field's declared type (bool, int, float, str, tuple[str, ...] or Mapping[str, float])."""
+    return _hints()[f.name]
+
+
+def accepts(f: dataclasses.Field[Any]) -> str:
+    """What a setting accepts, in words: `one of ja, en`, `a whole number from 1 to 50`…"""
+    meta, hint = f.metadata, type_of(f)
+    if hint is bool:
+        return "true or false (also 1/0, yes/no, on/off)"
+    if meta["choices"]:
+        return "one of " + ", ".join(meta["choices"])
+    if hint in (int, float):
+        return _bounded("a whole number" if hint is int else "a number", meta)
+    if typing.get_origin(hint) is tuple:
+        return "a comma-separated list"
+    if typing.get_origin(hint) is Mapping:
+        keys = "rule term" if meta["keys"] else "name"
+        return f"a JSON object {{{keys}: {_bounded('a number', meta)}}}"
+    return "text"
+
+
+def _bounded(base: str, meta: Mapping[str, Any]) -> str:
+    """`a number from 0 to below 1`, `a whole number, 0 or more`, `a number above 0, up to 20`…"""
+    ge, gt, le, lt = (None if meta[k] is None else _num(meta[k]) for k in ("ge", "gt", "le", "lt"))
+    high = f"to {le}" if le is not None else f"to below {lt}" if lt is not None else ""
+    if ge is not None:
+        return f"{base} from {ge} {high}" if high else f"{base}, {ge} or more"
+    if gt is not None:
+        return f"{base} above {gt}, up {high}" if high else f"{base} above {gt}"
+    return f"{base} up {high}" if high else base
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _in_range(meta: Mapping[str, Any], value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return False
+    return not (
+        (meta["ge"] is not None and value < meta["ge"])
+        or (meta["gt"] is not None and value <= meta["gt"])
+        or (meta["le"] is not None and value > meta["le"])
+        or (meta["lt"] is not None and value >= meta["lt"])
+    )
+
+
+def _problem(f: dataclasses.Field[Any], value: Any) -> str | None:
+    """Why a value does not fit its setting (None when it fits)."""
+    meta = f.metadata
+    if meta["choices"] and value not in meta["choices"]:
+        return f"{value!r} is not one of {', '.join(meta['choices'])}"
+    if isinstance(value, Mapping):
+        known = list(meta["keys"]()) if meta["keys"] else None
+        for key, number in value.items():
+            if known is not None and key not in known:
+                close = difflib.get_close_matches(key, known, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                return f"{key!r} is not a rule term{hint}; the terms are {', '.join(known)}"
+            if not _in_range(meta, number):
+                return f"{key!r}: {number!r} is not {_bounded('a number', meta)}"
+        return None
+    numeric = type_of(f) in (int, float)
+    if numeric and not _in_range(meta, value):
+        return f"{value!r} is not {accepts(f)}"
+    return None
+
+
+def _parse(f: dataclasses.Field[Any], raw: str) -> Any:
+    """The typed value of one variable's text, or SettingsError naming it and what it accepts."""
+    hint, text = type_of(f), raw.strip()
     try:
         if hint is bool:
-            if raw.strip().lower() in ("1", "true", "yes", "on"):
-                return True
-            if raw.strip().lower() in ("0", "false", "no", "off"):
-                return False
-            raise ValueError("expected true/false")
+            return BOOL_WORDS[text.lower()]
         if hint is int:
-            return int(raw)
+            return int(text)
         if hint is float:
-            return float(raw)
+            return float(text)
         if typing.get_origin(hint) is tuple:
             return tuple(part.strip() for part in raw.split(",") if part.strip())
         if typing.get_origin(hint) is Mapping:
             parsed = json.loads(raw)
             if not isinstance(parsed, dict):
-                raise ValueError("expected a JSON object")
+                raise ValueError("not an object")
             return {str(k): float(v) for k, v in parsed.items()}
         return raw
-    except (ValueError, TypeError) as exc:
-        raise SettingsError(f"{name}={raw!r}: {exc}") from exc
+    except (KeyError, ValueError, TypeError):
+        raise SettingsError(f"{f.metadata['env']}: {raw!r} is not {accepts(f)}") from None
 
 
 def process_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:

@@ -54,7 +54,9 @@ def install() -> Iterator[Callable[..., Twins]]:
     with ExitStack() as stack:
 
         def make(**fields: Any) -> Twins:
-            twins = Twins(Settings(bot_user_id=BOT_USER_ID, language="en").replace(**fields))
+            twins = Twins(
+                Settings(enabled_channels=("*",), bot_user_id=BOT_USER_ID, language="en").replace(**fields)
+            )
             stack.enter_context(bootstrap.serving(twins.deps))
             return twins
 

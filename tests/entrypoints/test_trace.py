@@ -70,7 +70,7 @@ def traced(cloud_tasks_client: tasks_v2.CloudTasksClient, http_sink: HttpSink) -
     queue.ensure_queues()
     for kind in queues:
         cloud_tasks_client.pause_queue(name=queue.queue_path(kind))  # keep what is created to read it back
-    settings = Settings(bot_user_id=BOT_USER_ID, language="en", project=PROJECT)
+    settings = Settings(enabled_channels=("*",), bot_user_id=BOT_USER_ID, language="en", project=PROJECT)
     clock, stream = SimClock(START), io.StringIO()
     deps = bootstrap.twin_deps(
         settings, clock, store=InMemoryStore(), tasks=queue, discord=RecordingDiscord(),

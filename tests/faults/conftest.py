@@ -84,7 +84,7 @@ class CrashOnceOnSchedule:
 
 
 def make_sim(judge_llm: Any = None, writer: Any = None, **fields: Any) -> tuple[Simulation, RecordingEvents]:
-    settings = Settings(bot_user_id=BOT_ID, language="en").replace(**fields)
+    settings = Settings(enabled_channels=("*",), bot_user_id=BOT_ID, language="en").replace(**fields)
     sim = Simulation(settings, judge_llm=judge_llm, writer=writer, start=START)
     return sim, sim.events
 

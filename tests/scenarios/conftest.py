@@ -100,7 +100,7 @@ def scenario() -> Callable[..., Scenario]:
     """`scenario(judge_llm=..., writer=..., **settings_fields)` on default settings (rules only)."""
 
     def make(judge_llm: LLM | None = None, writer: LLM | None = None, **fields: Any) -> Scenario:
-        settings = Settings(bot_user_id=BOT_ID, language="en").replace(**fields)
+        settings = Settings(enabled_channels=("*",), bot_user_id=BOT_ID, language="en").replace(**fields)
         return Scenario(settings, judge_llm=judge_llm, writer=writer)
 
     return make

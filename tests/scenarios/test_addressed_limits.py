@@ -137,6 +137,6 @@ def test_the_daily_budget_holds_the_judge_llm_too(scenario: Make) -> None:
 def test_an_alias_that_is_an_everyday_word_counts_only_when_it_addresses(
     content: str, addressed: str | None
 ) -> None:
-    s = Scenario(Settings(bot_user_id="999"))
+    s = Scenario(Settings(enabled_channels=("*",), bot_user_id="999"))
     message = s.msg("x", "alice", content, 0).to_message("999")
     assert rules.is_addressed(message, Settings().names) == addressed

@@ -58,7 +58,9 @@ def kept(sim: Simulation, needle: str) -> list[str]:
 
 
 def new_sim(**fields: object) -> Simulation:
-    return Simulation(Settings(language="en", bot_user_id="999").replace(**fields), start=START)
+    return Simulation(
+        Settings(enabled_channels=("*",), language="en", bot_user_id="999").replace(**fields), start=START
+    )
 
 
 def test_before_the_delete_every_layer_holds_the_secret() -> None:

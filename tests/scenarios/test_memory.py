@@ -28,7 +28,7 @@ TOPICS = [
 ]
 # The proactive scenarios' weights, explicit: a neutral room (only not_mentioned) plus PROACTIVE_WEIGHT (55)
 # reaches the rules' speaking line (45), so a memory can come up without an LLM.
-PROACTIVE_ROOM = Settings(rule_weights={"not_mentioned": -10.0})
+PROACTIVE_ROOM = Settings(enabled_channels=("*",), rule_weights={"not_mentioned": -10.0})
 
 
 def msg(i: int, t: float, author: str = "alice", text: str | None = None, **kw: Any) -> MessageCreated:
@@ -60,7 +60,7 @@ class RecordingWriter(TemplateLLM):
 
 
 def test_the_20th_message_closes_a_window_and_19_do_not() -> None:
-    sim = Simulation(Settings(), start=START)
+    sim = Simulation(Settings(enabled_channels=("*",)), start=START)
     sim.run(chatter(19, 20), drain=False)
     # Up to just before the 20th message (a judgment due later would move the simulated clock past it).
     sim.run_until(START + timedelta(seconds=19 * 20 - 1))
@@ -74,14 +74,16 @@ def test_the_20th_message_closes_a_window_and_19_do_not() -> None:
 
 
 def test_a_window_closes_15_minutes_after_its_first_message() -> None:
-    sim = Simulation(Settings(), start=START)
+    sim = Simulation(Settings(enabled_channels=("*",)), start=START)
     sim.run(chatter(5, 60, start=300))
     first = next(e for e in events(sim, "channel_summary") if e["reason"] == "time")
     assert (first["t"], first["messages"]) == (300 + 900.0, 5)
 
 
 def test_a_time_task_that_fires_early_is_re_aimed_at_the_first_unsummarized_message() -> None:
-    sim = Simulation(Settings().replace(reflect_min_messages=1000), start=START)  # no lull flush here
+    sim = Simulation(
+        Settings(enabled_channels=("*",)).replace(reflect_min_messages=1000), start=START
+    )  # no lull flush here
     # 20 quick messages close a window by count; m021 then lands in the same 15-minute bucket.
     sim.run([*chatter(20, 10), msg(21, 400)])
     times = [(e["reason"], e["t"], e["messages"]) for e in events(sim, "channel_summary")]
@@ -90,7 +92,7 @@ def test_a_time_task_that_fires_early_is_re_aimed_at_the_first_unsummarized_mess
 
 
 def test_a_lull_reflects_once_at_last_message_plus_ten_minutes() -> None:
-    sim = Simulation(Settings(), start=START)
+    sim = Simulation(Settings(enabled_channels=("*",)), start=START)
     sim.run(chatter(12, 30))
     [reflection] = events(sim, "reflection")
     assert (reflection["reason"], reflection["messages"], reflection["t"]) == ("lull", 12, 11 * 30 + 600.0)
@@ -98,18 +100,18 @@ def test_a_lull_reflects_once_at_last_message_plus_ten_minutes() -> None:
 
 
 def test_a_message_within_the_lull_moves_the_reflection_and_nine_messages_are_too_few() -> None:
-    sim = Simulation(Settings(), start=START)
+    sim = Simulation(Settings(enabled_channels=("*",)), start=START)
     sim.run([*chatter(11, 30), msg(12, 10 * 30 + 540)])  # 9 minutes of silence, then one more message
     [reflection] = events(sim, "reflection")
     assert reflection["t"] == 10 * 30 + 540 + 600.0
     assert sim.events.counts["reflection_cancelled"] >= 11
-    few = Simulation(Settings(), start=START)
+    few = Simulation(Settings(enabled_channels=("*",)), start=START)
     few.run(chatter(9, 30))
     assert events(few, "reflection") == [] and few.events.counts["reflection_skipped"] == 1
 
 
 def test_a_backlog_of_100_messages_reflects_without_a_lull() -> None:
-    sim = Simulation(Settings(), start=START)
+    sim = Simulation(Settings(enabled_channels=("*",)), start=START)
     sim.run(chatter(105, 20), drain=False)
     sim.run_until(START + timedelta(seconds=105 * 20))
     [reflection] = events(sim, "reflection")
@@ -132,7 +134,7 @@ class ArrivingDuringTheCall(TemplateLLM):
 
 
 def test_messages_that_arrive_while_a_summary_runs_are_covered_by_the_next_one() -> None:
-    sim = Simulation(Settings(), start=START)
+    sim = Simulation(Settings(enabled_channels=("*",)), start=START)
     sim.run(chatter(20, 10), drain=False)
     late = [msg(21 + k, 20 * 10 - 5 + k, "dave") for k in range(3)]  # created before the run ends
     sim.deps.memory_llm = ArrivingDuringTheCall(sim, late)
@@ -149,7 +151,7 @@ def test_messages_that_arrive_while_a_summary_runs_are_covered_by_the_next_one()
 
 
 def test_a_concurrent_summary_of_the_same_window_loses_and_counts_nothing() -> None:
-    sim = Simulation(Settings(), start=START)
+    sim = Simulation(Settings(enabled_channels=("*",)), start=START)
     sim.run(
         [msg(1, 0, text="ききみみ、おすすめある？", mentions_bot=True), *chatter(5, 10, 10, 2)], drain=False
     )
@@ -164,7 +166,7 @@ def test_a_concurrent_summary_of_the_same_window_loses_and_counts_nothing() -> N
 
 def test_exchanges_make_a_stranger_an_acquaintance_and_the_reply_prompt_shows_it() -> None:
     writer = RecordingWriter()
-    sim = Simulation(Settings(), writer=writer, start=START)
+    sim = Simulation(Settings(enabled_channels=("*",)), writer=writer, start=START)
     sim.store.record_visibility(KEY, False, START)  # a public channel: its topics may go into the profile
     talk = []
     for k in range(7):  # alice talks to the bot 7 times; bob only chats
@@ -264,7 +266,7 @@ def test_replay_json_carries_memory_events_and_keeps_the_summary_line() -> None:
         for i in range(12)
     ]
     out = io.StringIO()
-    write_json(replay(lines, Settings()), out)
+    write_json(replay(lines, Settings(enabled_channels=("*",))), out)
     records = [json.loads(line) for line in out.getvalue().splitlines()]
     kinds = {r["event"] for r in records}
     assert {"channel_summary", "reflection", "fact"} <= kinds
@@ -273,7 +275,7 @@ def test_replay_json_carries_memory_events_and_keeps_the_summary_line() -> None:
     assert set(records[-1]) == {
         "event", "messages", "judgments", "llm_calls", "llm_band", "watches", "posts", "reactions",
     }  # fmt: skip
-    write_json(replay(lines, Settings()), again := io.StringIO())
+    write_json(replay(lines, Settings(enabled_channels=("*",))), again := io.StringIO())
     assert again.getvalue() == out.getvalue()  # deterministic
 
 
@@ -296,7 +298,7 @@ def test_firestore_budget_per_ingested_message() -> None:
                 envelopes[-1] = envelopes[-1].model_copy(update={"channel_id": channel, "created_at": t})
             t += timedelta(minutes=rng.randint(12, 50))
     envelopes.sort(key=lambda e: e.created_at)
-    sim = Simulation(Settings(), start=START)
+    sim = Simulation(Settings(enabled_channels=("*",)), start=START)
     sim.run(envelopes)
     assert sim.recall is not None
     n = sim.messages

@@ -148,7 +148,7 @@ def test_a_redelivered_mention_is_answered_once(scenario: Make) -> None:
 def test_an_unanswered_question_gets_answered_with_default_settings(trigger: str, thread: str | None) -> None:
     # The system this replaced never answered here: it must hold with the shipped defaults. The question's
     # watch answers it once people had their chance; its pause judgment leaves it to the watch.
-    settings = Settings()
+    settings = Settings(enabled_channels=("*",))
     assert (settings.judge_timing, settings.jitter_ratio, settings.llm_backend) == ("pace", 0.3, "none")
     assert settings.question_watch_seconds > 0
     s = Scenario(settings)

@@ -163,7 +163,7 @@ def test_the_demo_answers_daves_question_at_the_default_settings() -> None:
     lines = DEMO.read_text(encoding="utf-8").splitlines()
     question = next(json.loads(raw) for raw in lines if json.loads(raw)["author"] == "dave")
     assert question["id"] == "m010" and question["content"].endswith("?")
-    sim = replay(lines, Settings())  # no shortened waits: the watch waits its 150 s
+    sim = replay(lines, Settings(enabled_channels=("*",)))  # no shortened waits: the watch waits its 150 s
     posts = {p.reply_to: p for p in sim.discord.messages}
     assert "m011" in posts  # erin's mention is answered at once
     assert "m010" in posts  # dave's question, by its watch

@@ -49,7 +49,7 @@ CHAT = [
 
 
 def run(lines: list[str], **fields: Any) -> Simulation:
-    return replay(lines, Settings(memory_enabled=False).replace(**fields))
+    return replay(lines, Settings(enabled_channels=("*",), memory_enabled=False).replace(**fields))
 
 
 def delivered(sim: Simulation) -> list[dict[str, Any]]:

@@ -33,7 +33,9 @@ def test_the_friendly_chat_is_what_the_reactions_are_about() -> None:
 
 
 def test_a_rules_only_replay_reacts_to_the_thanks_and_the_good_news() -> None:
-    sim = replay(FRIENDLY.read_text(encoding="utf-8").splitlines(), Settings())  # --llm none defaults
+    sim = replay(
+        FRIENDLY.read_text(encoding="utf-8").splitlines(), Settings(enabled_channels=("*",))
+    )  # --llm none defaults
     assert [p.reply_to for p in sim.discord.messages] == ["f004"]  # the mention, answered in words
     assert [(r.reply_to, r.content) for r in sim.discord.reactions] == [("f005", "🙏"), ("f006", "🎉")]
     reactions = sim.events.named("reaction")

@@ -97,7 +97,11 @@ class FixedWriter:
 
 def _post_through_rest(fake: FakeDiscord, user_text: str, model_text: str) -> list[Any]:
     channel = fake.channel.id
-    sim = Simulation(Settings(bot_user_id="999", language="en"), writer=FixedWriter(model_text), start=NOW)
+    sim = Simulation(
+        Settings(enabled_channels=("*",), bot_user_id="999", language="en"),
+        writer=FixedWriter(model_text),
+        start=NOW,
+    )
     rest = DiscordRest(token=fake.token or "t", api_base=fake.api_base, timeout=2.0, max_retries=1,
                        backoff_base=0.01, sleep=RecordingSleep(cap=0.1))  # fmt: skip
     sim.deps.discord = rest
@@ -145,7 +149,9 @@ def apps() -> dict[str, Any]:
 
 
 def _install(**fields: Any) -> Twins:
-    twins = Twins(Settings(bot_user_id="1300000000000000099", language="en").replace(**fields))
+    twins = Twins(
+        Settings(enabled_channels=("*",), bot_user_id="1300000000000000099", language="en").replace(**fields)
+    )
     _SERVING.enter_context(bootstrap.serving(twins.deps))
     return twins
 

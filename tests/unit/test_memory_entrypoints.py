@@ -24,7 +24,7 @@ START = datetime(2026, 1, 1, 12, tzinfo=UTC)
 
 @pytest.fixture
 def sim(serve: Callable[[Deps], Deps]) -> Simulation:
-    simulation = Simulation(Settings(), start=START)
+    simulation = Simulation(Settings(enabled_channels=("*",)), start=START)
     serve(simulation.deps)
     return simulation
 

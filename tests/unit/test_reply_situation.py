@@ -257,7 +257,7 @@ class Twins:
         self.discord = RecordingDiscord()
         clock = SimClock(NOW)
         self.events = RecordingEvents(clock)
-        settings = Settings(bot_user_id=BOT_ID, language=language)
+        settings = Settings(enabled_channels=("*",), bot_user_id=BOT_ID, language=language)
         self.deps = twin_deps(
             settings, clock, store=self.store, writer=self.writer, discord=self.discord, events=self.events
         )

@@ -1,12 +1,19 @@
-"""settings: parsing every field type from the environment, overrides, names and redaction."""
+"""settings: parsing every field type, the checks of every value (ranges, choices, rule terms), safe
+defaults, overrides, names and redaction."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
+import typing
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
-from kikimimi.settings import Settings, SettingsError
+from kikimimi.domain.rules import DEFAULT_WEIGHTS
+from kikimimi.settings import Settings, SettingsError, accepts, type_of
 
 
 @pytest.mark.parametrize(
@@ -35,6 +42,9 @@ from kikimimi.settings import Settings, SettingsError
                      id="mapping-string-number"),
         pytest.param({"MIN_MESSAGES": ""}, "min_messages", 3, id="empty-means-default"),
         pytest.param({}, "bot_aliases", ("ききみみ", "聞き耳"), id="default-tuple"),
+        pytest.param({"BOT_LANGUAGE": "en"}, "language", "en", id="choice"),
+        pytest.param({"JITTER_RATIO": "0"}, "jitter_ratio", 0.0, id="lowest"),
+        pytest.param({"ENABLED_CHANNELS": "*"}, "enabled_channels", ("*",), id="all-channels"),
     ],
 )  # fmt: skip
 def test_from_env_parses_each_type(env: dict[str, str], field: str, expected: object) -> None:
@@ -42,23 +52,112 @@ def test_from_env_parses_each_type(env: dict[str, str], field: str, expected: ob
 
 
 @pytest.mark.parametrize(
-    ("env", "name"),
+    ("env", "message"),
     [
-        ({"MIN_MESSAGES": "three"}, "MIN_MESSAGES"),
-        ({"MIN_MESSAGES": "2.5"}, "MIN_MESSAGES"),
-        ({"MIN_WAIT_SECONDS": "soon"}, "MIN_WAIT_SECONDS"),
-        ({"USE_VERTEX_AI": "maybe"}, "USE_VERTEX_AI"),
-        ({"RULE_WEIGHTS": "question=30"}, "RULE_WEIGHTS"),
-        ({"RULE_WEIGHTS": "[30]"}, "RULE_WEIGHTS"),
-        ({"RULE_WEIGHTS": '{"question": "high"}'}, "RULE_WEIGHTS"),
-        ({"RULE_WEIGHTS": '{"question": null}'}, "RULE_WEIGHTS"),
+        ({"BOT_LANGUAGE": "fr"}, "BOT_LANGUAGE: 'fr' is not one of auto, ja, en"),
+        ({"JITTER_RATIO": "5"}, "JITTER_RATIO: 5.0 is not a number from 0 to below 1"),
+        ({"JITTER_RATIO": "1"}, "JITTER_RATIO: 1.0 is not a number from 0 to below 1"),
+        ({"MIN_MESSAGES": "-3"}, "MIN_MESSAGES: -3 is not a whole number from 1 to 50"),
+        ({"MIN_MESSAGES": "three"}, "MIN_MESSAGES: 'three' is not a whole number from 1 to 50"),
+        ({"MIN_MESSAGES": "2.5"}, "MIN_MESSAGES: '2.5' is not a whole number from 1 to 50"),
+        ({"MIN_WAIT_SECONDS": "soon"}, "MIN_WAIT_SECONDS: 'soon' is not a number from 0 to 3600"),
+        ({"MIN_WAIT_SECONDS": "nan"}, "MIN_WAIT_SECONDS: nan is not a number from 0 to 3600"),
+        ({"ADDRESSED_MAX_AGE_SECONDS": "inf"}, "ADDRESSED_MAX_AGE_SECONDS: inf is not a number, 0 or more"),
+        ({"PACE_MULTIPLIER": "0"}, "PACE_MULTIPLIER: 0.0 is not a number above 0, up to 20"),
+        ({"TOMBSTONE_DAYS": "7"}, "TOMBSTONE_DAYS: 7.0 is not a number above 7, up to 31"),
+        ({"LLM_BACKEND": "bogus"}, "LLM_BACKEND: 'bogus' is not one of none, offline, gemini"),
+        ({"KIKIMIMI_MODE": "prod"}, "KIKIMIMI_MODE: 'prod' is not one of local, gcp"),
+        ({"USE_VERTEX_AI": "maybe"}, "USE_VERTEX_AI: 'maybe' is not true or false (also 1/0, yes/no, "
+                                     "on/off)"),
+        ({"RULE_WEIGHTS": "question=30"}, "RULE_WEIGHTS: 'question=30' is not a JSON object {rule term: a "
+                                          "number from -100 to 100}"),
+        ({"RULE_WEIGHTS": "[30]"}, "RULE_WEIGHTS: '[30]' is not a JSON object"),
+        ({"RULE_WEIGHTS": '{"question": "high"}'}, "RULE_WEIGHTS: '{\"question\": \"high\"}' is not a JSON"),
+        ({"RULE_WEIGHTS": '{"question": null}'}, "RULE_WEIGHTS: '{\"question\": null}' is not a JSON"),
+        ({"RULE_WEIGHTS": '{"question": 300}'}, "RULE_WEIGHTS: 'question': 300.0 is not a number from -100 "
+                                                "to 100"),
+        ({"RULE_WEIGHTS": '{"qestion": 30}'}, "RULE_WEIGHTS: 'qestion' is not a rule term (did you mean "
+                                              "'question'?); the terms are mention, reply_to_bot, name_call"),
     ],
-)
-def test_bad_values_name_the_variable(env: dict[str, str], name: str) -> None:
+)  # fmt: skip
+def test_a_wrong_value_names_the_setting_and_what_it_accepts(env: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError) as info:
         Settings.from_env(env)
-    assert str(info.value).startswith(f"{name}=")
-    assert repr(env[name]) in str(info.value)
+    assert str(info.value).startswith(message)
+
+
+def test_a_misspelt_rule_weight_lists_every_known_term() -> None:
+    with pytest.raises(SettingsError) as info:
+        Settings.from_env({"RULE_WEIGHTS": '{"closing": -10, "two_peopel": -5}'})
+    assert "'two_peopel' is not a rule term (did you mean 'two_people'?)" in str(info.value)
+    assert all(term in str(info.value) for term in DEFAULT_WEIGHTS)
+    # Every term the rules know is accepted, at the ends of the range too.
+    weights = {term: (100.0 if i % 2 else -100.0) for i, term in enumerate(DEFAULT_WEIGHTS)}
+    assert Settings.from_env({"RULE_WEIGHTS": json.dumps(weights)}).rule_weights == weights
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"language": "fr"}, {"jitter_ratio": 5.0}, {"min_messages": -3}, {"rule_weights": {"qestion": 1.0}},
+     {"llm_backend": "bogus"}, {"reply_max_messages": 0}],
+)  # fmt: skip
+def test_every_way_of_building_settings_checks_the_values(changes: dict[str, Any]) -> None:
+    ((name, value),) = changes.items()
+    env = next(f.metadata["env"] for f in dataclasses.fields(Settings) if f.name == name)
+    with pytest.raises(SettingsError, match=f"^{env}: "):
+        Settings(**changes)
+    with pytest.raises(SettingsError, match=f"^{env}: "):
+        Settings().replace(**changes)
+    raw = json.dumps(value) if isinstance(value, dict) else str(value)
+    with pytest.raises(SettingsError, match=f"^{env}: "):
+        Settings().with_overrides({env: raw})
+
+
+NUMBERS = [f for f in dataclasses.fields(Settings) if type_of(f) in (int, float)]
+
+
+@pytest.mark.parametrize("f", NUMBERS, ids=[f.metadata["env"] for f in NUMBERS])
+def test_each_number_takes_its_bounds_and_refuses_what_lies_beyond(f: dataclasses.Field[Any]) -> None:
+    meta, step = f.metadata, 1 if type_of(f) is int else 0.001
+    assert any(meta[k] is not None for k in ("ge", "gt", "le", "lt")), "every number has a range"
+    env = meta["env"]
+    for bound, inside, outside in (("ge", 0, -step), ("le", 0, step), ("gt", step, 0), ("lt", -step, 0)):
+        if meta[bound] is None:
+            continue
+        edge = meta[bound]
+        assert getattr(Settings.from_env({env: str(edge + inside)}), f.name) == edge + inside
+        with pytest.raises(SettingsError, match=f"^{env}: .* is not {re.escape(accepts(f))}$"):
+            Settings.from_env({env: str(edge + outside)})
+
+
+def test_every_setting_explains_itself() -> None:
+    Settings()  # every default fits its own range and choices (built settings are checked)
+    for f in dataclasses.fields(Settings):
+        meta, hint = f.metadata, type_of(f)
+        doc = meta["doc"]
+        assert doc and "\n" not in doc and len(doc) <= 100, f"{meta['env']}: one short line of description"
+        assert meta["group"], f"{meta['env']} belongs to a group"
+        assert accepts(f), f"{meta['env']} says what it accepts"
+        assert hint in (bool, int, float, str) or typing.get_origin(hint) in (tuple, Mapping)
+        if meta["choices"]:
+            assert hint is str and f.default in meta["choices"], f"{meta['env']}: the default is a choice"
+
+
+def test_defaults_are_safe() -> None:
+    s = Settings()
+    assert s.enabled_channels == () and not s.channel_enabled("123"), "no channel until an admin enables it"
+    assert s.language == "auto", "the writer follows the conversation's language"
+    assert Settings.from_env({"ENABLED_CHANNELS": "*"}).channel_enabled("123")
+
+
+def test_defaults_stand_where_the_environment_has_no_value() -> None:
+    tool = {"ENABLED_CHANNELS": "*", "MIN_MESSAGES": "4"}
+    assert Settings.from_env({}, defaults=tool).enabled_channels == ("*",)
+    assert Settings.from_env({"ENABLED_CHANNELS": ""}, defaults=tool).enabled_channels == ("*",)
+    got = Settings.from_env({"ENABLED_CHANNELS": "42", "BOT_NAME": "mimi"}, defaults=tool)
+    assert (got.enabled_channels, got.min_messages, got.bot_name) == (("42",), 4, "mimi")
+    with pytest.raises(SettingsError, match=r"^MIN_MESSAGES: "):
+        Settings.from_env({}, defaults={"MIN_MESSAGES": "0"})
 
 
 def test_from_env_reads_os_environ_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,7 +202,9 @@ def test_with_overrides_by_env_name_and_field_name(
 def test_with_overrides_rejects_unknown_names_and_bad_values() -> None:
     with pytest.raises(SettingsError, match="unknown setting 'NOPE'"):
         Settings().with_overrides({"NOPE": "1"})
-    with pytest.raises(SettingsError, match="JUDGE_HIGH_THRESHOLD="):
+    with pytest.raises(SettingsError, match=r"unknown setting 'MIN_MESAGES' \(did you mean MIN_MESSAGES\?\)"):
+        Settings().with_overrides({"MIN_MESAGES": "1"})
+    with pytest.raises(SettingsError, match=r"^JUDGE_HIGH_THRESHOLD: 'high' is not a number from 0 to 100$"):
         Settings().with_overrides({"high_threshold": "high"})
 
 

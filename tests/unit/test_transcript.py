@@ -131,7 +131,7 @@ def test_places_and_user_ids() -> None:
 
 
 def test_replay_treats_bot_name_messages_as_its_own() -> None:
-    sim = replay(TRANSCRIPT, Settings(memory_enabled=False))
+    sim = replay(TRANSCRIPT, Settings(enabled_channels=("*",), memory_enabled=False))
     stored = {m.id: m for m in sim.store.messages(ChannelKey("general"))}
     assert stored["m2"].is_self  # counts as the bot having spoken (engagement, cooldown, "(you)")
     assert not stored["m3"].is_self and stored["m3"].author_is_bot

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from kikimimi.domain.language import conversation_language
 from kikimimi.domain.model import ConversationState, Intervention, Message
 
 MAX_LINE = 500
@@ -176,7 +177,8 @@ def build_context(
         bot_name=bot_name,
         aliases=tuple(aliases),
         persona=persona,
-        language=language,
+        # BOT_LANGUAGE=auto: the language the people here write in (the bot's own lines do not count).
+        language=conversation_language(language, [m.content for m in messages if m.is_human]),
         now=now.strftime("%Y-%m-%d %H:%M UTC"),
         conversation=lines,
         others=tuple(Line.of(m) for m in others),

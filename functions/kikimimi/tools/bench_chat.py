@@ -53,6 +53,7 @@ def bench_settings(settings: Settings) -> Settings:
         embedding_backend="usem",
         embedding_dimension=d.embedding_dimension,
         bot_user_id=settings.bot_user_id or "self",
+        enabled_channels=("*",),  # the generated rooms are the bench's own
     )
 
 

@@ -19,6 +19,7 @@ from kikimimi.settings import Settings, SettingsError
 from kikimimi.tools.errors import UsageError, explain
 from kikimimi.tools.memory_report import add_memory_parser
 from kikimimi.tools.options import add_common, positive, settings_from
+from kikimimi.tools.settings_doc import add_settings_parser
 from kikimimi.tools.timeline import add_timeline_parser
 
 EXIT_USAGE = 2
@@ -176,6 +177,7 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_eval)
 
     add_memory_parser(sub)
+    add_settings_parser(sub)
 
     p = _command(sub, "bench", "measure the cost and speed figures against their targets on this machine")
     p.add_argument("--json", action="store_true", help="one JSON object")

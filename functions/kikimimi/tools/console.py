@@ -21,6 +21,8 @@ def run_local(settings: Settings) -> int:
     defaults = Settings()
     real = bool(settings.discord_token) and settings.discord_api_base == defaults.discord_api_base
     overrides = {"LLM_BACKEND": settings.llm_backend, "BOT_LANGUAGE": settings.language}
+    if not real:  # the fake Discord's channels (every one by default); a real server keeps its admins' say
+        overrides["ENABLED_CHANNELS"] = ",".join(settings.enabled_channels)
     if settings.min_wait_seconds == defaults.min_wait_seconds:
         overrides.update(
             {

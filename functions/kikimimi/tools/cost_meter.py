@@ -151,7 +151,8 @@ def log_sizes(sim: MeteredSimulation) -> None:
 
 def measure(settings: Settings, n: int = 700) -> Operations:
     """Run `n` sample messages through the metered pipeline; the operations it performed."""
-    s = settings.replace(bot_user_id=settings.bot_user_id or "self")
+    # The sample's channels are the meter's own: every one is enabled.
+    s = settings.replace(bot_user_id=settings.bot_user_id or "self", enabled_channels=("*",))
     lines = sample(n)
     envelopes = to_envelopes(lines, s.bot_name)
     sim = MeteredSimulation(s, start=lines[0].ts)

@@ -27,6 +27,7 @@ DEMO_CONFIG = {
     "REPLY_DELAY_MIN_SECONDS": "1",
     "REPLY_DELAY_MAX_SECONDS": "5",
     "BOT_LANGUAGE": "en",
+    "ENABLED_CHANNELS": "*",  # the story's channels; nobody is there to /kikimimi enable them
 }
 SHOWN = {"judgment_scheduled", "judgment_cancelled", "watch_scheduled", "watch_cancelled", "judgment",
          "reply_scheduled", "reply_cancelled",

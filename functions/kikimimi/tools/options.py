@@ -29,9 +29,14 @@ def positive(value: str) -> float:
     return number
 
 
+# A tool runs its own conversation (replay, eval, bench, demo, the local chat): no admin is there to
+# /kikimimi enable its channels, so every channel is on unless ENABLED_CHANNELS or --config says otherwise.
+TOOL_DEFAULTS = {"ENABLED_CHANNELS": "*"}
+
+
 def settings_from(args: argparse.Namespace) -> Settings:
-    """The environment's settings with the command line's overrides on top."""
-    settings = Settings.from_env()
+    """The environment's settings (TOOL_DEFAULTS where it has none) with the command line's overrides."""
+    settings = Settings.from_env(defaults=TOOL_DEFAULTS)
     overrides = config_pairs(getattr(args, "config", []) or [])
     if getattr(args, "bot_name", None):
         overrides["BOT_NAME"] = args.bot_name

@@ -226,7 +226,7 @@ def _ask_llm(
         allowed_reactions=s.allowed_reactions, others=parent_messages(deps, key, now),
     )  # fmt: skip
     if recall is not None:
-        context = recall.context(context, s.language, now)
+        context = recall.context(context, context.language, now)
     digest = context.conversation_digest()
     cached = deps.store.cached_judgment(key, digest, now - timedelta(seconds=s.judgment_cache_seconds))
     if cached is not None:

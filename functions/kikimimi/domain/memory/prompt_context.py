@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from kikimimi.domain.language import conversation_language
 from kikimimi.domain.model import ChannelMemory, ChunkLine, GuildMemory, Message
 from kikimimi.domain.prompt_context import inert
 
@@ -82,13 +83,19 @@ def channel_line(memory: ChannelMemory, language: str) -> str:
     )
 
 
+def _language(setting: str, lines: Sequence[MemoryLine]) -> str:
+    """BOT_LANGUAGE=auto: the language the people in these lines write in."""
+    return conversation_language(setting, [line.text for line in lines if not (line.is_self or line.is_bot)])
+
+
 def summarize_context(
     bot_name: str, language: str, memory: ChannelMemory, messages: Sequence[Message | ChunkLine]
 ) -> MemoryPromptContext:
+    lines = tuple(line_of(m) for m in messages)
     return MemoryPromptContext(
         bot_name=bot_name,
-        language=language,
-        lines=tuple(line_of(m) for m in messages),
+        language=_language(language, lines),
+        lines=lines,
         previous_summary=inert(memory.summary, 1200),
         previous_mood=inert(memory.mood, 80),
     )
@@ -97,10 +104,11 @@ def summarize_context(
 def reflect_context(
     bot_name: str, language: str, memory: ChannelMemory, lines: Sequence[ChunkLine]
 ) -> MemoryPromptContext:
+    shown = tuple(line_of(line) for line in lines)
     return MemoryPromptContext(
         bot_name=bot_name,
-        language=language,
-        lines=tuple(line_of(line) for line in lines),
+        language=_language(language, shown),
+        lines=shown,
         previous_summary=inert(memory.summary, 1200),
     )
 
@@ -108,6 +116,8 @@ def reflect_context(
 def guild_context(
     bot_name: str, language: str, previous: GuildMemory | None, channels: Sequence[ChannelMemory]
 ) -> MemoryPromptContext:
+    # BOT_LANGUAGE=auto: the language the channels' summaries were written in (each followed its room).
+    language = conversation_language(language, [f"{c.summary} {c.mood}" for c in channels])
     return MemoryPromptContext(
         bot_name=bot_name,
         language=language,

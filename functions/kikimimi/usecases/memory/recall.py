@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from kikimimi.domain.language import conversation_language
 from kikimimi.domain.memory import blocks
 from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory import ranking as fr
@@ -141,7 +142,7 @@ def for_judge(
     """Memory for one judgment; trouble with memory never blocks the judgment."""
     if deps.recall is None:
         return JudgeMemory()
-    lang = deps.settings.language
+    lang = conversation_language(deps.settings.language, [m.content for m in window if m.is_human])
     try:
         memory = deps.recall.channel_memory(key)
         # Only an LLM judge reads the guild block: the rules need no read for it.
@@ -202,7 +203,7 @@ def for_reply(
                 s.familiarity_regular,
                 s.familiarity_close,
             )
-            parts.append(blocks.speaker_block(profile, level, target.author_name, s.language))
+            parts.append(blocks.speaker_block(profile, level, target.author_name, context.language))
         proactive = deps.recall.fact(key, fact_id) if fact_id else None
         # A one-line acknowledgement cites no memory: retrieval is for real replies.
         if (
@@ -226,13 +227,13 @@ def for_reply(
                 : s.related_facts
             ]
             names = {m.author_id: m.author_name for m in window}
-            parts.append(blocks.related_block(related, names, now, s.language))
+            parts.append(blocks.related_block(related, names, now, context.language))
         if proactive is not None and proactive.shared_at is None:
-            parts.append(blocks.proactive_block(proactive, now, s.language))
+            parts.append(blocks.proactive_block(proactive, now, context.language))
         return with_memory(
             context,
-            channel=blocks.channel_block(memory, s.language),
-            guild=blocks.guild_block(guild, key, s.language),
+            channel=blocks.channel_block(memory, context.language),
+            guild=blocks.guild_block(guild, key, context.language),
             recall="\n\n".join(p for p in parts if p),
             reason=reason,
         )
