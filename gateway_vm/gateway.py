@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 from collections.abc import Iterable
-from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,7 +18,10 @@ from kikimimi.settings import Settings
 
 from . import envelopes
 from .backlog import BacklogPublisher, Envelope
-from .forget_commands import bulk_deleted, register_forget_commands
+from .command_sync import sync_if_changed
+from .command_texts import Translator
+from .commands import register_commands
+from .forget_commands import bulk_deleted
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 60.0
@@ -37,7 +40,13 @@ def intents() -> discord.Intents:
 class Gateway(discord.AutoShardedClient):
     """Publishes messages of enabled channels; holds no bot logic."""
 
-    def __init__(self, settings: Settings, backlog: BacklogPublisher, store: Store | None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        backlog: BacklogPublisher,
+        store: Store | None,
+        state_dir: Path | None = None,
+    ) -> None:
         shards: dict[str, Any] = {}
         if settings.shard_count > 0:
             shards["shard_count"] = settings.shard_count
@@ -47,6 +56,7 @@ class Gateway(discord.AutoShardedClient):
         self.settings = settings
         self.backlog = backlog
         self.store = store
+        self.state_dir = state_dir  # where the synced command hash is kept (None: sync on every start)
         self.tree = app_commands.CommandTree(self)
         self.overrides: dict[str, ChannelSettings] = {}
         # Envelopes of channels whose stored settings are being read, in arrival order.
@@ -61,6 +71,7 @@ class Gateway(discord.AutoShardedClient):
         register_commands(self)
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(Translator())
         self._heartbeat = asyncio.create_task(self._beat())
 
     async def on_ready(self) -> None:
@@ -69,7 +80,7 @@ class Gateway(discord.AutoShardedClient):
         visible = self.publish_visibility(c for g in self.guilds for c in (*g.channels, *g.threads))
         log.info({"event": "gateway_visibility", "channels": visible})
         try:
-            await self.tree.sync()
+            await sync_if_changed(self.tree, self.application_id, self.state_dir)
         except discord.HTTPException as exc:  # commands are a convenience; never block message flow on them
             log.warning("slash command sync failed: %s", exc, extra={"event": "gateway_commands_unsynced"})
 
@@ -202,108 +213,5 @@ class Gateway(discord.AutoShardedClient):
         return self.overrides.setdefault(channel_id, value)
 
 
-def visibility_text(settings: ChannelSettings) -> str:
-    """Who may hear what the bot remembers from here, and who decided it."""
-    where = "stays in this channel" if settings.is_private else "may be used in every channel"
-    if settings.visibility in ("public", "private"):
-        why = f"set by a moderator ({settings.visibility})"
-    elif settings.private is None:
-        why = "Discord permissions not known yet: private until they are"
-    else:
-        why = "from Discord permissions (@everyone " + ("cannot" if settings.private else "can") + " view)"
-    return f"memory {where}: {why}"
-
-
-def status_text(enabled: bool, settings: ChannelSettings) -> str:
-    """The `/kikimimi status` answer: enabled, quiet period, memory visibility, last decision and why."""
-    quiet = (
-        f"quiet until <t:{int(settings.quiet_until.timestamp())}:t>"
-        if settings.quiet_until and settings.quiet_until > datetime.now(UTC)
-        else "not quiet"
-    )
-    last = settings.last_decision
-    decided = (
-        f"last decision <t:{int(last.at.timestamp())}:R>: {last.decision} — {last.reason[:300]}"
-        if last
-        else "no decision yet"
-    )
-    return f"enabled: {'yes' if enabled else 'no'} · {quiet} · {visibility_text(settings)} · {decided}"
-
-
 def _ms(seconds: float) -> float | None:
     return None if seconds != seconds or seconds == float("inf") else round(seconds * 1000, 1)
-
-
-def register_commands(client: Gateway) -> None:
-    """`/kikimimi enable|disable|quiet|visibility|status` for members with Manage Channels."""
-    # No group-wide default permission: `forget me` and `what-do-you-know` are for everyone; each
-    # moderator command checks Manage Channels itself (place()).
-    group = app_commands.Group(name="kikimimi", description="kikimimi in this channel", guild_only=True)
-
-    async def place(interaction: discord.Interaction) -> str | None:
-        if interaction.channel is None:
-            return None
-        perms = interaction.permissions
-        if not perms.manage_channels:
-            await interaction.response.send_message("Manage Channels permission is required.", ephemeral=True)
-            return None
-        return envelopes.place_of(interaction.channel)[0]
-
-    @group.command(name="enable", description="Let kikimimi listen and speak in this channel")
-    async def enable(interaction: discord.Interaction) -> None:
-        if (channel := await place(interaction)) is None:
-            return
-        current = await client.load_settings(channel)
-        await client.save_settings(channel, ChannelSettings(enabled=True, quiet_until=current.quiet_until))
-        await interaction.response.send_message("kikimimi is enabled here.", ephemeral=True)
-
-    @group.command(name="disable", description="Stop kikimimi listening in this channel")
-    async def disable(interaction: discord.Interaction) -> None:
-        if (channel := await place(interaction)) is None:
-            return
-        await client.save_settings(channel, ChannelSettings(enabled=False))
-        await interaction.response.send_message("kikimimi is disabled here.", ephemeral=True)
-
-    @group.command(name="quiet", description="Be quiet here for a while (mentions are still answered)")
-    @app_commands.describe(minutes="How long, in minutes (default 60)")
-    async def quiet(
-        interaction: discord.Interaction, minutes: app_commands.Range[int, 1, 10080] = 60
-    ) -> None:
-        if (channel := await place(interaction)) is None:
-            return
-        current = await client.load_settings(channel)
-        until = datetime.now(UTC) + timedelta(minutes=minutes)
-        await client.save_settings(channel, ChannelSettings(enabled=current.enabled, quiet_until=until))
-        await interaction.response.send_message(
-            f"Quiet until <t:{int(until.timestamp())}:t>.", ephemeral=True
-        )
-
-    @group.command(name="visibility", description="Who may hear what kikimimi remembers from this channel")
-    @app_commands.describe(
-        mode="private: memory stays here; public: it may reach other channels; auto: Discord decides"
-    )
-    async def visibility(
-        interaction: discord.Interaction, mode: Literal["public", "private", "auto"]
-    ) -> None:
-        if (channel := await place(interaction)) is None:
-            return
-        current = await client.load_settings(channel)
-        await client.save_settings(channel, dataclasses.replace(current, visibility=mode))
-        if client.store is not None:  # the gateway's observation lives in the store, not in this process
-            current = await asyncio.to_thread(client.store.channel_settings, ChannelKey(channel))
-        shown = dataclasses.replace(current, visibility=mode)
-        await interaction.response.send_message(visibility_text(shown), ephemeral=True)
-
-    @group.command(name="status", description="Show kikimimi's settings in this channel")
-    async def status(interaction: discord.Interaction) -> None:
-        if (channel := await place(interaction)) is None:
-            return
-        current = await client.load_settings(channel)
-        if client.store is not None:  # fresh: the judge writes the last decision, not this process
-            current = await asyncio.to_thread(client.store.channel_settings, ChannelKey(channel))
-        await interaction.response.send_message(
-            status_text(client.enabled(channel, False), current), ephemeral=True
-        )
-
-    register_forget_commands(client, group)
-    client.tree.add_command(group)

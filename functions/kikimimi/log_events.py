@@ -133,6 +133,12 @@ EVENTS: dict[str, EventSpec] = {
     "gateway_unflushed": _gw("ERROR", (), "the gateway stopped with messages it could not publish"),
     "gateway_publish_retry": _gw("WARNING", (), "publishing to Pub/Sub failed; retried with back-off"),
     "gateway_commands_unsynced": _gw("WARNING", (), "the slash commands could not be synced"),
+    "gateway_commands_synced": _gw("INFO", ("hash", "commands", "remembered"),
+                                   "the slash commands' definition changed and was synced to Discord"),
+    "gateway_commands_unchanged": _gw("INFO", ("hash", "commands"),
+                                      "the slash commands' definition is the one last synced: no sync"),
+    "gateway_commands_unremembered": _gw("WARNING", (),
+                                         "the synced commands' hash could not be kept: the next start syncs"),
     "gateway_settings_unread": _gw("WARNING", (), "a channel's stored settings could not be read"),
     "gateway_content_empty": _gw("WARNING", (), "messages arrive without content: the intent is off"),
 }  # fmt: skip

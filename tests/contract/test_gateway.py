@@ -11,9 +11,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 from unittest import mock
@@ -40,7 +41,6 @@ from tests.fixtures.fake_discord import MakeFake, run_async
 
 Envelope = MessageCreated | MessageEdited | MessageDeleted
 WAIT = 5.0
-MANAGE_CHANNELS = discord.Permissions(manage_channels=True)
 
 
 @dataclass
@@ -93,12 +93,15 @@ class Running:
 
 
 def settings(**changes: Any) -> Settings:
-    return Settings().replace(**changes)
+    """Every channel enabled unless a test says otherwise: these tests are about envelopes, not defaults."""
+    return Settings().replace(**{"enabled_channels": ("*",), **changes})
 
 
-def new_gateway(config: Settings, store: InMemoryStore | None = None) -> tuple[Gateway, MemoryPublisher]:
+def new_gateway(
+    config: Settings, store: InMemoryStore | None = None, state_dir: Path | None = None
+) -> tuple[Gateway, MemoryPublisher]:
     publisher = MemoryPublisher()
-    gateway = Gateway(config, BacklogPublisher(publisher, max_backlog=100), store)
+    gateway = Gateway(config, BacklogPublisher(publisher, max_backlog=100), store, state_dir)
     # READY waits this long after the last GUILD_CREATE (2 s by default): keep connections quick.
     gateway._connection.guild_ready_timeout = 0.05
     return gateway, publisher
@@ -106,11 +109,14 @@ def new_gateway(config: Settings, store: InMemoryStore | None = None) -> tuple[G
 
 @contextlib.asynccontextmanager
 async def running(
-    fake: FakeDiscord, config: Settings | None = None, store: InMemoryStore | None = None
+    fake: FakeDiscord,
+    config: Settings | None = None,
+    store: InMemoryStore | None = None,
+    state_dir: Path | None = None,
 ) -> AsyncIterator[Running]:
     """The Gateway logged in and READY against `fake`; closed and its backlog flushed afterwards."""
     store = store if store is not None else InMemoryStore()
-    gateway, publisher = new_gateway(config or settings(), store)
+    gateway, publisher = new_gateway(config or settings(), store, state_dir)
     try:
         async with gateway:
             await gateway.login(fake.token or "any-token")
@@ -448,120 +454,3 @@ def test_slash_commands_are_registered_on_ready(fake_discord: FakeDiscord) -> No
     assert group.get("contexts") == [0] or group.get("dm_permission") is False  # guild only
     names = sorted(option["name"] for option in group["options"])
     assert names == ["disable", "enable", "forget", "quiet", "status", "visibility", "what-do-you-know"]
-
-
-# -- slash command callbacks (the fake has no interactions: call them directly) -------------------------
-
-
-@dataclass
-class FakeResponse:
-    sent: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-
-    async def send_message(self, content: str, **options: Any) -> None:
-        self.sent.append((content, options))
-
-
-@dataclass
-class FakeInteraction:
-    channel: Any
-    permissions: discord.Permissions
-    response: FakeResponse = field(default_factory=FakeResponse)
-
-    @property
-    def said(self) -> str:
-        [(content, options)] = self.response.sent
-        assert options.get("ephemeral") is True
-        return content
-
-
-def command(gateway: Gateway, name: str) -> Callable[..., Any]:
-    group = gateway.tree.get_command("kikimimi")
-    assert isinstance(group, discord.app_commands.Group)
-    found = group.get_command(name)
-    assert isinstance(found, discord.app_commands.Command)
-    return found.callback
-
-
-def test_enable_disable_quiet_and_status_write_and_report_channel_settings() -> None:
-    store = InMemoryStore()
-    gateway, _ = new_gateway(settings(enabled_channels=("42",)), store)
-    here = SimpleNamespace(id=7)
-
-    async def call(name: str, **options: Any) -> str:
-        interaction = FakeInteraction(here, MANAGE_CHANNELS)
-        await command(gateway, name)(interaction, **options)
-        return interaction.said
-
-    async def scenario() -> None:
-        assert (await call("status")).startswith("enabled: no · not quiet")
-        assert await call("enable") == "kikimimi is enabled here."
-        assert store.channel_settings(ChannelKey("7")) == ChannelSettings(enabled=True)
-        assert gateway.enabled("7", is_dm=False)
-        assert (await call("status")).startswith("enabled: yes · not quiet")
-
-        before = datetime.now(UTC)
-        said = await call("quiet", minutes=30)
-        stored = store.channel_settings(ChannelKey("7"))
-        assert stored.enabled is True and stored.quiet_until is not None
-        assert timedelta(minutes=30) <= stored.quiet_until - before < timedelta(minutes=31)
-        assert said == f"Quiet until <t:{int(stored.quiet_until.timestamp())}:t>."
-        status = await call("status")
-        assert status.startswith(f"enabled: yes · quiet until <t:{int(stored.quiet_until.timestamp())}:t>")
-
-        assert await call("disable") == "kikimimi is disabled here."
-        assert store.channel_settings(ChannelKey("7")) == ChannelSettings(enabled=False)
-        assert not gateway.enabled("7", is_dm=False)
-        assert (await call("status")).startswith("enabled: no · not quiet")
-
-    run_async(scenario())
-    gateway.backlog.flush(0.0)
-
-
-def test_a_command_in_a_thread_applies_to_its_parent_channel() -> None:
-    store = InMemoryStore()
-    gateway, _ = new_gateway(settings(), store)
-    thread = mock.MagicMock(spec=discord.Thread, id=222, parent_id=111)
-    interaction = FakeInteraction(thread, MANAGE_CHANNELS)
-    run_async(command(gateway, "disable")(interaction))
-    assert store.channel_settings(ChannelKey("111")).enabled is False
-    assert store.channel_settings(ChannelKey("222")) == ChannelSettings()
-    gateway.backlog.flush(0.0)
-
-
-def test_status_reports_the_judges_last_decision_and_reason() -> None:
-    from kikimimi.domain.model import LastDecision
-
-    store = InMemoryStore()
-    gateway, _ = new_gateway(settings(), store)
-    interaction = FakeInteraction(SimpleNamespace(id=7), MANAGE_CHANNELS)
-    run_async(command(gateway, "status")(interaction))
-    assert "no decision yet" in interaction.said
-    at = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
-    store.record_decision(ChannelKey("7"), LastDecision(at, "m5", "respond", "unanswered_question +40"))
-    interaction = FakeInteraction(SimpleNamespace(id=7), MANAGE_CHANNELS)
-    run_async(command(gateway, "status")(interaction))
-    assert f"last decision <t:{int(at.timestamp())}:R>: respond — unanswered_question +40" in interaction.said
-    gateway.backlog.flush(0.0)
-
-
-def test_stored_settings_are_read_by_status() -> None:
-    store = InMemoryStore()
-    store.save_channel_settings(ChannelKey("7"), ChannelSettings(enabled=False))
-    gateway, _ = new_gateway(settings(), store)
-    interaction = FakeInteraction(SimpleNamespace(id=7), MANAGE_CHANNELS)
-    run_async(command(gateway, "status")(interaction))
-    assert interaction.said.startswith("enabled: no")
-    gateway.backlog.flush(0.0)
-
-
-@pytest.mark.parametrize("name", ["enable", "disable", "quiet", "status"])
-def test_a_member_without_manage_channels_is_refused(name: str) -> None:
-    store = InMemoryStore()
-    gateway, _ = new_gateway(settings(), store)
-    perms = discord.Permissions(send_messages=True, manage_messages=True)
-    interaction = FakeInteraction(SimpleNamespace(id=7), perms)
-    run_async(command(gateway, name)(interaction))
-    assert interaction.said == "Manage Channels permission is required."
-    assert store.channel_settings(ChannelKey("7")) == ChannelSettings()
-    assert store.writes == 0 and gateway.overrides == {}
-    gateway.backlog.flush(0.0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
 
@@ -13,16 +14,8 @@ from kikimimi.adapters.twins.store import InMemoryStore
 from kikimimi.domain.model import ChannelKey, ChannelSettings
 from kikimimi.domain.wire import ChannelVisibility
 from kikimimi.local.fake_discord import FakeDiscord
-from tests.contract.test_gateway import (
-    MANAGE_CHANNELS,
-    WAIT,
-    FakeInteraction,
-    Running,
-    command,
-    new_gateway,
-    running,
-    settings,
-)
+from tests.contract.test_gateway import WAIT, Running, running, settings
+from tests.contract.test_gateway_commands import ready, run_command, said
 from tests.fixtures.fake_discord import MakeFake, run_async
 
 
@@ -94,47 +87,38 @@ def _thread(kind: discord.ChannelType, guild: Any) -> discord.Thread:
     return thread
 
 
-def test_the_visibility_command_stores_the_override_and_status_shows_it() -> None:
-    store = InMemoryStore()
-    gateway, _ = new_gateway(settings(), store)
-    here = SimpleNamespace(id=7)
-    store.record_visibility(ChannelKey("7"), False, discord.utils.utcnow())  # Discord: @everyone can view
-
-    async def call(name: str, **options: Any) -> str:
-        interaction = FakeInteraction(here, MANAGE_CHANNELS)
-        await command(gateway, name)(interaction, **options)
-        return interaction.said
-
-    async def scenario() -> None:
-        assert "memory may be used in every channel: from Discord permissions" in await call("status")
-        said = await call("visibility", mode="private")
-        assert said == "memory stays in this channel: set by a moderator (private)"
-        stored = store.channel_settings(ChannelKey("7"))
-        assert stored.visibility == "private" and stored.private is False and stored.is_private
-        await call("quiet", minutes=5)  # another command keeps the override
-        assert store.channel_settings(ChannelKey("7")).visibility == "private"
-        assert "memory stays in this channel: set by a moderator (private)" in await call("status")
-        said = await call("visibility", mode="auto")
-        assert said.startswith("memory may be used in every channel: from Discord permissions")
-        assert not store.channel_settings(ChannelKey("7")).is_private
-
-    run_async(scenario())
-    gateway.backlog.flush(0.0)
-
-
 def test_unknown_visibility_is_reported_as_private() -> None:
-    from gateway_vm.gateway import visibility_text
+    from gateway_vm.commands import visibility_text
 
     assert visibility_text(ChannelSettings()) == (
         "memory stays in this channel: Discord permissions not known yet: private until they are"
     )
 
 
-def test_the_visibility_command_needs_manage_channels() -> None:
+def test_the_visibility_override_is_kept_by_other_commands_and_auto_returns_to_discord(
+    make_fake_discord: MakeFake,
+) -> None:
+    fake = make_fake_discord()
     store = InMemoryStore()
-    gateway, _ = new_gateway(settings(), store)
-    interaction = FakeInteraction(SimpleNamespace(id=7), discord.Permissions(send_messages=True))
-    run_async(command(gateway, "visibility")(interaction, mode="public"))
-    assert interaction.said == "Manage Channels permission is required."
-    assert store.channel_settings(ChannelKey("7")) == ChannelSettings() and store.writes == 0
-    gateway.backlog.flush(0.0)
+    here = ChannelKey(fake.channel.id)
+
+    async def scenario() -> None:
+        async with ready(fake, store=store):  # on ready the gateway announced: @everyone can view #general
+            store.record_visibility(here, False, datetime.now(UTC))  # what ingest stores from that envelope
+            status = said(await run_command(fake, "kikimimi status"))
+            public = "memory may be used in every channel: from Discord permissions (@everyone can view)"
+            assert public in status
+            said_private = said(await run_command(fake, "kikimimi visibility", mode="private"))
+            assert said_private == "memory stays in this channel: set by a moderator (private)"
+            stored = store.channel_settings(here)
+            assert stored.visibility == "private" and stored.private is False and stored.is_private
+            await run_command(fake, "kikimimi quiet", minutes=5)  # another command keeps the override
+            await run_command(fake, "kikimimi enable")
+            assert store.channel_settings(here).visibility == "private"
+            status = said(await run_command(fake, "kikimimi status"))
+            assert "memory stays in this channel: set by a moderator (private)" in status
+            said_auto = said(await run_command(fake, "kikimimi visibility", mode="auto"))
+            assert said_auto.startswith("memory may be used in every channel: from Discord permissions")
+            assert not store.channel_settings(here).is_private
+
+    run_async(scenario())

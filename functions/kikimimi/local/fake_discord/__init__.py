@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from kikimimi.local.fake_discord.interactions import MANAGE_CHANNELS, MEMBER_PERMISSIONS, Interaction
 from kikimimi.local.fake_discord.server import DEFAULT_TOKEN, FakeDiscord
 from kikimimi.local.fake_discord.state import Channel, Guild, RecordedRequest, StoredMessage, User
 
 __all__ = [
     "DEFAULT_TOKEN",
+    "MANAGE_CHANNELS",
+    "MEMBER_PERMISSIONS",
     "Channel",
     "FakeDiscord",
     "Guild",
+    "Interaction",
     "RecordedRequest",
     "StoredMessage",
     "User",

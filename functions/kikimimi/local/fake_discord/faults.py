@@ -85,6 +85,39 @@ class Faults:
             self._rules.clear()
 
 
+class ScriptedFaults:
+    """FakeDiscord's controls for scripted faults (its `faults` holds the rules)."""
+
+    faults: Faults
+
+    def fail_next(
+        self,
+        method: str,
+        path_regex: str,
+        status: int,
+        retry_after: float | None = None,
+        global_: bool = False,
+        times: int = 1,
+        body: dict[str, Any] | None = None,
+    ) -> None:
+        """Answer the next `times` matching calls with an error (regex searched after /api/v10)."""
+        self.faults.add(
+            fail_rule(
+                method, path_regex, status, retry_after=retry_after, global_=global_, times=times, body=body
+            )
+        )
+
+    def drop_response_after_commit(
+        self, method: str, path_regex: str, times: int = 1, delay: float | None = None
+    ) -> None:
+        """Do the work, then close the connection (or answer only after `delay` seconds)."""
+        self.faults.add(drop_rule(method, path_regex, times=times, delay=delay))
+
+    def exhaust_bucket(self, method: str, path_regex: str, reset_after: float, times: int = 1) -> None:
+        """Report X-RateLimit-Remaining: 0 with this Reset-After on the next matching answer."""
+        self.faults.add(exhaust_rule(method, path_regex, reset_after=reset_after, times=times))
+
+
 def fail_rule(
     method: str,
     path_regex: str,

@@ -13,7 +13,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from kikimimi.local.fake_discord import payloads
+from kikimimi.local.fake_discord import frames, payloads
 from kikimimi.local.fake_discord.state import FakeState, StoredMessage, User
 
 _log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ class Gateway:
         self._connections.add(conn)
         session: Session | None = None
         try:
-            await conn.send(payloads.hello(self._interval_ms))
+            await conn.send(frames.hello(self._interval_ms))
             async for msg in ws:
                 if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                     break
@@ -114,7 +114,7 @@ class Gateway:
     async def _on_frame(self, conn: _Connection, session: Session | None, frame: dict) -> Session | None:
         op, data = frame.get("op"), frame.get("d")
         if op == 1:
-            await conn.send(payloads.heartbeat_ack())
+            await conn.send(frames.heartbeat_ack())
         elif op == 2 and session is not None:
             await conn.ws.close(code=4005, message=b"Already authenticated.")
         elif op == 2:
@@ -152,7 +152,7 @@ class Gateway:
     async def _resume(self, conn: _Connection, data: dict[str, Any]) -> Session | None:
         session = self.sessions.get(str(data.get("session_id")))
         if session is None or (self._token is not None and data.get("token") != self._token):
-            await conn.send(payloads.invalid_session(False))
+            await conn.send(frames.invalid_session(False))
             return None
         session.connection = conn
         after = data.get("seq") or 0
@@ -170,17 +170,18 @@ class Gateway:
 
     async def _dispatch(self, session: Session, event: str, data: dict[str, Any]) -> None:
         session.seq += 1
-        frame = payloads.dispatch(event, session.seq, data)
+        frame = frames.dispatch(event, session.seq, data)
         session.sent.append(frame)
         del session.sent[:-_BUFFERED_EVENTS]
         if session.connection is not None:
             await session.connection.send(frame)
 
-    async def broadcast(self, event: str, data: dict[str, Any], intent: int) -> int:
-        """Send to every session that asked for `intent` (buffered while disconnected); how many got it."""
+    async def broadcast(self, event: str, data: dict[str, Any], intent: int | None) -> int:
+        """Send to every session that asked for `intent`, or to all when None (interactions need no
+        intent); buffered while disconnected. How many got it."""
         count = 0
         for session in list(self.sessions.values()):
-            if session.intents & intent:
+            if intent is None or session.intents & intent:
                 await self._dispatch(session, event, self._visible(session, event, data))
                 count += 1
         return count

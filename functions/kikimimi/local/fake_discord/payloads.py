@@ -12,7 +12,7 @@ MESSAGE_TYPE_DEFAULT = 0
 MESSAGE_TYPE_REPLY = 19
 
 # @everyone may read, write, react and embed: what a bot in an ordinary server is given.
-_EVERYONE_PERMISSIONS = sum(1 << bit for bit in (6, 10, 11, 14, 15, 16, 17, 18, 35, 38))
+EVERYONE_PERMISSIONS = sum(1 << bit for bit in (6, 10, 11, 14, 15, 16, 17, 18, 35, 38))
 
 # GATEWAY_GUILD_MEMBERS_LIMITED | GATEWAY_MESSAGE_CONTENT_LIMITED: an unverified bot with both intents.
 APPLICATION_FLAGS = (1 << 15) | (1 << 19)
@@ -55,7 +55,7 @@ def everyone_role(guild: Guild) -> Json:
     return {
         "id": guild.id,  # the @everyone role shares the guild's id
         "name": "@everyone",
-        "permissions": str(_EVERYONE_PERMISSIONS),
+        "permissions": str(EVERYONE_PERMISSIONS),
         "position": 0,
         "color": 0,
         "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
@@ -272,33 +272,6 @@ def form_error(field: str, code: str, message: str) -> Json:
 
 def rate_limited(retry_after: float, global_: bool) -> Json:
     return {**error(0, "You are being rate limited."), "retry_after": retry_after, "global": global_}
-
-
-# Gateway frames (op codes from the Discord gateway documentation).
-
-
-def _frame(op: int, data: Any = None) -> Json:
-    return {"op": op, "d": data, "s": None, "t": None}
-
-
-def hello(interval_ms: int) -> Json:
-    return _frame(10, {"heartbeat_interval": interval_ms, "_trace": ["fake-discord"]})
-
-
-def heartbeat_ack() -> Json:
-    return _frame(11)
-
-
-def dispatch(event: str, seq: int, data: Json) -> Json:
-    return {"op": 0, "t": event, "s": seq, "d": data}
-
-
-def reconnect() -> Json:
-    return _frame(7)
-
-
-def invalid_session(resumable: bool) -> Json:
-    return _frame(9, resumable)
 
 
 def members_chunk(state: FakeState, guild: Guild, nonce: str | None) -> Json:

@@ -9,8 +9,10 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 
 from kikimimi.local.fake_discord import payloads
+from kikimimi.local.fake_discord.commands import CommandRoutes
 from kikimimi.local.fake_discord.faults import Faults, ratelimit_headers
 from kikimimi.local.fake_discord.gateway import Gateway
+from kikimimi.local.fake_discord.interactions import Interactions
 from kikimimi.local.fake_discord.messages import MessageRoutes
 from kikimimi.local.fake_discord.responses import ApiError, json_response, request_body
 from kikimimi.local.fake_discord.state import FakeState, RecordedRequest, User
@@ -28,6 +30,7 @@ class RestApi:
         state: FakeState,
         gateway: Gateway,
         faults: Faults,
+        interactions: Interactions,
         *,
         bot: User,
         owner: User,
@@ -41,6 +44,8 @@ class RestApi:
         self._token = token
         self._gateway_url = gateway_url
         self._messages = MessageRoutes(state, gateway, bot)
+        self._commands = CommandRoutes(state, bot)
+        self._interactions = interactions
 
     def app(self) -> web.Application:
         api = web.Application(middlewares=[self._middleware])
@@ -51,10 +56,8 @@ class RestApi:
         r.add_get("/users/{user_id}", self._user)
         r.add_get("/oauth2/applications/@me", self._application)
         r.add_get("/applications/@me", self._application)
-        r.add_put("/applications/{app_id}/commands", self._put_commands)
-        r.add_get("/applications/{app_id}/commands", self._get_commands)
-        r.add_put("/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands)
-        r.add_get("/applications/{app_id}/guilds/{guild_id}/commands", self._get_commands)
+        self._commands.add_routes(r)
+        self._interactions.add_routes(r)
         self._messages.add_routes(r)
         return api
 
@@ -74,7 +77,9 @@ class RestApi:
         )
         resource = request.match_info.route.resource
         route = resource.canonical[len(API_PREFIX) :] if resource is not None else path
-        if path != "/gateway" and not self._authorized(request):
+        # Interaction responses are authorized by the token in their path, not the bot token.
+        by_token = path.startswith(("/interactions/", "/webhooks/"))
+        if path != "/gateway" and not by_token and not self._authorized(request):
             return json_response(401, payloads.error(0, "401: Unauthorized"))
         failure = self._faults.failure(request.method, path, route)
         if failure is not None:
@@ -124,23 +129,3 @@ class RestApi:
 
     async def _application(self, request: web.Request) -> web.Response:
         return json_response(200, payloads.application(self._bot, self._owner))
-
-    def _command_key(self, request: web.Request) -> tuple[str, str | None]:
-        app_id = request.match_info["app_id"]
-        if app_id != self._bot.id:
-            raise ApiError(403, payloads.error(50001, "Missing Access"))
-        guild_id = request.match_info.get("guild_id")
-        if guild_id is not None and guild_id not in self._state.guilds:
-            raise ApiError(404, payloads.error(10004, "Unknown Guild"))
-        return app_id, guild_id
-
-    async def _put_commands(self, request: web.Request) -> web.Response:
-        app_id, guild_id = self._command_key(request)
-        body = await request_body(request)
-        if not isinstance(body, list):
-            raise ApiError(400, payloads.form_error("_root", "LIST_TYPE_CONVERT", "Must be an array."))
-        return json_response(200, self._state.upsert_commands(app_id, guild_id, body))
-
-    async def _get_commands(self, request: web.Request) -> web.Response:
-        with self._state.lock:
-            return json_response(200, list(self._state.commands.get(self._command_key(request), [])))

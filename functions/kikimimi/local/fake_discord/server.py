@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import threading
 from collections.abc import Coroutine
 from types import TracebackType
@@ -11,16 +10,16 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from kikimimi.local.fake_discord import payloads
-from kikimimi.local.fake_discord.faults import Faults, drop_rule, exhaust_rule, fail_rule
+from kikimimi.local.fake_discord import frames, payloads
+from kikimimi.local.fake_discord.faults import Faults, ScriptedFaults
 from kikimimi.local.fake_discord.gateway import INTENT_GUILD_MESSAGES, INTENT_GUILDS, Gateway
+from kikimimi.local.fake_discord.inspection import Inspection
+from kikimimi.local.fake_discord.interactions import MEMBER_PERMISSIONS, Interactions
 from kikimimi.local.fake_discord.rest import API_PREFIX, RestApi
 from kikimimi.local.fake_discord.state import (
     Channel,
     FakeState,
     Guild,
-    RecordedRequest,
-    StoredMessage,
     User,
     mentioned_user_ids,
 )
@@ -30,7 +29,7 @@ DEFAULT_TOKEN = "fake-bot-token"
 _CALL_TIMEOUT_S = 10.0
 
 
-class FakeDiscord:
+class FakeDiscord(ScriptedFaults, Inspection):
     """A local Discord: REST under /api/v10 and a gateway websocket at /gateway."""
 
     def __init__(
@@ -63,6 +62,7 @@ class FakeDiscord:
             heartbeat_interval_ms=heartbeat_interval_ms,
             gateway_url=lambda: self.gateway_url,
         )
+        self.interactions = Interactions(self.state, self.bot)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
@@ -112,6 +112,7 @@ class FakeDiscord:
             self.state,
             self.gateway,
             self.faults,
+            self.interactions,
             bot=self.bot,
             owner=self.owner,
             token=self.token,
@@ -233,9 +234,31 @@ class FakeDiscord:
             self.gateway.broadcast("MESSAGE_DELETE", payloads.message_delete(message), INTENT_GUILD_MESSAGES)
         )
 
+    def invoke(
+        self,
+        command: str,
+        user: User,
+        *,
+        channel_id: str | None = None,
+        options: dict[str, Any] | None = None,
+        permissions: int = MEMBER_PERMISSIONS,
+        locale: str = "en-US",
+        guild_locale: str | None = "ja",
+    ) -> str:
+        """A member runs a synced slash command ("kikimimi quiet", options by their default names) in a
+        channel (#general by default): INTERACTION_CREATE goes out; returns the interaction id
+        (`interaction(id)` shows the answers). `permissions` are the member's in that channel."""
+        channel = self.state.channels[channel_id or self.channel.id]
+        record, body = self.interactions.prepare(
+            command, dict(options or {}), user, channel,
+            permissions=permissions, locale=locale, guild_locale=guild_locale,
+        )  # fmt: skip
+        self._call(self.gateway.broadcast("INTERACTION_CREATE", body, None))
+        return record.id
+
     def request_reconnect(self) -> int:
         """Send op 7 RECONNECT to every connection (clients then RESUME)."""
-        return self._call(self.gateway.send_raw(payloads.reconnect()))
+        return self._call(self.gateway.send_raw(frames.reconnect()))
 
     def drop_gateway(self, code: int = 4000) -> None:
         """Close every gateway connection; sessions stay resumable and buffer events meanwhile."""
@@ -244,57 +267,7 @@ class FakeDiscord:
     def connected_sessions(self) -> int:
         return self._call(_value(self.gateway.connected_sessions))
 
-    # Scripted faults.
-
-    def fail_next(
-        self,
-        method: str,
-        path_regex: str,
-        status: int,
-        retry_after: float | None = None,
-        global_: bool = False,
-        times: int = 1,
-        body: dict[str, Any] | None = None,
-    ) -> None:
-        """Answer the next `times` matching calls with an error (regex searched after /api/v10)."""
-        self.faults.add(
-            fail_rule(
-                method, path_regex, status, retry_after=retry_after, global_=global_, times=times, body=body
-            )
-        )
-
-    def drop_response_after_commit(
-        self, method: str, path_regex: str, times: int = 1, delay: float | None = None
-    ) -> None:
-        """Do the work, then close the connection (or answer only after `delay` seconds)."""
-        self.faults.add(drop_rule(method, path_regex, times=times, delay=delay))
-
-    def exhaust_bucket(self, method: str, path_regex: str, reset_after: float, times: int = 1) -> None:
-        """Report X-RateLimit-Remaining: 0 with this Reset-After on the next matching answer."""
-        self.faults.add(exhaust_rule(method, path_regex, reset_after=reset_after, times=times))
-
     # Inspection.
-
-    @property
-    def requests(self) -> list[RecordedRequest]:
-        with self.state.lock:
-            return list(self.state.requests)
-
-    def requests_to(self, method: str, path_regex: str) -> list[RecordedRequest]:
-        pattern = re.compile(path_regex)
-        return [r for r in self.requests if r.method == method.upper() and pattern.search(r.path)]
-
-    def clear_requests(self) -> None:
-        with self.state.lock:
-            self.state.requests.clear()
-
-    def messages(self, channel_id: str) -> list[dict[str, Any]]:
-        """Rendered messages of a channel, oldest first."""
-        return [self.render(m) for m in self.state.channel_messages(channel_id)]
-
-    def render(self, message: StoredMessage) -> dict[str, Any]:
-        with self.state.lock:
-            return payloads.message(self.state, message)
 
     @property
     def identifies(self) -> list[dict[str, Any]]:

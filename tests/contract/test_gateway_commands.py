@@ -1,0 +1,301 @@
+"""Every `/kikimimi` command through discord.py's real command tree: the fake Discord dispatches
+INTERACTION_CREATE as a member would, the Gateway answers on the interaction endpoints, and the answers
+(ephemeral, English or Japanese) and the stored settings are read back. No callback is called directly."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from kikimimi.adapters.twins.recall import InMemoryRecall
+from kikimimi.adapters.twins.store import InMemoryStore
+from kikimimi.domain.model import ChannelKey, ChannelSettings, LastDecision, Message
+from kikimimi.domain.wire import ForgetRequested, parse_envelope
+from kikimimi.local.fake_discord import MANAGE_CHANNELS, MEMBER_PERMISSIONS, FakeDiscord, Interaction, User
+from kikimimi.settings import Settings
+from tests.contract.test_gateway import WAIT, Running, running, settings
+from tests.fixtures.fake_discord import MakeFake, run_async
+
+MODERATOR = MEMBER_PERMISSIONS | MANAGE_CHANNELS
+
+
+@contextlib.asynccontextmanager
+async def ready(
+    fake: FakeDiscord, config: Settings | None = None, store: Any = None
+) -> AsyncIterator[Running]:
+    """The Gateway READY with its commands synced (Discord offers only synced commands)."""
+    async with running(fake, config, store) as run:
+        await until(lambda: bool(fake.state.commands.get((fake.bot.id, None))), "the command sync")
+        yield run
+
+
+async def until(condition: Any, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while not condition():
+        if loop.time() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+async def run_command(
+    fake: FakeDiscord, command: str, user: User | None = None, moderator: bool = True, **options: Any
+) -> Interaction:
+    """A member runs `command`; returns the interaction once it has an answer (`locale`, `guild_locale`,
+    `channel_id` go to the invocation, everything else is a command option)."""
+    extra = {k: options.pop(k) for k in ("locale", "guild_locale", "channel_id") if k in options}
+    permissions = MODERATOR if moderator else MEMBER_PERMISSIONS
+    iid = fake.invoke(command, user or fake.alice, options=options, permissions=permissions, **extra)
+    await until(lambda: fake.interaction(iid).answer is not None, f"an answer to /{command}")
+    return fake.interaction(iid)
+
+
+def said(interaction: Interaction) -> str:
+    """The answer's text; every answer of these commands is ephemeral."""
+    answer = interaction.answer
+    assert answer is not None and answer.ephemeral, interaction.responses
+    return answer.content or ""
+
+
+def test_the_synced_commands_carry_japanese_names_descriptions_and_choices(fake_discord: FakeDiscord) -> None:
+    async def scenario() -> None:
+        async with ready(fake_discord):
+            pass
+
+    run_async(scenario())
+    [put] = fake_discord.requests_to("PUT", r"^/applications/\d+/commands$")
+    [group] = put.json
+    assert (
+        group["name"] == "kikimimi" and group["description_localizations"]["ja"] == "このチャンネルでの聞き耳"
+    )
+    subs = {o["name"]: o for o in group["options"]}
+    assert {name: o["name_localizations"]["ja"] for name, o in subs.items()} == {
+        "enable": "有効化", "disable": "無効化", "quiet": "静かに", "visibility": "公開範囲",
+        "status": "状態", "forget": "忘れて", "what-do-you-know": "覚えていること",
+    }  # fmt: skip
+    assert all(o["description_localizations"]["ja"] and o["description"] for o in subs.values())
+    [mode] = subs["visibility"]["options"]
+    assert [(c["value"], c["name_localizations"]["ja"]) for c in mode["choices"]] == [
+        ("public", "公開"), ("private", "非公開"), ("auto", "自動"),
+    ]  # fmt: skip
+    [minutes] = subs["quiet"]["options"]
+    assert (minutes["name_localizations"]["ja"], minutes["min_value"], minutes["required"]) == (
+        "分",
+        0,
+        False,
+    )
+    forget = {o["name"]: o["name_localizations"]["ja"] for o in subs["forget"]["options"]}
+    assert forget == {"me": "私のこと", "channel": "このチャンネル"}
+
+
+MODERATOR_ONLY = [
+    ("kikimimi enable", {}), ("kikimimi disable", {}), ("kikimimi quiet", {"minutes": 5}),
+    ("kikimimi visibility", {"mode": "public"}), ("kikimimi status", {}), ("kikimimi forget channel", {}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("command", "options"), MODERATOR_ONLY, ids=[c for c, _ in MODERATOR_ONLY])
+def test_a_member_without_manage_channels_is_refused_in_their_language(
+    make_fake_discord: MakeFake, command: str, options: dict[str, Any]
+) -> None:
+    fake = make_fake_discord()
+    store = InMemoryStore()
+
+    async def scenario() -> tuple[Interaction, Interaction]:
+        async with ready(fake, store=store) as run:
+            english = await run_command(fake, command, moderator=False, **options)
+            japanese = await run_command(fake, command, moderator=False, locale="ja", **options)
+            assert run.gateway.overrides == {}
+            return english, japanese
+
+    english, japanese = run_async(scenario())
+    assert said(english) == "Manage Channels permission is required."
+    assert said(japanese) == "チャンネルの管理権限が必要です。"
+    assert [r.type for r in english.responses] == [4]  # one ephemeral message, no deferral
+    assert store.channel_settings(ChannelKey(fake.channel.id)) == ChannelSettings() and store.writes == 0
+
+
+def test_enable_quiet_end_early_status_and_disable_in_english(make_fake_discord: MakeFake) -> None:
+    fake = make_fake_discord()
+    store = InMemoryStore()
+    here = ChannelKey(fake.channel.id)
+
+    async def scenario() -> None:
+        async with ready(fake, settings(enabled_channels=("42",)), store) as run:
+            status = said(await run_command(fake, "kikimimi status"))
+            assert status.startswith("disabled here · not quiet · memory stays in this channel")
+            assert status.endswith("\nI have not judged anything here yet.")
+            assert said(await run_command(fake, "kikimimi enable")) == "kikimimi is enabled here."
+            assert store.channel_settings(here).enabled is True and run.gateway.enabled(here.id, False)
+
+            before = datetime.now(UTC)
+            quiet = said(await run_command(fake, "kikimimi quiet", minutes=30))
+            until = store.channel_settings(here).quiet_until
+            assert until is not None and timedelta(minutes=30) <= until - before < timedelta(minutes=31)
+            stamp = f"<t:{int(until.timestamp())}:t>"
+            assert quiet == (
+                f"Quiet until {stamp}; mentions are still answered. "
+                "`/kikimimi quiet minutes:0` ends it early."
+            )
+            assert said(await run_command(fake, "kikimimi status")).startswith(
+                f"enabled here · quiet until {stamp}"
+            )
+
+            ended = said(await run_command(fake, "kikimimi quiet", minutes=0))
+            assert ended == "The quiet period is over: I may speak here again."
+            assert store.channel_settings(here).quiet_until is None
+            assert store.channel_settings(here).enabled is True  # ending the quiet keeps the switch
+            assert said(await run_command(fake, "kikimimi quiet", minutes=0)) == (
+                "I was not quiet here; nothing changed."
+            )
+            assert said(await run_command(fake, "kikimimi status")).startswith("enabled here · not quiet")
+
+            assert said(await run_command(fake, "kikimimi disable")) == "kikimimi is disabled here."
+            assert store.channel_settings(here).enabled is False and not run.gateway.enabled(here.id, False)
+
+    run_async(scenario())
+
+
+def test_japanese_clients_get_japanese_replies(make_fake_discord: MakeFake) -> None:
+    fake = make_fake_discord()
+    store = InMemoryStore()
+
+    async def scenario() -> list[str]:
+        async with ready(fake, settings(language="en"), store):
+            return [
+                said(await run_command(fake, "kikimimi enable", locale="ja")),
+                said(await run_command(fake, "kikimimi quiet", minutes=0, locale="ja")),
+                said(await run_command(fake, "kikimimi visibility", mode="private", locale="ja")),
+                said(await run_command(fake, "kikimimi status", locale="ja")),
+                said(await run_command(fake, "kikimimi disable", locale="ja")),
+            ]
+
+    enabled, unquiet, visibility, status, disabled = run_async(scenario())
+    assert enabled == "このチャンネルで聞き耳を有効にしました。"
+    assert unquiet == "静かにしていませんでした。変更はありません。"
+    assert visibility == "覚えたことはこのチャンネルの中だけ: モデレーターが設定（非公開）"
+    assert status.startswith("このチャンネルで有効 · 静かにしていない · 覚えたことはこのチャンネルの中だけ")
+    assert status.endswith("このチャンネルではまだ何も判断していません。")
+    assert disabled == "このチャンネルで聞き耳を無効にしました。"
+
+
+@pytest.mark.parametrize(
+    ("locale", "guild_locale", "bot_language", "expected"),
+    [
+        ("ja", "en-US", "en", "このチャンネルで聞き耳を有効にしました。"),  # the caller's language first
+        ("en-GB", "ja", "ja", "kikimimi is enabled here."),
+        ("fr", "ja", "en", "このチャンネルで聞き耳を有効にしました。"),  # not spoken here: the server's
+        ("fr", None, "ja", "このチャンネルで聞き耳を有効にしました。"),  # neither: BOT_LANGUAGE
+        ("fr", None, "en", "kikimimi is enabled here."),
+    ],
+)
+def test_the_reply_language_follows_the_caller_then_the_server_then_bot_language(
+    make_fake_discord: MakeFake, locale: str, guild_locale: str | None, bot_language: str, expected: str
+) -> None:
+    fake = make_fake_discord()
+
+    async def scenario() -> str:
+        async with ready(fake, settings(language=bot_language)):
+            return said(await run_command(fake, "kikimimi enable", locale=locale, guild_locale=guild_locale))
+
+    assert run_async(scenario()) == expected
+
+
+def test_status_says_in_words_why_the_bot_stayed_silent(make_fake_discord: MakeFake) -> None:
+    fake = make_fake_discord()
+    store = InMemoryStore()
+    at = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+    reason = "rules silent at 0: other_exchange -10, closing -30; an open question: its watch decides"
+    store.record_decision(ChannelKey(fake.channel.id), LastDecision(at, "m5", "silent", reason))
+
+    async def scenario() -> tuple[str, str]:
+        async with ready(fake, store=store):
+            return (said(await run_command(fake, "kikimimi status")),
+                    said(await run_command(fake, "kikimimi status", locale="ja")))  # fmt: skip
+
+    english, japanese = run_async(scenario())
+    when = f"<t:{int(at.timestamp())}:R>"
+    assert english.splitlines()[1] == (
+        f"Last time ({when}) I stayed silent (score 0): they were talking with someone else (−10), "
+        "the conversation was closing (−30), it was an open question: I waited to see whether someone "
+        "would answer it."
+    )
+    assert japanese.splitlines()[1] == (
+        f"前回（{when}）は黙っていました（スコア 0）。理由: ほかの人と話していた（−10）、"
+        "会話が締めくくられていた（−30）、未回答の質問だったので、誰かが答えるか様子を見た。"
+    )
+    assert "other_exchange" not in english + japanese and "closing -30" not in english + japanese
+
+
+def test_a_command_in_a_thread_applies_to_its_parent_channel(make_fake_discord: MakeFake) -> None:
+    fake = make_fake_discord()
+    thread = fake.add_thread(fake.channel.id, "release-notes")
+    store = InMemoryStore()
+
+    async def scenario() -> None:
+        async with ready(fake, store=store):
+            await run_command(fake, "kikimimi disable", channel_id=thread.id)
+
+    run_async(scenario())
+    assert store.channel_settings(ChannelKey(fake.channel.id)).enabled is False
+    assert store.channel_settings(ChannelKey(thread.id)) == ChannelSettings()
+
+
+def test_forget_me_is_for_anyone_forget_channel_for_moderators(make_fake_discord: MakeFake) -> None:
+    fake = make_fake_discord()
+
+    async def scenario() -> tuple[Running, list[Interaction]]:
+        async with ready(fake, settings(enabled_channels=("999",))) as run:  # even where the bot is off
+            answers = [
+                await run_command(fake, "kikimimi forget me", moderator=False, locale="ja"),
+                await run_command(fake, "kikimimi forget channel", moderator=True),
+            ]
+            await asyncio.to_thread(run.gateway.backlog.flush, WAIT)
+            return run, answers
+
+    run, (me, channel) = run_async(scenario())
+    assert "忘れます" in said(me) and said(channel).startswith(
+        "I will forget everything I kept about this channel"
+    )
+    requests = [
+        e
+        for e in (parse_envelope(d) for d, _, _ in run.publisher.published)
+        if isinstance(e, ForgetRequested)
+    ]
+    assert [(r.scope, r.user_id, r.requested_by) for r in requests] == [
+        ("user", fake.alice.id, fake.alice.id), ("channel", None, fake.alice.id),
+    ]  # fmt: skip
+    assert all(r.guild_id == fake.guild.id and r.channel_id == fake.channel.id for r in requests)
+
+
+def test_what_do_you_know_defers_then_answers_only_the_caller(make_fake_discord: MakeFake) -> None:
+    fake = make_fake_discord()
+    store = InMemoryStore()
+    now = datetime.now(UTC)
+    store.add_message(
+        Message("m1", fake.guild.id, fake.channel.id, None, fake.alice.id, "alice", False, "I moved", now),
+        now + timedelta(minutes=30),
+    )
+    bob = fake.add_user("bob")
+
+    async def scenario() -> tuple[Interaction, Interaction]:
+        async with ready(fake, settings(language="en"), store) as run:
+            run.gateway._recall = InMemoryRecall(store)
+            know = "kikimimi what-do-you-know"
+            mine = await run_command(fake, know, moderator=False)
+            return mine, await run_command(fake, know, bob, moderator=False, locale="ja")
+
+    alice, nobody = run_async(scenario())
+    deferred, answer = alice.responses
+    assert (deferred.via, deferred.type, deferred.ephemeral) == (
+        "callback",
+        5,
+        True,
+    )  # "thinking…", only to her
+    assert answer.via == "followup" and "recent messages (kept 30 min): 1" in said(alice)
+    assert said(nobody) == "このサーバーであなたについて覚えていることはありません。"
