@@ -140,13 +140,13 @@ class Gateway(discord.AutoShardedClient):
         self.admit(envelopes.created(message, bot_id), message.guild is None)
 
     def publish_visibility(self, channels: Iterable[Any]) -> int:
-        """Publish who can see each channel (ENABLED_CHANNELS filters, not the stored switch: a channel
-        enabled later must already know its audience); how many envelopes went out."""
+        """Publish who can see each channel, every one: `/kikimimi enable` may turn any channel on, and it
+        must already know its audience then; how many envelopes went out."""
         now = datetime.now(UTC)
         sent = 0
         for channel in channels:
             envelope = envelopes.visibility(channel, now)
-            if envelope is not None and self.settings.channel_enabled(envelope.channel_id):
+            if envelope is not None:
                 self.backlog.submit(envelope)
                 sent += 1
         self.announced += sent
