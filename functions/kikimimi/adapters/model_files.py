@@ -70,6 +70,19 @@ def require_llama_cpp() -> None:
         raise OfflineModelNotInstalled(f"llama-cpp-python is not installed. {INSTALL_HINT}")
 
 
+def offline_installed(cache_dir: Path | None = None, spec: ModelSpec = QWEN_CODER_1_5B) -> bool:
+    """Is the offline model usable without a build or a download: llama_cpp and the model on disk?"""
+    if importlib.util.find_spec("llama_cpp") is None:
+        return False
+    if is_verified((cache_dir or default_cache_dir()) / spec.filename, spec):
+        return True
+    try:
+        find_parts(spec)
+    except OfflineModelNotInstalled:
+        return False
+    return True
+
+
 def find_parts(spec: ModelSpec = QWEN_CODER_1_5B, search_path: Sequence[str] | None = None) -> list[Path]:
     """The installed data file of every part in join order; search_path replaces sys.path when given."""
     found: list[Path] = []

@@ -93,8 +93,10 @@ def cmd_cost(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from kikimimi.tools.demo import run_demo
+    from kikimimi.tools.demo import choose_backend, run_demo
 
+    requested, args.llm = args.llm, None
+    args.llm = choose_backend(requested, settings_from(args))
     return run_demo(settings_from(args), speed=args.speed)
 
 
@@ -137,7 +139,7 @@ def parser() -> argparse.ArgumentParser:
         default=1.0,
         help="play the conversation faster (2 = twice as fast; default 1)",
     )
-    add_common(p)
+    add_common(p, auto=True)
     p.set_defaults(run=cmd_demo)
 
     p = _command(sub, "local", "start the local stack and chat with the bot from the terminal")

