@@ -10,11 +10,11 @@ from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory.forget import superseded
 from kikimimi.domain.memory.wire import SummarizeTask
 from kikimimi.domain.model import ChannelKey, ChannelMemory, ChunkLine, Message, TaskKind
-from kikimimi.usecases.deps import Deps, elapsed_ms
+from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory.hook import forget as forget_window
 from kikimimi.usecases.memory.hook import schedule, summarize_payload
 from kikimimi.usecases.memory.maintain import rebuild_fresh
-from kikimimi.usecases.memory.writer import write_summary
+from kikimimi.usecases.memory.writer import emit_summary, write_summary
 
 MAX_CHUNKS = 200  # a week of 15-minute windows in a busy channel: more than the chunks TTL keeps
 
@@ -87,20 +87,7 @@ def rebuild_summary(deps: Deps, task: SummarizeTask) -> ChannelMemory | None:
         deps.emit("summary_skipped", key, **base, decision="conflict", pending=len(batch))
         return None
     forget_window(deps, key)
-    deps.emit(
-        "channel_summary",
-        key,
-        **base,
-        decision="rebuilt",
-        messages=len(batch),
-        seq=new.seq,
-        summary=new.summary,
-        mood=new.mood,
-        topic_keywords=list(new.topic_keywords),
-        active_users=list(new.active_users),
-        model=model,
-        latency_ms=elapsed_ms(started),
-    )
+    emit_summary(deps, key, base, new, "rebuilt", len(batch), model, started)
     if guild_id:
         refresh_guild(deps, guild_id, now)
     return new

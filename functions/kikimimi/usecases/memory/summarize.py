@@ -18,10 +18,10 @@ from kikimimi.domain.memory.prompt_context import chunk_line
 from kikimimi.domain.memory.wire import ReflectTask, SummarizeTask
 from kikimimi.domain.model import ChannelKey, ChannelMemory, Chunk, Message, TaskKind
 from kikimimi.domain.wire import dump
-from kikimimi.usecases.deps import Deps, elapsed_ms
+from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory.hook import forget, schedule, summarize_payload
 from kikimimi.usecases.memory.rebuild import rebuild_summary
-from kikimimi.usecases.memory.writer import write_summary
+from kikimimi.usecases.memory.writer import emit_summary, write_summary
 
 log = logging.getLogger(__name__)
 FAR = timedelta(days=3650)
@@ -104,21 +104,7 @@ def close_window(
         deps.emit("summary_skipped", key, **base, decision="conflict", pending=len(pending))
         return None
     forget(deps, key)
-    deps.emit(
-        "channel_summary",
-        key,
-        **base,
-        decision="summarized",
-        messages=len(batch),
-        seq=new.seq,
-        summary=new.summary,
-        mood=new.mood,
-        topic_keywords=list(new.topic_keywords),
-        active_users=list(new.active_users),
-        profiles=len(updates),
-        model=model,
-        latency_ms=elapsed_ms(started),
-    )
+    emit_summary(deps, key, base, new, "summarized", len(batch), model, started, profiles=len(updates))
     _follow_up(deps, key, new, window, full=len(batch) >= s.summary_max_messages)
     return new
 

@@ -10,7 +10,7 @@ from kikimimi.domain.memory.schema import MemoryAnswerInvalid, SummaryAnswer, pa
 from kikimimi.domain.model import ChannelKey, ChannelMemory, Message
 from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.prompts import render
-from kikimimi.usecases.deps import Deps
+from kikimimi.usecases.deps import Deps, elapsed_ms
 
 log = logging.getLogger(__name__)
 
@@ -40,3 +40,22 @@ def write_summary(
     keywords = extract_keywords([m.content for m in batch if m.is_human], 5)
     fallback = SummaryAnswer(summary=memory.summary, mood=memory.mood, topic_keywords=list(keywords))
     return fallback, "none"
+
+
+def emit_summary(
+    deps: Deps,
+    key: ChannelKey,
+    base: dict,
+    new: ChannelMemory,
+    decision: str,
+    messages: int,
+    model: str,
+    started: float,
+    **extra: object,
+) -> None:
+    """The `channel_summary` line of a summary written (summarized) or rebuilt after a forget."""
+    deps.emit(
+        "channel_summary", key, **base, decision=decision, messages=messages, seq=new.seq,
+        summary=new.summary, mood=new.mood, topic_keywords=list(new.topic_keywords),
+        active_users=list(new.active_users), **extra, model=model, latency_ms=elapsed_ms(started),
+    )  # fmt: skip
