@@ -149,8 +149,9 @@ def _spoken(locale: object) -> str | None:
 
 
 def language(interaction: discord.Interaction, default: str) -> str:
-    """The caller's language when it is one we speak, else the server's, else BOT_LANGUAGE."""
-    for locale in (interaction.locale, interaction.guild_locale):
+    """The server's language when it is one we speak (the issue's rule for every reply), else the
+    caller's, else BOT_LANGUAGE."""
+    for locale in (interaction.guild_locale, interaction.locale):
         spoken = _spoken(locale)
         if spoken is not None:
             return spoken

@@ -1,5 +1,5 @@
 """`/kikimimi enable|disable|quiet|visibility|status` (Manage Channels), localized; the forget commands
-join the same group (forget_commands.py). Replies are ephemeral and in the caller's language."""
+join the same group (forget_commands.py). Replies are ephemeral and in the server's language."""
 
 from __future__ import annotations
 

@@ -43,6 +43,9 @@ async def until(condition: Any, what: str) -> None:
         await asyncio.sleep(0.01)
 
 
+JA = {"locale": "ja", "guild_locale": "ja"}  # a Japanese client in a Japanese server
+
+
 async def run_command(
     fake: FakeDiscord, command: str, user: User | None = None, moderator: bool = True, **options: Any
 ) -> Interaction:
@@ -109,7 +112,7 @@ def test_a_member_without_manage_channels_is_refused_in_their_language(
     async def scenario() -> tuple[Interaction, Interaction]:
         async with ready(fake, store=store) as run:
             english = await run_command(fake, command, moderator=False, **options)
-            japanese = await run_command(fake, command, moderator=False, locale="ja", **options)
+            japanese = await run_command(fake, command, moderator=False, **JA, **options)
             assert run.gateway.overrides == {}
             return english, japanese
 
@@ -168,11 +171,11 @@ def test_japanese_clients_get_japanese_replies(make_fake_discord: MakeFake) -> N
     async def scenario() -> list[str]:
         async with ready(fake, settings(language="en"), store):
             return [
-                said(await run_command(fake, "kikimimi enable", locale="ja")),
-                said(await run_command(fake, "kikimimi quiet", minutes=0, locale="ja")),
-                said(await run_command(fake, "kikimimi visibility", mode="private", locale="ja")),
-                said(await run_command(fake, "kikimimi status", locale="ja")),
-                said(await run_command(fake, "kikimimi disable", locale="ja")),
+                said(await run_command(fake, "kikimimi enable", **JA)),
+                said(await run_command(fake, "kikimimi quiet", minutes=0, **JA)),
+                said(await run_command(fake, "kikimimi visibility", mode="private", **JA)),
+                said(await run_command(fake, "kikimimi status", **JA)),
+                said(await run_command(fake, "kikimimi disable", **JA)),
             ]
 
     enabled, unquiet, visibility, status, disabled = run_async(scenario())
@@ -187,14 +190,19 @@ def test_japanese_clients_get_japanese_replies(make_fake_discord: MakeFake) -> N
 @pytest.mark.parametrize(
     ("locale", "guild_locale", "bot_language", "expected"),
     [
-        ("ja", "en-US", "en", "このチャンネルで聞き耳を有効にしました。"),  # the caller's language first
-        ("en-GB", "ja", "ja", "kikimimi is enabled here."),
-        ("fr", "ja", "en", "このチャンネルで聞き耳を有効にしました。"),  # not spoken here: the server's
+        ("ja", "en-US", "ja", "kikimimi is enabled here."),  # the server's language first
+        ("en-GB", "ja", "en", "このチャンネルで聞き耳を有効にしました。"),
+        (
+            "ja",
+            "fr",
+            "en",
+            "このチャンネルで聞き耳を有効にしました。",
+        ),  # server locale not spoken: caller
         ("fr", None, "ja", "このチャンネルで聞き耳を有効にしました。"),  # neither: BOT_LANGUAGE
         ("fr", None, "en", "kikimimi is enabled here."),
     ],
 )
-def test_the_reply_language_follows_the_caller_then_the_server_then_bot_language(
+def test_the_reply_language_follows_the_server_then_the_caller_then_bot_language(
     make_fake_discord: MakeFake, locale: str, guild_locale: str | None, bot_language: str, expected: str
 ) -> None:
     fake = make_fake_discord()
@@ -216,7 +224,7 @@ def test_status_says_in_words_why_the_bot_stayed_silent(make_fake_discord: MakeF
     async def scenario() -> tuple[str, str]:
         async with ready(fake, store=store):
             return (said(await run_command(fake, "kikimimi status")),
-                    said(await run_command(fake, "kikimimi status", locale="ja")))  # fmt: skip
+                    said(await run_command(fake, "kikimimi status", **JA)))  # fmt: skip
 
     english, japanese = run_async(scenario())
     when = f"<t:{int(at.timestamp())}:R>"
@@ -252,7 +260,7 @@ def test_forget_me_is_for_anyone_forget_channel_for_moderators(make_fake_discord
     async def scenario() -> tuple[Running, list[Interaction]]:
         async with ready(fake, settings(enabled_channels=("999",))) as run:  # even where the bot is off
             answers = [
-                await run_command(fake, "kikimimi forget me", moderator=False, locale="ja"),
+                await run_command(fake, "kikimimi forget me", moderator=False, **JA),
                 await run_command(fake, "kikimimi forget channel", moderator=True),
             ]
             await asyncio.to_thread(run.gateway.backlog.flush, WAIT)
@@ -288,7 +296,7 @@ def test_what_do_you_know_defers_then_answers_only_the_caller(make_fake_discord:
             run.gateway._recall = InMemoryRecall(store)
             know = "kikimimi what-do-you-know"
             mine = await run_command(fake, know, moderator=False)
-            return mine, await run_command(fake, know, bob, moderator=False, locale="ja")
+            return mine, await run_command(fake, know, bob, moderator=False, **JA)
 
     alice, nobody = run_async(scenario())
     deferred, answer = alice.responses

@@ -43,11 +43,11 @@ class Commands:
         return self.stack.discord
 
     def run(self, channel: str, command: str, **options: Any) -> Interaction:
-        """A moderator (alice) runs `command` in `channel` (`locale` goes to the invocation)."""
+        """A moderator (alice) runs `command` in `channel` (`locale`: the client's and the server's)."""
         locale = options.pop("locale", "en-US")
         iid = self.fake.invoke(
             command, self.users["alice"], channel_id=self.channels[channel], options=options,
-            permissions=MODERATOR, locale=locale,
+            permissions=MODERATOR, locale=locale, guild_locale=locale,
         )  # fmt: skip
         self.until(lambda: self.fake.interaction(iid).answer is not None, 15, f"an answer to /{command}")
         return self.fake.interaction(iid)

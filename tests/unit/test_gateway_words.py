@@ -92,10 +92,11 @@ def test_silence_and_no_decision_and_a_long_reason() -> None:
 @pytest.mark.parametrize(
     ("locale", "guild_locale", "default", "expected"),
     [
-        (discord.Locale.japanese, None, "en", "ja"),
-        (discord.Locale.american_english, discord.Locale.japanese, "ja", "en"),
+        (discord.Locale.japanese, None, "en", "ja"),  # no server locale: the caller's
+        (discord.Locale.american_english, discord.Locale.japanese, "en", "ja"),  # the server's first
+        (discord.Locale.japanese, discord.Locale.british_english, "ja", "en"),
         (discord.Locale.british_english, None, "ja", "en"),
-        (discord.Locale.french, discord.Locale.japanese, "en", "ja"),
+        (discord.Locale.japanese, discord.Locale.german, "en", "ja"),  # the server's not spoken
         (discord.Locale.french, discord.Locale.german, "ja", "ja"),
         (discord.Locale.french, None, "en", "en"),
     ],

@@ -243,7 +243,7 @@ class FakeDiscord(ScriptedFaults, Inspection):
         options: dict[str, Any] | None = None,
         permissions: int = MEMBER_PERMISSIONS,
         locale: str = "en-US",
-        guild_locale: str | None = "ja",
+        guild_locale: str | None = "en-US",  # Discord's default for a server
     ) -> str:
         """A member runs a synced slash command ("kikimimi quiet", options by their default names) in a
         channel (#general by default): INTERACTION_CREATE goes out; returns the interaction id
