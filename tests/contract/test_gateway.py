@@ -26,7 +26,8 @@ import gateway_vm.gateway as gateway_module
 from gateway_vm.__main__ import INTENT_HELP, serve
 from gateway_vm.backlog import BacklogPublisher
 from gateway_vm.gateway import Gateway
-from kikimimi.adapters.twins.store import InMemoryStore, MemoryPublisher
+from kikimimi.adapters.twins.publisher import MemoryPublisher
+from kikimimi.adapters.twins.store import InMemoryStore
 from kikimimi.domain.model import ChannelKey, ChannelSettings
 from kikimimi.domain.wire import (
     ChannelVisibility,

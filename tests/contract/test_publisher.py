@@ -17,7 +17,7 @@ from kikimimi.adapters.pubsub import (
     ensure_push_subscription,
     ensure_topic,
 )
-from kikimimi.adapters.twins.store import MemoryPublisher
+from kikimimi.adapters.twins.publisher import MemoryPublisher
 from kikimimi.local.emulators import Emulator
 from kikimimi.ports import Publisher
 from kikimimi.settings import Settings

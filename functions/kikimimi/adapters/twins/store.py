@@ -1,4 +1,4 @@
-"""In-memory twins of the Store and Publisher ports, for tests, replay and the local stack."""
+"""In-memory twin of the Store port, for tests, replay and the local stack."""
 
 from __future__ import annotations
 
@@ -327,17 +327,3 @@ class InMemoryStore:
         with self._lock:
             self.reads = 0
             self.writes = 0
-
-
-class MemoryPublisher:
-    """Publisher that records (data, ordering_key, attributes) and returns increasing ids."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.published: list[tuple[bytes, str, dict[str, str]]] = []
-
-    def publish(self, data: bytes, ordering_key: str, attributes: dict[str, str]) -> str:
-        """Record the message and return its id ("1", "2", ...)."""
-        with self._lock:
-            self.published.append((bytes(data), ordering_key, dict(attributes)))
-            return str(len(self.published))
