@@ -6,17 +6,16 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Protocol
 
-from kikimimi.domain.model import (
-    ChannelKey,
+from kikimimi.domain.memory.model import (
     ChannelMemory,
     Chunk,
     Fact,
     GuildMemory,
-    Message,
     ProfileUpdate,
     SourceMatch,
     UserProfile,
 )
+from kikimimi.domain.model import ChannelKey, Message
 
 
 class Recall(Protocol):

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from kikimimi.domain.caps import CapDecision
+from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import (
     ChannelKey,
     ChannelSettings,
@@ -18,7 +19,6 @@ from kikimimi.domain.model import (
     Intervention,
     LastDecision,
     Message,
-    SourceMatch,
     TaskKind,
     TaskSpec,
 )

@@ -12,18 +12,8 @@ from kikimimi.adapters.firestore_recall import FirestoreRecall
 from kikimimi.adapters.twins.recall import InMemoryRecall
 from kikimimi.adapters.twins.store import InMemoryStore
 from kikimimi.domain.memory.forget import chunk_without, intervention_without, profile_topic
-from kikimimi.domain.model import (
-    ChannelKey,
-    ChannelMemory,
-    Chunk,
-    ChunkLine,
-    Fact,
-    Intervention,
-    Message,
-    ProfileUpdate,
-    ResponseType,
-    SourceMatch,
-)
+from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine, Fact, ProfileUpdate, SourceMatch
+from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
 
 T0 = datetime(2026, 3, 4, 5, 6, 7, 0, tzinfo=UTC)
 KEY = ChannelKey("100")

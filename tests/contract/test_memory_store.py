@@ -11,8 +11,7 @@ from kikimimi.adapters.firestore import FirestoreStore
 from kikimimi.adapters.firestore_recall import FirestoreRecall
 from kikimimi.adapters.twins.recall import InMemoryRecall
 from kikimimi.adapters.twins.store import InMemoryStore
-from kikimimi.domain.model import (
-    ChannelKey,
+from kikimimi.domain.memory.model import (
     ChannelMemory,
     Chunk,
     ChunkLine,
@@ -20,9 +19,9 @@ from kikimimi.domain.model import (
     Fact,
     GuildChannel,
     GuildMemory,
-    Message,
     ProfileUpdate,
 )
+from kikimimi.domain.model import ChannelKey, Message
 
 T0 = datetime(2026, 2, 3, 4, 5, 6, 789000, tzinfo=UTC)
 KEY = ChannelKey("100")

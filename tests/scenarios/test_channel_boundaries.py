@@ -9,8 +9,9 @@ from datetime import datetime, timedelta
 import pytest
 
 from kikimimi.adapters.twins.template_llm import TemplateLLM
+from kikimimi.domain.memory.model import GuildChannel, GuildMemory
 from kikimimi.domain.memory.wire import MaintainTask
-from kikimimi.domain.model import ChannelKey, GuildChannel, GuildMemory
+from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import ChannelVisibility, MessageCreated
 from kikimimi.ports import LLMRequest, LLMResult
 from kikimimi.usecases.ingest import ingest

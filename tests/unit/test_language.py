@@ -7,13 +7,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi.domain.language import FALLBACK, RECENT_LINES, conversation_language, japanese_share
+from kikimimi.domain.memory.model import ChannelMemory
 from kikimimi.domain.memory.prompt_context import (
     chunk_line,
     guild_context,
     reflect_context,
     summarize_context,
 )
-from kikimimi.domain.model import ChannelKey, ChannelMemory, Message
+from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.prompt_context import build_context
 
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi.domain.memory import policy as mp
-from kikimimi.domain.model import ChannelKey, ChannelMemory, ExchangeRef, Familiarity, Message
+from kikimimi.domain.memory.model import ChannelMemory, ExchangeRef, Familiarity
+from kikimimi.domain.model import ChannelKey, Message
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 KEY = ChannelKey("100")

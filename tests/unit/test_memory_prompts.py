@@ -10,6 +10,7 @@ import pytest
 from kikimimi import prompts
 from kikimimi.adapters.twins.extractive_llm import ExtractiveMemoryWriter
 from kikimimi.domain.memory import blocks
+from kikimimi.domain.memory.model import ChannelMemory, Fact, Familiarity, GuildChannel, GuildMemory
 from kikimimi.domain.memory.prompt_context import (
     chunk_line,
     guild_context,
@@ -17,16 +18,7 @@ from kikimimi.domain.memory.prompt_context import (
     summarize_context,
 )
 from kikimimi.domain.memory.schema import MemoryAnswerInvalid, parse_guild, parse_reflection, parse_summary
-from kikimimi.domain.model import (
-    ChannelKey,
-    ChannelMemory,
-    ConversationState,
-    Fact,
-    Familiarity,
-    GuildChannel,
-    GuildMemory,
-    Message,
-)
+from kikimimi.domain.model import ChannelKey, ConversationState, Message
 from kikimimi.domain.prompt_context import build_context, said_recently
 from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.usecases.memory.recall import JudgeMemory, marked_fact, with_memory
@@ -191,7 +183,7 @@ def test_memory_keeps_the_reply_situation(language: str) -> None:
 
 
 def test_the_tone_follows_familiarity_and_the_last_topic_is_named() -> None:
-    from kikimimi.domain.model import UserProfile
+    from kikimimi.domain.memory.model import UserProfile
 
     regular = UserProfile("g1", "u1", "alice", interaction_count=42, last_topic=("札幌", "ラーメン"))
     text = blocks.speaker_block(regular, Familiarity.REGULAR, "alice", "ja")

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi.domain.memory import ranking as fr
-from kikimimi.domain.model import Fact
+from kikimimi.domain.memory.model import Fact
 
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
 W = fr.Weights(alpha=0.5, half_life_days=30, speaker_boost=1.5, min_score=0.05)

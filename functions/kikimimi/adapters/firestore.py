@@ -15,15 +15,8 @@ from kikimimi.adapters.firestore_forget import PlaceForgetting
 from kikimimi.domain import caps as caps_policy
 from kikimimi.domain.caps import CapDecision
 from kikimimi.domain.memory.forget import intervention_without
-from kikimimi.domain.model import (
-    ChannelKey,
-    ChannelSettings,
-    Decision,
-    Intervention,
-    LastDecision,
-    Message,
-    SourceMatch,
-)
+from kikimimi.domain.memory.model import SourceMatch
+from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
 
 CHANNELS = "channels"
 MESSAGES = "messages"

@@ -10,7 +10,8 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters import firestore_codec as codec
 from kikimimi.adapters.doc_counter import DocumentCounter
-from kikimimi.domain.model import ChannelKey, Intervention, Message, SourceMatch
+from kikimimi.domain.memory.model import SourceMatch
+from kikimimi.domain.model import ChannelKey, Intervention, Message
 
 INTERVENTIONS = "interventions"
 MESSAGES = "messages"

@@ -16,16 +16,8 @@ from kikimimi.adapters import firestore_recall_codec as mc
 from kikimimi.adapters.firestore import CHANNELS, MESSAGES
 from kikimimi.adapters.firestore_recall_codec import SUMMARY_FIELDS
 from kikimimi.adapters.firestore_recall_forget import MemoryForgetting
-from kikimimi.domain.model import (
-    ChannelKey,
-    ChannelMemory,
-    Chunk,
-    Fact,
-    GuildMemory,
-    Message,
-    ProfileUpdate,
-    UserProfile,
-)
+from kikimimi.domain.memory.model import ChannelMemory, Chunk, Fact, GuildMemory, ProfileUpdate, UserProfile
+from kikimimi.domain.model import ChannelKey, Message
 
 MEMORY_CHANNELS = "memory_channels"
 MEMORY_GUILDS = "memory_guilds"

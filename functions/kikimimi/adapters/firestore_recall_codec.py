@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from kikimimi.adapters.firestore_codec import optional_utc, utc
-from kikimimi.domain.model import (
-    ChannelKey,
+from kikimimi.domain.memory.model import (
     ChannelMemory,
     Chunk,
     ChunkLine,
@@ -18,6 +17,7 @@ from kikimimi.domain.model import (
     GuildMemory,
     UserProfile,
 )
+from kikimimi.domain.model import ChannelKey
 
 # The fields of a channel's memory a summary owns; the reflection owns the others.
 SUMMARY_FIELDS = (

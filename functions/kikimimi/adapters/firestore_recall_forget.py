@@ -13,7 +13,8 @@ from kikimimi.adapters import firestore_codec as codec
 from kikimimi.adapters import firestore_recall_codec as mc
 from kikimimi.adapters.doc_counter import DocumentCounter
 from kikimimi.adapters.firestore_forget import BATCH, match_filter, rewrite_each
-from kikimimi.domain.model import ChannelKey, ChannelMemory, Chunk, Fact, SourceMatch, UserProfile
+from kikimimi.domain.memory.model import ChannelMemory, Chunk, Fact, SourceMatch, UserProfile
+from kikimimi.domain.model import ChannelKey
 
 CHUNKS = "chunks"
 PROFILES = "profiles"

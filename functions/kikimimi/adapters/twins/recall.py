@@ -12,18 +12,17 @@ from kikimimi.adapters.firestore_recall_codec import SUMMARY_FIELDS, emptied, tr
 from kikimimi.adapters.firestore_recall_forget import REBUILT_FIELDS
 from kikimimi.adapters.twins.store import InMemoryStore
 from kikimimi.domain.memory.forget import line_matches
-from kikimimi.domain.memory.ranking import cosine
-from kikimimi.domain.model import (
-    ChannelKey,
+from kikimimi.domain.memory.model import (
     ChannelMemory,
     Chunk,
     Fact,
     GuildMemory,
-    Message,
     ProfileUpdate,
     SourceMatch,
     UserProfile,
 )
+from kikimimi.domain.memory.ranking import cosine
+from kikimimi.domain.model import ChannelKey, Message
 
 
 def _profile_key(guild_id: str, user_id: str) -> tuple[str, str]:

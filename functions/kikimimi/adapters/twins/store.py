@@ -11,15 +11,8 @@ from datetime import datetime, timedelta
 from kikimimi.adapters.firestore_codec import count_reads, intervention_doc_id, optional_utc, utc
 from kikimimi.domain.caps import CapDecision, CapState, decide
 from kikimimi.domain.memory.forget import intervention_without, line_matches
-from kikimimi.domain.model import (
-    ChannelKey,
-    ChannelSettings,
-    Decision,
-    Intervention,
-    LastDecision,
-    Message,
-    SourceMatch,
-)
+from kikimimi.domain.memory.model import SourceMatch
+from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
 
 TOMBSTONE = "deleted"
 PENDING_EDIT = "pending_edit"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from kikimimi.domain.model import ChannelKey, ChannelMemory, Fact, Familiarity, GuildMemory, UserProfile
+from kikimimi.domain.memory.model import ChannelMemory, Fact, Familiarity, GuildMemory, UserProfile
+from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.prompt_context import inert
 
 CHANNEL_HEAD = {"ja": "【このチャンネルの状況】", "en": "[This channel]"}

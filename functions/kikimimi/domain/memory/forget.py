@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from kikimimi.domain.memory.keywords import extract_keywords, normalize, terms
-from kikimimi.domain.model import ChannelMemory, Chunk, ChunkLine, Intervention, SourceMatch, UserProfile
+from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine, SourceMatch, UserProfile
+from kikimimi.domain.model import Intervention
 
 TOPIC_KEYWORDS = 5  # as many as a summary window gives a profile (policy.exchanges)
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from kikimimi.domain.memory.keywords import extract_keywords
-from kikimimi.domain.model import ChannelKey, ChannelMemory, ExchangeRef, Familiarity, Message, ProfileUpdate
+from kikimimi.domain.memory.model import ChannelMemory, ExchangeRef, Familiarity, ProfileUpdate
+from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.rules import is_addressed
 
 REF_KEEP = 60  # recent human messages remembered for "messages it answered"

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kikimimi.domain.language import conversation_language
-from kikimimi.domain.model import ChannelMemory, ChunkLine, GuildMemory, Message
+from kikimimi.domain.memory.model import ChannelMemory, ChunkLine, GuildMemory
+from kikimimi.domain.model import Message
 from kikimimi.domain.prompt_context import inert
 
 

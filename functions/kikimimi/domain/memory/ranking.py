@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from kikimimi.domain.memory.keywords import merge_keywords, normalize
-from kikimimi.domain.model import Fact
+from kikimimi.domain.memory.model import Fact
 
 DAY = 86400.0
 

@@ -7,7 +7,8 @@ from datetime import timedelta
 from typing import Any
 
 from kikimimi.domain.memory.forget import chunk_without, intervention_without
-from kikimimi.domain.model import ChannelKey, SourceMatch
+from kikimimi.domain.memory.model import SourceMatch
+from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import ForgetRequested
 from kikimimi.ports import Recall, Store
 from kikimimi.usecases.deps import Deps

@@ -12,8 +12,9 @@ import hashlib
 from datetime import timedelta
 
 from kikimimi.domain.memory.forget import chunk_without, intervention_without, profile_topic
+from kikimimi.domain.memory.model import Chunk, SourceMatch
 from kikimimi.domain.memory.wire import ForgetTask
-from kikimimi.domain.model import ChannelKey, Chunk, SourceMatch, TaskKind, TaskSpec
+from kikimimi.domain.model import ChannelKey, TaskKind, TaskSpec
 from kikimimi.domain.wire import MessageDeleted, MessageEdited, dump
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory.rebuild import schedule_rebuild

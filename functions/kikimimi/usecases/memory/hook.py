@@ -14,8 +14,9 @@ from typing import Literal
 
 from kikimimi.domain import policy
 from kikimimi.domain.memory import policy as mp
+from kikimimi.domain.memory.model import ChannelMemory
 from kikimimi.domain.memory.wire import ReflectTask, SummarizeTask
-from kikimimi.domain.model import ChannelKey, ChannelMemory, Message, TaskKind, TaskSpec
+from kikimimi.domain.model import ChannelKey, Message, TaskKind, TaskSpec
 from kikimimi.domain.wire import dump
 from kikimimi.usecases.deps import Deps
 

@@ -7,10 +7,11 @@ import time
 from collections import defaultdict
 from datetime import datetime, timedelta
 
+from kikimimi.domain.memory.model import GuildChannel, GuildMemory
 from kikimimi.domain.memory.prompt_context import guild_context
 from kikimimi.domain.memory.schema import GuildAnswer, MemoryAnswerInvalid, parse_guild, schema
 from kikimimi.domain.memory.wire import MaintainTask
-from kikimimi.domain.model import ChannelKey, GuildChannel, GuildMemory
+from kikimimi.domain.model import ChannelKey
 from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.prompts import render
 from kikimimi.usecases.deps import Deps, elapsed_ms

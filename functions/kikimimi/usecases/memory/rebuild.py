@@ -8,8 +8,9 @@ from datetime import datetime, timedelta
 
 from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory.forget import superseded
+from kikimimi.domain.memory.model import ChannelMemory, ChunkLine
 from kikimimi.domain.memory.wire import SummarizeTask
-from kikimimi.domain.model import ChannelKey, ChannelMemory, ChunkLine, Message, TaskKind
+from kikimimi.domain.model import ChannelKey, Message, TaskKind
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory.hook import forget as forget_window
 from kikimimi.usecases.memory.hook import schedule, summarize_payload
@@ -99,7 +100,7 @@ def refresh_guild(deps: Deps, guild_id: str, now: datetime) -> None:
     if deps.recall.guild_memory(guild_id) is None:
         return
     if not rebuild_fresh(deps, guild_id, now):
-        from kikimimi.domain.model import GuildMemory
+        from kikimimi.domain.memory.model import GuildMemory
 
         deps.recall.save_guild_memory(GuildMemory(guild_id=guild_id, updated_at=now))
     deps.memory_cache.pop(f"guild:{guild_id}", None)

@@ -17,16 +17,8 @@ from kikimimi.domain.memory import blocks
 from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory import ranking as fr
 from kikimimi.domain.memory.keywords import extract_keywords
-from kikimimi.domain.model import (
-    ChannelKey,
-    ChannelMemory,
-    Decision,
-    Fact,
-    GuildMemory,
-    Intervention,
-    Message,
-    ResponseType,
-)
+from kikimimi.domain.memory.model import ChannelMemory, Fact, GuildMemory
+from kikimimi.domain.model import ChannelKey, Decision, Intervention, Message, ResponseType
 from kikimimi.domain.prompt_context import PromptContext
 from kikimimi.domain.rules import Score
 from kikimimi.domain.wire import ReplyTask

@@ -11,6 +11,7 @@ from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory import ranking as fr
 from kikimimi.domain.memory.forget import sources_of
 from kikimimi.domain.memory.keywords import extract_keywords, merge_keywords
+from kikimimi.domain.memory.model import ChannelMemory, ChunkLine, Fact
 from kikimimi.domain.memory.prompt_context import reflect_context
 from kikimimi.domain.memory.schema import (
     FactAnswer,
@@ -20,7 +21,7 @@ from kikimimi.domain.memory.schema import (
     schema,
 )
 from kikimimi.domain.memory.wire import ReflectTask
-from kikimimi.domain.model import ChannelKey, ChannelMemory, ChunkLine, Fact
+from kikimimi.domain.model import ChannelKey
 from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.prompts import render
 from kikimimi.usecases.deps import Deps, elapsed_ms

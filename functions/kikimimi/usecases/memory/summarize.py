@@ -14,9 +14,10 @@ from datetime import datetime, timedelta
 
 from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory.forget import superseded
+from kikimimi.domain.memory.model import ChannelMemory, Chunk
 from kikimimi.domain.memory.prompt_context import chunk_line
 from kikimimi.domain.memory.wire import ReflectTask, SummarizeTask
-from kikimimi.domain.model import ChannelKey, ChannelMemory, Chunk, Message, TaskKind
+from kikimimi.domain.model import ChannelKey, Message, TaskKind
 from kikimimi.domain.wire import dump
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory.hook import forget, schedule, summarize_payload

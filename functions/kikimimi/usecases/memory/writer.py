@@ -5,9 +5,10 @@ from __future__ import annotations
 import logging
 
 from kikimimi.domain.memory.keywords import extract_keywords
+from kikimimi.domain.memory.model import ChannelMemory
 from kikimimi.domain.memory.prompt_context import summarize_context
 from kikimimi.domain.memory.schema import MemoryAnswerInvalid, SummaryAnswer, parse_summary, schema
-from kikimimi.domain.model import ChannelKey, ChannelMemory, Message
+from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.prompts import render
 from kikimimi.usecases.deps import Deps, elapsed_ms
