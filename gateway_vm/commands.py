@@ -128,6 +128,9 @@ def register_commands(client: Any) -> None:
             return
         channel, lang = found
         await update(channel, visibility=mode.value)
+        target = client.get_channel(int(channel))
+        if target is not None:  # ingest then clears the guild memory the channel helped write, if private
+            client.publish_visibility([target])
         shown = dataclasses.replace(await fresh(channel), visibility=mode.value)
         await interaction.response.send_message(visibility_text(shown, lang), ephemeral=True)
 

@@ -15,7 +15,7 @@ from kikimimi.domain.model import ChannelKey, ChannelSettings
 from kikimimi.domain.wire import ChannelVisibility
 from kikimimi.local.fake_discord import FakeDiscord
 from tests.contract.test_gateway import WAIT, Running, running, settings
-from tests.contract.test_gateway_commands import ready, run_command, said
+from tests.contract.test_gateway_commands import ready, run_command, said, until
 from tests.fixtures.fake_discord import MakeFake, run_async
 
 
@@ -102,13 +102,19 @@ def test_the_visibility_override_is_kept_by_other_commands_and_auto_returns_to_d
     here = ChannelKey(fake.channel.id)
 
     async def scenario() -> None:
-        async with ready(fake, store=store):  # on ready the gateway announced: @everyone can view #general
+        async with ready(fake, store=store) as run:  # on ready it announced: @everyone can view #general
             store.record_visibility(here, False, datetime.now(UTC))  # what ingest stores from that envelope
             status = said(await run_command(fake, "kikimimi status"))
             public = "memory may be used in every channel: from Discord permissions (@everyone can view)"
             assert public in status
             said_private = said(await run_command(fake, "kikimimi visibility", mode="private"))
             assert said_private == "memory stays in this channel: set by a moderator (private)"
+            # #general is published again (once on ready, once now), so ingest clears the guild memory it
+            # helped write at once.
+            await until(
+                lambda: sum(e.channel_id == fake.channel.id for e in run.visibility) == 2,
+                "a second announcement",
+            )
             stored = store.channel_settings(here)
             assert stored.visibility == "private" and stored.private is False and stored.is_private
             await run_command(fake, "kikimimi quiet", minutes=5)  # another command keeps the override

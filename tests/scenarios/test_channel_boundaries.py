@@ -190,6 +190,27 @@ def test_a_channel_that_becomes_private_leaves_the_guild_memory_at_once(scenario
     assert not leaked(f"{rebuilt.long_term} {rebuilt.recent_events}")
 
 
+def test_a_moderators_private_override_leaves_the_guild_memory_at_once(scenario: Make) -> None:
+    from kikimimi.domain.model import ChannelSettings
+
+    s = scenario()
+    run(s, visibility("general", False, 0), visibility(MODS, False, 0), *mods_meeting(s, 10),
+        *general_chat(s, 40))  # fmt: skip
+    run(s, visibility("general", False, 2 * 3600))  # the hourly maintenance runs before this delivery
+    assert s.sim.recall is not None
+    before = s.sim.recall.guild_memory("g1")
+    assert before is not None and MODS in {c.key_id for c in before.channels}
+    # `/kikimimi visibility private`: the gateway saves the override, then publishes the channel again
+    # (Discord still says public).
+    s.sim.store.save_channel_settings(ChannelKey(MODS), ChannelSettings(visibility="private"))
+    run(s, visibility(MODS, False, 2 * 3600 + 5))
+    after = s.sim.recall.guild_memory("g1")
+    assert after is not None and {c.key_id for c in after.channels} == {"general"}
+    assert not leaked(f"{after.long_term} {after.recent_events}")
+    [event] = s.sim.events.named("visibility")[-1:]
+    assert event["changed"] is False and event["guild_memory_cleared"] is True
+
+
 def test_an_older_observation_never_overwrites_a_newer_one(scenario: Make) -> None:
     s = scenario()
     ingest(s.sim.deps, visibility(MODS, True, 100))

@@ -8,16 +8,16 @@ from kikimimi.usecases.memory import maintain
 
 
 def record(deps: Deps, envelope: ChannelVisibility) -> str:
-    """Store the observation (an older one never overwrites a newer); a channel that became private
-    takes its part of the guild memory along at once. Safe to run again."""
+    """Store the observation (an older one never overwrites a newer); a channel that is private — by
+    Discord's permissions or a moderator's `/kikimimi visibility private`, after which the gateway
+    publishes the channel again — takes its part of the guild memory along at once. Safe to run again."""
     key = envelope.key
     changed = deps.store.record_visibility(key, envelope.private, envelope.at)
     deps.forget_settings(key)
-    cleared = (
-        changed
-        and envelope.private
-        and maintain.forget_channel(deps, envelope.guild_id, key, deps.clock.now())
-    )
+    # The parent channel's settings, a moderator's override included; a thread may also be private alone.
+    private = deps.channel_settings(key).is_private or (key.thread_id is not None and envelope.private)
+    # forget_channel reads the guild memory and writes only when this place is still in it.
+    cleared = private and maintain.forget_channel(deps, envelope.guild_id, key, deps.clock.now())
     deps.emit(
         "visibility", key, function="ingest", guild=envelope.guild_id,
         decision="private" if envelope.private else "public", changed=changed, guild_memory_cleared=cleared,

@@ -28,7 +28,9 @@ from kikimimi.usecases.memory.reflect import weights
 log = logging.getLogger(__name__)
 _MARKER = re.compile(r"^\[memory:(?P<id>f[0-9a-f]{19})\]\s*")
 PROACTIVE_TERM = "proactive_memory"
-GUILD_CACHE = timedelta(minutes=10)  # guild memory is rebuilt hourly: a read per reply would be waste
+# Guild memory is rebuilt hourly, so a read per reply would be waste; but a channel turning private
+# clears its part at once, and another instance may hold the old text: at most a minute.
+GUILD_CACHE = timedelta(minutes=1)
 
 
 @dataclass(frozen=True)
