@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import ChannelVisibility
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory import maintain
@@ -14,8 +15,11 @@ def record(deps: Deps, envelope: ChannelVisibility) -> str:
     key = envelope.key
     changed = deps.store.record_visibility(key, envelope.private, envelope.at)
     deps.forget_settings(key)
-    # The parent channel's settings, a moderator's override included; a thread may also be private alone.
-    private = deps.channel_settings(key).is_private or (key.thread_id is not None and envelope.private)
+    # The parent channel's settings, a moderator's override included (read past the 30 s cache: a channel
+    # announced on the gateway's start may be enabled by command a moment later); a thread may also be
+    # private alone.
+    parent = deps.store.channel_settings(ChannelKey(key.channel_id))
+    private = parent.is_private or (key.thread_id is not None and envelope.private)
     # forget_channel reads the guild memory and writes only when this place is still in it.
     cleared = private and maintain.forget_channel(deps, envelope.guild_id, key, deps.clock.now())
     deps.emit(
