@@ -9,8 +9,7 @@ by `/kikimimi enable`.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ from kikimimi.domain.model import ChannelKey, ChannelSettings
 from kikimimi.local.emulators import EmulatorNotInstalled
 from kikimimi.local.fake_discord import MANAGE_CHANNELS, MEMBER_PERMISSIONS, FakeDiscord, Interaction, User
 from kikimimi.local.stack import LocalStack
+from tests.e2e.room import Room
 
 from .conftest import FAST, KEYWORD, MIN_WAIT_SECONDS
 
@@ -30,17 +30,12 @@ START_TIMEOUT = 60.0  # the first judgment pays the functions' cold start
 MODERATOR = MEMBER_PERMISSIONS | MANAGE_CHANNELS
 
 
-class Commands:
+class Commands(Room):
     """The stack, its fake Discord, the channel ids, and a Firestore reader."""
 
     def __init__(self, stack: LocalStack, channels: dict[str, str], users: dict[str, User]) -> None:
-        self.stack, self.channels, self.users = stack, channels, users
+        super().__init__(stack, channels, users)
         self._store: Any = None
-
-    @property
-    def fake(self) -> FakeDiscord:
-        assert isinstance(self.stack.discord, FakeDiscord)
-        return self.stack.discord
 
     def run(self, channel: str, command: str, **options: Any) -> Interaction:
         """A moderator (alice) runs `command` in `channel` (`locale`: the client's and the server's)."""
@@ -56,32 +51,6 @@ class Commands:
         answer = self.run(channel, command, **options).answer
         assert answer is not None and answer.ephemeral
         return answer.content or ""
-
-    def post(self, channel: str, author: str, content: str) -> dict[str, Any]:
-        return self.fake.post_user_message(self.channels[channel], self.users[author], content)
-
-    def wait(self, channel: str, event: str, timeout: float, **match: Any) -> dict[str, Any]:
-        channel_id = self.channels[channel]
-        found = self.stack.wait_for(
-            lambda e: e.get("channel") == channel_id and e.get("event") == event
-            and all(e.get(k) == v for k, v in match.items()),
-            timeout,
-        )  # fmt: skip
-        if found is None:
-            seen = [
-                (e.get("event"), e.get("decision"))
-                for e in self.stack.events
-                if e.get("channel") == channel_id
-            ]
-            pytest.fail(f"no {event} {match} in #{channel} within {timeout}s; saw {seen}")
-        return found
-
-    def until(self, condition: Callable[[], bool], timeout: float, what: str) -> None:
-        deadline = time.monotonic() + timeout
-        while not condition():
-            if time.monotonic() > deadline:
-                pytest.fail(f"timed out after {timeout}s waiting for {what}")
-            self.stack.next_event(0.05)
 
     def settings(self, channel: str) -> ChannelSettings:
         if self._store is None:

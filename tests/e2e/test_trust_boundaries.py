@@ -13,7 +13,6 @@ import re
 import time
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from kikimimi.local.emulators import EmulatorNotInstalled
 from kikimimi.local.fake_discord import FakeDiscord, User
 from kikimimi.local.gemini_standin import GeminiStandIn, minimal_instance
 from kikimimi.local.stack import LocalStack
+from tests.e2e.room import Room
 
 pytestmark = pytest.mark.emulator
 
@@ -89,52 +89,14 @@ def leaked(text: str) -> set[str]:
     return {w for w in MODS_WORDS if w in found}
 
 
-@dataclass
-class Trust:
-    stack: LocalStack
-    standin: GeminiStandIn
-    channels: dict[str, str] = field(default_factory=dict)
-    users: dict[str, User] = field(default_factory=dict)
+class Trust(Room):
+    """The stack, its fake Discord, the Gemini stand-in that records every prompt."""
 
-    @property
-    def fake(self) -> FakeDiscord:
-        assert isinstance(self.stack.discord, FakeDiscord)
-        return self.stack.discord
-
-    def post(self, channel: str, author: str, content: str) -> dict[str, Any]:
-        return self.fake.post_user_message(self.channels[channel], self.users[author], content)
-
-    def wait(self, channel: str, event: str, timeout: float = 30.0, **match: Any) -> dict[str, Any]:
-        channel_id = self.channels[channel]
-        found = self.stack.wait_for(
-            lambda e: e.get("channel") == channel_id and e.get("event") == event
-            and all(e.get(k) == v for k, v in match.items()),
-            timeout,
-        )  # fmt: skip
-        if found is None:
-            seen = [
-                (e.get("event"), e.get("decision"))
-                for e in self.stack.events
-                if e.get("channel") == channel_id
-            ]
-            pytest.fail(f"no {event} {match} in #{channel} within {timeout}s; saw {seen[-30:]}")
-        return found
-
-    def events(self, channel: str, event: str, **match: Any) -> list[dict[str, Any]]:
-        channel_id = self.channels[channel]
-        return [
-            e for e in list(self.stack.events)
-            if e.get("channel") == channel_id and e.get("event") == event
-            and all(e.get(k) == v for k, v in match.items())
-        ]  # fmt: skip
-
-    def count(self, channel: str, event: str, **match: Any) -> int:
-        channel_id = self.channels[channel]
-        return sum(
-            1 for e in list(self.stack.events)
-            if e.get("channel") == channel_id and e.get("event") == event
-            and all(e.get(k) == v for k, v in match.items())
-        )  # fmt: skip
+    def __init__(
+        self, stack: LocalStack, standin: GeminiStandIn, channels: dict[str, str], users: dict[str, User]
+    ) -> None:
+        super().__init__(stack, channels, users)
+        self.standin = standin
 
     def settle(self, *names: str) -> None:
         """Until the channels' tasks ran, leaving out the 15-minute summary buckets (not due in a test)."""
@@ -249,5 +211,5 @@ def test_the_flood_is_capped(trust: Trust) -> None:
     assert len(set(answered)) == 3, answered  # a redelivered envelope is decided again, the same way
     assert len(posts) == 3 and len(writes) == 3  # the model was asked three times, the bot posted three
     reacted = {r.path.split("/")[4] for r in reactions}  # retried PUTs (a 429) are the same reaction
-    assert len(reacted) == 1 and trust.count("flood", "reaction") == 1
+    assert len(reacted) == 1 and len(trust.events("flood", "reaction")) == 1
     assert len({e["trigger"] for e in trust.events("flood", "answer_capped", cap="user")}) == 57
