@@ -16,6 +16,7 @@ from typing import Any, TypedDict, Unpack, cast
 from kikimimi.domain.model import TaskKind
 from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, Publisher, Recall, Store, TaskQueue
 from kikimimi.settings import Settings
+from kikimimi.task_routing import task_deadlines, task_routes
 from kikimimi.usecases.deps import Deps, PortFactories
 
 LLM_BACKENDS = ("none", "offline", "gemini")
@@ -191,6 +192,8 @@ def build_tasks(settings: Settings) -> TaskQueue:
     if not (settings.judge_url and settings.reply_url):
         raise ConfigError("JUDGE_URL and REPLY_URL must be set (the functions Cloud Tasks calls)")
     queues, urls = task_routes(settings)
+    deadlines = task_deadlines(settings)
+    deadlines[TaskKind.FORGET] = deadlines[TaskKind.SUMMARIZE]  # forget bodies go to the summarize function
     return CloudTasksQueue(
         client,
         project=settings.project,
@@ -198,34 +201,8 @@ def build_tasks(settings: Settings) -> TaskQueue:
         queues=queues,
         urls=urls,
         invoker_service_account=settings.tasks_invoker_sa or None,
-        dispatch_deadlines=task_deadlines(settings),
+        dispatch_deadlines=deadlines,
     )
-
-
-def task_deadlines(settings: Settings) -> dict[TaskKind, float]:
-    """Cloud Tasks' dispatch deadline per task kind: the timeout of the function the kind calls."""
-    return {
-        TaskKind.JUDGE: settings.judge_dispatch_deadline_seconds,
-        TaskKind.REPLY: settings.reply_dispatch_deadline_seconds,
-        TaskKind.SUMMARIZE: settings.summarize_dispatch_deadline_seconds,
-        TaskKind.REFLECT: settings.reflect_dispatch_deadline_seconds,
-    }
-
-
-def task_routes(settings: Settings) -> tuple[dict[TaskKind, str], dict[TaskKind, str]]:
-    """Queue and URL per task kind; the memory kinds only when their function URLs are configured."""
-    queues = {TaskKind.JUDGE: settings.judge_queue, TaskKind.REPLY: settings.reply_queue}
-    urls = {TaskKind.JUDGE: settings.judge_url, TaskKind.REPLY: settings.reply_url}
-    memory_routes = (
-        (TaskKind.SUMMARIZE, settings.summarize_url),
-        (TaskKind.REFLECT, settings.reflect_url),
-        (TaskKind.FORGET, settings.summarize_url),  # the summarize function takes forget bodies too
-    )
-    for kind, url in memory_routes:
-        if url:
-            queues[kind] = settings.memory_queue
-            urls[kind] = url
-    return queues, urls
 
 
 def build_publisher(settings: Settings) -> Publisher:
