@@ -19,7 +19,8 @@ import pytest
 
 from kikimimi.local.emulators import EmulatorNotInstalled
 from kikimimi.local.fake_discord import FakeDiscord, User
-from kikimimi.local.gemini_standin import GeminiStandIn, minimal_instance
+from kikimimi.local.gemini_bodies import minimal_instance
+from kikimimi.local.gemini_standin import GeminiStandIn
 from kikimimi.local.stack import LocalStack
 from tests.e2e.room import Room
 

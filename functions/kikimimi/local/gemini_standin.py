@@ -13,11 +13,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from kikimimi.local.embed_standin import EmbedRoute
+from kikimimi.local.gemini_bodies import (
+    candidate_body,
+    default_responder,
+    error_body,
+    estimate_tokens,
+)
 
 # Both /v1beta/models/X:generateContent and Vertex's .../publishers/google/models/X:generateContent.
 _PATH = re.compile(r"/models/(?P<model>[^/:]+):generateContent$")
-_GRPC_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND"}
-_GRPC_STATUS |= {429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED"}
 
 # A responder gets the parsed request body and returns the answer text, or an object sent as JSON.
 Responder = Callable[[dict[str, Any]], "str | dict[str, Any] | list[Any]"]
@@ -53,79 +57,6 @@ class _Step:
     text: str | None = None
     delay_s: float = 0.0
     usage: tuple[int, int] | None = None
-
-
-def minimal_instance(schema: dict[str, Any], root: dict[str, Any] | None = None) -> Any:
-    """A small value valid for a JSON schema or Gemini Schema: required fields only, first enum value."""
-    root = schema if root is None else root
-    if "$ref" in schema:  # pydantic puts enums and nested models under $defs
-        target: Any = root
-        for part in schema["$ref"].lstrip("#/").split("/"):
-            target = target[part]
-        return minimal_instance(target, root)
-    if "const" in schema:
-        return schema["const"]
-    if schema.get("enum"):
-        return schema["enum"][0]
-    for key in ("anyOf", "oneOf", "allOf"):
-        if schema.get(key):
-            return minimal_instance(schema[key][0], root)
-    kind = schema.get("type", "object")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "null")
-    kind = str(kind).lower()  # Gemini's Schema spells types in capitals
-    if kind == "object":
-        props = schema.get("properties") or {}
-        return {name: minimal_instance(props.get(name) or {}, root) for name in schema.get("required") or []}
-    if kind == "array":
-        item = minimal_instance(schema.get("items") or {}, root)
-        return [item] * int(schema.get("minItems", 0))
-    if kind == "string":
-        return "x" * int(schema.get("minLength", 0))
-    if kind in ("integer", "number"):
-        value = float(schema.get("minimum", 0))
-        if "exclusiveMinimum" in schema:
-            value = float(schema["exclusiveMinimum"]) + (1 if kind == "integer" else 1e-6)
-        value = min(value, float(schema.get("maximum", value)))
-        return int(value) if kind == "integer" else value
-    return False if kind == "boolean" else None
-
-
-def default_responder(body: dict[str, Any]) -> str | dict[str, Any] | list[Any]:
-    """A minimal valid instance of the requested response schema, or the text "ok"."""
-    config = body.get("generationConfig") or {}
-    schema = config.get("responseJsonSchema") or config.get("responseSchema")
-    if schema is not None:
-        return json.dumps(minimal_instance(schema), ensure_ascii=False)
-    if config.get("responseMimeType") == "application/json":
-        return {}
-    return "ok"
-
-
-def candidate_body(text: str, model: str, usage: tuple[int, int]) -> dict[str, Any]:
-    """A generateContent response with one text candidate and usage metadata."""
-    return {
-        "candidates": [
-            {"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}
-        ],
-        "usageMetadata": {
-            "promptTokenCount": usage[0],
-            "candidatesTokenCount": usage[1],
-            "totalTokenCount": usage[0] + usage[1],
-        },
-        "modelVersion": model,
-    }
-
-
-def error_body(status: int, grpc_status: str | None = None, message: str | None = None) -> dict[str, Any]:
-    """Google's JSON error shape: {"error": {code, message, status}}."""
-    grpc = grpc_status or _GRPC_STATUS.get(status, "UNKNOWN")
-    return {"error": {"code": status, "message": message or f"stand-in {grpc}", "status": grpc}}
-
-
-def _estimate_tokens(text: str) -> int:
-    """About four characters a token; enough for cost figures in local runs."""
-    return max(1, len(text) // 4)
 
 
 class GeminiStandIn:
@@ -238,7 +169,7 @@ class GeminiStandIn:
             except Exception as exc:  # a broken responder should fail the call, not hang it
                 return 500, error_body(500, message=f"responder failed: {exc!r}"), step.delay_s
             text = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
-        usage = step.usage or (_estimate_tokens(json.dumps(record.body)), _estimate_tokens(text))
+        usage = step.usage or (estimate_tokens(json.dumps(record.body)), estimate_tokens(text))
         return step.status, candidate_body(text, record.model, usage), step.delay_s
 
 
