@@ -37,20 +37,25 @@ TERMS: dict[str, dict[str, str]] = {
     "closing": {"en": "the conversation was closing", "ja": "会話が締めくくられていた"},
     "recent_turn": {"en": "I had just taken a turn", "ja": "直前に自分も発言していた"},
     "exchange": {"en": "they were talking with me", "ja": "私と話している最中だった"},
+    "follow_up": {"en": "they asked me a follow-up question", "ja": "私への続きの質問だった"},
     "unanswered_address": {
         "en": "someone had spoken to me and was still waiting",
         "ja": "呼びかけにまだ答えていなかった",
     },
     "other_exchange": {"en": "they were talking with someone else", "ja": "ほかの人と話していた"},
     "crowded": {"en": "many people were talking", "ja": "大勢が話していた"},
+    "question_waiting": {
+        "en": "the question was still waiting in a quiet room",
+        "ja": "静かな中で質問が答えを待っていた",
+    },
+    "participation": {"en": "I had been taking part lately", "ja": "最近の会話に加わっていた"},
+    "just_answered": {"en": "they were answering what I had just said", "ja": "私の直前の発言への返事だった"},
+    "unfinished": {"en": "they had not finished their sentence", "ja": "発言が途中で続きそうだった"},
     "proactive_memory": {"en": "I remembered something worth sharing", "ja": "伝えたいことを覚えていた"},
 }
 
 # Notes the judge appends after "; " (usecases/judge.py, usecases/limits.py).
 NOTES: list[tuple[re.Pattern[str], dict[str, str]]] = [
-    (re.compile(r"an open question: its watch decides"),
-     {"en": "it was an open question: I waited to see whether someone would answer it",
-      "ja": "未回答の質問だったので、誰かが答えるか様子を見た"}),
     (re.compile(r"LLM budget reached \((?P<used>\d+)/(?P<limit>\d+) this hour\)"),
      {"en": "the rules decided alone: the model was asked {used} of {limit} times this hour",
       "ja": "この 1 時間のモデルの判断回数（{used}/{limit}）を使い切ったので、ルールだけで決めた"}),

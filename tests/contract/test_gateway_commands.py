@@ -218,7 +218,7 @@ def test_status_says_in_words_why_the_bot_stayed_silent(make_fake_discord: MakeF
     fake = make_fake_discord()
     store = InMemoryStore()
     at = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
-    reason = "rules silent at 0: other_exchange -10, closing -30; an open question: its watch decides"
+    reason = "rules silent at 0: other_exchange -10, closing -30; LLM budget reached (12/12 this hour)"
     store.record_decision(ChannelKey(fake.channel.id), LastDecision(at, "m5", "silent", reason))
 
     async def scenario() -> tuple[str, str]:
@@ -230,12 +230,13 @@ def test_status_says_in_words_why_the_bot_stayed_silent(make_fake_discord: MakeF
     when = f"<t:{int(at.timestamp())}:R>"
     assert english.splitlines()[1] == (
         f"Last time ({when}) I stayed silent (score 0): they were talking with someone else (−10), "
-        "the conversation was closing (−30), it was an open question: I waited to see whether someone "
-        "would answer it."
+        "the conversation was closing (−30), the rules decided alone: the model was asked 12 of 12 times "
+        "this hour."
     )
     assert japanese.splitlines()[1] == (
         f"前回（{when}）は黙っていました（スコア 0）。理由: ほかの人と話していた（−10）、"
-        "会話が締めくくられていた（−30）、未回答の質問だったので、誰かが答えるか様子を見た。"
+        "会話が締めくくられていた（−30）、この 1 時間のモデルの判断回数（12/12）を使い切ったので、"
+        "ルールだけで決めた。"
     )
     assert "other_exchange" not in english + japanese and "closing -30" not in english + japanese
 

@@ -155,6 +155,8 @@ def test_an_open_question_is_judged_by_its_watch_unless_answered(e2e: E2E, answe
     )
     question = e2e.created(ch, "does anyone know how to restart the worker?", author="carol")
     e2e.publish(question)
+    if not answered:  # the room talks on without answering it: when its watch fires, it was passed over
+        e2e.publish(e2e.created(ch, "I am grabbing a coffee first", author="alice"))
     q, watch = question.message_id, f"watch-{ch}-main-{question.message_id}"
     scheduled = e2e.wait(ch, "watch_scheduled", trigger=q)
     assert scheduled["task"] == watch and scheduled["kind"] == "watch"
@@ -171,9 +173,7 @@ def test_an_open_question_is_judged_by_its_watch_unless_answered(e2e: E2E, answe
         assert watch not in e2e.dispatched_names(ch)
         assert e2e.events(ch, "judgment", trigger=q) == [] and e2e.events(ch, "posted") == []
         return
-    # Its pause judgment leaves the question to the watch, which answers it once people had their chance.
-    deferred = e2e.wait(ch, "judgment", timeout=JUDGE_TIMEOUT, trigger=q, kind="pause")
-    assert deferred["should_respond"] is False and "its watch decides" in deferred["reason"]
+    # Chatter cancels its pause judgment; its watch answers it once people had their chance.
     judged = e2e.wait(ch, "judgment", timeout=QUESTION_WATCH_SECONDS + 15, trigger=q, kind="watch")
     assert judged["should_respond"] is True and "unanswered_question" in judged["reason"]
     posted = e2e.wait(ch, "posted", trigger=q)

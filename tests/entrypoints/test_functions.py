@@ -6,7 +6,7 @@ import base64
 import copy
 import json
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -234,17 +234,34 @@ def test_gcp_mode_from_the_environment(client: Client, monkeypatch: pytest.Monke
         assert "built=[]" in repr(deps)  # nothing was built: the 403 comes before any client
 
 
+def talked_past(question: dict[str, Any], after_seconds: float) -> dict[str, Any]:
+    """carol talking on after the question without answering it: the same push, a later message."""
+    request = copy.deepcopy(question)
+    envelope = envelope_of(question)
+    written = datetime.fromisoformat(envelope["created_at"]) + timedelta(seconds=after_seconds)
+    envelope.update(message_id="1325000000000000009", author_id="1200000000000000003", author_name="carol",
+                    content="I booked a table for lunch at noon", created_at=written.isoformat())  # fmt: skip
+    message = request["body"]["message"]
+    message["data"] = base64.b64encode(json.dumps(envelope).encode()).decode()
+    message["messageId"] = message["message_id"] = "13794013562347099"
+    message["publishTime"] = message["publish_time"] = (
+        publish_time(question) + timedelta(seconds=after_seconds)
+    ).isoformat()
+    return request
+
+
 def test_judge_then_reply_end_to_end_posts_exactly_one_message(client: Client, twins: Twins) -> None:
     ingest_all(client, twins, CONVERSATION)
     judge_task, watch_task = question_tasks(twins)
-    # The recorded pause judgment of the open question leaves it to the question's watch.
+    # The recorded pause judgment of the open question: the room has had no chance yet, nothing is said.
     twins.clock.set(judge_task.eta)
     response = send(client("judge"), JUDGE)
     assert response.status_code == 200
     body = response.get_json()
     assert body["status"] == "ok" and body["result"]["should_respond"] is False
-    assert "its watch decides" in body["result"]["reason"]
     assert pending(twins, TaskKind.REPLY) == []
+    # Then someone talks on without answering it: when its watch fires, the room has passed it over.
+    ingest_all(client, twins, [talked_past(CONVERSATION[-1], 60)])
 
     twins.clock.set(watch_task.eta)
     watch_request = as_task_request(watch_task, JUDGE)
@@ -275,13 +292,14 @@ def test_judge_then_reply_end_to_end_posts_exactly_one_message(client: Client, t
     )
     assert len(twins.discord.messages) == 1
     assert len(twins.store.interventions(CHANNEL)) == 1
-    # A redelivered judgment does not schedule a second reply either: the pause judgment still leaves the
-    # question to the watch, and the watch finds the bot answered it.
+    # A redelivered judgment does not schedule a second reply either: the pause judgment is stale (carol
+    # wrote since), and the watch finds the bot answered it.
     response = send(client("judge"), JUDGE)
-    assert response.status_code == 200 and response.get_json()["result"]["should_respond"] is False
+    assert response.status_code == 200 and response.get_json()["result"] is None
     response = send(client("judge"), as_task_request(watch_task, JUDGE, retry=1))
     assert response.status_code == 200 and response.get_json()["result"] is None
-    (skipped,) = twins.events.named("judgment_skipped")
+    stale, skipped = twins.events.named("judgment_skipped")
+    assert (stale["kind"], stale["decision"]) == ("pause", "stale")
     assert (skipped["kind"], skipped["decision"], skipped["reason"]) == (
         "watch",
         "answered",

@@ -30,7 +30,7 @@ from kikimimi.settings import Settings
 from tests.fixtures.cloud_tasks import HttpSink
 
 from .conftest import BOT_USER_ID, START, recorded, send
-from .test_functions import CONVERSATION, QUESTION_ID, publish_time
+from .test_functions import CONVERSATION, QUESTION_ID, publish_time, talked_past
 
 PROJECT = "trace-project"
 Client = Callable[[str], FlaskClient]
@@ -120,7 +120,7 @@ def test_a_cloud_event_traceparent_wins(client: Client, traced: Traced) -> None:
 
 
 def test_a_task_request_logs_under_its_trace_header_and_passes_it_on(client: Client, traced: Traced) -> None:
-    ingest(client, traced, CONVERSATION)
+    ingest(client, traced, [*CONVERSATION, talked_past(CONVERSATION[-1], 60)])  # the room passed it over
     watch = traced.created()[f"watch-1300000000000000002-main-{QUESTION_ID}"]
     request = recorded("cloud_tasks_judge.json")
     request["headers"]["X-CloudTasks-TaskName"] = watch.name.rsplit("/", 1)[-1]

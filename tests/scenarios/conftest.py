@@ -113,3 +113,8 @@ def three_people(s: Scenario, t: float = 0.0) -> list[MessageCreated]:
         s.msg("c2", "bob", "nice, the logs look clean so far", t + 10),
         s.msg("c3", "carol", "I will keep an eye on the dashboard", t + 20),
     ]
+
+
+def talk_past(s: Scenario, t: float, *, thread: str | None = None) -> MessageCreated:
+    """Someone talking on after an open question without answering it: the room passed it over."""
+    return s.msg("p1", "alice", "I booked a table for lunch at noon", t, thread=thread)

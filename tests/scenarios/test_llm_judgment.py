@@ -65,8 +65,8 @@ def answer(**changes: Any) -> str:
 
 
 def question_chat(s: Scenario, drain: bool = True) -> None:
-    """Three people, then an unanswered open question: its watch's rule score is in the ask-the-LLM band
-    (with BAND); its pause judgment, earlier, leaves the question to the watch without asking."""
+    """Three people, then an open question met by silence: its watch's rule score is in the ask-the-LLM
+    band (with BAND); its pause judgment, earlier, is below the band and asks nothing."""
     s.run(*three_people(s), s.msg("q1", "dave", QUESTION, 30), drain=drain)
 
 
@@ -79,9 +79,9 @@ def watch_task(s: Scenario) -> TaskSpec:
 
 def watched(s: Scenario) -> dict[str, Any]:
     """The watch's judgment of q1, after checking that the pause judgment before it asked nothing."""
-    deferred, judgment = s.events("judgment")
-    assert (deferred["trigger"], deferred["kind"], deferred["llm_calls"]) == ("q1", "pause", 0)
-    assert deferred["should_respond"] is False and "its watch decides" in deferred["reason"]
+    pause, judgment = s.events("judgment")
+    assert (pause["trigger"], pause["kind"], pause["llm_calls"]) == ("q1", "pause", 0)
+    assert pause["should_respond"] is False and pause["llm_band"] is False
     assert (judgment["trigger"], judgment["kind"]) == ("q1", "watch")
     return judgment
 

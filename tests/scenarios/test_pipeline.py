@@ -13,7 +13,7 @@ from kikimimi.domain.wire import MessageDeleted
 from kikimimi.settings import Settings
 from kikimimi.usecases.ingest import ingest
 
-from .conftest import BOT_ID, GENERAL, START, Scenario, three_people
+from .conftest import BOT_ID, GENERAL, START, Scenario, talk_past, three_people
 
 Make = Callable[..., Scenario]
 QUESTION = "how do I change the log level in the config file?"
@@ -112,17 +112,17 @@ def test_a_bot_message_after_a_question_neither_cancels_nor_stales_its_judgment(
     )
     assert [e["trigger"] for e in s.events("judgment_cancelled")] == ["c3"]
     assert s.events("watch_cancelled") == []
-    # Its pause judgment (which leaves an open question to the watch) and its watch both run.
+    # Its pause judgment and its watch both run; another bot's line does not pass the question over.
     assert [(e["trigger"], e["kind"]) for e in s.events("judgment")] == [("q1", "pause"), ("q1", "watch")]
     assert s.sim.events.counts["judgment_skipped"] == 0
-    assert [p.reply_to for p in s.posts] == ["q1"]
+    assert "question_waiting" in s.sim.events.named("judgment")[-1]["terms"]
 
 
 def test_a_redelivered_envelope_stores_once_and_schedules_once(scenario: Make) -> None:
     s = scenario()
     question = s.msg("q1", "dave", QUESTION, 30)
-    s.run(*three_people(s), question, question, question)
-    assert [m.id for m in s.sim.store.messages(GENERAL) if m.is_human] == ["c1", "c2", "c3", "q1"]
+    s.run(*three_people(s), question, question, question, talk_past(s, 40))
+    assert [m.id for m in s.sim.store.messages(GENERAL) if m.is_human] == ["c1", "c2", "c3", "q1", "p1"]
     created = [t.name for t in s.created()]
     assert created.count(task_name(TaskKind.JUDGE, GENERAL, "q1")) == 1
     assert created.count(task_name(TaskKind.JUDGE, GENERAL, "q1", watch=True)) == 1
@@ -146,8 +146,9 @@ def test_a_redelivered_mention_is_answered_once(scenario: Make) -> None:
 @pytest.mark.parametrize("trigger", ["q1", "1325000000000000001", "Zz9", "question_42"])
 @pytest.mark.parametrize("thread", [None, "t1"])
 def test_an_unanswered_question_gets_answered_with_default_settings(trigger: str, thread: str | None) -> None:
-    # The system this replaced never answered here: it must hold with the shipped defaults. The question's
-    # watch answers it once people had their chance; its pause judgment leaves it to the watch.
+    # The system this replaced never answered here: chatter after the question cancelled its only
+    # judgment. It must hold with the shipped defaults: the question's watch answers it once people had
+    # their chance and talked past it.
     settings = Settings(enabled_channels=("*",))
     assert (settings.judge_timing, settings.jitter_ratio, settings.llm_backend) == ("pace", 0.3, "none")
     assert settings.question_watch_seconds > 0
@@ -157,10 +158,12 @@ def test_an_unanswered_question_gets_answered_with_default_settings(trigger: str
         s.msg("c2", "bob", "nice, the logs look clean so far", 10, thread=thread),
         s.msg("c3", "carol", "I will keep an eye on the dashboard", 20, thread=thread),
         s.msg(trigger, "dave", QUESTION, 30, thread=thread),
+        s.msg("c4", "alice", "I booked a table for lunch at noon", 40, thread=thread),
     ]
     s.run(*chat)
-    scheduled = s.events("judgment_scheduled")[-1]
-    assert (scheduled["trigger"], scheduled["kind"]) == (trigger, "pause")
+    cancelled = [e for e in s.events("judgment_cancelled") if e["trigger"] == trigger]
+    assert [e["cancelled_by"] for e in cancelled] == ["c4"]  # the chatter cancels its pause judgment
+    scheduled = [e for e in s.events("judgment_scheduled") if e["trigger"] == "c4"][-1]
     # A message every 10 s: the pause fits that pace (PACE_MULTIPLIER × 10 s within the bounds) ± jitter.
     pace = min(max(settings.pace_multiplier * 10, settings.pace_min_seconds), settings.pace_max_seconds)
     jitter = pace * settings.jitter_ratio
@@ -170,10 +173,8 @@ def test_an_unanswered_question_gets_answered_with_default_settings(trigger: str
     assert (watch["trigger"], watch["t"], watch["delay_seconds"]) == (
         trigger, 30.0, settings.question_watch_seconds,
     )  # fmt: skip
-    deferred, judgment = s.events("judgment")
-    assert (deferred["trigger"], deferred["kind"], deferred["should_respond"]) == (trigger, "pause", False)
-    assert deferred["t"] == pytest.approx(30 + scheduled["delay_seconds"], abs=1e-3)
-    assert "its watch decides" in deferred["reason"]
+    pause, judgment = s.events("judgment")
+    assert (pause["trigger"], pause["kind"], pause["should_respond"]) == ("c4", "pause", False)
     assert (judgment["trigger"], judgment["kind"], judgment["should_respond"]) == (trigger, "watch", True)
     assert judgment["t"] == pytest.approx(30 + watch["delay_seconds"], abs=1e-3)
     assert "unanswered_question" in judgment["reason"]
@@ -183,6 +184,19 @@ def test_an_unanswered_question_gets_answered_with_default_settings(trigger: str
     assert post.channel_id == (thread or "general")
     assert s.events("posted")[0]["t"] == pytest.approx(judgment["t"] + settings.reply_delay_default_seconds)
     assert len(s.sim.store.interventions(ChannelKey("general", thread))) == 1
+
+
+def test_a_question_met_by_silence_is_left_to_the_llm(scenario: Make) -> None:
+    # Silence after a question says people are away, not that they passed it over: alone, the rules
+    # do not answer it; its watch lands in the LLM band, where a model judges whether to help.
+    s = scenario()
+    s.run(*three_people(s), s.msg("q1", "dave", QUESTION, 30))
+    pause, watch = s.sim.events.named("judgment")
+    assert (pause["trigger"], pause["kind"], pause["should_respond"]) == ("q1", "pause", False)
+    assert (watch["trigger"], watch["kind"], watch["should_respond"]) == ("q1", "watch", False)
+    assert "question_waiting" in watch["terms"] and "unanswered_question" not in watch["terms"]
+    assert watch["llm_band"] is True
+    assert s.posts == []
 
 
 @pytest.mark.parametrize(
@@ -282,8 +296,9 @@ def test_the_quiet_period_blocks_judged_replies_but_not_answers(scenario: Make) 
         s.msg("a1", "alice", "back from lunch, what did I miss", 700),
         s.msg("a2", "bob", "not much, the deploy went fine", 710),
         s.msg("q3", "carol", QUESTION, 720),
+        talk_past(s, 730),
     )
-    assert [(e["trigger"], e["kind"]) for e in s.events("judgment")] == [("q3", "pause"), ("q3", "watch")]
+    assert [(e["trigger"], e["kind"]) for e in s.events("judgment")] == [("p1", "pause"), ("q3", "watch")]
     watched = s.events("judgment")[-1]
     assert watched["should_respond"] is True and watched["t"] == 720 + s.settings.question_watch_seconds
     assert [p.reply_to for p in s.posts] == ["m1", "q3"]
@@ -347,7 +362,8 @@ def test_message_ids_do_not_change_the_judgment(scenario: Make) -> None:
 
 def test_every_judgment_is_remembered_for_the_status_command(scenario: Make) -> None:
     s = scenario()
-    s.run(*three_people(s), s.msg("q1", "dave", "how do I change the log level in the config file?", 30))
+    s.run(*three_people(s), s.msg("q1", "dave", "how do I change the log level in the config file?", 30),
+          talk_past(s, 40))  # fmt: skip
     last = s.sim.store.channel_settings(ChannelKey("general")).last_decision
     assert last is not None and (last.trigger_id, last.decision) == ("q1", "respond")
     assert "unanswered_question" in last.reason

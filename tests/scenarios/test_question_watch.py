@@ -56,15 +56,33 @@ def test_unrelated_chatter_does_not_stop_the_watch(scenario: Make) -> None:
     assert ASKED + WATCH <= posted["t"] <= ASKED + WATCH + 10  # the reply's short delay after the watch
 
 
-def test_the_pause_after_an_open_question_leaves_it_to_the_watch(scenario: Make) -> None:
+def test_a_question_met_by_silence_is_not_answered_by_the_rules_alone(scenario: Make) -> None:
+    # Silence after it says people are away, not that they passed it over: its pause judgment and its
+    # watch both run, and the watch lands in the LLM band (a model would judge; the rules stay quiet).
     s = scenario()
     s.run(*asked(s))  # nothing after the question: its pause judgment runs long before the watch
-    pause, watch = (e for e in s.events("judgment") if e["trigger"] == "q1")
-    assert (pause["kind"], pause["should_respond"]) == ("pause", False)
-    assert pause["reason"].endswith("; an open question: its watch decides")
-    assert pause["t"] < ASKED + WATCH
-    assert (watch["kind"], watch["t"], watch["should_respond"]) == ("watch", ASKED + WATCH, True)
-    assert [p.reply_to for p in s.posts] == ["q1"]
+    pause, watch = (e for e in s.sim.events.named("judgment") if e["trigger"] == "q1")
+    assert (pause["kind"], pause["should_respond"], pause["llm_band"]) == ("pause", False, False)
+    assert (watch["kind"], watch["should_respond"], watch["llm_band"]) == ("watch", False, True)
+    assert "question_waiting" in watch["terms"]
+    assert s.posts == []
+
+
+def test_a_follow_up_question_to_the_bot_is_answered_at_the_pause(scenario: Make) -> None:
+    # The pause judges an open question like any line: a follow-up from the person the bot is talking
+    # with is answered then (no mention needed), and that answer ends its watch.
+    s = scenario()
+    s.run(
+        *three_people(s),
+        s.msg("m1", "dave", "@kikimimi where are the staging logs?", 25, mention=True),
+        s.msg("q1", "dave", QUESTION, ASKED + 10),
+    )
+    (judgment,) = [e for e in s.sim.events.named("judgment") if e["trigger"] == "q1"]
+    assert (judgment["kind"], judgment["should_respond"]) == ("pause", True)
+    assert {"exchange", "follow_up"} <= set(judgment["terms"])
+    assert [p.reply_to for p in s.posts] == ["m1", "q1"]
+    (skipped,) = watch_events(s, "judgment_skipped")
+    assert (skipped["kind"], skipped["reason"]) == ("watch", "the bot answered it")
 
 
 @pytest.mark.parametrize(

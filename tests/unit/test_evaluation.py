@@ -89,14 +89,20 @@ def test_metrics_on_known_answers(cases_file: Path) -> None:
 
 
 def test_addressed_triggers_speak_without_judgment() -> None:
-    (thanks,) = parse_cases([json.dumps(case("t", room(("dave", "thanks kiki, bye")), 0, addressed=1))])
-    outcome = judge_case(thanks, SETTINGS)
+    (asked,) = parse_cases(
+        [json.dumps(case("t", room(("dave", "kiki, where are the logs")), 0, addressed=1))]
+    )
+    outcome = judge_case(asked, SETTINGS)
     assert (outcome.speak, outcome.source, outcome.reply_to, outcome.delay_s) == (
         True,
         "addressed",
         "103",
         0.0,
     )
+    # Thanks said to the bot: ingestion answers with a reaction, which is not a turn.
+    (thanks,) = parse_cases([json.dumps(case("t", room(("dave", "thanks kiki, bye")), 0, addressed=1))])
+    outcome = judge_case(thanks, SETTINGS)
+    assert (outcome.speak, outcome.source, outcome.reply_to) == (False, "addressed_reaction", None)
     # The same closing words not addressed to the bot: the real judgment runs and stays silent.
     (plain,) = parse_cases([json.dumps(case("p", room(("dave", "thanks, bye")), 0))])
     outcome = judge_case(plain, SETTINGS)

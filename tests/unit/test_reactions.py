@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.domain.reactions import MAX_LENGTH, reaction_for, reaction_kind
+from kikimimi.domain.reactions import MAX_LENGTH, acknowledgment, reaction_for, reaction_kind
 
 ALLOWED = ("👍", "👀", "😄", "🙏", "🎉", "🤔")
 
@@ -91,10 +91,8 @@ def test_clear_signals_get_their_reaction(text: str, kind: str, emoji: str) -> N
         "草むしりしてきた",
         "see www.example.com",
         "aww",
-        # plain chat and acknowledgements: too common to react to
-        "ok",
+        # plain chat: too common to react to
         "got it",
-        "了解です",
         "I pushed the branch",
         "明日は雨らしい",
         "",
@@ -126,3 +124,35 @@ def test_long_messages_get_no_reaction() -> None:
     assert reaction_kind(short) == "thanks"
     padded = short + " " + "x" * MAX_LENGTH
     assert reaction_kind(padded) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ok", "了解です", "なるほど", "@ちくわ そうですね！", "alice: i see", "分かります", "hmm", "yeah!"],
+)
+def test_an_acknowledgement_is_agreement(text: str) -> None:
+    # The rules react to it only when it was said to the bot (rules.rule_response, ingest's addressed path).
+    assert reaction_kind(text) == "agreement"
+    assert reaction_for(text, ALLOWED) == "👍"
+
+
+@pytest.mark.parametrize(
+    "text", ["ok?", "ok, but how do I restart it", "yes please do it", "なるほど、でもなぜ？"]
+)
+def test_more_than_an_acknowledgement_is_not_agreement(text: str) -> None:
+    assert reaction_kind(text) != "agreement"
+
+
+@pytest.mark.parametrize(
+    ("text", "bot_asked", "emoji"),
+    [
+        ("thanks!", False, "🙏"),
+        ("thanks!", True, "🙏"),
+        ("lol", False, "😄"),
+        ("なるほど", False, "👍"),
+        ("yes", True, None),  # the answer to the bot's question: it needs words
+        ("where are the logs", False, None),
+    ],
+)
+def test_an_addressed_acknowledgement_gets_a_reaction(text: str, bot_asked: bool, emoji: str | None) -> None:
+    assert acknowledgment(text, ALLOWED, bot_asked=bot_asked) == emoji

@@ -72,6 +72,7 @@ class Case:
     spoke_ago: Sequence[float] = ()
     config: dict[str, Any] = field(default_factory=dict)
     watch: bool = False  # judged by the question's watch (at NOW), not by a pause judgment
+    shares: dict[str, float] = field(default_factory=dict)  # graded terms: the share of their weight
 
 
 CASES = {
@@ -96,7 +97,8 @@ CASES = {
             msg("a2", "bob", "nice, logs look clean", 40),
             msg("t", "carol", "I will check the dashboard", 5),
         ],
-        {"engagement", "not_mentioned"},
+        {"engagement", "not_mentioned", "participation"},
+        shares={"participation": 1 / 8},  # one of the last lines is the bot's
     ),
     "engagement_from_intervention": Case(
         chat(msg("t", "dave", "going to lunch soon", 5)), {"engagement", "not_mentioned"}, spoke_ago=[250]
@@ -129,8 +131,21 @@ CASES = {
             msg("a1", "alice", "the deploy finished", 300),
             msg("a2", "bob", "nice, logs look clean", 250),
             msg("t", "carol", "how do I change the log level?", 120),
+            msg("a3", "alice", "lunch anyone?", 60),  # passed over: others talked on
         ],
         {"question", "unanswered_question"},  # an open question is for anyone: not_mentioned says nothing
+        trigger=2,
+        watch=True,
+    ),
+    "question_waiting": Case(  # the room fell silent after it: people may be away, not ignoring it
+        [
+            msg("a1", "alice", "the deploy finished", 300),
+            msg("a2", "bob", "nice, logs look clean", 250),
+            msg("t", "carol", "how do I change the log level?", 120),
+            msg("t2", "carol", "the docs do not say", 110),  # the asker's own follow-up is not passing over
+        ],
+        {"question", "question_waiting"},
+        trigger=2,
         watch=True,
     ),
     # A question that merely ends a burst is not "unanswered": its watch gives people their chance.
@@ -154,6 +169,48 @@ CASES = {
     "question_not_yet_unanswered": Case(
         chat(msg("t", "dave", "how do I change the log level?", 89)), {"question", "not_mentioned"}
     ),
+    # Turn-taking in lines
+    "participation_graded": Case(
+        [
+            msg("b1", "kikimimi", "the flag is --verbose", 60, own=True),
+            msg("a1", "alice", "thanks, which file", 55),
+            msg("b2", "kikimimi", "config.toml", 50, own=True),
+            msg("a2", "bob", "nice, logs look clean", 40),
+            msg("t", "carol", "I will check the dashboard", 5),
+        ],
+        {"engagement", "cooldown", "participation", "not_mentioned"},
+        spoke_ago=[50],
+        shares={"participation": 2 / 8},
+    ),
+    "just_answered": Case(
+        [
+            *chat(),
+            msg("b1", "kikimimi", "the flag is --verbose", 200, own=True),
+            msg("t", "dave", "oh nice", 5),
+        ],
+        {"engagement", "participation", "just_answered", "not_mentioned"},
+        shares={"participation": 1 / 8},
+    ),
+    "follow_up": Case(
+        [
+            *chat(),
+            msg("m1", "dave", "kikimimi, where are the logs", 60),
+            msg("b1", "kikimimi", "in the ops bucket", 58, own=True),
+            msg("t", "dave", "and how do I read them?", 5),
+        ],
+        {"engagement", "cooldown", "participation", "just_answered", "exchange", "follow_up", "question"},
+        shares={"participation": 1 / 8},
+    ),
+    "unfinished_en": Case(
+        chat(msg("t", "dave", "I tried the restart and", 5)), {"unfinished", "not_mentioned"}
+    ),
+    "unfinished_comma": Case(
+        chat(msg("t", "dave", "so about the deploy,", 5)), {"unfinished", "not_mentioned"}
+    ),
+    "unfinished_ja": Case(
+        chat(msg("t", "dave", "昨日ボールペンを持ったまま移動して", 5)), {"unfinished", "not_mentioned"}
+    ),
+    "finished_ja": Case(chat(msg("t", "dave", "どこかに置いてきてしまいました", 5)), {"not_mentioned"}),
     # Topics
     "keyword": Case(
         chat(msg("t", "dave", "Firestore is slow today", 5)),
@@ -203,6 +260,18 @@ CASES = {
             msg("t", "bob", "what do you think", 5, mention=True),
         ],
         {"mention"},
+    ),
+    "two_people_not_when_the_bot_is_one_of_the_voices": Case(
+        [
+            msg("a1", "alice", "did you see the match", 50),
+            msg("b1", "kikimimi", "the second goal was something", 45, own=True),
+            msg("a2", "bob", "yes what a great goal", 40),
+            msg("a3", "alice", "the keeper had no chance", 30),
+            msg("t", "bob", "best game of the season", 5),
+        ],
+        {"engagement", "cooldown", "participation", "not_mentioned"},
+        spoke_ago=[45],
+        shares={"participation": 1 / 8},
     ),
     "earlier_mention_in_window": Case(
         [
@@ -280,16 +349,17 @@ def test_terms_table(case: Case) -> None:
     spoke = [NOW - timedelta(seconds=s) for s in case.spoke_ago]
     score = score_room(case.messages, trigger, NOW, config, bot_spoke_at=spoke, watch=case.watch)
     assert {name for name, _ in score.terms} == case.expected
-    assert dict(score.terms) == {name: DEFAULT_WEIGHTS[name] for name in case.expected}
-    expected_total = sum(DEFAULT_WEIGHTS[name] for name in case.expected)
-    assert score.total == max(0.0, min(100.0, expected_total))
+    weights = {name: round(DEFAULT_WEIGHTS[name] * case.shares.get(name, 1.0), 2) for name in case.expected}
+    assert dict(score.terms) == weights
+    expected_total = sum(weights.values())
+    assert score.total == pytest.approx(max(0.0, min(100.0, expected_total)))
 
 
 @pytest.mark.parametrize(
     ("messages", "spoke_ago", "total"),
     [
         pytest.param(
-            [msg("t", "dave", "kikimimi?", 200, mention=True, reply_to_bot=True)], [], 100.0, id="over-100"
+            [msg("t", "dave", "kikimimi?", 200, mention=True, reply_to_bot=True)], [250], 100.0, id="over-100"
         ),
         pytest.param(
             [

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from kikimimi.domain import japanese
 from kikimimi.domain.model import Message
 from kikimimi.domain.rule_terms import directed_to, has_word, is_addressed, norm
 
@@ -52,22 +54,53 @@ def interlocutor(messages: Sequence[Message], trigger: Message, names: Sequence[
 
 
 def unanswered_address(
-    messages: Sequence[Message], trigger: Message, names: Sequence[str], bot_spoke_at: Sequence[datetime]
+    messages: Sequence[Message],
+    trigger: Message,
+    names: Sequence[str],
+    bot_spoke_at: Sequence[datetime],
+    lines: int | None = None,
 ) -> bool:
     """Did someone address the bot before the trigger, with no word from the bot after it?
 
     Only once the bot has spoken: it is its own exchange that is left hanging. An own message later in
     the window answers; a recorded intervention answers from the same instant on (an addressed message
-    is answered at once, and a tie in time has no reliable order between the two).
+    is answered at once, and a tie in time has no reliable order between the two). With `lines`, only
+    an address among the last `lines` lines before the trigger counts: an older one is cold.
     """
     if not bot_spoke_at and not any(m.is_self for m in messages):
         return False
     owed: list[Message] = []
-    for m in messages:
-        if m.id == trigger.id:
-            break
+    before = messages[: next((i for i, m in enumerate(messages) if m.id == trigger.id), len(messages))]
+    for m in before:
         if m.is_self:
             owed = []
         elif m.is_human and is_addressed(m, names):
             owed.append(m)
-    return any(not any(t >= m.created_at for t in bot_spoke_at) for m in owed)
+    recent = {m.id for m in before[-lines:]} if lines else None
+    return any(
+        not any(t >= m.created_at for t in bot_spoke_at) and (recent is None or m.id in recent) for m in owed
+    )
+
+
+def passed_over(messages: Sequence[Message], trigger: Message) -> bool:
+    """Did someone other than the asker write after the question (a watch runs only if none answered)?"""
+    at = next((i for i, m in enumerate(messages) if m.id == trigger.id), len(messages))
+    return any(m.is_human and m.author_id != trigger.author_id for m in messages[at + 1 :])
+
+
+_EN_HANGING = re.compile(
+    r"(?:[,;:]|\b(?:and|but|or|so|because|cause|since|if|then|the|a|an|to|of|with|like))$"
+)
+# Particles that join a clause to what follows (を, で, が, は, けど …), not those that end one (ね, よ, か).
+_JOINING = frozenset({"格助詞", "接続助詞", "係助詞", "副助詞"})
+
+
+def is_unfinished(text: str) -> bool:
+    """A line that stops mid-sentence (`…を`, `…けど`, `… and`): its author is still typing the rest."""
+    stripped = text.strip()
+    if not stripped or stripped[-1] in "、，,":
+        return bool(stripped)
+    if stripped.isascii():
+        return _EN_HANGING.search(stripped.casefold()) is not None
+    last = japanese.morphemes(stripped)[-1:]
+    return bool(last) and last[0].pos == "助詞" and last[0].sub in _JOINING

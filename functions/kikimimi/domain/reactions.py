@@ -16,6 +16,7 @@ REACTIONS: Mapping[str, tuple[str, ...]] = {
     "good_news": ("🎉", "👍"),
     "thanks": ("🙏", "👍"),
     "laughter": ("😄",),
+    "agreement": ("👍",),
 }
 
 # The text is NFKC-normalised and casefolded first, so full-width ！？ｗ（） arrive as !?w().
@@ -64,13 +65,24 @@ _LAUGHTER = re.compile(
     r"|ワロタ|わろた|爆笑|ウケる"
 )
 
+# A line that only acknowledges or agrees (なるほど, そうですね, i see): the floor stays with the other.
+_AGREEMENT = re.compile(
+    r"^(?:@\S+\s*|[\w\-\[\]`^{}|.]{2,32}[:,]\s*)?"
+    r"(?:うん(?:うん)?|ええ|はい|へ[ーぇえ]+|ほ[うー]|なるほど(?:です)?|そうなん(?:だ|です(?:ね|か)?)|あ[ーあ]+|お[おー]+"
+    r"|ふむ|たしかに|確かに|いいね|いいですね|すごい(?:ですね)?|そっか|そうか|そう(?:です|だ)(?:よ)?ね|ですよね|だよね"
+    r"|わかる|分かる|わかります|分かります|了解(?:です)?|ok(?:ay)?|k|i see|yeah|yes|yep|right|hmm+|ah|oh|cool"
+    r"|nice|sure|alright|agreed|true|indeed)"
+    r"[\s、。,.!…ー〜~w笑]*$"
+)
+
 
 def _normalized(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().strip()
 
 
 def reaction_kind(text: str) -> str | None:
-    """What a short, non-question message clearly is: good_news, thanks or laughter (None when unclear)."""
+    """What a short, non-question message clearly is: good_news, thanks, laughter or agreement (None when
+    unclear)."""
     body = _normalized(text)
     if not body or len(body) > MAX_LENGTH or is_question(text) or _MIXED.search(body):
         return None
@@ -81,6 +93,8 @@ def reaction_kind(text: str) -> str | None:
         return "thanks"
     if _LAUGHTER.search(body):
         return "laughter"
+    if _AGREEMENT.match(body):
+        return "agreement"
     return None
 
 
@@ -90,3 +104,12 @@ def reaction_for(text: str, allowed: Sequence[str]) -> str | None:
     if kind is None:
         return None
     return next((emoji for emoji in REACTIONS[kind] if emoji in allowed), None)
+
+
+def acknowledgment(text: str, allowed: Sequence[str], bot_asked: bool) -> str | None:
+    """The emoji that answers a line said to the bot which only acknowledges it (thanks, laughter,
+    agreement, good news), or None when it needs words. "yes" right after the bot asked is an answer."""
+    kind = reaction_kind(text)
+    if kind is None or (kind == "agreement" and bot_asked):
+        return None
+    return reaction_for(text, allowed)

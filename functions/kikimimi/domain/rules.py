@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from kikimimi.domain.conversation import BOT, interlocutor, replies_to_other, unanswered_address
+from kikimimi.domain.conversation import passed_over, replies_to_other
 from kikimimi.domain.model import Message, ResponseType
 from kikimimi.domain.reactions import reaction_for, reaction_kind
+from kikimimi.domain.rule_config import ADDRESSED_TERMS, DEFAULT_WEIGHTS, RuleConfig
 from kikimimi.domain.rule_terms import (
     CLOSING_PHRASES,
     QUESTION_END,
@@ -20,6 +21,7 @@ from kikimimi.domain.rule_terms import (
     is_question,
     norm,
 )
+from kikimimi.domain.turns import conversation_terms, decay_term
 
 __all__ = [
     "ADDRESSED_TERMS", "CLOSING_PHRASES", "DEFAULT_WEIGHTS", "QUESTION_END", "RuleConfig", "Score", "Verdict",
@@ -28,36 +30,6 @@ __all__ = [
     "score_room", "verdict",
 ]  # fmt: skip
 
-# Tuned with `kikimimi eval --llm none` on the first half of each dev set (IRC, Japanese three-person
-# chats) and checked on the held-out second half; windows are read at the conversation moment.
-DEFAULT_WEIGHTS: Mapping[str, float] = {
-    "mention": 100,
-    "reply_to_bot": 100,
-    "name_call": 80,
-    "engagement": 30,
-    "question": 20,
-    "unanswered_question": 60,
-    "keyword": 15,
-    "knowledge_topic": 15,
-    "after_silence": 10,
-    "cooldown": -5,
-    "two_people": -5,
-    "not_mentioned": -20,
-    "high_frequency": -5,
-    "decay_mild": -10,
-    "decay_strong": -15,
-    "directed_elsewhere": -25,
-    "closing": -30,
-    # Read at the trigger: the bot took a turn just before it; its author was talking with the bot, or
-    # with someone else; someone addressed the bot since it last spoke; many people are talking.
-    "recent_turn": 15,
-    "exchange": 70,
-    "unanswered_address": 60,
-    "other_exchange": -10,
-    "crowded": -10,
-}
-ADDRESSED_TERMS = frozenset({"mention", "reply_to_bot", "name_call"})
-
 
 class Verdict(StrEnum):
     """What the rule stage concludes."""
@@ -65,36 +37,6 @@ class Verdict(StrEnum):
     RESPOND = "respond"
     SILENT = "silent"
     ASK_LLM = "ask_llm"
-
-
-@dataclass(frozen=True)
-class RuleConfig:
-    """Weights and windows of the rule terms (all configurable)."""
-
-    weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
-    names: tuple[str, ...] = ("kikimimi",)
-    keywords: tuple[str, ...] = ()
-    knowledge_topics: tuple[str, ...] = ()
-    engagement_seconds: float = 300
-    cooldown_seconds: float = 120
-    silence_seconds: float = 600
-    unanswered_after_seconds: float = 90
-    frequency_window_seconds: float = 60
-    frequency_count: int = 10
-    not_mentioned_window: int = 10
-    high_threshold: float = 80
-    low_threshold: float = 20
-    rules_threshold: float = 45
-    crowd_window: int = 10
-    crowd_size: int = 6
-
-    @property
-    def turn_seconds(self) -> float:
-        """What counts as "just now": the first fifth of the engagement window (60 s; scales with it)."""
-        return self.engagement_seconds / 5
-
-    def weight(self, term: str) -> float:
-        return float(self.weights.get(term, DEFAULT_WEIGHTS[term]))
 
 
 @dataclass(frozen=True)
@@ -134,8 +76,8 @@ def score_room(
     moment = moment or trigger.created_at
     terms: list[tuple[str, float]] = []
 
-    def add(term: str) -> None:
-        terms.append((term, config.weight(term)))
+    def add(term: str, share: float = 1.0) -> None:
+        terms.append((term, round(config.weight(term) * share, 2)))
 
     addressed = is_addressed(trigger, config.names)
     if addressed:
@@ -154,12 +96,16 @@ def score_room(
     # during the cooldown): the same recency, read when the person wrote.
     # In a watch the bot's own turns are not the point (and may come after the question).
     counted = watch or any(name in ("engagement", "cooldown") for name, _ in terms)
-    _conversation_terms(messages, trigger, config, bot_spoke_at, last_spoke, addressed, counted, add)
+    conversation_terms(messages, trigger, config, bot_spoke_at, last_spoke, addressed, counted, add)
     question = is_question(trigger.content)
     if question:
         add("question")
-        if watch and _seconds(moment, trigger.created_at) >= config.unanswered_after_seconds:
+        # Passed over: others talked on after it (silence says people are away, not that they left it).
+        late = watch and _seconds(moment, trigger.created_at) >= config.unanswered_after_seconds
+        if late and passed_over(messages, trigger):
             add("unanswered_question")
+        elif late:  # the room fell silent instead: worth asking the LLM, not enough for the rules alone
+            add("question_waiting")
     low = norm(trigger.content)
     if any(norm(k) in low for k in config.keywords if k):
         add("keyword")
@@ -170,7 +116,10 @@ def score_room(
         add("after_silence")
     humans = [m for m in messages if m.is_human]
     recent_humans = humans[-8:]
-    if len({m.author_id for m in recent_humans}) == 2 and len(recent_humans) >= 4 and not addressed:
+    # Two people talking with each other: the bot is not one of the voices of late.
+    among = any(m.is_self for m in messages[-8:])
+    pair = len({m.author_id for m in recent_humans}) == 2 and len(recent_humans) >= 4
+    if pair and not addressed and not among:
         add("two_people")
     window = messages[-config.not_mentioned_window :]
     # An open question is for anyone: that nobody called the bot lately says nothing about it.
@@ -181,7 +130,7 @@ def score_room(
     ]
     if len(in_window) >= config.frequency_count:
         add("high_frequency")
-    decay = _decay_term(humans[-6:])
+    decay = decay_term(humans[-6:])
     if decay:
         add(decay)
     participants = {norm(m.author_name): m.author_name for m in messages if m.is_human}
@@ -198,54 +147,8 @@ def score_room(
         ending = not question and not addressed and closing_now
     if ending:
         add("closing")
-    total = max(0.0, min(100.0, sum(value for _, value in terms)))
+    total = round(max(0.0, min(100.0, sum(value for _, value in terms))), 2)
     return Score(total, tuple(terms), addressed is not None, ending, question)
-
-
-def _conversation_terms(
-    messages: Sequence[Message],
-    trigger: Message,
-    config: RuleConfig,
-    bot_spoke_at: Sequence[datetime],
-    last_spoke: datetime | None,
-    addressed: str | None,
-    counted: bool,
-    add: Callable[[str], None],
-) -> None:
-    """Who talks with whom, read at the trigger: the moment the person wrote, whatever the judge's delay."""
-    if addressed:
-        return
-    gap = _seconds(trigger.created_at, last_spoke) if last_spoke else None  # < 0: the bot spoke since
-    if gap is not None and gap <= config.turn_seconds and not counted:
-        add("recent_turn")
-    talking_with = interlocutor(messages, trigger, config.names)
-    if talking_with == BOT:
-        # The bot's own ongoing exchange: the trigger's author was last talking with the bot.
-        if gap is not None and gap <= config.engagement_seconds:
-            add("exchange")
-    elif talking_with is not None:
-        add("other_exchange")
-    if unanswered_address(messages, trigger, config.names, bot_spoke_at):
-        add("unanswered_address")
-    recent = [m for m in messages[-config.crowd_window :] if m.is_human]
-    if len({m.author_id for m in recent}) >= config.crowd_size:
-        add("crowded")
-
-
-def _decay_term(last: Sequence[Message]) -> str | None:
-    """Replies getting shorter: mean length of the second half against the first half."""
-    if len(last) < 6:
-        return None
-    first = sum(len(m.content) for m in last[:3]) / 3
-    second = sum(len(m.content) for m in last[3:]) / 3
-    if first <= 0:
-        return None
-    ratio = second / first
-    if ratio < 0.4:
-        return "decay_strong"
-    if ratio < 0.7:
-        return "decay_mild"
-    return None
 
 
 def verdict(score: Score, config: RuleConfig, llm_available: bool) -> Verdict:
@@ -269,22 +172,23 @@ def rule_response_type(score: Score) -> ResponseType:
 
 
 ENGAGED_TERMS = frozenset({"engagement", "exchange", "recent_turn", "unanswered_address"})
+FOR_BOT_TERMS = ("exchange", "recent_turn", "unanswered_address", "just_answered")  # said to the bot
 
 
 def rule_response(
     score: Score, text: str, allowed: Sequence[str], config: RuleConfig
 ) -> tuple[ResponseType, str | None, bool]:
-    """(form, emoji, reaction-worthy) when the rules decide alone: thanks to the bot, good news and
-    laughter get a reaction — for thanks only when its author was talking with the bot, for the others
-    when the room's score reaches the low threshold; questions and the addressed get words."""
+    """(form, emoji, reaction-worthy) when the rules decide alone: thanks, agreement, good news and
+    laughter get a reaction — thanks and agreement only when their author was talking with the bot, the
+    others when the room's score reaches the low threshold; questions and the addressed get words."""
     if score.addressed or score.question:
         return ResponseType.FULL_RESPONSE, None, False
     kind = reaction_kind(text)
     emoji = reaction_for(text, allowed) if kind else None
     if emoji is not None:
         engaged = any(score.has(term) for term in ENGAGED_TERMS)
-        if kind == "thanks":  # only thanks meant for the bot: not aimed at someone, said to it just now
-            for_bot = score.has("exchange") or score.has("recent_turn") or score.has("unanswered_address")
+        if kind in ("thanks", "agreement"):  # only when meant for the bot: said to it, not aimed elsewhere
+            for_bot = any(score.has(t) for t in FOR_BOT_TERMS)
             aimed_elsewhere = score.has("directed_elsewhere") or score.has("other_exchange")
             worthy = for_bot and not aimed_elsewhere
         else:

@@ -17,7 +17,9 @@ and, if it is an open question, its watch (earlier questions' watches are earlie
 The first one that posts is the prediction, with
 its delay from the trigger; a reaction is not a turn in the conversation and counts as silence (reported
 as the source `reaction`). Addressed triggers (mention, reply to the bot, name call:
-`rules.is_addressed`) bypass judgment exactly as ingestion does: speak at once, replying to the trigger.
+`rules.is_addressed`) bypass judgment exactly as ingestion does: speak at once, replying to the trigger,
+unless the line only acknowledges the bot (thanks, なるほど, lol): ingestion answers that with a reaction
+(the source `addressed_reaction`), which is not a turn either.
 A trigger that ingestion would not schedule (fewer than MIN_MESSAGES buffered) stays silent unless a
 watch speaks.
 """
@@ -46,7 +48,7 @@ from kikimimi.settings import Settings
 from kikimimi.tools.eval_cases import Case, CaseError, parse_cases
 from kikimimi.tools.transcript import SELF_ID, user_id
 from kikimimi.usecases.deps import Deps
-from kikimimi.usecases.ingest import pace_window, pause_wait, watch_wait
+from kikimimi.usecases.ingest import addressed_reaction, pace_window, pause_wait, watch_wait
 from kikimimi.usecases.judge import judge
 
 JUDGMENT_TIME = "the pause judgment and due question watches, the room quiet after the trigger; no jitter"
@@ -60,7 +62,8 @@ class Outcome:
 
     case_id: str
     speak: bool
-    source: str  # addressed | rules | llm | cache | llm_error | skipped | not_scheduled
+    # addressed | addressed_reaction | rules | llm | cache | llm_error | skipped | not_scheduled | reaction
+    source: str
     reply_to: str | None  # the case's own message id
     delay_s: float | None  # from the trigger to the reply
     llm_calls: int
@@ -110,6 +113,8 @@ def judge_case(case: Case, settings: Settings, judge_llm: LLM | None = None) -> 
     trigger = messages[-1]
     arrived = trigger.created_at
     if trigger.is_human and rules.is_addressed(trigger, s.names):
+        if addressed_reaction(s, trigger, messages):  # ingest answers an acknowledgment with a reaction
+            return Outcome(case.id, False, "addressed_reaction", None, None, 0, None)
         return Outcome(case.id, True, "addressed", case.trigger.id, 0.0, 0, None)
     if not trigger.is_human:
         return Outcome(case.id, False, "not_scheduled", None, None, 0, None)

@@ -6,7 +6,7 @@ import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from kikimimi.domain import policy, questions, rules
+from kikimimi.domain import policy, questions, reactions, rules
 from kikimimi.domain.model import ChannelKey, Message, ResponseType, TaskKind, TaskSpec
 from kikimimi.domain.wire import (
     ChannelVisibility,
@@ -84,16 +84,22 @@ def ingest(
             deps.emit("answer_capped", key, **base, decision="capped", cap=capped.cap, limit=capped.limit,
                       used=capped.used, reaction=capped.react, reason=capped.reason)  # fmt: skip
         if capped is None or capped.react:  # past a cap: one reaction per user and minute, no words
+            reaction: str | None
+            if capped is not None:
+                reason, reaction = f"capped: {capped.reason}", s.addressed_cap_reaction
+            else:  # a line that only acknowledges the bot (thanks, なるほど, lol) gets a reaction
+                reaction = addressed_reaction(s, message, window)
+                reason = f"addressed: {addressed}" + (" (an acknowledgment)" if reaction else "")
             payload = ReplyTask(
                 guild_id=envelope.guild_id,
                 channel_id=key.channel_id,
                 thread_id=key.thread_id,
                 trigger_id=message.id,
                 addressed=True,
-                reason=f"addressed: {addressed}" if capped is None else f"capped: {capped.reason}",
+                reason=reason,
                 reply_to_message_id=message.id,
-                response_type=ResponseType.FULL_RESPONSE if capped is None else ResponseType.REACT_ONLY,
-                reaction=None if capped is None else s.addressed_cap_reaction,
+                response_type=ResponseType.REACT_ONLY if reaction else ResponseType.FULL_RESPONSE,
+                reaction=reaction or None,
             )
             name = policy.task_name(TaskKind.REPLY, key, message.id, addressed=True)
             if deps.tasks.schedule(TaskSpec(name, TaskKind.REPLY, now, dump(payload))):
@@ -116,6 +122,13 @@ def ingest(
         latency_ms=elapsed_ms(started),
     )  # fmt: skip
     return outcome
+
+
+def addressed_reaction(s: Settings, message: Message, window: Sequence[Message]) -> str | None:
+    """The emoji that answers an addressed line which only acknowledges the bot; None: it gets words."""
+    own = [m for m in window if m.is_self and m.created_at <= message.created_at]
+    asked = bool(own) and rules.is_question(own[-1].content)
+    return reactions.acknowledgment(message.content, s.allowed_reactions, bot_asked=asked)
 
 
 def pace_window(s: Settings) -> int:

@@ -26,7 +26,6 @@ from kikimimi.domain.rules import (
     Score,
     Verdict,
     rule_response,
-    rule_response_type,
     score_room,
     verdict,
 )
@@ -38,7 +37,6 @@ from kikimimi.usecases.memory import recall as memory_recall
 
 log = logging.getLogger(__name__)
 HISTORY = timedelta(hours=1)
-_DEFERRED = "an open question: its watch decides"
 
 
 def judge(deps: Deps, task: JudgeTask) -> Decision | None:
@@ -74,26 +72,20 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     score = recall.score(score, s.proactive_weight)
     in_band = verdict(score, config, llm_available=True) is Verdict.ASK_LLM
     outcome = verdict(score, config, llm_available=deps.judge_llm is not None)
-    own_exchange = score.has("exchange") or score.has("unanswered_address")  # a follow-up to the bot
-    if not task.watch and not score.addressed and not own_exchange and _watched(deps, window, trigger):
-        decision = _rules_decision(deps, config, score, trigger, Verdict.SILENT, _DEFERRED)
-    else:
-        asked: Decision | str = ""
-        if outcome is Verdict.ASK_LLM:
-            # The LLM reads the full context (the rules needed only the last lines); then the cache
-            # (a redelivery keeps its answer), the budget, and one call.
-            if not task.watch and len(window) >= limit:
-                limit = s.context_messages
-                window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit)
-            asked = _ask_llm(deps, key, window, interventions, trigger, score, now, recall,
-                             lambda: _budget_note(deps, key, now, window, s.context_messages))  # fmt: skip
-            if not isinstance(asked, Decision):  # the budget is spent: the rules decide, and say why
-                outcome = verdict(score, config, llm_available=False)
-        decision = (
-            asked
-            if isinstance(asked, Decision)
-            else _rules_decision(deps, config, score, trigger, outcome, asked)
-        )
+    asked: Decision | str = ""
+    if outcome is Verdict.ASK_LLM:
+        # The LLM reads the full context (the rules needed only the last lines); then the cache
+        # (a redelivery keeps its answer), the budget, and one call.
+        if not task.watch and len(window) >= limit:
+            limit = s.context_messages
+            window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit)
+        asked = _ask_llm(deps, key, window, interventions, trigger, score, now, recall,
+                         lambda: _budget_note(deps, key, now, window, s.context_messages))  # fmt: skip
+        if not isinstance(asked, Decision):  # the budget is spent: the rules decide, and say why
+            outcome = verdict(score, config, llm_available=False)
+    if not isinstance(asked, Decision):
+        asked = _rules_decision(deps, config, score, trigger, outcome, asked)
+    decision = asked
     decision = recall.decide(decision)
     if task.watch:  # the watch decides about its question, whatever the LLM pointed at
         decision = dataclasses.replace(decision, reply_to_message_id=trigger.id)
@@ -149,14 +141,6 @@ def _skip_reason(
     return ("answered", answered) if answered else None
 
 
-def _watched(deps: Deps, window: list[Message], trigger: Message) -> bool:
-    """Is the trigger an open question whose watch will judge it after people had their chance?"""
-    s = deps.settings
-    return s.question_watch_seconds > 0 and questions.is_open_question(
-        trigger, questions.participants_of(window), s.names
-    )
-
-
 def _budget_note(deps: Deps, key: ChannelKey, now: datetime, window: list[Message], fetched: int) -> str:
     """Non-empty once this place used its LLM judgments for the hour: then the rules decide.
 
@@ -180,10 +164,9 @@ def _rules_decision(
     """The rules decide alone: whether, and in which form (a reaction, a short line, a full reply)."""
     s = deps.settings
     form, reaction, worthy = rule_response(score, trigger.content, s.allowed_reactions, config)
-    # A reaction costs the room nothing: a reaction-worthy message gets one even below the speaking line.
-    speak = outcome is Verdict.RESPOND or (worthy and note != _DEFERRED)
-    if form is ResponseType.REACT_ONLY and not worthy and outcome is Verdict.RESPOND:
-        form, reaction = rule_response_type(score), None
+    # Thanks, agreement, laughter and good news close or acknowledge: words after them would be over-talk.
+    # A reaction costs the room nothing: a reaction-worthy line gets one even below the speaking line.
+    speak = worthy if form is ResponseType.REACT_ONLY else outcome is Verdict.RESPOND
     reason = _rule_reason(score, Verdict.RESPOND if speak else Verdict.SILENT)
     return Decision(
         should_respond=speak, response_type=form, score=score.total,
