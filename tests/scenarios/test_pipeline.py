@@ -259,8 +259,10 @@ def test_two_people_chatting_happily_get_no_intervention(scenario: Make) -> None
 def test_cooldown_after_the_bot_spoke(scenario: Make, said_at: float, answered: bool) -> None:
     # The two-minute cooldown runs from the bot's post to when the next person wrote, not to the judgment:
     # with the fixed 300 s pause, the first judgment runs after both the cooldown and the engagement window
-    # would have ended at the judge's clock. Explicit weights: the keyword speaks, the cooldown silences it.
-    weights = {"keyword": 80.0, "not_mentioned": 0.0, "engagement": 0.0, "cooldown": -50.0}
+    # would have ended at the judge's clock. Explicit weights: the keyword speaks, the cooldown silences it
+    # (the turn-taking terms, read in lines, are set aside).
+    weights = {"keyword": 80.0, "not_mentioned": 0.0, "engagement": 0.0, "cooldown": -50.0,
+               "participation": 0.0, "just_answered": 0.0}  # fmt: skip
     s = scenario(judge_timing="fixed", min_wait_seconds=300.0, jitter_ratio=0.0, keywords=("rollback",),
                  rule_weights=weights)  # fmt: skip
     s.run(

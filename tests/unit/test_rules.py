@@ -198,7 +198,7 @@ CASES = {
             msg("b1", "kikimimi", "in the ops bucket", 58, own=True),
             msg("t", "dave", "and how do I read them?", 5),
         ],
-        {"engagement", "cooldown", "participation", "just_answered", "exchange", "follow_up", "question"},
+        {"engagement", "cooldown", "participation", "exchange", "follow_up", "question"},  # not handed over
         shares={"participation": 1 / 8},
     ),
     "unfinished_en": Case(

@@ -33,11 +33,13 @@ def conversation_terms(
     if gap is not None and gap <= config.turn_seconds and not counted:
         add("recent_turn")
     talking_with = interlocutor(messages, trigger, config.names)
+    follow_up = False
     if talking_with == BOT:
         # The bot's own ongoing exchange: the trigger's author was last talking with the bot.
         if gap is not None and gap <= config.engagement_seconds:
             add("exchange")
-            if is_question(trigger.content):  # a follow-up question to the bot, without naming it
+            follow_up = is_question(trigger.content)
+            if follow_up:  # a follow-up question to the bot, without naming it
                 add("follow_up")
     elif talking_with is not None:
         add("other_exchange")
@@ -51,7 +53,8 @@ def conversation_terms(
     own = sum(1 for m in lines if m.is_self)
     if own:  # graded: a member who has been talking is expected to go on talking
         add("participation", min(own, config.participation_full) / config.participation_full)
-    if answers_the_bot(messages[:at], config.names):
+    # Answering the bot's last line hands the turn to the others, unless it asks the bot back.
+    if not follow_up and answers_the_bot(messages[:at], config.names):
         add("just_answered")
     if is_unfinished(trigger.content):
         add("unfinished")
