@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from kikimimi.domain.conversation import is_unfinished
 from kikimimi.domain.model import Message, ResponseType
 from kikimimi.domain.rules import (
     DEFAULT_WEIGHTS,
@@ -476,3 +477,21 @@ def test_is_closing(text: str, expected: bool) -> None:
 
 def test_empty_names_never_match() -> None:
     assert calls_name("anything at all", ["", "  "]) is False
+
+
+@pytest.mark.parametrize(
+    ("text", "unfinished"),
+    [
+        ("I tried the restart and", True),
+        ("so about the deploy,", True),
+        ("昨日ボールペンを持ったまま移動して", True),
+        ("行きたいんだけど", True),
+        ("I think so", False),
+        ("ok then", False),
+        ("どこかに置いてきてしまいました", False),
+        ("そうだね", False),
+        ("", False),
+    ],
+)
+def test_a_line_that_stops_mid_sentence(text: str, unfinished: bool) -> None:
+    assert is_unfinished(text) is unfinished

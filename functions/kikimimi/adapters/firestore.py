@@ -9,6 +9,7 @@ from typing import Any
 from google.api_core import exceptions
 from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
+from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_random_exponential
 
 from kikimimi.adapters import firestore_codec as codec
 from kikimimi.adapters.firestore_forget import PlaceForgetting
@@ -272,8 +273,14 @@ class FirestoreStore(PlaceForgetting):
                     writes += 1
             return decision, writes
 
-        # A flood queues up on these two documents: retry a contended transaction longer than the default.
-        decision, writes = run(self._client.transaction(max_attempts=CAP_ATTEMPTS))
+        # A flood queues up on these two documents: the client retries an aborted commit, and a read that
+        # times out waiting for the lock (409 Aborted) starts the whole transaction again.
+        for attempt in Retrying(
+            retry=retry_if_exception_type(exceptions.Aborted), stop=stop_after_attempt(CAP_ATTEMPTS),
+            wait=wait_random_exponential(multiplier=0.05, max=1.0), reraise=True,
+        ):  # fmt: skip
+            with attempt:
+                decision, writes = run(self._client.transaction(max_attempts=CAP_ATTEMPTS))
         self._count(reads=2, writes=writes)
         return decision
 

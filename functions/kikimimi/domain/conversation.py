@@ -88,9 +88,8 @@ def passed_over(messages: Sequence[Message], trigger: Message) -> bool:
     return any(m.is_human and m.author_id != trigger.author_id for m in messages[at + 1 :])
 
 
-_EN_HANGING = re.compile(
-    r"(?:[,;:]|\b(?:and|but|or|so|because|cause|since|if|then|the|a|an|to|of|with|like))$"
-)
+# Words no finished English line ends with ("I think so", "ok then" are finished).
+_EN_HANGING = re.compile(r"(?:[;:]|\b(?:and|but|or|because|cause|the|a|an|to|of|with))$")
 # Particles that join a clause to what follows (を, で, が, は, けど …), not those that end one (ね, よ, か).
 _JOINING = frozenset({"格助詞", "接続助詞", "係助詞", "副助詞"})
 
@@ -98,8 +97,10 @@ _JOINING = frozenset({"格助詞", "接続助詞", "係助詞", "副助詞"})
 def is_unfinished(text: str) -> bool:
     """A line that stops mid-sentence (`…を`, `…けど`, `… and`): its author is still typing the rest."""
     stripped = text.strip()
-    if not stripped or stripped[-1] in "、，,":
-        return bool(stripped)
+    if not stripped:
+        return False
+    if stripped[-1] in "、，,":
+        return True
     if stripped.isascii():
         return _EN_HANGING.search(stripped.casefold()) is not None
     last = japanese.morphemes(stripped)[-1:]

@@ -83,9 +83,10 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
                          lambda: _budget_note(deps, key, now, window, s.context_messages))  # fmt: skip
         if not isinstance(asked, Decision):  # the budget is spent: the rules decide, and say why
             outcome = verdict(score, config, llm_available=False)
-    if not isinstance(asked, Decision):
-        asked = _rules_decision(deps, config, score, trigger, outcome, asked)
-    decision = asked
+    if isinstance(asked, Decision):
+        decision = asked
+    else:
+        decision = _rules_decision(deps, config, score, trigger, outcome, asked)
     decision = recall.decide(decision)
     if task.watch:  # the watch decides about its question, whatever the LLM pointed at
         decision = dataclasses.replace(decision, reply_to_message_id=trigger.id)
