@@ -27,7 +27,14 @@ GATEWAY_FILE = REPO / "gateway_vm" / "requirements.txt"
 
 # What gateway_vm/ imports (with kikimimi's settings, wire, ports and the Pub/Sub and Firestore adapters
 # it builds through bootstrap); tests/terraform/test_requirements.py checks the list against the imports.
-GATEWAY_ROOTS = ("discord.py", "google-cloud-firestore", "google-cloud-pubsub", "grpcio", "pydantic", "tenacity")
+GATEWAY_ROOTS = (
+    "discord.py",
+    "google-cloud-firestore",
+    "google-cloud-pubsub",
+    "grpcio",
+    "pydantic",
+    "tenacity",
+)
 
 HEADER = """\
 # {what}
