@@ -13,7 +13,7 @@ from datetime import datetime
 
 from kikimimi.domain.model import LastDecision
 
-# Every term of domain/rules.py DEFAULT_WEIGHTS, and the memory's proactive term (usecases/memory/recall).
+# Every term of domain/rule_config.py DEFAULT_WEIGHTS, and the memory's proactive term (memory/recall).
 TERMS: dict[str, dict[str, str]] = {
     "mention": {"en": "someone mentioned me", "ja": "メンションされた"},
     "reply_to_bot": {"en": "someone replied to me", "ja": "私への返信だった"},

@@ -30,7 +30,7 @@ def setting(
 
 def rule_terms() -> Iterable[str]:
     """The rule terms RULE_WEIGHTS may weigh: the domain's own list (imported when a weight is set)."""
-    from kikimimi.domain.rules import DEFAULT_WEIGHTS
+    from kikimimi.domain.rule_config import DEFAULT_WEIGHTS
 
     return DEFAULT_WEIGHTS
 
