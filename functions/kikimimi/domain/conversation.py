@@ -19,6 +19,11 @@ def replies_to_other(message: Message, messages: Sequence[Message]) -> bool:
     return target is not None and target.is_human and target.author_id != message.author_id
 
 
+def position(messages: Sequence[Message], trigger: Message) -> int:
+    """The trigger's index in `messages` (their length when it is not among them)."""
+    return next((i for i, m in enumerate(messages) if m.id == trigger.id), len(messages))
+
+
 BOT = "\0bot"  # the interlocutor id standing for the bot itself
 
 
@@ -36,7 +41,7 @@ def interlocutor(messages: Sequence[Message], trigger: Message, names: Sequence[
     own_ids = {m.id for m in messages if m.author_id == trigger.author_id}
     by_id = {m.id: m for m in messages}
     me = norm(trigger.author_name)
-    at = next((i for i, m in enumerate(messages) if m.id == trigger.id), len(messages))
+    at = position(messages, trigger)
     for m in reversed(messages[:at]):
         if m.author_id == trigger.author_id:
             if is_addressed(m, names):
@@ -70,7 +75,7 @@ def unanswered_address(
     if not bot_spoke_at and not any(m.is_self for m in messages):
         return False
     owed: list[Message] = []
-    before = messages[: next((i for i, m in enumerate(messages) if m.id == trigger.id), len(messages))]
+    before = messages[: position(messages, trigger)]
     for m in before:
         if m.is_self:
             owed = []
@@ -84,7 +89,7 @@ def unanswered_address(
 
 def passed_over(messages: Sequence[Message], trigger: Message) -> bool:
     """Did someone other than the asker write after the question (a watch runs only if none answered)?"""
-    at = next((i for i, m in enumerate(messages) if m.id == trigger.id), len(messages))
+    at = position(messages, trigger)
     return any(m.is_human and m.author_id != trigger.author_id for m in messages[at + 1 :])
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from kikimimi.domain.conversation import BOT, interlocutor, is_unfinished, unanswered_address
+from kikimimi.domain.conversation import BOT, interlocutor, is_unfinished, position, unanswered_address
 from kikimimi.domain.model import Message
 from kikimimi.domain.rule_config import RuleConfig
 from kikimimi.domain.rule_terms import is_addressed, is_question
@@ -48,7 +48,7 @@ def conversation_terms(
     recent = [m for m in messages[-config.crowd_window :] if m.is_human]
     if len({m.author_id for m in recent}) >= config.crowd_size:
         add("crowded")
-    at = next((i for i, m in enumerate(messages) if m.id == trigger.id), len(messages))
+    at = position(messages, trigger)
     lines = messages[max(0, at - config.participation_lines + 1) : at + 1]
     own = sum(1 for m in lines if m.is_self)
     if own:  # graded: a member who has been talking is expected to go on talking

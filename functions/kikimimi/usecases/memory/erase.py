@@ -12,7 +12,7 @@ from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import ForgetRequested
 from kikimimi.ports import Recall, Store
 from kikimimi.usecases.deps import Deps
-from kikimimi.usecases.memory.rebuild import refresh_guild, schedule_rebuild
+from kikimimi.usecases.memory.rebuild import drop_drawn_from, refresh_guild
 
 MAX_BUFFERED = 2000  # an author's messages the buffer can hold (30 minutes) across a guild's channels
 MAX_PROFILES = 1000
@@ -66,13 +66,7 @@ def forget_user(deps: Deps, guild_id: str, user_id: str) -> dict[str, int]:
         chunks = recall.rewrite_chunks(key, match, lambda c: chunk_without(c, match))
         counts["chunks"] += len(chunks)
         recall.drop_refs(key, user_id)
-        if chunks:
-            recall.supersede_summary(key)
-            schedule_rebuild(deps, key, guild_id)
-        recall.bump_epoch(key)
-        facts = recall.facts_citing(key, match)
-        if facts:
-            counts["facts"] += recall.delete_facts(key, [f.id for f in facts])
+        counts["facts"] += drop_drawn_from(deps, recall, key, guild_id, match, chunks)[1]
     if recall is not None:
         counts["profile"] = int(recall.delete_profile(guild_id, user_id))
     return counts

@@ -17,7 +17,7 @@ from kikimimi.domain.memory.wire import ForgetTask
 from kikimimi.domain.model import ChannelKey, TaskKind, TaskSpec
 from kikimimi.domain.wire import MessageDeleted, MessageEdited, dump
 from kikimimi.usecases.deps import Deps
-from kikimimi.usecases.memory.rebuild import schedule_rebuild
+from kikimimi.usecases.memory.rebuild import drop_drawn_from
 
 
 def on_delete(deps: Deps, envelope: MessageDeleted) -> str:
@@ -126,20 +126,14 @@ def _derived(
     assert recall is not None
     lines = [line for chunk in chunks for line in chunk.lines]
     profiles = recall.rewrite_profiles(guild_id or "none", match, lambda p: profile_topic(p, lines))
-    if chunks:
-        recall.supersede_summary(key)
-        schedule_rebuild(deps, key, guild_id)
-    recall.bump_epoch(key)
-    facts = recall.facts_citing(key, match)
-    if facts:
-        recall.delete_facts(key, [f.id for f in facts])
-        for fact in facts:
-            deps.emit(
-                "fact",
-                key,
-                function="forget",
-                trigger=match.message_id or match.author_id,
-                fact_id=fact.id,
-                action="forgotten",
-            )
+    facts, _ = drop_drawn_from(deps, recall, key, guild_id, match, chunks)
+    for fact in facts:
+        deps.emit(
+            "fact",
+            key,
+            function="forget",
+            trigger=match.message_id or match.author_id,
+            fact_id=fact.id,
+            action="forgotten",
+        )
     return {"profiles": profiles, "facts": len(facts)}

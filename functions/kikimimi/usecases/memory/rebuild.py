@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
 from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory.forget import superseded
-from kikimimi.domain.memory.model import ChannelMemory, ChunkLine
+from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine, Fact, SourceMatch
 from kikimimi.domain.memory.wire import SummarizeTask
 from kikimimi.domain.model import ChannelKey, Message, TaskKind
+from kikimimi.ports import Recall
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory.hook import forget as forget_window
 from kikimimi.usecases.memory.hook import schedule, summarize_payload
@@ -36,6 +38,25 @@ def schedule_rebuild(deps: Deps, key: ChannelKey, guild_id: str | None) -> None:
         trigger=label,
         reason="rebuild",
     )
+
+
+def drop_drawn_from(
+    deps: Deps,
+    recall: Recall,
+    key: ChannelKey,
+    guild_id: str | None,
+    match: SourceMatch,
+    chunks: Sequence[Chunk],
+) -> tuple[list[Fact], int]:
+    """After `chunks` lost the matched lines: clear the summary they fed (a rebuild writes it again), then
+    delete the facts citing the match — (those facts, how many were deleted). The epoch moves first, so
+    a reflection that read the line cannot commit its fact after."""
+    if chunks:
+        recall.supersede_summary(key)
+        schedule_rebuild(deps, key, guild_id)
+    recall.bump_epoch(key)
+    facts = recall.facts_citing(key, match)
+    return facts, (recall.delete_facts(key, [f.id for f in facts]) if facts else 0)
 
 
 def _message(key: ChannelKey, guild_id: str | None, line: ChunkLine) -> Message:
