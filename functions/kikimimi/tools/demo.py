@@ -19,8 +19,9 @@ DEMO_CONFIG = {
     "MIN_WAIT_SECONDS": "8",
     "PACE_MIN_SECONDS": "4",  # the pace rule as in production, on the demo's scale
     "PACE_MAX_SECONDS": "10",
-    "QUESTION_WATCH_SECONDS": "6",
-    "QUESTION_WATCH_MAX_SECONDS": "10",
+    # Long enough that erin talks past dave's question before its watch: the room passed it over.
+    "QUESTION_WATCH_SECONDS": "22",
+    "QUESTION_WATCH_MAX_SECONDS": "26",
     "JITTER_RATIO": "0.2",
     "RULE_TIME_SCALE": "0.03",
     "REPLY_DELAY_DEFAULT_SECONDS": "2",
