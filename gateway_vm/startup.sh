@@ -22,7 +22,7 @@ rm -rf "$install_dir/src" && mkdir -p "$install_dir/src" && unzip -q -o /tmp/kik
 python3 -m venv "$install_dir/.venv"
 # Only the gateway's own pins: the functions' requirements (the Japanese tokenizer and its ~250 MB
 # dictionary, Gemini, Cloud Tasks) are never imported here.
-"$install_dir/.venv/bin/pip" install -q -r "$install_dir/src/gateway_vm/requirements.txt"
+"$install_dir/.venv/bin/pip" install -q --require-hashes -r "$install_dir/src/gateway_vm/requirements.txt"
 
 # The bot token comes from Secret Manager at start; it is written only to a root-readable env file.
 discord_token=$(curl -sf -H "Authorization: Bearer $token" \

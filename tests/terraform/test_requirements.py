@@ -1,18 +1,26 @@
-"""The deployed requirements pin what the tests ran with, and each deployment installs only what it uses.
+"""One lock for every install: pyproject's ranges, requirements.lock, and the deployed files derived from it.
 
-functions/requirements.txt and gateway_vm/requirements.txt are generated from this venv
-(tests/terraform/requirements_lock.py); these tests fail when a pin is not the installed version, when
-the gateway imports a distribution its file does not install, or when the tokenizer reaches the VM.
+The lock (requirements.lock) is what the README's commands and .ci/run install through, as constraints;
+functions/requirements.txt and gateway_vm/requirements.txt are resolved within it
+(tests/terraform/requirements_lock.py). Nothing here asks the package index: a new release on PyPI
+changes no test until someone refreshes the lock.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import importlib.metadata as md
 import json
+import os
 import subprocess
 import sys
 import tomllib
+import zipfile
+from pathlib import Path
 
+import pytest
+from packaging.markers import default_environment
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
@@ -29,41 +37,117 @@ GATEWAY_IMPORTS = [
 TOKENIZER = {"fugashi", "unidic-lite"}
 
 
-def test_requirements_files_are_the_generated_pins() -> None:
-    for relative, content in lock.expected().items():
-        assert (REPO / relative).read_text(encoding="utf-8") == content, (
-            f"{relative} is not what this venv installs: "
-            ".venv/bin/python -m tests.terraform.requirements_lock --write"
-        )
+def test_the_lock_pyproject_and_the_deployed_files_agree() -> None:
+    assert not lock.problems(), f"{lock.problems()}: {lock.REFRESH}"
 
 
-def test_every_pin_is_the_installed_version() -> None:
-    for path in (lock.FUNCTIONS_FILE, lock.GATEWAY_FILE):
-        pinned = lock.pins(path.read_text(encoding="utf-8"))
-        assert pinned, f"{path} pins nothing"
-        wrong = {
-            name: (version, md.version(name))
-            for name, version in pinned.items()
-            if md.version(name) != version
-        }
-        assert not wrong, f"{path.name}: pinned vs installed {wrong}"
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (lambda t: t.replace("\ntenacity==", "\ntenacity==8.2.0\nxtenacity=="), "tenacity==9"),
+        (lambda t: t.replace("\njinja2==", "\njinja2==2.0.0\nxjinja2=="), "outside pyproject's jinja2"),
+        (lambda t: t.replace("\npydantic==", "\nxpydantic=="), "pydantic<3,>=2.7 (pyproject.toml) is not in"),
+    ],
+)
+def test_problems_finds_a_lock_that_drifted(
+    edit, expected: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drifted = tmp_path / "requirements.lock"
+    drifted.write_text(edit(lock.LOCK_FILE.read_text(encoding="utf-8")), encoding="utf-8")
+    monkeypatch.setattr(lock, "LOCK_FILE", drifted)
+    assert expected in " ".join(lock.problems())
 
 
-def test_package_dependencies_are_pinned_within_their_bounds() -> None:
+def test_a_deployed_pin_outside_the_lock_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = lock.FUNCTIONS_FILE.read_text(encoding="utf-8")
+    version = lock.pins(text)["jinja2"]
+    moved = tmp_path / "requirements.txt"
+    moved.write_text(text.replace(f"jinja2=={version}", "jinja2==3.1.0"), encoding="utf-8")
+    monkeypatch.setattr(lock, "FUNCTIONS_FILE", moved)
+    assert any("jinja2==3.1.0 is not the lock's pin" in p for p in lock.problems())
+
+
+def test_the_installed_environment_is_the_lock() -> None:
+    """The README's commands install through the lock, so this venv runs exactly the lock's versions."""
+    wanted = lock.pins(lock.LOCK_FILE.read_text(encoding="utf-8"))
+    installed = {canonicalize_name(d.metadata["Name"]): d.version for d in md.distributions()}
+    wrong = {n: (v, installed[n]) for n, v in wanted.items() if n in installed and installed[n] != v}
+    assert not wrong, f"locked vs installed {wrong}: reinstall with the README's test command"
+    assert {"pytest", "google-genai", "discord-py", "uv"} <= wanted.keys() & installed.keys()
+
+
+def test_the_functions_install_exactly_the_package_dependencies() -> None:
+    """What the Cloud Functions build installs is the closure of [project.dependencies], nothing more."""
+    needed = closure(lock.package_dependencies())
     pinned = lock.pins(lock.FUNCTIONS_FILE.read_text(encoding="utf-8"))
+    assert set(pinned) == needed, (set(pinned) ^ needed, lock.REFRESH)
     for line in lock.package_dependencies():
         requirement = Requirement(line)
-        version = pinned.get(canonicalize_name(requirement.name))
-        assert version is not None, f"{requirement.name} (pyproject) is not in functions/requirements.txt"
-        assert requirement.specifier.contains(version, prereleases=True), (
-            f"{requirement.name}=={version} ∉ {line}"
-        )
+        assert requirement.specifier.contains(pinned[canonicalize_name(requirement.name)], prereleases=True)
 
 
 def test_google_genai_has_an_upper_bound() -> None:
     declared = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
     [genai] = [Requirement(d) for d in declared if canonicalize_name(Requirement(d).name) == "google-genai"]
     assert any(spec.operator in ("<", "<=", "~=", "==") for spec in genai.specifier), str(genai)
+
+
+def closure(roots: list[str]) -> set[str]:
+    """Canonical names of the roots and what they pull in on this interpreter (installed metadata)."""
+    environment = {str(k): str(v) for k, v in default_environment().items()}
+    found: set[str] = set()
+    pending = [Requirement(root) for root in roots]
+    while pending:
+        requirement = pending.pop()
+        key = canonicalize_name(requirement.name)
+        extras = set(requirement.extras) | {""}
+        if key in found and not requirement.extras:
+            continue
+        found.add(key)
+        for line in md.distribution(requirement.name).requires or []:
+            sub = Requirement(line)
+            if sub.marker is None or any(sub.marker.evaluate({**environment, "extra": e}) for e in extras):
+                pending.append(sub)
+    return found
+
+
+def wheel(directory: Path, name: str, version: str) -> Path:
+    """A minimal, valid wheel of name==version: the 'new release' a registry would serve."""
+    dist = f"{name}-{version}.dist-info"
+    files = {
+        f"{name}_release_probe.py": b"",
+        f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
+        f"{dist}/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    record = [
+        f"{path},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},{len(data)}"
+        for path, data in files.items()
+    ]
+    files[f"{dist}/RECORD"] = ("\n".join([*record, f"{dist}/RECORD,,"]) + "\n").encode()
+    path = directory / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as archive:
+        for member, data in files.items():
+            archive.writestr(member, data)
+    return path
+
+
+def would_install(find_links: Path, *constraints: str) -> list[str]:
+    """name==version of what `pip install --upgrade` would change, offered only find_links (no index)."""
+    report = find_links / "report.json"
+    command = [
+        sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--report", str(report),
+        "--upgrade", "--no-index", "--find-links", str(find_links), *constraints, "tenacity",
+    ]  # fmt: skip
+    env = {**os.environ, "PIP_CONFIG_FILE": os.devnull}  # this machine's own pip settings play no part
+    subprocess.run(command, cwd=REPO, env=env, check=True, capture_output=True)
+    installs = json.loads(report.read_text())["install"]
+    return [f"{i['metadata']['name']}=={i['metadata']['version']}" for i in installs]
+
+
+def test_a_newer_release_changes_nothing_that_installs_through_the_lock(tmp_path: Path) -> None:
+    wheel(tmp_path, "tenacity", "99.0.0")
+    assert would_install(tmp_path) == ["tenacity==99.0.0"]  # the release is there to be taken…
+    assert would_install(tmp_path, "-c", str(lock.LOCK_FILE)) == []  # …and the lock keeps what is installed
 
 
 def gateway_distributions() -> set[str]:
@@ -108,3 +192,13 @@ def test_the_tokenizer_stays_off_the_gateway_vm() -> None:
     assert "src/gateway_vm/requirements.txt" in startup and "src/requirements.txt" not in startup, (
         "the VM installs the gateway's requirements only, not the functions'"
     )
+
+
+def test_every_install_command_goes_through_the_lock() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    installs = [line for text in (readme, ci) for line in text.splitlines() if "pip install" in line]
+    assert len(installs) >= 3
+    assert all("-c requirements.lock" in line for line in installs), [
+        line for line in installs if "-c requirements.lock" not in line
+    ]

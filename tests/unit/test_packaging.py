@@ -3,24 +3,9 @@
 from __future__ import annotations
 
 import ast
-import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def test_functions_requirements_pin_every_package_dependency() -> None:
-    """requirements.txt is generated (tests/terraform/requirements_lock.py): each dependency pinned."""
-    from packaging.requirements import Requirement
-    from packaging.utils import canonicalize_name
-
-    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
-    lines = (ROOT / "functions" / "requirements.txt").read_text().splitlines()
-    pins = [Requirement(line) for line in lines if line.strip() and not line.lstrip().startswith("#")]
-    pinned = {canonicalize_name(r.name): next(iter(r.specifier)).version for r in pins}
-    for dependency in map(Requirement, declared):
-        version = pinned.get(canonicalize_name(dependency.name))
-        assert version is not None and dependency.specifier.contains(version), dependency
 
 
 def test_function_code_never_imports_local_only_packages() -> None:
