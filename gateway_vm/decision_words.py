@@ -51,6 +51,8 @@ TERMS: dict[str, dict[str, str]] = {
     "participation": {"en": "I had been taking part lately", "ja": "最近の会話に加わっていた"},
     "just_answered": {"en": "they were answering what I had just said", "ja": "私の直前の発言への返事だった"},
     "unfinished": {"en": "they had not finished their sentence", "ja": "発言が途中で続きそうだった"},
+    "tension": {"en": "people seemed to talk past each other or argue", "ja": "すれ違いや言い争いがあった"},
+    "maybe_answered": {"en": "someone may have answered it already", "ja": "誰かが答えたかもしれなかった"},
     "proactive_memory": {"en": "I remembered something worth sharing", "ja": "伝えたいことを覚えていた"},
 }
 

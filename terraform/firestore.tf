@@ -5,6 +5,7 @@
 #                                           TOMBSTONE_DAYS through the same expire_at TTL)
 #   channels/{key}/interventions/{id}       what the bot did            expire_at → TTL
 #   channels/{key}/judgments/{digest}       cached LLM judgments        expire_at → TTL
+#   channels/{key}/{watch,tension}_judgments/{digest}  the reserved budgets' judgments  expire_at → TTL
 #   memory_channels/{key}                   summary, mood, topics       adapters/firestore_memory.py
 #   memory_channels/{key}/chunks/{seq}      summarized stretches        expire_at → TTL
 #   memory_channels/{key}/facts/{id}        facts + `embedding` vector  expires_at: decay, by maintain
@@ -37,7 +38,7 @@ resource "google_firestore_database" "db" {
 locals {
   # Collection groups whose documents carry `expire_at`; Firestore deletes them after that time
   # (typically within a day: readers still filter by time, TTL only bounds storage).
-  ttl_collections = toset(["messages", "interventions", "judgments", "chunks", "caps", "llm_budget"])
+  ttl_collections = toset(["messages", "interventions", "judgments", "watch_judgments", "tension_judgments", "chunks", "caps", "llm_budget"])
 }
 
 resource "google_firestore_field" "ttl" {

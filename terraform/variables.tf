@@ -461,8 +461,8 @@ variable "rule_weights" {
   default     = {}
 
   validation {
-    condition     = alltrue([for k, v in var.rule_weights : contains(["mention", "reply_to_bot", "name_call", "engagement", "question", "unanswered_question", "keyword", "knowledge_topic", "after_silence", "cooldown", "two_people", "not_mentioned", "high_frequency", "decay_mild", "decay_strong", "directed_elsewhere", "closing", "recent_turn", "exchange", "unanswered_address", "other_exchange", "crowded", "question_waiting", "participation", "just_answered", "unfinished", "follow_up"], k) && v >= -100 && v <= 100])
-    error_message = "rule_weights keys are rule terms (mention, reply_to_bot, name_call, engagement, question, unanswered_question, keyword, knowledge_topic, after_silence, cooldown, two_people, not_mentioned, high_frequency, decay_mild, decay_strong, directed_elsewhere, closing, recent_turn, exchange, unanswered_address, other_exchange, crowded, question_waiting, participation, just_answered, unfinished, follow_up) and each weight is between -100 and 100."
+    condition     = alltrue([for k, v in var.rule_weights : contains(["mention", "reply_to_bot", "name_call", "engagement", "question", "unanswered_question", "keyword", "knowledge_topic", "after_silence", "cooldown", "two_people", "not_mentioned", "high_frequency", "decay_mild", "decay_strong", "directed_elsewhere", "closing", "recent_turn", "exchange", "unanswered_address", "other_exchange", "crowded", "question_waiting", "participation", "just_answered", "unfinished", "follow_up", "maybe_answered", "tension"], k) && v >= -100 && v <= 100])
+    error_message = "rule_weights keys are rule terms (mention, reply_to_bot, name_call, engagement, question, unanswered_question, keyword, knowledge_topic, after_silence, cooldown, two_people, not_mentioned, high_frequency, decay_mild, decay_strong, directed_elsewhere, closing, recent_turn, exchange, unanswered_address, other_exchange, crowded, question_waiting, participation, just_answered, unfinished, follow_up, maybe_answered, tension) and each weight is between -100 and 100."
   }
 }
 

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any, TypedDict, Unpack, cast
 
 from kikimimi.domain.model import TaskKind
+from kikimimi.domain.reading import ReplyReader
 from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, Publisher, Recall, Store, TaskQueue
 from kikimimi.settings import Settings
 from kikimimi.task_routing import task_deadlines, task_routes
@@ -37,6 +38,7 @@ class Overrides(TypedDict, total=False):
     recall: Recall | None
     embedder: Embedder | None
     memory_llm: LLM | None
+    reader: ReplyReader
     events: Events
     sleep: Callable[[float], None]
 
@@ -48,7 +50,10 @@ def build_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpa
 
     llms = functools.cache(lambda: build_llms(settings))
     memory = settings.memory_enabled
+    # At start-up: a missing weights file stops the process, naming the file.
+    reader = overrides.get("reader") or build_reader()
     factories: PortFactories = {
+        "reader": lambda: reader,
         "store": lambda: build_store(settings),
         "tasks": lambda: build_tasks(settings),
         "discord": lambda: build_discord(settings),
@@ -79,6 +84,7 @@ def twin_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpac
 
     sim_clock = clock if isinstance(clock, SimClock) else SimClock()
     store = overrides.get("store") or InMemoryStore()
+    reader = overrides.get("reader") or build_reader()
     # The recall twin reads the store twin's buffer; with another store, recall must be given too.
     recall = InMemoryRecall(store) if settings.memory_enabled and isinstance(store, InMemoryStore) else None
     factories: PortFactories = {
@@ -90,6 +96,7 @@ def twin_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpac
         "recall": lambda: recall,
         "embedder": HashingEmbedder if settings.memory_enabled else (lambda: None),
         "memory_llm": ExtractiveMemoryWriter if settings.memory_enabled else (lambda: None),
+        "reader": lambda: reader,
     }
     given: Overrides = {"sleep": _no_sleep}  # simulated time: a retry back-off costs nothing
     given.update(overrides)
@@ -118,6 +125,13 @@ def _no_sleep(_seconds: float) -> None:
 
 
 # ------------------------------------------------------------------ the ports, from settings
+
+
+def build_reader() -> ReplyReader:
+    """The reply-structure reader over the packaged weights (read once per process)."""
+    from kikimimi.adapters.link_weights import load_link_weights
+
+    return ReplyReader(load_link_weights())
 
 
 def build_llms(settings: Settings, backend: str | None = None) -> tuple[LLM | None, LLM]:

@@ -62,9 +62,9 @@ EVENTS: dict[str, EventSpec] = {
                       "the gateway reported who can see a channel (public or private)"),
     "judgment_cancelled": _fn("INFO", _CANCELLED, "a newer message cancelled a pending judgment"),
     "reply_cancelled": _fn("INFO", _CANCELLED, "a newer message cancelled a pending reply"),
-    "watch_cancelled": _fn("INFO", _CANCELLED, "an answer cancelled a question watch"),
+    "watch_cancelled": _fn("INFO", (*_CANCELLED, "answered_by"), "an answer cancelled a question watch"),
     # judge
-    "judgment_skipped": _fn("INFO", (*PLACE, *TASK, "kind", "decision", "reason"),
+    "judgment_skipped": _fn("INFO", (*PLACE, *TASK, "kind", "decision", "reason", "answered_by"),
                             "a judgment found its trigger stale or the channel quiet"),
     "judgment": _fn("INFO", (*PLACE, *TASK, "kind", "decision", "should_respond", "response_type", "score",
                              "state", "delay_seconds", "reason", "llm_calls", "source", "llm_band", "terms",

@@ -108,14 +108,19 @@ class Store(Protocol):
         """Remember the latest judgment on the channel document (one write per judgment, not per message)."""
         ...
 
-    def cached_judgment(self, key: ChannelKey, digest: str, since: datetime) -> Decision | None:
-        """A judgment stored for this conversation digest at or after `since`."""
+    def cached_judgment(
+        self, key: ChannelKey, digest: str, since: datetime, pool: str = ""
+    ) -> Decision | None:
+        """A judgment stored for this conversation digest at or after `since`, in its budget pool."""
         ...
 
-    def cache_judgment(self, key: ChannelKey, digest: str, decision: Decision, at: datetime) -> None: ...
+    def cache_judgment(
+        self, key: ChannelKey, digest: str, decision: Decision, at: datetime, pool: str = ""
+    ) -> None: ...
 
-    def llm_judgments_since(self, key: ChannelKey, since: datetime) -> int:
-        """How many LLM judgments were stored for this place since `since` (the hourly budget)."""
+    def llm_judgments_since(self, key: ChannelKey, since: datetime, pool: str = "") -> int:
+        """How many LLM judgments of a budget `pool` ("": the place's own; "watch": question watches;
+        "tension": a heated room) were stored for this place since `since` (the hourly budgets)."""
         ...
 
     def record_visibility(self, key: ChannelKey, private: bool, at: datetime) -> bool:

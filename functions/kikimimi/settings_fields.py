@@ -97,6 +97,16 @@ class SettingFields:
         doc="in a slower room, the watch as a multiple of its median gap")
     question_watch_max_seconds: float = setting(
         900.0, "QUESTION_WATCH_MAX_SECONDS", "longest question watch", ge=0, le=2 * HOUR)
+    question_silence_seconds: float = setting(
+        540.0, "QUESTION_SILENCE_SECONDS", ge=0, le=2 * HOUR,
+        doc="a question met by silence is judged again this long after it was asked")
+    answer_link_confidence: float = setting(
+        0.5, "ANSWER_LINK_CONFIDENCE", gt=0, le=1,
+        doc="how sure the reply-structure reader must be that a line answers a question to settle it")
+    answer_unsure_confidence: float = setting(
+        0.25, "ANSWER_UNSURE_CONFIDENCE", ge=0, le=1,
+        doc="from this confidence up to ANSWER_LINK_CONFIDENCE a line may answer: the LLM decides, "
+        "not the rules")
     question_max_age_minutes: float = setting(
         30.0, "QUESTION_MAX_AGE_MINUTES", gt=0, le=DAY_MINUTES,
         doc="a question older than this is no longer watched")
@@ -117,9 +127,10 @@ class SettingFields:
     reply_delay_min_seconds: float = setting(
         1.0, "REPLY_DELAY_MIN_SECONDS", "shortest delay before a judged reply", ge=0, le=600)
     reply_delay_max_seconds: float = setting(
-        120.0, "REPLY_DELAY_MAX_SECONDS", "longest delay before a judged reply", ge=0, le=600)
+        600.0, "REPLY_DELAY_MAX_SECONDS", "longest delay before a judged reply", ge=0, le=600)
     reply_delay_default_seconds: float = setting(
-        4.0, "REPLY_DELAY_DEFAULT_SECONDS", "delay when the judge names none", ge=0, le=600)
+        4.0, "REPLY_DELAY_DEFAULT_SECONDS", ge=0, le=600,
+        doc="delay of a reply the rules decide (the LLM names its own)")
     section("Judgment")
     high_threshold: float = setting(
         80.0, "JUDGE_HIGH_THRESHOLD", ge=0, le=100,
@@ -150,6 +161,12 @@ class SettingFields:
     llm_judgments_per_100_messages: float = setting(
         8.0, "LLM_JUDGMENTS_PER_100_MESSAGES", ge=0, le=1000,
         doc="in a quiet room, at most this many per 100 human messages")
+    llm_watch_judgments_per_hour: int = setting(
+        3, "LLM_WATCH_JUDGMENTS_PER_HOUR", ge=0, le=1000,
+        doc="LLM judgments of question watches per place and hour, kept apart from the budget above")
+    llm_tension_judgments_per_hour: int = setting(
+        4, "LLM_TENSION_JUDGMENTS_PER_HOUR", ge=0, le=1000,
+        doc="LLM judgments per place and hour of a room in a misunderstanding or conflict, kept apart too")
     addressed_per_user_per_minute: int = setting(
         3, "ADDRESSED_PER_USER_PER_MINUTE", ge=0, le=60,
         doc="answers to one user's mentions and name calls per place and minute; 0: no cap")

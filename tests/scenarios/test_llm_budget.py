@@ -18,7 +18,11 @@ from .conftest import Scenario
 Make = Callable[..., Scenario]
 # Every judgment that is not addressed falls in the LLM's band (what the budget has to hold back), and a
 # busy room: the judge reads a full window of CONTEXT_MESSAGES, so LLM_JUDGMENTS_PER_HOUR is the limit.
-BUSY_BAND = {"low_threshold": 0.0, "high_threshold": 100.0, "context_messages": 10}
+BUSY_BAND = {
+    "low_threshold": 0.0, "high_threshold": 100.0, "context_messages": 10,
+    # Every line says "deploy": its keyword keeps each score above 0, inside the band (≤ low is silence).
+    "keywords": ("deploy",), "rule_weights": {"keyword": 25.0},
+}  # fmt: skip
 BUDGET = "LLM budget reached"
 
 

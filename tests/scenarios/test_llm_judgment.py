@@ -28,7 +28,11 @@ STATEMENT = "the rollback of the migration failed on staging"
 # ask-the-LLM band (20–80); the pause judgment of the plain question scores below it.
 BAND: dict[str, Any] = {
     "keywords": ("rollback",),
-    "rule_weights": {"question": 20.0, "unanswered_question": 40.0, "keyword": 50.0, "not_mentioned": -10.0},
+    "question_silence_seconds": 0.0,  # the watch itself judges a question met by silence (no second look)
+    "rule_weights": {
+        "question": 20.0, "unanswered_question": 40.0, "question_waiting": 40.0, "keyword": 50.0,
+        "not_mentioned": -10.0,
+    },
 }
 # For the tests that judge twice: a room this quiet earns one LLM judgment an hour (its share of
 # LLM_JUDGMENTS_PER_100_MESSAGES); the budget is not what they are about, so it does not bind here.

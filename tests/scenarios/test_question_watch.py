@@ -9,12 +9,14 @@ from typing import Any
 
 import pytest
 
+from kikimimi.domain.model import TaskKind
+from kikimimi.domain.policy import task_name
 from kikimimi.domain.wire import MessageCreated
 from kikimimi.settings import Settings
 from kikimimi.tools.cli import main
 from kikimimi.tools.replay import replay
 
-from .conftest import BOT_ID, Scenario, three_people
+from .conftest import BOT_ID, GENERAL, Scenario, three_people
 
 Make = Callable[..., Scenario]
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo_conversation.jsonl"
@@ -56,16 +58,19 @@ def test_unrelated_chatter_does_not_stop_the_watch(scenario: Make) -> None:
     assert ASKED + WATCH <= posted["t"] <= ASKED + WATCH + 10  # the reply's short delay after the watch
 
 
-def test_a_question_met_by_silence_is_not_answered_by_the_rules_alone(scenario: Make) -> None:
-    # Silence after it says people are away, not that they passed it over: its pause judgment and its
-    # watch both run, and the watch lands in the LLM band (a model would judge; the rules stay quiet).
+def test_a_question_met_by_silence_is_looked_at_again_then_answered(scenario: Make) -> None:
+    # Silence after it says people are away, not that they passed it over: the first watch schedules a
+    # second look (`watch-…-s`) at QUESTION_SILENCE_SECONDS; that one answers it.
     s = scenario()
     s.run(*asked(s))  # nothing after the question: its pause judgment runs long before the watch
     pause, watch = (e for e in s.sim.events.named("judgment") if e["trigger"] == "q1")
     assert (pause["kind"], pause["should_respond"], pause["llm_band"]) == ("pause", False, False)
-    assert (watch["kind"], watch["should_respond"], watch["llm_band"]) == ("watch", False, True)
+    assert (watch["kind"], watch["should_respond"], watch["llm_band"]) == ("watch", True, True)
     assert "question_waiting" in watch["terms"]
-    assert s.posts == []
+    seconds = [t.name for t in s.created() if t.name.startswith("watch-")]
+    assert seconds == [task_name(TaskKind.JUDGE, GENERAL, "q1", watch=True),
+                       task_name(TaskKind.JUDGE, GENERAL, "q1", watch=True, silence=True)]  # fmt: skip
+    assert [p.reply_to for p in s.posts] == ["q1"]
 
 
 def test_a_follow_up_question_to_the_bot_is_answered_at_the_pause(scenario: Make) -> None:

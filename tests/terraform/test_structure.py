@@ -483,6 +483,7 @@ def ttl_collections_in_code() -> set[str]:
     from kikimimi.adapters import firestore as store
 
     found = {store.MESSAGES, store.INTERVENTIONS, store.JUDGMENTS}
+    found |= {store._judgments(pool) for pool in store.POOLS}  # the reserved budgets' judgments
     try:
         from kikimimi.adapters import firestore_recall as memory
     except ImportError:  # no memory store in this tree yet

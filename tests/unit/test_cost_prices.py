@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from kikimimi.ports import Recall, Store
-from kikimimi.tools.cost_ports import FIRESTORE_BILLING, TTL_CREATES
+from kikimimi.tools.cost_ports import FIRESTORE_BILLING, TTL_CREATES, TTL_POOLS
 from kikimimi.tools.cost_prices import FREE_PER, PriceError, default_path, load_prices, parse_prices
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,7 +91,8 @@ def test_ttl_deletes_are_counted_for_exactly_the_collections_with_a_ttl_policy()
     text = (TERRAFORM / "firestore.tf").read_text()
     match = re.search(r"ttl_collections\s*=\s*toset\(\[([^\]]*)\]\)", text)
     assert match, "terraform/firestore.tf: ttl_collections not found"
-    assert {c for c, _ in TTL_CREATES.values()} == set(re.findall(r'"(\w+)"', match.group(1)))
+    counted = {c for c, _ in TTL_CREATES.values()} | set(TTL_POOLS)
+    assert counted == set(re.findall(r'"(\w+)"', match.group(1)))
 
 
 def test_function_size_assumptions_match_terraform() -> None:

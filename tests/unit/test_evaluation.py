@@ -21,6 +21,7 @@ WEIGHTS = {"question": 20.0, "unanswered_question": 40.0, "not_mentioned": -10.0
 SETTINGS = Settings(
     rule_weights=WEIGHTS, judge_timing="pace", pace_multiplier=3.0, question_watch_seconds=150.0,
     reply_delay_default_seconds=4.0,
+    question_silence_seconds=0.0,  # the watch judges the question the room met with silence at once
 )  # fmt: skip
 
 

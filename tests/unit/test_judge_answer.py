@@ -30,7 +30,7 @@ def answer(**changes: Any) -> JudgeAnswer:
 def decide(a: JudgeAnswer, reactions: tuple[str, ...] = REACTIONS) -> Decision:
     return apply_answer(
         a, score=50.0, terms=(("question", 20.0),), trigger_id="m3", window_ids=["m1", "m2", "m3"],
-        min_confidence=0.5, delay_default=4.0, delay_range=(1.0, 120.0), allowed_reactions=reactions,
+        min_confidence=0.5, delay_range=(1.0, 600.0), allowed_reactions=reactions,
     )  # fmt: skip
 
 
@@ -159,8 +159,12 @@ def test_reply_target_must_be_in_the_window(reply_to: str | None, expected: str)
     assert decide(answer(reply_to_message_id=reply_to)).reply_to_message_id == expected
 
 
-@pytest.mark.parametrize(("delay", "expected"), [(None, 4.0), (0, 1.0), (30, 30.0), (600, 120.0)])
-def test_delay_is_clamped_to_the_configured_range(delay: int | None, expected: float) -> None:
+@pytest.mark.parametrize(
+    ("delay", "expected"),
+    [(None, 0.0), (0, 0.0), (1, 1.0), (30, 30.0), (180, 180.0), (600, 600.0), (3600, 600.0)],
+)
+def test_delay_follows_the_seed_null_or_zero_at_once_up_to_600(delay: float | None, expected: float) -> None:
+    """null or 0: at once (the pause already waited); 30–120 let others answer; 180–600 keep the flow."""
     assert decide(answer(delay_seconds=delay)).delay_seconds == expected
 
 

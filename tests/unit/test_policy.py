@@ -91,14 +91,11 @@ def test_judge_eta_without_jitter_and_never_before_arrival() -> None:
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [(None, 4.0), (0.0, 1.0), (-5.0, 1.0), (1.0, 1.0), (30.0, 30.0), (120.0, 120.0), (500.0, 120.0)],
+    [(None, 0.0), (0.0, 0.0), (-5.0, 1.0), (0.5, 1.0), (30.0, 30.0), (120.0, 120.0), (700.0, 600.0)],
 )
 def test_clamp_delay(value: float | None, expected: float) -> None:
-    assert clamp_delay(value, 4.0, 1.0, 120.0) == expected
-
-
-def test_clamp_delay_clamps_the_default_too() -> None:
-    assert clamp_delay(None, 500.0, 1.0, 120.0) == 120.0
+    """null or 0: at once (the pause before the judgment already waited); else within the range."""
+    assert clamp_delay(value, 1.0, 600.0) == expected
 
 
 def _m(mid: str, *, bot: bool = False, own: bool = False) -> Message:

@@ -7,7 +7,15 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi.domain.model import Message
-from kikimimi.domain.questions import answer_of, is_open_question, participants_of, settles
+from kikimimi.domain.questions import (
+    answer_of,
+    between_two,
+    is_open_question,
+    maybe_answers,
+    participants_of,
+    settles,
+)
+from kikimimi.domain.reading import Link
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 NAMES = ("kikimimi",)
@@ -90,4 +98,88 @@ Q = msg("q", "carol", "how do I change the log level?", 10)
     ],
 )
 def test_answer_of(later: list[Message], answered: str | None) -> None:
-    assert answer_of(Q, later) == answered
+    settled = answer_of(Q, later)
+    assert (settled.reason if settled else None) == answered
+    if settled is not None:  # the settling message is named
+        assert settled.by in {m.id for m in later}
+
+
+def link(mid: str, parent: str | None, confidence: float) -> Link:
+    return Link(id=mid, reply_to=parent, confidence=confidence, certain=False)
+
+
+@pytest.mark.parametrize(
+    ("later", "links", "answered"),
+    [
+        # An unaddressed answer the reader links to the question settles it, when the reader is sure.
+        (
+            [msg("x", "bob", "set LOG_LEVEL=debug in .env", 40)],
+            [link("x", "q", 0.8)],
+            "bob answered it (0.80)",
+        ),
+        # Unsure, but the next turn in a small room that does not address people by name: answered.
+        (
+            [msg("x", "bob", "in the .env file", 40)],
+            [link("x", "q", 0.3)],
+            "bob answered it (the next turn)",
+        ),
+        # The next turn going on with a line said since (the reader links it there): not this question's.
+        (
+            [msg("x", "dan", "anyone for lunch?", 30), msg("y", "bob", "sure", 40)],
+            [link("x", None, 0.9), link("y", "x", 0.3)],
+            None,
+        ),
+        ([msg("x", "bob", "lunch anyone?", 40)], [link("x", None, 0.9)], None),
+        # A counter-question takes the question up without answering it…
+        ([msg("x", "bob", "which version?", 30)], [link("x", "q", 0.9)], None),
+        # …and the asker's answer to it (linked, unaddressed) settles it: they are being helped.
+        (
+            [msg("x", "bob", "which version?", 30), msg("y", "carol", "22.04", 40)],
+            [link("x", "q", 0.9), link("y", "x", 0.9)],
+            "the asker is talking with bob",
+        ),
+        # An answer to the asker's own follow-up line answers the question it goes on with.
+        (
+            [msg("x", "carol", "it's the docker setup", 20), msg("y", "bob", "then it's LOG_LEVEL", 40)],
+            [link("x", "q", 0.9), link("y", "x", 0.7)],
+            "bob answered it (0.70)",
+        ),
+    ],
+)
+def test_answer_of_reads_the_reply_structure(
+    later: list[Message], links: list[Link], answered: str | None
+) -> None:
+    settled = answer_of(Q, later, {x.id: x for x in links}, sure=0.5)
+    assert (settled.reason if settled else None) == answered
+
+
+def test_maybe_answers_are_the_unsure_links_from_others() -> None:
+    later = [msg("x", "bob", "maybe LOG_LEVEL", 40), msg("y", "carol", "hmm", 50), msg("z", "dan", "yes", 60)]
+    links = {"x": link("x", "q", 0.4), "y": link("y", "q", 0.4), "z": link("z", "q", 0.9)}
+    assert maybe_answers(Q, later, links, unsure=0.25, sure=0.5) == ["x"]
+
+
+@pytest.mark.parametrize(
+    ("before", "asker", "text", "between"),
+    [
+        # Two people taking turns: a question between them is for the other one…
+        ([msg("1", "haru", "10時でいい？", 0), msg("2", "nao", "おっけー", 5), msg("3", "haru", "着いた", 9)],
+         "nao", "え、どこ？", True),
+        ([msg("1", "ann", "lunch?", 0), msg("2", "ben", "sure", 5), msg("3", "ann", "ramen?", 9)],
+         "ben", "which place?", True),
+        # …unless it is put to the room.
+        ([msg("1", "ann", "lunch?", 0), msg("2", "ben", "sure", 5), msg("3", "ann", "ramen?", 9)],
+         "ben", "does anyone know if it opens at 11?", False),
+        ([msg("1", "ann", "x", 0), msg("2", "ben", "y", 5), msg("3", "ann", "z", 9)],
+         "ben", "誰か知ってる？", False),
+        # Three people, or one person talking alone: the room.
+        ([msg("1", "ann", "x", 0), msg("2", "ben", "y", 5), msg("3", "cat", "z", 9)],
+         "ann", "which place?", False),
+        ([msg("1", "ann", "x", 0), msg("2", "ann", "y", 5), msg("3", "ann", "z", 9)],
+         "ben", "which one?", False),
+    ],
+)  # fmt: skip
+def test_a_question_inside_a_two_person_exchange_is_for_the_other(
+    before: list[Message], asker: str, text: str, between: bool
+) -> None:
+    assert between_two(msg("q", asker, text, 20), before) is between

@@ -43,7 +43,7 @@ def message(mid: str, author: str, text: str, seconds: float, **kw: object) -> M
 # dave asks; alice and bob argue past him; the bot already asked for calm once.
 CHAT = [
     message("q1", "dave", QUESTION, 0),
-    message("a1", "alice", "no, the deploy script broke it, not my change", 60),
+    message("a1", "alice", "bob, no, the deploy script broke it, not my change", 60),
     message("b0", "kikimimi", BOT_LINE, 100, own=True),
     message("a2", "bob", "it is your change and you know it", 120),
     message("a3", "alice", "stop blaming me for everything", 180),
@@ -83,8 +83,8 @@ def test_bad_situation_fields_are_rejected(field: str, value: str) -> None:
 GUIDANCE = {
     ("CONFLICT", "en"): "do not take sides",
     ("CONFLICT", "ja"): "どちらの味方もせず",
-    ("MISUNDERSTANDING", "en"): "Clarify what each side means",
-    ("MISUNDERSTANDING", "ja"): "それぞれが何を言いたいのか",
+    ("MISUNDERSTANDING", "en"): "Name the two readings in plain words",
+    ("MISUNDERSTANDING", "ja"): "二つの受け取り方をわかりやすい言葉で示し",
     ("ENDING", "en"): "Keep it to one brief, friendly line",
     ("ENDING", "ja"): "短く感じのよい一言だけ",
     ("ACTIVE", "en"): "natural member of the conversation",
@@ -167,7 +167,7 @@ def test_a_question_gone_from_the_window_falls_back_to_the_target() -> None:
     context = ctx("en", question_id="gone", target_id="a1")
     assert context.question is not None and context.question.id == "a1"
     assert ctx("en", question_id=None).question is None
-    assert "Question from alice at 12:01: no, the deploy script broke it" in prompts.render("reply", context)
+    assert "Question from alice at 12:01: bob, no, the deploy script broke it" in prompts.render("reply", context)
 
 
 def test_said_recently_lists_own_posts_of_the_last_hour_oldest_first() -> None:
@@ -317,9 +317,9 @@ AFTER = {
         # An open question is owed its answer whatever was said since …
         ("chatter", "q1", None),
         # … unless someone answered it meanwhile.
-        ("reply-to-it", "q1", "the question was answered meanwhile: carol replied to it"),
-        ("to-the-asker", "q1", "the question was answered meanwhile: carol answered the asker"),
-        ("asker-settles", "q1", "the question was answered meanwhile: the asker settled it"),
+        ("reply-to-it", "q1", "the question was answered meanwhile: carol replied to it (x1)"),
+        ("to-the-asker", "q1", "the question was answered meanwhile: carol answered the asker (x1)"),
+        ("asker-settles", "q1", "the question was answered meanwhile: the asker settled it (x1)"),
         # A plain judged reply keeps its rule: any newer human message makes it stale.
         ("chatter", None, "a newer message exists"),
     ],

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from kikimimi.domain.conversation import is_unfinished
-from kikimimi.domain.model import Message, ResponseType
+from kikimimi.domain.model import ConversationState, Message, ResponseType
 from kikimimi.domain.rules import (
     DEFAULT_WEIGHTS,
     RuleConfig,
@@ -415,6 +415,10 @@ def _score(total: float, *, addressed: bool = False, ending: bool = False) -> Sc
     return Score(total=total, terms=(), addressed=addressed, ending=ending, question=False)
 
 
+def _tense(total: float) -> Score:
+    return Score(total, (("tension", 40.0),), False, False, False, ConversationState.CONFLICT, tension=True)
+
+
 @pytest.mark.parametrize(
     ("score", "llm", "config", "expected"),
     [
@@ -422,8 +426,12 @@ def _score(total: float, *, addressed: bool = False, ending: bool = False) -> Sc
         pytest.param(_score(80), False, {}, Verdict.RESPOND, id="high-threshold-inclusive"),
         pytest.param(_score(80, ending=True), True, {}, Verdict.RESPOND, id="high-beats-ending"),
         pytest.param(_score(79.9), True, {}, Verdict.ASK_LLM, id="band-top-asks-llm"),
-        pytest.param(_score(20), True, {}, Verdict.ASK_LLM, id="band-bottom-asks-llm"),
+        pytest.param(_score(20.1), True, {}, Verdict.ASK_LLM, id="band-bottom-asks-llm"),
+        pytest.param(_score(20), True, {}, Verdict.SILENT, id="low-threshold-inclusive-skips"),  # ≤ low
         pytest.param(_score(19.9), True, {}, Verdict.SILENT, id="below-low-never-asks"),
+        pytest.param(_tense(0), True, {}, Verdict.ASK_LLM, id="tension-asks-the-llm-whatever-the-score"),
+        pytest.param(_tense(95), True, {}, Verdict.ASK_LLM, id="tension-even-above-high"),
+        pytest.param(_tense(60), False, {}, Verdict.SILENT, id="rules-never-post-into-tension"),
         pytest.param(_score(50, ending=True), True, {}, Verdict.ASK_LLM, id="llm-judges-ending"),
         pytest.param(_score(45), False, {}, Verdict.RESPOND, id="rules-threshold-inclusive"),
         pytest.param(_score(44.9), False, {}, Verdict.SILENT, id="rules-below-threshold"),

@@ -23,6 +23,9 @@ CHANNELS = "channels"
 MESSAGES = "messages"
 INTERVENTIONS = "interventions"
 JUDGMENTS = "judgments"
+# The judgments of a reserved budget pool (question watches, a heated room) live apart, so each pool's
+# hourly count is one aggregation on one collection (no composite index).
+POOLS = ("watch", "tension")
 CAPS = "caps"  # channels/{key}/caps/{user-…|channel}: recent answers to addressed messages
 CAP_ATTEMPTS = 20
 LLM_BUDGET = "llm_budget"  # {guild}-{day}: LLM calls per guild and UTC day
@@ -199,25 +202,30 @@ class FirestoreStore(PlaceForgetting):
         self._count(writes=1)
         self._channel(key).set({"last_decision": codec.last_decision_to_doc(decision)}, merge=True)
 
-    def cached_judgment(self, key: ChannelKey, digest: str, since: datetime) -> Decision | None:
-        """A judgment stored for this conversation digest at or after `since`."""
+    def cached_judgment(
+        self, key: ChannelKey, digest: str, since: datetime, pool: str = ""
+    ) -> Decision | None:
+        """A judgment stored for this conversation digest at or after `since`, in its budget pool."""
         self._count(reads=1)
-        snap = self._channel(key).collection(JUDGMENTS).document(digest).get()
+        snap = self._channel(key).collection(_judgments(pool)).document(digest).get()
         doc = snap.to_dict() if snap.exists else None
         if not doc or codec.utc(doc["at"]) < codec.utc(since):
             return None
         return codec.decision_from_doc(doc)
 
-    def cache_judgment(self, key: ChannelKey, digest: str, decision: Decision, at: datetime) -> None:
+    def cache_judgment(
+        self, key: ChannelKey, digest: str, decision: Decision, at: datetime, pool: str = ""
+    ) -> None:
         self._count(writes=1)
         doc = codec.decision_to_doc(decision, at, codec.judgment_expire_at(at, self._judgment_ttl))
-        self._channel(key).collection(JUDGMENTS).document(digest).set(doc)
+        self._channel(key).collection(_judgments(pool)).document(digest).set(doc)
 
-    def llm_judgments_since(self, key: ChannelKey, since: datetime) -> int:
-        """How many LLM judgments were stored for this place since `since` (the hourly budget)."""
+    def llm_judgments_since(self, key: ChannelKey, since: datetime, pool: str = "") -> int:
+        """How many LLM judgments of a budget `pool` ("": the place's own; "watch": question watches;
+        "tension": a heated room) were stored for this place since `since` (the hourly budgets)."""
         query = (
             self._channel(key)
-            .collection(JUDGMENTS)
+            .collection(_judgments(pool))
             .where(filter=FieldFilter("at", ">=", codec.utc(since)))
             .count(alias="n")
         )
@@ -298,3 +306,9 @@ class FirestoreStore(PlaceForgetting):
         self._client.collection(self._budget).document(codec.budget_doc_id(guild_id, day)).set(
             doc, merge=True
         )
+
+
+def _judgments(pool: str) -> str:
+    if pool and pool not in POOLS:
+        raise ValueError(f"unknown judgment budget pool {pool!r}")
+    return f"{pool}_{JUDGMENTS}" if pool else JUDGMENTS

@@ -15,7 +15,7 @@ from kikimimi.domain.model import ChannelKey, Intervention, Message
 
 INTERVENTIONS = "interventions"
 MESSAGES = "messages"
-PLACE_COLLECTIONS = ("messages", "interventions", "judgments")
+PLACE_COLLECTIONS = ("messages", "interventions", "judgments", "watch_judgments", "tension_judgments")
 BATCH = 400  # Firestore commits at most 500 writes
 
 

@@ -61,7 +61,6 @@ def apply_answer(
     trigger_id: str,
     window_ids: Sequence[str],
     min_confidence: float,
-    delay_default: float,
     delay_range: tuple[float, float],
     allowed_reactions: Sequence[str],
 ) -> Decision:
@@ -89,7 +88,7 @@ def apply_answer(
         score=score,
         reason=reason,
         state=state,
-        delay_seconds=clamp_delay(answer.delay_seconds, delay_default, *delay_range),
+        delay_seconds=clamp_delay(answer.delay_seconds, *delay_range),
         reaction=reaction if response_type is ResponseType.REACT_ONLY else None,
         reply_to_message_id=target,
         confidence=answer.confidence,

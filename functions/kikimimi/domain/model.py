@@ -61,6 +61,11 @@ class Message:
         return not self.author_is_bot and not self.is_self
 
     @property
+    def says_something(self) -> bool:
+        """Text or a file: an empty message (an embed alone, an emptied edit) is context, not a turn."""
+        return bool(self.content.strip()) or self.attachments > 0
+
+    @property
     def is_chat(self) -> bool:
         """Something someone wrote: joins, pins, boosts and thread notices are system messages."""
         return self.message_type in CHAT_TYPES

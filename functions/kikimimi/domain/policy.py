@@ -11,7 +11,12 @@ from kikimimi.domain.model import ChannelKey, Message, TaskKind
 
 
 def task_name(
-    kind: TaskKind, key: ChannelKey, trigger_id: str, addressed: bool = False, watch: bool = False
+    kind: TaskKind,
+    key: ChannelKey,
+    trigger_id: str,
+    addressed: bool = False,
+    watch: bool = False,
+    silence: bool = False,
 ) -> str:
     """`judge-{channel}-{thread|main}-{trigger}`: the same trigger always gives the same name.
 
@@ -23,7 +28,9 @@ def task_name(
     if addressed:
         return f"answer-{place}"
     if watch:
-        return f"watch-{place}" if kind is TaskKind.JUDGE else f"{kind.value}-{place}-w"
+        if kind is TaskKind.JUDGE:
+            return f"watch-{place}-s" if silence else f"watch-{place}"
+        return f"{kind.value}-{place}-w"
     return f"{kind.value}-{place}"
 
 
@@ -68,16 +75,18 @@ def watch_wait(recent: Sequence[Message], floor: float, pace: float, ceiling: fl
     return wait if gap is not None else floor  # too little history to call the room slow
 
 
-def clamp_delay(value: float | None, default: float, low: float, high: float) -> float:
-    """The reply delay the judge asked for, within the configured range."""
-    chosen = default if value is None else value
-    return float(min(max(chosen, low), high))
+def clamp_delay(value: float | None, low: float, high: float) -> float:
+    """The reply delay the judge asked for, within the configured range: null or 0 is at once (the pause
+    before the judgment already waited)."""
+    if value is None or value == 0:
+        return 0.0
+    return float(min(max(value, low), high))
 
 
 def newest_human(messages: Sequence[Message]) -> Message | None:
     """The last human message of a window (oldest first); bots never make a task stale."""
     for message in reversed(messages):
-        if message.is_human:
+        if message.is_human and message.says_something:
             return message
     return None
 
@@ -95,7 +104,7 @@ def previous_human(messages: Sequence[Message], current_id: str) -> Message | No
         if message.id == current_id:
             seen = True
             continue
-        if seen and message.is_human:
+        if seen and message.is_human and message.says_something:
             return message
     return None
 

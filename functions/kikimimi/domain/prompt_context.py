@@ -131,6 +131,8 @@ class PromptContext:
     addressed: bool = False
     question: Line | None = None
     said: tuple[Said, ...] = ()
+    # A question watch: the lines the reply-structure reader thinks may answer the question (unsure).
+    maybe_answers: tuple[str, ...] = ()
 
     def conversation_digest(self) -> str:
         """The judgment cache key: what the conversation says, not message ids or times.
@@ -168,6 +170,7 @@ def build_context(
     addressed: bool = False,
     question_id: str | None = None,
     said: Sequence[Said] = (),
+    maybe_answers: Sequence[str] = (),
 ) -> PromptContext:
     lines = tuple(Line.of(m) for m in messages)
     target = next((line for line in lines if line.id == (target_id or trigger_id)), None)
@@ -192,6 +195,7 @@ def build_context(
         addressed=addressed,
         question=question,
         said=tuple(said),
+        maybe_answers=tuple(i for i in maybe_answers if any(line.id == i for line in lines)),
     )
 
 

@@ -16,7 +16,14 @@ DEFAULT_WEIGHTS: Mapping[str, float] = {
     "engagement": 35,
     "question": 0,
     "unanswered_question": 80,
-    "question_waiting": 25,
+    # A question met by silence, watched again after QUESTION_SILENCE_SECONDS: a member answers what
+    # nobody took (with an LLM it asks; the rules alone answer it).
+    "question_waiting": 60,
+    # The reader links a later line to the question without being sure: the LLM reads it, not the rules.
+    "maybe_answered": -50,
+    # A misunderstanding or a conflict over the last lines (domain.tension): the LLM judges it, whatever
+    # the score; the weight puts a quiet room's argument in the middle band where it belongs.
+    "tension": 40,
     "keyword": 15,
     "knowledge_topic": 15,
     "after_silence": 10,

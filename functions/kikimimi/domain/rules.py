@@ -8,7 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from kikimimi.domain.conversation import passed_over, replies_to_other
-from kikimimi.domain.model import Message, ResponseType
+from kikimimi.domain.model import ConversationState, Message, ResponseType
 from kikimimi.domain.reactions import reaction_for, reaction_kind
 from kikimimi.domain.rule_config import ADDRESSED_TERMS, DEFAULT_WEIGHTS, RuleConfig
 from kikimimi.domain.rule_terms import (
@@ -21,6 +21,7 @@ from kikimimi.domain.rule_terms import (
     is_question,
     norm,
 )
+from kikimimi.domain.tension import Reading
 from kikimimi.domain.turns import conversation_terms, decay_term
 
 __all__ = [
@@ -48,6 +49,9 @@ class Score:
     addressed: bool
     ending: bool
     question: bool
+    # The state the rules see; in MISUNDERSTANDING or CONFLICT (`tension`) the LLM judges, never the rules.
+    state: ConversationState = ConversationState.ACTIVE
+    tension: bool = False
 
     def has(self, term: str) -> bool:
         return any(name == term for name, _ in self.terms)
@@ -64,6 +68,8 @@ def score_room(
     config: RuleConfig,
     bot_spoke_at: Sequence[datetime] = (),
     watch: bool = False,
+    maybe_answered: bool = False,
+    reading: Reading | None = None,
 ) -> Score:
     """Score whether the bot should speak after `trigger`, given the recent `messages` (oldest first).
 
@@ -71,7 +77,9 @@ def score_room(
     on the pause and its jitter): `moment` is the trigger's time for a pause judgment (None means that)
     and, for a question watch (`watch`), the question's time plus the watch delay. Engagement and
     cooldown measure from the bot's last post to the moment, high frequency counts the messages in the
-    minute before it, and an unanswered question is one a watch found still open at its moment.
+    minute before it, and an unanswered question is one a watch found still open at its moment;
+    `maybe_answered`: the room's reply structure shows lines that may answer it, unsure. `reading` is
+    the room's state over its last lines (domain.tension): a misunderstanding or a conflict adds `tension`.
     """
     moment = moment or trigger.created_at
     terms: list[tuple[str, float]] = []
@@ -104,8 +112,10 @@ def score_room(
         late = watch and _seconds(moment, trigger.created_at) >= config.unanswered_after_seconds
         if late and passed_over(messages, trigger):
             add("unanswered_question")
-        elif late:  # the room fell silent instead: worth asking the LLM, not enough for the rules alone
+        elif late:  # the room fell silent instead, for as long as people get to answer
             add("question_waiting")
+        if watch and maybe_answered:  # someone may have answered it: the LLM reads the lines, not the rules
+            add("maybe_answered")
     low = norm(trigger.content)
     if any(norm(k) in low for k in config.keywords if k):
         add("keyword")
@@ -147,15 +157,35 @@ def score_room(
         ending = not question and not addressed and closing_now
     if ending:
         add("closing")
+    state = ConversationState.ENDING if ending else ConversationState.ACTIVE
+    tense = False
+    if reading is not None and reading.state is not ConversationState.ACTIVE:
+        state = reading.state if not ending else state
+        # The trigger's author is one of the two: in a busy room, others' quarrel is not this line's.
+        tense = (
+            state in (ConversationState.MISUNDERSTANDING, ConversationState.CONFLICT)
+            and not addressed
+            and trigger.author_id in reading.between
+        )
+        if not tense and state is not ConversationState.ENDING:
+            state = ConversationState.ACTIVE
+        if tense:
+            add("tension")
     total = round(max(0.0, min(100.0, sum(value for _, value in terms))), 2)
-    return Score(total, tuple(terms), addressed is not None, ending, question)
+    return Score(total, tuple(terms), addressed is not None, ending, question, state, tense)
 
 
 def verdict(score: Score, config: RuleConfig, llm_available: bool) -> Verdict:
-    """Respond above the high threshold, stay silent below the low one, else ask the LLM or the rules."""
-    if score.addressed or score.total >= config.high_threshold:
+    """Respond at or above the high threshold, stay silent at or below the low one, else ask the LLM or
+    the rules. A room in a misunderstanding or a conflict is the LLM's to judge whatever its score: the
+    rules alone never post into it (template words in a fight help nobody)."""
+    if score.addressed:
         return Verdict.RESPOND
-    if score.total < config.low_threshold:
+    if score.tension:
+        return Verdict.ASK_LLM if llm_available else Verdict.SILENT
+    if score.total >= config.high_threshold:
+        return Verdict.RESPOND
+    if score.total <= config.low_threshold:
         return Verdict.SILENT
     if llm_available:
         return Verdict.ASK_LLM

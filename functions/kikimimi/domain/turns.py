@@ -53,8 +53,13 @@ def conversation_terms(
     own = sum(1 for m in lines if m.is_self)
     if own:  # graded: a member who has been talking is expected to go on talking
         add("participation", min(own, config.participation_full) / config.participation_full)
-    # Answering the bot's last line hands the turn to the others, unless it asks the bot back.
-    if not follow_up and answers_the_bot(messages[:at], config.names):
+    # Answering the bot's last line hands the turn to the others, unless it asks the bot back; a new
+    # person's new question minutes later answers nothing the bot said.
+    if (
+        not follow_up
+        and answers_the_bot(messages[:at], config.names)
+        and not _new_question(messages[:at], trigger, config.turn_seconds)
+    ):
         add("just_answered")
     if is_unfinished(trigger.content):
         add("unfinished")
@@ -68,6 +73,14 @@ def answers_the_bot(before: Sequence[Message], names: Sequence[str]) -> bool:
     instant = [m for m in before if m.created_at == before[-1].created_at]
     own = any(m.is_self for m in instant)
     return own and all(m.is_self or is_addressed(m, names) for m in instant)
+
+
+def _new_question(before: Sequence[Message], trigger: Message, within: float) -> bool:
+    """A question by someone the bot's last line was not talking with, well after that line."""
+    own = next(m for m in reversed(before) if m.is_self)
+    spoken_to = {m.author_id for m in before if m.id == own.reply_to_id}
+    late = _seconds(trigger.created_at, own.created_at) > within
+    return late and is_question(trigger.content) and trigger.author_id not in spoken_to
 
 
 def decay_term(last: Sequence[Message]) -> str | None:

@@ -144,6 +144,7 @@ class JudgeTask(_Place):
     trigger_id: Id
     watch: bool = False  # the trigger is an open question; newer chatter does not make this stale
     wait_seconds: float = Field(default=0.0, ge=0, le=86400)  # a watch: how long people had to answer
+    silence: bool = False  # the second watch of a question the room met with silence
 
 
 class ReplyTask(_Place):

@@ -1,7 +1,7 @@
 """`kikimimi bench`: the issue's figures measured against their targets (`--check`: exit 1 on a miss).
 
 Parts: llm_calls, firestore, mention_latency, ingest_throughput, cold_import, gateway_rss, replay_speed,
-cost.
+reply_links, cost.
 Each part runs on its own; a part that fails (an emulator missing…) shows its error in its row.
 """
 
@@ -145,6 +145,34 @@ def part_replay_speed(settings: Settings, quick: bool) -> Part:
     return _part(f, (f"replay speed ({f['messages']} msgs)", measured, "report", None))
 
 
+def part_reply_links(settings: Settings, quick: bool) -> Part:
+    """The reply reader's time for one new message: every option over the 40 messages before it."""
+    from dataclasses import replace
+
+    from kikimimi.adapters.link_weights import load_link_weights
+    from kikimimi.domain.reading import ReplyReader
+    from kikimimi.tools.transcript import SELF_ID, to_envelopes
+
+    window = 40
+    envelopes = to_envelopes(bench_rooms.multi(300 if quick else 1500), settings.bot_name)
+    # Each text made unique: a new message's words are read for the first time, as in a real room.
+    messages = [replace(e.to_message(SELF_ID), content=f"{e.content} {i}") for i, e in enumerate(envelopes)]
+    reader = ReplyReader(load_link_weights(), window)
+    runs: list[float] = []
+    for i in range(window, len(messages)):
+        started = time.perf_counter()
+        reader.candidates(messages[i], messages[i - window : i], settings.names)
+        runs.append((time.perf_counter() - started) * 1000)
+    runs.sort()
+    p50, p99 = round(runs[len(runs) // 2], 3), round(runs[min(len(runs) - 1, len(runs) * 99 // 100)], 3)
+    f = {"messages": len(runs), "window": window, "p50_ms": p50, "p99_ms": p99}
+    return _part(
+        f,
+        (f"reply links per message ({len(runs)} msgs, {window}-msg window) p50", f"{p50:g} ms", "< 2 ms", p50 < 2),
+        ("reply links per message p99", f"{p99:g} ms", "report", None),
+    )
+
+
 def part_cost(settings: Settings, quick: bool) -> Part:
     """The monthly bill of the traffic measured on the twins (`kikimimi cost` has the line items)."""
     from kikimimi.tools.cost import dollars, estimate
@@ -166,6 +194,7 @@ PARTS: dict[str, Callable[[Settings, bool], Part]] = {
     "cold_import": part_cold_import,
     "gateway_rss": part_gateway_rss,
     "replay_speed": part_replay_speed,
+    "reply_links": part_reply_links,
     "cost": part_cost,
 }
 

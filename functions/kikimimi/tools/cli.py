@@ -1,4 +1,5 @@
-"""The `kikimimi` command: demo, local, replay, timeline, eval, memory, bench, cost (each in its module).
+"""The `kikimimi` command: demo, local, replay, timeline, eval, links, train-links, memory, bench, cost (each in its
+module).
 
 A user's mistake or a missing dependency ends in one line on stderr and exit code 2 (tools/errors.py);
 a closed pipe ends quietly; Ctrl-C ends with 130. Anything else is a bug and shows its traceback, as does
@@ -18,7 +19,7 @@ from typing import Any
 from kikimimi.settings import Settings, SettingsError
 from kikimimi.tools.errors import UsageError, explain
 from kikimimi.tools.memory_report import add_memory_parser
-from kikimimi.tools.options import add_common, positive, settings_from
+from kikimimi.tools.options import add_common, add_config, positive, settings_from
 from kikimimi.tools.settings_doc import add_settings_parser
 from kikimimi.tools.timeline import add_timeline_parser
 
@@ -41,6 +42,10 @@ EXAMPLES = {
   kikimimi demo --llm offline --speed 2""",
     "local": """  kikimimi local
   DISCORD_TOKEN=… kikimimi local   # the gateway and REST talk to real Discord""",
+    "links": """  kikimimi links ../shared/eval/help/dev_transcript.jsonl
+  kikimimi links chat.jsonl --json > links.jsonl   # one {"id", "reply_to", "confidence", "answers"} a line""",
+    "train-links": """  kikimimi train-links
+  kikimimi train-links --holdout 30 --out /tmp/reply_links.json""",
     "memory": """  FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 kikimimi memory 1234567890 --guild 42
   KIKIMIMI_MODE=gcp GOOGLE_CLOUD_PROJECT=my-project kikimimi memory forget-user 42 1001""",
 }
@@ -78,6 +83,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from kikimimi.tools.evaluation import run_eval_command
 
     return run_eval_command(args, settings_from(args))
+
+
+def cmd_links(args: argparse.Namespace) -> int:
+    from kikimimi.tools.links_cli import run_links_command
+
+    return run_links_command(args, settings_from(args))
+
+
+def cmd_train_links(args: argparse.Namespace) -> int:
+    from kikimimi.tools.links_train import run_train_command
+
+    return run_train_command(args)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -177,6 +194,34 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object")
     add_common(p)
     p.set_defaults(run=cmd_eval)
+
+    p = _command(
+        sub, "links", "show which earlier message each message of a transcript replies to",
+        "Read a transcript with the reply reader: for each message the earlier one it responds to (or that "
+        "it opens a conversation), how sure the reader is, and the questions it answers.",
+    )  # fmt: skip
+    p.add_argument(
+        "transcript", metavar="TRANSCRIPT", help="a JSONL transcript (the `kikimimi replay` format)"
+    )
+    p.add_argument(
+        "--json", action="store_true", help='one {"id", "reply_to", "confidence", "answers"} a line'
+    )
+    p.add_argument("--bot-name", metavar="NAME", help="the bot's name in the transcript (default: BOT_NAME)")
+    p.add_argument("--weights", metavar="FILE", help="another weights file (default: the packaged one)")
+    add_config(p)
+    p.set_defaults(run=cmd_links)
+
+    p = _command(
+        sub, "train-links", "train the reply reader's weights on the annotated IRC logs (scikit-learn)",
+        "Fit the reply reader's weights on the annotated Ubuntu IRC logs, score them on held-out logs and "
+        "write the JSON weights file. Needs the train extra (scikit-learn).",
+    )  # fmt: skip
+    p.add_argument("--data", metavar="DIR", help="the annotated logs (default: ../shared/eval/links beside "
+                   "the repository)")  # fmt: skip
+    p.add_argument("--out", metavar="FILE", help="where to write (default: the packaged reply_links.json)")
+    p.add_argument("--holdout", type=int, default=30, metavar="N",
+                   help="logs held out to score on before the final fit on all (default 30; 0: none)")  # fmt: skip
+    p.set_defaults(run=cmd_train_links)
 
     add_memory_parser(sub)
     add_settings_parser(sub)

@@ -59,6 +59,9 @@ def _print_bot_events(stack: Any, stop: threading.Event, blocking: bool = False)
             elif kind == "judgment":
                 verdict = "speak" if event.get("should_respond") else "stay silent"
                 print(f"\n  · judged {event.get('trigger')}: {verdict} ({event.get('reason')})", flush=True)
+            elif kind in ("watch_cancelled", "judgment_skipped") and event.get("answered_by"):
+                print(f"\n  · question {event.get('trigger')} answered by {event.get('answered_by')}: "
+                      f"{event.get('reason')}", flush=True)  # fmt: skip
 
     if blocking:
         loop()

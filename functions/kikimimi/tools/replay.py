@@ -55,9 +55,10 @@ def describe(event: dict[str, Any]) -> str:
     elif kind == "watch_scheduled":
         detail = f"watching question {trigger}: judged in {event['delay_seconds']:.0f}s unless answered"
     elif kind == "watch_cancelled":
-        detail = f"stopped watching {trigger}: {event['reason']} ({event['cancelled_by']})"
+        detail = f"stopped watching {trigger}: {event['reason']}{_answered_by(event)}"
     elif kind == "judgment_skipped":
         detail = f"{event.get('kind') or 'pause'} judgment of {trigger} skipped: {event['reason']}"
+        detail += _answered_by(event)
     elif kind in ("reply_skipped", "reply_failed"):
         detail = f"reply for {trigger} {kind.removeprefix('reply_')}: {event['reason']}"
     elif kind == "judgment":
@@ -83,6 +84,12 @@ def describe(event: dict[str, Any]) -> str:
     else:
         detail = kind
     return f"{_clock(event['t'])} {where:<14} {detail}"
+
+
+def _answered_by(event: dict[str, Any]) -> str:
+    """Which message answered the question (a watch's cancel or skip), when one did."""
+    by = event.get("answered_by")
+    return f" — answered by {by}" if by else ""
 
 
 def describe_delivery(event: dict[str, Any]) -> str:

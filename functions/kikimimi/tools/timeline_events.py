@@ -40,6 +40,7 @@ class TimelineEvent:
     reply_to: str | None = None
     delay_seconds: float | None = None
     cancelled_by: str | None = None
+    answered_by: str | None = None  # the message that answered a watched question
     decision: str | None = None
     should_respond: bool | None = None
     score: float | None = None
@@ -130,6 +131,7 @@ def _normalise(row: Mapping[str, Any], start: datetime | None) -> TimelineEvent 
         bot=fields.get("bot") is True or fields.get("decision") == "stored_bot",
         text=_words(name, fields), reply_to=_text(fields.get("reply_to")),
         delay_seconds=_number(fields.get("delay_seconds")), cancelled_by=_text(fields.get("cancelled_by")),
+        answered_by=_text(fields.get("answered_by")),
         decision=_text(fields.get("decision")), should_respond=_flag(fields.get("should_respond")),
         score=_number(fields.get("score")), reason=_text(fields.get("reason")),
         response_type=_text(fields.get("response_type")), emoji=_text(fields.get("emoji")),

@@ -146,9 +146,10 @@ def _task(place: Place, e: TimelineEvent) -> None:
         return
     bar.end = e.at
     if e.event.endswith("_cancelled"):
-        bar.outcome, bar.by, bar.reason = "cancelled", e.cancelled_by, e.reason
+        bar.outcome, bar.by, bar.reason = "cancelled", e.answered_by or e.cancelled_by, e.reason
     elif e.event == "judgment_skipped":
         bar.outcome, bar.reason = "skipped", f"{e.decision}: {e.reason}" if e.decision else e.reason
+        bar.by = e.answered_by
     else:
         bar.outcome = "respond" if e.should_respond or e.decision == "respond" else "silent"
         bar.score, bar.reason, bar.detail = e.score, e.reason, e.response_type or bar.detail

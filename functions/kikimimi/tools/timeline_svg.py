@@ -171,7 +171,9 @@ def _bar_lines(bar: TaskBar, axis: Axis) -> list[str]:
         lines.append(f"reason: {bar.reason or '—'}")
     elif bar.outcome is not None:
         lines.append(
-            f"{bar.outcome} {axis.label(bar.end or 0.0)}" + (f": {bar.reason}" if bar.reason else "")
+            f"{bar.outcome} {axis.label(bar.end or 0.0)}"
+            + (f": {bar.reason}" if bar.reason else "")
+            + (f" (answered by message {bar.by})" if bar.by else "")
         )
     else:
         lines.append("no outcome in this record (still pending when it ends)")

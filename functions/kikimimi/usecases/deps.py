@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any, Generic, TypedDict, TypeVar, cast, overload
 
 from kikimimi.domain.model import ChannelKey, ChannelSettings
+from kikimimi.domain.reading import ReplyReader
 from kikimimi.domain.rules import DEFAULT_WEIGHTS, RuleConfig
 from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, LLMResult, Recall, Store, TaskQueue
 from kikimimi.settings import Settings
@@ -27,6 +28,7 @@ class PortFactories(TypedDict, total=False):
     recall: Callable[[], Recall | None]
     embedder: Callable[[], Embedder | None]
     memory_llm: Callable[[], LLM | None]
+    reader: Callable[[], ReplyReader]
 
 
 OPTIONAL_PORTS = frozenset({"judge_llm", "recall", "embedder", "memory_llm"})
@@ -68,6 +70,7 @@ class Deps:
     recall = Port[Recall | None]()  # None: the bot keeps no memory beyond the buffer
     embedder = Port[Embedder | None]()
     memory_llm = Port[LLM | None]()  # writes summaries, facts and guild memory
+    reader = Port[ReplyReader]()  # who answers whom: the learned reply-structure model (pure, loaded once)
 
     def __init__(
         self,

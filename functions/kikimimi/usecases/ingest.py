@@ -19,7 +19,7 @@ from kikimimi.domain.wire import (
     dump,
 )
 from kikimimi.settings import Settings
-from kikimimi.usecases import limits, visibility
+from kikimimi.usecases import answered, limits, visibility
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.memory import erase, forget
 from kikimimi.usecases.memory import hook as memory_hook
@@ -67,6 +67,13 @@ def ingest(
         )
         return "stored_bot"
 
+    if not message.says_something:
+        # Nothing said (an embed-only or emptied message): kept as context, but it neither asks for a
+        # judgment nor makes the pending one stale.
+        deps.emit(
+            "ingest", key, **base, decision="stored_empty", stored=created, latency_ms=elapsed_ms(started)
+        )
+        return "stored_empty"
     # Scheduling runs even for a redelivered message: task names are deterministic, so a retry after a
     # crash between the write and the task creation finishes the work exactly once.
     window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=pace_window(s))
@@ -111,8 +118,10 @@ def ingest(
         if len(window) >= s.min_messages:
             _schedule_pause(deps, envelope, message, window, now, base)
             outcome = "judgment_scheduled"
-        if s.question_watch_seconds > 0 and questions.is_open_question(
-            message, questions.participants_of(window), s.names
+        if (
+            s.question_watch_seconds > 0
+            and questions.is_open_question(message, questions.participants_of(window), s.names)
+            and not questions.between_two(message, window)
         ):
             _schedule_watch(deps, envelope, message, window, now, base)
     _cancel_previous(deps, key, window, message.id, base)
@@ -195,16 +204,18 @@ def _settle_watches(deps: Deps, key: ChannelKey, window: list[Message], message:
         return
     present = questions.participants_of(window)
     chat = window if any(m.id == message.id for m in window) else [*window, message]
-    for i, asked in enumerate(chat):
+    for asked in chat:
         if asked.id == message.id or not questions.is_open_question(asked, present, s.names):
             continue
-        reason = questions.answer_of(asked, chat[i + 1 :])
-        if reason is None:
+        # Only what was said outright: the firing watch reads the reply structure over its own window.
+        settled = answered.settled(deps, asked, chat, inferred=False)
+        if settled is None:
             continue
-        name = policy.task_name(TaskKind.JUDGE, key, asked.id, watch=True)
-        if deps.tasks.cancel(TaskKind.JUDGE, name):
-            deps.emit("watch_cancelled", key, **{**base, "trigger": asked.id}, task=name,
-                      cancelled_by=message.id, reason=reason)  # fmt: skip
+        for silence in (False, True):
+            name = policy.task_name(TaskKind.JUDGE, key, asked.id, watch=True, silence=silence)
+            if deps.tasks.cancel(TaskKind.JUDGE, name):
+                deps.emit("watch_cancelled", key, **{**base, "trigger": asked.id}, task=name,
+                          cancelled_by=message.id, answered_by=settled.by, reason=settled.reason)  # fmt: skip
 
 
 def _cancel_previous(deps: Deps, key: ChannelKey, window: list, current_id: str, base: dict) -> None:

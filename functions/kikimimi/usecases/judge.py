@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from kikimimi import prompts
 from kikimimi.domain import policy, questions
+from kikimimi.domain.conversation import passed_over
 from kikimimi.domain.judge_answer import AnswerInvalid, answer_schema, apply_answer, parse_answer
 from kikimimi.domain.model import (
     ChannelKey,
@@ -21,6 +22,7 @@ from kikimimi.domain.model import (
     TaskSpec,
 )
 from kikimimi.domain.prompt_context import build_context
+from kikimimi.domain.reading import Link
 from kikimimi.domain.rules import (
     RuleConfig,
     Score,
@@ -29,9 +31,10 @@ from kikimimi.domain.rules import (
     score_room,
     verdict,
 )
+from kikimimi.domain.tension import read_state
 from kikimimi.domain.wire import JudgeTask, ReplyTask, dump
 from kikimimi.ports import LLMError, LLMRequest
-from kikimimi.usecases import limits
+from kikimimi.usecases import answered, limits
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.memory import recall as memory_recall
 
@@ -53,19 +56,27 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     now = deps.clock.now()
     window, limit = _read_window(deps, task, now)
     trigger = next((m for m in window if m.id == task.trigger_id), None)
-    skip = _skip_reason(deps, task, window, trigger, now)
+    read = answered.links(deps, window) if task.watch and trigger is not None else {}
+    skip = _skip_reason(deps, task, window, trigger, now, read)
     if skip is not None:
-        deps.emit("judgment_skipped", key, **base, decision=skip[0], reason=skip[1])
+        deps.emit("judgment_skipped", key, **base, decision=skip[0], reason=skip[1], answered_by=skip[2])
         return None
     assert trigger is not None
     if not deps.enabled(key) or deps.quiet(key, now):
         deps.emit("judgment_skipped", key, **base, decision="quiet", reason="channel disabled or quiet")
         return None
+    if task.watch and _wait_out_silence(deps, task, window, trigger, now, base):
+        return None
     interventions = deps.store.interventions_since(key, now - HISTORY)
     config = deps.rule_config()
     waited = task.wait_seconds or s.question_watch_seconds
     moment = trigger.created_at + timedelta(seconds=waited) if task.watch else None
-    score = score_room(window, trigger, moment, config, [i.at for i in interventions], watch=task.watch)
+    maybe = answered.unsure(deps, trigger, window, read) if task.watch else []
+    # The room's state now (a watch: what followed the question counts too).
+    score = score_room(window, trigger, moment, config, [i.at for i in interventions], watch=task.watch,
+                       maybe_answered=bool(maybe), reading=read_state(window))  # fmt: skip
+    # Reserved LLM budgets: a question nobody took, and a heated room, are judged even in a busy hour.
+    pool = "watch" if task.watch else "tension" if score.tension else ""
     recall = memory_recall.for_judge(
         deps, key, task.guild_id, window, interventions, now, config.cooldown_seconds
     )
@@ -80,13 +91,14 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
             limit = s.context_messages
             window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit)
         asked = _ask_llm(deps, key, window, interventions, trigger, score, now, recall,
-                         lambda: _budget_note(deps, key, now, window, s.context_messages))  # fmt: skip
+                         lambda: _budget_note(deps, key, now, window, s.context_messages, pool),
+                         pool=pool, maybe_answers=maybe)  # fmt: skip
         if not isinstance(asked, Decision):  # the budget is spent: the rules decide, and say why
             outcome = verdict(score, config, llm_available=False)
     if isinstance(asked, Decision):
         decision = asked
     else:
-        decision = _rules_decision(deps, config, score, trigger, outcome, asked)
+        decision = _rules_decision(deps, config, score, trigger, outcome, asked, window)
     decision = recall.decide(decision)
     if task.watch:  # the watch decides about its question, whatever the LLM pointed at
         decision = dataclasses.replace(decision, reply_to_message_id=trigger.id)
@@ -126,41 +138,101 @@ def _read_window(deps: Deps, task: JudgeTask, now: datetime) -> tuple[list[Messa
 
 
 def _skip_reason(
-    deps: Deps, task: JudgeTask, window: list[Message], trigger: Message | None, now: datetime
-) -> tuple[str, str] | None:
-    """(decision, reason) when there is nothing to judge any more; the task re-checks what deleting
-    it may have missed, so correctness never depends on the deletion having won the race."""
+    deps: Deps,
+    task: JudgeTask,
+    window: list[Message],
+    trigger: Message | None,
+    now: datetime,
+    read: dict[str, Link],
+) -> tuple[str, str, str | None] | None:
+    """(decision, reason, the answering message) when there is nothing to judge any more; the task
+    re-checks what deleting it may have missed, so correctness never depends on the deletion winning."""
     if trigger is None:
-        return "stale", "the trigger is gone from the buffer"
+        return "stale", "the trigger is gone from the buffer", None
     if not task.watch:
-        return ("stale", "a newer message exists") if policy.is_stale(window, task.trigger_id) else None
+        return ("stale", "a newer message exists", None) if policy.is_stale(window, task.trigger_id) else None
     if now - trigger.created_at > timedelta(minutes=deps.settings.question_max_age_minutes):
-        return "expired", "the question is too old to answer now"
+        return "expired", "the question is too old to answer now", None
     if not questions.is_open_question(trigger, questions.participants_of(window), deps.settings.names):
-        return "directed", "the question is aimed at someone who is here"
-    answered = questions.answer_of(trigger, [m for m in window if m.created_at >= trigger.created_at])
-    return ("answered", answered) if answered else None
+        return "directed", "the question is aimed at someone who is here", None
+    if questions.between_two(trigger, window[: window.index(trigger)]):
+        return "directed", "asked inside a two-person exchange: for the other person", None
+    settled = answered.settled(deps, trigger, window, read)
+    return ("answered", settled.reason, settled.by) if settled else None
 
 
-def _budget_note(deps: Deps, key: ChannelKey, now: datetime, window: list[Message], fetched: int) -> str:
+def _wait_out_silence(
+    deps: Deps, task: JudgeTask, window: list[Message], trigger: Message, now: datetime, base: dict
+) -> bool:
+    """A question met by silence (nobody else spoke since) is watched once more, after people had a fair
+    chance (QUESTION_SILENCE_SECONDS): a quiet room is not a room that passed the question over."""
+    s, key = deps.settings, task.key
+    wait = s.question_silence_seconds
+    if (
+        task.silence
+        or wait <= (task.wait_seconds or s.question_watch_seconds)
+        or passed_over(window, trigger)
+    ):
+        return False
+    eta = max(now, trigger.created_at + timedelta(seconds=wait))
+    name = policy.task_name(TaskKind.JUDGE, key, trigger.id, watch=True, silence=True)
+    payload = JudgeTask(guild_id=task.guild_id, channel_id=key.channel_id, thread_id=key.thread_id,
+                        trigger_id=trigger.id, watch=True, wait_seconds=wait, silence=True)  # fmt: skip
+    if deps.tasks.schedule(TaskSpec(name, TaskKind.JUDGE, eta, dump(payload))):
+        deps.emit("watch_scheduled", key, **base, task=name, delay_seconds=(eta - now).total_seconds(),
+                  reason=f"met by silence: people get {wait:g}s to answer first")  # fmt: skip
+    return True
+
+
+def _budget_note(
+    deps: Deps, key: ChannelKey, now: datetime, window: list[Message], fetched: int, pool: str = ""
+) -> str:
     """Non-empty once this place used its LLM judgments for the hour: then the rules decide.
 
     The budget is LLM_JUDGMENTS_PER_HOUR, and in a quiet room a share of its traffic: when the buffer's
     span holds fewer than CONTEXT_MESSAGES lines (the window has them all), its human messages give the
-    hourly rate. A responsive bot then never multiplies the cost of a slow channel.
+    hourly rate. A responsive bot then never multiplies the cost of a slow channel. Question watches and
+    a room in a misunderstanding or a conflict have reserves of their own (LLM_WATCH_JUDGMENTS_PER_HOUR,
+    LLM_TENSION_JUDGMENTS_PER_HOUR): a quiet room's second question of the hour, or an argument after a
+    busy hour, is judged, not left to the rules.
     """
     s = deps.settings
+    hour = now - timedelta(hours=1)
+    if pool:
+        used = deps.store.llm_judgments_since(key, hour, pool=pool)
+        limit = s.llm_watch_judgments_per_hour if pool == "watch" else s.llm_tension_judgments_per_hour
+        return (
+            f"LLM budget for the {pool} reserve reached ({used}/{limit} this hour)" if used >= limit else ""
+        )
     limit = s.llm_judgments_per_hour
     if len(window) < fetched:
         span = deps.ttl().total_seconds()
         humans = sum(1 for m in window if m.is_human and (now - m.created_at).total_seconds() <= span)
         limit = min(limit, max(1, int(s.llm_judgments_per_100_messages * humans * 3600 / span / 100)))
-    used = deps.store.llm_judgments_since(key, now - timedelta(hours=1))
+    used = deps.store.llm_judgments_since(key, hour)
     return f"LLM budget reached ({used}/{limit} this hour)" if used >= limit else ""
 
 
+def _target(window: list[Message], trigger: Message) -> str:
+    """What a reply answers: the question its author asked in the lines they wrote in a row, if any
+    ("how do I…?" then "I tried X"), else the trigger."""
+    at = next((i for i, m in enumerate(window) if m.id == trigger.id), len(window) - 1)
+    for m in reversed(window[: at + 1]):
+        if m.author_id != trigger.author_id:
+            break
+        if questions.asks(m.content):
+            return m.id
+    return trigger.id
+
+
 def _rules_decision(
-    deps: Deps, config: RuleConfig, score: Score, trigger: Message, outcome: Verdict, note: str
+    deps: Deps,
+    config: RuleConfig,
+    score: Score,
+    trigger: Message,
+    outcome: Verdict,
+    note: str,
+    window: list[Message],
 ) -> Decision:
     """The rules decide alone: whether, and in which form (a reaction, a short line, a full reply)."""
     s = deps.settings
@@ -168,11 +240,15 @@ def _rules_decision(
     # Thanks, agreement, laughter and good news close or acknowledge: words after them would be over-talk.
     # A reaction costs the room nothing: a reaction-worthy line gets one even below the speaking line.
     speak = worthy if form is ResponseType.REACT_ONLY else outcome is Verdict.RESPOND
+    if score.tension and not score.addressed:  # not even an emoji into a fight the LLM did not read
+        speak = False
     reason = _rule_reason(score, Verdict.RESPOND if speak else Verdict.SILENT)
     return Decision(
         should_respond=speak, response_type=form, score=score.total,
         reason=f"{reason}; {note}" if note else reason, delay_seconds=s.reply_delay_default_seconds,
-        reaction=reaction, reply_to_message_id=trigger.id, terms=score.terms,
+        reaction=reaction, terms=score.terms, state=score.state,
+        # A reaction marks the line itself; words answer the question its author asked.
+        reply_to_message_id=trigger.id if form is ResponseType.REACT_ONLY else _target(window, trigger),
     )  # fmt: skip
 
 
@@ -198,6 +274,8 @@ def _ask_llm(
     now,
     recall: memory_recall.JudgeMemory | None = None,
     budget: Callable[[], str] = lambda: "",
+    pool: str = "",
+    maybe_answers: Sequence[str] = (),
 ) -> Decision | str:
     """One structured call; cached by what the conversation says; any failure means silence.
 
@@ -208,11 +286,14 @@ def _ask_llm(
         bot_name=s.bot_name, aliases=s.bot_aliases, persona=s.persona, language=s.language, now=now,
         messages=window, interventions=interventions, trigger_id=trigger.id,
         allowed_reactions=s.allowed_reactions, others=parent_messages(deps, key, now),
+        maybe_answers=maybe_answers,
     )  # fmt: skip
     if recall is not None:
         context = recall.context(context, context.language, now)
     digest = context.conversation_digest()
-    cached = deps.store.cached_judgment(key, digest, now - timedelta(seconds=s.judgment_cache_seconds))
+    cached = deps.store.cached_judgment(
+        key, digest, now - timedelta(seconds=s.judgment_cache_seconds), pool=pool
+    )
     if cached is not None:
         return dataclasses.replace(cached, llm_calls=0, source="cache", score=score.total, terms=score.terms)
     spent = budget() or limits.llm_budget_note(deps, key, trigger.guild_id, "judge")
@@ -231,28 +312,23 @@ def _ask_llm(
         return Decision(
             should_respond=False, response_type=ResponseType.FULL_RESPONSE, score=score.total,
             reason=f"llm failure: {type(exc).__name__}: {str(exc)[:200]}", llm_calls=1, source="llm_error",
-            terms=score.terms,
+            terms=score.terms, state=score.state,
         )  # fmt: skip
     deps.llm_call(key, "judge", result, trigger=trigger.id)
     decision = apply_answer(
         answer, score=score.total, terms=score.terms, trigger_id=trigger.id,
         window_ids=[m.id for m in window], min_confidence=s.min_confidence,
-        delay_default=s.reply_delay_default_seconds,
         delay_range=(s.reply_delay_min_seconds, s.reply_delay_max_seconds),
         allowed_reactions=s.allowed_reactions,
     )  # fmt: skip
-    deps.store.cache_judgment(key, digest, decision, now)
+    deps.store.cache_judgment(key, digest, decision, now, pool=pool)
     return decision
 
 
 def _schedule_reply(deps: Deps, task: JudgeTask, decision: Decision, now) -> None:
     key = task.key
-    delay = policy.clamp_delay(
-        decision.delay_seconds,
-        deps.settings.reply_delay_default_seconds,
-        deps.settings.reply_delay_min_seconds,
-        deps.settings.reply_delay_max_seconds,
-    )
+    s = deps.settings
+    delay = policy.clamp_delay(decision.delay_seconds, s.reply_delay_min_seconds, s.reply_delay_max_seconds)
     payload = ReplyTask(
         guild_id=task.guild_id, channel_id=key.channel_id, thread_id=key.thread_id,
         trigger_id=task.trigger_id, response_type=decision.response_type, reason=decision.reason[:500],

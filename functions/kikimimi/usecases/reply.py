@@ -9,14 +9,14 @@ from datetime import datetime, timedelta
 from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 from kikimimi import prompts
-from kikimimi.domain import policy, questions
+from kikimimi.domain import policy
 from kikimimi.domain.links import keep_known_links
 from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
 from kikimimi.domain.outgoing import part_nonce, reply_parts, shape_reply
 from kikimimi.domain.prompt_context import build_context, last_lines, said_recently
 from kikimimi.domain.wire import ReplyTask
 from kikimimi.ports import DiscordError, LLMError, LLMRequest, LLMResult
-from kikimimi.usecases import limits
+from kikimimi.usecases import answered, limits
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.judge import parent_messages
 from kikimimi.usecases.memory import recall as memory_recall
@@ -48,7 +48,7 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     if task.addressed:
         stale = _addressed_gone(deps, window, task, now)
     else:
-        stale = _stale_reason(window, task, question)
+        stale = _stale_reason(deps, window, task, question)
     if stale is not None:
         deps.emit("reply_skipped", key, **base, decision="stale", reason=stale)
         return None
@@ -152,13 +152,13 @@ def _post(deps: Deps, key: ChannelKey, base: dict, parts: list[str], target_id: 
     return posted
 
 
-def _stale_reason(window: list[Message], task: ReplyTask, question: Message | None) -> str | None:
+def _stale_reason(deps: Deps, window: list[Message], task: ReplyTask, question: Message | None) -> str | None:
     """Why a judged reply is no longer wanted, or None."""
     # The answer to an open question is owed whatever was said since, unless someone answered it;
     # a plain reply is stale once a newer human message exists or its trigger was deleted or expired.
     if question is not None:
-        answered = questions.answer_of(question, [m for m in window if m.created_at >= question.created_at])
-        return f"the question was answered meanwhile: {answered}" if answered else None
+        settled = answered.settled(deps, question, window)
+        return f"the question was answered meanwhile: {settled.reason} ({settled.by})" if settled else None
     if not any(m.id == task.trigger_id for m in window):
         return "the trigger is gone from the buffer"
     return "a newer message exists" if policy.is_stale(window, task.trigger_id) else None
@@ -170,7 +170,7 @@ def _overtaken(deps: Deps, key: ChannelKey, trigger_id: str, question: Message |
     if question is None:
         return policy.is_stale(deps.store.recent_messages(key, since=now - deps.ttl(), limit=3), trigger_id)
     later = deps.store.recent_messages(key, since=question.created_at, limit=deps.settings.context_messages)
-    return questions.answer_of(question, later) is not None
+    return answered.settled(deps, question, later) is not None
 
 
 def _write(deps: Deps, request: LLMRequest, retry: bool) -> LLMResult | None:

@@ -157,26 +157,35 @@ class InMemoryStore(ForgettingStore):
             current = self._settings.get(key.id, ChannelSettings())
             self._settings[key.id] = replace(current, last_decision=replace(decision, at=utc(decision.at)))
 
-    def cached_judgment(self, key: ChannelKey, digest: str, since: datetime) -> Decision | None:
-        """A judgment stored for this conversation digest at or after `since`."""
+    def cached_judgment(
+        self, key: ChannelKey, digest: str, since: datetime, pool: str = ""
+    ) -> Decision | None:
+        """A judgment stored for this conversation digest at or after `since`, in its budget pool."""
         with self._lock:
             self.reads += 1
-            entry = self._judgments.get(key.id, {}).get(digest)
+            entry = self._judgments.get(key.id, {}).get(_digest(digest, pool))
         if entry is None or entry[1] < utc(since):
             return None
         return entry[0]
 
-    def cache_judgment(self, key: ChannelKey, digest: str, decision: Decision, at: datetime) -> None:
+    def cache_judgment(
+        self, key: ChannelKey, digest: str, decision: Decision, at: datetime, pool: str = ""
+    ) -> None:
         with self._lock:
             self.writes += 1
             normalized = replace(decision, terms=tuple((n, float(v)) for n, v in decision.terms))
-            self._judgments.setdefault(key.id, {})[digest] = (normalized, utc(at))
+            self._judgments.setdefault(key.id, {})[_digest(digest, pool)] = (normalized, utc(at))
 
-    def llm_judgments_since(self, key: ChannelKey, since: datetime) -> int:
-        """How many LLM judgments were stored for this place since `since` (the hourly budget)."""
+    def llm_judgments_since(self, key: ChannelKey, since: datetime, pool: str = "") -> int:
+        """How many LLM judgments of a budget `pool` ("": the place's own; "watch": question watches;
+        "tension": a heated room) were stored for this place since `since` (the hourly budgets)."""
         since = utc(since)
         with self._lock:
-            count = sum(1 for _, at in self._judgments.get(key.id, {}).values() if at >= since)
+            count = sum(
+                1
+                for digest, (_, at) in self._judgments.get(key.id, {}).items()
+                if at >= since and digest.partition("/")[0] == pool
+            )
             self.reads += count_reads(count)  # billed like Firestore's count aggregation
         return count
 
@@ -260,3 +269,8 @@ class InMemoryStore(ForgettingStore):
         with self._lock:
             self.reads = 0
             self.writes = 0
+
+
+def _digest(digest: str, pool: str) -> str:
+    """Each budget pool's judgments apart (Firestore: a collection each); digests are hex, never "/"."""
+    return f"{pool}/{digest}"

@@ -1,0 +1,149 @@
+"""The reply reader: for each message, the earlier one it responds to, from certain signs or the learned weights.
+
+Certain: a Discord reply reference, an address to the bot (its latest line), an `<@id>` mention or a
+`nick:` / name / 〜さん address of someone in the window (which of their lines: the weights choose). Else
+the weights score every option (each of the `window` lines before it, and "opens a conversation") and
+the best wins; its confidence is its share of the softmax over all options.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from kikimimi.domain.model import Message
+from kikimimi.domain.reading.features import FEATURE_SET, Line, options, place
+
+WEIGHTS_VERSION = 1  # the layout of the weights file; FEATURE_SET names what its features mean
+
+
+@dataclass(frozen=True)
+class Link:
+    """Which earlier message a message responds to (None: it opens a conversation, or is first)."""
+
+    id: str
+    reply_to: str | None
+    confidence: float  # the model's probability for reply_to; 1.0 when certain
+    certain: bool  # Discord or the text said so: a reply reference, a mention, an address by name
+
+
+class LinkWeightsInvalid(ValueError):
+    """Weights data that the reader cannot use; the message says which field and why."""
+
+
+def _number(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise LinkWeightsInvalid(f"{where}: expected a finite number, got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class LinkWeights:
+    """Trained weights of the reply reader: one per feature name, a bias, and how they were trained."""
+
+    bias: float
+    weights: Mapping[str, float]
+    window: int = 40
+    feature_set: str = FEATURE_SET
+    trained: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: object) -> LinkWeights:
+        """Parse and check the weights file's JSON object; LinkWeightsInvalid names what is wrong."""
+        if not isinstance(data, dict):
+            raise LinkWeightsInvalid(f"expected a JSON object, got {type(data).__name__}")
+        version = data.get("version")
+        if version != WEIGHTS_VERSION:
+            raise LinkWeightsInvalid(f"version: expected {WEIGHTS_VERSION}, got {version!r}")
+        feature_set = data.get("feature_set")
+        if feature_set != FEATURE_SET:
+            raise LinkWeightsInvalid(
+                f"feature_set: trained for {feature_set!r}, this code reads {FEATURE_SET!r} "
+                "(retrain: kikimimi train-links)"
+            )
+        window = data.get("window")
+        if isinstance(window, bool) or not isinstance(window, int) or window < 1:
+            raise LinkWeightsInvalid(f"window: expected a positive whole number, got {window!r}")
+        weights = data.get("weights")
+        if not isinstance(weights, dict) or not weights:
+            raise LinkWeightsInvalid("weights: expected a non-empty object of feature name → number")
+        parsed = {str(name): _number(value, f"weights.{name}") for name, value in weights.items()}
+        trained = data.get("trained", {})
+        if not isinstance(trained, dict):
+            raise LinkWeightsInvalid("trained: expected an object")
+        bias = _number(data.get("bias"), "bias")
+        return cls(bias, MappingProxyType(parsed), window, feature_set, MappingProxyType(dict(trained)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of the weights file (names sorted, so a file diff shows what changed)."""
+        return {
+            "version": WEIGHTS_VERSION, "feature_set": self.feature_set, "window": self.window,
+            "trained": dict(self.trained), "bias": self.bias,
+            "weights": {name: self.weights[name] for name in sorted(self.weights)},
+        }  # fmt: skip
+
+    def score(self, features: Sequence[str]) -> float:
+        """The option's logit: the bias plus the weights of its features (unknown names weigh nothing)."""
+        get = self.weights.get
+        return self.bias + sum(get(name, 0.0) for name in features)
+
+
+def _softmax(scores: Sequence[float]) -> list[float]:
+    top = max(scores)
+    exps = [math.exp(s - top) for s in scores]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+class ReplyReader:
+    """Reads which earlier message each message of one channel responds to."""
+
+    def __init__(self, weights: LinkWeights, window: int = 40) -> None:
+        self.weights = weights
+        self.window = window
+
+    def links(self, messages: Sequence[Message], names: Sequence[str] = ()) -> list[Link]:
+        """One Link per message in `messages` (oldest first, one channel), each choosing among the
+        `window` messages before it. `names` are the bot's names (addresses to the bot are certain links
+        to the bot's latest line, if any). A system message (join, pin) replies to nothing."""
+        chat = [m for m in messages if m.is_chat]
+        lines = place(chat, names, self.window)
+        found = {line.message.id: self._link(lines, i) for i, line in enumerate(lines)}
+        return [found.get(m.id) or Link(m.id, None, 1.0, True) for m in messages]
+
+    def candidates(
+        self, message: Message, earlier: Sequence[Message], names: Sequence[str] = ()
+    ) -> list[tuple[str | None, float]]:
+        """The probability of each candidate parent (None = opens a conversation), summing to 1, best first."""
+        chat = [m for m in earlier if m.is_chat][-self.window :]
+        lines = place([*chat, message], names, self.window)
+        ranked = self._ranked(lines, len(lines) - 1)
+        return sorted(ranked, key=lambda pair: -pair[1])
+
+    def _ranked(self, lines: Sequence[Line], at: int) -> list[tuple[str | None, float]]:
+        """Every option with its softmax probability, in `options` order (stable for ties)."""
+        opts = options(lines, at, self.window)
+        probs = _softmax([self.weights.score(features) for _, features in opts])
+        return [(option, p) for (option, _), p in zip(opts, probs, strict=True)]
+
+    def _link(self, lines: Sequence[Line], at: int) -> Link:
+        line = lines[at]
+        m = line.message
+        if m.reply_to_id:
+            return Link(m.id, m.reply_to_id, 1.0, True)
+        earlier = lines[max(0, at - self.window) : at]
+        if line.to_bot:
+            own = next((e.message.id for e in reversed(earlier) if e.message.is_self), None)
+            if own is not None:
+                return Link(m.id, own, 1.0, True)
+        ranked = self._ranked(lines, at)
+        if line.to is not None:
+            theirs = {e.message.id for e in earlier if e.message.author_id == line.to}
+            best = max((pair for pair in ranked if pair[0] in theirs), key=lambda pair: pair[1], default=None)
+            if best is not None:
+                return Link(m.id, best[0], 1.0, True)
+        choice, p = max(ranked, key=lambda pair: pair[1])
+        return Link(m.id, choice, p, False)

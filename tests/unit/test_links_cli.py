@@ -1,0 +1,91 @@
+"""`kikimimi links`: one JSON line per message, the readable view, and its errors (exit 2, one line)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kikimimi.tools import cli
+
+LINES = [
+    {"id": "m1", "ts": 0, "channel": "general", "author": "alice", "content": "anyone tried the new build yet?"},
+    {"id": "m2", "ts": 20, "channel": "general", "author": "carol", "content": "i pushed the docs fix"},
+    {"id": "m3", "ts": 40, "channel": "general", "author": "bob", "content": "yes, works fine for me"},
+    {"id": "m4", "ts": 60, "channel": "general", "author": "carol", "content": "which docs?", "reply_to": "m2"},
+    {"id": "m5", "ts": 80, "channel": "general", "author": "kikimimi", "content": "the install guide"},
+    {"id": "x1", "ts": 30, "channel": "random", "author": "dave", "content": "good morning"},
+]  # fmt: skip
+
+
+def _write(tmp_path: Path, rows: list[object]) -> Path:
+    path = tmp_path / "chat.jsonl"
+    path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_json_gives_one_line_per_message_with_its_link_and_answers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["links", str(_write(tmp_path, LINES)), "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert sorted(r["id"] for r in rows) == sorted(line["id"] for line in LINES)
+    assert all(set(r) == {"id", "reply_to", "confidence", "answers"} for r in rows)
+    by = {r["id"]: r for r in rows}
+    assert by["m1"] == {"id": "m1", "reply_to": None, "confidence": 1.0, "answers": []}
+    assert by["x1"]["reply_to"] is None  # another channel: read on its own
+    assert by["m3"]["reply_to"] == "m1" and 0 < by["m3"]["confidence"] < 1 and by["m3"]["answers"] == ["m1"]
+    assert by["m4"] == {"id": "m4", "reply_to": "m2", "confidence": 1.0, "answers": []}  # a Discord reply
+    assert by["m5"]["answers"] == ["m4"]  # the bot answered carol's question (the reader links it there)
+
+
+def test_the_readable_view_shows_each_line_with_what_it_replies_to(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["links", str(_write(tmp_path, LINES))]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "#general (5 messages)"
+    first = next(line for line in out if "alice: anyone tried" in line)
+    assert first.startswith("1  alice: anyone tried the new build yet?") and "opens a conversation" in first
+    answer = next(line for line in out if "bob: yes" in line)
+    assert answer.endswith("· answers 1") and "→ 1 alice (0." in answer
+    reply = next(line for line in out if "which docs?" in line)
+    assert "→ 2 carol (certain)" in reply
+    # The `author: text` column is aligned: every arrow or opening starts at the same place.
+    starts = {line.index("→") if "→" in line else line.index("opens") for line in out[1:6]}
+    assert len(starts) == 1
+    assert "#random (1 messages)" in out
+
+
+def test_a_bad_line_is_named_and_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, [LINES[0], "{not json", LINES[1]])
+    assert cli.main(["links", str(path), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("kikimimi links: ") and "line 2: not JSON" in captured.err
+
+
+def test_a_line_missing_a_field_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, [LINES[0], {"id": "m9", "ts": 5, "channel": "general", "content": "hi"}])
+    assert cli.main(["links", str(path)]) == 2
+    assert "line 2: author: Field required" in capsys.readouterr().err
+
+
+def test_missing_weights_exit_2_naming_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "none.json"
+    assert cli.main(["links", str(_write(tmp_path, LINES)), "--weights", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert f"{missing}: no such file" in err and len(err.strip().splitlines()) == 1
+
+
+def test_invalid_weights_exit_2_saying_what_is_wrong(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    weights = tmp_path / "w.json"
+    weights.write_text(json.dumps({"version": 7}), encoding="utf-8")
+    assert cli.main(["links", str(_write(tmp_path, LINES)), "--weights", str(weights)]) == 2
+    assert "invalid reply-link weights: version: expected 1, got 7" in capsys.readouterr().err
+
+
+def test_a_missing_transcript_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["links", str(tmp_path / "nope.jsonl")]) == 2
+    assert "cannot open" in capsys.readouterr().err

@@ -1,0 +1,229 @@
+"""The reply reader: certain links, the learned model's choices, answered questions, the weights file."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kikimimi.adapters.link_weights import PACKAGED, LinkWeightsError, load_link_weights
+from kikimimi.domain.model import Message
+from kikimimi.domain.reading import Answer, Link, LinkWeights, LinkWeightsInvalid, ReplyReader, answers
+from kikimimi.domain.reading.features import FEATURE_SET
+
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+NAMES = ("kikimimi", "聞き耳")
+
+
+def msg(mid: str, author: str, content: str, t: float, *, reply_to: str | None = None, own: bool = False,
+        mention: bool = False, author_id: str | None = None) -> Message:  # fmt: skip
+    return Message(
+        id=mid, guild_id="g", channel_id="c", thread_id=None, author_id=author_id or f"id_{author}",
+        author_name=author, author_is_bot=own, content=content, created_at=T0 + timedelta(seconds=t),
+        reply_to_id=reply_to, is_self=own, mentions_bot=mention,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def reader() -> ReplyReader:
+    return ReplyReader(load_link_weights())
+
+
+def _room(*lines: tuple[str, str]) -> list[Message]:
+    """Lines by (author, text), 20 s apart, with ids m1, m2, …"""
+    return [msg(f"m{i}", author, text, 20 * i) for i, (author, text) in enumerate(lines, start=1)]
+
+
+# The last line's certain link: Discord, or the text, says whom it answers.
+CERTAIN = [
+    ("a Discord reply", [msg("m1", "alice", "the build is red", 0), msg("m2", "carol", "lunch?", 10),
+                         msg("m3", "bob", "looking at it", 20, reply_to="m1")], "m1"),
+    ("an @mention by id", [msg("m1", "alice", "the build is red", 0, author_id="111"),
+                           msg("m2", "carol", "lunch?", 10), msg("m3", "bob", "<@111> looking at it", 20)], "m1"),
+    ("a nick: prefix", _room(("alice", "the build is red"), ("carol", "lunch anyone?"),
+                             ("dave", "sure"), ("bob", "alice: which job failed?")), "m1"),
+    ("an IRC nick shortened", _room(("sinope[away]", "my disk is full"), ("carol", "lunch anyone?"),
+                                    ("bob", "sinope: try ncdu")), "m1"),
+    ("a 〜さん address", _room(("たろう", "ビルドが落ちてる"), ("はなこ", "お昼どうする？"),
+                              ("じろう", "たろうさん、どのジョブですか")), "m1"),
+    ("an address to the bot", [msg("m1", "kikimimi", "the release is at five", 0, own=True),
+                               msg("m2", "carol", "lunch?", 10),
+                               msg("m3", "bob", "kikimimi, which release?", 20)], "m1"),
+    ("a mention of the bot", [msg("m1", "kikimimi", "hello!", 0, own=True), msg("m2", "carol", "hi", 10),
+                              msg("m3", "bob", "@kikimimi what's up", 20, mention=True)], "m1"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "room", "parent"), CERTAIN, ids=[c[0] for c in CERTAIN])
+def test_a_said_link_is_certain(reader: ReplyReader, case: str, room: list[Message], parent: str) -> None:
+    link = reader.links(room, NAMES)[-1]
+    assert link == Link(room[-1].id, parent, 1.0, True)
+
+
+# Nobody is named: the weights must find the question the line answers, past a line in between.
+LEARNED = [
+    ("English", [("alice", "anyone tried the new build yet?"), ("carol", "i pushed the docs fix"),
+                 ("bob", "yes, works fine for me")], "m1"),
+    ("Japanese, a short answer", [("はなこ", "今日のリリース、だれか試した？"), ("じろう", "お昼は駅前にしよう"),
+                                  ("たろう", "まだです")], "m1"),
+    ("Japanese, a question back", [("はなこ", "お昼は駅前にしよう"), ("じろう", "駅前の？"),
+                                   ("はなこ", "そうそう")], "m2"),
+    ("an own follow-up line", [("alice", "my wifi drops every few minutes"), ("bob", "hi all"),
+                               ("alice", "and then it reconnects after a minute")], "m1"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "lines", "parent"), LEARNED, ids=[c[0] for c in LEARNED])
+def test_the_model_links_an_unaddressed_line(
+    reader: ReplyReader, case: str, lines: list[tuple[str, str]], parent: str
+) -> None:
+    room = _room(*lines)
+    link = reader.links(room, NAMES)[-1]
+    assert (link.reply_to, link.certain) == (parent, False)
+    assert 0.0 < link.confidence < 1.0
+    ranked = reader.candidates(room[-1], room[:-1], NAMES)
+    assert ranked[0] == (parent, pytest.approx(link.confidence))
+
+
+def test_a_first_line_or_a_greeting_after_a_long_gap_opens_a_conversation(reader: ReplyReader) -> None:
+    room = [msg("m1", "alice", "anyone around?", 0), msg("m2", "bob", "hello everyone!", 4 * 3600)]
+    first, later = reader.links(room, NAMES)
+    assert first == Link("m1", None, 1.0, False)  # nothing before it: opening is the only option
+    assert later.reply_to is None and not later.certain
+
+
+def test_candidates_are_probabilities_best_first(reader: ReplyReader) -> None:
+    room = _room(("alice", "anyone tried the new build yet?"), ("carol", "i pushed the docs fix"),
+                 ("bob", "yes, works fine for me"))  # fmt: skip
+    ranked = reader.candidates(room[-1], room[:-1], NAMES)
+    assert {option for option, _ in ranked} == {None, "m1", "m2"}
+    assert math.isclose(sum(p for _, p in ranked), 1.0)
+    assert [p for _, p in ranked] == sorted((p for _, p in ranked), reverse=True)
+
+
+def test_links_keep_every_message_and_read_only_the_window() -> None:
+    weights = LinkWeights(0.0, {"d:1": 5.0})  # the nearest line always wins
+    room = _room(*[("alice" if i % 2 else "bob", f"line {i}") for i in range(6)])
+    join = Message(**{**vars(msg("j", "eve", "", 130)), "message_type": "join"})
+    links = ReplyReader(weights, window=2).links([*room, join], NAMES)
+    assert [link.id for link in links] == [*(m.id for m in room), "j"]
+    assert links[-1] == Link("j", None, 1.0, True)  # a system message replies to nothing
+    assert [link.reply_to for link in links[1:-1]] == ["m1", "m2", "m3", "m4", "m5"]
+    assert len(ReplyReader(weights, window=2).candidates(room[-1], room[:-1])) == 3  # 2 lines + opening
+
+
+Q, A = "q", "a"
+
+
+def _links(*pairs: tuple[str, str | None, float]) -> list[Link]:
+    return [Link(mid, to, p, False) for mid, to, p in pairs]
+
+
+ANSWERED: list[tuple[str, list[Message], list[Link], dict[str, Answer]]] = [
+    ("another person's answer",
+     [msg("q", "alice", "anyone tried the new build?", 0), msg("a", "bob", "yes, works fine", 20)],
+     _links(("q", None, 0.9), ("a", "q", 0.8)),
+     {"q": Answer("q", "a", 0.8, "bob answered it")}),
+    ("an unsure link does not answer",
+     [msg("q", "alice", "anyone tried the new build?", 0), msg("a", "bob", "yes, works fine", 20)],
+     _links(("q", None, 0.9), ("a", "q", 0.3)), {}),
+    ("a question back does not answer; the answer after it does",
+     [msg("q", "alice", "where is the config?", 0), msg("b", "bob", "which one?", 10),
+      msg("c", "alice", "the nginx one", 20), msg("d", "bob", "in /etc/nginx", 30)],
+     _links(("q", None, 0.9), ("b", "q", 0.9), ("c", "b", 0.9), ("d", "q", 0.7)),
+     {"q": Answer("q", "d", 0.7, "bob answered it")}),
+    ("an answer to the asker's follow-up line",
+     [msg("q", "alice", "anyone know how to mount a usb drive?", 0), msg("f", "alice", "it's ext4", 10),
+      msg("a", "bob", "sudo mount /dev/sdb1 /mnt", 20)],
+     _links(("q", None, 0.9), ("f", "q", 0.9), ("a", "f", 0.6)),
+     {"q": Answer("q", "a", 0.6, "bob answered it")}),
+    ("the asker settles it",
+     [msg("q", "alice", "how do i fix the dns?", 0), msg("s", "alice", "nvm, solved it", 30)],
+     _links(("q", None, 0.9), ("s", "q", 0.9)), {"q": Answer("q", "s", 1.0, "the asker settled it")}),
+    ("自己解決",
+     [msg("q", "はなこ", "このエラーどうすればいい？", 0), msg("s", "はなこ", "自己解決しました", 30)],
+     _links(("q", None, 0.9), ("s", "q", 0.9)), {"q": Answer("q", "s", 1.0, "the asker settled it")}),
+    ("the bot replies",
+     [msg("q", "alice", "what time is the standup?", 0),
+      msg("b", "kikimimi", "at ten", 5, reply_to="q", own=True)],
+     [Link("q", None, 0.9, False), Link("b", "q", 1.0, True)],
+     {"q": Answer("q", "b", 1.0, "the bot answered it")}),
+    ("the earliest answer wins; a statement is no question",
+     [msg("q", "alice", "is the wiki down?", 0), msg("x", "carol", "the wiki is slow", 5),
+      msg("a", "bob", "yes", 10), msg("b", "dave", "yes it is", 20)],
+     _links(("q", None, 0.9), ("x", None, 0.9), ("a", "q", 0.9), ("b", "q", 0.95)),
+     {"q": Answer("q", "a", 0.9, "bob answered it")}),
+    ("a line linked to another question answers that one",
+     [msg("q", "alice", "is the wiki down?", 0), msg("r", "carol", "lunch at noon?", 5),
+      msg("a", "bob", "sure", 10)],
+     _links(("q", None, 0.9), ("r", None, 0.9), ("a", "r", 0.9)),
+     {"r": Answer("r", "a", 0.9, "bob answered it")}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "room", "links", "expected"), ANSWERED, ids=[c[0] for c in ANSWERED])
+def test_answered_questions(case: str, room: list[Message], links: list[Link], expected: dict[str, Answer]) -> None:
+    assert answers(room, links) == expected
+
+
+def test_answers_from_the_reader_itself(reader: ReplyReader) -> None:
+    room = _room(("alice", "anyone tried the new build yet?"), ("carol", "i pushed the docs fix"),
+                 ("bob", "yes, works fine for me"))  # fmt: skip
+    found = answers(room, reader.links(room, NAMES), threshold=0.3)
+    assert list(found) == ["m1"] and found["m1"].answer_id == "m3"
+
+
+def _valid() -> dict[str, Any]:
+    return {"version": 1, "feature_set": FEATURE_SET, "window": 40, "bias": 0.0, "weights": {"d:1": 1.5},
+            "trained": {"command": "test"}}  # fmt: skip
+
+
+BROKEN = [
+    ("not an object", [1, 2], "expected a JSON object"),
+    ("another version", {**_valid(), "version": 2}, "version: expected 1"),
+    ("another feature set", {**_valid(), "feature_set": "reply-links/0"}, "feature_set: trained for"),
+    ("no weights", {**_valid(), "weights": {}}, "weights: expected a non-empty object"),
+    ("a text weight", {**_valid(), "weights": {"d:1": "1.5"}}, "weights.d:1: expected a finite number"),
+    ("a NaN weight", {**_valid(), "weights": {"d:1": float("nan")}}, "weights.d:1: expected a finite number"),
+    ("a boolean bias", {**_valid(), "bias": True}, "bias: expected a finite number"),
+    ("no bias", {k: v for k, v in _valid().items() if k != "bias"}, "bias: expected a finite number"),
+    ("a zero window", {**_valid(), "window": 0}, "window: expected a positive whole number"),
+    ("trained is a list", {**_valid(), "trained": []}, "trained: expected an object"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "data", "problem"), BROKEN, ids=[c[0] for c in BROKEN])
+def test_invalid_weights_are_refused(case: str, data: Any, problem: str) -> None:
+    with pytest.raises(LinkWeightsInvalid, match="^" + problem.replace(".", r"\.")):
+        LinkWeights.from_dict(data)
+
+
+def test_weights_round_trip_through_their_dict() -> None:
+    weights = LinkWeights.from_dict(_valid())
+    assert weights.weights == {"d:1": 1.5} and weights.window == 40
+    assert LinkWeights.from_dict(weights.to_dict()) == weights
+
+
+def test_the_packaged_weights_are_small_and_say_how_they_were_trained() -> None:
+    data = json.loads(PACKAGED.read_text(encoding="utf-8"))
+    assert PACKAGED.stat().st_size < 64_000
+    assert data["feature_set"] == FEATURE_SET
+    assert data["trained"]["command"].startswith("kikimimi train-links")
+    assert 0.6 < data["trained"]["holdout"]["accuracy"] < 1.0
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [(None, "no such file"), ("{not json", "not JSON"), ('{"version": 1}', "invalid reply-link weights: feature_set")],
+)
+def test_a_bad_weights_file_is_an_error_naming_it(tmp_path: Path, content: str | None, problem: str) -> None:
+    path = tmp_path / "weights.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    with pytest.raises(LinkWeightsError, match=problem) as error:
+        load_link_weights(path)
+    assert str(path) in str(error.value)
