@@ -183,6 +183,8 @@ locals {
     { for f in fileset(local.functions_dir, "{main.py,requirements.txt}") : f => "${local.functions_dir}/${f}" },
     # local/ (the local stack) and tools/ (the CLI) are never deployed: production code imports neither.
     { for f in fileset(local.functions_dir, "kikimimi/**/*.py") : f => "${local.functions_dir}/${f}" if !startswith(f, "kikimimi/local/") && !startswith(f, "kikimimi/tools/") },
+    # The reply reader's trained weights (read at start-up; `kikimimi train-links` writes them).
+    { for f in fileset(local.functions_dir, "kikimimi/data/*.json") : f => "${local.functions_dir}/${f}" },
     { for f in fileset("${local.repo_root}/prompts", "*.j2") : "prompts/${f}" => "${local.repo_root}/prompts/${f}" },
     { for f in fileset("${local.repo_root}/gateway_vm", "**/*.{py,service,sh,txt}") : "gateway_vm/${f}" => "${local.repo_root}/gateway_vm/${f}" },
   )

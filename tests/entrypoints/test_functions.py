@@ -298,7 +298,11 @@ def test_judge_then_reply_end_to_end_posts_exactly_one_message(client: Client, t
     assert response.status_code == 200 and response.get_json()["result"] is None
     stale, skipped = twins.events.named("judgment_skipped")
     assert (stale["kind"], stale["decision"]) == ("pause", "stale")
-    assert (skipped["kind"], skipped["decision"], skipped["reason"]) == ("watch", "answered", "the bot answered it")
+    assert (skipped["kind"], skipped["decision"], skipped["reason"]) == (
+        "watch",
+        "answered",
+        "the bot answered it",
+    )
     assert skipped["answered_by"] == twins.discord.messages[0].message_id
     assert [t.name for t in twins.tasks.created].count(reply_task.name) == 1
     assert len(twins.discord.messages) == 1

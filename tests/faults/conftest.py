@@ -101,8 +101,11 @@ def msg(
 # Explicit weights: the watch of question_chat's unanswered question scores 50–60, in the ask-the-LLM band
 # (20–80), whatever the defaults' tuning; its pause judgment leaves the open question to the watch.
 IN_BAND: dict[str, Any] = {
-    "rule_weights": {"question": 20.0, "unanswered_question": 40.0, "not_mentioned": -10.0}
-}
+    "rule_weights": {
+        "question": 20.0, "unanswered_question": 40.0, "question_waiting": 30.0, "not_mentioned": -10.0,
+    },
+    "question_silence_seconds": 0.0,  # the watch itself judges a question met by silence (no second look)
+}  # fmt: skip
 
 
 def question_chat(channel: str = "general") -> list[MessageCreated]:

@@ -30,7 +30,10 @@ BAND: dict[str, Any] = {
     "keywords": ("rollback",),
     "question_silence_seconds": 0.0,  # the watch itself judges a question met by silence (no second look)
     "rule_weights": {
-        "question": 20.0, "unanswered_question": 40.0, "question_waiting": 40.0, "keyword": 50.0,
+        "question": 20.0,
+        "unanswered_question": 40.0,
+        "question_waiting": 40.0,
+        "keyword": 50.0,
         "not_mentioned": -10.0,
     },
 }

@@ -15,7 +15,11 @@ from kikimimi.tools import cli
 pytest.importorskip("sklearn", reason="the train extra (scikit-learn) is not installed")
 
 PEOPLE = ("alice", "bob", "carol", "dave", "erin")
-ASKS = ("anyone know how to mount a usb drive?", "is the wifi driver in universe?", "how do i change the font?")
+ASKS = (
+    "anyone know how to mount a usb drive?",
+    "is the wifi driver in universe?",
+    "how do i change the font?",
+)
 SAYS = ("try sudo mount /dev/sdb1 /mnt", "yes it is", "use the settings dialog", "lol", "brb")
 
 
@@ -60,7 +64,7 @@ def test_training_writes_loadable_weights_and_the_same_bytes_twice(
     assert weights.weights["addr"] > 0  # a `nick:` line answers that nick: the fit learned it
     err = capsys.readouterr().err
     assert "held-out accuracy" in err and f"wrote {first}" in err
-    assert ReplyReader(weights).links([])  == []
+    assert ReplyReader(weights).links([]) == []
 
 
 def test_missing_data_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -43,7 +43,8 @@ CERTAIN = [
     ("a Discord reply", [msg("m1", "alice", "the build is red", 0), msg("m2", "carol", "lunch?", 10),
                          msg("m3", "bob", "looking at it", 20, reply_to="m1")], "m1"),
     ("an @mention by id", [msg("m1", "alice", "the build is red", 0, author_id="111"),
-                           msg("m2", "carol", "lunch?", 10), msg("m3", "bob", "<@111> looking at it", 20)], "m1"),
+                           msg("m2", "carol", "lunch?", 10),
+                           msg("m3", "bob", "<@111> looking at it", 20)], "m1"),
     ("a nick: prefix", _room(("alice", "the build is red"), ("carol", "lunch anyone?"),
                              ("dave", "sure"), ("bob", "alice: which job failed?")), "m1"),
     ("an IRC nick shortened", _room(("sinope[away]", "my disk is full"), ("carol", "lunch anyone?"),
@@ -64,17 +65,30 @@ def test_a_said_link_is_certain(reader: ReplyReader, case: str, room: list[Messa
     assert link == Link(room[-1].id, parent, 1.0, True)
 
 
-# Nobody is named: the weights must find the question the line answers, past a line in between.
+# Nobody is named: the weights find the line it goes on with (an own follow-up); in a small room the
+# next turn's answer to a question is read by the answered-question rule (below), not the weights alone.
 LEARNED = [
-    ("English", [("alice", "anyone tried the new build yet?"), ("carol", "i pushed the docs fix"),
-                 ("bob", "yes, works fine for me")], "m1"),
-    ("Japanese, a short answer", [("はなこ", "今日のリリース、だれか試した？"), ("じろう", "お昼は駅前にしよう"),
-                                  ("たろう", "まだです")], "m1"),
-    ("Japanese, a question back", [("はなこ", "お昼は駅前にしよう"), ("じろう", "駅前の？"),
-                                   ("はなこ", "そうそう")], "m2"),
     ("an own follow-up line", [("alice", "my wifi drops every few minutes"), ("bob", "hi all"),
                                ("alice", "and then it reconnects after a minute")], "m1"),
 ]  # fmt: skip
+SMALL_ROOM = [
+    ("English", [("alice", "anyone tried the new build yet?"), ("carol", "i pushed the docs fix"),
+                 ("bob", "yes, works fine for me")], "m1", "m3"),
+    ("Japanese, a short answer",
+     [("はなこ", "今日のリリース、だれか試した？"), ("じろう", "お昼は駅前にしよう"),
+      ("たろう", "まだです")], "m1", "m3"),
+    ("Japanese, a question back", [("はなこ", "お昼は駅前にしよう"), ("じろう", "駅前の？"),
+                                   ("はなこ", "そうそう")], "m2", "m3"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("case", "lines", "question", "answer"), SMALL_ROOM, ids=[c[0] for c in SMALL_ROOM])
+def test_an_unaddressed_answer_in_a_small_room_is_read_as_one(
+    reader: ReplyReader, case: str, lines: list[tuple[str, str]], question: str, answer: str
+) -> None:
+    room = _room(*lines)
+    found = answers(room, reader.links(room, NAMES))
+    assert found[question].answer_id == answer
 
 
 @pytest.mark.parametrize(("case", "lines", "parent"), LEARNED, ids=[c[0] for c in LEARNED])
@@ -127,46 +141,54 @@ ANSWERED: list[tuple[str, list[Message], list[Link], dict[str, Answer]]] = [
     ("another person's answer",
      [msg("q", "alice", "anyone tried the new build?", 0), msg("a", "bob", "yes, works fine", 20)],
      _links(("q", None, 0.9), ("a", "q", 0.8)),
-     {"q": Answer("q", "a", 0.8, "bob answered it")}),
-    ("an unsure link does not answer",
+     {"q": Answer("q", "a", 0.8, "bob answered it (0.80)")}),
+    ("an unsure link, but the next turn of a small room answers",
      [msg("q", "alice", "anyone tried the new build?", 0), msg("a", "bob", "yes, works fine", 20)],
-     _links(("q", None, 0.9), ("a", "q", 0.3)), {}),
-    ("a question back does not answer; the answer after it does",
+     _links(("q", None, 0.9), ("a", "q", 0.3)),
+     {"q": Answer("q", "a", 0.3, "bob answered it (the next turn)")}),
+    ("an unsure link in a room that addresses people by name does not answer",
+     [msg("q", "alice", "anyone tried the new build?", 0), msg("n", "carol", "dan: hi", 5),
+      msg("a", "bob", "yes, works fine", 20)],
+     _links(("q", None, 0.9), ("n", None, 1.0), ("a", "q", 0.3)), {}),
+    ("a question back does not answer; the asker answering it is being helped",
      [msg("q", "alice", "where is the config?", 0), msg("b", "bob", "which one?", 10),
       msg("c", "alice", "the nginx one", 20), msg("d", "bob", "in /etc/nginx", 30)],
      _links(("q", None, 0.9), ("b", "q", 0.9), ("c", "b", 0.9), ("d", "q", 0.7)),
-     {"q": Answer("q", "d", 0.7, "bob answered it")}),
+     {"q": Answer("q", "c", 0.9, "the asker is talking with bob"),
+      "b": Answer("b", "c", 0.9, "alice answered it (0.90)")}),
     ("an answer to the asker's follow-up line",
      [msg("q", "alice", "anyone know how to mount a usb drive?", 0), msg("f", "alice", "it's ext4", 10),
       msg("a", "bob", "sudo mount /dev/sdb1 /mnt", 20)],
      _links(("q", None, 0.9), ("f", "q", 0.9), ("a", "f", 0.6)),
-     {"q": Answer("q", "a", 0.6, "bob answered it")}),
+     {"q": Answer("q", "a", 0.6, "bob answered it (0.60)")}),
     ("the asker settles it",
      [msg("q", "alice", "how do i fix the dns?", 0), msg("s", "alice", "nvm, solved it", 30)],
-     _links(("q", None, 0.9), ("s", "q", 0.9)), {"q": Answer("q", "s", 1.0, "the asker settled it")}),
+     _links(("q", None, 0.9), ("s", "q", 0.9)), {"q": Answer("q", "s", 0.9, "the asker settled it")}),
     ("自己解決",
      [msg("q", "はなこ", "このエラーどうすればいい？", 0), msg("s", "はなこ", "自己解決しました", 30)],
-     _links(("q", None, 0.9), ("s", "q", 0.9)), {"q": Answer("q", "s", 1.0, "the asker settled it")}),
+     _links(("q", None, 0.9), ("s", "q", 0.9)), {"q": Answer("q", "s", 0.9, "the asker settled it")}),
     ("the bot replies",
      [msg("q", "alice", "what time is the standup?", 0),
       msg("b", "kikimimi", "at ten", 5, reply_to="q", own=True)],
      [Link("q", None, 0.9, False), Link("b", "q", 1.0, True)],
      {"q": Answer("q", "b", 1.0, "the bot answered it")}),
-    ("the earliest answer wins; a statement is no question",
+    ("the first line on its words answers it",
      [msg("q", "alice", "is the wiki down?", 0), msg("x", "carol", "the wiki is slow", 5),
       msg("a", "bob", "yes", 10), msg("b", "dave", "yes it is", 20)],
      _links(("q", None, 0.9), ("x", None, 0.9), ("a", "q", 0.9), ("b", "q", 0.95)),
-     {"q": Answer("q", "a", 0.9, "bob answered it")}),
+     {"q": Answer("q", "x", 1.0, "carol answered it (the next turn)")}),
     ("a line linked to another question answers that one",
      [msg("q", "alice", "is the wiki down?", 0), msg("r", "carol", "lunch at noon?", 5),
       msg("a", "bob", "sure", 10)],
      _links(("q", None, 0.9), ("r", None, 0.9), ("a", "r", 0.9)),
-     {"r": Answer("r", "a", 0.9, "bob answered it")}),
+     {"r": Answer("r", "a", 0.9, "bob answered it (0.90)")}),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(("case", "room", "links", "expected"), ANSWERED, ids=[c[0] for c in ANSWERED])
-def test_answered_questions(case: str, room: list[Message], links: list[Link], expected: dict[str, Answer]) -> None:
+def test_answered_questions(
+    case: str, room: list[Message], links: list[Link], expected: dict[str, Answer]
+) -> None:
     assert answers(room, links) == expected
 
 
@@ -175,6 +197,7 @@ def test_answers_from_the_reader_itself(reader: ReplyReader) -> None:
                  ("bob", "yes, works fine for me"))  # fmt: skip
     found = answers(room, reader.links(room, NAMES), threshold=0.3)
     assert list(found) == ["m1"] and found["m1"].answer_id == "m3"
+    assert found["m1"].reason == "bob answered it (the next turn)"
 
 
 def _valid() -> dict[str, Any]:
@@ -210,7 +233,7 @@ def test_weights_round_trip_through_their_dict() -> None:
 
 def test_the_packaged_weights_are_small_and_say_how_they_were_trained() -> None:
     data = json.loads(PACKAGED.read_text(encoding="utf-8"))
-    assert PACKAGED.stat().st_size < 64_000
+    assert PACKAGED.stat().st_size < 100_000
     assert data["feature_set"] == FEATURE_SET
     assert data["trained"]["command"].startswith("kikimimi train-links")
     assert 0.6 < data["trained"]["holdout"]["accuracy"] < 1.0
@@ -218,7 +241,11 @@ def test_the_packaged_weights_are_small_and_say_how_they_were_trained() -> None:
 
 @pytest.mark.parametrize(
     ("content", "problem"),
-    [(None, "no such file"), ("{not json", "not JSON"), ('{"version": 1}', "invalid reply-link weights: feature_set")],
+    [
+        (None, "no such file"),
+        ("{not json", "not JSON"),
+        ('{"version": 1}', "invalid reply-link weights: feature_set"),
+    ],
 )
 def test_a_bad_weights_file_is_an_error_naming_it(tmp_path: Path, content: str | None, problem: str) -> None:
     path = tmp_path / "weights.json"

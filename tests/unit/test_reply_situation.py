@@ -167,7 +167,9 @@ def test_a_question_gone_from_the_window_falls_back_to_the_target() -> None:
     context = ctx("en", question_id="gone", target_id="a1")
     assert context.question is not None and context.question.id == "a1"
     assert ctx("en", question_id=None).question is None
-    assert "Question from alice at 12:01: bob, no, the deploy script broke it" in prompts.render("reply", context)
+    assert "Question from alice at 12:01: bob, no, the deploy script broke it" in prompts.render(
+        "reply", context
+    )
 
 
 def test_said_recently_lists_own_posts_of_the_last_hour_oldest_first() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from kikimimi.domain.model import Message
@@ -113,7 +114,7 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
     not to the room ("anyone", 「誰か」): it is for the other person, as a line to them by name would be."""
     humans = [m for m in before if m.is_human and m.id != question.id][-5:]
     people = {m.author_id for m in humans} | {question.author_id}
-    turns = sum(1 for a, b in zip(humans, humans[1:], strict=False) if a.author_id != b.author_id)
+    turns = sum(1 for a, b in pairwise(humans) if a.author_id != b.author_id)
     return (
         len(humans) >= 3
         and len(people) == 2
@@ -175,11 +176,14 @@ def answer_of(
     for m in after:
         if m.id == question.id:
             continue
-        if m.is_self and m.reply_to_id == question.id:
+        link = links.get(m.id) if links else None
+        if m.is_self and (
+            m.reply_to_id == question.id
+            or (link is not None and link.reply_to in thread and link.confidence >= sure)
+        ):
             return Settled("the bot answered it", m.id)
         if not m.is_human:  # another bot (a level-up notice, a reminder) answers nobody's question
             continue
-        link = links.get(m.id) if links else None
         if m.author_id == question.author_id:
             if settles(m.content):
                 return Settled("the asker settled it", m.id)
@@ -219,7 +223,12 @@ def answer_of(
         # A short question back to the asker ("which one?") is not a turn taken; a line to someone else
         # (or the bot), or a new question to the room ("lunch anyone?"), is.
         taken = [p for p in since if not _question_back(p, question, around, counter)]
-        if not taken and _next_turn(question, m, link, thread, since, around, counter):
+        # The first turn after it may answer it loosely ("count me in"); after a line or two about
+        # something else, only an answer-shaped one ("yes, works fine for me") or one on its words does.
+        strict = (
+            bool(taken) and len(taken) <= 2 and not any(_takes_up(question.content, p.content) for p in taken)
+        )
+        if (not taken or strict) and _next_turn(question, m, link, thread, since, around, counter, strict):
             return Settled(f"{m.author_name} answered it (the next turn)", m.id)
         since.append(m)
     return None
@@ -241,22 +250,27 @@ def inferred_about(helper: Message, links: Mapping[str, Link], thread: set[str],
 _FRAGMENT = re.compile(
     r"^(?:the|a|an|at|in|on|by|around|about|after|before|from|with|just|only|maybe|probably|\d)\b"
 )
-_VOLUNTEER = re.compile(r"^(?:i'?m|i am|i can|i'?ll|i will|i do|i did|i have|me|count me|we can)\b")
+_VOLUNTEER = re.compile(r"^(?:i'?m in|i am in|i can|i'?ll|i will|i do|i did|i have|me too|count me|we can)\b")
 _INVITES = re.compile(
     r"^(?:is|are|am|do|does|did|can|could|will|would|should|has|have|was|were|who)\b|\bany ?(?:one|body)\b"
 )
 
 
-def _takes_up(asked: str, text: str) -> bool:
+def _takes_up(asked: str, text: str, strict: bool = False) -> bool:
     """Does this line read as a reply to the question (not a new topic): answer-shaped (yes, まだ, そうだよ,
-    a command), sharing a content word with it, short, a fragment, or someone volunteering?"""
+    a command), sharing a content word with it, or — unless `strict` — short, a fragment, or someone
+    volunteering?"""
     from kikimimi.domain.reading.features import profile  # see answer_of
 
     line, question = profile(text), profile(asked)
-    if line.answer or line.kind in ("yes", "no", "ack") or line.words & question.words:
+    if line.kind in ("yes", "no") or line.words & question.words:
+        return True
+    if strict:
+        return False
+    if line.answer or line.kind == "ack":
         return True
     low = norm(text)
-    if len(low.split()) <= 3 if low.isascii() else len(low) <= 12:
+    if len(low.split()) <= 3 if low.isascii() else len(low) <= 8:
         return True
     return bool(_FRAGMENT.match(low) or (_VOLUNTEER.match(low) and _INVITES.search(norm(asked))))
 
@@ -296,6 +310,7 @@ def _next_turn(
     since: Sequence[Message],
     around: Sequence[Message],
     counter: Callable[[str], bool],
+    strict: bool = False,
 ) -> bool:
     """In a small room, the first line by someone else soon after a question is its answer (turn-taking:
     "yes, works fine for me", 「まだ」), unless it is a question back, aimed at someone else (a reply, an
@@ -309,9 +324,14 @@ def _next_turn(
     named = sum(1 for x in humans if _PREFIX.match(x.content.strip()) or _USER_MENTION.search(x.content))
     if named > ADDRESSING_ROOM * len(humans):
         return False
-    if counter(m.content) or _elsewhere(m, question, around) or not _takes_up(question.content, m.content):
+    if (
+        counter(m.content)
+        or _elsewhere(m, question, around)
+        or not _takes_up(question.content, m.content, strict)
+    ):
         return False
-    if link is not None and link.reply_to in {p.id for p in since}:
+    # Going on with a line said since — unless (strict) that line asked nothing a "yes" could answer.
+    if link is not None and link.reply_to in {p.id for p in since if not strict or asks(p.content)}:
         return False
     if link is not None and link.reply_to not in thread and link.confidence >= 0.5:
         # The reader sees it going on with a third person's line: another conversation's turn.

@@ -168,7 +168,12 @@ def part_reply_links(settings: Settings, quick: bool) -> Part:
     f = {"messages": len(runs), "window": window, "p50_ms": p50, "p99_ms": p99}
     return _part(
         f,
-        (f"reply links per message ({len(runs)} msgs, {window}-msg window) p50", f"{p50:g} ms", "< 2 ms", p50 < 2),
+        (
+            f"reply links per message ({len(runs)} msgs, {window}-msg window) p50",
+            f"{p50:g} ms",
+            "< 2 ms",
+            p50 < 2,
+        ),
         ("reply links per message p99", f"{p99:g} ms", "report", None),
     )
 

@@ -1,5 +1,5 @@
-"""The `kikimimi` command: demo, local, replay, timeline, eval, links, train-links, memory, bench, cost (each in its
-module).
+"""The `kikimimi` command: demo, local, replay, timeline, eval, links, train-links, memory, bench, cost
+(each in its module).
 
 A user's mistake or a missing dependency ends in one line on stderr and exit code 2 (tools/errors.py);
 a closed pipe ends quietly; Ctrl-C ends with 130. Anything else is a bug and shows its traceback, as does
@@ -43,7 +43,7 @@ EXAMPLES = {
     "local": """  kikimimi local
   DISCORD_TOKEN=… kikimimi local   # the gateway and REST talk to real Discord""",
     "links": """  kikimimi links ../shared/eval/help/dev_transcript.jsonl
-  kikimimi links chat.jsonl --json > links.jsonl   # one {"id", "reply_to", "confidence", "answers"} a line""",
+  kikimimi links chat.jsonl --json > links.jsonl   # {"id", "reply_to", "confidence", "answers"} a line""",
     "train-links": """  kikimimi train-links
   kikimimi train-links --holdout 30 --out /tmp/reply_links.json""",
     "memory": """  FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 kikimimi memory 1234567890 --guild 42
@@ -137,6 +137,15 @@ def _command(sub: Any, name: str, help: str, description: str = "") -> argparse.
     return parser
 
 
+class _RootHelp(argparse.RawDescriptionHelpFormatter):
+    """Counts the commands' own indent, so the longest name (train-links) keeps its summary beside it."""
+
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        if isinstance(action, argparse._SubParsersAction):
+            self._action_max_length += self._indent_increment
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(
         prog="kikimimi",
@@ -144,7 +153,7 @@ def parser() -> argparse.ArgumentParser:
         "speak.",
         epilog=f"See the bot at work in a second, with nothing but the package:\n  kikimimi replay {DEMO}\n"
         "`kikimimi COMMAND --help` shows a command's options and examples.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_RootHelp,
     )
     root.add_argument("--version", action="version", version=f"kikimimi {version()}", help="show the version")
     sub = root.add_subparsers(dest="command", required=True, title="commands", metavar="COMMAND")
@@ -220,7 +229,7 @@ def parser() -> argparse.ArgumentParser:
                    "the repository)")  # fmt: skip
     p.add_argument("--out", metavar="FILE", help="where to write (default: the packaged reply_links.json)")
     p.add_argument("--holdout", type=int, default=30, metavar="N",
-                   help="logs held out to score on before the final fit on all (default 30; 0: none)")  # fmt: skip
+                   help="logs held out to score on before the final fit (default 30; 0: none)")  # fmt: skip
     p.set_defaults(run=cmd_train_links)
 
     add_memory_parser(sub)

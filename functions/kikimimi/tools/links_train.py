@@ -185,7 +185,7 @@ def run_train_command(args: argparse.Namespace) -> int:
     write_weights(weights, report, out, command)
     score = report.get("holdout", {})
     if score:
-        print(f"held-out accuracy {score['accuracy']} on {score['messages']} messages of {len(score['logs'])} logs",
-              file=sys.stderr)  # fmt: skip
+        held = f"{score['messages']} messages of {len(score['logs'])} logs"
+        print(f"held-out accuracy {score['accuracy']} on {held}", file=sys.stderr)
     print(f"wrote {out} ({len(weights.weights)} weights from {report['examples']} messages)", file=sys.stderr)
     return 0

@@ -1,4 +1,4 @@
-"""Reply structure (pure): which earlier message each message responds to, and which questions are answered."""
+"""Reply structure (pure): which earlier message each message responds to; which questions are answered."""
 
 from kikimimi.domain.reading.answers import Answer, answers
 from kikimimi.domain.reading.reader import Link, LinkWeights, LinkWeightsInvalid, ReplyReader

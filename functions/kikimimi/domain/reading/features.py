@@ -27,14 +27,190 @@ _USER_MENTION = re.compile(r"<@!?(\d+)>")
 # `nick: …`, `nick, …`, `nick - …` and IRC's `nick : …`: the token before it is whom the line is for.
 _LEAD = re.compile(r"^\s*@?([^\s:,、，：]{1,40})\s?([:,：、，])\s*")
 _NOT_NAMES = frozenset(
-    ["yes", "yeah", "yep", "yup", "no", "nope", "nah", "ok", "okay", "well", "so", "and", "but", "oh", "ah", "um", "hmm", "hm", "also", "then", "now", "hi", "hello", "hey", "thanks", "thx", "btw", "anyway", "right", "sure", "lol", "actually", "basically", "first", "ps", "edit", "question", "note", "fyi", "ubuntu", "yo", "sorry", "please", "wait", "hehe", "heh", "aha", "damn", "wow", "man", "dude", "k"]
+    [
+        "yes",
+        "yeah",
+        "yep",
+        "yup",
+        "no",
+        "nope",
+        "nah",
+        "ok",
+        "okay",
+        "well",
+        "so",
+        "and",
+        "but",
+        "oh",
+        "ah",
+        "um",
+        "hmm",
+        "hm",
+        "also",
+        "then",
+        "now",
+        "hi",
+        "hello",
+        "hey",
+        "thanks",
+        "thx",
+        "btw",
+        "anyway",
+        "right",
+        "sure",
+        "lol",
+        "actually",
+        "basically",
+        "first",
+        "ps",
+        "edit",
+        "question",
+        "note",
+        "fyi",
+        "ubuntu",
+        "yo",
+        "sorry",
+        "please",
+        "wait",
+        "hehe",
+        "heh",
+        "aha",
+        "damn",
+        "wow",
+        "man",
+        "dude",
+        "k",
+    ]
 )
 _WORD = re.compile(r"[a-z0-9][a-z0-9_+#.\-/]*[a-z0-9+#]|[a-z0-9]")
 _EN_EXTRA_STOP = frozenset(
-    ["the", "and", "you", "but", "not", "are", "any", "can", "how", "why", "what", "who", "that", "this", "with", "have", "just", "its", "it's", "i'm", "dont", "don't", "there", "then", "than", "also", "yes", "yeah", "yep", "nope", "well", "use", "try", "anyone", "somebody", "someone", "help", "was", "were", "will", "does", "doesn't", "didn't", "can't", "cant", "isn't", "won't", "did", "when", "where", "which", "your", "you're", "they", "them", "him", "her", "his", "she", "for", "from", "into", "onto", "out", "off", "over", "under", "again", "still", "even", "only", "own", "same", "other", "another", "each", "every", "because", "though", "while", "about", "after", "before", "should", "would", "could", "might", "must", "shall", "may", "one"]
+    [
+        "the",
+        "and",
+        "you",
+        "but",
+        "not",
+        "are",
+        "any",
+        "can",
+        "how",
+        "why",
+        "what",
+        "who",
+        "that",
+        "this",
+        "with",
+        "have",
+        "just",
+        "its",
+        "it's",
+        "i'm",
+        "dont",
+        "don't",
+        "there",
+        "then",
+        "than",
+        "also",
+        "yes",
+        "yeah",
+        "yep",
+        "nope",
+        "well",
+        "use",
+        "try",
+        "anyone",
+        "somebody",
+        "someone",
+        "help",
+        "was",
+        "were",
+        "will",
+        "does",
+        "doesn't",
+        "didn't",
+        "can't",
+        "cant",
+        "isn't",
+        "won't",
+        "did",
+        "when",
+        "where",
+        "which",
+        "your",
+        "you're",
+        "they",
+        "them",
+        "him",
+        "her",
+        "his",
+        "she",
+        "for",
+        "from",
+        "into",
+        "onto",
+        "out",
+        "off",
+        "over",
+        "under",
+        "again",
+        "still",
+        "even",
+        "only",
+        "own",
+        "same",
+        "other",
+        "another",
+        "each",
+        "every",
+        "because",
+        "though",
+        "while",
+        "about",
+        "after",
+        "before",
+        "should",
+        "would",
+        "could",
+        "might",
+        "must",
+        "shall",
+        "may",
+        "one",
+    ]
 )
 _JA_STOP_LEMMAS = frozenset(
-    ["為る", "有る", "居る", "成る", "出来る", "言う", "思う", "行く", "来る", "見る", "事", "物", "時", "方", "人", "中", "今", "其れ", "此れ", "良い", "無い", "居る", "じゃ", "ちゃう", "て", "しまう", "くれる", "もらう", "あげる", "やる"]
+    [
+        "為る",
+        "有る",
+        "居る",
+        "成る",
+        "出来る",
+        "言う",
+        "思う",
+        "行く",
+        "来る",
+        "見る",
+        "事",
+        "物",
+        "時",
+        "方",
+        "人",
+        "中",
+        "今",
+        "其れ",
+        "此れ",
+        "良い",
+        "無い",
+        "居る",
+        "じゃ",
+        "ちゃう",
+        "て",
+        "しまう",
+        "くれる",
+        "もらう",
+        "あげる",
+        "やる",
+    ]
 )
 _CONTENT_POS = frozenset({"名詞", "動詞", "形容詞", "形状詞"})
 _EN_ANSWER = re.compile(
@@ -57,17 +233,42 @@ _CODE = re.compile(
     r"|(?:^|\s)(?:/|~/)[\w.\-]+/|`[^`]+`"
 )
 _GREETING = re.compile(
-    r"^(?:hi|hello|hey|hiya|heya|yo|howdy|greetings|hola|morning|evening|good (?:morning|evening|afternoon|day))"
+    r"^(?:hi|hello|hey|hiya|heya|yo|howdy|greetings|hola|morning|evening"
+    r"|good (?:morning|evening|afternoon|day))"
     r"\b|^(?:こんにちは|こんばんは|おはよう|はじめまして|初めまして|やあ|どうも|よろしく)"
 )
 
 # What kind of line it is, for pairing kinds (a yes/no question and a yes, a thanks and an answer).
 _KINDS = (
-    ("yn", re.compile(r"^(?:is|are|am|do|does|did|can|could|will|would|should|has|have|was|were|any ?(?:one|body))\b.*[?？]")),
-    ("wh", re.compile(r"^(?:what|what's|whats|how|where|which|who|why|when|whose)\b|(?:何|なに|どこ|どう|いつ|誰|だれ|どれ|どの|なぜ)")),
-    ("yes", re.compile(r"^(?:yes|yeah|yep|yup|yea|sure|correct|right|exactly|indeed)\b|^(?:うん|はい|ええ|そう|もちろん)")),
+    (
+        "yn",
+        re.compile(
+            r"^(?:is|are|am|do|does|did|can|could|will|would|should|has|have|was"
+            r"|were|any ?(?:one|body))\b.*[?？]"
+        ),
+    ),
+    (
+        "wh",
+        re.compile(
+            r"^(?:what|what's|whats|how|where|which|who|why|when|whose)\b|(?:何|なに"
+            r"|どこ|どう|いつ|誰|だれ|どれ|どの|なぜ)"
+        ),
+    ),
+    (
+        "yes",
+        re.compile(
+            r"^(?:yes|yeah|yep|yup|yea|sure|correct|right|exactly|indeed)\b|^(?:うん"
+            r"|はい|ええ|そう|もちろん)"
+        ),
+    ),
     ("no", re.compile(r"^(?:no|nope|nah|not|never)\b|^(?:いや|いいえ|ううん|違|ちが|まだ)")),
-    ("ack", re.compile(r"^(?:ok|okay|k|kk|ah|oh|ahh|ohh|i see|alright|cool|nice|great|hmm+)\b|^(?:なるほど|了解|りょ)")),
+    (
+        "ack",
+        re.compile(
+            r"^(?:ok|okay|k|kk|ah|oh|ahh|ohh|i see|alright|cool|nice|great|hmm+)\b"
+            r"|^(?:なるほど|了解|りょ)"
+        ),
+    ),
     ("lol", re.compile(r"^(?:lol|haha\w*|hehe\w*|heh|rofl|lmao|xd|:\)|:d|:p|;\)|:\(|草|笑|ｗ+|w+)\W*$")),
 )
 
@@ -322,7 +523,6 @@ def options(
     overlaps = [len(p.words & e.profile.words) for e in earlier]
     # Words few lines of the window use tell more than the topic everyone is on.
     spread: Counter[str] = Counter(w for e in earlier for w in e.profile.words & p.words)
-    low = norm(m.content)
     my_names = {n for n in (norm(m.author_name), _stem(norm(m.author_name))) if len(n) >= 3}
     mentioned = line.named
     since_mine: Counter[str] = Counter()  # each author's lines since the author's own last line
@@ -446,8 +646,15 @@ def options(
                               ("p", who == partner), ("q", cp.asks), ("l", nth == 0), ("o", to_other))
             if on
         )  # fmt: skip
-        f.extend((f"rel:{rel}", f"rel:{rel}&d:{d}", f"rel:{rel}&m:{kind}", f"kinds:{cp.kind}>{p.kind}",
-                  f"kinds:{cp.kind}>{p.kind}&{'s' if who == me else 'o'}{min(len(earlier) - j, 3)}"))
+        f.extend(
+            (
+                f"rel:{rel}",
+                f"rel:{rel}&d:{d}",
+                f"rel:{rel}&m:{kind}",
+                f"kinds:{cp.kind}>{p.kind}",
+                f"kinds:{cp.kind}>{p.kind}&{'s' if who == me else 'o'}{min(len(earlier) - j, 3)}",
+            )
+        )
         if parents is not None:
             cparent = parents.get(cm.id)
             if who != me and cparent is not None and author_of.get(cparent) == me:

@@ -1,4 +1,4 @@
-"""The reply reader: for each message, the earlier one it responds to, from certain signs or the learned weights.
+"""The reply reader: for each message, the earlier one it responds to, from certain signs or learned weights.
 
 Certain: a Discord reply reference, an address to the bot (its latest line), an `<@id>` mention or a
 `nick:` / name / 〜さん address of someone in the window (which of their lines: the weights choose). Else
@@ -117,7 +117,7 @@ class ReplyReader:
     def candidates(
         self, message: Message, earlier: Sequence[Message], names: Sequence[str] = ()
     ) -> list[tuple[str | None, float]]:
-        """The probability of each candidate parent (None = opens a conversation), summing to 1, best first."""
+        """The probability of each candidate parent (None: opens a conversation), summing to 1, best first."""
         chat = [m for m in earlier if m.is_chat][-self.window :]
         lines = place([*chat, message], names, self.window)
         ranked = self._ranked(lines, len(lines) - 1)

@@ -1,0 +1,1 @@
+"""Data files the deployed functions read (the reply reader's trained weights)."""
