@@ -3,12 +3,15 @@ and the writer is told the state and what a good member does in it."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
 
+from kikimimi.adapters.gemini import GeminiLLM
 from kikimimi.domain.model import ConversationState, Message, TaskKind
 from kikimimi.domain.policy import task_name
+from kikimimi.local.gemini_standin import GeminiStandIn
 from kikimimi.usecases.ingest import ingest
 
 from ..unit.test_tension import CASES
@@ -128,3 +131,23 @@ def test_each_exchange_reaches_the_judge_with_its_state(
         assert final["state"] not in {t.value for t in TENSE}
         if state is ConversationState.ENDING:
             assert final["state"] == "ENDING"
+
+
+@pytest.mark.parametrize(
+    ("state", "guidance"),
+    [("CONFLICT", "do not take sides"), ("MISUNDERSTANDING", "Name the two readings")],
+)
+def test_through_the_gemini_stand_in_the_writer_gets_the_state_and_its_guidance(
+    scenario: Make, gemini_standin: GeminiStandIn, gemini_llm: GeminiLLM, state: str, guidance: str
+) -> None:
+    """The real google-genai client against the stand-in: the judge answers the state, the writer's
+    request carries it and its guidance, and the reply goes to the person the judge chose."""
+    gemini_standin.reply_json(json.loads(answer(conversation_state=state, reply_to_message_id="a6")))
+    gemini_standin.reply_text("You both want prod back: shall we read the pipeline log together?")
+    s = scenario(judge_llm=gemini_llm, writer=gemini_llm, question_watch_seconds=0.0)
+    argue(s)
+    judge_call, writer_call = gemini_standin.requests
+    assert "MISUNDERSTANDING" in judge_call.system_text and "CONFLICT" in judge_call.system_text
+    assert f"state {state}" in writer_call.system_text and guidance in writer_call.system_text
+    (post,) = s.posts
+    assert post.reply_to == "a6"

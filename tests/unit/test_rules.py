@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -503,3 +503,21 @@ def test_empty_names_never_match() -> None:
 )
 def test_a_line_that_stops_mid_sentence(text: str, unfinished: bool) -> None:
     assert is_unfinished(text) is unfinished
+
+
+@pytest.mark.parametrize(
+    ("last", "fires"),
+    [
+        # Someone answering the bot's line just after it: the turn goes to the others.
+        (msg("t", "alice", "ok, I will try that", 290), True),
+        # A new person's new question minutes later answers nothing the bot said.
+        (msg("t", "carol", "how do I reset the cache?", 0), False),
+        # The one the bot answered, coming back minutes later, is still answering the bot's line.
+        (msg("t", "alice", "that worked, the disk is clean again", 0), True),
+    ],
+)
+def test_just_answered_is_about_the_bot_s_own_exchange(last: Message, fires: bool) -> None:
+    asked = msg("a", "alice", "kikimimi how do I clear the logs?", 305)
+    bot = replace(msg("b", "kikimimi", "delete the files under /var/log/app", 300, own=True), reply_to_id="a")
+    score = score_room([*chat(), asked, bot, last], last, None, RuleConfig(names=NAMES))
+    assert score.has("just_answered") is fires
