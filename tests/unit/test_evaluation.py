@@ -17,7 +17,10 @@ BOT = "kiki"
 # Explicit weights for the terms these cases fire, so that the expected answers do not move with the
 # defaults' tuning: an unanswered question scores 50–60 at its watch (the rules speak from 45), a closing
 # or a plain line scores 0. An open question is judged by its watch, QUESTION_WATCH_SECONDS after it.
-WEIGHTS = {"question": 20.0, "unanswered_question": 40.0, "not_mentioned": -10.0, "closing": -30.0}
+WEIGHTS = {
+    "question": 20.0, "unanswered_question": 40.0, "question_waiting": 40.0, "not_mentioned": -10.0,
+    "closing": -30.0,
+}  # fmt: skip
 SETTINGS = Settings(
     rule_weights=WEIGHTS, judge_timing="pace", pace_multiplier=3.0, question_watch_seconds=150.0,
     reply_delay_default_seconds=4.0,
