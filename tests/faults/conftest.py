@@ -28,6 +28,7 @@ STACK_ENV = {
     "MIN_WAIT_SECONDS": "1.5",
     "QUESTION_WATCH_SECONDS": "1.5",
     "QUESTION_WATCH_MAX_SECONDS": "1.5",
+    "QUESTION_SILENCE_SECONDS": "3",  # a question that seemed met by silence gets its second look soon
     "JITTER_RATIO": "0.1",
     "RULE_TIME_SCALE": "0.01",
     "REPLY_DELAY_DEFAULT_SECONDS": "1",
