@@ -46,6 +46,10 @@ def answered(events: list[dict[str, Any]]) -> dict[str, str]:
         # says nothing to those; the question they talk past (the museum) is the one it answers.
         ("friends_en.jsonl", "e019", {"e001": "e003", "e005": "e006", "e008": "e009", "e016": "e017"}),
         ("friends_ja.jsonl", "j017", {"j004": "j005", "j009": "j010", "j015": "j016"}),
+        # A help channel: answers without names, the asker's thanks; the yaml question is talked past.
+        ("help_channel_en.jsonl", "h008", {"h001": "h003", "h004": "h007", "h005": "h006", "h009": "h012"}),
+        # Gamers: 「まだ、強すぎる」 answers; 「そういえば…」 changes the subject: the guild question is open.
+        ("game_ja.jsonl", "g009", {"g001": "g003", "g004": "g005", "g007": "g008", "g011": "g012"}),
         # The demo: bob answers alice's and carol's questions; dave's is passed over; erin asks the bot.
         ("demo_conversation.jsonl", "m010", {"m001": "m002", "m006": "m007"}),
     ],

@@ -173,6 +173,14 @@ def answer_of(
     before = later[:at] if at is not None else [m for m in later if m.created_at < question.created_at]
     after = later[at + 1 :] if at is not None else [m for m in later if m.created_at >= question.created_at]
     earlier = {m.id for m in before if m.author_id == question.author_id}  # the asker's older lines
+    # A follow-up ("does newegg sell it?") goes on with the asker's line just before it: a line to the
+    # asker about that one answers both.
+    goes_on = links.get(question.id) if links and inferred else None
+    pair = (
+        {goes_on.reply_to} & earlier
+        if goes_on is not None and before and goes_on.reply_to == before[-1].id
+        else set()
+    )
     for m in after:
         if m.id == question.id:
             continue
@@ -204,12 +212,15 @@ def answer_of(
         if _addresses(m, question) and (
             link is None
             or (
-                link.reply_to not in earlier
-                and (not inferred or link.reply_to in thread or link.reply_to is None)
+                link.reply_to in pair
+                or (
+                    link.reply_to not in earlier
+                    and (not inferred or link.reply_to in thread or link.reply_to is None)
+                )
             )
         ):
             return Settled(f"{m.author_name} answered the asker", m.id)
-        if not inferred:
+        if not inferred or _for_another(m, question, later):
             since.append(m)
             continue
         if (
@@ -232,6 +243,15 @@ def answer_of(
             return Settled(f"{m.author_name} answered it (the next turn)", m.id)
         since.append(m)
     return None
+
+
+def _for_another(m: Message, question: Message, room: Sequence[Message]) -> bool:
+    """Does the line open with the name of someone in the room other than the asker (`bob, no …`)?"""
+    from kikimimi.domain.reading.features import profile  # see answer_of
+
+    lead = profile(m.content).lead
+    names = {norm(p.author_name) for p in room if p.author_id not in (m.author_id, question.author_id)}
+    return lead is not None and lead in names
 
 
 def inferred_about(helper: Message, links: Mapping[str, Link], thread: set[str], question: Message) -> bool:
@@ -295,6 +315,11 @@ def _elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool
     return any(has_word(low, norm(name)) for name in others)  # "lol leo your cat…": said to leo
 
 
+# A line that says it changes the subject ("by the way", 「そういえば」) answers nothing before it.
+_SHIFT = re.compile(
+    r"^(?:by the way|btw|anyway|anyways|speaking of|oh,? and|unrelated|off topic"
+    r"|そういえば|そう言えば|ところで|話変わる|話は変わる|関係ない|全然関係)"
+)
 SMALL_ROOM = 4  # speakers around a question: in a room this small, the next turn answers it
 NEXT_TURN_SECONDS = 90
 ADDRESSING_ROOM = (
@@ -326,6 +351,7 @@ def _next_turn(
         return False
     if (
         counter(m.content)
+        or _SHIFT.match(norm(m.content))
         or _elsewhere(m, question, around)
         or not _takes_up(question.content, m.content, strict)
     ):

@@ -35,11 +35,7 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     s = deps.settings
     base = {"function": "reply", "guild": task.guild_id, "trigger": task.trigger_id}
     now = deps.clock.now()
-    # An open question's answer comes after the chat that followed it: the window reaches back to it.
-    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=s.context_messages)
-    if task.question_id and not any(m.id == task.question_id for m in window):
-        # A busy room since the question: read further back (reads cost one per document).
-        window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=s.context_messages * 2)
+    window = _window(deps, key, task, now)
     question = next((m for m in window if m.id == task.question_id), None) if task.question_id else None
     if not deps.enabled(key):  # switched off since the task was scheduled
         deps.emit("reply_skipped", key, **base, decision="disabled", reason="channel not enabled")
@@ -93,11 +89,13 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     if not text:
         deps.emit("reply_failed", key, **base, decision="failed", reason="empty text from the model")
         return None
-    if not task.addressed and _overtaken(deps, key, task.trigger_id, question):
-        # Generation takes seconds; a message that arrived meanwhile makes this reply stale too.
-        why = "the question was answered while writing" if question else "newer message while writing"
-        deps.emit("reply_skipped", key, **base, decision="stale", reason=why)
-        return None
+    if not task.addressed:
+        # Generation takes seconds; a message that arrived meanwhile makes this reply stale too, read
+        # from the same window as before writing (the same lines give the same reading).
+        overtaken = _stale_reason(deps, _window(deps, key, task, deps.clock.now()), task, question)
+        if overtaken is not None:
+            deps.emit("reply_skipped", key, **base, decision="stale", reason=f"while writing: {overtaken}")
+            return None
     if _target_deleted(deps, key, base, target_id):  # deleted while the text was written
         return None
     parts = reply_parts(text, s.reply_max_messages)
@@ -164,13 +162,14 @@ def _stale_reason(deps: Deps, window: list[Message], task: ReplyTask, question: 
     return "a newer message exists" if policy.is_stale(window, task.trigger_id) else None
 
 
-def _overtaken(deps: Deps, key: ChannelKey, trigger_id: str, question: Message | None) -> bool:
-    """Did the chat move on while the text was written (for an open question: was it answered)?"""
-    now = deps.clock.now()
-    if question is None:
-        return policy.is_stale(deps.store.recent_messages(key, since=now - deps.ttl(), limit=3), trigger_id)
-    later = deps.store.recent_messages(key, since=question.created_at, limit=deps.settings.context_messages)
-    return answered.settled(deps, question, later) is not None
+def _window(deps: Deps, key: ChannelKey, task: ReplyTask, now: datetime) -> list[Message]:
+    """The recent lines the reply reads; for an open question, reaching back to it."""
+    limit = deps.settings.context_messages
+    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit)
+    if task.question_id and not any(m.id == task.question_id for m in window):
+        # A busy room since the question: read further back (reads cost one per document).
+        window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit * 2)
+    return window
 
 
 def _write(deps: Deps, request: LLMRequest, retry: bool) -> LLMResult | None:

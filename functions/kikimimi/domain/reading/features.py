@@ -19,13 +19,14 @@ from kikimimi.domain.memory.keywords import EN_STOP, JA_STOP
 from kikimimi.domain.model import Message
 from kikimimi.domain.rule_terms import directed_to, has_word, is_addressed, is_question, is_thanks, norm
 
-FEATURE_SET = "reply-links/1"
+FEATURE_SET = "reply-links/2"
 START = "S"  # the prefix of the "opens a conversation" option's features
 
 _URL = re.compile(r"https?://|www\.", re.IGNORECASE)
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
 # `nick: …`, `nick, …`, `nick - …` and IRC's `nick : …`: the token before it is whom the line is for.
-_LEAD = re.compile(r"^\s*@?([^\s:,、，：]{1,40})\s?([:,：、，])\s*")
+# (A Japanese `X、` opens a clause as often as it calls someone: directed_to reads those against the people.)
+_LEAD = re.compile(r"^\s*@?([^\s:,、，：]{1,40})\s?([:,：])\s*")
 _NOT_NAMES = frozenset(
     [
         "yes",
@@ -220,12 +221,16 @@ _EN_ANSWER = re.compile(
     r"|i think|i believe|i guess|i use|i have|i did|works|worked|depends|only|because|cause|since|nothing)\b"
 )
 _JA_ANSWER = re.compile(
-    r"^(?:うん|ううん|はい|いいえ|いえ|いや|まだ|そう|ええ|もちろん|たぶん|多分|あります|ありません|ある|ない"
+    r"^(?:うん|ううん|はい|いいえ|いえ|いや(?!ー|あ)|まだ|そう(?!いえば|言えば|いう|いや)|ええ|もちろん|たぶん|多分"
+    r"|あります|ありません|ある|ない"
     r"|違う|ちがう|違います|試した|できる|できない|大丈夫|知らない|わからない|分からない|無理)"
 )
 _JA_STATEMENT_END = re.compile(
     r"(?:だよ|ですよ|だね|ですね|よ|ます|です|でした|ました|だった|かも)[。！!ｗw笑〜~ー]*$"
 )
+# 「10時くらいかな」: a guess offered, not a question (no question word, no ？); after a question, an answer.
+_JA_HEDGE = re.compile(r"(?:かな|かなぁ|かなあ|かね|かしら)[。…〜~ｗw笑]*$")
+_JA_WH = re.compile(r"(?:何|なに|どこ|どう|いつ|誰|だれ|どれ|どの|なぜ|なんで)(?!か|も|でも)")
 _CODE = re.compile(
     r"(?:^|[\s`'\"])(?:sudo|apt-get|apt|aptitude|dpkg|modprobe|mount|umount|grep|chmod|chown|nano|vim?"
     r"|gedit|kate|lspci|lsusb|lsmod|dmesg|ifconfig|iwconfig|synaptic|startx|fdisk|gparted|wget|tar|make"
@@ -251,14 +256,14 @@ _KINDS = (
         "wh",
         re.compile(
             r"^(?:what|what's|whats|how|where|which|who|why|when|whose)\b|(?:何|なに"
-            r"|どこ|どう|いつ|誰|だれ|どれ|どの|なぜ)"
+            r"|どこ|どう|いつ|誰|だれ|どれ|どの|なぜ)(?!か|も|でも)"  # 誰か, 何も: indefinite, not asking
         ),
     ),
     (
         "yes",
         re.compile(
             r"^(?:yes|yeah|yep|yup|yea|sure|correct|right|exactly|indeed)\b|^(?:うん"
-            r"|はい|ええ|そう|もちろん)"
+            r"|はい|ええ|そう(?!いえば|言えば|いう|いや)|もちろん)"
         ),
     ),
     ("no", re.compile(r"^(?:no|nope|nah|not|never)\b|^(?:いや|いいえ|ううん|違|ちが|まだ)")),
@@ -282,7 +287,7 @@ def _kind(body: str, p_asks: bool, thanks: bool, greeting: bool, code: bool, url
         if (name in ("yn", "wh")) == p_asks and pattern.search(body):
             return name
     if p_asks:
-        return "q"
+        return "q" if body.isascii() else "yn"  # a Japanese question without a question word: yes or no
     return "url" if url else ("code" if code else "st")
 
 
@@ -334,6 +339,7 @@ class Profile:
     url: bool
     code: bool
     mentions: frozenset[str]  # Discord user ids of `<@id>`
+    command: bool = False  # a bot command (`!info dia`): the next bot line answers it
 
 
 def _ascii_words(low: str) -> set[str]:
@@ -363,6 +369,11 @@ def _rare(word: str) -> bool:
     return len(word) >= 3
 
 
+def _width(text: str) -> int:
+    """Columns, a CJK character counting two (a Japanese line says as much in half the characters)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 @lru_cache(maxsize=8192)
 def profile(content: str) -> Profile:
     """The features of a message's text (cached: every window reads the same recent lines again)."""
@@ -372,19 +383,21 @@ def profile(content: str) -> Profile:
     token = lead.group(1) if lead and lead.group(1) not in _NOT_NAMES else None
     body = low[lead.end() :] if token and lead else low
     words = _ascii_words(body) if body.isascii() else _japanese_words(body) | _ascii_words(body)
-    question = asks(text)
-    answer = not question and bool(
+    hedge = not body.isascii() and "?" not in text and "？" not in text and bool(_JA_HEDGE.search(body)) \
+        and not _JA_WH.search(body)  # fmt: skip
+    question = asks(text) and not hedge
+    answer = hedge or (not question and bool(
         _EN_ANSWER.match(body) or _EN_ANSWER.match(low) or _JA_ANSWER.match(body)
         or (not body.isascii() and _JA_STATEMENT_END.search(body))
         or _CODE.search(body) or _URL.search(body)
-    )  # fmt: skip
+    ))  # fmt: skip
     greeting, thanks, url, code = bool(_GREETING.match(body)), is_thanks(body), bool(_URL.search(body)), \
         bool(_CODE.search(body))  # fmt: skip
     return Profile(
         words=frozenset(words), rare=frozenset(w for w in words if _rare(w)), asks=question, answer=answer,
         greeting=greeting, thanks=thanks, lead=token, kind=_kind(body, question, thanks, greeting, code, url),
-        size=_size(len(body)), url=url, code=code,
-        mentions=frozenset(_USER_MENTION.findall(text)),
+        size=_size(_width(body)), url=url, code=code,
+        mentions=frozenset(_USER_MENTION.findall(text)), command=text.startswith("!"),
     )  # fmt: skip
 
 
@@ -451,18 +464,21 @@ def _named(low: str, people: dict[str, str], to: str | None) -> frozenset[str]:
     )  # fmt: skip
 
 
+def place_one(messages: Sequence[Message], at: int, names: Sequence[str], window: int) -> Line:
+    """messages[at] with its profile and addressee, read against the `window` messages before it."""
+    m = messages[at]
+    earlier = messages[max(0, at - window) : at]
+    p = profile(m.content)
+    to_bot = is_addressed(m, names) is not None
+    ids = {e.author_id for e in earlier if e.author_id != m.author_id}
+    people = _people(earlier, m)
+    to = None if to_bot else _addressee(m, p, people, ids)
+    return Line(m, p, to, to_bot, _named(norm(m.content), people, to))
+
+
 def place(messages: Sequence[Message], names: Sequence[str], window: int) -> list[Line]:
     """Each message with its profile and addressee, read against the `window` messages before it."""
-    out: list[Line] = []
-    for i, m in enumerate(messages):
-        earlier = messages[max(0, i - window) : i]
-        p = profile(m.content)
-        to_bot = is_addressed(m, names) is not None
-        ids = {e.author_id for e in earlier if e.author_id != m.author_id}
-        people = _people(earlier, m)
-        to = None if to_bot else _addressee(m, p, people, ids)
-        out.append(Line(m, p, to, to_bot, _named(norm(m.content), people, to)))
-    return out
+    return [place_one(messages, i, names, window) for i in range(len(messages))]
 
 
 def _start(line: Line, earlier: Sequence[Line], best_overlap: int, mentions: bool) -> list[str]:
@@ -634,6 +650,8 @@ def options(
             f.append(f"thanks&nth:{_count(nth)}")
         if cp.greeting:
             f.append("cgreet&greet" if p.greeting else "cgreet")
+        if cp.command and who != me:
+            f.append(f"ccommand&d:{min(len(earlier) - j, 4)}")
         if cm.is_self:
             f.append("cself")
         elif cm.author_is_bot:

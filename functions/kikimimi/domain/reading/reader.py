@@ -1,21 +1,22 @@
 """The reply reader: for each message, the earlier one it responds to, from certain signs or learned weights.
 
-Certain: a Discord reply reference, an address to the bot (its latest line), an `<@id>` mention or a
-`nick:` / name / 〜さん address of someone in the window (which of their lines: the weights choose). Else
-the weights score every option (each of the `window` lines before it, and "opens a conversation") and
-the best wins; its confidence is its share of the softmax over all options.
+Certain: a Discord reply reference, an address to the bot (its latest line), or an `<@id>` mention or
+a `nick:` / name / 〜さん address of someone in the window when the weights pick one of their lines.
+Else the weights score every option (each of the `window` lines before it, and "opens a conversation")
+and the best wins; its confidence is its share of the softmax over all options. Each message is read
+knowing the links of the lines before it (who was answering whom), as `kikimimi train-links` trains.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from kikimimi.domain.model import Message
-from kikimimi.domain.reading.features import FEATURE_SET, Line, options, place
+from kikimimi.domain.reading.features import FEATURE_SET, Line, options, place, place_one
 
 WEIGHTS_VERSION = 1  # the layout of the weights file; FEATURE_SET names what its features mean
 
@@ -109,10 +110,21 @@ class ReplyReader:
         """One Link per message in `messages` (oldest first, one channel), each choosing among the
         `window` messages before it. `names` are the bot's names (addresses to the bot are certain links
         to the bot's latest line, if any). A system message (join, pin) replies to nothing."""
+        return list(self.stream(messages, names))
+
+    def stream(self, messages: Sequence[Message], names: Sequence[str] = ()) -> Iterator[Link]:
+        """The links of `links`, one message at a time: each reads the links found before it."""
         chat = [m for m in messages if m.is_chat]
-        lines = place(chat, names, self.window)
-        found = {line.message.id: self._link(lines, i) for i, line in enumerate(lines)}
-        return [found.get(m.id) or Link(m.id, None, 1.0, True) for m in messages]
+        lines: list[Line] = []
+        parents: dict[str, str | None] = {}
+        for m in messages:
+            if not m.is_chat:
+                yield Link(m.id, None, 1.0, True)
+                continue
+            lines.append(place_one(chat, len(lines), names, self.window))
+            link = self._link(lines, len(lines) - 1, parents)
+            parents[m.id] = link.reply_to
+            yield link
 
     def candidates(
         self, message: Message, earlier: Sequence[Message], names: Sequence[str] = ()
@@ -120,16 +132,21 @@ class ReplyReader:
         """The probability of each candidate parent (None: opens a conversation), summing to 1, best first."""
         chat = [m for m in earlier if m.is_chat][-self.window :]
         lines = place([*chat, message], names, self.window)
-        ranked = self._ranked(lines, len(lines) - 1)
+        parents: dict[str, str | None] = {}
+        for at in range(len(chat)):  # the window's own links, as `links` reads them
+            parents[chat[at].id] = self._link(lines, at, parents).reply_to
+        ranked = self._ranked(lines, len(lines) - 1, parents)
         return sorted(ranked, key=lambda pair: -pair[1])
 
-    def _ranked(self, lines: Sequence[Line], at: int) -> list[tuple[str | None, float]]:
+    def _ranked(
+        self, lines: Sequence[Line], at: int, parents: Mapping[str, str | None]
+    ) -> list[tuple[str | None, float]]:
         """Every option with its softmax probability, in `options` order (stable for ties)."""
-        opts = options(lines, at, self.window)
+        opts = options(lines, at, self.window, parents)
         probs = _softmax([self.weights.score(features) for _, features in opts])
         return [(option, p) for (option, _), p in zip(opts, probs, strict=True)]
 
-    def _link(self, lines: Sequence[Line], at: int) -> Link:
+    def _link(self, lines: Sequence[Line], at: int, parents: Mapping[str, str | None]) -> Link:
         line = lines[at]
         m = line.message
         if m.reply_to_id:
@@ -139,11 +156,11 @@ class ReplyReader:
             own = next((e.message.id for e in reversed(earlier) if e.message.is_self), None)
             if own is not None:
                 return Link(m.id, own, 1.0, True)
-        ranked = self._ranked(lines, at)
-        if line.to is not None:
-            theirs = {e.message.id for e in earlier if e.message.author_id == line.to}
-            best = max((pair for pair in ranked if pair[0] in theirs), key=lambda pair: pair[1], default=None)
-            if best is not None:
-                return Link(m.id, best[0], 1.0, True)
-        choice, p = max(ranked, key=lambda pair: pair[1])
+        choice, p = max(self._ranked(lines, at, parents), key=lambda pair: pair[1])
+        # The text names whom it is for (a mention, `nick:`, 〜さん): certain when the weights pick one of
+        # their lines. They may read it as going on with the author's own line, or as answering a bot
+        # command that quoted the name: then the weights' choice stands, unsure.
+        author = next((e.message.author_id for e in earlier if e.message.id == choice), None)
+        if line.to is not None and author == line.to:
+            return Link(m.id, choice, 1.0, True)
         return Link(m.id, choice, p, False)
