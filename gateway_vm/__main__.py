@@ -45,11 +45,14 @@ def build(settings: Settings) -> Gateway:
     return Gateway(settings, backlog, bootstrap.build_store(settings), state_dir())
 
 
-async def serve(gateway: Gateway, token: str) -> int:
+async def serve(gateway: Gateway, token: str, stop: asyncio.Event | None = None) -> int:
+    """Run until `stop` is set (SIGTERM/SIGINT set it) or the connection ends; then hand on everything
+    received, save the marks and return the exit code."""
     loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    if stop is None:
+        stop = asyncio.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
     runner = asyncio.create_task(gateway.start(token))
     stopper = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -69,10 +72,13 @@ async def serve(gateway: Gateway, token: str) -> int:
         else:
             log.error("gateway stopped: %r", exc, extra={"event": "gateway_stopped"})
             code = 1
+    # close() also decides the envelopes still waiting for their channel's settings: into the backlog.
     await gateway.close()
     stopper.cancel()
     # Flush what was received before exit so a deploy or preemption loses nothing it could send.
     flushed = await asyncio.to_thread(gateway.backlog.flush, FLUSH_SECONDS)
+    # After the flush: what it published moved the marks, and the next start's catch-up begins there.
+    await gateway.save_marks()
     return code if flushed else max(code, 1)
 
 

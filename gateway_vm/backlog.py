@@ -28,8 +28,10 @@ class BacklogPublisher:
     """`submit` never blocks the heartbeat; failures retry in order; overflow drops the oldest."""
 
     def __init__(self, publisher: Publisher, max_backlog: int = 10000, max_backoff: float = 30.0,
-                 sleep: Callable[[float], None] = time.sleep) -> None:  # fmt: skip
+                 sleep: Callable[[float], None] = time.sleep,
+                 on_published: Callable[[Envelope], None] | None = None) -> None:  # fmt: skip
         self._publisher = publisher
+        self.on_published = on_published  # called on the worker thread after each publish (the marks)
         self._items: collections.deque[Envelope] = collections.deque()
         self._max = max(1, max_backlog)
         self._max_backoff = max_backoff
@@ -95,6 +97,8 @@ class BacklogPublisher:
                 backoff = min(backoff * 2, self._max_backoff)
                 continue
             backoff = 0.5
+            if self.on_published is not None:  # before the item counts as done: flush() then sees it
+                self.on_published(item)
             with self._cond:
                 if self._items and self._items[0] is item:
                     self._items.popleft()

@@ -57,8 +57,12 @@ def _time(at: datetime) -> str:
 def register_commands(client: Any) -> None:
     """Builds the `/kikimimi` group on `client.tree` (a `Gateway`)."""
     # No group-wide default permission: `forget me` and `what-do-you-know` are for everyone; each
-    # moderator command checks Manage Channels itself (place()).
-    group = app_commands.Group(name="kikimimi", description=ls("group.desc"), guild_only=True)
+    # moderator command checks Manage Channels itself (place()). Where the bot reads direct messages,
+    # the commands are offered there too, so a member can erase that conversation (a moderator command
+    # in a DM is refused by place(): nobody manages channels there).
+    group = app_commands.Group(
+        name="kikimimi", description=ls("group.desc"), guild_only=not client.settings.allow_dms
+    )
 
     async def place(interaction: discord.Interaction) -> tuple[str, str] | None:
         """(channel id, language) for a moderator; None after telling anyone else why not."""

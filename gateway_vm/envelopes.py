@@ -7,7 +7,13 @@ from typing import Any
 
 import discord
 
-from kikimimi.domain.wire import ChannelVisibility, MessageCreated, MessageDeleted, MessageEdited
+from kikimimi.domain.wire import (
+    ChannelVisibility,
+    ForgetRequested,
+    MessageCreated,
+    MessageDeleted,
+    MessageEdited,
+)
 
 
 def visibility(channel: Any, at: datetime) -> ChannelVisibility | None:
@@ -36,8 +42,9 @@ def place_of(channel: Any) -> tuple[str, str | None]:
     return str(channel.id), None
 
 
-def created(message: discord.Message, bot_user_id: int | None) -> MessageCreated:
-    """A MESSAGE_CREATE as an envelope; the bot's own messages are published too (context)."""
+def created(message: discord.Message, bot_user_id: int | None, *, backfilled: bool = False) -> MessageCreated:
+    """A MESSAGE_CREATE as an envelope; the bot's own messages are published too (context). Backfilled:
+    read from the channel's history by a catch-up, not received live."""
     channel_id, thread_id = place_of(message.channel)
     reference = message.reference
     resolved = reference.resolved if reference is not None else None
@@ -64,6 +71,7 @@ def created(message: discord.Message, bot_user_id: int | None) -> MessageCreated
         # (a few system notices have longer names, and a cut one is still not chat).
         message_type=_type_name(message),
         webhook=message.webhook_id is not None,
+        backfilled=backfilled,
     )
 
 
@@ -99,3 +107,21 @@ def deleted(payload: discord.RawMessageDeleteEvent, channel: Any) -> MessageDele
         thread_id=thread_id,
         message_id=str(payload.message_id),
     )
+
+
+def guild_removed(guild_id: int, by: str, at: datetime) -> ForgetRequested:
+    """The bot was removed from a guild: forget all of it (scope "guild": the guild is the place)."""
+    guild = str(guild_id)
+    return ForgetRequested(
+        guild_id=guild, channel_id=guild, scope="guild", reason="guild_removed", requested_by=by, at=at
+    )
+
+
+def place_deleted(guild_id: int | None, channel_id: int, thread_id: int | None, by: str, at: datetime
+                  ) -> ForgetRequested:  # fmt: skip
+    """A channel (with its threads) or a thread was deleted: forget everything of that place."""
+    return ForgetRequested(
+        guild_id=str(guild_id) if guild_id else None, channel_id=str(channel_id),
+        thread_id=str(thread_id) if thread_id else None, scope="channel",
+        reason="thread_deleted" if thread_id else "channel_deleted", requested_by=by, at=at,
+    )  # fmt: skip

@@ -1,7 +1,8 @@
 """`/kikimimi forget me|channel` and `/kikimimi what-do-you-know`: requests, not bot logic.
 
 Forgetting goes as a `forget_request` envelope through Pub/Sub to ingest (the functions hold the memory
-ports and the task queue; the envelope is retried like any other). The export only reads, through the
+ports and the task queue; the envelope is retried like any other); in a direct message (no guild) it
+asks for the caller's conversation with the bot. The export only reads, through the
 same use case the CLI runs, so the caller sees the answer at once and only the caller sees it.
 """
 
@@ -54,23 +55,32 @@ def bulk_deleted(payload: discord.RawBulkMessageDeleteEvent, channel: Any) -> li
     ]
 
 
+def forget_envelope(interaction: Any, scope: str) -> ForgetRequested | None:
+    """The request for `forget me|channel` where it runs: in a server, the caller there (or the channel);
+    in a direct message (ALLOW_DMS: no guild) both mean the caller's conversation with the bot, which
+    ingest forgets with the caller's direct messages."""
+    if interaction.channel is None:
+        return None
+    caller = str(interaction.user.id)
+    if interaction.guild is None:
+        return ForgetRequested(channel_id=str(interaction.channel.id), scope="user", user_id=caller,
+                               requested_by=caller, at=datetime.now(UTC))  # fmt: skip
+    channel_id, thread_id = envelopes.place_of(interaction.channel)
+    return ForgetRequested(
+        guild_id=str(interaction.guild.id),
+        channel_id=channel_id,
+        thread_id=thread_id,
+        scope=scope,  # type: ignore[arg-type]
+        user_id=caller if scope == "user" else None,
+        requested_by=caller,
+        at=datetime.now(UTC),
+    )
+
+
 def register_forget_commands(client: Any, group: app_commands.Group) -> None:
     """Adds `forget me` (anyone), `forget channel` (Manage Channels) and `what-do-you-know` (ephemeral)."""
     forget = app_commands.Group(name=ls("forget.name"), description=ls("forget.desc"), parent=group)
-
-    def request(interaction: discord.Interaction, scope: str) -> ForgetRequested | None:
-        if interaction.guild is None or interaction.channel is None:
-            return None
-        channel_id, thread_id = envelopes.place_of(interaction.channel)
-        return ForgetRequested(
-            guild_id=str(interaction.guild.id),
-            channel_id=channel_id,
-            thread_id=thread_id,
-            scope=scope,  # type: ignore[arg-type]
-            user_id=str(interaction.user.id) if scope == "user" else None,
-            requested_by=str(interaction.user.id),
-            at=datetime.now(UTC),
-        )
+    request = forget_envelope
 
     @forget.command(name=ls("forget.me.name"), description=ls("forget.me.desc"))
     async def forget_me(interaction: discord.Interaction) -> None:
@@ -83,7 +93,8 @@ def register_forget_commands(client: Any, group: app_commands.Group) -> None:
     @forget.command(name=ls("forget.channel.name"), description=ls("forget.channel.desc"))
     async def forget_channel(interaction: discord.Interaction) -> None:
         lang = language(interaction, client.settings.language)
-        if not interaction.permissions.manage_channels:
+        # In a direct message the conversation is the caller's own: no permission to check.
+        if interaction.guild is not None and not interaction.permissions.manage_channels:
             await interaction.response.send_message(say(lang, "manage"), ephemeral=True)
             return
         envelope = request(interaction, "channel")

@@ -5,26 +5,35 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import discord
 from discord import app_commands
 
+from kikimimi.adapters.clock import SystemClock
 from kikimimi.domain.model import ChannelKey, ChannelSettings
-from kikimimi.ports import Store
+from kikimimi.domain.wire import MessageCreated
+from kikimimi.ports import Clock, Store
 from kikimimi.settings import Settings
 
 from . import envelopes
 from .backlog import BacklogPublisher, Envelope
+from .catchup import CatchUp, Tally
 from .command_sync import sync_if_changed
 from .command_texts import Translator
 from .commands import register_commands
 from .forget_commands import bulk_deleted
+from .marks import Marks
 
 log = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 60.0
+MARK_SECONDS = 60.0  # changed marks are saved this often (and at shutdown), never per message
+# A saved mark outlives long outages: with it a catch-up knows where it stopped (it still reads no further
+# back than the buffer); a deleted place's mark goes with the TTL policy.
+MARK_TTL = timedelta(days=30)
+PENDING_SECONDS = 5.0  # at shutdown, how long envelopes may wait for their channel's settings
 
 
 def intents() -> discord.Intents:
@@ -46,6 +55,7 @@ class Gateway(discord.AutoShardedClient):
         backlog: BacklogPublisher,
         store: Store | None,
         state_dir: Path | None = None,
+        clock: Clock | None = None,
     ) -> None:
         shards: dict[str, Any] = {}
         if settings.shard_count > 0:
@@ -56,6 +66,13 @@ class Gateway(discord.AutoShardedClient):
         self.settings = settings
         self.backlog = backlog
         self.store = store
+        self.clock: Clock = clock or SystemClock()
+        self.marks = Marks()
+        backlog.on_published = self._published
+        self.catchup = CatchUp(
+            store=store, marks=self.marks, hand_on=self._backfill, enabled=self._place_enabled,
+            buffer_age=timedelta(minutes=settings.buffer_ttl_minutes), clock=self.clock,
+        )  # fmt: skip
         self.state_dir = state_dir  # where the synced command hash is kept (None: sync on every start)
         self.tree = app_commands.CommandTree(self)
         self.overrides: dict[str, ChannelSettings] = {}
@@ -66,23 +83,55 @@ class Gateway(discord.AutoShardedClient):
         self.received = 0  # envelopes decided on (published or not): tests and the heartbeat count them
         self.ignored = 0  # of those, not published: their channel is not enabled
         self.announced = 0  # channel visibility envelopes submitted (not counted in `received`)
+        self.caught_up = 0  # envelopes submitted by catch-ups (not counted in `received`)
+        self.forgets = 0  # forget envelopes for places Discord says are gone (not counted in `received`)
         self._heartbeat: asyncio.Task[None] | None = None
+        self._keeper: asyncio.Task[None] | None = None
+        self._catching: asyncio.Task[Tally] | None = None
         self._recall: Any = None
         register_commands(self)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(Translator())
         self._heartbeat = asyncio.create_task(self._beat())
+        if self.store is not None:
+            self._keeper = asyncio.create_task(self._keep_marks())
 
     async def on_ready(self) -> None:
         log.info({"event": "gateway_ready", "user": str(self.user), "guilds": len(self.guilds)})
         # Every (re)connect: what changed while the gateway was away is known again.
         visible = self.publish_visibility(c for g in self.guilds for c in (*g.channels, *g.threads))
         log.info({"event": "gateway_visibility", "channels": visible})
+        self.catch_up("ready", fresh=True)
         try:
             await sync_if_changed(self.tree, self.application_id, self.state_dir)
         except discord.HTTPException as exc:  # commands are a convenience; never block message flow on them
             log.warning("slash command sync failed: %s", exc, extra={"event": "gateway_commands_unsynced"})
+
+    async def on_resumed(self) -> None:
+        log.info({"event": "gateway_resumed", "guilds": len(self.guilds)})
+        # Discord replays what a resumed session missed; the catch-up covers what a replay may not.
+        self.catch_up("resumed", fresh=False)
+
+    def catch_up(self, reason: str, *, fresh: bool) -> asyncio.Task[Tally]:
+        """Read what was missed while the connection was down, in the background."""
+        if self._catching is not None:  # the new one covers the same and more; nothing goes out twice
+            self._catching.cancel()
+        bot_id = self.user.id if self.user else None
+        places = [c for g in self.guilds for c in (*g.channels, *g.threads) if _has_history(c)]
+        self._catching = asyncio.create_task(self.catchup.run(places, bot_id, fresh=fresh, reason=reason))
+        return self._catching
+
+    async def _place_enabled(self, channel_id: str) -> bool:
+        if channel_id not in self.overrides and self.store is not None:
+            try:
+                await self.load_settings(channel_id)
+            except Exception as exc:  # as for a live message: ENABLED_CHANNELS decides
+                log.warning(
+                    "reading the settings of channel %s failed: %s", channel_id, exc,
+                    extra={"event": "gateway_settings_unread"},
+                )  # fmt: skip
+        return self.enabled(channel_id, False)
 
     def enabled(self, channel_id: str, is_dm: bool) -> bool:
         if is_dm:
@@ -123,9 +172,64 @@ class Gateway(discord.AutoShardedClient):
     def _decide(self, envelope: Envelope, enabled: bool) -> None:
         self.received += 1
         if enabled:
-            self.backlog.submit(envelope)
+            self.hand_on(envelope)
         else:
             self.ignored += 1
+
+    def hand_on(self, envelope: Envelope) -> None:
+        """Into the backlog; a guild message also moves its place's mark."""
+        if _marked(envelope):
+            self.marks.hand_on(envelope.key, int(envelope.message_id))
+        self.backlog.submit(envelope)
+
+    def _backfill(self, envelope: Envelope) -> None:
+        self.caught_up += 1
+        self.hand_on(envelope)
+
+    def _published(self, envelope: Envelope) -> None:
+        """Pub/Sub took it (the backlog's worker thread): the mark that is saved moves."""
+        if _marked(envelope):
+            self.marks.publish(envelope.key, int(envelope.message_id))
+
+    async def release_pending(self, timeout: float) -> int:
+        """Decide the envelopes still waiting for their channel's settings (shutdown); how many waited."""
+        # A read that does not finish in time gives way to ENABLED_CHANNELS, as a failed one does.
+        if self._loads:
+            await asyncio.wait(set(self._loads), timeout=timeout)
+        left = 0
+        for channel_id in list(self._pending):
+            for envelope in self._pending.pop(channel_id, []):
+                self._decide(envelope, self.enabled(channel_id, False))
+                left += 1
+        return left
+
+    async def close(self) -> None:
+        """Stop listening, then decide what waits for settings (the caller flushes, then saves marks)."""
+        for task in (self._heartbeat, self._keeper, self._catching):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        await super().close()
+        await self.release_pending(PENDING_SECONDS)
+
+    async def _keep_marks(self) -> None:
+        while not self.is_closed():
+            await asyncio.sleep(MARK_SECONDS)
+            await self.save_marks()
+
+    async def save_marks(self) -> int:
+        """Save the marks that moved since the last save; how many (a failure keeps them for the next)."""
+        changed = self.marks.changed()
+        if not changed or self.store is None:
+            return 0
+        try:
+            await asyncio.to_thread(self.store.save_gateway_marks, changed, self.clock.now() + MARK_TTL)
+        except Exception as exc:  # Firestore unavailable: a later save (or the buffer) covers it
+            self.marks.keep(changed)
+            log.warning(
+                "saving %d marks failed: %s", len(changed), exc, extra={"event": "gateway_marks_unsaved"}
+            )
+            return 0
+        return len(changed)
 
     async def on_message(self, message: discord.Message) -> None:
         bot_id = self.user.id if self.user else None
@@ -142,7 +246,7 @@ class Gateway(discord.AutoShardedClient):
     def publish_visibility(self, channels: Iterable[Any]) -> int:
         """Publish who can see each channel, every one: `/kikimimi enable` may turn any channel on, and it
         must already know its audience then; how many envelopes went out."""
-        now = datetime.now(UTC)
+        now = self.clock.now()
         sent = 0
         for channel in channels:
             envelope = envelopes.visibility(channel, now)
@@ -168,6 +272,36 @@ class Gateway(discord.AutoShardedClient):
     async def on_thread_create(self, thread: discord.Thread) -> None:
         self.publish_visibility([thread])
 
+    def _self_id(self) -> str:
+        """Who asks to forget a gone place: the bot itself (known from login on, before any event)."""
+        return str(self.user.id) if self.user else "gateway"
+
+    def _forget(self, envelope: Envelope, key: ChannelKey | None) -> None:
+        """Published whether or not the place was enabled: memory may be there from before a disable."""
+        self.forgets += 1
+        if key is not None:
+            self.marks.forget(key)
+        self.backlog.submit(envelope)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        # Only a removal reaches here (an outage is guild_unavailable): forget the whole guild.
+        self._forget(envelopes.guild_removed(guild.id, self._self_id(), self.clock.now()), None)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        if isinstance(channel, discord.CategoryChannel):
+            return  # a category holds no messages (its channels stay, uncategorized)
+        envelope = envelopes.place_deleted(
+            channel.guild.id, channel.id, None, self._self_id(), self.clock.now()
+        )
+        self._forget(envelope, envelope.key)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        # Raw: the thread may not be cached (archived, or created while the gateway was away).
+        envelope = envelopes.place_deleted(
+            payload.guild_id, payload.parent_id, payload.thread_id, self._self_id(), self.clock.now()
+        )
+        self._forget(envelope, envelope.key)
+
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         channel = self.get_channel(payload.channel_id)
         envelope = envelopes.edited(payload, channel)
@@ -190,14 +324,36 @@ class Gateway(discord.AutoShardedClient):
             self._recall = bootstrap.build_recall(self.settings)
         return self._recall
 
+    def connected(self) -> bool:
+        """Is Discord's gateway connection up: READY, and every shard's websocket open?"""
+        shards = self.shards
+        return (
+            self.is_ready()
+            and not self.is_closed()
+            and bool(shards)
+            and not any(shard.is_closed() for shard in shards.values())
+        )
+
     async def _beat(self) -> None:
-        """A heartbeat log line; the 'gateway silent' alert fires when these stop."""
+        """A heartbeat log line while Discord is connected; one warning when it is not."""
+        # The 'gateway silent' alert fires when heartbeats stop: a process that lost Discord (and hears
+        # nothing) must not keep it quiet.
+        told = True  # the current outage was logged (before the first READY there is none to tell)
         while not self.is_closed():
-            log.info({
-                "event": "gateway_heartbeat", "guilds": len(self.guilds), "latency_ms": _ms(self.latency),
-                "backlog": self.backlog.backlog, "published": self.backlog.published,
-                "dropped": self.backlog.dropped, "received": self.received, "ignored": self.ignored,
-            })  # fmt: skip
+            if self.connected():
+                told = False
+                log.info({
+                    "event": "gateway_heartbeat", "guilds": len(self.guilds), "latency_ms": _ms(self.latency),
+                    "backlog": self.backlog.backlog, "published": self.backlog.published,
+                    "dropped": self.backlog.dropped, "received": self.received, "ignored": self.ignored,
+                })  # fmt: skip
+            elif not told:
+                told = True
+                log.warning(
+                    "Discord gateway connection down (%d of %d shards closed): no heartbeat until it is back",
+                    sum(shard.is_closed() for shard in self.shards.values()), len(self.shards),
+                    extra={"event": "gateway_disconnected"},
+                )  # fmt: skip
             await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def save_settings(self, channel_id: str, settings: ChannelSettings) -> None:
@@ -211,6 +367,20 @@ class Gateway(discord.AutoShardedClient):
         value = await asyncio.to_thread(self.store.channel_settings, ChannelKey(channel_id))
         # A slash command may have saved newer settings while this read was in flight.
         return self.overrides.setdefault(channel_id, value)
+
+
+def _marked(envelope: Envelope) -> TypeGuard[MessageCreated]:
+    """Does this envelope move a mark: a guild message with a Discord id (a DM has no catch-up)?"""
+    return (
+        isinstance(envelope, MessageCreated)
+        and envelope.guild_id is not None
+        and envelope.message_id.isdigit()
+    )
+
+
+def _has_history(channel: Any) -> bool:
+    """Channels and threads with messages (text, voice chat, threads), not categories or forums."""
+    return isinstance(channel, discord.abc.Messageable)
 
 
 def _ms(seconds: float) -> float | None:

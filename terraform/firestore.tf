@@ -6,16 +6,24 @@
 #   channels/{key}/interventions/{id}       what the bot did            expire_at → TTL
 #   channels/{key}/judgments/{digest}       cached LLM judgments        expire_at → TTL
 #   channels/{key}/{watch,tension}_judgments/{digest}  the reserved budgets' judgments  expire_at → TTL
+#   channels/{key}/reply_drafts/{nonce}     a written reply, for its    expire_at → TTL
+#                                           task's retries (an hour)
 #   memory_channels/{key}                   summary, mood, topics       adapters/firestore_memory.py
 #   memory_channels/{key}/chunks/{seq}      summarized stretches        expire_at → TTL
 #   memory_channels/{key}/facts/{id}        facts + `embedding` vector  expires_at: decay, by maintain
-#   memory_guilds/{guild}/profiles/{user}   who talks where
+#   memory_guilds/{guild}/profiles/{user}   who talks where             deleted by `forget me`
+#   channels/{key}/caps/user-{digest}       answers to a member         expire_at → TTL; the digest of the
+#                                           (a minute)                  user id, deleted by `forget me`
+#   gateway_marks/{place}                   the last message id the     expire_at → TTL (30 days)
+#                                           gateway published there
 #
 # Indexes: the store's queries each filter and order on one field of one collection (messages:
 # created_at >= since order by created_at desc limit n; interventions: at >= since order by at), which
 # the automatic single-field indexes serve. The memory needs three more, declared below: the vector
 # index on facts.embedding, a collection-group index on facts.expires_at (maintain's expiry query) and
-# a composite index on profiles (channels_active array-contains + last_seen_ms desc).
+# a composite index on profiles (channels_active array-contains + last_seen_ms desc). Forgetting needs
+# three for its collection-group queries: messages by guild and author (newest first), messages by
+# guild, caps by the user digest.
 
 resource "google_firestore_database" "db" {
   count = var.create_firestore_database ? 1 : 0
@@ -38,7 +46,7 @@ resource "google_firestore_database" "db" {
 locals {
   # Collection groups whose documents carry `expire_at`; Firestore deletes them after that time
   # (typically within a day: readers still filter by time, TTL only bounds storage).
-  ttl_collections = toset(["messages", "interventions", "judgments", "watch_judgments", "tension_judgments", "chunks", "caps", "llm_budget"])
+  ttl_collections = toset(["messages", "interventions", "judgments", "watch_judgments", "tension_judgments", "chunks", "caps", "llm_budget", "reply_drafts", "gateway_marks"])
 }
 
 resource "google_firestore_field" "ttl" {
@@ -84,13 +92,62 @@ resource "google_firestore_index" "facts_embedding" {
   depends_on = [google_firestore_database.db]
 }
 
-# /kikimimi forget me and what-do-you-know: collection_group("messages").where(author_id == user), the
-# caller's buffered messages across a guild's channels and threads (a collection-group query).
-resource "google_firestore_field" "messages_author_id" {
+# /kikimimi forget me and what-do-you-know: collection_group("messages").where(guild_id == guild)
+# .where(author_id == user).order_by(created_at desc), the member's buffered messages across a guild's
+# channels and threads, newest first, a page at a time (Store.buffered_by; the bot's own lines too).
+resource "google_firestore_index" "messages_by_guild_author" {
+  project     = var.project_id
+  database    = var.firestore_database
+  collection  = "messages"
+  query_scope = "COLLECTION_GROUP"
+
+  fields {
+    field_path = "guild_id"
+    order      = "ASCENDING"
+  }
+
+  fields {
+    field_path = "author_id"
+    order      = "ASCENDING"
+  }
+
+  fields {
+    field_path = "created_at"
+    order      = "DESCENDING"
+  }
+
+  depends_on = [google_firestore_database.db]
+}
+
+# The bot removed from a guild: collection_group("messages").where(guild_id == guild), the channels it
+# has buffered messages in (Store.guild_places). Automatic single-field indexes are collection-scoped.
+resource "google_firestore_field" "messages_guild_id" {
   project    = var.project_id
   database   = var.firestore_database
   collection = "messages"
-  field      = "author_id"
+  field      = "guild_id"
+
+  index_config {
+    indexes {
+      order       = "ASCENDING"
+      query_scope = "COLLECTION"
+    }
+    indexes {
+      order       = "ASCENDING"
+      query_scope = "COLLECTION_GROUP"
+    }
+  }
+
+  depends_on = [google_firestore_database.db]
+}
+
+# /kikimimi forget me: collection_group("caps").where(user == digest), the member's cap documents in
+# every place (Store.forget_caps; the document is named by the digest, never by the user id).
+resource "google_firestore_field" "caps_user" {
+  project    = var.project_id
+  database   = var.firestore_database
+  collection = "caps"
+  field      = "user"
 
   index_config {
     indexes {

@@ -115,6 +115,7 @@ locals {
     BUFFER_TTL_MINUTES          = tostring(var.buffer_ttl_minutes)
     TOMBSTONE_DAYS              = tostring(var.tombstone_days)
     ADDRESSED_MAX_AGE_SECONDS   = tostring(var.addressed_max_age_seconds)
+    REPLY_MAX_LATE_SECONDS      = tostring(var.reply_max_late_seconds)
     FORGET_REBUILD_SECONDS      = tostring(var.forget_rebuild_seconds)
     CONTEXT_MESSAGES            = tostring(var.context_messages)
     REPLY_DELAY_MIN_SECONDS     = tostring(var.reply_delay_seconds.min)
@@ -134,15 +135,18 @@ locals {
     RULE_WEIGHTS           = jsonencode(var.rule_weights)
     JUDGMENT_CACHE_SECONDS = tostring(var.judgment_cache_seconds)
     # LLM
-    LLM_BACKEND          = var.llm_backend
-    JUDGE_MODEL          = var.judge_model
-    REPLY_MODEL          = var.reply_model
-    USE_VERTEX_AI        = tostring(var.use_vertex_ai)
-    LLM_TIMEOUT_SECONDS  = tostring(var.llm_timeout_seconds)
-    REPLY_MAX_TOKENS     = tostring(var.reply_max_tokens)
-    SHORT_ACK_MAX_TOKENS = tostring(var.short_ack_max_tokens)
-    REPLY_MAX_MESSAGES   = tostring(var.reply_max_messages)
-    LINK_ALLOWLIST       = join(",", var.link_allowlist)
+    LLM_BACKEND            = var.llm_backend
+    JUDGE_MODEL            = var.judge_model
+    REPLY_MODEL            = var.reply_model
+    USE_VERTEX_AI          = tostring(var.use_vertex_ai)
+    LLM_TIMEOUT_SECONDS    = tostring(var.llm_timeout_seconds)
+    REPLY_MAX_TOKENS       = tostring(var.reply_max_tokens)
+    SHORT_ACK_MAX_TOKENS   = tostring(var.short_ack_max_tokens)
+    WRITER_THINKING_BUDGET = tostring(var.writer_thinking_budget)
+    JUDGE_MAX_TOKENS       = tostring(var.judge_max_tokens)
+    JUDGE_THINKING_BUDGET  = tostring(var.judge_thinking_budget)
+    REPLY_MAX_MESSAGES     = tostring(var.reply_max_messages)
+    LINK_ALLOWLIST         = join(",", var.link_allowlist)
     # Cloud Tasks: tasks call the functions' URLs with an OIDC token of the invoker account.
     TASKS_LOCATION   = google_cloud_tasks_queue.queues["judge"].location
     JUDGE_QUEUE      = google_cloud_tasks_queue.queues["judge"].name
@@ -156,15 +160,19 @@ locals {
     SUMMARIZE_DISPATCH_DEADLINE_SECONDS = tostring(local.function_timeouts["summarize"])
     REFLECT_DISPATCH_DEADLINE_SECONDS   = tostring(local.function_timeouts["reflect"])
     # Memory: summarize/reflect tasks on the memory queue, maintain from Cloud Scheduler.
-    MEMORY_ENABLED      = tostring(var.memory_enabled)
-    MEMORY_QUEUE        = google_cloud_tasks_queue.queues["memory"].name
-    SUMMARIZE_URL       = local.function_urls["summarize"]
-    REFLECT_URL         = local.function_urls["reflect"]
-    MAINTAIN_URL        = local.function_urls["maintain"]
-    MEMORY_MODEL        = var.memory_model
-    EMBEDDING_BACKEND   = var.embedding_backend
-    EMBEDDING_MODEL     = var.embedding_model
-    EMBEDDING_DIMENSION = tostring(var.facts_embedding_dimension)
+    MEMORY_ENABLED          = tostring(var.memory_enabled)
+    MEMORY_QUEUE            = google_cloud_tasks_queue.queues["memory"].name
+    SUMMARIZE_URL           = local.function_urls["summarize"]
+    REFLECT_URL             = local.function_urls["reflect"]
+    MAINTAIN_URL            = local.function_urls["maintain"]
+    MEMORY_MODEL            = var.memory_model
+    MEMORY_THINKING_BUDGET  = tostring(var.memory_thinking_budget)
+    SUMMARY_MAX_TOKENS      = tostring(var.summary_max_tokens)
+    REFLECT_MAX_TOKENS      = tostring(var.reflect_max_tokens)
+    GUILD_MEMORY_MAX_TOKENS = tostring(var.guild_memory_max_tokens)
+    EMBEDDING_BACKEND       = var.embedding_backend
+    EMBEDDING_MODEL         = var.embedding_model
+    EMBEDDING_DIMENSION     = tostring(var.facts_embedding_dimension)
   }
 
   # Secret env name → Secret Manager secret key (secrets.tf); GEMINI_API_KEY only with an API key.

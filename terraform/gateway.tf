@@ -2,9 +2,10 @@
 # message to the topic. It has no external IP and accepts no inbound traffic; it reaches Discord, PyPI
 # and Debian through Cloud NAT and Google APIs through Private Google Access.
 #
-# Its startup script is the template gateway_vm/startup.sh (written with the gateway): it downloads the
-# source bundle, installs gateway_vm/requirements.txt (its own pins only) in a venv, reads the bot
-# token from Secret Manager with the VM's account and starts the systemd unit. The variables it takes
+# Its startup script is the template gateway_vm/startup.sh (written with the gateway): it installs the
+# Ops Agent first, downloads the source bundle, installs gateway_vm/requirements.txt (its own pins only)
+# in a venv, waits for the bot token in Secret Manager (read with the VM's account; a first apply has
+# no version yet) and starts the systemd unit. The variables it takes
 # are exactly the keys of local.gateway_template_vars (tests/terraform checks both sides), and every
 # setting the gateway reads is in its environment file (tests/terraform/test_first_apply.py).
 

@@ -52,13 +52,23 @@ locals {
       value = "EXTRACT(jsonPayload.output_tokens)"
     }
     # Everything the functions log at ERROR or above: the ERROR events of the catalogue (memory_error,
-    # reply_failed, delivery_dropped, ingest_rejected, llm_budget_reached) and uncaught exceptions.
+    # reply_failed, delivery_dropped, ingest_rejected) and uncaught exceptions.
     errors = {
       description = "kikimimi function log entries at severity ERROR or above"
       filter      = "severity>=ERROR AND ${local.functions_log_filter}"
       labels = {
         service = "EXTRACT(resource.labels.service_name)"
         event   = "EXTRACT(jsonPayload.event)"
+      }
+      value = null
+    }
+    # A guild spent its daily LLM calls (a WARNING: expected under a flood, so it pages nobody); the
+    # dashboard shows it by guild, and an alert on it is one condition away for those who want one.
+    llm_budget_reached = {
+      description = "kikimimi guilds that reached their daily LLM budget"
+      filter      = "${local.functions_log_filter} AND jsonPayload.event=\"llm_budget_reached\""
+      labels = {
+        guild = "EXTRACT(jsonPayload.guild)"
       }
       value = null
     }
@@ -81,7 +91,7 @@ locals {
     }
   }
 
-  notification_channels = google_monitoring_notification_channel.email[*].id
+  notification_channels = [google_monitoring_notification_channel.email.id]
 }
 
 resource "google_logging_metric" "metrics" {
@@ -124,9 +134,8 @@ resource "google_logging_metric" "metrics" {
   depends_on = [google_project_service.apis]
 }
 
+# alert_email is required (variables.tf): an alert that mails nobody is an outage nobody hears about.
 resource "google_monitoring_notification_channel" "email" {
-  count = var.alert_email == "" ? 0 : 1
-
   project      = var.project_id
   display_name = "kikimimi operators"
   type         = "email"
@@ -139,31 +148,32 @@ resource "google_monitoring_notification_channel" "email" {
 
 # ------------------------------------------------------------------------------------------ alerts
 
-resource "google_monitoring_alert_policy" "function_errors" {
-  project               = var.project_id
-  display_name          = "kikimimi: function errors"
-  combiner              = "OR"
+resource "google_monitoring_alert_policy" "function_5xx" {
+  project      = var.project_id
+  display_name = "kikimimi: function 5xx answers"
+  # Both at once, for the same function: a share of failures and a floor of failures. A ratio alone pages
+  # on 1 failure out of 1 request (a quiet night's only retry); a count alone on a busy day's noise.
+  combiner              = "AND_WITH_MATCHING_RESOURCE"
   severity              = "ERROR"
   notification_channels = local.notification_channels
 
-  # Share of 5xx answers per function over 5 minutes (Eventarc, Cloud Tasks and Scheduler retry them).
   conditions {
-    display_name = "5xx ratio above ${var.function_error_ratio_threshold * 100}%"
+    display_name = "5xx above ${var.function_error_ratio_threshold * 100}% of requests over 10 minutes"
     condition_threshold {
       filter             = "resource.type=\"cloud_run_revision\" AND resource.labels.service_name=starts_with(\"kikimimi-\") AND metric.type=\"run.googleapis.com/request_count\" AND metric.labels.response_code_class=\"5xx\""
       denominator_filter = "resource.type=\"cloud_run_revision\" AND resource.labels.service_name=starts_with(\"kikimimi-\") AND metric.type=\"run.googleapis.com/request_count\""
       comparison         = "COMPARISON_GT"
       threshold_value    = var.function_error_ratio_threshold
-      duration           = "300s"
+      duration           = "0s"
 
       aggregations {
-        alignment_period     = "300s"
+        alignment_period     = "600s"
         per_series_aligner   = "ALIGN_DELTA"
         cross_series_reducer = "REDUCE_SUM"
         group_by_fields      = ["resource.label.service_name"]
       }
       denominator_aggregations {
-        alignment_period     = "300s"
+        alignment_period     = "600s"
         per_series_aligner   = "ALIGN_DELTA"
         cross_series_reducer = "REDUCE_SUM"
         group_by_fields      = ["resource.label.service_name"]
@@ -174,8 +184,54 @@ resource "google_monitoring_alert_policy" "function_errors" {
     }
   }
 
+  conditions {
+    display_name = "at least ${var.function_error_min_failures} 5xx answers over 10 minutes"
+    condition_threshold {
+      filter = "resource.type=\"cloud_run_revision\" AND resource.labels.service_name=starts_with(\"kikimimi-\") AND metric.type=\"run.googleapis.com/request_count\" AND metric.labels.response_code_class=\"5xx\""
+      # Alert thresholds compare strictly (GT): more than min - 1 whole failures is at least min.
+      comparison      = "COMPARISON_GT"
+      threshold_value = var.function_error_min_failures - 1
+      duration        = "0s"
+
+      aggregations {
+        alignment_period     = "600s"
+        per_series_aligner   = "ALIGN_DELTA"
+        cross_series_reducer = "REDUCE_SUM"
+        group_by_fields      = ["resource.label.service_name"]
+      }
+      trigger {
+        count = 1
+      }
+    }
+  }
+
+  alert_strategy {
+    auto_close = "1800s"
+  }
+
+  documentation {
+    mime_type = "text/markdown"
+    content   = <<-EOT
+      A kikimimi function answers 5xx to at least ${var.function_error_min_failures} requests and more
+      than ${var.function_error_ratio_threshold * 100}% of them over 10 minutes (Eventarc, Cloud Tasks and
+      Scheduler retry them). Read its errors in Logs Explorer:
+
+          ${local.functions_log_filter} AND severity>=ERROR
+
+      Right after a deploy: apply the previous commit (README, "Operate").
+    EOT
+  }
+}
+
+resource "google_monitoring_alert_policy" "function_errors" {
+  project               = var.project_id
+  display_name          = "kikimimi: function errors"
+  combiner              = "OR"
+  severity              = "ERROR"
+  notification_channels = local.notification_channels
+
   # Errors that do not fail the request: an ERROR event (lost reply or summary, dropped delivery,
-  # rejected payload, LLM budget spent) or a crash logged and acknowledged. Each needs a look.
+  # rejected payload) or a crash logged and acknowledged. Each needs a look.
   conditions {
     display_name = "ERROR log entries"
     condition_threshold {
@@ -245,8 +301,10 @@ resource "google_monitoring_alert_policy" "gateway_silent" {
   documentation {
     mime_type = "text/markdown"
     content   = <<-EOT
-      The Discord gateway VM has logged no `gateway_heartbeat` for ${var.gateway_silence_minutes} minutes:
-      nothing reaches the bot. Check the VM (`gcloud compute instances describe kikimimi-gateway
+      The Discord gateway VM has logged no `gateway_heartbeat` for ${var.gateway_silence_minutes} minutes
+      (it beats only while connected to Discord): nothing reaches the bot. `gateway_token_waiting` lines
+      mean the bot token's secret has no version yet (add one; the VM starts the gateway by itself).
+      Otherwise check the VM (`gcloud compute instances describe kikimimi-gateway
       --zone ${local.gateway_zone}`), its serial console and `jsonPayload.event="gateway_heartbeat"`
       in Logs Explorer; `gcloud compute instances reset` restarts it.
     EOT
@@ -293,8 +351,10 @@ resource "google_monitoring_alert_policy" "gateway_errors" {
 
           ${local.gateway_log_filter} AND severity>=ERROR
 
-      `gateway_token_rejected` / `gateway_token_missing`: put a valid bot token in Secret Manager and
-      reset the VM; `gateway_intents_refused`: enable the MESSAGE CONTENT intent in the Developer Portal;
+      `gateway_token_missing`: the token's secret still has no version after 30 minutes: add one (the
+      VM is waiting and starts the gateway by itself); `gateway_token_rejected`: add a valid token
+      version and reset the VM; `gateway_intents_refused`: enable the MESSAGE CONTENT intent in the
+      Developer Portal;
       `gateway_backlog_dropped` / `gateway_unflushed`: messages were lost, check Pub/Sub publishing.
     EOT
   }
@@ -347,6 +407,7 @@ locals {
     { title = "Gateway errors (log entries)", filter = "metric.type=\"${local.user_metric["gateway_errors"]}\"", group_by = ["metric.label.event"], aligner = "ALIGN_DELTA", reducer = "REDUCE_SUM" },
     { title = "Function requests by status class", filter = "metric.type=\"run.googleapis.com/request_count\" AND resource.type=\"cloud_run_revision\" AND resource.labels.service_name=starts_with(\"kikimimi-\")", group_by = ["resource.label.service_name", "metric.label.response_code_class"], aligner = "ALIGN_RATE", reducer = "REDUCE_SUM" },
     { title = "Task queue depth", filter = "metric.type=\"cloudtasks.googleapis.com/queue/depth\" AND resource.type=\"cloud_tasks_queue\"", group_by = ["resource.label.queue_id"], aligner = "ALIGN_MEAN", reducer = "REDUCE_SUM" },
+    { title = "Guilds at their daily LLM budget", filter = "metric.type=\"${local.user_metric["llm_budget_reached"]}\"", group_by = ["metric.label.guild"], aligner = "ALIGN_DELTA", reducer = "REDUCE_SUM" },
     { title = "Gateway heartbeats", filter = "metric.type=\"${local.user_metric["gateway_heartbeats"]}\"", group_by = [], aligner = "ALIGN_DELTA", reducer = "REDUCE_SUM" },
     { title = "Dead-lettered messages", filter = "metric.type=\"pubsub.googleapis.com/topic/send_message_operation_count\" AND resource.type=\"pubsub_topic\" AND resource.labels.topic_id=\"${google_pubsub_topic.dead_letter.name}\"", group_by = [], aligner = "ALIGN_DELTA", reducer = "REDUCE_SUM" },
   ]

@@ -36,11 +36,15 @@ output "next_steps" {
     1. Put the secret values in Secret Manager (never in Terraform; the value is read from your shell):
          ${join("\n         ", local.secret_commands)}
        Then run `terraform apply` again if the first apply stopped at the functions (they need the values).
+       The gateway VM waits for the bot token by itself (`gateway_token_waiting` in its logs) and starts
+       within 5 minutes of it; after 30 minutes without one it logs an ERROR that pages.
     2. Invite the bot (Discord developer portal → your application → OAuth2; the bot needs the
        MESSAGE CONTENT intent):
          ${local.discord_invite_url}
     3. Watch it work: ${format(local.logs_url, urlencode(local.log_queries["decisions"]))}
        Dashboard: https://console.cloud.google.com/monitoring/dashboards/builder/${basename(google_monitoring_dashboard.main.id)}?project=${var.project_id}
+       Alerts mail ${var.alert_email} (gateway silent, function failures, dead letters); a guild past its
+       daily LLM budget is a warning on the dashboard, not a page.
     ${var.attach_dead_letter_with_gcloud ? "" : "4. Attach the dead-letter topic to the ingest subscription:\n         ${local.ingest_dead_letter_command}"}
   EOT
 }

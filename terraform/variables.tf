@@ -381,6 +381,17 @@ variable "addressed_max_age_seconds" {
   }
 }
 
+variable "reply_max_late_seconds" {
+  type        = number
+  description = "A judged reply this long past the latest time its judgment planned it for (the trigger or question, the longest pause or the watch, the chosen delay) is skipped, e.g. behind a backlog (REPLY_MAX_LATE_SECONDS; 0: no limit)."
+  default     = 600
+
+  validation {
+    condition     = var.reply_max_late_seconds >= 0 && var.reply_max_late_seconds <= 86400
+    error_message = "reply_max_late_seconds is between 0 (no limit) and 86400."
+  }
+}
+
 variable "forget_rebuild_seconds" {
   type        = number
   description = "After a delete cleared a channel's summary, it is rebuilt from the chunks left this much later; a bulk delete's forgets share one rebuild (FORGET_REBUILD_SECONDS)."
@@ -550,6 +561,83 @@ variable "short_ack_max_tokens" {
   validation {
     condition     = var.short_ack_max_tokens >= 8 && var.short_ack_max_tokens <= 1024 && floor(var.short_ack_max_tokens) == var.short_ack_max_tokens
     error_message = "short_ack_max_tokens is a whole number between 8 and 1024."
+  }
+}
+
+variable "writer_thinking_budget" {
+  type        = number
+  description = "Thinking tokens a reply may use on top of its cap; 0 none, -1 the model decides (WRITER_THINKING_BUDGET)."
+  default     = 0
+
+  validation {
+    condition     = var.writer_thinking_budget >= -1 && var.writer_thinking_budget <= 24576 && floor(var.writer_thinking_budget) == var.writer_thinking_budget
+    error_message = "writer_thinking_budget is a whole number between -1 and 24576."
+  }
+}
+
+variable "judge_max_tokens" {
+  type        = number
+  description = "Output token limit of a judgment (JSON) (JUDGE_MAX_TOKENS)."
+  default     = 256
+
+  validation {
+    condition     = var.judge_max_tokens >= 64 && var.judge_max_tokens <= 2048 && floor(var.judge_max_tokens) == var.judge_max_tokens
+    error_message = "judge_max_tokens is a whole number between 64 and 2048."
+  }
+}
+
+variable "judge_thinking_budget" {
+  type        = number
+  description = "Thinking tokens of a judgment; 0 none, -1 the model decides (JUDGE_THINKING_BUDGET)."
+  default     = 0
+
+  validation {
+    condition     = var.judge_thinking_budget >= -1 && var.judge_thinking_budget <= 24576 && floor(var.judge_thinking_budget) == var.judge_thinking_budget
+    error_message = "judge_thinking_budget is a whole number between -1 and 24576."
+  }
+}
+
+variable "memory_thinking_budget" {
+  type        = number
+  description = "Thinking tokens of a summary, reflection or server memory; 0 none, -1 the model decides (MEMORY_THINKING_BUDGET)."
+  default     = 0
+
+  validation {
+    condition     = var.memory_thinking_budget >= -1 && var.memory_thinking_budget <= 24576 && floor(var.memory_thinking_budget) == var.memory_thinking_budget
+    error_message = "memory_thinking_budget is a whole number between -1 and 24576."
+  }
+}
+
+variable "summary_max_tokens" {
+  type        = number
+  description = "Output token limit of a channel summary (SUMMARY_MAX_TOKENS)."
+  default     = 800
+
+  validation {
+    condition     = var.summary_max_tokens >= 64 && var.summary_max_tokens <= 8192 && floor(var.summary_max_tokens) == var.summary_max_tokens
+    error_message = "summary_max_tokens is a whole number between 64 and 8192."
+  }
+}
+
+variable "reflect_max_tokens" {
+  type        = number
+  description = "Output token limit of a reflection (facts, profiles) (REFLECT_MAX_TOKENS)."
+  default     = 1500
+
+  validation {
+    condition     = var.reflect_max_tokens >= 64 && var.reflect_max_tokens <= 8192 && floor(var.reflect_max_tokens) == var.reflect_max_tokens
+    error_message = "reflect_max_tokens is a whole number between 64 and 8192."
+  }
+}
+
+variable "guild_memory_max_tokens" {
+  type        = number
+  description = "Output token limit of the server memory (GUILD_MEMORY_MAX_TOKENS)."
+  default     = 1000
+
+  validation {
+    condition     = var.guild_memory_max_tokens >= 64 && var.guild_memory_max_tokens <= 8192 && floor(var.guild_memory_max_tokens) == var.guild_memory_max_tokens
+    error_message = "guild_memory_max_tokens is a whole number between 64 and 8192."
   }
 }
 
@@ -899,23 +987,33 @@ variable "allow_iap_ssh" {
 
 variable "alert_email" {
   type        = string
-  description = "E-mail address that receives the alerts; empty creates the policies without a notification channel."
-  default     = ""
+  description = "E-mail address that receives the alerts (required: alerts that reach nobody are an outage nobody hears of)."
 
   validation {
-    condition     = var.alert_email == "" || can(regex("^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$", var.alert_email))
-    error_message = "alert_email is an e-mail address or empty."
+    condition     = can(regex("^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$", var.alert_email))
+    error_message = "alert_email is required: the e-mail address the alerts go to (e.g. ops@example.com)."
   }
 }
 
 variable "function_error_ratio_threshold" {
   type        = number
-  description = "Alert when this fraction of a function's requests fail (5xx) over 5 minutes."
-  default     = 0.05
+  description = "Alert when more than this fraction of a function's requests fail (5xx) over 10 minutes, and at least function_error_min_failures of them."
+  default     = 0.1
 
   validation {
     condition     = var.function_error_ratio_threshold > 0 && var.function_error_ratio_threshold < 1
     error_message = "function_error_ratio_threshold is between 0 and 1."
+  }
+}
+
+variable "function_error_min_failures" {
+  type        = number
+  description = "The 5xx alert needs at least this many failed requests of a function over 10 minutes (a ratio alone pages on 1 failure out of 1)."
+  default     = 5
+
+  validation {
+    condition     = var.function_error_min_failures >= 1 && floor(var.function_error_min_failures) == var.function_error_min_failures
+    error_message = "function_error_min_failures is a whole number of at least 1."
   }
 }
 

@@ -46,8 +46,10 @@ _MEMORY_RUN = (*PLACE, *TASK, "window", "reason", "decision")
 # Failures are at least WARNING; what an operator must act on (lost work, a refused credential) is ERROR.
 EVENTS: dict[str, EventSpec] = {
     # ingest
-    "ingest": _fn("INFO", (*PLACE, *TASK, "decision", "reason", "stored", "latency_ms", "message_type"),
-                  "what ingest did with one gateway envelope (stored, judgment_scheduled, ignored, …)"),
+    "ingest": _fn("INFO", (*PLACE, *TASK, "decision", "reason", "stored", "latency_ms", "message_type",
+                           "backfilled"),
+                  "what ingest did with one gateway envelope (stored, judgment_scheduled, ignored, …); "
+                  "backfilled: read back by the gateway's catch-up after a gap"),
     "ingest_rejected": _fn("ERROR", ("function", "reason", "pubsub_message_id", "task"),
                            "an envelope or task payload that cannot be parsed was acknowledged and lost"),
     "judgment_scheduled": _fn("INFO", _SCHEDULED, "a pause judgment task was created"),
@@ -72,16 +74,19 @@ EVENTS: dict[str, EventSpec] = {
                     "one judgment: respond or stay silent, and why"),
     "llm_call": _fn("INFO", (*PLACE, *TASK, "model", "input_tokens", "output_tokens", "latency_ms"),
                     "one LLM call with its tokens"),
-    "llm_budget_reached": _fn("ERROR", (*PLACE, "function", "guild", "day", "used", "limit", "reason"),
+    # Expected under a flood: counted by the kikimimi_llm_budget_reached metric, it pages nobody.
+    "llm_budget_reached": _fn("WARNING", (*PLACE, "function", "guild", "day", "used", "limit", "reason"),
                               "a guild used its daily LLM calls: the bot is silent until the next UTC day"),
     # reply
-    "posted": _fn("INFO", (*PLACE, *TASK, "decision", "text", "reply_to", "message_id", "message_ids",
-                           "parts", "response_type", "model", "input_tokens", "output_tokens", "latency_ms"),
-                  "the bot posted a message"),
+    # Ids and lengths, never the words (the text is in Discord; replay reads it from its Discord twin).
+    "posted": _fn("INFO", (*PLACE, *TASK, "decision", "reply_to", "message_id", "message_ids", "parts",
+                           "length", "part_lengths", "draft", "response_type", "model", "input_tokens",
+                           "output_tokens", "latency_ms"),
+                  "the bot posted a message (`draft` reused: a retry posted the rest of the first text)"),
     "reaction": _fn("INFO", (*PLACE, *TASK, "decision", "emoji", "reply_to", "latency_ms"),
                     "the bot reacted with an emoji"),
     "reply_skipped": _fn("INFO", (*PLACE, *TASK, "decision", "reason"),
-                         "a reply was no longer wanted (stale, answered, channel disabled)"),
+                         "a reply was no longer wanted (stale, late, answered, channel disabled)"),
     "reply_failed": _fn("ERROR", (*PLACE, *TASK, "decision", "reason"),
                         "the writer LLM failed or answered nothing: a wanted reply was lost"),
     "link_removed": _fn("WARNING", (*PLACE, *TASK, "decision", "host", "reason"),
@@ -107,10 +112,11 @@ EVENTS: dict[str, EventSpec] = {
                        "one maintain run (guild memories rebuilt, facts removed)"),
     "guild_memory": _fn("INFO", ("function", "guild", "channels", "long_term", "recent_events", "model"),
                         "a guild memory was rebuilt"),
-    "forget_request": _fn("INFO", (*PLACE, "function", "guild", "decision", "scope", "requested_by",
+    "forget_request": _fn("INFO", (*PLACE, "function", "guild", "decision", "scope", "reason", "requested_by",
                                    "messages", "snippets", "chunks", "facts", "profile", "documents",
-                                   "memories", "profiles"),
-                          "a member's or moderator's forget request was carried out (what was deleted)"),
+                                   "memories", "profiles", "own_lines", "caps", "places"),
+                          "a forget request was carried out (what was deleted): a member's or moderator's "
+                          "command, a channel or thread deleted, the bot removed from a guild"),
     "forget_scheduled": _fn("INFO", (*PLACE, *TASK, "task", "reason"),
                             "a deleted or edited message's traces in memory will be removed"),
     "forgotten": _fn("INFO", (*PLACE, *TASK, "decision", "messages", "snippets", "chunks", "facts",
@@ -125,7 +131,13 @@ EVENTS: dict[str, EventSpec] = {
     "gateway_heartbeat": _gw("INFO", ("guilds", "latency_ms", "backlog", "published", "dropped", "received",
                                       "ignored"),
                              "the gateway is alive (every minute); the 'gateway silent' alert counts these"),
-    "gateway_token_missing": _gw("ERROR", (), "DISCORD_TOKEN is not set: the gateway cannot start"),
+    "gateway_token_missing": _gw("ERROR", ("secret", "waited_seconds"),
+                                 "DISCORD_TOKEN is not set: the gateway cannot start (the VM's startup "
+                                 "script: the secret still has no version it can read)"),
+    # gateway_vm/startup.sh, through journald like the gateway's own lines.
+    "gateway_token_waiting": _gw("WARNING", ("secret", "status", "attempt", "retry_seconds"),
+                                 "the VM waits for a version of the bot token's secret; it retries with "
+                                 "back-off and starts the gateway once there is one"),
     "gateway_token_rejected": _gw("ERROR", (), "Discord rejected the bot token"),
     "gateway_intents_refused": _gw("ERROR", (), "Discord refused the MESSAGE CONTENT intent (close 4014)"),
     "gateway_stopped": _gw("ERROR", (), "the gateway connection ended with an unexpected error"),
@@ -141,6 +153,18 @@ EVENTS: dict[str, EventSpec] = {
                                          "the synced commands' hash could not be kept: the next start syncs"),
     "gateway_settings_unread": _gw("WARNING", (), "a channel's stored settings could not be read"),
     "gateway_content_empty": _gw("WARNING", (), "messages arrive without content: the intent is off"),
+    "gateway_resumed": _gw("INFO", ("guilds",), "the gateway resumed its Discord session after a disconnect"),
+    "gateway_disconnected": _gw("WARNING", (),
+                                "the Discord connection is down: heartbeats stop until it is back (once per "
+                                "outage)"),
+    "gateway_catchup": _gw("INFO", ("reason", "places", "read", "messages", "published", "deleted",
+                                    "incomplete", "latency_ms"),
+                           "after a (re)connect: history read since each place's mark, missed messages "
+                           "published (backfilled), deletes for buffered messages Discord no longer has"),
+    "gateway_catchup_incomplete": _gw("WARNING", (),
+                                      "one place's catch-up failed (permissions, Discord or Firestore)"),
+    "gateway_marks_unsaved": _gw("WARNING", (),
+                                 "the last-published marks could not be saved; kept for the next save"),
 }  # fmt: skip
 
 

@@ -82,8 +82,13 @@ class Recall(Protocol):
         """The channel and its threads that have memory."""
         ...
 
-    def forget_memory(self, key: ChannelKey) -> int:
-        """Delete a place's memory: its document, chunks and facts; how many documents went."""
+    def forget_memory(self, key: ChannelKey, *, entirely: bool = False) -> int:
+        """Delete a place's chunks and facts and empty its document (its counters stay, `epoch` moves on);
+        `entirely`: the document goes too (the place is gone). How many documents went."""
+        ...
+
+    def forget_guild_memory(self, guild_id: str) -> int:
+        """Delete a guild's memory document and every profile in it; how many documents went."""
         ...
 
     def chunks_after(self, key: ChannelKey, seq: int, limit: int) -> list[Chunk]:

@@ -5,7 +5,7 @@ The memory layers' ports (Recall, Embedder) live in memory_ports and are re-expo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -22,6 +22,7 @@ from kikimimi.domain.model import (
     TaskKind,
     TaskSpec,
 )
+from kikimimi.domain.outgoing import ReplyDraft
 from kikimimi.memory_ports import Embedder, Recall
 
 __all__ = [
@@ -71,13 +72,41 @@ class Store(Protocol):
         """Which of these ids are buffered messages (not deleted, not expired): one read per id."""
         ...
 
-    def buffered_by(self, guild_id: str, author_id: str, limit: int) -> list[Message]:
-        """Buffered messages of one author in a guild, across its channels and threads."""
+    def buffered_message(self, key: ChannelKey, message_id: str) -> Message | None:
+        """One buffered message by id (None when it is not buffered or was deleted): one read, however
+        many newer lines the place has."""
         ...
 
-    def forget_place(self, channel_id: str) -> int:
-        """Delete the buffer, interventions and judgments of a channel and its threads (its moderator
-        settings stay); returns how many documents went."""
+    def buffered_by(
+        self, guild_id: str | None, author_id: str, limit: int, until: datetime | None = None
+    ) -> list[Message]:
+        """Buffered messages of one author in a guild (None: direct messages), across its channels and
+        threads: the newest `limit` created at or before `until` (default: any time), newest first."""
+        ...
+
+    def forget_place(self, channel_id: str, thread_id: str | None = None, *, settings: bool = False) -> int:
+        """Delete the buffer, interventions, judgments and caps of a channel and its threads (of that one
+        thread when `thread_id` is given); the place documents (moderator settings, visibility) go too
+        when `settings` (the place itself is gone). Returns how many documents went."""
+        ...
+
+    def guild_places(self, guild_id: str) -> list[str]:
+        """Ids of the channels of a guild the Store holds anything for (buffered messages, a recorded
+        visibility), sorted."""
+        ...
+
+    def forget_guild(self, guild_id: str) -> int:
+        """Delete a guild's own documents (its daily LLM budget counters); how many went."""
+        ...
+
+    def forget_reply_drafts(self, key: ChannelKey, drop: Callable[[ReplyDraft], bool]) -> int:
+        """Delete the place's reply drafts (the bot's lines before they are posted) that `drop` picks;
+        how many went."""
+        ...
+
+    def forget_caps(self, user_id: str) -> int:
+        """Delete a user's cap documents in every place (found by the digest of the id they are named by:
+        no path holds the id); how many went."""
         ...
 
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
@@ -96,6 +125,17 @@ class Store(Protocol):
 
     def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
         """The newest `limit` interventions at or after `since`, oldest first (reads cost per document)."""
+        ...
+
+    def reply_draft(self, key: ChannelKey, nonce: str) -> ReplyDraft | None:
+        """The reply written for this nonce by an earlier attempt of its task, or None."""
+        ...
+
+    def keep_reply_draft(
+        self, key: ChannelKey, nonce: str, draft: ReplyDraft, expire_at: datetime
+    ) -> ReplyDraft:
+        """Store the draft under its nonce unless one is stored (kept until `expire_at`); returns the stored
+        one, so two attempts racing post the same text."""
         ...
 
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
@@ -123,9 +163,11 @@ class Store(Protocol):
         "tension": a heated room) were stored for this place since `since` (the hourly budgets)."""
         ...
 
-    def record_visibility(self, key: ChannelKey, private: bool, at: datetime) -> bool:
+    def record_visibility(
+        self, key: ChannelKey, private: bool, at: datetime, guild_id: str | None = None
+    ) -> bool:
         """Store who can see a place as observed at `at` (an older observation never overwrites a newer
-        one); True when the stored value changed."""
+        one), and its guild (how an erased guild finds the place); True when the stored value changed."""
         ...
 
     def reserve_answer(
@@ -148,6 +190,16 @@ class Store(Protocol):
 
     def count_llm_call(self, guild_id: str, day: str) -> None:
         """Add one LLM call to a guild's day (an increment: concurrent calls lose none)."""
+        ...
+
+    def gateway_marks(self, keys: Sequence[ChannelKey]) -> dict[ChannelKey, str]:
+        """The last message id the gateway published in each of these places (a place without one is
+        left out): where its catch-up after a restart starts reading Discord's history."""
+        ...
+
+    def save_gateway_marks(self, marks: Mapping[ChannelKey, str], expire_at: datetime) -> None:
+        """Keep the last message id published per place until `expire_at` (the gateway writes these on a
+        timer and at shutdown, never per message)."""
         ...
 
 
@@ -179,8 +231,9 @@ class LLMRequest:
     system: str
     user: str = ""
     schema: dict[str, Any] | None = None
-    max_output_tokens: int = 512
+    max_output_tokens: int = 512  # Gemini counts thinking tokens against it too
     temperature: float = 0.7
+    thinking_budget: int | None = None  # None: the model's default; 0: no thinking; -1: the model decides
 
 
 @dataclass(frozen=True)

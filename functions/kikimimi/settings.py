@@ -48,6 +48,19 @@ class Settings(SettingFields):
         """The default before an admin's /kikimimi enable|disable: none unless listed; '*' enables all."""
         return "*" in self.enabled_channels or channel_id in self.enabled_channels
 
+    def output_budget(self, purpose: str) -> tuple[int, int]:
+        """(max_output_tokens, thinking_budget) of a Gemini call of this purpose: the answer's cap plus
+        the thinking allowed, since Gemini counts thoughts against max_output_tokens."""
+        answer, thinking = {
+            "judge": (self.judge_max_tokens, self.judge_thinking_budget),
+            "reply": (self.reply_max_tokens, self.writer_thinking_budget),
+            "short_ack": (self.short_ack_max_tokens, self.writer_thinking_budget),
+            "summarize": (self.summary_max_tokens, self.memory_thinking_budget),
+            "reflect": (self.reflect_max_tokens, self.memory_thinking_budget),
+            "guild": (self.guild_memory_max_tokens, self.memory_thinking_budget),
+        }[purpose]
+        return answer + max(thinking, 0), thinking
+
     @property
     def model_cache_dir(self) -> Path:
         """Where the offline model is joined: KIKIMIMI_CACHE_DIR, else the XDG cache's kikimimi/."""

@@ -119,6 +119,9 @@ class SettingFields:
     addressed_max_age_seconds: float = setting(
         300.0, "ADDRESSED_MAX_AGE_SECONDS", ge=0,
         doc="an addressed message older than this gets no answer; 0: no limit")
+    reply_max_late_seconds: float = setting(
+        600.0, "REPLY_MAX_LATE_SECONDS", ge=0, le=DAY_MINUTES * 60,
+        doc="a judged reply this late (behind a backlog) is skipped; 0: no limit")
     forget_rebuild_seconds: float = setting(
         10.0, "FORGET_REBUILD_SECONDS", ge=0, le=HOUR,
         doc="a summary a forget cleared is rebuilt this much later (one rebuild per bulk delete)")
@@ -198,6 +201,15 @@ class SettingFields:
         (), "LINK_ALLOWLIST", "hosts the bot may link to although nobody posted them")
     short_ack_max_tokens: int = setting(
         40, "SHORT_ACK_MAX_TOKENS", "output tokens of a short acknowledgement", ge=8, le=1024)
+    # Gemini 2.5 Flash thinks by default and bills the thoughts as output: a chat line needs none.
+    writer_thinking_budget: int = setting(
+        0, "WRITER_THINKING_BUDGET", ge=-1, le=24576,
+        doc="thinking tokens a reply may use on top of its cap (0: none, -1: the model decides)")
+    judge_max_tokens: int = setting(
+        256, "JUDGE_MAX_TOKENS", "output tokens of a judgment (JSON)", ge=64, le=2048)
+    judge_thinking_budget: int = setting(
+        0, "JUDGE_THINKING_BUDGET", "thinking tokens of a judgment (0: none, -1: the model decides)",
+        ge=-1, le=24576)
     section("Cloud Tasks")
     tasks_location: str = setting("asia-northeast1", "TASKS_LOCATION", "location of the queues")
     judge_queue: str = setting("kikimimi-judge", "JUDGE_QUEUE", "queue of judgment tasks")
@@ -236,6 +248,14 @@ class SettingFields:
     maintain_url: str = setting("", "MAINTAIN_URL", "the maintain function's URL (Cloud Scheduler's target)")
     memory_model: str = setting(
         "gemini-2.5-flash-lite", "MEMORY_MODEL", "the Gemini model that writes memory")
+    memory_thinking_budget: int = setting(
+        0, "MEMORY_THINKING_BUDGET", "thinking tokens of a memory call (0: none, -1: the model decides)",
+        ge=-1, le=24576)
+    summary_max_tokens: int = setting(800, "SUMMARY_MAX_TOKENS", "output tokens of a summary", ge=64, le=8192)
+    reflect_max_tokens: int = setting(
+        1500, "REFLECT_MAX_TOKENS", "output tokens of a reflection (facts, profiles)", ge=64, le=8192)
+    guild_memory_max_tokens: int = setting(
+        1000, "GUILD_MEMORY_MAX_TOKENS", "output tokens of the server memory", ge=64, le=8192)
     summary_every_messages: int = setting(
         20, "SUMMARY_EVERY_MESSAGES", "summarize after this many messages", ge=1, le=1000)
     summary_every_minutes: float = setting(

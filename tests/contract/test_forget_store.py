@@ -4,16 +4,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
 from kikimimi.adapters.firestore import FirestoreStore
 from kikimimi.adapters.firestore_recall import FirestoreRecall
+from kikimimi.adapters.twins.documents import twin_documents
 from kikimimi.adapters.twins.recall import InMemoryRecall
 from kikimimi.adapters.twins.store import InMemoryStore
 from kikimimi.domain.memory.forget import chunk_without, intervention_without, profile_topic
-from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine, Fact, ProfileUpdate, SourceMatch
-from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
+from kikimimi.domain.memory.model import (
+    ChannelMemory,
+    Chunk,
+    ChunkLine,
+    Fact,
+    GuildMemory,
+    ProfileUpdate,
+    SourceMatch,
+)
+from kikimimi.domain.model import ChannelKey, ChannelSettings, Intervention, Message, ResponseType
+from kikimimi.domain.outgoing import ReplyDraft
+from tests.fixtures.scan import firestore_documents
 
 T0 = datetime(2026, 3, 4, 5, 6, 7, 0, tzinfo=UTC)
 KEY = ChannelKey("100")
@@ -26,6 +38,15 @@ UNTIL = T0 + timedelta(days=8)
 class Pair:
     store: InMemoryStore | FirestoreStore
     recall: InMemoryRecall | FirestoreRecall
+    client: Any = None  # the emulator's, for the Firestore pair
+
+
+def documents(pair: Pair) -> list[str]:
+    """The path of every document the pair holds."""
+    if isinstance(pair.store, InMemoryStore):
+        assert isinstance(pair.recall, InMemoryRecall)
+        return [f"{c}/{i}" for c, found in twin_documents(pair.store, pair.recall).items() for i in found]
+    return [path for path, _ in firestore_documents(pair.client)]
 
 
 @pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
@@ -34,7 +55,9 @@ def pair(request: pytest.FixtureRequest) -> Pair:
         store = InMemoryStore()
         return Pair(store, InMemoryRecall(store))
     client = request.getfixturevalue("firestore_client")
-    return Pair(FirestoreStore(client, prefix="contract_"), FirestoreRecall(client, prefix="contract_"))
+    return Pair(
+        FirestoreStore(client, prefix="contract_"), FirestoreRecall(client, prefix="contract_"), client
+    )
 
 
 def message(
@@ -148,7 +171,93 @@ def test_an_authors_buffer_across_channels_and_threads_of_one_guild(pair: Pair) 
     pair.store.add_message(message("b1", 3, KEY, "u2"), UNTIL)
     pair.store.add_message(replace(message("a3", 4, ELSEWHERE, "u1"), guild_id="g2"), UNTIL)
     pair.store.delete_message(KEY, "a9", UNTIL)  # a tombstone is nobody's message
-    assert [m.id for m in pair.store.buffered_by("g1", "u1", 10)] == ["a1", "a2"]
+    assert [m.id for m in pair.store.buffered_by("g1", "u1", 10)] == ["a2", "a1"]  # newest first
+
+
+def test_an_authors_buffer_pages_newest_first_within_its_guild(pair: Pair) -> None:
+    for i in range(3):  # older in g1, newer in g2: the other guild's must not take the page
+        pair.store.add_message(message(f"a{i}", i, KEY, "u1"), UNTIL)
+        pair.store.add_message(replace(message(f"z{i}", 100 + i, ELSEWHERE, "u1"), guild_id="g2"), UNTIL)
+    pair.store.add_message(message("b1", 50, KEY, "u2"), UNTIL)
+    assert [m.id for m in pair.store.buffered_by("g1", "u1", 2)] == ["a2", "a1"]
+    assert [m.id for m in pair.store.buffered_by("g1", "u1", 2, until=T0 + timedelta(seconds=1))] == [
+        "a1",
+        "a0",
+    ]
+    assert [m.id for m in pair.store.buffered_by("g2", "u1", 10)] == ["z2", "z1", "z0"]
+    assert pair.store.buffered_by("g1", "u9", 10) == []
+
+
+def test_direct_messages_are_the_buffer_of_no_guild(pair: Pair) -> None:
+    pair.store.add_message(replace(message("d1", 1, ChannelKey("dm1"), "u1"), guild_id=None), UNTIL)
+    pair.store.add_message(message("a1", 2, KEY, "u1"), UNTIL)
+    assert [m.id for m in pair.store.buffered_by(None, "u1", 10)] == ["d1"]
+
+
+def test_a_guilds_places_are_found_by_its_buffer_and_its_recorded_visibility(pair: Pair) -> None:
+    pair.store.add_message(message("a1", 1, KEY), UNTIL)
+    pair.store.add_message(message("a2", 2, THREAD), UNTIL)
+    pair.store.add_message(replace(message("z1", 3, ELSEWHERE), guild_id="g2"), UNTIL)
+    assert pair.store.record_visibility(ChannelKey("777"), True, T0, "g1") is True
+    assert pair.store.record_visibility(ChannelKey("888"), True, T0) is True  # no guild said: not found
+    assert pair.store.guild_places("g1") == ["100", "777"]
+    assert pair.store.guild_places("g2") == ["555"] and pair.store.guild_places("g3") == []
+
+
+def test_forgetting_one_thread_keeps_its_channel(pair: Pair) -> None:
+    pair.store.add_message(message("a1", 1, KEY), UNTIL)
+    pair.store.add_message(message("a2", 2, THREAD), UNTIL)
+    pair.store.record_visibility(THREAD, True, T0, "g1")
+    assert pair.store.forget_place("100", "300") >= 1
+    assert pair.store.recent_messages(THREAD, T0 - timedelta(hours=1), 10) == []
+    assert [m.id for m in pair.store.recent_messages(KEY, T0 - timedelta(hours=1), 10)] == ["a1"]
+    assert pair.store.channel_settings(THREAD).private is True  # the settings stay unless the place is gone
+
+
+def test_a_place_that_is_gone_takes_its_settings_caps_and_drafts(pair: Pair) -> None:
+    pair.store.add_message(message("a1", 1, KEY), UNTIL)
+    pair.store.save_channel_settings(KEY, ChannelSettings(enabled=True))
+    pair.store.record_visibility(KEY, False, T0, "g1")
+    pair.store.reserve_answer(KEY, "u1", "a1", T0, 3, 10, timedelta(minutes=1))
+    pair.store.keep_reply_draft(KEY, "n1", ReplyDraft("u1, hello", ("u1, hello",)), UNTIL)
+    pair.store.add_message(message("c1", 3, ELSEWHERE), UNTIL)
+    assert pair.store.forget_place("100") >= 1
+    assert pair.store.channel_settings(KEY).enabled is True  # a moderator's `forget channel`: settings stay
+    assert pair.store.forget_place("100", settings=True) >= 1
+    assert pair.store.channel_settings(KEY) == ChannelSettings()
+    assert pair.store.guild_places("g1") == ["555"]
+    assert pair.store.reply_draft(KEY, "n1") is None
+    assert pair.store.reserve_answer(KEY, "u1", "a2", T0, 1, 10, timedelta(minutes=1)).answered  # caps gone
+
+
+def test_cap_documents_name_no_user_and_forget_me_deletes_them_everywhere(pair: Pair) -> None:
+    window = timedelta(minutes=1)
+    for key in (KEY, THREAD, ELSEWHERE):
+        assert pair.store.reserve_answer(key, "1234567890", f"m-{key.id}", T0, 1, 10, window).answered
+    pair.store.reserve_answer(KEY, "u2", "m-other", T0, 1, 10, window)
+    assert not [p for p in documents(pair) if "1234567890" in p]  # no path holds the user id
+    assert pair.store.forget_caps("1234567890") == 3
+    assert pair.store.forget_caps("1234567890") == 0
+    assert pair.store.reserve_answer(KEY, "1234567890", "m-new", T0, 1, 10, window).answered  # forgotten
+    assert not pair.store.reserve_answer(KEY, "u2", "m-again", T0, 1, 10, window).answered  # u2's cap stays
+
+
+def test_a_guilds_budget_counters_go_with_it(pair: Pair) -> None:
+    pair.store.count_llm_call("g1", "2026-03-04")
+    pair.store.count_llm_call("g1", "2026-03-05")
+    pair.store.count_llm_call("g2", "2026-03-04")
+    assert pair.store.forget_guild("g1") == 2 and pair.store.forget_guild("g1") == 0
+    assert (
+        pair.store.llm_calls_on("g1", "2026-03-04") == 0 and pair.store.llm_calls_on("g2", "2026-03-04") == 1
+    )
+
+
+def test_reply_drafts_about_someone_are_dropped(pair: Pair) -> None:
+    pair.store.keep_reply_draft(KEY, "n1", ReplyDraft("alice, sure", ("alice, sure",)), UNTIL)
+    pair.store.keep_reply_draft(KEY, "n2", ReplyDraft("bob, fine", ("bob, fine",)), UNTIL)
+    assert pair.store.forget_reply_drafts(KEY, lambda d: "alice" in d.text) == 1
+    assert pair.store.reply_draft(KEY, "n1") is None and pair.store.reply_draft(KEY, "n2") is not None
+    assert pair.store.forget_reply_drafts(ELSEWHERE, lambda d: True) == 0
 
 
 def test_forgetting_a_place_takes_its_threads_and_keeps_other_channels(pair: Pair) -> None:
@@ -288,3 +397,66 @@ def test_forgetting_a_places_memory_keeps_only_its_counters(pair: Pair) -> None:
     assert emptied.summary == "" and emptied.fact_count == 0 and emptied.seq == memory.seq
     assert emptied.epoch == memory.epoch + 1
     assert pair.recall.chunks_after(KEY, 0, 10) == [] and pair.recall.facts(KEY, 10) == []
+
+
+def test_a_place_that_is_gone_leaves_no_memory_document(pair: Pair) -> None:
+    summarized(pair)
+    assert pair.recall.forget_memory(KEY, entirely=True) == 2  # its chunk and its document
+    assert pair.recall.places("100") == [] and pair.recall.guild_channels("g1") == []
+    assert pair.recall.forget_memory(KEY, entirely=True) == 0
+
+
+def test_a_guilds_memory_and_profiles_go_with_it(pair: Pair) -> None:
+    summarized(pair)
+    pair.recall.save_guild_memory(GuildMemory("g1", long_term="the team ships on fridays"))
+    pair.recall.save_guild_memory(GuildMemory("g2", long_term="another server"))
+    other = ProfileUpdate("u7", "name-u7", "555", T0, exchanges=1)
+    memory = replace(ChannelMemory(ELSEWHERE, guild_id="g2"), seq=1)
+    assert pair.recall.commit_summary(memory, 0, Chunk(1, (line("z1", "u7", "hi"),), T0), [other])
+    assert pair.recall.forget_guild_memory("g1") == 2  # the profile and the guild document
+    assert pair.recall.guild_memory("g1") is None and pair.recall.profile("g1", "u1") is None
+    assert pair.recall.guild_memory("g2") is not None and pair.recall.profile("g2", "u7") is not None
+
+
+def test_a_channel_and_its_threads_sort_by_their_ids(pair: Pair) -> None:
+    pair.recall.bump_epoch(THREAD)
+    pair.recall.bump_epoch(KEY)
+    assert pair.recall.places("100") == [KEY, THREAD]
+
+
+@pytest.mark.emulator
+def test_the_twins_state_lists_the_documents_firestore_holds(firestore_client: Any) -> None:
+    """`kikimimi replay --state` shows what Firestore would hold: the same documents, and every field
+    Firestore holds, written the same way into the twins and the emulator (`expire_at` aside: the twins
+    keep no TTL)."""
+    store = InMemoryStore()
+    twin = Pair(store, InMemoryRecall(store))
+    emulated = Pair(FirestoreStore(firestore_client, prefix="contract_"),
+                    FirestoreRecall(firestore_client, prefix="contract_"), firestore_client)  # fmt: skip
+    for pair in (twin, emulated):
+        pair.store.add_message(message("a1", 1, KEY), UNTIL)
+        pair.store.add_message(message("a2", 2, THREAD, "u2"), UNTIL)
+        pair.store.delete_message(KEY, "a3", UNTIL)
+        pair.store.update_message(KEY, "a4", "early", UNTIL)
+        pair.store.record_intervention(KEY, snippet("a1", ("a1",), ("u1",)))
+        pair.store.save_channel_settings(KEY, ChannelSettings(enabled=True))
+        pair.store.record_visibility(THREAD, True, T0, "g1")
+        pair.store.reserve_answer(KEY, "u1", "a1", T0, 3, 10, timedelta(minutes=1))
+        pair.store.count_llm_call("g1", "2026-03-04")
+        pair.store.keep_reply_draft(KEY, "n1", ReplyDraft("hello", ("hello",)), UNTIL)
+        memory = summarized(pair)
+        pair.recall.commit_reflection(KEY, 0, reflected_seq=1, reflected_total=2, at=T0,
+                                      save=[fact("f1", ("m1",), ("u1",))], delete=[], fact_delta=1,
+                                      expected_epoch=memory.epoch)  # fmt: skip
+        pair.recall.save_guild_memory(GuildMemory("g1", long_term="ships on fridays"))
+
+    def fields(docs: dict[str, dict[str, Any]]) -> dict[str, set[str]]:
+        return {path.replace("contract_", ""): set(doc) - {"expire_at"} for path, doc in docs.items()}
+
+    assert isinstance(twin.recall, InMemoryRecall)
+    kept = twin_documents(store, twin.recall)
+    from_twin = fields({f"{c}/{i}": doc for c, found in kept.items() for i, doc in found.items()})
+    from_emulator = fields(dict(firestore_documents(firestore_client)))
+    assert sorted(from_twin) == sorted(from_emulator)
+    # Every field Firestore holds is in the dump (the twins hold whole values: a memory shows every field).
+    assert {p: f for p, f in from_emulator.items() if not f <= from_twin[p]} == {}

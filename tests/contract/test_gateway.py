@@ -114,14 +114,17 @@ async def running(
     config: Settings | None = None,
     store: InMemoryStore | None = None,
     state_dir: Path | None = None,
+    *,
+    reconnect: bool = False,
 ) -> AsyncIterator[Running]:
-    """The Gateway logged in and READY against `fake`; closed and its backlog flushed afterwards."""
+    """The Gateway logged in and READY against `fake`; closed and its backlog flushed afterwards.
+    `reconnect`: a dropped connection is resumed or identified again, as on the VM."""
     store = store if store is not None else InMemoryStore()
     gateway, publisher = new_gateway(config or settings(), store, state_dir)
     try:
         async with gateway:
             await gateway.login(fake.token or "any-token")
-            runner = asyncio.create_task(gateway.connect(reconnect=False))
+            runner = asyncio.create_task(gateway.connect(reconnect=reconnect))
             ready = asyncio.create_task(gateway.wait_until_ready())
             done, _ = await asyncio.wait({runner, ready}, timeout=WAIT, return_when=asyncio.FIRST_COMPLETED)
             if ready not in done:
@@ -436,9 +439,10 @@ def test_a_heartbeat_line_is_logged(
     assert isinstance(connected[-1]["latency_ms"], float)
 
 
-def test_slash_commands_are_registered_on_ready(fake_discord: FakeDiscord) -> None:
+@pytest.mark.parametrize("allow_dms", [False, True])
+def test_slash_commands_are_registered_on_ready(fake_discord: FakeDiscord, allow_dms: bool) -> None:
     async def scenario() -> None:
-        async with running(fake_discord):
+        async with running(fake_discord, settings().replace(allow_dms=allow_dms)):
             loop = asyncio.get_running_loop()
             deadline = loop.time() + WAIT
             while not fake_discord.requests_to("PUT", r"^/applications/\d+/commands$"):
@@ -452,6 +456,8 @@ def test_slash_commands_are_registered_on_ready(fake_discord: FakeDiscord) -> No
     assert group["name"] == "kikimimi"
     # Everyone sees the group (forget me, what-do-you-know); moderator commands check Manage Channels.
     assert group.get("default_member_permissions") is None
-    assert group.get("contexts") == [0] or group.get("dm_permission") is False  # guild only
+    # Guild only, unless the bot reads direct messages: then a member can run forget me there too.
+    guild_only = group.get("contexts") == [0] or group.get("dm_permission") is False
+    assert guild_only is not allow_dms
     names = sorted(option["name"] for option in group["options"])
     assert names == ["disable", "enable", "forget", "quiet", "status", "visibility", "what-do-you-know"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from gateway_vm.forget_commands import bulk_deleted, export_text
+from gateway_vm.forget_commands import bulk_deleted, export_text, forget_envelope
 from kikimimi.domain.wire import MessageDeleted, parse_envelope
 from tests.contract.test_gateway import new_gateway, run_async, settings
 
@@ -33,4 +33,33 @@ def test_the_export_text_fits_one_message() -> None:
         len(text) <= 1900
         and "私とのやりとり 3 回" in text
         and "要約に残るあなたの行（7 日保持）: 4 件" in text
+    )
+
+
+def test_forget_in_a_direct_message_asks_for_the_callers_conversation() -> None:
+    """With ALLOW_DMS a direct message has no guild: `forget me` and `forget channel` both send the caller's
+    forget for that conversation (ingest forgets their direct messages and the conversation)."""
+    caller = SimpleNamespace(id=42)
+    dm = SimpleNamespace(id=777)
+    for scope in ("user", "channel"):
+        request = forget_envelope(SimpleNamespace(guild=None, channel=dm, user=caller), scope)
+        assert request is not None and parse_envelope(request.model_dump_json()) == request
+        assert (request.guild_id, request.channel_id, request.thread_id) == (None, "777", None)
+        assert (request.scope, request.user_id, request.requested_by) == ("user", "42", "42")
+
+
+def test_forget_in_a_server_names_the_server_and_the_place() -> None:
+    interaction = SimpleNamespace(
+        guild=SimpleNamespace(id=1), channel=SimpleNamespace(id=7), user=SimpleNamespace(id=42)
+    )
+    me, channel = forget_envelope(interaction, "user"), forget_envelope(interaction, "channel")
+    assert me is not None and (me.guild_id, me.channel_id, me.scope, me.user_id) == ("1", "7", "user", "42")
+    assert channel is not None and (channel.scope, channel.user_id, channel.requested_by) == (
+        "channel",
+        None,
+        "42",
+    )
+    assert (
+        forget_envelope(SimpleNamespace(guild=None, channel=None, user=SimpleNamespace(id=42)), "user")
+        is None
     )

@@ -76,6 +76,21 @@ def test_structured_call_sends_everything_and_reads_usage(
     assert config["maxOutputTokens"] == 256
 
 
+def test_thinking_budget_is_sent_and_thoughts_count_as_output(
+    gemini_standin: GeminiStandIn, gemini_llm: GeminiLLM
+) -> None:
+    gemini_standin.reply_text("ok", usage=(100, 10, 30))
+    gemini_standin.reply_text("ok")
+    request = LLMRequest(purpose="reply", system="Be brief.", max_output_tokens=400, thinking_budget=0)
+    result = gemini_llm.generate(request)
+    assert result.output_tokens == 40  # thoughts bill as output
+    thinking = gemini_standin.requests[0].generation_config["thinkingConfig"]
+    # The SDK writes this nested field in snake case; Google's JSON parsing takes either spelling.
+    assert thinking in ({"thinkingBudget": 0}, {"thinking_budget": 0})
+    gemini_llm.generate(LLMRequest(purpose="reply", system="Be brief."))  # None: the model's default
+    assert "thinkingConfig" not in gemini_standin.requests[1].generation_config
+
+
 def test_plain_call_puts_user_text_in_contents_without_json_mode(
     gemini_standin: GeminiStandIn, gemini_llm: GeminiLLM
 ) -> None:

@@ -16,7 +16,7 @@ import pytest
 from kikimimi.domain.wire import ForgetRequested
 from kikimimi.local.emulators import EmulatorNotInstalled
 from kikimimi.local.stack import LocalStack
-from tests.fixtures.scan import firestore_paths_containing
+from tests.fixtures.scan import firestore_documents, firestore_paths_containing
 
 from .conftest import E2E, FAST
 
@@ -138,3 +138,29 @@ def test_forget_me_leaves_nothing_of_the_caller(e2e: E2E, client: Any) -> None:
     e2e.wait(ch, "channel_summary", timeout=MEMORY_TIMEOUT, decision="rebuilt")
     assert firestore_paths_containing(client, word) == []
     assert firestore_paths_containing(client, author) == []
+
+
+def test_the_bot_removed_from_a_guild_leaves_nothing_of_it(e2e: E2E, client: Any) -> None:
+    word = secret()
+    guild = f"g-{word}"  # a guild of its own: the other tests' guild stays
+    ch = e2e.channel()
+    texts = [
+        ("bob", "the staging deploy finished without errors"),
+        ("carol", f"the {word} dashboard graphs look healthy this morning"),
+        ("bob", "kikimimi what do you think about the migration?"),
+        ("alice", f"my database password is {word} for the staging server"),
+        ("carol", "I will write the release notes for the whole team"),
+        ("bob", "the rollout to production starts tomorrow morning"),
+    ]
+    lines = [e2e.created(ch, text, author=who).model_copy(update={"guild_id": guild}) for who, text in texts]
+    e2e.publish(*lines)
+    e2e.wait(ch, "reflection", timeout=MEMORY_TIMEOUT)
+    assert any("/profiles/" in p for p in firestore_paths_containing(client, "alice"))
+    removed = ForgetRequested(guild_id=guild, channel_id=guild, scope="guild", reason="guild_removed",
+                              requested_by="bot", at=datetime.now(UTC))  # fmt: skip
+    e2e.publish(removed)  # type: ignore[arg-type]
+    done = e2e.wait(guild, "forget_request", timeout=MEMORY_TIMEOUT)
+    assert done["places"] == 1 and done["profiles"] >= 3
+    assert firestore_paths_containing(client, word) == [] and firestore_paths_containing(client, guild) == []
+    left = [path for path, _ in firestore_documents(client) if ch in path]
+    assert left == [], left

@@ -187,7 +187,9 @@ def test_private_stays_private(trust: Trust) -> None:
     assert reply, f"the reply prompt went to the stand-in: {[p[:300] for p in prompts]}"
     # Mallory's own name is #general's too (she asks there): every other word of the meeting must be absent.
     assert all(not leaked(p) - {"mallory"} for p in prompts), [sorted(leaked(p)) for p in prompts]
-    assert not leaked(posted["text"]) - {"mallory"} and len(reply) == 1
+    general = trust.fake.messages(trust.channels["general"])
+    [said] = [m["content"] for m in general if m["id"] == posted["message_id"]]  # the log line has no words
+    assert not leaked(said) - {"mallory"} and len(reply) == 1
 
 
 def test_the_flood_is_capped(trust: Trust) -> None:

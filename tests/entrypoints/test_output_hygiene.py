@@ -11,9 +11,10 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from kikimimi.adapters.twins.recording_discord import RecordingDiscord
 from kikimimi.domain.model import ChannelKey, Message
-from kikimimi.domain.outgoing import DISCORD_LIMIT, MORE
-from kikimimi.ports import LLMRequest, LLMResult
+from kikimimi.domain.outgoing import DISCORD_LIMIT, MORE, reply_parts
+from kikimimi.ports import DiscordError, LLMRequest, LLMResult
 
 from .conftest import START, Twins, recorded, send
 
@@ -77,7 +78,7 @@ def test_a_link_nobody_posted_is_removed_and_only_its_host_logged(client: Client
     assert removed["host"] == "evil.example" and removed["decision"] == "removed"
     assert "token" not in json.dumps(removed) and "/login" not in json.dumps(removed)
     [posted] = twins.events.named("posted")
-    assert "evil.example" not in posted["text"]
+    assert "evil.example" not in json.dumps(posted) and posted["length"] == len(post.content)
 
 
 def test_a_reply_of_only_unknown_links_posts_nothing(client: Client, install: Any) -> None:
@@ -120,3 +121,47 @@ def test_past_the_message_cap_the_answer_is_cut_at_a_boundary(client: Client, in
     sent = posts(twins)
     assert len(sent) == 2 and all(len(s.content) <= DISCORD_LIMIT for s in sent)
     assert sent[-1].content.endswith("```" + MORE) and not sent[-1].content.endswith("wor```" + MORE)
+
+
+class ChangingWriter(FixedWriter):
+    """A writer that never says the same thing twice."""
+
+    def generate(self, request: LLMRequest) -> LLMResult:
+        self.requests.append(request)
+        return LLMResult(text=f"{self.text} (take {len(self.requests)})", model=self.name)
+
+
+class FailingSecondPost(RecordingDiscord):
+    """The recording Discord answering 503 to the second post, once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def send_message(self, channel_id: str, content: str, reply_to: str | None, nonce: str) -> str:
+        self.calls += 1
+        if self.calls == 2:
+            raise DiscordError("503 Service Unavailable", status=503, retryable=True)
+        return super().send_message(channel_id, content, reply_to, nonce)
+
+
+def test_a_task_retried_after_a_503_on_part_two_posts_the_rest_of_the_same_text(
+    client: Client, install: Any
+) -> None:
+    twins = install(reply_max_messages=2)
+    text = "\n".join(f"line {i}: " + "y" * 70 for i in range(40))
+    setup(twins, text, "kikimimi explain it all")
+    writer = ChangingWriter(text)
+    twins.deps.writer = writer
+    discord = FailingSecondPost()
+    twins.deps.discord = discord
+    failed = send(client("reply"), copy.deepcopy(REPLY))
+    assert failed.status_code == 500 and len(discord.messages) == 1  # Cloud Tasks retries the task
+
+    answer(client)  # the retry
+
+    sent = [s.content for s in discord.messages]
+    assert sent == reply_parts(f"{text} (take 1)", 2) and len(sent) == 2  # no take 2 stitched on
+    assert len(writer.requests) == 1
+    [posted] = twins.events.named("posted")
+    assert posted["draft"] == "reused" and posted["message_ids"] == [s.message_id for s in discord.messages]

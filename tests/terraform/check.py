@@ -279,8 +279,8 @@ def render_template(template: Path, variables: dict[str, str]) -> str:
 def evaluate(
     variables: dict[str, Any] | None = None, var_file: Path | None = None, tf_dir: Path = TF_DIR
 ) -> dict[str, Any]:
-    """Values of the provider-free locals for these variables (project_id defaults to a dummy)."""
-    merged = {"project_id": "kikimimi-check"} if var_file is None else {}
+    """Values of the provider-free locals for these variables (the required ones default to dummies)."""
+    merged = {"project_id": "kikimimi-check", "alert_email": "ops@example.com"} if var_file is None else {}
     merged.update(variables or {})
     return _evaluate_cached(
         str(tf_dir), json.dumps(merged, sort_keys=True), str(var_file) if var_file else None

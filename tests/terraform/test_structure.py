@@ -647,7 +647,7 @@ def test_variables_have_types_descriptions_and_validation(cfg: check.Config) -> 
         assert "type" in body and "description" in body, f"variable {name} needs a type and a description"
         assert len(body["description"]) > 15, f"variable {name}: say what it is for"
     required = sorted(name for name, body in cfg.variables.items() if "default" not in body)
-    assert required == ["project_id"], f"only project_id may be required, not {required}"
+    assert required == ["alert_email", "project_id"], f"only these may be required, not {required}"
     validated = ["project_id", "region", "bot_language", "enabled_channels", "min_wait_seconds",
                  "jitter_ratio", "min_messages", "llm_backend", "facts_embedding_dimension"]  # fmt: skip
     for name in validated:

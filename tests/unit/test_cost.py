@@ -99,7 +99,10 @@ def _ops() -> Operations:
         ops.invocations.append(inv)
     ops.invocations.append(Invocation("maintain", job="guild_memory", documents=Counter(reads=7)))
     ops.scheduler_runs["guild_memory"] = 1
-    ops.llm["reply"] = LLMTally("gemini-2.5-flash", calls=10, prompt_ascii=40_000, max_output_tokens=4000)
+    ops.llm["reply"] = LLMTally(
+        "gemini-2.5-flash", calls=10, prompt_ascii=40_000, max_output_tokens=4000, answer_caps=4000,
+        thinking_default=10,
+    )  # fmt: skip
     ops.pubsub_bytes = [500] * 100
     return ops
 
@@ -115,11 +118,28 @@ def test_a_bill_scales_message_work_with_traffic_and_jobs_with_their_schedule() 
     assert lines["cloud_tasks_operations"].usage == pytest.approx((2000 + 100) * 30)
     # Pub/Sub: publish and push, each at least 1000 bytes.
     assert lines["pubsub_throughput"].usage == pytest.approx(2 * 1000 * 1000 * 30)
-    # gemini-2.5-flash thinks: billed at the cap, 400 tokens a call × 100 calls a day.
+    # gemini-2.5-flash left to think: billed at the cap, 400 tokens a call × 100 calls a day.
     assert lines["gemini_2_5_flash_output"].usage == pytest.approx(400 * 100 * 30)
     assert lines["gemini_2_5_flash_output"].cost == pytest.approx(400 * 100 * 30 * 2.50 / 1e6)
     assert lines["compute_e2_micro_hour"].usage == pytest.approx(720)
     assert "gemini_embedding_input" not in lines  # usem: no embedding tokens billed
+
+
+@pytest.mark.parametrize(
+    ("thinking", "per_call"),
+    [
+        (0, 120),  # no thinking: the answer, at its typical length (the twins write less)
+        (100, 220),  # a budget: the answer and the whole budget (an upper bound)
+    ],
+)
+def test_a_thinking_budget_bills_the_answer_and_the_budget_not_the_cap(thinking: int, per_call: int) -> None:
+    ops = _ops()
+    ops.llm["reply"] = LLMTally(
+        "gemini-2.5-flash", calls=10, prompt_ascii=40_000, max_output_tokens=10 * (400 + thinking),
+        answer_caps=4000, thinking_budget=10 * thinking,
+    )  # fmt: skip
+    lines = {line.key: line for line in bill(ops, load_prices(), Settings(), messages_per_day=1000)}
+    assert lines["gemini_2_5_flash_output"].usage == pytest.approx(per_call * 100 * 30)
 
 
 def test_traffic_raises_the_message_lines_and_not_the_fixed_ones() -> None:

@@ -12,6 +12,7 @@ import ast
 import io
 import json
 import logging
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,7 @@ from kikimimi.log_events import EVENTS, LINE_FIELDS, severity
 from kikimimi.logs import TRACE_FIELD, JsonFormatter, JsonLogEvents, Trace, traced
 
 ROOT = Path(__file__).resolve().parents[2]
+STARTUP = ROOT / "gateway_vm" / "startup.sh"  # the VM's startup script logs gateway events too
 # Production code: tools/ and local/ only replay events the use cases recorded, they emit none of their own.
 SOURCES = [
     *(p for p in (ROOT / "functions" / "kikimimi").rglob("*.py") if not {"tools", "local"} & set(p.parts)),
@@ -298,8 +300,29 @@ def test_gateway_log_lines_carry_catalogued_events_at_their_severity(trees: dict
         assert s.fields <= spec.fields, f"{s.where}: {s.event} fields {sorted(s.fields - spec.fields)}"
 
 
+def startup_sites() -> list[Site]:
+    """The lines gateway_vm/startup.sh logs: `log_event SEVERITY EVENT "message" "key=value"…`."""
+    found = []
+    text = STARTUP.read_text(encoding="utf-8")
+    for match in re.finditer(r"^\s*log_event (\w+) (\w+) (.*)$", text, re.M):
+        fields = set(re.findall(r'"(\w+)=', match.group(3)))
+        line = text[: match.start()].count("\n") + 1
+        found.append(Site(f"gateway_vm/startup.sh:{line}", match.group(2), fields, match.group(1)))
+    return found
+
+
+def test_startup_script_lines_carry_catalogued_gateway_events() -> None:
+    lines = startup_sites()
+    assert {s.event for s in lines} >= {"gateway_token_waiting", "gateway_token_missing"}
+    for s in lines:
+        assert s.event in EVENTS, f"{s.where}: {s.event} is not catalogued"
+        spec = EVENTS[s.event]
+        assert spec.source == "gateway" and spec.severity == s.level, f"{s.where}: {s.event} at {s.level}"
+        assert s.fields <= spec.fields, f"{s.where}: {s.event} fields {sorted(s.fields - spec.fields)}"
+
+
 def test_no_catalogue_entry_is_dead(trees: dict[str, ast.Module], sites: list[Site]) -> None:
-    emitted = {s.event for s in sites} | {s.event for s in log_sites(trees)}
+    emitted = {s.event for s in [*sites, *log_sites(trees), *startup_sites()]}
     dead = sorted(set(EVENTS) - emitted)
     assert not dead, f"catalogued events no code emits (remove them, or alerts may watch nothing): {dead}"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -18,6 +18,7 @@ from kikimimi.domain.caps import CapDecision
 from kikimimi.domain.memory.forget import intervention_without
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
+from kikimimi.domain.outgoing import ReplyDraft
 
 CHANNELS = "channels"
 MESSAGES = "messages"
@@ -29,6 +30,9 @@ POOLS = ("watch", "tension")
 CAPS = "caps"  # channels/{key}/caps/{user-…|channel}: recent answers to addressed messages
 CAP_ATTEMPTS = 20
 LLM_BUDGET = "llm_budget"  # {guild}-{day}: LLM calls per guild and UTC day
+REPLY_DRAFTS = "reply_drafts"  # channels/{key}/reply_drafts/{nonce}: a written reply, for its retries
+GATEWAY_MARKS = "gateway_marks"  # {place}: the last message id the gateway published there
+MARK_BATCH = 400  # Firestore commits at most 500 writes
 
 
 class FirestoreStore(PlaceForgetting):
@@ -45,6 +49,7 @@ class FirestoreStore(PlaceForgetting):
         self._client = client
         self._channels = f"{prefix}{CHANNELS}"
         self._budget = f"{prefix}{LLM_BUDGET}"
+        self._gateway_marks = f"{prefix}{GATEWAY_MARKS}"
         self._intervention_ttl = intervention_ttl
         self._judgment_ttl = judgment_ttl
         super().__init__()
@@ -140,6 +145,13 @@ class FirestoreStore(PlaceForgetting):
             if codec.doc_state(snap.to_dict() if snap.exists else None) == "message"
         }
 
+    def buffered_message(self, key: ChannelKey, message_id: str) -> Message | None:
+        """One buffered message by id (a tombstone or an early edit is none): one get."""
+        self._count(reads=1)
+        snap = self._messages(key).document(message_id).get()
+        doc = snap.to_dict() if snap.exists else None
+        return codec.message_from_doc(doc) if doc is not None and codec.doc_state(doc) == "message" else None
+
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
         """The newest `limit` messages created at or after `since`, oldest first."""
         if limit <= 0:
@@ -188,6 +200,26 @@ class FirestoreStore(PlaceForgetting):
         self._count(reads=max(1, len(found)))
         return found[::-1]
 
+    def reply_draft(self, key: ChannelKey, nonce: str) -> ReplyDraft | None:
+        """The reply an earlier attempt of the task wrote under this nonce, or None."""
+        self._count(reads=1)
+        snap = self._channel(key).collection(REPLY_DRAFTS).document(nonce).get()
+        return codec.reply_draft_from_doc(snap.to_dict() or {}) if snap.exists else None
+
+    def keep_reply_draft(
+        self, key: ChannelKey, nonce: str, draft: ReplyDraft, expire_at: datetime
+    ) -> ReplyDraft:
+        """Create-if-absent under the nonce; an attempt that lost the race reads and returns the winner's."""
+        ref = self._channel(key).collection(REPLY_DRAFTS).document(nonce)
+        self._count(writes=1)
+        try:
+            ref.create(codec.reply_draft_to_doc(draft, expire_at))
+        except exceptions.Conflict:
+            self._count(reads=1)
+            snap = ref.get()
+            return codec.reply_draft_from_doc(snap.to_dict() or {}) if snap.exists else draft
+        return draft
+
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
         """Moderator settings of a channel (empty settings when none are stored)."""
         self._count(reads=1)
@@ -234,9 +266,15 @@ class FirestoreStore(PlaceForgetting):
         self._count(reads=codec.count_reads(count))
         return count
 
-    def record_visibility(self, key: ChannelKey, private: bool, at: datetime) -> bool:
+    def record_visibility(
+        self, key: ChannelKey, private: bool, at: datetime, guild_id: str | None = None
+    ) -> bool:
         """Store who can see a place unless a newer observation is stored; True when the value changed."""
         ref = self._channel(key)
+        # The guild on the place's document: an erased guild finds its places by it.
+        observed: dict[str, Any] = {"private": private, "private_at": codec.utc(at)}
+        if guild_id:
+            observed["guild_id"] = guild_id
 
         @firestore.transactional
         def run(tx: firestore.Transaction) -> bool:
@@ -244,7 +282,7 @@ class FirestoreStore(PlaceForgetting):
             current = codec.settings_from_doc(snap.to_dict() if snap.exists else None)
             if current.private_at is not None and current.private_at > codec.utc(at):
                 return False  # Pub/Sub delivers in any order: an older observation is stale
-            tx.set(ref, {"private": private, "private_at": codec.utc(at)}, merge=True)
+            tx.set(ref, observed, merge=True)
             return current.private != private
 
         self._count(reads=1, writes=1)
@@ -263,7 +301,8 @@ class FirestoreStore(PlaceForgetting):
         """The cap decision in one transaction over the place's two cap documents (a flood's deliveries
         queue up on them: Firestore serializes the transactions, so no two take the same last answer)."""
         caps = self._channel(key).collection(CAPS)
-        user_ref, channel_ref = caps.document(f"user-{user_id}"), caps.document("channel")
+        user_ref, channel_ref = caps.document(codec.cap_user_doc_id(user_id)), caps.document("channel")
+        named = {user_ref.id: {"user": codec.cap_user_digest(user_id)}}  # what `forget me` queries
 
         @firestore.transactional
         def run(tx: firestore.Transaction) -> tuple[CapDecision, int]:
@@ -277,7 +316,7 @@ class FirestoreStore(PlaceForgetting):
             writes = 0
             for ref, old, new in ((user_ref, user, new_user), (channel_ref, channel, new_channel)):
                 if new != old:
-                    tx.set(ref, codec.cap_state_to_doc(new, expire))
+                    tx.set(ref, {**codec.cap_state_to_doc(new, expire), **named.get(ref.id, {})})
                     writes += 1
             return decision, writes
 
@@ -306,6 +345,33 @@ class FirestoreStore(PlaceForgetting):
         self._client.collection(self._budget).document(codec.budget_doc_id(guild_id, day)).set(
             doc, merge=True
         )
+
+    def gateway_marks(self, keys: Sequence[ChannelKey]) -> dict[ChannelKey, str]:
+        """The last message id published per place (one batched get; a place without one is left out)."""
+        by_id = {key.id: key for key in keys}
+        if not by_id:
+            return {}
+        marks = self._client.collection(self._gateway_marks)
+        self._count(reads=len(by_id))
+        found: dict[ChannelKey, str] = {}
+        for snap in self._client.get_all([marks.document(doc_id) for doc_id in by_id]):
+            doc = snap.to_dict() if snap.exists else None
+            if doc and doc.get("message_id"):
+                found[by_id[snap.id]] = str(doc["message_id"])
+        return found
+
+    def save_gateway_marks(self, marks: Mapping[ChannelKey, str], expire_at: datetime) -> None:
+        """One document per place, written in batches; `expire_at` for the TTL policy."""
+        collection = self._client.collection(self._gateway_marks)
+        items = list(marks.items())
+        for start in range(0, len(items), MARK_BATCH):
+            batch = self._client.batch()
+            for key, message_id in items[start : start + MARK_BATCH]:
+                doc = {"channel_id": key.channel_id, "thread_id": key.thread_id, "message_id": message_id,
+                       "expire_at": codec.utc(expire_at)}  # fmt: skip
+                batch.set(collection.document(key.id), doc)
+            batch.commit()
+        self._count(writes=len(items))
 
 
 def _judgments(pool: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -16,6 +17,7 @@ from kikimimi.domain.model import (
     Message,
     ResponseType,
 )
+from kikimimi.domain.outgoing import ReplyDraft
 
 
 def utc(value: datetime) -> datetime:
@@ -173,6 +175,16 @@ def cap_state_to_doc(state: CapState, expire_at: datetime) -> dict[str, Any]:
     }
 
 
+def cap_user_digest(user_id: str) -> str:
+    """The name of a user's cap document, and its `user` field: a digest, so no path holds the id and
+    `forget me` finds the documents by a query on the field."""
+    return hashlib.sha256(f"kikimimi-caps:{user_id}".encode()).hexdigest()[:32]
+
+
+def cap_user_doc_id(user_id: str) -> str:
+    return f"user-{cap_user_digest(user_id)}"
+
+
 def budget_doc_id(guild_id: str, day: str) -> str:
     return f"{guild_id}-{day}"
 
@@ -244,3 +256,14 @@ def decision_from_doc(doc: Mapping[str, Any]) -> Decision:
         source=str(doc.get("source", "rules")),
         terms=tuple((str(term["name"]), float(term["value"])) for term in doc.get("terms") or ()),
     )
+
+
+def reply_draft_to_doc(draft: ReplyDraft, expire_at: datetime) -> dict[str, Any]:
+    return {"text": draft.text, "parts": list(draft.parts), "model": draft.model, "expire_at": utc(expire_at)}
+
+
+def reply_draft_from_doc(doc: Mapping[str, Any]) -> ReplyDraft:
+    return ReplyDraft(
+        text=str(doc.get("text", "")), parts=tuple(str(p) for p in doc.get("parts") or ()),
+        model=str(doc.get("model", "")),
+    )  # fmt: skip

@@ -144,17 +144,32 @@ class MemoryForgetting(DocumentCounter):
         self._count(reads=1, writes=1)
         return existed
 
+    def forget_guild_memory(self, guild_id: str) -> int:
+        """Every profile of the guild, in batches, then the guild's memory document."""
+        guild = self._client.collection(self._guilds).document(guild_id)
+        refs = list(guild.collection(PROFILES).list_documents())
+        for start in range(0, len(refs), BATCH):
+            batch = self._client.batch()
+            for doc in refs[start : start + BATCH]:
+                batch.delete(doc)
+            batch.commit()
+        existed = bool(guild.get().exists)
+        guild.delete()
+        self._count(reads=len(refs) + 1, writes=len(refs) + 1)
+        return len(refs) + int(existed)
+
     def places(self, channel_id: str) -> list[ChannelKey]:
         query = self._client.collection(self._channels).where(
             filter=FieldFilter("channel_id", "==", channel_id)
         )
         found = [ChannelKey.parse(s.id) for s in query.stream()]
         self._count(reads=max(1, len(found)))
-        return sorted(found)
+        return sorted(found, key=lambda k: k.id)  # a key without a thread does not compare with one
 
-    def forget_memory(self, key: ChannelKey) -> int:
+    def forget_memory(self, key: ChannelKey, *, entirely: bool = False) -> int:
         """Chunks and facts go; the memory document keeps only its counters, with `epoch` moved on, so a
-        summary or reflection in flight cannot write back what was forgotten."""
+        summary or reflection in flight cannot write back what was forgotten — or, `entirely` (the place
+        is gone), the document goes last, so a retry still finds the place while anything is left."""
         ref = self._memory_ref(key)
         refs = [*ref.collection(CHUNKS).list_documents(), *ref.collection(self._facts_group).list_documents()]
         for start in range(0, len(refs), BATCH):
@@ -162,6 +177,11 @@ class MemoryForgetting(DocumentCounter):
             for doc in refs[start : start + BATCH]:
                 batch.delete(doc)
             batch.commit()
+        if entirely:
+            existed = bool(ref.get().exists)
+            ref.delete()
+            self._count(reads=len(refs) + 1, writes=len(refs) + 1)
+            return len(refs) + int(existed)
 
         @firestore.transactional
         def run(tx: firestore.Transaction) -> None:

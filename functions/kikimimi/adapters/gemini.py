@@ -85,7 +85,10 @@ class GeminiLLM:
             text=text,
             model=response.model_version or self.model,
             input_tokens=(usage.prompt_token_count or 0) if usage else 0,
-            output_tokens=(usage.candidates_token_count or 0) if usage else 0,
+            # Thoughts bill as output.
+            output_tokens=((usage.candidates_token_count or 0) + (usage.thoughts_token_count or 0))
+            if usage
+            else 0,
             latency_ms=latency_ms,
         )
 
@@ -102,6 +105,8 @@ class GeminiLLM:
             max_output_tokens=request.max_output_tokens,
             http_options=http_options,
         )
+        if request.thinking_budget is not None:
+            config.thinking_config = types.ThinkingConfig(thinking_budget=request.thinking_budget)
         if request.schema is not None:
             config.response_mime_type = "application/json"
             # The raw JSON schema (pydantic's $defs/anyOf included) rather than the SDK's Schema subset.

@@ -42,6 +42,15 @@ def part_nonce(nonce: str, index: int) -> str:
 
 
 @dataclass(frozen=True)
+class ReplyDraft:
+    """A written reply kept under its nonce before the first post: a retried task posts the same parts."""
+
+    text: str
+    parts: tuple[str, ...]
+    model: str = ""
+
+
+@dataclass(frozen=True)
 class Chunk:
     """One message: `body` is a slice of the original; `reopen`/`close` are the added fence markers."""
 

@@ -112,3 +112,22 @@ def previous_human(messages: Sequence[Message], current_id: str) -> Message | No
 def too_old(message: Message, now: datetime, max_age_seconds: float) -> bool:
     """Is an addressed message too old to answer now (a late delivery; 0 turns the check off)?"""
     return max_age_seconds > 0 and (now - message.created_at).total_seconds() > max_age_seconds
+
+
+def longest_pause(
+    fixed: bool, min_wait_seconds: float, pace_max_seconds: float, jitter_ratio: float
+) -> float:
+    """The longest pause ingest may put before a pause judgment (the fixed wait or the slowest pace, plus
+    the jitter): the latest a judgment of an on-time trigger runs."""
+    return (min_wait_seconds if fixed else pace_max_seconds) * (1 + jitter_ratio)
+
+
+def reply_due(moment: datetime, planned_wait_seconds: float, delay_seconds: float) -> datetime:
+    """The latest time a judged reply was planned for: the trigger or question, the wait before its
+    judgment, and the delay the judgment chose (none of it depends on when the tasks actually ran)."""
+    return moment + timedelta(seconds=planned_wait_seconds + delay_seconds)
+
+
+def overdue(due: datetime, now: datetime, max_late_seconds: float) -> bool:
+    """Is a judged reply due at `due` too late to post at `now` (0 turns the check off)?"""
+    return max_late_seconds > 0 and (now - due).total_seconds() > max_late_seconds

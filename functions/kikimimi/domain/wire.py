@@ -63,6 +63,9 @@ class MessageCreated(_Place):
     # default and reply messages are chat.
     message_type: str = Field(default="default", max_length=40, pattern=r"^[a-z_]{1,40}$")
     webhook: bool = False  # sent by a webhook (counts as a bot unless configured otherwise)
+    # Read from the channel's history after the gateway was away (not a live event): an addressed one
+    # older than ADDRESSED_MAX_AGE_SECONDS is kept but not answered.
+    backfilled: bool = False
 
     @field_validator("created_at")
     @classmethod
@@ -119,13 +122,17 @@ class ChannelVisibility(_Place):
 
 
 class ForgetRequested(_Place):
-    """`/kikimimi forget me|channel`: forget a member of the guild, or everything of a channel."""
+    """Forget a member of the guild (`forget me`), everything of a place (`forget channel`, or the channel
+    or thread deleted), or everything of a guild (the bot removed from it)."""
 
     kind: Literal["forget_request"] = "forget_request"
-    scope: Literal["user", "channel"]
+    scope: Literal["user", "channel", "guild"]
     user_id: Id | None = None  # scope "user": whom to forget (the caller)
-    requested_by: Id
+    requested_by: Id  # the member who ran the command; the bot's own id for a lifecycle event
     at: datetime
+    # Why: a member's command, or Discord telling the gateway the place or the guild is gone. For scope
+    # "guild", channel_id is the guild id (there is no one channel).
+    reason: Literal["command", "channel_deleted", "thread_deleted", "guild_removed"] = "command"
 
     @field_validator("at")
     @classmethod
@@ -158,6 +165,14 @@ class ReplyTask(_Place):
     reaction: str | None = Field(default=None, max_length=32)
     state: ConversationState = ConversationState.ACTIVE  # the room as the judge read it
     question_id: Id | None = None  # the open question a watch decided to answer
+    # The latest time the judgment planned the reply for; past it by REPLY_MAX_LATE_SECONDS the reply is
+    # skipped (None: an addressed answer, which ADDRESSED_MAX_AGE_SECONDS bounds instead).
+    due_at: datetime | None = None
+
+    @field_validator("due_at")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else _utc(value)
 
 
 def _load(data: bytes | str | dict[str, Any]) -> Any:

@@ -56,8 +56,10 @@ def default_responder(body: dict[str, Any]) -> str | dict[str, Any] | list[Any]:
     return "ok"
 
 
-def candidate_body(text: str, model: str, usage: tuple[int, int]) -> dict[str, Any]:
-    """A generateContent response with one text candidate and usage metadata."""
+def candidate_body(text: str, model: str, usage: tuple[int, ...]) -> dict[str, Any]:
+    """A generateContent response with one text candidate and usage metadata ((prompt, candidates[,
+    thoughts]) tokens: a thinking model reports its thoughts apart)."""
+    thoughts = {"thoughtsTokenCount": usage[2]} if len(usage) > 2 else {}
     return {
         "candidates": [
             {"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}
@@ -65,7 +67,8 @@ def candidate_body(text: str, model: str, usage: tuple[int, int]) -> dict[str, A
         "usageMetadata": {
             "promptTokenCount": usage[0],
             "candidatesTokenCount": usage[1],
-            "totalTokenCount": usage[0] + usage[1],
+            "totalTokenCount": sum(usage),
+            **thoughts,
         },
         "modelVersion": model,
     }

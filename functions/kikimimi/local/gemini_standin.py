@@ -56,7 +56,7 @@ class _Step:
     body: dict[str, Any] | None = None
     text: str | None = None
     delay_s: float = 0.0
-    usage: tuple[int, int] | None = None
+    usage: tuple[int, ...] | None = None  # (prompt, candidates[, thoughts]) token counts
 
 
 class GeminiStandIn:
@@ -108,11 +108,11 @@ class GeminiStandIn:
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
-    def reply_text(self, text: str, usage: tuple[int, int] | None = None) -> None:
-        """Queue a candidate whose text is `text`; `usage` is (prompt, candidates) token counts."""
+    def reply_text(self, text: str, usage: tuple[int, ...] | None = None) -> None:
+        """Queue a candidate whose text is `text`; `usage` is (prompt, candidates[, thoughts]) tokens."""
         self._push(_Step(text=text, usage=usage))
 
-    def reply_json(self, obj: Any, usage: tuple[int, int] | None = None) -> None:
+    def reply_json(self, obj: Any, usage: tuple[int, ...] | None = None) -> None:
         """Queue a candidate whose text is `obj` encoded as JSON."""
         self.reply_text(json.dumps(obj, ensure_ascii=False), usage)
 

@@ -164,11 +164,31 @@ class LocalStack:
             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             start_new_session=True,
         )  # fmt: skip
+        seen = len(self.events)
         threading.Thread(
             target=self._read_output, args=(self._gateway,), name="gateway-output", daemon=True
         ).start()
-        if self.wait_for(lambda e: e.get("event") == "gateway_ready", timeout=60) is None:
+        if self.wait_for(lambda e: e.get("event") == "gateway_ready", timeout=60, after=seen) is None:
             raise RuntimeError("the gateway did not connect to Discord within 60 s (see its log above)")
+
+    def stop_gateway(self, timeout: float = 25.0) -> int:
+        """SIGTERM the gateway process, as a deploy does; its exit code (it flushes and saves first)."""
+        process, self._gateway = self._gateway, None
+        if process is None:
+            raise RuntimeError("the gateway is not running")
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            return process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            raise
+
+    def start_gateway(self) -> None:
+        """Start the gateway process again (after `stop_gateway`); returns once it is READY."""
+        if self._gateway is not None:
+            raise RuntimeError("the gateway is already running")
+        self._start_gateway()
 
     def _read_output(self, process: subprocess.Popen[str] | None = None) -> None:
         process = process or self._process
@@ -226,10 +246,13 @@ class LocalStack:
         except queue.Empty:
             return None
 
-    def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float) -> dict[str, Any] | None:
-        """The first event (already seen or arriving) that matches, or None after `timeout`."""
+    def wait_for(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float, after: int = 0
+    ) -> dict[str, Any] | None:
+        """The first event (already seen or arriving; from the `after`-th on) that matches, or None after
+        `timeout`."""
         deadline = time.monotonic() + timeout
-        seen = 0
+        seen = after
         while True:
             for event in self.events[seen:]:
                 if predicate(event):

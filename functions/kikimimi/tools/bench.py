@@ -1,7 +1,7 @@
 """`kikimimi bench`: the issue's figures measured against their targets (`--check`: exit 1 on a miss).
 
-Parts: llm_calls, firestore, mention_latency, ingest_throughput, cold_import, gateway_rss, replay_speed,
-reply_links, cost.
+Parts: llm_calls, llm_tokens, firestore, hot_documents, mention_latency, ingest_throughput, cold_import,
+gateway_rss, replay_speed, reply_links, cost.
 Each part runs on its own; a part that fails (an emulator missing…) shows its error in its row.
 """
 
@@ -91,6 +91,33 @@ def part_firestore(settings: Settings, quick: bool) -> Part:
         (f"Firestore reads/msg ({n} msgs)", f"{reads:g} ({split('reads')})", "≤ 2", reads <= 2),
         (f"Firestore writes/msg ({n} msgs)", f"{writes:g} ({split('writes')})", "≤ 3", writes <= 3),
     )
+
+
+def part_hot_documents(settings: Settings, quick: bool) -> Part:
+    """The busiest single document of a channel at 5 messages a second, on the emulator."""
+    from kikimimi.tools.bench_stack import hot_documents
+
+    f = hot_documents(bench_chat.bench_settings(settings), bench_chat.CountingJudge(), 150 if quick else 600)
+    rate, hottest = f["hot_document_writes_per_s"], f["hottest"]
+    where = hottest[0]["document"] if hottest else "none"
+    name = f"hottest document, 1 channel at {f['rate']:g} msgs/s ({f['messages']} msgs)"
+    return _part(f, (name, f"{rate:g} writes/s ({where})", "≤ 1", rate <= 1))
+
+
+def part_llm_tokens(settings: Settings, quick: bool) -> Part:
+    """Gemini tokens per 100 human messages by purpose, from the prompts the pipeline builds (cost run)."""
+    from kikimimi.tools.cost import tokens_per_100_messages
+    from kikimimi.tools.cost_meter import measure
+    from kikimimi.tools.cost_prices import load_prices
+
+    ops = measure(bench_chat.bench_settings(settings), 350 if quick else 700)
+    figures = tokens_per_100_messages(ops, load_prices())
+    rows = [
+        (f"Gemini tokens/100 msgs: {purpose}", f"in {f['input']:,} (stable prefix "
+         f"{f['stable_prefix_share']:.0%}), out {f['output']:,}, {f['calls']:g} calls", "report", None)
+        for purpose, f in figures.items()
+    ]  # fmt: skip
+    return _part({"tokens_per_100_messages": figures, "messages": ops.messages}, *rows)
 
 
 def part_mention_latency(settings: Settings, quick: bool) -> Part:
@@ -196,7 +223,9 @@ def part_cost(settings: Settings, quick: bool) -> Part:
 
 PARTS: dict[str, Callable[[Settings, bool], Part]] = {
     "llm_calls": part_llm_calls,
+    "llm_tokens": part_llm_tokens,
     "firestore": part_firestore,
+    "hot_documents": part_hot_documents,
     "mention_latency": part_mention_latency,
     "ingest_throughput": part_ingest_throughput,
     "cold_import": part_cold_import,

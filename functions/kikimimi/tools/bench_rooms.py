@@ -52,6 +52,23 @@ QUESTIONS = (
     "どっちのブランチにマージすればいい？",
     "週末なにしてた？",
 )
+# What people say right after a question when they take it up: most questions in a real room are
+# answered by someone (in the Ubuntu help logs, three in five), and only the rest are left to the bot.
+# In a busy room the answer says whom it is for: a Discord reply, or the asker's name.
+ANSWERS = {
+    "does anyone know why the deploy failed?": "the migration timed out, rerun it",
+    "what time is the standup tomorrow?": "10 am I think",
+    "has anyone tried the new API yet?": "yes, works fine for me",
+    "how do I reset my password on staging?": "it's in the settings page",
+    "which branch should I base this on?": "use the main branch",
+    "誰かこのエラー見たことありますか？": "ありますよ、キャッシュ消したら直りました",
+    "明日の予定どうなってる？": "10時からミーティングだったはず",
+    "このライブラリの使い方わかる人いる？": "READMEのサンプルが分かりやすいよ",
+    "どっちのブランチにマージすればいい？": "mainでいいと思う",
+    "週末なにしてた？": "ずっと寝てた笑",
+}
+ANSWERED_SHARE = 0.6
+ANSWER_FORMS = (("reply", 0.5), ("name", 0.3))  # the rest: a bare line right after the question
 MENTIONS = (
     "@{bot} what did we decide about the release?",
     "@{bot} can you summarize the thread?",
@@ -86,20 +103,29 @@ def _lines(
 ) -> list[TranscriptLine]:
     t = START
     out: list[TranscriptLine] = []
+    asked: dict[str, TranscriptLine] = {}  # channel → the question just asked there
     for i in range(n):
         seconds = rng.uniform(*gap)
         if rng.random() < pause_rate:
             seconds += rng.uniform(*pause)
         t += timedelta(seconds=round(seconds, 3))
-        out.append(
-            TranscriptLine(
-                id=f"{prefix}{i:06d}",
-                ts=t,
-                channel=channels[i % len(channels)] if len(channels) > 1 else channels[0],
-                author=rng.choice(list(speakers)),
-                content=_text(rng, question_rate, mention_rate, bot, alias),
-            )
+        channel = channels[i % len(channels)] if len(channels) > 1 else channels[0]
+        question, reply_to = asked.pop(channel, None), None
+        if question is not None and rng.random() < ANSWERED_SHARE:
+            author = rng.choice([s for s in speakers if s != question.author])
+            content, form = ANSWERS[question.content], rng.random()
+            if form < ANSWER_FORMS[0][1]:
+                reply_to = question.id
+            elif form < ANSWER_FORMS[0][1] + ANSWER_FORMS[1][1]:
+                content = f"{question.author}: {content}"
+        else:
+            author, content = rng.choice(list(speakers)), _text(rng, question_rate, mention_rate, bot, alias)
+        line = TranscriptLine(
+            id=f"{prefix}{i:06d}", ts=t, channel=channel, author=author, content=content, reply_to=reply_to
         )
+        if content in ANSWERS:
+            asked[channel] = line
+        out.append(line)
     return out
 
 

@@ -91,6 +91,62 @@ def firestore_per_message(settings: Settings, judge_llm: LLM, n: int) -> dict[st
     }
 
 
+HOT_WINDOW = timedelta(seconds=60)  # "sustained": writes to one document over a minute of the room's time
+
+
+def hot_documents(settings: Settings, judge_llm: LLM, n: int, rate: float = 5.0) -> dict[str, Any]:
+    """One channel at `rate` human messages a second on the emulator, every memory layer on: the most
+    writes any single document takes in a minute of the room's time, per second (Firestore sustains
+    about one a second per document), and the documents written most."""
+    from google.cloud import firestore
+
+    from kikimimi.adapters.firestore import FirestoreStore
+    from kikimimi.adapters.firestore_recall import FirestoreRecall
+    from kikimimi.local.emulators import start_firestore
+    from kikimimi.tools.simulation import Simulation
+
+    room = bench_rooms.bursty(n)
+    start = room[0].ts
+    lines = [
+        line.model_copy(update={"ts": start + timedelta(seconds=i / rate)}) for i, line in enumerate(room)
+    ]
+    writes: dict[str, list[datetime]] = {}
+    with start_firestore() as emulator, patched_environment(emulator.env):
+        client = firestore.Client(project=emulator.project)
+        try:
+            sim = Simulation(settings, judge_llm=judge_llm, start=start)
+            sim.deps.store, sim.deps.recall = FirestoreStore(client, "hot-"), FirestoreRecall(client, "hot-")
+            api = client._firestore_api  # every write (set, update, transaction, batch) is one Commit RPC
+            commit = api.commit
+
+            def counted(*args: Any, **kwargs: Any) -> Any:
+                request = kwargs.get("request") or (args[0] if args else {})
+                for write in request.get("writes", []) if isinstance(request, dict) else request.writes:
+                    name = write.update.name or write.delete or write.transform.document
+                    writes.setdefault(name.split("/documents/", 1)[-1], []).append(sim.clock.now())
+                return commit(*args, **kwargs)
+
+            api.commit = counted
+            sim.run(to_envelopes(lines, settings.bot_name))
+        finally:
+            client.close()
+    peak: dict[str, int] = {}
+    for name, times in writes.items():
+        times.sort()
+        first = 0
+        for last, at in enumerate(times):
+            while at - times[first] >= HOT_WINDOW:
+                first += 1
+            peak[name] = max(peak.get(name, 0), last - first + 1)
+    top = sorted(peak.items(), key=lambda item: -item[1])[:5]
+    per_second = HOT_WINDOW.total_seconds()
+    return {
+        "messages": sim.messages, "rate": rate, "documents": len(writes),
+        "hot_document_writes_per_s": round(top[0][1] / per_second, 3) if top else 0.0,
+        "hottest": [{"document": name, "writes_per_s": round(count / per_second, 3)} for name, count in top],
+    }  # fmt: skip
+
+
 def mention_latency(n: int = 40, spacing: float = 0.3, channels: int = 8) -> dict[str, Any]:
     """Post `n` mentions to the fake Discord; ms from the post to the bot's POST /channels/{id}/messages."""
     from kikimimi.local.gemini_standin import GeminiStandIn

@@ -30,7 +30,8 @@ DEMO = "examples/demo_conversation.jsonl"
 EXAMPLES = {
     "replay": f"""  kikimimi replay {DEMO}
   kikimimi replay {DEMO} --json --messages > events.jsonl
-  kikimimi replay chat.jsonl --bot-name kiki --config MIN_MESSAGES=2 --config BOT_LANGUAGE=en""",
+  kikimimi replay chat.jsonl --bot-name kiki --config MIN_MESSAGES=2 --config BOT_LANGUAGE=en
+  kikimimi replay chat.jsonl --state kept.json   # every document the bot keeps at the end""",
     "eval": """  kikimimi eval cases.jsonl
   kikimimi eval cases.jsonl --llm gemini --limit 200 --json > report.json""",
     "bench": """  kikimimi bench --quick
@@ -53,7 +54,7 @@ EXAMPLES = {
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from kikimimi.bootstrap import build_embedder, build_llms, build_memory_llm
-    from kikimimi.tools.replay import replay, write_json, write_text
+    from kikimimi.tools.replay import replay, write_json, write_state, write_text
     from kikimimi.tools.transcript import TranscriptError
 
     settings = settings_from(args)
@@ -72,6 +73,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"{args.transcript}: not UTF-8 text ({exc.reason}); give a JSONL transcript"
             ) from exc
+    if args.state:
+        try:
+            with open(args.state, "w", encoding="utf-8") as out:
+                write_state(sim, out)
+        except OSError as exc:
+            raise UsageError(f"--state {args.state}: {exc.strerror or exc}") from exc
     if args.json:
         write_json(sim, sys.stdout, messages=args.messages)
     else:
@@ -188,6 +195,11 @@ def parser() -> argparse.ArgumentParser:
         "--messages",
         action="store_true",
         help="with --json, add each message (author, content) for `timeline`",
+    )
+    p.add_argument(
+        "--state",
+        metavar="FILE",
+        help="write every document the bot keeps at the end to FILE (JSON: collection path → id → document)",
     )
     add_common(p)
     p.set_defaults(run=cmd_replay)

@@ -53,7 +53,7 @@ def _print_bot_events(stack: Any, stop: threading.Event, blocking: bool = False)
                 continue
             kind = event.get("event")
             if kind == "posted":
-                print(f"\n  🤖 {event.get('text')}  (reply to {event.get('reply_to')})", flush=True)
+                print(f"\n  🤖 {_posted_words(stack, event)}  (reply to {event.get('reply_to')})", flush=True)
             elif kind == "reaction":
                 print(f"\n  🤖 reacted {event.get('emoji')} to {event.get('reply_to')}", flush=True)
             elif kind == "judgment":
@@ -67,6 +67,19 @@ def _print_bot_events(stack: Any, stop: threading.Event, blocking: bool = False)
         loop()
     else:
         threading.Thread(target=loop, daemon=True).start()
+
+
+def _posted_words(stack: Any, event: dict[str, Any]) -> str:
+    """What the bot posted, read from the fake Discord by message id: the `posted` log line carries ids
+    and lengths, never the words (with real Discord, they are in Discord)."""
+    ids = event.get("message_ids") or [event.get("message_id")]
+    fake = getattr(stack, "discord", None)
+    if fake is not None:
+        place = str(event.get("thread") or event.get("channel"))
+        by_id = {m["id"]: m["content"] for m in fake.messages(place)}
+        if words := [by_id[i] for i in ids if i in by_id]:
+            return "\n     ".join(words)
+    return f"({event.get('length', '?')} characters, in Discord)"
 
 
 def _chat(stack: Any) -> int:

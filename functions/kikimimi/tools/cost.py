@@ -61,6 +61,45 @@ def tokens(ascii_chars: float, other_chars: float, book: PriceBook) -> float:
     )
 
 
+def llm_tokens(ops: Operations, book: PriceBook) -> dict[str, dict[str, float]]:
+    """Per purpose: calls, input and output tokens in total, and the input's stable-prefix share.
+
+    Input is counted from the prompts the pipeline built; output is the answer (the twins' length, or
+    the typical one of prices.toml where the twins write less, never above the cap) plus the thinking
+    allowed: a positive budget in full, and for a thinking model left to itself, up to the cap."""
+    typical = book.assumptions.get("answer_tokens", {})
+    out: dict[str, dict[str, float]] = {}
+    for purpose, t in sorted(ops.llm.items()):
+        if not t.calls:
+            continue
+        model = book.model(t.model)
+        cap = t.answer_caps / t.calls
+        measured = tokens(t.answer_ascii, t.answer_other, book) / t.calls
+        answer = min(cap, max(measured, float(typical.get(purpose, 0))))
+        thinking = t.thinking_budget + (t.thinking_default * (cap - answer) if model.thinking else 0.0)
+        prompt = tokens(t.prompt_ascii, t.prompt_other, book)
+        prefix = tokens(t.prefix_ascii, t.prefix_other, book)
+        out[purpose] = {
+            "calls": t.calls, "input": prompt, "output": t.calls * answer + thinking,
+            "thinking": thinking, "stable_prefix_share": prefix / prompt if prompt else 0.0,
+        }  # fmt: skip
+    return out
+
+
+def tokens_per_100_messages(ops: Operations, book: PriceBook) -> dict[str, dict[str, float]]:
+    """`llm_tokens` per 100 human messages (the JSON figure of `bench` and `cost`)."""
+    per = 100 / max(ops.messages, 1)
+    return {
+        purpose: {
+            "calls": round(f["calls"] * per, 2),
+            "input": round(f["input"] * per),
+            "output": round(f["output"] * per),
+            "stable_prefix_share": round(f["stable_prefix_share"], 3),
+        }
+        for purpose, f in llm_tokens(ops, book).items()
+    }
+
+
 def invocation_seconds(invocation: Invocation, book: PriceBook) -> float:
     """In-process seconds plus the network waits the twins do not have, before rounding."""
     llm = book.assumptions["llm_seconds"]
@@ -119,12 +158,11 @@ def usage_per_day(
     # The gateway publishes each envelope; the Eventarc trigger pushes it to ingest: two billed requests.
     billed = sum(2 * max(MIN_PUBSUB_REQUEST, size) for size in ops.pubsub_bytes)
     use["pubsub_throughput"] += scale.message * billed
-    for purpose, tally in ops.llm.items():
-        model = book.model(tally.model)
+    for purpose, figures in llm_tokens(ops, book).items():
+        model = book.model(ops.llm[purpose].model)
         w = scale.any_job if purpose == "guild" else scale.message
-        use[model.input] += w * tokens(tally.prompt_ascii, tally.prompt_other, book)
-        answer = tokens(tally.answer_ascii, tally.answer_other, book)
-        use[model.output] += w * (tally.max_output_tokens if model.thinking else answer)
+        use[model.input] += w * figures["input"]
+        use[model.output] += w * figures["output"]
     if settings.embedding_backend == "gemini":
         text = tokens(ops.embeddings["ascii"], ops.embeddings["other"], book)
         use["gemini_embedding_input"] += scale.message * text
@@ -192,6 +230,7 @@ def estimate(settings: Settings, traffic: list[float], sample: int = 700, book: 
         "region": book.region,
         "currency": book.currency,
         "measured": ops.summary(),
+        "tokens_per_100_messages": tokens_per_100_messages(ops, book),
         "estimates": [
             {
                 "messages_per_day": n,

@@ -11,7 +11,8 @@ assumptions.
 from __future__ import annotations
 
 import inspect
-from collections import Counter, defaultdict
+import os
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,9 @@ from kikimimi.adapters.firestore_codec import count_reads
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.ports import LLMRequest, LLMResult
 
+# Gemini's implicit cache keeps recent prefixes: a prompt's stable part is the longest start it shares with
+# one of the last few prompts of its purpose (any channel: persona and instructions are the same).
+RECENT_PROMPTS = 16
 Billing = tuple[int, int, int]  # reads, writes, deletes
 Arguments = dict[str, Any]  # a port call's arguments by parameter name
 
@@ -42,6 +46,10 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "update_message": lambda a, r: (1, int(r[0] != "deleted"), 0) if isinstance(r, tuple) else (0, 1, 0),
     "delete_message": lambda a, r: (1, 1, 0),  # a tombstone replaces the message (a write, not a delete)
     "recent_messages": _query,
+    "buffered_message": _one_read,  # a reply's trigger pushed out of its window: read by id
+    # A written reply kept under its nonce (create-if-absent); a refused create reads the stored one.
+    "reply_draft": _one_read,
+    "keep_reply_draft": lambda a, r: (int(r is not a["draft"]), 1, 0),
     "record_intervention": _one_write,
     "interventions_since": _query,
     "channel_settings": _one_read,
@@ -55,6 +63,9 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "reserve_answer": lambda a, r: (2, (1 + int(a["per_channel"] > 0)) if r.answered else int(r.react), 0),
     "llm_calls_on": _one_read,
     "count_llm_call": _one_write,
+    # The gateway's marks: a batched get per catch-up, one write per moved place a minute (not per message).
+    "gateway_marks": lambda a, r: (len({key.id for key in a["keys"]}), 0, 0),
+    "save_gateway_marks": lambda a, r: (0, len(a["marks"]), 0),
     "channel_memory": _one_read,
     "messages_after": _query,
     "count_after": _one_read,
@@ -89,18 +100,25 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "delete_profile": lambda a, r: (1, 0, int(bool(r))),
     "places": _query,
     "forget_memory": lambda a, r: (max(1, int(r)) + 1, 0, int(r)),
+    "forget_guild_memory": lambda a, r: (max(1, int(r)), 0, int(r)),
+    "guild_places": _query,
+    "forget_guild": lambda a, r: (max(1, int(r)), 0, int(r)),
+    "forget_caps": lambda a, r: (max(1, int(r)), 0, int(r)),
+    "forget_reply_drafts": lambda a, r: (1, 0, int(r)),
     "drop_refs": lambda a, r: (1, int(bool(r)), 0),
 }
 # Documents in collections with a TTL policy (terraform/firestore.tf): each is deleted once it expires.
 TTL_CREATES: dict[str, tuple[str, Callable[[Arguments, Any], int]]] = {
     "add_message": ("messages", lambda a, r: int(bool(r))),
     "record_intervention": ("interventions", lambda a, r: 1),
+    "keep_reply_draft": ("reply_drafts", lambda a, r: int(r is a["draft"])),
     "cache_judgment": ("judgments", lambda a, r: 1),
     "commit_summary": ("chunks", lambda a, r: int(bool(r))),
     # Rewritten in place (a user's and a channel's cap document; a guild's day): one expiry per
     # document, not per call — counted when it is first written.
     "reserve_answer": ("caps", lambda a, r: 0),
     "count_llm_call": ("llm_budget", lambda a, r: 0),
+    "save_gateway_marks": ("gateway_marks", lambda a, r: 0),
 }
 # cache_judgment writes the reserved budgets' judgments to collections of their own (one TTL each).
 TTL_POOLS = ("watch_judgments", "tension_judgments")
@@ -132,6 +150,12 @@ class LLMTally:
     answer_ascii: int = 0
     answer_other: int = 0
     max_output_tokens: int = 0
+    answer_caps: int = 0  # the caps without the thinking allowed on top
+    thinking_budget: int = 0  # thinking tokens allowed by positive budgets
+    thinking_default: int = 0  # calls that leave thinking to the model (budget None or -1)
+    prefix_ascii: int = 0  # the prompt's start shared with a recent prompt of the same purpose
+    prefix_other: int = 0
+    recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_PROMPTS), repr=False)
 
 
 @dataclass
@@ -256,7 +280,19 @@ class MeteredLLM:
     def generate(self, request: LLMRequest) -> LLMResult:
         result: LLMResult = self._inner.generate(request)
         tally = self._meter.ops.llm.setdefault(request.purpose, LLMTally(self._model))
-        prompt, answer = _split(request.system + request.user), _split(result.text)
+        text = request.system + request.user
+        prompt, answer = _split(text), _split(result.text)
+        # Character by character, as the cache compares prompts (not paths).
+        shared = max((len(os.path.commonprefix([text, seen])) for seen in tally.recent), default=0)  # noqa: RUF071
+        tally.recent.append(text)
+        prefix = _split(text[:shared])
+        tally.prefix_ascii += prefix[0]
+        tally.prefix_other += prefix[1]
+        budget = request.thinking_budget
+        thinking = max(budget, 0) if budget is not None else 0
+        tally.thinking_budget += thinking
+        tally.thinking_default += budget is None or budget < 0
+        tally.answer_caps += request.max_output_tokens - thinking
         tally.calls += 1
         tally.prompt_ascii += prompt[0]
         tally.prompt_other += prompt[1]

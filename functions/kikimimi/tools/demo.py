@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import re
 import sys
 import threading
 import time
@@ -49,6 +51,29 @@ def _line(event: dict[str, Any], started: float) -> str:
 
 
 TERMINAL = {"posted", "reaction", "reply_skipped", "reply_failed", "reply_cancelled", "delivery_dropped"}
+# What the functions' recording Discord prints for each post (adapters/twins/recording_discord.py).
+_SENT = re.compile(r"^\[recording discord\] #\S+ ← (?P<content>.*) \(reply to \S+, message (?P<id>\d+)\)$")
+
+
+class PostedWords:
+    """The words of the bot's posts, read from the recording Discord's output lines: the `posted` log
+    line carries ids and lengths only."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[str, str] = {}
+
+    def read(self, line: str) -> None:
+        """Keep a post's words (the functions' other output lines are dropped, as before)."""
+        match = _SENT.match(line)
+        if match:
+            self.by_id[match["id"]] = str(ast.literal_eval(match["content"]))
+
+    def of(self, event: dict[str, Any]) -> dict[str, Any]:
+        """A `posted` event with its words (the recording Discord printed them before the event)."""
+        if event.get("event") != "posted":
+            return event
+        ids = event.get("message_ids") or [event.get("message_id")]
+        return {**event, "text": "\n".join(self.by_id[i] for i in ids if i in self.by_id)}
 
 
 def _wait_for_replies(stack: Any, timeout: float) -> None:
@@ -97,9 +122,10 @@ def run_demo(settings: Settings, speed: float = 1.0, conversation: Path | None =
         "(Firestore + Pub/Sub emulators, Cloud Tasks stand-in, functions)…"
     )
     t0 = time.monotonic()
+    words = PostedWords()
     with (
         progress.waiting("starting the local stack") as ready,
-        LocalStack(overrides=overrides, on_output=lambda line: None) as stack,
+        LocalStack(overrides=overrides, on_output=words.read) as stack,
     ):
         ready()
         print(f"  ready in {time.monotonic() - t0:.1f}s — functions at {stack.functions_url}, "
@@ -111,7 +137,7 @@ def run_demo(settings: Settings, speed: float = 1.0, conversation: Path | None =
             while not stop.is_set():
                 event = stack.next_event(0.2)
                 if event and event.get("event") in SHOWN:
-                    print("      🤖 " + _line(event, started), flush=True)
+                    print("      🤖 " + _line(words.of(event), started), flush=True)
 
         printer = threading.Thread(target=show, daemon=True)
         printer.start()

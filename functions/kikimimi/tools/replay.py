@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from kikimimi.adapters.twins.documents import json_ready, twin_documents
 from kikimimi.ports import LLM, Embedder
 from kikimimi.settings import Settings
 from kikimimi.tools.memory_replay import MEMORY_EVENTS, describe_memory
 from kikimimi.tools.simulation import Simulation, dumps
 from kikimimi.tools.transcript import SELF_ID, deliveries, parse_transcript
+
+FORGET_WORDS = {
+    "forget": "FORGET ME by {user} delivered",
+    "forget_channel": "FORGET CHANNEL delivered",
+    "forget_guild": "FORGET SERVER delivered",
+    "channel_deleted": "CHANNEL DELETED delivered",
+    "thread_deleted": "THREAD DELETED delivered",
+    "guild_removed": "REMOVED FROM THE SERVER delivered",
+}
 
 
 def replay(
@@ -29,6 +40,12 @@ def replay(
         sim.deliver(d.envelope, d.at, shown=d.notable, late_seconds=d.late_seconds, bulk=d.bulk)
     sim.drain()
     return sim
+
+
+def write_state(sim: Simulation, out: TextIO) -> None:
+    """Every document the twins hold at the end (collection path → document id → document), as JSON."""
+    documents = json_ready(twin_documents(sim.store, sim.recall))
+    out.write(json.dumps(documents, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
 
 
 def write_json(sim: Simulation, out: TextIO, *, messages: bool = False) -> None:
@@ -71,7 +88,9 @@ def describe(event: dict[str, Any]) -> str:
     elif kind == "reply_cancelled":
         detail = f"cancelled reply for {trigger} (newer message {event['cancelled_by']})"
     elif kind == "posted":
-        detail = f"POSTED reply to {event['reply_to']}: {event['text']}"
+        # The timeline reads the words back from the Discord twin; a log line has only their length.
+        words = event.get("text") or f"({event.get('length', '?')} characters)"
+        detail = f"POSTED reply to {event['reply_to']}: {words}"
     elif kind == "reaction":
         detail = f"reacted {event['emoji']} to {event['reply_to']}"
     elif kind == "delivered":
@@ -101,6 +120,8 @@ def describe_delivery(event: dict[str, Any]) -> str:
         what = f"DELETE of {trigger} delivered" + (f" (bulk of {event['bulk']})" if event["bulk"] > 1 else "")
     elif kind == "channel":
         what = f"channel is now {'private' if event['private'] else 'public'}"
+    elif kind in FORGET_WORDS:
+        what = FORGET_WORDS[kind].format(user=event.get("user"))
     else:
         flags = [event["message_type"]] if event["message_type"] != "default" else []
         flags += ["webhook"] if event["webhook"] else []

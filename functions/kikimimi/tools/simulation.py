@@ -22,6 +22,7 @@ from kikimimi.domain.memory.wire import (
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.domain.wire import (
     ChannelVisibility,
+    ForgetRequested,
     MessageCreated,
     MessageDeleted,
     MessageEdited,
@@ -51,20 +52,23 @@ TIMELINE_FIELDS: dict[str, tuple[str, ...]] = {
     "reply_cancelled": ("cancelled_by",),
     "reply_skipped": ("decision", "reason"),
     "reply_failed": ("decision", "reason"),
-    "posted": ("text", "reply_to"),
+    "posted": ("text", "reply_to"),  # the text from the Discord twin: the log line has ids and lengths only
     "reaction": ("emoji", "reply_to"),
     "channel_summary": ("reason", "window", "messages", "summary", "mood", "topic_keywords", "active_users"),
     "reflection": ("reason", "messages", "facts_added", "facts_merged", "facts_evicted"),
     "fact": ("action", "fact_id", "content", "keywords", "confidence", "shareable"),
     "delivered": ("kind", "decision", "reason", "late_seconds", "content", "private", "bulk", "message_type",
-                  "webhook"),
+                  "webhook", "user"),
     "llm_request": ("kind", "prompt"),
     "message": ("id", "author", "bot", "content", "reply_to"),  # only with timeline(messages=True)
 }  # fmt: skip
 DELIVERED_KIND = {"message_create": "message", "message_update": "edit", "message_delete": "delete",
                   "channel_visibility": "channel"}  # fmt: skip
+# A forget request's kind in the timeline: a member's `forget me`, a moderator's `forget channel`, or
+# what Discord told the gateway (the request's reason).
+FORGET_KIND = {"user": "forget", "channel": "forget_channel", "guild": "forget_guild"}
 # What a replay hands to ingest (the gateway's other envelopes go to other use cases).
-Envelope = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility
+Envelope = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested
 MAINTAIN_EVERY = timedelta(hours=1)  # Cloud Scheduler's default cadence
 
 
@@ -177,7 +181,8 @@ class Simulation:
         records = list(self.events.records)
         for index, arrival in reversed(self.arrivals if messages else []):
             records.insert(index, arrival)
-        return [timeline_record(r, self.start) for r in records if r.event in TIMELINE_FIELDS]
+        sent = {s.message_id: s.content for s in self.discord.messages}
+        return [timeline_record(r, self.start, sent) for r in records if r.event in TIMELINE_FIELDS]
 
     def summary(self) -> dict[str, Any]:
         judgments = self.events.named("judgment")
@@ -194,9 +199,13 @@ class Simulation:
         }
 
 
-def timeline_record(recorded: Recorded, start: datetime) -> dict[str, Any]:
-    """One timeline line: simulated seconds, where, the trigger, and the fields the timeline keeps."""
+def timeline_record(recorded: Recorded, start: datetime, sent: dict[str | None, str] | None = None
+                    ) -> dict[str, Any]:  # fmt: skip
+    """One timeline line: simulated seconds, where, the trigger, and the fields the timeline keeps; a
+    `posted` line's text comes from `sent` (message id → content: what the Discord twin received)."""
     fields = recorded.fields
+    if recorded.event == "posted" and sent is not None:
+        fields = {**fields, "text": posted_text(fields, sent)}
     at = recorded.at or start
     record: dict[str, Any] = {
         "t": round((at - start).total_seconds(), 3), "event": recorded.event,
@@ -206,6 +215,12 @@ def timeline_record(recorded: Recorded, start: datetime) -> dict[str, Any]:
         value = fields.get(name)
         record[name] = round(value, 3) if isinstance(value, float) else value
     return record
+
+
+def posted_text(fields: dict[str, Any], sent: dict[str | None, str]) -> str:
+    """The words of a `posted` event: its parts as Discord received them, one per line."""
+    ids = fields.get("message_ids") or [fields.get("message_id")]
+    return "\n".join(sent[i] for i in ids if i in sent)
 
 
 def decision_of(records: Sequence[Recorded]) -> dict[str, Any]:
@@ -224,10 +239,12 @@ def delivered_fields(envelope: Envelope, decision: str, reason: str, late_second
     fields: dict[str, Any] = {
         "channel": envelope.channel_id, "thread": envelope.thread_id,
         "trigger": getattr(envelope, "message_id", None),
-        "kind": DELIVERED_KIND[envelope.kind], "decision": decision, "reason": reason,
+        "kind": delivered_kind(envelope), "decision": decision, "reason": reason,
         "late_seconds": float(late_seconds),
     }  # fmt: skip
-    if isinstance(envelope, MessageEdited):
+    if isinstance(envelope, ForgetRequested):
+        fields["user"] = envelope.user_id
+    elif isinstance(envelope, MessageEdited):
         fields["content"] = envelope.content
     elif isinstance(envelope, MessageDeleted):
         fields["bulk"] = bulk
@@ -236,6 +253,14 @@ def delivered_fields(envelope: Envelope, decision: str, reason: str, late_second
     else:
         fields["message_type"], fields["webhook"] = envelope.message_type, envelope.webhook
     return fields
+
+
+def delivered_kind(envelope: Envelope) -> str:
+    """message | edit | delete | channel, or a forget request's: forget | forget_channel | channel_deleted |
+    thread_deleted | guild_removed."""
+    if isinstance(envelope, ForgetRequested):
+        return FORGET_KIND[envelope.scope] if envelope.reason == "command" else envelope.reason
+    return DELIVERED_KIND[envelope.kind]
 
 
 def message_fields(envelope: MessageCreated) -> dict[str, Any]:
@@ -250,7 +275,7 @@ def message_fields(envelope: MessageCreated) -> dict[str, Any]:
 def _created(envelope: Envelope) -> datetime:
     if isinstance(envelope, MessageCreated):
         return envelope.created_at
-    raise ValueError("edits, deletes and visibility changes need explicit arrival times")
+    raise ValueError("edits, deletes, visibility changes and forget requests need explicit arrival times")
 
 
 def dumps(record: dict[str, Any]) -> str:

@@ -154,7 +154,10 @@ def _words(name: str, fields: Mapping[str, Any]) -> str | None:
     if name == "reflection":
         added, merged = fields.get("facts_added"), fields.get("facts_merged")
         return f"{added or 0} facts added, {merged or 0} merged"
-    return _text(fields.get("content")) if name != "posted" else _text(fields.get("text"))
+    if name == "posted":  # replay reads the words back from its Discord twin; Cloud Logging has the length
+        length = fields.get("length")
+        return _text(fields.get("text")) or (f"({length} characters)" if length is not None else None)
+    return _text(fields.get("content"))
 
 
 def _clock(value: Any) -> float | None:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from kikimimi.domain.wire import (
     MAX_CONTENT,
     ChannelVisibility,
+    ForgetRequested,
     MessageCreated,
     MessageDeleted,
     MessageEdited,
@@ -134,9 +135,37 @@ class ChannelLine(_Line):
     private: bool
 
 
-Line = TranscriptLine | EditLine | DeleteLine | ChannelLine
+class ForgetLine(_Line):
+    """`{"event": "forget", "user", "ts"}`: that member runs `/kikimimi forget me` in the server (in
+    `channel`, and `thread`, when given)."""
+
+    event: Literal["forget"] = "forget"
+    user: str = Field(min_length=1, max_length=100)
+    channel: str | None = Field(default=None, pattern=_SAFE.pattern)
+    thread: str | None = Field(default=None, pattern=_SAFE.pattern)
+
+
+class ChannelDeletedLine(_Line):
+    """`{"event": "channel_deleted", "channel", "ts"}`: the channel is deleted (with `thread`: only that
+    thread), and everything of it is forgotten."""
+
+    event: Literal["channel_deleted"] = "channel_deleted"
+    channel: str = Field(pattern=_SAFE.pattern)
+    thread: str | None = Field(default=None, pattern=_SAFE.pattern)
+
+
+class GuildRemovedLine(_Line):
+    """`{"event": "guild_removed", "ts"}`: the bot is removed from the server, and forgets all of it."""
+
+    event: Literal["guild_removed"] = "guild_removed"
+
+
+Line = (
+    TranscriptLine | EditLine | DeleteLine | ChannelLine | ForgetLine | ChannelDeletedLine | GuildRemovedLine
+)
 _KINDS: dict[str, type[_Line]] = {
     "message": TranscriptLine, "edit": EditLine, "delete": DeleteLine, "channel": ChannelLine,
+    "forget": ForgetLine, "channel_deleted": ChannelDeletedLine, "guild_removed": GuildRemovedLine,
 }  # fmt: skip
 
 
@@ -239,7 +268,7 @@ class Delivery:
     """One envelope and the moment the replay hands it to ingest."""
 
     at: datetime
-    envelope: MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility
+    envelope: MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested
     late_seconds: float  # delivery time minus the line's `ts`
     bulk: int = 1  # how many ids its delete line carries
     notable: bool = True  # a message line is shown in the timeline only if it uses `at`, `type` or `webhook`
@@ -267,11 +296,30 @@ def deliveries(lines: Sequence[Line], bot_name: str) -> list[Delivery]:
                 channel, thread = _place(line, one, places)
                 gone = MessageDeleted(guild_id=GUILD_ID, channel_id=channel, thread_id=thread, message_id=one)
                 out.append(Delivery(line.delivered_at, gone, late, bulk=len(line.ids)))
-        else:
+        elif isinstance(line, ChannelLine):
             visibility = ChannelVisibility(guild_id=GUILD_ID, channel_id=line.channel, private=line.private,
                                            at=line.ts)  # fmt: skip
             out.append(Delivery(line.delivered_at, visibility, late))
+        else:
+            out.append(Delivery(line.delivered_at, forget_request(line), late))
     return out
+
+
+def forget_request(line: ForgetLine | ChannelDeletedLine | GuildRemovedLine) -> ForgetRequested:
+    """What the gateway publishes for the line: a member's `forget me`, or Discord telling it a channel
+    (thread) is gone or the bot was removed from the server (the bot's own id as the requester)."""
+    if isinstance(line, ForgetLine):
+        member = user_id(line.user)
+        return ForgetRequested(guild_id=GUILD_ID, channel_id=line.channel or GUILD_ID, thread_id=line.thread,
+                               scope="user", user_id=member, requested_by=member, at=line.ts)  # fmt: skip
+    if isinstance(line, ChannelDeletedLine):
+        reason: Literal["channel_deleted", "thread_deleted"] = (
+            "thread_deleted" if line.thread else "channel_deleted"
+        )
+        return ForgetRequested(guild_id=GUILD_ID, channel_id=line.channel, thread_id=line.thread,
+                               scope="channel", requested_by=SELF_ID, at=line.ts, reason=reason)  # fmt: skip
+    return ForgetRequested(guild_id=GUILD_ID, channel_id=GUILD_ID, scope="guild", requested_by=SELF_ID,
+                           at=line.ts, reason="guild_removed")  # fmt: skip
 
 
 def _place(line: EditLine | DeleteLine, message_id: str, places: dict[str, tuple[str, str | None]]

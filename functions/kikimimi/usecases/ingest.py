@@ -81,7 +81,8 @@ def ingest(
     addressed = rules.is_addressed(message, s.names)
     outcome = "stored"
     if addressed and policy.too_old(message, now, s.addressed_max_age_seconds):
-        # Delivered late (a backlog, a retried create): an answer now would reply to a cold conversation.
+        # Delivered late (a backlog, a retried create, a catch-up after a gateway gap): an answer now
+        # would reply to a cold conversation. Within the age a backfilled one is answered like a live one.
         outcome = "too_old"
         deps.emit("answer_skipped", key, **base, decision="too_old", reason=f"addressed: {addressed}",
                   age_seconds=round((now - message.created_at).total_seconds(), 1))  # fmt: skip
@@ -114,6 +115,11 @@ def ingest(
         outcome = "answer_scheduled" if capped is None else "capped"
     elif deps.quiet(key, now):
         outcome = "quiet"
+    elif envelope.backfilled:
+        # Read back from history after the gateway was away: the pause after it (and the time people had
+        # to answer a question in it) passed while nobody listened, so a pause judgment or a watch now
+        # would speak into a moment long gone. The live messages that follow are judged as usual.
+        outcome = "backfilled"
     else:
         if len(window) >= s.min_messages:
             _schedule_pause(deps, envelope, message, window, now, base)
@@ -126,10 +132,10 @@ def ingest(
             _schedule_watch(deps, envelope, message, window, now, base)
     _cancel_previous(deps, key, window, message.id, base)
     _settle_watches(deps, key, window, message, base)
-    deps.emit(
-        "ingest", key, **base, decision=outcome, reason=addressed or "", stored=created,
-        latency_ms=elapsed_ms(started),
-    )  # fmt: skip
+    gap = {"backfilled": True} if envelope.backfilled else {}  # read back by a catch-up, not live
+    reason = addressed or ("read back after a gateway gap: no judgment of a past moment" if gap else "")
+    deps.emit("ingest", key, **base, **gap, decision=outcome, reason=reason, stored=created,
+              latency_ms=elapsed_ms(started))  # fmt: skip
     return outcome
 
 

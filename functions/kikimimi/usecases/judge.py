@@ -116,7 +116,7 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
         ChannelKey(key.channel_id), LastDecision(now, task.trigger_id, verdict_word, decision.reason)
     )
     if decision.should_respond:
-        _schedule_reply(deps, task, decision, now)
+        _schedule_reply(deps, task, decision, trigger, now)
     return decision
 
 
@@ -299,9 +299,10 @@ def _ask_llm(
     spent = budget() or limits.llm_budget_note(deps, key, trigger.guild_id, "judge")
     if spent:
         return spent
+    cap, thinking = s.output_budget("judge")
     request = LLMRequest(
         purpose="judge", system=prompts.render("judge", context, deps.settings.prompts_dir),
-        schema=answer_schema(), max_output_tokens=300, temperature=0.2,
+        schema=answer_schema(), max_output_tokens=cap, temperature=0.2, thinking_budget=thinking,
     )  # fmt: skip
     limits.spend_llm_call(deps, trigger.guild_id)  # counted when asked: a failed call may cost too
     try:
@@ -325,15 +326,23 @@ def _ask_llm(
     return decision
 
 
-def _schedule_reply(deps: Deps, task: JudgeTask, decision: Decision, now) -> None:
+def _schedule_reply(deps: Deps, task: JudgeTask, decision: Decision, trigger: Message, now) -> None:
     key = task.key
     s = deps.settings
     delay = policy.clamp_delay(decision.delay_seconds, s.reply_delay_min_seconds, s.reply_delay_max_seconds)
+    # Planned from the trigger (or question), not from when this judgment ran: a judgment that itself ran
+    # late behind a backlog does not make its reply on time.
+    planned_wait = (
+        (task.wait_seconds or s.question_watch_seconds) if task.watch
+        else policy.longest_pause(s.judge_timing == "fixed", s.min_wait_seconds, s.pace_max_seconds,
+                                  s.jitter_ratio)
+    )  # fmt: skip
     payload = ReplyTask(
         guild_id=task.guild_id, channel_id=key.channel_id, thread_id=key.thread_id,
         trigger_id=task.trigger_id, response_type=decision.response_type, reason=decision.reason[:500],
         reply_to_message_id=decision.reply_to_message_id, reaction=decision.reaction, state=decision.state,
         question_id=task.trigger_id if task.watch else None,
+        due_at=policy.reply_due(trigger.created_at, planned_wait, delay),
     )  # fmt: skip
     # A watch's reply is named apart: a newer message cancels the previous message's reply, not this one.
     name = policy.task_name(TaskKind.REPLY, key, task.trigger_id, watch=task.watch)

@@ -12,7 +12,7 @@ from kikimimi import prompts
 from kikimimi.domain import policy
 from kikimimi.domain.links import keep_known_links
 from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
-from kikimimi.domain.outgoing import part_nonce, reply_parts, shape_reply
+from kikimimi.domain.outgoing import ReplyDraft, part_nonce, reply_parts, shape_reply
 from kikimimi.domain.prompt_context import build_context, last_lines, said_recently
 from kikimimi.domain.wire import ReplyTask
 from kikimimi.ports import DiscordError, LLMError, LLMRequest, LLMResult
@@ -23,19 +23,22 @@ from kikimimi.usecases.memory import recall as memory_recall
 
 log = logging.getLogger(__name__)
 HISTORY = timedelta(hours=1)
+# A written reply is kept for the task's retries: longer than the reply queue retries (900 s, tasks.tf).
+DRAFT_TTL = timedelta(hours=1)
 
 
 def reply(deps: Deps, task: ReplyTask) -> str | None:
     """Deliver one reply or reaction; returns the posted message id (None when nothing was posted).
 
-    Retryable Discord failures propagate so Cloud Tasks retries; the nonce makes the retry safe.
+    Retryable Discord failures propagate so Cloud Tasks retries; the nonce makes the retry safe, and the
+    draft kept under it makes a retry post the rest of the same text.
     """
     started = time.perf_counter()
     key = task.key
     s = deps.settings
     base = {"function": "reply", "guild": task.guild_id, "trigger": task.trigger_id}
     now = deps.clock.now()
-    window = _window(deps, key, task, now)
+    window = _with_trigger(deps, task, _window(deps, key, task, now), now)
     question = next((m for m in window if m.id == task.question_id), None) if task.question_id else None
     if not deps.enabled(key):  # switched off since the task was scheduled
         deps.emit("reply_skipped", key, **base, decision="disabled", reason="channel not enabled")
@@ -44,6 +47,10 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     if task.addressed:
         stale = _addressed_gone(deps, window, task, now)
     else:
+        late = _late_reason(deps, task, now)
+        if late is not None:
+            deps.emit("reply_skipped", key, **base, decision="late", reason=late)
+            return None
         stale = _stale_reason(deps, window, task, question)
     if stale is not None:
         deps.emit("reply_skipped", key, **base, decision="stale", reason=stale)
@@ -60,50 +67,24 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
                   latency_ms=elapsed_ms(started))  # fmt: skip
         return None
 
-    spent = limits.llm_budget_note(deps, key, task.guild_id, "reply")
-    if spent:  # past the guild's daily budget the bot writes nothing (reactions above still go out)
-        deps.emit("reply_skipped", key, **base, decision="budget", reason=spent)
-        return None
-    _discord(deps, key, base, lambda: deps.discord.trigger_typing(key.target))
-    context = build_context(
-        bot_name=s.bot_name, aliases=s.bot_aliases, persona=s.persona, language=s.language, now=now,
-        messages=window, interventions=interventions, trigger_id=task.trigger_id, target_id=target_id,
-        reason=task.reason, response_type=task.response_type.value, others=parent_messages(deps, key, now),
-        state=task.state, addressed=task.addressed, question_id=task.question_id,
-        said=said_recently(window, interventions, now),
-    )  # fmt: skip
-    context = memory_recall.for_reply(deps, context, task, window, now)
-    short = task.response_type is ResponseType.SHORT_ACK
-    request = LLMRequest(
-        purpose="short_ack" if short else "reply",
-        system=prompts.render("reply", context, deps.settings.prompts_dir),
-        max_output_tokens=s.short_ack_max_tokens if short else s.reply_max_tokens, temperature=0.7,
-    )  # fmt: skip
-    limits.spend_llm_call(deps, task.guild_id)
-    result = _write(deps, request, retry=task.addressed)
-    if result is None:
-        deps.emit("reply_failed", key, **base, decision="failed", reason="llm failure")
-        return None
-    deps.llm_call(key, "reply", result, guild=task.guild_id, trigger=task.trigger_id)
-    text = _known_links_only(deps, key, base, shape_reply(result.text, single_line=short), request)
-    if not text:
-        deps.emit("reply_failed", key, **base, decision="failed", reason="empty text from the model")
-        return None
-    if not task.addressed:
-        # Generation takes seconds; a message that arrived meanwhile makes this reply stale too, read
-        # from the same window as before writing (the same lines give the same reading).
-        overtaken = _stale_reason(deps, _window(deps, key, task, deps.clock.now()), task, question)
-        if overtaken is not None:
-            deps.emit("reply_skipped", key, **base, decision="stale", reason=f"while writing: {overtaken}")
+    nonce = policy.nonce(key, task.trigger_id)
+    # A retry after a failed part posts what the first attempt wrote: asking the writer again would
+    # stitch the parts already posted to the rest of a different text.
+    draft = deps.store.reply_draft(key, nonce)
+    result: LLMResult | None = None
+    if draft is None:
+        written = _write_draft(deps, task, base, window, question, target_id, interventions, now)
+        if written is None:
             return None
+        result = written[1]
+        draft = deps.store.keep_reply_draft(key, nonce, written[0], now + DRAFT_TTL)
     if _target_deleted(deps, key, base, target_id):  # deleted while the text was written
         return None
-    parts = reply_parts(text, s.reply_max_messages)
-    posted = _post(deps, key, base, parts, target_id, policy.nonce(key, task.trigger_id))
+    posted = _post(deps, key, base, list(draft.parts), target_id, nonce)
     if not posted:
         return None
     message_id = posted[0]
-    for index, (part, part_id) in enumerate(zip(parts, posted, strict=False)):
+    for index, (part, part_id) in enumerate(zip(draft.parts, posted, strict=False)):
         # Each part is a Discord message of its own (a delete or edit names it); a microsecond apart
         # so the buffer keeps their order.
         deps.store.add_message(
@@ -117,12 +98,68 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
         )  # fmt: skip
     _remember(deps, key, task, window, message_id, now)
     memory_recall.after_post(deps, key, task, now)
+    # Ids and lengths, never the words: what people said and the bot wrote stays out of Cloud Logging
+    # (the posted text is in Discord, and in the buffer for the buffer's TTL).
     deps.emit(
-        "posted", key, **base, decision="posted", text=text, reply_to=target_id, message_id=message_id,
-        parts=len(posted), message_ids=posted, response_type=task.response_type.value, model=result.model,
-        input_tokens=result.input_tokens, output_tokens=result.output_tokens, latency_ms=elapsed_ms(started),
+        "posted", key, **base, decision="posted", reply_to=target_id, message_id=message_id,
+        parts=len(posted), message_ids=posted, length=len(draft.text),
+        part_lengths=[len(part) for part in draft.parts[: len(posted)]],
+        draft="written" if result is not None else "reused", response_type=task.response_type.value,
+        model=draft.model, input_tokens=result.input_tokens if result else 0,
+        output_tokens=result.output_tokens if result else 0, latency_ms=elapsed_ms(started),
     )  # fmt: skip
     return message_id
+
+
+def _write_draft(
+    deps: Deps, task: ReplyTask, base: dict, window: list[Message], question: Message | None, target_id: str,
+    interventions: list[Intervention], now: datetime,
+) -> tuple[ReplyDraft, LLMResult] | None:  # fmt: skip
+    """Ask the writer and shape its text into the parts to post; None (the reason logged) when there is
+    nothing to post: the budget is spent, the writer failed, or the room moved on while it wrote."""
+    key, s = task.key, deps.settings
+    spent = limits.llm_budget_note(deps, key, task.guild_id, "reply")
+    if spent:  # past the guild's daily budget the bot writes nothing (reactions still go out)
+        deps.emit("reply_skipped", key, **base, decision="budget", reason=spent)
+        return None
+    _discord(deps, key, base, lambda: deps.discord.trigger_typing(key.target))
+    context = build_context(
+        bot_name=s.bot_name, aliases=s.bot_aliases, persona=s.persona, language=s.language, now=now,
+        messages=window, interventions=interventions, trigger_id=task.trigger_id, target_id=target_id,
+        reason=task.reason, response_type=task.response_type.value, others=parent_messages(deps, key, now),
+        state=task.state, addressed=task.addressed, question_id=task.question_id,
+        said=said_recently(window, interventions, now),
+    )  # fmt: skip
+    context = memory_recall.for_reply(deps, context, task, window, now)
+    purpose = "short_ack" if task.response_type is ResponseType.SHORT_ACK else "reply"
+    cap, thinking = s.output_budget(purpose)
+    request = LLMRequest(
+        purpose=purpose, system=prompts.render("reply", context, deps.settings.prompts_dir),
+        max_output_tokens=cap, temperature=0.7, thinking_budget=thinking,
+    )  # fmt: skip
+    limits.spend_llm_call(deps, task.guild_id)
+    result = _write(deps, request, retry=task.addressed)
+    if result is None:
+        deps.emit("reply_failed", key, **base, decision="failed", reason="llm failure")
+        return None
+    deps.llm_call(key, "reply", result, guild=task.guild_id, trigger=task.trigger_id)
+    text = _known_links_only(
+        deps, key, base, shape_reply(result.text, single_line=purpose == "short_ack"), request
+    )
+    if not text:
+        deps.emit("reply_failed", key, **base, decision="failed", reason="empty text from the model")
+        return None
+    if not task.addressed:
+        # Generation takes seconds; a message that arrived meanwhile makes this reply stale too, read
+        # from the same window as before writing (the same lines give the same reading).
+        later = deps.clock.now()
+        fresh = _with_trigger(deps, task, _window(deps, key, task, later), later)
+        overtaken = _stale_reason(deps, fresh, task, question)
+        if overtaken is not None:
+            deps.emit("reply_skipped", key, **base, decision="stale", reason=f"while writing: {overtaken}")
+            return None
+    parts = tuple(reply_parts(text, s.reply_max_messages))
+    return ReplyDraft(text=text, parts=parts, model=result.model), result
 
 
 def _known_links_only(deps: Deps, key: ChannelKey, base: dict, text: str, request: LLMRequest) -> str:
@@ -160,6 +197,28 @@ def _stale_reason(deps: Deps, window: list[Message], task: ReplyTask, question: 
     if not any(m.id == task.trigger_id for m in window):
         return "the trigger is gone from the buffer"
     return "a newer message exists" if policy.is_stale(window, task.trigger_id) else None
+
+
+def _with_trigger(deps: Deps, task: ReplyTask, window: list[Message], now: datetime) -> list[Message]:
+    """The window with the trigger in it: in a busy place newer lines may have pushed it out of the newest
+    few, so it is read by id (one read) rather than taken for gone."""
+    if any(m.id == task.trigger_id for m in window):
+        return window
+    trigger = deps.store.buffered_message(task.key, task.trigger_id)
+    if trigger is None or trigger.created_at < now - deps.ttl():  # expired: as gone as the window says
+        return window
+    # Older than every line read (those are the newest), so it goes first.
+    return [trigger, *window]
+
+
+def _late_reason(deps: Deps, task: ReplyTask, now: datetime) -> str | None:
+    """Why a judged reply comes too late (a backlog, retries), or None; measured from the latest time its
+    judgment planned it for, so a long watch or a chosen delay is never late."""
+    limit = deps.settings.reply_max_late_seconds
+    if task.due_at is None or not policy.overdue(task.due_at, now, limit):
+        return None
+    late = (now - task.due_at).total_seconds()
+    return f"{late:.0f}s past the time its judgment planned it for (REPLY_MAX_LATE_SECONDS {limit:g})"
 
 
 def _window(deps: Deps, key: ChannelKey, task: ReplyTask, now: datetime) -> list[Message]:

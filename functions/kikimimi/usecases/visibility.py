@@ -13,7 +13,7 @@ def record(deps: Deps, envelope: ChannelVisibility) -> str:
     Discord's permissions or a moderator's `/kikimimi visibility private`, after which the gateway
     publishes the channel again — takes its part of the guild memory along at once. Safe to run again."""
     key = envelope.key
-    changed = deps.store.record_visibility(key, envelope.private, envelope.at)
+    changed = deps.store.record_visibility(key, envelope.private, envelope.at, envelope.guild_id)
     deps.forget_settings(key)
     # The parent channel's settings, a moderator's override included (read past the 30 s cache: a channel
     # announced on the gateway's start may be enabled by command a moment later); a thread may also be

@@ -132,15 +132,29 @@ class ForgettingRecall(RecallState):
 
     def places(self, channel_id: str) -> list[ChannelKey]:
         with self._lock:
-            found = sorted(c.key for c in self._channels.values() if c.key.channel_id == channel_id)
+            found = sorted(
+                (c.key for c in self._channels.values() if c.key.channel_id == channel_id), key=lambda k: k.id
+            )
             self._count(reads=max(1, len(found)))
             return found
 
-    def forget_memory(self, key: ChannelKey) -> int:
+    def forget_memory(self, key: ChannelKey, *, entirely: bool = False) -> int:
         with self._lock:
             gone = len(self._chunks.pop(key.id, {})) + len(self._facts.pop(key.id, {}))
-            self._channels[key.id] = emptied(self._channels.get(key.id, ChannelMemory(key=key)))
+            if entirely:
+                gone += int(self._channels.pop(key.id, None) is not None)
+            else:
+                self._channels[key.id] = emptied(self._channels.get(key.id, ChannelMemory(key=key)))
             self._count(reads=gone + 1, writes=gone + 1)
+            return gone
+
+    def forget_guild_memory(self, guild_id: str) -> int:
+        with self._lock:
+            profiles = [pk for pk in self._profiles if pk[0] == guild_id]
+            for pk in profiles:
+                del self._profiles[pk]
+            gone = len(profiles) + int(self._guilds.pop(guild_id, None) is not None)
+            self._count(reads=max(1, gone), writes=gone)
             return gone
 
     # Inspection helpers for tests.

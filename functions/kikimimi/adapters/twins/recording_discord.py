@@ -51,7 +51,9 @@ class RecordingDiscord:
             self._by_nonce[(channel_id, nonce)] = message_id
             self.sent.append(Sent("message", channel_id, content, reply_to, nonce, message_id))
         if self._echo:
-            self._echo(f"[recording discord] #{channel_id} ← {content!r} (reply to {reply_to})")
+            # With the id: the demo shows a post's words by it (the `posted` log line has ids only).
+            where = f"#{channel_id} ← {content!r} (reply to {reply_to}, message {message_id})"
+            self._echo(f"[recording discord] {where}")
         return message_id
 
     def add_reaction(self, channel_id: str, message_id: str, emoji: str) -> None:

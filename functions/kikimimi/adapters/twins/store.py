@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from kikimimi.adapters.firestore_codec import count_reads, intervention_doc_id, optional_utc, utc
+from kikimimi.adapters.firestore_codec import (
+    cap_user_doc_id,
+    count_reads,
+    intervention_doc_id,
+    optional_utc,
+    utc,
+)
 from kikimimi.adapters.twins.store_forget import PENDING_EDIT, TOMBSTONE, ForgettingStore
 from kikimimi.domain.caps import CapDecision, CapState, decide
 from kikimimi.domain.memory.forget import intervention_without, line_matches
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
+from kikimimi.domain.outgoing import ReplyDraft
 
 
 def _normalized(message: Message) -> Message:
@@ -22,6 +29,11 @@ def _normalized(message: Message) -> Message:
 
 class InMemoryStore(ForgettingStore):
     """Store on dicts with the Firestore adapter's semantics and read/write counters."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._gateway_marks: dict[str, tuple[ChannelKey, str, datetime]] = {}  # place -> (key, id, expiry)
+        self._drafts: dict[tuple[str, str], tuple[ReplyDraft, datetime]] = {}  # (place, nonce) -> draft
 
     def add_message(self, message: Message, expire_at: datetime) -> bool:
         """Create-if-absent by message id; True when this call created it (a tombstone refuses it)."""
@@ -73,6 +85,13 @@ class InMemoryStore(ForgettingStore):
             order = self._order[key.id]
             del order[bisect.bisect_left(order, (entry[0].created_at, message_id))]
             return entry[0]
+
+    def buffered_message(self, key: ChannelKey, message_id: str) -> Message | None:
+        """One buffered message by id (a tombstone or an early edit is none): one read."""
+        with self._lock:
+            self.reads += 1
+            entry = self._messages.get(key.id, {}).get(message_id)
+            return None if entry is None else entry[0]
 
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
         """The newest `limit` messages created at or after `since`, oldest first."""
@@ -129,6 +148,22 @@ class InMemoryStore(ForgettingStore):
                            key=lambda i: i.at)[-limit:]  # fmt: skip
             self.reads += max(1, len(found))  # as Firestore bills: a query reads at least one document
         return found
+
+    def reply_draft(self, key: ChannelKey, nonce: str) -> ReplyDraft | None:
+        with self._lock:
+            self.reads += 1
+            entry = self._drafts.get((key.id, nonce))
+            return None if entry is None else entry[0]
+
+    def keep_reply_draft(
+        self, key: ChannelKey, nonce: str, draft: ReplyDraft, expire_at: datetime
+    ) -> ReplyDraft:
+        """Create-if-absent under the nonce (Firestore: create); the stored draft wins."""
+        with self._lock:
+            self.writes += 1
+            stored = self._drafts.setdefault((key.id, nonce), (draft, utc(expire_at)))
+            self.reads += stored[0] is not draft  # a refused create reads the winner
+            return stored[0]
 
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
         """Moderator settings of a channel (empty settings when none are stored)."""
@@ -189,7 +224,9 @@ class InMemoryStore(ForgettingStore):
             self.reads += count_reads(count)  # billed like Firestore's count aggregation
         return count
 
-    def record_visibility(self, key: ChannelKey, private: bool, at: datetime) -> bool:
+    def record_visibility(
+        self, key: ChannelKey, private: bool, at: datetime, guild_id: str | None = None
+    ) -> bool:
         """Store who can see a place unless a newer observation is stored; True when the value changed."""
         with self._lock:
             self.reads += 1
@@ -197,6 +234,8 @@ class InMemoryStore(ForgettingStore):
             current = self._settings.get(key.id, ChannelSettings())
             if current.private_at is not None and current.private_at > utc(at):
                 return False
+            if guild_id:
+                self._place_guilds[key.id] = guild_id
             self._settings[key.id] = replace(current, private=private, private_at=utc(at))
             return current.private != private
 
@@ -213,14 +252,15 @@ class InMemoryStore(ForgettingStore):
         """The cap decision over the place's two cap documents, under the lock (Firestore: a transaction)."""
         with self._lock:
             docs = self._caps.setdefault(key.id, {})
-            user, channel = docs.get(f"user-{user_id}", CapState()), docs.get("channel", CapState())
+            name = cap_user_doc_id(user_id)
+            user, channel = docs.get(name, CapState()), docs.get("channel", CapState())
             decision, new_user, new_channel = decide(
                 user, channel, message_id, utc(at), per_user, per_channel, window
             )
             self.reads += 2
-            for name, old, new in ((f"user-{user_id}", user, new_user), ("channel", channel, new_channel)):
+            for doc, old, new in ((name, user, new_user), ("channel", channel, new_channel)):
                 if new != old:
-                    docs[name] = new
+                    docs[doc] = new
                     self.writes += 1
             return decision
 
@@ -233,6 +273,19 @@ class InMemoryStore(ForgettingStore):
         with self._lock:
             self.writes += 1
             self._llm_calls[(guild_id, day)] = self._llm_calls.get((guild_id, day), 0) + 1
+
+    def gateway_marks(self, keys: Sequence[ChannelKey]) -> dict[ChannelKey, str]:
+        """The last message id published per place (one read per place, as a batched get is billed)."""
+        with self._lock:
+            wanted = {key.id: key for key in keys}
+            self.reads += len(wanted)
+            return {key: self._gateway_marks[i][1] for i, key in wanted.items() if i in self._gateway_marks}
+
+    def save_gateway_marks(self, marks: Mapping[ChannelKey, str], expire_at: datetime) -> None:
+        with self._lock:
+            self.writes += len(marks)
+            for key, message_id in marks.items():
+                self._gateway_marks[key.id] = (key, message_id, utc(expire_at))
 
     # Inspection helpers for tests.
 
@@ -254,6 +307,11 @@ class InMemoryStore(ForgettingStore):
         with self._lock:
             entry = self._messages.get(key.id, {}).get(message_id)
         return None if entry is None else entry[1]
+
+    def reply_drafts(self, key: ChannelKey) -> dict[str, tuple[ReplyDraft, datetime]]:
+        """Nonce -> (draft, expire_at) of the place's written replies, without counting reads."""
+        with self._lock:
+            return {nonce: entry for (place, nonce), entry in self._drafts.items() if place == key.id}
 
     def tombstones(self, key: ChannelKey) -> list[str]:
         """Ids held by a tombstone in `key`, without counting reads."""

@@ -86,8 +86,11 @@ class Gateway:
         self.identifies: list[dict[str, Any]] = []
         self.connect_queries: list[dict[str, str]] = []  # e.g. v, encoding, compress
         self._connections: set[_Connection] = set()
+        self.refusing = False  # Discord unreachable: the websocket upgrade is answered 503
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        if self.refusing:
+            raise web.HTTPServiceUnavailable(text="gateway unavailable")
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
         self.connect_queries.append(dict(request.query))
@@ -211,6 +214,12 @@ class Gateway:
             session.connection = None
         for conn in list(self._connections):
             await conn.ws.close(code=code)
+
+    async def end_sessions(self, code: int) -> None:
+        """Drop every connection and forget the sessions: a RESUME is refused (op 9), so the client
+        identifies anew and what was dispatched meanwhile never reaches it."""
+        self.sessions.clear()
+        await self.close_all(code)
 
     def connected_sessions(self) -> int:
         return sum(1 for s in self.sessions.values() if s.connection is not None)

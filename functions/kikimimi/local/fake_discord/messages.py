@@ -80,10 +80,18 @@ class MessageRoutes:
         return web.Response(status=204)
 
     async def _list_messages(self, request: web.Request) -> web.Response:
+        """Channel history as Discord serves it: `after`, `before` or `around` an id, `limit` 1–100."""
         channel = self._channel(request)
-        limit = max(1, min(100, int(request.query.get("limit", "50"))))
-        newest_first = list(reversed(self._state.channel_messages(channel.id)))[:limit]
-        return json_response(200, [self._render(m) for m in newest_first])
+        query = request.query
+        try:
+            limit = max(1, min(100, int(query.get("limit", "50"))))
+            after, before, around = (
+                int(query[k]) if k in query else None for k in ("after", "before", "around")
+            )
+        except ValueError as exc:
+            raise ApiError(400, payloads.form_error("limit", "NUMBER_TYPE_COERCE", str(exc))) from exc
+        found = self._state.history(channel.id, limit=limit, after=after, before=before, around=around)
+        return json_response(200, [self._render(m) for m in found])
 
     async def _get_message(self, request: web.Request) -> web.Response:
         return json_response(200, self._render(self._message(request)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Coroutine
+from datetime import datetime
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -207,14 +208,19 @@ class FakeDiscord(ScriptedFaults, Inspection):
         *,
         mentions: list[str] | None = None,
         reply_to: str | None = None,
+        at: datetime | None = None,
+        dispatch: bool = True,
     ) -> dict[str, Any]:
-        """Store a message by a user and dispatch MESSAGE_CREATE; mentions default to <@id> in content."""
+        """Store a message by a user and dispatch MESSAGE_CREATE; mentions default to <@id> in content.
+        `at`: created then (id and timestamp), e.g. during a gap the test skips over; `dispatch=False`:
+        an event the bot's session never gets (only the channel's history shows the message)."""
         author_id = author.id if isinstance(author, User) else author
         mention_ids = mentioned_user_ids(content) if mentions is None else list(mentions)
         message = self.state.create_message(
-            channel_id, author_id, content, reference_id=reply_to, mention_ids=mention_ids
+            channel_id, author_id, content, reference_id=reply_to, mention_ids=mention_ids, at=at
         )
-        self._call(self.gateway.message_event("MESSAGE_CREATE", message))
+        if dispatch:
+            self._call(self.gateway.message_event("MESSAGE_CREATE", message))
         return self.render(message)
 
     def edit_message(self, channel_id: str, message_id: str, content: str) -> dict[str, Any]:
@@ -225,14 +231,34 @@ class FakeDiscord(ScriptedFaults, Inspection):
         self._call(self.gateway.message_event("MESSAGE_UPDATE", message))
         return self.render(message)
 
-    def delete_message(self, channel_id: str, message_id: str) -> None:
-        """Remove a stored message and dispatch MESSAGE_DELETE."""
+    def delete_message(self, channel_id: str, message_id: str, *, dispatch: bool = True) -> None:
+        """Remove a stored message and dispatch MESSAGE_DELETE (`dispatch=False`: the session misses it)."""
         message = self.state.delete_message(channel_id, message_id)
         if message is None:
             raise KeyError(message_id)
-        self._call(
-            self.gateway.broadcast("MESSAGE_DELETE", payloads.message_delete(message), INTENT_GUILD_MESSAGES)
-        )
+        if dispatch:
+            self._call(
+                self.gateway.broadcast(
+                    "MESSAGE_DELETE", payloads.message_delete(message), INTENT_GUILD_MESSAGES
+                )
+            )
+
+    def delete_channel(self, channel_id: str) -> Channel:
+        """Delete a channel or a thread: CHANNEL_DELETE, or THREAD_DELETE (ids, type and parent only)."""
+        channel = self.state.delete_channel(channel_id)
+        if channel.parent_id is None:
+            with self.state.lock:
+                data = payloads.channel(channel)
+            self._call(self.gateway.broadcast("CHANNEL_DELETE", data, INTENT_GUILDS))
+        else:
+            data = {"id": channel.id, "guild_id": channel.guild_id, "parent_id": channel.parent_id,
+                    "type": channel.type}  # fmt: skip
+            self._call(self.gateway.broadcast("THREAD_DELETE", data, INTENT_GUILDS))
+        return channel
+
+    def remove_bot(self, guild_id: str) -> None:
+        """The bot is kicked from a guild: GUILD_DELETE without `unavailable` (an outage would say so)."""
+        self._call(self.gateway.broadcast("GUILD_DELETE", {"id": guild_id}, INTENT_GUILDS))
 
     def invoke(
         self,
@@ -260,9 +286,24 @@ class FakeDiscord(ScriptedFaults, Inspection):
         """Send op 7 RECONNECT to every connection (clients then RESUME)."""
         return self._call(self.gateway.send_raw(frames.reconnect()))
 
-    def drop_gateway(self, code: int = 4000) -> None:
-        """Close every gateway connection; sessions stay resumable and buffer events meanwhile."""
-        self._call(self.gateway.close_all(code))
+    def drop_gateway(self, code: int = 4000, *, resumable: bool = True) -> None:
+        """Close every gateway connection. Resumable: sessions buffer events meanwhile and a RESUME replays
+        them; not: the sessions end, the client identifies anew (READY) and what happened between is only
+        in the channels' history."""
+        self._call(self.gateway.close_all(code) if resumable else self.gateway.end_sessions(code))
+
+    def gateway_down(self) -> None:
+        """Discord's gateway unreachable: sessions end, connections close, and new ones are refused (503)
+        until `gateway_up`; messages posted meanwhile reach the bot only through history."""
+        self._call(self._refuse(True))
+        self._call(self.gateway.end_sessions(4000))
+
+    def gateway_up(self) -> None:
+        """Accept gateway connections again (the client's reconnect then identifies)."""
+        self._call(self._refuse(False))
+
+    async def _refuse(self, refusing: bool) -> None:
+        self.gateway.refusing = refusing
 
     def connected_sessions(self) -> int:
         return self._call(_value(self.gateway.connected_sessions))

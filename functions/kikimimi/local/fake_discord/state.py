@@ -19,17 +19,31 @@ def iso_now() -> str:
 
 
 class Snowflakes:
-    """Increasing, time-based ids so discord.py's created_at is sensible."""
+    """Increasing, time-based ids so discord.py's created_at is sensible; never the same id twice."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._last = 0
+        self._issued: set[int] = set()
 
     def next(self) -> str:
         with self._lock:
             candidate = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
             self._last = max(candidate, self._last + 1)
+            while self._last in self._issued:
+                self._last += 1
+            self._issued.add(self._last)
             return str(self._last)
+
+    def at(self, when: datetime) -> str:
+        """An id of a message created at `when` (in the past: a message from a gap the test skips)."""
+        with self._lock:
+            candidate = (int(when.timestamp() * 1000) - DISCORD_EPOCH_MS) << 22
+            while candidate in self._issued:
+                candidate += 1
+            self._issued.add(candidate)
+            self._last = max(self._last, candidate)  # later ids from next() stay above it
+            return str(candidate)
 
 
 PUBLIC_THREAD = 11
@@ -166,6 +180,19 @@ class FakeState:
                 channel.overwrites = []
             return channel
 
+    def delete_channel(self, channel_id: str) -> Channel:
+        """Remove a channel (with its threads and their messages) or a thread from its guild."""
+        with self.lock:
+            channel = self.channels.pop(channel_id)
+            guild = self.guilds[channel.guild_id]
+            gone = {channel_id} | {c.id for c in self.channels.values() if c.parent_id == channel_id}
+            for thread_id in gone - {channel_id}:
+                del self.channels[thread_id]
+            guild.channel_ids = [i for i in guild.channel_ids if i not in gone]
+            guild.thread_ids = [i for i in guild.thread_ids if i not in gone]
+            self.messages = {i: m for i, m in self.messages.items() if m.channel_id not in gone}
+            return channel
+
     def add_member(self, guild_id: str, user_id: str) -> None:
         with self.lock:
             guild = self.guilds[guild_id]
@@ -178,9 +205,25 @@ class FakeState:
             return found if found is not None and found.channel_id == channel_id else None
 
     def channel_messages(self, channel_id: str) -> list[StoredMessage]:
-        """Messages of a channel, oldest first."""
+        """Messages of a channel, oldest first (by id: a backdated message sorts where its time is)."""
         with self.lock:
-            return [m for m in self.messages.values() if m.channel_id == channel_id]
+            return sorted((m for m in self.messages.values() if m.channel_id == channel_id), key=_id_order)
+
+    def history(
+        self, channel_id: str, *, limit: int, after: int | None, before: int | None, around: int | None
+    ) -> list[StoredMessage]:
+        """GET /channels/{id}/messages as Discord answers it: newest first; `after` the `limit` messages
+        right after it, `before` (or neither) the `limit` newest before it, `around` those around it."""
+        found = self.channel_messages(channel_id)
+        if around is not None:
+            older = [m for m in found if int(m.id) < around][-(limit // 2) :] if limit > 1 else []
+            newer = [m for m in found if int(m.id) >= around][: limit - len(older)]
+            return [*older, *newer][::-1]
+        if before is not None:
+            found = [m for m in found if int(m.id) < before]
+        if after is not None:
+            return [m for m in found if int(m.id) > after][:limit][::-1]
+        return found[-limit:][::-1]
 
     def create_message(
         self,
@@ -193,24 +236,27 @@ class FakeState:
         mention_ids: list[str] | None = None,
         mention_everyone: bool = False,
         enforce_nonce: bool = False,
+        at: datetime | None = None,
     ) -> StoredMessage:
-        """Store a new message and remember its nonce for deduplication when enforced."""
+        """Store a new message and remember its nonce for deduplication when enforced; `at`: created then
+        (its id and timestamp say so), e.g. during a gap the test skips over."""
         with self.lock:
             channel = self.channels[channel_id]
             message = StoredMessage(
-                id=self.ids.next(),
+                id=self.ids.next() if at is None else self.ids.at(at),
                 channel_id=channel_id,
                 guild_id=channel.guild_id,
                 author_id=author_id,
                 content=content,
-                timestamp=iso_now(),
+                timestamp=iso_now() if at is None else at.astimezone(UTC).isoformat(),
                 nonce=nonce,
                 reference_id=reference_id,
                 mention_ids=list(mention_ids or []),
                 mention_everyone=mention_everyone,
             )
             self.messages[message.id] = message
-            channel.last_message_id = message.id
+            if channel.last_message_id is None or int(message.id) > int(channel.last_message_id):
+                channel.last_message_id = message.id
             if enforce_nonce and nonce is not None:
                 self._nonces[(channel_id, author_id, str(nonce))] = (message.id, time.monotonic())
             return message
@@ -275,6 +321,10 @@ class FakeState:
                 stored.append(record)
             self.commands[(app_id, guild_id)] = stored
             return [dict(c) for c in stored]
+
+
+def _id_order(message: StoredMessage) -> int:
+    return int(message.id)
 
 
 _MENTION = re.compile(r"<@!?(\d+)>")

@@ -1,29 +1,52 @@
-"""Use cases: forget a member of a guild, forget a channel, and show what is kept about a member."""
+"""Use cases: forget a member, a place or a whole guild, and show what is kept about a member."""
+
+# Every forget pages until nothing is left and is safe to run again: a retried or redelivered request
+# finds only what the first run did not reach (the member's tombstoned messages, a place's deleted
+# documents no longer match), so a second run finishes the job and a third finds nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from kikimimi.domain.memory.forget import chunk_without, intervention_without
-from kikimimi.domain.memory.model import SourceMatch
-from kikimimi.domain.model import ChannelKey
+from kikimimi.domain.memory.forget import profile_topic
+from kikimimi.domain.memory.member_lines import (
+    Member,
+    chunk_without_member,
+    intervention_without_member,
+    refers_to,
+    without_member,
+)
+from kikimimi.domain.memory.model import ChannelMemory, SourceMatch, UserProfile
+from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.wire import ForgetRequested
 from kikimimi.ports import Recall, Store
 from kikimimi.usecases.deps import Deps
-from kikimimi.usecases.memory.rebuild import drop_drawn_from, refresh_guild
+from kikimimi.usecases.memory.rebuild import MAX_CHUNKS, drop_drawn_from, refresh_guild, schedule_rebuild
 
-MAX_BUFFERED = 2000  # an author's messages the buffer can hold (30 minutes) across a guild's channels
-MAX_PROFILES = 1000
+PAGE = 500  # messages or profiles per query while a forget pages on
+MAX_FACTS = 1000  # facts of a place read to find those that name the member (a place keeps far fewer)
+EXPORT_BUFFERED = 2000  # buffered messages listed by `what-do-you-know`
+NO_GUILD = "none"  # direct messages keep their profiles under this guild id (commit_summary)
+PLACE_GONE = ("channel_deleted", "thread_deleted")
 
 
 def on_request(deps: Deps, request: ForgetRequested) -> str:
-    """A `/kikimimi forget me|channel` envelope from the gateway (kept even where the bot is off)."""
-    if request.scope == "user" and request.guild_id and request.user_id:
-        counts = forget_user(deps, request.guild_id, request.user_id)
+    """A forget request from the gateway: a member's or moderator's command (kept even where the bot is
+    off), a channel or thread deleted, or the bot removed from a guild."""
+    if request.scope == "guild" and request.guild_id:
+        counts = forget_guild(deps, request.guild_id)
+    elif request.scope == "user" and request.user_id:
+        if request.guild_id:
+            counts = forget_user(deps, request.guild_id, request.user_id)
+        else:  # a direct message: everything of the conversation is the member's
+            counts = forget_direct(deps, request.key, request.user_id)
     elif request.scope == "channel":
-        counts = forget_channel(deps, request.guild_id, request.channel_id)
+        gone = request.reason in PLACE_GONE
+        thread = request.thread_id if request.reason == "thread_deleted" else None
+        counts = forget_channel(deps, request.guild_id, request.channel_id, thread, gone=gone)
     else:
         deps.emit(
             "ingest", request.key, function="ingest", decision="ignored", reason="forget: no guild or user"
@@ -36,72 +59,252 @@ def on_request(deps: Deps, request: ForgetRequested) -> str:
         guild=request.guild_id,
         decision="forgotten",
         scope=request.scope,
+        reason=request.reason,
         requested_by=request.requested_by,
         **counts,
     )
     return "forgotten"
 
 
-def forget_user(deps: Deps, guild_id: str, user_id: str) -> dict[str, int]:
+def _pages(store: Store, guild_id: str | None, author_id: str) -> Iterator[Message]:
+    """Every buffered message of the author in the guild, newest first, a page at a time: the cursor is
+    the oldest time seen (ties are read again and skipped), so messages changed on the way are no issue."""
+    seen: set[tuple[str, str]] = set()
+    until: datetime | None = None
+    while True:
+        page = store.buffered_by(guild_id, author_id, PAGE, until)
+        fresh = [m for m in page if (m.key.id, m.id) not in seen]
+        yield from fresh
+        seen.update((m.key.id, m.id) for m in fresh)
+        if len(page) < PAGE or not fresh:
+            return
+        until = page[-1].created_at
+
+
+def forget_user(
+    deps: Deps, guild_id: str | None, user_id: str, places: Iterable[ChannelKey] = ()
+) -> dict[str, int]:
     """Everything kept about a member in a guild: buffered messages (tombstoned), their snippet lines,
-    chunk lines, facts from their messages, their profile; summaries touched are cleared and rebuilt."""
+    chunk lines, facts from their messages or naming them, their profile and cap documents; the bot's own
+    lines that name, address or quote them lose those sentences (or go); touched summaries are cleared
+    and rebuilt. `guild_id` None: direct messages (with `places`, the conversation's)."""
+    store, recall, bot = deps.store, deps.recall, deps.settings.bot_user_id
     match = SourceMatch(author_id=user_id)
-    now = deps.clock.now()
-    until = now + timedelta(days=deps.settings.tombstone_days)
-    counts = {"messages": 0, "snippets": 0, "chunks": 0, "facts": 0, "profile": 0}
-    places: set[ChannelKey] = set()
-    for message in deps.store.buffered_by(guild_id, user_id, MAX_BUFFERED):
-        counts["messages"] += deps.store.delete_message(message.key, message.id, until) is not None
-        places.add(message.key)
-    recall = deps.recall
+    until = deps.clock.now() + timedelta(days=deps.settings.tombstone_days)
+    counts = {"messages": 0, "snippets": 0, "chunks": 0, "facts": 0, "profile": 0, "own_lines": 0, "caps": 0}
+    # Their names and words first (buffer, profile, chunk lines): the bot's lines are matched against
+    # them. The bot's buffered lines go before the member's messages and the profile last, so a run cut
+    # short and retried still knows whom and what to look for. The member's messages are tombstoned
+    # before any place's epoch moves: a summary that reads the buffer after that cannot see them.
+    buffered = list(_pages(store, guild_id, user_id))
+    member = Member(user_id).seen([m.author_name for m in buffered], [m.content for m in buffered])
+    keys: set[ChannelKey] = {*places, *(m.key for m in buffered)}
     if recall is not None:
-        places.update(c.key for c in recall.guild_channels(guild_id))
-    for key in sorted(places):
-        counts["snippets"] += deps.store.rewrite_interventions(
-            key, match, lambda i: intervention_without(i, match)
-        )
-        if recall is None:
-            continue
-        recall.bump_epoch(key)
-        chunks = recall.rewrite_chunks(key, match, lambda c: chunk_without(c, match))
-        counts["chunks"] += len(chunks)
-        recall.drop_refs(key, user_id)
-        counts["facts"] += drop_drawn_from(deps, recall, key, guild_id, match, chunks)[1]
+        if guild_id:
+            keys.update(c.key for c in recall.guild_channels(guild_id))
+        profile = recall.profile(guild_id or NO_GUILD, user_id)
+        member = member.seen([profile.display_name] if profile else [])
+        for key in keys:
+            lines = [x for c in recall.chunks_citing(key, match) for x in c.lines if x.author_id == user_id]
+            member = member.seen([x.author_name for x in lines], [x.text for x in lines])
+    if bot:
+        counts["own_lines"] += _own_buffered(deps, guild_id, member, {m.id for m in buffered}, until)
+    for message in buffered:
+        counts["messages"] += store.delete_message(message.key, message.id, until) is not None
+    for key in sorted(keys, key=lambda k: k.id):  # a channel's key (no thread) sorts with its threads'
+        counts["snippets"] += _snippets(deps, key, member)
+        if recall is not None:
+            chunks, facts = _memory(deps, recall, key, guild_id, member)
+            counts["chunks"] += chunks
+            counts["facts"] += facts
+        counts["own_lines"] += _decision(deps, key, member)
+    counts["caps"] = store.forget_caps(user_id)
     if recall is not None:
-        counts["profile"] = int(recall.delete_profile(guild_id, user_id))
+        memory = recall.guild_memory(guild_id) if guild_id else None
+        if memory is not None and refers_to(f"{memory.long_term}\n{memory.recent_events}", member):
+            refresh_guild(deps, guild_id or NO_GUILD, deps.clock.now())
+        counts["profile"] = int(recall.delete_profile(guild_id or NO_GUILD, user_id))
     return counts
 
 
-def forget_channel(deps: Deps, guild_id: str | None, channel_id: str) -> dict[str, int]:
-    """Everything of a channel and its threads: buffer, snippets, judgments, memory; profiles lose the
-    channel and the topics it may have given them; the guild memory is written again without it."""
-    counts = {"documents": deps.store.forget_place(channel_id), "memories": 0, "profiles": 0}
+def _snippets(deps: Deps, key: ChannelKey, member: Member) -> int:
+    """The member's snippet lines, and the bot's that refer to them."""
+    bot = deps.settings.bot_user_id
+
+    def change(i: Any) -> Any:
+        return intervention_without_member(i, member, bot)
+
+    changed = deps.store.rewrite_interventions(key, SourceMatch(author_id=member.user_id), change)
+    if bot:
+        changed += deps.store.rewrite_interventions(key, SourceMatch(author_id=bot), change)
+    # A reply written but not posted yet (kept for its task's retries): one about the member goes, and a
+    # retry writes it again from what is left.
+    return changed + deps.store.forget_reply_drafts(key, lambda d: refers_to(d.text, member))
+
+
+def _memory(
+    deps: Deps, recall: Recall, key: ChannelKey, guild_id: str | None, member: Member
+) -> tuple[int, int]:
+    """(chunks changed, facts deleted) in one place; the summary is cleared and rebuilt when a chunk
+    changed or it names the member."""
+    bot = deps.settings.bot_user_id
+    match = SourceMatch(author_id=member.user_id)
+    recall.bump_epoch(key)  # a summary or reflection that read the member's lines cannot commit now
+    chunks = recall.rewrite_chunks(key, match, lambda c: chunk_without_member(c, member, bot))
+    own = _own_chunk_lines(recall, key, member, bot) if bot else set()
+    for mid in sorted(own):
+        chunks += recall.rewrite_chunks(
+            key, SourceMatch(message_id=mid), lambda c: chunk_without_member(c, member, bot)
+        )
+    recall.drop_refs(key, member.user_id)
+    memory = recall.channel_memory(key)
+    if not chunks and _names(memory, member):
+        recall.supersede_summary(key)
+        schedule_rebuild(deps, key, guild_id)
+    deleted = drop_drawn_from(deps, recall, key, guild_id, match, chunks)[1]
+    doomed = {f.id for mid in sorted(own) for f in recall.facts_citing(key, SourceMatch(message_id=mid))}
+    doomed |= {f.id for f in recall.facts(key, MAX_FACTS) if refers_to(f.content, member)}
+    if doomed:
+        deleted += recall.delete_facts(key, sorted(doomed))
+    return len({c.seq for c in chunks}), deleted
+
+
+def _own_chunk_lines(recall: Recall, key: ChannelKey, member: Member, bot: str) -> set[str]:
+    """Ids of the bot's chunk lines that refer to the member."""
+    return {
+        x.message_id
+        for c in recall.chunks_citing(key, SourceMatch(author_id=bot))
+        for x in c.lines
+        if x.author_id == bot and refers_to(x.text, member)
+    }
+
+
+def _names(memory: ChannelMemory, member: Member) -> bool:
+    """Does the summary, mood, topics or people of a channel memory refer to the member?"""
+    text = "\n".join((memory.summary, memory.mood, " ".join(memory.topic_keywords), *memory.active_users))
+    return bool(text.strip()) and refers_to(text, member)
+
+
+def _decision(deps: Deps, key: ChannelKey, member: Member) -> int:
+    """The reason of the place's last decision (an LLM's words) when it names the member."""
+    last = deps.store.channel_settings(key).last_decision
+    if last is None or not refers_to(last.reason, member):
+        return 0
+    deps.store.record_decision(key, replace(last, reason=""))
+    return 1
+
+
+def _own_buffered(
+    deps: Deps, guild_id: str | None, member: Member, answered: set[str], until: datetime
+) -> int:
+    """The bot's buffered lines: a reply to the member's message goes; one that names, addresses or
+    quotes them loses those sentences (or goes when nothing is left)."""
+    store, changed = deps.store, 0
+    for message in list(_pages(store, guild_id, deps.settings.bot_user_id)):
+        text = None if message.reply_to_id in answered else without_member(message.content, member)
+        if text is None:
+            changed += store.delete_message(message.key, message.id, until) is not None
+        elif text != message.content:
+            changed += store.update_message(message.key, message.id, text, until)[0] == "edited"
+    return changed
+
+
+def forget_direct(deps: Deps, key: ChannelKey, user_id: str) -> dict[str, int]:
+    """`forget me` in a direct message: the member everywhere the bot talks with them alone (their
+    direct messages), and the whole conversation it was asked in."""
+    return {**forget_user(deps, None, user_id, places=[key]), **forget_channel(deps, None, key.channel_id)}
+
+
+def forget_channel(
+    deps: Deps, guild_id: str | None, channel_id: str, thread_id: str | None = None, *, gone: bool = False
+) -> dict[str, int]:
+    """Everything of a channel and its threads (or of one thread): buffer, snippets, judgments, caps,
+    memory; profiles lose the channel (a thread: the topics it gave them); the guild memory is written
+    again without it. `gone`: the place was deleted — its settings go and its memory document too."""
+    counts = {"documents": 0, "memories": 0, "profiles": 0}
     recall = deps.recall
+    keys = (
+        [] if recall is None else [k for k in recall.places(channel_id) if thread_id in (None, k.thread_id)]
+    )
+    thread_lines = (
+        [x for k in keys for c in recall.chunks_after(k, 0, MAX_CHUNKS) for x in c.lines]
+        if recall is not None and thread_id
+        else []
+    )
+    counts["documents"] = deps.store.forget_place(channel_id, thread_id, settings=gone)
     if recall is None:
         return counts
-    for key in recall.places(channel_id):
-        counts["documents"] += recall.forget_memory(key)
+    for key in keys:
+        counts["documents"] += recall.forget_memory(key, entirely=gone)
         counts["memories"] += 1
-    if guild_id:
-        for profile in recall.channel_profiles(guild_id, channel_id, MAX_PROFILES):
+    profiles_guild = guild_id or NO_GUILD
+    if thread_id:  # the channel stays in the profiles: only a topic drawn from the thread goes
+        ids = {x.message_id for x in thread_lines}
+        for author in sorted({x.author_id for x in thread_lines}):
             counts["profiles"] += recall.rewrite_profiles(
-                guild_id,
-                SourceMatch(author_id=profile.user_id),
-                lambda p: replace(
-                    p,
-                    channels_active=tuple(c for c in p.channels_active if c != channel_id),
-                    last_topic=(),
-                    topic_ids=(),
-                ),
+                profiles_guild, SourceMatch(author_id=author), lambda p: _topic_without(p, ids)
             )
+    else:
+        counts["profiles"] = _leave_channel(recall, profiles_guild, channel_id)
+    if guild_id:
         refresh_guild(deps, guild_id, deps.clock.now())
+    return counts
+
+
+def _topic_without(profile: UserProfile, ids: set[str]) -> UserProfile:
+    return profile_topic(profile, []) if ids & set(profile.topic_ids) else profile
+
+
+def _leave_channel(recall: Recall, guild_id: str, channel_id: str) -> int:
+    """Every profile active in the channel loses it and its last topic, a page at a time (a profile
+    changed no longer matches the query, so the next page is the next profiles)."""
+    changed, seen = 0, set()
+    while True:
+        page = [p for p in recall.channel_profiles(guild_id, channel_id, PAGE) if p.user_id not in seen]
+        for profile in page:
+            seen.add(profile.user_id)
+            changed += recall.rewrite_profiles(
+                guild_id, SourceMatch(author_id=profile.user_id), _without_channel(channel_id)
+            )
+        if len(page) < PAGE:
+            return changed
+
+
+def _without_channel(channel_id: str) -> Callable[[UserProfile], UserProfile]:
+    def change(p: UserProfile) -> UserProfile:
+        kept = tuple(c for c in p.channels_active if c != channel_id)
+        return replace(p, channels_active=kept, last_topic=(), topic_ids=())
+
+    return change
+
+
+def forget_guild(deps: Deps, guild_id: str) -> dict[str, int]:
+    """Everything of a guild the bot was removed from: every place (as if deleted), every profile, the
+    guild memory, the daily budget counters. Places go one by one, each store side before its memory
+    document, so a retry still finds what is left by the guild (buffer, visibility, memory)."""
+    recall = deps.recall
+    channels = set(deps.store.guild_places(guild_id))
+    if recall is not None:
+        channels.update(c.key.channel_id for c in recall.guild_channels(guild_id))
+    counts = {"places": len(channels), "documents": 0, "profiles": 0}
+    for channel_id in sorted(channels):
+        counts["documents"] += deps.store.forget_place(channel_id, settings=True)
+        if recall is not None:
+            for key in recall.places(channel_id):
+                counts["documents"] += recall.forget_memory(key, entirely=True)
+    if recall is not None:
+        counts["profiles"] = recall.forget_guild_memory(guild_id)
+    counts["documents"] += deps.store.forget_guild(guild_id)
+    deps.memory_cache.pop(f"guild:{guild_id}", None)
     return counts
 
 
 def export_user(store: Store, recall: Recall | None, guild_id: str, user_id: str) -> dict[str, Any]:
     """What is kept about a member of a guild, as plain data (`/kikimimi what-do-you-know`, the CLI)."""
     match = SourceMatch(author_id=user_id)
-    buffered = store.buffered_by(guild_id, user_id, MAX_BUFFERED)
+    buffered = sorted(
+        store.buffered_by(guild_id, user_id, EXPORT_BUFFERED), key=lambda m: (m.created_at, m.id)
+    )
     out: dict[str, Any] = {
         "guild_id": guild_id,
         "user_id": user_id,

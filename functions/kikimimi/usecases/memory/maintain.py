@@ -81,8 +81,9 @@ def _rebuild(deps: Deps, guild_id: str, now: datetime, fresh: bool = False) -> b
             purpose="guild",
             system=render("guild", guild_context(s.bot_name, s.language, previous, channels), s.prompts_dir),
             schema=schema(GuildAnswer),
-            max_output_tokens=1000,
+            max_output_tokens=s.output_budget("guild")[0],
             temperature=0.3,
+            thinking_budget=s.output_budget("guild")[1],
         )
         try:
             result = deps.memory_llm.generate(request)

@@ -89,6 +89,11 @@ def rebuild_summary(deps: Deps, task: SummarizeTask) -> ChannelMemory | None:
     }
     memory = deps.recall.channel_memory(key)  # first: its epoch guards the chunks read after it
     chunks = deps.recall.chunks_after(key, 0, MAX_CHUNKS)
+    if not chunks and memory == ChannelMemory(key=key):
+        # No memory document: the place was erased (deleted, or its guild left) after the rebuild was
+        # scheduled. Writing an empty summary would bring its document back.
+        deps.emit("summary_skipped", key, **base, decision="gone", pending=0)
+        return None
     guild_id = memory.guild_id or task.guild_id
     batch = [_message(key, guild_id, line) for chunk in chunks for line in chunk.lines]
     now = deps.clock.now()

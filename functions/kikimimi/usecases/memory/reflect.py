@@ -162,8 +162,9 @@ def _extract(
         purpose="reflect",
         system=render("reflect", context, deps.settings.prompts_dir),
         schema=schema(ReflectionAnswer),
-        max_output_tokens=1500,
+        max_output_tokens=s.output_budget("reflect")[0],
         temperature=0.2,
+        thinking_budget=s.output_budget("reflect")[1],
     )
     try:
         result = deps.memory_llm.generate(request)

@@ -27,8 +27,9 @@ def write_summary(
             purpose="summarize",
             system=render("summarize", context, deps.settings.prompts_dir),
             schema=schema(SummaryAnswer),
-            max_output_tokens=800,
+            max_output_tokens=s.output_budget("summarize")[0],
             temperature=0.3,
+            thinking_budget=s.output_budget("summarize")[1],
         )
         try:
             result = deps.memory_llm.generate(request)

@@ -1,0 +1,145 @@
+"""Catch-up after a gap: read each enabled place's Discord history since its mark, publish the messages
+missed meanwhile (backfilled) and a delete for each buffered message Discord no longer has."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import discord
+
+from kikimimi.domain.model import ChannelKey
+from kikimimi.domain.wire import MessageDeleted
+from kikimimi.ports import Clock, Store
+
+from . import catchup_plan as plans
+from . import envelopes
+from .backlog import Envelope
+from .marks import Marks
+
+log = logging.getLogger(__name__)
+# Places read at once: discord.py waits out 429s itself; this keeps a reconnect's burst of history
+# requests small, so live traffic (replies, reactions) does not queue behind it.
+CONCURRENCY = 3
+BUFFER_READ = 500  # buffered messages compared per place (Firestore bills a read each)
+
+
+@dataclass
+class Tally:
+    """What one catch-up did, for its log line."""
+
+    places: int = 0  # enabled places looked at
+    read: int = 0  # places whose history was read
+    messages: int = 0  # history messages read
+    published: int = 0  # missed messages published (backfilled)
+    deleted: int = 0  # deletes published for buffered messages gone from Discord
+    incomplete: int = 0  # places whose catch-up failed (permissions, Discord or Firestore trouble)
+
+
+class CatchUp:
+    """Reads history through discord.py; everything it publishes goes through `hand_on` (the backlog)."""
+
+    def __init__(
+        self,
+        *,
+        store: Store | None,
+        marks: Marks,
+        hand_on: Callable[[Envelope], None],
+        enabled: Callable[[str], Awaitable[bool]],
+        buffer_age: timedelta,
+        clock: Clock,
+    ) -> None:
+        self._store = store
+        self._marks = marks
+        self._hand_on = hand_on
+        self._enabled = enabled
+        self._age = buffer_age
+        self._clock = clock
+
+    async def run(self, places: Iterable[Any], bot_id: int | None, *, fresh: bool, reason: str) -> Tally:
+        """Catch up on every place (channels and threads; the enabled ones are read). `fresh`: after
+        READY, when each channel's `last_message_id` is Discord's current one."""
+        started = time.perf_counter()
+        now = self._clock.now()
+        tally = Tally()
+        limit = asyncio.Semaphore(CONCURRENCY)
+        await asyncio.gather(*(self._guarded(p, bot_id, fresh, now, tally, limit) for p in places))
+        log.info({
+            "event": "gateway_catchup", "reason": reason, "places": tally.places, "read": tally.read,
+            "messages": tally.messages, "published": tally.published, "deleted": tally.deleted,
+            "incomplete": tally.incomplete, "latency_ms": round((time.perf_counter() - started) * 1000, 1),
+        })  # fmt: skip
+        return tally
+
+    async def _guarded(self, channel: Any, bot_id: int | None, fresh: bool, now: datetime, tally: Tally,
+                       limit: asyncio.Semaphore) -> None:  # fmt: skip
+        try:
+            await self._place(channel, bot_id, fresh, now, tally, limit)
+        except Exception as exc:  # one place's trouble (403 on history, Firestore down) spares the others
+            tally.incomplete += 1
+            place = ChannelKey(*envelopes.place_of(channel)).id
+            log.warning(
+                "catching up on %s failed: %r", place, exc, extra={"event": "gateway_catchup_incomplete"}
+            )
+
+    async def _place(self, channel: Any, bot_id: int | None, fresh: bool, now: datetime, tally: Tally,
+                     limit: asyncio.Semaphore) -> None:  # fmt: skip
+        key = ChannelKey(*envelopes.place_of(channel))
+        last = getattr(channel, "last_message_id", None)
+        if fresh and last is None:  # nothing was ever posted here: no read at all
+            return
+        async with limit:
+            if not await self._enabled(key.channel_id):
+                return
+            tally.places += 1
+            mark = await self._mark(key)
+            if not plans.needs_read(now, self._age, mark, last, fresh):
+                return
+            buffered = await self._buffered(key, now)
+            window = plans.window(now, self._age, mark, buffered)
+            if window is None:
+                return
+            tally.read += 1
+            history, complete = await self._history(channel, window)
+        tally.messages += len(history)
+        plan = plans.plan(window, list(history), complete, set(buffered), self._marks.recent(key))
+        for message_id in plan.publish:
+            self._hand_on(envelopes.created(history[message_id], bot_id, backfilled=True))
+        guild = getattr(channel, "guild", None)
+        for message_id in plan.delete:
+            self._hand_on(MessageDeleted(
+                guild_id=str(guild.id) if guild is not None else None, channel_id=key.channel_id,
+                thread_id=key.thread_id, message_id=str(message_id),
+            ))  # fmt: skip
+        tally.published += len(plan.publish)
+        tally.deleted += len(plan.delete)
+
+    async def _mark(self, key: ChannelKey) -> int | None:
+        """This process's mark, or the saved one (read once per place and process)."""
+        if self._store is not None and self._marks.unloaded(key):
+            saved = await asyncio.to_thread(self._store.gateway_marks, [key])
+            self._marks.load(key, saved.get(key))
+        return self._marks.known(key)
+
+    async def _buffered(self, key: ChannelKey, now: datetime) -> list[int]:
+        if self._store is None:
+            return []
+        found = await asyncio.to_thread(self._store.recent_messages, key, now - self._age, BUFFER_READ)
+        return [int(m.id) for m in found if m.id.isdigit()]
+
+    @staticmethod
+    async def _history(channel: Any, window: plans.Window) -> tuple[dict[int, discord.Message], bool]:
+        """Messages after `window.after`, oldest first, up to READ_LIMIT; and whether the read reached
+        `window.until` (what comes later arrives live)."""
+        found: dict[int, discord.Message] = {}
+        after = discord.Object(id=window.after)
+        async for message in channel.history(limit=plans.READ_LIMIT, after=after, oldest_first=True):
+            if message.id > window.until:
+                return found, True
+            found[message.id] = message
+        return found, len(found) < plans.READ_LIMIT
