@@ -35,6 +35,12 @@ def summarize(request: Any) -> Any:
 
 
 @functions_framework.http
+def forget(request: Any) -> Any:
+    """Cloud Tasks (memory queue) → a deleted or edited message leaves the memory it fed."""
+    return entrypoints.forget_request(request)
+
+
+@functions_framework.http
 def reflect(request: Any) -> Any:
     """Cloud Tasks (memory queue) → extract facts after a lull or a backlog."""
     return entrypoints.reflect_request(request)

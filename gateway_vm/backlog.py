@@ -27,9 +27,14 @@ Envelope: TypeAlias = MessageCreated | MessageEdited | MessageDeleted | ChannelV
 class BacklogPublisher:
     """`submit` never blocks the heartbeat; failures retry in order; overflow drops the oldest."""
 
-    def __init__(self, publisher: Publisher, max_backlog: int = 10000, max_backoff: float = 30.0,
-                 sleep: Callable[[float], None] = time.sleep,
-                 on_published: Callable[[Envelope], None] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        publisher: Publisher,
+        max_backlog: int = 10000,
+        max_backoff: float = 30.0,
+        sleep: Callable[[float], None] = time.sleep,
+        on_published: Callable[[Envelope], None] | None = None,
+    ) -> None:
         self._publisher = publisher
         self.on_published = on_published  # called on the worker thread after each publish (the marks)
         self._items: collections.deque[Envelope] = collections.deque()
@@ -56,10 +61,12 @@ class BacklogPublisher:
                 self.dropped += 1
                 # A lost message: ERROR, so the gateway errors alert fires (Pub/Sub unreachable for long).
                 log.error(
-                    "backlog full (%d): dropped %s %s", self._max, lost.kind,
+                    "backlog full (%d): dropped %s %s",
+                    self._max,
+                    lost.kind,
                     getattr(lost, "message_id", lost.channel_id),
                     extra={"event": "gateway_backlog_dropped"},
-                )  # fmt: skip
+                )
             self._items.append(envelope)
             self._cond.notify()
 

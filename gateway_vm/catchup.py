@@ -69,15 +69,30 @@ class CatchUp:
         tally = Tally()
         limit = asyncio.Semaphore(CONCURRENCY)
         await asyncio.gather(*(self._guarded(p, bot_id, fresh, now, tally, limit) for p in places))
-        log.info({
-            "event": "gateway_catchup", "reason": reason, "places": tally.places, "read": tally.read,
-            "messages": tally.messages, "published": tally.published, "deleted": tally.deleted,
-            "incomplete": tally.incomplete, "latency_ms": round((time.perf_counter() - started) * 1000, 1),
-        })  # fmt: skip
+        log.info(
+            {
+                "event": "gateway_catchup",
+                "reason": reason,
+                "places": tally.places,
+                "read": tally.read,
+                "messages": tally.messages,
+                "published": tally.published,
+                "deleted": tally.deleted,
+                "incomplete": tally.incomplete,
+                "latency_ms": round((time.perf_counter() - started) * 1000, 1),
+            }
+        )
         return tally
 
-    async def _guarded(self, channel: Any, bot_id: int | None, fresh: bool, now: datetime, tally: Tally,
-                       limit: asyncio.Semaphore) -> None:  # fmt: skip
+    async def _guarded(
+        self,
+        channel: Any,
+        bot_id: int | None,
+        fresh: bool,
+        now: datetime,
+        tally: Tally,
+        limit: asyncio.Semaphore,
+    ) -> None:
         try:
             await self._place(channel, bot_id, fresh, now, tally, limit)
         except Exception as exc:  # one place's trouble (403 on history, Firestore down) spares the others
@@ -87,8 +102,15 @@ class CatchUp:
                 "catching up on %s failed: %r", place, exc, extra={"event": "gateway_catchup_incomplete"}
             )
 
-    async def _place(self, channel: Any, bot_id: int | None, fresh: bool, now: datetime, tally: Tally,
-                     limit: asyncio.Semaphore) -> None:  # fmt: skip
+    async def _place(
+        self,
+        channel: Any,
+        bot_id: int | None,
+        fresh: bool,
+        now: datetime,
+        tally: Tally,
+        limit: asyncio.Semaphore,
+    ) -> None:
         key = ChannelKey(*envelopes.place_of(channel))
         last = getattr(channel, "last_message_id", None)
         if fresh and last is None:  # nothing was ever posted here: no read at all
@@ -112,10 +134,14 @@ class CatchUp:
             self._hand_on(envelopes.created(history[message_id], bot_id, backfilled=True))
         guild = getattr(channel, "guild", None)
         for message_id in plan.delete:
-            self._hand_on(MessageDeleted(
-                guild_id=str(guild.id) if guild is not None else None, channel_id=key.channel_id,
-                thread_id=key.thread_id, message_id=str(message_id),
-            ))  # fmt: skip
+            self._hand_on(
+                MessageDeleted(
+                    guild_id=str(guild.id) if guild is not None else None,
+                    channel_id=key.channel_id,
+                    thread_id=key.thread_id,
+                    message_id=str(message_id),
+                )
+            )
         tally.published += len(plan.publish)
         tally.deleted += len(plan.delete)
 

@@ -54,14 +54,19 @@ def remember(state_dir: Path | None, value: str) -> bool:
         partial.write_text(value + "\n", encoding="ascii")
         os.replace(partial, target)
     except OSError as exc:
-        log.warning("cannot keep the command hash in %s: %s", state_dir, exc,
-                    extra={"event": "gateway_commands_unremembered"})  # fmt: skip
+        log.warning(
+            "cannot keep the command hash in %s: %s",
+            state_dir,
+            exc,
+            extra={"event": "gateway_commands_unremembered"},
+        )
         return False
     return True
 
 
-async def sync_if_changed(tree: app_commands.CommandTree[Any], application_id: int | None,
-                          state_dir: Path | None) -> bool:  # fmt: skip
+async def sync_if_changed(
+    tree: app_commands.CommandTree[Any], application_id: int | None, state_dir: Path | None
+) -> bool:
     """Sync when the definition differs from the last one synced; True when it synced. Raises what
     `tree.sync()` raises (the hash is then not kept, so the next connect tries again)."""
     commands = await payload(tree)
@@ -71,6 +76,12 @@ async def sync_if_changed(tree: app_commands.CommandTree[Any], application_id: i
         return False
     await tree.sync()
     kept = remember(state_dir, current)
-    log.info({"event": "gateway_commands_synced", "hash": current[:16], "commands": len(commands),
-              "remembered": kept})  # fmt: skip
+    log.info(
+        {
+            "event": "gateway_commands_synced",
+            "hash": current[:16],
+            "commands": len(commands),
+            "remembered": kept,
+        }
+    )
     return True

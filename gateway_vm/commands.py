@@ -54,19 +54,24 @@ def _time(at: datetime) -> str:
     return f"<t:{int(at.timestamp())}:t>"  # Discord shows it in the reader's time zone
 
 
-def register_commands(client: Any) -> None:
-    """Builds the `/kikimimi` group on `client.tree` (a `Gateway`)."""
-    # No group-wide default permission: `forget me` and `what-do-you-know` are for everyone; each
-    # moderator command checks Manage Channels itself (place()). Where the bot reads direct messages,
-    # the commands are offered there too, so a member can erase that conversation (a moderator command
-    # in a DM is refused by place(): nobody manages channels there).
-    group = app_commands.Group(
-        name="kikimimi", description=ls("group.desc"), guild_only=not client.settings.allow_dms
-    )
+class KikimimiCommands(app_commands.Group):
+    """The `/kikimimi` group on a `Gateway`: each moderator command checks Manage Channels itself.
 
-    async def place(interaction: discord.Interaction) -> tuple[str, str] | None:
+    No group-wide default permission: `forget me` and `what-do-you-know` are for everyone. Where the bot
+    reads direct messages (ALLOW_DMS) the commands are offered there too, so a member can erase that
+    conversation (a moderator command in a DM is refused by `place`: nobody manages channels there).
+    """
+
+    def __init__(self, client: Any) -> None:
+        super().__init__(
+            name="kikimimi", description=ls("group.desc"), guild_only=not client.settings.allow_dms
+        )
+        self.client = client
+        register_forget_commands(client, self)
+
+    async def place(self, interaction: discord.Interaction) -> tuple[str, str] | None:
         """(channel id, language) for a moderator; None after telling anyone else why not."""
-        lang = language(interaction, client.settings.language)
+        lang = language(interaction, self.client.settings.language)
         if interaction.channel is None:
             return None
         if not interaction.permissions.manage_channels:
@@ -74,78 +79,80 @@ def register_commands(client: Any) -> None:
             return None
         return envelopes.place_of(interaction.channel)[0], lang
 
-    async def fresh(channel: str) -> ChannelSettings:
+    async def fresh(self, channel: str) -> ChannelSettings:
         """What the store holds now: the judge and the gateway's observations are written elsewhere."""
-        current = await client.load_settings(channel)
-        if client.store is None:
+        current = await self.client.load_settings(channel)
+        if self.client.store is None:
             return current
-        return await asyncio.to_thread(client.store.channel_settings, ChannelKey(channel))
+        return await asyncio.to_thread(self.client.store.channel_settings, ChannelKey(channel))
 
-    async def update(channel: str, **changes: Any) -> ChannelSettings:
+    async def change(self, channel: str, **changes: Any) -> ChannelSettings:
         """Change this channel's moderator settings; returns what they were (the last decision is the
         judge's to write, never this process's)."""
-        current = await client.load_settings(channel)
-        await client.save_settings(channel, dataclasses.replace(current, last_decision=None, **changes))
+        current = await self.client.load_settings(channel)
+        await self.client.save_settings(channel, dataclasses.replace(current, last_decision=None, **changes))
         return current
 
-    @group.command(name=ls("enable.name"), description=ls("enable.desc"))
-    async def enable(interaction: discord.Interaction) -> None:
-        if (found := await place(interaction)) is None:
+    @app_commands.command(name=ls("enable.name"), description=ls("enable.desc"))
+    async def enable(self, interaction: discord.Interaction) -> None:
+        if (found := await self.place(interaction)) is None:
             return
         channel, lang = found
-        await update(channel, enabled=True)
+        await self.change(channel, enabled=True)
         await interaction.response.send_message(say(lang, "enabled"), ephemeral=True)
 
-    @group.command(name=ls("disable.name"), description=ls("disable.desc"))
-    async def disable(interaction: discord.Interaction) -> None:
-        if (found := await place(interaction)) is None:
+    @app_commands.command(name=ls("disable.name"), description=ls("disable.desc"))
+    async def disable(self, interaction: discord.Interaction) -> None:
+        if (found := await self.place(interaction)) is None:
             return
         channel, lang = found
-        await update(channel, enabled=False, quiet_until=None)
+        await self.change(channel, enabled=False, quiet_until=None)
         await interaction.response.send_message(say(lang, "disabled"), ephemeral=True)
 
-    @group.command(name=ls("quiet.name"), description=ls("quiet.desc"))
+    @app_commands.command(name=ls("quiet.name"), description=ls("quiet.desc"))
     @app_commands.rename(minutes=ls("quiet.minutes.name"))
     @app_commands.describe(minutes=ls("quiet.minutes.desc"))
     async def quiet(
-        interaction: discord.Interaction, minutes: app_commands.Range[int, 0, QUIET_MAX_MINUTES] = 60
+        self, interaction: discord.Interaction, minutes: app_commands.Range[int, 0, QUIET_MAX_MINUTES] = 60
     ) -> None:
-        if (found := await place(interaction)) is None:
+        if (found := await self.place(interaction)) is None:
             return
         channel, lang = found
         now = datetime.now(UTC)
         if minutes == 0:  # ends a quiet period early
-            before = (await update(channel, quiet_until=None)).quiet_until
+            before = (await self.change(channel, quiet_until=None)).quiet_until
             ended = "quiet_ended" if before is not None and before > now else "quiet_none"
             await interaction.response.send_message(say(lang, ended), ephemeral=True)
             return
         until = now + timedelta(minutes=minutes)
-        await update(channel, quiet_until=until)
+        await self.change(channel, quiet_until=until)
         await interaction.response.send_message(say(lang, "quiet_until", time=_time(until)), ephemeral=True)
 
-    @group.command(name=ls("visibility.name"), description=ls("visibility.desc"))
+    @app_commands.command(name=ls("visibility.name"), description=ls("visibility.desc"))
     @app_commands.rename(mode=ls("visibility.mode.name"))
     @app_commands.describe(mode=ls("visibility.mode.desc"))
     @app_commands.choices(mode=[app_commands.Choice(name=ls(f"choice.{m}"), value=m) for m in MODES])
-    async def visibility(interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
-        if (found := await place(interaction)) is None:
+    async def visibility(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
+        if (found := await self.place(interaction)) is None:
             return
         channel, lang = found
-        await update(channel, visibility=mode.value)
-        target = client.get_channel(int(channel))
+        await self.change(channel, visibility=mode.value)
+        target = self.client.get_channel(int(channel))
         if target is not None:  # ingest then clears the guild memory the channel helped write, if private
-            client.publish_visibility([target])
-        shown = dataclasses.replace(await fresh(channel), visibility=mode.value)
+            self.client.publish_visibility([target])
+        shown = dataclasses.replace(await self.fresh(channel), visibility=mode.value)
         await interaction.response.send_message(visibility_text(shown, lang), ephemeral=True)
 
-    @group.command(name=ls("status.name"), description=ls("status.desc"))
-    async def status(interaction: discord.Interaction) -> None:
-        if (found := await place(interaction)) is None:
+    @app_commands.command(name=ls("status.name"), description=ls("status.desc"))
+    async def status(self, interaction: discord.Interaction) -> None:
+        if (found := await self.place(interaction)) is None:
             return
         channel, lang = found
-        current = await fresh(channel)
-        text = status_text(client.enabled(channel, False), current, lang)
+        current = await self.fresh(channel)
+        text = status_text(self.client.enabled(channel, False), current, lang)
         await interaction.response.send_message(text, ephemeral=True)
 
-    register_forget_commands(client, group)
-    client.tree.add_command(group)
+
+def register_commands(client: Any) -> None:
+    """Builds the `/kikimimi` group on `client.tree` (a `Gateway`)."""
+    client.tree.add_command(KikimimiCommands(client))

@@ -12,9 +12,11 @@ import re
 from datetime import datetime
 
 from kikimimi.domain.model import LastDecision
+from kikimimi.domain.rule_config import JUDGMENT_TERMS
 
-# Every term of domain/rule_config.py DEFAULT_WEIGHTS, and the memory's proactive term (memory/recall).
-TERMS: dict[str, dict[str, str]] = {
+# The words of each term; the names are the domain's (rule_config.JUDGMENT_TERMS), and
+# tests/unit/test_gateway_words.py checks every one of them has words here in both languages.
+WORDING: dict[str, dict[str, str]] = {
     "mention": {"en": "someone mentioned me", "ja": "メンションされた"},
     "reply_to_bot": {"en": "someone replied to me", "ja": "私への返信だった"},
     "name_call": {"en": "someone called me by name", "ja": "名前を呼ばれた"},
@@ -55,16 +57,27 @@ TERMS: dict[str, dict[str, str]] = {
     "maybe_answered": {"en": "someone may have answered it already", "ja": "誰かが答えたかもしれなかった"},
     "proactive_memory": {"en": "I remembered something worth sharing", "ja": "伝えたいことを覚えていた"},
 }
+# Every term a judgment can carry, in the domain's order, with its words (a term without them shows
+# as its name).
+TERMS: dict[str, dict[str, str]] = {term: WORDING.get(term, {}) for term in JUDGMENT_TERMS}
 
 # Notes the judge appends after "; " (usecases/judge.py, usecases/limits.py).
 NOTES: list[tuple[re.Pattern[str], dict[str, str]]] = [
-    (re.compile(r"LLM budget reached \((?P<used>\d+)/(?P<limit>\d+) this hour\)"),
-     {"en": "the rules decided alone: the model was asked {used} of {limit} times this hour",
-      "ja": "この 1 時間のモデルの判断回数（{used}/{limit}）を使い切ったので、ルールだけで決めた"}),
-    (re.compile(r"daily LLM budget reached \((?P<used>\d+)/(?P<limit>\d+) today\)"),
-     {"en": "the rules decided alone: the server used its {limit} model calls for today",
-      "ja": "今日のモデル呼び出し（{limit} 回）を使い切ったので、ルールだけで決めた"}),
-]  # fmt: skip
+    (
+        re.compile(r"LLM budget reached \((?P<used>\d+)/(?P<limit>\d+) this hour\)"),
+        {
+            "en": "the rules decided alone: the model was asked {used} of {limit} times this hour",
+            "ja": "この 1 時間のモデルの判断回数（{used}/{limit}）を使い切ったので、ルールだけで決めた",
+        },
+    ),
+    (
+        re.compile(r"daily LLM budget reached \((?P<used>\d+)/(?P<limit>\d+) today\)"),
+        {
+            "en": "the rules decided alone: the server used its {limit} model calls for today",
+            "ja": "今日のモデル呼び出し（{limit} 回）を使い切ったので、ルールだけで決めた",
+        },
+    ),
+]
 
 WORDS = {
     "en": {

@@ -117,11 +117,16 @@ def guild_removed(guild_id: int, by: str, at: datetime) -> ForgetRequested:
     )
 
 
-def place_deleted(guild_id: int | None, channel_id: int, thread_id: int | None, by: str, at: datetime
-                  ) -> ForgetRequested:  # fmt: skip
+def place_deleted(
+    guild_id: int | None, channel_id: int, thread_id: int | None, by: str, at: datetime
+) -> ForgetRequested:
     """A channel (with its threads) or a thread was deleted: forget everything of that place."""
     return ForgetRequested(
-        guild_id=str(guild_id) if guild_id else None, channel_id=str(channel_id),
-        thread_id=str(thread_id) if thread_id else None, scope="channel",
-        reason="thread_deleted" if thread_id else "channel_deleted", requested_by=by, at=at,
-    )  # fmt: skip
+        guild_id=str(guild_id) if guild_id else None,
+        channel_id=str(channel_id),
+        thread_id=str(thread_id) if thread_id else None,
+        scope="channel",
+        reason="thread_deleted" if thread_id else "channel_deleted",
+        requested_by=by,
+        at=at,
+    )

@@ -63,8 +63,13 @@ def forget_envelope(interaction: Any, scope: str) -> ForgetRequested | None:
         return None
     caller = str(interaction.user.id)
     if interaction.guild is None:
-        return ForgetRequested(channel_id=str(interaction.channel.id), scope="user", user_id=caller,
-                               requested_by=caller, at=datetime.now(UTC))  # fmt: skip
+        return ForgetRequested(
+            channel_id=str(interaction.channel.id),
+            scope="user",
+            user_id=caller,
+            requested_by=caller,
+            at=datetime.now(UTC),
+        )
     channel_id, thread_id = envelopes.place_of(interaction.channel)
     return ForgetRequested(
         guild_id=str(interaction.guild.id),

@@ -18,7 +18,7 @@ from kikimimi.domain.wire import MessageCreated
 from kikimimi.ports import Clock, Store
 from kikimimi.settings import Settings
 
-from . import envelopes
+from . import envelopes, heartbeat
 from .backlog import BacklogPublisher, Envelope
 from .catchup import CatchUp, Tally
 from .command_sync import sync_if_changed
@@ -28,7 +28,6 @@ from .forget_commands import bulk_deleted
 from .marks import Marks
 
 log = logging.getLogger(__name__)
-HEARTBEAT_SECONDS = 60.0
 MARK_SECONDS = 60.0  # changed marks are saved this often (and at shutdown), never per message
 # A saved mark outlives long outages: with it a catch-up knows where it stopped (it still reads no further
 # back than the buffer); a deleted place's mark goes with the TTL policy.
@@ -70,9 +69,13 @@ class Gateway(discord.AutoShardedClient):
         self.marks = Marks()
         backlog.on_published = self._published
         self.catchup = CatchUp(
-            store=store, marks=self.marks, hand_on=self._backfill, enabled=self._place_enabled,
-            buffer_age=timedelta(minutes=settings.buffer_ttl_minutes), clock=self.clock,
-        )  # fmt: skip
+            store=store,
+            marks=self.marks,
+            hand_on=self._backfill,
+            enabled=self._place_enabled,
+            buffer_age=timedelta(minutes=settings.buffer_ttl_minutes),
+            clock=self.clock,
+        )
         self.state_dir = state_dir  # where the synced command hash is kept (None: sync on every start)
         self.tree = app_commands.CommandTree(self)
         self.overrides: dict[str, ChannelSettings] = {}
@@ -93,7 +96,7 @@ class Gateway(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(Translator())
-        self._heartbeat = asyncio.create_task(self._beat())
+        self._heartbeat = asyncio.create_task(heartbeat.beat(self))
         if self.store is not None:
             self._keeper = asyncio.create_task(self._keep_marks())
 
@@ -128,9 +131,11 @@ class Gateway(discord.AutoShardedClient):
                 await self.load_settings(channel_id)
             except Exception as exc:  # as for a live message: ENABLED_CHANNELS decides
                 log.warning(
-                    "reading the settings of channel %s failed: %s", channel_id, exc,
+                    "reading the settings of channel %s failed: %s",
+                    channel_id,
+                    exc,
                     extra={"event": "gateway_settings_unread"},
-                )  # fmt: skip
+                )
         return self.enabled(channel_id, False)
 
     def enabled(self, channel_id: str, is_dm: bool) -> bool:
@@ -162,9 +167,11 @@ class Gateway(discord.AutoShardedClient):
             await self.load_settings(channel_id)
         except Exception as exc:  # Firestore unavailable: ENABLED_CHANNELS decides; retried next message
             log.warning(
-                "reading the settings of channel %s failed: %s", channel_id, exc,
+                "reading the settings of channel %s failed: %s",
+                channel_id,
+                exc,
                 extra={"event": "gateway_settings_unread"},
-            )  # fmt: skip
+            )
         finally:
             for envelope in self._pending.pop(channel_id, []):
                 self._decide(envelope, self.enabled(channel_id, False))
@@ -334,28 +341,6 @@ class Gateway(discord.AutoShardedClient):
             and not any(shard.is_closed() for shard in shards.values())
         )
 
-    async def _beat(self) -> None:
-        """A heartbeat log line while Discord is connected; one warning when it is not."""
-        # The 'gateway silent' alert fires when heartbeats stop: a process that lost Discord (and hears
-        # nothing) must not keep it quiet.
-        told = True  # the current outage was logged (before the first READY there is none to tell)
-        while not self.is_closed():
-            if self.connected():
-                told = False
-                log.info({
-                    "event": "gateway_heartbeat", "guilds": len(self.guilds), "latency_ms": _ms(self.latency),
-                    "backlog": self.backlog.backlog, "published": self.backlog.published,
-                    "dropped": self.backlog.dropped, "received": self.received, "ignored": self.ignored,
-                })  # fmt: skip
-            elif not told:
-                told = True
-                log.warning(
-                    "Discord gateway connection down (%d of %d shards closed): no heartbeat until it is back",
-                    sum(shard.is_closed() for shard in self.shards.values()), len(self.shards),
-                    extra={"event": "gateway_disconnected"},
-                )  # fmt: skip
-            await asyncio.sleep(HEARTBEAT_SECONDS)
-
     async def save_settings(self, channel_id: str, settings: ChannelSettings) -> None:
         self.overrides[channel_id] = settings
         if self.store is not None:
@@ -381,7 +366,3 @@ def _marked(envelope: Envelope) -> TypeGuard[MessageCreated]:
 def _has_history(channel: Any) -> bool:
     """Channels and threads with messages (text, voice chat, threads), not categories or forums."""
     return isinstance(channel, discord.abc.Messageable)
-
-
-def _ms(seconds: float) -> float | None:
-    return None if seconds != seconds or seconds == float("inf") else round(seconds * 1000, 1)

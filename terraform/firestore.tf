@@ -1,5 +1,5 @@
 # Firestore (native mode). Layout:
-#   channels/{key}                          channel settings            adapters/firestore.py
+#   channels/{key}                          channel settings            adapters/firestore/places.py
 #   channels/{key}/messages/{id}            the buffer                  expire_at → TTL
 #                                           (or a tombstone / early edit in the message's place, kept
 #                                           TOMBSTONE_DAYS through the same expire_at TTL)
@@ -8,7 +8,7 @@
 #   channels/{key}/{watch,tension}_judgments/{digest}  the reserved budgets' judgments  expire_at → TTL
 #   channels/{key}/reply_drafts/{nonce}     a written reply, for its    expire_at → TTL
 #                                           task's retries (an hour)
-#   memory_channels/{key}                   summary, mood, topics       adapters/firestore_memory.py
+#   memory_channels/{key}                   summary, mood, topics       adapters/firestore/memory.py
 #   memory_channels/{key}/chunks/{seq}      summarized stretches        expire_at → TTL
 #   memory_channels/{key}/facts/{id}        facts + `embedding` vector  expires_at: decay, by maintain
 #   memory_guilds/{guild}/profiles/{user}   who talks where             deleted by `forget me`

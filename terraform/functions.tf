@@ -43,6 +43,15 @@ locals {
       secrets       = ["GEMINI_API_KEY"]
       llm           = true
     }
+    forget = {
+      description   = "Memory queue → a deleted or edited message leaves the summaries, facts and profiles it fed."
+      trigger       = "http"
+      memory        = "512Mi"
+      timeout       = 300
+      max_instances = 3
+      secrets       = []
+      llm           = false
+    }
     reflect = {
       description   = "Memory queue → reflections and facts from recent conversation."
       trigger       = "http"
@@ -159,11 +168,13 @@ locals {
     REPLY_DISPATCH_DEADLINE_SECONDS     = tostring(local.function_timeouts["reply"])
     SUMMARIZE_DISPATCH_DEADLINE_SECONDS = tostring(local.function_timeouts["summarize"])
     REFLECT_DISPATCH_DEADLINE_SECONDS   = tostring(local.function_timeouts["reflect"])
-    # Memory: summarize/reflect tasks on the memory queue, maintain from Cloud Scheduler.
+    FORGET_DISPATCH_DEADLINE_SECONDS    = tostring(local.function_timeouts["forget"])
+    # Memory: summarize/reflect/forget tasks on the memory queue, maintain from Cloud Scheduler.
     MEMORY_ENABLED          = tostring(var.memory_enabled)
     MEMORY_QUEUE            = google_cloud_tasks_queue.queues["memory"].name
     SUMMARIZE_URL           = local.function_urls["summarize"]
     REFLECT_URL             = local.function_urls["reflect"]
+    FORGET_URL              = local.function_urls["forget"]
     MAINTAIN_URL            = local.function_urls["maintain"]
     MEMORY_MODEL            = var.memory_model
     MEMORY_THINKING_BUDGET  = tostring(var.memory_thinking_budget)
@@ -182,17 +193,14 @@ locals {
   )
 
   # ------------------------------------------------------------------ source bundle
-  # Zip root: main.py, requirements.txt, kikimimi/ (functions/, without local/ and tools/), prompts/
-  # (repository root) and gateway_vm/ (the gateway VM installs from the same bundle).
+  # Zip root: functions/ as a whole (main.py, requirements.txt, kikimimi/ with its data; functions/ holds
+  # only what is deployed: the CLI, the local stack and the twins live in dev/), prompts/ (repository
+  # root) and gateway_vm/ (the gateway VM installs from the same bundle). Bytecode caches stay out.
   repo_root     = abspath("${path.module}/..")
   functions_dir = "${local.repo_root}/functions"
 
   source_files = merge(
-    { for f in fileset(local.functions_dir, "{main.py,requirements.txt}") : f => "${local.functions_dir}/${f}" },
-    # local/ (the local stack) and tools/ (the CLI) are never deployed: production code imports neither.
-    { for f in fileset(local.functions_dir, "kikimimi/**/*.py") : f => "${local.functions_dir}/${f}" if !startswith(f, "kikimimi/local/") && !startswith(f, "kikimimi/tools/") },
-    # The reply reader's trained weights (read at start-up; `kikimimi train-links` writes them).
-    { for f in fileset(local.functions_dir, "kikimimi/data/*.json") : f => "${local.functions_dir}/${f}" },
+    { for f in fileset(local.functions_dir, "**") : f => "${local.functions_dir}/${f}" if !strcontains(f, "__pycache__/") },
     { for f in fileset("${local.repo_root}/prompts", "*.j2") : "prompts/${f}" => "${local.repo_root}/prompts/${f}" },
     { for f in fileset("${local.repo_root}/gateway_vm", "**/*.{py,service,sh,txt}") : "gateway_vm/${f}" => "${local.repo_root}/gateway_vm/${f}" },
   )

@@ -20,7 +20,7 @@ locals {
   llm_functions = [for name, fn in local.functions : name if fn.llm]
 
   # Functions Cloud Tasks calls (judge/reply queues and the memory queue): the invoker may call these.
-  task_targets = ["judge", "reply", "summarize", "reflect"]
+  task_targets = ["judge", "reply", "summarize", "reflect", "forget"]
 
   grants = concat(
     # -------------------------------------------------------------- every function
@@ -73,6 +73,11 @@ locals {
       { sa = "summarize", role = "roles/cloudtasks.enqueuer", on = "queue", target = "memory", when = true, why = "" },
       { sa = "summarize", role = "roles/cloudtasks.taskDeleter", on = "queue", target = "memory", when = true, why = "" },
       { sa = "summarize", role = "roles/iam.serviceAccountUser", on = "service_account", target = "tasks-invoker", when = true, why = "" },
+    ],
+    # -------------------------------------------------------------- forget: a summary rebuilt without the message
+    [
+      { sa = "forget", role = "roles/cloudtasks.enqueuer", on = "queue", target = "memory", when = true, why = "" },
+      { sa = "forget", role = "roles/iam.serviceAccountUser", on = "service_account", target = "tasks-invoker", when = true, why = "" },
     ],
     # -------------------------------------------------------------- callers of the functions
     [for name in local.task_targets :

@@ -218,7 +218,7 @@ resource "google_monitoring_alert_policy" "function_5xx" {
 
           ${local.functions_log_filter} AND severity>=ERROR
 
-      Right after a deploy: apply the previous commit (README, "Operate").
+      Right after a deploy: apply the previous commit (docs/deploy.md, "Operate").
     EOT
   }
 }
@@ -263,7 +263,7 @@ resource "google_monitoring_alert_policy" "function_errors" {
 
           ${local.functions_log_filter} AND severity>=ERROR
 
-      `jsonPayload.event` names what failed (README, "Operate": what to do for each event).
+      `jsonPayload.event` names what failed (docs/deploy.md, "Operate": what to do for each event).
     EOT
   }
 }

@@ -11,7 +11,7 @@ locals {
     USE_APPLICATION_COMMANDS = 31
     SEND_MESSAGES_IN_THREADS = 38
   }
-  # = 277025475648; tests/terraform recomputes it and checks README.md.
+  # = 277025475648; tests/terraform recomputes it and checks docs/deploy.md.
   discord_permissions = format("%d", sum([for bit in values(local.discord_permission_bits) : pow(2, bit)]))
   discord_client_id   = var.discord_application_id == "" ? "<APP_ID>" : var.discord_application_id
   discord_invite_url  = "https://discord.com/oauth2/authorize?client_id=${local.discord_client_id}&scope=bot%20applications.commands&permissions=${local.discord_permissions}"
@@ -104,7 +104,7 @@ output "gateway" {
 }
 
 output "logs" {
-  description = "Logs Explorer links for the questions operators ask (the README explains the fields)."
+  description = "Logs Explorer links for the questions operators ask (docs/deploy.md, Operate, explains the fields)."
   value       = { for name, q in local.log_queries : name => format(local.logs_url, urlencode(q)) }
 }
 

@@ -471,9 +471,11 @@ variable "rule_weights" {
   description = "Overrides of the rule weights by rule term (RULE_WEIGHTS, passed as JSON); empty keeps the built-in weights (functions/kikimimi/domain/rules.py DEFAULT_WEIGHTS)."
   default     = {}
 
+  # The terms are the domain's RULE_TERMS (functions/kikimimi/domain/rule_config.py), written here by
+  # `kikimimi settings --write-terraform`; tests/unit/test_settings_terraform.py checks they match.
   validation {
-    condition     = alltrue([for k, v in var.rule_weights : contains(["mention", "reply_to_bot", "name_call", "engagement", "question", "unanswered_question", "keyword", "knowledge_topic", "after_silence", "cooldown", "two_people", "not_mentioned", "high_frequency", "decay_mild", "decay_strong", "directed_elsewhere", "closing", "recent_turn", "exchange", "unanswered_address", "other_exchange", "crowded", "question_waiting", "participation", "just_answered", "unfinished", "follow_up", "maybe_answered", "tension"], k) && v >= -100 && v <= 100])
-    error_message = "rule_weights keys are rule terms (mention, reply_to_bot, name_call, engagement, question, unanswered_question, keyword, knowledge_topic, after_silence, cooldown, two_people, not_mentioned, high_frequency, decay_mild, decay_strong, directed_elsewhere, closing, recent_turn, exchange, unanswered_address, other_exchange, crowded, question_waiting, participation, just_answered, unfinished, follow_up, maybe_answered, tension) and each weight is between -100 and 100."
+    condition     = alltrue([for k, v in var.rule_weights : contains(["mention", "reply_to_bot", "name_call", "engagement", "question", "unanswered_question", "question_waiting", "maybe_answered", "tension", "keyword", "knowledge_topic", "after_silence", "cooldown", "two_people", "not_mentioned", "high_frequency", "decay_mild", "decay_strong", "directed_elsewhere", "closing", "recent_turn", "exchange", "follow_up", "unanswered_address", "other_exchange", "crowded", "participation", "just_answered", "unfinished"], k) && v >= -100 && v <= 100])
+    error_message = "rule_weights keys are rule terms (mention, reply_to_bot, name_call, engagement, question, unanswered_question, question_waiting, maybe_answered, tension, keyword, knowledge_topic, after_silence, cooldown, two_people, not_mentioned, high_frequency, decay_mild, decay_strong, directed_elsewhere, closing, recent_turn, exchange, follow_up, unanswered_address, other_exchange, crowded, participation, just_answered, unfinished) and each weight is between -100 and 100."
   }
 }
 
@@ -798,12 +800,12 @@ variable "function_overrides" {
     max_instances   = optional(number)
     min_instances   = optional(number)
   }))
-  description = "Per-function overrides of memory (e.g. \"1Gi\"), timeout, max and min instances; keys are function names (ingest, judge, reply, summarize, reflect, maintain)."
+  description = "Per-function overrides of memory (e.g. \"1Gi\"), timeout, max and min instances; keys are function names (ingest, judge, reply, summarize, forget, reflect, maintain)."
   default     = {}
 
   validation {
-    condition     = alltrue([for k, v in var.function_overrides : contains(["ingest", "judge", "reply", "summarize", "reflect", "maintain"], k)])
-    error_message = "function_overrides keys are ingest, judge, reply, summarize, reflect or maintain."
+    condition     = alltrue([for k, v in var.function_overrides : contains(["ingest", "judge", "reply", "summarize", "forget", "reflect", "maintain"], k)])
+    error_message = "function_overrides keys are ingest, judge, reply, summarize, forget, reflect or maintain."
   }
 
   validation {

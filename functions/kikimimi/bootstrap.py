@@ -1,8 +1,9 @@
 """The one composition root: Deps for the functions, the CLI, simulation, eval, bench and tests.
 
-`build_deps(settings, **overrides)` builds every port from settings on first use (no client at import
-or at a cold start that does not need it); `twin_deps(settings, clock, **overrides)` builds them from
-the in-memory twins. Overrides replace a port by an instance, as cosmicpython's `bootstrap()` does.
+`build_deps(settings, clock, **overrides)` builds every port from settings on first use (no client at
+import or at a cold start that does not need it). Overrides replace a port by an instance, as
+cosmicpython's `bootstrap()` does: `kikimimi_dev.twins.deps.twin_deps` (replay, eval, tests) is this
+builder with every port given as an in-memory twin.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypedDict, Unpack, cast
 
-from kikimimi.domain.model import TaskKind
 from kikimimi.domain.reading import ReplyReader
 from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, Publisher, Recall, Store, TaskQueue
 from kikimimi.settings import Settings
@@ -71,38 +71,6 @@ def build_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpa
     return _assemble(settings, factories, clock or SystemClock(), JsonLogEvents(), overrides)
 
 
-def twin_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpack[Overrides]) -> Deps:
-    """Deps on the in-memory twins: inspectable, deterministic, no server (replay, eval, tests)."""
-    from kikimimi.adapters.twins.events import RecordingEvents
-    from kikimimi.adapters.twins.extractive_llm import ExtractiveMemoryWriter
-    from kikimimi.adapters.twins.hashing_embedder import HashingEmbedder
-    from kikimimi.adapters.twins.recall import InMemoryRecall
-    from kikimimi.adapters.twins.recording_discord import RecordingDiscord
-    from kikimimi.adapters.twins.sim import SimClock, SimTaskQueue
-    from kikimimi.adapters.twins.store import InMemoryStore
-    from kikimimi.adapters.twins.template_llm import TemplateLLM
-
-    sim_clock = clock if isinstance(clock, SimClock) else SimClock()
-    store = overrides.get("store") or InMemoryStore()
-    reader = overrides.get("reader") or build_reader()
-    # The recall twin reads the store twin's buffer; with another store, recall must be given too.
-    recall = InMemoryRecall(store) if settings.memory_enabled and isinstance(store, InMemoryStore) else None
-    factories: PortFactories = {
-        "store": lambda: store,
-        "tasks": lambda: SimTaskQueue(sim_clock),
-        "discord": RecordingDiscord,
-        "writer": TemplateLLM,
-        "judge_llm": lambda: None,
-        "recall": lambda: recall,
-        "embedder": HashingEmbedder if settings.memory_enabled else (lambda: None),
-        "memory_llm": ExtractiveMemoryWriter if settings.memory_enabled else (lambda: None),
-        "reader": lambda: reader,
-    }
-    given: Overrides = {"sleep": _no_sleep}  # simulated time: a retry back-off costs nothing
-    given.update(overrides)
-    return _assemble(settings, factories, clock or sim_clock, RecordingEvents(clock or sim_clock), given)
-
-
 def _assemble(
     settings: Settings, factories: PortFactories, clock: Clock, events: Events, overrides: Overrides
 ) -> Deps:
@@ -120,10 +88,6 @@ def _same(value: Any) -> Any:
     return value
 
 
-def _no_sleep(_seconds: float) -> None:
-    return None
-
-
 # ------------------------------------------------------------------ the ports, from settings
 
 
@@ -138,7 +102,7 @@ def build_llms(settings: Settings, backend: str | None = None) -> tuple[LLM | No
     """(judge LLM or None for rules only, reply writer) for `none | offline | gemini`."""
     choice = (backend or settings.llm_backend).lower()
     if choice == "none":
-        from kikimimi.adapters.twins.template_llm import TemplateLLM
+        from kikimimi.adapters.template_llm import TemplateLLM
 
         return None, TemplateLLM()
     if choice == "offline":
@@ -189,7 +153,7 @@ def firestore_client(settings: Settings) -> Any:
 
 
 def build_recall(settings: Settings) -> Recall:
-    from kikimimi.adapters.firestore_recall import FirestoreRecall
+    from kikimimi.adapters.firestore import FirestoreRecall
 
     return FirestoreRecall(firestore_client(settings))
 
@@ -207,7 +171,6 @@ def build_tasks(settings: Settings) -> TaskQueue:
         raise ConfigError("JUDGE_URL and REPLY_URL must be set (the functions Cloud Tasks calls)")
     queues, urls = task_routes(settings)
     deadlines = task_deadlines(settings)
-    deadlines[TaskKind.FORGET] = deadlines[TaskKind.SUMMARIZE]  # forget bodies go to the summarize function
     return CloudTasksQueue(
         client,
         project=settings.project,
@@ -253,14 +216,14 @@ def build_memory_llm(settings: Settings, backend: str | None = None) -> LLM:
         return GeminiLLM(gemini_client(settings), settings.memory_model, settings.llm_timeout_seconds)
     if choice == "offline":
         return build_llms(settings, "offline")[1]
-    from kikimimi.adapters.twins.extractive_llm import ExtractiveMemoryWriter
+    from kikimimi.adapters.extractive_llm import ExtractiveMemoryWriter
 
     return ExtractiveMemoryWriter()
 
 
 def build_discord(settings: Settings) -> Discord:
     if settings.discord_backend == "recording":
-        from kikimimi.adapters.twins.recording_discord import RecordingDiscord
+        from kikimimi.adapters.recording_discord import RecordingDiscord
 
         return RecordingDiscord(echo=print)
     if not settings.discord_token:

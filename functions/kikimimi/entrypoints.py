@@ -1,9 +1,9 @@
-"""The six thin entry points: decode the CloudEvent / HTTP request, call a use case, answer."""
+"""The thin entry points, one per function of main.py: decode the CloudEvent / HTTP request, call a use
+case, answer."""
 
 from __future__ import annotations
 
 import base64
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -132,30 +132,10 @@ def reply_request(request: Any) -> tuple[dict[str, Any], int]:
 MEMORY_CALLERS = (TASK_HEADER, SCHEDULER_HEADER)
 
 
-def _is_scheduler_job(data: bytes) -> bool:
-    """The hourly scheduler job may target summarize with `{"job": "guild_memory"}`: route it to maintain."""
-    try:
-        body = json.loads(data or b"{}")
-    except (ValueError, RecursionError):  # not JSON, not UTF-8, a 4,300-digit integer, deep nesting
-        return False  # summarize's own parser rejects it with a clear error
-    return isinstance(body, dict) and "job" in body
-
-
 def summarize_request(request: Any) -> tuple[dict[str, Any], int]:
-    """Cloud Tasks (memory queue) → summary; a scheduler job sent here goes to maintain."""
+    """Cloud Tasks (memory queue) → summary."""
     from kikimimi.domain.memory.wire import parse_summarize_task
     from kikimimi.usecases.memory.summarize import summarize
-
-    # The caller check comes first: an outsider's body is not even read.
-    forbidden = _forbidden(bootstrap.process_deps(), request, MEMORY_CALLERS)
-    if forbidden is not None:
-        return forbidden
-    if _is_scheduler_job(request.get_data()):
-        return maintain_request(request)
-    from kikimimi.domain.memory.wire import is_forget_task
-
-    if is_forget_task(request.get_data()):
-        return forget_request(request)
 
     def run(deps: Deps, task: Any) -> Any:
         memory = summarize(deps, task)
@@ -165,7 +145,7 @@ def summarize_request(request: Any) -> tuple[dict[str, Any], int]:
 
 
 def forget_request(request: Any) -> tuple[dict[str, Any], int]:
-    """Cloud Tasks (memory queue, summarize's URL) → a delete or an edit through the memory layers."""
+    """Cloud Tasks (memory queue) → a delete or an edit through the memory layers."""
     from kikimimi.domain.memory.wire import parse_forget_task
     from kikimimi.usecases.memory.forget import forget_message
 
@@ -177,13 +157,10 @@ def reflect_request(request: Any) -> tuple[dict[str, Any], int]:
     from kikimimi.domain.memory.wire import parse_reflect_task
     from kikimimi.usecases.memory.reflect import reflect
 
-    return _task_call(
-        request,
-        "reflect",
-        parse_reflect_task,
-        lambda deps, task: {"facts": reflect(deps, task)},
-        MEMORY_CALLERS,
-    )
+    def run(deps: Deps, task: Any) -> Any:
+        return {"facts": reflect(deps, task)}
+
+    return _task_call(request, "reflect", parse_reflect_task, run, MEMORY_CALLERS)
 
 
 def maintain_request(request: Any) -> tuple[dict[str, Any], int]:

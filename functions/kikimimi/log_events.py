@@ -1,4 +1,4 @@
-"""The catalogue of log events: each event's severity, the fields it carries and what it means."""
+"""The catalogue of log events (severity, source, fields, meaning): data, apart from logs.py's writer."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ Severity = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 Source = Literal["functions", "gateway"]
 
 # Fields every line has besides its event's own (logs.py and logs.JsonFormatter add them).
-LINE_FIELDS = frozenset({"severity", "message", "event", "time", "logger", "stack_trace",
-                         "logging.googleapis.com/trace"})  # fmt: skip
+LINE_FIELDS = frozenset(
+    {"severity", "message", "event", "time", "logger", "stack_trace", "logging.googleapis.com/trace"}
+)
 # What Deps.emit adds to every event about a channel.
 PLACE = ("channel", "thread")
 TASK = ("function", "guild", "trigger")
@@ -46,98 +47,231 @@ _MEMORY_RUN = (*PLACE, *TASK, "window", "reason", "decision")
 # Failures are at least WARNING; what an operator must act on (lost work, a refused credential) is ERROR.
 EVENTS: dict[str, EventSpec] = {
     # ingest
-    "ingest": _fn("INFO", (*PLACE, *TASK, "decision", "reason", "stored", "latency_ms", "message_type",
-                           "backfilled"),
-                  "what ingest did with one gateway envelope (stored, judgment_scheduled, ignored, …); "
-                  "backfilled: read back by the gateway's catch-up after a gap"),
-    "ingest_rejected": _fn("ERROR", ("function", "reason", "pubsub_message_id", "task"),
-                           "an envelope or task payload that cannot be parsed was acknowledged and lost"),
+    "ingest": _fn(
+        "INFO",
+        (*PLACE, *TASK, "decision", "reason", "stored", "latency_ms", "message_type", "backfilled"),
+        "what ingest did with one gateway envelope (stored, judgment_scheduled, ignored, …); "
+        "backfilled: read back by the gateway's catch-up after a gap",
+    ),
+    "ingest_rejected": _fn(
+        "ERROR",
+        ("function", "reason", "pubsub_message_id", "task"),
+        "an envelope or task payload that cannot be parsed was acknowledged and lost",
+    ),
     "judgment_scheduled": _fn("INFO", _SCHEDULED, "a pause judgment task was created"),
     "watch_scheduled": _fn("INFO", _SCHEDULED, "a question watch task was created"),
     "reply_scheduled": _fn("INFO", (*_SCHEDULED, "addressed"), "a reply task was created"),
-    "answer_skipped": _fn("INFO", (*PLACE, *TASK, "decision", "reason", "age_seconds"),
-                          "an addressed message arrived too late to be answered"),
-    "answer_capped": _fn("INFO", (*PLACE, *TASK, "decision", "cap", "limit", "used", "reaction", "reason"),
-                         "an addressed message past a per-user or per-channel cap: a reaction or silence"),
-    "visibility": _fn("INFO", (*PLACE, "function", "guild", "decision", "changed", "guild_memory_cleared",
-                               "reason"),
-                      "the gateway reported who can see a channel (public or private)"),
+    "answer_skipped": _fn(
+        "INFO",
+        (*PLACE, *TASK, "decision", "reason", "age_seconds"),
+        "an addressed message arrived too late to be answered",
+    ),
+    "answer_capped": _fn(
+        "INFO",
+        (*PLACE, *TASK, "decision", "cap", "limit", "used", "reaction", "reason"),
+        "an addressed message past a per-user or per-channel cap: a reaction or silence",
+    ),
+    "visibility": _fn(
+        "INFO",
+        (*PLACE, "function", "guild", "decision", "changed", "guild_memory_cleared", "reason"),
+        "the gateway reported who can see a channel (public or private)",
+    ),
     "judgment_cancelled": _fn("INFO", _CANCELLED, "a newer message cancelled a pending judgment"),
     "reply_cancelled": _fn("INFO", _CANCELLED, "a newer message cancelled a pending reply"),
     "watch_cancelled": _fn("INFO", (*_CANCELLED, "answered_by"), "an answer cancelled a question watch"),
     # judge
-    "judgment_skipped": _fn("INFO", (*PLACE, *TASK, "kind", "decision", "reason", "answered_by"),
-                            "a judgment found its trigger stale or the channel quiet"),
-    "judgment": _fn("INFO", (*PLACE, *TASK, "kind", "decision", "should_respond", "response_type", "score",
-                             "state", "delay_seconds", "reason", "llm_calls", "source", "llm_band", "terms",
-                             "latency_ms"),
-                    "one judgment: respond or stay silent, and why"),
-    "llm_call": _fn("INFO", (*PLACE, *TASK, "model", "input_tokens", "output_tokens", "latency_ms"),
-                    "one LLM call with its tokens"),
+    "judgment_skipped": _fn(
+        "INFO",
+        (*PLACE, *TASK, "kind", "decision", "reason", "answered_by"),
+        "a judgment found its trigger stale or the channel quiet",
+    ),
+    "judgment": _fn(
+        "INFO",
+        (
+            *PLACE,
+            *TASK,
+            "kind",
+            "decision",
+            "should_respond",
+            "response_type",
+            "score",
+            "state",
+            "delay_seconds",
+            "reason",
+            "llm_calls",
+            "source",
+            "llm_band",
+            "terms",
+            "latency_ms",
+        ),
+        "one judgment: respond or stay silent, and why",
+    ),
+    "llm_call": _fn(
+        "INFO",
+        (*PLACE, *TASK, "model", "input_tokens", "output_tokens", "latency_ms"),
+        "one LLM call with its tokens",
+    ),
     # Expected under a flood: counted by the kikimimi_llm_budget_reached metric, it pages nobody.
-    "llm_budget_reached": _fn("WARNING", (*PLACE, "function", "guild", "day", "used", "limit", "reason"),
-                              "a guild used its daily LLM calls: the bot is silent until the next UTC day"),
+    "llm_budget_reached": _fn(
+        "WARNING",
+        (*PLACE, "function", "guild", "day", "used", "limit", "reason"),
+        "a guild used its daily LLM calls: the bot is silent until the next UTC day",
+    ),
     # reply
     # Ids and lengths, never the words (the text is in Discord; replay reads it from its Discord twin).
-    "posted": _fn("INFO", (*PLACE, *TASK, "decision", "reply_to", "message_id", "message_ids", "parts",
-                           "length", "part_lengths", "draft", "response_type", "model", "input_tokens",
-                           "output_tokens", "latency_ms"),
-                  "the bot posted a message (`draft` reused: a retry posted the rest of the first text)"),
-    "reaction": _fn("INFO", (*PLACE, *TASK, "decision", "emoji", "reply_to", "latency_ms"),
-                    "the bot reacted with an emoji"),
-    "reply_skipped": _fn("INFO", (*PLACE, *TASK, "decision", "reason"),
-                         "a reply was no longer wanted (stale, late, answered, channel disabled)"),
-    "reply_failed": _fn("ERROR", (*PLACE, *TASK, "decision", "reason"),
-                        "the writer LLM failed or answered nothing: a wanted reply was lost"),
-    "link_removed": _fn("WARNING", (*PLACE, *TASK, "decision", "host", "reason"),
-                        "the writer produced a link the conversation did not contain; it was cut"),
-    "delivery_dropped": _fn("ERROR", (*PLACE, *TASK, "decision", "reason"),
-                            "Discord refused a post or reaction for good (permissions, deleted channel, …)"),
+    "posted": _fn(
+        "INFO",
+        (
+            *PLACE,
+            *TASK,
+            "decision",
+            "reply_to",
+            "message_id",
+            "message_ids",
+            "parts",
+            "length",
+            "part_lengths",
+            "draft",
+            "response_type",
+            "model",
+            "input_tokens",
+            "output_tokens",
+            "latency_ms",
+        ),
+        "the bot posted a message (`draft` reused: a retry posted the rest of the first text)",
+    ),
+    "reaction": _fn(
+        "INFO",
+        (*PLACE, *TASK, "decision", "emoji", "reply_to", "latency_ms"),
+        "the bot reacted with an emoji",
+    ),
+    "reply_skipped": _fn(
+        "INFO",
+        (*PLACE, *TASK, "decision", "reason"),
+        "a reply was no longer wanted (stale, late, answered, channel disabled)",
+    ),
+    "reply_failed": _fn(
+        "ERROR",
+        (*PLACE, *TASK, "decision", "reason"),
+        "the writer LLM failed or answered nothing: a wanted reply was lost",
+    ),
+    "link_removed": _fn(
+        "WARNING",
+        (*PLACE, *TASK, "decision", "host", "reason"),
+        "the writer produced a link the conversation did not contain; it was cut",
+    ),
+    "delivery_dropped": _fn(
+        "ERROR",
+        (*PLACE, *TASK, "decision", "reason"),
+        "Discord refused a post or reaction for good (permissions, deleted channel, …)",
+    ),
     # memory
     "summary_scheduled": _fn("INFO", _MEMORY_TASK, "a summarize task was created"),
     "reflection_scheduled": _fn("INFO", _MEMORY_TASK, "a reflect task was created"),
     "reflection_cancelled": _fn("INFO", _MEMORY_TASK, "a newer message moved the lull reflection"),
     "summary_skipped": _fn("INFO", (*_MEMORY_RUN, "pending"), "a summary had nothing due or lost a race"),
-    "channel_summary": _fn("INFO", (*_MEMORY_RUN, "messages", "seq", "summary", "mood", "topic_keywords",
-                                    "active_users", "profiles", "model", "latency_ms"),
-                           "a channel summary was committed"),
-    "reflection_skipped": _fn("INFO", (*_MEMORY_RUN, "why", "messages"),
-                              "a reflection was stale, not due or lost a race"),
-    "reflection": _fn("INFO", (*_MEMORY_RUN, "messages", "chunks", "facts_added", "facts_merged",
-                               "facts_evicted", "latency_ms"),
-                      "a reflection was committed"),
-    "fact": _fn("INFO", (*_MEMORY_RUN, "fact_id", "action", "content", "keywords", "confidence", "shareable"),
-                "a fact was added, merged, shared, evicted, expired or forgotten"),
-    "maintenance": _fn("INFO", ("function", "guilds", "facts_removed", "latency_ms"),
-                       "one maintain run (guild memories rebuilt, facts removed)"),
-    "guild_memory": _fn("INFO", ("function", "guild", "channels", "long_term", "recent_events", "model"),
-                        "a guild memory was rebuilt"),
-    "forget_request": _fn("INFO", (*PLACE, "function", "guild", "decision", "scope", "reason", "requested_by",
-                                   "messages", "snippets", "chunks", "facts", "profile", "documents",
-                                   "memories", "profiles", "own_lines", "caps", "places"),
-                          "a forget request was carried out (what was deleted): a member's or moderator's "
-                          "command, a channel or thread deleted, the bot removed from a guild"),
-    "forget_scheduled": _fn("INFO", (*PLACE, *TASK, "task", "reason"),
-                            "a deleted or edited message's traces in memory will be removed"),
-    "forgotten": _fn("INFO", (*PLACE, *TASK, "decision", "messages", "snippets", "chunks", "facts",
-                              "profiles"),
-                     "a deleted or edited message was removed from memory"),
-    "memory_error": _fn("ERROR", (*PLACE, "function", "guild", "trigger", "error"),
-                        "a memory step failed (LLM or Firestore): a summary, reflection or recall was lost"),
+    "channel_summary": _fn(
+        "INFO",
+        (
+            *_MEMORY_RUN,
+            "messages",
+            "seq",
+            "summary",
+            "mood",
+            "topic_keywords",
+            "active_users",
+            "profiles",
+            "model",
+            "latency_ms",
+        ),
+        "a channel summary was committed",
+    ),
+    "reflection_skipped": _fn(
+        "INFO", (*_MEMORY_RUN, "why", "messages"), "a reflection was stale, not due or lost a race"
+    ),
+    "reflection": _fn(
+        "INFO",
+        (*_MEMORY_RUN, "messages", "chunks", "facts_added", "facts_merged", "facts_evicted", "latency_ms"),
+        "a reflection was committed",
+    ),
+    "fact": _fn(
+        "INFO",
+        (*_MEMORY_RUN, "fact_id", "action", "content", "keywords", "confidence", "shareable"),
+        "a fact was added, merged, shared, evicted, expired or forgotten",
+    ),
+    "maintenance": _fn(
+        "INFO",
+        ("function", "guilds", "facts_removed", "latency_ms"),
+        "one maintain run (guild memories rebuilt, facts removed)",
+    ),
+    "guild_memory": _fn(
+        "INFO",
+        ("function", "guild", "channels", "long_term", "recent_events", "model"),
+        "a guild memory was rebuilt",
+    ),
+    "forget_request": _fn(
+        "INFO",
+        (
+            *PLACE,
+            "function",
+            "guild",
+            "decision",
+            "scope",
+            "reason",
+            "requested_by",
+            "messages",
+            "snippets",
+            "chunks",
+            "facts",
+            "profile",
+            "documents",
+            "memories",
+            "profiles",
+            "own_lines",
+            "caps",
+            "places",
+        ),
+        "a forget request was carried out (what was deleted): a member's or moderator's "
+        "command, a channel or thread deleted, the bot removed from a guild",
+    ),
+    "forget_scheduled": _fn(
+        "INFO",
+        (*PLACE, *TASK, "task", "reason"),
+        "a deleted or edited message's traces in memory will be removed",
+    ),
+    "forgotten": _fn(
+        "INFO",
+        (*PLACE, *TASK, "decision", "messages", "snippets", "chunks", "facts", "profiles"),
+        "a deleted or edited message was removed from memory",
+    ),
+    "memory_error": _fn(
+        "ERROR",
+        (*PLACE, "function", "guild", "trigger", "error"),
+        "a memory step failed (LLM or Firestore): a summary, reflection or recall was lost",
+    ),
     # gateway VM (Python logging lines with an `event`)
     "gateway_ready": _gw("INFO", ("user", "guilds"), "the gateway connected to Discord"),
-    "gateway_visibility": _gw("INFO", ("channels",),
-                              "on (re)connect: how many channels' visibility the gateway announced"),
-    "gateway_heartbeat": _gw("INFO", ("guilds", "latency_ms", "backlog", "published", "dropped", "received",
-                                      "ignored"),
-                             "the gateway is alive (every minute); the 'gateway silent' alert counts these"),
-    "gateway_token_missing": _gw("ERROR", ("secret", "waited_seconds"),
-                                 "DISCORD_TOKEN is not set: the gateway cannot start (the VM's startup "
-                                 "script: the secret still has no version it can read)"),
+    "gateway_visibility": _gw(
+        "INFO", ("channels",), "on (re)connect: how many channels' visibility the gateway announced"
+    ),
+    "gateway_heartbeat": _gw(
+        "INFO",
+        ("guilds", "latency_ms", "backlog", "published", "dropped", "received", "ignored"),
+        "the gateway is alive (every minute); the 'gateway silent' alert counts these",
+    ),
+    "gateway_token_missing": _gw(
+        "ERROR",
+        ("secret", "waited_seconds"),
+        "DISCORD_TOKEN is not set: the gateway cannot start (the VM's startup "
+        "script: the secret still has no version it can read)",
+    ),
     # gateway_vm/startup.sh, through journald like the gateway's own lines.
-    "gateway_token_waiting": _gw("WARNING", ("secret", "status", "attempt", "retry_seconds"),
-                                 "the VM waits for a version of the bot token's secret; it retries with "
-                                 "back-off and starts the gateway once there is one"),
+    "gateway_token_waiting": _gw(
+        "WARNING",
+        ("secret", "status", "attempt", "retry_seconds"),
+        "the VM waits for a version of the bot token's secret; it retries with "
+        "back-off and starts the gateway once there is one",
+    ),
     "gateway_token_rejected": _gw("ERROR", (), "Discord rejected the bot token"),
     "gateway_intents_refused": _gw("ERROR", (), "Discord refused the MESSAGE CONTENT intent (close 4014)"),
     "gateway_stopped": _gw("ERROR", (), "the gateway connection ended with an unexpected error"),
@@ -145,27 +279,36 @@ EVENTS: dict[str, EventSpec] = {
     "gateway_unflushed": _gw("ERROR", (), "the gateway stopped with messages it could not publish"),
     "gateway_publish_retry": _gw("WARNING", (), "publishing to Pub/Sub failed; retried with back-off"),
     "gateway_commands_unsynced": _gw("WARNING", (), "the slash commands could not be synced"),
-    "gateway_commands_synced": _gw("INFO", ("hash", "commands", "remembered"),
-                                   "the slash commands' definition changed and was synced to Discord"),
-    "gateway_commands_unchanged": _gw("INFO", ("hash", "commands"),
-                                      "the slash commands' definition is the one last synced: no sync"),
-    "gateway_commands_unremembered": _gw("WARNING", (),
-                                         "the synced commands' hash could not be kept: the next start syncs"),
+    "gateway_commands_synced": _gw(
+        "INFO",
+        ("hash", "commands", "remembered"),
+        "the slash commands' definition changed and was synced to Discord",
+    ),
+    "gateway_commands_unchanged": _gw(
+        "INFO", ("hash", "commands"), "the slash commands' definition is the one last synced: no sync"
+    ),
+    "gateway_commands_unremembered": _gw(
+        "WARNING", (), "the synced commands' hash could not be kept: the next start syncs"
+    ),
     "gateway_settings_unread": _gw("WARNING", (), "a channel's stored settings could not be read"),
     "gateway_content_empty": _gw("WARNING", (), "messages arrive without content: the intent is off"),
     "gateway_resumed": _gw("INFO", ("guilds",), "the gateway resumed its Discord session after a disconnect"),
-    "gateway_disconnected": _gw("WARNING", (),
-                                "the Discord connection is down: heartbeats stop until it is back (once per "
-                                "outage)"),
-    "gateway_catchup": _gw("INFO", ("reason", "places", "read", "messages", "published", "deleted",
-                                    "incomplete", "latency_ms"),
-                           "after a (re)connect: history read since each place's mark, missed messages "
-                           "published (backfilled), deletes for buffered messages Discord no longer has"),
-    "gateway_catchup_incomplete": _gw("WARNING", (),
-                                      "one place's catch-up failed (permissions, Discord or Firestore)"),
-    "gateway_marks_unsaved": _gw("WARNING", (),
-                                 "the last-published marks could not be saved; kept for the next save"),
-}  # fmt: skip
+    "gateway_disconnected": _gw(
+        "WARNING", (), "the Discord connection is down: heartbeats stop until it is back (once per outage)"
+    ),
+    "gateway_catchup": _gw(
+        "INFO",
+        ("reason", "places", "read", "messages", "published", "deleted", "incomplete", "latency_ms"),
+        "after a (re)connect: history read since each place's mark, missed messages "
+        "published (backfilled), deletes for buffered messages Discord no longer has",
+    ),
+    "gateway_catchup_incomplete": _gw(
+        "WARNING", (), "one place's catch-up failed (permissions, Discord or Firestore)"
+    ),
+    "gateway_marks_unsaved": _gw(
+        "WARNING", (), "the last-published marks could not be saved; kept for the next save"
+    ),
+}
 
 
 def severity(event: str) -> Severity:

@@ -1,4 +1,4 @@
-"""Ports of the memory layers: Recall (Firestore's memory role) and Embedder (text vectors)."""
+"""The memory ports (Recall, Embedder), re-exported by ports: apart only as together they pass 400 lines."""
 
 from __future__ import annotations
 

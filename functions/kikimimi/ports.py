@@ -26,9 +26,20 @@ from kikimimi.domain.outgoing import ReplyDraft
 from kikimimi.memory_ports import Embedder, Recall
 
 __all__ = [
-    "LLM", "Clock", "Discord", "DiscordError", "Embedder", "Events", "LLMError", "LLMRequest", "LLMResult",
-    "Publisher", "Recall", "Store", "TaskQueue",
-]  # fmt: skip
+    "LLM",
+    "Clock",
+    "Discord",
+    "DiscordError",
+    "Embedder",
+    "Events",
+    "LLMError",
+    "LLMRequest",
+    "LLMResult",
+    "Publisher",
+    "Recall",
+    "Store",
+    "TaskQueue",
+]
 
 
 class Clock(Protocol):

@@ -15,10 +15,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kikimimi.settings_fields import SettingFields
+from kikimimi.settings_behaviour import BehaviourFields
+from kikimimi.settings_fields import DeploymentFields
 
-BOOL_WORDS = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False,
-              "off": False}  # fmt: skip
+BOOL_WORDS = {
+    "1": True,
+    "true": True,
+    "yes": True,
+    "on": True,
+    "0": False,
+    "false": False,
+    "no": False,
+    "off": False,
+}
 
 
 class SettingsError(ValueError):
@@ -26,11 +35,12 @@ class SettingsError(ValueError):
 
 
 @dataclass(frozen=True)
-class Settings(SettingFields):
+class Settings(BehaviourFields, DeploymentFields):
     """Everything configurable; each field is read from the environment variable in its metadata.
 
-    The fields, their defaults, accepted values and descriptions are in settings_fields.py; every value
-    is checked whenever Settings is built (from the environment, `replace`, `with_overrides` or directly).
+    The fields, their defaults, accepted values and descriptions are in settings_fields.py (where it
+    runs) and settings_behaviour.py (how it behaves); every value is checked whenever Settings is built
+    (from the environment, `replace`, `with_overrides` or directly).
     """
 
     def __post_init__(self) -> None:

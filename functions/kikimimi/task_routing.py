@@ -13,6 +13,7 @@ def task_deadlines(settings: Settings) -> dict[TaskKind, float]:
         TaskKind.REPLY: settings.reply_dispatch_deadline_seconds,
         TaskKind.SUMMARIZE: settings.summarize_dispatch_deadline_seconds,
         TaskKind.REFLECT: settings.reflect_dispatch_deadline_seconds,
+        TaskKind.FORGET: settings.forget_dispatch_deadline_seconds,
     }
 
 
@@ -23,7 +24,7 @@ def task_routes(settings: Settings) -> tuple[dict[TaskKind, str], dict[TaskKind,
     memory_routes = (
         (TaskKind.SUMMARIZE, settings.summarize_url),
         (TaskKind.REFLECT, settings.reflect_url),
-        (TaskKind.FORGET, settings.summarize_url),  # the summarize function takes forget bodies too
+        (TaskKind.FORGET, settings.forget_url),
     )
     for kind, url in memory_routes:
         if url:

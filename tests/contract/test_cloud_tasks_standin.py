@@ -17,8 +17,8 @@ from google.cloud import tasks_v2
 from google.protobuf import duration_pb2, field_mask_pb2
 
 from kikimimi.adapters.cloud_tasks import local_client
-from kikimimi.local.cloud_tasks.retry import RetryPolicy
-from kikimimi.local.cloud_tasks.server import CloudTasksStandIn
+from kikimimi_dev.local.cloud_tasks.retry import RetryPolicy
+from kikimimi_dev.local.cloud_tasks.server import CloudTasksStandIn
 from tests.fixtures.cloud_tasks import HttpSink
 
 PARENT = "projects/test-project/locations/local"
@@ -377,7 +377,7 @@ def test_restart_keeps_pending_tasks_and_tombstones(tmp_path: Path, http_sink: H
 
 def test_cli_runs_until_sigterm() -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "kikimimi.local.cloud_tasks.server", "--port", "0"],
+        [sys.executable, "-m", "kikimimi_dev.local.cloud_tasks.server", "--port", "0"],
         stdout=subprocess.PIPE,
         text=True,
     )

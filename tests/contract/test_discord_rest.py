@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from kikimimi.adapters.discord_rest import USER_AGENT, DiscordRest, chunk_nonce
-from kikimimi.local.fake_discord import FakeDiscord
 from kikimimi.ports import DiscordError
+from kikimimi_dev.local.fake_discord import FakeDiscord
 from tests.fixtures.fake_discord import RecordingSleep
 
 MESSAGES = r"^/channels/\d+/messages$"

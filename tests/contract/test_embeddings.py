@@ -10,8 +10,8 @@ from kikimimi.adapters.gemini import make_client
 from kikimimi.adapters.gemini_embed import GeminiEmbedder
 from kikimimi.adapters.usem import UsemEmbedder
 from kikimimi.domain.memory.ranking import cosine
-from kikimimi.local.gemini_standin import GeminiStandIn
 from kikimimi.ports import LLMError
+from kikimimi_dev.local.gemini_standin import GeminiStandIn
 from tests.fixtures.gemini import STANDIN_API_KEY
 
 

@@ -6,7 +6,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from kikimimi.local.fake_discord import FakeDiscord
+from kikimimi_dev.local.fake_discord import FakeDiscord
 from tests.fixtures.fake_discord import MakeFake, connected_client, default_intents, run_async
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-from kikimimi.local.fake_discord import FakeDiscord
+from kikimimi_dev.local.fake_discord import FakeDiscord
 from tests.fixtures.fake_discord import connected_client, run_async
 
 

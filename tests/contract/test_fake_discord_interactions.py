@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from kikimimi.local.fake_discord import FakeDiscord
+from kikimimi_dev.local.fake_discord import FakeDiscord
 from tests.contract.test_gateway_commands import ready
 from tests.fixtures.fake_discord import run_async
 
@@ -22,9 +22,11 @@ def test_the_fake_offers_only_synced_commands_and_valid_options(fake_discord: Fa
     async def scenario() -> None:
         async with ready(fake_discord):
             for command, options in [
-                ("kikimimi quiet", {"minutes": -1}), ("kikimimi visibility", {"mode": "everyone"}),
-                ("kikimimi visibility", {}), ("kikimimi status", {"verbose": True}),
-            ]:  # fmt: skip
+                ("kikimimi quiet", {"minutes": -1}),
+                ("kikimimi visibility", {"mode": "everyone"}),
+                ("kikimimi visibility", {}),
+                ("kikimimi status", {"verbose": True}),
+            ]:
                 with pytest.raises(ValueError):
                     fake_discord.invoke(command, fake_discord.alice, options=options)
             with pytest.raises(LookupError):
@@ -78,5 +80,6 @@ def test_an_interaction_is_answered_once_within_three_seconds_and_then_has_a_web
     assert sent.status_code == 200 and sent.json()["content"] == "more"
     answered = fake_discord.interaction(fresh.id)
     assert [(r.via, r.content, r.ephemeral) for r in answered.responses] == [
-        ("callback", "hi", True), ("followup", "more", True),
-    ]  # fmt: skip
+        ("callback", "hi", True),
+        ("followup", "more", True),
+    ]

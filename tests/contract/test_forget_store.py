@@ -8,11 +8,7 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.firestore import FirestoreStore
-from kikimimi.adapters.firestore_recall import FirestoreRecall
-from kikimimi.adapters.twins.documents import twin_documents
-from kikimimi.adapters.twins.recall import InMemoryRecall
-from kikimimi.adapters.twins.store import InMemoryStore
+from kikimimi.adapters.firestore import FirestoreRecall, FirestoreStore
 from kikimimi.domain.memory.forget import chunk_without, intervention_without, profile_topic
 from kikimimi.domain.memory.model import (
     ChannelMemory,
@@ -25,6 +21,9 @@ from kikimimi.domain.memory.model import (
 )
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Intervention, Message, ResponseType
 from kikimimi.domain.outgoing import ReplyDraft
+from kikimimi_dev.twins.documents import twin_documents
+from kikimimi_dev.twins.recall import InMemoryRecall
+from kikimimi_dev.twins.store import InMemoryStore
 from tests.fixtures.scan import firestore_documents
 
 T0 = datetime(2026, 3, 4, 5, 6, 7, 0, tzinfo=UTC)
@@ -431,8 +430,11 @@ def test_the_twins_state_lists_the_documents_firestore_holds(firestore_client: A
     keep no TTL)."""
     store = InMemoryStore()
     twin = Pair(store, InMemoryRecall(store))
-    emulated = Pair(FirestoreStore(firestore_client, prefix="contract_"),
-                    FirestoreRecall(firestore_client, prefix="contract_"), firestore_client)  # fmt: skip
+    emulated = Pair(
+        FirestoreStore(firestore_client, prefix="contract_"),
+        FirestoreRecall(firestore_client, prefix="contract_"),
+        firestore_client,
+    )
     for pair in (twin, emulated):
         pair.store.add_message(message("a1", 1, KEY), UNTIL)
         pair.store.add_message(message("a2", 2, THREAD, "u2"), UNTIL)
@@ -445,9 +447,17 @@ def test_the_twins_state_lists_the_documents_firestore_holds(firestore_client: A
         pair.store.count_llm_call("g1", "2026-03-04")
         pair.store.keep_reply_draft(KEY, "n1", ReplyDraft("hello", ("hello",)), UNTIL)
         memory = summarized(pair)
-        pair.recall.commit_reflection(KEY, 0, reflected_seq=1, reflected_total=2, at=T0,
-                                      save=[fact("f1", ("m1",), ("u1",))], delete=[], fact_delta=1,
-                                      expected_epoch=memory.epoch)  # fmt: skip
+        pair.recall.commit_reflection(
+            KEY,
+            0,
+            reflected_seq=1,
+            reflected_total=2,
+            at=T0,
+            save=[fact("f1", ("m1",), ("u1",))],
+            delete=[],
+            fact_delta=1,
+            expected_epoch=memory.epoch,
+        )
         pair.recall.save_guild_memory(GuildMemory("g1", long_term="ships on fridays"))
 
     def fields(docs: dict[str, dict[str, Any]]) -> dict[str, set[str]]:

@@ -22,12 +22,10 @@ from unittest import mock
 import discord
 import pytest
 
-import gateway_vm.gateway as gateway_module
+import gateway_vm.heartbeat as heartbeat_module
 from gateway_vm.__main__ import INTENT_HELP, serve
 from gateway_vm.backlog import BacklogPublisher
 from gateway_vm.gateway import Gateway
-from kikimimi.adapters.twins.publisher import MemoryPublisher
-from kikimimi.adapters.twins.store import InMemoryStore
 from kikimimi.domain.model import ChannelKey, ChannelSettings
 from kikimimi.domain.wire import (
     ChannelVisibility,
@@ -36,8 +34,10 @@ from kikimimi.domain.wire import (
     MessageEdited,
     parse_envelope,
 )
-from kikimimi.local.fake_discord import FakeDiscord
 from kikimimi.settings import Settings
+from kikimimi_dev.local.fake_discord import FakeDiscord
+from kikimimi_dev.twins.publisher import MemoryPublisher
+from kikimimi_dev.twins.store import InMemoryStore
 from tests.fixtures.fake_discord import MakeFake, run_async
 
 Envelope = MessageCreated | MessageEdited | MessageDeleted
@@ -188,8 +188,12 @@ def test_mentions_replies_and_the_bots_own_messages(fake_discord: FakeDiscord) -
             to_human = fake.post_user_message(fake.channel.id, fake.alice, "ね", reply_to=human["id"])
             found = await run.published(5)
             assert [e.message_id for e in found] == [
-                human["id"], mention["id"], str(own.id), to_bot["id"], to_human["id"],
-            ]  # fmt: skip
+                human["id"],
+                mention["id"],
+                str(own.id),
+                to_bot["id"],
+                to_human["id"],
+            ]
             return found
 
     plain, mention, own, to_bot, to_human = run_async(scenario())
@@ -412,7 +416,7 @@ def _beat(record: logging.LogRecord) -> dict[str, Any]:
 def test_a_heartbeat_line_is_logged(
     fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(gateway_module, "HEARTBEAT_SECONDS", 0.02)
+    monkeypatch.setattr(heartbeat_module, "HEARTBEAT_SECONDS", 0.02)
 
     async def scenario() -> None:
         async with running(fake_discord) as run:

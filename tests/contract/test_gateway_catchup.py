@@ -19,12 +19,13 @@ from typing import Any
 import pytest
 
 import gateway_vm.gateway as gateway_module
+import gateway_vm.heartbeat as heartbeat_module
 from gateway_vm.__main__ import serve
 from gateway_vm.gateway import Gateway
-from kikimimi.adapters.twins.store import InMemoryStore
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import ForgetRequested, MessageCreated, MessageDeleted, parse_envelope
-from kikimimi.local.fake_discord import FakeDiscord
+from kikimimi_dev.local.fake_discord import FakeDiscord
+from kikimimi_dev.twins.store import InMemoryStore
 from tests.contract.test_gateway import WAIT, Running, new_gateway, running, settings
 from tests.fixtures.fake_discord import MakeFake, run_async
 
@@ -204,7 +205,7 @@ def _events(records: list[logging.LogRecord], name: str) -> list[logging.LogReco
 def test_no_heartbeat_while_discord_is_unreachable(
     fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(gateway_module, "HEARTBEAT_SECONDS", 0.02)
+    monkeypatch.setattr(heartbeat_module, "HEARTBEAT_SECONDS", 0.02)
     fake = fake_discord
 
     async def scenario() -> None:
@@ -247,11 +248,15 @@ def test_places_discord_says_are_gone_are_forgotten_even_when_not_enabled(
     bot = fake.bot.id
     assert (thread_gone.scope, thread_gone.reason) == ("channel", "thread_deleted")
     assert (thread_gone.channel_id, thread_gone.thread_id, thread_gone.guild_id) == (
-        fake.channel.id, thread.id, fake.guild.id,
-    )  # fmt: skip
+        fake.channel.id,
+        thread.id,
+        fake.guild.id,
+    )
     assert (channel_gone.scope, channel_gone.reason, channel_gone.channel_id) == (
-        "channel", "channel_deleted", doomed.id,
-    )  # fmt: skip
+        "channel",
+        "channel_deleted",
+        doomed.id,
+    )
     assert channel_gone.thread_id is None
     assert (guild_gone.scope, guild_gone.reason) == ("guild", "guild_removed")
     assert guild_gone.guild_id == guild_gone.channel_id == other.id

@@ -12,7 +12,7 @@ import pytest
 
 from gateway_vm.__main__ import state_dir
 from gateway_vm.command_sync import HASH_FILE, digest, payload
-from kikimimi.local.fake_discord import MANAGE_CHANNELS, MEMBER_PERMISSIONS, FakeDiscord
+from kikimimi_dev.local.fake_discord import MANAGE_CHANNELS, MEMBER_PERMISSIONS, FakeDiscord
 from tests.contract.test_gateway import WAIT, new_gateway, running, settings
 from tests.fixtures.fake_discord import MakeFake, run_async
 
@@ -70,9 +70,11 @@ def test_sync_once_then_not_after_a_restart_then_again_after_a_change(
     status = next(o for o in group["options"] if o["name"] == "status")
     assert status["description_localizations"]["ja"] == "設定と前回の理由"
     assert sync_events(caplog) == [
-        "gateway_commands_synced", "gateway_commands_unchanged", "gateway_commands_unchanged",
         "gateway_commands_synced",
-    ]  # fmt: skip
+        "gateway_commands_unchanged",
+        "gateway_commands_unchanged",
+        "gateway_commands_synced",
+    ]
 
 
 async def _status_still_answers(fake: FakeDiscord, state: Path) -> None:

@@ -12,12 +12,18 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.twins.recall import InMemoryRecall
-from kikimimi.adapters.twins.store import InMemoryStore
 from kikimimi.domain.model import ChannelKey, ChannelSettings, LastDecision, Message
 from kikimimi.domain.wire import ForgetRequested, parse_envelope
-from kikimimi.local.fake_discord import MANAGE_CHANNELS, MEMBER_PERMISSIONS, FakeDiscord, Interaction, User
 from kikimimi.settings import Settings
+from kikimimi_dev.local.fake_discord import (
+    MANAGE_CHANNELS,
+    MEMBER_PERMISSIONS,
+    FakeDiscord,
+    Interaction,
+    User,
+)
+from kikimimi_dev.twins.recall import InMemoryRecall
+from kikimimi_dev.twins.store import InMemoryStore
 from tests.contract.test_gateway import WAIT, Running, running, settings
 from tests.fixtures.fake_discord import MakeFake, run_async
 
@@ -78,14 +84,21 @@ def test_the_synced_commands_carry_japanese_names_descriptions_and_choices(fake_
     )
     subs = {o["name"]: o for o in group["options"]}
     assert {name: o["name_localizations"]["ja"] for name, o in subs.items()} == {
-        "enable": "有効化", "disable": "無効化", "quiet": "静かに", "visibility": "公開範囲",
-        "status": "状態", "forget": "忘れて", "what-do-you-know": "覚えていること",
-    }  # fmt: skip
+        "enable": "有効化",
+        "disable": "無効化",
+        "quiet": "静かに",
+        "visibility": "公開範囲",
+        "status": "状態",
+        "forget": "忘れて",
+        "what-do-you-know": "覚えていること",
+    }
     assert all(o["description_localizations"]["ja"] and o["description"] for o in subs.values())
     [mode] = subs["visibility"]["options"]
     assert [(c["value"], c["name_localizations"]["ja"]) for c in mode["choices"]] == [
-        ("public", "公開"), ("private", "非公開"), ("auto", "自動"),
-    ]  # fmt: skip
+        ("public", "公開"),
+        ("private", "非公開"),
+        ("auto", "自動"),
+    ]
     [minutes] = subs["quiet"]["options"]
     assert (minutes["name_localizations"]["ja"], minutes["min_value"], minutes["required"]) == (
         "分",
@@ -97,9 +110,13 @@ def test_the_synced_commands_carry_japanese_names_descriptions_and_choices(fake_
 
 
 MODERATOR_ONLY = [
-    ("kikimimi enable", {}), ("kikimimi disable", {}), ("kikimimi quiet", {"minutes": 5}),
-    ("kikimimi visibility", {"mode": "public"}), ("kikimimi status", {}), ("kikimimi forget channel", {}),
-]  # fmt: skip
+    ("kikimimi enable", {}),
+    ("kikimimi disable", {}),
+    ("kikimimi quiet", {"minutes": 5}),
+    ("kikimimi visibility", {"mode": "public"}),
+    ("kikimimi status", {}),
+    ("kikimimi forget channel", {}),
+]
 
 
 @pytest.mark.parametrize(("command", "options"), MODERATOR_ONLY, ids=[c for c, _ in MODERATOR_ONLY])
@@ -223,8 +240,10 @@ def test_status_says_in_words_why_the_bot_stayed_silent(make_fake_discord: MakeF
 
     async def scenario() -> tuple[str, str]:
         async with ready(fake, store=store):
-            return (said(await run_command(fake, "kikimimi status")),
-                    said(await run_command(fake, "kikimimi status", **JA)))  # fmt: skip
+            return (
+                said(await run_command(fake, "kikimimi status")),
+                said(await run_command(fake, "kikimimi status", **JA)),
+            )
 
     english, japanese = run_async(scenario())
     when = f"<t:{int(at.timestamp())}:R>"
@@ -277,8 +296,9 @@ def test_forget_me_is_for_anyone_forget_channel_for_moderators(make_fake_discord
         if isinstance(e, ForgetRequested)
     ]
     assert [(r.scope, r.user_id, r.requested_by) for r in requests] == [
-        ("user", fake.alice.id, fake.alice.id), ("channel", None, fake.alice.id),
-    ]  # fmt: skip
+        ("user", fake.alice.id, fake.alice.id),
+        ("channel", None, fake.alice.id),
+    ]
     assert all(r.guild_id == fake.guild.id and r.channel_id == fake.channel.id for r in requests)
 
 

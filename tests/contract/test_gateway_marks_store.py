@@ -6,9 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from kikimimi.adapters.firestore import GATEWAY_MARKS, FirestoreStore
-from kikimimi.adapters.twins.store import InMemoryStore
+from kikimimi.adapters.firestore import FirestoreStore
+from kikimimi.adapters.firestore.paths import GATEWAY_MARKS
 from kikimimi.domain.model import ChannelKey
+from kikimimi_dev.twins.store import InMemoryStore
 
 T0 = datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC)
 CHANNEL = ChannelKey("100")

@@ -10,10 +10,10 @@ from typing import Any
 import discord
 import pytest
 
-from kikimimi.adapters.twins.store import InMemoryStore
 from kikimimi.domain.model import ChannelKey, ChannelSettings
 from kikimimi.domain.wire import ChannelVisibility
-from kikimimi.local.fake_discord import FakeDiscord
+from kikimimi_dev.local.fake_discord import FakeDiscord
+from kikimimi_dev.twins.store import InMemoryStore
 from tests.contract.test_gateway import WAIT, Running, running, settings
 from tests.contract.test_gateway_commands import ready, run_command, said, until
 from tests.fixtures.fake_discord import MakeFake, run_async

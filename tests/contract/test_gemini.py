@@ -13,8 +13,8 @@ import pytest
 from pydantic import BaseModel, Field
 
 from kikimimi.adapters.gemini import EMPTY_USER_TURN, GeminiLLM, make_client
-from kikimimi.local.gemini_standin import GeminiStandIn, default_responder
 from kikimimi.ports import LLMError, LLMRequest
+from kikimimi_dev.local.gemini_standin import GeminiStandIn, default_responder
 from tests.fixtures.gemini import STANDIN_API_KEY, STANDIN_MODEL
 
 

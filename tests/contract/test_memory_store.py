@@ -7,10 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from kikimimi.adapters.firestore import FirestoreStore
-from kikimimi.adapters.firestore_recall import FirestoreRecall
-from kikimimi.adapters.twins.recall import InMemoryRecall
-from kikimimi.adapters.twins.store import InMemoryStore
+from kikimimi.adapters.firestore import FirestoreRecall, FirestoreStore
 from kikimimi.domain.memory.model import (
     ChannelMemory,
     Chunk,
@@ -22,6 +19,8 @@ from kikimimi.domain.memory.model import (
     ProfileUpdate,
 )
 from kikimimi.domain.model import ChannelKey, Message
+from kikimimi_dev.twins.recall import InMemoryRecall
+from kikimimi_dev.twins.store import InMemoryStore
 
 T0 = datetime(2026, 2, 3, 4, 5, 6, 789000, tzinfo=UTC)
 KEY = ChannelKey("100")
@@ -45,27 +44,49 @@ def pair(request: pytest.FixtureRequest) -> Pair:
 
 def message(mid: str, seconds: float, key: ChannelKey = KEY) -> Message:
     return Message(
-        id=mid, guild_id="g1", channel_id=key.channel_id, thread_id=key.thread_id, author_id="u1",
-        author_name="alice", author_is_bot=False, content=f"text {mid}",
+        id=mid,
+        guild_id="g1",
+        channel_id=key.channel_id,
+        thread_id=key.thread_id,
+        author_id="u1",
+        author_name="alice",
+        author_is_bot=False,
+        content=f"text {mid}",
         created_at=T0 + timedelta(seconds=seconds),
-    )  # fmt: skip
+    )
 
 
 def fact(fid: str, vector: tuple[float, ...], days: float = 0) -> Fact:
     at = T0 - timedelta(days=days)
     return Fact(
-        id=fid, content=f"fact {fid}", keywords=("札幌", "ラーメン"), source_user_ids=("u1",),
-        confidence=0.75, shareable=True, embedding=vector, created_at=at, updated_at=at,
+        id=fid,
+        content=f"fact {fid}",
+        keywords=("札幌", "ラーメン"),
+        source_user_ids=("u1",),
+        confidence=0.75,
+        shareable=True,
+        embedding=vector,
+        created_at=at,
+        updated_at=at,
         expires_at=at + timedelta(days=90),
-    )  # fmt: skip
+    )
 
 
 def summary(seq: int) -> ChannelMemory:
     return ChannelMemory(
-        key=KEY, guild_id="g1", summary=f"summary {seq}", mood="calm", topic_keywords=("札幌",),
-        active_users=("alice",), updated_at=T0, watermark_at=T0 + timedelta(seconds=seq),
-        watermark_id=f"m{seq}", seq=seq, messages_total=seq * 20, refs=(ExchangeRef("m1", "u1", True),),
-    )  # fmt: skip
+        key=KEY,
+        guild_id="g1",
+        summary=f"summary {seq}",
+        mood="calm",
+        topic_keywords=("札幌",),
+        active_users=("alice",),
+        updated_at=T0,
+        watermark_at=T0 + timedelta(seconds=seq),
+        watermark_id=f"m{seq}",
+        seq=seq,
+        messages_total=seq * 20,
+        refs=(ExchangeRef("m1", "u1", True),),
+    )
 
 
 def chunk(seq: int) -> Chunk:
@@ -236,7 +257,7 @@ def test_reads_and_writes_are_counted(pair: Pair) -> None:
 def test_the_memory_command_prints_what_the_emulator_holds(
     firestore_client: object, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kikimimi.tools.cli import main
+    from kikimimi_dev.tools.cli import main
 
     recall = FirestoreRecall(firestore_client)  # type: ignore[arg-type]
     recall.commit_summary(summary(1), 0, chunk(1), [update("u1", 10, exchanges=7, mentions=2)])
@@ -272,7 +293,7 @@ def test_the_memory_command_prints_what_the_emulator_holds(
 def test_the_memory_command_explains_when_there_is_no_firestore(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kikimimi.tools.cli import main
+    from kikimimi_dev.tools.cli import main
 
     monkeypatch.delenv("FIRESTORE_EMULATOR_HOST", raising=False)
     monkeypatch.setenv("KIKIMIMI_MODE", "local")

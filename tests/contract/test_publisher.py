@@ -17,10 +17,10 @@ from kikimimi.adapters.pubsub import (
     ensure_push_subscription,
     ensure_topic,
 )
-from kikimimi.adapters.twins.publisher import MemoryPublisher
-from kikimimi.local.emulators import Emulator
 from kikimimi.ports import Publisher
 from kikimimi.settings import Settings
+from kikimimi_dev.local.emulators import Emulator
+from kikimimi_dev.twins.publisher import MemoryPublisher
 
 Received = list[tuple[bytes, str, dict[str, str]]]
 

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from google.cloud import firestore
 
-from kikimimi.adapters.firestore import CHANNELS, JUDGMENTS, FirestoreStore
-from kikimimi.adapters.firestore_codec import count_reads
-from kikimimi.adapters.twins.store import InMemoryStore
+from kikimimi.adapters.firestore import FirestoreStore
+from kikimimi.adapters.firestore.counting import count_reads
+from kikimimi.adapters.firestore.paths import CHANNELS, JUDGMENTS
 from kikimimi.domain.model import (
     ChannelKey,
     ChannelSettings,
@@ -20,6 +20,7 @@ from kikimimi.domain.model import (
     Message,
     ResponseType,
 )
+from kikimimi_dev.twins.store import InMemoryStore
 
 T0 = datetime(2025, 1, 2, 3, 4, 5, 123456, tzinfo=UTC)
 CHANNEL = ChannelKey("100")

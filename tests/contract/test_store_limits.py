@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi.adapters.firestore import FirestoreStore
-from kikimimi.adapters.twins.store import InMemoryStore
 from kikimimi.domain.caps import CapDecision
 from kikimimi.domain.model import ChannelKey, ChannelSettings
+from kikimimi_dev.twins.store import InMemoryStore
 
 T0 = datetime(2025, 1, 2, 3, 4, 5, 123456, tzinfo=UTC)
 CHANNEL = ChannelKey("100")

@@ -8,10 +8,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from google.cloud import firestore
 
-from kikimimi.adapters.firestore import CHANNELS, REPLY_DRAFTS, FirestoreStore
-from kikimimi.adapters.twins.store import InMemoryStore
+from kikimimi.adapters.firestore import FirestoreStore
+from kikimimi.adapters.firestore.paths import CHANNELS, REPLY_DRAFTS
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.outgoing import ReplyDraft
+from kikimimi_dev.twins.store import InMemoryStore
 
 T0 = datetime(2025, 1, 2, 3, 4, 5, 123456, tzinfo=UTC)
 CHANNEL = ChannelKey("100")
@@ -23,10 +24,20 @@ Store = InMemoryStore | FirestoreStore
 
 def message(mid: str, seconds: float, key: ChannelKey = CHANNEL, content: str = "hi") -> Message:
     return Message(
-        id=mid, guild_id="g1", channel_id=key.channel_id, thread_id=key.thread_id, author_id="u1",
-        author_name="alice", author_is_bot=False, content=content, created_at=T0 + timedelta(seconds=seconds),
-        mentions_bot=True, reply_to_id="m0", reply_to_bot=True, attachments=2,
-    )  # fmt: skip
+        id=mid,
+        guild_id="g1",
+        channel_id=key.channel_id,
+        thread_id=key.thread_id,
+        author_id="u1",
+        author_name="alice",
+        author_is_bot=False,
+        content=content,
+        created_at=T0 + timedelta(seconds=seconds),
+        mentions_bot=True,
+        reply_to_id="m0",
+        reply_to_bot=True,
+        attachments=2,
+    )
 
 
 @pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
@@ -64,8 +75,11 @@ def test_what_is_not_a_buffered_message(store: Store, case: str, expected: str |
     assert (found.id if found else None) == expected
 
 
-DRAFT = ReplyDraft(text="première partie\n\nzweiter Teil 🎉", parts=("première partie", "zweiter Teil 🎉"),
-                   model="gemini-2.5-flash")  # fmt: skip
+DRAFT = ReplyDraft(
+    text="première partie\n\nzweiter Teil 🎉",
+    parts=("première partie", "zweiter Teil 🎉"),
+    model="gemini-2.5-flash",
+)
 
 
 def test_a_kept_draft_comes_back_whole(store: Store) -> None:

@@ -14,8 +14,8 @@ from google.cloud import tasks_v2
 from kikimimi import bootstrap
 from kikimimi.adapters.cloud_tasks import CloudTasksQueue
 from kikimimi.domain.model import TaskKind, TaskSpec
-from kikimimi.local.cloud_tasks.server import CloudTasksStandIn
 from kikimimi.settings import Settings
+from kikimimi_dev.local.cloud_tasks.server import CloudTasksStandIn
 from tests.fixtures.cloud_tasks import HttpSink
 
 DEADLINES = {
@@ -23,8 +23,15 @@ DEADLINES = {
     "REPLY_DISPATCH_DEADLINE_SECONDS": "90",
     "SUMMARIZE_DISPATCH_DEADLINE_SECONDS": "300",
     "REFLECT_DISPATCH_DEADLINE_SECONDS": "420",
+    "FORGET_DISPATCH_DEADLINE_SECONDS": "240",
 }
-EXPECTED = {TaskKind.JUDGE: 110, TaskKind.REPLY: 90, TaskKind.SUMMARIZE: 300, TaskKind.REFLECT: 420}
+EXPECTED = {
+    TaskKind.JUDGE: 110,
+    TaskKind.REPLY: 90,
+    TaskKind.SUMMARIZE: 300,
+    TaskKind.REFLECT: 420,
+    TaskKind.FORGET: 240,
+}
 
 
 @pytest.fixture
@@ -58,8 +65,9 @@ def test_each_kind_gets_its_deadline_on_the_created_task(
     assert {kind: task.dispatch_deadline for kind, task in got.items()} == {
         kind: timedelta(seconds=seconds) for kind, seconds in EXPECTED.items()
     }
-    # summarize and reflect go through the memory queue, each with its own deadline.
-    assert got[TaskKind.REFLECT].name.split("/queues/")[1].startswith(settings.memory_queue)
+    # summarize, reflect and forget go through the memory queue, each with its own deadline.
+    for kind in (TaskKind.SUMMARIZE, TaskKind.REFLECT, TaskKind.FORGET):
+        assert got[kind].name.split("/queues/")[1].startswith(settings.memory_queue)
 
 
 def test_a_deadline_outside_cloud_tasks_limits_is_refused_per_kind(settings: Settings) -> None:

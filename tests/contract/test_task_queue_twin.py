@@ -8,9 +8,9 @@ import pytest
 from google.cloud import tasks_v2
 
 from kikimimi.adapters.cloud_tasks import CloudTasksQueue
-from kikimimi.adapters.twins.sim import SimClock, SimTaskQueue
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.ports import TaskQueue
+from kikimimi_dev.twins.sim import SimClock, SimTaskQueue
 from tests.fixtures.cloud_tasks import HttpSink
 
 
@@ -21,10 +21,12 @@ def queue(request: pytest.FixtureRequest) -> TaskQueue:
     client: tasks_v2.CloudTasksClient = request.getfixturevalue("cloud_tasks_client")
     sink: HttpSink = request.getfixturevalue("http_sink")
     adapter = CloudTasksQueue(
-        client, project="test-project", location="local",
+        client,
+        project="test-project",
+        location="local",
         queues={TaskKind.JUDGE: "judge", TaskKind.REPLY: "reply"},
         urls={TaskKind.JUDGE: sink.url("/judge"), TaskKind.REPLY: sink.url("/reply")},
-    )  # fmt: skip
+    )
     adapter.ensure_queues()
     return adapter
 

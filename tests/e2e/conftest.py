@@ -18,9 +18,9 @@ import pytest
 
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.wire import MessageCreated, MessageDeleted, MessageEdited
-from kikimimi.local.cloud_tasks.records import DispatchRecord
-from kikimimi.local.emulators import EmulatorNotInstalled
-from kikimimi.local.stack import LocalStack
+from kikimimi_dev.local.cloud_tasks.records import DispatchRecord
+from kikimimi_dev.local.emulators import EmulatorNotInstalled
+from kikimimi_dev.local.stack import LocalStack
 
 RUN = uuid.uuid4().hex[:6]
 BOT_USER_ID = "990000000000000001"
@@ -207,7 +207,7 @@ class E2E:
 
     def buffer_ids(self, channel: str) -> list[str]:
         """Document ids under the channel's messages collection (what is really stored)."""
-        from kikimimi.adapters.firestore import CHANNELS, MESSAGES
+        from kikimimi.adapters.firestore.paths import CHANNELS, MESSAGES
 
         client = self.store._client
         docs = client.collection(CHANNELS).document(channel).collection(MESSAGES).list_documents()

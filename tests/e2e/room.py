@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from kikimimi.local.fake_discord import FakeDiscord, User
-from kikimimi.local.stack import LocalStack
+from kikimimi_dev.local.fake_discord import FakeDiscord, User
+from kikimimi_dev.local.stack import LocalStack
 
 
 class Room:
@@ -30,18 +30,23 @@ class Room:
     def events(self, channel: str, event: str, **match: Any) -> list[dict[str, Any]]:
         channel_id = self.channels[channel]
         return [
-            e for e in list(self.stack.events)
-            if e.get("channel") == channel_id and e.get("event") == event
+            e
+            for e in list(self.stack.events)
+            if e.get("channel") == channel_id
+            and e.get("event") == event
             and all(e.get(k) == v for k, v in match.items())
-        ]  # fmt: skip
+        ]
 
     def wait(self, channel: str, event: str, timeout: float = 30.0, **match: Any) -> dict[str, Any]:
         channel_id = self.channels[channel]
         found = self.stack.wait_for(
-            lambda e: e.get("channel") == channel_id and e.get("event") == event
-            and all(e.get(k) == v for k, v in match.items()),
+            lambda e: (
+                e.get("channel") == channel_id
+                and e.get("event") == event
+                and all(e.get(k) == v for k, v in match.items())
+            ),
             timeout,
-        )  # fmt: skip
+        )
         if found is None:
             seen = [
                 (e.get("event"), e.get("decision"))

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from kikimimi.domain.model import ChannelKey, Message
-from kikimimi.local.emulators import EmulatorNotInstalled
-from kikimimi.local.fake_discord import FakeDiscord, User
-from kikimimi.local.stack import LocalStack
+from kikimimi_dev.local.emulators import EmulatorNotInstalled
+from kikimimi_dev.local.fake_discord import FakeDiscord, User
+from kikimimi_dev.local.stack import LocalStack
 
 from .conftest import FAST, JITTER_RATIO, MIN_WAIT_SECONDS
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from kikimimi.domain.wire import ForgetRequested
-from kikimimi.local.emulators import EmulatorNotInstalled
-from kikimimi.local.stack import LocalStack
+from kikimimi_dev.local.emulators import EmulatorNotInstalled
+from kikimimi_dev.local.stack import LocalStack
 from tests.fixtures.scan import firestore_documents, firestore_paths_containing
 
 from .conftest import E2E, FAST
@@ -156,8 +156,14 @@ def test_the_bot_removed_from_a_guild_leaves_nothing_of_it(e2e: E2E, client: Any
     e2e.publish(*lines)
     e2e.wait(ch, "reflection", timeout=MEMORY_TIMEOUT)
     assert any("/profiles/" in p for p in firestore_paths_containing(client, "alice"))
-    removed = ForgetRequested(guild_id=guild, channel_id=guild, scope="guild", reason="guild_removed",
-                              requested_by="bot", at=datetime.now(UTC))  # fmt: skip
+    removed = ForgetRequested(
+        guild_id=guild,
+        channel_id=guild,
+        scope="guild",
+        reason="guild_removed",
+        requested_by="bot",
+        at=datetime.now(UTC),
+    )
     e2e.publish(removed)  # type: ignore[arg-type]
     done = e2e.wait(guild, "forget_request", timeout=MEMORY_TIMEOUT)
     assert done["places"] == 1 and done["profiles"] >= 3

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from kikimimi.domain.model import ChannelKey, Message
-from kikimimi.local.emulators import EmulatorNotInstalled
-from kikimimi.local.fake_discord import FakeDiscord, User
-from kikimimi.local.stack import LocalStack
+from kikimimi_dev.local.emulators import EmulatorNotInstalled
+from kikimimi_dev.local.fake_discord import FakeDiscord, User
+from kikimimi_dev.local.stack import LocalStack
 
 from .conftest import FAST
 
@@ -57,21 +57,29 @@ class Gap:
     def events(self, channel: str, event: str, **match: Any) -> list[Event]:
         channel_id = self.channels[channel]
         return [
-            e for e in list(self.stack.events)
-            if e.get("channel") == channel_id and e.get("event") == event
+            e
+            for e in list(self.stack.events)
+            if e.get("channel") == channel_id
+            and e.get("event") == event
             and all(e.get(k) == v for k, v in match.items())
-        ]  # fmt: skip
+        ]
 
     def wait(self, channel: str, event: str, timeout: float = 30.0, **match: Any) -> Event:
         channel_id = self.channels[channel]
         found = self.stack.wait_for(
-            lambda e: e.get("channel") == channel_id and e.get("event") == event
-            and all(e.get(k) == v for k, v in match.items()),
+            lambda e: (
+                e.get("channel") == channel_id
+                and e.get("event") == event
+                and all(e.get(k) == v for k, v in match.items())
+            ),
             timeout,
-        )  # fmt: skip
+        )
         if found is None:
-            seen = [(e.get("event"), e.get("decision"), e.get("trigger")) for e in self.stack.events
-                    if e.get("channel") == channel_id]  # fmt: skip
+            seen = [
+                (e.get("event"), e.get("decision"), e.get("trigger"))
+                for e in self.stack.events
+                if e.get("channel") == channel_id
+            ]
             pytest.fail(f"no {event} {match} in #{channel} within {timeout}s; saw {seen[-30:]}")
         return found
 

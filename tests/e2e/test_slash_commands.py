@@ -15,9 +15,15 @@ from typing import Any
 import pytest
 
 from kikimimi.domain.model import ChannelKey, ChannelSettings
-from kikimimi.local.emulators import EmulatorNotInstalled
-from kikimimi.local.fake_discord import MANAGE_CHANNELS, MEMBER_PERMISSIONS, FakeDiscord, Interaction, User
-from kikimimi.local.stack import LocalStack
+from kikimimi_dev.local.emulators import EmulatorNotInstalled
+from kikimimi_dev.local.fake_discord import (
+    MANAGE_CHANNELS,
+    MEMBER_PERMISSIONS,
+    FakeDiscord,
+    Interaction,
+    User,
+)
+from kikimimi_dev.local.stack import LocalStack
 from tests.e2e.room import Room
 
 from .conftest import FAST, KEYWORD, MIN_WAIT_SECONDS
@@ -41,9 +47,14 @@ class Commands(Room):
         """A moderator (alice) runs `command` in `channel` (`locale`: the client's and the server's)."""
         locale = options.pop("locale", "en-US")
         iid = self.fake.invoke(
-            command, self.users["alice"], channel_id=self.channels[channel], options=options,
-            permissions=MODERATOR, locale=locale, guild_locale=locale,
-        )  # fmt: skip
+            command,
+            self.users["alice"],
+            channel_id=self.channels[channel],
+            options=options,
+            permissions=MODERATOR,
+            locale=locale,
+            guild_locale=locale,
+        )
         self.until(lambda: self.fake.interaction(iid).answer is not None, 15, f"an answer to /{command}")
         return self.fake.interaction(iid)
 
@@ -126,8 +137,11 @@ def test_a_quiet_channel_is_not_judged_and_the_quiet_ends_early(commands: Comman
     # Ingest keeps the message (context) and schedules no judgment while the channel is quiet.
     ingested = commands.wait("quiet", "ingest", START_TIMEOUT, trigger=trigger)
     assert ingested["decision"] == "quiet"
-    assert not [e for e in commands.stack.events if e.get("event") == "judgment_scheduled"
-                and e.get("channel") == commands.channels["quiet"]]  # fmt: skip
+    assert not [
+        e
+        for e in commands.stack.events
+        if e.get("event") == "judgment_scheduled" and e.get("channel") == commands.channels["quiet"]
+    ]
 
     assert (
         commands.said("quiet", "kikimimi quiet", minutes=0)

@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from kikimimi.local.emulators import EmulatorNotInstalled
-from kikimimi.local.fake_discord import FakeDiscord, User
-from kikimimi.local.gemini_bodies import minimal_instance
-from kikimimi.local.gemini_standin import GeminiStandIn
-from kikimimi.local.stack import LocalStack
+from kikimimi_dev.local.emulators import EmulatorNotInstalled
+from kikimimi_dev.local.fake_discord import FakeDiscord, User
+from kikimimi_dev.local.gemini_bodies import minimal_instance
+from kikimimi_dev.local.gemini_standin import GeminiStandIn
+from kikimimi_dev.local.stack import LocalStack
 from tests.e2e.room import Room
 
 pytestmark = pytest.mark.emulator
@@ -120,8 +120,12 @@ def _setup(fake: FakeDiscord, channels: dict[str, str], users: dict[str, User]) 
     for name in ("general", "mods", "flood"):
         channels[name] = fake.add_channel(fake.guild.id, name).id
     fake.set_private(channels["mods"])  # @everyone cannot view it: the moderators' room
-    users.update(alice=fake.alice, bob=fake.add_user("bob"), carol=fake.add_user("carol"),
-                 mallory=fake.add_user("mallory"))  # fmt: skip
+    users.update(
+        alice=fake.alice,
+        bob=fake.add_user("bob"),
+        carol=fake.add_user("carol"),
+        mallory=fake.add_user("mallory"),
+    )
     return {"ENABLED_CHANNELS": ",".join(channels.values())}
 
 
@@ -207,9 +211,10 @@ def test_the_flood_is_capped(trust: Trust) -> None:
     posts = trust.fake.requests_to("POST", rf"^/channels/{channel}/messages$")
     reactions = trust.fake.requests_to("PUT", rf"^/channels/{channel}/messages/\d+/reactions/")
     writes = [
-        r for r in list(trust.standin.requests)
+        r
+        for r in list(trust.standin.requests)
         if not r.generation_config.get("responseMimeType") and "are you there" in r.system_text
-    ]  # fmt: skip
+    ]
     answered = [e["trigger"] for e in trust.events("flood", "ingest", decision="answer_scheduled")]
     assert len(set(answered)) == 3, answered  # a redelivered envelope is decided again, the same way
     assert len(posts) == 3 and len(writes) == 3  # the model was asked three times, the bot posted three

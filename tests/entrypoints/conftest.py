@@ -1,5 +1,6 @@
 """Entry-point fixtures: the functions-framework apps of functions/main.py, served with Deps built on
-in-process twins (bootstrap.twin_deps + bootstrap.serving), and the recorded requests under events/."""
+in-process twins (kikimimi_dev.twins.deps.twin_deps + bootstrap.serving), and the recorded requests
+under events/."""
 
 from __future__ import annotations
 
@@ -17,11 +18,12 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from kikimimi import bootstrap
-from kikimimi.adapters.twins.events import RecordingEvents
-from kikimimi.adapters.twins.recording_discord import RecordingDiscord
-from kikimimi.adapters.twins.sim import SimClock, SimTaskQueue
-from kikimimi.adapters.twins.store import InMemoryStore
+from kikimimi.adapters.recording_discord import RecordingDiscord
 from kikimimi.settings import Settings
+from kikimimi_dev.twins.deps import twin_deps
+from kikimimi_dev.twins.events import RecordingEvents
+from kikimimi_dev.twins.sim import SimClock, SimTaskQueue
+from kikimimi_dev.twins.store import InMemoryStore
 
 SOURCE = str(Path(__file__).resolve().parents[2] / "functions" / "main.py")
 EVENTS = Path(__file__).resolve().parent / "events"
@@ -42,10 +44,17 @@ class Twins:
 
     def __post_init__(self) -> None:
         self.tasks = SimTaskQueue(self.clock)
-        self.deps = bootstrap.twin_deps(
-            self.settings, self.clock, store=self.store, tasks=self.tasks, discord=self.discord,
-            events=self.events, recall=None, embedder=None, memory_llm=None,
-        )  # fmt: skip
+        self.deps = twin_deps(
+            self.settings,
+            self.clock,
+            store=self.store,
+            tasks=self.tasks,
+            discord=self.discord,
+            events=self.events,
+            recall=None,
+            embedder=None,
+            memory_llm=None,
+        )
 
 
 @pytest.fixture

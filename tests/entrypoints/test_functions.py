@@ -239,8 +239,13 @@ def talked_past(question: dict[str, Any], after_seconds: float) -> dict[str, Any
     request = copy.deepcopy(question)
     envelope = envelope_of(question)
     written = datetime.fromisoformat(envelope["created_at"]) + timedelta(seconds=after_seconds)
-    envelope.update(message_id="1325000000000000009", author_id="1200000000000000003", author_name="carol",
-                    content="I booked a table for lunch at noon", created_at=written.isoformat())  # fmt: skip
+    envelope.update(
+        message_id="1325000000000000009",
+        author_id="1200000000000000003",
+        author_name="carol",
+        content="I booked a table for lunch at noon",
+        created_at=written.isoformat(),
+    )
     message = request["body"]["message"]
     message["data"] = base64.b64encode(json.dumps(envelope).encode()).decode()
     message["messageId"] = message["message_id"] = "13794013562347099"

@@ -44,16 +44,26 @@ def judgments(twins: Twins) -> list[str]:
     return [t.name for t in twins.tasks.pending if t.kind is TaskKind.JUDGE and "watch" not in t.name]
 
 
-@pytest.mark.parametrize("message_type", ["join", "pins_add", "thread_created", "premium_guild_subscription",
-                                          "chat_input_command", "unknown_"])  # fmt: skip
+@pytest.mark.parametrize(
+    "message_type",
+    ["join", "pins_add", "thread_created", "premium_guild_subscription", "chat_input_command", "unknown_"],
+)
 def test_a_system_message_is_not_stored_counted_or_a_canceller(
     client: Client, twins: Twins, message_type: str
 ) -> None:
     chat(client, twins)
     before = (judgments(twins), list(twins.tasks.cancelled), len(twins.store.messages(CHANNEL)))
     assert before[0], "the last human message has a pending judgment"
-    deliver(client, twins, CONVERSATION[-1], message_id="1325000000000000099", message_type=message_type,
-            content="", author_id="1200000000000000009", author_name="newcomer")  # fmt: skip
+    deliver(
+        client,
+        twins,
+        CONVERSATION[-1],
+        message_id="1325000000000000099",
+        message_type=message_type,
+        content="",
+        author_id="1200000000000000009",
+        author_name="newcomer",
+    )
     assert (judgments(twins), list(twins.tasks.cancelled), len(twins.store.messages(CHANNEL))) == before
     assert all(m.id != "1325000000000000099" for m in twins.store.messages(CHANNEL))
     ignored = twins.events.named("ingest")[-1]
@@ -76,9 +86,17 @@ def test_a_reply_message_is_chat(client: Client, twins: Twins) -> None:
 
 def webhook_mention(client: Client, twins: Twins) -> Message:
     chat(client, twins)
-    deliver(client, twins, CONVERSATION[-1], message_id="1325000000000000050", webhook=True,
-            author_id="1200000000000000050", author_name="relay", content=f"{BOT_NAME} what is up?",
-            mentions_bot=True)  # fmt: skip
+    deliver(
+        client,
+        twins,
+        CONVERSATION[-1],
+        message_id="1325000000000000050",
+        webhook=True,
+        author_id="1200000000000000050",
+        author_name="relay",
+        content=f"{BOT_NAME} what is up?",
+        mentions_bot=True,
+    )
     [stored] = [m for m in twins.store.messages(CHANNEL) if m.id == "1325000000000000050"]
     return stored
 

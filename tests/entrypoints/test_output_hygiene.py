@@ -11,7 +11,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from kikimimi.adapters.twins.recording_discord import RecordingDiscord
+from kikimimi.adapters.recording_discord import RecordingDiscord
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.outgoing import DISCORD_LIMIT, MORE, reply_parts
 from kikimimi.ports import DiscordError, LLMRequest, LLMResult
@@ -44,12 +44,19 @@ def setup(twins: Twins, answer: str, question: str) -> FixedWriter:
     twins.deps.writer = writer
     twins.store.add_message(
         Message(
-            id=TRIGGER, guild_id=REPLY["body"]["guild_id"], channel_id=CHANNEL.channel_id, thread_id=None,
-            author_id="1200000000000000005", author_name="mallory", author_is_bot=False, content=question,
-            created_at=START - timedelta(seconds=5), mentions_bot=True,
+            id=TRIGGER,
+            guild_id=REPLY["body"]["guild_id"],
+            channel_id=CHANNEL.channel_id,
+            thread_id=None,
+            author_id="1200000000000000005",
+            author_name="mallory",
+            author_is_bot=False,
+            content=question,
+            created_at=START - timedelta(seconds=5),
+            mentions_bot=True,
         ),
         expire_at=START + timedelta(hours=1),
-    )  # fmt: skip
+    )
     return writer
 
 

@@ -21,12 +21,13 @@ from google.cloud import tasks_v2
 
 from kikimimi import bootstrap
 from kikimimi.adapters.cloud_tasks import CloudTasksQueue
-from kikimimi.adapters.twins.recording_discord import RecordingDiscord
-from kikimimi.adapters.twins.sim import SimClock
-from kikimimi.adapters.twins.store import InMemoryStore
+from kikimimi.adapters.recording_discord import RecordingDiscord
 from kikimimi.domain.model import TaskKind
 from kikimimi.logs import TRACE_FIELD, JsonLogEvents, trace_of_message
 from kikimimi.settings import Settings
+from kikimimi_dev.twins.deps import twin_deps
+from kikimimi_dev.twins.sim import SimClock
+from kikimimi_dev.twins.store import InMemoryStore
 from tests.fixtures.cloud_tasks import HttpSink
 
 from .conftest import BOT_USER_ID, START, recorded, send
@@ -64,18 +65,28 @@ class Traced:
 def traced(cloud_tasks_client: tasks_v2.CloudTasksClient, http_sink: HttpSink) -> Iterator[Traced]:
     queues = {TaskKind.JUDGE: "judge", TaskKind.REPLY: "reply"}
     queue = CloudTasksQueue(
-        cloud_tasks_client, project=PROJECT, location="local", queues=queues,
+        cloud_tasks_client,
+        project=PROJECT,
+        location="local",
+        queues=queues,
         urls={kind: http_sink.url(f"/{name}") for kind, name in queues.items()},
-    )  # fmt: skip
+    )
     queue.ensure_queues()
     for kind in queues:
         cloud_tasks_client.pause_queue(name=queue.queue_path(kind))  # keep what is created to read it back
     settings = Settings(enabled_channels=("*",), bot_user_id=BOT_USER_ID, language="en", project=PROJECT)
     clock, stream = SimClock(START), io.StringIO()
-    deps = bootstrap.twin_deps(
-        settings, clock, store=InMemoryStore(), tasks=queue, discord=RecordingDiscord(),
-        events=JsonLogEvents(stream), recall=None, embedder=None, memory_llm=None,
-    )  # fmt: skip
+    deps = twin_deps(
+        settings,
+        clock,
+        store=InMemoryStore(),
+        tasks=queue,
+        discord=RecordingDiscord(),
+        events=JsonLogEvents(stream),
+        recall=None,
+        embedder=None,
+        memory_llm=None,
+    )
     with bootstrap.serving(deps):
         yield Traced(clock, queue, cloud_tasks_client, stream)
 

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.twins.events import RecordingEvents
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.domain.wire import MessageCreated
-from kikimimi.local.emulators import EmulatorNotInstalled
-from kikimimi.local.stack import LocalStack
 from kikimimi.ports import LLMError, LLMRequest, LLMResult
 from kikimimi.settings import Settings
-from kikimimi.tools.simulation import Simulation
+from kikimimi_dev.local.emulators import EmulatorNotInstalled
+from kikimimi_dev.local.stack import LocalStack
+from kikimimi_dev.tools.simulation import Simulation
+from kikimimi_dev.twins.events import RecordingEvents
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 BOT_ID = "999"
@@ -94,19 +94,28 @@ def msg(
     mid: str, author: str, content: str, t: float, channel: str = "general", mention: bool = False
 ) -> MessageCreated:
     return MessageCreated(
-        guild_id="g1", channel_id=channel, message_id=mid, author_id=f"id_{author}", author_name=author,
-        content=content, created_at=START + timedelta(seconds=t), mentions_bot=mention,
-    )  # fmt: skip
+        guild_id="g1",
+        channel_id=channel,
+        message_id=mid,
+        author_id=f"id_{author}",
+        author_name=author,
+        content=content,
+        created_at=START + timedelta(seconds=t),
+        mentions_bot=mention,
+    )
 
 
 # Explicit weights: the watch of question_chat's unanswered question scores 50–60, in the ask-the-LLM band
 # (20–80), whatever the defaults' tuning; its pause judgment leaves the open question to the watch.
 IN_BAND: dict[str, Any] = {
     "rule_weights": {
-        "question": 20.0, "unanswered_question": 40.0, "question_waiting": 30.0, "not_mentioned": -10.0,
+        "question": 20.0,
+        "unanswered_question": 40.0,
+        "question_waiting": 30.0,
+        "not_mentioned": -10.0,
     },
     "question_silence_seconds": 0.0,  # the watch itself judges a question met by silence (no second look)
-}  # fmt: skip
+}
 
 
 def question_chat(channel: str = "general") -> list[MessageCreated]:

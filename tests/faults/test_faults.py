@@ -25,12 +25,12 @@ from kikimimi.adapters.discord_rest import DiscordRest
 from kikimimi.adapters.gemini import GeminiLLM
 from kikimimi.domain.model import ChannelKey, TaskKind, TaskSpec
 from kikimimi.domain.wire import MessageCreated
-from kikimimi.local.cloud_tasks.server import CloudTasksStandIn
-from kikimimi.local.fake_discord import FakeDiscord
-from kikimimi.local.gemini_standin import GeminiStandIn
-from kikimimi.local.stack import LocalStack
 from kikimimi.ports import DiscordError
 from kikimimi.usecases.ingest import ingest
+from kikimimi_dev.local.cloud_tasks.server import CloudTasksStandIn
+from kikimimi_dev.local.fake_discord import FakeDiscord
+from kikimimi_dev.local.gemini_standin import GeminiStandIn
+from kikimimi_dev.local.stack import LocalStack
 from tests.fixtures.cloud_tasks import HttpSink
 from tests.fixtures.fake_discord import RecordingSleep
 
@@ -71,8 +71,8 @@ def _no_error_text(texts: list[str]) -> None:
 def _firestore_ids(stack: LocalStack, channel: str) -> list[str]:
     from google.cloud import firestore
 
-    from kikimimi.adapters.firestore import CHANNELS
-    from kikimimi.adapters.firestore import MESSAGES as COLLECTION
+    from kikimimi.adapters.firestore.paths import CHANNELS
+    from kikimimi.adapters.firestore.paths import MESSAGES as COLLECTION
 
     client = firestore.Client(project=stack.project)
     try:
@@ -97,9 +97,15 @@ def test_every_pubsub_message_delivered_three_times_in_shuffled_orders(
 
     def created(i: int, channel: str, author: str, content: str, **fields: Any) -> MessageCreated:
         return MessageCreated(
-            guild_id="g-faults", channel_id=channel, message_id=str(base + i), author_id=f"u-{author}",
-            author_name=author, content=content, created_at=now + timedelta(milliseconds=i), **fields,
-        )  # fmt: skip
+            guild_id="g-faults",
+            channel_id=channel,
+            message_id=str(base + i),
+            author_id=f"u-{author}",
+            author_name=author,
+            content=content,
+            created_at=now + timedelta(milliseconds=i),
+            **fields,
+        )
 
     burst = [  # an open question, whose watch (1.5 s here) must run once too, then its answer and a remark
         created(1, burst_channel, "alice", "is the staging deploy stuck for anyone else?"),
@@ -226,9 +232,13 @@ def test_crash_before_the_reply_task_of_a_mention_then_redelivery_answers_once()
 
 def _rest(fake: FakeDiscord, max_retries: int) -> DiscordRest:
     return DiscordRest(
-        token=fake.token or "any", api_base=fake.api_base, timeout=2.0, max_retries=max_retries,
-        backoff_base=0.01, sleep=RecordingSleep(cap=1.0),
-    )  # fmt: skip
+        token=fake.token or "any",
+        api_base=fake.api_base,
+        timeout=2.0,
+        max_retries=max_retries,
+        backoff_base=0.01,
+        sleep=RecordingSleep(cap=1.0),
+    )
 
 
 def _mention_in(channel: str, mid: str = "m1", content: str = "kikimimi can you help?") -> MessageCreated:
@@ -381,10 +391,12 @@ def _queue(
     parent = "projects/faults/locations/local"
     client.create_queue(parent=parent, queue=tasks_v2.Queue(name=f"{parent}/queues/{queue_id}", **fields))
     return CloudTasksQueue(
-        client, project="faults", location="local",
+        client,
+        project="faults",
+        location="local",
         queues={TaskKind.JUDGE: queue_id, TaskKind.REPLY: queue_id},
         urls={TaskKind.JUDGE: sink.url("/judge"), TaskKind.REPLY: sink.url("/reply")},
-    )  # fmt: skip
+    )
 
 
 def _wait_until(predicate: Callable[[], bool], timeout: float = 5.0) -> None:
@@ -472,10 +484,12 @@ def _queue_without_create(
     client: tasks_v2.CloudTasksClient, sink: HttpSink, queue_id: str
 ) -> CloudTasksQueue:
     return CloudTasksQueue(
-        client, project="faults", location="local",
+        client,
+        project="faults",
+        location="local",
         queues={TaskKind.JUDGE: queue_id, TaskKind.REPLY: queue_id},
         urls={TaskKind.JUDGE: sink.url("/judge"), TaskKind.REPLY: sink.url("/reply")},
-    )  # fmt: skip
+    )
 
 
 # -- the world changed between the judgment and the reply ------------------------------------------------
@@ -501,11 +515,12 @@ def test_a_judged_reply_whose_trigger_was_deleted_meanwhile_posts_nothing() -> N
 
 def test_a_reply_in_a_channel_switched_off_meanwhile_posts_nothing() -> None:
     from kikimimi.domain.model import ChannelSettings
+    from kikimimi.usecases import channel
 
     sim, events = make_sim(writer=ScriptedLLM(fallback="an answer"))
     sim.run([msg("m1", "alice", "kikimimi hello?", 0, mention=True)], drain=False)
     sim.store.save_channel_settings(ChannelKey("general"), ChannelSettings(enabled=False))
-    sim.deps._settings_cache.clear()
+    channel.forget_settings(sim.deps, ChannelKey("general"))  # as the process that changed them would
     sim.drain()
     assert sim.discord.sent == [] and events.named("posted") == []
     assert [e["decision"] for e in events.named("reply_skipped")] == ["disabled"]

@@ -18,8 +18,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi.domain.wire import MessageCreated
-from kikimimi.local.emulators import EmulatorNotInstalled
-from kikimimi.local.stack import LocalStack
+from kikimimi_dev.local.emulators import EmulatorNotInstalled
+from kikimimi_dev.local.stack import LocalStack
 
 pytestmark = [pytest.mark.emulator, pytest.mark.slow]
 
@@ -31,11 +31,21 @@ AUTHORS = ("alice", "bob", "carol")
 ENV = {
     # A fixed, long pause (not the channel's pace: the burst's 1 ms gaps would give 30 s, which an ingest
     # backlog under load can exceed), so that no judgment fires mid-burst; no message is a question.
-    "JUDGE_TIMING": "fixed", "MIN_WAIT_SECONDS": "600", "JITTER_RATIO": "0.1", "RULE_TIME_SCALE": "0.01",
-    "REPLY_DELAY_DEFAULT_SECONDS": "1", "REPLY_DELAY_MIN_SECONDS": "0.5", "REPLY_DELAY_MAX_SECONDS": "1",
-    "BOT_LANGUAGE": "en", "BOT_NAME": "kikimimi", "BOT_USER_ID": "990000000000000001", "MIN_MESSAGES": "3",
-    "LLM_BACKEND": "none", "ENABLED_CHANNELS": ",".join(NAMES), "MEMORY_ENABLED": "false",
-}  # fmt: skip
+    "JUDGE_TIMING": "fixed",
+    "MIN_WAIT_SECONDS": "600",
+    "JITTER_RATIO": "0.1",
+    "RULE_TIME_SCALE": "0.01",
+    "REPLY_DELAY_DEFAULT_SECONDS": "1",
+    "REPLY_DELAY_MIN_SECONDS": "0.5",
+    "REPLY_DELAY_MAX_SECONDS": "1",
+    "BOT_LANGUAGE": "en",
+    "BOT_NAME": "kikimimi",
+    "BOT_USER_ID": "990000000000000001",
+    "MIN_MESSAGES": "3",
+    "LLM_BACKEND": "none",
+    "ENABLED_CHANNELS": ",".join(NAMES),
+    "MEMORY_ENABLED": "false",
+}
 
 
 @pytest.fixture(scope="module")
@@ -145,8 +155,8 @@ def test_fifty_concurrent_bursts(load_stack: LocalStack) -> None:
 
     from google.cloud import firestore
 
-    from kikimimi.adapters.firestore import CHANNELS as COLLECTION
-    from kikimimi.adapters.firestore import MESSAGES
+    from kikimimi.adapters.firestore.paths import CHANNELS as COLLECTION
+    from kikimimi.adapters.firestore.paths import MESSAGES
 
     client = firestore.Client(project=stack.project)
     try:

@@ -20,8 +20,8 @@ from kikimimi import bootstrap
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import MAX_CONTENT, WireError, parse_envelope, parse_judge_task, parse_reply_task
 from kikimimi.settings import Settings
-from kikimimi.tools.eval_cases import CaseError, parse_cases
-from kikimimi.tools.transcript import TranscriptError, parse_lines
+from kikimimi_dev.tools.eval_cases import CaseError, parse_cases
+from kikimimi_dev.tools.transcript import TranscriptError, parse_lines
 from tests.entrypoints.conftest import SOURCE, Twins
 
 PROPS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -31,10 +31,31 @@ TASK_HEADERS = {"Content-Type": "application/json", "X-CloudTasks-TaskName": "ju
 
 # Text that has broken chat bots before: zero-width and bidi controls, emoji (with ZWJ), code blocks.
 TRICKY = [
-    "\u200b", "\u200c", "\u200d", "\ufeff", "\u202e", "\u202d", "\u200f", "\u2066", "\u2069", "\u2028",
-    "👍", "👨‍👩‍👧", "🏳️‍🌈", "```python\nprint('hi')\n```", "`x`", "\r\n", "\x00", "\\", '"', "</conversation>",
-    "@everyone", "مرحبا", "日本語", "\U0010ffff",
-]  # fmt: skip
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\ufeff",
+    "\u202e",
+    "\u202d",
+    "\u200f",
+    "\u2066",
+    "\u2069",
+    "\u2028",
+    "👍",
+    "👨‍👩‍👧",
+    "🏳️‍🌈",
+    "```python\nprint('hi')\n```",
+    "`x`",
+    "\r\n",
+    "\x00",
+    "\\",
+    '"',
+    "</conversation>",
+    "@everyone",
+    "مرحبا",
+    "日本語",
+    "\U0010ffff",
+]
 tricky_text = st.lists(st.one_of(st.sampled_from(TRICKY), st.text(max_size=20)), max_size=12).map("".join)
 
 json_values = st.recursive(
@@ -48,11 +69,19 @@ json_values = st.recursive(
 
 def good_envelope(**changes: Any) -> dict[str, Any]:
     data = {
-        "v": 1, "kind": "message_create", "guild_id": "1300000000000000001", "channel_id": ENABLED,
-        "thread_id": None, "message_id": "1325000000000000005", "author_id": "1200000000000000005",
-        "author_name": "erin", "author_is_bot": False, "content": "is staging up?",
-        "created_at": "2026-01-01T12:00:40Z", "mentions_bot": False,
-    }  # fmt: skip
+        "v": 1,
+        "kind": "message_create",
+        "guild_id": "1300000000000000001",
+        "channel_id": ENABLED,
+        "thread_id": None,
+        "message_id": "1325000000000000005",
+        "author_id": "1200000000000000005",
+        "author_name": "erin",
+        "author_is_bot": False,
+        "content": "is staging up?",
+        "created_at": "2026-01-01T12:00:40Z",
+        "mentions_bot": False,
+    }
     data.update(changes)
     return data
 
@@ -96,10 +125,13 @@ def push(data: Any, message_extra: dict[str, Any] | None = None) -> dict[str, An
 
 
 EVENTARC = {
-    "Content-Type": "application/json", "ce-id": "1", "ce-specversion": "1.0",
+    "Content-Type": "application/json",
+    "ce-id": "1",
+    "ce-specversion": "1.0",
     "ce-source": "//pubsub.googleapis.com/projects/p/topics/kikimimi-messages",
-    "ce-type": "google.cloud.pubsub.topic.v1.messagePublished", "ce-time": "2026-01-01T12:00:00.183Z",
-}  # fmt: skip
+    "ce-type": "google.cloud.pubsub.topic.v1.messagePublished",
+    "ce-time": "2026-01-01T12:00:00.183Z",
+}
 
 
 def post_ingest(apps: dict[str, Any], body: Any, eventarc: bool = True) -> int:
@@ -141,11 +173,28 @@ def test_a_missing_field_is_named(field: str, data: st.DataObject) -> None:
 
 @PROPS
 @given(
-    st.sampled_from(["channel_id", "message_id", "author_id", "author_name", "created_at", "content",
-                     "mentions_bot", "v", "kind"]),
-    st.one_of(st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3), st.none(),
-              max_size=2), st.just("../../etc"), st.just("a b"), st.just(""), st.just(2)),
-)  # fmt: skip
+    st.sampled_from(
+        [
+            "channel_id",
+            "message_id",
+            "author_id",
+            "author_name",
+            "created_at",
+            "content",
+            "mentions_bot",
+            "v",
+            "kind",
+        ]
+    ),
+    st.one_of(
+        st.lists(st.integers(), max_size=2),
+        st.dictionaries(st.text(max_size=3), st.none(), max_size=2),
+        st.just("../../etc"),
+        st.just("a b"),
+        st.just(""),
+        st.just(2),
+    ),
+)
 def test_a_wrong_type_or_unsafe_value_is_refused_and_named(field: str, value: Any) -> None:
     envelope = good_envelope(**{field: value})
     try:
@@ -180,8 +229,14 @@ def test_content_up_to_4000_chars_is_fine_and_longer_is_a_clear_error() -> None:
     with pytest.raises(WireError, match=r"content: .*4000"):
         parse_envelope(good_envelope(content="x" * (MAX_CONTENT + 1)))
     with pytest.raises(WireError, match="content"):
-        parse_envelope({"kind": "message_update", "channel_id": "c", "message_id": "m",
-                        "content": "y" * (MAX_CONTENT + 1)})  # fmt: skip
+        parse_envelope(
+            {
+                "kind": "message_update",
+                "channel_id": "c",
+                "message_id": "m",
+                "content": "y" * (MAX_CONTENT + 1),
+            }
+        )
 
 
 @PROPS
@@ -200,13 +255,16 @@ def test_tricky_text_passes_through_unchanged(content: str) -> None:
     st.one_of(
         st.binary(max_size=120).map(push),
         json_values.map(lambda v: push(json.dumps(v).encode())),
-        st.builds(lambda f, v: push(json.dumps(good_envelope(**{f: v})).encode()),
-                  st.sampled_from(ENVELOPE_FIELDS), json_values),
+        st.builds(
+            lambda f, v: push(json.dumps(good_envelope(**{f: v})).encode()),
+            st.sampled_from(ENVELOPE_FIELDS),
+            json_values,
+        ),
         json_values.map(push),  # message.data not a base64 string
         json_values.map(lambda v: {"message": v}),  # message not an object
         json_values,  # no message at all
     )
-)  # fmt: skip
+)
 def test_ingest_acknowledges_any_push_and_stores_only_valid_messages(apps: dict[str, Any], body: Any) -> None:
     twins = fresh_twins()
     status = post_ingest(apps, body)
@@ -253,8 +311,13 @@ TASK_FIELDS = ["channel_id", "trigger_id", "v", "thread_id", "response_type", "r
 
 
 def good_task(kind: str, **changes: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {"v": 1, "guild_id": "1300000000000000001", "channel_id": ENABLED,
-                            "thread_id": None, "trigger_id": "1325000000000000004"}  # fmt: skip
+    data: dict[str, Any] = {
+        "v": 1,
+        "guild_id": "1300000000000000001",
+        "channel_id": ENABLED,
+        "thread_id": None,
+        "trigger_id": "1325000000000000004",
+    }
     if kind == "reply":
         data.update(addressed=True, response_type="full_response", reason="r")
     data.update(changes)
@@ -273,7 +336,7 @@ def good_task(kind: str, **changes: Any) -> dict[str, Any]:
             json_values,
         ),
     ),
-)  # fmt: skip
+)
 def test_task_entry_points_acknowledge_bad_payloads_from_cloud_tasks(
     apps: dict[str, Any], kind: str, body: Any
 ) -> None:
@@ -374,10 +437,14 @@ def test_transcript_content_limit_and_unsafe_ids() -> None:
 
 def eval_case(**changes: Any) -> dict[str, Any]:
     data = {
-        "id": "c1", "bot_name": "kiki", "label": {"speak": 1},
-        "messages": [{"id": "1", "ts": 0, "author": "a", "content": "hi"},
-                     {"id": "2", "ts": 5, "author": "b", "content": "kiki?"}],
-    }  # fmt: skip
+        "id": "c1",
+        "bot_name": "kiki",
+        "label": {"speak": 1},
+        "messages": [
+            {"id": "1", "ts": 0, "author": "a", "content": "hi"},
+            {"id": "2", "ts": 5, "author": "b", "content": "kiki?"},
+        ],
+    }
     data.update(changes)
     return data
 

@@ -18,13 +18,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kikimimi import bootstrap
-from kikimimi.adapters.twins.events import RecordingEvents
-from kikimimi.adapters.twins.recording_discord import RecordingDiscord
-from kikimimi.adapters.twins.sim import SimClock
-from kikimimi.adapters.twins.store import InMemoryStore
+from kikimimi.adapters.recording_discord import RecordingDiscord
 from kikimimi.domain.model import ChannelKey
 from kikimimi.settings import Settings
 from kikimimi.usecases.deps import Deps
+from kikimimi_dev.twins.deps import twin_deps
+from kikimimi_dev.twins.events import RecordingEvents
+from kikimimi_dev.twins.sim import SimClock
+from kikimimi_dev.twins.store import InMemoryStore
 from tests.entrypoints.conftest import SOURCE
 
 PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -33,28 +34,70 @@ NOW = datetime(2026, 1, 1, 12, 1, tzinfo=UTC)
 TASK = {"X-CloudTasks-TaskName": "t-1", "Content-Type": "application/json"}
 SCHEDULER = {"X-CloudScheduler": "true", "Content-Type": "application/json"}
 EVENTARC = {
-    "Content-Type": "application/json", "ce-id": "1", "ce-specversion": "1.0",
+    "Content-Type": "application/json",
+    "ce-id": "1",
+    "ce-specversion": "1.0",
     "ce-source": "//pubsub.googleapis.com/projects/p/topics/kikimimi-messages",
-    "ce-type": "google.cloud.pubsub.topic.v1.messagePublished", "ce-time": "2026-01-01T12:00:00.183Z",
-}  # fmt: skip
-HTTP = ("judge", "reply", "summarize", "reflect", "maintain")
+    "ce-type": "google.cloud.pubsub.topic.v1.messagePublished",
+    "ce-time": "2026-01-01T12:00:00.183Z",
+}
+HTTP = ("judge", "reply", "summarize", "forget", "reflect", "maintain")
 
 # A well-formed body per function: the strategies below break one thing in it.
 GOOD: dict[str, dict[str, Any]] = {
     "ingest": {
-        "v": 1, "kind": "message_create", "guild_id": GUILD, "channel_id": CHANNEL, "message_id": TRIGGER,
-        "author_id": "1200000000000000005", "author_name": "erin", "content": "is staging up?",
-        "created_at": "2026-01-01T12:00:40Z", "message_type": "default", "webhook": False,
+        "v": 1,
+        "kind": "message_create",
+        "guild_id": GUILD,
+        "channel_id": CHANNEL,
+        "message_id": TRIGGER,
+        "author_id": "1200000000000000005",
+        "author_name": "erin",
+        "content": "is staging up?",
+        "created_at": "2026-01-01T12:00:40Z",
+        "message_type": "default",
+        "webhook": False,
     },
-    "judge": {"v": 1, "guild_id": GUILD, "channel_id": CHANNEL, "trigger_id": TRIGGER, "watch": False,
-              "wait_seconds": 0},
-    "reply": {"v": 1, "guild_id": GUILD, "channel_id": CHANNEL, "trigger_id": TRIGGER, "addressed": True,
-              "response_type": "full_response", "reason": "r", "reply_to_message_id": TRIGGER},
+    "judge": {
+        "v": 1,
+        "guild_id": GUILD,
+        "channel_id": CHANNEL,
+        "trigger_id": TRIGGER,
+        "watch": False,
+        "wait_seconds": 0,
+    },
+    "reply": {
+        "v": 1,
+        "guild_id": GUILD,
+        "channel_id": CHANNEL,
+        "trigger_id": TRIGGER,
+        "addressed": True,
+        "response_type": "full_response",
+        "reason": "r",
+        "reply_to_message_id": TRIGGER,
+    },
     "summarize": {"v": 1, "guild_id": GUILD, "channel_id": CHANNEL, "reason": "time", "window": "t1"},
-    "reflect": {"v": 1, "guild_id": GUILD, "channel_id": CHANNEL, "reason": "lull", "window": "f1",
-                "trigger_id": TRIGGER, "at": "2026-01-01T12:00:40Z"},
+    "forget": {
+        "v": 1,
+        "kind": "forget",
+        "guild_id": GUILD,
+        "channel_id": CHANNEL,
+        "message_id": TRIGGER,
+        "reason": "edit",
+        "content": "edited",
+        "buffered": False,
+    },
+    "reflect": {
+        "v": 1,
+        "guild_id": GUILD,
+        "channel_id": CHANNEL,
+        "reason": "lull",
+        "window": "f1",
+        "trigger_id": TRIGGER,
+        "at": "2026-01-01T12:00:40Z",
+    },
     "maintain": {"v": 1, "job": "all", "guild_id": GUILD},
-}  # fmt: skip
+}
 FUNCTIONS = tuple(GOOD)
 
 json_values = st.recursive(
@@ -66,9 +109,24 @@ json_values = st.recursive(
 )
 # Values of a plausible type at the edges of their range: the use cases must survive what the schema lets in.
 EXTREMES = [
-    "9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "1970-01-01T00:00:00Z", 253402300799, 0, -1, 86400,
-    "-" * 64, "_", "x" * 64, "", "\u202e", "\x00", 1e308, "9" * 4300, True, None,
-]  # fmt: skip
+    "9999-12-31T23:59:59Z",
+    "0001-01-01T00:00:00Z",
+    "1970-01-01T00:00:00Z",
+    253402300799,
+    0,
+    -1,
+    86400,
+    "-" * 64,
+    "_",
+    "x" * 64,
+    "",
+    "\u202e",
+    "\x00",
+    1e308,
+    "9" * 4300,
+    True,
+    None,
+]
 
 
 def huge_int(function: str, field: str, digits: int) -> bytes:
@@ -98,11 +156,15 @@ def bodies(function: str) -> st.SearchStrategy[bytes]:
         st.builds(lambda f, n: huge_int(function, f, n), st.sampled_from(fields), st.integers(4301, 6000)),
         st.builds(nested, st.integers(900, 60_000), st.booleans()),
         st.builds(lambda f, v: json.dumps({**good, f: v}).encode(), st.sampled_from(fields), json_values),
-        st.builds(lambda f, v: json.dumps({**good, f: v}).encode(), st.sampled_from(fields),
-                  st.sampled_from(EXTREMES)),
-        st.sampled_from(["utf-16", "utf-32", "latin-1", "shift_jis", "stray"])
-        .map(lambda e: not_utf8(function, e)),
-    )  # fmt: skip
+        st.builds(
+            lambda f, v: json.dumps({**good, f: v}).encode(),
+            st.sampled_from(fields),
+            st.sampled_from(EXTREMES),
+        ),
+        st.sampled_from(["utf-16", "utf-32", "latin-1", "shift_jis", "stray"]).map(
+            lambda e: not_utf8(function, e)
+        ),
+    )
 
 
 def push(data: bytes) -> bytes:
@@ -133,10 +195,13 @@ def _restore_serving() -> Iterator[None]:
 def serve(**fields: Any) -> Deps:
     """Fresh twins (memory on, so summarize/reflect/maintain run their use cases) for the entry points."""
     clock = SimClock(NOW)
-    deps = bootstrap.twin_deps(
-        Settings(bot_user_id="1300000000000000099", language="en").replace(**fields), clock,
-        store=InMemoryStore(), discord=RecordingDiscord(), events=RecordingEvents(clock),
-    )  # fmt: skip
+    deps = twin_deps(
+        Settings(bot_user_id="1300000000000000099", language="en").replace(**fields),
+        clock,
+        store=InMemoryStore(),
+        discord=RecordingDiscord(),
+        events=RecordingEvents(clock),
+    )
     _SERVING.enter_context(bootstrap.serving(deps))
     return deps
 
@@ -230,8 +295,8 @@ def test_the_reported_bodies_are_acknowledged_with_a_clear_error(
     assert len(event["reason"]) < 400  # bounded: the int-limit message is long and the body untrusted
 
 
-@pytest.mark.parametrize("function", ["summarize", "reflect", "maintain"])
-def test_the_memory_functions_check_the_caller_before_routing_a_scheduler_job(
+@pytest.mark.parametrize("function", ["summarize", "forget", "reflect", "maintain"])
+def test_the_memory_functions_check_the_caller_before_reading_the_body(
     apps: dict[str, Any], function: str
 ) -> None:
     deps = serve(mode="gcp")
@@ -239,10 +304,11 @@ def test_the_memory_functions_check_the_caller_before_routing_a_scheduler_job(
         response = apps[function].test_client().post("/", data=body)
         assert response.status_code == 403, (body[:20], response.status_code)
     assert rejected(deps) == []
-    # The scheduler itself is let through: its job sent to summarize runs maintain.
-    routed = apps[function].test_client().post("/", headers=SCHEDULER, data=b'{"job": "all"}')
-    expected = "rejected" if function == "reflect" else "ok"  # reflect has no scheduler job
-    assert routed.status_code == 200 and routed.get_json()["status"] == expected
+    # The scheduler itself is let through, and its job runs only where it is sent: each function reads
+    # its own body (a maintenance job sent to another memory function is refused, never re-routed).
+    sent = apps[function].test_client().post("/", headers=SCHEDULER, data=b'{"job": "all"}')
+    expected = "ok" if function == "maintain" else "rejected"
+    assert sent.status_code == 200 and sent.get_json()["status"] == expected
 
 
 # (function, field, value, refused): valid types at the edge of their range run the use case, or are refused
@@ -250,15 +316,21 @@ def test_the_memory_functions_check_the_caller_before_routing_a_scheduler_job(
 EDGES = [
     ("ingest", "created_at", "9999-12-31T23:59:59Z", True),
     ("ingest", "created_at", "0001-01-01T00:00:00Z", True),
-    ("ingest", "created_at", 253402300799, False), ("ingest", "created_at", "2999-12-31T23:59:59Z", False),
-    ("ingest", "content", "x" * 4000, False), ("ingest", "message_type", "join", False),
-    ("judge", "wait_seconds", 86400, False), ("judge", "watch", True, False),
+    ("ingest", "created_at", 253402300799, False),
+    ("ingest", "created_at", "2999-12-31T23:59:59Z", False),
+    ("ingest", "content", "x" * 4000, False),
+    ("ingest", "message_type", "join", False),
+    ("judge", "wait_seconds", 86400, False),
+    ("judge", "watch", True, False),
     ("reply", "reason", "r" * 500, False),
-    ("reflect", "at", "9999-12-31T23:59:59Z", False), ("reflect", "at", "0001-01-01T00:00:00Z", False),
-    ("reflect", "trigger_id", "-" * 64, False), ("summarize", "window", "x" * 80, False),
-    ("summarize", "reason", "flush", False), ("maintain", "job", "fact_maintenance", False),
+    ("reflect", "at", "9999-12-31T23:59:59Z", False),
+    ("reflect", "at", "0001-01-01T00:00:00Z", False),
+    ("reflect", "trigger_id", "-" * 64, False),
+    ("summarize", "window", "x" * 80, False),
+    ("summarize", "reason", "flush", False),
+    ("maintain", "job", "fact_maintenance", False),
     ("maintain", "guild_id", "_", False),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("function", "field", "value", "refused"), EDGES)

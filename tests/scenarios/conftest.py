@@ -8,19 +8,31 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.twins.recording_discord import Sent
+from kikimimi.adapters.recording_discord import Sent
 from kikimimi.domain.model import ChannelKey, TaskKind, TaskSpec
 from kikimimi.domain.wire import MessageCreated
 from kikimimi.ports import LLM
 from kikimimi.settings import Settings
-from kikimimi.tools.simulation import Simulation
+from kikimimi_dev.tools.simulation import Simulation
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 # The judgment/reply pipeline's timeline events (memory layers add their own, ignored here).
 CORE_EVENTS = frozenset(
-    {"judgment_scheduled", "judgment_cancelled", "watch_scheduled", "watch_cancelled", "judgment_skipped",
-     "judgment", "reply_scheduled", "reply_cancelled", "reply_skipped", "reply_failed", "posted", "reaction"}
-)  # fmt: skip
+    {
+        "judgment_scheduled",
+        "judgment_cancelled",
+        "watch_scheduled",
+        "watch_cancelled",
+        "judgment_skipped",
+        "judgment",
+        "reply_scheduled",
+        "reply_cancelled",
+        "reply_skipped",
+        "reply_failed",
+        "posted",
+        "reaction",
+    }
+)
 CORE_TASKS = frozenset({TaskKind.JUDGE, TaskKind.REPLY})
 BOT_ID = "999"
 GENERAL = ChannelKey("general")
@@ -53,11 +65,19 @@ class Scenario:
         author_id: str | None = None,
     ) -> MessageCreated:
         return MessageCreated(
-            guild_id="g1", channel_id=channel, thread_id=thread, message_id=mid,
-            author_id=author_id or f"id_{author}", author_name=author, author_is_bot=bot, content=content,
-            created_at=self.at(t), mentions_bot=mention, reply_to_message_id=reply_to,
+            guild_id="g1",
+            channel_id=channel,
+            thread_id=thread,
+            message_id=mid,
+            author_id=author_id or f"id_{author}",
+            author_name=author,
+            author_is_bot=bot,
+            content=content,
+            created_at=self.at(t),
+            mentions_bot=mention,
+            reply_to_message_id=reply_to,
             reply_to_bot=reply_to_bot,
-        )  # fmt: skip
+        )
 
     def run(self, *envelopes: MessageCreated, drain: bool = True) -> None:
         self.sim.run(list(envelopes), drain=drain)

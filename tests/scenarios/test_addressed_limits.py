@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from kikimimi.adapters.twins.template_llm import TemplateLLM
+from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.domain import rules
 from kikimimi.domain.wire import MessageCreated
 from kikimimi.ports import LLMRequest, LLMResult
@@ -52,8 +52,19 @@ def test_the_cap_is_a_sliding_minute(scenario: Make) -> None:
     # Answers less than a minute apart count. 59 s: a0, a1, a2 → a3 capped (reacted to). 61 s: a1, a2 →
     # b0 answered; 81 s: a2, b0 → b1 answered; 82 s: a2, b0, b1 → b2 capped, no reaction (a3's is within
     # the minute). 150–153 s: the minute is clear again → three answers, then c3 capped with a new reaction.
-    times = {"a0": 0, "a1": 20, "a2": 40, "a3": 59, "b0": 61, "b1": 81, "b2": 82,
-             "c0": 150, "c1": 151, "c2": 152, "c3": 153}  # fmt: skip
+    times = {
+        "a0": 0,
+        "a1": 20,
+        "a2": 40,
+        "a3": 59,
+        "b0": 61,
+        "b1": 81,
+        "b2": 82,
+        "c0": 150,
+        "c1": 151,
+        "c2": 152,
+        "c3": 153,
+    }
     s.run(*(mention(s, mid, "mallory", t) for mid, t in times.items()))
     assert [p.reply_to for p in s.posts] == ["a0", "a1", "a2", "b0", "b1", "c0", "c1", "c2"]
     assert [r.reply_to for r in s.reactions] == ["a3", "c3"]

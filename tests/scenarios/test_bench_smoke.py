@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from kikimimi.settings import Settings
-from kikimimi.tools import bench
-from kikimimi.tools.cli import parser
+from kikimimi_dev.tools import bench
+from kikimimi_dev.tools.cli import parser
 
 FIGURES = {
     "messages",

@@ -116,10 +116,18 @@ class Room:
         user = SimpleNamespace(id=hash(author) % 10_000, name=author, display_name=author, bot=False)
         mentions = [SimpleNamespace(id=int(BOT_ID))] if mention else []
         message = SimpleNamespace(
-            id=int(message_id), channel=self, guild=self.guild, author=user, clean_content=content,
-            created_at=time_of(int(message_id)), mentions=mentions, reference=None, attachments=[],
-            type=SimpleNamespace(name="default"), webhook_id=None,
-        )  # fmt: skip
+            id=int(message_id),
+            channel=self,
+            guild=self.guild,
+            author=user,
+            clean_content=content,
+            created_at=time_of(int(message_id)),
+            mentions=mentions,
+            reference=None,
+            attachments=[],
+            type=SimpleNamespace(name="default"),
+            webhook_id=None,
+        )
         self.history_of.append(message)
         return message
 
@@ -145,8 +153,14 @@ def catch_up(s: Scenario, room: Room, marks: Marks, *, fresh: bool = True) -> li
         return True
 
     age = timedelta(minutes=s.settings.buffer_ttl_minutes)
-    runner = CatchUp(store=s.sim.store, marks=marks, hand_on=published.append, enabled=enabled,
-                     buffer_age=age, clock=s.sim.clock)  # fmt: skip
+    runner = CatchUp(
+        store=s.sim.store,
+        marks=marks,
+        hand_on=published.append,
+        enabled=enabled,
+        buffer_age=age,
+        clock=s.sim.clock,
+    )
     asyncio.run(runner.run([room], int(BOT_ID), fresh=fresh, reason="ready"))
     return published
 
@@ -154,10 +168,14 @@ def catch_up(s: Scenario, room: Room, marks: Marks, *, fresh: bool = True) -> li
 def test_a_catch_up_after_a_restart_publishes_the_gap_and_the_pipeline_answers(scenario: Make) -> None:
     s = scenario(addressed_max_age_seconds=300)
     room = Room(id=111, guild=SimpleNamespace(id=1))
-    before = [room.post(snowflake(t), who, text) for t, who, text in (
-        (0, "alice", "the deploy to staging finished"), (10, "bob", "nice, the logs look clean"),
-        (20, "carol", "I deleted my line about the password"),
-    )]  # fmt: skip
+    before = [
+        room.post(snowflake(t), who, text)
+        for t, who, text in (
+            (0, "alice", "the deploy to staging finished"),
+            (10, "bob", "nice, the logs look clean"),
+            (20, "carol", "I deleted my line about the password"),
+        )
+    ]
     s.sim.run([live(m) for m in before], drain=False)
     key = ChannelKey("111")
     # The previous process saved its mark at shutdown; this one has none in memory.

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from kikimimi.adapters.twins.template_llm import TemplateLLM
+from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.domain.memory.model import GuildChannel, GuildMemory
 from kikimimi.domain.memory.wire import MaintainTask
 from kikimimi.domain.model import ChannelKey
@@ -55,10 +55,16 @@ def mods_meeting(
     """25 messages among three moderators, one every 20 s."""
     people = ("alice", "bob", "carol")
     return [
-        s.msg(f"{channel}{thread or ''}{i}", people[i % 3], MODS_LINES[i % len(MODS_LINES)], t + 20 * i,
-              channel=channel, thread=thread)
+        s.msg(
+            f"{channel}{thread or ''}{i}",
+            people[i % 3],
+            MODS_LINES[i % len(MODS_LINES)],
+            t + 20 * i,
+            channel=channel,
+            thread=thread,
+        )
         for i in range(25)
-    ]  # fmt: skip
+    ]
 
 
 def general_chat(s: Scenario, t: float, n: int = 25) -> list[MessageCreated]:
@@ -90,8 +96,13 @@ def test_a_private_channels_memory_never_reaches_a_prompt_in_another_channel(
 ) -> None:
     writer = RecordingWriter()
     s = scenario(writer=writer)
-    run(s, visibility("general", False, 0), visibility(MODS, mods_private, 0),
-        *mods_meeting(s, 10), *general_chat(s, 40))  # fmt: skip
+    run(
+        s,
+        visibility("general", False, 0),
+        visibility(MODS, mods_private, 0),
+        *mods_meeting(s, 10),
+        *general_chat(s, 40),
+    )
     s.sim.run_until(START + timedelta(hours=3))  # summaries and reflections (the next delivery: maintenance)
     assert s.events("channel_summary"), "the memory layers ran"
     writer.prompts.clear()
@@ -145,8 +156,13 @@ def test_profile_topics_from_a_private_channel_stay_out_of_the_profile(scenario:
 def test_a_private_thread_of_a_public_channel_stays_in_the_thread(scenario: Make) -> None:
     writer = RecordingWriter()
     s = scenario(writer=writer)
-    run(s, visibility("general", False, 0), visibility("general", True, 0, thread="t1"),
-        *mods_meeting(s, 10, channel="general", thread="t1"), *general_chat(s, 40))  # fmt: skip
+    run(
+        s,
+        visibility("general", False, 0),
+        visibility("general", True, 0, thread="t1"),
+        *mods_meeting(s, 10, channel="general", thread="t1"),
+        *general_chat(s, 40),
+    )
     s.sim.run_until(START + timedelta(hours=3))
     writer.prompts.clear()
     run(s, general_question(s, 3 * 3600 + 10))
@@ -160,8 +176,13 @@ def test_an_admin_override_wins_over_discords_permissions(scenario: Make) -> Non
     s = scenario(writer=writer)
     # Discord says public, a moderator says private: the override wins.
     s.sim.store.save_channel_settings(ChannelKey(MODS), ChannelSettings(visibility="private"))
-    run(s, visibility("general", False, 0), visibility(MODS, False, 0), *mods_meeting(s, 10),
-        *general_chat(s, 40))  # fmt: skip
+    run(
+        s,
+        visibility("general", False, 0),
+        visibility(MODS, False, 0),
+        *mods_meeting(s, 10),
+        *general_chat(s, 40),
+    )
     s.sim.run_until(START + timedelta(hours=3))
     writer.prompts.clear()
     run(s, general_question(s, 3 * 3600 + 10))
@@ -170,8 +191,13 @@ def test_an_admin_override_wins_over_discords_permissions(scenario: Make) -> Non
 
 def test_a_channel_that_becomes_private_leaves_the_guild_memory_at_once(scenario: Make) -> None:
     s = scenario()
-    run(s, visibility("general", False, 0), visibility(MODS, False, 0), *mods_meeting(s, 10),
-        *general_chat(s, 40))  # fmt: skip
+    run(
+        s,
+        visibility("general", False, 0),
+        visibility(MODS, False, 0),
+        *mods_meeting(s, 10),
+        *general_chat(s, 40),
+    )
     run(s, visibility("general", False, 2 * 3600))  # the hourly maintenance runs before this delivery
     assert s.sim.recall is not None
     before = s.sim.recall.guild_memory("g1")
@@ -194,8 +220,13 @@ def test_a_moderators_private_override_leaves_the_guild_memory_at_once(scenario:
     from kikimimi.domain.model import ChannelSettings
 
     s = scenario()
-    run(s, visibility("general", False, 0), visibility(MODS, False, 0), *mods_meeting(s, 10),
-        *general_chat(s, 40))  # fmt: skip
+    run(
+        s,
+        visibility("general", False, 0),
+        visibility(MODS, False, 0),
+        *mods_meeting(s, 10),
+        *general_chat(s, 40),
+    )
     run(s, visibility("general", False, 2 * 3600))  # the hourly maintenance runs before this delivery
     assert s.sim.recall is not None
     before = s.sim.recall.guild_memory("g1")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from kikimimi.adapters.twins.recall import InMemoryRecall
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import ForgetRequested, MessageCreated, MessageDeleted, MessageEdited
 from kikimimi.settings import Settings
-from kikimimi.tools.simulation import Simulation
 from kikimimi.usecases.ingest import ingest
 from kikimimi.usecases.memory.erase import export_user
+from kikimimi_dev.tools.simulation import Simulation
+from kikimimi_dev.twins.recall import InMemoryRecall
 from tests.fixtures.scan import twin_paths_containing
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -192,8 +192,8 @@ def test_the_operators_cli_forgets_a_user_and_rebuilds_the_summary_inline() -> N
     import io
     import json
 
-    from kikimimi.bootstrap import twin_deps
-    from kikimimi.tools.memory_ops import InlineTasks, run_operation
+    from kikimimi_dev.tools.memory_ops import InlineTasks, run_operation
+    from kikimimi_dev.twins.deps import twin_deps
 
     sim = remembered(new_sim())
     deps = twin_deps(sim.deps.settings, sim.clock, store=sim.store, recall=sim.recall, tasks=InlineTasks())

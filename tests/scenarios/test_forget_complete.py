@@ -8,17 +8,17 @@ import contextlib
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from kikimimi.adapters.twins.documents import twin_documents
-from kikimimi.adapters.twins.recall import InMemoryRecall
-from kikimimi.adapters.twins.store import InMemoryStore
-from kikimimi.bootstrap import twin_deps
 from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine, ProfileUpdate
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.wire import ForgetRequested, MessageCreated
 from kikimimi.settings import Settings
-from kikimimi.tools.simulation import Simulation
 from kikimimi.usecases.ingest import ingest
 from kikimimi.usecases.memory.erase import forget_channel, forget_user
+from kikimimi_dev.tools.simulation import Simulation
+from kikimimi_dev.twins.deps import twin_deps
+from kikimimi_dev.twins.documents import twin_documents
+from kikimimi_dev.twins.recall import InMemoryRecall
+from kikimimi_dev.twins.store import InMemoryStore
 from tests.fixtures.scan import twin_paths_containing
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -32,12 +32,27 @@ def at(seconds: float) -> datetime:
     return START + timedelta(seconds=seconds)
 
 
-def msg(i: int, t: float, author: str, text: str, channel: str = "c1", thread: str | None = None,
-        guild: str | None = "g1", **kw: object) -> MessageCreated:  # fmt: skip
+def msg(
+    i: int,
+    t: float,
+    author: str,
+    text: str,
+    channel: str = "c1",
+    thread: str | None = None,
+    guild: str | None = "g1",
+    **kw: object,
+) -> MessageCreated:
     return MessageCreated(
-        guild_id=guild, channel_id=channel, thread_id=thread, message_id=f"m{i:03d}", author_id=f"u_{author}",
-        author_name=author, content=text, created_at=at(t), **kw,
-    )  # fmt: skip
+        guild_id=guild,
+        channel_id=channel,
+        thread_id=thread,
+        message_id=f"m{i:03d}",
+        author_id=f"u_{author}",
+        author_name=author,
+        content=text,
+        created_at=at(t),
+        **kw,
+    )
 
 
 def new_sim(**fields: object) -> Simulation:
@@ -49,8 +64,7 @@ def request(
     scope: str, t: float, guild: str | None = "g1", channel: str = "c1", **kw: object
 ) -> ForgetRequested:
     by = str(kw.pop("by", "u_alice"))
-    return ForgetRequested(guild_id=guild, channel_id=channel, scope=scope, requested_by=by, at=at(t),
-                           **kw)  # fmt: skip
+    return ForgetRequested(guild_id=guild, channel_id=channel, scope=scope, requested_by=by, at=at(t), **kw)
 
 
 def send(sim: Simulation, envelope: ForgetRequested) -> str:

@@ -19,10 +19,13 @@ Make = Callable[..., Scenario]
 # Every judgment that is not addressed falls in the LLM's band (what the budget has to hold back), and a
 # busy room: the judge reads a full window of CONTEXT_MESSAGES, so LLM_JUDGMENTS_PER_HOUR is the limit.
 BUSY_BAND = {
-    "low_threshold": 0.0, "high_threshold": 100.0, "context_messages": 10,
+    "low_threshold": 0.0,
+    "high_threshold": 100.0,
+    "context_messages": 10,
     # Every line says "deploy": its keyword keeps each score above 0, inside the band (≤ low is silence).
-    "keywords": ("deploy",), "rule_weights": {"keyword": 25.0},
-}  # fmt: skip
+    "keywords": ("deploy",),
+    "rule_weights": {"keyword": 25.0},
+}
 BUDGET = "LLM budget reached"
 
 
@@ -31,10 +34,16 @@ class CountingJudge:
 
     def __init__(self, **answer: Any) -> None:
         self.answer = {
-            "conversation_state": "ACTIVE", "should_respond": False, "response_type": "short_ack",
-            "reason": "let them talk", "confidence": 0.9, "delay_seconds": 10, "reaction": None,
-            "reply_to_message_id": None, **answer,
-        }  # fmt: skip
+            "conversation_state": "ACTIVE",
+            "should_respond": False,
+            "response_type": "short_ack",
+            "reason": "let them talk",
+            "confidence": 0.9,
+            "delay_seconds": 10,
+            "reaction": None,
+            "reply_to_message_id": None,
+            **answer,
+        }
         self.requests: list[LLMRequest] = []
 
     def generate(self, request: LLMRequest) -> LLMResult:
@@ -47,10 +56,15 @@ def round_of(s: Scenario, n: int, t: float, channel: str = "general") -> list[Me
     """A busy minute: four people, twelve lines, then a pause — one judgment, of the round's last line."""
     people = ("alice", "bob", "carol", "dave")
     return [
-        s.msg(f"{channel[0]}{n}_{i}", people[i % 4], f"round {n}, line {i}: the deploy looks fine", t + i * 5,
-              channel=channel)
+        s.msg(
+            f"{channel[0]}{n}_{i}",
+            people[i % 4],
+            f"round {n}, line {i}: the deploy looks fine",
+            t + i * 5,
+            channel=channel,
+        )
         for i in range(12)
-    ]  # fmt: skip
+    ]
 
 
 def last(n: int, channel: str = "general") -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.twins.recording_discord import Sent
+from kikimimi.adapters.recording_discord import Sent
 from kikimimi.domain.judge_answer import answer_schema
 from kikimimi.domain.model import Intervention, ResponseType, TaskKind, TaskSpec
 from kikimimi.domain.policy import task_name
@@ -64,10 +64,15 @@ class ScriptedLLM:
 
 def answer(**changes: Any) -> str:
     data = {
-        "conversation_state": "ACTIVE", "should_respond": True, "response_type": "full_response",
-        "reason": "nobody answered the question", "confidence": 0.9, "delay_seconds": 30,
-        "reaction": None, "reply_to_message_id": None,
-    }  # fmt: skip
+        "conversation_state": "ACTIVE",
+        "should_respond": True,
+        "response_type": "full_response",
+        "reason": "nobody answered the question",
+        "confidence": 0.9,
+        "delay_seconds": 30,
+        "reaction": None,
+        "reply_to_message_id": None,
+    }
     return json.dumps({**data, **changes})
 
 
@@ -113,12 +118,18 @@ def test_the_band_asks_the_llm_once(scenario: Make) -> None:
 @pytest.mark.parametrize(
     "setup",
     [
-        pytest.param(lambda s: s.run(*three_people(s), s.msg("m1", "dave", "@kikimimi hi", 30, mention=True)),
-                     id="addressed"),
-        pytest.param(lambda s: s.run(*[s.msg(f"p{i}", ("alice", "bob")[i % 2], "so much fun tonight", i * 10)
-                                       for i in range(6)]), id="below-the-band"),
+        pytest.param(
+            lambda s: s.run(*three_people(s), s.msg("m1", "dave", "@kikimimi hi", 30, mention=True)),
+            id="addressed",
+        ),
+        pytest.param(
+            lambda s: s.run(
+                *[s.msg(f"p{i}", ("alice", "bob")[i % 2], "so much fun tonight", i * 10) for i in range(6)]
+            ),
+            id="below-the-band",
+        ),
     ],
-)  # fmt: skip
+)
 def test_outside_the_band_the_llm_is_not_asked(scenario: Make, setup: Callable[[Scenario], None]) -> None:
     llm = ScriptedLLM()
     s = scenario(judge_llm=llm)
@@ -270,9 +281,14 @@ def test_the_judgment_prompt_has_the_conversation_and_the_history(scenario: Make
     for minutes, context in ((40, "zed: an old topic"), (20, "yui: the last thing the bot heard")):
         store.record_intervention(
             GENERAL,
-            Intervention(START - timedelta(minutes=minutes), f"old{minutes}", ResponseType.SHORT_ACK,
-                         f"b{minutes}", (context,)),
-        )  # fmt: skip
+            Intervention(
+                START - timedelta(minutes=minutes),
+                f"old{minutes}",
+                ResponseType.SHORT_ACK,
+                f"b{minutes}",
+                (context,),
+            ),
+        )
     question_chat(s)  # the question at t=30, judged by its watch
     (request,) = llm.requests
     minutes = round((20 * 60 + watched(s)["t"]) / 60, 1)  # since the intervention 20 minutes before START

@@ -8,15 +8,15 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from kikimimi.adapters.twins.template_llm import TemplateLLM
+from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.domain.memory.wire import SummarizeTask
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import MessageCreated
 from kikimimi.ports import LLMRequest, LLMResult
 from kikimimi.settings import Settings
-from kikimimi.tools.replay import replay, write_json
-from kikimimi.tools.simulation import Simulation
 from kikimimi.usecases.memory.summarize import close_window, summarize
+from kikimimi_dev.tools.replay import replay, write_json
+from kikimimi_dev.tools.simulation import Simulation
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 KEY = ChannelKey("c1")
@@ -34,9 +34,15 @@ PROACTIVE_ROOM = Settings(enabled_channels=("*",), rule_weights={"not_mentioned"
 def msg(i: int, t: float, author: str = "alice", text: str | None = None, **kw: Any) -> MessageCreated:
     content = text if text is not None else f"{TOPICS[i % len(TOPICS)]}だよね"
     return MessageCreated(
-        guild_id="g1", channel_id="c1", message_id=f"m{i:03d}", author_id=f"u_{author}", author_name=author,
-        content=content, created_at=START + timedelta(seconds=t), **kw,
-    )  # fmt: skip
+        guild_id="g1",
+        channel_id="c1",
+        message_id=f"m{i:03d}",
+        author_id=f"u_{author}",
+        author_name=author,
+        content=content,
+        created_at=START + timedelta(seconds=t),
+        **kw,
+    )
 
 
 def chatter(n: int, every: float, start: float = 0, first: int = 1) -> list[MessageCreated]:
@@ -273,8 +279,15 @@ def test_replay_json_carries_memory_events_and_keeps_the_summary_line() -> None:
     summary = next(r for r in records if r["event"] == "channel_summary")
     assert summary["summary"] and summary["topic_keywords"] and summary["reason"] in ("time", "flush")
     assert set(records[-1]) == {
-        "event", "messages", "judgments", "llm_calls", "llm_band", "watches", "posts", "reactions",
-    }  # fmt: skip
+        "event",
+        "messages",
+        "judgments",
+        "llm_calls",
+        "llm_band",
+        "watches",
+        "posts",
+        "reactions",
+    }
     write_json(replay(lines, Settings(enabled_channels=("*",))), again := io.StringIO())
     assert again.getvalue() == out.getvalue()  # deterministic
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from kikimimi.settings import Settings
-from kikimimi.tools.cli import main
-from kikimimi.tools.transcript import user_id
+from kikimimi_dev.tools.cli import main
+from kikimimi_dev.tools.transcript import user_id
 
 EPOCH = 1767268800  # 2026-01-01T12:00:00Z
 MEMBER = "alice"

@@ -171,8 +171,10 @@ def test_an_unanswered_question_gets_answered_with_default_settings(trigger: str
     (watch,) = s.events("watch_scheduled")
     # A lively room gets the shortest watch: QUESTION_WATCH_SECONDS after the question, no jitter.
     assert (watch["trigger"], watch["t"], watch["delay_seconds"]) == (
-        trigger, 30.0, settings.question_watch_seconds,
-    )  # fmt: skip
+        trigger,
+        30.0,
+        settings.question_watch_seconds,
+    )
     pause, judgment = s.events("judgment")
     assert (pause["trigger"], pause["kind"], pause["should_respond"]) == ("c4", "pause", False)
     assert (judgment["trigger"], judgment["kind"], judgment["should_respond"]) == (trigger, "watch", True)
@@ -240,8 +242,12 @@ def test_two_people_chatting_happily_get_no_intervention(scenario: Make) -> None
         ("alice", "perfect, I will book a table somewhere"),
         ("bob", "great, looking forward to it a lot"),
     ]
-    s.run(*[s.msg(f"p{i}", who, text, i * 20, reply_to="p0" if i == 1 else None) for i, (who, text) in
-            enumerate(lines)])  # fmt: skip
+    s.run(
+        *[
+            s.msg(f"p{i}", who, text, i * 20, reply_to="p0" if i == 1 else None)
+            for i, (who, text) in enumerate(lines)
+        ]
+    )
     assert [(e["trigger"], e["reason"]) for e in s.events("watch_cancelled")] == [("p0", "bob replied to it")]
     (judgment,) = s.events("judgment")
     assert (judgment["trigger"], judgment["kind"]) == ("p7", "pause")
@@ -261,10 +267,21 @@ def test_cooldown_after_the_bot_spoke(scenario: Make, said_at: float, answered: 
     # with the fixed 300 s pause, the first judgment runs after both the cooldown and the engagement window
     # would have ended at the judge's clock. Explicit weights: the keyword speaks, the cooldown silences it
     # (the turn-taking terms, read in lines, are set aside).
-    weights = {"keyword": 80.0, "not_mentioned": 0.0, "engagement": 0.0, "cooldown": -50.0,
-               "participation": 0.0, "just_answered": 0.0}  # fmt: skip
-    s = scenario(judge_timing="fixed", min_wait_seconds=300.0, jitter_ratio=0.0, keywords=("rollback",),
-                 rule_weights=weights)  # fmt: skip
+    weights = {
+        "keyword": 80.0,
+        "not_mentioned": 0.0,
+        "engagement": 0.0,
+        "cooldown": -50.0,
+        "participation": 0.0,
+        "just_answered": 0.0,
+    }
+    s = scenario(
+        judge_timing="fixed",
+        min_wait_seconds=300.0,
+        jitter_ratio=0.0,
+        keywords=("rollback",),
+        rule_weights=weights,
+    )
     s.run(
         *three_people(s),
         s.msg("k0", "dave", STATEMENT, 30),
@@ -364,8 +381,11 @@ def test_message_ids_do_not_change_the_judgment(scenario: Make) -> None:
 
 def test_every_judgment_is_remembered_for_the_status_command(scenario: Make) -> None:
     s = scenario()
-    s.run(*three_people(s), s.msg("q1", "dave", "how do I change the log level in the config file?", 30),
-          talk_past(s, 40))  # fmt: skip
+    s.run(
+        *three_people(s),
+        s.msg("q1", "dave", "how do I change the log level in the config file?", 30),
+        talk_past(s, 40),
+    )
     last = s.sim.store.channel_settings(ChannelKey("general")).last_decision
     assert last is not None and (last.trigger_id, last.decision) == ("q1", "respond")
     assert "unanswered_question" in last.reason

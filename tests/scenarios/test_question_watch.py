@@ -13,8 +13,8 @@ from kikimimi.domain.model import TaskKind
 from kikimimi.domain.policy import task_name
 from kikimimi.domain.wire import MessageCreated
 from kikimimi.settings import Settings
-from kikimimi.tools.cli import main
-from kikimimi.tools.replay import replay
+from kikimimi_dev.tools.cli import main
+from kikimimi_dev.tools.replay import replay
 
 from .conftest import BOT_ID, GENERAL, Scenario, three_people
 
@@ -68,8 +68,10 @@ def test_a_question_met_by_silence_is_looked_at_again_then_answered(scenario: Ma
     assert (watch["kind"], watch["should_respond"], watch["llm_band"]) == ("watch", True, True)
     assert "question_waiting" in watch["terms"]
     seconds = [t.name for t in s.created() if t.name.startswith("watch-")]
-    assert seconds == [task_name(TaskKind.JUDGE, GENERAL, "q1", watch=True),
-                       task_name(TaskKind.JUDGE, GENERAL, "q1", watch=True, silence=True)]  # fmt: skip
+    assert seconds == [
+        task_name(TaskKind.JUDGE, GENERAL, "q1", watch=True),
+        task_name(TaskKind.JUDGE, GENERAL, "q1", watch=True, silence=True),
+    ]
     assert [p.reply_to for p in s.posts] == ["q1"]
 
 
@@ -93,24 +95,48 @@ def test_a_follow_up_question_to_the_bot_is_answered_at_the_pause(scenario: Make
 @pytest.mark.parametrize(
     ("answer", "reason"),
     [
-        pytest.param(lambda s: s.msg("a1", "erin", "set LOG_LEVEL=debug in .env", 80, reply_to="q1"),
-                     "erin replied to it", id="reply-to-it"),
-        pytest.param(lambda s: s.msg("a1", "erin", "dave: set LOG_LEVEL=debug in .env", 80),
-                     "erin answered the asker", id="nick-prefix"),
-        pytest.param(lambda s: s.msg("a1", "erin", "@dave it is LOG_LEVEL in the .env file", 80),
-                     "erin answered the asker", id="at-name"),
-        pytest.param(lambda s: s.msg("a1", "erin", "<@id_dave> LOG_LEVEL, in .env", 80),
-                     "erin answered the asker", id="discord-mention"),
-        pytest.param(lambda s: s.msg("a1", "dave", "nvm, found it in the docs", 80),
-                     "the asker settled it", id="asker-nvm"),
-        pytest.param(lambda s: s.msg("a1", "dave", "solved, thanks anyway", 80),
-                     "the asker settled it", id="asker-solved"),
-        pytest.param(lambda s: s.msg("a1", "dave", "自己解決しました", 80),
-                     "the asker settled it", id="asker-jikokaiketsu"),
-        pytest.param(lambda s: s.msg("a1", "dave", "わかりました", 80),
-                     "the asker settled it", id="asker-wakarimashita"),
+        pytest.param(
+            lambda s: s.msg("a1", "erin", "set LOG_LEVEL=debug in .env", 80, reply_to="q1"),
+            "erin replied to it",
+            id="reply-to-it",
+        ),
+        pytest.param(
+            lambda s: s.msg("a1", "erin", "dave: set LOG_LEVEL=debug in .env", 80),
+            "erin answered the asker",
+            id="nick-prefix",
+        ),
+        pytest.param(
+            lambda s: s.msg("a1", "erin", "@dave it is LOG_LEVEL in the .env file", 80),
+            "erin answered the asker",
+            id="at-name",
+        ),
+        pytest.param(
+            lambda s: s.msg("a1", "erin", "<@id_dave> LOG_LEVEL, in .env", 80),
+            "erin answered the asker",
+            id="discord-mention",
+        ),
+        pytest.param(
+            lambda s: s.msg("a1", "dave", "nvm, found it in the docs", 80),
+            "the asker settled it",
+            id="asker-nvm",
+        ),
+        pytest.param(
+            lambda s: s.msg("a1", "dave", "solved, thanks anyway", 80),
+            "the asker settled it",
+            id="asker-solved",
+        ),
+        pytest.param(
+            lambda s: s.msg("a1", "dave", "自己解決しました", 80),
+            "the asker settled it",
+            id="asker-jikokaiketsu",
+        ),
+        pytest.param(
+            lambda s: s.msg("a1", "dave", "わかりました", 80),
+            "the asker settled it",
+            id="asker-wakarimashita",
+        ),
     ],
-)  # fmt: skip
+)
 def test_an_answer_cancels_the_watch(
     scenario: Make, answer: Callable[[Scenario], MessageCreated], reason: str
 ) -> None:

@@ -11,20 +11,37 @@ from pathlib import Path
 import pytest
 
 from kikimimi.settings import Settings
-from kikimimi.tools.cli import main
+from kikimimi_dev.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "demo_conversation.jsonl"
 VOCABULARY = {
-    "judgment_scheduled", "judgment_cancelled", "watch_scheduled", "watch_cancelled", "judgment_skipped",
-    "judgment", "reply_scheduled", "reply_cancelled", "reply_skipped", "reply_failed", "posted", "reaction",
-}  # fmt: skip
+    "judgment_scheduled",
+    "judgment_cancelled",
+    "watch_scheduled",
+    "watch_cancelled",
+    "judgment_skipped",
+    "judgment",
+    "reply_scheduled",
+    "reply_cancelled",
+    "reply_skipped",
+    "reply_failed",
+    "posted",
+    "reaction",
+}
 MEMORY_VOCABULARY = {"channel_summary", "reflection", "fact"}  # the memory layers' own events
 SUMMARY_KEYS = {"event", "messages", "judgments", "llm_calls", "llm_band", "watches", "posts", "reactions"}
 JUDGMENT_KEYS = {
-    "kind", "should_respond", "response_type", "score", "state", "delay_seconds", "reason", "llm_calls",
+    "kind",
+    "should_respond",
+    "response_type",
+    "score",
+    "state",
+    "delay_seconds",
+    "reason",
+    "llm_calls",
     "llm_band",
-}  # fmt: skip
+}
 BASE_TS = 1767268800  # 2026-01-01T12:00:00Z
 
 
@@ -97,9 +114,13 @@ def test_json_timeline_is_identical_in_a_fresh_process(
     env = {k: v for k, v in os.environ.items() if k not in Settings.env_names()}
     env["PYTHONHASHSEED"] = "12345"
     fresh = subprocess.run(
-        [sys.executable, "-m", "kikimimi.tools.cli", "replay", str(generated), "--json", "--llm", "none"],
-        capture_output=True, check=True, env=env, cwd=ROOT, timeout=60,
-    )  # fmt: skip
+        [sys.executable, "-m", "kikimimi_dev.tools.cli", "replay", str(generated), "--json", "--llm", "none"],
+        capture_output=True,
+        check=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert fresh.stdout.decode("utf-8") == run_json(generated, capsys)
 
 

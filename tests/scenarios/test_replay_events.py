@@ -12,9 +12,9 @@ import pytest
 
 from kikimimi.domain.model import ChannelKey
 from kikimimi.settings import Settings
-from kikimimi.tools.cli import main
-from kikimimi.tools.replay import replay
-from kikimimi.tools.simulation import TIMELINE_FIELDS, Simulation
+from kikimimi_dev.tools.cli import main
+from kikimimi_dev.tools.replay import replay
+from kikimimi_dev.tools.simulation import TIMELINE_FIELDS, Simulation
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -33,8 +33,10 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def msg(mid: str, t: float, author: str, content: str, **extra: Any) -> str:
-    return json.dumps({"id": mid, "ts": EPOCH + t, "channel": "general", "author": author, "content": content,
-                       **extra}, ensure_ascii=False)  # fmt: skip
+    return json.dumps(
+        {"id": mid, "ts": EPOCH + t, "channel": "general", "author": author, "content": content, **extra},
+        ensure_ascii=False,
+    )
 
 
 def event(kind: str, t: float, **fields: Any) -> str:
@@ -62,8 +64,12 @@ def buffer_text(sim: Simulation) -> str:
 
 def test_a_delete_delivered_before_its_create() -> None:
     # The create is retried and lands 60 s late, after the delete (Eventarc has no order).
-    lines = [*CHAT, msg("s1", 30, "dave", SECRET, at=EPOCH + 90), event("delete", 40, ids=["s1"]),
-             msg("c4", 50, "alice", "lunch?")]  # fmt: skip
+    lines = [
+        *CHAT,
+        msg("s1", 30, "dave", SECRET, at=EPOCH + 90),
+        event("delete", 40, ids=["s1"]),
+        msg("c4", 50, "alice", "lunch?"),
+    ]
     sim = run(lines)
     shown = delivered(sim)
     assert [(e["kind"], e["trigger"], e["t"]) for e in shown] == [
@@ -87,13 +93,19 @@ def test_a_late_message_keeps_its_creation_time() -> None:
 
 
 def test_a_bulk_delete_after_the_creates_empties_the_buffer_of_their_text() -> None:
-    lines = [*CHAT, msg("s1", 30, "dave", SECRET), msg("s2", 35, "dave", "and the pin is 0000"),
-             event("delete", 40, ids=["s1", "s2"]), msg("c4", 50, "alice", "lunch?")]  # fmt: skip
+    lines = [
+        *CHAT,
+        msg("s1", 30, "dave", SECRET),
+        msg("s2", 35, "dave", "and the pin is 0000"),
+        event("delete", 40, ids=["s1", "s2"]),
+        msg("c4", 50, "alice", "lunch?"),
+    ]
     sim = run(lines)
     shown = delivered(sim)
     assert [(e["kind"], e["trigger"], e["t"], e["bulk"], e["decision"]) for e in shown] == [
-        ("delete", "s1", 40.0, 2, "deleted"), ("delete", "s2", 40.0, 2, "deleted"),
-    ]  # fmt: skip
+        ("delete", "s1", 40.0, 2, "deleted"),
+        ("delete", "s2", 40.0, 2, "deleted"),
+    ]
     text = buffer_text(sim)
     assert "hunter2" not in text and "0000" not in text and "lunch?" in text
 
@@ -107,14 +119,21 @@ def test_an_edit_replaces_the_buffered_text() -> None:
 
 
 def test_message_type_webhook_and_visibility_lines_reach_ingest() -> None:
-    sim = run([
-        event("channel", 0, channel="mods", private=True), *CHAT, msg("j1", 22, "dave", "", type="join"),
-        msg("w1", 24, "GitHub", "release published", webhook=True),
-    ])  # fmt: skip
+    sim = run(
+        [
+            event("channel", 0, channel="mods", private=True),
+            *CHAT,
+            msg("j1", 22, "dave", "", type="join"),
+            msg("w1", 24, "GitHub", "release published", webhook=True),
+        ]
+    )
     shown = {e["kind"] if e["kind"] != "message" else e["trigger"]: e for e in delivered(sim)}
     assert set(shown) == {"channel", "j1", "w1"}
     assert (shown["channel"]["channel"], shown["channel"]["private"], shown["channel"]["trigger"]) == (
-        "mods", True, None)  # fmt: skip
+        "mods",
+        True,
+        None,
+    )
     assert (shown["j1"]["message_type"], shown["j1"]["webhook"]) == ("join", False)
     assert (shown["w1"]["message_type"], shown["w1"]["webhook"]) == ("default", True)
     assert all(e["decision"] for e in shown.values())
@@ -163,7 +182,11 @@ def test_prompts_show_what_the_reply_saw(tmp_path: Path, capsys: pytest.CaptureF
     rows = cli_json(path, capsys, "--prompts")
     (request,) = [e for e in rows if e["event"] == "llm_request" and e["kind"] == "reply"]
     assert (request["kind"], request["channel"], request["thread"], request["trigger"]) == (
-        "reply", "general", None, "m1")  # fmt: skip
+        "reply",
+        "general",
+        None,
+        "m1",
+    )
     for line in ("the deploy to staging finished", "where are the staging logs?"):
         assert line in request["prompt"]
 
@@ -199,9 +222,8 @@ def test_text_output_shows_deliveries_and_prompts(capsys: pytest.CaptureFixture[
     assert "LLM request (reply)" in out and "    | " in out
 
 
-def test_the_readme_documents_every_event_and_field() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Transcript and event formats", 1)[1].split("\n## ", 1)[0]
+def test_the_formats_page_documents_every_event_and_field() -> None:
+    section = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
     rows = {m[1]: m[2] for m in re.finditer(r"^\| `([a-z_]+)` \| (.*) \| .* \|$", section, re.MULTILINE)}
     assert set(rows) == set(TIMELINE_FIELDS)
     for name, fields in TIMELINE_FIELDS.items():

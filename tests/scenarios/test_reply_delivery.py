@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from kikimimi.adapters.twins.recording_discord import RecordingDiscord
+from kikimimi.adapters.recording_discord import RecordingDiscord
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.domain.outgoing import DISCORD_LIMIT, reply_parts
 from kikimimi.domain.policy import longest_pause
@@ -213,10 +213,17 @@ def test_a_trigger_past_the_buffer_ttl_is_gone_though_its_document_waits_for_the
 def test_a_long_watch_is_not_late(scenario: Make) -> None:
     # A slow room gets a long watch (here 900 s); its reply is planned from the question and that wait,
     # so REPLY_MAX_LATE_SECONDS never cuts what the judgment meant to say.
-    s = scenario(writer=Writer(ANSWER), question_watch_seconds=900.0, question_silence_seconds=0.0,
-                 reply_max_late_seconds=60.0)  # fmt: skip
-    s.run(*three_people(s), s.msg("q1", "dave", "how do I change the log level in the config file?", 30),
-          s.msg("p1", "alice", "I booked a table for lunch at noon", 40))  # fmt: skip
+    s = scenario(
+        writer=Writer(ANSWER),
+        question_watch_seconds=900.0,
+        question_silence_seconds=0.0,
+        reply_max_late_seconds=60.0,
+    )
+    s.run(
+        *three_people(s),
+        s.msg("q1", "dave", "how do I change the log level in the config file?", 30),
+        s.msg("p1", "alice", "I booked a table for lunch at noon", 40),
+    )
     watch = [e for e in s.events("judgment") if e["trigger"] == "q1"]
     assert watch and watch[-1]["kind"] == "watch"
     assert [p.reply_to for p in s.posts] == ["q1"]
@@ -233,8 +240,10 @@ def test_the_posted_line_carries_ids_and_lengths_never_the_words(scenario: Make)
     (posted,) = s.sim.events.named("posted")
     assert "text" not in posted
     assert (posted["message_id"], posted["message_ids"], posted["reply_to"]) == (
-        post.message_id, [post.message_id], "q1",
-    )  # fmt: skip
+        post.message_id,
+        [post.message_id],
+        "q1",
+    )
     assert (posted["length"], posted["part_lengths"], posted["draft"]) == (
         len(ANSWER),
         [len(ANSWER)],

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from kikimimi.settings import Settings
-from kikimimi.tools.cli import main
+from kikimimi_dev.tools.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from kikimimi.settings import Settings
-from kikimimi.tools.cli import main
-from kikimimi.tools.replay import replay
+from kikimimi_dev.tools.cli import main
+from kikimimi_dev.tools.replay import replay
 
 from .conftest import Scenario, three_people
 

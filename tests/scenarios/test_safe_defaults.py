@@ -11,14 +11,20 @@ import pytest
 
 from kikimimi.domain.model import ChannelKey, ChannelSettings
 from kikimimi.settings import Settings
-from kikimimi.tools.cli import main
+from kikimimi_dev.tools.cli import main
 
 from .conftest import BOT_ID, GENERAL, Scenario
 
-EN = ["morning everyone, it's cold today", "yeah, I'm working with a big coffee",
-      "kikimimi, any music you'd recommend for focus?"]  # fmt: skip
-JA = ["おはようございます、今日も寒いですね", "ほんとに。コーヒー飲みながら作業してます",
-      "ききみみ、作業用のおすすめBGMある？"]  # fmt: skip
+EN = [
+    "morning everyone, it's cold today",
+    "yeah, I'm working with a big coffee",
+    "kikimimi, any music you'd recommend for focus?",
+]
+JA = [
+    "おはようございます、今日も寒いですね",
+    "ほんとに。コーヒー飲みながら作業してます",
+    "ききみみ、作業用のおすすめBGMある？",
+]
 
 
 def test_by_default_no_channel_is_listened_to() -> None:
@@ -42,8 +48,16 @@ def test_a_channel_an_admin_enabled_works_with_the_default_settings() -> None:
 def _transcript(tmp_path: Path, lines: list[str], name: str) -> Path:
     path = tmp_path / f"{name}.jsonl"
     authors = ("alice", "bob")
-    rows = [{"id": f"m{i}", "ts": 1767225600 + 20 * i, "channel": "general", "author": authors[(i - 1) % 2],
-             "content": text} for i, text in enumerate(lines, 1)]  # fmt: skip
+    rows = [
+        {
+            "id": f"m{i}",
+            "ts": 1767225600 + 20 * i,
+            "channel": "general",
+            "author": authors[(i - 1) % 2],
+            "content": text,
+        }
+        for i, text in enumerate(lines, 1)
+    ]
     path.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
     return path
 

@@ -11,8 +11,8 @@ import pytest
 from kikimimi.adapters.gemini import GeminiLLM
 from kikimimi.domain.model import ConversationState, Message, TaskKind
 from kikimimi.domain.policy import task_name
-from kikimimi.local.gemini_standin import GeminiStandIn
 from kikimimi.usecases.ingest import ingest
+from kikimimi_dev.local.gemini_standin import GeminiStandIn
 
 from ..unit.test_tension import CASES
 from .conftest import GENERAL, Scenario

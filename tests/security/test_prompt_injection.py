@@ -19,10 +19,10 @@ from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.outgoing import DISCORD_LIMIT, MORE
 from kikimimi.domain.prompt_context import build_context
 from kikimimi.domain.wire import MAX_CONTENT, MessageCreated
-from kikimimi.local.fake_discord import FakeDiscord
 from kikimimi.ports import LLMRequest, LLMResult
 from kikimimi.settings import Settings
-from kikimimi.tools.simulation import Simulation
+from kikimimi_dev.local.fake_discord import FakeDiscord
+from kikimimi_dev.tools.simulation import Simulation
 from tests.entrypoints.conftest import SOURCE, Twins
 from tests.fixtures.fake_discord import RecordingSleep
 
@@ -40,9 +40,16 @@ MASS = re.compile(r"@(everyone|here)|<@&\d+>", re.IGNORECASE)
 def _messages(content: str) -> list[Message]:
     def m(mid: str, author: str, text: str, seconds: int) -> Message:
         return Message(
-            id=mid, guild_id="g", channel_id="c", thread_id=None, author_id=f"id-{mid}", author_name=author,
-            author_is_bot=False, content=text, created_at=NOW + timedelta(seconds=seconds),
-        )  # fmt: skip
+            id=mid,
+            guild_id="g",
+            channel_id="c",
+            thread_id=None,
+            author_id=f"id-{mid}",
+            author_name=author,
+            author_is_bot=False,
+            content=text,
+            created_at=NOW + timedelta(seconds=seconds),
+        )
 
     return [
         m("m1", "alice", "the deploy finished", 0),
@@ -54,9 +61,17 @@ def _messages(content: str) -> list[Message]:
 def _render(name: str, language: str, content: str) -> str:
     messages = _messages(content)
     context = build_context(
-        bot_name="kikimimi", aliases=("kiki",), persona="", language=language, now=NOW, messages=messages,
-        trigger_id="m3", target_id="m3", reason=content, allowed_reactions=("👍",),
-    )  # fmt: skip
+        bot_name="kikimimi",
+        aliases=("kiki",),
+        persona="",
+        language=language,
+        now=NOW,
+        messages=messages,
+        trigger_id="m3",
+        target_id="m3",
+        reason=content,
+        allowed_reactions=("👍",),
+    )
     return prompts.render(name, context)
 
 
@@ -102,16 +117,30 @@ def _post_through_rest(fake: FakeDiscord, user_text: str, model_text: str) -> li
         writer=FixedWriter(model_text),
         start=NOW,
     )
-    rest = DiscordRest(token=fake.token or "t", api_base=fake.api_base, timeout=2.0, max_retries=1,
-                       backoff_base=0.01, sleep=RecordingSleep(cap=0.1))  # fmt: skip
+    rest = DiscordRest(
+        token=fake.token or "t",
+        api_base=fake.api_base,
+        timeout=2.0,
+        max_retries=1,
+        backoff_base=0.01,
+        sleep=RecordingSleep(cap=0.1),
+    )
     sim.deps.discord = rest
     try:
-        sim.run([
-            MessageCreated(
-                guild_id="g", channel_id=channel, message_id="m1", author_id="u1", author_name="mallory",
-                content=f"kikimimi {user_text}"[:MAX_CONTENT], created_at=NOW, mentions_bot=True,
-            )
-        ])  # fmt: skip
+        sim.run(
+            [
+                MessageCreated(
+                    guild_id="g",
+                    channel_id=channel,
+                    message_id="m1",
+                    author_id="u1",
+                    author_name="mallory",
+                    content=f"kikimimi {user_text}"[:MAX_CONTENT],
+                    created_at=NOW,
+                    mentions_bot=True,
+                )
+            ]
+        )
     finally:
         rest.close()
     return fake.requests_to("POST", rf"^/channels/{channel}/messages$")
@@ -186,15 +215,23 @@ def test_disabled_channels_are_never_stored(apps: dict[str, Any], mode: str) -> 
 
     twins = _install(mode=mode, enabled_channels=("on",))
     headers = {
-        "Content-Type": "application/json", "ce-id": "1", "ce-specversion": "1.0", "ce-source": "//pubsub",
+        "Content-Type": "application/json",
+        "ce-id": "1",
+        "ce-specversion": "1.0",
+        "ce-source": "//pubsub",
         "ce-type": "google.cloud.pubsub.topic.v1.messagePublished",
-    }  # fmt: skip
+    }
     for row in CORPUS[:4]:
         envelope = {
-            "kind": "message_create", "channel_id": "off", "message_id": "m1", "author_id": "u",
-            "author_name": "mallory", "content": row["content"][:MAX_CONTENT], "mentions_bot": True,
+            "kind": "message_create",
+            "channel_id": "off",
+            "message_id": "m1",
+            "author_id": "u",
+            "author_name": "mallory",
+            "content": row["content"][:MAX_CONTENT],
+            "mentions_bot": True,
             "created_at": NOW.isoformat(),
-        }  # fmt: skip
+        }
         data = base64.b64encode(json.dumps(envelope).encode()).decode()
         response = (
             apps["ingest"]

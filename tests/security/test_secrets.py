@@ -10,20 +10,26 @@ from typing import Any
 
 import pytest
 
-from kikimimi.local.emulators import EmulatorNotInstalled
-from kikimimi.local.fake_discord import FakeDiscord
-from kikimimi.local.gemini_standin import GeminiStandIn
-from kikimimi.local.stack import LocalStack
+from kikimimi_dev.local.emulators import EmulatorNotInstalled
+from kikimimi_dev.local.fake_discord import FakeDiscord
+from kikimimi_dev.local.gemini_standin import GeminiStandIn
+from kikimimi_dev.local.stack import LocalStack
 
 pytestmark = pytest.mark.emulator
 
 TOKEN = f"MTIz.SECRET-DISCORD-{uuid.uuid4().hex}"
 API_KEY = f"AIzaSECRET-GEMINI-{uuid.uuid4().hex}"
 TIMINGS = {
-    "MIN_WAIT_SECONDS": "1.5", "JITTER_RATIO": "0.1", "RULE_TIME_SCALE": "0.01",
-    "REPLY_DELAY_DEFAULT_SECONDS": "1", "REPLY_DELAY_MIN_SECONDS": "0.5", "REPLY_DELAY_MAX_SECONDS": "1",
-    "BOT_LANGUAGE": "en", "MIN_MESSAGES": "3", "LOG_LEVEL": "DEBUG",
-}  # fmt: skip
+    "MIN_WAIT_SECONDS": "1.5",
+    "JITTER_RATIO": "0.1",
+    "RULE_TIME_SCALE": "0.01",
+    "REPLY_DELAY_DEFAULT_SECONDS": "1",
+    "REPLY_DELAY_MIN_SECONDS": "0.5",
+    "REPLY_DELAY_MAX_SECONDS": "1",
+    "BOT_LANGUAGE": "en",
+    "MIN_MESSAGES": "3",
+    "LOG_LEVEL": "DEBUG",
+}
 
 
 @pytest.fixture(scope="module")
@@ -38,11 +44,15 @@ def secret_stack() -> Iterator[tuple[LocalStack, GeminiStandIn, list[str], dict[
 
     with GeminiStandIn() as standin:
         overrides = {
-            **TIMINGS, "DISCORD_TOKEN": TOKEN, "GEMINI_API_KEY": API_KEY, "LLM_BACKEND": "gemini",
+            **TIMINGS,
+            "DISCORD_TOKEN": TOKEN,
+            "GEMINI_API_KEY": API_KEY,
+            "LLM_BACKEND": "gemini",
             "GEMINI_BASE_URL": standin.url,
-        }  # fmt: skip
-        stack = LocalStack(fake_discord=True, overrides=overrides, on_output=output.append,
-                           discord_setup=setup)  # fmt: skip
+        }
+        stack = LocalStack(
+            fake_discord=True, overrides=overrides, on_output=output.append, discord_setup=setup
+        )
         try:
             try:
                 stack.start()

@@ -311,8 +311,10 @@ def install_checkov() -> str:
         subprocess.run([sys.executable, "-m", "venv", str(CHECKOV_VENV)], check=True, capture_output=True)
         subprocess.run(
             [str(CHECKOV_VENV / "bin" / "pip"), "install", "-q", f"checkov=={PINS['checkov']}"],
-            check=True, capture_output=True, timeout=1200,
-        )  # fmt: skip
+            check=True,
+            capture_output=True,
+            timeout=1200,
+        )
     except (subprocess.SubprocessError, OSError) as exc:
         raise ToolMissing(f"checkov could not be installed ({exc}): {CHECKOV_INSTALL}") from exc
     return str(CHECKOV_VENV / "bin" / "checkov")

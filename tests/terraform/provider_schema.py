@@ -185,9 +185,16 @@ def _wheel(source: Source) -> Path:
     if found:
         return found[0]
     command = [
-        sys.executable, "-m", "pip", "download", "-q", "--no-deps",
-        f"{source.package}=={source.package_version}", "-d", str(CACHE),
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "-q",
+        "--no-deps",
+        f"{source.package}=={source.package_version}",
+        "-d",
+        str(CACHE),
+    ]
     hint = f"provider schema wheel missing: {' '.join(command)}"
     if os.environ.get("KIKIMIMI_NO_TOOL_INSTALL"):
         raise ToolMissing(hint)
@@ -385,8 +392,10 @@ def main() -> int:
     except ToolMissing as exc:
         print(f"missing tool: {exc}", file=sys.stderr)
         return 2
-    print(f"checked {len(checker.checked)} block types against " + ", ".join(
-        f"{s.provider} {s.version}" for s in SOURCES.values()))  # fmt: skip
+    print(
+        f"checked {len(checker.checked)} block types against "
+        + ", ".join(f"{s.provider} {s.version}" for s in SOURCES.values())
+    )
     if checker.unchecked:
         print("not checked (no schema):", ", ".join(sorted(checker.unchecked)))
     for finding in checker.findings:

@@ -129,9 +129,20 @@ def _uv() -> str:
 
 def _compile(inputs: list[str], output: Path, *extra: str, stdin: str | None = None) -> None:
     command = [
-        _uv(), "pip", "compile", *inputs, "--universal", "--python-version", PYTHON,
-        "--custom-compile-command", REFRESH, "--quiet", "-o", str(output), *extra,
-    ]  # fmt: skip
+        _uv(),
+        "pip",
+        "compile",
+        *inputs,
+        "--universal",
+        "--python-version",
+        PYTHON,
+        "--custom-compile-command",
+        REFRESH,
+        "--quiet",
+        "-o",
+        str(output),
+        *extra,
+    ]
     subprocess.run(command, cwd=REPO, input=stdin, text=True, check=True)
 
 

@@ -94,7 +94,8 @@ def task_targets(cfg: check.Config) -> dict[TaskKind, str]:
 
 def test_every_deployed_task_kind_has_a_deadline_setting(cfg: check.Config) -> None:
     targets = task_targets(cfg)
-    assert {TaskKind.JUDGE, TaskKind.REPLY, TaskKind.SUMMARIZE, TaskKind.REFLECT} <= set(targets)
+    assert set(TaskKind) == set(targets), "every task kind calls a function of its own"
+    assert len(set(targets.values())) == len(targets), f"two task kinds share a function: {targets}"
     assert set(bootstrap.task_deadlines(Settings())) == set(targets), (
         "a task kind Terraform routes to a function needs <KIND>_DISPATCH_DEADLINE_SECONDS (settings.py, "
         "bootstrap.task_deadlines, functions.tf), and only those"
@@ -168,10 +169,13 @@ def _settings_reads() -> dict[str, set[str]]:
     for node in cls.body:
         if isinstance(node, ast.FunctionDef):
             reads[node.name] = {
-                a.attr for a in ast.walk(node)
-                if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Name) and a.value.id == "self"
+                a.attr
+                for a in ast.walk(node)
+                if isinstance(a, ast.Attribute)
+                and isinstance(a.value, ast.Name)
+                and a.value.id == "self"
                 and a.attr in fields
-            }  # fmt: skip
+            }
     return reads
 
 

@@ -21,8 +21,22 @@ from . import check
 from .check import first
 
 SEVERITIES = ["DEFAULT", "DEBUG", "INFO", "NOTICE", "WARNING", "ERROR", "CRITICAL", "ALERT", "EMERGENCY"]
-NUMERIC = {"input_tokens", "output_tokens", "latency_ms", "score", "delay_seconds", "llm_calls", "used",
-           "limit", "guilds", "backlog", "published", "dropped", "received", "ignored"}  # fmt: skip
+NUMERIC = {
+    "input_tokens",
+    "output_tokens",
+    "latency_ms",
+    "score",
+    "delay_seconds",
+    "llm_calls",
+    "used",
+    "limit",
+    "guilds",
+    "backlog",
+    "published",
+    "dropped",
+    "received",
+    "ignored",
+}
 GATEWAY_VM = "kikimimi-gateway"
 
 
@@ -209,8 +223,13 @@ def matching(metrics: dict[str, dict[str, Any]], entry: dict[str, Any]) -> set[s
 
 
 def test_the_filter_interpreter_reads_what_monitoring_uses() -> None:
-    entry = {"severity": "ERROR", "resource.type": "cloud_run_revision", "jsonPayload.event": "posted",
-             "jsonPayload.input_tokens": 12, "labels.a.b/c": "x"}  # fmt: skip
+    entry = {
+        "severity": "ERROR",
+        "resource.type": "cloud_run_revision",
+        "jsonPayload.event": "posted",
+        "jsonPayload.input_tokens": 12,
+        "labels.a.b/c": "x",
+    }
     assert LogFilter('severity>=WARNING AND jsonPayload.event=("llm_call" OR "posted")').matches(entry)
     assert not LogFilter('severity>=CRITICAL OR jsonPayload.event="llm_call"').matches(entry)
     assert LogFilter('jsonPayload.input_tokens>0 AND labels."a.b/c"="x"').matches(entry)
@@ -246,10 +265,14 @@ def test_every_error_event_reaches_an_alert_on_one_line(
         entry = entry_of(name, spec)
         counted = matching(metrics, entry)
         alerting = [
-            c for c in conditions
-            if c.metric in counted and not c.absent and c.resource_type in (None, entry["resource.type"])
-            and c.threshold is not None and c.threshold < 1  # a single line is enough to alert
-        ]  # fmt: skip
+            c
+            for c in conditions
+            if c.metric in counted
+            and not c.absent
+            and c.resource_type in (None, entry["resource.type"])
+            and c.threshold is not None
+            and c.threshold < 1  # a single line is enough to alert
+        ]
         assert alerting, (
             f"the ERROR event {name} ({spec.source}) reaches no alert; "
             f"counted by {sorted(counted) or 'no metric'}"

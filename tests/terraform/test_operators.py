@@ -210,8 +210,9 @@ def test_after_half_an_hour_without_a_token_one_error_pages(startup: str, tmp_pa
 def test_the_startup_lines_reach_cloud_logging_and_only_the_error_pages() -> None:
     config_text = re.search(
         r"cat > /etc/google-cloud-ops-agent/config\.yaml <<'OPS'\n(.*?)\nOPS\n",
-        STARTUP.read_text(encoding="utf-8"), re.S,
-    )  # fmt: skip
+        STARTUP.read_text(encoding="utf-8"),
+        re.S,
+    )
     assert config_text
     import yaml
 
@@ -220,13 +221,18 @@ def test_the_startup_lines_reach_cloud_logging_and_only_the_error_pages() -> Non
 
     def journald(severity: str, event: str, ident: str = "kikimimi-startup") -> dict[str, str]:
         line = json.dumps({"severity": severity, "event": event, "message": "…"})
-        return {"MESSAGE": line, "PRIORITY": "6", "_SYSTEMD_UNIT": "google-startup-scripts.service",
-                "SYSLOG_IDENTIFIER": ident}  # fmt: skip
+        return {
+            "MESSAGE": line,
+            "PRIORITY": "6",
+            "_SYSTEMD_UNIT": "google-startup-scripts.service",
+            "SYSLOG_IDENTIFIER": ident,
+        }
 
     waiting = ship(config, journald("WARNING", "gateway_token_waiting"))
     assert waiting is not None and (waiting["severity"], waiting["jsonPayload"]["event"]) == (
-        "WARNING", "gateway_token_waiting",
-    )  # fmt: skip
+        "WARNING",
+        "gateway_token_waiting",
+    )
     missing = ship(config, journald("ERROR", "gateway_token_missing"))
     assert missing is not None and missing["severity"] == "ERROR"
     from .test_ops_agent import counted_by

@@ -33,11 +33,27 @@ PROCESSORS = {
     "exclude_logs": {"matches_any"},
     "modify_fields": {"fields"},
 }
-MODIFY_FIELD_KEYS = {"move_from", "copy_from", "static_value", "default_value", "type", "omit_if",
-                     "map_values", "map_values_exclusive"}  # fmt: skip
+MODIFY_FIELD_KEYS = {
+    "move_from",
+    "copy_from",
+    "static_value",
+    "default_value",
+    "type",
+    "omit_if",
+    "map_values",
+    "map_values_exclusive",
+}
 # What the systemd_journald receiver does with journald's PRIORITY (syslog levels).
-PRIORITY = {"0": "EMERGENCY", "1": "ALERT", "2": "CRITICAL", "3": "ERROR", "4": "WARNING", "5": "NOTICE",
-            "6": "INFO", "7": "DEBUG"}  # fmt: skip
+PRIORITY = {
+    "0": "EMERGENCY",
+    "1": "ALERT",
+    "2": "CRITICAL",
+    "3": "ERROR",
+    "4": "WARNING",
+    "5": "NOTICE",
+    "6": "INFO",
+    "7": "DEBUG",
+}
 
 
 @pytest.fixture(scope="module")
@@ -94,8 +110,12 @@ def test_json_is_read_from_journalds_message_and_severity_from_the_line(config: 
 
 def _flat(entry: dict[str, Any]) -> dict[str, Any]:
     payload = {f"jsonPayload.{k}": v for k, v in entry["jsonPayload"].items()}
-    return {"severity": entry["severity"], "resource.type": "gce_instance",
-            "labels.compute.googleapis.com/resource_name": "kikimimi-gateway", **payload}  # fmt: skip
+    return {
+        "severity": entry["severity"],
+        "resource.type": "gce_instance",
+        "labels.compute.googleapis.com/resource_name": "kikimimi-gateway",
+        **payload,
+    }
 
 
 def _get(entry: dict[str, Any], path: str) -> Any:
@@ -119,8 +139,10 @@ def ship(config: dict[str, Any], journald: dict[str, str]) -> dict[str, Any] | N
     """The LogEntry the Ops Agent writes for one journald record, or None when a processor drops it."""
     logging_ = config["logging"]
     (pipeline,) = logging_["service"]["pipelines"].values()
-    entry: dict[str, Any] = {"severity": PRIORITY.get(journald.get("PRIORITY", ""), "DEFAULT"),
-                             "jsonPayload": dict(journald)}  # fmt: skip
+    entry: dict[str, Any] = {
+        "severity": PRIORITY.get(journald.get("PRIORITY", ""), "DEFAULT"),
+        "jsonPayload": dict(journald),
+    }
     for name in pipeline.get("processors", []):
         processor = logging_["processors"][name]
         if processor["type"] == "exclude_logs":
@@ -150,8 +172,12 @@ def ship(config: dict[str, Any], journald: dict[str, str]) -> dict[str, Any] | N
 
 def journald_line(record: logging.LogRecord, unit: str = UNIT.name) -> dict[str, str]:
     """What journald stores for one stdout line of the service (stdout is PRIORITY 6 whatever it says)."""
-    return {"MESSAGE": JsonFormatter().format(record), "PRIORITY": "6", "_SYSTEMD_UNIT": unit,
-            "SYSLOG_IDENTIFIER": "python"}  # fmt: skip
+    return {
+        "MESSAGE": JsonFormatter().format(record),
+        "PRIORITY": "6",
+        "_SYSTEMD_UNIT": unit,
+        "SYSLOG_IDENTIFIER": "python",
+    }
 
 
 def record(level: int, msg: Any, *args: Any, event: str | None = None) -> logging.LogRecord:

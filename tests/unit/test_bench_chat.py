@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 import re
 
-from kikimimi.tools import bench_rooms
-from kikimimi.tools.transcript import TranscriptLine, to_envelopes
+from kikimimi_dev.tools import bench_rooms
+from kikimimi_dev.tools.transcript import TranscriptLine, to_envelopes
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 

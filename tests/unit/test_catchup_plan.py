@@ -53,16 +53,32 @@ def test_which_places_are_read(
     [
         ("nothing known: no read", None, [], None),
         ("a mark only: read after it", at(10), [], Window(at(10), at(10), UNTIL)),
-        ("buffered from before the mark: read from the oldest (deletes)", at(2), [at(8), at(5)],
-         Window(at(8) - 1, at(2), UNTIL)),
-        ("no mark (lost at a crash): the newest buffered one is the mark", None, [at(8), at(5)],
-         Window(at(8) - 1, at(5), UNTIL)),
-        ("a buffered message newer than the saved mark moves it", at(9), [at(8), at(5)],
-         Window(at(8) - 1, at(5), UNTIL)),
-        ("a mark older than the buffer: read only the buffer's age", at(120), [],
-         Window(FLOOR, at(120), UNTIL)),
+        (
+            "buffered from before the mark: read from the oldest (deletes)",
+            at(2),
+            [at(8), at(5)],
+            Window(at(8) - 1, at(2), UNTIL),
+        ),
+        (
+            "no mark (lost at a crash): the newest buffered one is the mark",
+            None,
+            [at(8), at(5)],
+            Window(at(8) - 1, at(5), UNTIL),
+        ),
+        (
+            "a buffered message newer than the saved mark moves it",
+            at(9),
+            [at(8), at(5)],
+            Window(at(8) - 1, at(5), UNTIL),
+        ),
+        (
+            "a mark older than the buffer: read only the buffer's age",
+            at(120),
+            [],
+            Window(FLOOR, at(120), UNTIL),
+        ),
     ],
-)  # fmt: skip
+)
 def test_the_window_of_a_place(
     case: str, mark: int | None, buffered: list[int], expected: Window | None
 ) -> None:
@@ -76,24 +92,66 @@ W = Window(after=at(20), mark=at(10), until=UNTIL)  # read after 20 min ago; the
     ("case", "history", "complete", "buffered", "handed_on", "expected"),
     [
         ("nothing happened", [at(15), at(10)], True, [at(15), at(10)], [], Plan((), ())),
-        ("missed after the mark: published oldest first", [at(15), at(10), at(4), at(6)], True, [at(15)], [],
-         Plan((at(6), at(4)), ())),
-        ("before the mark and not buffered: published already (ingest kept it out)", [at(15), at(12)], True,
-         [at(15)], [], Plan((), ())),
-        ("buffered already (ingest was quicker than the mark): not again", [at(10), at(5)], True,
-         [at(10), at(5)], [], Plan((), ())),
-        ("handed on live during the read: not again", [at(10), at(5), at(1)], True, [at(10)], [at(1)],
-         Plan((at(5),), ())),
-        ("buffered and gone from Discord: deleted", [at(15)], True, [at(15), at(12), at(5)], [],
-         Plan((), (at(12), at(5)))),
-        ("buffered before the read's start: not compared", [at(15)], True, [at(25), at(15)], [],
-         Plan((), ())),
-        ("a capped read compares only what it covered", [at(15), at(9)], False, [at(15), at(12), at(3)], [],
-         Plan((at(9),), (at(12),))),
+        (
+            "missed after the mark: published oldest first",
+            [at(15), at(10), at(4), at(6)],
+            True,
+            [at(15)],
+            [],
+            Plan((at(6), at(4)), ()),
+        ),
+        (
+            "before the mark and not buffered: published already (ingest kept it out)",
+            [at(15), at(12)],
+            True,
+            [at(15)],
+            [],
+            Plan((), ()),
+        ),
+        (
+            "buffered already (ingest was quicker than the mark): not again",
+            [at(10), at(5)],
+            True,
+            [at(10), at(5)],
+            [],
+            Plan((), ()),
+        ),
+        (
+            "handed on live during the read: not again",
+            [at(10), at(5), at(1)],
+            True,
+            [at(10)],
+            [at(1)],
+            Plan((at(5),), ()),
+        ),
+        (
+            "buffered and gone from Discord: deleted",
+            [at(15)],
+            True,
+            [at(15), at(12), at(5)],
+            [],
+            Plan((), (at(12), at(5))),
+        ),
+        (
+            "buffered before the read's start: not compared",
+            [at(15)],
+            True,
+            [at(25), at(15)],
+            [],
+            Plan((), ()),
+        ),
+        (
+            "a capped read compares only what it covered",
+            [at(15), at(9)],
+            False,
+            [at(15), at(12), at(3)],
+            [],
+            Plan((at(9),), (at(12),)),
+        ),
         ("a capped read that got nothing compares nothing", [], False, [at(12)], [], Plan((), ())),
         ("newer than the read's start: arrives live", [at(5), UNTIL + 1], True, [], [], Plan((at(5),), ())),
     ],
-)  # fmt: skip
+)
 def test_what_is_published_and_deleted(
     case: str, history: list[int], complete: bool, buffered: list[int], handed_on: list[int], expected: Plan
 ) -> None:

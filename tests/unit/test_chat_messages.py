@@ -12,10 +12,16 @@ from kikimimi.domain.wire import MessageCreated
 
 def message(**changes: object) -> Message:
     fields: dict[str, object] = {
-        "id": "m1", "guild_id": "g", "channel_id": "c", "thread_id": None, "author_id": "u",
-        "author_name": "alice", "author_is_bot": False, "content": "hi",
+        "id": "m1",
+        "guild_id": "g",
+        "channel_id": "c",
+        "thread_id": None,
+        "author_id": "u",
+        "author_name": "alice",
+        "author_is_bot": False,
+        "content": "hi",
         "created_at": datetime(2026, 1, 1, tzinfo=UTC),
-    }  # fmt: skip
+    }
     fields.update(changes)
     return Message(**fields)  # type: ignore[arg-type]
 
@@ -23,12 +29,18 @@ def message(**changes: object) -> Message:
 @pytest.mark.parametrize(
     ("message_type", "chat"),
     [
-        ("default", True), ("reply", True), ("join", False), ("pins_add", False), ("thread_created", False),
-        ("premium_guild_subscription", False), ("chat_input_command", False),
+        ("default", True),
+        ("reply", True),
+        ("join", False),
+        ("pins_add", False),
+        ("thread_created", False),
+        ("premium_guild_subscription", False),
+        ("chat_input_command", False),
         ("thread_starter_message", False),
-        ("unknown_", False), ("", False),
+        ("unknown_", False),
+        ("", False),
     ],
-)  # fmt: skip
+)
 def test_only_default_and_reply_messages_are_chat(message_type: str, chat: bool) -> None:
     assert message(message_type=message_type).is_chat is chat
 
@@ -53,9 +65,14 @@ def test_a_webhook_counts_as_a_bot_unless_configured(
 
 def test_the_envelope_carries_type_and_webhook_into_the_message() -> None:
     envelope = MessageCreated(
-        channel_id="c", message_id="m1", author_id="u", author_name="relay", created_at=datetime(2026, 1, 1),
-        message_type="pins_add", webhook=True,
-    )  # fmt: skip
+        channel_id="c",
+        message_id="m1",
+        author_id="u",
+        author_name="relay",
+        created_at=datetime(2026, 1, 1),
+        message_type="pins_add",
+        webhook=True,
+    )
     converted = envelope.to_message(bot_user_id="b")
     assert converted.message_type == "pins_add" and converted.webhook and not converted.is_chat
 
@@ -63,11 +80,14 @@ def test_the_envelope_carries_type_and_webhook_into_the_message() -> None:
 @pytest.mark.parametrize(
     ("name", "wire_name"),
     [
-        ("default", "default"), ("reply", "reply"), ("pins_add", "pins_add"),
+        ("default", "default"),
+        ("reply", "reply"),
+        ("pins_add", "pins_add"),
         ("guild_discovery_grace_period_initial_warning", "guild_discovery_grace_period_initial_war"),
-        ("unknown_63", "unknown_"), ("", "unknown"),
+        ("unknown_63", "unknown_"),
+        ("", "unknown"),
     ],
-)  # fmt: skip
+)
 def test_the_gateway_sends_every_discord_type_name_the_wire_accepts(name: str, wire_name: str) -> None:
     from types import SimpleNamespace
 
@@ -75,6 +95,12 @@ def test_the_gateway_sends_every_discord_type_name_the_wire_accepts(name: str, w
 
     sent = _type_name(SimpleNamespace(type=SimpleNamespace(name=name)))  # type: ignore[arg-type]
     assert sent == wire_name
-    envelope = MessageCreated(channel_id="c", message_id="m", author_id="u", author_name="a",
-                              created_at=1_700_000_000, message_type=sent)  # fmt: skip
+    envelope = MessageCreated(
+        channel_id="c",
+        message_id="m",
+        author_id="u",
+        author_name="a",
+        created_at=1_700_000_000,
+        message_type=sent,
+    )
     assert not envelope.to_message("b").is_chat or sent in ("default", "reply")

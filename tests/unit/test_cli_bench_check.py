@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kikimimi.settings import Settings
-from kikimimi.tools import bench, cli
+from kikimimi_dev.tools import bench, cli
 
 
 def _part(ok: bool) -> object:
@@ -49,8 +49,12 @@ def test_the_exit_code_follows_the_targets(
 def test_a_real_part_with_a_config_that_must_miss(capsys: pytest.CaptureFixture[str]) -> None:
     # A pause of one median gap and no budget: far more than 12 LLM calls per 100 messages somewhere
     # (the bench keeps the default thresholds and weights, but not the pace or the budgets).
-    wide = ["PACE_MULTIPLIER=1", "PACE_MIN_SECONDS=5", "LLM_JUDGMENTS_PER_HOUR=1000",
-            "LLM_JUDGMENTS_PER_100_MESSAGES=100"]  # fmt: skip
+    wide = [
+        "PACE_MULTIPLIER=1",
+        "PACE_MIN_SECONDS=5",
+        "LLM_JUDGMENTS_PER_HOUR=1000",
+        "LLM_JUDGMENTS_PER_100_MESSAGES=100",
+    ]
     config = [arg for pair in wide for arg in ("--config", pair)]
     assert cli.main(["bench", "--quick", "--only", "llm_calls", "--check", *config]) == 1
     out, err = capsys.readouterr()

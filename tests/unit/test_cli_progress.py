@@ -8,14 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.tools import bench, cli, progress
+from kikimimi_dev.tools import bench, cli, progress
 
 CHAT = [("alice", "the deploy finished"), ("bob", "logs look clean"), ("carol", "I will check the dashboard")]
 CASE = {
-    "bot_name": "kiki", "addressed": 0, "label": {"speak": 0, "reply_to": None, "delay_s": None},
-    "messages": [{"id": str(100 + i), "ts": 1000.0 + 30 * i, "author": who, "content": text, "reply_to": None}
-                 for i, (who, text) in enumerate(CHAT)],
-}  # fmt: skip
+    "bot_name": "kiki",
+    "addressed": 0,
+    "label": {"speak": 0, "reply_to": None, "delay_s": None},
+    "messages": [
+        {"id": str(100 + i), "ts": 1000.0 + 30 * i, "author": who, "content": text, "reply_to": None}
+        for i, (who, text) in enumerate(CHAT)
+    ],
+}
 
 
 class Terminal(io.StringIO):

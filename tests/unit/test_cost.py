@@ -7,9 +7,17 @@ from collections import Counter
 import pytest
 
 from kikimimi.settings import Settings
-from kikimimi.tools.cost import bill, billed_seconds, charge, dollars, invocation_seconds, quantity, tokens
-from kikimimi.tools.cost_ports import Invocation, LLMTally, Operations
-from kikimimi.tools.cost_prices import Price, load_prices
+from kikimimi_dev.tools.cost import (
+    bill,
+    billed_seconds,
+    charge,
+    dollars,
+    invocation_seconds,
+    quantity,
+    tokens,
+)
+from kikimimi_dev.tools.cost_ports import Invocation, LLMTally, Operations
+from kikimimi_dev.tools.cost_prices import Price, load_prices
 
 
 def price(free: float, free_per: str, amount: float = 1.0, per: float = 100.0) -> Price:
@@ -79,9 +87,12 @@ def test_invocation_seconds_add_the_network_waits_to_the_cpu_time() -> None:
     inv = Invocation("reply", seconds=0.01, firestore_calls=3, task_calls=1, discord_calls=2)
     inv.llm_calls["reply"] = 1
     expected = (
-        0.01 + 3 * book.value("firestore_call_seconds") + book.value("task_call_seconds")
-        + 2 * book.value("discord_call_seconds") + float(book.assumptions["llm_seconds"]["reply"])
-    )  # fmt: skip
+        0.01
+        + 3 * book.value("firestore_call_seconds")
+        + book.value("task_call_seconds")
+        + 2 * book.value("discord_call_seconds")
+        + float(book.assumptions["llm_seconds"]["reply"])
+    )
     assert invocation_seconds(inv, book) == pytest.approx(expected)
 
 
@@ -90,9 +101,14 @@ def _ops() -> Operations:
     ops = Operations(messages=100)
     for _ in range(100):
         ops.invocations.append(
-            Invocation("ingest", seconds=0.001, documents=Counter(reads=2, writes=1, ttl_deletes=1),
-                       firestore_calls=2, task_calls=2)
-        )  # fmt: skip
+            Invocation(
+                "ingest",
+                seconds=0.001,
+                documents=Counter(reads=2, writes=1, ttl_deletes=1),
+                firestore_calls=2,
+                task_calls=2,
+            )
+        )
     for _ in range(10):
         inv = Invocation("reply", seconds=0.002, documents=Counter(reads=5), firestore_calls=1)
         inv.llm_calls["reply"] = 1
@@ -100,9 +116,13 @@ def _ops() -> Operations:
     ops.invocations.append(Invocation("maintain", job="guild_memory", documents=Counter(reads=7)))
     ops.scheduler_runs["guild_memory"] = 1
     ops.llm["reply"] = LLMTally(
-        "gemini-2.5-flash", calls=10, prompt_ascii=40_000, max_output_tokens=4000, answer_caps=4000,
+        "gemini-2.5-flash",
+        calls=10,
+        prompt_ascii=40_000,
+        max_output_tokens=4000,
+        answer_caps=4000,
         thinking_default=10,
-    )  # fmt: skip
+    )
     ops.pubsub_bytes = [500] * 100
     return ops
 
@@ -135,9 +155,13 @@ def test_a_bill_scales_message_work_with_traffic_and_jobs_with_their_schedule() 
 def test_a_thinking_budget_bills_the_answer_and_the_budget_not_the_cap(thinking: int, per_call: int) -> None:
     ops = _ops()
     ops.llm["reply"] = LLMTally(
-        "gemini-2.5-flash", calls=10, prompt_ascii=40_000, max_output_tokens=10 * (400 + thinking),
-        answer_caps=4000, thinking_budget=10 * thinking,
-    )  # fmt: skip
+        "gemini-2.5-flash",
+        calls=10,
+        prompt_ascii=40_000,
+        max_output_tokens=10 * (400 + thinking),
+        answer_caps=4000,
+        thinking_budget=10 * thinking,
+    )
     lines = {line.key: line for line in bill(ops, load_prices(), Settings(), messages_per_day=1000)}
     assert lines["gemini_2_5_flash_output"].usage == pytest.approx(per_call * 100 * 30)
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from kikimimi.settings import Settings
-from kikimimi.tools import cli
-from kikimimi.tools.cost_meter import measure
+from kikimimi_dev.tools import cli
+from kikimimi_dev.tools.cost_meter import measure
 
 SAMPLE = "120"  # small: the command's arithmetic does not depend on the sample's size
 
@@ -74,7 +74,7 @@ def test_a_model_without_a_price_exits_2(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_bench_reports_the_monthly_estimate_of_the_traffic_it_measured() -> None:
-    from kikimimi.tools import bench
+    from kikimimi_dev.tools import bench
 
     part = bench.run_part("cost", Settings(), quick=True)
     assert "error" not in part

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from kikimimi.ports import Recall, Store
-from kikimimi.tools.cost_ports import FIRESTORE_BILLING, TTL_CREATES, TTL_POOLS
-from kikimimi.tools.cost_prices import FREE_PER, PriceError, default_path, load_prices, parse_prices
+from kikimimi_dev.tools.cost_ports import FIRESTORE_BILLING, TTL_CREATES, TTL_POOLS
+from kikimimi_dev.tools.cost_prices import FREE_PER, PriceError, default_path, load_prices, parse_prices
 
 ROOT = Path(__file__).resolve().parents[2]
 TERRAFORM = ROOT / "terraform"
@@ -49,22 +49,26 @@ def test_the_header_lists_every_unverified_price() -> None:
 
 def test_the_price_file_ships_with_the_package() -> None:
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert "prices.toml" in pyproject["tool"]["setuptools"]["package-data"]["kikimimi.tools"]
+    assert "prices.toml" in pyproject["tool"]["setuptools"]["package-data"]["kikimimi_dev.tools"]
     assert default_path().is_file()
 
 
 @pytest.mark.parametrize(
     ("change", "problem"),
     [
-        pytest.param(('source = "https://cloud.google.com/nat/pricing"\n', ""), "lacks source",
-                     id="no-source"),
-        pytest.param(('date = "2026-11"\nverified = true\nnote = "Same', 'verified = true\nnote = "Same'),
-                     "lacks date", id="no-date"),
+        pytest.param(
+            ('source = "https://cloud.google.com/nat/pricing"\n', ""), "lacks source", id="no-source"
+        ),
+        pytest.param(
+            ('date = "2026-11"\nverified = true\nnote = "Same', 'verified = true\nnote = "Same'),
+            "lacks date",
+            id="no-date",
+        ),
         pytest.param(('free_per = "month"', 'free_per = "week"'), "free_per", id="bad-free-per"),
         pytest.param(('output = "gemini_2_5_flash_output"', 'output = "nope"'), "'nope'", id="model-price"),
         pytest.param(("[meta]", "[meta"), "price file", id="not-toml"),
     ],
-)  # fmt: skip
+)
 def test_a_broken_price_file_is_a_clear_error(change: tuple[str, str], problem: str) -> None:
     text = default_path().read_text(encoding="utf-8")
     assert change[0] in text

@@ -9,7 +9,7 @@ import pytest
 
 from kikimimi.adapters import model_files
 from kikimimi.settings import Settings
-from kikimimi.tools.demo import choose_backend
+from kikimimi_dev.tools.demo import choose_backend
 
 
 @pytest.mark.parametrize(

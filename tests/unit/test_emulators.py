@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.local.emulators import (
+from kikimimi_dev.local.emulators import (
     Emulator,
     EmulatorError,
     EmulatorNotInstalled,

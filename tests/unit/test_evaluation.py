@@ -9,39 +9,60 @@ from typing import Any
 import pytest
 
 from kikimimi.settings import Settings
-from kikimimi.tools import cli
-from kikimimi.tools.eval_cases import CaseError, parse_cases
-from kikimimi.tools.evaluation import JUDGMENT_TIME, case_messages, evaluate, judge_case, judgment_moments
+from kikimimi_dev.tools import cli
+from kikimimi_dev.tools.eval_cases import CaseError, parse_cases
+from kikimimi_dev.tools.evaluation import JUDGMENT_TIME, case_messages, evaluate, judge_case, judgment_moments
 
 BOT = "kiki"
 # Explicit weights for the terms these cases fire, so that the expected answers do not move with the
 # defaults' tuning: an unanswered question scores 50–60 at its watch (the rules speak from 45), a closing
 # or a plain line scores 0. An open question is judged by its watch, QUESTION_WATCH_SECONDS after it.
 WEIGHTS = {
-    "question": 20.0, "unanswered_question": 40.0, "question_waiting": 40.0, "not_mentioned": -10.0,
+    "question": 20.0,
+    "unanswered_question": 40.0,
+    "question_waiting": 40.0,
+    "not_mentioned": -10.0,
     "closing": -30.0,
-}  # fmt: skip
+}
 SETTINGS = Settings(
-    rule_weights=WEIGHTS, judge_timing="pace", pace_multiplier=3.0, question_watch_seconds=150.0,
+    rule_weights=WEIGHTS,
+    judge_timing="pace",
+    pace_multiplier=3.0,
+    question_watch_seconds=150.0,
     reply_delay_default_seconds=4.0,
     question_silence_seconds=0.0,  # the watch judges the question the room met with silence at once
-)  # fmt: skip
+)
 
 
 def room(*trigger: tuple[str, str]) -> list[dict[str, Any]]:
     """Three people chatting (nothing for the bot), then the given (author, text) messages."""
-    lines = [("alice", "the deploy finished"), ("bob", "nice, logs look clean"),
-             ("carol", "I will check the dashboard"), *trigger]  # fmt: skip
+    lines = [
+        ("alice", "the deploy finished"),
+        ("bob", "nice, logs look clean"),
+        ("carol", "I will check the dashboard"),
+        *trigger,
+    ]
     return [
         {"id": str(100 + i), "ts": 1000.0 + 30 * i, "author": who, "content": text, "reply_to": None}
         for i, (who, text) in enumerate(lines)
     ]
 
 
-def case(cid: str, messages: list[dict[str, Any]], speak: int, reply_to: str | None = None,
-         delay: float | None = None, addressed: int = 0) -> dict[str, Any]:  # fmt: skip
-    return {"id": cid, "bot_name": BOT, "messages": messages, "addressed": addressed,
-            "label": {"speak": speak, "reply_to": reply_to, "delay_s": delay}}  # fmt: skip
+def case(
+    cid: str,
+    messages: list[dict[str, Any]],
+    speak: int,
+    reply_to: str | None = None,
+    delay: float | None = None,
+    addressed: int = 0,
+) -> dict[str, Any]:
+    return {
+        "id": cid,
+        "bot_name": BOT,
+        "messages": messages,
+        "addressed": addressed,
+        "label": {"speak": speak, "reply_to": reply_to, "delay_s": delay},
+    }
 
 
 QUESTION = ("dave", "does anyone know how to roll back the migration?")
@@ -72,8 +93,11 @@ def test_metrics_on_known_answers(cases_file: Path) -> None:
     cases = parse_cases(cases_file.read_text(encoding="utf-8").splitlines())
     report = evaluate(cases, SETTINGS)
     assert (report["n"], report["positives"], report["predicted_positives"], report["true_positives"]) == (
-        6, 3, 4, 2,
-    )  # fmt: skip
+        6,
+        3,
+        4,
+        2,
+    )
     assert report["precision"] == 0.5
     assert report["recall"] == pytest.approx(2 / 3, abs=1e-4)
     assert report["f1"] == pytest.approx(4 / 7, abs=1e-4)

@@ -14,10 +14,10 @@ import pytest
 from gateway_vm.backlog import BacklogPublisher
 from gateway_vm.gateway import Gateway
 from gateway_vm.marks import RECENT, Marks
-from kikimimi.adapters.twins.publisher import MemoryPublisher
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import ForgetRequested, parse_envelope
 from kikimimi.settings import Settings
+from kikimimi_dev.twins.publisher import MemoryPublisher
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 BOT = "990000000000000001"
@@ -86,9 +86,14 @@ def test_a_deleted_thread_is_forgotten_as_its_place(gateway: tuple[Gateway, Memo
     handle(gw.on_raw_thread_delete(payload))  # type: ignore[arg-type]
     [envelope] = published(gw, publisher)
     assert envelope == ForgetRequested(
-        guild_id="7", channel_id="111", thread_id="222", scope="channel", reason="thread_deleted",
-        requested_by=BOT, at=NOW,
-    )  # fmt: skip
+        guild_id="7",
+        channel_id="111",
+        thread_id="222",
+        scope="channel",
+        reason="thread_deleted",
+        requested_by=BOT,
+        at=NOW,
+    )
     assert gw.marks.known(ChannelKey("111", "222")) is None  # nothing to catch up on there any more
 
 

@@ -11,11 +11,11 @@ import pytest
 
 from gateway_vm import command_texts, decision_words
 from gateway_vm.command_texts import EN, JA, language
-from gateway_vm.decision_words import TERMS, explain
+from gateway_vm.decision_words import TERMS, WORDING, explain
 from kikimimi.domain.model import LastDecision
+from kikimimi.domain.rule_config import JUDGMENT_TERMS, PROACTIVE_TERM, RULE_TERMS
 from kikimimi.domain.rules import DEFAULT_WEIGHTS
-from kikimimi.local.fake_discord.commands import name_problem
-from kikimimi.usecases.memory.recall import PROACTIVE_TERM
+from kikimimi_dev.local.fake_discord.commands import name_problem
 
 AT = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 WHEN = f"<t:{int(AT.timestamp())}:R>"
@@ -26,10 +26,15 @@ def _fields(text: str) -> set[str]:
 
 
 def test_every_rule_term_has_words_in_both_languages() -> None:
-    for term in [*DEFAULT_WEIGHTS, PROACTIVE_TERM]:
-        assert set(TERMS.get(term, {})) == {"en", "ja"}, f"{term} needs words in en and ja"
+    # The names come from the domain: every weighed rule term and the memory's term.
+    assert (*DEFAULT_WEIGHTS, PROACTIVE_TERM) == JUDGMENT_TERMS and tuple(DEFAULT_WEIGHTS) == RULE_TERMS
+    assert tuple(TERMS) == JUDGMENT_TERMS
+    for term in JUDGMENT_TERMS:
+        assert set(TERMS[term]) == {"en", "ja"}, f"{term} needs words in en and ja (decision_words.WORDING)"
         assert all(TERMS[term][lang].strip() for lang in ("en", "ja"))
-    assert set(TERMS) == {*DEFAULT_WEIGHTS, PROACTIVE_TERM}, "a term the rules no longer have"
+    assert set(WORDING) <= set(JUDGMENT_TERMS), (
+        f"words for terms the rules no longer have: {set(WORDING) - set(JUDGMENT_TERMS)}"
+    )
 
 
 def test_both_catalogues_have_every_text_with_the_same_placeholders() -> None:
@@ -52,27 +57,55 @@ def test_command_names_and_descriptions_are_what_discord_accepts(catalogue: dict
 EN_SPOKE, EN_SILENT = f"Last time ({WHEN}) I spoke", f"Last time ({WHEN}) I stayed silent"
 JA_SPOKE, JA_SILENT = f"前回（{WHEN}）は話しました", f"前回（{WHEN}）は黙っていました"
 REASONS = [
-    ("rules respond at 80: mention +100, not_mentioned -20", "en",
-     f"{EN_SPOKE} (score 80): someone mentioned me (+100), nobody had called me lately (−20)."),
-    ("rules silent at 0: two_people -5, closing -30", "ja",
-     f"{JA_SILENT}（スコア 0）。理由: 二人で話していた（−5）、会話が締めくくられていた（−30）。"),
-    ("[memory:f1] rules respond at 55: question +20, proactive_memory +35", "en",
-     f"{EN_SPOKE} (score 55): the message was a question (+20), I remembered something worth sharing (+35)."),
-    ("rules silent at 40: no rule fired; LLM budget reached (6/6 this hour)", "en",
-     f"{EN_SILENT} (score 40): no rule applied, the rules decided alone: the model was asked 6 of 6 times "
-     "this hour."),
-    ("rules silent at 30: question +20, brand_new_term +10; daily LLM budget reached (9/9 today)", "ja",
-     f"{JA_SILENT}（スコア 30）。理由: 質問だった（+20）、brand_new_term（+10）、"
-     "今日のモデル呼び出し（9 回）を使い切ったので、ルールだけで決めた。"),
-    ("they are greeting each other", "en",
-     f"{EN_SPOKE}. The model's reason: “they are greeting each other”."),
-    ("conversation ending: they said goodbye", "ja",
-     f"{JA_SPOKE}。モデルの判断では会話が終わるところでした: 「they said goodbye」。"),
-    ("low confidence 0.40: maybe a question", "en",
-     f"{EN_SPOKE}. The model was not sure enough (0.40): “maybe a question”."),
-    ("llm failure: LLMError: 503 from the backend", "en",
-     f"{EN_SPOKE}. The model could not be asked (LLMError), so I stayed silent."),
-]  # fmt: skip
+    (
+        "rules respond at 80: mention +100, not_mentioned -20",
+        "en",
+        f"{EN_SPOKE} (score 80): someone mentioned me (+100), nobody had called me lately (−20).",
+    ),
+    (
+        "rules silent at 0: two_people -5, closing -30",
+        "ja",
+        f"{JA_SILENT}（スコア 0）。理由: 二人で話していた（−5）、会話が締めくくられていた（−30）。",
+    ),
+    (
+        "[memory:f1] rules respond at 55: question +20, proactive_memory +35",
+        "en",
+        f"{EN_SPOKE} (score 55): the message was a question (+20), "
+        "I remembered something worth sharing (+35).",
+    ),
+    (
+        "rules silent at 40: no rule fired; LLM budget reached (6/6 this hour)",
+        "en",
+        f"{EN_SILENT} (score 40): no rule applied, the rules decided alone: the model was asked 6 of 6 times "
+        "this hour.",
+    ),
+    (
+        "rules silent at 30: question +20, brand_new_term +10; daily LLM budget reached (9/9 today)",
+        "ja",
+        f"{JA_SILENT}（スコア 30）。理由: 質問だった（+20）、brand_new_term（+10）、"
+        "今日のモデル呼び出し（9 回）を使い切ったので、ルールだけで決めた。",
+    ),
+    (
+        "they are greeting each other",
+        "en",
+        f"{EN_SPOKE}. The model's reason: “they are greeting each other”.",
+    ),
+    (
+        "conversation ending: they said goodbye",
+        "ja",
+        f"{JA_SPOKE}。モデルの判断では会話が終わるところでした: 「they said goodbye」。",
+    ),
+    (
+        "low confidence 0.40: maybe a question",
+        "en",
+        f"{EN_SPOKE}. The model was not sure enough (0.40): “maybe a question”.",
+    ),
+    (
+        "llm failure: LLMError: 503 from the backend",
+        "en",
+        f"{EN_SPOKE}. The model could not be asked (LLMError), so I stayed silent.",
+    ),
+]
 
 
 @pytest.mark.parametrize(("reason", "lang", "expected"), REASONS)

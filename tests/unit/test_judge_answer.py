@@ -29,9 +29,15 @@ def answer(**changes: Any) -> JudgeAnswer:
 
 def decide(a: JudgeAnswer, reactions: tuple[str, ...] = REACTIONS) -> Decision:
     return apply_answer(
-        a, score=50.0, terms=(("question", 20.0),), trigger_id="m3", window_ids=["m1", "m2", "m3"],
-        min_confidence=0.5, delay_range=(1.0, 600.0), allowed_reactions=reactions,
-    )  # fmt: skip
+        a,
+        score=50.0,
+        terms=(("question", 20.0),),
+        trigger_id="m3",
+        window_ids=["m1", "m2", "m3"],
+        min_confidence=0.5,
+        delay_range=(1.0, 600.0),
+        allowed_reactions=reactions,
+    )
 
 
 def test_valid_answer() -> None:
@@ -57,8 +63,9 @@ def test_sloppy_numbers_are_clamped(changes: dict[str, Any], field: str, expecte
 
 
 def test_optional_fields_default() -> None:
-    minimal = {k: VALID[k] for k in ("conversation_state", "should_respond", "response_type", "reason",
-                                     "confidence")}  # fmt: skip
+    minimal = {
+        k: VALID[k] for k in ("conversation_state", "should_respond", "response_type", "reason", "confidence")
+    }
     parsed = parse_answer(json.dumps(minimal))
     assert (parsed.delay_seconds, parsed.reaction, parsed.reply_to_message_id) == (None, None, None)
 
@@ -73,12 +80,15 @@ def test_optional_fields_default() -> None:
         pytest.param('"yes"', "not a JSON object", id="string"),
         pytest.param(json.dumps({**VALID, "conversation_state": "HAPPY"}), "conversation_state", id="state"),
         pytest.param(json.dumps({**VALID, "response_type": "essay"}), "response_type", id="type"),
-        pytest.param(json.dumps({k: v for k, v in VALID.items() if k != "should_respond"}), "should_respond",
-                     id="missing"),
+        pytest.param(
+            json.dumps({k: v for k, v in VALID.items() if k != "should_respond"}),
+            "should_respond",
+            id="missing",
+        ),
         pytest.param(json.dumps({**VALID, "confidence": "high"}), "confidence", id="confidence-text"),
         pytest.param(json.dumps({**VALID, "reaction": "x" * 17}), "reaction", id="long-reaction"),
     ],
-)  # fmt: skip
+)
 def test_invalid_answers(text: str, problem: str) -> None:
     with pytest.raises(AnswerInvalid, match=problem):
         parse_answer(text)
@@ -87,8 +97,13 @@ def test_invalid_answers(text: str, problem: str) -> None:
 def test_schema_lists_every_field() -> None:
     schema = answer_schema()
     assert set(schema["properties"]) == set(VALID)
-    assert set(schema["required"]) == {"conversation_state", "should_respond", "response_type", "reason",
-                                       "confidence"}  # fmt: skip
+    assert set(schema["required"]) == {
+        "conversation_state",
+        "should_respond",
+        "response_type",
+        "reason",
+        "confidence",
+    }
 
 
 @pytest.mark.parametrize(
@@ -96,26 +111,59 @@ def test_schema_lists_every_field() -> None:
     [
         pytest.param({}, True, ResponseType.FULL_RESPONSE, "a question", id="active-speaks"),
         pytest.param({"should_respond": False}, False, ResponseType.FULL_RESPONSE, "a question", id="silent"),
-        pytest.param({"conversation_state": "ENDING"}, False, ResponseType.FULL_RESPONSE,
-                     "conversation ending:", id="ending-never-speaks"),
-        pytest.param({"conversation_state": "ENDING", "response_type": "react_only", "reaction": "🙏",
-                      "confidence": 1.0}, False, ResponseType.REACT_ONLY, "conversation ending:",
-                     id="ending-not-even-a-reaction"),
-        pytest.param({"confidence": 0.49}, False, ResponseType.FULL_RESPONSE, "low confidence 0.49:",
-                     id="low-confidence"),
-        pytest.param({"confidence": 0.5}, True, ResponseType.FULL_RESPONSE, "a question",
-                     id="confidence-at-threshold"),
-        pytest.param({"conversation_state": "MISUNDERSTANDING", "response_type": "react_only",
-                      "reaction": "👀"}, True, ResponseType.FULL_RESPONSE, "a question",
-                     id="misunderstanding-full"),
-        pytest.param({"conversation_state": "CONFLICT", "response_type": "short_ack"}, True,
-                     ResponseType.FULL_RESPONSE, "a question", id="conflict-full"),
-        pytest.param({"conversation_state": "MISUNDERSTANDING", "response_type": "short_ack",
-                      "should_respond": False}, False, ResponseType.SHORT_ACK, "a question",
-                     id="misunderstanding-silent-keeps-type"),
+        pytest.param(
+            {"conversation_state": "ENDING"},
+            False,
+            ResponseType.FULL_RESPONSE,
+            "conversation ending:",
+            id="ending-never-speaks",
+        ),
+        pytest.param(
+            {
+                "conversation_state": "ENDING",
+                "response_type": "react_only",
+                "reaction": "🙏",
+                "confidence": 1.0,
+            },
+            False,
+            ResponseType.REACT_ONLY,
+            "conversation ending:",
+            id="ending-not-even-a-reaction",
+        ),
+        pytest.param(
+            {"confidence": 0.49},
+            False,
+            ResponseType.FULL_RESPONSE,
+            "low confidence 0.49:",
+            id="low-confidence",
+        ),
+        pytest.param(
+            {"confidence": 0.5}, True, ResponseType.FULL_RESPONSE, "a question", id="confidence-at-threshold"
+        ),
+        pytest.param(
+            {"conversation_state": "MISUNDERSTANDING", "response_type": "react_only", "reaction": "👀"},
+            True,
+            ResponseType.FULL_RESPONSE,
+            "a question",
+            id="misunderstanding-full",
+        ),
+        pytest.param(
+            {"conversation_state": "CONFLICT", "response_type": "short_ack"},
+            True,
+            ResponseType.FULL_RESPONSE,
+            "a question",
+            id="conflict-full",
+        ),
+        pytest.param(
+            {"conversation_state": "MISUNDERSTANDING", "response_type": "short_ack", "should_respond": False},
+            False,
+            ResponseType.SHORT_ACK,
+            "a question",
+            id="misunderstanding-silent-keeps-type",
+        ),
         pytest.param({"response_type": "short_ack"}, True, ResponseType.SHORT_ACK, "a question", id="short"),
     ],
-)  # fmt: skip
+)
 def test_rules_on_top_of_the_model(
     changes: dict[str, Any], should: bool, response_type: ResponseType, reason_prefix: str
 ) -> None:
@@ -131,18 +179,43 @@ def test_rules_on_top_of_the_model(
 @pytest.mark.parametrize(
     ("changes", "reactions", "response_type", "reaction"),
     [
-        pytest.param({"response_type": "react_only", "reaction": "👀"}, REACTIONS, ResponseType.REACT_ONLY,
-                     "👀", id="allowed"),
-        pytest.param({"response_type": "react_only", "reaction": "💩"}, REACTIONS, ResponseType.REACT_ONLY,
-                     "👍", id="not-allowed-uses-first"),
-        pytest.param({"response_type": "react_only", "reaction": None}, REACTIONS, ResponseType.REACT_ONLY,
-                     "👍", id="missing-uses-first"),
-        pytest.param({"response_type": "react_only", "reaction": "👍"}, (), ResponseType.SHORT_ACK, None,
-                     id="no-reactions-allowed"),
-        pytest.param({"response_type": "full_response", "reaction": "👀"}, REACTIONS,
-                     ResponseType.FULL_RESPONSE, None, id="reaction-dropped-for-text"),
+        pytest.param(
+            {"response_type": "react_only", "reaction": "👀"},
+            REACTIONS,
+            ResponseType.REACT_ONLY,
+            "👀",
+            id="allowed",
+        ),
+        pytest.param(
+            {"response_type": "react_only", "reaction": "💩"},
+            REACTIONS,
+            ResponseType.REACT_ONLY,
+            "👍",
+            id="not-allowed-uses-first",
+        ),
+        pytest.param(
+            {"response_type": "react_only", "reaction": None},
+            REACTIONS,
+            ResponseType.REACT_ONLY,
+            "👍",
+            id="missing-uses-first",
+        ),
+        pytest.param(
+            {"response_type": "react_only", "reaction": "👍"},
+            (),
+            ResponseType.SHORT_ACK,
+            None,
+            id="no-reactions-allowed",
+        ),
+        pytest.param(
+            {"response_type": "full_response", "reaction": "👀"},
+            REACTIONS,
+            ResponseType.FULL_RESPONSE,
+            None,
+            id="reaction-dropped-for-text",
+        ),
     ],
-)  # fmt: skip
+)
 def test_reactions(
     changes: dict[str, Any], reactions: tuple[str, ...], response_type: ResponseType, reaction: str | None
 ) -> None:

@@ -58,10 +58,17 @@ def test_share_weighs_japanese_characters_double() -> None:
 
 def _message(mid: str, text: str, *, is_self: bool = False, minutes: int = 0) -> Message:
     return Message(
-        id=mid, guild_id="g", channel_id="c", thread_id=None, author_id="self" if is_self else f"u{mid}",
-        author_name="kikimimi" if is_self else f"user{mid}", author_is_bot=is_self, content=text,
-        created_at=NOW + timedelta(minutes=minutes), is_self=is_self,
-    )  # fmt: skip
+        id=mid,
+        guild_id="g",
+        channel_id="c",
+        thread_id=None,
+        author_id="self" if is_self else f"u{mid}",
+        author_name="kikimimi" if is_self else f"user{mid}",
+        author_is_bot=is_self,
+        content=text,
+        created_at=NOW + timedelta(minutes=minutes),
+        is_self=is_self,
+    )
 
 
 def test_prompt_contexts_resolve_auto_from_the_people_not_the_bot() -> None:

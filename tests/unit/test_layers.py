@@ -1,6 +1,8 @@
-"""The layer rules of functions/kikimimi (docs/architecture.md), checked on every import in the tree.
+"""The layer rules (docs/architecture.md), checked on every import of functions/, gateway_vm/ and dev/.
 
-Every import counts, also those inside functions: a lazy import is still a dependency.
+functions/ holds what is deployed and never imports the dev package (dev/kikimimi_dev: the CLI, the
+local stack, the twins), nor does gateway_vm/; kikimimi_dev may import kikimimi. Every import counts,
+also those inside functions: a lazy import is still a dependency.
 """
 
 from __future__ import annotations
@@ -14,15 +16,38 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "functions" / "kikimimi"
+DEV_PACKAGE = ROOT / "dev" / "kikimimi_dev"
 
 # Libraries that do I/O (network, processes, servers): only adapters, local/ and the edges use them.
-IO_LIBRARIES = ("google", "discord", "requests", "aiohttp", "grpc", "llama_cpp", "functions_framework",
-                "flask", "werkzeug", "yarl", "urllib", "http", "socket", "subprocess")  # fmt: skip
+IO_LIBRARIES = (
+    "google",
+    "discord",
+    "requests",
+    "aiohttp",
+    "grpc",
+    "llama_cpp",
+    "functions_framework",
+    "flask",
+    "werkzeug",
+    "yarl",
+    "urllib",
+    "http",
+    "socket",
+    "subprocess",
+)
 # The pure core also leaves retries and template rendering to the layers around it.
 DOMAIN_FORBIDDEN = (*IO_LIBRARIES, "tenacity", "jinja2")
+DEPLOYED = "deployed code (functions/) never imports kikimimi_dev"
+GATEWAY = "gateway_vm never imports kikimimi_dev"
 ENV_NAMES = {"environ", "getenv", "putenv", "unsetenv", "environb", "getenvb"}
-CLOCK_CALLS = {("datetime", "now"), ("datetime", "utcnow"), ("datetime", "today"), ("date", "today"),
-               ("time", "time"), ("time", "time_ns")}  # fmt: skip
+CLOCK_CALLS = {
+    ("datetime", "now"),
+    ("datetime", "utcnow"),
+    ("datetime", "today"),
+    ("date", "today"),
+    ("time", "time"),
+    ("time", "time_ns"),
+}
 
 
 @dataclass(frozen=True)
@@ -35,21 +60,24 @@ class Source:
 
 
 def module_name(path: Path) -> str:
-    """functions/kikimimi/domain/model.py → kikimimi.domain.model; gateway_vm/x.py → gateway_vm.x."""
-    rel = (
-        path.relative_to(ROOT / "functions")
-        if path.is_relative_to(ROOT / "functions")
-        else path.relative_to(ROOT)
-    )
-    parts = list(rel.with_suffix("").parts)
+    """functions/kikimimi/domain/model.py → kikimimi.domain.model; dev/kikimimi_dev/tools/cli.py →
+    kikimimi_dev.tools.cli; gateway_vm/x.py → gateway_vm.x."""
+    roots = [ROOT / "functions", ROOT / "dev"]
+    base = next((root for root in roots if path.is_relative_to(root)), ROOT)
+    parts = list(path.relative_to(base).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
 
 
 def tree_sources() -> dict[str, str]:
-    """Every Python file of the deployed and local code, by its path relative to the repository."""
-    paths = [*PACKAGE.rglob("*.py"), *(ROOT / "gateway_vm").rglob("*.py"), ROOT / "functions" / "main.py"]
+    """Every Python file of the deployed code and the dev package, by its path relative to the repository."""
+    paths = [
+        *PACKAGE.rglob("*.py"),
+        ROOT / "functions" / "main.py",
+        *(ROOT / "gateway_vm").rglob("*.py"),
+        *DEV_PACKAGE.rglob("*.py"),
+    ]
     return {
         str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in paths if "_generated" not in p.parts
     }
@@ -110,27 +138,40 @@ def violations(sources: Mapping[str, str]) -> list[str]:
     found: list[str] = []
     for s in parsed:
         used = set(imports(s, known))
-        production = not within(s.module, "kikimimi.tools", "kikimimi.local")
 
         def forbid(rule: str, *prefixes: str, _s: Source = s, _used: set[str] = used) -> None:
             found.extend(f"{_s.module}: {rule} ({m})" for m in sorted(_used) if within(m, *prefixes))
 
         if within(s.module, "kikimimi.domain"):
             forbid("domain/ is pure", *DOMAIN_FORBIDDEN)
-            found.extend(f"{s.module}: domain/ is pure (kikimimi.{m})" for m in sorted(used)
-                         if within(m, "kikimimi") and not within(m, "kikimimi.domain"))  # fmt: skip
+            found.extend(
+                f"{s.module}: domain/ is pure (kikimimi.{m})"
+                for m in sorted(used)
+                if within(m, "kikimimi") and not within(m, "kikimimi.domain")
+            )
             if reads_the_clock(s):
                 found.append(f"{s.module}: domain/ takes time as an argument (reads the clock)")
         if within(s.module, "kikimimi.usecases"):
-            forbid("usecases/ talk only to ports", *IO_LIBRARIES, "kikimimi.adapters", "kikimimi.local",
-                   "kikimimi.tools", "kikimimi.bootstrap", "kikimimi.entrypoints")  # fmt: skip
+            forbid(
+                "usecases/ talk only to ports",
+                *IO_LIBRARIES,
+                "kikimimi.adapters",
+                "kikimimi.bootstrap",
+                "kikimimi.entrypoints",
+            )
         if within(s.module, "kikimimi.adapters"):
-            forbid("adapters/ know no use case or composition", "kikimimi.usecases", "kikimimi.bootstrap",
-                   "kikimimi.entrypoints", "kikimimi.local", "kikimimi.tools")  # fmt: skip
-        if not within(s.module, "kikimimi.tools"):
-            forbid("only tools/ imports tools/", "kikimimi.tools")
-        if production:
-            forbid("production code never imports local/", "kikimimi.local")
+            forbid(
+                "adapters/ know no use case or composition",
+                "kikimimi.usecases",
+                "kikimimi.bootstrap",
+                "kikimimi.entrypoints",
+            )
+        if within(s.module, "kikimimi", "main"):
+            forbid(DEPLOYED, "kikimimi_dev")
+        if within(s.module, "gateway_vm"):
+            forbid(GATEWAY, "kikimimi_dev")
+        if not within(s.module, "kikimimi_dev.tools"):
+            forbid("only tools/ imports tools/", "kikimimi_dev.tools")
         if s.module != "kikimimi.settings" and touches_environment(s):
             found.append(f"{s.module}: only settings.py reads the environment (os.environ)")
     found.extend(f"import circle: {' → '.join(cycle)}" for cycle in cycles(parsed, known))
@@ -172,14 +213,14 @@ def test_every_folder_states_its_rule() -> None:
     """Each package's __init__.py has a one-line docstring: the rule a newcomer can state."""
     missing = [
         str(init.relative_to(ROOT))
-        for init in PACKAGE.rglob("__init__.py")
+        for init in [*PACKAGE.rglob("__init__.py"), *DEV_PACKAGE.rglob("__init__.py")]
         if "_generated" not in init.parts and not ast.get_docstring(ast.parse(init.read_text()))
     ]
     assert missing == []
 
 
 # A forbidden change added to the real tree must be reported: the rules above can fail.
-K, GW = "functions/kikimimi/", "gateway_vm/"
+K, GW, DEV = "functions/kikimimi/", "gateway_vm/", "dev/kikimimi_dev/"
 PURE, PORTS, TOOLS = "domain/ is pure", "usecases/ talk only to ports", "only tools/ imports tools/"
 ENV = "only settings.py reads the environment"
 BREAKS = [
@@ -192,15 +233,22 @@ BREAKS = [
     (K + "domain/policy.py", "from kikimimi.settings import Settings\n", PURE),
     (K + "domain/policy.py", "def f():\n    return datetime.now()\n", "takes time as an argument"),
     (K + "usecases/judge.py", "from kikimimi.adapters.firestore import FirestoreStore\n", PORTS),
-    (K + "usecases/reply.py", "def f():\n    from kikimimi.local import stack\n", PORTS),
-    (K + "usecases/ingest.py", "from kikimimi.tools import simulation\n", TOOLS),
-    (K + "adapters/gemini.py", "from kikimimi.tools.cli import main\n", TOOLS),
-    (K + "local/stack.py", "from kikimimi.tools import replay\n", TOOLS),
-    (GW + "__main__.py", "from kikimimi.local.fake_discord import FakeDiscord\n", "never imports local/"),
+    (K + "usecases/judge.py", "from kikimimi.bootstrap import build_deps\n", PORTS),
+    (K + "usecases/reply.py", "def f():\n    from kikimimi_dev.local import stack\n", DEPLOYED),
+    (K + "usecases/ingest.py", "from kikimimi_dev.tools import simulation\n", TOOLS),
+    (K + "adapters/gemini.py", "from kikimimi_dev.tools.cli import main\n", DEPLOYED),
+    (K + "adapters/pubsub.py", "from kikimimi.usecases import ingest\n", "adapters/ know no use case"),
+    (K + "bootstrap.py", "def f():\n    from kikimimi_dev.twins.store import InMemoryStore\n", DEPLOYED),
+    ("functions/main.py", "import kikimimi_dev\n", DEPLOYED),
+    (DEV + "local/stack.py", "from kikimimi_dev.tools import replay\n", TOOLS),
+    (DEV + "twins/store.py", "from kikimimi_dev.tools import cli\n", TOOLS),
+    (GW + "__main__.py", "from kikimimi_dev.local.fake_discord import FakeDiscord\n", GATEWAY),
+    (GW + "backlog.py", "from kikimimi_dev.twins.publisher import MemoryPublisher\n", GATEWAY),
     (K + "entrypoints.py", "import os\nos.getenv('X')\n", ENV),
     (K + "prompts.py", "from os import environ\n", ENV),
     (K + "domain/model.py", "from kikimimi.domain import rules\n", "import circle"),
-]  # fmt: skip
+    (DEV + "twins/sim.py", "from kikimimi_dev.twins import deps\n", "import circle"),
+]
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.tools import cli
+from kikimimi_dev.tools import cli
 
 LINES = [
     {"id": "m1", "ts": 0, "channel": "general", "author": "alice", "content": "anyone tried the build yet?"},
@@ -16,7 +16,7 @@ LINES = [
     {"id": "m4", "ts": 60, "channel": "general", "author": "carol", "content": "which?", "reply_to": "m2"},
     {"id": "m5", "ts": 80, "channel": "general", "author": "kikimimi", "content": "the install guide"},
     {"id": "x1", "ts": 30, "channel": "random", "author": "dave", "content": "good morning"},
-]  # fmt: skip
+]
 
 
 def _write(tmp_path: Path, rows: list[object]) -> Path:

@@ -10,7 +10,7 @@ import pytest
 
 from kikimimi.adapters.link_weights import load_link_weights
 from kikimimi.domain.reading import ReplyReader
-from kikimimi.tools import cli
+from kikimimi_dev.tools import cli
 
 pytest.importorskip("sklearn", reason="the train extra (scikit-learn) is not installed")
 
@@ -38,10 +38,24 @@ def _corpus(folder: Path, logs: int = 4, per_log: int = 40) -> Path:
             else:
                 content, parents = rng.choice(ASKS), []
                 last_question[author] = mid
-            transcript.append({"id": mid, "ts": 1_700_000_000 + 60 * i, "channel": f"log{log}",
-                               "author": author, "content": content})  # fmt: skip
-            links.append({"channel": f"log{log}", "id": mid, "author": author, "parents": parents,
-                          "start": not parents})  # fmt: skip
+            transcript.append(
+                {
+                    "id": mid,
+                    "ts": 1_700_000_000 + 60 * i,
+                    "channel": f"log{log}",
+                    "author": author,
+                    "content": content,
+                }
+            )
+            links.append(
+                {
+                    "channel": f"log{log}",
+                    "id": mid,
+                    "author": author,
+                    "parents": parents,
+                    "start": not parents,
+                }
+            )
     folder.mkdir()
     for name, rows in (("train_transcript.jsonl", transcript), ("train_links.jsonl", links)):
         (folder / name).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")

@@ -9,12 +9,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi import prompts
-from kikimimi.adapters.twins.template_llm import TemplateLLM
+from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.domain.model import Message
 from kikimimi.domain.prompt_context import build_context
 from kikimimi.ports import LLMRequest
 from kikimimi.settings import Settings
-from kikimimi.tools.cost_ports import Meter, MeteredLLM, Operations
+from kikimimi_dev.tools.cost_ports import Meter, MeteredLLM, Operations
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -40,9 +40,16 @@ def test_output_budget_by_purpose(purpose: str, env: dict[str, str], expected: t
 
 def _message(i: int, text: str) -> Message:
     return Message(
-        id=f"m{i}", guild_id="g", channel_id="c", thread_id=None, author_id=f"u{i % 3}",
-        author_name=f"user{i % 3}", author_is_bot=False, content=text, created_at=NOW + timedelta(seconds=i),
-    )  # fmt: skip
+        id=f"m{i}",
+        guild_id="g",
+        channel_id="c",
+        thread_id=None,
+        author_id=f"u{i % 3}",
+        author_name=f"user{i % 3}",
+        author_is_bot=False,
+        content=text,
+        created_at=NOW + timedelta(seconds=i),
+    )
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
@@ -51,9 +58,15 @@ def test_the_instructions_come_before_the_conversation(name: str, language: str)
     def render(texts: list[str], response_type: str) -> str:
         messages = [_message(i, t) for i, t in enumerate(texts)]
         context = build_context(
-            bot_name="kikimimi", aliases=(), persona="calm", language=language, now=NOW, messages=messages,
-            trigger_id=messages[-1].id, response_type=response_type,
-        )  # fmt: skip
+            bot_name="kikimimi",
+            aliases=(),
+            persona="calm",
+            language=language,
+            now=NOW,
+            messages=messages,
+            trigger_id=messages[-1].id,
+            response_type=response_type,
+        )
         return prompts.render(name, context)
 
     one = render(["is the wiki down?", "yes, since noon"], "full_response")

@@ -24,13 +24,20 @@ from kikimimi.logs import TRACE_FIELD, JsonFormatter, JsonLogEvents, Trace, trac
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP = ROOT / "gateway_vm" / "startup.sh"  # the VM's startup script logs gateway events too
-# Production code: tools/ and local/ only replay events the use cases recorded, they emit none of their own.
+# Deployed code (functions/): the dev package's tools and local stack only replay events the use cases
+# recorded, they emit none of their own.
 SOURCES = [
-    *(p for p in (ROOT / "functions" / "kikimimi").rglob("*.py") if not {"tools", "local"} & set(p.parts)),
+    *(ROOT / "functions" / "kikimimi").rglob("*.py"),
     *(ROOT / "gateway_vm").rglob("*.py"),
 ]
-LEVELS = {"debug": "DEBUG", "info": "INFO", "warning": "WARNING", "error": "ERROR", "exception": "ERROR",
-          "critical": "CRITICAL"}  # fmt: skip
+LEVELS = {
+    "debug": "DEBUG",
+    "info": "INFO",
+    "warning": "WARNING",
+    "error": "ERROR",
+    "exception": "ERROR",
+    "critical": "CRITICAL",
+}
 
 
 @dataclass
@@ -221,9 +228,11 @@ def log_sites(trees: dict[str, ast.Module]) -> list[Site]:
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
             level = LEVELS.get(node.func.attr)
-            if level is None or not isinstance(node.func.value, ast.Name) or node.func.value.id not in (
-                "log", "logger", "logging"
-            ):  # fmt: skip
+            if (
+                level is None
+                or not isinstance(node.func.value, ast.Name)
+                or node.func.value.id not in ("log", "logger", "logging")
+            ):
                 continue
             payloads = [node.args[0]] if node.args and isinstance(node.args[0], ast.Dict) else []
             payloads += [
@@ -329,8 +338,15 @@ def test_no_catalogue_entry_is_dead(trees: dict[str, ast.Module], sites: list[Si
 
 def test_failures_are_loud() -> None:
     # What loses work or needs a person is ERROR; nothing a failure names stays at INFO.
-    for name in ("memory_error", "delivery_dropped", "reply_failed", "ingest_rejected",
-                 "gateway_token_rejected", "gateway_intents_refused", "gateway_backlog_dropped"):  # fmt: skip
+    for name in (
+        "memory_error",
+        "delivery_dropped",
+        "reply_failed",
+        "ingest_rejected",
+        "gateway_token_rejected",
+        "gateway_intents_refused",
+        "gateway_backlog_dropped",
+    ):
         assert EVENTS[name].severity == "ERROR", name
     for name, spec in EVENTS.items():
         if any(word in name for word in ("error", "failed", "dropped", "rejected", "refused", "missing")):
@@ -341,9 +357,16 @@ def test_failures_are_loud() -> None:
 
 @pytest.mark.parametrize(
     ("event", "expected"),
-    [("memory_error", "ERROR"), ("delivery_dropped", "ERROR"), ("reply_failed", "ERROR"),
-     ("ingest_rejected", "ERROR"), ("judgment", "INFO"), ("reply_skipped", "INFO"), ("not-an-event", "INFO")],
-)  # fmt: skip
+    [
+        ("memory_error", "ERROR"),
+        ("delivery_dropped", "ERROR"),
+        ("reply_failed", "ERROR"),
+        ("ingest_rejected", "ERROR"),
+        ("judgment", "INFO"),
+        ("reply_skipped", "INFO"),
+        ("not-an-event", "INFO"),
+    ],
+)
 def test_json_lines_take_the_catalogue_severity(event: str, expected: str) -> None:
     stream = io.StringIO()
     JsonLogEvents(stream).emit(event, {"channel": "c1", "thread": None, "reason": "x"})

@@ -12,11 +12,11 @@ import pytest
 
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import MessageCreated
-from kikimimi.local.functions_app import FUNCTIONS
 from kikimimi.settings import Settings
-from kikimimi.tools.simulation import Simulation
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.ingest import ingest
+from kikimimi_dev.local.functions_app import FUNCTIONS
+from kikimimi_dev.tools.simulation import Simulation
 
 SOURCE = str(Path(__file__).resolve().parents[2] / "functions" / "main.py")
 START = datetime(2026, 1, 1, 12, tzinfo=UTC)
@@ -33,8 +33,8 @@ def client(name: str):  # type: ignore[no-untyped-def]
     return functions_framework.create_app(target=name, source=SOURCE, signature_type="http").test_client()
 
 
-def test_the_three_memory_functions_are_served_locally() -> None:
-    assert {FUNCTIONS[n] for n in ("summarize", "reflect", "maintain")} == {"http"}
+def test_the_four_memory_functions_are_served_locally() -> None:
+    assert {FUNCTIONS[n] for n in ("summarize", "forget", "reflect", "maintain")} == {"http"}
 
 
 def test_summarize_reflect_and_maintain_answer(sim: Simulation) -> None:
@@ -68,9 +68,9 @@ def test_summarize_reflect_and_maintain_answer(sim: Simulation) -> None:
     assert reflected.status_code == 200 and reflected.get_json()["result"]["facts"] >= 1
     maintained = client("maintain").post("/", data=b"")
     assert maintained.get_json()["result"] == {"guilds": 1, "facts_removed": 0}
-    # The scheduler's guild-memory job may target summarize: it runs the maintenance job.
-    routed = client("summarize").post("/", json={"job": "guild_memory"})
-    assert routed.get_json()["result"] == {"guilds": 1, "facts_removed": 0}
+    # Each function reads its own body: a maintenance job sent to summarize is refused, not re-routed.
+    misrouted = client("summarize").post("/", json={"job": "guild_memory"})
+    assert misrouted.status_code == 400 and misrouted.get_json()["status"] == "rejected"
 
 
 def test_bad_payloads_are_rejected_and_acknowledged_from_the_queue(sim: Simulation) -> None:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi import prompts
-from kikimimi.adapters.twins.extractive_llm import ExtractiveMemoryWriter
+from kikimimi.adapters.extractive_llm import ExtractiveMemoryWriter
 from kikimimi.domain.memory import blocks
 from kikimimi.domain.memory.model import ChannelMemory, Fact, Familiarity, GuildChannel, GuildMemory
 from kikimimi.domain.memory.prompt_context import (
@@ -161,15 +161,29 @@ def test_reply_prompt_has_memory_speaker_related_and_proactive_blocks(language: 
 @pytest.mark.parametrize("language", ["ja", "en"])
 def test_memory_keeps_the_reply_situation(language: str) -> None:
     own = Message(
-        id="b1", guild_id="g1", channel_id="100", thread_id=None, author_id="bot", author_name="kikimimi",
-        author_is_bot=True, content="札幌なら時計台もどうぞ", created_at=NOW + timedelta(seconds=40),
+        id="b1",
+        guild_id="g1",
+        channel_id="100",
+        thread_id=None,
+        author_id="bot",
+        author_name="kikimimi",
+        author_is_bot=True,
+        content="札幌なら時計台もどうぞ",
+        created_at=NOW + timedelta(seconds=40),
         is_self=True,
-    )  # fmt: skip
+    )
     situation = build_context(
-        bot_name="kikimimi", aliases=(), persona="", language=language, now=NOW + timedelta(minutes=2),
-        messages=[*WINDOW[:2], own, WINDOW[2]], trigger_id="m3", state=ConversationState.MISUNDERSTANDING,
-        question_id="m1", said=said_recently([own], [], NOW + timedelta(minutes=2)),
-    )  # fmt: skip
+        bot_name="kikimimi",
+        aliases=(),
+        persona="",
+        language=language,
+        now=NOW + timedelta(minutes=2),
+        messages=[*WINDOW[:2], own, WINDOW[2]],
+        trigger_id="m3",
+        state=ConversationState.MISUNDERSTANDING,
+        question_id="m1",
+        said=said_recently([own], [], NOW + timedelta(minutes=2)),
+    )
     context = with_memory(situation, channel=blocks.channel_block(MEMORY, language), recall="", reason="")
     kept = (context.state, context.question, context.said)
     assert kept == (situation.state, situation.question, situation.said)

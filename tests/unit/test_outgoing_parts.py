@@ -14,29 +14,40 @@ F = "```"
 CASES = [
     pytest.param("hello", 3, 40, ["hello"], id="short-unchanged"),
     pytest.param("", 3, 40, [], id="empty-posts-nothing"),
-    pytest.param("aaaa bbbb cccc dddd eeee ffff gggg hhhh", 2, 20,
-                 ["aaaa bbbb cccc dddd ", "eeee ffff gggg hhhh"], id="space-boundary"),
+    pytest.param(
+        "aaaa bbbb cccc dddd eeee ffff gggg hhhh",
+        2,
+        20,
+        ["aaaa bbbb cccc dddd ", "eeee ffff gggg hhhh"],
+        id="space-boundary",
+    ),
     pytest.param("one two\nthree four five", 3, 20, ["one two\n", "three four five"], id="newline-preferred"),
     pytest.param(
-        f"intro\n{F}python\nline1\nline2\nline3\n{F}\nend", 3, 28,
+        f"intro\n{F}python\nline1\nline2\nline3\n{F}\nend",
+        3,
+        28,
         [f"intro\n{F}python\nline1\n{F}", f"{F}python\nline2\nline3\n{F}\n", "end"],
         id="fence-closed-and-reopened-with-its-language",
     ),
     pytest.param(
-        f"intro\n{F}python\nline1\nline2\nline3\nline4\nline5\nline6\n{F}\nend", 2, 28,
+        f"intro\n{F}python\nline1\nline2\nline3\nline4\nline5\nline6\n{F}\nend",
+        2,
+        28,
         [f"intro\n{F}python\nline1\n{F}", f"{F}python\nline2\nline3\n{F}{MORE}"],
         id="cut-past-the-last-part-inside-code-closes-the-fence",
     ),
     pytest.param(f"{F}py\nprint(1)", 3, 40, [f"{F}py\nprint(1)\n{F}"], id="unterminated-fence-closed"),
-    pytest.param(f"{F}py\nprint(1)\n", 3, 40, [f"{F}py\nprint(1)\n{F}"],
-                 id="unterminated-fence-after-newline"),
+    pytest.param(
+        f"{F}py\nprint(1)\n", 3, 40, [f"{F}py\nprint(1)\n{F}"], id="unterminated-fence-after-newline"
+    ),
     pytest.param("あ" * 50, 2, 20, ["あ" * 20, "あ" * 18 + MORE], id="japanese-without-spaces-hard-cut"),
     pytest.param("あ" * 40, 2, 20, ["あ" * 20, "あ" * 20], id="japanese-exactly-two-parts"),
     pytest.param("word " * 6, 1, 20, ["word word word " + MORE], id="one-message-allowed"),
-    pytest.param(f"\n{F}abcdefghi\n{F}", 2, 16, [f"{F}abcdefghi\n{F}"],
-                 id="never-half-a-fence-no-blank-part"),
+    pytest.param(
+        f"\n{F}abcdefghi\n{F}", 2, 16, [f"{F}abcdefghi\n{F}"], id="never-half-a-fence-no-blank-part"
+    ),
     pytest.param("word " * 6, 0, 20, ["word word word " + MORE], id="zero-means-one"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("text", "max_messages", "limit", "expected"), CASES)

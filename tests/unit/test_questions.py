@@ -21,13 +21,30 @@ T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 NAMES = ("kikimimi",)
 
 
-def msg(mid: str, author: str, content: str, t: float, *, reply_to: str | None = None, own: bool = False,
-        mention: bool = False) -> Message:  # fmt: skip
+def msg(
+    mid: str,
+    author: str,
+    content: str,
+    t: float,
+    *,
+    reply_to: str | None = None,
+    own: bool = False,
+    mention: bool = False,
+) -> Message:
     return Message(
-        id=mid, guild_id="g", channel_id="c", thread_id=None, author_id=f"id_{author}", author_name=author,
-        author_is_bot=own, content=content, created_at=T0 + timedelta(seconds=t), reply_to_id=reply_to,
-        is_self=own, mentions_bot=mention,
-    )  # fmt: skip
+        id=mid,
+        guild_id="g",
+        channel_id="c",
+        thread_id=None,
+        author_id=f"id_{author}",
+        author_name=author,
+        author_is_bot=own,
+        content=content,
+        created_at=T0 + timedelta(seconds=t),
+        reply_to_id=reply_to,
+        is_self=own,
+        mentions_bot=mention,
+    )
 
 
 ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
@@ -63,9 +80,17 @@ def test_bot_messages_never_open_a_watch() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["nvm", "never mind, found it", "solved it", "got it working, it works now", "thanks all",
-     "自己解決しました", "わかりました！", "直りました"],
-)  # fmt: skip
+    [
+        "nvm",
+        "never mind, found it",
+        "solved it",
+        "got it working, it works now",
+        "thanks all",
+        "自己解決しました",
+        "わかりました！",
+        "直りました",
+    ],
+)
 def test_the_asker_settles(text: str) -> None:
     assert settles(text)
 
@@ -163,22 +188,50 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
     ("before", "asker", "text", "between"),
     [
         # Two people taking turns: a question between them is for the other one…
-        ([msg("1", "haru", "10時でいい？", 0), msg("2", "nao", "おっけー", 5), msg("3", "haru", "着いた", 9)],
-         "nao", "え、どこ？", True),
-        ([msg("1", "ann", "lunch?", 0), msg("2", "ben", "sure", 5), msg("3", "ann", "ramen?", 9)],
-         "ben", "which place?", True),
+        (
+            [
+                msg("1", "haru", "10時でいい？", 0),
+                msg("2", "nao", "おっけー", 5),
+                msg("3", "haru", "着いた", 9),
+            ],
+            "nao",
+            "え、どこ？",
+            True,
+        ),
+        (
+            [msg("1", "ann", "lunch?", 0), msg("2", "ben", "sure", 5), msg("3", "ann", "ramen?", 9)],
+            "ben",
+            "which place?",
+            True,
+        ),
         # …unless it is put to the room.
-        ([msg("1", "ann", "lunch?", 0), msg("2", "ben", "sure", 5), msg("3", "ann", "ramen?", 9)],
-         "ben", "does anyone know if it opens at 11?", False),
-        ([msg("1", "ann", "x", 0), msg("2", "ben", "y", 5), msg("3", "ann", "z", 9)],
-         "ben", "誰か知ってる？", False),
+        (
+            [msg("1", "ann", "lunch?", 0), msg("2", "ben", "sure", 5), msg("3", "ann", "ramen?", 9)],
+            "ben",
+            "does anyone know if it opens at 11?",
+            False,
+        ),
+        (
+            [msg("1", "ann", "x", 0), msg("2", "ben", "y", 5), msg("3", "ann", "z", 9)],
+            "ben",
+            "誰か知ってる？",
+            False,
+        ),
         # Three people, or one person talking alone: the room.
-        ([msg("1", "ann", "x", 0), msg("2", "ben", "y", 5), msg("3", "cat", "z", 9)],
-         "ann", "which place?", False),
-        ([msg("1", "ann", "x", 0), msg("2", "ann", "y", 5), msg("3", "ann", "z", 9)],
-         "ben", "which one?", False),
+        (
+            [msg("1", "ann", "x", 0), msg("2", "ben", "y", 5), msg("3", "cat", "z", 9)],
+            "ann",
+            "which place?",
+            False,
+        ),
+        (
+            [msg("1", "ann", "x", 0), msg("2", "ann", "y", 5), msg("3", "ann", "z", 9)],
+            "ben",
+            "which one?",
+            False,
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_question_inside_a_two_person_exchange_is_for_the_other(
     before: list[Message], asker: str, text: str, between: bool
 ) -> None:

@@ -19,13 +19,31 @@ T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 NAMES = ("kikimimi", "聞き耳")
 
 
-def msg(mid: str, author: str, content: str, t: float, *, reply_to: str | None = None, own: bool = False,
-        mention: bool = False, author_id: str | None = None) -> Message:  # fmt: skip
+def msg(
+    mid: str,
+    author: str,
+    content: str,
+    t: float,
+    *,
+    reply_to: str | None = None,
+    own: bool = False,
+    mention: bool = False,
+    author_id: str | None = None,
+) -> Message:
     return Message(
-        id=mid, guild_id="g", channel_id="c", thread_id=None, author_id=author_id or f"id_{author}",
-        author_name=author, author_is_bot=own, content=content, created_at=T0 + timedelta(seconds=t),
-        reply_to_id=reply_to, is_self=own, mentions_bot=mention,
-    )  # fmt: skip
+        id=mid,
+        guild_id="g",
+        channel_id="c",
+        thread_id=None,
+        author_id=author_id or f"id_{author}",
+        author_name=author,
+        author_is_bot=own,
+        content=content,
+        created_at=T0 + timedelta(seconds=t),
+        reply_to_id=reply_to,
+        is_self=own,
+        mentions_bot=mention,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -40,23 +58,67 @@ def _room(*lines: tuple[str, str]) -> list[Message]:
 
 # The last line's certain link: Discord, or the text, says whom it answers.
 CERTAIN = [
-    ("a Discord reply", [msg("m1", "alice", "the build is red", 0), msg("m2", "carol", "lunch?", 10),
-                         msg("m3", "bob", "looking at it", 20, reply_to="m1")], "m1"),
-    ("an @mention by id", [msg("m1", "alice", "the build is red", 0, author_id="111"),
-                           msg("m2", "carol", "lunch?", 10),
-                           msg("m3", "bob", "<@111> looking at it", 20)], "m1"),
-    ("a nick: prefix", _room(("alice", "the build is red"), ("carol", "lunch anyone?"),
-                             ("dave", "sure"), ("bob", "alice: which job failed?")), "m1"),
-    ("an IRC nick shortened", _room(("sinope[away]", "my disk is full"), ("carol", "lunch anyone?"),
-                                    ("bob", "sinope: try ncdu")), "m1"),
-    ("a 〜さん address", _room(("たろう", "ビルドが落ちてる"), ("はなこ", "お昼どうする？"),
-                              ("じろう", "たろうさん、どのジョブですか")), "m1"),
-    ("an address to the bot", [msg("m1", "kikimimi", "the release is at five", 0, own=True),
-                               msg("m2", "carol", "lunch?", 10),
-                               msg("m3", "bob", "kikimimi, which release?", 20)], "m1"),
-    ("a mention of the bot", [msg("m1", "kikimimi", "hello!", 0, own=True), msg("m2", "carol", "hi", 10),
-                              msg("m3", "bob", "@kikimimi what's up", 20, mention=True)], "m1"),
-]  # fmt: skip
+    (
+        "a Discord reply",
+        [
+            msg("m1", "alice", "the build is red", 0),
+            msg("m2", "carol", "lunch?", 10),
+            msg("m3", "bob", "looking at it", 20, reply_to="m1"),
+        ],
+        "m1",
+    ),
+    (
+        "an @mention by id",
+        [
+            msg("m1", "alice", "the build is red", 0, author_id="111"),
+            msg("m2", "carol", "lunch?", 10),
+            msg("m3", "bob", "<@111> looking at it", 20),
+        ],
+        "m1",
+    ),
+    (
+        "a nick: prefix",
+        _room(
+            ("alice", "the build is red"),
+            ("carol", "lunch anyone?"),
+            ("dave", "sure"),
+            ("bob", "alice: which job failed?"),
+        ),
+        "m1",
+    ),
+    (
+        "an IRC nick shortened",
+        _room(("sinope[away]", "my disk is full"), ("carol", "lunch anyone?"), ("bob", "sinope: try ncdu")),
+        "m1",
+    ),
+    (
+        "a 〜さん address",
+        _room(
+            ("たろう", "ビルドが落ちてる"),
+            ("はなこ", "お昼どうする？"),
+            ("じろう", "たろうさん、どのジョブですか"),
+        ),
+        "m1",
+    ),
+    (
+        "an address to the bot",
+        [
+            msg("m1", "kikimimi", "the release is at five", 0, own=True),
+            msg("m2", "carol", "lunch?", 10),
+            msg("m3", "bob", "kikimimi, which release?", 20),
+        ],
+        "m1",
+    ),
+    (
+        "a mention of the bot",
+        [
+            msg("m1", "kikimimi", "hello!", 0, own=True),
+            msg("m2", "carol", "hi", 10),
+            msg("m3", "bob", "@kikimimi what's up", 20, mention=True),
+        ],
+        "m1",
+    ),
+]
 
 
 @pytest.mark.parametrize(("case", "room", "parent"), CERTAIN, ids=[c[0] for c in CERTAIN])
@@ -68,18 +130,44 @@ def test_a_said_link_is_certain(reader: ReplyReader, case: str, room: list[Messa
 # Nobody is named: the weights find the line it goes on with (an own follow-up); in a small room the
 # next turn's answer to a question is read by the answered-question rule (below), not the weights alone.
 LEARNED = [
-    ("an own follow-up line", [("alice", "my wifi drops every few minutes"), ("bob", "hi all"),
-                               ("alice", "and then it reconnects after a minute")], "m1"),
-]  # fmt: skip
+    (
+        "an own follow-up line",
+        [
+            ("alice", "my wifi drops every few minutes"),
+            ("bob", "hi all"),
+            ("alice", "and then it reconnects after a minute"),
+        ],
+        "m1",
+    ),
+]
 SMALL_ROOM = [
-    ("English", [("alice", "anyone tried the new build yet?"), ("carol", "i pushed the docs fix"),
-                 ("bob", "yes, works fine for me")], "m1", "m3"),
-    ("Japanese, a short answer",
-     [("はなこ", "今日のリリース、だれか試した？"), ("じろう", "お昼は駅前にしよう"),
-      ("たろう", "まだです")], "m1", "m3"),
-    ("Japanese, a question back", [("はなこ", "お昼は駅前にしよう"), ("じろう", "駅前の？"),
-                                   ("はなこ", "そうそう")], "m2", "m3"),
-]  # fmt: skip
+    (
+        "English",
+        [
+            ("alice", "anyone tried the new build yet?"),
+            ("carol", "i pushed the docs fix"),
+            ("bob", "yes, works fine for me"),
+        ],
+        "m1",
+        "m3",
+    ),
+    (
+        "Japanese, a short answer",
+        [
+            ("はなこ", "今日のリリース、だれか試した？"),
+            ("じろう", "お昼は駅前にしよう"),
+            ("たろう", "まだです"),
+        ],
+        "m1",
+        "m3",
+    ),
+    (
+        "Japanese, a question back",
+        [("はなこ", "お昼は駅前にしよう"), ("じろう", "駅前の？"), ("はなこ", "そうそう")],
+        "m2",
+        "m3",
+    ),
+]
 
 
 @pytest.mark.parametrize(("case", "lines", "question", "answer"), SMALL_ROOM, ids=[c[0] for c in SMALL_ROOM])
@@ -111,8 +199,11 @@ def test_a_first_line_or_a_greeting_after_a_long_gap_opens_a_conversation(reader
 
 
 def test_candidates_are_probabilities_best_first(reader: ReplyReader) -> None:
-    room = _room(("alice", "anyone tried the new build yet?"), ("carol", "i pushed the docs fix"),
-                 ("bob", "yes, works fine for me"))  # fmt: skip
+    room = _room(
+        ("alice", "anyone tried the new build yet?"),
+        ("carol", "i pushed the docs fix"),
+        ("bob", "yes, works fine for me"),
+    )
     ranked = reader.candidates(room[-1], room[:-1], NAMES)
     assert {option for option, _ in ranked} == {None, "m1", "m2"}
     assert math.isclose(sum(p for _, p in ranked), 1.0)
@@ -138,69 +229,133 @@ def _links(*pairs: tuple[str, str | None, float]) -> list[Link]:
 
 
 ANSWERED: list[tuple[str, list[Message], list[Link], dict[str, Answer]]] = [
-    ("another person's answer",
-     [msg("q", "alice", "anyone tried the new build?", 0), msg("a", "bob", "yes, works fine", 20)],
-     _links(("q", None, 0.9), ("a", "q", 0.8)),
-     {"q": Answer("q", "a", 0.8, "bob answered it (0.80)")}),
-    ("an unsure link, but the next turn of a small room answers",
-     [msg("q", "alice", "anyone tried the new build?", 0), msg("a", "bob", "yes, works fine", 20)],
-     _links(("q", None, 0.9), ("a", "q", 0.3)),
-     {"q": Answer("q", "a", 0.3, "bob answered it (the next turn)")}),
-    ("an unsure link in a room that addresses people by name does not answer",
-     [msg("q", "alice", "anyone tried the new build?", 0), msg("n", "carol", "dan: hi", 5),
-      msg("a", "bob", "yes, works fine", 20)],
-     _links(("q", None, 0.9), ("n", None, 1.0), ("a", "q", 0.3)), {}),
-    ("a question back does not answer; the asker answering it is being helped",
-     [msg("q", "alice", "where is the config?", 0), msg("b", "bob", "which one?", 10),
-      msg("c", "alice", "the nginx one", 20), msg("d", "bob", "in /etc/nginx", 30)],
-     _links(("q", None, 0.9), ("b", "q", 0.9), ("c", "b", 0.9), ("d", "q", 0.7)),
-     {"q": Answer("q", "c", 0.9, "the asker is talking with bob"),
-      "b": Answer("b", "c", 0.9, "alice answered it (0.90)")}),
-    ("an answer to the asker's follow-up line",
-     [msg("q", "alice", "anyone know how to mount a usb drive?", 0), msg("f", "alice", "it's ext4", 10),
-      msg("a", "bob", "sudo mount /dev/sdb1 /mnt", 20)],
-     _links(("q", None, 0.9), ("f", "q", 0.9), ("a", "f", 0.6)),
-     {"q": Answer("q", "a", 0.6, "bob answered it (0.60)")}),
-    ("a line opening with another person's name is for them, whatever the link says",
-     [msg("b", "bob", "it's your change", 0), msg("q", "dave", "how do i rotate the key?", 10),
-      msg("a", "alice", "bob, no, the deploy script broke it", 20)],
-     _links(("b", None, 0.9), ("q", None, 0.9), ("a", "q", 0.8)), {}),
-    ("a line that changes the subject is not the next turn's answer",
-     [msg("q", "はると", "ギルドの申請ってどこからやる？", 0),
-      msg("s", "そうた", "そういえば明日メンテあるらしい", 20)],
-     _links(("q", None, 0.9), ("s", None, 0.6)), {}),
-    ("a guess offered after a question answers it",
-     [msg("q", "さき", "何時にする？", 0), msg("a", "けん", "10時くらいかな", 10)],
-     _links(("q", None, 0.9), ("a", None, 0.6)),
-     {"q": Answer("q", "a", 1.0, "けん answered it (the next turn)")}),
-    ("an answer to the asker's line just before the follow-up answers the follow-up",
-     [msg("p", "alice", "where do I get a power cable for europe?", 0),
-      msg("q", "alice", "does newegg sell it?", 5), msg("a", "bob", "alice: try an online store", 30)],
-     _links(("p", None, 0.9), ("q", "p", 0.7), ("a", "p", 1.0)),
-     {"p": Answer("p", "a", 1.0, "bob answered the asker"),
-      "q": Answer("q", "a", 1.0, "bob answered the asker")}),
-    ("the asker settles it",
-     [msg("q", "alice", "how do i fix the dns?", 0), msg("s", "alice", "nvm, solved it", 30)],
-     _links(("q", None, 0.9), ("s", "q", 0.9)), {"q": Answer("q", "s", 0.9, "the asker settled it")}),
-    ("自己解決",
-     [msg("q", "はなこ", "このエラーどうすればいい？", 0), msg("s", "はなこ", "自己解決しました", 30)],
-     _links(("q", None, 0.9), ("s", "q", 0.9)), {"q": Answer("q", "s", 0.9, "the asker settled it")}),
-    ("the bot replies",
-     [msg("q", "alice", "what time is the standup?", 0),
-      msg("b", "kikimimi", "at ten", 5, reply_to="q", own=True)],
-     [Link("q", None, 0.9, False), Link("b", "q", 1.0, True)],
-     {"q": Answer("q", "b", 1.0, "the bot answered it")}),
-    ("the first line on its words answers it",
-     [msg("q", "alice", "is the wiki down?", 0), msg("x", "carol", "the wiki is slow", 5),
-      msg("a", "bob", "yes", 10), msg("b", "dave", "yes it is", 20)],
-     _links(("q", None, 0.9), ("x", None, 0.9), ("a", "q", 0.9), ("b", "q", 0.95)),
-     {"q": Answer("q", "x", 1.0, "carol answered it (the next turn)")}),
-    ("a line linked to another question answers that one",
-     [msg("q", "alice", "is the wiki down?", 0), msg("r", "carol", "lunch at noon?", 5),
-      msg("a", "bob", "sure", 10)],
-     _links(("q", None, 0.9), ("r", None, 0.9), ("a", "r", 0.9)),
-     {"r": Answer("r", "a", 0.9, "bob answered it (0.90)")}),
-]  # fmt: skip
+    (
+        "another person's answer",
+        [msg("q", "alice", "anyone tried the new build?", 0), msg("a", "bob", "yes, works fine", 20)],
+        _links(("q", None, 0.9), ("a", "q", 0.8)),
+        {"q": Answer("q", "a", 0.8, "bob answered it (0.80)")},
+    ),
+    (
+        "an unsure link, but the next turn of a small room answers",
+        [msg("q", "alice", "anyone tried the new build?", 0), msg("a", "bob", "yes, works fine", 20)],
+        _links(("q", None, 0.9), ("a", "q", 0.3)),
+        {"q": Answer("q", "a", 0.3, "bob answered it (the next turn)")},
+    ),
+    (
+        "an unsure link in a room that addresses people by name does not answer",
+        [
+            msg("q", "alice", "anyone tried the new build?", 0),
+            msg("n", "carol", "dan: hi", 5),
+            msg("a", "bob", "yes, works fine", 20),
+        ],
+        _links(("q", None, 0.9), ("n", None, 1.0), ("a", "q", 0.3)),
+        {},
+    ),
+    (
+        "a question back does not answer; the asker answering it is being helped",
+        [
+            msg("q", "alice", "where is the config?", 0),
+            msg("b", "bob", "which one?", 10),
+            msg("c", "alice", "the nginx one", 20),
+            msg("d", "bob", "in /etc/nginx", 30),
+        ],
+        _links(("q", None, 0.9), ("b", "q", 0.9), ("c", "b", 0.9), ("d", "q", 0.7)),
+        {
+            "q": Answer("q", "c", 0.9, "the asker is talking with bob"),
+            "b": Answer("b", "c", 0.9, "alice answered it (0.90)"),
+        },
+    ),
+    (
+        "an answer to the asker's follow-up line",
+        [
+            msg("q", "alice", "anyone know how to mount a usb drive?", 0),
+            msg("f", "alice", "it's ext4", 10),
+            msg("a", "bob", "sudo mount /dev/sdb1 /mnt", 20),
+        ],
+        _links(("q", None, 0.9), ("f", "q", 0.9), ("a", "f", 0.6)),
+        {"q": Answer("q", "a", 0.6, "bob answered it (0.60)")},
+    ),
+    (
+        "a line opening with another person's name is for them, whatever the link says",
+        [
+            msg("b", "bob", "it's your change", 0),
+            msg("q", "dave", "how do i rotate the key?", 10),
+            msg("a", "alice", "bob, no, the deploy script broke it", 20),
+        ],
+        _links(("b", None, 0.9), ("q", None, 0.9), ("a", "q", 0.8)),
+        {},
+    ),
+    (
+        "a line that changes the subject is not the next turn's answer",
+        [
+            msg("q", "はると", "ギルドの申請ってどこからやる？", 0),
+            msg("s", "そうた", "そういえば明日メンテあるらしい", 20),
+        ],
+        _links(("q", None, 0.9), ("s", None, 0.6)),
+        {},
+    ),
+    (
+        "a guess offered after a question answers it",
+        [msg("q", "さき", "何時にする？", 0), msg("a", "けん", "10時くらいかな", 10)],
+        _links(("q", None, 0.9), ("a", None, 0.6)),
+        {"q": Answer("q", "a", 1.0, "けん answered it (the next turn)")},
+    ),
+    (
+        "an answer to the asker's line just before the follow-up answers the follow-up",
+        [
+            msg("p", "alice", "where do I get a power cable for europe?", 0),
+            msg("q", "alice", "does newegg sell it?", 5),
+            msg("a", "bob", "alice: try an online store", 30),
+        ],
+        _links(("p", None, 0.9), ("q", "p", 0.7), ("a", "p", 1.0)),
+        {
+            "p": Answer("p", "a", 1.0, "bob answered the asker"),
+            "q": Answer("q", "a", 1.0, "bob answered the asker"),
+        },
+    ),
+    (
+        "the asker settles it",
+        [msg("q", "alice", "how do i fix the dns?", 0), msg("s", "alice", "nvm, solved it", 30)],
+        _links(("q", None, 0.9), ("s", "q", 0.9)),
+        {"q": Answer("q", "s", 0.9, "the asker settled it")},
+    ),
+    (
+        "自己解決",
+        [msg("q", "はなこ", "このエラーどうすればいい？", 0), msg("s", "はなこ", "自己解決しました", 30)],
+        _links(("q", None, 0.9), ("s", "q", 0.9)),
+        {"q": Answer("q", "s", 0.9, "the asker settled it")},
+    ),
+    (
+        "the bot replies",
+        [
+            msg("q", "alice", "what time is the standup?", 0),
+            msg("b", "kikimimi", "at ten", 5, reply_to="q", own=True),
+        ],
+        [Link("q", None, 0.9, False), Link("b", "q", 1.0, True)],
+        {"q": Answer("q", "b", 1.0, "the bot answered it")},
+    ),
+    (
+        "the first line on its words answers it",
+        [
+            msg("q", "alice", "is the wiki down?", 0),
+            msg("x", "carol", "the wiki is slow", 5),
+            msg("a", "bob", "yes", 10),
+            msg("b", "dave", "yes it is", 20),
+        ],
+        _links(("q", None, 0.9), ("x", None, 0.9), ("a", "q", 0.9), ("b", "q", 0.95)),
+        {"q": Answer("q", "x", 1.0, "carol answered it (the next turn)")},
+    ),
+    (
+        "a line linked to another question answers that one",
+        [
+            msg("q", "alice", "is the wiki down?", 0),
+            msg("r", "carol", "lunch at noon?", 5),
+            msg("a", "bob", "sure", 10),
+        ],
+        _links(("q", None, 0.9), ("r", None, 0.9), ("a", "r", 0.9)),
+        {"r": Answer("r", "a", 0.9, "bob answered it (0.90)")},
+    ),
+]
 
 
 @pytest.mark.parametrize(("case", "room", "links", "expected"), ANSWERED, ids=[c[0] for c in ANSWERED])
@@ -211,16 +366,25 @@ def test_answered_questions(
 
 
 def test_answers_from_the_reader_itself(reader: ReplyReader) -> None:
-    room = _room(("alice", "anyone tried the new build yet?"), ("carol", "i pushed the docs fix"),
-                 ("bob", "yes, works fine for me"))  # fmt: skip
+    room = _room(
+        ("alice", "anyone tried the new build yet?"),
+        ("carol", "i pushed the docs fix"),
+        ("bob", "yes, works fine for me"),
+    )
     found = answers(room, reader.links(room, NAMES), threshold=0.3)
     assert list(found) == ["m1"] and found["m1"].answer_id == "m3"
     assert found["m1"].reason.startswith("bob answered it")
 
 
 def _valid() -> dict[str, Any]:
-    return {"version": 1, "feature_set": FEATURE_SET, "window": 40, "bias": 0.0, "weights": {"d:1": 1.5},
-            "trained": {"command": "test"}}  # fmt: skip
+    return {
+        "version": 1,
+        "feature_set": FEATURE_SET,
+        "window": 40,
+        "bias": 0.0,
+        "weights": {"d:1": 1.5},
+        "trained": {"command": "test"},
+    }
 
 
 BROKEN = [
@@ -234,7 +398,7 @@ BROKEN = [
     ("no bias", {k: v for k, v in _valid().items() if k != "bias"}, "bias: expected a finite number"),
     ("a zero window", {**_valid(), "window": 0}, "window: expected a positive whole number"),
     ("trained is a list", {**_valid(), "trained": []}, "trained: expected an object"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("case", "data", "problem"), BROKEN, ids=[c[0] for c in BROKEN])

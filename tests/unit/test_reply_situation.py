@@ -8,18 +8,18 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi import prompts
-from kikimimi.adapters.twins.events import RecordingEvents
-from kikimimi.adapters.twins.recording_discord import RecordingDiscord
-from kikimimi.adapters.twins.sim import SimClock
-from kikimimi.adapters.twins.store import InMemoryStore
-from kikimimi.adapters.twins.template_llm import TemplateLLM
-from kikimimi.bootstrap import twin_deps
+from kikimimi.adapters.recording_discord import RecordingDiscord
+from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.domain.model import ChannelKey, ConversationState, Intervention, Message, ResponseType
 from kikimimi.domain.prompt_context import PromptContext, Said, build_context, said_recently
 from kikimimi.domain.wire import ReplyTask, WireError, dump, parse_reply_task
 from kikimimi.ports import LLMRequest, LLMResult
 from kikimimi.settings import Settings
 from kikimimi.usecases.reply import reply
+from kikimimi_dev.twins.deps import twin_deps
+from kikimimi_dev.twins.events import RecordingEvents
+from kikimimi_dev.twins.sim import SimClock
+from kikimimi_dev.twins.store import InMemoryStore
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 NOW = START + timedelta(minutes=6)
@@ -33,11 +33,18 @@ BOT_LINE = "Let's keep it friendly, everyone has a point"
 def message(mid: str, author: str, text: str, seconds: float, **kw: object) -> Message:
     own = bool(kw.get("own"))
     return Message(
-        id=mid, guild_id="g1", channel_id="general", thread_id=None,
-        author_id=BOT_ID if own else f"id_{author}", author_name=author, author_is_bot=own, content=text,
-        created_at=START + timedelta(seconds=seconds), is_self=own,
+        id=mid,
+        guild_id="g1",
+        channel_id="general",
+        thread_id=None,
+        author_id=BOT_ID if own else f"id_{author}",
+        author_name=author,
+        author_is_bot=own,
+        content=text,
+        created_at=START + timedelta(seconds=seconds),
+        is_self=own,
         reply_to_id=kw.get("reply_to"),  # type: ignore[arg-type]
-    )  # fmt: skip
+    )
 
 
 # dave asks; alice and bob argue past him; the bot already asked for calm once.
@@ -52,9 +59,14 @@ CHAT = [
 
 def ctx(language: str = "en", **kw: object) -> PromptContext:
     args: dict[str, object] = {
-        "bot_name": "kikimimi", "aliases": (), "persona": "", "language": language, "now": NOW,
-        "messages": CHAT, "trigger_id": "a3",
-    }  # fmt: skip
+        "bot_name": "kikimimi",
+        "aliases": (),
+        "persona": "",
+        "language": language,
+        "now": NOW,
+        "messages": CHAT,
+        "trigger_id": "a3",
+    }
     args.update(kw)
     return build_context(**args)  # type: ignore[arg-type]
 
@@ -90,8 +102,10 @@ GUIDANCE = {
     ("ACTIVE", "en"): "natural member of the conversation",
     ("ACTIVE", "ja"): "会話の自然な一員",
 }
-LABEL = {"en": "The situation, as you judged it: state {state}, answer form {form}.",
-         "ja": "あなたが判断した状況: 状態 {state}、返答の形 {form}。"}  # fmt: skip
+LABEL = {
+    "en": "The situation, as you judged it: state {state}, answer form {form}.",
+    "ja": "あなたが判断した状況: 状態 {state}、返答の形 {form}。",
+}
 
 
 @pytest.mark.parametrize(("state", "language"), GUIDANCE.keys(), ids=[f"{s}-{lang}" for s, lang in GUIDANCE])
@@ -191,17 +205,27 @@ def test_said_recently_lists_own_posts_of_the_last_hour_oldest_first() -> None:
 @pytest.mark.parametrize(
     ("language", "lines"),
     [
-        ("en", ["- 25 min ago: (no longer in view; you spoke after \"eve: where is it?\")",
-                f"- 4 min ago: {BOT_LINE}"]),
-        ("ja", ["- 25分前: （もう見えません。「eve: where is it?」の後に発言しました）",
-                f"- 4分前: {BOT_LINE}"]),
+        (
+            "en",
+            [
+                '- 25 min ago: (no longer in view; you spoke after "eve: where is it?")',
+                f"- 4 min ago: {BOT_LINE}",
+            ],
+        ),
+        (
+            "ja",
+            ["- 25分前: （もう見えません。「eve: where is it?」の後に発言しました）", f"- 4分前: {BOT_LINE}"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_the_bot_sees_its_own_recent_lines_with_the_do_not_repeat_rule(
     language: str, lines: list[str]
 ) -> None:
-    history = [Intervention(NOW - timedelta(minutes=25), "x1", ResponseType.FULL_RESPONSE, "gone",
-                            ("eve: where is it?",))]  # fmt: skip
+    history = [
+        Intervention(
+            NOW - timedelta(minutes=25), "x1", ResponseType.FULL_RESPONSE, "gone", ("eve: where is it?",)
+        )
+    ]
     prompt = prompts.render("reply", ctx(language, said=said_recently(CHAT, history, NOW)))
     rows = prompt.splitlines()
     start = rows.index(lines[0])
@@ -273,20 +297,43 @@ class Twins:
 
 
 WATCH_REPLY = ReplyTask(
-    guild_id="g1", channel_id="general", trigger_id="q1", reply_to_message_id="q1",
-    reason="nobody answered dave", state=ConversationState.CONFLICT, question_id="q1",
-)  # fmt: skip
+    guild_id="g1",
+    channel_id="general",
+    trigger_id="q1",
+    reply_to_message_id="q1",
+    reason="nobody answered dave",
+    state=ConversationState.CONFLICT,
+    question_id="q1",
+)
 
 
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("en", ["state CONFLICT", "do not take sides", f"Question from dave at 12:00: {SHOWN}",
-                f"- 4 min ago: {BOT_LINE}", "Do not repeat yourself", f"TARGET: [q1] dave: {SHOWN}"]),
-        ("ja", ["状態 CONFLICT", "どちらの味方もせず", f"dave さんの質問（12:00）: {SHOWN}",
-                f"- 4分前: {BOT_LINE}", "同じことを繰り返さないでください", f"TARGET: [q1] dave: {SHOWN}"]),
+        (
+            "en",
+            [
+                "state CONFLICT",
+                "do not take sides",
+                f"Question from dave at 12:00: {SHOWN}",
+                f"- 4 min ago: {BOT_LINE}",
+                "Do not repeat yourself",
+                f"TARGET: [q1] dave: {SHOWN}",
+            ],
+        ),
+        (
+            "ja",
+            [
+                "状態 CONFLICT",
+                "どちらの味方もせず",
+                f"dave さんの質問（12:00）: {SHOWN}",
+                f"- 4分前: {BOT_LINE}",
+                "同じことを繰り返さないでください",
+                f"TARGET: [q1] dave: {SHOWN}",
+            ],
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_conflict_reply_to_a_watched_question_carries_its_situation(
     language: str, expected: list[str]
 ) -> None:

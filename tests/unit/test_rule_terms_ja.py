@@ -25,9 +25,17 @@ NAMES = ("kikimimi", "ききみみ", "聞き耳")  # the default bot_name and al
 
 def msg(mid: str, author: str, content: str, ago: float = 5, *, own: bool = False) -> Message:
     return Message(
-        id=mid, guild_id="g", channel_id="c", thread_id=None, author_id=f"id_{author}", author_name=author,
-        author_is_bot=own, content=content, created_at=NOW - timedelta(seconds=ago), is_self=own,
-    )  # fmt: skip
+        id=mid,
+        guild_id="g",
+        channel_id="c",
+        thread_id=None,
+        author_id=f"id_{author}",
+        author_name=author,
+        author_is_bot=own,
+        content=content,
+        created_at=NOW - timedelta(seconds=ago),
+        is_self=own,
+    )
 
 
 @pytest.mark.parametrize(
@@ -112,9 +120,19 @@ def test_is_addressed(text: str, expected: str | None) -> None:
 
 @pytest.mark.parametrize(
     ("word", "expected"),
-    [("聞き耳", True), ("ききみみ", True), ("しらたき", True), ("なると", True), ("いくら", True),
-     ("キキミミ", False), ("太郎", False), ("kikimimi", False), ("ty", False), ("", False)],
-)  # fmt: skip
+    [
+        ("聞き耳", True),
+        ("ききみみ", True),
+        ("しらたき", True),
+        ("なると", True),
+        ("いくら", True),
+        ("キキミミ", False),
+        ("太郎", False),
+        ("kikimimi", False),
+        ("ty", False),
+        ("", False),
+    ],
+)
 def test_is_everyday(word: str, expected: bool) -> None:
     assert japanese.is_everyday(word) is expected
 

@@ -459,9 +459,15 @@ def test_rule_response_type(score: Score, expected: ResponseType) -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("what?", True), ("何？", True), ("really?! 😅", True), ("is it ready ?  ", True), ("what? lol", False),
-     ("", False)],
-)  # fmt: skip
+    [
+        ("what?", True),
+        ("何？", True),
+        ("really?! 😅", True),
+        ("is it ready ?  ", True),
+        ("what? lol", False),
+        ("", False),
+    ],
+)
 def test_is_question(text: str, expected: bool) -> None:
     assert is_question(text) is expected
 

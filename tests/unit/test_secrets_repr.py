@@ -13,8 +13,9 @@ from kikimimi import bootstrap
 from kikimimi.adapters.discord_rest import DiscordRest
 from kikimimi.adapters.gemini import GeminiLLM, make_client
 from kikimimi.adapters.gemini_embed import GeminiEmbedder
-from kikimimi.adapters.twins.sim import SimClock
 from kikimimi.settings import Settings
+from kikimimi_dev.twins.deps import twin_deps
+from kikimimi_dev.twins.sim import SimClock
 
 # Name parts that mean "this value lets someone act as the bot or spend its money".
 SECRET_PART = re.compile(r"^(token|key|apikey|secret|secrets|password|passwd|credential|credentials)$")
@@ -95,7 +96,7 @@ def test_deps_built_for_gcp_with_their_adapters_print_no_secret() -> None:
 
 
 def test_twin_deps_print_no_secret() -> None:
-    deps = bootstrap.twin_deps(settings_with_secrets(), SimClock())
+    deps = twin_deps(settings_with_secrets(), SimClock())
     assert_clean(repr(deps), str(deps), repr(vars(deps)), repr(deps.discord), repr(deps.writer))
 
 
@@ -109,7 +110,13 @@ def test_the_discord_rest_adapter_prints_no_token() -> None:
 
 
 def test_the_gemini_adapters_print_no_api_key() -> None:
-    client = make_client(api_key=sentinels()["gemini_api_key"], vertex=False, project="p", location="l",
-                         base_url=None, timeout_s=5.0)  # fmt: skip
+    client = make_client(
+        api_key=sentinels()["gemini_api_key"],
+        vertex=False,
+        project="p",
+        location="l",
+        base_url=None,
+        timeout_s=5.0,
+    )
     llm, embedder = GeminiLLM(client, "gemini-x"), GeminiEmbedder(client, "embed-x")
     assert_clean(repr(llm), str(llm), repr(embedder), str(embedder))

@@ -36,17 +36,25 @@ from kikimimi.settings import Settings, SettingsError, accepts, type_of
         pytest.param({"ENABLED_CHANNELS": "1, 2,,3 "}, "enabled_channels", ("1", "2", "3"), id="tuple"),
         pytest.param({"BOT_ALIASES": "ミミ"}, "bot_aliases", ("ミミ",), id="tuple-one"),
         pytest.param({"BOT_ALIASES": " , "}, "bot_aliases", (), id="tuple-empty"),
-        pytest.param({"RULE_WEIGHTS": '{"question": 30, "closing": -5.5}'}, "rule_weights",
-                     {"question": 30.0, "closing": -5.5}, id="mapping"),
-        pytest.param({"RULE_WEIGHTS": '{"question": "30"}'}, "rule_weights", {"question": 30.0},
-                     id="mapping-string-number"),
+        pytest.param(
+            {"RULE_WEIGHTS": '{"question": 30, "closing": -5.5}'},
+            "rule_weights",
+            {"question": 30.0, "closing": -5.5},
+            id="mapping",
+        ),
+        pytest.param(
+            {"RULE_WEIGHTS": '{"question": "30"}'},
+            "rule_weights",
+            {"question": 30.0},
+            id="mapping-string-number",
+        ),
         pytest.param({"MIN_MESSAGES": ""}, "min_messages", 3, id="empty-means-default"),
         pytest.param({}, "bot_aliases", ("ききみみ", "聞き耳"), id="default-tuple"),
         pytest.param({"BOT_LANGUAGE": "en"}, "language", "en", id="choice"),
         pytest.param({"JITTER_RATIO": "0"}, "jitter_ratio", 0.0, id="lowest"),
         pytest.param({"ENABLED_CHANNELS": "*"}, "enabled_channels", ("*",), id="all-channels"),
     ],
-)  # fmt: skip
+)
 def test_from_env_parses_each_type(env: dict[str, str], field: str, expected: object) -> None:
     assert getattr(Settings.from_env(env), field) == expected
 
@@ -67,19 +75,28 @@ def test_from_env_parses_each_type(env: dict[str, str], field: str, expected: ob
         ({"TOMBSTONE_DAYS": "7"}, "TOMBSTONE_DAYS: 7.0 is not a number above 7, up to 31"),
         ({"LLM_BACKEND": "bogus"}, "LLM_BACKEND: 'bogus' is not one of none, offline, gemini"),
         ({"KIKIMIMI_MODE": "prod"}, "KIKIMIMI_MODE: 'prod' is not one of local, gcp"),
-        ({"USE_VERTEX_AI": "maybe"}, "USE_VERTEX_AI: 'maybe' is not true or false (also 1/0, yes/no, "
-                                     "on/off)"),
-        ({"RULE_WEIGHTS": "question=30"}, "RULE_WEIGHTS: 'question=30' is not a JSON object {rule term: a "
-                                          "number from -100 to 100}"),
+        (
+            {"USE_VERTEX_AI": "maybe"},
+            "USE_VERTEX_AI: 'maybe' is not true or false (also 1/0, yes/no, on/off)",
+        ),
+        (
+            {"RULE_WEIGHTS": "question=30"},
+            "RULE_WEIGHTS: 'question=30' is not a JSON object {rule term: a number from -100 to 100}",
+        ),
         ({"RULE_WEIGHTS": "[30]"}, "RULE_WEIGHTS: '[30]' is not a JSON object"),
-        ({"RULE_WEIGHTS": '{"question": "high"}'}, "RULE_WEIGHTS: '{\"question\": \"high\"}' is not a JSON"),
+        ({"RULE_WEIGHTS": '{"question": "high"}'}, 'RULE_WEIGHTS: \'{"question": "high"}\' is not a JSON'),
         ({"RULE_WEIGHTS": '{"question": null}'}, "RULE_WEIGHTS: '{\"question\": null}' is not a JSON"),
-        ({"RULE_WEIGHTS": '{"question": 300}'}, "RULE_WEIGHTS: 'question': 300.0 is not a number from -100 "
-                                                "to 100"),
-        ({"RULE_WEIGHTS": '{"qestion": 30}'}, "RULE_WEIGHTS: 'qestion' is not a rule term (did you mean "
-                                              "'question'?); the terms are mention, reply_to_bot, name_call"),
+        (
+            {"RULE_WEIGHTS": '{"question": 300}'},
+            "RULE_WEIGHTS: 'question': 300.0 is not a number from -100 to 100",
+        ),
+        (
+            {"RULE_WEIGHTS": '{"qestion": 30}'},
+            "RULE_WEIGHTS: 'qestion' is not a rule term (did you mean "
+            "'question'?); the terms are mention, reply_to_bot, name_call",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_wrong_value_names_the_setting_and_what_it_accepts(env: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError) as info:
         Settings.from_env(env)
@@ -98,9 +115,15 @@ def test_a_misspelt_rule_weight_lists_every_known_term() -> None:
 
 @pytest.mark.parametrize(
     "changes",
-    [{"language": "fr"}, {"jitter_ratio": 5.0}, {"min_messages": -3}, {"rule_weights": {"qestion": 1.0}},
-     {"llm_backend": "bogus"}, {"reply_max_messages": 0}],
-)  # fmt: skip
+    [
+        {"language": "fr"},
+        {"jitter_ratio": 5.0},
+        {"min_messages": -3},
+        {"rule_weights": {"qestion": 1.0}},
+        {"llm_backend": "bogus"},
+        {"reply_max_messages": 0},
+    ],
+)
 def test_every_way_of_building_settings_checks_the_values(changes: dict[str, Any]) -> None:
     ((name, value),) = changes.items()
     env = next(f.metadata["env"] for f in dataclasses.fields(Settings) if f.name == name)

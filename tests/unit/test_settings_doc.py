@@ -1,4 +1,5 @@
-"""The README's settings tables come from the settings catalogue, and `kikimimi settings` shows and checks."""
+"""The settings tables of docs/settings.md come from the settings catalogue, and `kikimimi settings` shows
+and checks."""
 
 from __future__ import annotations
 
@@ -7,18 +8,20 @@ from pathlib import Path
 import pytest
 
 from kikimimi.settings import Settings
-from kikimimi.tools import cli
-from kikimimi.tools.errors import UsageError
-from kikimimi.tools.settings_doc import BEGIN, END, REGENERATE, markdown, readme_with_tables
+from kikimimi_dev.tools import cli
+from kikimimi_dev.tools.errors import UsageError
+from kikimimi_dev.tools.settings_doc import BEGIN, END, REGENERATE, SETTINGS_DOC, markdown, readme_with_tables
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+SETTINGS_PAGE = ROOT / SETTINGS_DOC
 
 
-def test_the_readme_tables_are_generated_from_the_settings() -> None:
-    text = README.read_text(encoding="utf-8")
+def test_the_settings_page_tables_are_generated_from_the_settings() -> None:
+    text = SETTINGS_PAGE.read_text(encoding="utf-8")
     assert readme_with_tables(text) == text, (
-        f"README.md's settings tables are out of date: run `{REGENERATE}`"
+        f"{SETTINGS_DOC}'s settings tables are out of date: run `{REGENERATE}`"
     )
+    assert BEGIN not in (ROOT / "README.md").read_text(encoding="utf-8"), "the tables live in docs/"
 
 
 def test_every_setting_has_one_row_with_its_default_range_and_description() -> None:
@@ -47,6 +50,21 @@ def test_write_readme_updates_a_stale_file(tmp_path: Path, capsys: pytest.Captur
     assert markdown() in target.read_text(encoding="utf-8")
     assert cli.main(["settings", "--write-readme", str(target)]) == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith("already up to date")
+
+
+def test_write_readme_defaults_to_the_settings_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "docs" / "settings.md"
+    page.parent.mkdir()
+    page.write_text(f"# Settings\n{BEGIN}\n{END}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # as run from the repository root
+    assert cli.main(["settings", "--write-readme"]) == 0
+    assert markdown() in page.read_text(encoding="utf-8")
+    assert capsys.readouterr().out.strip() == "docs/settings.md: settings tables updated"
+    monkeypatch.chdir(page.parent)  # elsewhere: one line, exit 2, no traceback
+    assert cli.main(["settings", "--write-readme"]) == 2
+    assert "docs/settings.md: no such file" in capsys.readouterr().err
 
 
 def test_settings_lists_values_and_masks_secrets(

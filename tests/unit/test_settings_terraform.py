@@ -6,12 +6,17 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kikimimi.domain.rule_config import RULE_TERMS
 from kikimimi.domain.rules import DEFAULT_WEIGHTS
 from kikimimi.settings import Settings, type_of
+from kikimimi_dev.tools import cli
+from kikimimi_dev.tools.errors import UsageError
+from kikimimi_dev.tools.terraform_terms import REGENERATE, terraform_terms, variables_with_terms
 from tests.terraform import check
 
 # Narrower in the cloud on purpose: the deployed functions refuse the template writer (none), and the
@@ -91,9 +96,10 @@ def _setting_rules(f: dataclasses.Field[Any]) -> Rules:
 
 
 CONSTRAINED = [
-    f for f in dataclasses.fields(Settings) if type_of(f) in (int, float) or f.metadata["choices"] or
-    f.metadata["keys"]
-]  # fmt: skip
+    f
+    for f in dataclasses.fields(Settings)
+    if type_of(f) in (int, float) or f.metadata["choices"] or f.metadata["keys"]
+]
 
 
 @pytest.fixture(scope="module")
@@ -179,3 +185,26 @@ def test_terraform_defaults_are_the_safe_ones(cfg: check.Config) -> None:
     assert variables["bot_language"]["default"] == "auto" == Settings().language
     assert variables["llm_backend"]["default"] == "gemini"
     check.evaluate({"enabled_channels": [], "bot_language": "auto", "rule_weights": {"question": 30}})
+
+
+def test_the_rule_terms_terraform_accepts_are_generated_from_the_domain() -> None:
+    """One source: variables.tf's rule_weights list is `kikimimi settings --write-terraform`'s output."""
+    text = (check.TF_DIR / "variables.tf").read_text(encoding="utf-8")
+    assert terraform_terms(text) == list(RULE_TERMS), f"out of date: run `{REGENERATE}`"
+    assert variables_with_terms(text) == text, f"out of date: run `{REGENERATE}`"
+
+
+def test_the_generator_rewrites_a_stale_list_and_only_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (check.TF_DIR / "variables.tf").read_text(encoding="utf-8")
+    stale = variables_with_terms(text, ["mention", "an_old_term"])
+    assert terraform_terms(stale) == ["mention", "an_old_term"] and "(mention, an_old_term)" in stale
+    target = tmp_path / "variables.tf"
+    target.write_text(stale, encoding="utf-8")
+    assert cli.main(["settings", "--write-terraform", str(target)]) == 0
+    assert target.read_text(encoding="utf-8") == text
+    assert cli.main(["settings", "--write-terraform", str(target)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith("already up to date")
+    with pytest.raises(UsageError, match="no rule_weights validation"):
+        variables_with_terms('variable "other" {}\n')

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from kikimimi.settings import Settings
-from kikimimi.tools.cli import main
-from kikimimi.tools.replay import replay, write_json
-from kikimimi.tools.timeline import render
-from kikimimi.tools.timeline_events import TimelineInputError, parse_timeline
-from kikimimi.tools.timeline_svg import PAD
+from kikimimi_dev.tools.cli import main
+from kikimimi_dev.tools.replay import replay, write_json
+from kikimimi_dev.tools.timeline import render
+from kikimimi_dev.tools.timeline_events import TimelineInputError, parse_timeline
+from kikimimi_dev.tools.timeline_svg import PAD
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "demo_conversation.jsonl"

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from kikimimi.settings import Settings
-from kikimimi.tools.replay import replay, write_json
-from kikimimi.tools.timeline import render
-from kikimimi.tools.timeline_events import parse_timeline
+from kikimimi_dev.tools.replay import replay, write_json
+from kikimimi_dev.tools.timeline import render
+from kikimimi_dev.tools.timeline_events import parse_timeline
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "demo_conversation.jsonl"

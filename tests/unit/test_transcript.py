@@ -10,8 +10,8 @@ import pytest
 
 from kikimimi.domain.model import ChannelKey
 from kikimimi.settings import Settings
-from kikimimi.tools.replay import replay
-from kikimimi.tools.transcript import SELF_ID, TranscriptError, parse_lines, to_envelopes, user_id
+from kikimimi_dev.tools.replay import replay
+from kikimimi_dev.tools.transcript import SELF_ID, TranscriptError, parse_lines, to_envelopes, user_id
 
 
 def line(**fields: Any) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from kikimimi.domain.wire import ChannelVisibility, MessageCreated, MessageDeleted, MessageEdited
-from kikimimi.tools.transcript import (
+from kikimimi_dev.tools.transcript import (
     ChannelLine,
     DeleteLine,
     EditLine,
@@ -40,25 +40,49 @@ def at(seconds: float) -> datetime:
 @pytest.mark.parametrize(
     ("raw", "kind", "expected"),
     [
-        pytest.param(msg(), TranscriptLine,
-                     {"id": "m1", "type": "default", "webhook": False, "at": None, "thread": None},
-                     id="message-defaults"),
+        pytest.param(
+            msg(),
+            TranscriptLine,
+            {"id": "m1", "type": "default", "webhook": False, "at": None, "thread": None},
+            id="message-defaults",
+        ),
         pytest.param(msg(event="message"), TranscriptLine, {"id": "m1"}, id="message-explicit-event"),
-        pytest.param(msg(type="join", webhook=True, at=EPOCH + 5), TranscriptLine,
-                     {"type": "join", "webhook": True, "at": at(5)}, id="message-type-webhook-at"),
-        pytest.param(event("edit", 3, id="m1", content="fixed"), EditLine,
-                     {"id": "m1", "content": "fixed", "channel": None, "at": None}, id="edit"),
+        pytest.param(
+            msg(type="join", webhook=True, at=EPOCH + 5),
+            TranscriptLine,
+            {"type": "join", "webhook": True, "at": at(5)},
+            id="message-type-webhook-at",
+        ),
+        pytest.param(
+            event("edit", 3, id="m1", content="fixed"),
+            EditLine,
+            {"id": "m1", "content": "fixed", "channel": None, "at": None},
+            id="edit",
+        ),
         pytest.param(event("edit", 3, id="m1", content=""), EditLine, {"content": ""}, id="edit-to-empty"),
-        pytest.param(event("delete", 4, ids=["m1"]), DeleteLine, {"ids": ["m1"], "channel": None},
-                     id="delete-one"),
-        pytest.param(event("delete", 4, ids=["m1", "m2", "m3"], channel="c", thread="t"), DeleteLine,
-                     {"ids": ["m1", "m2", "m3"], "channel": "c", "thread": "t"}, id="delete-bulk-placed"),
-        pytest.param(event("channel", 0, channel="mods", private=True), ChannelLine,
-                     {"channel": "mods", "private": True}, id="channel-private"),
-        pytest.param(event("channel", 0, channel="mods", private=False, at="2026-01-01T12:00:09Z"),
-                     ChannelLine, {"private": False, "at": at(9)}, id="channel-public-iso-at"),
+        pytest.param(
+            event("delete", 4, ids=["m1"]), DeleteLine, {"ids": ["m1"], "channel": None}, id="delete-one"
+        ),
+        pytest.param(
+            event("delete", 4, ids=["m1", "m2", "m3"], channel="c", thread="t"),
+            DeleteLine,
+            {"ids": ["m1", "m2", "m3"], "channel": "c", "thread": "t"},
+            id="delete-bulk-placed",
+        ),
+        pytest.param(
+            event("channel", 0, channel="mods", private=True),
+            ChannelLine,
+            {"channel": "mods", "private": True},
+            id="channel-private",
+        ),
+        pytest.param(
+            event("channel", 0, channel="mods", private=False, at="2026-01-01T12:00:09Z"),
+            ChannelLine,
+            {"private": False, "at": at(9)},
+            id="channel-public-iso-at",
+        ),
     ],
-)  # fmt: skip
+)
 def test_each_line_kind_and_its_defaults(raw: str, kind: type, expected: dict[str, Any]) -> None:
     earlier = [msg("m1", -30), msg("m2", -20), msg("m3", -10)]  # the messages edits and deletes refer to
     *_, line = parse_transcript([*earlier, raw])
@@ -115,32 +139,51 @@ def test_a_bad_line_names_its_number_and_problem(raw: str, problem: str) -> None
 
 
 def test_an_edit_or_delete_of_an_unknown_message_can_name_its_channel() -> None:
-    parsed = parse_transcript([event("delete", ids=["old1"], channel="general", thread="t1"),
-                               event("edit", id="old2", content="x", channel="random")])  # fmt: skip
+    parsed = parse_transcript(
+        [
+            event("delete", ids=["old1"], channel="general", thread="t1"),
+            event("edit", id="old2", content="x", channel="random"),
+        ]
+    )
     envelopes = [d.envelope for d in deliveries(parsed, "kikimimi")]
     assert [(e.kind, e.channel_id, e.thread_id) for e in envelopes] == [
-        ("message_delete", "general", "t1"), ("message_update", "random", None),
-    ]  # fmt: skip
+        ("message_delete", "general", "t1"),
+        ("message_update", "random", None),
+    ]
 
 
 def test_lines_are_delivered_in_order_of_at_stably() -> None:
-    parsed = parse_transcript([
-        msg("a", 0), msg("late", 10, at=EPOCH + 60), event("delete", 20, ids=["late"]),
-        msg("b", 30), event("edit", 30, id="a", content="a2"), msg("c", 60),
-    ])  # fmt: skip
+    parsed = parse_transcript(
+        [
+            msg("a", 0),
+            msg("late", 10, at=EPOCH + 60),
+            event("delete", 20, ids=["late"]),
+            msg("b", 30),
+            event("edit", 30, id="a", content="a2"),
+            msg("c", 60),
+        ]
+    )
     order = [(type(p).__name__, getattr(p, "id", None) or getattr(p, "ids", None)) for p in parsed]
     assert order == [
-        ("TranscriptLine", "a"), ("DeleteLine", ["late"]), ("TranscriptLine", "b"), ("EditLine", "a"),
-        ("TranscriptLine", "late"), ("TranscriptLine", "c"),  # equal delivery times keep file order
-    ]  # fmt: skip
+        ("TranscriptLine", "a"),
+        ("DeleteLine", ["late"]),
+        ("TranscriptLine", "b"),
+        ("EditLine", "a"),
+        ("TranscriptLine", "late"),
+        ("TranscriptLine", "c"),  # equal delivery times keep file order
+    ]
 
 
 def test_deliveries_keep_created_at_and_deliver_at_at() -> None:
-    parsed = parse_transcript([
-        event("channel", 0, channel="mods", private=True),
-        msg("m1", 0, thread="t1", type="join"), msg("m2", 5, at=EPOCH + 50, webhook=True, author="hook"),
-        event("edit", 7, id="m1", content="edited"), event("delete", 9, ids=["m1", "m2"]),
-    ])  # fmt: skip
+    parsed = parse_transcript(
+        [
+            event("channel", 0, channel="mods", private=True),
+            msg("m1", 0, thread="t1", type="join"),
+            msg("m2", 5, at=EPOCH + 50, webhook=True, author="hook"),
+            event("edit", 7, id="m1", content="edited"),
+            event("delete", 9, ids=["m1", "m2"]),
+        ]
+    )
     got = deliveries(parsed, "kikimimi")
     assert [d.at for d in got] == [at(0), at(0), at(7), at(9), at(9), at(50)]
     visibility, join, edit, first, second, late = (d.envelope for d in got)

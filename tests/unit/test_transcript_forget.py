@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from kikimimi.domain.wire import ForgetRequested
-from kikimimi.tools.cli import main
-from kikimimi.tools.transcript import (
+from kikimimi_dev.tools.cli import main
+from kikimimi_dev.tools.transcript import (
     GUILD_ID,
     SELF_ID,
     ChannelDeletedLine,
@@ -38,17 +38,30 @@ def event(kind: str, t: float = 0, **fields: Any) -> str:
 @pytest.mark.parametrize(
     ("raw", "kind", "expected"),
     [
-        pytest.param(event("forget", user="alice"), ForgetLine, {"user": "alice", "channel": None},
-                     id="forget"),
-        pytest.param(event("forget", user="田中", channel="general", thread="t1"), ForgetLine,
-                     {"user": "田中", "channel": "general", "thread": "t1"}, id="forget-in-a-thread"),
-        pytest.param(event("channel_deleted", channel="random"), ChannelDeletedLine,
-                     {"channel": "random", "thread": None}, id="channel-deleted"),
-        pytest.param(event("channel_deleted", channel="general", thread="t1"), ChannelDeletedLine,
-                     {"channel": "general", "thread": "t1"}, id="thread-deleted"),
+        pytest.param(
+            event("forget", user="alice"), ForgetLine, {"user": "alice", "channel": None}, id="forget"
+        ),
+        pytest.param(
+            event("forget", user="田中", channel="general", thread="t1"),
+            ForgetLine,
+            {"user": "田中", "channel": "general", "thread": "t1"},
+            id="forget-in-a-thread",
+        ),
+        pytest.param(
+            event("channel_deleted", channel="random"),
+            ChannelDeletedLine,
+            {"channel": "random", "thread": None},
+            id="channel-deleted",
+        ),
+        pytest.param(
+            event("channel_deleted", channel="general", thread="t1"),
+            ChannelDeletedLine,
+            {"channel": "general", "thread": "t1"},
+            id="thread-deleted",
+        ),
         pytest.param(event("guild_removed"), GuildRemovedLine, {}, id="guild-removed"),
     ],
-)  # fmt: skip
+)
 def test_each_forget_line_and_its_defaults(raw: str, kind: type, expected: dict[str, Any]) -> None:
     *_, line = parse_transcript([msg(), raw])
     assert isinstance(line, kind)
@@ -70,7 +83,7 @@ def test_each_forget_line_and_its_defaults(raw: str, kind: type, expected: dict[
         pytest.param(event("guild_removed").replace('"ts"', '"when"'), "ts:", id="removed-without-ts"),
         pytest.param(event("guild_removed", at=EPOCH - 5), "delivery time is before ts", id="removed-early"),
     ],
-)  # fmt: skip
+)
 def test_a_bad_forget_line_names_its_number_and_problem(raw: str, problem: str) -> None:
     with pytest.raises(TranscriptError) as info:
         parse_transcript([msg("m1"), "", raw, msg("m3", 3)])
@@ -78,13 +91,15 @@ def test_a_bad_forget_line_names_its_number_and_problem(raw: str, problem: str) 
 
 
 def test_the_lines_become_the_requests_the_gateway_publishes() -> None:
-    lines = parse_transcript([
-        msg("m1"),
-        event("forget", 10, user="alice"),
-        event("channel_deleted", 20, channel="random"),
-        event("channel_deleted", 30, channel="general", thread="t1"),
-        event("guild_removed", 40),
-    ])  # fmt: skip
+    lines = parse_transcript(
+        [
+            msg("m1"),
+            event("forget", 10, user="alice"),
+            event("channel_deleted", 20, channel="random"),
+            event("channel_deleted", 30, channel="general", thread="t1"),
+            event("guild_removed", 40),
+        ]
+    )
     requests = [d.envelope for d in deliveries(lines, "kikimimi")[1:]]
     assert all(isinstance(r, ForgetRequested) and r.guild_id == GUILD_ID for r in requests)
     forget, channel, thread, guild = requests

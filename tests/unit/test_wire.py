@@ -222,8 +222,10 @@ def test_reply_task_round_trip_and_defaults() -> None:
     assert parse_reply_task(json.dumps(dump(task))) == task
     minimal = parse_reply_task({"channel_id": "c1", "trigger_id": "m1"})
     assert (minimal.addressed, minimal.response_type, minimal.reaction) == (
-        False, ResponseType.FULL_RESPONSE, None,
-    )  # fmt: skip
+        False,
+        ResponseType.FULL_RESPONSE,
+        None,
+    )
 
 
 @pytest.mark.parametrize(

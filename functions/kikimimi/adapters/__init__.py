@@ -1,1 +1,1 @@
-"""Adapters: the ports on real vendors, one module per vendor; they know no use case."""
+"""Adapters: the ports on vendors, one module a vendor, and the local backends settings pick; no use case."""

@@ -45,8 +45,15 @@ def _kept(
     return (*fresh, added) if added else fresh
 
 
-def decide(user: CapState, channel: CapState, message_id: str, at: datetime, per_user: int, per_channel: int,
-           window: timedelta) -> tuple[CapDecision, CapState, CapState]:  # fmt: skip
+def decide(
+    user: CapState,
+    channel: CapState,
+    message_id: str,
+    at: datetime,
+    per_user: int,
+    per_channel: int,
+    window: timedelta,
+) -> tuple[CapDecision, CapState, CapState]:
     """The decision for one addressed message and both documents as they are to be written (0: no cap).
 
     A message decided before (a redelivery) gets the same decision and changes nothing."""

@@ -75,11 +75,15 @@ def morphemes(text: str) -> tuple[Morpheme, ...]:
         feature = word.feature
         out.append(
             Morpheme(
-                start, at, word.surface, getattr(feature, "pos1", None) or "",
-                getattr(feature, "pos2", None) or "", getattr(feature, "lemma", None) or word.surface,
+                start,
+                at,
+                word.surface,
+                getattr(feature, "pos1", None) or "",
+                getattr(feature, "pos2", None) or "",
+                getattr(feature, "lemma", None) or word.surface,
                 not word.is_unk,
             )
-        )  # fmt: skip
+        )
     return tuple(out)
 
 
@@ -115,10 +119,31 @@ def is_everyday(word: str) -> bool:
 
 
 # Question words, and what after one makes it indefinite or concessive instead (何か, いつも, 何でも …).
-_WH = frozenset({
-    "何", "なに", "なん", "どこ", "どちら", "どっち", "どれ", "どの", "どんな", "どう", "どうして", "なぜ",
-    "何故", "誰", "だれ", "いつ", "いくら", "いくつ", "どなた", "どいつ", "何処",
-})  # fmt: skip
+_WH = frozenset(
+    {
+        "何",
+        "なに",
+        "なん",
+        "どこ",
+        "どちら",
+        "どっち",
+        "どれ",
+        "どの",
+        "どんな",
+        "どう",
+        "どうして",
+        "なぜ",
+        "何故",
+        "誰",
+        "だれ",
+        "いつ",
+        "いくら",
+        "いくつ",
+        "どなた",
+        "どいつ",
+        "何処",
+    }
+)
 _NOT_ASKING = re.compile(r"(?:か|も|でも|とか|だか|だって|やら|なら|より|しろ|せ|ぞ|にか|にも|となく)")
 _CONCESSIVE = re.compile(r"(?:ても|でも)")
 # Endings of a plain-form question: verbs, adjectives, the explanatory の/ん, たい/ない/た …
@@ -143,9 +168,10 @@ def plain_wh_question(text: str) -> bool:
         return False
     sentence = _last_sentence(text)
     parts = [
-        m for m in morphemes(sentence)
+        m
+        for m in morphemes(sentence)
         if m.pos not in ("補助記号", "記号", "空白") and m.surface not in _TRAILER
-    ]  # fmt: skip
+    ]
     wh = next((i for i, m in enumerate(parts) if m.surface in _WH), None)
     if wh is None:
         return False

@@ -83,11 +83,48 @@ HEAT = frozenset({"accusation", "sarcasm", "exasperation", "dismissal", "insult"
 # Rising punctuation; capitals are checked word by word (acronyms are not shouting).
 _RISING = re.compile(r"!{2,}|\?!|!\?")
 _CAPS_WORD = re.compile(r"\b[A-Z]{3,}\b")
-ACRONYMS = frozenset({
-    "API", "SQL", "URL", "AWS", "GCP", "DNS", "HTTP", "HTTPS", "JSON", "YAML", "CPU", "GPU", "RAM", "SSH",
-    "TLS", "SSL", "UTC", "ASAP", "FYI", "TODO", "README", "LGTM", "IMO", "IIRC", "TBH", "PST", "EST", "CET",
-    "JST", "CSS", "HTML", "PDF", "USB", "VPN", "CLI", "SDK", "AFK", "BRB",
-})  # fmt: skip
+ACRONYMS = frozenset(
+    {
+        "API",
+        "SQL",
+        "URL",
+        "AWS",
+        "GCP",
+        "DNS",
+        "HTTP",
+        "HTTPS",
+        "JSON",
+        "YAML",
+        "CPU",
+        "GPU",
+        "RAM",
+        "SSH",
+        "TLS",
+        "SSL",
+        "UTC",
+        "ASAP",
+        "FYI",
+        "TODO",
+        "README",
+        "LGTM",
+        "IMO",
+        "IIRC",
+        "TBH",
+        "PST",
+        "EST",
+        "CET",
+        "JST",
+        "CSS",
+        "HTML",
+        "PDF",
+        "USB",
+        "VPN",
+        "CLI",
+        "SDK",
+        "AFK",
+        "BRB",
+    }
+)
 
 # One person reading another's words otherwise than meant: surprise, a wrong assumption, "which?",
 # the correction "I meant…", or naming the crossed wires.
@@ -120,14 +157,20 @@ MISUNDERSTANDING_CUES: Mapping[str, re.Pattern[str]] = {
 
 # The same thing read two ways: one person names one side, the other the opposite (10am vs 10pm).
 CLASHES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
-    ("time", _any(r"\bmorning\b|\b\d{1,2}\s*a\.?m\b|朝|午前"), _any(r"\b(?:to)?night\b|\bevening\b",
-     r"\b\d{1,2}\s*p\.?m\b|夜|午後|晩")),
-    ("venue", _any(r"\bonline\b|\bremote\b|\bzoom\b|オンライン|リモート|通話"),
-     _any(r"\bin person\b|\boffline\b|\bin the office\b|\bon site\b|オフライン|対面|現地|会場")),
+    (
+        "time",
+        _any(r"\bmorning\b|\b\d{1,2}\s*a\.?m\b|朝|午前"),
+        _any(r"\b(?:to)?night\b|\bevening\b", r"\b\d{1,2}\s*p\.?m\b|夜|午後|晩"),
+    ),
+    (
+        "venue",
+        _any(r"\bonline\b|\bremote\b|\bzoom\b|オンライン|リモート|通話"),
+        _any(r"\bin person\b|\boffline\b|\bin the office\b|\bon site\b|オフライン|対面|現地|会場"),
+    ),
     ("day", _any(r"\btoday\b|\btonight\b|今日|今夜"), _any(r"\btomorrow\b|明日|あした")),
     ("week", _any(r"\bthis week\b|今週"), _any(r"\bnext week\b|来週")),
     ("env", _any(r"\bstaging\b|ステージング|検証環境"), _any(r"\bprod(?:uction)?\b|本番")),
-)  # fmt: skip
+)
 
 # What ends tension when the two say it themselves: an apology, an agreement, a laugh.
 REPAIR_CUES: Mapping[str, re.Pattern[str]] = {
@@ -165,9 +208,15 @@ FAREWELL = _any(
 
 # How much each cue adds to the tension; insults and heat weigh more than a plain "no".
 WEIGHTS: Mapping[str, float] = {
-    "disagreement": 0.06, "why_blame": 0.06, "accusation": 0.1, "sarcasm": 0.1, "exasperation": 0.1,
-    "dismissal": 0.1, "shouting": 0.1, "insult": 0.15,
-}  # fmt: skip
+    "disagreement": 0.06,
+    "why_blame": 0.06,
+    "accusation": 0.1,
+    "sarcasm": 0.1,
+    "exasperation": 0.1,
+    "dismissal": 0.1,
+    "shouting": 0.1,
+    "insult": 0.15,
+}
 CONFUSION_WEIGHT = 0.08  # each misunderstanding cue, the clash included
 ALTERNATION = 0.03  # a turn from one person's cue line to the other's: going back and forth
 BASE = 0.2  # the least tension a recognised conflict or misunderstanding has
@@ -255,9 +304,10 @@ def read_state(messages: Sequence[Message], lines: int = 8) -> Reading:
     repaired = any(line.conflict or line.confusion for line in read[:start])
     segment = [
         _Line(line.author, line.conflict, line.confusion | {"reading_clash"}, line.repair, line.sides)
-        if _clash(line, read[start:at]) else line
+        if _clash(line, read[start:at])
+        else line
         for at, line in enumerate(read[start:], start)
-    ]  # fmt: skip
+    ]
     cued = [(at, line) for at, line in enumerate(segment, start) if line.conflict or line.confusion]
     people = {line.author for line in read[max(0, start - 1) :]}
     # ACTIVE says whether a flare-up was repaired: callers may want to stay out of the aftermath.
@@ -272,10 +322,11 @@ def read_state(messages: Sequence[Message], lines: int = 8) -> Reading:
     if explicit and len(confusion) >= 2 and confused_lines >= 2:
         state = ConversationState.MISUNDERSTANDING
     elif (
-        len(conflict) >= 2 and heated_lines >= 2
+        len(conflict) >= 2
+        and heated_lines >= 2
         and (any(s in HEAT for _, s in conflict) or len(conflict) >= 4)
         and (len({a for a, _ in conflict}) >= 2 or len(conflict) >= 3)
-    ):  # fmt: skip
+    ):
         state = ConversationState.CONFLICT
     else:
         return quiet

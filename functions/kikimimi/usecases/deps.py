@@ -5,12 +5,10 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta
 from typing import Any, Generic, TypedDict, TypeVar, cast, overload
 
 from kikimimi.domain.model import ChannelKey, ChannelSettings
 from kikimimi.domain.reading import ReplyReader
-from kikimimi.domain.rules import DEFAULT_WEIGHTS, RuleConfig
 from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, LLMResult, Recall, Store, TaskQueue
 from kikimimi.settings import Settings
 
@@ -60,7 +58,9 @@ class Port(Generic[T]):
 
 
 class Deps:
-    """Ports plus settings. Built by `kikimimi.bootstrap` for functions, CLI, simulation and tests."""
+    """Ports plus settings, and the per-process caches the use cases keep (nothing else: what a place's
+    settings mean is usecases.channel). Built by `kikimimi.bootstrap` for functions, CLI, simulation and
+    tests."""
 
     store = Port[Store]()
     tasks = Port[TaskQueue]()
@@ -90,7 +90,7 @@ class Deps:
         self._lock = threading.RLock()
         self.memory_cache: dict[str, Any] = {}  # usecases.memory.hook.Watch per channel
         self.memory_names: dict[str, None] = {}  # memory tasks already created
-        self._settings_cache: dict[str, tuple[float, ChannelSettings]] = {}
+        self.place_settings: dict[str, tuple[float, ChannelSettings]] = {}  # usecases.channel's cache
 
     def __repr__(self) -> str:
         built = ", ".join(f"{name}={type(port).__name__}" for name, port in sorted(self._ports.items()))
@@ -108,72 +108,22 @@ class Deps:
                     self._ports[name] = factory()
             return self._ports[name]
 
-    def rule_config(self) -> RuleConfig:
-        s = self.settings
-        k = s.rule_time_scale
-        base = RuleConfig()
-        return RuleConfig(
-            weights={**DEFAULT_WEIGHTS, **s.rule_weights},
-            engagement_seconds=base.engagement_seconds * k,
-            cooldown_seconds=base.cooldown_seconds * k,
-            silence_seconds=base.silence_seconds * k,
-            frequency_window_seconds=base.frequency_window_seconds * k,
-            unanswered_after_seconds=s.unanswered_after_seconds * k,
-            names=s.names,
-            keywords=s.keywords,
-            knowledge_topics=s.knowledge_topics,
-            high_threshold=s.high_threshold,
-            low_threshold=s.low_threshold,
-            rules_threshold=s.rules_threshold,
-        )
-
-    def ttl(self) -> timedelta:
-        return timedelta(minutes=self.settings.buffer_ttl_minutes)
-
-    def channel_settings(self, key: ChannelKey) -> ChannelSettings:
-        """Moderator settings of the parent channel, cached 30 s (a read per message is waste)."""
-        return self._place_settings(ChannelKey(key.channel_id))
-
-    def _place_settings(self, place: ChannelKey) -> ChannelSettings:
-        now = self.clock.now().timestamp()  # the Deps clock, so simulated runs see settings change on time
-        with self._lock:
-            hit = self._settings_cache.get(place.id)
-        if hit and 0 <= now - hit[0] < 30:
-            return hit[1]
-        value = self.store.channel_settings(place)
-        with self._lock:
-            self._settings_cache[place.id] = (now, value)
-        return value
-
-    def forget_settings(self, key: ChannelKey) -> None:
-        """Drop the cached settings of a place (this process just changed them)."""
-        with self._lock:
-            self._settings_cache.pop(key.id, None)
-
-    def private(self, key: ChannelKey) -> bool:
-        """Does memory made here stay here? A private channel, or a private thread (a thread otherwise
-        inherits its channel's audience); unknown counts as private."""
-        if self.channel_settings(key).is_private:
-            return True
-        return key.thread_id is not None and self._place_settings(key).private is True
-
-    def enabled(self, key: ChannelKey) -> bool:
-        stored = self.channel_settings(key).enabled
-        return self.settings.channel_enabled(key.channel_id) if stored is None else stored
-
-    def quiet(self, key: ChannelKey, now: datetime) -> bool:
-        until = self.channel_settings(key).quiet_until
-        return until is not None and now < until
-
     def emit(self, event: str, key: ChannelKey, **fields: Any) -> None:
+        """The events port, with the place the event happened in on the line."""
         self.events.emit(event, {"channel": key.channel_id, "thread": key.thread_id, **fields})
 
     def llm_call(self, key: ChannelKey, function: str, result: LLMResult, **fields: Any) -> None:
         """The `llm_call` log line (model, tokens, latency) that the LLM metrics count."""
         self.emit(
-            "llm_call", key, function=function, model=result.model, input_tokens=result.input_tokens,
-            output_tokens=result.output_tokens, latency_ms=result.latency_ms, **fields,
-        )  # fmt: skip
+            "llm_call",
+            key,
+            function=function,
+            model=result.model,
+            input_tokens=result.input_tokens,
+            output_tokens=result.output_tokens,
+            latency_ms=result.latency_ms,
+            **fields,
+        )
 
 
 def elapsed_ms(started: float) -> float:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from typing import Any, TypeVar
 
 from kikimimi.domain import policy, questions, reactions, rules
 from kikimimi.domain.model import ChannelKey, Message, ResponseType, TaskKind, TaskSpec
@@ -19,123 +20,197 @@ from kikimimi.domain.wire import (
     dump,
 )
 from kikimimi.settings import Settings
-from kikimimi.usecases import answered, limits, visibility
+from kikimimi.usecases import answered, channel, limits, visibility
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.memory import erase, forget
 from kikimimi.usecases.memory import hook as memory_hook
 
+Envelope = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested
+PlaceEnvelope = TypeVar("PlaceEnvelope", MessageCreated, MessageEdited, MessageDeleted)
 
-def ingest(
-    deps: Deps,
-    envelope: MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested,
-) -> str:
-    """Handle one envelope; returns the outcome (also logged). Safe to run again for the same envelope."""
-    started = time.perf_counter()
-    if isinstance(envelope, ChannelVisibility):  # kept even where the bot is off: it may be enabled later
-        return visibility.record(deps, envelope)
-    if isinstance(envelope, ForgetRequested):  # a member's or moderator's request: wherever the bot is
-        return erase.on_request(deps, envelope)
-    key = envelope.key
-    base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
-    if not deps.enabled(key):
-        deps.emit("ingest", key, **base, decision="ignored", reason="channel not enabled")
+
+def ingest(deps: Deps, envelope: Envelope) -> str:
+    """Handle one envelope; returns the outcome (also logged). Safe to run again for the same envelope.
+
+    Each envelope kind has its handler (HANDLERS, at the end of this module)."""
+    handle: Callable[[Deps, Any], str] = HANDLERS[type(envelope)]
+    return handle(deps, envelope)
+
+
+def _where_enabled(handle: Callable[[Deps, PlaceEnvelope], str]) -> Callable[[Deps, PlaceEnvelope], str]:
+    """A message's envelope is handled only where the bot is enabled; elsewhere it is ignored."""
+
+    def run(deps: Deps, envelope: PlaceEnvelope) -> str:
+        if channel.enabled(deps, envelope.key):
+            return handle(deps, envelope)
+        base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
+        deps.emit("ingest", envelope.key, **base, decision="ignored", reason="channel not enabled")
         return "ignored"
-    if isinstance(envelope, MessageEdited):
-        return forget.on_edit(deps, envelope)
-    if isinstance(envelope, MessageDeleted):
-        return forget.on_delete(deps, envelope)
 
-    s = deps.settings
+    return run
+
+
+def _message_created(deps: Deps, envelope: MessageCreated) -> str:
+    """Store the message; a person's line that says something goes on to schedule and cancel work."""
+    started = time.perf_counter()
+    s, key = deps.settings, envelope.key
+    base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
     message = envelope.to_message(s.bot_user_id).as_author(s.webhooks_as_humans)
     if not message.is_chat:
         # Joins, pins, thread notices: not stored, not counted, and they cancel no pending judgment.
-        deps.emit("ingest", key, **base, decision="ignored", reason="system message",
-                  message_type=message.message_type)  # fmt: skip
+        deps.emit(
+            "ingest",
+            key,
+            **base,
+            decision="ignored",
+            reason="system message",
+            message_type=message.message_type,
+        )
         return "ignored"
     now = deps.clock.now()
-    created = deps.store.add_message(message, expire_at=message.created_at + deps.ttl())
+    created = deps.store.add_message(message, expire_at=message.created_at + channel.ttl(deps))
     # Refused: a redelivery, or a create that comes after its delete (delivery has no order). A read only
     # then: the tombstone is the message's own document, so a new message pays nothing for it.
     if not created and deps.store.is_deleted(key, message.id):
         deps.emit("ingest", key, **base, decision="ignored", reason="deleted")
         return "ignored"
-    if not message.is_human:
-        memory_hook.on_message(deps, message, (), created)
-        # Other bots' and our own messages are context only: no judgment, so no bot loops.
-        deps.emit(
-            "ingest", key, **base, decision="stored_bot", stored=created, latency_ms=elapsed_ms(started)
-        )
-        return "stored_bot"
-
-    if not message.says_something:
+    if message.is_human and message.says_something:
+        return _human_line(deps, envelope, message, created, now, started)
+    if message.is_human:
         # Nothing said (an embed-only or emptied message): kept as context, but it neither asks for a
         # judgment nor makes the pending one stale.
-        deps.emit(
-            "ingest", key, **base, decision="stored_empty", stored=created, latency_ms=elapsed_ms(started)
-        )
-        return "stored_empty"
+        stored = "stored_empty"
+    else:
+        # Other bots' and our own messages are context only: no judgment, so no bot loops.
+        memory_hook.on_message(deps, message, (), created)
+        stored = "stored_bot"
+    deps.emit("ingest", key, **base, decision=stored, stored=created, latency_ms=elapsed_ms(started))
+    return stored
+
+
+def _human_line(
+    deps: Deps, envelope: MessageCreated, message: Message, created: bool, now: datetime, started: float
+) -> str:
+    """A person said something: answer it when addressed, else schedule its judgments; then cancel the
+    work it makes stale (the previous line's judgment and reply, the watches of questions it answers)."""
+    s, key = deps.settings, envelope.key
+    base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
     # Scheduling runs even for a redelivered message: task names are deterministic, so a retry after a
     # crash between the write and the task creation finishes the work exactly once.
-    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=pace_window(s))
+    window = channel.recent(deps, key, now, pace_window(s))
     memory_hook.on_message(deps, message, window, created)
     addressed = rules.is_addressed(message, s.names)
-    outcome = "stored"
-    if addressed and policy.too_old(message, now, s.addressed_max_age_seconds):
-        # Delivered late (a backlog, a retried create, a catch-up after a gateway gap): an answer now
-        # would reply to a cold conversation. Within the age a backfilled one is answered like a live one.
-        outcome = "too_old"
-        deps.emit("answer_skipped", key, **base, decision="too_old", reason=f"addressed: {addressed}",
-                  age_seconds=round((now - message.created_at).total_seconds(), 1))  # fmt: skip
-    elif addressed:
-        capped = limits.cap_addressed(deps, key, message)
-        if capped is not None:
-            deps.emit("answer_capped", key, **base, decision="capped", cap=capped.cap, limit=capped.limit,
-                      used=capped.used, reaction=capped.react, reason=capped.reason)  # fmt: skip
-        if capped is None or capped.react:  # past a cap: one reaction per user and minute, no words
-            reaction: str | None
-            if capped is not None:
-                reason, reaction = f"capped: {capped.reason}", s.addressed_cap_reaction
-            else:  # a line that only acknowledges the bot (thanks, なるほど, lol) gets a reaction
-                reaction = addressed_reaction(s, message, window)
-                reason = f"addressed: {addressed}" + (" (an acknowledgment)" if reaction else "")
-            payload = ReplyTask(
-                guild_id=envelope.guild_id,
-                channel_id=key.channel_id,
-                thread_id=key.thread_id,
-                trigger_id=message.id,
-                addressed=True,
-                reason=reason,
-                reply_to_message_id=message.id,
-                response_type=ResponseType.REACT_ONLY if reaction else ResponseType.FULL_RESPONSE,
-                reaction=reaction or None,
-            )
-            name = policy.task_name(TaskKind.REPLY, key, message.id, addressed=True)
-            if deps.tasks.schedule(TaskSpec(name, TaskKind.REPLY, now, dump(payload))):
-                deps.emit("reply_scheduled", key, **base, task=name, delay_seconds=0.0, addressed=True)
-        outcome = "answer_scheduled" if capped is None else "capped"
-    elif deps.quiet(key, now):
-        outcome = "quiet"
-    elif envelope.backfilled:
-        # Read back from history after the gateway was away: the pause after it (and the time people had
-        # to answer a question in it) passed while nobody listened, so a pause judgment or a watch now
-        # would speak into a moment long gone. The live messages that follow are judged as usual.
-        outcome = "backfilled"
+    if addressed:
+        outcome = _answer(deps, envelope, message, window, addressed, now, base)
     else:
-        if len(window) >= s.min_messages:
-            _schedule_pause(deps, envelope, message, window, now, base)
-            outcome = "judgment_scheduled"
-        if (
-            s.question_watch_seconds > 0
-            and questions.is_open_question(message, questions.participants_of(window), s.names)
-            and not questions.between_two(message, window)
-        ):
-            _schedule_watch(deps, envelope, message, window, now, base)
+        outcome = _schedule_judgments(deps, envelope, message, window, now, base)
     _cancel_previous(deps, key, window, message.id, base)
     _settle_watches(deps, key, window, message, base)
     gap = {"backfilled": True} if envelope.backfilled else {}  # read back by a catch-up, not live
     reason = addressed or ("read back after a gateway gap: no judgment of a past moment" if gap else "")
-    deps.emit("ingest", key, **base, **gap, decision=outcome, reason=reason, stored=created,
-              latency_ms=elapsed_ms(started))  # fmt: skip
+    deps.emit(
+        "ingest",
+        key,
+        **base,
+        **gap,
+        decision=outcome,
+        reason=reason,
+        stored=created,
+        latency_ms=elapsed_ms(started),
+    )
+    return outcome
+
+
+def _answer(
+    deps: Deps,
+    envelope: MessageCreated,
+    message: Message,
+    window: list[Message],
+    addressed: str,
+    now: datetime,
+    base: dict,
+) -> str:
+    """An addressed line is answered at once, unless it came too late; past a cap, a reaction at most."""
+    s, key = deps.settings, envelope.key
+    if policy.too_old(message, now, s.addressed_max_age_seconds):
+        # Delivered late (a backlog, a retried create, a catch-up after a gateway gap): an answer now
+        # would reply to a cold conversation. Within the age a backfilled one is answered like a live one.
+        age = round((now - message.created_at).total_seconds(), 1)
+        deps.emit(
+            "answer_skipped",
+            key,
+            **base,
+            decision="too_old",
+            reason=f"addressed: {addressed}",
+            age_seconds=age,
+        )
+        return "too_old"
+    capped = limits.cap_addressed(deps, key, message)
+    if capped is None:  # a line that only acknowledges the bot (thanks, なるほど, lol) gets a reaction
+        reaction = addressed_reaction(s, message, window)
+        reason = f"addressed: {addressed}" + (" (an acknowledgment)" if reaction else "")
+        _schedule_answer(deps, envelope, reason, reaction, now, base)
+        return "answer_scheduled"
+    deps.emit(
+        "answer_capped",
+        key,
+        **base,
+        decision="capped",
+        cap=capped.cap,
+        limit=capped.limit,
+        used=capped.used,
+        reaction=capped.react,
+        reason=capped.reason,
+    )
+    if capped.react:  # past a cap: one reaction per user and minute, no words
+        _schedule_answer(deps, envelope, f"capped: {capped.reason}", s.addressed_cap_reaction, now, base)
+    return "capped"
+
+
+def _schedule_answer(
+    deps: Deps, envelope: MessageCreated, reason: str, reaction: str | None, now: datetime, base: dict
+) -> None:
+    """The reply task of an addressed line, due now: words, or only `reaction` when there is one."""
+    key, trigger = envelope.key, envelope.message_id
+    payload = ReplyTask(
+        guild_id=envelope.guild_id,
+        channel_id=key.channel_id,
+        thread_id=key.thread_id,
+        trigger_id=trigger,
+        addressed=True,
+        reason=reason,
+        reply_to_message_id=trigger,
+        response_type=ResponseType.REACT_ONLY if reaction else ResponseType.FULL_RESPONSE,
+        reaction=reaction or None,
+    )
+    name = policy.task_name(TaskKind.REPLY, key, trigger, addressed=True)
+    if deps.tasks.schedule(TaskSpec(name, TaskKind.REPLY, now, dump(payload))):
+        deps.emit("reply_scheduled", key, **base, task=name, delay_seconds=0.0, addressed=True)
+
+
+def _schedule_judgments(
+    deps: Deps, envelope: MessageCreated, message: Message, window: list[Message], now: datetime, base: dict
+) -> str:
+    """A line not addressed to the bot: its pause judgment and, for an open question, the question watch;
+    none while the place is quiet, nor for a line read back after a gateway gap."""
+    s = deps.settings
+    if channel.quiet(deps, envelope.key, now):
+        return "quiet"
+    if envelope.backfilled:
+        # Read back from history after the gateway was away: the pause after it (and the time people had
+        # to answer a question in it) passed while nobody listened, so a pause judgment or a watch now
+        # would speak into a moment long gone. The live messages that follow are judged as usual.
+        return "backfilled"
+    outcome = "stored"
+    if len(window) >= s.min_messages:
+        _schedule_pause(deps, envelope, message, window, now, base)
+        outcome = "judgment_scheduled"
+    if (
+        s.question_watch_seconds > 0
+        and questions.is_open_question(message, questions.participants_of(window), s.names)
+        and not questions.between_two(message, window)
+    ):
+        _schedule_watch(deps, envelope, message, window, now, base)
     return outcome
 
 
@@ -168,8 +243,9 @@ def watch_wait(s: Settings, recent: Sequence[Message]) -> float:
     return policy.watch_wait(recent, floor, pace, ceiling)
 
 
-def _schedule_pause(deps: Deps, envelope: MessageCreated, message: Message, window: list[Message],
-                    now: datetime, base: dict) -> None:  # fmt: skip
+def _schedule_pause(
+    deps: Deps, envelope: MessageCreated, message: Message, window: list[Message], now: datetime, base: dict
+) -> None:
     """The pause judgment: after a wait that fits the channel's pace; any newer message cancels it."""
     s, key = deps.settings, envelope.key
     wait, why = pause_wait(s, window)
@@ -181,8 +257,15 @@ def _schedule_pause(deps: Deps, envelope: MessageCreated, message: Message, wind
         guild_id=envelope.guild_id, channel_id=key.channel_id, thread_id=key.thread_id, trigger_id=message.id
     )
     if deps.tasks.schedule(TaskSpec(name, TaskKind.JUDGE, eta, dump(payload))):
-        deps.emit("judgment_scheduled", key, **base, task=name, kind="pause",
-                  delay_seconds=(eta - now).total_seconds(), reason=why)  # fmt: skip
+        deps.emit(
+            "judgment_scheduled",
+            key,
+            **base,
+            task=name,
+            kind="pause",
+            delay_seconds=(eta - now).total_seconds(),
+            reason=why,
+        )
 
 
 def _schedule_watch(
@@ -193,12 +276,24 @@ def _schedule_watch(
     wait = watch_wait(s, window)
     eta = max(now, message.created_at + timedelta(seconds=wait))
     name = policy.task_name(TaskKind.JUDGE, key, message.id, watch=True)
-    payload = JudgeTask(guild_id=envelope.guild_id, channel_id=key.channel_id, thread_id=key.thread_id,
-                        trigger_id=message.id, watch=True, wait_seconds=wait)  # fmt: skip
+    payload = JudgeTask(
+        guild_id=envelope.guild_id,
+        channel_id=key.channel_id,
+        thread_id=key.thread_id,
+        trigger_id=message.id,
+        watch=True,
+        wait_seconds=wait,
+    )
     if deps.tasks.schedule(TaskSpec(name, TaskKind.JUDGE, eta, dump(payload))):
-        deps.emit("watch_scheduled", key, **base, task=name, kind="watch",
-                  delay_seconds=(eta - now).total_seconds(),
-                  reason=f"open question: people get {wait:g}s to answer first")  # fmt: skip
+        deps.emit(
+            "watch_scheduled",
+            key,
+            **base,
+            task=name,
+            kind="watch",
+            delay_seconds=(eta - now).total_seconds(),
+            reason=f"open question: people get {wait:g}s to answer first",
+        )
 
 
 def _settle_watches(deps: Deps, key: ChannelKey, window: list[Message], message: Message, base: dict) -> None:
@@ -220,8 +315,15 @@ def _settle_watches(deps: Deps, key: ChannelKey, window: list[Message], message:
         for silence in (False, True):
             name = policy.task_name(TaskKind.JUDGE, key, asked.id, watch=True, silence=silence)
             if deps.tasks.cancel(TaskKind.JUDGE, name):
-                deps.emit("watch_cancelled", key, **{**base, "trigger": asked.id}, task=name,
-                          cancelled_by=message.id, answered_by=settled.by, reason=settled.reason)  # fmt: skip
+                deps.emit(
+                    "watch_cancelled",
+                    key,
+                    **{**base, "trigger": asked.id},
+                    task=name,
+                    cancelled_by=message.id,
+                    answered_by=settled.by,
+                    reason=settled.reason,
+                )
 
 
 def _cancel_previous(deps: Deps, key: ChannelKey, window: list, current_id: str, base: dict) -> None:
@@ -233,3 +335,12 @@ def _cancel_previous(deps: Deps, key: ChannelKey, window: list, current_id: str,
         name = policy.task_name(kind, key, previous.id)
         if deps.tasks.cancel(kind, name):
             deps.emit(event, key, **{**base, "trigger": previous.id}, task=name, cancelled_by=current_id)
+
+
+HANDLERS: dict[type, Callable[[Deps, Any], str]] = {
+    ChannelVisibility: visibility.record,  # kept even where the bot is off: it may be enabled later
+    ForgetRequested: erase.on_request,  # a member's or moderator's request: wherever the bot is
+    MessageEdited: _where_enabled(forget.on_edit),
+    MessageDeleted: _where_enabled(forget.on_delete),
+    MessageCreated: _where_enabled(_message_created),
+}

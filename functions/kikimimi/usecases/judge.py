@@ -5,13 +5,10 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
-from kikimimi import prompts
 from kikimimi.domain import policy, questions
 from kikimimi.domain.conversation import passed_over
-from kikimimi.domain.judge_answer import AnswerInvalid, answer_schema, apply_answer, parse_answer
 from kikimimi.domain.model import (
     ChannelKey,
     Decision,
@@ -21,9 +18,9 @@ from kikimimi.domain.model import (
     TaskKind,
     TaskSpec,
 )
-from kikimimi.domain.prompt_context import build_context
 from kikimimi.domain.reading import Link
 from kikimimi.domain.rules import (
+    DEFAULT_WEIGHTS,
     RuleConfig,
     Score,
     Verdict,
@@ -33,9 +30,10 @@ from kikimimi.domain.rules import (
 )
 from kikimimi.domain.tension import read_state
 from kikimimi.domain.wire import JudgeTask, ReplyTask, dump
-from kikimimi.ports import LLMError, LLMRequest
-from kikimimi.usecases import answered, limits
+from kikimimi.settings import Settings
+from kikimimi.usecases import answered, channel, judge_llm
 from kikimimi.usecases.deps import Deps, elapsed_ms
+from kikimimi.usecases.judge_llm import Room
 from kikimimi.usecases.memory import recall as memory_recall
 
 log = logging.getLogger(__name__)
@@ -50,66 +48,38 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     """
     started = time.perf_counter()
     key = task.key
-    s = deps.settings
-    kind = "watch" if task.watch else "pause"
-    base = {"function": "judge", "guild": task.guild_id, "trigger": task.trigger_id, "kind": kind}
+    base = {
+        "function": "judge",
+        "guild": task.guild_id,
+        "trigger": task.trigger_id,
+        "kind": "watch" if task.watch else "pause",
+    }
     now = deps.clock.now()
     window, limit = _read_window(deps, task, now)
     trigger = next((m for m in window if m.id == task.trigger_id), None)
     read = answered.links(deps, window) if task.watch and trigger is not None else {}
-    skip = _skip_reason(deps, task, window, trigger, now, read)
-    if skip is not None:
-        deps.emit("judgment_skipped", key, **base, decision=skip[0], reason=skip[1], answered_by=skip[2])
+    if _skipped(deps, task, window, trigger, now, read, base):
         return None
     assert trigger is not None
-    if not deps.enabled(key) or deps.quiet(key, now):
-        deps.emit("judgment_skipped", key, **base, decision="quiet", reason="channel disabled or quiet")
-        return None
-    if task.watch and _wait_out_silence(deps, task, window, trigger, now, base):
-        return None
-    interventions = deps.store.interventions_since(key, now - HISTORY)
-    config = deps.rule_config()
-    waited = task.wait_seconds or s.question_watch_seconds
-    moment = trigger.created_at + timedelta(seconds=waited) if task.watch else None
-    maybe = answered.unsure(deps, trigger, window, read) if task.watch else []
-    # The room's state now (a watch: what followed the question counts too).
-    score = score_room(window, trigger, moment, config, [i.at for i in interventions], watch=task.watch,
-                       maybe_answered=bool(maybe), reading=read_state(window))  # fmt: skip
-    # Reserved LLM budgets: a question nobody took, and a heated room, are judged even in a busy hour.
-    pool = "watch" if task.watch else "tension" if score.tension else ""
-    recall = memory_recall.for_judge(
-        deps, key, task.guild_id, window, interventions, now, config.cooldown_seconds
-    )
-    score = recall.score(score, s.proactive_weight)
-    in_band = verdict(score, config, llm_available=True) is Verdict.ASK_LLM
-    outcome = verdict(score, config, llm_available=deps.judge_llm is not None)
-    asked: Decision | str = ""
-    if outcome is Verdict.ASK_LLM:
-        # The LLM reads the full context (the rules needed only the last lines); then the cache
-        # (a redelivery keeps its answer), the budget, and one call.
-        if not task.watch and len(window) >= limit:
-            limit = s.context_messages
-            window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit)
-        asked = _ask_llm(deps, key, window, interventions, trigger, score, now, recall,
-                         lambda: _budget_note(deps, key, now, window, s.context_messages, pool),
-                         pool=pool, maybe_answers=maybe)  # fmt: skip
-        if not isinstance(asked, Decision):  # the budget is spent: the rules decide, and say why
-            outcome = verdict(score, config, llm_available=False)
-    if isinstance(asked, Decision):
-        decision = asked
-    else:
-        decision = _rules_decision(deps, config, score, trigger, outcome, asked, window)
-    decision = recall.decide(decision)
-    if task.watch:  # the watch decides about its question, whatever the LLM pointed at
-        decision = dataclasses.replace(decision, reply_to_message_id=trigger.id)
+    room = _read_room(deps, task, window, limit, trigger, now, read)
+    decision, in_band = _decide(deps, task, room, now)
     deps.emit(
-        "judgment", key, **base,
+        "judgment",
+        key,
+        **base,
         decision="respond" if decision.should_respond else "silent",
-        should_respond=decision.should_respond, response_type=decision.response_type.value,
-        score=decision.score, state=decision.state.value, delay_seconds=decision.delay_seconds,
-        reason=decision.reason, llm_calls=decision.llm_calls, source=decision.source, llm_band=in_band,
-        terms=dict(decision.terms), latency_ms=elapsed_ms(started),
-    )  # fmt: skip
+        should_respond=decision.should_respond,
+        response_type=decision.response_type.value,
+        score=decision.score,
+        state=decision.state.value,
+        delay_seconds=decision.delay_seconds,
+        reason=decision.reason,
+        llm_calls=decision.llm_calls,
+        source=decision.source,
+        llm_band=in_band,
+        terms=dict(decision.terms),
+        latency_ms=elapsed_ms(started),
+    )
     verdict_word = "respond" if decision.should_respond else "silent"
     # On the parent channel's document: /kikimimi status answers per channel, threads included.
     deps.store.record_decision(
@@ -120,6 +90,111 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     return decision
 
 
+def rule_config(s: Settings) -> RuleConfig:
+    """The rules' weights (RULE_WEIGHTS over the defaults), windows (× RULE_TIME_SCALE) and thresholds."""
+    k = s.rule_time_scale
+    base = RuleConfig()
+    return RuleConfig(
+        weights={**DEFAULT_WEIGHTS, **s.rule_weights},
+        engagement_seconds=base.engagement_seconds * k,
+        cooldown_seconds=base.cooldown_seconds * k,
+        silence_seconds=base.silence_seconds * k,
+        frequency_window_seconds=base.frequency_window_seconds * k,
+        unanswered_after_seconds=s.unanswered_after_seconds * k,
+        names=s.names,
+        keywords=s.keywords,
+        knowledge_topics=s.knowledge_topics,
+        high_threshold=s.high_threshold,
+        low_threshold=s.low_threshold,
+        rules_threshold=s.rules_threshold,
+    )
+
+
+def _skipped(
+    deps: Deps,
+    task: JudgeTask,
+    window: list[Message],
+    trigger: Message | None,
+    now: datetime,
+    read: dict[str, Link],
+    base: dict,
+) -> bool:
+    """Nothing to judge now (logged): the trigger is stale or its question settled, the place is off or
+    quiet, or a question met by silence is watched once more first."""
+    key = task.key
+    skip = _skip_reason(deps, task, window, trigger, now, read)
+    if skip is not None:
+        deps.emit("judgment_skipped", key, **base, decision=skip[0], reason=skip[1], answered_by=skip[2])
+        return True
+    assert trigger is not None
+    if not channel.enabled(deps, key) or channel.quiet(deps, key, now):
+        deps.emit("judgment_skipped", key, **base, decision="quiet", reason="channel disabled or quiet")
+        return True
+    return task.watch and _wait_out_silence(deps, task, window, trigger, now, base)
+
+
+def _read_room(
+    deps: Deps,
+    task: JudgeTask,
+    window: list[Message],
+    limit: int,
+    trigger: Message,
+    now: datetime,
+    read: dict[str, Link],
+) -> Room:
+    """The rules' score of the room at the conversation moment, with what memory adds to it."""
+    s, key = deps.settings, task.key
+    interventions = deps.store.interventions_since(key, now - HISTORY)
+    config = rule_config(s)
+    waited = task.wait_seconds or s.question_watch_seconds
+    moment = trigger.created_at + timedelta(seconds=waited) if task.watch else None
+    maybe = answered.unsure(deps, trigger, window, read) if task.watch else []
+    # The room's state now (a watch: what followed the question counts too).
+    score = score_room(
+        window,
+        trigger,
+        moment,
+        config,
+        [i.at for i in interventions],
+        watch=task.watch,
+        maybe_answered=bool(maybe),
+        reading=read_state(window),
+    )
+    # Reserved LLM budgets: a question nobody took, and a heated room, are judged even in a busy hour.
+    pool = "watch" if task.watch else "tension" if score.tension else ""
+    recall = memory_recall.for_judge(
+        deps, key, task.guild_id, window, interventions, now, config.cooldown_seconds
+    )
+    score = recall.score(score, s.proactive_weight)
+    return Room(window, limit, trigger, interventions, config, score, recall, maybe, pool)
+
+
+def _decide(deps: Deps, task: JudgeTask, room: Room, now: datetime) -> tuple[Decision, bool]:
+    """(the decision, whether the score lay in the LLM band): the rules decide, or in the band the LLM
+    while the budget lasts."""
+    s, key = deps.settings, task.key
+    score, config, window = room.score, room.config, room.window
+    in_band = verdict(score, config, llm_available=True) is Verdict.ASK_LLM
+    outcome = verdict(score, config, llm_available=deps.judge_llm is not None)
+    asked: Decision | str = ""
+    if outcome is Verdict.ASK_LLM:
+        # The LLM reads the full context (the rules needed only the last lines); then the cache
+        # (a redelivery keeps its answer), the budget, and one call.
+        if not task.watch and len(window) >= room.limit:
+            window = channel.recent(deps, key, now, s.context_messages)
+        asked = judge_llm.ask_llm(deps, key, dataclasses.replace(room, window=window), now)
+        if not isinstance(asked, Decision):  # the budget is spent: the rules decide, and say why
+            outcome = verdict(score, config, llm_available=False)
+    if isinstance(asked, Decision):
+        decision = asked
+    else:
+        decision = _rules_decision(deps, config, score, room.trigger, outcome, asked, window)
+    decision = room.recall.decide(decision)
+    if task.watch:  # the watch decides about its question, whatever the LLM pointed at
+        decision = dataclasses.replace(decision, reply_to_message_id=room.trigger.id)
+    return decision, in_band
+
+
 RULES_WINDOW = 20  # what the rule terms read (who talks with whom needs the last twenty lines)
 
 
@@ -128,12 +203,12 @@ def _read_window(deps: Deps, task: JudgeTask, now: datetime) -> tuple[list[Messa
     judgment reads the lines the rules use, and a watch the chat from just before its question."""
     s, key = deps.settings, task.key
     if not task.watch:
-        return deps.store.recent_messages(key, since=now - deps.ttl(), limit=RULES_WINDOW), RULES_WINDOW
+        return channel.recent(deps, key, now, RULES_WINDOW), RULES_WINDOW
     limit = s.context_messages * 2
     before = timedelta(seconds=(task.wait_seconds or s.question_watch_seconds) + 120)
     window = deps.store.recent_messages(key, since=now - before, limit=limit)
     if not any(m.id == task.trigger_id for m in window):  # a late delivery: look through the buffer
-        window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit)
+        window = channel.recent(deps, key, now, limit)
     return window, limit
 
 
@@ -176,41 +251,25 @@ def _wait_out_silence(
         return False
     eta = max(now, trigger.created_at + timedelta(seconds=wait))
     name = policy.task_name(TaskKind.JUDGE, key, trigger.id, watch=True, silence=True)
-    payload = JudgeTask(guild_id=task.guild_id, channel_id=key.channel_id, thread_id=key.thread_id,
-                        trigger_id=trigger.id, watch=True, wait_seconds=wait, silence=True)  # fmt: skip
+    payload = JudgeTask(
+        guild_id=task.guild_id,
+        channel_id=key.channel_id,
+        thread_id=key.thread_id,
+        trigger_id=trigger.id,
+        watch=True,
+        wait_seconds=wait,
+        silence=True,
+    )
     if deps.tasks.schedule(TaskSpec(name, TaskKind.JUDGE, eta, dump(payload))):
-        deps.emit("watch_scheduled", key, **base, task=name, delay_seconds=(eta - now).total_seconds(),
-                  reason=f"met by silence: people get {wait:g}s to answer first")  # fmt: skip
-    return True
-
-
-def _budget_note(
-    deps: Deps, key: ChannelKey, now: datetime, window: list[Message], fetched: int, pool: str = ""
-) -> str:
-    """Non-empty once this place used its LLM judgments for the hour: then the rules decide.
-
-    The budget is LLM_JUDGMENTS_PER_HOUR, and in a quiet room a share of its traffic: when the buffer's
-    span holds fewer than CONTEXT_MESSAGES lines (the window has them all), its human messages give the
-    hourly rate. A responsive bot then never multiplies the cost of a slow channel. Question watches and
-    a room in a misunderstanding or a conflict have reserves of their own (LLM_WATCH_JUDGMENTS_PER_HOUR,
-    LLM_TENSION_JUDGMENTS_PER_HOUR): a quiet room's second question of the hour, or an argument after a
-    busy hour, is judged, not left to the rules.
-    """
-    s = deps.settings
-    hour = now - timedelta(hours=1)
-    if pool:
-        used = deps.store.llm_judgments_since(key, hour, pool=pool)
-        limit = s.llm_watch_judgments_per_hour if pool == "watch" else s.llm_tension_judgments_per_hour
-        return (
-            f"LLM budget for the {pool} reserve reached ({used}/{limit} this hour)" if used >= limit else ""
+        deps.emit(
+            "watch_scheduled",
+            key,
+            **base,
+            task=name,
+            delay_seconds=(eta - now).total_seconds(),
+            reason=f"met by silence: people get {wait:g}s to answer first",
         )
-    limit = s.llm_judgments_per_hour
-    if len(window) < fetched:
-        span = deps.ttl().total_seconds()
-        humans = sum(1 for m in window if m.is_human and (now - m.created_at).total_seconds() <= span)
-        limit = min(limit, max(1, int(s.llm_judgments_per_100_messages * humans * 3600 / span / 100)))
-    used = deps.store.llm_judgments_since(key, hour)
-    return f"LLM budget reached ({used}/{limit} this hour)" if used >= limit else ""
+    return True
 
 
 def _target(window: list[Message], trigger: Message) -> str:
@@ -244,86 +303,22 @@ def _rules_decision(
         speak = False
     reason = _rule_reason(score, Verdict.RESPOND if speak else Verdict.SILENT)
     return Decision(
-        should_respond=speak, response_type=form, score=score.total,
-        reason=f"{reason}; {note}" if note else reason, delay_seconds=s.reply_delay_default_seconds,
-        reaction=reaction, terms=score.terms, state=score.state,
+        should_respond=speak,
+        response_type=form,
+        score=score.total,
+        reason=f"{reason}; {note}" if note else reason,
+        delay_seconds=s.reply_delay_default_seconds,
+        reaction=reaction,
+        terms=score.terms,
+        state=score.state,
         # A reaction marks the line itself; words answer the question its author asked.
         reply_to_message_id=trigger.id if form is ResponseType.REACT_ONLY else _target(window, trigger),
-    )  # fmt: skip
-
-
-def parent_messages(deps: Deps, key: ChannelKey, now: datetime) -> list[Message]:
-    """Inside a thread, the parent channel's recent top-level messages (only when a prompt is built)."""
-    if key.thread_id is None:
-        return []
-    return deps.store.recent_messages(ChannelKey(key.channel_id), since=now - deps.ttl(), limit=10)
+    )
 
 
 def _rule_reason(score: Score, outcome: Verdict) -> str:
     fired = ", ".join(f"{name} {value:+g}" for name, value in score.terms) or "no rule fired"
     return f"rules {outcome.value} at {score.total:g}: {fired}"
-
-
-def _ask_llm(
-    deps: Deps,
-    key: ChannelKey,
-    window: list[Message],
-    interventions: list,
-    trigger: Message,
-    score: Score,
-    now,
-    recall: memory_recall.JudgeMemory | None = None,
-    budget: Callable[[], str] = lambda: "",
-    pool: str = "",
-    maybe_answers: Sequence[str] = (),
-) -> Decision | str:
-    """One structured call; cached by what the conversation says; any failure means silence.
-
-    Returns the budget note instead when the cache has nothing and the place's budget is spent."""
-    s = deps.settings
-    assert deps.judge_llm is not None
-    context = build_context(
-        bot_name=s.bot_name, aliases=s.bot_aliases, persona=s.persona, language=s.language, now=now,
-        messages=window, interventions=interventions, trigger_id=trigger.id,
-        allowed_reactions=s.allowed_reactions, others=parent_messages(deps, key, now),
-        maybe_answers=maybe_answers,
-    )  # fmt: skip
-    if recall is not None:
-        context = recall.context(context, context.language, now)
-    digest = context.conversation_digest()
-    cached = deps.store.cached_judgment(
-        key, digest, now - timedelta(seconds=s.judgment_cache_seconds), pool=pool
-    )
-    if cached is not None:
-        return dataclasses.replace(cached, llm_calls=0, source="cache", score=score.total, terms=score.terms)
-    spent = budget() or limits.llm_budget_note(deps, key, trigger.guild_id, "judge")
-    if spent:
-        return spent
-    cap, thinking = s.output_budget("judge")
-    request = LLMRequest(
-        purpose="judge", system=prompts.render("judge", context, deps.settings.prompts_dir),
-        schema=answer_schema(), max_output_tokens=cap, temperature=0.2, thinking_budget=thinking,
-    )  # fmt: skip
-    limits.spend_llm_call(deps, trigger.guild_id)  # counted when asked: a failed call may cost too
-    try:
-        result = deps.judge_llm.generate(request)
-        answer = parse_answer(result.text)
-    except (LLMError, AnswerInvalid) as exc:
-        log.warning("judge LLM failed, staying silent: %s", exc)
-        return Decision(
-            should_respond=False, response_type=ResponseType.FULL_RESPONSE, score=score.total,
-            reason=f"llm failure: {type(exc).__name__}: {str(exc)[:200]}", llm_calls=1, source="llm_error",
-            terms=score.terms, state=score.state,
-        )  # fmt: skip
-    deps.llm_call(key, "judge", result, trigger=trigger.id)
-    decision = apply_answer(
-        answer, score=score.total, terms=score.terms, trigger_id=trigger.id,
-        window_ids=[m.id for m in window], min_confidence=s.min_confidence,
-        delay_range=(s.reply_delay_min_seconds, s.reply_delay_max_seconds),
-        allowed_reactions=s.allowed_reactions,
-    )  # fmt: skip
-    deps.store.cache_judgment(key, digest, decision, now, pool=pool)
-    return decision
 
 
 def _schedule_reply(deps: Deps, task: JudgeTask, decision: Decision, trigger: Message, now) -> None:
@@ -333,21 +328,36 @@ def _schedule_reply(deps: Deps, task: JudgeTask, decision: Decision, trigger: Me
     # Planned from the trigger (or question), not from when this judgment ran: a judgment that itself ran
     # late behind a backlog does not make its reply on time.
     planned_wait = (
-        (task.wait_seconds or s.question_watch_seconds) if task.watch
-        else policy.longest_pause(s.judge_timing == "fixed", s.min_wait_seconds, s.pace_max_seconds,
-                                  s.jitter_ratio)
-    )  # fmt: skip
+        (task.wait_seconds or s.question_watch_seconds)
+        if task.watch
+        else policy.longest_pause(
+            s.judge_timing == "fixed", s.min_wait_seconds, s.pace_max_seconds, s.jitter_ratio
+        )
+    )
     payload = ReplyTask(
-        guild_id=task.guild_id, channel_id=key.channel_id, thread_id=key.thread_id,
-        trigger_id=task.trigger_id, response_type=decision.response_type, reason=decision.reason[:500],
-        reply_to_message_id=decision.reply_to_message_id, reaction=decision.reaction, state=decision.state,
+        guild_id=task.guild_id,
+        channel_id=key.channel_id,
+        thread_id=key.thread_id,
+        trigger_id=task.trigger_id,
+        response_type=decision.response_type,
+        reason=decision.reason[:500],
+        reply_to_message_id=decision.reply_to_message_id,
+        reaction=decision.reaction,
+        state=decision.state,
         question_id=task.trigger_id if task.watch else None,
         due_at=policy.reply_due(trigger.created_at, planned_wait, delay),
-    )  # fmt: skip
+    )
     # A watch's reply is named apart: a newer message cancels the previous message's reply, not this one.
     name = policy.task_name(TaskKind.REPLY, key, task.trigger_id, watch=task.watch)
     if deps.tasks.schedule(TaskSpec(name, TaskKind.REPLY, now + timedelta(seconds=delay), dump(payload))):
         deps.emit(
-            "reply_scheduled", key, function="judge", guild=task.guild_id, trigger=task.trigger_id,
-            task=name, kind="watch" if task.watch else "pause", delay_seconds=delay, addressed=False,
-        )  # fmt: skip
+            "reply_scheduled",
+            key,
+            function="judge",
+            guild=task.guild_id,
+            trigger=task.trigger_id,
+            task=name,
+            kind="watch" if task.watch else "pause",
+            delay_seconds=delay,
+            addressed=False,
+        )

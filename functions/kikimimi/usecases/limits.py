@@ -51,8 +51,16 @@ def llm_budget_note(deps: Deps, key: ChannelKey, guild_id: str | None, function:
     if seen not in deps.memory_cache:  # the alert's line: once per guild and day in each process
         deps.memory_cache[seen] = True
         why = f"{used} LLM calls today (budget {limit}): the bot stays silent until the next UTC day"
-        deps.emit("llm_budget_reached", key, function=function, guild=guild_id, day=day, used=used,
-                  limit=limit, reason=why)  # fmt: skip
+        deps.emit(
+            "llm_budget_reached",
+            key,
+            function=function,
+            guild=guild_id,
+            day=day,
+            used=used,
+            limit=limit,
+            reason=why,
+        )
     return f"daily LLM budget reached ({used}/{limit} today)"
 
 

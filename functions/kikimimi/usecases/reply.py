@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from tenacity import RetryError, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
@@ -13,18 +16,33 @@ from kikimimi.domain import policy
 from kikimimi.domain.links import keep_known_links
 from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
 from kikimimi.domain.outgoing import ReplyDraft, part_nonce, reply_parts, shape_reply
-from kikimimi.domain.prompt_context import build_context, last_lines, said_recently
+from kikimimi.domain.prompt_context import PromptContext, build_context, last_lines, said_recently
 from kikimimi.domain.wire import ReplyTask
 from kikimimi.ports import DiscordError, LLMError, LLMRequest, LLMResult
-from kikimimi.usecases import answered, limits
+from kikimimi.usecases import answered, channel, limits
 from kikimimi.usecases.deps import Deps, elapsed_ms
-from kikimimi.usecases.judge import parent_messages
 from kikimimi.usecases.memory import recall as memory_recall
 
 log = logging.getLogger(__name__)
 HISTORY = timedelta(hours=1)
 # A written reply is kept for the task's retries: longer than the reply queue retries (900 s, tasks.tf).
 DRAFT_TTL = timedelta(hours=1)
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """The reply being delivered: its task, the lines it reads, the line it answers, when, the log fields."""
+
+    task: ReplyTask
+    window: list[Message]
+    question: Message | None  # the open question a watch's reply answers
+    target_id: str  # the message the reply points at
+    now: datetime
+    base: dict[str, Any]
+
+    @property
+    def key(self) -> ChannelKey:
+        return self.task.key
 
 
 def reply(deps: Deps, task: ReplyTask) -> str | None:
@@ -34,15 +52,39 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     draft kept under it makes a retry post the rest of the same text.
     """
     started = time.perf_counter()
-    key = task.key
-    s = deps.settings
     base = {"function": "reply", "guild": task.guild_id, "trigger": task.trigger_id}
     now = deps.clock.now()
-    window = _with_trigger(deps, task, _window(deps, key, task, now), now)
+    window = _with_trigger(deps, task, _window(deps, task.key, task, now), now)
     question = next((m for m in window if m.id == task.question_id), None) if task.question_id else None
-    if not deps.enabled(key):  # switched off since the task was scheduled
-        deps.emit("reply_skipped", key, **base, decision="disabled", reason="channel not enabled")
+    if _skipped(deps, task, window, question, now, base):
         return None
+    turn = _Turn(task, window, question, task.reply_to_message_id or task.trigger_id, now, base)
+    interventions = deps.store.interventions_since(task.key, now - HISTORY)
+    if task.response_type is ResponseType.REACT_ONLY and task.reaction:
+        _react(deps, turn, task.reaction, started)
+        return None
+    nonce = policy.nonce(task.key, task.trigger_id)
+    # A retry after a failed part posts what the first attempt wrote: asking the writer again would
+    # stitch the parts already posted to the rest of a different text.
+    draft = deps.store.reply_draft(task.key, nonce)
+    result: LLMResult | None = None
+    if draft is None:
+        written = _write_draft(deps, turn, interventions)
+        if written is None:
+            return None
+        draft = deps.store.keep_reply_draft(task.key, nonce, written[0], now + DRAFT_TTL)
+        result = written[1]
+    return _deliver(deps, turn, draft, result, nonce, started)
+
+
+def _skipped(
+    deps: Deps, task: ReplyTask, window: list[Message], question: Message | None, now: datetime, base: dict
+) -> bool:
+    """The reply is no longer wanted (logged): the place was switched off, or the room moved on."""
+    key = task.key
+    if not channel.enabled(deps, key):  # switched off since the task was scheduled
+        deps.emit("reply_skipped", key, **base, decision="disabled", reason="channel not enabled")
+        return True
     # An answer to an addressed message is owed even if the chat moved on; a judged reply may not be.
     if task.addressed:
         stale = _addressed_gone(deps, window, task, now)
@@ -50,116 +92,163 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
         late = _late_reason(deps, task, now)
         if late is not None:
             deps.emit("reply_skipped", key, **base, decision="late", reason=late)
-            return None
+            return True
         stale = _stale_reason(deps, window, task, question)
     if stale is not None:
         deps.emit("reply_skipped", key, **base, decision="stale", reason=stale)
-        return None
-    target_id = task.reply_to_message_id or task.trigger_id
-    interventions = deps.store.interventions_since(key, now - HISTORY)
-    if task.response_type is ResponseType.REACT_ONLY and task.reaction:
-        if not _discord(
-            deps, key, base, lambda: deps.discord.add_reaction(key.target, target_id, task.reaction or "")
-        ):
-            return None
-        _remember(deps, key, task, window, None, now)
-        deps.emit("reaction", key, **base, decision="reaction", emoji=task.reaction, reply_to=target_id,
-                  latency_ms=elapsed_ms(started))  # fmt: skip
-        return None
+        return True
+    return False
 
-    nonce = policy.nonce(key, task.trigger_id)
-    # A retry after a failed part posts what the first attempt wrote: asking the writer again would
-    # stitch the parts already posted to the rest of a different text.
-    draft = deps.store.reply_draft(key, nonce)
-    result: LLMResult | None = None
-    if draft is None:
-        written = _write_draft(deps, task, base, window, question, target_id, interventions, now)
-        if written is None:
-            return None
-        result = written[1]
-        draft = deps.store.keep_reply_draft(key, nonce, written[0], now + DRAFT_TTL)
-    if _target_deleted(deps, key, base, target_id):  # deleted while the text was written
+
+def _react(deps: Deps, turn: _Turn, emoji: str, started: float) -> None:
+    """A reaction on the target instead of words."""
+    key = turn.key
+    if not _discord(
+        deps, key, turn.base, lambda: deps.discord.add_reaction(key.target, turn.target_id, emoji)
+    ):
+        return
+    _remember(deps, key, turn.task, turn.window, None, turn.now)
+    deps.emit(
+        "reaction",
+        key,
+        **turn.base,
+        decision="reaction",
+        emoji=emoji,
+        reply_to=turn.target_id,
+        latency_ms=elapsed_ms(started),
+    )
+
+
+def _deliver(
+    deps: Deps, turn: _Turn, draft: ReplyDraft, result: LLMResult | None, nonce: str, started: float
+) -> str | None:
+    """Post the draft's parts, keep them in the buffer, remember that the bot spoke; the first part's id."""
+    key, task = turn.key, turn.task
+    if _target_deleted(deps, key, turn.base, turn.target_id):  # deleted while the text was written
         return None
-    posted = _post(deps, key, base, list(draft.parts), target_id, nonce)
+    posted = _post(deps, key, turn.base, list(draft.parts), turn.target_id, nonce)
     if not posted:
         return None
-    message_id = posted[0]
-    for index, (part, part_id) in enumerate(zip(draft.parts, posted, strict=False)):
-        # Each part is a Discord message of its own (a delete or edit names it); a microsecond apart
-        # so the buffer keeps their order.
-        deps.store.add_message(
-            Message(
-                id=part_id, guild_id=task.guild_id, channel_id=key.channel_id, thread_id=key.thread_id,
-                author_id=s.bot_user_id or "self", author_name=s.bot_name, author_is_bot=True, content=part,
-                created_at=now + timedelta(microseconds=index), is_self=True,
-                reply_to_id=target_id if index == 0 else None,
-            ),
-            expire_at=now + deps.ttl(),
-        )  # fmt: skip
-    _remember(deps, key, task, window, message_id, now)
-    memory_recall.after_post(deps, key, task, now)
+    _buffer_parts(deps, turn, draft.parts, posted)
+    _remember(deps, key, task, turn.window, posted[0], turn.now)
+    memory_recall.after_post(deps, key, task, turn.now)
     # Ids and lengths, never the words: what people said and the bot wrote stays out of Cloud Logging
     # (the posted text is in Discord, and in the buffer for the buffer's TTL).
     deps.emit(
-        "posted", key, **base, decision="posted", reply_to=target_id, message_id=message_id,
-        parts=len(posted), message_ids=posted, length=len(draft.text),
+        "posted",
+        key,
+        **turn.base,
+        decision="posted",
+        reply_to=turn.target_id,
+        message_id=posted[0],
+        parts=len(posted),
+        message_ids=posted,
+        length=len(draft.text),
         part_lengths=[len(part) for part in draft.parts[: len(posted)]],
-        draft="written" if result is not None else "reused", response_type=task.response_type.value,
-        model=draft.model, input_tokens=result.input_tokens if result else 0,
-        output_tokens=result.output_tokens if result else 0, latency_ms=elapsed_ms(started),
-    )  # fmt: skip
-    return message_id
+        draft="written" if result is not None else "reused",
+        response_type=task.response_type.value,
+        model=draft.model,
+        input_tokens=result.input_tokens if result else 0,
+        output_tokens=result.output_tokens if result else 0,
+        latency_ms=elapsed_ms(started),
+    )
+    return posted[0]
+
+
+def _buffer_parts(deps: Deps, turn: _Turn, parts: Sequence[str], posted: list[str]) -> None:
+    """Each posted part is a Discord message of its own (a delete or edit names it); a microsecond apart
+    so the buffer keeps their order."""
+    s, key, now = deps.settings, turn.key, turn.now
+    for index, (part, part_id) in enumerate(zip(parts, posted, strict=False)):
+        message = Message(
+            id=part_id,
+            guild_id=turn.task.guild_id,
+            channel_id=key.channel_id,
+            thread_id=key.thread_id,
+            author_id=s.bot_user_id or "self",
+            author_name=s.bot_name,
+            author_is_bot=True,
+            content=part,
+            created_at=now + timedelta(microseconds=index),
+            is_self=True,
+            reply_to_id=turn.target_id if index == 0 else None,
+        )
+        deps.store.add_message(message, expire_at=now + channel.ttl(deps))
 
 
 def _write_draft(
-    deps: Deps, task: ReplyTask, base: dict, window: list[Message], question: Message | None, target_id: str,
-    interventions: list[Intervention], now: datetime,
-) -> tuple[ReplyDraft, LLMResult] | None:  # fmt: skip
+    deps: Deps, turn: _Turn, interventions: list[Intervention]
+) -> tuple[ReplyDraft, LLMResult] | None:
     """Ask the writer and shape its text into the parts to post; None (the reason logged) when there is
     nothing to post: the budget is spent, the writer failed, or the room moved on while it wrote."""
-    key, s = task.key, deps.settings
+    key, task, s, base = turn.key, turn.task, deps.settings, turn.base
     spent = limits.llm_budget_note(deps, key, task.guild_id, "reply")
     if spent:  # past the guild's daily budget the bot writes nothing (reactions still go out)
         deps.emit("reply_skipped", key, **base, decision="budget", reason=spent)
         return None
     _discord(deps, key, base, lambda: deps.discord.trigger_typing(key.target))
-    context = build_context(
-        bot_name=s.bot_name, aliases=s.bot_aliases, persona=s.persona, language=s.language, now=now,
-        messages=window, interventions=interventions, trigger_id=task.trigger_id, target_id=target_id,
-        reason=task.reason, response_type=task.response_type.value, others=parent_messages(deps, key, now),
-        state=task.state, addressed=task.addressed, question_id=task.question_id,
-        said=said_recently(window, interventions, now),
-    )  # fmt: skip
-    context = memory_recall.for_reply(deps, context, task, window, now)
+    context = memory_recall.for_reply(
+        deps, _reply_context(deps, turn, interventions), task, turn.window, turn.now
+    )
     purpose = "short_ack" if task.response_type is ResponseType.SHORT_ACK else "reply"
     cap, thinking = s.output_budget(purpose)
     request = LLMRequest(
-        purpose=purpose, system=prompts.render("reply", context, deps.settings.prompts_dir),
-        max_output_tokens=cap, temperature=0.7, thinking_budget=thinking,
-    )  # fmt: skip
+        purpose=purpose,
+        system=prompts.render("reply", context, s.prompts_dir),
+        max_output_tokens=cap,
+        temperature=0.7,
+        thinking_budget=thinking,
+    )
     limits.spend_llm_call(deps, task.guild_id)
     result = _write(deps, request, retry=task.addressed)
     if result is None:
         deps.emit("reply_failed", key, **base, decision="failed", reason="llm failure")
         return None
     deps.llm_call(key, "reply", result, guild=task.guild_id, trigger=task.trigger_id)
-    text = _known_links_only(
-        deps, key, base, shape_reply(result.text, single_line=purpose == "short_ack"), request
-    )
+    shaped = shape_reply(result.text, single_line=purpose == "short_ack")
+    text = _known_links_only(deps, key, base, shaped, request)
     if not text:
         deps.emit("reply_failed", key, **base, decision="failed", reason="empty text from the model")
         return None
-    if not task.addressed:
-        # Generation takes seconds; a message that arrived meanwhile makes this reply stale too, read
-        # from the same window as before writing (the same lines give the same reading).
-        later = deps.clock.now()
-        fresh = _with_trigger(deps, task, _window(deps, key, task, later), later)
-        overtaken = _stale_reason(deps, fresh, task, question)
-        if overtaken is not None:
-            deps.emit("reply_skipped", key, **base, decision="stale", reason=f"while writing: {overtaken}")
-            return None
+    if not task.addressed and _overtaken(deps, turn):
+        return None
     parts = tuple(reply_parts(text, s.reply_max_messages))
     return ReplyDraft(text=text, parts=parts, model=result.model), result
+
+
+def _reply_context(deps: Deps, turn: _Turn, interventions: list[Intervention]) -> PromptContext:
+    """The writer's prompt context (before memory): the lines, what to answer and why, the bot's turns."""
+    s, task, now = deps.settings, turn.task, turn.now
+    return build_context(
+        bot_name=s.bot_name,
+        aliases=s.bot_aliases,
+        persona=s.persona,
+        language=s.language,
+        now=now,
+        messages=turn.window,
+        interventions=interventions,
+        trigger_id=task.trigger_id,
+        target_id=turn.target_id,
+        reason=task.reason,
+        response_type=task.response_type.value,
+        others=channel.parent_messages(deps, turn.key, now),
+        state=task.state,
+        addressed=task.addressed,
+        question_id=task.question_id,
+        said=said_recently(turn.window, interventions, now),
+    )
+
+
+def _overtaken(deps: Deps, turn: _Turn) -> bool:
+    """Generation takes seconds; a message that arrived meanwhile makes a judged reply stale too, read
+    from the same window as before writing (the same lines give the same reading)."""
+    later = deps.clock.now()
+    fresh = _with_trigger(deps, turn.task, _window(deps, turn.key, turn.task, later), later)
+    overtaken = _stale_reason(deps, fresh, turn.task, turn.question)
+    if overtaken is None:
+        return False
+    deps.emit("reply_skipped", turn.key, **turn.base, decision="stale", reason=f"while writing: {overtaken}")
+    return True
 
 
 def _known_links_only(deps: Deps, key: ChannelKey, base: dict, text: str, request: LLMRequest) -> str:
@@ -167,8 +256,14 @@ def _known_links_only(deps: Deps, key: ChannelKey, base: dict, text: str, reques
     checked = keep_known_links(text, (request.system, request.user), deps.settings.link_allowlist)
     for host in checked.removed:
         # The host only: the path of a phishing link may carry a token or a name.
-        deps.emit("link_removed", key, **base, decision="removed", host=host,
-                  reason="a link the conversation and memory do not contain")  # fmt: skip
+        deps.emit(
+            "link_removed",
+            key,
+            **base,
+            decision="removed",
+            host=host,
+            reason="a link the conversation and memory do not contain",
+        )
     return checked.text
 
 
@@ -205,7 +300,7 @@ def _with_trigger(deps: Deps, task: ReplyTask, window: list[Message], now: datet
     if any(m.id == task.trigger_id for m in window):
         return window
     trigger = deps.store.buffered_message(task.key, task.trigger_id)
-    if trigger is None or trigger.created_at < now - deps.ttl():  # expired: as gone as the window says
+    if trigger is None or trigger.created_at < now - channel.ttl(deps):  # expired: as gone as the window says
         return window
     # Older than every line read (those are the newest), so it goes first.
     return [trigger, *window]
@@ -224,10 +319,10 @@ def _late_reason(deps: Deps, task: ReplyTask, now: datetime) -> str | None:
 def _window(deps: Deps, key: ChannelKey, task: ReplyTask, now: datetime) -> list[Message]:
     """The recent lines the reply reads; for an open question, reaching back to it."""
     limit = deps.settings.context_messages
-    window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit)
+    window = channel.recent(deps, key, now, limit)
     if task.question_id and not any(m.id == task.question_id for m in window):
         # A busy room since the question: read further back (reads cost one per document).
-        window = deps.store.recent_messages(key, since=now - deps.ttl(), limit=limit * 2)
+        window = channel.recent(deps, key, now, limit * 2)
     return window
 
 
@@ -261,17 +356,22 @@ def _discord(deps: Deps, key: ChannelKey, base: dict, call) -> bool:
         return False
 
 
-def _remember(deps: Deps, key: ChannelKey, task: ReplyTask, window: list[Message], message_id: str | None,
-              now: datetime) -> None:  # fmt: skip
+def _remember(
+    deps: Deps, key: ChannelKey, task: ReplyTask, window: list[Message], message_id: str | None, now: datetime
+) -> None:
     """Record the intervention (id = trigger, so a retry overwrites rather than duplicates)."""
     deps.store.record_intervention(
         key,
         Intervention(
-            at=now, trigger_id=task.trigger_id, response_type=task.response_type, message_id=message_id,
-            context=last_lines(window, 5), source_ids=tuple(m.id for m in window[-5:]),
+            at=now,
+            trigger_id=task.trigger_id,
+            response_type=task.response_type,
+            message_id=message_id,
+            context=last_lines(window, 5),
+            source_ids=tuple(m.id for m in window[-5:]),
             source_authors=tuple(m.author_id for m in window[-5:]),
         ),
-    )  # fmt: skip
+    )
 
 
 def _addressed_gone(deps: Deps, window: list[Message], task: ReplyTask, now: datetime) -> str | None:

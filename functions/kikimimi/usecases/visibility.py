@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import ChannelVisibility
+from kikimimi.usecases import channel
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory import maintain
 
@@ -14,7 +15,7 @@ def record(deps: Deps, envelope: ChannelVisibility) -> str:
     publishes the channel again — takes its part of the guild memory along at once. Safe to run again."""
     key = envelope.key
     changed = deps.store.record_visibility(key, envelope.private, envelope.at, envelope.guild_id)
-    deps.forget_settings(key)
+    channel.forget_settings(deps, key)
     # The parent channel's settings, a moderator's override included (read past the 30 s cache: a channel
     # announced on the gateway's start may be enabled by command a moment later); a thread may also be
     # private alone.
@@ -23,8 +24,13 @@ def record(deps: Deps, envelope: ChannelVisibility) -> str:
     # forget_channel reads the guild memory and writes only when this place is still in it.
     cleared = private and maintain.forget_channel(deps, envelope.guild_id, key, deps.clock.now())
     deps.emit(
-        "visibility", key, function="ingest", guild=envelope.guild_id,
-        decision="private" if envelope.private else "public", changed=changed, guild_memory_cleared=cleared,
+        "visibility",
+        key,
+        function="ingest",
+        guild=envelope.guild_id,
+        decision="private" if envelope.private else "public",
+        changed=changed,
+        guild_memory_cleared=cleared,
         reason="Discord's permission overwrites",
-    )  # fmt: skip
+    )
     return "visibility"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -91,17 +90,6 @@ class ForgetTask(_MemoryPlace):
     reason: Literal["delete", "edit"]
     content: str | None = Field(default=None, max_length=4000)  # an edit's new text
     buffered: bool = False  # the message was still in the buffer (so its chunk, if any, is still kept)
-
-
-def is_forget_task(data: bytes | str | dict[str, Any]) -> bool:
-    """Forget tasks share the summarize function (the memory queue): their body says `"kind": "forget"`."""
-    if isinstance(data, dict):
-        return data.get("kind") == "forget"
-    try:
-        body = json.loads(data or b"{}")
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return False
-    return isinstance(body, dict) and body.get("kind") == "forget"
 
 
 def parse_forget_task(data: bytes | str | dict[str, Any]) -> ForgetTask:

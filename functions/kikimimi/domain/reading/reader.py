@@ -16,7 +16,8 @@ from types import MappingProxyType
 from typing import Any
 
 from kikimimi.domain.model import Message
-from kikimimi.domain.reading.features import FEATURE_SET, Line, options, place, place_one
+from kikimimi.domain.reading.addressing import Line, place, place_one
+from kikimimi.domain.reading.features import FEATURE_SET, options
 
 WEIGHTS_VERSION = 1  # the layout of the weights file; FEATURE_SET names what its features mean
 
@@ -81,10 +82,13 @@ class LinkWeights:
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of the weights file (names sorted, so a file diff shows what changed)."""
         return {
-            "version": WEIGHTS_VERSION, "feature_set": self.feature_set, "window": self.window,
-            "trained": dict(self.trained), "bias": self.bias,
+            "version": WEIGHTS_VERSION,
+            "feature_set": self.feature_set,
+            "window": self.window,
+            "trained": dict(self.trained),
+            "bias": self.bias,
             "weights": {name: self.weights[name] for name in sorted(self.weights)},
-        }  # fmt: skip
+        }
 
     def score(self, features: Sequence[str]) -> float:
         """The option's logit: the bias plus the weights of its features (unknown names weigh nothing)."""

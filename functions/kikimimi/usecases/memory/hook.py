@@ -18,6 +18,7 @@ from kikimimi.domain.memory.model import ChannelMemory
 from kikimimi.domain.memory.wire import ReflectTask, SummarizeTask
 from kikimimi.domain.model import ChannelKey, Message, TaskKind, TaskSpec
 from kikimimi.domain.wire import dump
+from kikimimi.usecases import channel
 from kikimimi.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
@@ -118,10 +119,16 @@ def _time_trigger(deps: Deps, message: Message) -> None:
     label = mp.time_label(message.created_at, s.summary_every_minutes)
     eta = max(deps.clock.now(), message.created_at + timedelta(minutes=s.summary_every_minutes))
     schedule(
-        deps, TaskKind.SUMMARIZE, mp.memory_task_name("summarize", key, label), eta,
-        summarize_payload(message, key, None, "time", label), "summary_scheduled", key,
-        trigger=message.id, reason="time",
-    )  # fmt: skip
+        deps,
+        TaskKind.SUMMARIZE,
+        mp.memory_task_name("summarize", key, label),
+        eta,
+        summarize_payload(message, key, None, "time", label),
+        "summary_scheduled",
+        key,
+        trigger=message.id,
+        reason="time",
+    )
 
 
 def _bot_message(deps: Deps, message: Message, created: bool) -> None:
@@ -145,7 +152,8 @@ def _schedule(deps: Deps, message: Message, window: Sequence[Message]) -> None:
         # Near N the bound is checked on every message: bots' messages the bound missed count too.
         near = w.count is None or w.count + w.seen >= s.summary_every_messages - COUNT_SLACK
         if near and not w.triggered:
-            w.count, w.seen = deps.recall.count_after(key, mp.lower_bound(w.memory, now, deps.ttl())), 0
+            after = mp.lower_bound(w.memory, now, channel.ttl(deps))
+            w.count, w.seen = deps.recall.count_after(key, after), 0
             if w.count >= s.summary_every_messages:
                 _count_trigger(deps, message, w, now)
     _reschedule_reflection(deps, message, window)
@@ -157,10 +165,16 @@ def _count_trigger(deps: Deps, message: Message, w: Watch, now: datetime) -> Non
     label = mp.count_label(w.memory)
     eta = now + timedelta(seconds=s.summary_settle_seconds)
     schedule(
-        deps, TaskKind.SUMMARIZE, mp.memory_task_name("summarize", key, label), eta,
-        summarize_payload(message, key, None, "count", label), "summary_scheduled", key,
-        trigger=message.id, reason="count",
-    )  # fmt: skip
+        deps,
+        TaskKind.SUMMARIZE,
+        mp.memory_task_name("summarize", key, label),
+        eta,
+        summarize_payload(message, key, None, "count", label),
+        "summary_scheduled",
+        key,
+        trigger=message.id,
+        reason="count",
+    )
     # The summary moves the watermark at `eta`: read the window again right after it.
     w.triggered, w.count, w.seen = True, 0, 0
     w.expires = min(w.expires, eta + timedelta(seconds=1))

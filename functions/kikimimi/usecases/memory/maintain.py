@@ -7,13 +7,14 @@ import time
 from collections import defaultdict
 from datetime import datetime, timedelta
 
-from kikimimi.domain.memory.model import GuildChannel, GuildMemory
+from kikimimi.domain.memory.model import ChannelMemory, GuildChannel, GuildMemory
 from kikimimi.domain.memory.prompt_context import guild_context
 from kikimimi.domain.memory.schema import GuildAnswer, MemoryAnswerInvalid, parse_guild, schema
 from kikimimi.domain.memory.wire import MaintainTask
 from kikimimi.domain.model import ChannelKey
 from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.prompts import render
+from kikimimi.usecases import channel
 from kikimimi.usecases.deps import Deps, elapsed_ms
 
 log = logging.getLogger(__name__)
@@ -55,8 +56,7 @@ def _rebuild(deps: Deps, guild_id: str, now: datetime, fresh: bool = False) -> b
     Guild memory reaches every channel's prompts, so it is built from public channels only; previous
     texts that a channel no longer public (or no longer remembered) helped write are dropped."""
     assert deps.recall is not None
-    s = deps.settings
-    public = [c for c in deps.recall.guild_channels(guild_id) if not deps.private(c.key)]
+    public = [c for c in deps.recall.guild_channels(guild_id) if not channel.private(deps, c.key)]
     channels = sorted(
         public, key=lambda c: (c.updated_at.timestamp() if c.updated_at else 0.0, c.key.id), reverse=True
     )[:MAX_CHANNELS]
@@ -71,28 +71,7 @@ def _rebuild(deps: Deps, guild_id: str, now: datetime, fresh: bool = False) -> b
             return True
     if not channels:
         return False
-    answer = GuildAnswer(
-        long_term=previous.long_term if previous else "",
-        recent_events=previous.recent_events if previous else "",
-    )
-    model = "none"
-    if deps.memory_llm is not None:
-        request = LLMRequest(
-            purpose="guild",
-            system=render("guild", guild_context(s.bot_name, s.language, previous, channels), s.prompts_dir),
-            schema=schema(GuildAnswer),
-            max_output_tokens=s.output_budget("guild")[0],
-            temperature=0.3,
-            thinking_budget=s.output_budget("guild")[1],
-        )
-        try:
-            result = deps.memory_llm.generate(request)
-            answer, model = parse_guild(result.text), result.model
-        except (LLMError, MemoryAnswerInvalid) as exc:
-            log.warning("guild memory LLM failed, keeping the previous texts: %s", exc)
-            deps.events.emit(
-                "memory_error", {"function": "maintain", "guild": guild_id, "error": f"{exc}"[:300]}
-            )
+    answer, model = _guild_texts(deps, guild_id, previous, channels)
     memory = GuildMemory(
         guild_id=guild_id,
         long_term=answer.long_term,
@@ -113,6 +92,35 @@ def _rebuild(deps: Deps, guild_id: str, now: datetime, fresh: bool = False) -> b
         },
     )
     return True
+
+
+def _guild_texts(
+    deps: Deps, guild_id: str, previous: GuildMemory | None, channels: list[ChannelMemory]
+) -> tuple[GuildAnswer, str]:
+    """(long-term and recent texts, the model that wrote them): one LLM call over the channels' memories;
+    without a memory LLM, or when the call fails, the previous texts stay."""
+    s = deps.settings
+    answer = GuildAnswer(
+        long_term=previous.long_term if previous else "",
+        recent_events=previous.recent_events if previous else "",
+    )
+    if deps.memory_llm is None:
+        return answer, "none"
+    request = LLMRequest(
+        purpose="guild",
+        system=render("guild", guild_context(s.bot_name, s.language, previous, channels), s.prompts_dir),
+        schema=schema(GuildAnswer),
+        max_output_tokens=s.output_budget("guild")[0],
+        temperature=0.3,
+        thinking_budget=s.output_budget("guild")[1],
+    )
+    try:
+        result = deps.memory_llm.generate(request)
+        return parse_guild(result.text), result.model
+    except (LLMError, MemoryAnswerInvalid) as exc:
+        log.warning("guild memory LLM failed, keeping the previous texts: %s", exc)
+        deps.events.emit("memory_error", {"function": "maintain", "guild": guild_id, "error": f"{exc}"[:300]})
+    return answer, "none"
 
 
 def forget_channel(deps: Deps, guild_id: str | None, key: ChannelKey, now: datetime) -> bool:

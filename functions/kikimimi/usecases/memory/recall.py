@@ -20,6 +20,7 @@ from kikimimi.domain.memory.keywords import extract_keywords
 from kikimimi.domain.memory.model import ChannelMemory, Fact, GuildMemory
 from kikimimi.domain.model import ChannelKey, Decision, Intervention, Message, ResponseType
 from kikimimi.domain.prompt_context import PromptContext
+from kikimimi.domain.rule_config import PROACTIVE_TERM
 from kikimimi.domain.rules import Score
 from kikimimi.domain.wire import ReplyTask
 from kikimimi.usecases.deps import Deps
@@ -27,7 +28,6 @@ from kikimimi.usecases.memory.reflect import weights
 
 log = logging.getLogger(__name__)
 _MARKER = re.compile(r"^\[memory:(?P<id>f[0-9a-f]{19})\]\s*")
-PROACTIVE_TERM = "proactive_memory"
 # Guild memory is rebuilt hourly, so a read per reply would be waste; but a channel turning private
 # clears its part at once, and another instance may hold the old text: at most a minute.
 GUILD_CACHE = timedelta(minutes=1)
@@ -181,60 +181,69 @@ def for_reply(
     fact_id, reason = marked_fact(context.reason)
     if deps.recall is None:
         return with_memory(context, reason=reason)
-    s = deps.settings
-    key = task.key
+    key, lang = task.key, context.language
     try:
         memory = deps.recall.channel_memory(key)
         guild = guild_memory(deps, task.guild_id, now)
         target_id = task.reply_to_message_id or task.trigger_id
         target = next((m for m in window if m.id == target_id), None)
-        parts: list[str] = []
-        if target is not None and target.is_human:
-            profile = deps.recall.profile(task.guild_id or "none", target.author_id)
-            level = mp.familiarity(
-                profile.interaction_count if profile else 0,
-                s.familiarity_acquaintance,
-                s.familiarity_regular,
-                s.familiarity_close,
-            )
-            parts.append(blocks.speaker_block(profile, level, target.author_name, context.language))
+        speaker = _speaker(deps, task, target, lang)
         proactive = deps.recall.fact(key, fact_id) if fact_id else None
-        # A one-line acknowledgement cites no memory: retrieval is for real replies.
-        if (
-            memory.fact_count > 0
-            and deps.embedder is not None
-            and task.response_type.value == "full_response"
-        ):
-            humans = [
-                m for m in window if m.is_human and (target is None or m.created_at <= target.created_at)
-            ]
-            ranked = retrieve(
-                deps,
-                key,
-                [m.content for m in humans[-3:]],
-                target.author_id if target else None,
-                now,
-                s.related_facts + 1,
-                s.related_min_score,
-            )
-            related = [(f, v) for f, v in ranked if proactive is None or f.id != proactive.id][
-                : s.related_facts
-            ]
-            names = {m.author_id: m.author_name for m in window}
-            parts.append(blocks.related_block(related, names, now, context.language))
-        if proactive is not None and proactive.shared_at is None:
-            parts.append(blocks.proactive_block(proactive, now, context.language))
+        related = _related(deps, task, memory, window, target, proactive, now, lang)
+        bring_up = (
+            blocks.proactive_block(proactive, now, lang) if proactive and proactive.shared_at is None else ""
+        )
         return with_memory(
             context,
-            channel=blocks.channel_block(memory, context.language),
-            guild=blocks.guild_block(guild, key, context.language),
-            recall="\n\n".join(p for p in parts if p),
+            channel=blocks.channel_block(memory, lang),
+            guild=blocks.guild_block(guild, key, lang),
+            recall="\n\n".join(p for p in (speaker, related, bring_up) if p),
             reason=reason,
         )
     except Exception as exc:
         log.exception("memory for the reply failed")
         deps.emit("memory_error", key, function="reply", error=f"{exc!r}"[:300])
         return with_memory(context, reason=reason)
+
+
+def _speaker(deps: Deps, task: ReplyTask, target: Message | None, lang: str) -> str:
+    """What the bot knows of the person it answers, and how familiar they are; "" for a bot's line."""
+    assert deps.recall is not None
+    if target is None or not target.is_human:
+        return ""
+    s = deps.settings
+    profile = deps.recall.profile(task.guild_id or "none", target.author_id)
+    level = mp.familiarity(
+        profile.interaction_count if profile else 0,
+        s.familiarity_acquaintance,
+        s.familiarity_regular,
+        s.familiarity_close,
+    )
+    return blocks.speaker_block(profile, level, target.author_name, lang)
+
+
+def _related(
+    deps: Deps,
+    task: ReplyTask,
+    memory: ChannelMemory,
+    window: Sequence[Message],
+    target: Message | None,
+    proactive: Fact | None,
+    now: datetime,
+    lang: str,
+) -> str:
+    """The facts related to the last lines up to the target (the proactive one aside); a one-line
+    acknowledgement cites no memory: retrieval is for real replies."""
+    if memory.fact_count == 0 or deps.embedder is None or task.response_type.value != "full_response":
+        return ""
+    s = deps.settings
+    humans = [m for m in window if m.is_human and (target is None or m.created_at <= target.created_at)]
+    speaker_id = target.author_id if target else None
+    texts = [m.content for m in humans[-3:]]
+    ranked = retrieve(deps, task.key, texts, speaker_id, now, s.related_facts + 1, s.related_min_score)
+    related = [(f, v) for f, v in ranked if proactive is None or f.id != proactive.id][: s.related_facts]
+    names = {m.author_id: m.author_name for m in window}
+    return blocks.related_block(related, names, now, lang)
 
 
 def after_post(deps: Deps, key: ChannelKey, task: ReplyTask, now: datetime) -> None:

@@ -11,7 +11,7 @@ from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory import ranking as fr
 from kikimimi.domain.memory.forget import sources_of
 from kikimimi.domain.memory.keywords import extract_keywords, merge_keywords
-from kikimimi.domain.memory.model import ChannelMemory, ChunkLine, Fact
+from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine, Fact
 from kikimimi.domain.memory.prompt_context import reflect_context
 from kikimimi.domain.memory.schema import (
     FactAnswer,
@@ -24,6 +24,7 @@ from kikimimi.domain.memory.wire import ReflectTask
 from kikimimi.domain.model import ChannelKey
 from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.prompts import render
+from kikimimi.usecases import channel
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.memory.summarize import close_window, pending_messages
 
@@ -48,9 +49,7 @@ def reflect(deps: Deps, task: ReflectTask) -> int | None:
     if deps.recall is None or deps.embedder is None:
         return None
     started = time.perf_counter()
-    s = deps.settings
-    key = task.key
-    now = deps.clock.now()
+    s, key, now = deps.settings, task.key, deps.clock.now()
     base = {
         "function": "reflect",
         "guild": task.guild_id,
@@ -58,33 +57,8 @@ def reflect(deps: Deps, task: ReflectTask) -> int | None:
         "window": task.window,
         "reason": task.reason,
     }
-    memory = deps.recall.channel_memory(key)
-    if task.reason == "lull":
-        if _interrupted(deps, task):
-            deps.emit("reflection_skipped", key, **base, decision="stale", why="a newer message exists")
-            return None
-        # One aggregation read settles most lulls (too few messages): the messages are read only to flush.
-        waiting = deps.recall.count_after(key, mp.lower_bound(memory, now, deps.ttl()))
-        pending = (
-            pending_messages(deps, key, memory, now)
-            if memory.unreflected + waiting >= s.reflect_min_messages
-            else []
-        )
-        if memory.unreflected + len(pending) < s.reflect_min_messages:
-            deps.emit(
-                "reflection_skipped",
-                key,
-                **base,
-                decision="not_due",
-                messages=memory.unreflected + len(pending),
-            )
-            return None
-        if pending:  # the lull is a natural boundary: close the summary window first, losing nothing
-            memory = (
-                close_window(deps, key, task.guild_id, memory, "flush", f"r{task.window}", pending) or memory
-            )
-    elif task.window != f"b{memory.reflect_seq}" or memory.unreflected < s.reflect_backlog_messages:
-        deps.emit("reflection_skipped", key, **base, decision="stale", why="another reflection covered it")
+    memory = _memory_if_due(deps, task, now, base)
+    if memory is None:
         return None
     chunks = deps.recall.chunks_after(key, memory.reflected_seq, MAX_CHUNKS)
     lines = [line for chunk in chunks for line in chunk.lines]
@@ -95,22 +69,8 @@ def reflect(deps: Deps, task: ReflectTask) -> int | None:
     if answer is None:
         return None
     outcome = _dedupe(deps, key, memory, _candidates(deps, answer, lines, now), now)
-    evict: list[str] = []
-    if memory.fact_count + outcome.added > s.facts_max_per_channel:
-        stored = [f for f in deps.recall.facts(key, s.facts_max_per_channel * 2) if f.id not in outcome.save]
-        evict = fr.evictions(stored, outcome.added, s.facts_max_per_channel, now, weights(deps))
-    done = deps.recall.commit_reflection(
-        key,
-        memory.reflect_seq,
-        reflected_seq=chunks[-1].seq,
-        reflected_total=memory.reflected_total + len(lines),
-        at=now,
-        save=list(outcome.save.values()),
-        delete=evict,
-        fact_delta=outcome.added - len(evict),
-        expected_epoch=memory.epoch,  # a forget since the chunks were read: they may hold its text
-    )
-    if not done:
+    evict = _evictions(deps, key, memory, outcome, now)
+    if not _commit(deps, key, memory, chunks, outcome, evict, now):
         deps.emit("reflection_skipped", key, **base, decision="conflict", why="another reflection committed")
         return None
     deps.emit(
@@ -125,6 +85,87 @@ def reflect(deps: Deps, task: ReflectTask) -> int | None:
         facts_evicted=len(evict),
         latency_ms=elapsed_ms(started),
     )
+    _log_facts(deps, key, base, outcome, evict)
+    return len(outcome.save)
+
+
+def _memory_if_due(deps: Deps, task: ReflectTask, now: datetime, base: dict) -> ChannelMemory | None:
+    """The channel memory when this reflection is due, else None (logged): a lull is due with enough
+    unreflected messages and no newer one, a backlog while no other reflection covered its window."""
+    assert deps.recall is not None
+    key = task.key
+    memory = deps.recall.channel_memory(key)
+    if task.reason == "lull":
+        if _interrupted(deps, task):
+            deps.emit("reflection_skipped", key, **base, decision="stale", why="a newer message exists")
+            return None
+        return _after_lull(deps, task, memory, now, base)
+    if task.window != f"b{memory.reflect_seq}" or memory.unreflected < deps.settings.reflect_backlog_messages:
+        deps.emit("reflection_skipped", key, **base, decision="stale", why="another reflection covered it")
+        return None
+    return memory
+
+
+def _after_lull(
+    deps: Deps, task: ReflectTask, memory: ChannelMemory, now: datetime, base: dict
+) -> ChannelMemory | None:
+    """Enough messages since the last reflection? The lull is a natural boundary: the summary window is
+    closed first (losing nothing), and the memory after it returned; None (logged) when too few."""
+    assert deps.recall is not None
+    s, key = deps.settings, task.key
+    # One aggregation read settles most lulls (too few messages): the messages are read only to flush.
+    waiting = deps.recall.count_after(key, mp.lower_bound(memory, now, channel.ttl(deps)))
+    enough = memory.unreflected + waiting >= s.reflect_min_messages
+    pending = pending_messages(deps, key, memory, now) if enough else []
+    if memory.unreflected + len(pending) < s.reflect_min_messages:
+        deps.emit(
+            "reflection_skipped", key, **base, decision="not_due", messages=memory.unreflected + len(pending)
+        )
+        return None
+    if pending:
+        return close_window(deps, key, task.guild_id, memory, "flush", f"r{task.window}", pending) or memory
+    return memory
+
+
+def _evictions(
+    deps: Deps, key: ChannelKey, memory: ChannelMemory, outcome: _Outcome, now: datetime
+) -> list[str]:
+    """The lowest-scored stored facts to drop so the channel stays within FACTS_MAX_PER_CHANNEL."""
+    assert deps.recall is not None
+    s = deps.settings
+    if memory.fact_count + outcome.added <= s.facts_max_per_channel:
+        return []
+    stored = [f for f in deps.recall.facts(key, s.facts_max_per_channel * 2) if f.id not in outcome.save]
+    return fr.evictions(stored, outcome.added, s.facts_max_per_channel, now, weights(deps))
+
+
+def _commit(
+    deps: Deps,
+    key: ChannelKey,
+    memory: ChannelMemory,
+    chunks: list[Chunk],
+    outcome: _Outcome,
+    evict: list[str],
+    now: datetime,
+) -> bool:
+    """Save the facts and move the watermark in one transaction; False when another reflection (or a
+    forget since the chunks were read: they may hold its text) got there first."""
+    assert deps.recall is not None
+    return deps.recall.commit_reflection(
+        key,
+        memory.reflect_seq,
+        reflected_seq=chunks[-1].seq,
+        reflected_total=memory.reflected_total + sum(len(chunk.lines) for chunk in chunks),
+        at=now,
+        save=list(outcome.save.values()),
+        delete=evict,
+        fact_delta=outcome.added - len(evict),
+        expected_epoch=memory.epoch,
+    )
+
+
+def _log_facts(deps: Deps, key: ChannelKey, base: dict, outcome: _Outcome, evict: list[str]) -> None:
+    """One `fact` line per fact added, merged or evicted."""
     for fact in outcome.save.values():
         deps.emit(
             "fact",
@@ -139,7 +180,6 @@ def reflect(deps: Deps, task: ReflectTask) -> int | None:
         )
     for fact_id in evict:
         deps.emit("fact", key, **base, fact_id=fact_id, action="evicted")
-    return len(outcome.save)
 
 
 def _interrupted(deps: Deps, task: ReflectTask) -> bool:

@@ -19,6 +19,7 @@ from kikimimi.domain.memory.prompt_context import chunk_line
 from kikimimi.domain.memory.wire import ReflectTask, SummarizeTask
 from kikimimi.domain.model import ChannelKey, Message, TaskKind
 from kikimimi.domain.wire import dump
+from kikimimi.usecases import channel
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory.hook import forget, schedule, summarize_payload
 from kikimimi.usecases.memory.rebuild import rebuild_summary
@@ -45,7 +46,7 @@ def pending_messages(
     assert deps.recall is not None
     s = deps.settings
     cutoff = now - timedelta(seconds=s.summary_settle_seconds)
-    after = mp.lower_bound(memory, now, deps.ttl())
+    after = mp.lower_bound(memory, now, channel.ttl(deps))
     found = deps.recall.messages_after(key, after, cutoff, limit or s.summary_max_messages)
     return [m for m in found if not mp.covered(m, memory)]
 
@@ -83,7 +84,8 @@ def close_window(
     fresh = memory.summary_base_at is None or mp.lineage_expired(memory, now)
     answer, model = write_summary(deps, key, superseded(memory) if fresh else memory, batch)
     updates, refs = mp.exchanges(batch, memory.refs, s.names)
-    if deps.private(key):  # profiles are read in every channel: a private place's topics stay out of them
+    # Profiles are read in every channel: a private place's topics stay out of them.
+    if channel.private(deps, key):
         updates = [replace(u, last_topic=()) for u in updates]
     new = replace(
         memory,
@@ -172,6 +174,6 @@ def _follow_up(deps: Deps, key: ChannelKey, memory: ChannelMemory, window: str, 
         # A bucket's task fires after its bucket ended, so only a message delivered late can find its
         # bucket's task already used (by this run): look once for it.
         assert memory.watermark_at is not None
-        later = deps.recall.messages_after(key, mp.lower_bound(memory, now, deps.ttl()), now + FAR, 1)
+        later = deps.recall.messages_after(key, mp.lower_bound(memory, now, channel.ttl(deps)), now + FAR, 1)
         if later and not mp.covered(later[0], memory):
             _aim_at(deps, key, memory.guild_id, later[0])

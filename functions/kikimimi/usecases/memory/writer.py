@@ -57,7 +57,17 @@ def emit_summary(
 ) -> None:
     """The `channel_summary` line of a summary written (summarized) or rebuilt after a forget."""
     deps.emit(
-        "channel_summary", key, **base, decision=decision, messages=messages, seq=new.seq,
-        summary=new.summary, mood=new.mood, topic_keywords=list(new.topic_keywords),
-        active_users=list(new.active_users), **extra, model=model, latency_ms=elapsed_ms(started),
-    )  # fmt: skip
+        "channel_summary",
+        key,
+        **base,
+        decision=decision,
+        messages=messages,
+        seq=new.seq,
+        summary=new.summary,
+        mood=new.mood,
+        topic_keywords=list(new.topic_keywords),
+        active_users=list(new.active_users),
+        **extra,
+        model=model,
+        latency_ms=elapsed_ms(started),
+    )

@@ -1,0 +1,181 @@
+"""The buffer on Firestore: channels/{key}/messages/{id} holds a message, its tombstone or an early edit;
+windows of it are read by time (ingest, judgments, summaries) and by author (forget me)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from google.api_core import exceptions
+from google.cloud import firestore
+from google.cloud.firestore_v1.base_query import FieldFilter
+
+from kikimimi.adapters.firestore import codec
+from kikimimi.adapters.firestore.counting import DocumentCounter
+from kikimimi.adapters.firestore.paths import MESSAGES, Paths
+from kikimimi.domain.model import ChannelKey, Message
+
+
+class Buffer:
+    """One document per message, created once; no write to a shared document per message."""
+
+    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
+        self._paths = paths
+        self._client = paths.client
+        self._count = counter.add
+
+    def add_message(self, message: Message, expire_at: datetime) -> bool:
+        """Create-if-absent by message id; True when this call created it. A tombstone in the message's
+        place refuses it (create fails on any existing document, so no read is paid per message and a
+        concurrent delete cannot slip between a check and the write); an edit that came first is applied."""
+        self._count(writes=1)
+        ref = self._paths.messages(message.key).document(message.id)
+        doc = codec.message_to_doc(message, expire_at)
+        try:
+            ref.create(doc)
+        except exceptions.Conflict:  # AlreadyExists: a redelivery, a tombstone, or an early edit
+            return self._apply_pending_edit(ref, doc)
+        return True
+
+    def _apply_pending_edit(self, ref: firestore.DocumentReference, doc: dict[str, Any]) -> bool:
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> bool:
+            snap = ref.get(transaction=tx)
+            current = snap.to_dict() if snap.exists else None
+            if codec.doc_state(current) != codec.PENDING_EDIT:
+                return False
+            assert current is not None
+            tx.set(ref, {**doc, "content": str(current.get("content", ""))})
+            return True
+
+        self._count(reads=1)
+        return bool(run(self._client.transaction()))
+
+    def update_message(
+        self, key: ChannelKey, message_id: str, content: str, pending_until: datetime
+    ) -> tuple[str, Message | None]:
+        """("edited", before) | ("pending", None): kept for a later create | ("deleted", None)."""
+        ref = self._paths.messages(key).document(message_id)
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> tuple[str, Message | None]:
+            snap = ref.get(transaction=tx)
+            current = snap.to_dict() if snap.exists else None
+            state = codec.doc_state(current)
+            if state == codec.TOMBSTONE:
+                return "deleted", None
+            if state == "message":
+                assert current is not None
+                tx.update(ref, {"content": content})
+                return "edited", codec.message_from_doc(current)
+            tx.set(ref, codec.pending_edit_doc(message_id, content, pending_until))
+            return "pending", None
+
+        outcome = run(self._client.transaction())
+        self._count(reads=1, writes=int(outcome[0] != "deleted"))
+        return outcome
+
+    def delete_message(self, key: ChannelKey, message_id: str, tombstone_until: datetime) -> Message | None:
+        """A tombstone in the message's place, in one transaction with reading what was buffered."""
+        ref = self._paths.messages(key).document(message_id)
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> Message | None:
+            snap = ref.get(transaction=tx)
+            current = snap.to_dict() if snap.exists else None
+            tx.set(ref, codec.tombstone_doc(message_id, tombstone_until))
+            if current is None or codec.doc_state(current) != "message":
+                return None
+            return codec.message_from_doc(current)
+
+        self._count(reads=1, writes=1)
+        gone: Message | None = run(self._client.transaction())
+        return gone
+
+    def is_deleted(self, key: ChannelKey, message_id: str) -> bool:
+        self._count(reads=1)
+        snap = self._paths.messages(key).document(message_id).get()
+        return codec.doc_state(snap.to_dict() if snap.exists else None) == codec.TOMBSTONE
+
+    def buffered(self, key: ChannelKey, message_ids: Sequence[str]) -> set[str]:
+        """Which of these ids are buffered messages (one batched get)."""
+        if not message_ids:
+            return set()
+        refs = [self._paths.messages(key).document(mid) for mid in dict.fromkeys(message_ids)]
+        self._count(reads=len(refs))
+        return {
+            snap.id
+            for snap in self._client.get_all(refs)
+            if codec.doc_state(snap.to_dict() if snap.exists else None) == "message"
+        }
+
+    def buffered_message(self, key: ChannelKey, message_id: str) -> Message | None:
+        """One buffered message by id (a tombstone or an early edit is none): one get."""
+        self._count(reads=1)
+        snap = self._paths.messages(key).document(message_id).get()
+        doc = snap.to_dict() if snap.exists else None
+        return codec.message_from_doc(doc) if doc is not None and codec.doc_state(doc) == "message" else None
+
+    def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
+        """The newest `limit` messages created at or after `since`, oldest first."""
+        if limit <= 0:
+            return []
+        query = (
+            self._paths.messages(key)
+            .where(filter=FieldFilter("created_at", ">=", codec.utc(since)))
+            .order_by("created_at", direction=firestore.Query.DESCENDING)
+            # The implicit __name__ order follows the last order_by, so ties come newest id first.
+            .limit(limit)
+        )
+        messages = [codec.message_from_doc(snap.to_dict() or {}) for snap in query.stream()]
+        self._count(reads=len(messages))
+        return sorted(messages, key=lambda m: (m.created_at, m.id))
+
+    def messages_after(self, key: ChannelKey, after: datetime, until: datetime, limit: int) -> list[Message]:
+        """Messages created in [after, until], oldest first (a summary's window)."""
+        query = (
+            self._paths.messages(key)
+            .where(filter=FieldFilter("created_at", ">=", codec.utc(after)))
+            .where(filter=FieldFilter("created_at", "<=", codec.utc(until)))
+            .order_by("created_at")
+            .limit(limit)
+        )
+        found = [codec.message_from_doc(s.to_dict() or {}) for s in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return sorted(found, key=lambda m: (m.created_at, m.id))
+
+    def count_after(self, key: ChannelKey, after: datetime) -> int:
+        query: Any = self._paths.messages(key).where(filter=FieldFilter("created_at", ">", codec.utc(after)))
+        self._count(reads=1)  # an aggregation bills one read per 1000 index entries
+        result: Any = query.count().get()  # [[AggregationResult]]
+        return int(result[0][0].value)
+
+    def buffered_by(
+        self, guild_id: str | None, author_id: str, limit: int, until: datetime | None = None
+    ) -> list[Message]:
+        """A collection-group query on the buffer, guild and author in the query, newest first (its
+        composite index is in Terraform); paged on by a cursor past another prefix's documents."""
+        query = (
+            self._client.collection_group(MESSAGES)
+            .where(filter=FieldFilter("guild_id", "==", guild_id))
+            .where(filter=FieldFilter("author_id", "==", author_id))
+        )
+        if until is not None:
+            query = query.where(filter=FieldFilter("created_at", "<=", codec.utc(until)))
+        query = query.order_by("created_at", direction=firestore.Query.DESCENDING)
+        found: list[Message] = []
+        reads, last = 0, None
+        while (want := limit - len(found)) > 0:
+            page = (query.start_after(last) if last is not None else query).limit(want)
+            snaps = list(page.stream())
+            reads += len(snaps)
+            for snap in snaps:
+                doc = snap.to_dict() or {}
+                if self._paths.owns(snap.reference) and codec.doc_state(doc) == "message":
+                    found.append(codec.message_from_doc(doc))
+            if len(snaps) < want:
+                break  # the query has no more
+            last = snaps[-1]
+        self._count(reads=max(1, reads))
+        return found[:limit]

@@ -1,0 +1,153 @@
+"""Facts on Firestore: memory_channels/{key}/facts/{id}, with the embedding as a Vector field (the vector
+index serves find_nearest), written by reflections, shared, expired and forgotten."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from google.cloud import firestore
+from google.cloud.firestore_v1.base_query import FieldFilter
+from google.cloud.firestore_v1.base_vector_query import DistanceMeasure
+from google.cloud.firestore_v1.vector import Vector
+
+from kikimimi.adapters.firestore import codec
+from kikimimi.adapters.firestore import memory_codec as mc
+from kikimimi.adapters.firestore.counting import DocumentCounter
+from kikimimi.adapters.firestore.forgetting import match_filter
+from kikimimi.adapters.firestore.paths import Paths
+from kikimimi.domain.memory.model import Fact, SourceMatch
+from kikimimi.domain.model import ChannelKey
+
+
+class Facts:
+    """A place's facts, and the reflection watermark on its memory document they are committed with."""
+
+    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
+        self._paths = paths
+        self._client = paths.client
+        self._count = counter.add
+
+    def commit_reflection(
+        self,
+        key: ChannelKey,
+        expected_reflect_seq: int,
+        *,
+        reflected_seq: int,
+        reflected_total: int,
+        at: datetime,
+        save: Sequence[Fact],
+        delete: Sequence[str],
+        fact_delta: int,
+        expected_epoch: int | None = None,
+    ) -> bool:
+        ref = self._paths.memory(key)
+        facts = self._paths.facts(key)
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> bool:
+            snap = ref.get(transaction=tx)
+            current = mc.memory_from_doc(key, snap.to_dict() if snap.exists else None)
+            if current.reflect_seq != expected_reflect_seq:
+                return False
+            if expected_epoch is not None and current.epoch != expected_epoch:
+                return False  # a forget came since the chunks were read
+            for fact_id in delete:
+                tx.delete(facts.document(fact_id))
+            for fact in save:
+                tx.set(facts.document(fact.id), mc.fact_to_doc(key, fact, Vector(list(fact.embedding))))
+            tx.set(
+                ref,
+                {
+                    "channel_id": key.channel_id,
+                    "thread_id": key.thread_id,
+                    "reflect_seq": current.reflect_seq + 1,
+                    "reflected_seq": reflected_seq,
+                    "reflected_total": reflected_total,
+                    "reflected_at": codec.utc(at),
+                    "fact_count": max(0, current.fact_count + fact_delta),
+                },
+                merge=True,
+            )
+            return True
+
+        self._count(reads=1)
+        done = bool(run(self._client.transaction()))
+        if done:
+            self._count(writes=1 + len(save) + len(delete))
+        return done
+
+    def nearest_facts(self, key: ChannelKey, vector: Sequence[float], limit: int) -> list[Fact]:
+        query = self._paths.facts(key).find_nearest(
+            vector_field="embedding",
+            query_vector=Vector(list(vector)),
+            limit=limit,
+            distance_measure=DistanceMeasure.COSINE,
+        )
+        found = [mc.fact_from_doc(s.to_dict() or {}) for s in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return found
+
+    def fact(self, key: ChannelKey, fact_id: str) -> Fact | None:
+        self._count(reads=1)
+        snap = self._paths.facts(key).document(fact_id).get()
+        return mc.fact_from_doc(snap.to_dict() or {}) if snap.exists else None
+
+    def facts(self, key: ChannelKey, limit: int) -> list[Fact]:
+        query = (
+            self._paths.facts(key).order_by("updated_at", direction=firestore.Query.DESCENDING).limit(limit)
+        )
+        found = [mc.fact_from_doc(s.to_dict() or {}) for s in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return sorted(found, key=lambda f: (f.updated_at, f.id), reverse=True)
+
+    def mark_shared(self, key: ChannelKey, fact_id: str, at: datetime) -> bool:
+        ref = self._paths.facts(key).document(fact_id)
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> bool:
+            snap = ref.get(transaction=tx)
+            if not snap.exists or (snap.to_dict() or {}).get("shared_at") is not None:
+                return False
+            tx.update(ref, {"shared_at": codec.utc(at)})
+            return True
+
+        self._count(reads=1)
+        done = bool(run(self._client.transaction()))
+        self._count(writes=int(done))
+        return done
+
+    def expired_facts(self, now: datetime, limit: int) -> list[tuple[ChannelKey, str]]:
+        query = (
+            self._client.collection_group(self._paths.facts_group)
+            .where(filter=FieldFilter("expires_at", "<", codec.utc(now)))
+            .limit(limit)
+        )
+        found = [(ChannelKey.parse(str(d.get("channel_key"))), str(d.get("id"))) for d in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return sorted(found, key=lambda p: (p[0].id, p[1]))
+
+    def delete_facts(self, key: ChannelKey, fact_ids: Sequence[str]) -> int:
+        refs = [self._paths.facts(key).document(fid) for fid in fact_ids]
+        existing = [s.reference for s in self._client.get_all(refs) if s.exists] if refs else []
+        batch = self._client.batch()
+        for ref in existing:
+            batch.delete(ref)
+        if existing:
+            batch.set(
+                self._paths.memory(key), {"fact_count": firestore.Increment(-len(existing))}, merge=True
+            )
+            batch.commit()
+        self._count(reads=max(1, len(refs)), writes=len(existing) + int(bool(existing)))
+        return len(existing)
+
+    def facts_citing(self, key: ChannelKey, match: SourceMatch) -> list[Fact]:
+        facts = self._paths.facts(key)
+        queries = [facts.where(filter=match_filter(match, "source_ids", "source_authors"))]
+        if match.author_id is not None:  # facts the model said came from them (older facts have no authors)
+            queries.append(
+                facts.where(filter=FieldFilter("source_user_ids", "array_contains", match.author_id))
+            )
+        found = {s.id: mc.fact_from_doc(s.to_dict() or {}) for q in queries for s in q.stream()}
+        self._count(reads=max(1, len(found)) * len(queries))
+        return sorted(found.values(), key=lambda f: f.id)

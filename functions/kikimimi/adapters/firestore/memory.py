@@ -1,0 +1,178 @@
+"""A place's memory on Firestore: memory_channels/{key} (summary, mood, topics, people, watermarks,
+`epoch`) and its chunks (the transcript of each summarized window), committed, rebuilt and forgotten."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from google.cloud import firestore
+from google.cloud.firestore_v1.base_query import FieldFilter
+
+from kikimimi.adapters.firestore import codec
+from kikimimi.adapters.firestore import memory_codec as mc
+from kikimimi.adapters.firestore.counting import DocumentCounter
+from kikimimi.adapters.firestore.forgetting import delete_all, match_filter, rewrite_each
+from kikimimi.adapters.firestore.guilds import profile_changes
+from kikimimi.adapters.firestore.paths import CHUNKS, MEMORY_CHANNELS, Paths
+from kikimimi.domain.memory.model import ChannelMemory, Chunk, ProfileUpdate, SourceMatch
+from kikimimi.domain.model import ChannelKey
+
+
+class ChannelMemories:
+    """The memory document of each place and its chunks; `epoch` fences commits against a forget."""
+
+    def __init__(self, paths: Paths, counter: DocumentCounter, *, chunk_ttl: timedelta) -> None:
+        self._paths = paths
+        self._client = paths.client
+        self._count = counter.add
+        self._chunk_ttl = chunk_ttl
+
+    def _chunks(self, key: ChannelKey) -> firestore.CollectionReference:
+        return self._paths.memory(key).collection(CHUNKS)
+
+    def _chunk_doc(self, chunk: Chunk) -> dict[str, Any]:
+        return mc.chunk_to_doc(chunk, codec.utc(chunk.created_at) + self._chunk_ttl)
+
+    def channel_memory(self, key: ChannelKey) -> ChannelMemory:
+        self._count(reads=1)
+        snap = self._paths.memory(key).get()
+        return mc.memory_from_doc(key, snap.to_dict() if snap.exists else None)
+
+    def commit_summary(
+        self, memory: ChannelMemory, expected_seq: int, chunk: Chunk, profiles: Sequence[ProfileUpdate]
+    ) -> bool:
+        ref = self._paths.memory(memory.key)
+        chunk_ref = self._chunks(memory.key).document(f"{chunk.seq:08d}")
+        guild = memory.guild_id or "none"
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> bool:
+            snap = ref.get(transaction=tx)
+            current = mc.memory_from_doc(memory.key, snap.to_dict() if snap.exists else None)
+            if current.seq != expected_seq or current.epoch != memory.epoch:
+                return False  # another summary won, or a forget came since the messages were read
+            tx.set(ref, mc.memory_to_doc(memory, mc.SUMMARY_FIELDS), merge=True)
+            tx.set(chunk_ref, self._chunk_doc(chunk))
+            for update in profiles:
+                profile = self._paths.profiles(guild).document(update.user_id)
+                tx.set(profile, profile_changes(guild, update), merge=True)
+            return True
+
+        self._count(reads=1)
+        done = bool(run(self._client.transaction()))
+        if done:
+            self._count(writes=2 + len(profiles))
+        return done
+
+    def chunks_after(self, key: ChannelKey, seq: int, limit: int) -> list[Chunk]:
+        query = self._chunks(key).where(filter=FieldFilter("seq", ">", seq)).order_by("seq").limit(limit)
+        found = [mc.chunk_from_doc(s.to_dict() or {}) for s in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return found
+
+    def channels_updated_since(self, since: datetime) -> list[ChannelMemory]:
+        memories = self._paths.collection(MEMORY_CHANNELS)
+        return self._memories(memories.where(filter=FieldFilter("updated_at", ">=", codec.utc(since))))
+
+    def guild_channels(self, guild_id: str) -> list[ChannelMemory]:
+        memories = self._paths.collection(MEMORY_CHANNELS)
+        return self._memories(memories.where(filter=FieldFilter("guild_id", "==", guild_id)))
+
+    def _memories(self, query: Any) -> list[ChannelMemory]:
+        found = [mc.memory_from_doc(ChannelKey.parse(s.id), s.to_dict()) for s in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return sorted(found, key=lambda c: c.key.id)
+
+    def places(self, channel_id: str) -> list[ChannelKey]:
+        memories = self._paths.collection(MEMORY_CHANNELS)
+        query = memories.where(filter=FieldFilter("channel_id", "==", channel_id))
+        found = [ChannelKey.parse(s.id) for s in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return sorted(found, key=lambda k: k.id)  # a key without a thread does not compare with one
+
+    def bump_epoch(self, key: ChannelKey) -> None:
+        self._count(writes=1)  # a blind transform: no read
+        self._paths.memory(key).set(
+            {"channel_id": key.channel_id, "thread_id": key.thread_id, "epoch": firestore.Increment(1)},
+            merge=True,
+        )
+
+    def drop_refs(self, key: ChannelKey, author_id: str) -> int:
+        ref = self._paths.memory(key)
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> int:
+            snap = ref.get(transaction=tx)
+            memory = mc.memory_from_doc(key, snap.to_dict() if snap.exists else None)
+            kept = tuple(r for r in memory.refs if r.author_id != author_id)
+            if len(kept) != len(memory.refs):
+                tx.set(ref, {"refs": mc.memory_to_doc(replace(memory, refs=kept))["refs"]}, merge=True)
+            return len(memory.refs) - len(kept)
+
+        gone = int(run(self._client.transaction()))
+        self._count(reads=1, writes=int(gone > 0))
+        return gone
+
+    def supersede_summary(self, key: ChannelKey) -> None:
+        self._count(writes=1)
+        self._paths.memory(key).set(
+            {"summary": "", "mood": "", "topic_keywords": [], "active_users": [], "summary_base_at": None},
+            merge=True,
+        )
+
+    def commit_rebuild(self, memory: ChannelMemory) -> bool:
+        ref = self._paths.memory(memory.key)
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> bool:
+            snap = ref.get(transaction=tx)
+            current = mc.memory_from_doc(memory.key, snap.to_dict() if snap.exists else None)
+            if current.seq != memory.seq or current.epoch != memory.epoch:
+                return False
+            doc = mc.memory_to_doc(memory)
+            tx.set(ref, {name: doc[name] for name in mc.REBUILT_FIELDS}, merge=True)
+            return True
+
+        done = bool(run(self._client.transaction()))
+        self._count(reads=1, writes=int(done))
+        return done
+
+    def rewrite_chunks(
+        self, key: ChannelKey, match: SourceMatch, change: Callable[[Chunk], Chunk]
+    ) -> list[Chunk]:
+        query = self._chunks(key).where(filter=match_filter(match, "source_ids", "author_ids"))
+        changed = rewrite_each(self._client, query, mc.chunk_from_doc, change, self._chunk_doc)
+        self._count(reads=max(1, 2 * len(changed)), writes=len(changed))
+        return sorted(changed, key=lambda c: c.seq)
+
+    def chunks_citing(self, key: ChannelKey, match: SourceMatch) -> list[Chunk]:
+        query = self._chunks(key).where(filter=match_filter(match, "source_ids", "author_ids"))
+        found = [mc.chunk_from_doc(s.to_dict() or {}) for s in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return sorted(found, key=lambda c: c.seq)
+
+    def forget_memory(self, key: ChannelKey, *, entirely: bool = False) -> int:
+        """Chunks and facts go; the memory document keeps only its counters, with `epoch` moved on, so a
+        summary or reflection in flight cannot write back what was forgotten — or, `entirely` (the place
+        is gone), the document goes last, so a retry still finds the place while anything is left."""
+        ref = self._paths.memory(key)
+        refs = [*self._chunks(key).list_documents(), *self._paths.facts(key).list_documents()]
+        delete_all(self._client, refs)
+        if entirely:
+            existed = bool(ref.get().exists)
+            ref.delete()
+            self._count(reads=len(refs) + 1, writes=len(refs) + 1)
+            return len(refs) + int(existed)
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> None:
+            snap = ref.get(transaction=tx)
+            emptied = mc.emptied(mc.memory_from_doc(key, snap.to_dict() if snap.exists else None))
+            tx.set(ref, mc.memory_to_doc(emptied))
+
+        run(self._client.transaction())
+        self._count(reads=len(refs) + 1, writes=len(refs) + 1)
+        return len(refs)

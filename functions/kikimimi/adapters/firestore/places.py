@@ -1,0 +1,177 @@
+"""A place's own records on Firestore: channels/{key} (moderator settings, visibility, last decision),
+its interventions and reply drafts, and the gateway's marks (where its catch-up starts)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from google.api_core import exceptions
+from google.cloud import firestore
+from google.cloud.firestore_v1.base_query import FieldFilter
+
+from kikimimi.adapters.firestore import codec
+from kikimimi.adapters.firestore.counting import DocumentCounter
+from kikimimi.adapters.firestore.forgetting import delete_all, match_filter, rewrite_each
+from kikimimi.adapters.firestore.paths import GATEWAY_MARKS, INTERVENTIONS, REPLY_DRAFTS, Paths
+from kikimimi.domain.memory.forget import intervention_without
+from kikimimi.domain.memory.model import SourceMatch
+from kikimimi.domain.model import ChannelKey, ChannelSettings, Intervention, LastDecision
+from kikimimi.domain.outgoing import ReplyDraft
+
+MARK_BATCH = 400  # Firestore commits at most 500 writes
+
+
+class Places:
+    """What a place keeps about itself and about what the bot did there."""
+
+    def __init__(self, paths: Paths, counter: DocumentCounter, *, intervention_ttl: timedelta) -> None:
+        self._paths = paths
+        self._client = paths.client
+        self._count = counter.add
+        self._intervention_ttl = intervention_ttl
+
+    def channel_settings(self, key: ChannelKey) -> ChannelSettings:
+        """Moderator settings of a channel (empty settings when none are stored)."""
+        self._count(reads=1)
+        snap = self._paths.place(key).get()
+        return codec.settings_from_doc(snap.to_dict() if snap.exists else None)
+
+    def save_channel_settings(self, key: ChannelKey, settings: ChannelSettings) -> None:
+        self._count(writes=1)
+        self._paths.place(key).set(codec.settings_to_doc(settings), merge=True)
+
+    def record_decision(self, key: ChannelKey, decision: LastDecision) -> None:
+        self._count(writes=1)
+        self._paths.place(key).set({"last_decision": codec.last_decision_to_doc(decision)}, merge=True)
+
+    def record_visibility(
+        self, key: ChannelKey, private: bool, at: datetime, guild_id: str | None = None
+    ) -> bool:
+        """Store who can see a place unless a newer observation is stored; True when the value changed."""
+        ref = self._paths.place(key)
+        # The guild on the place's document: an erased guild finds its places by it.
+        observed: dict[str, Any] = {"private": private, "private_at": codec.utc(at)}
+        if guild_id:
+            observed["guild_id"] = guild_id
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> bool:
+            snap = ref.get(transaction=tx)
+            current = codec.settings_from_doc(snap.to_dict() if snap.exists else None)
+            if current.private_at is not None and current.private_at > codec.utc(at):
+                return False  # Pub/Sub delivers in any order: an older observation is stale
+            tx.set(ref, observed, merge=True)
+            return current.private != private
+
+        self._count(reads=1, writes=1)
+        return bool(run(self._client.transaction()))
+
+    def _interventions(self, key: ChannelKey) -> firestore.CollectionReference:
+        return self._paths.place(key).collection(INTERVENTIONS)
+
+    def _intervention_doc(self, intervention: Intervention) -> dict[str, Any]:
+        return codec.intervention_to_doc(intervention, codec.utc(intervention.at) + self._intervention_ttl)
+
+    def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
+        """In a transaction that reads the snippet's messages: a line whose message was deleted is left
+        out, and a delete cannot land between that read and the write (its forget then finds the record)."""
+        ref = self._interventions(key).document(codec.intervention_doc_id(intervention))
+        sources = [self._paths.messages(key).document(mid) for mid in dict.fromkeys(intervention.source_ids)]
+
+        @firestore.transactional
+        def run(tx: firestore.Transaction) -> None:
+            snaps = list(tx.get_all(sources)) if sources else []
+            deleted = {
+                s.id for s in snaps if codec.doc_state(s.to_dict() if s.exists else None) == codec.TOMBSTONE
+            }
+            kept = intervention
+            for mid in sorted(deleted):
+                kept = intervention_without(kept, SourceMatch(message_id=mid))
+            tx.set(ref, self._intervention_doc(kept))
+
+        self._count(reads=len(sources), writes=1)
+        run(self._client.transaction())
+
+    def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
+        """The newest `limit` interventions at or after `since`, oldest first."""
+        query = (
+            self._interventions(key)
+            .where(filter=FieldFilter("at", ">=", codec.utc(since)))
+            .order_by("at", direction=firestore.Query.DESCENDING)
+            .limit(limit)
+        )
+        found = [codec.intervention_from_doc(snap.to_dict() or {}) for snap in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return found[::-1]
+
+    def rewrite_interventions(
+        self, key: ChannelKey, match: SourceMatch, change: Callable[[Intervention], Intervention]
+    ) -> int:
+        query = self._interventions(key).where(filter=match_filter(match, "source_ids", "source_authors"))
+        changed = rewrite_each(
+            self._client, query, codec.intervention_from_doc, change, self._intervention_doc
+        )
+        self._count(reads=max(1, 2 * len(changed)), writes=len(changed))
+        return len(changed)
+
+    def reply_draft(self, key: ChannelKey, nonce: str) -> ReplyDraft | None:
+        """The reply an earlier attempt of the task wrote under this nonce, or None."""
+        self._count(reads=1)
+        snap = self._paths.place(key).collection(REPLY_DRAFTS).document(nonce).get()
+        return codec.reply_draft_from_doc(snap.to_dict() or {}) if snap.exists else None
+
+    def keep_reply_draft(
+        self, key: ChannelKey, nonce: str, draft: ReplyDraft, expire_at: datetime
+    ) -> ReplyDraft:
+        """Create-if-absent under the nonce; an attempt that lost the race reads and returns the winner's."""
+        ref = self._paths.place(key).collection(REPLY_DRAFTS).document(nonce)
+        self._count(writes=1)
+        try:
+            ref.create(codec.reply_draft_to_doc(draft, expire_at))
+        except exceptions.Conflict:
+            self._count(reads=1)
+            snap = ref.get()
+            return codec.reply_draft_from_doc(snap.to_dict() or {}) if snap.exists else draft
+        return draft
+
+    def forget_reply_drafts(self, key: ChannelKey, drop: Callable[[ReplyDraft], bool]) -> int:
+        """Each of the place's drafts read (they live an hour), the ones `drop` picks deleted."""
+        snaps = list(self._paths.place(key).collection(REPLY_DRAFTS).stream())
+        gone = delete_all(
+            self._client, (s.reference for s in snaps if drop(codec.reply_draft_from_doc(s.to_dict() or {})))
+        )
+        self._count(reads=max(1, len(snaps)), writes=gone)
+        return gone
+
+    def gateway_marks(self, keys: Sequence[ChannelKey]) -> dict[ChannelKey, str]:
+        """The last message id published per place (one batched get; a place without one is left out)."""
+        by_id = {key.id: key for key in keys}
+        if not by_id:
+            return {}
+        marks = self._paths.collection(GATEWAY_MARKS)
+        self._count(reads=len(by_id))
+        found: dict[ChannelKey, str] = {}
+        for snap in self._client.get_all([marks.document(doc_id) for doc_id in by_id]):
+            doc = snap.to_dict() if snap.exists else None
+            if doc and doc.get("message_id"):
+                found[by_id[snap.id]] = str(doc["message_id"])
+        return found
+
+    def save_gateway_marks(self, marks: Mapping[ChannelKey, str], expire_at: datetime) -> None:
+        """One document per place, written in batches; `expire_at` for the TTL policy."""
+        collection = self._paths.collection(GATEWAY_MARKS)
+        items = list(marks.items())
+        for start in range(0, len(items), MARK_BATCH):
+            batch = self._client.batch()
+            for key, message_id in items[start : start + MARK_BATCH]:
+                doc = {
+                    "channel_id": key.channel_id,
+                    "thread_id": key.thread_id,
+                    "message_id": message_id,
+                    "expire_at": codec.utc(expire_at),
+                }
+                batch.set(collection.document(key.id), doc)
+            batch.commit()
+        self._count(writes=len(items))

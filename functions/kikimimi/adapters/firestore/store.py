@@ -1,0 +1,165 @@
+"""The Store port on Firestore: the buffer, a place's records, the caps and erasure, composed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime, timedelta
+
+from google.cloud import firestore
+
+from kikimimi.adapters.firestore.buffer import Buffer
+from kikimimi.adapters.firestore.caps import Caps
+from kikimimi.adapters.firestore.counting import DocumentCounter
+from kikimimi.adapters.firestore.forgetting import PlaceErasure
+from kikimimi.adapters.firestore.paths import Paths
+from kikimimi.adapters.firestore.places import Places
+from kikimimi.domain.caps import CapDecision
+from kikimimi.domain.memory.model import SourceMatch
+from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
+from kikimimi.domain.outgoing import ReplyDraft
+
+
+class FirestoreStore:
+    """Store on Firestore (per-message documents under one document per channel or thread), counting
+    document reads and writes for the benchmark."""
+
+    def __init__(
+        self,
+        client: firestore.Client,
+        prefix: str = "",
+        *,
+        intervention_ttl: timedelta = timedelta(days=1),
+        judgment_ttl: timedelta = timedelta(days=1),
+    ) -> None:
+        self._client = client
+        self._counter = DocumentCounter()
+        paths = Paths(client, prefix)
+        self._buffer = Buffer(paths, self._counter)
+        self._places = Places(paths, self._counter, intervention_ttl=intervention_ttl)
+        self._caps = Caps(paths, self._counter, judgment_ttl=judgment_ttl)
+        self._erasure = PlaceErasure(paths, self._counter)
+
+    @property
+    def reads(self) -> int:
+        return self._counter.reads
+
+    @property
+    def writes(self) -> int:
+        return self._counter.writes
+
+    # The buffer
+    def add_message(self, message: Message, expire_at: datetime) -> bool:
+        return self._buffer.add_message(message, expire_at)
+
+    def update_message(
+        self, key: ChannelKey, message_id: str, content: str, pending_until: datetime
+    ) -> tuple[str, Message | None]:
+        return self._buffer.update_message(key, message_id, content, pending_until)
+
+    def delete_message(self, key: ChannelKey, message_id: str, tombstone_until: datetime) -> Message | None:
+        return self._buffer.delete_message(key, message_id, tombstone_until)
+
+    def is_deleted(self, key: ChannelKey, message_id: str) -> bool:
+        return self._buffer.is_deleted(key, message_id)
+
+    def buffered(self, key: ChannelKey, message_ids: Sequence[str]) -> set[str]:
+        return self._buffer.buffered(key, message_ids)
+
+    def buffered_message(self, key: ChannelKey, message_id: str) -> Message | None:
+        return self._buffer.buffered_message(key, message_id)
+
+    def buffered_by(
+        self, guild_id: str | None, author_id: str, limit: int, until: datetime | None = None
+    ) -> list[Message]:
+        return self._buffer.buffered_by(guild_id, author_id, limit, until)
+
+    def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
+        return self._buffer.recent_messages(key, since, limit)
+
+    # A place's records
+    def channel_settings(self, key: ChannelKey) -> ChannelSettings:
+        return self._places.channel_settings(key)
+
+    def save_channel_settings(self, key: ChannelKey, settings: ChannelSettings) -> None:
+        self._places.save_channel_settings(key, settings)
+
+    def record_decision(self, key: ChannelKey, decision: LastDecision) -> None:
+        self._places.record_decision(key, decision)
+
+    def record_visibility(
+        self, key: ChannelKey, private: bool, at: datetime, guild_id: str | None = None
+    ) -> bool:
+        return self._places.record_visibility(key, private, at, guild_id)
+
+    def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
+        self._places.record_intervention(key, intervention)
+
+    def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
+        return self._places.interventions_since(key, since, limit)
+
+    def rewrite_interventions(
+        self, key: ChannelKey, match: SourceMatch, change: Callable[[Intervention], Intervention]
+    ) -> int:
+        return self._places.rewrite_interventions(key, match, change)
+
+    def reply_draft(self, key: ChannelKey, nonce: str) -> ReplyDraft | None:
+        return self._places.reply_draft(key, nonce)
+
+    def keep_reply_draft(
+        self, key: ChannelKey, nonce: str, draft: ReplyDraft, expire_at: datetime
+    ) -> ReplyDraft:
+        return self._places.keep_reply_draft(key, nonce, draft, expire_at)
+
+    def forget_reply_drafts(self, key: ChannelKey, drop: Callable[[ReplyDraft], bool]) -> int:
+        return self._places.forget_reply_drafts(key, drop)
+
+    def gateway_marks(self, keys: Sequence[ChannelKey]) -> dict[ChannelKey, str]:
+        return self._places.gateway_marks(keys)
+
+    def save_gateway_marks(self, marks: Mapping[ChannelKey, str], expire_at: datetime) -> None:
+        self._places.save_gateway_marks(marks, expire_at)
+
+    # The caps
+    def reserve_answer(
+        self,
+        key: ChannelKey,
+        user_id: str,
+        message_id: str,
+        at: datetime,
+        per_user: int,
+        per_channel: int,
+        window: timedelta,
+    ) -> CapDecision:
+        return self._caps.reserve_answer(key, user_id, message_id, at, per_user, per_channel, window)
+
+    def forget_caps(self, user_id: str) -> int:
+        return self._caps.forget_caps(user_id)
+
+    def cached_judgment(
+        self, key: ChannelKey, digest: str, since: datetime, pool: str = ""
+    ) -> Decision | None:
+        return self._caps.cached_judgment(key, digest, since, pool)
+
+    def cache_judgment(
+        self, key: ChannelKey, digest: str, decision: Decision, at: datetime, pool: str = ""
+    ) -> None:
+        self._caps.cache_judgment(key, digest, decision, at, pool)
+
+    def llm_judgments_since(self, key: ChannelKey, since: datetime, pool: str = "") -> int:
+        return self._caps.llm_judgments_since(key, since, pool)
+
+    def llm_calls_on(self, guild_id: str, day: str) -> int:
+        return self._caps.llm_calls_on(guild_id, day)
+
+    def count_llm_call(self, guild_id: str, day: str) -> None:
+        self._caps.count_llm_call(guild_id, day)
+
+    def forget_guild(self, guild_id: str) -> int:
+        return self._caps.forget_guild(guild_id)
+
+    # Erasing a place or a guild
+    def guild_places(self, guild_id: str) -> list[str]:
+        return self._erasure.guild_places(guild_id)
+
+    def forget_place(self, channel_id: str, thread_id: str | None = None, *, settings: bool = False) -> int:
+        return self._erasure.forget_place(channel_id, thread_id, settings=settings)

@@ -1,0 +1,109 @@
+"""Open questions (pure): which questions the bot watches — a human question to the room, not to the bot,
+not to one person (by name, mention or reply), and not inside a two-person exchange."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import pairwise
+
+from kikimimi.domain.model import Message
+from kikimimi.domain.rule_terms import directed_to, is_addressed, is_question, norm
+
+# `nick: …` addresses a person even if they have not spoken lately (IRC's and many chats' convention);
+# these words before a colon introduce the message instead.
+NICK_PREFIX = re.compile(r"^@?([\w\-\[\]`^{}|.]{2,32}):\s")
+_NOT_NICKS = frozenset(
+    {
+        "question",
+        "q",
+        "edit",
+        "update",
+        "note",
+        "ps",
+        "btw",
+        "fyi",
+        "tl;dr",
+        "tldr",
+        "problem",
+        "issue",
+        "error",
+        "help",
+        "info",
+        "hi",
+        "hello",
+        "hey",
+        "ok",
+        "so",
+        "well",
+        "also",
+        "and",
+        "but",
+        "anyway",
+        "re",
+        "answer",
+        "a",
+        "summary",
+        "context",
+        "background",
+        "example",
+        "eg",
+        "ie",
+        "warning",
+        "bug",
+    }
+)
+USER_MENTION = re.compile(r"<@!?\d+>")
+
+
+def asks(text: str) -> bool:
+    """A question that asks something: a question mark anywhere, or a Japanese question form.
+
+    An English request without one ("can anyone help", "i need help too") is usually an opener with
+    the real question still to come, or a musing: the pause judgment may take it, a watch does not.
+    Japanese questions often end without ？ (…ですか。, どこで買える), so their forms count.
+    """
+    if "?" in text or "？" in text:
+        return True
+    return not text.isascii() and is_question(text)
+
+
+def participants_of(messages: Sequence[Message]) -> dict[str, str]:
+    """Who is present, by casefolded display name (what `nick:` / `nickさん` refers to)."""
+    return {norm(m.author_name): m.author_name for m in messages if m.is_human}
+
+
+def is_open_question(message: Message, others: dict[str, str], names: Sequence[str]) -> bool:
+    """A human question to the room: not to the bot (answered at once), not to a person, not a reply."""
+    if not message.is_human or message.reply_to_id or is_addressed(message, names):
+        return False
+    if not asks(message.content):
+        return False
+    if USER_MENTION.search(message.content):  # a Discord mention of someone (the bot's is handled above)
+        return False
+    prefix = NICK_PREFIX.match(message.content.strip())
+    if prefix and norm(prefix.group(1)) not in _NOT_NICKS:
+        return False
+    present = {k: v for k, v in others.items() if k != norm(message.author_name)}
+    return directed_to(message, present) is None
+
+
+# A question put to the room, not to the one person the asker is talking with.
+TO_THE_ROOM = re.compile(
+    r"\b(?:any ?(?:one|body)|some ?(?:one|body)|every ?(?:one|body)|you (?:all|guys)|y'?all|folks|people)\b"
+    r"|誰か|だれか|どなたか|みんな|皆さん|みなさん"
+)
+
+
+def between_two(question: Message, before: Sequence[Message]) -> bool:
+    """Asked inside a two-person exchange (the last lines by the asker and one other, taking turns) and
+    not to the room ("anyone", 「誰か」): it is for the other person, as a line to them by name would be."""
+    humans = [m for m in before if m.is_human and m.id != question.id][-5:]
+    people = {m.author_id for m in humans} | {question.author_id}
+    turns = sum(1 for a, b in pairwise(humans) if a.author_id != b.author_id)
+    return (
+        len(humans) >= 3
+        and len(people) == 2
+        and turns >= 2
+        and not TO_THE_ROOM.search(norm(question.content))
+    )

@@ -1,0 +1,267 @@
+"""The rule score's terms: the room read once at the conversation moment (`Room`), then one small
+function per term, each saying whether its term fires; `TERMS` lists them in the order a score shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from kikimimi.domain.conversation import passed_over, replies_to_other
+from kikimimi.domain.model import ConversationState, Message
+from kikimimi.domain.rule_config import RuleConfig
+from kikimimi.domain.rule_terms import directed_to, is_addressed, is_closing, is_question, norm
+from kikimimi.domain.tension import Reading
+from kikimimi.domain.turns import conversation_terms, decay_term
+
+
+def _seconds(a: datetime, b: datetime) -> float:
+    return (a - b).total_seconds()
+
+
+@dataclass(frozen=True)
+class Room:
+    """What the terms read: the judgment's inputs and what follows from them, worked out once."""
+
+    messages: Sequence[Message]
+    trigger: Message
+    moment: datetime  # the conversation moment the windows are read at
+    config: RuleConfig
+    bot_spoke_at: Sequence[datetime]
+    watch: bool
+    maybe_answered: bool
+    addressed: str | None  # the addressed term (mention, reply_to_bot, name_call), if the bot is
+    last_spoke: datetime | None  # the bot's last post
+    engaged: bool  # the bot spoke within the engagement window (not in a watch)
+    cooling: bool  # … within the cooldown, unaddressed (not in a watch)
+    question: bool  # the trigger is a question
+    humans: Sequence[Message]
+    ending: bool  # the room is winding down (a closing)
+    state: ConversationState
+    tense: bool  # a misunderstanding or a conflict the trigger's author is in
+
+
+def read_room(
+    messages: Sequence[Message],
+    trigger: Message,
+    moment: datetime | None,
+    config: RuleConfig,
+    bot_spoke_at: Sequence[datetime],
+    watch: bool,
+    maybe_answered: bool,
+    reading: Reading | None,
+) -> Room:
+    """The room at the judgment's conversation moment (`score_room` says what each input means)."""
+    moment = moment or trigger.created_at
+    addressed = is_addressed(trigger, config.names)
+    spoke = sorted([m.created_at for m in messages if m.is_self] + list(bot_spoke_at))
+    last_spoke = spoke[-1] if spoke else None
+    # The bot posting after the moment (e.g. an answer to a mention meanwhile) is "just now".
+    since_spoke = max(0.0, _seconds(moment, last_spoke)) if last_spoke else None
+    # Turn-taking (engagement, cooldown) is about the flow of talk; a watch answers a question nobody
+    # took, which the bot's own recent turn neither invites nor forbids (high frequency still counts).
+    turn = since_spoke if since_spoke is not None and not watch else None
+    question = is_question(trigger.content)
+    humans = [m for m in messages if m.is_human]
+    ending = _ending(trigger, humans, watch, question, addressed)
+    state, tense = _state(trigger, reading, ending, addressed)
+    return Room(
+        messages=messages,
+        trigger=trigger,
+        moment=moment,
+        config=config,
+        bot_spoke_at=bot_spoke_at,
+        watch=watch,
+        maybe_answered=maybe_answered,
+        addressed=addressed,
+        last_spoke=last_spoke,
+        engaged=turn is not None and turn <= config.engagement_seconds,
+        cooling=turn is not None and turn <= config.cooldown_seconds and not addressed,
+        question=question,
+        humans=humans,
+        ending=ending,
+        state=state,
+        tense=tense,
+    )
+
+
+def _ending(
+    trigger: Message, humans: Sequence[Message], watch: bool, question: bool, addressed: str | None
+) -> bool:
+    """A closing in the last lines ends the talk, unless the trigger asks or calls the bot."""
+    closing_now = any(is_closing(m.content) for m in humans[-2:] if not watch or m.id != trigger.id)
+    if watch:
+        # The room winding down ends a question only for an asker who took part since: one who has
+        # been silent is still waiting for the answer.
+        stayed = any(m.author_id == trigger.author_id and m.created_at > trigger.created_at for m in humans)
+        return closing_now and stayed and not addressed
+    return not question and not addressed and closing_now
+
+
+def _state(
+    trigger: Message, reading: Reading | None, ending: bool, addressed: str | None
+) -> tuple[ConversationState, bool]:
+    """The state the rules name, and whether it is a misunderstanding or a conflict the trigger's author
+    is in (`tension`): in a busy room, others' quarrel is not this line's."""
+    state = ConversationState.ENDING if ending else ConversationState.ACTIVE
+    if reading is None or reading.state is ConversationState.ACTIVE:
+        return state, False
+    state = reading.state if not ending else state
+    tense = (
+        state in (ConversationState.MISUNDERSTANDING, ConversationState.CONFLICT)
+        and not addressed
+        and trigger.author_id in reading.between
+    )
+    if not tense and state is not ConversationState.ENDING:
+        state = ConversationState.ACTIVE
+    return state, tense
+
+
+Fired = list[tuple[str, float]]  # the terms a rule adds, each with its share of the term's weight
+
+
+def _fires(term: str | None, on: bool = True) -> Fired:
+    return [(term, 1.0)] if term and on else []
+
+
+def _addressed(room: Room) -> Fired:
+    return _fires(room.addressed)
+
+
+def _engagement(room: Room) -> Fired:
+    return _fires("engagement", room.engaged)
+
+
+def _cooldown(room: Room) -> Fired:
+    return _fires("cooldown", room.cooling)
+
+
+def _turns(room: Room) -> Fired:
+    """Turn-taking read at the trigger (domain.turns). A turn just before the trigger that the judge's
+    clock no longer counts as engagement (and never during the cooldown) is the same recency, read when
+    the person wrote; in a watch the bot's own turns are not the point (and may come after the question)."""
+    fired: Fired = []
+
+    def add(term: str, share: float = 1.0) -> None:
+        fired.append((term, share))
+
+    counted = room.watch or room.engaged or room.cooling
+    conversation_terms(
+        room.messages,
+        room.trigger,
+        room.config,
+        room.bot_spoke_at,
+        room.last_spoke,
+        room.addressed,
+        counted,
+        add,
+    )
+    return fired
+
+
+def _question(room: Room) -> Fired:
+    return _fires("question", room.question)
+
+
+def _question_left(room: Room) -> Fired:
+    """A watched question still open when people have had time to answer: passed over (others talked on
+    after it), or met by silence (people are away, not that they left it)."""
+    late = (
+        room.watch and _seconds(room.moment, room.trigger.created_at) >= room.config.unanswered_after_seconds
+    )
+    if not room.question or not late:
+        return []
+    return _fires("unanswered_question" if passed_over(room.messages, room.trigger) else "question_waiting")
+
+
+def _maybe_answered(room: Room) -> Fired:
+    """Someone may have answered the watched question: the LLM reads the lines, not the rules."""
+    return _fires("maybe_answered", room.question and room.watch and room.maybe_answered)
+
+
+def _keyword(room: Room) -> Fired:
+    low = norm(room.trigger.content)
+    return _fires("keyword", any(norm(k) in low for k in room.config.keywords if k))
+
+
+def _knowledge_topic(room: Room) -> Fired:
+    low = norm(room.trigger.content)
+    return _fires("knowledge_topic", any(norm(k) in low for k in room.config.knowledge_topics if k))
+
+
+def _after_silence(room: Room) -> Fired:
+    before = [m for m in room.messages if m.id != room.trigger.id]
+    quiet = (
+        bool(before)
+        and _seconds(room.trigger.created_at, before[-1].created_at) >= room.config.silence_seconds
+    )
+    return _fires("after_silence", quiet)
+
+
+def _two_people(room: Room) -> Fired:
+    """Two people talking with each other: the bot is not one of the voices of late."""
+    recent_humans = room.humans[-8:]
+    among = any(m.is_self for m in room.messages[-8:])
+    pair = len({m.author_id for m in recent_humans}) == 2 and len(recent_humans) >= 4
+    return _fires("two_people", pair and not room.addressed and not among)
+
+
+def _not_mentioned(room: Room) -> Fired:
+    """Nobody called the bot lately (an open question is for anyone: in a watch that says nothing)."""
+    window = room.messages[-room.config.not_mentioned_window :]
+    called = any(is_addressed(m, room.config.names) for m in window if m.is_human)
+    return _fires("not_mentioned", not room.watch and not called)
+
+
+def _high_frequency(room: Room) -> Fired:
+    config = room.config
+    in_window = [
+        m
+        for m in room.messages
+        if 0 <= _seconds(room.moment, m.created_at) <= config.frequency_window_seconds
+    ]
+    return _fires("high_frequency", len(in_window) >= config.frequency_count)
+
+
+def _decay(room: Room) -> Fired:
+    return _fires(decay_term(room.humans[-6:]))
+
+
+def _directed_elsewhere(room: Room) -> Fired:
+    """The trigger is aimed at another person: by name, or as a reply to their line."""
+    trigger, messages = room.trigger, room.messages
+    participants = {norm(m.author_name): m.author_name for m in messages if m.is_human}
+    participants.pop(norm(trigger.author_name), None)
+    aimed = bool(directed_to(trigger, participants) or replies_to_other(trigger, messages))
+    return _fires("directed_elsewhere", not room.addressed and aimed)
+
+
+def _closing(room: Room) -> Fired:
+    return _fires("closing", room.ending)
+
+
+def _tension(room: Room) -> Fired:
+    return _fires("tension", room.tense)
+
+
+# The rule terms in the order a score lists them; each reads the room and adds the terms it finds.
+TERMS: tuple[Callable[[Room], Fired], ...] = (
+    _addressed,
+    _engagement,
+    _cooldown,
+    _turns,
+    _question,
+    _question_left,
+    _maybe_answered,
+    _keyword,
+    _knowledge_topic,
+    _after_silence,
+    _two_people,
+    _not_mentioned,
+    _high_frequency,
+    _decay,
+    _directed_elsewhere,
+    _closing,
+    _tension,
+)
