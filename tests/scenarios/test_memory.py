@@ -14,7 +14,8 @@ from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import MessageCreated
 from kikimimi.ports import LLMRequest, LLMResult
 from kikimimi.settings import Settings
-from kikimimi.usecases.memory.summarize import close_window, summarize
+from kikimimi.usecases.memory.summarize import summarize
+from kikimimi.usecases.memory.window import close_window
 from kikimimi_dev.tools.replay import replay, write_json
 from kikimimi_dev.tools.simulation import Simulation
 

@@ -119,6 +119,8 @@ def choose_backend(requested: str | None, settings: Settings) -> str:
 
 def run_demo(settings: Settings, speed: float = 1.0, conversation: Path | None = None) -> int:
     """Run the story; prints a timeline of what the bot decided, cancelled and posted, and why."""
+    # Over 60 lines: one script read top to bottom (start the stack, post the story, wait, print), as
+    # a newcomer reads the demo; its steps share the stack and the clock.
     from kikimimi_dev.local.stack import LocalStack
 
     path = conversation or examples_dir() / "demo_conversation.jsonl"

@@ -52,6 +52,8 @@ def twin_documents(store: InMemoryStore, recall: InMemoryRecall | None = None) -
 
 
 def _store(store: InMemoryStore, put: Any) -> None:
+    """Every document the Store twin holds, as Firestore would lay it out."""
+    # Over 60 lines: one flat list of the twin's collections, each two lines, under one lock.
     with store._lock:
         for place, bucket in store._messages.items():
             for mid, (message, expire_at) in bucket.items():

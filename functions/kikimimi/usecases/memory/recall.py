@@ -24,7 +24,7 @@ from kikimimi.domain.rule_config import PROACTIVE_TERM
 from kikimimi.domain.rules import Score
 from kikimimi.domain.wire import ReplyTask
 from kikimimi.usecases.deps import Deps
-from kikimimi.usecases.memory.reflect import weights
+from kikimimi.usecases.memory.fact_weights import weights
 
 log = logging.getLogger(__name__)
 _MARKER = re.compile(r"^\[memory:(?P<id>f[0-9a-f]{19})\]\s*")

@@ -26,15 +26,11 @@ from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.prompts import render
 from kikimimi.usecases import channel
 from kikimimi.usecases.deps import Deps, elapsed_ms
-from kikimimi.usecases.memory.summarize import close_window, pending_messages
+from kikimimi.usecases.memory.fact_weights import weights
+from kikimimi.usecases.memory.window import close_window, pending_messages
 
 log = logging.getLogger(__name__)
 MAX_CHUNKS = 50
-
-
-def weights(deps: Deps) -> fr.Weights:
-    s = deps.settings
-    return fr.Weights(s.fact_alpha, s.fact_half_life_days, s.fact_speaker_boost, s.fact_min_score)
 
 
 @dataclass
