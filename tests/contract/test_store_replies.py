@@ -3,41 +3,20 @@ message by id (however busy the place), and the written reply kept under its non
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from google.cloud import firestore
 
 from kikimimi.adapters.firestore import FirestoreStore
 from kikimimi.adapters.firestore.paths import CHANNELS, REPLY_DRAFTS
-from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.outgoing import ReplyDraft
 from kikimimi_dev.twins.store import InMemoryStore
+from tests.contract.test_store import CHANNEL, T0, THREAD, message
 
-T0 = datetime(2025, 1, 2, 3, 4, 5, 123456, tzinfo=UTC)
-CHANNEL = ChannelKey("100")
-THREAD = ChannelKey("100", "200")
 EXPIRE = T0 + timedelta(days=1)
 PREFIX = "replies_"
 Store = InMemoryStore | FirestoreStore
-
-
-def message(mid: str, seconds: float, key: ChannelKey = CHANNEL, content: str = "hi") -> Message:
-    return Message(
-        id=mid,
-        guild_id="g1",
-        channel_id=key.channel_id,
-        thread_id=key.thread_id,
-        author_id="u1",
-        author_name="alice",
-        author_is_bot=False,
-        content=content,
-        created_at=T0 + timedelta(seconds=seconds),
-        mentions_bot=True,
-        reply_to_id="m0",
-        reply_to_bot=True,
-        attachments=2,
-    )
 
 
 @pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
