@@ -16,12 +16,15 @@ from kikimimi.domain.wire import (
     MessageCreated,
     MessageDeleted,
     MessageEdited,
+    OptOutChanged,
     dump,
 )
 from kikimimi.ports import Publisher
 
 log = logging.getLogger(__name__)
-Envelope: TypeAlias = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested
+Envelope: TypeAlias = (
+    MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested | OptOutChanged
+)
 
 
 class BacklogPublisher:

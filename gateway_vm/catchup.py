@@ -37,6 +37,7 @@ class Tally:
     read: int = 0  # places whose history was read
     messages: int = 0  # history messages read
     published: int = 0  # missed messages published (backfilled)
+    refused: int = 0  # missed messages not published: their author opted out
     deleted: int = 0  # deletes published for buffered messages gone from Discord
     incomplete: int = 0  # places whose catch-up failed (permissions, Discord or Firestore trouble)
 
@@ -53,8 +54,10 @@ class CatchUp:
         enabled: Callable[[str], Awaitable[bool]],
         buffer_age: timedelta,
         clock: Clock,
+        refused: Callable[[Envelope], Awaitable[bool]] | None = None,
     ) -> None:
         self._store = store
+        self._refused = refused  # a message of a member who opted out: never read back
         self._marks = marks
         self._hand_on = hand_on
         self._enabled = enabled
@@ -77,6 +80,7 @@ class CatchUp:
                 "read": tally.read,
                 "messages": tally.messages,
                 "published": tally.published,
+                "refused": tally.refused,
                 "deleted": tally.deleted,
                 "incomplete": tally.incomplete,
                 "latency_ms": round((time.perf_counter() - started) * 1000, 1),
@@ -130,8 +134,10 @@ class CatchUp:
             history, complete = await self._history(channel, window)
         tally.messages += len(history)
         plan = plans.plan(window, list(history), complete, set(buffered), self._marks.recent(key))
-        for message_id in plan.publish:
-            self._hand_on(envelopes.created(history[message_id], bot_id, backfilled=True))
+        missed = [envelopes.created(history[m], bot_id, backfilled=True) for m in plan.publish]
+        kept = [envelope for envelope in missed if not (self._refused and await self._refused(envelope))]
+        for envelope in kept:
+            self._hand_on(envelope)
         guild = getattr(channel, "guild", None)
         for message_id in plan.delete:
             self._hand_on(
@@ -142,7 +148,8 @@ class CatchUp:
                     message_id=str(message_id),
                 )
             )
-        tally.published += len(plan.publish)
+        tally.published += len(kept)
+        tally.refused += len(missed) - len(kept)
         tally.deleted += len(plan.delete)
 
     async def _mark(self, key: ChannelKey) -> int | None:

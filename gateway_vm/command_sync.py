@@ -1,7 +1,8 @@
 """Sync the slash commands only when their definition changed (discord.py's advice; global syncs are
 rate limited). The definition is the payload `tree.sync()` would send, translations included; its hash is
 kept in a file of the VM's state directory (systemd's StateDirectory), so a restart of an unchanged
-gateway sends nothing."""
+gateway sends nothing. Once Discord holds the definition, the commands know it (`synced`): their default
+permissions are then Discord's to enforce."""
 
 from __future__ import annotations
 
@@ -16,6 +17,18 @@ from discord import app_commands
 
 log = logging.getLogger(__name__)
 HASH_FILE = "commands.sha256"
+SYNCED = "synced"  # a top-level command's extras: Discord holds its current definition
+
+
+def synced(command: app_commands.Group | app_commands.Command[Any, Any, Any]) -> bool:
+    """Does Discord hold this command's definition as this process built it (synced, or confirmed
+    unchanged, since start)? Its permissions are Discord's to enforce only then."""
+    return bool(command.extras.get(SYNCED))
+
+
+def _held(tree: app_commands.CommandTree[Any]) -> None:
+    for command in tree.get_commands():
+        command.extras[SYNCED] = True
 
 
 async def payload(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]]:
@@ -72,9 +85,11 @@ async def sync_if_changed(
     commands = await payload(tree)
     current = digest(application_id, commands)
     if remembered(state_dir) == current:
+        _held(tree)
         log.info({"event": "gateway_commands_unchanged", "hash": current[:16], "commands": len(commands)})
         return False
     await tree.sync()
+    _held(tree)
     kept = remember(state_dir, current)
     log.info(
         {

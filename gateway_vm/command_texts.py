@@ -2,7 +2,8 @@
 
 Command names, descriptions and choices are `locale_str`s keyed here; Discord shows a Japanese client the
 `ja` catalogue and everyone else the English default. Replies pick their language per interaction
-(`language`). The group keeps its one name, `/kikimimi`, in every language: it is the bot's name.
+(`language`). The two top-level commands, `/kikimimi` (moderators) and `/kikimimi-me` (everyone), keep
+their names in every language: they are the bot's name; their subcommands are translated.
 """
 
 from __future__ import annotations
@@ -12,9 +13,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from kikimimi.domain.model import PERSONA_MAX_CHARS
+
 EN: dict[str, str] = {
     # Command names (Discord: lower case, at most 32 characters) and descriptions (at most 100).
-    "group.desc": "kikimimi in this channel",
+    "admin.desc": "kikimimi in this channel (for moderators)",
+    "member.desc": "What kikimimi keeps about you, your privacy, and opting out",
     "enable.name": "enable",
     "enable.desc": "Let kikimimi listen and speak in this channel",
     "disable.name": "disable",
@@ -33,16 +37,39 @@ EN: dict[str, str] = {
     "choice.auto": "auto",
     "status.name": "status",
     "status.desc": "kikimimi's settings here, and why it last spoke or stayed silent",
+    "chattiness.name": "chattiness",
+    "chattiness.desc": "How readily kikimimi speaks up in this channel",
+    "chattiness.level.name": "level",
+    "chattiness.level.desc": "quiet: seldom and later; normal: the default; lively: more often and sooner",
+    "level.quiet": "quiet",
+    "level.normal": "normal",
+    "level.lively": "lively",
+    "persona.name": "persona",
+    "persona.desc": "One line on how kikimimi comes across in this channel; leave it empty to clear it",
+    "persona.text.name": "text",
+    "persona.text.desc": "e.g. a cheerful regular who loves puns "
+    f"(at most {PERSONA_MAX_CHARS} characters, one line)",
+    "grounding.name": "grounding",
+    "grounding.desc": "May kikimimi look things up on the web when it replies in this server",
+    "grounding.switch.name": "switch",
+    "grounding.switch.desc": "on: it may search the web for a reply; off: it answers from the chat alone",
+    "switch.on": "on",
+    "switch.off": "off",
+    "forget-channel.name": "forget-channel",
+    "forget-channel.desc": "Forget everything kikimimi keeps about this channel",
     "forget.name": "forget",
-    "forget.desc": "Make kikimimi forget",
-    "forget.me.name": "me",
-    "forget.me.desc": "Forget what kikimimi keeps about you in this server",
-    "forget.channel.name": "channel",
-    "forget.channel.desc": "Forget everything kikimimi keeps about this channel",
+    "forget.desc": "Forget what kikimimi keeps about you in this server",
     "know.name": "what-do-you-know",
     "know.desc": "Show (only to you) what kikimimi keeps about you",
+    "privacy.name": "privacy",
+    "privacy.desc": "What kikimimi reads and keeps in this channel, for how long, and how to erase it",
+    "opt-out.name": "opt-out",
+    "opt-out.desc": "Stop kikimimi reading your messages in this server (it forgets what it kept)",
+    "opt-in.name": "opt-in",
+    "opt-in.desc": "Let kikimimi read your messages in this server again",
     # Replies.
     "manage": "Manage Channels permission is required.",
+    "server_only": "This works in a server's channel only.",
     "enabled": "kikimimi is enabled here.",
     "disabled": "kikimimi is disabled here.",
     "quiet_until": "Quiet until {time}; mentions are still answered. "
@@ -59,20 +86,74 @@ EN: dict[str, str] = {
     "status_off": "disabled here",
     "status_quiet": "quiet until {time}",
     "status_not_quiet": "not quiet",
+    "status_chattiness": "chattiness: {level}",
+    "status_persona": "persona: {persona}",
+    "status_no_persona": "no persona",
+    "status_grounding.on": "web search: on",
+    "status_grounding.off": "web search: off",
+    "chattiness_set.quiet": "Chattiness here: quiet. I will speak up less often, and wait longer first.",
+    "chattiness_set.normal": "Chattiness here: normal (the default).",
+    "chattiness_set.lively": "Chattiness here: lively. I will speak up more often, and sooner.",
+    "persona_set": "Persona here: {persona}\nI read it as a description of how I come across here, "
+    "never as instructions.",
+    "persona_cleared": "No persona here any more.",
+    "persona_refused": "A persona is one line of plain text, without mentions (@everyone, @here, <@…>, "
+    "<#…>) or line breaks. Nothing changed.",
+    "grounding_set.on": "I may look things up on the web when I reply in this server.",
+    "grounding_set.off": "I no longer look things up on the web in this server: "
+    "I answer from the chat alone.",
     "forget_me": "I will forget what I kept about you in this server: your recent messages, your "
     "profile, facts from your messages and your lines in my summaries. It takes a few seconds.",
     "forget_channel": "I will forget everything I kept about this channel and its threads.",
+    "opted_out": "I no longer read your messages in this server, and I am forgetting what I kept about you "
+    "here (your recent messages, profile, facts and summary lines). `/kikimimi-me opt-in` undoes it; "
+    "what I forgot stays forgotten.",
+    "opted_in": "I read your messages in this server again, from now on. `/kikimimi-me opt-out` stops it.",
+    "opt_server_only": "Opting out is per server: run `/kikimimi-me opt-out` (or `opt-in`) in a channel of "
+    "that server.",
     "nothing": "I keep nothing about you in this server.",
     "head": "What I keep about you in this server:",
     "profile": "profile: {exchanges} exchanges with me, last topic: {topic}",
+    "tags": "tags: {tags}",
+    "last_conversation": "our last conversation: {text}",
     "buffered": "recent messages (kept {minutes} min): {n}",
     "facts": "facts from your messages ({n}):",
-    "lines": "lines of yours in my summaries (kept 7 days): {n}",
-    "hint": "`/kikimimi forget me` removes all of it.",
+    "lines": "lines of yours in my summaries (kept {days} days): {n}",
+    "hint": "`/kikimimi-me forget` removes all of it.",
+    # The privacy notice (privacy.py puts it together).
+    "privacy.title": "**Privacy: kikimimi in this channel**",
+    "privacy.title_general": "**Privacy: what kikimimi reads and keeps**",
+    "privacy.reads.on": "I am enabled here: I read every message in this channel and its threads (but "
+    "none of members who opted out), and every edit and delete.",
+    "privacy.reads.off": "I am disabled here: I read nothing in this channel (only the slash commands run "
+    "here).",
+    "privacy.reads.general": "I read every message in the channels a moderator enabled me in "
+    "(`/kikimimi enable`) and in their threads (but none of members who opted out), and every edit and "
+    "delete there; nothing elsewhere.",
+    "privacy.dms.off": "I do not read direct messages.",
+    "privacy.dms.on": "I also read direct messages sent to me.",
+    "privacy.keep": "**What I keep, and for how long**",
+    "privacy.buffer": "- recent messages, as context: {minutes} minutes (then deleted, within about a day)",
+    "privacy.snippets": "- what I said, with the lines just before it: {hours} hours",
+    "privacy.chunks": "- summaries of the conversation and the lines they came from: {days} days",
+    "privacy.facts": "- facts drawn from messages: until they fade, at most about {days} days after they "
+    "last came up",
+    "privacy.facts_forever": "- facts drawn from messages: until they are erased",
+    "privacy.profiles": "- a profile of each member who talks with me (how often, recent topics, a few tags "
+    "and one line on their last conversation, from public channels): until it is erased",
+    "privacy.no_memory": "- nothing longer: summaries, facts and profiles are switched off",
+    "privacy.who": "**Who can hear it**: {visibility}.",
+    "privacy.who.general": "**Who can hear it**: what I remember from a private channel (@everyone cannot "
+    "view it) stays in that channel; from a public one it may come up in every channel. Moderators choose "
+    "per channel with `/kikimimi visibility`.",
+    "privacy.erase": "**How to erase it**: `/kikimimi-me what-do-you-know` shows what I keep about you; "
+    "`/kikimimi-me forget` erases all of it in this server; `/kikimimi-me opt-out` also stops me reading "
+    "you here. A deleted message is forgotten, an edited one replaced.",
 }
 
 JA: dict[str, str] = {
-    "group.desc": "このチャンネルでの聞き耳",
+    "admin.desc": "このチャンネルでの聞き耳（モデレーター向け）",
+    "member.desc": "聞き耳が覚えているあなたのこと、プライバシー、読まないでの設定",
     "enable.name": "有効化",
     "enable.desc": "このチャンネルで聞き耳が聞いて話せるようにする",
     "disable.name": "無効化",
@@ -90,15 +171,37 @@ JA: dict[str, str] = {
     "choice.auto": "自動",
     "status.name": "状態",
     "status.desc": "このチャンネルの設定と、前回話した・黙った理由",
+    "chattiness.name": "おしゃべり度",
+    "chattiness.desc": "このチャンネルで聞き耳がどのくらい話に加わるか",
+    "chattiness.level.name": "度合い",
+    "chattiness.level.desc": "控えめ: たまに、ゆっくり／ふつう: 既定／にぎやか: よく、すぐに",
+    "level.quiet": "控えめ",
+    "level.normal": "ふつう",
+    "level.lively": "にぎやか",
+    "persona.name": "キャラクター",
+    "persona.desc": "このチャンネルでの聞き耳の人柄を一行で。空にすると消える",
+    "persona.text.name": "説明",
+    "persona.text.desc": f"例: だじゃれ好きの明るい常連（{PERSONA_MAX_CHARS} 文字まで、一行）",
+    "grounding.name": "ウェブ検索",
+    "grounding.desc": "このサーバーで返事を書くときにウェブで調べてよいか",
+    "grounding.switch.name": "切り替え",
+    "grounding.switch.desc": "オン: 返事のためにウェブを検索してよい／オフ: 会話だけから答える",
+    "switch.on": "オン",
+    "switch.off": "オフ",
+    "forget-channel.name": "チャンネルを忘れて",
+    "forget-channel.desc": "このチャンネルについて覚えていることをすべて忘れる",
     "forget.name": "忘れて",
-    "forget.desc": "聞き耳に忘れさせる",
-    "forget.me.name": "私のこと",
-    "forget.me.desc": "このサーバーで覚えているあなたのことを忘れる",
-    "forget.channel.name": "このチャンネル",
-    "forget.channel.desc": "このチャンネルについて覚えていることをすべて忘れる",
+    "forget.desc": "このサーバーで覚えているあなたのことを忘れる",
     "know.name": "覚えていること",
     "know.desc": "あなたについて覚えていることを（あなただけに）見せる",
+    "privacy.name": "プライバシー",
+    "privacy.desc": "このチャンネルで聞き耳が読むもの・覚えるもの・期間・消し方",
+    "opt-out.name": "読まないで",
+    "opt-out.desc": "このサーバーであなたの発言を読まないようにする（覚えていたことも忘れる）",
+    "opt-in.name": "読んでいい",
+    "opt-in.desc": "このサーバーでまたあなたの発言を読むようにする",
     "manage": "チャンネルの管理権限が必要です。",
+    "server_only": "サーバーのチャンネルでだけ使えます。",
     "enabled": "このチャンネルで聞き耳を有効にしました。",
     "disabled": "このチャンネルで聞き耳を無効にしました。",
     "quiet_until": "{time} まで静かにします（メンションには答えます）。"
@@ -115,16 +218,69 @@ JA: dict[str, str] = {
     "status_off": "このチャンネルで無効",
     "status_quiet": "{time} まで静か",
     "status_not_quiet": "静かにしていない",
+    "status_chattiness": "おしゃべり度: {level}",
+    "status_persona": "キャラクター: {persona}",
+    "status_no_persona": "キャラクター設定なし",
+    "status_grounding.on": "ウェブ検索: オン",
+    "status_grounding.off": "ウェブ検索: オフ",
+    "chattiness_set.quiet": "このチャンネルのおしゃべり度: 控えめ。"
+    "話に加わるのを減らし、加わる前に長めに待ちます。",
+    "chattiness_set.normal": "このチャンネルのおしゃべり度: ふつう（既定）。",
+    "chattiness_set.lively": "このチャンネルのおしゃべり度: にぎやか。もっとよく、早めに話に加わります。",
+    "persona_set": "このチャンネルのキャラクター: {persona}\nここでの私の人柄の説明として読みます。"
+    "指示として従うことはありません。",
+    "persona_cleared": "このチャンネルのキャラクター設定を消しました。",
+    "persona_refused": "キャラクターは一行の文にしてください（@everyone・@here・<@…>・<#…> "
+    "などのメンションや改行は使えません）。変更はありません。",
+    "grounding_set.on": "このサーバーでは、返事を書くときにウェブで調べることがあります。",
+    "grounding_set.off": "このサーバーでは、もうウェブで調べません。会話だけから答えます。",
     "forget_me": "このサーバーで覚えているあなたのこと（最近の発言、プロフィール、"
     "発言から覚えたこと、要約の中のあなたの行）を忘れます。数秒かかります。",
     "forget_channel": "このチャンネルとスレッドについて覚えていることをすべて忘れます。",
+    "opted_out": "このサーバーではもうあなたの発言を読みません。覚えていたあなたのこと（最近の発言、"
+    "プロフィール、発言から覚えたこと、要約の中の行）も忘れます。`/kikimimi-me 読んでいい` で戻せます"
+    "（忘れたことは戻りません）。",
+    "opted_in": "このサーバーでまたあなたの発言を読みます（これから先の発言だけ）。"
+    "`/kikimimi-me 読まないで` で止められます。",
+    "opt_server_only": "読まないでの設定はサーバーごとです。そのサーバーのチャンネルで "
+    "`/kikimimi-me 読まないで`（または `読んでいい`）を使ってください。",
     "nothing": "このサーバーであなたについて覚えていることはありません。",
     "head": "このサーバーであなたについて覚えていること:",
     "profile": "プロフィール: 私とのやりとり {exchanges} 回、最近の話題: {topic}",
+    "tags": "タグ: {tags}",
+    "last_conversation": "前回の会話: {text}",
     "buffered": "最近の発言（{minutes} 分保持）: {n} 件",
     "facts": "発言から覚えたこと（{n} 件）:",
-    "lines": "要約に残るあなたの行（7 日保持）: {n} 件",
-    "hint": "`/kikimimi 忘れて 私のこと` ですべて消せます。",
+    "lines": "要約に残るあなたの行（{days} 日保持）: {n} 件",
+    "hint": "`/kikimimi-me 忘れて` ですべて消せます。",
+    # The privacy notice (privacy.py puts it together).
+    "privacy.title": "**プライバシー: このチャンネルでの聞き耳**",
+    "privacy.title_general": "**プライバシー: 聞き耳が読むもの・覚えるもの**",
+    "privacy.reads.on": "このチャンネルでは有効です。このチャンネルとスレッドのすべての発言と、"
+    "その編集・削除を読みます（読まないでと設定したメンバーの発言は読みません）。",
+    "privacy.reads.off": "このチャンネルでは無効です。ここでは何も読みません（ここで使われた"
+    "スラッシュコマンドだけ）。",
+    "privacy.reads.general": "モデレーターが有効にしたチャンネル（`/kikimimi 有効化`）とそのスレッドの"
+    "すべての発言と、その編集・削除を読みます（読まないでと設定したメンバーの発言は読みません）。"
+    "ほかのチャンネルは読みません。",
+    "privacy.dms.off": "ダイレクトメッセージは読みません。",
+    "privacy.dms.on": "私に送られたダイレクトメッセージも読みます。",
+    "privacy.keep": "**覚えるものと期間**",
+    "privacy.buffer": "- 最近の発言（文脈として）: {minutes} 分（その後、おおむね 1 日以内に削除）",
+    "privacy.snippets": "- 私の発言と、その直前の発言: {hours} 時間",
+    "privacy.chunks": "- 会話の要約と、そのもとになった発言: {days} 日",
+    "privacy.facts": "- 発言から覚えたこと: 薄れるまで（最後に話題になってから長くて約 {days} 日）",
+    "privacy.facts_forever": "- 発言から覚えたこと: 消されるまで",
+    "privacy.profiles": "- 私と話したメンバーのプロフィール（やりとりの回数、最近の話題、"
+    "いくつかのタグと前回の会話の一行。公開チャンネルから）: 消されるまで",
+    "privacy.no_memory": "- それより長くは覚えません（要約・発言から覚えたこと・プロフィールは無効）",
+    "privacy.who": "**誰が聞けるか**: {visibility}。",
+    "privacy.who.general": "**誰が聞けるか**: 非公開チャンネル（@everyone が見られない）で覚えたことは"
+    "そのチャンネルの中だけ、公開チャンネルで覚えたことは他のチャンネルでも話題にすることがあります。"
+    "モデレーターが `/kikimimi 公開範囲` でチャンネルごとに決められます。",
+    "privacy.erase": "**消すには**: `/kikimimi-me 覚えていること` で私が覚えているあなたのことが見られます。"
+    "`/kikimimi-me 忘れて` でこのサーバーでのあなたのことをすべて忘れます。`/kikimimi-me 読まないで` "
+    "でここではあなたの発言も読まなくなります。削除された発言は忘れ、編集された発言は置き換えます。",
 }
 
 CATALOGUES = {"en": EN, "ja": JA}

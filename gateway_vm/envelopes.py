@@ -13,6 +13,7 @@ from kikimimi.domain.wire import (
     MessageCreated,
     MessageDeleted,
     MessageEdited,
+    OptOutChanged,
 )
 
 
@@ -89,12 +90,15 @@ def edited(payload: discord.RawMessageUpdateEvent, channel: Any) -> MessageEdite
     if content is None:
         return None
     channel_id, thread_id = place_of(channel) if channel is not None else (str(payload.channel_id), None)
+    author = payload.data.get("author")
+    author_id = author.get("id") if isinstance(author, dict) else None
     return MessageEdited(
         guild_id=str(payload.guild_id) if payload.guild_id else None,
         channel_id=channel_id,
         thread_id=thread_id,
         message_id=str(payload.message_id),
         content=str(content)[:4000],
+        author_id=str(author_id) if author_id else None,  # who wrote it: an opted-out member's is refused
     )
 
 
@@ -106,6 +110,20 @@ def deleted(payload: discord.RawMessageDeleteEvent, channel: Any) -> MessageDele
         channel_id=channel_id,
         thread_id=thread_id,
         message_id=str(payload.message_id),
+    )
+
+
+def opt_out_changed(
+    guild_id: str, user_id: str, out: bool, at: datetime, channel_id: str | None, thread_id: str | None
+) -> OptOutChanged:
+    """A member's `opt-out` (out) or `opt-in` in a guild, from the place the command ran (else the guild)."""
+    return OptOutChanged(
+        guild_id=guild_id,
+        channel_id=channel_id or guild_id,
+        thread_id=thread_id,
+        user_id=user_id,
+        out=out,
+        at=at,
     )
 
 

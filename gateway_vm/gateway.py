@@ -14,7 +14,7 @@ from discord import app_commands
 
 from kikimimi.adapters.clock import SystemClock
 from kikimimi.domain.model import ChannelKey, ChannelSettings
-from kikimimi.domain.wire import MessageCreated
+from kikimimi.domain.wire import MessageCreated, MessageEdited
 from kikimimi.ports import Clock, Store
 from kikimimi.settings import Settings
 
@@ -26,6 +26,7 @@ from .command_texts import Translator
 from .commands import register_commands
 from .forget_commands import bulk_deleted
 from .marks import Marks
+from .opt_outs import OptOutList
 
 log = logging.getLogger(__name__)
 MARK_SECONDS = 60.0  # changed marks are saved this often (and at shutdown), never per message
@@ -68,6 +69,7 @@ class Gateway(discord.AutoShardedClient):
         self.clock: Clock = clock or SystemClock()
         self.marks = Marks()
         backlog.on_published = self._published
+        self.opt_outs = OptOutList(store, self.clock)  # members who told the bot not to read them
         self.catchup = CatchUp(
             store=store,
             marks=self.marks,
@@ -75,6 +77,7 @@ class Gateway(discord.AutoShardedClient):
             enabled=self._place_enabled,
             buffer_age=timedelta(minutes=settings.buffer_ttl_minutes),
             clock=self.clock,
+            refused=self._read_back_refused,
         )
         self.state_dir = state_dir  # where the synced command hash is kept (None: sync on every start)
         self.tree = app_commands.CommandTree(self)
@@ -84,7 +87,8 @@ class Gateway(discord.AutoShardedClient):
         self._loads: set[asyncio.Task[None]] = set()
         self._warned_empty = False
         self.received = 0  # envelopes decided on (published or not): tests and the heartbeat count them
-        self.ignored = 0  # of those, not published: their channel is not enabled
+        self.ignored = 0  # of those, not published: their channel is not enabled, or their author opted out
+        self.refused = 0  # of the ignored, messages and edits of members who opted out (live or caught up)
         self.announced = 0  # channel visibility envelopes submitted (not counted in `received`)
         self.caught_up = 0  # envelopes submitted by catch-ups (not counted in `received`)
         self.forgets = 0  # forget envelopes for places Discord says are gone (not counted in `received`)
@@ -147,41 +151,78 @@ class Gateway(discord.AutoShardedClient):
         return self.settings.channel_enabled(channel_id)
 
     def admit(self, envelope: Envelope, is_dm: bool) -> None:
-        """Submit the envelope if its channel is enabled. A channel's stored settings (a moderator's
-        /kikimimi enable|disable, possibly from before a restart) are read once; meanwhile its envelopes
-        wait here so their order is kept."""
+        """Submit the envelope if its channel is enabled and its author did not opt out. A channel's stored
+        settings (a moderator's /kikimimi enable|disable, possibly from before a restart) and its guild's
+        opt-out list are read once; meanwhile its envelopes wait here so their order is kept."""
         channel_id = envelope.channel_id
-        if is_dm or self.store is None or (channel_id in self.overrides and channel_id not in self._pending):
+        known = channel_id in self.overrides and self.opt_outs.known(envelope.guild_id)
+        if is_dm or self.store is None or (known and channel_id not in self._pending):
             self._decide(envelope, self.enabled(channel_id, is_dm))
             return
         waiting = self._pending.get(channel_id)
         if waiting is None:
             waiting = self._pending[channel_id] = []
-            task = asyncio.create_task(self._release(channel_id))
+            task = asyncio.create_task(self._release(channel_id, envelope.guild_id))
             self._loads.add(task)
             task.add_done_callback(self._loads.discard)
         waiting.append(envelope)
 
-    async def _release(self, channel_id: str) -> None:
+    async def _release(self, channel_id: str, guild_id: str | None) -> None:
+        """Read the channel's settings and its guild's opt-outs, then decide what waited for them."""
         try:
-            await self.load_settings(channel_id)
-        except Exception as exc:  # Firestore unavailable: ENABLED_CHANNELS decides; retried next message
-            log.warning(
-                "reading the settings of channel %s failed: %s",
-                channel_id,
-                exc,
-                extra={"event": "gateway_settings_unread"},
-            )
+            try:
+                await self.load_settings(channel_id)
+            except Exception as exc:  # Firestore unavailable: ENABLED_CHANNELS decides; retried next message
+                log.warning(
+                    "reading the settings of channel %s failed: %s",
+                    channel_id,
+                    exc,
+                    extra={"event": "gateway_settings_unread"},
+                )
+            if guild_id is not None:  # a failed read is logged there, and tried with the next message
+                await self.opt_outs.load([guild_id])
         finally:
             for envelope in self._pending.pop(channel_id, []):
                 self._decide(envelope, self.enabled(channel_id, False))
 
     def _decide(self, envelope: Envelope, enabled: bool) -> None:
         self.received += 1
-        if enabled:
+        if enabled and not self._refused(envelope):
             self.hand_on(envelope)
         else:
             self.ignored += 1
+
+    def _refused(self, envelope: Envelope) -> bool:
+        """A message or edit by a member who opted out in its guild: not published, not even the envelope
+        (its id still moves the place's mark: it is handled, a catch-up must not read it back)."""
+        author = envelope.author_id if isinstance(envelope, MessageCreated | MessageEdited) else None
+        if not self.opt_outs.refused(envelope.guild_id, author):
+            return False
+        self.refused += 1
+        if _marked(envelope):
+            self.marks.hand_on(envelope.key, int(envelope.message_id))
+        return True
+
+    async def _read_back_refused(self, envelope: Envelope) -> bool:
+        """A catch-up's message by a member who opted out (its guild's list read first, once)."""
+        if envelope.guild_id is not None:
+            await self.opt_outs.load([envelope.guild_id])
+        return self._refused(envelope)
+
+    async def set_opt_out(
+        self,
+        guild_id: str,
+        user_id: str,
+        out: bool,
+        *,
+        channel_id: str | None = None,
+        thread_id: str | None = None,
+    ) -> None:
+        """A member's `opt-out` (out) or `opt-in` in a guild: this process stops (or resumes) publishing
+        their messages at once, and the change goes to ingest, which stores it and erases what was kept.
+        The place is where the command ran (default: the guild)."""
+        at = self.opt_outs.change(guild_id, user_id, out)
+        self.backlog.submit(envelopes.opt_out_changed(guild_id, user_id, out, at, channel_id, thread_id))
 
     def hand_on(self, envelope: Envelope) -> None:
         """Into the backlog; a guild message also moves its place's mark."""
@@ -222,6 +263,7 @@ class Gateway(discord.AutoShardedClient):
         while not self.is_closed():
             await asyncio.sleep(MARK_SECONDS)
             await self.save_marks()
+            await self.opt_outs.refresh()  # reads only the lists older than opt_outs.REFRESH
 
     async def save_marks(self) -> int:
         """Save the marks that moved since the last save; how many (a failure keeps them for the next)."""

@@ -167,6 +167,9 @@ GATEWAY_BACKLOG=${backlog}
 BOT_LANGUAGE=${bot_language}
 BUFFER_TTL_MINUTES=${buffer_ttl_minutes}
 MEMORY_ENABLED=${memory_enabled}
+FACT_HALF_LIFE_DAYS=${fact_half_life_days}
+FACT_MIN_SCORE=${fact_min_score}
+GROUNDING=${grounding}
 PYTHONPATH=$install_dir/src
 DISCORD_TOKEN=$discord_token
 ENV

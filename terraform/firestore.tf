@@ -2,7 +2,8 @@
 #   channels/{key}                          channel settings            adapters/firestore/places.py
 #   channels/{key}/messages/{id}            the buffer                  expire_at → TTL
 #                                           (or a tombstone / early edit in the message's place, kept
-#                                           TOMBSTONE_DAYS through the same expire_at TTL)
+#                                           TOMBSTONE_DAYS through the same expire_at TTL); changed_at
+#                                           on every write, and two markers (erased, intervened)
 #   channels/{key}/interventions/{id}       what the bot did            expire_at → TTL
 #   channels/{key}/judgments/{digest}       cached LLM judgments        expire_at → TTL
 #   channels/{key}/{watch,tension}_judgments/{digest}  the reserved budgets' judgments  expire_at → TTL
@@ -18,12 +19,14 @@
 #                                           gateway published there
 #
 # Indexes: the store's queries each filter and order on one field of one collection (messages:
-# created_at >= since order by created_at desc limit n; interventions: at >= since order by at), which
-# the automatic single-field indexes serve. The memory needs three more, declared below: the vector
-# index on facts.embedding, a collection-group index on facts.expires_at (maintain's expiry query) and
-# a composite index on profiles (channels_active array-contains + last_seen_ms desc). Forgetting needs
-# three for its collection-group queries: messages by guild and author (newest first), messages by
-# guild, caps by the user digest.
+# created_at >= since order by created_at desc limit n, and changed_at > t order by changed_at limit n
+# for each process's copy of a place; interventions: at >= since order by at), which
+# the automatic single-field indexes serve; they serve recall's keyword query on one place's facts too
+# (keywords array-contains-any, limit n: no order, no other filter). The memory needs three more,
+# declared below: the vector index on facts.embedding, a collection-group index on facts.expires_at
+# (maintain's expiry query) and a composite index on profiles (channels_active array-contains +
+# last_seen_ms desc). Forgetting needs three for its collection-group queries: messages by guild and
+# author (newest first), messages by guild, caps by the user digest.
 
 resource "google_firestore_database" "db" {
   count = var.create_firestore_database ? 1 : 0

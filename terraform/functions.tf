@@ -6,6 +6,14 @@ locals {
   #              "http":   called by Cloud Tasks (tasks.tf) or Cloud Scheduler (scheduler.tf) with OIDC.
   #   secrets  = secret environment variables it may get (GEMINI_API_KEY is dropped with Vertex AI).
   #   llm      = calls Gemini: gets the API key secret, or roles/aiplatform.user with Vertex AI.
+  #   concurrency = requests one instance serves at once (max_instance_request_concurrency); above 1 a
+  #              gen2 function needs a whole vCPU (cpu). Ingest waits on Firestore and Cloud Tasks RPCs
+  #              for nearly all of a request, so one instance serves eight (a burst needs an eighth of
+  #              the instances, each request its own thread: the use cases keep no per-request state,
+  #              and the per-instance caches — settings, a place's lines — are thread-safe). The others stay
+  #              at one request per instance on a third of a vCPU: their volume is a fraction of
+  #              ingest's, and a whole vCPU would cost three times as much per second for requests
+  #              that seldom overlap (see docs/cost.md).
   functions = {
     ingest = {
       description   = "Pub/Sub (Eventarc) → buffer the message, schedule or cancel judge/reply tasks."
@@ -15,6 +23,8 @@ locals {
       max_instances = 10
       secrets       = []
       llm           = false
+      concurrency   = 8
+      cpu           = "1"
     }
     judge = {
       description   = "Cloud Tasks → decide whether, when and how to speak."
@@ -24,6 +34,8 @@ locals {
       max_instances = 10
       secrets       = ["GEMINI_API_KEY"]
       llm           = true
+      concurrency   = 1
+      cpu           = null
     }
     reply = {
       description   = "Cloud Tasks → write and deliver the reply or reaction."
@@ -33,6 +45,8 @@ locals {
       max_instances = 5
       secrets       = ["DISCORD_TOKEN", "GEMINI_API_KEY"]
       llm           = true
+      concurrency   = 1
+      cpu           = null
     }
     summarize = {
       description   = "Memory queue → channel summaries; schedules reflections."
@@ -42,6 +56,8 @@ locals {
       max_instances = 3
       secrets       = ["GEMINI_API_KEY"]
       llm           = true
+      concurrency   = 1
+      cpu           = null
     }
     forget = {
       description   = "Memory queue → a deleted or edited message leaves the summaries, facts and profiles it fed."
@@ -51,6 +67,8 @@ locals {
       max_instances = 3
       secrets       = []
       llm           = false
+      concurrency   = 1
+      cpu           = null
     }
     reflect = {
       description   = "Memory queue → reflections and facts from recent conversation."
@@ -60,6 +78,8 @@ locals {
       max_instances = 3
       secrets       = ["GEMINI_API_KEY"]
       llm           = true
+      concurrency   = 1
+      cpu           = null
     }
     maintain = {
       description   = "Cloud Scheduler → guild memory (hourly) and fact maintenance (daily)."
@@ -69,6 +89,8 @@ locals {
       max_instances = 1
       secrets       = ["GEMINI_API_KEY"]
       llm           = true
+      concurrency   = 1
+      cpu           = null
     }
   }
 
@@ -143,6 +165,11 @@ locals {
     JUDGE_MIN_CONFIDENCE   = tostring(var.judge_thresholds.min_confidence)
     RULE_WEIGHTS           = jsonencode(var.rule_weights)
     JUDGMENT_CACHE_SECONDS = tostring(var.judgment_cache_seconds)
+
+    # How far a channel's /kikimimi chattiness (quiet / lively) moves the thresholds and the waits
+    CHATTINESS_THRESHOLD_STEP = tostring(var.chattiness.threshold_step)
+    CHATTINESS_WAIT_FACTOR    = tostring(var.chattiness.wait_factor)
+
     # LLM
     LLM_BACKEND            = var.llm_backend
     JUDGE_MODEL            = var.judge_model
@@ -184,6 +211,12 @@ locals {
     EMBEDDING_BACKEND       = var.embedding_backend
     EMBEDDING_MODEL         = var.embedding_model
     EMBEDDING_DIMENSION     = tostring(var.facts_embedding_dimension)
+    FACT_HALF_LIFE_DAYS     = tostring(var.fact_lifetime.half_life_days)
+    FACT_MIN_SCORE          = tostring(var.fact_lifetime.min_score)
+    PROACTIVE_ENABLED       = tostring(var.proactive_enabled)
+    # Off by default: grounded prompts are billed apart, and Google's terms ask for search suggestions
+    # shown beside a grounded answer (docs/how-it-works.md); a server's admins may turn it on for theirs.
+    GROUNDING = tostring(var.grounding)
   }
 
   # Secret env name → Secret Manager secret key (secrets.tf); GEMINI_API_KEY only with an API key.
@@ -316,7 +349,8 @@ resource "google_cloudfunctions2_function" "fn" {
     timeout_seconds                  = local.function_timeouts[each.key]
     max_instance_count               = coalesce(try(var.function_overrides[each.key].max_instances, null), each.value.max_instances)
     min_instance_count               = coalesce(try(var.function_overrides[each.key].min_instances, null), 0)
-    max_instance_request_concurrency = 1
+    max_instance_request_concurrency = each.value.concurrency
+    available_cpu                    = each.value.cpu
     # Internal only: Eventarc, Cloud Tasks and Cloud Scheduler of this project count as internal.
     ingress_settings               = "ALLOW_INTERNAL_ONLY"
     all_traffic_on_latest_revision = true

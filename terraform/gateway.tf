@@ -30,6 +30,10 @@ locals {
     bot_language       = var.bot_language
     buffer_ttl_minutes = tostring(var.buffer_ttl_minutes)
     memory_enabled     = tostring(var.memory_enabled)
+    # /kikimimi-me privacy tells how long facts last; /kikimimi status the server's web-search default.
+    fact_half_life_days = tostring(var.fact_lifetime.half_life_days)
+    fact_min_score      = tostring(var.fact_lifetime.min_score)
+    grounding           = tostring(var.grounding)
   }
 
   gateway_startup_script = templatefile("${local.repo_root}/gateway_vm/startup.sh", local.gateway_template_vars)

@@ -466,6 +466,20 @@ variable "judge_thresholds" {
   }
 }
 
+variable "chattiness" {
+  type = object({
+    threshold_step = number
+    wait_factor    = number
+  })
+  description = "How far a channel's /kikimimi chattiness moves the bot: quiet raises the three judge thresholds by `threshold_step` and waits `wait_factor` times longer for a pause or an answer, lively lowers and shortens them (CHATTINESS_THRESHOLD_STEP, CHATTINESS_WAIT_FACTOR)."
+  default     = { threshold_step = 10, wait_factor = 1.5 }
+
+  validation {
+    condition     = var.chattiness.threshold_step >= 0 && var.chattiness.threshold_step <= 50 && var.chattiness.wait_factor >= 1 && var.chattiness.wait_factor <= 4
+    error_message = "chattiness: threshold_step is between 0 and 50, wait_factor between 1 and 4."
+  }
+}
+
 variable "rule_weights" {
   type        = map(number)
   description = "Overrides of the rule weights by rule term (RULE_WEIGHTS, passed as JSON); empty keeps the built-in weights (functions/kikimimi/domain/rules.py DEFAULT_WEIGHTS)."
@@ -673,6 +687,35 @@ variable "memory_enabled" {
   type        = bool
   description = "Keep channel summaries, facts and guild memory (MEMORY_ENABLED)."
   default     = true
+}
+
+variable "fact_lifetime" {
+  type = object({
+    half_life_days = optional(number, 30)
+    min_score      = optional(number, 0.05)
+  })
+  description = "How long a remembered fact lasts: its weight halves every half_life_days (FACT_HALF_LIFE_DAYS) and it is removed below min_score (FACT_MIN_SCORE); /kikimimi-me privacy tells members the result."
+  default     = {}
+  validation {
+    condition     = var.fact_lifetime.half_life_days > 0 && var.fact_lifetime.half_life_days <= 3650
+    error_message = "fact_lifetime.half_life_days is more than 0 and at most 3650."
+  }
+  validation {
+    condition     = var.fact_lifetime.min_score >= 0 && var.fact_lifetime.min_score <= 1
+    error_message = "fact_lifetime.min_score is between 0 and 1."
+  }
+}
+
+variable "proactive_enabled" {
+  type        = bool
+  description = "Bring up a remembered fact when a silent room wakes up on its topic (PROACTIVE_ENABLED)."
+  default     = true
+}
+
+variable "grounding" {
+  type        = bool
+  description = "Let the writer look up factual questions with Google Search grounding and cite it (GROUNDING); per server: /kikimimi grounding. Billed apart; see docs/how-it-works.md for Google's display terms."
+  default     = false
 }
 
 variable "memory_model" {

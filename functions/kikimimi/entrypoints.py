@@ -145,11 +145,12 @@ def summarize_request(request: Any) -> tuple[dict[str, Any], int]:
 
 
 def forget_request(request: Any) -> tuple[dict[str, Any], int]:
-    """Cloud Tasks (memory queue) → a delete or an edit through the memory layers."""
-    from kikimimi.domain.memory.wire import parse_forget_task
-    from kikimimi.usecases.memory.forget import forget_message
+    """Cloud Tasks (memory queue) → a delete or an edit through the memory layers, or the second erase
+    of a member who opted out."""
+    from kikimimi.domain.forget_work import parse_forget_work
+    from kikimimi.usecases.opt_out import forget_work
 
-    return _task_call(request, "forget", parse_forget_task, forget_message, MEMORY_CALLERS)
+    return _task_call(request, "forget", parse_forget_work, forget_work, MEMORY_CALLERS)
 
 
 def reflect_request(request: Any) -> tuple[dict[str, Any], int]:

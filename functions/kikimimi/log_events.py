@@ -111,6 +111,12 @@ EVENTS: dict[str, EventSpec] = {
         (*PLACE, *TASK, "model", "input_tokens", "output_tokens", "latency_ms"),
         "one LLM call with its tokens",
     ),
+    "grounded": _fn(
+        "INFO",
+        (*PLACE, *TASK, "sources", "cited"),
+        "a reply the writer grounded on the web (GROUNDING): how many sites it drew on, whether the bot "
+        "added their names (the writer had named none); billed per grounded prompt",
+    ),
     # Expected under a flood: counted by the kikimimi_llm_budget_reached metric, it pages nobody.
     "llm_budget_reached": _fn(
         "WARNING",
@@ -191,8 +197,17 @@ EVENTS: dict[str, EventSpec] = {
     ),
     "reflection": _fn(
         "INFO",
-        (*_MEMORY_RUN, "messages", "chunks", "facts_added", "facts_merged", "facts_evicted", "latency_ms"),
-        "a reflection was committed",
+        (
+            *_MEMORY_RUN,
+            "messages",
+            "chunks",
+            "facts_added",
+            "facts_merged",
+            "facts_evicted",
+            "profiles_noted",
+            "latency_ms",
+        ),
+        "a reflection was committed (profiles_noted: members given tags and a last-conversation line)",
     ),
     "fact": _fn(
         "INFO",
@@ -237,7 +252,14 @@ EVENTS: dict[str, EventSpec] = {
     "forget_scheduled": _fn(
         "INFO",
         (*PLACE, *TASK, "task", "reason"),
-        "a deleted or edited message's traces in memory will be removed",
+        "a deleted or edited message's traces in memory will be removed (reason opt_out: a member who "
+        "opted out is erased once more)",
+    ),
+    "opt_out": _fn(
+        "INFO",
+        (*PLACE, "function", "guild", "user", "decision", "reason"),
+        "a member opted out of being read in a server (erased at once) or back in (opted_out, opted_in, "
+        "stale: a newer change is stored; erase_skipped: the second erase found them opted in again)",
     ),
     "forgotten": _fn(
         "INFO",
@@ -298,9 +320,26 @@ EVENTS: dict[str, EventSpec] = {
     ),
     "gateway_catchup": _gw(
         "INFO",
-        ("reason", "places", "read", "messages", "published", "deleted", "incomplete", "latency_ms"),
+        (
+            "reason",
+            "places",
+            "read",
+            "messages",
+            "published",
+            "refused",
+            "deleted",
+            "incomplete",
+            "latency_ms",
+        ),
         "after a (re)connect: history read since each place's mark, missed messages "
-        "published (backfilled), deletes for buffered messages Discord no longer has",
+        "published (backfilled; refused: of members who opted out), deletes for buffered messages "
+        "Discord no longer has",
+    ),
+    "gateway_opt_outs_unread": _gw(
+        "WARNING",
+        (),
+        "a guild's opt-out list could not be read: its messages go out meanwhile (ingest still refuses "
+        "an opted-out member's); read again with the guild's next message",
     ),
     "gateway_catchup_incomplete": _gw(
         "WARNING", (), "one place's catch-up failed (permissions, Discord or Firestore)"

@@ -11,6 +11,7 @@ from kikimimi.domain.memory.model import (
     Chunk,
     Fact,
     GuildMemory,
+    ProfileNotes,
     ProfileUpdate,
     SourceMatch,
     UserProfile,
@@ -73,7 +74,8 @@ class Recall(Protocol):
     def rewrite_profiles(
         self, guild_id: str, match: SourceMatch, change: Callable[[UserProfile], UserProfile]
     ) -> int:
-        """Apply `change` atomically to each profile whose last topic came from the message."""
+        """Apply `change` atomically to each profile whose last topic or notes came from the message
+        (`topic_ids` or `note_ids`), or to the author's profile."""
         ...
 
     def delete_profile(self, guild_id: str, user_id: str) -> bool: ...
@@ -107,13 +109,21 @@ class Recall(Protocol):
         delete: Sequence[str],
         fact_delta: int,
         expected_epoch: int | None = None,
+        notes: Sequence[ProfileNotes] = (),
     ) -> bool:
-        """Atomically save facts, drop evicted ones, advance the watermark; False if `reflect_seq` moved
-        (or `epoch`, when expected: a forget since the chunks were read)."""
+        """Atomically save facts, drop evicted ones, merge the notes into the profiles of the place's
+        guild (`profile_notes.with_notes`; a profile that does not exist is not created), advance the
+        watermark; False if `reflect_seq` moved (or `epoch`, when expected: a forget since the chunks
+        were read)."""
         ...
 
     def nearest_facts(self, key: ChannelKey, vector: Sequence[float], limit: int) -> list[Fact]:
         """The stored facts nearest to `vector` by cosine distance (vector search)."""
+        ...
+
+    def keyword_facts(self, key: ChannelKey, keywords: Sequence[str], limit: int) -> list[Fact]:
+        """Up to `limit` stored facts whose keywords hold any of `keywords` (compared exactly: pass
+        normalized ones), in id order; one to MAX_QUERY_KEYWORDS values, else ValueError."""
         ...
 
     def fact(self, key: ChannelKey, fact_id: str) -> Fact | None: ...

@@ -10,12 +10,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.caps import CapDecision
+from kikimimi.domain.grounding import TOOLS, WebSource
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import (
     ChannelKey,
     ChannelSettings,
     Decision,
+    GuildSettings,
     Intervention,
     LastDecision,
     Message,
@@ -124,6 +127,17 @@ class Store(Protocol):
         """The newest `limit` messages created at or after `since`, oldest first."""
         ...
 
+    def recent_changes(self, key: ChannelKey, since: datetime, limit: int) -> list[BufferChange]:
+        """`recent_messages` with each line's last change time (one query, billed the same): where a copy
+        of the place starts."""
+        ...
+
+    def buffer_changes(self, key: ChannelKey, after: datetime | None, limit: int) -> list[BufferChange]:
+        """Documents of the place's buffer changed after `after` (the server time of an earlier change),
+        oldest change first, at most `limit`: one query, billed per document returned (at least one).
+        `after` None: the newest `limit` changes (where a copy of the place starts)."""
+        ...
+
     def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
         """Store what the bot did; snippet lines whose message was deleted meanwhile are left out."""
         ...
@@ -154,6 +168,14 @@ class Store(Protocol):
         ...
 
     def save_channel_settings(self, key: ChannelKey, settings: ChannelSettings) -> None: ...
+
+    def guild_settings(self, guild_id: str) -> GuildSettings:
+        """An admin's per-server switches (empty settings when none are stored): one read."""
+        ...
+
+    def save_guild_settings(self, guild_id: str, settings: GuildSettings) -> None:
+        """Store the switches that are set (a None field keeps the stored value)."""
+        ...
 
     def record_decision(self, key: ChannelKey, decision: LastDecision) -> None:
         """Remember the latest judgment on the channel document (one write per judgment, not per message)."""
@@ -213,6 +235,15 @@ class Store(Protocol):
         timer and at shutdown, never per message)."""
         ...
 
+    def opted_out(self, guild_id: str) -> frozenset[str]:
+        """The members of a guild who told the bot not to read them (`opt-out`): one read per guild."""
+        ...
+
+    def set_opted_out(self, guild_id: str, user_id: str, out: bool, at: datetime) -> bool:
+        """Record a member's opt-out (`out`) or opt-in made at `at`, atomically; False when a newer change
+        of theirs is stored (delivery has no order: the older one is ignored)."""
+        ...
+
 
 class TaskQueue(Protocol):
     """Cloud Tasks' role: named, delayed, cancellable calls to the functions."""
@@ -223,6 +254,11 @@ class TaskQueue(Protocol):
 
     def cancel(self, kind: TaskKind, name: str) -> bool:
         """Delete a pending task; False when there was none."""
+        ...
+
+    def cancel_many(self, tasks: Sequence[tuple[TaskKind, str]]) -> list[bool]:
+        """Delete these pending tasks, independent calls that may run at once; per task, in order, whether
+        it was pending. A failure other than "there was none" propagates once every call has ended."""
         ...
 
 
@@ -236,7 +272,8 @@ class Publisher(Protocol):
 
 @dataclass(frozen=True)
 class LLMRequest:
-    """One generation: everything in the system prompt, optional JSON schema for the answer."""
+    """One generation: everything in the system prompt, optional JSON schema for the answer, and the
+    tools the model may use (domain.grounding.TOOLS: web search, reading the links in the prompt)."""
 
     purpose: str  # judge | reply | short_ack | summarize | reflect
     system: str
@@ -245,17 +282,28 @@ class LLMRequest:
     max_output_tokens: int = 512  # Gemini counts thinking tokens against it too
     temperature: float = 0.7
     thinking_budget: int | None = None  # None: the model's default; 0: no thinking; -1: the model decides
+    tools: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        unknown = set(self.tools) - set(TOOLS)
+        if unknown:
+            raise ValueError(f"unknown LLM tools {sorted(unknown)}; known: {', '.join(TOOLS)}")
+        if self.tools and self.schema is not None:
+            # Gemini 2.5 refuses tools together with a JSON response schema: tools are for plain text.
+            raise ValueError("an LLM request with tools cannot ask for a JSON schema")
 
 
 @dataclass(frozen=True)
 class LLMResult:
-    """What the model answered, with cost figures for the log."""
+    """What the model answered, with cost figures for the log, and the web pages a grounded answer
+    drew on (empty when it used no tool)."""
 
     text: str
     model: str
     input_tokens: int = 0
     output_tokens: int = 0
     latency_ms: float = 0.0
+    sources: tuple[WebSource, ...] = ()
 
 
 class LLMError(Exception):

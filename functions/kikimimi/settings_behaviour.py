@@ -25,9 +25,14 @@ class BehaviourFields:
         "auto",
         "BOT_LANGUAGE",
         choices=("auto", "ja", "en"),
-        doc="language of the prompts and replies; auto follows the conversation's recent lines",
+        doc="language of prompts and replies; auto: a reply follows the message it answers, "
+        "else the recent lines",
     )
-    persona: str = setting("", "BOT_PERSONA", "free persona text added to every prompt")
+    persona: str = setting(
+        "",
+        "BOT_PERSONA",
+        "free persona text added to every prompt; a channel's /kikimimi persona line adds to it",
+    )
     enabled_channels: tuple[str, ...] = setting(
         (),
         "ENABLED_CHANNELS",
@@ -169,6 +174,23 @@ class BehaviourFields:
         45.0, "JUDGE_RULES_THRESHOLD", "rule score to speak when no LLM judges", ge=0, le=100
     )
     min_confidence: float = setting(0.5, "JUDGE_MIN_CONFIDENCE", "confidence the LLM's yes needs", ge=0, le=1)
+    # Ten points is about one rule term: lively speaks where one term short of normal's line, quiet
+    # needs one term more (tuned so a lively channel is noticeably livelier, not a different bot).
+    chattiness_threshold_step: float = setting(
+        10.0,
+        "CHATTINESS_THRESHOLD_STEP",
+        ge=0,
+        le=50,
+        doc="/kikimimi chattiness: quiet raises judge thresholds by this (confidence: 1/100), lively lowers",
+    )
+    chattiness_wait_factor: float = setting(
+        1.5,
+        "CHATTINESS_WAIT_FACTOR",
+        ge=1,
+        le=4,
+        doc="… and quiet waits this many times longer for a pause or an answer (to the ceilings), "
+        "lively less",
+    )
     unanswered_after_seconds: float = setting(
         90.0, "UNANSWERED_AFTER_SECONDS", "a question unanswered this long raises the score", ge=0
     )
@@ -274,6 +296,12 @@ class BehaviourFields:
     link_allowlist: tuple[str, ...] = setting(
         (), "LINK_ALLOWLIST", "hosts the bot may link to although nobody posted them"
     )
+    # Off: a grounded prompt is billed apart (docs/cost.md); a server's admins may turn it on for theirs.
+    grounding: bool = setting(
+        False,
+        "GROUNDING",
+        "the writer may look up factual questions on the web and cite it; per server: /kikimimi grounding",
+    )
     short_ack_max_tokens: int = setting(
         40, "SHORT_ACK_MAX_TOKENS", "output tokens of a short acknowledgement", ge=8, le=1024
     )
@@ -367,6 +395,11 @@ class BehaviourFields:
         31, "FAMILIARITY_REGULAR", "exchanges to be a regular", ge=0, le=1_000_000
     )
     familiarity_close: int = setting(101, "FAMILIARITY_CLOSE", "exchanges to be close", ge=0, le=1_000_000)
+    # On: a memory comes up at most once per fact, after a silence, out of cooldown, on a shared keyword
+    # and within every other rule; off: the bot speaks only when the room calls for it.
+    proactive_enabled: bool = setting(
+        True, "PROACTIVE_ENABLED", "bring up a remembered fact when a silent room wakes up on its topic"
+    )
     proactive_silence_minutes: float = setting(
         30.0,
         "PROACTIVE_SILENCE_MINUTES",
@@ -374,12 +407,24 @@ class BehaviourFields:
         le=7 * DAY_MINUTES,
         doc="a room silent this long may hear a related fact",
     )
+    # Measured on 24 related and 24 unrelated wake-ups (EN and JA, docs/memory.md): the offline embedder
+    # gives related 0.127–0.618, unrelated ≤ 0.078; the shared-keyword rule keeps the hashing twin's
+    # unrelated noise (≤ 0.182) out.
     proactive_min_score: float = setting(
-        0.3, "PROACTIVE_MIN_SCORE", "least relevance of a proactive fact", ge=0, le=1
+        0.1, "PROACTIVE_MIN_SCORE", "least relevance of a proactive fact", ge=0, le=1
     )
     # Enough to speak in a neutral room (not_mentioned −20 → 45), not against two_people/closing/directed.
     proactive_weight: float = setting(
         65.0, "PROACTIVE_WEIGHT", "rule weight of a proactive fact", ge=0, le=100
+    )
+    # About 300 tokens of English (a Japanese character is about a token): the judge's prompt grows by a
+    # fifth at most, and only in a server with other remembered public channels.
+    judge_server_memory_chars: int = setting(
+        1200,
+        "JUDGE_SERVER_MEMORY_CHARS",
+        "characters of the other public channels' memory an LLM judgment reads (0: none)",
+        ge=0,
+        le=8000,
     )
     embedding_backend: str = setting(
         "usem", "EMBEDDING_BACKEND", "fact embeddings: usem (offline) or gemini", choices=("usem", "gemini")

@@ -9,9 +9,11 @@ from typing import Any
 import discord
 import pytest
 
-from kikimimi_dev.local.fake_discord import FakeDiscord
+from kikimimi_dev.local.fake_discord import MANAGE_CHANNELS, MEMBER_PERMISSIONS, FakeDiscord
 from tests.contract.test_gateway_commands import ready
 from tests.fixtures.fake_discord import run_async
+
+MODERATOR = MEMBER_PERMISSIONS | MANAGE_CHANNELS  # /kikimimi is offered to Manage Channels only
 
 
 def test_the_fake_offers_only_synced_commands_and_valid_options(fake_discord: FakeDiscord) -> None:
@@ -28,9 +30,9 @@ def test_the_fake_offers_only_synced_commands_and_valid_options(fake_discord: Fa
                 ("kikimimi status", {"verbose": True}),
             ]:
                 with pytest.raises(ValueError):
-                    fake_discord.invoke(command, fake_discord.alice, options=options)
+                    fake_discord.invoke(command, fake_discord.alice, options=options, permissions=MODERATOR)
             with pytest.raises(LookupError):
-                fake_discord.invoke("kikimimi unquiet", fake_discord.alice)
+                fake_discord.invoke("kikimimi unquiet", fake_discord.alice, permissions=MODERATOR)
 
     run_async(scenario())
 
@@ -61,13 +63,17 @@ def test_an_interaction_is_answered_once_within_three_seconds_and_then_has_a_web
 
     run_async(synced_then_gone())
     api, app = fake_discord.api_base, fake_discord.bot.id
-    late = fake_discord.interaction(fake_discord.invoke("kikimimi status", fake_discord.alice))
+    late = fake_discord.interaction(
+        fake_discord.invoke("kikimimi status", fake_discord.alice, permissions=MODERATOR)
+    )
     fake_discord.interactions._by_id[late.id].created -= 3.5  # as if the bot took 3.5 s
     message = {"type": 4, "data": {"content": "hi", "flags": 64}}
     answer = requests.post(f"{api}/interactions/{late.id}/{late.token}/callback", json=message, timeout=5)
     assert (answer.status_code, answer.json()["code"]) == (404, 10062)
 
-    fresh = fake_discord.interaction(fake_discord.invoke("kikimimi status", fake_discord.alice))
+    fresh = fake_discord.interaction(
+        fake_discord.invoke("kikimimi status", fake_discord.alice, permissions=MODERATOR)
+    )
     followup = f"{api}/webhooks/{app}/{fresh.token}"
     assert requests.post(followup, json={"content": "too early"}, timeout=5).json()["code"] == 10015
     wrong = requests.post(f"{api}/interactions/{fresh.id}/not-its-token/callback", json=message, timeout=5)

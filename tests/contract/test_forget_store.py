@@ -221,7 +221,7 @@ def test_a_place_that_is_gone_takes_its_settings_caps_and_drafts(pair: Pair) -> 
     pair.store.keep_reply_draft(KEY, "n1", ReplyDraft("u1, hello", ("u1, hello",)), UNTIL)
     pair.store.add_message(message("c1", 3, ELSEWHERE), UNTIL)
     assert pair.store.forget_place("100") >= 1
-    assert pair.store.channel_settings(KEY).enabled is True  # a moderator's `forget channel`: settings stay
+    assert pair.store.channel_settings(KEY).enabled is True  # a moderator's `forget-channel`: settings stay
     assert pair.store.forget_place("100", settings=True) >= 1
     assert pair.store.channel_settings(KEY) == ChannelSettings()
     assert pair.store.guild_places("g1") == ["555"]

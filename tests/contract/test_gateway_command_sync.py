@@ -66,8 +66,8 @@ def test_sync_once_then_not_after_a_restart_then_again_after_a_change(
         run_async(connect_once(fake, tmp_path, events=4, caplog=caplog))
     puts = fake.requests_to("PUT", SYNC)
     assert len(puts) == 2 and (tmp_path / HASH_FILE).read_text().strip() != kept
-    [group] = puts[-1].json
-    status = next(o for o in group["options"] if o["name"] == "status")
+    admin, _ = puts[-1].json
+    status = next(o for o in admin["options"] if o["name"] == "status")
     assert status["description_localizations"]["ja"] == "設定と前回の理由"
     assert sync_events(caplog) == [
         "gateway_commands_synced",

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from gateway_vm import command_sync
 from kikimimi.domain.model import ChannelKey, ChannelSettings, LastDecision, Message
 from kikimimi.domain.wire import ForgetRequested, parse_envelope
 from kikimimi.settings import Settings
@@ -49,6 +50,10 @@ async def until(condition: Any, what: str) -> None:
         await asyncio.sleep(0.01)
 
 
+def admin_group(run: Running) -> Any:
+    return run.gateway.tree.get_command("kikimimi")
+
+
 JA = {"locale": "ja", "guild_locale": "ja"}  # a Japanese client in a Japanese server
 
 
@@ -78,35 +83,78 @@ def test_the_synced_commands_carry_japanese_names_descriptions_and_choices(fake_
 
     run_async(scenario())
     [put] = fake_discord.requests_to("PUT", r"^/applications/\d+/commands$")
-    [group] = put.json
-    assert (
-        group["name"] == "kikimimi" and group["description_localizations"]["ja"] == "このチャンネルでの聞き耳"
-    )
-    subs = {o["name"]: o for o in group["options"]}
+    admin, member = put.json
+    assert (admin["name"], member["name"]) == ("kikimimi", "kikimimi-me")
+    assert admin["description_localizations"]["ja"] == "このチャンネルでの聞き耳（モデレーター向け）"
+    subs = {o["name"]: o for o in admin["options"]}
     assert {name: o["name_localizations"]["ja"] for name, o in subs.items()} == {
         "enable": "有効化",
         "disable": "無効化",
         "quiet": "静かに",
         "visibility": "公開範囲",
         "status": "状態",
+        "chattiness": "おしゃべり度",
+        "persona": "キャラクター",
+        "grounding": "ウェブ検索",
+        "forget-channel": "チャンネルを忘れて",
+    }
+    mine = {o["name"]: o for o in member["options"]}
+    assert {name: o["name_localizations"]["ja"] for name, o in mine.items()} == {
         "forget": "忘れて",
         "what-do-you-know": "覚えていること",
+        "privacy": "プライバシー",
+        "opt-out": "読まないで",
+        "opt-in": "読んでいい",
     }
-    assert all(o["description_localizations"]["ja"] and o["description"] for o in subs.values())
+    every = [*subs.values(), *mine.values()]
+    assert all(o["description_localizations"]["ja"] and o["description"] for o in every)
     [mode] = subs["visibility"]["options"]
     assert [(c["value"], c["name_localizations"]["ja"]) for c in mode["choices"]] == [
         ("public", "公開"),
         ("private", "非公開"),
         ("auto", "自動"),
     ]
+    [level] = subs["chattiness"]["options"]
+    assert [(c["value"], c["name_localizations"]["ja"]) for c in level["choices"]] == [
+        ("quiet", "控えめ"),
+        ("normal", "ふつう"),
+        ("lively", "にぎやか"),
+    ]
+    [switch] = subs["grounding"]["options"]
+    assert [c["value"] for c in switch["choices"]] == ["on", "off"] and switch["required"]
+    [text] = subs["persona"]["options"]
+    assert (text["max_length"], text["required"], text["name_localizations"]["ja"]) == (200, False, "説明")
     [minutes] = subs["quiet"]["options"]
     assert (minutes["name_localizations"]["ja"], minutes["min_value"], minutes["required"]) == (
         "分",
         0,
         False,
     )
-    forget = {o["name"]: o["name_localizations"]["ja"] for o in subs["forget"]["options"]}
-    assert forget == {"me": "私のこと", "channel": "このチャンネル"}
+
+
+def test_discord_guards_the_admin_command_and_offers_the_member_one_to_everyone(
+    fake_discord: FakeDiscord,
+) -> None:
+    """Manage Channels (16) is the admin command's default, which Server Settings → Integrations may change;
+    the member command has none. Without ALLOW_DMS neither is offered in direct messages."""
+
+    async def scenario() -> None:
+        async with ready(fake_discord):
+            pass
+
+    run_async(scenario())
+    [put] = fake_discord.requests_to("PUT", r"^/applications/\d+/commands$")
+    admin, member = put.json
+    assert (admin["default_member_permissions"], admin["dm_permission"], admin["contexts"]) == (
+        16,
+        False,
+        [0],
+    )
+    assert (member["default_member_permissions"], member["dm_permission"], member["contexts"]) == (
+        None,
+        False,
+        [0],
+    )
 
 
 MODERATOR_ONLY = [
@@ -115,22 +163,55 @@ MODERATOR_ONLY = [
     ("kikimimi quiet", {"minutes": 5}),
     ("kikimimi visibility", {"mode": "public"}),
     ("kikimimi status", {}),
-    ("kikimimi forget channel", {}),
+    ("kikimimi chattiness", {"level": "lively"}),
+    ("kikimimi persona", {"text": "a cheerful regular"}),
+    ("kikimimi grounding", {"switch": "on"}),
+    ("kikimimi forget-channel", {}),
 ]
 
 
+def discord_holds(fake: FakeDiscord, default_member_permissions: str | None) -> None:
+    """Discord's copy of `/kikimimi` with another default permission: as an older release synced it, or
+    as an admin's override in Server Settings → Integrations lets everyone in (the fake knows no
+    per-role overrides)."""
+    body = [
+        {**c, "default_member_permissions": default_member_permissions} if c["name"] == "kikimimi" else c
+        for c in fake.state.commands[(fake.bot.id, None)]
+    ]
+    fake.state.upsert_commands(fake.bot.id, None, body)
+
+
+def test_discord_does_not_offer_the_admin_command_to_a_member_without_manage_channels(
+    fake_discord: FakeDiscord,
+) -> None:
+    async def scenario() -> str:
+        async with ready(fake_discord):
+            with pytest.raises(PermissionError, match="/kikimimi is for members with Manage Channels"):
+                fake_discord.invoke("kikimimi status", fake_discord.alice, permissions=MEMBER_PERMISSIONS)
+            return said(await run_command(fake_discord, "kikimimi-me privacy", moderator=False))
+
+    assert run_async(scenario()).startswith("**Privacy: kikimimi in this channel**")
+
+
 @pytest.mark.parametrize(("command", "options"), MODERATOR_ONLY, ids=[c for c, _ in MODERATOR_ONLY])
-def test_a_member_without_manage_channels_is_refused_in_their_language(
+def test_before_discord_holds_the_definition_the_code_asks_for_manage_channels(
     make_fake_discord: MakeFake, command: str, options: dict[str, Any]
 ) -> None:
+    """A failed sync may leave an older definition on Discord, without the default permission: until this
+    one is synced (or confirmed unchanged) a member without Manage Channels is refused in code."""
     fake = make_fake_discord()
     store = InMemoryStore()
 
     async def scenario() -> tuple[Interaction, Interaction]:
+        async with ready(fake):
+            pass
+        discord_holds(fake, None)  # an older release's /kikimimi, open to everyone
+        fake.fail_next("PUT", r"^/applications/\d+/commands$", 403)
         async with ready(fake, store=store) as run:
+            await until(lambda: len(fake.requests_to("PUT", r"/commands$")) == 2, "the failed sync")
             english = await run_command(fake, command, moderator=False, **options)
             japanese = await run_command(fake, command, moderator=False, **JA, **options)
-            assert run.gateway.overrides == {}
+            assert run.gateway.overrides == {} and not command_sync.synced(admin_group(run))
             return english, japanese
 
     english, japanese = run_async(scenario())
@@ -138,6 +219,22 @@ def test_a_member_without_manage_channels_is_refused_in_their_language(
     assert said(japanese) == "チャンネルの管理権限が必要です。"
     assert [r.type for r in english.responses] == [4]  # one ephemeral message, no deferral
     assert store.channel_settings(ChannelKey(fake.channel.id)) == ChannelSettings() and store.writes == 0
+
+
+def test_once_synced_discord_decides_who_may_run_the_admin_command(make_fake_discord: MakeFake) -> None:
+    """An admin handed `/kikimimi` to members without Manage Channels (Server Settings → Integrations):
+    Discord lets them run it, and so does the code."""
+    fake = make_fake_discord()
+    store = InMemoryStore()
+
+    async def scenario() -> str:
+        async with ready(fake, store=store) as run:
+            await until(lambda: command_sync.synced(admin_group(run)), "the synced definition")
+            discord_holds(fake, None)
+            return said(await run_command(fake, "kikimimi enable", moderator=False))
+
+    assert run_async(scenario()) == "kikimimi is enabled here."
+    assert store.channel_settings(ChannelKey(fake.channel.id)).enabled is True
 
 
 def test_enable_quiet_end_early_status_and_disable_in_english(make_fake_discord: MakeFake) -> None:
@@ -247,12 +344,12 @@ def test_status_says_in_words_why_the_bot_stayed_silent(make_fake_discord: MakeF
 
     english, japanese = run_async(scenario())
     when = f"<t:{int(at.timestamp())}:R>"
-    assert english.splitlines()[1] == (
+    assert english.splitlines()[-1] == (
         f"Last time ({when}) I stayed silent (score 0): they were talking with someone else (−10), "
         "the conversation was closing (−30), the rules decided alone: the model was asked 12 of 12 times "
         "this hour."
     )
-    assert japanese.splitlines()[1] == (
+    assert japanese.splitlines()[-1] == (
         f"前回（{when}）は黙っていました（スコア 0）。理由: ほかの人と話していた（−10）、"
         "会話が締めくくられていた（−30）、この 1 時間のモデルの判断回数（12/12）を使い切ったので、"
         "ルールだけで決めた。"
@@ -280,8 +377,8 @@ def test_forget_me_is_for_anyone_forget_channel_for_moderators(make_fake_discord
     async def scenario() -> tuple[Running, list[Interaction]]:
         async with ready(fake, settings(enabled_channels=("999",))) as run:  # even where the bot is off
             answers = [
-                await run_command(fake, "kikimimi forget me", moderator=False, **JA),
-                await run_command(fake, "kikimimi forget channel", moderator=True),
+                await run_command(fake, "kikimimi-me forget", moderator=False, **JA),
+                await run_command(fake, "kikimimi forget-channel", moderator=True),
             ]
             await asyncio.to_thread(run.gateway.backlog.flush, WAIT)
             return run, answers
@@ -315,7 +412,7 @@ def test_what_do_you_know_defers_then_answers_only_the_caller(make_fake_discord:
     async def scenario() -> tuple[Interaction, Interaction]:
         async with ready(fake, settings(language="en"), store) as run:
             run.gateway._recall = InMemoryRecall(store)
-            know = "kikimimi what-do-you-know"
+            know = "kikimimi-me what-do-you-know"
             mine = await run_command(fake, know, moderator=False)
             return mine, await run_command(fake, know, bob, moderator=False, **JA)
 

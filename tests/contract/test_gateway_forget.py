@@ -23,7 +23,12 @@ def test_a_bulk_delete_fans_out_into_one_delete_per_message() -> None:
 
 def test_the_export_text_fits_one_message() -> None:
     export = {
-        "profile": {"exchanges": 3, "last_topic": ["札幌"]},
+        "profile": {
+            "exchanges": 3,
+            "last_topic": ["札幌"],
+            "tags": ["旅行好き", "x" * 300],
+            "last_conversation": "y" * 900,
+        },
         "buffered": [],
         "facts": [{"fact": "x" * 500}] * 30,
         "chunk_lines": [{}] * 4,
@@ -32,12 +37,30 @@ def test_the_export_text_fits_one_message() -> None:
     assert (
         len(text) <= 1900
         and "私とのやりとり 3 回" in text
+        and "タグ: 旅行好き, xxx" in text
+        and "前回の会話: yyy" in text
         and "要約に残るあなたの行（7 日保持）: 4 件" in text
+        and text.endswith("`/kikimimi-me 忘れて` ですべて消せます。")
     )
 
 
+def test_the_export_text_shows_tags_and_the_last_conversation_only_when_the_profile_has_them() -> None:
+    older = {"profile": {"exchanges": 1, "last_topic": []}, "buffered": [], "facts": [], "chunk_lines": []}
+    newer = {**older, "profile": {**older["profile"], "tags": ["gardener"], "last_conversation": "tomatoes"}}
+    assert "tags:" not in export_text(older, "en", 30) and "last conversation" not in export_text(
+        older, "en", 30
+    )
+    lines = export_text(newer, "en", 30).splitlines()
+    assert lines[1:4] == [
+        "profile: 1 exchanges with me, last topic: -",
+        "tags: gardener",
+        "our last conversation: tomatoes",
+    ]
+    assert lines[-1] == "`/kikimimi-me forget` removes all of it."
+
+
 def test_forget_in_a_direct_message_asks_for_the_callers_conversation() -> None:
-    """With ALLOW_DMS a direct message has no guild: `forget me` and `forget channel` both send the caller's
+    """With ALLOW_DMS a direct message has no guild: `forget` and `forget-channel` both send the caller's
     forget for that conversation (ingest forgets their direct messages and the conversation)."""
     caller = SimpleNamespace(id=42)
     dm = SimpleNamespace(id=777)

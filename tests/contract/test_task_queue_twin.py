@@ -48,3 +48,24 @@ def test_kinds_are_separate_queues(queue: TaskQueue) -> None:
     assert queue.cancel(TaskKind.REPLY, "never-scheduled") is False
     assert queue.cancel(TaskKind.JUDGE, "reply-c1-main-m2") is False  # another kind's queue
     assert queue.cancel(TaskKind.REPLY, "reply-c1-main-m2") is True
+
+
+def test_cancel_many_answers_per_task_in_order(queue: TaskQueue) -> None:
+    for name, kind in (
+        ("judge-c1-m1", TaskKind.JUDGE),
+        ("reply-c1-m1", TaskKind.REPLY),
+        ("judge-c1-m2", TaskKind.JUDGE),
+    ):
+        assert queue.schedule(spec(name, kind))
+    wanted = [
+        (TaskKind.JUDGE, "judge-c1-m1"),
+        (TaskKind.REPLY, "reply-c1-m0"),  # never scheduled
+        (TaskKind.REPLY, "reply-c1-m1"),
+        (TaskKind.REPLY, "judge-c1-m2"),  # the wrong queue
+        (TaskKind.JUDGE, "judge-c1-m2"),
+    ]
+
+    assert queue.cancel_many(wanted) == [True, False, True, False, True]
+    assert queue.cancel_many(wanted) == [False] * len(wanted)  # gone, and each name stays used
+    assert queue.cancel_many([]) == []
+    assert queue.schedule(spec("judge-c1-m1")) is False

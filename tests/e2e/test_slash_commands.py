@@ -1,7 +1,8 @@
-"""Slash commands on the whole local stack: a member runs `/kikimimi …` in the fake Discord, the gateway
-process answers through discord.py's command tree and writes Firestore (emulator), and the functions act on
-it: a channel enabled by command is listened to, a quiet one is not judged, and `status` tells in words why
-the judge (a real judgment, its reason stored by the judge function) spoke.
+"""Slash commands on the whole local stack: a moderator runs `/kikimimi …` and a member `/kikimimi-me …` in
+the fake Discord, the gateway process answers through discord.py's command tree and writes Firestore
+(emulator), and the functions act on it: a channel enabled by command is listened to, a quiet one is not
+judged, `status` tells in words why the judge (a real judgment, its reason stored by the judge function)
+spoke, a forget reaches ingest, and a member who opted out is not read.
 
 One stack for the module; no channel is enabled by ENABLED_CHANNELS, so every channel here is switched on
 by `/kikimimi enable`.
@@ -14,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from kikimimi.domain.model import ChannelKey, ChannelSettings
+from kikimimi.domain.model import ChannelKey, ChannelSettings, GuildSettings
 from kikimimi_dev.local.emulators import EmulatorNotInstalled
 from kikimimi_dev.local.fake_discord import (
     MANAGE_CHANNELS,
@@ -31,7 +32,7 @@ from .conftest import FAST, KEYWORD, MIN_WAIT_SECONDS
 pytestmark = pytest.mark.emulator
 
 TIMINGS = {k: v for k, v in FAST.items() if k not in ("BOT_USER_ID", "BOT_NAME", "ENABLED_CHANNELS")}
-CHANNELS = ("words", "quiet")
+CHANNELS = ("words", "quiet", "manner", "members")
 START_TIMEOUT = 60.0  # the first judgment pays the functions' cold start
 MODERATOR = MEMBER_PERMISSIONS | MANAGE_CHANNELS
 
@@ -43,40 +44,50 @@ class Commands(Room):
         super().__init__(stack, channels, users)
         self._store: Any = None
 
-    def run(self, channel: str, command: str, **options: Any) -> Interaction:
-        """A moderator (alice) runs `command` in `channel` (`locale`: the client's and the server's)."""
+    def run(self, channel: str, command: str, user: str = "alice", **options: Any) -> Interaction:
+        """`user` runs `command` in `channel` (`locale`: the client's and the server's): alice is a
+        moderator, everyone else a plain member."""
         locale = options.pop("locale", "en-US")
         iid = self.fake.invoke(
             command,
-            self.users["alice"],
+            self.users[user],
             channel_id=self.channels[channel],
             options=options,
-            permissions=MODERATOR,
+            permissions=MODERATOR if user == "alice" else MEMBER_PERMISSIONS,
             locale=locale,
             guild_locale=locale,
         )
         self.until(lambda: self.fake.interaction(iid).answer is not None, 15, f"an answer to /{command}")
         return self.fake.interaction(iid)
 
-    def said(self, channel: str, command: str, **options: Any) -> str:
-        answer = self.run(channel, command, **options).answer
+    def said(self, channel: str, command: str, user: str = "alice", **options: Any) -> str:
+        answer = self.run(channel, command, user, **options).answer
         assert answer is not None and answer.ephemeral
         return answer.content or ""
 
-    def settings(self, channel: str) -> ChannelSettings:
+    @property
+    def store(self) -> Any:
         if self._store is None:
             from google.cloud import firestore
 
             from kikimimi.adapters.firestore import FirestoreStore
 
             self._store = FirestoreStore(firestore.Client(project=self.stack.project))
-        return self._store.channel_settings(ChannelKey(self.channels[channel]))
+        return self._store
+
+    def settings(self, channel: str) -> ChannelSettings:
+        return self.store.channel_settings(ChannelKey(self.channels[channel]))
+
+    def guild(self) -> GuildSettings:
+        return self.store.guild_settings(self.fake.guild.id)
 
 
 def _setup(fake: FakeDiscord, channels: dict[str, str], users: dict[str, User]) -> dict[str, str]:
     for name in CHANNELS:
         channels[name] = fake.add_channel(fake.guild.id, name).id
-    users.update(alice=fake.alice, bob=fake.add_user("bob"))
+    users.update(
+        alice=fake.alice, bob=fake.add_user("bob"), carol=fake.add_user("carol"), dave=fake.add_user("dave")
+    )
     return {"ENABLED_CHANNELS": ""}  # nothing until a moderator enables it
 
 
@@ -122,10 +133,11 @@ def test_enable_by_command_then_status_tells_in_words_why_the_bot_spoke(commands
 
     english = commands.said("words", "kikimimi status").splitlines()
     assert english[0].startswith("enabled here · not quiet")
-    assert english[1].startswith("Last time (<t:") and " I spoke (score " in english[1]
-    assert "it mentioned one of my keywords (+100)" in english[1] and "keyword +100" not in english[1]
+    assert english[1] == "chattiness: normal · no persona · web search: off"
+    assert english[2].startswith("Last time (<t:") and " I spoke (score " in english[2]
+    assert "it mentioned one of my keywords (+100)" in english[2] and "keyword +100" not in english[2]
     japanese = commands.said("words", "kikimimi status", locale="ja").splitlines()
-    assert "は話しました" in japanese[1] and "キーワードが含まれていた（+100）" in japanese[1]
+    assert "は話しました" in japanese[2] and "キーワードが含まれていた（+100）" in japanese[2]
 
 
 def test_a_quiet_channel_is_not_judged_and_the_quiet_ends_early(commands: Commands) -> None:
@@ -152,6 +164,72 @@ def test_a_quiet_channel_is_not_judged_and_the_quiet_ends_early(commands: Comman
 
 def test_the_commands_were_synced_once(commands: Commands) -> None:
     synced = [e for e in commands.stack.events if e.get("event") == "gateway_commands_synced"]
-    assert len(synced) == 1 and synced[0]["commands"] == 1
+    assert len(synced) == 1 and synced[0]["commands"] == 2  # /kikimimi and /kikimimi-me
     assert synced[0]["remembered"] is False  # no state directory outside the VM: the next start syncs
     assert len(commands.fake.requests_to("PUT", r"^/applications/\d+/commands$")) == 1
+
+
+def test_chattiness_persona_and_web_search_are_written_to_firestore_and_shown_by_status(
+    commands: Commands,
+) -> None:
+    said = commands.said
+    assert said("manner", "kikimimi chattiness", level="lively").startswith("Chattiness here: lively.")
+    persona = said("manner", "kikimimi persona", text="a calm librarian", locale="ja")
+    assert persona.startswith("このチャンネルのキャラクター: a calm librarian\n")
+    assert said("manner", "kikimimi grounding", switch="on") == (
+        "I may look things up on the web when I reply in this server."
+    )
+    stored = commands.settings("manner")
+    assert (stored.chattiness, stored.persona) == ("lively", "a calm librarian")
+    assert commands.guild() == GuildSettings(grounding=True)
+    status = said("manner", "kikimimi status").splitlines()
+    assert status[1] == "chattiness: lively · persona: a calm librarian · web search: on"
+
+    refused = said("manner", "kikimimi persona", text="ping @everyone")
+    assert refused.endswith("Nothing changed.") and commands.settings("manner").persona == "a calm librarian"
+    assert said("manner", "kikimimi persona") == "No persona here any more."
+    assert said("manner", "kikimimi grounding", switch="off").startswith("I no longer look things up")
+    assert commands.settings("manner").persona == "" and commands.guild().grounding is False
+
+
+def test_forget_channel_reaches_ingest(commands: Commands) -> None:
+    said = commands.said("manner", "kikimimi forget-channel")
+    assert said == "I will forget everything I kept about this channel and its threads."
+    done = commands.wait("manner", "forget_request", START_TIMEOUT, scope="channel")
+    assert done["requested_by"] == commands.users["alice"].id
+
+
+def test_a_member_sees_the_privacy_notice_what_is_kept_and_forgets_it(commands: Commands) -> None:
+    commands.said("members", "kikimimi enable")
+    privacy = commands.said("members", "kikimimi-me privacy", "dave")
+    assert privacy.startswith("**Privacy: kikimimi in this channel**\n\nI am enabled here")
+    assert "- recent messages, as context: " in privacy and "**How to erase it**" in privacy
+
+    line = commands.post("members", "dave", "my bike is the red one by the door")
+    commands.wait("members", "ingest", START_TIMEOUT, trigger=line["id"])
+    kept = commands.said("members", "kikimimi-me what-do-you-know", "dave")
+    assert kept.startswith("What I keep about you in this server:") and "recent messages (kept " in kept
+    assert "recent messages (kept 30 min): 1\n" in kept  # dave's one line
+
+    forget = commands.said("members", "kikimimi-me forget", "dave", locale="ja")
+    assert forget.startswith("このサーバーで覚えているあなたのこと")
+    dave = commands.users["dave"].id
+    commands.wait("members", "forget_request", START_TIMEOUT, scope="user", requested_by=dave)
+    nothing = commands.said("members", "kikimimi-me what-do-you-know", "dave")
+    assert nothing == "I keep nothing about you in this server."
+
+
+def test_a_member_who_opted_out_is_not_read_until_they_opt_in(commands: Commands) -> None:
+    commands.said("members", "kikimimi enable")
+    out = commands.said("members", "kikimimi-me opt-out", "carol")
+    assert out.startswith("I no longer read your messages in this server")
+    hidden = commands.post("members", "carol", "please do not keep this one")
+    seen = commands.post("members", "alice", "alice is still read")
+    commands.wait("members", "ingest", START_TIMEOUT, trigger=seen["id"])
+    assert commands.events("members", "ingest", trigger=hidden["id"]) == []
+
+    back = commands.said("members", "kikimimi-me opt-in", "carol", locale="ja")
+    assert back.startswith("このサーバーでまたあなたの発言を読みます")
+    again = commands.post("members", "carol", "and this one may be kept")
+    commands.wait("members", "ingest", START_TIMEOUT, trigger=again["id"])
+    assert commands.events("members", "ingest", trigger=hidden["id"]) == []

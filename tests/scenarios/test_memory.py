@@ -319,6 +319,7 @@ def test_firestore_budget_per_ingested_message() -> None:
     writes = (sim.store.writes + sim.recall.writes) / n
     assert writes <= 3.0, f"{writes:.2f} document writes per message, all layers"
     assert sim.recall.writes / n <= 1.0
-    # Each message is read once by its summary; windows, reflections and replies add the rest.
-    assert sim.recall.reads / n <= 2.5, f"{sim.recall.reads / n:.2f} memory reads per message"
+    # Each message is read once by its summary; windows, reflections and replies add the rest (recall's
+    # keyword query 0.17 here, where every fact shares the room's four topics).
+    assert sim.recall.reads / n <= 2.7, f"{sim.recall.reads / n:.2f} memory reads per message"
     assert sim.events.counts["channel_summary"] >= 10 and sim.events.counts["reflection"] >= 6

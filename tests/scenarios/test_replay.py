@@ -195,7 +195,8 @@ def test_generated_transcript_keeps_places_apart(generated: Path, capsys: pytest
 def test_text_output(generated: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(generated), "--llm", "none"]) == 0
     out = capsys.readouterr().out
-    assert "#random" in out and "#general/mig" in out and "POSTED reply to r2" in out
+    assert "#random" in out and "#general/mig" in out and "🤖 replied to yui: “" in out
+    assert "erin: @kikimimi can you summarise the plan?" in out and " r2 " not in out
     assert out.rstrip().endswith("reactions")
 
 

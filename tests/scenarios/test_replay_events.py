@@ -217,8 +217,11 @@ def test_todays_transcripts_get_no_delivery_lines(name: str, capsys: pytest.Capt
 def test_text_output_shows_deliveries_and_prompts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(TRUST), "--llm", "none", "--prompts"]) == 0
     out = capsys.readouterr().out
-    assert "channel is now private" in out and "(bulk of 2)" in out and "EDIT of s002 delivered" in out
-    assert "message s003 delivered (join)" in out and "(webhook)" in out and "75s after it happened" in out
+    assert "channel is now private" in out and "(bulk of 2)" in out
+    assert "bob's “nice, the release meeting is at 3” edited to “nice, the release meeting is at 4”" in out
+    assert (
+        "delivered as a join message" in out and "from a webhook" in out and "75 s after it happened" in out
+    )
     assert "LLM request (reply)" in out and "    | " in out
 
 

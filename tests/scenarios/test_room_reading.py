@@ -102,6 +102,7 @@ def test_a_heated_room_goes_to_the_judge_with_its_state_and_the_rules_post_nothi
         ("friends_en.jsonl", {"ACTIVE", "ENDING"}),
         ("friends_ja.jsonl", {"ACTIVE", "ENDING"}),
         ("quiet_room.jsonl", {"ACTIVE", "ENDING"}),
+        ("opt_out.jsonl", {"ACTIVE", "ENDING"}),
     ],
 )
 def test_controls_carry_neither_tension_state(
@@ -115,3 +116,24 @@ def test_every_rules_judgment_names_the_state_it_saw(capsys: pytest.CaptureFixtu
     events = replay("friendly_chat.jsonl", capsys)
     closing = [e for e in events if e["event"] == "judgment" and "closing" in e["reason"]]
     assert closing and all(e["state"] == "ENDING" for e in closing)
+
+
+@pytest.mark.parametrize("chat", sorted(p.name for p in EXAMPLES.glob("*.jsonl")))
+def test_only_a_room_waking_up_on_a_remembered_topic_hears_the_memory(
+    chat: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    events = replay(chat, capsys)
+    brought_up = [e["trigger"] for e in events if e["event"] == "judgment" and "[memory:" in e["reason"]]
+    # wake_up: after two and a half silent hours the room is back on the marathon it talked about.
+    assert brought_up == (["w016"] if chat == "wake_up.jsonl" else [])
+    if brought_up:
+        assert posts(events) == brought_up
+
+
+def test_a_member_who_opted_out_gets_no_answer_until_they_opt_in(capsys: pytest.CaptureFixture[str]) -> None:
+    """examples/opt_out.jsonl: kai's mention is answered, kai opts out; their question (r007) and mention
+    (r008) get nothing; nora's question nobody took (r011) is answered; after the opt-in, kai's is (r014)."""
+    events = replay("opt_out.jsonl", capsys)
+    assert posts(events) == ["r005", "r011", "r014"]
+    delivered = [(e["kind"], e["decision"]) for e in events if e["event"] == "delivered"]
+    assert ("opt_out", "opted_out") in delivered and ("opt_in", "opted_in") in delivered

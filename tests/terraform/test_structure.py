@@ -219,6 +219,24 @@ def test_function_resource_uses_the_table(cfg: check.Config) -> None:
         assert key in service, f"service_config.{key} must be set"
 
 
+def test_an_instance_serves_requests_at_once_only_on_a_whole_vcpu(
+    cfg: check.Config, evaluated: dict[str, Any]
+) -> None:
+    """gen2 refuses max_instance_request_concurrency above 1 under one vCPU; the local functions process
+    bounds each function as deployed."""
+    from kikimimi_dev.local.functions_app import CONCURRENCY, INSTANCES
+
+    service = first(resource_fn(cfg)["service_config"])
+    assert ref(service["max_instance_request_concurrency"]) == "each.value.concurrency"
+    assert ref(service["available_cpu"]) == "each.value.cpu"
+    functions = evaluated["functions"]
+    for name, fn in functions.items():
+        assert fn["concurrency"] == 1 or float(fn["cpu"]) >= 1, f"{name}: concurrency needs a whole vCPU"
+    assert functions["ingest"]["concurrency"] > 1  # I/O bound: one instance serves several messages
+    assert {name: fn["concurrency"] for name, fn in functions.items()} == CONCURRENCY
+    assert {name: fn["max_instances"] for name, fn in functions.items()} == INSTANCES
+
+
 def test_functions_are_internal_only(cfg: check.Config) -> None:
     service = first(resource_fn(cfg)["service_config"])
     assert service["ingress_settings"] == "ALLOW_INTERNAL_ONLY"

@@ -103,9 +103,14 @@ def test_function_size_assumptions_match_terraform() -> None:
     text = (TERRAFORM / "functions.tf").read_text()
     memories = set(re.findall(r'^\s+memory\s*=\s*"(\w+)"', text, re.MULTILINE))
     assert memories == {"512Mi"}, "the estimate prices every function at 512 MiB; update prices.toml"
-    assert "available_cpu" not in text  # so the CPU is Cloud Run functions' default for 512 MiB
+    # Ingest alone has a whole vCPU (it serves several requests at once); the others the default for 512 MiB.
+    cpus = dict(re.findall(r"^    (\w+) = \{[^}]*?\bcpu\s*=\s*(\S+)", text, re.MULTILINE | re.S))
+    assert cpus["ingest"] == '"1"' and {c for n, c in cpus.items() if n != "ingest"} == {"null"}
+    concurrency = re.search(r"ingest = \{[^}]*?concurrency\s*=\s*(\d+)", text, re.S)
     book = load_prices()
     assert book.value("function_memory_gib") == 0.5 and book.value("function_vcpu") == pytest.approx(0.333)
+    assert book.value("ingest_vcpu") == 1.0
+    assert concurrency and book.value("ingest_concurrency") == int(concurrency.group(1))
     disk = re.search(
         r'variable "gateway_disk_size_gb".*?default\s*=\s*(\d+)',
         (TERRAFORM / "variables.tf").read_text(),

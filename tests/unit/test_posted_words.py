@@ -24,13 +24,14 @@ def test_the_demo_reads_the_words_from_the_recording_discords_lines() -> None:
     }
     shown = words.of(event)
     assert shown["text"] == "part one, with 'quotes'\nand a newline\npart two ← arrow"
-    assert "POSTED reply to m1: part one" in describe({**shown, "t": 3.0})
+    line = describe({**shown, "t": 3.0}, {"m1": ("dave", "how?")}.get)
+    assert "🤖 replied to dave: “part one, with 'quotes'\n" in line and "part two ← arrow”" in line
     assert words.of({"event": "judgment"}) == {"event": "judgment"}
 
 
 def test_without_the_words_a_post_shows_its_length() -> None:
     line = describe({"event": "posted", "t": 1.0, "channel": "c1", "reply_to": "m1", "length": 42})
-    assert line.endswith("POSTED reply to m1: (42 characters)")
+    assert line.endswith("🤖 posted (42 characters)")
     exported = (
         '{"timestamp": "2026-01-01T12:00:00Z", "jsonPayload": {"event": "posted", "channel": "c1", '
         '"trigger": "m1", "reply_to": "m1", "message_id": "9", "length": 42}}\n'

@@ -243,6 +243,11 @@ def test_user_text_is_escaped_everywhere() -> None:
         "line",
         "text",
         "section",
+        "aside",  # the decisions list beside the chart
+        "h3",
+        "ol",
+        "li",
+        "time",
         "i",
         "a",
         "nav",

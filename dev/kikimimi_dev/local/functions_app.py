@@ -1,4 +1,5 @@
-"""All Cloud Functions in one functions-framework process, routed by path (/ingest, /judge, /reply)."""
+"""All Cloud Functions in one functions-framework process, routed by path (/ingest, /judge, /reply); each
+function takes at most as many requests at once as its deployment would (terraform/functions.tf)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 from werkzeug.wrappers import Request, Response
 
 import kikimimi
@@ -24,11 +25,24 @@ FUNCTIONS = {
     "reflect": "http",
     "maintain": "http",
 }
+# As terraform/functions.tf deploys them (a test compares): requests one instance serves at once, and the
+# most instances. This process stands for every instance of every function: a function takes up to
+# concurrency × instances requests at once, and the others wait for a thread, as Cloud Run queues them.
+CONCURRENCY = {"ingest": 8, "judge": 1, "reply": 1, "summarize": 1, "forget": 1, "reflect": 1, "maintain": 1}
+INSTANCES = {"ingest": 10, "judge": 10, "reply": 5, "summarize": 3, "forget": 3, "reflect": 3, "maintain": 1}
 
 
 def source_path() -> Path:
     """functions/main.py: beside the kikimimi package, in a checkout as in a deployed bundle."""
     return Path(kikimimi.__file__).resolve().parents[1] / "main.py"
+
+
+class _QuietHandler(WSGIRequestHandler):
+    """No access log line per request (Cloud Run writes its request logs outside the instance); the
+    functions' own JSON lines are the output the local stack reads."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        return None
 
 
 def _health(environ: dict[str, Any], start_response: Any) -> Any:
@@ -53,14 +67,26 @@ def _rooted(app: Any) -> Any:
     return wrapped
 
 
+def _bounded(app: Any, limit: int) -> Any:
+    """At most `limit` requests inside the function at once; the others wait their turn."""
+    gate = threading.BoundedSemaphore(limit)
+
+    def wrapped(environ: dict[str, Any], start_response: Any) -> Any:
+        with gate:
+            return app(environ, start_response)
+
+    return wrapped
+
+
 def make_app(source: Path | None = None) -> Any:
     """One WSGI app: each function is mounted at /{name}, exactly as functions-framework serves it."""
     import functions_framework
 
     source = source or source_path()
     mounts = {
-        f"/{name}": _rooted(
-            functions_framework.create_app(target=name, source=str(source), signature_type=kind)
+        f"/{name}": _bounded(
+            _rooted(functions_framework.create_app(target=name, source=str(source), signature_type=kind)),
+            CONCURRENCY[name] * INSTANCES[name],
         )
         for name, kind in FUNCTIONS.items()
     }
@@ -85,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args(argv)
-    server = make_server(args.host, args.port, make_app(), threaded=True)
+    server = make_server(args.host, args.port, make_app(), threaded=True, request_handler=_QuietHandler)
     if Settings.from_env().llm_backend == "offline":
         threading.Thread(target=_warm_up, name="llm-warm-up", daemon=True).start()
     print(f"functions listening on http://{args.host}:{args.port}", flush=True)

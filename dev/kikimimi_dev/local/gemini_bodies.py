@@ -56,14 +56,22 @@ def default_responder(body: dict[str, Any]) -> str | dict[str, Any] | list[Any]:
     return "ok"
 
 
-def candidate_body(text: str, model: str, usage: tuple[int, ...]) -> dict[str, Any]:
+def candidate_body(
+    text: str, model: str, usage: tuple[int, ...], sources: tuple[tuple[str, str], ...] = ()
+) -> dict[str, Any]:
     """A generateContent response with one text candidate and usage metadata ((prompt, candidates[,
-    thoughts]) tokens: a thinking model reports its thoughts apart)."""
+    thoughts]) tokens: a thinking model reports its thoughts apart); `sources` ((uri, title) pairs) become
+    the candidate's grounding metadata, as a Google Search grounded answer carries it."""
     thoughts = {"thoughtsTokenCount": usage[2]} if len(usage) > 2 else {}
+    candidate: dict[str, Any] = {
+        "content": {"role": "model", "parts": [{"text": text}]},
+        "finishReason": "STOP",
+        "index": 0,
+    }
+    if sources:
+        candidate["groundingMetadata"] = grounding_metadata(sources)
     return {
-        "candidates": [
-            {"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}
-        ],
+        "candidates": [candidate],
         "usageMetadata": {
             "promptTokenCount": usage[0],
             "candidatesTokenCount": usage[1],
@@ -71,6 +79,15 @@ def candidate_body(text: str, model: str, usage: tuple[int, ...]) -> dict[str, A
             **thoughts,
         },
         "modelVersion": model,
+    }
+
+
+def grounding_metadata(sources: tuple[tuple[str, str], ...]) -> dict[str, Any]:
+    """Grounding metadata in the API's JSON shape: a chunk per source, the search query that found them."""
+    return {
+        "webSearchQueries": ["stand-in query"],
+        "groundingChunks": [{"web": {"uri": uri, "title": title}} for uri, title in sources],
+        "groundingSupports": [],
     }
 
 

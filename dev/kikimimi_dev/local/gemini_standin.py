@@ -42,6 +42,11 @@ class RecordedRequest:
         return dict(self.body.get("generationConfig") or {})
 
     @property
+    def tools(self) -> list[str]:
+        """The tools the request offers the model, by the body's key (googleSearch, urlContext …)."""
+        return [name for tool in self.body.get("tools") or [] for name in tool]
+
+    @property
     def system_text(self) -> str:
         """The system instruction's text parts joined."""
         parts = (self.body.get("systemInstruction") or {}).get("parts") or []
@@ -57,6 +62,7 @@ class _Step:
     text: str | None = None
     delay_s: float = 0.0
     usage: tuple[int, ...] | None = None  # (prompt, candidates[, thoughts]) token counts
+    sources: tuple[tuple[str, str], ...] = ()  # (uri, title) of the grounding chunks
 
 
 class GeminiStandIn:
@@ -111,6 +117,11 @@ class GeminiStandIn:
     def reply_text(self, text: str, usage: tuple[int, ...] | None = None) -> None:
         """Queue a candidate whose text is `text`; `usage` is (prompt, candidates[, thoughts]) tokens."""
         self._push(_Step(text=text, usage=usage))
+
+    def reply_grounded(self, text: str, sources: list[tuple[str, str]]) -> None:
+        """Queue a candidate grounded on the web: `sources` are the (uri, title) of its grounding chunks,
+        as Google Search grounding reports them (a redirect link titled by the site)."""
+        self._push(_Step(text=text, sources=tuple(sources)))
 
     def reply_json(self, obj: Any, usage: tuple[int, ...] | None = None) -> None:
         """Queue a candidate whose text is `obj` encoded as JSON."""
@@ -170,7 +181,7 @@ class GeminiStandIn:
                 return 500, error_body(500, message=f"responder failed: {exc!r}"), step.delay_s
             text = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
         usage = step.usage or (estimate_tokens(json.dumps(record.body)), estimate_tokens(text))
-        return step.status, candidate_body(text, record.model, usage), step.delay_s
+        return step.status, candidate_body(text, record.model, usage, step.sources), step.delay_s
 
 
 def _handler_for(standin: GeminiStandIn) -> type[BaseHTTPRequestHandler]:

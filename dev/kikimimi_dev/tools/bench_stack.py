@@ -24,6 +24,7 @@ from kikimimi_dev.tools.transcript import to_envelopes
 
 _LOCAL = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: no HTTP(S)_PROXY
 FIRST_TIMEOUT = 60.0  # the first request pays the functions process's cold start
+WARM_UP = 200  # messages sent before the throughput is timed
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -249,14 +250,21 @@ def _envelopes(n: int, channels: int, prefix: str) -> list[MessageCreated]:
 
 
 def ingest_throughput(n: int = 2000, channels: int = 20, workers: int = 16) -> dict[str, Any]:
-    """POST raw Pub/Sub push bodies to /ingest of one functions process from `workers` threads."""
+    """POST raw Pub/Sub push bodies to /ingest of one functions process from `workers` threads (one
+    instance as deployed serves that many at once). The task queues are paused from the start: deployed,
+    the judgments and summaries ingest schedules run on other instances, not on the CPU of the one
+    measured (here they would share its two cores)."""
     overrides = {"LLM_BACKEND": "none", "ENABLED_CHANNELS": "*"}
     with _stack(overrides=overrides) as stack:
         target = f"{stack.functions_url}/ingest"
         subscription = f"projects/{stack.project}/subscriptions/bench"
-        warm = _envelopes(5, 1, "w")
-        for i, envelope in enumerate(warm):
-            _post(target, push_body(envelope, f"warm-{i}", subscription), FIRST_TIMEOUT)
+        _pause_queues(stack.env)
+        # A warm instance: imports and clients loaded, and the emulators' JIT past its first requests
+        # (Firestore itself has none), on channels of their own.
+        warm = [push_body(e, f"warm-{i}", subscription) for i, e in enumerate(_envelopes(WARM_UP, 4, "w"))]
+        _post(target, warm[0], FIRST_TIMEOUT)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(lambda body: _post(target, body, FIRST_TIMEOUT), warm[1:]))
         bodies = [push_body(e, str(i), subscription) for i, e in enumerate(_envelopes(n, channels, "t"))]
 
         def one(body: bytes) -> tuple[float, bool]:
@@ -284,6 +292,22 @@ def ingest_throughput(n: int = 2000, channels: int = 20, workers: int = 16) -> d
         "p99_ms": percentile(latencies, 99),
         "max_ms": round(max(latencies, default=0.0), 1),
     }
+
+
+def _pause_queues(env: dict[str, str]) -> None:
+    """Create the task queues paused on the Cloud Tasks stand-in: tasks are created and cancelled, none
+    run."""
+    from google.cloud import tasks_v2
+
+    from kikimimi.adapters.cloud_tasks import local_client
+
+    settings = Settings.from_env(env)
+    client = local_client(env["CLOUD_TASKS_EMULATOR_HOST"])
+    parent = f"projects/{settings.project}/locations/{settings.tasks_location}"
+    for queue_id in sorted({settings.judge_queue, settings.reply_queue, settings.memory_queue}):
+        name = f"{parent}/queues/{queue_id}"
+        client.update_queue(queue=tasks_v2.Queue(name=name))  # created if absent, as Cloud Tasks does
+        client.pause_queue(name=name)
 
 
 def _post(url: str, body: bytes, timeout: float) -> int:

@@ -17,6 +17,7 @@ from importlib import metadata
 from typing import Any
 
 from kikimimi.settings import Settings, SettingsError
+from kikimimi_dev.tools.commands_cli import add_commands_parser
 from kikimimi_dev.tools.errors import UsageError, explain
 from kikimimi_dev.tools.memory_report import add_memory_parser
 from kikimimi_dev.tools.options import add_common, add_config, positive, settings_from
@@ -57,6 +58,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from kikimimi_dev.tools.replay import replay, write_json, write_state, write_text
     from kikimimi_dev.tools.transcript import TranscriptError
 
+    if args.messages and not args.json:  # the plain output prints every message already
+        args.replay_parser.error("--messages adds the messages to the --json output: give --json too")
     settings = settings_from(args)
     with open(args.transcript, encoding="utf-8") as fh:  # before the LLMs: a wrong path fails at once
         judge_llm, writer = build_llms(settings)
@@ -179,6 +182,7 @@ def parser() -> argparse.ArgumentParser:
     _add_train_links(sub)
     add_memory_parser(sub)
     add_settings_parser(sub)
+    add_commands_parser(sub)
     _add_bench(sub)
     _add_cost(sub)
     _add_examples(sub)
@@ -222,7 +226,7 @@ def _add_replay(sub: Any) -> None:
     p.add_argument(
         "--messages",
         action="store_true",
-        help="with --json, add each message (author, content) for `timeline`",
+        help="with --json (required), add each message (author, content) for `timeline`",
     )
     p.add_argument(
         "--state",
@@ -230,7 +234,7 @@ def _add_replay(sub: Any) -> None:
         help="write every document the bot keeps at the end to FILE (JSON: collection path → id → document)",
     )
     add_common(p)
-    p.set_defaults(run=cmd_replay)
+    p.set_defaults(run=cmd_replay, replay_parser=p)
 
 
 def _add_eval(sub: Any) -> None:

@@ -116,6 +116,25 @@ def invocation_seconds(invocation: Invocation, book: PriceBook) -> float:
     )
 
 
+def vcpu(function: str, book: PriceBook) -> float:
+    """The vCPUs an instance of the function has (terraform/functions.tf: ingest a whole one)."""
+    return book.value("ingest_vcpu") if function == "ingest" else book.value("function_vcpu")
+
+
+def instance_shares(ops: Operations, book: PriceBook, scale: _Scale) -> dict[str, float]:
+    """Per function serving several requests at once: the share of each request's billed time its
+    instance bills. Arrivals at random, λ a second, each d seconds long: one instance is busy 1 − e^(−λd)
+    of the time, which λ requests share, so each bills (1 − e^(−λd)) / (λd) of its own time (at most
+    `concurrency` overlap, so the share is never below 1 / concurrency)."""
+    runs = [i for i in ops.invocations if i.function == "ingest"]
+    if not runs:
+        return {}
+    d = sum(billed_seconds(invocation_seconds(i, book)) for i in runs) / len(runs)
+    load = scale.message * len(runs) / 86400 * d  # λd: requests in flight on average
+    share = (1 - math.exp(-load)) / load if load > 0 else 1.0
+    return {"ingest": max(share, 1 / book.value("ingest_concurrency"))}
+
+
 class _Scale:
     """Per-day weight of what the sample did: messages for message-driven work, runs for scheduled jobs."""
 
@@ -142,14 +161,15 @@ def usage_per_day(
     """Units a day of each price key, at `messages_per_day` human messages."""
     scale, use = _Scale(ops, messages_per_day), defaultdict[str, float](float)
     cold = book.value("cold_start_share") * book.value("cold_start_seconds")
+    shares = instance_shares(ops, book, scale)
     for inv in ops.invocations:
         w = scale.of(inv)
         use["firestore_reads"] += w * inv.documents["reads"]
         use["firestore_writes"] += w * inv.documents["writes"]
         use["firestore_deletes"] += w * inv.documents["deletes"]
         use["firestore_ttl_deletes"] += w * inv.documents["ttl_deletes"]
-        seconds = billed_seconds(invocation_seconds(inv, book)) + cold
-        use["cloud_run_cpu"] += w * seconds * book.value("function_vcpu")
+        seconds = (billed_seconds(invocation_seconds(inv, book)) + cold) * shares.get(inv.function, 1.0)
+        use["cloud_run_cpu"] += w * seconds * vcpu(inv.function, book)
         use["cloud_run_memory"] += w * seconds * book.value("function_memory_gib")
         use["cloud_run_requests"] += w
         use["cloud_tasks_operations"] += w * (inv.task_calls + (inv.function not in ("ingest", "maintain")))
@@ -166,6 +186,9 @@ def usage_per_day(
         w = scale.any_job if purpose == "guild" else scale.message
         use[model.input] += w * figures["input"]
         use[model.output] += w * figures["output"]
+    grounded = sum(t.grounded for t in ops.llm.values())
+    if grounded:  # GROUNDING off (the default): no line, the bill as before
+        use["gemini_2_5_grounding"] += scale.message * grounded
     if settings.embedding_backend == "gemini":
         text = tokens(ops.embeddings["ascii"], ops.embeddings["other"], book)
         use["gemini_embedding_input"] += scale.message * text

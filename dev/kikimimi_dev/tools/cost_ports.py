@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kikimimi.adapters.firestore.counting import count_reads
+from kikimimi.domain.grounding import GOOGLE_SEARCH
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.ports import LLMRequest, LLMResult
 
@@ -46,14 +47,18 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "update_message": lambda a, r: (1, int(r[0] != "deleted"), 0) if isinstance(r, tuple) else (0, 1, 0),
     "delete_message": lambda a, r: (1, 1, 0),  # a tombstone replaces the message (a write, not a delete)
     "recent_messages": _query,
+    "buffer_changes": _query,  # a process's copy of a place: what changed since its last look
+    "recent_changes": _query,  # … and its window read whole, with the lines' change times
     "buffered_message": _one_read,  # a reply's trigger pushed out of its window: read by id
     # A written reply kept under its nonce (create-if-absent); a refused create reads the stored one.
     "reply_draft": _one_read,
     "keep_reply_draft": lambda a, r: (int(r is not a["draft"]), 1, 0),
-    "record_intervention": _one_write,
+    "record_intervention": lambda a, r: (0, 2, 0),  # and the place's intervention marker in the buffer
     "interventions_since": _query,
     "channel_settings": _one_read,
     "save_channel_settings": _one_write,
+    "guild_settings": _one_read,  # an admin's switches, cached per instance (usecases/grounding.py)
+    "save_guild_settings": _one_write,
     "record_decision": _one_write,
     "cached_judgment": _one_read,
     "cache_judgment": _one_write,
@@ -71,8 +76,14 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "count_after": _one_read,
     "commit_summary": lambda a, r: (1, (2 + len(a["profiles"])) if r else 0, 0),
     "chunks_after": _query,
-    "commit_reflection": lambda a, r: (1, 1 + len(a["save"]), len(a["delete"])) if r else (1, 0, 0),
+    # Each profile note reads its profile in the transaction and (at most) writes it.
+    "commit_reflection": lambda a, r: (
+        (1 + len(a.get("notes", ())), 1 + len(a["save"]) + len(a.get("notes", ())), len(a["delete"]))
+        if r
+        else (1 + len(a.get("notes", ())), 0, 0)
+    ),
     "nearest_facts": _query,
+    "keyword_facts": _query,
     "fact": _one_read,
     "facts": _query,
     "mark_shared": lambda a, r: (1, int(bool(r)), 0),
@@ -88,8 +99,8 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "is_deleted": _one_read,
     "buffered": lambda a, r: (len(a["message_ids"]), 0, 0),
     "buffered_by": _query,
-    "forget_place": lambda a, r: (max(1, int(r)) + 1, 1, int(r)),
-    "rewrite_interventions": lambda a, r: (max(1, 2 * int(r)), int(r), 0),
+    "forget_place": lambda a, r: (max(1, int(r)) + 1, 1 + int(r > 0 and not a.get("settings")), int(r)),
+    "rewrite_interventions": lambda a, r: (max(1, 2 * int(r)), int(r) + int(r > 0), 0),  # and the marker
     "commit_rebuild": lambda a, r: (1, int(bool(r)), 0),
     "bump_epoch": _one_write,
     "supersede_summary": _one_write,
@@ -106,6 +117,9 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "forget_caps": lambda a, r: (max(1, int(r)), 0, int(r)),
     "forget_reply_drafts": lambda a, r: (1, 0, int(r)),
     "drop_refs": lambda a, r: (1, int(bool(r)), 0),
+    # Added alongside (their adapters' owners may refine): a guild's opt-outs.
+    "opted_out": _one_read,
+    "set_opted_out": lambda a, r: (1, int(bool(r)), 0),
 }
 # Documents in collections with a TTL policy (terraform/firestore.tf): each is deleted once it expires.
 TTL_CREATES: dict[str, tuple[str, Callable[[Arguments, Any], int]]] = {
@@ -132,6 +146,7 @@ class Invocation:
     job: str = ""  # the scheduler job of a maintain invocation
     seconds: float = 0.0
     documents: Counter[str] = field(default_factory=Counter)  # reads, writes, deletes, ttl_deletes
+    reads_by_call: Counter[str] = field(default_factory=Counter)  # port method → reads billed
     firestore_calls: int = 0
     task_calls: int = 0
     discord_calls: int = 0
@@ -155,6 +170,7 @@ class LLMTally:
     thinking_default: int = 0  # calls that leave thinking to the model (budget None or -1)
     prefix_ascii: int = 0  # the prompt's start shared with a recent prompt of the same purpose
     prefix_other: int = 0
+    grounded: int = 0  # calls offered Google Search (GROUNDING): an upper bound of the grounded prompts
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_PROMPTS), repr=False)
 
 
@@ -181,6 +197,14 @@ class Operations:
                 total.update(i.documents)
         return total
 
+    def reads_by_call(self) -> dict[str, float]:
+        """Reads per human message by `function.method`, most first: where the reads go."""
+        n, total = max(self.messages, 1), Counter[str]()
+        for i in self.invocations:
+            if i.function != "maintain":
+                total.update({f"{i.function}.{method}": reads for method, reads in i.reads_by_call.items()})
+        return {k: round(v / n, 3) for k, v in total.most_common() if v}
+
     def summary(self) -> dict[str, Any]:
         """The figures, per human message where it applies, per run for the scheduler's jobs (JSON-ready)."""
         n = max(self.messages, 1)
@@ -193,6 +217,7 @@ class Operations:
             "messages": self.messages,
             "simulated_hours": round(self.hours, 2),
             "firestore_per_message": {k: round(v / n, 3) for k, v in sorted(self.documents().items())},
+            "firestore_reads_per_message_by_call": self.reads_by_call(),
             "firestore_per_scheduler_run": {
                 k: round(v / runs, 3) for k, v in sorted(self.documents(scheduled=True).items())
             },
@@ -244,6 +269,7 @@ class MeteredFirestore:
             reads, writes, deletes = bill(arguments, result)
             invocation = self._meter.current
             invocation.documents.update(reads=reads, writes=writes, deletes=deletes)
+            invocation.reads_by_call[name] += reads
             if name in TTL_CREATES:
                 invocation.documents["ttl_deletes"] += TTL_CREATES[name][1](arguments, result)
             invocation.firestore_calls += 1
@@ -268,6 +294,10 @@ class MeteredTasks:
         self._meter.ops.tasks["cancel_calls"] += 1
         self._meter.current.task_calls += 1
         return bool(self._inner.cancel(kind, name))
+
+    def cancel_many(self, tasks: Sequence[tuple[TaskKind, str]]) -> list[bool]:
+        """Each cancel is its own API call (they run at once in production, billed the same)."""
+        return [self.cancel(kind, name) for kind, name in tasks]
 
 
 class MeteredLLM:
@@ -294,6 +324,7 @@ class MeteredLLM:
         tally.thinking_default += budget is None or budget < 0
         tally.answer_caps += request.max_output_tokens - thinking
         tally.calls += 1
+        tally.grounded += GOOGLE_SEARCH in request.tools
         tally.prompt_ascii += prompt[0]
         tally.prompt_other += prompt[1]
         tally.answer_ascii += answer[0]

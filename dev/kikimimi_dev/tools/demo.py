@@ -13,7 +13,7 @@ from typing import Any
 
 from kikimimi.settings import Settings
 from kikimimi_dev.tools import progress
-from kikimimi_dev.tools.replay import describe
+from kikimimi_dev.tools.story import Lookup, message_line, sentence
 from kikimimi_dev.tools.transcript import parse_lines, to_envelopes
 
 # Demo timings: minutes become seconds so the whole story fits in about a minute.
@@ -53,12 +53,13 @@ def examples_dir() -> Path:
     return Path(__file__).resolve().parents[3] / "examples"
 
 
-def _line(event: dict[str, Any], started: float) -> str:
-    t = time.monotonic() - started
-    if event["event"] in ("judgment_skipped", "reply_skipped", "reply_failed", "delivery_dropped"):
-        what = f"{event['event']} for {event.get('trigger')}: {event.get('reason')}"
-        return f"+{int(t):02d}s  #{event['channel']} {what}"
-    return f"+{int(t):02d}s  " + describe({**event, "t": t}).split(" ", 1)[1].strip()
+def _line(event: dict[str, Any], started: float, lookup: Lookup) -> str | None:
+    """A decision told in words (story.py), under the chat lines; None for what the story leaves out."""
+    told = sentence(event, lookup, reasons=False)
+    if told is None:
+        return None
+    mark = "🤖" if event["event"] in ("posted", "reaction") else "·"
+    return f"+{int(time.monotonic() - started):02d}s  {' ' * 9}{mark} {told}".replace("\n", "\n" + " " * 16)
 
 
 TERMINAL = {"posted", "reaction", "reply_skipped", "reply_failed", "reply_cancelled", "delivery_dropped"}
@@ -147,12 +148,18 @@ def run_demo(settings: Settings, speed: float = 1.0, conversation: Path | None =
         )
         started = time.monotonic()
         stop = threading.Event()
+        said: dict[str | None, tuple[str, str]] = {
+            e.message_id: (line.author, line.content) for line, e in zip(lines, envelopes, strict=True)
+        }
 
         def show() -> None:
             while not stop.is_set():
                 event = stack.next_event(0.2)
-                if event and event.get("event") in SHOWN:
-                    print("      🤖 " + _line(words.of(event), started), flush=True)
+                told = (
+                    _line(words.of(event), started, said.get) if event and event["event"] in SHOWN else None
+                )
+                if told is not None:
+                    print(told, flush=True)
 
         printer = threading.Thread(target=show, daemon=True)
         printer.start()
@@ -162,7 +169,8 @@ def run_demo(settings: Settings, speed: float = 1.0, conversation: Path | None =
             time.sleep(max(0.0, due - time.monotonic()))
             now = datetime.now(UTC)
             stack.publish(envelope.model_copy(update={"created_at": now}))
-            print(f"+{int(time.monotonic() - started):02d}s  {line.author:>8}: {line.content}", flush=True)
+            chat = message_line(line.author, line.content, bot=line.author == settings.bot_name)
+            print(f"+{int(time.monotonic() - started):02d}s  {chat}", flush=True)
         last = envelopes[-1].message_id
         done = stack.wait_for(
             lambda e: e.get("trigger") == last and e.get("event") in ("judgment", "judgment_skipped"),

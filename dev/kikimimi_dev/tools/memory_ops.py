@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from kikimimi.domain.memory.wire import parse_summarize_task
@@ -29,6 +30,9 @@ class InlineTasks:
 
     def cancel(self, kind: TaskKind, name: str) -> bool:
         return False
+
+    def cancel_many(self, tasks: Sequence[tuple[TaskKind, str]]) -> list[bool]:
+        return [False for _ in tasks]
 
 
 def run_operation(

@@ -16,19 +16,18 @@ def describe_memory(event: dict[str, Any]) -> str:
     kind = event["event"]
     if kind == "channel_summary":
         return (
-            f"SUMMARY ({event['reason']}, {event['messages']} messages) "
+            f"channel summary ({event['reason']}, {event['messages']} messages) "
             f"topics: {_words(event['topic_keywords'])} | mood: {event['mood'] or '-'} | "
             f"people: {_words(event['active_users'])} | {event['summary']}"
         )
     if kind == "reflection":
         return (
-            f"REFLECTION ({event['reason']}) over {event['messages']} messages: {event['facts_added']} new, "
-            f"{event['facts_merged']} merged, {event['facts_evicted']} evicted"
+            f"reflection ({event['reason']}) over {event['messages']} messages: "
+            f"{event['facts_added']} new facts, {event['facts_merged']} merged, "
+            f"{event['facts_evicted']} evicted"
         )
     action = event.get("action")
-    if event.get("content"):
+    if event.get("content"):  # its words say which fact; the id is a hash (in --json)
         share = ", shareable" if event.get("shareable") else ""
-        return (
-            f"FACT {action} {event['fact_id']} (confidence {event['confidence']}{share}): {event['content']}"
-        )
-    return f"FACT {action} {event['fact_id']}"
+        return f"fact {action} (confidence {event['confidence']}{share}): {event['content']}"
+    return f"fact {action} ({event['fact_id']})"

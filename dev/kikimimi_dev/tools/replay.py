@@ -8,9 +8,9 @@ from typing import Any, TextIO
 
 from kikimimi.ports import LLM, Embedder
 from kikimimi.settings import Settings
-from kikimimi_dev.tools.memory_replay import MEMORY_EVENTS, describe_memory
-from kikimimi_dev.tools.simulation import Simulation, dumps
-from kikimimi_dev.tools.transcript import SELF_ID, deliveries, parse_transcript
+from kikimimi_dev.tools.simulation import OPTED_OUT, Simulation, dumps
+from kikimimi_dev.tools.story import Lookup, Said, message_line, nobody, quote, sentence, whose
+from kikimimi_dev.tools.transcript import SELF_ID, deliveries, parse_transcript, user_id
 from kikimimi_dev.twins.documents import json_ready, twin_documents
 
 FORGET_WORDS = {
@@ -20,6 +20,8 @@ FORGET_WORDS = {
     "channel_deleted": "CHANNEL DELETED delivered",
     "thread_deleted": "THREAD DELETED delivered",
     "guild_removed": "REMOVED FROM THE SERVER delivered",
+    "opt_out": "OPT-OUT by {user} delivered: not read in this server from now on",
+    "opt_in": "OPT-IN by {user} delivered: read again from now on",
 }
 
 
@@ -73,81 +75,70 @@ def _clock(t: float) -> str:
     return f"+{seconds // 3600:02d}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
 
 
-def describe(event: dict[str, Any]) -> str:
-    """One readable timeline line."""
+def describe(event: dict[str, Any], lookup: Lookup = nobody, names: dict[str, str] | None = None) -> str:
+    """One readable timeline line: a message as people saw it, or what the bot did, in words (story.py);
+    `lookup` finds who said what by message id, `names` a member's name by id."""
     where = f"#{event['channel']}" + (f"/{event['thread']}" if event.get("thread") else "")
     kind = event["event"]
-    trigger = event.get("trigger")
-    if kind == "judgment_scheduled":
-        detail = f"judgment for {trigger} in {event['delay_seconds']:.0f}s ({event.get('reason') or 'pause'})"
-    elif kind == "judgment_cancelled":
-        detail = f"cancelled judgment for {trigger} (newer message {event['cancelled_by']})"
-    elif kind == "watch_scheduled":
-        detail = f"watching question {trigger}: judged in {event['delay_seconds']:.0f}s unless answered"
-    elif kind == "watch_cancelled":
-        detail = f"stopped watching {trigger}: {event['reason']}{_answered_by(event)}"
-    elif kind == "judgment_skipped":
-        detail = f"{event.get('kind') or 'pause'} judgment of {trigger} skipped: {event['reason']}"
-        detail += _answered_by(event)
-    elif kind in ("reply_skipped", "reply_failed"):
-        detail = f"reply for {trigger} {kind.removeprefix('reply_')}: {event['reason']}"
-    elif kind == "judgment":
-        verdict = f"SPEAK ({event['response_type']})" if event["should_respond"] else "stay silent"
-        what = "question watch" if event.get("kind") == "watch" else "judged"
-        detail = f"{what} {trigger}: {verdict}, score {event['score']:g} — {event['reason']}"
-    elif kind == "reply_scheduled":
-        how = "answer to an addressed message" if event.get("addressed") else "reply"
-        detail = f"{how} for {trigger} in {event['delay_seconds']:.0f}s"
-    elif kind == "reply_cancelled":
-        detail = f"cancelled reply for {trigger} (newer message {event['cancelled_by']})"
-    elif kind == "posted":
-        # The timeline reads the words back from the Discord twin; a log line has only their length.
-        words = event.get("text") or f"({event.get('length', '?')} characters)"
-        detail = f"POSTED reply to {event['reply_to']}: {words}"
-    elif kind == "reaction":
-        detail = f"reacted {event['emoji']} to {event['reply_to']}"
-    elif kind == "delivered":
-        detail = describe_delivery(event)
+    mark = "·"
+    if kind == "message":
+        detail = message_line(str(event["author"]), str(event["content"] or ""), bot=bool(event.get("bot")))
+        return f"{_clock(event['t'])} {where:<14} {detail}"
+    if kind == "delivered":
+        detail = describe_delivery(event, lookup, names)
     elif kind == "llm_request":
         prompt = "\n".join("    | " + row for row in str(event["prompt"]).splitlines())
         detail = f"LLM request ({event['kind']}), {len(event['prompt'])} characters:\n{prompt}"
-    elif kind in MEMORY_EVENTS:
-        detail = describe_memory(event)
     else:
-        detail = kind
-    return f"{_clock(event['t'])} {where:<14} {detail}"
+        detail = sentence(event, lookup) or kind
+        mark = "🤖" if kind in ("posted", "reaction") else mark
+    return f"{_clock(event['t'])} {where:<14}   {mark} {detail}"
 
 
-def _answered_by(event: dict[str, Any]) -> str:
-    """Which message answered the question (a watch's cancel or skip), when one did."""
-    by = event.get("answered_by")
-    return f" — answered by {by}" if by else ""
-
-
-def describe_delivery(event: dict[str, Any]) -> str:
-    """What the replay handed to ingest, and ingest's decision."""
+def describe_delivery(
+    event: dict[str, Any], lookup: Lookup = nobody, names: dict[str, str] | None = None
+) -> str:
+    """What the replay handed to ingest besides an ordinary message, and ingest's decision; `names` turns
+    a member's id back into the name the transcript gave them."""
     kind, trigger = event["kind"], event.get("trigger")
+    if kind == "message" and event["decision"] == "ignored" and event.get("reason") == OPTED_OUT:
+        return f"not read ({OPTED_OUT})"
     if kind == "edit":
-        what = f"EDIT of {trigger} delivered: {event['content']!r}"
+        what = f"{whose(lookup, trigger)} edited to {quote(str(event['content']))}"
     elif kind == "delete":
-        what = f"DELETE of {trigger} delivered" + (f" (bulk of {event['bulk']})" if event["bulk"] > 1 else "")
+        what = f"{whose(lookup, trigger)} deleted" + (
+            f" (bulk of {event['bulk']})" if event["bulk"] > 1 else ""
+        )
     elif kind == "channel":
-        what = f"channel is now {'private' if event['private'] else 'public'}"
+        what = f"the channel is now {'private' if event['private'] else 'public'}"
     elif kind in FORGET_WORDS:
-        what = FORGET_WORDS[kind].format(user=event.get("user"))
+        user = str(event.get("user"))
+        what = FORGET_WORDS[kind].format(user=(names or {}).get(user, user))
     else:
-        flags = [event["message_type"]] if event["message_type"] != "default" else []
-        flags += ["webhook"] if event["webhook"] else []
-        what = f"message {trigger} delivered" + (f" ({', '.join(flags)})" if flags else "")
+        flags = [f"as a {event['message_type']} message"] if event["message_type"] != "default" else []
+        flags += ["from a webhook"] if event["webhook"] else []
+        what = " ".join(["delivered", *flags])
     if event["late_seconds"]:
-        what += f" {event['late_seconds']:g}s after it happened"
+        what += f" {event['late_seconds']:g} s after it happened"
     reason = f" ({event['reason']})" if event.get("reason") else ""
     return f"{what} → {event['decision']}{reason}"
 
 
 def write_text(sim: Simulation, out: TextIO) -> None:
-    for event in sim.timeline():
-        out.write(describe(event) + "\n")
+    """Every message with its time, author and text, and between them what the bot did, in words."""
+    said: dict[str, Said] = {}
+
+    def lookup(message_id: str | None) -> Said | None:
+        return said.get(message_id) if message_id else None
+
+    names: dict[str, str] = {}  # a member's id (as the transcript derives it) → their name
+    for event in sim.timeline(messages=True):
+        out.write(describe(event, lookup, names) + "\n")
+        if event["event"] == "message":
+            said[event["id"]] = (str(event["author"]), str(event["content"] or ""))
+            names.setdefault(user_id(str(event["author"])), str(event["author"]))
+        elif event["event"] == "delivered" and event["kind"] == "edit" and event["trigger"] in said:
+            said[event["trigger"]] = (said[event["trigger"]][0], str(event["content"]))
     s = sim.summary()
     out.write(
         f"\n{s['messages']} messages, {s['judgments']} judgments ({s['llm_band']} in the LLM band), "

@@ -9,9 +9,9 @@ from typing import Any
 
 from kikimimi.adapters.recording_discord import RecordingDiscord
 from kikimimi.bootstrap import Overrides
+from kikimimi.domain.forget_work import parse_forget_work
 from kikimimi.domain.memory.wire import (
     MaintainTask,
-    parse_forget_task,
     parse_reflect_task,
     parse_summarize_task,
 )
@@ -22,6 +22,7 @@ from kikimimi.domain.wire import (
     MessageCreated,
     MessageDeleted,
     MessageEdited,
+    OptOutChanged,
     parse_judge_task,
     parse_reply_task,
 )
@@ -29,10 +30,10 @@ from kikimimi.ports import LLM, Embedder
 from kikimimi.settings import Settings
 from kikimimi.usecases.ingest import ingest
 from kikimimi.usecases.judge import judge
-from kikimimi.usecases.memory.forget import forget_message
 from kikimimi.usecases.memory.maintain import maintain
 from kikimimi.usecases.memory.reflect import reflect
 from kikimimi.usecases.memory.summarize import summarize
+from kikimimi.usecases.opt_out import forget_work
 from kikimimi.usecases.reply import reply
 from kikimimi_dev.tools.prompt_recorder import recorded_llms
 from kikimimi_dev.twins.deps import twin_deps
@@ -88,11 +89,14 @@ DELIVERED_KIND = {
     "message_delete": "delete",
     "channel_visibility": "channel",
 }
+OPT_KIND = {True: "opt_out", False: "opt_in"}  # a member's opt-out or opt-in, by the envelope's `out`
 # A forget request's kind in the timeline: a member's `forget me`, a moderator's `forget channel`, or
 # what Discord told the gateway (the request's reason).
 FORGET_KIND = {"user": "forget", "channel": "forget_channel", "guild": "forget_guild"}
 # What a replay hands to ingest (the gateway's other envelopes go to other use cases).
-Envelope = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested
+Envelope = (
+    MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested | OptOutChanged
+)
 MAINTAIN_EVERY = timedelta(hours=1)  # Cloud Scheduler's default cadence
 
 
@@ -176,7 +180,9 @@ class Simulation:
             self.arrivals.append((mark, Recorded("message", message_fields(envelope), self.clock.now())))
         said = decision_of(self.events.records[mark:])
         decision = str(said.get("decision") or outcome)
-        if shown or not isinstance(envelope, MessageCreated):
+        # An opted-out member's message is told as not read (the transcript still shows it was said).
+        refused = decision == "ignored" and said.get("reason") == OPTED_OUT
+        if shown or not isinstance(envelope, MessageCreated) or refused:
             fields = delivered_fields(envelope, decision, str(said.get("reason") or ""), late_seconds, bulk)
             # Before what ingest emitted: the timeline reads "delivered, then what it caused".
             self.events.records.insert(mark, Recorded("delivered", fields, self.clock.now()))
@@ -207,7 +213,7 @@ class Simulation:
         elif task.kind is TaskKind.REFLECT:
             reflect(self.deps, parse_reflect_task(task.payload))
         elif task.kind is TaskKind.FORGET:
-            forget_message(self.deps, parse_forget_task(task.payload))
+            forget_work(self.deps, parse_forget_work(task.payload))
         else:
             reply(self.deps, parse_reply_task(task.payload))
 
@@ -265,6 +271,9 @@ def timeline_record(
     return record
 
 
+OPTED_OUT = "opted out"  # ingest's reason for refusing a message (usecases/opt_out.py)
+
+
 def posted_text(fields: dict[str, Any], sent: dict[str | None, str]) -> str:
     """The words of a `posted` event: its parts as Discord received them, one per line."""
     ids = fields.get("message_ids") or [fields.get("message_id")]
@@ -300,7 +309,7 @@ def delivered_fields(
         "reason": reason,
         "late_seconds": float(late_seconds),
     }
-    if isinstance(envelope, ForgetRequested):
+    if isinstance(envelope, ForgetRequested | OptOutChanged):
         fields["user"] = envelope.user_id
     elif isinstance(envelope, MessageEdited):
         fields["content"] = envelope.content
@@ -315,9 +324,11 @@ def delivered_fields(
 
 def delivered_kind(envelope: Envelope) -> str:
     """message | edit | delete | channel, or a forget request's: forget | forget_channel | channel_deleted |
-    thread_deleted | guild_removed."""
+    thread_deleted | guild_removed, or a member's opt_out | opt_in."""
     if isinstance(envelope, ForgetRequested):
         return FORGET_KIND[envelope.scope] if envelope.reason == "command" else envelope.reason
+    if isinstance(envelope, OptOutChanged):
+        return OPT_KIND[envelope.out]
     return DELIVERED_KIND[envelope.kind]
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
+from kikimimi_dev.tools.story import Said, sentence
 from kikimimi_dev.tools.timeline_axis import axis_for, duration
 from kikimimi_dev.tools.timeline_events import Timeline, TimelineInputError, parse_timeline
 from kikimimi_dev.tools.timeline_model import Place, places_of
@@ -50,6 +52,15 @@ svg text{font:11px system-ui,sans-serif;fill:#495057}svg.labels text{font-weight
 .note path{fill:#a9733a}g:hover>rect,g:hover>path,g:hover>circle{filter:brightness(.8)}
 .legend{display:flex;flex-wrap:wrap;gap:4px 18px;font-size:12.5px;margin:6px 0 2px}
 .legend svg{vertical-align:middle;margin-right:4px}.note-text{color:#868e96;font-size:12px}
+.body{display:grid;grid-template-columns:minmax(0,1fr) 380px;gap:12px;align-items:start}
+.decisions{font-size:12.5px;max-height:460px;overflow-y:auto;border-left:3px solid #e9ecef;padding-left:10px}
+.decisions h3{font-size:13px;margin:0 0 4px}.decisions ol{list-style:none;margin:0;padding:0}
+.decisions li{margin:0 0 5px}.decisions time{color:#868e96;font-variant-numeric:tabular-nums;margin-right:6px}
+.decisions .respond{color:#2b8a3e}.decisions .bot{color:#0c8599}.decisions .none{color:#868e96}
+@media (max-width:1100px){.body{grid-template-columns:1fr}.decisions{max-height:none}}
+@media print{body{margin:0}nav,.note-text{display:none}.body{grid-template-columns:1fr}
+ .scroll{overflow:visible}.decisions{max-height:none;overflow:visible;border:0;padding:0}
+ section.place{break-inside:avoid-page;border:0;padding:0}.decisions li{break-inside:avoid}}
 """
 
 
@@ -103,9 +114,9 @@ def render(
         f"<title>{esc(title)}</title><style>{CSS}</style></head><body>"
         f'<h1>kikimimi timeline</h1><p class="sub">{esc(title)} · {esc(span)} · {count}</p>'
         f'<div class="legend">{legend}</div>'
-        f'<p class="note-text">Hover a mark for details: the decision, its score and reason. Quiet '
-        f"stretches longer than {esc(duration(gap_seconds))} are cut out of the time axis (shaded, with "
-        "their length).</p>"
+        f'<p class="note-text">Each place lists its decisions and their reasons beside the chart; hover a '
+        f"mark for its details. Quiet stretches longer than {esc(duration(gap_seconds))} are cut out of "
+        "the time axis (shaded, with their length).</p>"
         + (f"<nav>{''.join(links)}</nav>" if len(places) > 1 else "")
         + "".join(sections)
         + "</body></html>\n"
@@ -136,9 +147,36 @@ def _section(
     return (
         f'<section class="place" id="{anchor}"><h2>{esc(_where(place))}</h2>'
         f'<div class="stats">{esc(stats)}</div><div class="authors">{chips}</div>'
-        f'<div class="lanes">{labels_svg(lanes_of(place))}<div class="scroll">'
-        f"{place_svg(place, axis, colors)}</div></div></section>"
+        f'<div class="body"><div class="lanes">{labels_svg(lanes_of(place))}<div class="scroll">'
+        f"{place_svg(place, axis, colors)}</div></div>{_decisions(place, absolute)}</div></section>"
     )
+
+
+def _decisions(place: Place, absolute: bool) -> str:
+    """The decisions and their reasons in words (story.py), readable in a screenshot and in print."""
+
+    def lookup(message_id: str | None) -> Said | None:
+        mark = place.messages.get(message_id or "")
+        if mark is None or mark.author is None or mark.text is None:
+            return None  # Cloud Logging never logs who said what: the line says "a message"
+        return mark.author, mark.text
+
+    items = []
+    for event in place.decisions:
+        fields = {k: v for k, v in dataclasses.asdict(event).items() if v is not None}
+        words = sentence(fields, lookup) or event.event
+        tone = (
+            "bot"
+            if event.event in ("posted", "reaction")
+            else "respond"
+            if event.should_respond
+            else "none"
+            if event.event != "judgment"
+            else ""
+        )
+        items.append(f'<li class="{tone}"><time>{esc(_moment(event.at, absolute))}</time>{esc(words)}</li>')
+    body = "".join(items) or '<li class="none">nothing decided here yet</li>'
+    return f'<aside class="decisions"><h3>Decisions, and why</h3><ol>{body}</ol></aside>'
 
 
 def _where(place: Place) -> str:

@@ -13,6 +13,19 @@ TASK_EVENTS = {
     "judgment_cancelled": "pause",
     "watch_cancelled": "watch",
 }
+# What the decisions list beside the chart tells (a schedule is its bar; how it ended is the decision).
+DECISIONS = frozenset(
+    {
+        "judgment",
+        "judgment_skipped",
+        "watch_cancelled",
+        "reply_cancelled",
+        "reply_skipped",
+        "reply_failed",
+        "posted",
+        "reaction",
+    }
+)
 REPLY_ENDS = {
     "posted": "posted",
     "reaction": "reaction",
@@ -93,6 +106,7 @@ class Place:
     replies: list[TaskBar] = field(default_factory=list)
     marks: list[BotMark] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
+    decisions: list[TimelineEvent] = field(default_factory=list)  # in time order
 
     def times(self) -> Iterable[tuple[float, float]]:
         """Every drawn item as an interval (a point is an empty one)."""
@@ -118,6 +132,8 @@ def places_of(timeline: Timeline) -> list[Place]:
 
 def _add(place: Place, e: TimelineEvent) -> None:
     trigger = e.trigger or ""
+    if e.event in DECISIONS:
+        place.decisions.append(e)
     if e.event == "message":
         known = place.messages.get(trigger)
         if known is None or (known.author is None and e.author is not None):  # the richer line wins

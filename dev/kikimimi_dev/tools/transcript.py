@@ -20,6 +20,7 @@ from kikimimi.domain.wire import (
     MessageCreated,
     MessageDeleted,
     MessageEdited,
+    OptOutChanged,
 )
 
 SELF_ID = "self"
@@ -160,8 +161,25 @@ class GuildRemovedLine(_Line):
     event: Literal["guild_removed"] = "guild_removed"
 
 
+class OptOutLine(_Line):
+    """`{"event": "opt_out", "user", "ts"}` or `{"event": "opt_in", …}`: that member tells the bot not to
+    read them in the server any more (or to read them again), in `channel` (and `thread`) when given."""
+
+    event: Literal["opt_out", "opt_in"]
+    user: str = Field(min_length=1, max_length=100)
+    channel: str | None = Field(default=None, pattern=_SAFE.pattern)
+    thread: str | None = Field(default=None, pattern=_SAFE.pattern)
+
+
 Line = (
-    TranscriptLine | EditLine | DeleteLine | ChannelLine | ForgetLine | ChannelDeletedLine | GuildRemovedLine
+    TranscriptLine
+    | EditLine
+    | DeleteLine
+    | ChannelLine
+    | ForgetLine
+    | ChannelDeletedLine
+    | GuildRemovedLine
+    | OptOutLine
 )
 _KINDS: dict[str, type[_Line]] = {
     "message": TranscriptLine,
@@ -171,6 +189,8 @@ _KINDS: dict[str, type[_Line]] = {
     "forget": ForgetLine,
     "channel_deleted": ChannelDeletedLine,
     "guild_removed": GuildRemovedLine,
+    "opt_out": OptOutLine,
+    "opt_in": OptOutLine,
 }
 
 
@@ -273,7 +293,9 @@ class Delivery:
     """One envelope and the moment the replay hands it to ingest."""
 
     at: datetime
-    envelope: MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested
+    envelope: (
+        MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested | OptOutChanged
+    )
     late_seconds: float  # delivery time minus the line's `ts`
     bulk: int = 1  # how many ids its delete line carries
     notable: bool = True  # a message line is shown in the timeline only if it uses `at`, `type` or `webhook`
@@ -285,6 +307,7 @@ def deliveries(lines: Sequence[Line], bot_name: str) -> list[Delivery]:
     messages = [m for m in lines if isinstance(m, TranscriptLine)]
     bot_ids = {m.id for m in messages if m.author == bot_name}
     places = {m.id: (m.channel, m.thread) for m in messages}
+    authors = {m.id: SELF_ID if m.author == bot_name else user_id(m.author) for m in messages}
     out: list[Delivery] = []
     for line in lines:
         late = (line.delivered_at - line.ts).total_seconds()
@@ -299,6 +322,7 @@ def deliveries(lines: Sequence[Line], bot_name: str) -> list[Delivery]:
                 thread_id=thread,
                 message_id=line.id,
                 content=line.content,
+                author_id=authors.get(line.id),  # as Discord's edit event carries it
             )
             out.append(Delivery(line.delivered_at, edited, late))
         elif isinstance(line, DeleteLine):
@@ -311,6 +335,8 @@ def deliveries(lines: Sequence[Line], bot_name: str) -> list[Delivery]:
                 guild_id=GUILD_ID, channel_id=line.channel, private=line.private, at=line.ts
             )
             out.append(Delivery(line.delivered_at, visibility, late))
+        elif isinstance(line, OptOutLine):
+            out.append(Delivery(line.delivered_at, opt_out_change(line), late))
         else:
             out.append(Delivery(line.delivered_at, forget_request(line), late))
     return out
@@ -350,6 +376,19 @@ def forget_request(line: ForgetLine | ChannelDeletedLine | GuildRemovedLine) -> 
         requested_by=SELF_ID,
         at=line.ts,
         reason="guild_removed",
+    )
+
+
+def opt_out_change(line: OptOutLine) -> OptOutChanged:
+    """What the gateway publishes for a member's `opt-out` or `opt-in` (in the line's channel, else the
+    server's default place)."""
+    return OptOutChanged(
+        guild_id=GUILD_ID,
+        channel_id=line.channel or GUILD_ID,
+        thread_id=line.thread,
+        user_id=user_id(line.user),
+        out=line.event == "opt_out",
+        at=line.ts,
     )
 
 

@@ -31,9 +31,13 @@ STORE_TABLES = {
     "_place_guilds",
     "_drafts",
     "_gateway_marks",
+    "_opt_outs",
+    "_guild_settings",
+    "_markers",
 }
 RECALL_TABLES = {"_channels", "_chunks", "_facts", "_profiles", "_guilds"}
-NOT_TABLES = {"_lock", "_order", "_store", "reads", "writes"}
+# `_changed` is a field of the buffer's documents (changed_at), not documents of its own.
+NOT_TABLES = {"_lock", "_order", "_store", "reads", "writes", "_changed", "_ticks"}
 
 
 def twin_documents(store: InMemoryStore, recall: InMemoryRecall | None = None) -> Documents:
@@ -55,9 +59,15 @@ def _store(store: InMemoryStore, put: Any) -> None:
     """Every document the Store twin holds, as Firestore would lay it out."""
     # Over 60 lines: one flat list of the twin's collections, each two lines, under one lock.
     with store._lock:
+
+        def changed(place: str, doc_id: str) -> dict[str, Any]:
+            at = store._changed.get(place, {}).get(doc_id)
+            return {} if at is None else {codec.CHANGED_AT: at}
+
         for place, bucket in store._messages.items():
             for mid, (message, expire_at) in bucket.items():
-                put(f"channels/{place}/messages", mid, codec.message_to_doc(message, expire_at))
+                doc = codec.message_to_doc(message, expire_at) | changed(place, mid)
+                put(f"channels/{place}/messages", mid, doc)
         for place, marks in store._marks.items():
             for mid, (mark, content, expire_at) in marks.items():
                 doc = (
@@ -65,7 +75,12 @@ def _store(store: InMemoryStore, put: Any) -> None:
                     if mark == codec.TOMBSTONE
                     else codec.pending_edit_doc(mid, content, expire_at)
                 )
-                put(f"channels/{place}/messages", mid, doc)
+                put(f"channels/{place}/messages", mid, doc | changed(place, mid))
+        for place, markers in store._markers.items():
+            for state, at in markers.items():
+                doc = codec.marker_doc(state, at) | {codec.CHANGED_AT: at}
+                doc.pop("expire_at")
+                put(f"channels/{place}/messages", state, doc)
         for place, interventions in store._interventions.items():
             for doc_id, intervention in interventions.items():
                 doc = codec.intervention_to_doc(intervention, intervention.at)
@@ -111,6 +126,10 @@ def _store(store: InMemoryStore, put: Any) -> None:
                     "expire_at": expire_at,
                 },
             )
+        for guild, doc in store._opt_outs.items():
+            put("opt_outs", guild, doc)
+        for guild, doc in store._guild_settings.items():
+            put("guild_settings", guild, doc)
         for (guild, day), calls in store._llm_calls.items():
             put(
                 "llm_budget", codec.budget_doc_id(guild, day), {"guild_id": guild, "day": day, "calls": calls}

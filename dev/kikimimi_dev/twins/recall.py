@@ -8,14 +8,17 @@ from datetime import datetime
 
 from kikimimi.adapters.firestore.codec import utc
 from kikimimi.adapters.firestore.memory_codec import SUMMARY_FIELDS, truncate_ms
+from kikimimi.domain.memory.keywords import query_values
 from kikimimi.domain.memory.model import (
     ChannelMemory,
     Chunk,
     Fact,
     GuildMemory,
+    ProfileNotes,
     ProfileUpdate,
     UserProfile,
 )
+from kikimimi.domain.memory.profile_notes import with_notes
 from kikimimi.domain.memory.ranking import cosine
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi_dev.twins.recall_forget import ForgettingRecall
@@ -110,14 +113,22 @@ class InMemoryRecall(ForgettingRecall):
         delete: Sequence[str],
         fact_delta: int,
         expected_epoch: int | None = None,
+        notes: Sequence[ProfileNotes] = (),
     ) -> bool:
         with self._lock:
-            self._count(reads=1)
+            self._count(reads=1 + len(notes))
             current = self._channels.get(key.id, ChannelMemory(key=key))
             if current.reflect_seq != expected_reflect_seq:
                 return False
             if expected_epoch is not None and current.epoch != expected_epoch:
                 return False
+            guild = current.guild_id or "none"
+            noted = 0
+            for note in notes:  # a profile that does not exist (forgotten meanwhile) is not created
+                pk = _profile_key(guild, note.user_id)
+                if pk in self._profiles:
+                    self._profiles[pk] = with_notes(self._profiles[pk], note)
+                    noted += 1
             facts = self._facts.setdefault(key.id, {})
             for fact_id in delete:
                 facts.pop(fact_id, None)
@@ -131,7 +142,7 @@ class InMemoryRecall(ForgettingRecall):
                 reflected_at=utc(at),
                 fact_count=max(0, current.fact_count + fact_delta),
             )
-            self._count(writes=1 + len(save) + len(delete))
+            self._count(writes=1 + len(save) + len(delete) + noted)
             return True
 
     def nearest_facts(self, key: ChannelKey, vector: Sequence[float], limit: int) -> list[Fact]:
@@ -140,6 +151,18 @@ class InMemoryRecall(ForgettingRecall):
             ranked = sorted(facts, key=lambda f: (-cosine(vector, f.embedding), f.id))[:limit]
             self._count(reads=max(1, len(ranked)))
             return ranked
+
+    def keyword_facts(self, key: ChannelKey, keywords: Sequence[str], limit: int) -> list[Fact]:
+        wanted = set(query_values(keywords))
+        if not wanted:
+            return []
+        with self._lock:
+            found = sorted(
+                (f for f in self._facts.get(key.id, {}).values() if wanted & set(f.keywords)),
+                key=lambda f: f.id,
+            )[:limit]
+            self._count(reads=max(1, len(found)))
+            return found
 
     def fact(self, key: ChannelKey, fact_id: str) -> Fact | None:
         with self._lock:

@@ -120,7 +120,11 @@ class ForgettingRecall(RecallState):
                 pk
                 for pk, p in self._profiles.items()
                 if pk[0] == guild_id
-                and (match.message_id in p.topic_ids if match.message_id else p.user_id == match.author_id)
+                and (
+                    match.message_id in p.topic_ids + p.note_ids
+                    if match.message_id
+                    else p.user_id == match.author_id
+                )
             ]
             for pk in hits:
                 self._profiles[pk] = change(self._profiles[pk])

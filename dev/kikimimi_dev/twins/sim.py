@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -71,6 +72,10 @@ class SimTaskQueue:
             del self._pending[name]
             self.cancelled.append(name)
             return True
+
+    def cancel_many(self, tasks: Sequence[tuple[TaskKind, str]]) -> list[bool]:
+        """One after the other, in order (Cloud Tasks' adapter runs them at once)."""
+        return [self.cancel(kind, name) for kind, name in tasks]
 
     def next_eta(self) -> datetime | None:
         """ETA of the earliest pending task (cancelled ones are dropped lazily)."""

@@ -9,12 +9,16 @@ from datetime import datetime, timedelta
 
 from kikimimi.adapters.firestore.codec import cap_user_doc_id, intervention_doc_id, optional_utc, utc
 from kikimimi.adapters.firestore.counting import count_reads
+from kikimimi.domain.buffer_change import INTERVENED, MESSAGE, UNTIMED, BufferChange
 from kikimimi.domain.caps import CapDecision, CapState, decide
 from kikimimi.domain.memory.forget import intervention_without, line_matches
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
 from kikimimi.domain.outgoing import ReplyDraft
+from kikimimi_dev.twins.store_changes import BufferChangeLog
 from kikimimi_dev.twins.store_forget import PENDING_EDIT, TOMBSTONE, ForgettingStore
+from kikimimi_dev.twins.store_guild_settings import GuildSwitchTable
+from kikimimi_dev.twins.store_opt_outs import OptOutLists
 
 
 def _normalized(message: Message) -> Message:
@@ -22,7 +26,7 @@ def _normalized(message: Message) -> Message:
     return replace(message, created_at=utc(message.created_at))
 
 
-class InMemoryStore(ForgettingStore):
+class InMemoryStore(ForgettingStore, BufferChangeLog, OptOutLists, GuildSwitchTable):
     """Store on dicts with the Firestore adapter's semantics and read/write counters."""
 
     def __init__(self) -> None:
@@ -47,6 +51,7 @@ class InMemoryStore(ForgettingStore):
                 stored = replace(stored, content=mark[1])
             bucket[message.id] = (stored, utc(expire_at))
             bisect.insort(self._order.setdefault(message.key.id, []), (stored.created_at, stored.id))
+            self._touch(message.key.id, message.id)
             return True
 
     def update_message(
@@ -60,12 +65,14 @@ class InMemoryStore(ForgettingStore):
             if message_id in bucket:
                 message, expire_at = bucket[message_id]
                 bucket[message_id] = (replace(message, content=content), expire_at)
+                self._touch(key.id, message_id)
                 return "edited", message
             marks = self._marks.setdefault(key.id, {})
             if message_id in marks and marks[message_id][0] == TOMBSTONE:
                 self.writes -= 1
                 return "deleted", None
             marks[message_id] = (PENDING_EDIT, content, utc(pending_until))
+            self._touch(key.id, message_id)
             return "pending", None
 
     def delete_message(self, key: ChannelKey, message_id: str, tombstone_until: datetime) -> Message | None:
@@ -74,6 +81,7 @@ class InMemoryStore(ForgettingStore):
             self.reads += 1
             self.writes += 1
             self._marks.setdefault(key.id, {})[message_id] = (TOMBSTONE, "", utc(tombstone_until))
+            self._touch(key.id, message_id)
             entry = self._messages.get(key.id, {}).pop(message_id, None)
             if entry is None:
                 return None
@@ -90,24 +98,37 @@ class InMemoryStore(ForgettingStore):
 
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
         """The newest `limit` messages created at or after `since`, oldest first."""
+        with self._lock:
+            return self._recent(key, since, limit)
+
+    def recent_changes(self, key: ChannelKey, since: datetime, limit: int) -> list[BufferChange]:
+        """`recent_messages` with each line's change time, read together (one query)."""
+        with self._lock:
+            times = self._changed.get(key.id, {})
+            return [
+                BufferChange(m.id, MESSAGE, times.get(m.id, UNTIMED), m)
+                for m in self._recent(key, since, limit)
+            ]
+
+    def _recent(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
         if limit <= 0:
             return []
         since = utc(since)
-        with self._lock:
-            bucket = self._messages.get(key.id, {})
-            newest: list[Message] = []
-            # Newest first with id as the tie-breaker, like Firestore's implicit __name__ order.
-            for created_at, message_id in reversed(self._order.get(key.id, [])):
-                if created_at < since or len(newest) >= limit:
-                    break
-                newest.append(bucket[message_id][0])
-            self.reads += len(newest)
+        bucket = self._messages.get(key.id, {})
+        newest: list[Message] = []
+        # Newest first with id as the tie-breaker, like Firestore's implicit __name__ order.
+        for created_at, message_id in reversed(self._order.get(key.id, [])):
+            if created_at < since or len(newest) >= limit:
+                break
+            newest.append(bucket[message_id][0])
+        self.reads += len(newest)
         return newest[::-1]
 
     def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
         """Store it; snippet lines of messages deleted meanwhile are left out (one read per line)."""
         with self._lock:
-            self.writes += 1
+            self.writes += 2  # and the place's intervention marker
+            self._mark(key.id, INTERVENED)
             self.reads += len(intervention.source_ids)
             marks = self._marks.get(key.id, {})
             deleted = {mid for mid in intervention.source_ids if marks.get(mid, ("",))[0] == TOMBSTONE}
@@ -131,8 +152,10 @@ class InMemoryStore(ForgettingStore):
             ]
             for doc_id in hits:
                 stored[doc_id] = change(stored[doc_id])
+            if hits:
+                self._mark(key.id, INTERVENED)
             self.reads += max(1, len(hits))
-            self.writes += len(hits)
+            self.writes += len(hits) + int(bool(hits))
             return len(hits)
 
     def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
@@ -180,6 +203,8 @@ class InMemoryStore(ForgettingStore):
                 private=current.private,
                 private_at=current.private_at,
                 visibility=current.visibility if settings.visibility is None else settings.visibility,
+                chattiness=current.chattiness if settings.chattiness is None else settings.chattiness,
+                persona=current.persona if settings.persona is None else settings.persona,
             )
 
     def record_decision(self, key: ChannelKey, decision: LastDecision) -> None:

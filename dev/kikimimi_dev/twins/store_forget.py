@@ -34,8 +34,12 @@ class StoreState:
         self._caps: dict[str, dict[str, CapState]] = {}  # place -> cap document name -> state
         self._place_guilds: dict[str, str] = {}  # place -> its guild, as record_visibility stores it
         self._llm_calls: dict[tuple[str, str], int] = {}
+        self._guild_settings: dict[str, dict[str, Any]] = {}  # guild -> its guild_settings document
         self.reads = 0
         self.writes = 0
+
+    def _erase_changes(self, place: str, *, marker: bool) -> None:
+        """Documents under the place were deleted (store_changes keeps what that means for its copies)."""
 
 
 class ForgettingStore(StoreState):
@@ -104,6 +108,7 @@ class ForgettingStore(StoreState):
             keys = [k for k in {*self._settings, *self._place_guilds}.union(*tables) if matches(k)]
             drafts = [d for d in self._drafts if matches(d[0])]
             gone = len(drafts)
+            erased = {d[0] for d in drafts}
             for d in drafts:
                 del self._drafts[d]
             for k in [k for k in self._gateway_marks if settings and matches(k)]:
@@ -111,7 +116,10 @@ class ForgettingStore(StoreState):
                 gone += 1
             for k in keys:
                 for table in tables:
-                    gone += len(table.pop(k, {}))
+                    popped = len(table.pop(k, {}))
+                    gone += popped
+                    if popped:
+                        erased.add(k)
                 self._order.pop(k, None)
                 current = self._settings.get(k)
                 if settings:
@@ -119,6 +127,8 @@ class ForgettingStore(StoreState):
                     self._place_guilds.pop(k, None)
                 elif current is not None and current.last_decision is not None:
                     self._settings[k] = replace(current, last_decision=None)  # the moderators' settings stay
+            for k in erased:
+                self._erase_changes(k, marker=not settings)
             self.writes += gone
             self.reads += max(1, gone)
             return gone
@@ -129,7 +139,8 @@ class ForgettingStore(StoreState):
             for gd in days:
                 del self._llm_calls[gd]
             self.reads += max(1, len(days))
-            return len(days)
+            switches = int(self._guild_settings.pop(guild_id, None) is not None)  # the admins' switches
+            return len(days) + switches
 
     def forget_reply_drafts(self, key: ChannelKey, drop: Callable[[ReplyDraft], bool]) -> int:
         with self._lock:

@@ -107,7 +107,36 @@ class ExtractiveMemoryWriter:
             }
             for n, _, content, keywords, uid in sorted(best, key=lambda c: candidates.index(c))
         ]
-        return {"facts": facts}
+        return {"facts": facts, "people": self._people(blocks, lang)}
+
+    def _people(self, blocks: dict[str, str], lang: str) -> list[dict[str, Any]]:
+        """A note per person who spoke: their keywords as tags (and "asks questions" when they asked),
+        and a line from their own words: the first question they asked, else what they talked about."""
+        said: dict[str, list[str]] = {}
+        for x in _lines(blocks.get("messages", "")):
+            if not x["who"]:
+                said.setdefault(x["uid"], []).append(x["text"])
+        # A member's words that the conversation was about make better tags than their rarest words.
+        topics = extract_keywords([t for texts in said.values() for t in texts], 12)
+        people = []
+        for uid, texts in list(said.items())[:8]:
+            own = extract_keywords(texts, 8)
+            keywords = ([k for k in own if k in topics] or list(own))[:3]
+            questions = [t for t in texts if is_question(t)]
+            tags = keywords + ([("質問" if lang == "ja" else "asks questions")] if questions else [])
+            if questions and lang == "ja":
+                line = f"「{_short(questions[0], 60)}」と質問"
+            elif questions:
+                line = f'asked "{_short(questions[0], 70)}"'
+            elif keywords and lang == "ja":
+                line = f"{'、'.join(keywords)}について話した"
+            elif keywords:
+                line = f"talked about {', '.join(keywords)}"
+            else:
+                line = f"「{_short(texts[-1], 60)}」" if lang == "ja" else f'said "{_short(texts[-1], 70)}"'
+            line = _short(MARK[lang] + line, 160)
+            people.append({"user_id": uid, "tags": tags[:4], "last_conversation": line})
+        return people
 
     def _guild(self, blocks: dict[str, str], lang: str) -> dict[str, Any]:
         channels = [x for x in blocks.get("channels", "").splitlines() if x.strip()]

@@ -7,6 +7,7 @@ import importlib
 import time
 from typing import TYPE_CHECKING, Any
 
+from kikimimi.domain.grounding import GOOGLE_SEARCH, URL_CONTEXT, WebSource
 from kikimimi.ports import LLMError, LLMRequest, LLMResult
 
 if TYPE_CHECKING:
@@ -90,6 +91,7 @@ class GeminiLLM:
             if usage
             else 0,
             latency_ms=latency_ms,
+            sources=_sources(response),
         )
 
     def _config(self, request: LLMRequest) -> types.GenerateContentConfig:
@@ -111,7 +113,32 @@ class GeminiLLM:
             config.response_mime_type = "application/json"
             # The raw JSON schema (pydantic's $defs/anyOf included) rather than the SDK's Schema subset.
             config.response_json_schema = request.schema
+        if request.tools:  # LLMRequest refuses tools with a schema (Gemini 2.5 rejects the pair)
+            config.tools = [_tool(name) for name in request.tools]
         return config
+
+
+def _tool(name: str) -> types.Tool:
+    """The Gemini tool for a port tool name (domain.grounding.TOOLS)."""
+    from google.genai import types
+
+    if name == GOOGLE_SEARCH:
+        return types.Tool(google_search=types.GoogleSearch())
+    if name == URL_CONTEXT:
+        return types.Tool(url_context=types.UrlContext())
+    raise ValueError(f"no Gemini tool for {name!r}")
+
+
+def _sources(response: Any) -> tuple[WebSource, ...]:
+    """The web pages a grounded answer drew on (grounding chunks), each once, in the model's order."""
+    candidates = response.candidates or []
+    metadata = getattr(candidates[0], "grounding_metadata", None) if candidates else None
+    found: dict[str, WebSource] = {}
+    for chunk in (metadata.grounding_chunks or []) if metadata else []:
+        web = chunk.web
+        if web is not None and web.uri:
+            found.setdefault(web.uri, WebSource(uri=web.uri, title=web.title or "", domain=web.domain or ""))
+    return tuple(found.values())
 
 
 def _why_empty(response: Any) -> str:

@@ -7,6 +7,16 @@ import re
 from kikimimi.ports import LLMRequest, LLMResult
 
 _TARGET = re.compile(r"^TARGET: \[(?P<id>[^\]]+)\] (?P<author>[^:]+): (?P<text>.*)$", re.MULTILINE)
+# How prompts/reply.ja.j2 begins: the prompt's language is the reply's (the use case chose it from the
+# message answered), so the twin answers in it too; chat text quoted further down cannot change that.
+_JAPANESE_PROMPT = "あなたは"
+# The memory the judge chose to bring up (domain/memory/blocks.py proactive_block): the twin says it, so a
+# replay shows what a model would be asked to mention.
+_MEMORY = re.compile(
+    r'^\[A memory you could bring up\] (?P<when>.+?) someone said: "(?P<fact>.*)"\. If it fits'
+    r"|^【話題にできる記憶】 (?P<when_ja>.+?)に「(?P<fact_ja>.*)」という話がありました。",
+    re.MULTILINE,
+)
 
 
 class TemplateLLM:
@@ -16,8 +26,17 @@ class TemplateLLM:
 
     def generate(self, request: LLMRequest) -> LLMResult:
         match = _TARGET.search(request.system)
-        japanese = "返信してください" in request.system
-        if match is None:
+        japanese = request.system.lstrip().startswith(_JAPANESE_PROMPT)
+        memory = _MEMORY.search(request.system)
+        if memory is not None and request.purpose != "short_ack":
+            if memory.group("fact_ja") is not None:
+                when, fact = memory.group("when_ja"), memory.group("fact_ja")
+                text = f"そういえば前に（{when}）「{fact}」という話がありましたね。（テンプレート返信）"
+            else:
+                text = (
+                    f"By the way, earlier ({memory.group('when')}): {memory.group('fact')} (template reply)"
+                )
+        elif match is None:
             text = "（テンプレート返信）" if japanese else "(template reply)"
         else:
             author, said = match.group("author"), match.group("text")

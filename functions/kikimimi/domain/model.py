@@ -173,6 +173,10 @@ class ChannelSettings:
     private_at: datetime | None = None  # when the gateway saw it (an older observation never wins)
     # A moderator's `/kikimimi visibility`: "public" | "private" win over Discord's; "auto" or None do not.
     visibility: str | None = None
+    # A moderator's `/kikimimi chattiness`: "quiet" | "normal" | "lively"; None keeps the stored one.
+    chattiness: str | None = None
+    # A moderator's `/kikimimi persona` line (data for the writer); None keeps the stored one, "" clears it.
+    persona: str | None = None
 
     @property
     def is_private(self) -> bool:
@@ -183,3 +187,12 @@ class ChannelSettings:
 
 
 VISIBILITY_MODES = ("public", "private", "auto")
+CHATTINESS_LEVELS = ("quiet", "normal", "lively")
+PERSONA_MAX_CHARS = 200
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """Per-server switches stored by admins; absent means the env default."""
+
+    grounding: bool | None = None  # `/kikimimi grounding`: the writer may search the web (GROUNDING)

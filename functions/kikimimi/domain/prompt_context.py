@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from kikimimi.domain.language import conversation_language
-from kikimimi.domain.model import ConversationState, Intervention, Message
+from kikimimi.domain.language import conversation_language, reply_language
+from kikimimi.domain.model import PERSONA_MAX_CHARS, ConversationState, Intervention, Message
 
 MAX_LINE = 500
 DIGEST_LINES = 8  # what the judgment cache compares: the last lines carry the situation
@@ -133,6 +133,8 @@ class PromptContext:
     said: tuple[Said, ...] = ()
     # A question watch: the lines the reply-structure reader thinks may answer the question (unsure).
     maybe_answers: tuple[str, ...] = ()
+    # The channel's `/kikimimi persona` line, inert: the writer reads it as data about the wanted voice.
+    channel_persona: str = ""
 
     def conversation_digest(self) -> str:
         """The judgment cache key: what the conversation says, not message ids or times.
@@ -171,17 +173,28 @@ def build_context(
     question_id: str | None = None,
     said: Sequence[Said] = (),
     maybe_answers: Sequence[str] = (),
+    channel_persona: str = "",
+    follow_answered: bool = False,
 ) -> PromptContext:
+    """The context of one prompt. `follow_answered`: a reply, written in the language of the message it
+    answers (the open question, else the target) when that message has a clear one."""
     lines = tuple(Line.of(m) for m in messages)
     target = next((line for line in lines if line.id == (target_id or trigger_id)), None)
     # The open question being answered; once it left the window, the message replied to stands for it.
     question = next((line for line in lines if line.id == question_id), target) if question_id else None
+    # BOT_LANGUAGE=auto: the language the people here write in (the bot's own lines do not count).
+    human_lines = [m.content for m in messages if m.is_human]
+    answered = question or target
+    answered_text = next(
+        (_unnamed(m.content, aliases, bot_name) for m in messages if answered and m.id == answered.id), None
+    )
     return PromptContext(
         bot_name=bot_name,
         aliases=tuple(aliases),
         persona=persona,
-        # BOT_LANGUAGE=auto: the language the people here write in (the bot's own lines do not count).
-        language=conversation_language(language, [m.content for m in messages if m.is_human]),
+        language=reply_language(language, answered_text, human_lines)
+        if follow_answered
+        else conversation_language(language, human_lines),
         now=now.strftime("%Y-%m-%d %H:%M UTC"),
         conversation=lines,
         others=tuple(Line.of(m) for m in others),
@@ -196,7 +209,16 @@ def build_context(
         question=question,
         said=tuple(said),
         maybe_answers=tuple(i for i in maybe_answers if any(line.id == i for line in lines)),
+        channel_persona=inert(channel_persona.strip(), PERSONA_MAX_CHARS),
     )
+
+
+def _unnamed(text: str, aliases: Sequence[str], bot_name: str) -> str:
+    """The text without the bot's names: "kikimimi 了解" is Japanese whatever script the name is in."""
+    for name in (bot_name, *aliases):
+        if name:
+            text = re.sub(re.escape(name), " ", text, flags=re.IGNORECASE)
+    return text
 
 
 def last_lines(messages: Sequence[Message], n: int = 5) -> tuple[str, ...]:

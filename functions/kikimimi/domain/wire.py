@@ -99,6 +99,9 @@ class MessageEdited(_Place):
     kind: Literal["message_update"] = "message_update"
     message_id: Id
     content: str = Field(max_length=MAX_CONTENT)
+    # Who wrote it, when Discord's event says (it does for a content edit): an opted-out member's edit is
+    # neither published nor kept (without it, an edit of a message never stored would wait as a pending edit).
+    author_id: Id | None = None
 
 
 class MessageDeleted(_Place):
@@ -131,8 +134,9 @@ class ForgetRequested(_Place):
     requested_by: Id  # the member who ran the command; the bot's own id for a lifecycle event
     at: datetime
     # Why: a member's command, or Discord telling the gateway the place or the guild is gone. For scope
-    # "guild", channel_id is the guild id (there is no one channel).
-    reason: Literal["command", "channel_deleted", "thread_deleted", "guild_removed"] = "command"
+    # "guild", channel_id is the guild id (there is no one channel). "opt_out": the second erase of a
+    # member who opted out (a forget task, never published by the gateway).
+    reason: Literal["command", "channel_deleted", "thread_deleted", "guild_removed", "opt_out"] = "command"
 
     @field_validator("at")
     @classmethod
@@ -140,7 +144,25 @@ class ForgetRequested(_Place):
         return _utc(value)
 
 
-GatewayEnvelope = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested
+class OptOutChanged(_Place):
+    """A member's `opt-out` (out) or `opt-in` in a server: whether the bot may read them there; the place is
+    where the command ran."""
+
+    kind: Literal["opt_out"] = "opt_out"
+    guild_id: Id  # opting out is per server: never a direct message
+    user_id: Id
+    out: bool
+    at: datetime
+
+    @field_validator("at")
+    @classmethod
+    def _aware(cls, value: datetime) -> datetime:
+        return _utc(value)
+
+
+GatewayEnvelope = (
+    MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested | OptOutChanged
+)
 Envelope = Annotated[GatewayEnvelope, Field(discriminator="kind")]
 _ENVELOPE: TypeAdapter[GatewayEnvelope] = TypeAdapter(Envelope)
 
@@ -212,6 +234,14 @@ def parse_reply_task(data: bytes | str | dict[str, Any]) -> ReplyTask:
         return ReplyTask.model_validate(_load(data))
     except ValidationError as exc:
         raise WireError(f"bad reply task: {_explain(exc)}") from exc
+
+
+def parse_forget_request(data: bytes | str | dict[str, Any]) -> ForgetRequested:
+    """A member's erase as a forget task's payload (the second erase after an opt-out)."""
+    try:
+        return ForgetRequested.model_validate(_load(data))
+    except ValidationError as exc:
+        raise WireError(f"bad forget task: {_explain(exc)}") from exc
 
 
 def dump(model: BaseModel) -> dict[str, Any]:

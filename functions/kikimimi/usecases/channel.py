@@ -3,12 +3,20 @@ private there, how long its buffer keeps messages, and the parent channel's line
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime, timedelta
 
-from kikimimi.domain.model import ChannelKey, ChannelSettings, Message
+from kikimimi.domain import chattiness
+from kikimimi.domain.model import ChannelKey, ChannelSettings, Intervention, Message
+from kikimimi.settings import Settings
+from kikimimi.usecases import place_lines
 from kikimimi.usecases.deps import Deps
 
+INTERVENTIONS = 10  # interventions a use reads (Store.interventions_since's default)
 SETTINGS_CACHE_SECONDS = 30  # a read per message is waste; a moderator's change shows within this
+# Chattiness level → (the settings it was tuned from, the tuned settings): built once per level, not per
+# message (a process has one Settings; a new one, as in tests, is tuned afresh).
+_TUNED: dict[str, tuple[Settings, Settings]] = {}
 
 
 def ttl(deps: Deps) -> timedelta:
@@ -29,6 +37,41 @@ def _place_settings(deps: Deps, place: ChannelKey) -> ChannelSettings:
     value = deps.store.channel_settings(place)
     deps.place_settings[place.id] = (now, value)
     return value
+
+
+def tuned(deps: Deps, key: ChannelKey) -> Settings:
+    """The settings as the place's chattiness (`/kikimimi chattiness`) moves its thresholds and waits;
+    normal (or none set) is deps.settings itself."""
+    level = chattiness.level_of(settings_of(deps, key).chattiness)
+    if level == chattiness.NORMAL:
+        return deps.settings
+    hit = _TUNED.get(level)
+    if hit is not None and hit[0] is deps.settings:
+        return hit[1]
+    value = _tune(deps.settings, level)
+    _TUNED[level] = (deps.settings, value)
+    return value
+
+
+def _tune(s: Settings, level: str) -> Settings:
+    values = chattiness.Tuning(**{f.name: getattr(s, f.name) for f in dataclasses.fields(chattiness.Tuning)})
+    ceilings = chattiness.Ceilings(
+        pace_multiplier=_most("pace_multiplier"),
+        min_wait_seconds=_most("min_wait_seconds"),
+        question_watch_seconds=min(s.question_watch_max_seconds, _most("question_watch_seconds")),
+        question_watch_pace=_most("question_watch_pace"),
+        question_silence_seconds=min(s.question_watch_max_seconds, _most("question_silence_seconds")),
+    )
+    out = chattiness.tune(
+        level, values, step=s.chattiness_threshold_step, factor=s.chattiness_wait_factor, ceilings=ceilings
+    )
+    return s.replace(**dataclasses.asdict(out))
+
+
+def _most(name: str) -> float:
+    """The largest value a setting accepts (its field's upper bound)."""
+    field = next(f for f in dataclasses.fields(Settings) if f.name == name)
+    return float(field.metadata["le"])
 
 
 def forget_settings(deps: Deps, key: ChannelKey) -> None:
@@ -56,9 +99,41 @@ def quiet(deps: Deps, key: ChannelKey, now: datetime) -> bool:
     return until is not None and now < until
 
 
-def recent(deps: Deps, key: ChannelKey, now: datetime, limit: int) -> list[Message]:
-    """The newest `limit` buffered messages of the place, oldest first (one read each)."""
+def recent(deps: Deps, key: ChannelKey, now: datetime, limit: int, *, by: str = "") -> list[Message]:
+    """The newest `limit` buffered messages of the place, oldest first; `by` (the function reading:
+    ingest, judge, reply) through that function's copy of the place (place_lines: one look at what
+    changed, exactly what the buffer holds now), else read whole (one read each)."""
+    if by:
+        return place_lines.of(deps, by).newest(deps.store, key, now - ttl(deps), limit, now)
     return deps.store.recent_messages(key, since=now - ttl(deps), limit=limit)
+
+
+def since(
+    deps: Deps, key: ChannelKey, now: datetime, start: datetime, limit: int, *, by: str
+) -> list[Message]:
+    """The newest `limit` buffered messages created at or after `start`, through `by`'s copy of the place."""
+    return place_lines.of(deps, by).newest(deps.store, key, start, limit, now)
+
+
+def interventions(
+    deps: Deps, key: ChannelKey, now: datetime, start: datetime, *, by: str
+) -> list[Intervention]:
+    """What the bot did in the place since `start` (the newest ten), kept with `by`'s copy of the place
+    until the next intervention there."""
+    return place_lines.of(deps, by).interventions(deps.store, key, start, INTERVENTIONS, now)
+
+
+def held_line(deps: Deps, key: ChannelKey, message_id: str, now: datetime, *, by: str) -> Message | None:
+    """A buffered line by id from `by`'s copy of the place when this use looked at it (None: not held,
+    read it by id)."""
+    return place_lines.of(deps, by).held(key, message_id, now)
+
+
+def forget_line(deps: Deps, key: ChannelKey, message_id: str) -> None:
+    """A message this process deleted leaves its copies of the place's lines at once (each would drop it
+    at its next look, from its tombstone). An edit needs nothing: the next look reads the new words."""
+    for lines in place_lines.every(deps):
+        lines.forget(key, message_id)
 
 
 def parent_messages(deps: Deps, key: ChannelKey, now: datetime) -> list[Message]:

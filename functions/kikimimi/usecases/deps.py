@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Generic, TypedDict, TypeVar, cast, overload
 
-from kikimimi.domain.model import ChannelKey, ChannelSettings
+from kikimimi.domain.model import ChannelKey, ChannelSettings, GuildSettings
 from kikimimi.domain.reading import ReplyReader
 from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, LLMResult, Recall, Store, TaskQueue
 from kikimimi.settings import Settings
@@ -91,6 +91,7 @@ class Deps:
         self.memory_cache: dict[str, Any] = {}  # usecases.memory.hook.Watch per channel
         self.memory_names: dict[str, None] = {}  # memory tasks already created
         self.place_settings: dict[str, tuple[float, ChannelSettings]] = {}  # usecases.channel's cache
+        self.guild_settings: dict[str, tuple[float, GuildSettings]] = {}  # usecases.grounding's cache
 
     def __repr__(self) -> str:
         built = ", ".join(f"{name}={type(port).__name__}" for name, port in sorted(self._ports.items()))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -16,16 +17,19 @@ from kikimimi.domain.wire import (
     MessageCreated,
     MessageDeleted,
     MessageEdited,
+    OptOutChanged,
     ReplyTask,
     dump,
 )
 from kikimimi.settings import Settings
-from kikimimi.usecases import answered, channel, limits, visibility
+from kikimimi.usecases import answered, channel, limits, opt_out, visibility
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.memory import erase, forget
 from kikimimi.usecases.memory import hook as memory_hook
 
-Envelope = MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested
+Envelope = (
+    MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested | OptOutChanged
+)
 PlaceEnvelope = TypeVar("PlaceEnvelope", MessageCreated, MessageEdited, MessageDeleted)
 
 
@@ -97,15 +101,16 @@ def _human_line(
     base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
     # Scheduling runs even for a redelivered message: task names are deterministic, so a retry after a
     # crash between the write and the task creation finishes the work exactly once.
-    window = channel.recent(deps, key, now, pace_window(s))
+    window = channel.recent(deps, key, now, pace_window(s), by="ingest")
     memory_hook.on_message(deps, message, window, created)
     addressed = rules.is_addressed(message, s.names)
     if addressed:
         outcome = _answer(deps, envelope, message, window, addressed, now, base)
     else:
         outcome = _schedule_judgments(deps, envelope, message, window, now, base)
-    _cancel_previous(deps, key, window, message.id, base)
-    _settle_watches(deps, key, window, message, base)
+    # The cancels are independent calls: sent at once, so the message waits for one round trip.
+    cancels = [*_cancel_previous(key, window, message.id), *_settle_watches(deps, key, window, message)]
+    _cancel(deps, key, cancels, base)
     gap = {"backfilled": True} if envelope.backfilled else {}  # read back by a catch-up, not live
     reason = addressed or ("read back after a gateway gap: no judgment of a past moment" if gap else "")
     deps.emit(
@@ -193,7 +198,7 @@ def _schedule_judgments(
 ) -> str:
     """A line not addressed to the bot: its pause judgment and, for an open question, the question watch;
     none while the place is quiet, nor for a line read back after a gateway gap."""
-    s = deps.settings
+    s = channel.tuned(deps, envelope.key)  # the place's chattiness moves the waits
     if channel.quiet(deps, envelope.key, now):
         return "quiet"
     if envelope.backfilled:
@@ -247,7 +252,7 @@ def _schedule_pause(
     deps: Deps, envelope: MessageCreated, message: Message, window: list[Message], now: datetime, base: dict
 ) -> None:
     """The pause judgment: after a wait that fits the channel's pace; any newer message cancels it."""
-    s, key = deps.settings, envelope.key
+    s, key = channel.tuned(deps, envelope.key), envelope.key
     wait, why = pause_wait(s, window)
     # From arrival, not creation: when ingest lags behind a burst, the wait still lets the rest of the
     # burst arrive and cancel this judgment (retries reuse the name, so the ETA may differ).
@@ -272,7 +277,7 @@ def _schedule_watch(
     deps: Deps, envelope: MessageCreated, message: Message, window: list[Message], now: datetime, base: dict
 ) -> None:
     """The question watch: judged after people had their chance; only an answer or the bot cancels it."""
-    s, key = deps.settings, envelope.key
+    s, key = channel.tuned(deps, envelope.key), envelope.key
     wait = watch_wait(s, window)
     eta = max(now, message.created_at + timedelta(seconds=wait))
     name = policy.task_name(TaskKind.JUDGE, key, message.id, watch=True)
@@ -296,15 +301,58 @@ def _schedule_watch(
         )
 
 
-def _settle_watches(deps: Deps, key: ChannelKey, window: list[Message], message: Message, base: dict) -> None:
-    """Cancel the watch of each open question in the window that this message answers or settles.
+@dataclass(frozen=True)
+class _Cancel:
+    """A pending task a message makes stale: a judgment, a reply, or a settled question's watch."""
+
+    kind: TaskKind
+    name: str
+    trigger: str  # the message the task was for
+    by: str  # the message that makes it stale
+    watch: bool = False
+    answered_by: str | None = None
+    reason: str = ""
+
+
+def _cancel(deps: Deps, key: ChannelKey, cancels: list[_Cancel], base: dict) -> None:
+    """Delete the tasks (one call to the queue, which may run them at once); log each removed, in order."""
+    if not cancels:
+        return
+    removed = deps.tasks.cancel_many([(c.kind, c.name) for c in cancels])
+    for c, done in zip(cancels, removed, strict=True):
+        if not done:
+            continue
+        # One literal event per kind: the log catalogue (and the alerts on it) reads them from here.
+        if c.watch:
+            deps.emit(
+                "watch_cancelled",
+                key,
+                **{**base, "trigger": c.trigger},
+                task=c.name,
+                cancelled_by=c.by,
+                answered_by=c.answered_by,
+                reason=c.reason,
+            )
+        elif c.kind is TaskKind.REPLY:
+            deps.emit(
+                "reply_cancelled", key, **{**base, "trigger": c.trigger}, task=c.name, cancelled_by=c.by
+            )
+        else:
+            deps.emit(
+                "judgment_cancelled", key, **{**base, "trigger": c.trigger}, task=c.name, cancelled_by=c.by
+            )
+
+
+def _settle_watches(deps: Deps, key: ChannelKey, window: list[Message], message: Message) -> list[_Cancel]:
+    """The watch of each open question in the window that this message answers or settles.
 
     Deleting the task saves a judgment; the watch itself re-checks, so a miss here costs nothing more."""
     s = deps.settings
     if s.question_watch_seconds <= 0:
-        return
+        return []
     present = questions.participants_of(window)
     chat = window if any(m.id == message.id for m in window) else [*window, message]
+    cancels: list[_Cancel] = []
     for asked in chat:
         if asked.id == message.id or not questions.is_open_question(asked, present, s.names):
             continue
@@ -314,33 +362,29 @@ def _settle_watches(deps: Deps, key: ChannelKey, window: list[Message], message:
             continue
         for silence in (False, True):
             name = policy.task_name(TaskKind.JUDGE, key, asked.id, watch=True, silence=silence)
-            if deps.tasks.cancel(TaskKind.JUDGE, name):
-                deps.emit(
-                    "watch_cancelled",
-                    key,
-                    **{**base, "trigger": asked.id},
-                    task=name,
-                    cancelled_by=message.id,
-                    answered_by=settled.by,
-                    reason=settled.reason,
-                )
+            cancels.append(
+                _Cancel(TaskKind.JUDGE, name, asked.id, message.id, True, settled.by, settled.reason)
+            )
+    return cancels
 
 
-def _cancel_previous(deps: Deps, key: ChannelKey, window: list, current_id: str, base: dict) -> None:
+def _cancel_previous(key: ChannelKey, window: list, current_id: str) -> list[_Cancel]:
     """A newer message cancels the pending judgment and reply of the previous one."""
     previous = policy.previous_human(window, current_id)
     if previous is None:
-        return
-    for kind, event in ((TaskKind.JUDGE, "judgment_cancelled"), (TaskKind.REPLY, "reply_cancelled")):
-        name = policy.task_name(kind, key, previous.id)
-        if deps.tasks.cancel(kind, name):
-            deps.emit(event, key, **{**base, "trigger": previous.id}, task=name, cancelled_by=current_id)
+        return []
+    return [
+        _Cancel(kind, policy.task_name(kind, key, previous.id), previous.id, current_id)
+        for kind in (TaskKind.JUDGE, TaskKind.REPLY)
+    ]
 
 
 HANDLERS: dict[type, Callable[[Deps, Any], str]] = {
     ChannelVisibility: visibility.record,  # kept even where the bot is off: it may be enabled later
     ForgetRequested: erase.on_request,  # a member's or moderator's request: wherever the bot is
-    MessageEdited: _where_enabled(forget.on_edit),
+    OptOutChanged: opt_out.record,  # a member's choice holds in the whole server
+    # An opted-out member's messages and edits are refused (their deletes are still handled).
+    MessageEdited: _where_enabled(opt_out.heeded(forget.on_edit)),
     MessageDeleted: _where_enabled(forget.on_delete),
-    MessageCreated: _where_enabled(_message_created),
+    MessageCreated: _where_enabled(opt_out.heeded(_message_created)),
 }

@@ -143,8 +143,8 @@ def _read_room(
     read: dict[str, Link],
 ) -> Room:
     """The rules' score of the room at the conversation moment, with what memory adds to it."""
-    s, key = deps.settings, task.key
-    interventions = deps.store.interventions_since(key, now - HISTORY)
+    s, key = channel.tuned(deps, task.key), task.key  # the place's chattiness moves the thresholds
+    interventions = channel.interventions(deps, key, now, now - HISTORY, by="judge")
     config = rule_config(s)
     waited = task.wait_seconds or s.question_watch_seconds
     moment = trigger.created_at + timedelta(seconds=waited) if task.watch else None
@@ -181,7 +181,7 @@ def _decide(deps: Deps, task: JudgeTask, room: Room, now: datetime) -> tuple[Dec
         # The LLM reads the full context (the rules needed only the last lines); then the cache
         # (a redelivery keeps its answer), the budget, and one call.
         if not task.watch and len(window) >= room.limit:
-            window = channel.recent(deps, key, now, s.context_messages)
+            window = channel.recent(deps, key, now, s.context_messages, by="judge")
         asked = judge_llm.ask_llm(deps, key, dataclasses.replace(room, window=window), now)
         if not isinstance(asked, Decision):  # the budget is spent: the rules decide, and say why
             outcome = verdict(score, config, llm_available=False)
@@ -203,12 +203,12 @@ def _read_window(deps: Deps, task: JudgeTask, now: datetime) -> tuple[list[Messa
     judgment reads the lines the rules use, and a watch the chat from just before its question."""
     s, key = deps.settings, task.key
     if not task.watch:
-        return channel.recent(deps, key, now, RULES_WINDOW), RULES_WINDOW
+        return channel.recent(deps, key, now, RULES_WINDOW, by="judge"), RULES_WINDOW
     limit = s.context_messages * 2
     before = timedelta(seconds=(task.wait_seconds or s.question_watch_seconds) + 120)
-    window = deps.store.recent_messages(key, since=now - before, limit=limit)
+    window = channel.since(deps, key, now, now - before, limit, by="judge")
     if not any(m.id == task.trigger_id for m in window):  # a late delivery: look through the buffer
-        window = channel.recent(deps, key, now, limit)
+        window = channel.recent(deps, key, now, limit, by="judge")
     return window, limit
 
 
@@ -241,7 +241,7 @@ def _wait_out_silence(
 ) -> bool:
     """A question met by silence (nobody else spoke since) is watched once more, after people had a fair
     chance (QUESTION_SILENCE_SECONDS): a quiet room is not a room that passed the question over."""
-    s, key = deps.settings, task.key
+    s, key = channel.tuned(deps, task.key), task.key
     wait = s.question_silence_seconds
     if (
         task.silence
@@ -323,7 +323,7 @@ def _rule_reason(score: Score, outcome: Verdict) -> str:
 
 def _schedule_reply(deps: Deps, task: JudgeTask, decision: Decision, trigger: Message, now) -> None:
     key = task.key
-    s = deps.settings
+    s = channel.tuned(deps, key)  # the waits its reply was planned after
     delay = policy.clamp_delay(decision.delay_seconds, s.reply_delay_min_seconds, s.reply_delay_max_seconds)
     # Planned from the trigger (or question), not from when this judgment ran: a judgment that itself ran
     # late behind a backlog does not make its reply on time.

@@ -103,7 +103,7 @@ def ask_llm(deps: Deps, key: ChannelKey, room: Room, now: datetime) -> Decision 
         terms=score.terms,
         trigger_id=trigger.id,
         window_ids=[m.id for m in room.window],
-        min_confidence=s.min_confidence,
+        min_confidence=channel.tuned(deps, key).min_confidence,  # the place's chattiness moves it
         delay_range=(s.reply_delay_min_seconds, s.reply_delay_max_seconds),
         allowed_reactions=s.allowed_reactions,
     )

@@ -19,12 +19,13 @@ from kikimimi.domain.outgoing import ReplyDraft, part_nonce, reply_parts, shape_
 from kikimimi.domain.prompt_context import PromptContext, build_context, last_lines, said_recently
 from kikimimi.domain.wire import ReplyTask
 from kikimimi.ports import DiscordError, LLMError, LLMRequest, LLMResult
-from kikimimi.usecases import answered, channel, limits
+from kikimimi.usecases import answered, channel, grounding, limits
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.memory import recall as memory_recall
 
 log = logging.getLogger(__name__)
 HISTORY = timedelta(hours=1)
+READER = "reply"  # this function's copy of a place's lines (place_lines)
 # A written reply is kept for the task's retries: longer than the reply queue retries (900 s, tasks.tf).
 DRAFT_TTL = timedelta(hours=1)
 
@@ -59,10 +60,10 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     if _skipped(deps, task, window, question, now, base):
         return None
     turn = _Turn(task, window, question, task.reply_to_message_id or task.trigger_id, now, base)
-    interventions = deps.store.interventions_since(task.key, now - HISTORY)
     if task.response_type is ResponseType.REACT_ONLY and task.reaction:
         _react(deps, turn, task.reaction, started)
         return None
+    interventions = channel.interventions(deps, task.key, now, now - HISTORY, by=READER)  # for the prompt
     nonce = policy.nonce(task.key, task.trigger_id)
     # A retry after a failed part posts what the first attempt wrote: asking the writer again would
     # stitch the parts already posted to the rest of a different text.
@@ -192,12 +193,14 @@ def _write_draft(
     )
     purpose = "short_ack" if task.response_type is ResponseType.SHORT_ACK else "reply"
     cap, thinking = s.output_budget(purpose)
+    tools = grounding.tools_for(deps, task, turn.window, purpose)  # web search and links: GROUNDING
     request = LLMRequest(
         purpose=purpose,
-        system=prompts.render("reply", context, s.prompts_dir),
+        system=prompts.render("reply", grounding.with_tools(context, tools), s.prompts_dir),
         max_output_tokens=cap,
         temperature=0.7,
         thinking_budget=thinking,
+        tools=tools,
     )
     limits.spend_llm_call(deps, task.guild_id)
     result = _write(deps, request, retry=task.addressed)
@@ -206,7 +209,8 @@ def _write_draft(
         return None
     deps.llm_call(key, "reply", result, guild=task.guild_id, trigger=task.trigger_id)
     shaped = shape_reply(result.text, single_line=purpose == "short_ack")
-    text = _known_links_only(deps, key, base, shaped, request)
+    shaped = grounding.cited(deps, key, base, shaped, result)  # the sites a grounded answer drew on
+    text = _known_links_only(deps, key, base, shaped, request, result)
     if not text:
         deps.emit("reply_failed", key, **base, decision="failed", reason="empty text from the model")
         return None
@@ -236,6 +240,10 @@ def _reply_context(deps: Deps, turn: _Turn, interventions: list[Intervention]) -
         addressed=task.addressed,
         question_id=task.question_id,
         said=said_recently(turn.window, interventions, now),
+        # The channel's voice (`/kikimimi persona`) adds to BOT_PERSONA; the reply speaks the language of
+        # the message it answers.
+        channel_persona=channel.settings_of(deps, turn.key).persona or "",
+        follow_answered=True,
     )
 
 
@@ -243,6 +251,11 @@ def _overtaken(deps: Deps, turn: _Turn) -> bool:
     """Generation takes seconds; a message that arrived meanwhile makes a judged reply stale too, read
     from the same window as before writing (the same lines give the same reading)."""
     later = deps.clock.now()
+    # One read first: when the newest line is still the newest read before writing, nothing was said
+    # since, and the same lines give the same reading.
+    newest = channel.recent(deps, turn.key, later, 1, by=READER)
+    if newest and turn.window and newest[-1].id == turn.window[-1].id:
+        return False
     fresh = _with_trigger(deps, turn.task, _window(deps, turn.key, turn.task, later), later)
     overtaken = _stale_reason(deps, fresh, turn.task, turn.question)
     if overtaken is None:
@@ -251,9 +264,14 @@ def _overtaken(deps: Deps, turn: _Turn) -> bool:
     return True
 
 
-def _known_links_only(deps: Deps, key: ChannelKey, base: dict, text: str, request: LLMRequest) -> str:
-    """The text without links the writer was not shown (the prompt: chat and memory) nor allowlisted."""
-    checked = keep_known_links(text, (request.system, request.user), deps.settings.link_allowlist)
+def _known_links_only(
+    deps: Deps, key: ChannelKey, base: dict, text: str, request: LLMRequest, result: LLMResult | None = None
+) -> str:
+    """The text without links the writer was not shown (the prompt: chat and memory; the pages a grounded
+    answer drew on, and their sites) nor allowlisted."""
+    links, sites = grounding.source_links(result)
+    allowed = (*deps.settings.link_allowlist, *sites)
+    checked = keep_known_links(text, (request.system, request.user, *links), allowed)
     for host in checked.removed:
         # The host only: the path of a phishing link may carry a token or a name.
         deps.emit(
@@ -299,7 +317,8 @@ def _with_trigger(deps: Deps, task: ReplyTask, window: list[Message], now: datet
     few, so it is read by id (one read) rather than taken for gone."""
     if any(m.id == task.trigger_id for m in window):
         return window
-    trigger = deps.store.buffered_message(task.key, task.trigger_id)
+    trigger = channel.held_line(deps, task.key, task.trigger_id, now, by=READER)
+    trigger = trigger or deps.store.buffered_message(task.key, task.trigger_id)
     if trigger is None or trigger.created_at < now - channel.ttl(deps):  # expired: as gone as the window says
         return window
     # Older than every line read (those are the newest), so it goes first.
@@ -319,10 +338,10 @@ def _late_reason(deps: Deps, task: ReplyTask, now: datetime) -> str | None:
 def _window(deps: Deps, key: ChannelKey, task: ReplyTask, now: datetime) -> list[Message]:
     """The recent lines the reply reads; for an open question, reaching back to it."""
     limit = deps.settings.context_messages
-    window = channel.recent(deps, key, now, limit)
+    window = channel.recent(deps, key, now, limit, by=READER)
     if task.question_id and not any(m.id == task.question_id for m in window):
         # A busy room since the question: read further back (reads cost one per document).
-        window = channel.recent(deps, key, now, limit * 2)
+        window = channel.recent(deps, key, now, limit * 2, by=READER)
     return window
 
 

@@ -3,6 +3,7 @@ to invoke (an interaction exists only for a command Discord knows)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from aiohttp import web
@@ -14,6 +15,16 @@ from kikimimi_dev.local.fake_discord.state import FakeState, User
 SUBCOMMAND, SUBCOMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, NUMBER = 3, 4, 5, 10
 NAME_MAX, DESCRIPTION_MAX = 32, 100
+ADMINISTRATOR = 1 << 3  # passes every default_member_permissions, as in Discord
+PERMISSION_NAMES = {
+    1 << 1: "Kick Members",
+    1 << 2: "Ban Members",
+    1 << 4: "Manage Channels",
+    1 << 5: "Manage Server",
+    1 << 13: "Manage Messages",
+    1 << 28: "Manage Roles",
+}
+_TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
 _PYTHON_TYPES: dict[int, type | tuple[type, ...]] = {
     STRING: str,
     INTEGER: int,
@@ -91,19 +102,119 @@ class CommandRoutes:
             return json_response(200, list(self._state.commands.get(self._key(request), [])))
 
 
+def _synced(state: FakeState, app_id: str, guild_id: str | None) -> dict[str, dict[str, Any]]:
+    """The commands a member of `guild_id` is offered, by name: global ones, then the guild's."""
+    with state.lock:
+        scoped = state.commands.get((app_id, guild_id), []) if guild_id is not None else []
+        return {c["name"]: c for c in [*state.commands.get((app_id, None), []), *scoped]}
+
+
+def synced_names(state: FakeState, app_id: str, guild_id: str | None) -> list[str]:
+    """The top-level command names a member of the guild can type, sorted."""
+    return sorted(_synced(state, app_id, guild_id))
+
+
+def refusal(definition: dict[str, Any], permissions: int) -> str | None:
+    """Why Discord keeps a member from running a top-level command (its `default_member_permissions`,
+    which Server Settings → Integrations can override per role; the fake knows no overrides), or None."""
+    needed = definition.get("default_member_permissions")
+    if needed is None or permissions & ADMINISTRATOR:
+        return None
+    required = int(needed)
+    if required and permissions & required == required:
+        return None
+    names = [name for bit, name in PERMISSION_NAMES.items() if required & bit] or [f"permissions {required}"]
+    who = " and ".join(names) if required else "Administrator"
+    return (
+        f"/{definition['name']} is for members with {who}: Discord does not offer it to this member "
+        "(a server admin can allow a role in Server Settings → Integrations)"
+    )
+
+
+def _named(candidates: list[dict[str, Any]], word: str) -> dict[str, Any] | None:
+    """The entry called `word` by its name or one of its localized names."""
+    for entry in candidates:
+        if word == entry["name"] or word in (entry.get("name_localizations") or {}).values():
+            return entry
+    return None
+
+
+def typed(state: FakeState, app_id: str, guild_id: str, line: str) -> tuple[str, dict[str, Any]]:
+    """A command as a user types it ("/kikimimi quiet minutes:30", localized names too) read by the synced
+    definitions: ("kikimimi quiet", {"minutes": 30}). Raises LookupError for a command Discord does not
+    offer, ValueError (saying what is expected) for a wrong subcommand or option."""
+    rest = line.strip().removeprefix("/")
+    first, _, rest = rest.partition(" ")
+    level = _named(list(_synced(state, app_id, guild_id).values()), first)
+    if level is None:
+        raise LookupError(f"/{first} was never synced: Discord would not offer it")
+    path = [level["name"]]
+    while subs := [o for o in level.get("options") or [] if o["type"] in (SUBCOMMAND, SUBCOMMAND_GROUP)]:
+        word, _, after = rest.strip().partition(" ")
+        found = _named(subs, word)
+        if found is None:
+            choose = " | ".join(o["name"] for o in subs)
+            raise ValueError(f"/{' '.join(path)} needs one of: {choose}")
+        path.append(found["name"])
+        level, rest = found, after
+    return " ".join(path), _typed_options(" ".join(path), level.get("options") or [], rest.strip())
+
+
+def _typed_options(command: str, defined: list[dict[str, Any]], text: str) -> dict[str, Any]:
+    """`name:value name2:value with spaces` → {name: value} converted to each option's type."""
+    if not text:
+        return {}
+    names = {n: o for o in defined for n in [o["name"], *(o.get("name_localizations") or {}).values()]}
+    if not names:
+        raise ValueError(f"/{command} takes no options (got {text!r})")
+    pattern = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    found = list(re.finditer(rf"(?:^|\s)({pattern}):", text))
+    if not found or found[0].start() != 0:
+        usage = " ".join(f"{o['name']}:…" for o in defined)
+        raise ValueError(f"/{command}: options are typed as {usage}")
+    values: dict[str, Any] = {}
+    for match, following in zip(found, [*found[1:], None], strict=True):
+        option = names[match[1]]
+        raw = text[match.end() : following.start() if following else len(text)].strip()
+        values[option["name"]] = _converted(command, option, raw)
+    return values
+
+
+def _converted(command: str, option: dict[str, Any], raw: str) -> Any:
+    """A typed value as the client sends it: a choice by its value or label, a number, a boolean."""
+    for choice in option.get("choices") or []:
+        labels = [str(choice["value"]), choice["name"], *(choice.get("name_localizations") or {}).values()]
+        if raw in labels:
+            return choice["value"]
+    kind = option["type"]
+    try:
+        if kind == INTEGER:
+            return int(raw)
+        if kind == NUMBER:
+            return float(raw)
+    except ValueError:
+        raise ValueError(f"/{command} {option['name']}: {raw!r} is not a number") from None
+    if kind == BOOLEAN:
+        if raw.lower() not in _TRUE | _FALSE:
+            raise ValueError(f"/{command} {option['name']}: {raw!r} is not true or false")
+        return raw.lower() in _TRUE
+    return raw
+
+
 def invocation(
-    state: FakeState, app_id: str, guild_id: str, command: str, options: dict[str, Any]
+    state: FakeState, app_id: str, guild_id: str, command: str, options: dict[str, Any], permissions: int
 ) -> dict[str, Any]:
     """The `data` of an application command interaction for `command` ("kikimimi forget me") with
     `options` by their default names, checked as Discord's client checks them (choices, ranges, required).
-    Raises LookupError for a command that was never synced, ValueError for options the client refuses."""
+    Raises LookupError for a command that was never synced, PermissionError for one the member's
+    `permissions` do not reach (default_member_permissions), ValueError for options the client refuses."""
     top, *path = command.split()
-    with state.lock:
-        scoped = state.commands.get((app_id, guild_id), [])
-        synced = {c["name"]: c for c in [*state.commands.get((app_id, None), []), *scoped]}
-    definition = synced.get(top)
+    definition = _synced(state, app_id, guild_id).get(top)
     if definition is None:
         raise LookupError(f"/{top} was never synced: Discord would not offer it")
+    refused = refusal(definition, permissions)
+    if refused is not None:
+        raise PermissionError(refused)
     data: dict[str, Any] = {"id": definition["id"], "name": top, "type": 1}
     if definition.get("guild_id"):
         data["guild_id"] = definition["guild_id"]

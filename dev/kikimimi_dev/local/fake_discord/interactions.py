@@ -117,8 +117,11 @@ class Interactions:
         self, command: str, options: dict[str, Any], user: User, channel: Channel, **fields: Any
     ) -> tuple[Interaction, dict[str, Any]]:
         """A new interaction of `user` running `command` in `channel`, and its INTERACTION_CREATE body.
-        `fields`: permissions, locale, guild_locale."""
-        data = invocation(self._state, self._bot.id, channel.guild_id, command, options)
+        `fields`: permissions, locale, guild_locale. Raises as `invocation` does: nothing is dispatched
+        for a command Discord would not offer this member."""
+        data = invocation(
+            self._state, self._bot.id, channel.guild_id, command, options, fields["permissions"]
+        )
         record = Interaction(
             id=self._state.ids.next(),
             token="fake-itoken-" + secrets.token_hex(16),
@@ -131,6 +134,11 @@ class Interactions:
             **fields,
         )
         return record, self.create(record, data)
+
+    def ids(self) -> list[str]:
+        """Every dispatched interaction's id, oldest first."""
+        with self._state.lock:
+            return list(self._by_id)
 
     def get(self, interaction_id: str) -> Interaction:
         """A copy, safe to read from the test thread."""

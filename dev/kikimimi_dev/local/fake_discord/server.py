@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from kikimimi_dev.local.fake_discord import frames, payloads
+from kikimimi_dev.local.fake_discord import commands, frames, payloads
 from kikimimi_dev.local.fake_discord.faults import Faults, ScriptedFaults
 from kikimimi_dev.local.fake_discord.gateway import INTENT_GUILD_MESSAGES, INTENT_GUILDS, Gateway
 from kikimimi_dev.local.fake_discord.inspection import Inspection
@@ -277,7 +277,8 @@ class FakeDiscord(ScriptedFaults, Inspection):
     ) -> str:
         """A member runs a synced slash command ("kikimimi quiet", options by their default names) in a
         channel (#general by default): INTERACTION_CREATE goes out; returns the interaction id
-        (`interaction(id)` shows the answers). `permissions` are the member's in that channel."""
+        (`interaction(id)` shows the answers). `permissions` are the member's in that channel: a command
+        whose default_member_permissions they lack raises PermissionError, and nothing is dispatched."""
         channel = self.state.channels[channel_id or self.channel.id]
         record, body = self.interactions.prepare(
             command,
@@ -290,6 +291,17 @@ class FakeDiscord(ScriptedFaults, Inspection):
         )
         self._call(self.gateway.broadcast("INTERACTION_CREATE", body, None))
         return record.id
+
+    def typed_command(self, line: str, channel_id: str | None = None) -> tuple[str, dict[str, Any]]:
+        """A command line as a user types it ("/kikimimi quiet minutes:30") read by the synced commands:
+        (command, options) for `invoke`; LookupError or ValueError say what Discord's client would."""
+        guild_id = self.state.channels[channel_id or self.channel.id].guild_id
+        return commands.typed(self.state, self.bot.id, guild_id, line)
+
+    def command_names(self, channel_id: str | None = None) -> list[str]:
+        """The top-level slash commands synced for the channel's server (global and guild ones)."""
+        guild_id = self.state.channels[channel_id or self.channel.id].guild_id
+        return commands.synced_names(self.state, self.bot.id, guild_id)
 
     def request_reconnect(self) -> int:
         """Send op 7 RECONNECT to every connection (clients then RESUME)."""

@@ -1,5 +1,6 @@
-"""The buffer on Firestore: channels/{key}/messages/{id} holds a message, its tombstone or an early edit;
-windows of it are read by time (ingest, judgments, summaries) and by author (forget me)."""
+"""The buffer on Firestore: channels/{key}/messages/{id} holds a message, its tombstone or an early edit
+(and two markers: the place's last erase, its last intervention); windows of it are read by time (ingest,
+judgments, summaries), by author (forget me), and by change time (a process's copy of a place)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,10 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import MESSAGES, Paths
+from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.model import ChannelKey, Message
+
+CHANGED = {codec.CHANGED_AT: firestore.SERVER_TIMESTAMP}  # the commit time: changes are read in its order
 
 
 class Buffer:
@@ -31,7 +35,7 @@ class Buffer:
         concurrent delete cannot slip between a check and the write); an edit that came first is applied."""
         self._count(writes=1)
         ref = self._paths.messages(message.key).document(message.id)
-        doc = codec.message_to_doc(message, expire_at)
+        doc = codec.message_to_doc(message, expire_at) | CHANGED
         try:
             ref.create(doc)
         except exceptions.Conflict:  # AlreadyExists: a redelivery, a tombstone, or an early edit
@@ -67,9 +71,9 @@ class Buffer:
                 return "deleted", None
             if state == "message":
                 assert current is not None
-                tx.update(ref, {"content": content})
+                tx.update(ref, {"content": content} | CHANGED)
                 return "edited", codec.message_from_doc(current)
-            tx.set(ref, codec.pending_edit_doc(message_id, content, pending_until))
+            tx.set(ref, codec.pending_edit_doc(message_id, content, pending_until) | CHANGED)
             return "pending", None
 
         outcome = run(self._client.transaction())
@@ -84,7 +88,7 @@ class Buffer:
         def run(tx: firestore.Transaction) -> Message | None:
             snap = ref.get(transaction=tx)
             current = snap.to_dict() if snap.exists else None
-            tx.set(ref, codec.tombstone_doc(message_id, tombstone_until))
+            tx.set(ref, codec.tombstone_doc(message_id, tombstone_until) | CHANGED)
             if current is None or codec.doc_state(current) != "message":
                 return None
             return codec.message_from_doc(current)
@@ -119,6 +123,10 @@ class Buffer:
 
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
         """The newest `limit` messages created at or after `since`, oldest first."""
+        return [c.message for c in self.recent_changes(key, since, limit) if c.message is not None]
+
+    def recent_changes(self, key: ChannelKey, since: datetime, limit: int) -> list[BufferChange]:
+        """The newest `limit` messages created at or after `since`, oldest first, with their change times."""
         if limit <= 0:
             return []
         query = (
@@ -128,9 +136,28 @@ class Buffer:
             # The implicit __name__ order follows the last order_by, so ties come newest id first.
             .limit(limit)
         )
-        messages = [codec.message_from_doc(snap.to_dict() or {}) for snap in query.stream()]
-        self._count(reads=len(messages))
-        return sorted(messages, key=lambda m: (m.created_at, m.id))
+        found = [codec.change_from_doc(snap.id, snap.to_dict() or {}) for snap in query.stream()]
+        self._count(reads=max(1, len(found)))  # a query that finds nothing still bills one read
+        return sorted(found, key=_line_order)
+
+    def buffer_changes(self, key: ChannelKey, after: datetime | None, limit: int) -> list[BufferChange]:
+        """Documents changed after `after`, oldest change first (the newest `limit` when None). Commit
+        times are a snapshot's: a query that saw a change at T saw every change committed up to T, so the
+        next one asks only for later ones. The automatic single-field index on changed_at serves it."""
+        if limit <= 0:
+            return []
+        messages = self._paths.messages(key)
+        if after is None:
+            query = messages.order_by(codec.CHANGED_AT, direction=firestore.Query.DESCENDING).limit(limit)
+        else:
+            query = (
+                messages.where(filter=FieldFilter(codec.CHANGED_AT, ">", codec.utc(after)))
+                .order_by(codec.CHANGED_AT)
+                .limit(limit)
+            )
+        found = [codec.change_from_doc(snap.id, snap.to_dict() or {}) for snap in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return sorted(found, key=lambda c: (c.changed_at, c.doc_id))
 
     def messages_after(self, key: ChannelKey, after: datetime, until: datetime, limit: int) -> list[Message]:
         """Messages created in [after, until], oldest first (a summary's window)."""
@@ -179,3 +206,9 @@ class Buffer:
             last = snaps[-1]
         self._count(reads=max(1, reads))
         return found[:limit]
+
+
+def _line_order(change: BufferChange) -> tuple[datetime, str]:
+    """Oldest first, ties by id (a window query returns messages only, each with its line)."""
+    line = change.message
+    return (line.created_at, line.id) if line is not None else (change.changed_at, change.doc_id)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from kikimimi.domain.buffer_change import MESSAGE, UNTIMED, BufferChange
 from kikimimi.domain.caps import CapState
 from kikimimi.domain.model import (
     ChannelSettings,
@@ -101,10 +102,32 @@ def pending_edit_doc(message_id: str, content: str, expire_at: datetime) -> dict
 
 
 def doc_state(doc: Mapping[str, Any] | None) -> str | None:
-    """None (no document), "message", TOMBSTONE or PENDING_EDIT."""
+    """None (no document), "message", TOMBSTONE, PENDING_EDIT, or a marker's state."""
     if doc is None:
         return None
     return str(doc.get("state") or "message")
+
+
+# Every write of a buffer document sets `changed_at` to the server's commit time, so a process's copy of a
+# place asks only for what changed since its last look (Store.buffer_changes). Deleting leaves no trace,
+# so an erase leaves a marker, and recording or rewriting an intervention another: neither has
+# `created_at` (no window query returns them), a guild or an author (no forget query does).
+CHANGED_AT = "changed_at"
+
+
+def marker_doc(state: str, expire_at: datetime) -> dict[str, Any]:
+    """A marker (ERASED, INTERVENED), named by its state: one per place, each erase or intervention moves
+    its time."""
+    return {"state": state, "expire_at": utc(expire_at)}
+
+
+def change_from_doc(doc_id: str, doc: Mapping[str, Any]) -> BufferChange:
+    """A buffer document read by its change time: a message (with its line), a tombstone, an early edit
+    or a marker."""
+    state = doc_state(doc) or MESSAGE
+    line = message_from_doc(doc) if state == MESSAGE and doc.get("created_at") is not None else None
+    changed = doc.get(CHANGED_AT)
+    return BufferChange(doc_id, state, UNTIMED if changed is None else utc(changed), line)
 
 
 def intervention_to_doc(intervention: Intervention, expire_at: datetime) -> dict[str, Any]:
@@ -142,6 +165,10 @@ def settings_to_doc(settings: ChannelSettings) -> dict[str, Any]:
     doc: dict[str, Any] = {"enabled": settings.enabled, "quiet_until": optional_utc(settings.quiet_until)}
     if settings.visibility is not None:  # absent: keep the stored override (enable/quiet do not touch it)
         doc["visibility"] = settings.visibility
+    if settings.chattiness is not None:
+        doc["chattiness"] = settings.chattiness
+    if settings.persona is not None:
+        doc["persona"] = settings.persona
     return doc  # the computed `private` is the gateway's (record_visibility), never a moderator write
 
 
@@ -157,6 +184,8 @@ def settings_from_doc(doc: Mapping[str, Any] | None) -> ChannelSettings:
         private=None if doc.get("private") is None else bool(doc["private"]),
         private_at=optional_utc(doc.get("private_at")),
         visibility=_optional_str(doc.get("visibility")),
+        chattiness=_optional_str(doc.get("chattiness")),
+        persona=_optional_str(doc.get("persona")),
     )
 
 

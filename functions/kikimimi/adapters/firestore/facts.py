@@ -1,5 +1,6 @@
 """Facts on Firestore: memory_channels/{key}/facts/{id}, with the embedding as a Vector field (the vector
-index serves find_nearest), written by reflections, shared, expired and forgotten."""
+index serves find_nearest) and a keywords array (array-contains-any), written by reflections, shared,
+expired and forgotten."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from kikimimi.adapters.firestore import memory_codec as mc
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.forgetting import match_filter
 from kikimimi.adapters.firestore.paths import Paths
-from kikimimi.domain.memory.model import Fact, SourceMatch
+from kikimimi.domain.memory.keywords import query_values
+from kikimimi.domain.memory.model import Fact, ProfileNotes, SourceMatch
+from kikimimi.domain.memory.profile_notes import with_notes
 from kikimimi.domain.model import ChannelKey
 
 
@@ -40,9 +43,11 @@ class Facts:
         delete: Sequence[str],
         fact_delta: int,
         expected_epoch: int | None = None,
+        notes: Sequence[ProfileNotes] = (),
     ) -> bool:
         ref = self._paths.memory(key)
         facts = self._paths.facts(key)
+        noted = [0]  # profiles the notes were written on (known once the transaction ran)
 
         @firestore.transactional
         def run(tx: firestore.Transaction) -> bool:
@@ -52,6 +57,19 @@ class Facts:
                 return False
             if expected_epoch is not None and current.epoch != expected_epoch:
                 return False  # a forget came since the chunks were read
+            # Merged in the transaction (reads before writes): a forget that rewrote a profile since the
+            # reflection read is never undone, and a profile forgotten meanwhile is not created again.
+            guild = current.guild_id or "none"
+            profiles = []
+            for note in notes:
+                profile_ref = self._paths.profiles(guild).document(note.user_id)
+                snap = profile_ref.get(transaction=tx)
+                if snap.exists:
+                    profile = mc.profile_from_doc(guild, note.user_id, snap.to_dict() or {})
+                    profiles.append((profile_ref, with_notes(profile, note)))
+            for profile_ref, profile in profiles:
+                tx.update(profile_ref, mc.notes_to_doc(profile))
+            noted[0] = len(profiles)
             for fact_id in delete:
                 tx.delete(facts.document(fact_id))
             for fact in save:
@@ -71,10 +89,10 @@ class Facts:
             )
             return True
 
-        self._count(reads=1)
+        self._count(reads=1 + len(notes))
         done = bool(run(self._client.transaction()))
         if done:
-            self._count(writes=1 + len(save) + len(delete))
+            self._count(writes=1 + len(save) + len(delete) + noted[0])
         return done
 
     def nearest_facts(self, key: ChannelKey, vector: Sequence[float], limit: int) -> list[Fact]:
@@ -87,6 +105,20 @@ class Facts:
         found = [mc.fact_from_doc(s.to_dict() or {}) for s in query.stream()]
         self._count(reads=max(1, len(found)))
         return found
+
+    def keyword_facts(self, key: ChannelKey, keywords: Sequence[str], limit: int) -> list[Fact]:
+        values = query_values(keywords)
+        if not values:
+            return []
+        # A single-field array-contains-any query: the automatic index on `keywords` serves it.
+        query = (
+            self._paths.facts(key)
+            .where(filter=FieldFilter("keywords", "array_contains_any", values))
+            .limit(limit)
+        )
+        found = [mc.fact_from_doc(s.to_dict() or {}) for s in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return sorted(found, key=lambda f: f.id)
 
     def fact(self, key: ChannelKey, fact_id: str) -> Fact | None:
         self._count(reads=1)

@@ -4,17 +4,22 @@ and a whole place (every collection under it) erased."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
 
+from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import CHANNELS, GATEWAY_MARKS, MESSAGES, PLACE_COLLECTIONS, Paths
+from kikimimi.domain.buffer_change import ERASED
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey
 
 BATCH = 400  # Firestore commits at most 500 writes
+# An erase marker outlives every process's copy of the place (a minute, usecases/place_lines.py).
+ERASE_MARK_TTL = timedelta(minutes=10)
 
 
 def match_filter(match: SourceMatch, ids_field: str, authors_field: str) -> FieldFilter:
@@ -98,18 +103,23 @@ class PlaceErasure:
 
     def forget_place(self, channel_id: str, thread_id: str | None = None, *, settings: bool = False) -> int:
         """Every document under the channel and its threads (or the one thread), listed (phantom parents
-        included), deleted in batches; the place documents too when `settings`."""
+        included), deleted in batches; the place documents too when `settings`. A place that stays and lost
+        documents gets an erase marker in its buffer (deletes leave no trace), so processes' copies of it
+        drop theirs; a place that is gone gets no more messages, and its copies expire within a minute."""
         places = [
             ref
             for ref in self._paths.collection(CHANNELS).list_documents()
             if (key := ChannelKey.parse(ref.id)).channel_id == channel_id
             and (thread_id is None or key.thread_id == thread_id)
         ]
-        gone = sum(
-            delete_all(self._client, place.collection(name).list_documents(page_size=BATCH))
+        erased = {
+            place.id: sum(
+                delete_all(self._client, place.collection(name).list_documents(page_size=BATCH))
+                for name in PLACE_COLLECTIONS
+            )
             for place in places
-            for name in PLACE_COLLECTIONS
-        )
+        }
+        gone = sum(erased.values())
         reads = writes = 0
         for place in places:
             reads += 1
@@ -124,5 +134,11 @@ class PlaceErasure:
                 gone += 1
             else:  # the moderators' settings stay; the last decision's reason goes
                 place.update({"last_decision": firestore.DELETE_FIELD})
+        marker = codec.marker_doc(ERASED, datetime.now(UTC) + ERASE_MARK_TTL)
+        marker[codec.CHANGED_AT] = firestore.SERVER_TIMESTAMP
+        for place in places:
+            if erased[place.id] and not settings:
+                writes += 1
+                place.collection(MESSAGES).document(ERASED).set(marker)
         self._count(reads=max(1, gone) + reads, writes=gone + writes)
         return gone

@@ -1,5 +1,5 @@
 """A guild's memory on Firestore: memory_guilds/{guild} (long-term history, recent events) and the
-profiles of its members under it (counts, familiarity inputs, last topic)."""
+profiles of its members under it (counts, familiarity inputs, last topic, tags and last conversation)."""
 
 from __future__ import annotations
 
@@ -74,15 +74,24 @@ class Guilds:
     ) -> int:
         profiles = self._paths.profiles(guild_id)
         if match.message_id is not None:
-            query: Any = profiles.where(filter=FieldFilter("topic_ids", "array_contains", match.message_id))
+            # The last topic's and the notes' sources, one query each: a profile both find is rewritten
+            # by the first (the change drops the id from both), so the second no longer finds it.
+            queries: list[Any] = [
+                profiles.where(filter=FieldFilter(field, "array_contains", match.message_id))
+                for field in ("topic_ids", "note_ids")
+            ]
         else:
-            query = profiles.where(filter=FieldFilter("user_id", "==", match.author_id))
+            queries = [profiles.where(filter=FieldFilter("user_id", "==", match.author_id))]
 
         def decode(doc: dict[str, Any]) -> UserProfile:
             return mc.profile_from_doc(guild_id, str(doc.get("user_id", "")), doc)
 
-        changed = rewrite_each(self._client, query, decode, change, mc.profile_to_doc)
-        self._count(reads=max(1, 2 * len(changed)), writes=len(changed))
+        changed = [
+            p
+            for query in queries
+            for p in rewrite_each(self._client, query, decode, change, mc.profile_to_doc)
+        ]
+        self._count(reads=max(len(queries), 2 * len(changed)), writes=len(changed))
         return len(changed)
 
     def delete_profile(self, guild_id: str, user_id: str) -> bool:

@@ -15,6 +15,7 @@ from kikimimi.domain.memory.model import (
     Fact,
     GuildChannel,
     GuildMemory,
+    ProfileNote,
     UserProfile,
 )
 from kikimimi.domain.model import ChannelKey
@@ -199,6 +200,29 @@ def fact_from_doc(doc: Mapping[str, Any]) -> Fact:
     )
 
 
+def _note_to_doc(note: ProfileNote) -> dict[str, Any]:
+    return {"text": note.text, "place": note.place, "ids": list(note.source_ids)}
+
+
+def _note_from_doc(doc: Any) -> ProfileNote | None:
+    if not isinstance(doc, Mapping) or not doc.get("text"):
+        return None
+    return ProfileNote(
+        text=str(doc["text"]), place=str(doc.get("place", "")), source_ids=_strs(doc.get("ids"))
+    )
+
+
+def notes_to_doc(profile: UserProfile) -> dict[str, Any]:
+    """The fields a reflection writes on a profile: tags, the last-conversation line, and `note_ids`
+    (every message they came from, top level so a delete finds the profile with `array_contains`)."""
+    line = profile.last_conversation
+    return {
+        "tags": [_note_to_doc(t) for t in profile.tags],
+        "last_conversation": _note_to_doc(line) if line else None,
+        "note_ids": list(profile.note_ids),
+    }
+
+
 def profile_from_doc(guild_id: str, user_id: str, doc: Mapping[str, Any]) -> UserProfile:
     return UserProfile(
         guild_id=guild_id,
@@ -211,6 +235,8 @@ def profile_from_doc(guild_id: str, user_id: str, doc: Mapping[str, Any]) -> Use
         last_topic=_strs(doc.get("last_topic")),
         last_seen=from_ms(doc.get("last_seen_ms")),
         topic_ids=_strs(doc.get("topic_ids")),
+        tags=tuple(n for n in (_note_from_doc(t) for t in doc.get("tags") or ()) if n is not None),
+        last_conversation=_note_from_doc(doc.get("last_conversation")),
     )
 
 
@@ -225,6 +251,7 @@ def profile_to_doc(profile: UserProfile) -> dict[str, Any]:
         "channels_active": list(profile.channels_active),
         "last_topic": list(profile.last_topic),
         "topic_ids": list(profile.topic_ids),
+        **notes_to_doc(profile),
     }
     if profile.last_interaction is not None:
         doc["last_interaction_ms"] = to_ms(profile.last_interaction)

@@ -15,6 +15,7 @@ from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.forgetting import delete_all, match_filter, rewrite_each
 from kikimimi.adapters.firestore.paths import GATEWAY_MARKS, INTERVENTIONS, REPLY_DRAFTS, Paths
+from kikimimi.domain.buffer_change import INTERVENED
 from kikimimi.domain.memory.forget import intervention_without
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Intervention, LastDecision
@@ -90,9 +91,17 @@ class Places:
             for mid in sorted(deleted):
                 kept = intervention_without(kept, SourceMatch(message_id=mid))
             tx.set(ref, self._intervention_doc(kept))
+            tx.set(*self._intervened(key, intervention.at))
 
-        self._count(reads=len(sources), writes=1)
+        self._count(reads=len(sources), writes=2)
         run(self._client.transaction())
+
+    def _intervened(self, key: ChannelKey, at: datetime) -> tuple[Any, dict[str, Any]]:
+        """The place's intervention marker in its buffer, moved with every intervention written: processes
+        that keep the place's interventions read them again (usecases/place_lines.py)."""
+        doc = codec.marker_doc(INTERVENED, codec.utc(at) + self._intervention_ttl)
+        changed = {codec.CHANGED_AT: firestore.SERVER_TIMESTAMP}
+        return self._paths.messages(key).document(INTERVENED), doc | changed
 
     def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
         """The newest `limit` interventions at or after `since`, oldest first."""
@@ -113,7 +122,10 @@ class Places:
         changed = rewrite_each(
             self._client, query, codec.intervention_from_doc, change, self._intervention_doc
         )
-        self._count(reads=max(1, 2 * len(changed)), writes=len(changed))
+        if changed:
+            ref, marker = self._intervened(key, max(i.at for i in changed))
+            ref.set(marker)
+        self._count(reads=max(1, 2 * len(changed)), writes=len(changed) + int(bool(changed)))
         return len(changed)
 
     def reply_draft(self, key: ChannelKey, nonce: str) -> ReplyDraft | None:

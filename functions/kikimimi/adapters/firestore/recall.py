@@ -19,6 +19,7 @@ from kikimimi.domain.memory.model import (
     Chunk,
     Fact,
     GuildMemory,
+    ProfileNotes,
     ProfileUpdate,
     SourceMatch,
     UserProfile,
@@ -112,6 +113,7 @@ class FirestoreRecall:
         delete: Sequence[str],
         fact_delta: int,
         expected_epoch: int | None = None,
+        notes: Sequence[ProfileNotes] = (),
     ) -> bool:
         return self._facts.commit_reflection(
             key,
@@ -123,10 +125,14 @@ class FirestoreRecall:
             delete=delete,
             fact_delta=fact_delta,
             expected_epoch=expected_epoch,
+            notes=notes,
         )
 
     def nearest_facts(self, key: ChannelKey, vector: Sequence[float], limit: int) -> list[Fact]:
         return self._facts.nearest_facts(key, vector, limit)
+
+    def keyword_facts(self, key: ChannelKey, keywords: Sequence[str], limit: int) -> list[Fact]:
+        return self._facts.keyword_facts(key, keywords, limit)
 
     def fact(self, key: ChannelKey, fact_id: str) -> Fact | None:
         return self._facts.fact(key, fact_id)

@@ -11,11 +11,22 @@ from kikimimi.adapters.firestore.buffer import Buffer
 from kikimimi.adapters.firestore.caps import Caps
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.forgetting import PlaceErasure
+from kikimimi.adapters.firestore.guild_settings import GuildSwitches
+from kikimimi.adapters.firestore.opt_outs import OptOuts
 from kikimimi.adapters.firestore.paths import Paths
 from kikimimi.adapters.firestore.places import Places
+from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.caps import CapDecision
 from kikimimi.domain.memory.model import SourceMatch
-from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
+from kikimimi.domain.model import (
+    ChannelKey,
+    ChannelSettings,
+    Decision,
+    GuildSettings,
+    Intervention,
+    LastDecision,
+    Message,
+)
 from kikimimi.domain.outgoing import ReplyDraft
 
 
@@ -38,6 +49,8 @@ class FirestoreStore:
         self._places = Places(paths, self._counter, intervention_ttl=intervention_ttl)
         self._caps = Caps(paths, self._counter, judgment_ttl=judgment_ttl)
         self._erasure = PlaceErasure(paths, self._counter)
+        self._guild_switches = GuildSwitches(paths, self._counter)
+        self._opt_outs = OptOuts(paths, self._counter)
 
     @property
     def reads(self) -> int:
@@ -75,6 +88,12 @@ class FirestoreStore:
 
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
         return self._buffer.recent_messages(key, since, limit)
+
+    def recent_changes(self, key: ChannelKey, since: datetime, limit: int) -> list[BufferChange]:
+        return self._buffer.recent_changes(key, since, limit)
+
+    def buffer_changes(self, key: ChannelKey, after: datetime | None, limit: int) -> list[BufferChange]:
+        return self._buffer.buffer_changes(key, after, limit)
 
     # A place's records
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
@@ -155,7 +174,21 @@ class FirestoreStore:
         self._caps.count_llm_call(guild_id, day)
 
     def forget_guild(self, guild_id: str) -> int:
-        return self._caps.forget_guild(guild_id)
+        return self._caps.forget_guild(guild_id) + self._guild_switches.forget_guild(guild_id)
+
+    # A guild's admin switches
+    def guild_settings(self, guild_id: str) -> GuildSettings:
+        return self._guild_switches.guild_settings(guild_id)
+
+    def save_guild_settings(self, guild_id: str, settings: GuildSettings) -> None:
+        self._guild_switches.save_guild_settings(guild_id, settings)
+
+    # The members who opted out of being read, per guild
+    def opted_out(self, guild_id: str) -> frozenset[str]:
+        return self._opt_outs.opted_out(guild_id)
+
+    def set_opted_out(self, guild_id: str, user_id: str, out: bool, at: datetime) -> bool:
+        return self._opt_outs.set_opted_out(guild_id, user_id, out, at)
 
     # Erasing a place or a guild
     def guild_places(self, guild_id: str) -> list[str]:

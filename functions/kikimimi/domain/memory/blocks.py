@@ -13,6 +13,7 @@ CHANNEL_HEAD = {"ja": "【このチャンネルの状況】", "en": "[This chann
 SPEAKER_HEAD = {"ja": "【話し相手】", "en": "[Who you are talking to]"}
 RELATED_HEAD = {"ja": "【関連する記憶】", "en": "[Related memories]"}
 PROACTIVE_HEAD = {"ja": "【話題にできる記憶】", "en": "[A memory you could bring up]"}
+SERVER_HEAD = {"ja": "【サーバーのほかの公開チャンネル】", "en": "[The server's other public channels]"}
 
 _TONE = {
     "ja": {
@@ -73,8 +74,9 @@ def channel_block(memory: ChannelMemory | None, language: str) -> str:
     return f"{CHANNEL_HEAD[lang]} {body}"
 
 
-def guild_block(guild: GuildMemory | None, current: ChannelKey, language: str) -> str:
-    """Long-term history, recent events, and the channels the bot is in with the current one marked."""
+def guild_block(guild: GuildMemory | None, current: ChannelKey, language: str, channels: bool = True) -> str:
+    """Long-term history, recent events, and (`channels`) the channels the bot is in, the current one
+    marked."""
     if guild is None:
         return ""
     lang = _lang(language)
@@ -85,32 +87,68 @@ def guild_block(guild: GuildMemory | None, current: ChannelKey, language: str) -
         parts.append(
             ("最近の出来事: " if lang == "ja" else "Recent events: ") + inert(guild.recent_events, 400)
         )
-    channels = []
-    for ch in guild.channels[:15]:
+    listed = []
+    for ch in guild.channels[:15] if channels else ():
         parsed = ChannelKey.parse(ch.key_id)
         here = parsed == current or (parsed.thread_id is None and parsed.channel_id == current.channel_id)
         name = f"<#{parsed.target}>"
         mark = ("（今いるチャンネル）" if lang == "ja" else " (you are here)") if here else ""
         topics = _join(ch.topic_keywords[:4], lang, 30)
-        channels.append(f"{name}{mark}" + (f": {topics}" if topics else ""))
-    if channels:
-        parts.append(("チャンネル: " if lang == "ja" else "Channels: ") + (" / ".join(channels)))
+        listed.append(f"{name}{mark}" + (f": {topics}" if topics else ""))
+    if listed:
+        parts.append(("チャンネル: " if lang == "ja" else "Channels: ") + (" / ".join(listed)))
     return " / ".join(parts)
 
 
+def server_block(
+    memories: Sequence[ChannelMemory], current: ChannelKey, language: str, max_chars: int
+) -> str:
+    """Other places' topics, mood and flow, one line each in the given order, while they fit in
+    `max_chars` (the caller passes only what may be heard here)."""
+    lang = _lang(language)
+    lines: list[str] = []
+    used = len(SERVER_HEAD[lang])
+    for memory in memories:
+        if memory.key == current or not (memory.summary or memory.topic_keywords):
+            continue
+        values = [
+            _join(memory.topic_keywords[:5], lang, 30),
+            inert(memory.mood, 40),
+            inert(memory.summary, 200),
+        ]
+        line = f"- <#{memory.key.target}>: " + " / ".join(v for v in values if v)
+        if used + 1 + len(line) > max_chars:
+            break
+        lines.append(line)
+        used += 1 + len(line)
+    return "\n".join([SERVER_HEAD[lang], *lines]) if lines else ""
+
+
 def speaker_block(profile: UserProfile | None, level: Familiarity, name: str, language: str) -> str:
-    """Familiarity and the last topic of the person the reply answers, with the tone that fits."""
+    """Familiarity, tags, the last topic and the last conversation of the person the reply answers, with
+    the tone that fits. Tags and the conversation line were drawn from people's messages: shown inert,
+    bounded and quoted, as data about the person."""
     lang = _lang(language)
     who = inert(profile.display_name if profile and profile.display_name else name, 64)
     count = profile.interaction_count if profile else 0
+    tags = _join([t.text for t in profile.tags[:8]], lang, 32) if profile else ""
+    said = inert(profile.last_conversation.text, 160) if profile and profile.last_conversation else ""
     if lang == "ja":
         line = f"{SPEAKER_HEAD[lang]} {who} さん — 親しさ: {_LEVEL[lang][level]}（やり取り {count} 回）。"
+        if tags:
+            line += f"タグ: {tags}。"
         if profile and profile.last_topic:
             line += f"前に話していた話題: {_join(profile.last_topic, lang, 30)}。"
+        if said:  # the quote stays closed
+            line += f"前回の会話:「{said.replace('「', '『').replace('」', '』')}」。"
     else:
         line = f"{SPEAKER_HEAD[lang]} {who} — familiarity: {_LEVEL[lang][level]} ({count} exchanges)."
+        if tags:
+            line += f" Tags: {tags}."
         if profile and profile.last_topic:
             line += f" Last topic: {_join(profile.last_topic, lang, 30)}."
+        if said:  # the quote stays closed
+            line += f' Last conversation: "{said.replace(chr(34), chr(39))}".'
     return f"{line}{'' if lang == 'ja' else ' '}{_TONE[lang][level]}"
 
 

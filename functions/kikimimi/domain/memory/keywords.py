@@ -12,6 +12,8 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
+# A keyword query matches any of at most this many keywords (Firestore's array-contains-any limit).
+MAX_QUERY_KEYWORDS = 30
 _URL = re.compile(r"https?://\S+|<[@#!&:]\S*?>|@\w+")
 _ASCII_WORD = re.compile(r"^[a-z][a-z0-9+#.\-]*$")
 _KANJI = re.compile(r"[\u4e00-\u9fff]")
@@ -132,6 +134,15 @@ def extract_keywords(texts: Iterable[str], limit: int = 8) -> tuple[str, ...]:
             first.setdefault(term, len(first))
     ranked = sorted(counts, key=lambda t: (-counts[t], first[t]))
     return tuple(ranked[:limit])
+
+
+def query_values(keywords: Sequence[str]) -> list[str]:
+    """The distinct values of a keyword query, in order; ValueError past MAX_QUERY_KEYWORDS (Firestore
+    refuses them, and so does the in-memory twin)."""
+    values = list(dict.fromkeys(keywords))
+    if len(values) > MAX_QUERY_KEYWORDS:
+        raise ValueError(f"a keyword query takes at most {MAX_QUERY_KEYWORDS} keywords, got {len(values)}")
+    return values
 
 
 def merge_keywords(*groups: Sequence[str], limit: int = 10) -> tuple[str, ...]:

@@ -82,6 +82,24 @@ class Chunk:
 
 
 @dataclass(frozen=True)
+class ProfileNote:
+    """A tag or the last-conversation line a reflection wrote about a member, and what it came from."""
+
+    text: str
+    place: str  # the ChannelKey id of the conversation: forgetting the place (or its channel) drops it
+    source_ids: tuple[str, ...] = ()  # the messages it was drawn from: a delete or an edit drops it
+
+
+@dataclass(frozen=True)
+class ProfileNotes:
+    """One reflection's tags and one-line summary of a member, merged into their profile at its commit."""
+
+    user_id: str
+    tags: tuple[ProfileNote, ...] = ()
+    last_conversation: ProfileNote | None = None
+
+
+@dataclass(frozen=True)
 class UserProfile:
     """What the bot knows about a member of a guild."""
 
@@ -95,6 +113,14 @@ class UserProfile:
     last_topic: tuple[str, ...] = ()
     last_seen: datetime | None = None
     topic_ids: tuple[str, ...] = ()  # the messages `last_topic` came from (a delete or edit re-derives it)
+    tags: tuple[ProfileNote, ...] = ()  # interests and roles, newest first
+    last_conversation: ProfileNote | None = None  # one line: what they last talked about
+
+    @property
+    def note_ids(self) -> tuple[str, ...]:
+        """Every message the tags and the last-conversation line came from (a delete finds them by it)."""
+        notes = self.tags + ((self.last_conversation,) if self.last_conversation else ())
+        return tuple(dict.fromkeys(i for note in notes for i in note.source_ids))
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,15 @@ def rank(
     return sorted(kept, key=lambda p: (-p[1], p[0].id))[:top]
 
 
+def merge_candidates(*searches: Sequence[Fact]) -> list[Fact]:
+    """The facts several searches found, each once (by id; the first search's copy is kept)."""
+    found: dict[str, Fact] = {}
+    for facts in searches:
+        for fact in facts:
+            found.setdefault(fact.id, fact)
+    return list(found.values())
+
+
 def retention(fact: Fact, now: datetime, weights: Weights) -> float:
     """The query-free score maintenance keeps facts by: confidence × time decay."""
     return fact.confidence * decay(fact.updated_at, now, weights.half_life_days)
@@ -137,9 +146,14 @@ def evictions(
     return [f.id for f in weakest[:excess]]
 
 
-def shareable_candidate(ranked: Sequence[tuple[Fact, float]], min_score: float) -> Fact | None:
-    """The best related fact that is worth bringing up and was never brought up before."""
+def shareable_candidate(
+    ranked: Sequence[tuple[Fact, float]], min_score: float, keywords: Sequence[str] | None = None
+) -> Fact | None:
+    """The best related fact that is worth bringing up and was never brought up before; with `keywords`,
+    only one that shares at least one of them."""
+    words = None if keywords is None else {normalize(k) for k in keywords} - {""}
     for fact, value in ranked:
-        if fact.shareable and fact.shared_at is None and value >= min_score:
+        shares = words is None or bool(words & {normalize(k) for k in fact.keywords})
+        if fact.shareable and fact.shared_at is None and value >= min_score and shares:
             return fact
     return None

@@ -31,10 +31,19 @@ class FactAnswer(BaseModel):
     shareable: bool = Field(description="interesting enough to bring up again later")
 
 
+class PersonAnswer(BaseModel):
+    """What one person of the conversation is like and talked about (their profile's tags and line)."""
+
+    user_id: str = Field(max_length=40)
+    tags: list[str] = Field(max_length=4, description="short interest or role tags")
+    last_conversation: str = Field(max_length=160, description="one line: what they talked about")
+
+
 class ReflectionAnswer(BaseModel):
-    """The facts a reflection extracted."""
+    """The facts a reflection extracted, and a note on each person who spoke."""
 
     facts: list[FactAnswer] = Field(max_length=10)
+    people: list[PersonAnswer] = Field(default_factory=list, max_length=8)
 
 
 class GuildAnswer(BaseModel):
@@ -79,8 +88,29 @@ def parse_summary(text: str) -> SummaryAnswer:
     return answer.model_copy(update={"topic_keywords": list(merge_keywords(answer.topic_keywords, limit=8))})
 
 
+def _people(raw: Any, known_users: Collection[str]) -> list[dict[str, Any]]:
+    """The person notes of a reflection, clipped; a malformed one, or one of an unknown id, is left out
+    (the facts stay: a note is a bonus, never a reason to lose a reflection)."""
+    kept: list[dict[str, Any]] = []
+    for item in raw[:8] if isinstance(raw, list) else ():
+        if not isinstance(item, dict) or str(item.get("user_id", "")) not in known_users:
+            continue
+        tags = item.get("tags")
+        tags = tags if isinstance(tags, list) else []
+        line = item.get("last_conversation")
+        kept.append(
+            {
+                "user_id": str(item["user_id"])[:40],
+                "tags": [str(t)[:60] for t in tags[:4] if isinstance(t, str | int | float)],
+                "last_conversation": str(line)[:160] if isinstance(line, str) else "",
+            }
+        )
+    return kept
+
+
 def parse_reflection(text: str, known_users: Collection[str]) -> ReflectionAnswer:
-    """Facts with clamped numbers; source ids the transcript does not contain are dropped."""
+    """Facts with clamped numbers; source ids the transcript does not contain are dropped, and so are
+    notes on people it does not contain."""
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -98,14 +128,15 @@ def parse_reflection(text: str, known_users: Collection[str]) -> ReflectionAnswe
         if isinstance(item.get("confidence"), int | float):
             item["confidence"] = min(max(float(item["confidence"]), 0.0), 1.0)
         cleaned.append(item)
-    answer = _parse(json.dumps({"facts": cleaned}), ReflectionAnswer, {})
+    people = _people(raw.get("people"), known_users)
+    answer = _parse(json.dumps({"facts": cleaned, "people": people}), ReflectionAnswer, {})
     kept = []
     for fact in answer.facts:
         if not fact.content.strip():
             continue
         ids = [u for u in fact.source_user_ids if u in known_users]
         kept.append(fact.model_copy(update={"source_user_ids": ids}))
-    return ReflectionAnswer(facts=kept)
+    return ReflectionAnswer(facts=kept, people=answer.people)
 
 
 def parse_guild(text: str) -> GuildAnswer:

@@ -20,6 +20,12 @@ from kikimimi.domain.memory.member_lines import (
     without_member,
 )
 from kikimimi.domain.memory.model import ChannelMemory, SourceMatch, UserProfile
+from kikimimi.domain.memory.profile_notes import (
+    conversation_text,
+    notes_without_member,
+    notes_without_place,
+    tag_texts,
+)
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.wire import ForgetRequested
 from kikimimi.ports import Recall, Store
@@ -31,6 +37,9 @@ MAX_FACTS = 1000  # facts of a place read to find those that name the member (a 
 EXPORT_BUFFERED = 2000  # buffered messages listed by `what-do-you-know`
 NO_GUILD = "none"  # direct messages keep their profiles under this guild id (commit_summary)
 PLACE_GONE = ("channel_deleted", "thread_deleted")
+# Profiles last seen in a channel read to find notes that name a forgotten member or come from a
+# forgotten thread (notes drawn from the member's messages are found by id, without this bound).
+NOTE_SCAN = 1000
 
 
 def on_request(deps: Deps, request: ForgetRequested) -> str:
@@ -91,7 +100,16 @@ def forget_user(
     store, recall, bot = deps.store, deps.recall, deps.settings.bot_user_id
     match = SourceMatch(author_id=user_id)
     until = deps.clock.now() + timedelta(days=deps.settings.tombstone_days)
-    counts = {"messages": 0, "snippets": 0, "chunks": 0, "facts": 0, "profile": 0, "own_lines": 0, "caps": 0}
+    counts = {
+        "messages": 0,
+        "snippets": 0,
+        "chunks": 0,
+        "facts": 0,
+        "profile": 0,
+        "notes": 0,
+        "own_lines": 0,
+        "caps": 0,
+    }
     # Their names and words first (buffer, profile, chunk lines): the bot's lines are matched against
     # them. The bot's buffered lines go before the member's messages and the profile last, so a run cut
     # short and retried still knows whom and what to look for. The member's messages are tombstoned
@@ -99,6 +117,7 @@ def forget_user(
     buffered = list(_pages(store, guild_id, user_id))
     member = Member(user_id).seen([m.author_name for m in buffered], [m.content for m in buffered])
     keys: set[ChannelKey] = {*places, *(m.key for m in buffered)}
+    said_ids = {m.id for m in buffered}  # their messages: other members' profile notes may draw on them
     if recall is not None:
         if guild_id:
             keys.update(c.key for c in recall.guild_channels(guild_id))
@@ -107,6 +126,7 @@ def forget_user(
         for key in keys:
             lines = [x for c in recall.chunks_citing(key, match) for x in c.lines if x.author_id == user_id]
             member = member.seen([x.author_name for x in lines], [x.text for x in lines])
+            said_ids.update(x.message_id for x in lines)
     if bot:
         counts["own_lines"] += _own_buffered(deps, guild_id, member, {m.id for m in buffered}, until)
     for message in buffered:
@@ -123,8 +143,32 @@ def forget_user(
         memory = recall.guild_memory(guild_id) if guild_id else None
         if memory is not None and refers_to(f"{memory.long_term}\n{memory.recent_events}", member):
             refresh_guild(deps, guild_id or NO_GUILD, deps.clock.now())
+        counts["notes"] = _others_notes(recall, guild_id or NO_GUILD, keys, member, said_ids)
         counts["profile"] = int(recall.delete_profile(guild_id or NO_GUILD, user_id))
     return counts
+
+
+def _others_notes(
+    recall: Recall, guild_id: str, keys: Iterable[ChannelKey], member: Member, said_ids: set[str]
+) -> int:
+    """Other members' profile notes drawn from the member's messages (found by their ids, `note_ids`)
+    or naming them (in the NOTE_SCAN profiles last seen in each of the places' channels)."""
+
+    def change(profile: UserProfile) -> UserProfile:
+        return notes_without_member(profile, member, said_ids)
+
+    changed = 0
+    for mid in sorted(said_ids):
+        changed += recall.rewrite_profiles(guild_id, SourceMatch(message_id=mid), change)
+    checked: set[str] = {member.user_id}
+    for channel_id in sorted({k.channel_id for k in keys}):
+        for profile in recall.channel_profiles(guild_id, channel_id, NOTE_SCAN):
+            if profile.user_id in checked:
+                continue
+            checked.add(profile.user_id)
+            if change(profile) != profile:
+                changed += recall.rewrite_profiles(guild_id, SourceMatch(author_id=profile.user_id), change)
+    return changed
 
 
 def _snippets(deps: Deps, key: ChannelKey, member: Member) -> int:
@@ -238,11 +282,21 @@ def forget_channel(
         counts["documents"] += recall.forget_memory(key, entirely=gone)
         counts["memories"] += 1
     profiles_guild = guild_id or NO_GUILD
-    if thread_id:  # the channel stays in the profiles: only a topic drawn from the thread goes
+    if thread_id:  # the channel stays in the profiles: only a topic or notes drawn from the thread go
         ids = {x.message_id for x in thread_lines}
-        for author in sorted({x.author_id for x in thread_lines}):
+
+        def change(p: UserProfile) -> UserProfile:
+            return notes_without_place(_topic_without(p, ids), channel_id, thread_id)
+
+        authors = {x.author_id for x in thread_lines}
+        authors |= {
+            p.user_id
+            for p in recall.channel_profiles(profiles_guild, channel_id, NOTE_SCAN)
+            if change(p) != p
+        }
+        for author in sorted(authors):
             counts["profiles"] += recall.rewrite_profiles(
-                profiles_guild, SourceMatch(author_id=author), lambda p: _topic_without(p, ids)
+                profiles_guild, SourceMatch(author_id=author), change
             )
     else:
         counts["profiles"] = _leave_channel(recall, profiles_guild, channel_id)
@@ -256,7 +310,8 @@ def _topic_without(profile: UserProfile, ids: set[str]) -> UserProfile:
 
 
 def _leave_channel(recall: Recall, guild_id: str, channel_id: str) -> int:
-    """Every profile active in the channel loses it and its last topic, a page at a time (a profile
+    """Every profile active in the channel loses it, its last topic and its notes from the channel, a
+    page at a time (a profile
     changed no longer matches the query, so the next page is the next profiles)."""
     changed, seen = 0, set()
     while True:
@@ -273,7 +328,7 @@ def _leave_channel(recall: Recall, guild_id: str, channel_id: str) -> int:
 def _without_channel(channel_id: str) -> Callable[[UserProfile], UserProfile]:
     def change(p: UserProfile) -> UserProfile:
         kept = tuple(c for c in p.channels_active if c != channel_id)
-        return replace(p, channels_active=kept, last_topic=(), topic_ids=())
+        return replace(notes_without_place(p, channel_id), channels_active=kept, last_topic=(), topic_ids=())
 
     return change
 
@@ -325,6 +380,8 @@ def export_user(store: Store, recall: Recall | None, guild_id: str, user_id: str
             "mentions": profile.mentioned_bot_count,
             "channels": list(profile.channels_active),
             "last_topic": list(profile.last_topic),
+            "tags": tag_texts(profile),
+            "last_conversation": conversation_text(profile),
         }
     for memory in recall.guild_channels(guild_id):
         for fact in recall.facts_citing(memory.key, match):

@@ -12,10 +12,12 @@ import hashlib
 from datetime import timedelta
 
 from kikimimi.domain.memory.forget import chunk_without, intervention_without, profile_topic
-from kikimimi.domain.memory.model import Chunk, SourceMatch
+from kikimimi.domain.memory.model import Chunk, SourceMatch, UserProfile
+from kikimimi.domain.memory.profile_notes import notes_without_source
 from kikimimi.domain.memory.wire import ForgetTask
 from kikimimi.domain.model import ChannelKey, TaskKind, TaskSpec
 from kikimimi.domain.wire import MessageDeleted, MessageEdited, dump
+from kikimimi.usecases import channel
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory.rebuild import drop_drawn_from
 
@@ -26,6 +28,7 @@ def on_delete(deps: Deps, envelope: MessageDeleted) -> str:
     now = deps.clock.now()
     until = now + timedelta(days=deps.settings.tombstone_days)
     gone = deps.store.delete_message(key, envelope.message_id, until)
+    channel.forget_line(deps, key, envelope.message_id)  # out of this process's copy of the place
     base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
     deps.emit("ingest", key, **base, decision="deleted" if gone else "delete_unknown")
     task = ForgetTask(
@@ -90,7 +93,7 @@ def _snippets(deps: Deps, task: ForgetTask) -> int:
 
 def forget_message(deps: Deps, task: ForgetTask) -> dict[str, int]:
     """Drop (or re-derive with the edit) everything the message fed: snippets, chunk lines, profile
-    topics, the summary (cleared, rebuilt shortly from the chunks left) and the facts drawn from it.
+    topics and notes, the summary (cleared, rebuilt shortly from the chunks left) and the facts drawn from it.
 
     Order matters: the epoch moves before the chunks are searched (a summary that read the message
     before cannot commit after), and again before the facts are (nor a reflection that read its line)."""
@@ -125,7 +128,15 @@ def _derived(
     recall = deps.recall
     assert recall is not None
     lines = [line for chunk in chunks for line in chunk.lines]
-    profiles = recall.rewrite_profiles(guild_id or "none", match, lambda p: profile_topic(p, lines))
+    message_id = match.message_id or ""
+
+    def change(profile: UserProfile) -> UserProfile:
+        # The last topic is drawn again from its window's lines; a note (the model's paraphrase) goes.
+        if message_id in profile.topic_ids:
+            profile = profile_topic(profile, lines)
+        return notes_without_source(profile, message_id)
+
+    profiles = recall.rewrite_profiles(guild_id or "none", match, change)
     facts, _ = drop_drawn_from(deps, recall, key, guild_id, match, chunks)
     for fact in facts:
         deps.emit(

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -75,7 +76,9 @@ def schedule(
     created = deps.tasks.schedule(TaskSpec(name, kind, eta, payload))
     deps.memory_names[name] = None
     if len(deps.memory_names) > KNOWN_NAMES:
-        deps.memory_names.pop(next(iter(deps.memory_names)))
+        # Requests run at once on an instance: another may trim (or add) at the same moment.
+        with contextlib.suppress(KeyError, RuntimeError):
+            deps.memory_names.pop(next(iter(deps.memory_names)))
     if created:
         deps.emit(event, key, task=name, eta=eta.isoformat(), **fields)
     return created

@@ -16,7 +16,7 @@ from kikimimi.domain.language import conversation_language
 from kikimimi.domain.memory import blocks
 from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory import ranking as fr
-from kikimimi.domain.memory.keywords import extract_keywords
+from kikimimi.domain.memory.keywords import MAX_QUERY_KEYWORDS, extract_keywords
 from kikimimi.domain.memory.model import ChannelMemory, Fact, GuildMemory
 from kikimimi.domain.model import ChannelKey, Decision, Intervention, Message, ResponseType
 from kikimimi.domain.prompt_context import PromptContext
@@ -31,6 +31,10 @@ _MARKER = re.compile(r"^\[memory:(?P<id>f[0-9a-f]{19})\]\s*")
 # Guild memory is rebuilt hourly, so a read per reply would be waste; but a channel turning private
 # clears its part at once, and another instance may hold the old text: at most a minute.
 GUILD_CACHE = timedelta(minutes=1)
+# A keyword query returns its matches in id order, not by overlap: twenty leave the ranking a choice
+# (a place keeps at most FACTS_MAX_PER_CHANNEL facts, 100 by default) at twenty reads at most.
+KEYWORD_CANDIDATES = 20
+RANK_KEYWORDS = 8  # the Jaccard term compares the lines' most frequent keywords
 
 
 @dataclass(frozen=True)
@@ -38,19 +42,46 @@ class RecallContext(PromptContext):
     """A prompt context with the blocks only the memory layers fill (speaker, related facts, proactive)."""
 
     recall_memory: str = ""
+    server_memory: str = ""  # the judge's view of the server's other public channels
 
 
 def with_memory(
-    context: PromptContext, *, channel: str = "", guild: str = "", recall: str = "", reason: str | None = None
+    context: PromptContext,
+    *,
+    channel: str = "",
+    guild: str = "",
+    recall: str = "",
+    server: str = "",
+    reason: str | None = None,
 ) -> PromptContext:
-    values = {
-        f.name: getattr(context, f.name) for f in dataclasses.fields(context) if f.name != "recall_memory"
-    }
+    own = ("recall_memory", "server_memory")
+    values = {f.name: getattr(context, f.name) for f in dataclasses.fields(context) if f.name not in own}
     values["channel_memory"] = channel or context.channel_memory
     values["guild_memory"] = guild or context.guild_memory
     if reason is not None:
         values["reason"] = reason
-    return RecallContext(**values, recall_memory=recall)
+    return RecallContext(**values, recall_memory=recall, server_memory=server)
+
+
+def server_view(deps: Deps, key: ChannelKey, guild: GuildMemory | None, now: datetime, language: str) -> str:
+    """The other public places' memory for the judge, within JUDGE_SERVER_MEMORY_CHARS.
+
+    Only places the guild memory lists are shown: it is built from public channels alone and drops a
+    channel the moment it turns private, so a private channel's memory never reaches another's judge.
+    Their memory documents are one query, cached per process like the guild memory."""
+    limit = deps.settings.judge_server_memory_chars
+    if guild is None or not guild.channels or limit <= 0 or deps.recall is None:
+        return ""
+    hit = deps.memory_cache.get(f"channels:{guild.guild_id}")
+    if hit is not None and now - hit[0] < GUILD_CACHE:
+        memories: list[ChannelMemory] = hit[1]
+    else:
+        memories = deps.recall.guild_channels(guild.guild_id)
+        deps.memory_cache[f"channels:{guild.guild_id}"] = (now, memories)
+    public = {ch.key_id for ch in guild.channels}
+    shown = [m for m in memories if m.key.id in public]
+    shown.sort(key=lambda m: (-(m.updated_at.timestamp() if m.updated_at else 0.0), m.key.id))
+    return blocks.server_block(shown, key, language, limit)
 
 
 def marked_fact(reason: str) -> tuple[str | None, str]:
@@ -80,16 +111,20 @@ def retrieve(
     top: int,
     floor: float,
 ) -> list[tuple[Fact, float]]:
-    """Hybrid ranking over the vector search's nearest candidates."""
+    """Hybrid ranking over two searches: the facts sharing the lines' keywords, then the vector neighbours."""
     assert deps.recall is not None and deps.embedder is not None
     query = " ".join(t for t in texts if t.strip())[-1000:]
     if not query:
         return []
     vector = deps.embedder.embed([query], "query")[0]
-    # The vector search picks the candidates (a read each); the hybrid score orders them.
-    candidates = deps.recall.nearest_facts(key, vector, top)
-    keywords = extract_keywords(texts, 8)
-    return fr.rank(candidates, keywords, vector, now, weights(deps), speaker_id, top, floor)
+    # Keywords first (array-contains-any, a read each): a fact that shares the lines' words is a
+    # candidate however far its wording lies in embedding space; the vector search adds the facts said
+    # in other words. Its cosine comes from the stored embedding, so one score orders both.
+    keywords = extract_keywords(texts[::-1], MAX_QUERY_KEYWORDS)  # ties: the newest line's words first
+    by_words = deps.recall.keyword_facts(key, keywords, KEYWORD_CANDIDATES) if keywords else []
+    candidates = fr.merge_candidates(by_words, deps.recall.nearest_facts(key, vector, top))
+    ranked = keywords[:RANK_KEYWORDS]
+    return fr.rank(candidates, ranked, vector, now, weights(deps), speaker_id, top, floor)
 
 
 @dataclass(frozen=True)
@@ -99,6 +134,7 @@ class JudgeMemory:
     channel: str = ""
     guild: str = ""
     proactive: Fact | None = None
+    server: str = ""
 
     def score(self, score: Score, weight: float) -> Score:
         """The rules' score with a proactive term: every other rule still applies to the total."""
@@ -110,7 +146,7 @@ class JudgeMemory:
 
     def context(self, context: PromptContext, language: str, now: datetime) -> PromptContext:
         recall = blocks.proactive_block(self.proactive, now, language, judge=True) if self.proactive else ""
-        return with_memory(context, channel=self.channel, guild=self.guild, recall=recall)
+        return with_memory(context, channel=self.channel, guild=self.guild, recall=recall, server=self.server)
 
     def decide(self, decision: Decision) -> Decision:
         """Carry the fact to the reply in the reason; a memory takes a sentence, not an ack."""
@@ -142,7 +178,10 @@ def for_judge(
         # Only an LLM judge reads the guild block: the rules need no read for it.
         guild = guild_memory(deps, guild_id, now) if deps.judge_llm is not None else None
         fact = _proactive(deps, key, memory, window, interventions, now, cooldown_seconds)
-        return JudgeMemory(blocks.channel_block(memory, lang), blocks.guild_block(guild, key, lang), fact)
+        server = server_view(deps, key, guild, now, lang) if deps.judge_llm is not None else ""
+        # The server view lists the other channels with their topics: the guild block's list would repeat it.
+        guild_text = blocks.guild_block(guild, key, lang, channels=not server)
+        return JudgeMemory(blocks.channel_block(memory, lang), guild_text, fact, server)
     except Exception as exc:
         log.exception("memory for the judgment failed")
         deps.emit("memory_error", key, function="judge", error=f"{exc!r}"[:300])
@@ -160,7 +199,7 @@ def _proactive(
 ) -> Fact | None:
     """A shareable, never-shared fact related to what is said, when the channel woke up after a silence."""
     s = deps.settings
-    if memory.fact_count == 0 or deps.embedder is None:
+    if not s.proactive_enabled or memory.fact_count == 0 or deps.embedder is None:
         return None
     silence = timedelta(minutes=s.proactive_silence_minutes)
     start = mp.burst_start(memory.watermark_at, [m.created_at for m in window], silence)
@@ -171,7 +210,9 @@ def _proactive(
         return None
     texts = [m.content for m in window if m.is_human and m.created_at >= start]
     ranked = retrieve(deps, key, texts, None, now, top=5, floor=s.proactive_min_score)
-    return fr.shareable_candidate(ranked, s.proactive_min_score)
+    # Unasked talk needs the room's own words: a fact sharing none of them stays unsaid, whatever the
+    # embedder's baseline similarity of unrelated text.
+    return fr.shareable_candidate(ranked, s.proactive_min_score, extract_keywords(texts, MAX_QUERY_KEYWORDS))
 
 
 def for_reply(

@@ -1,4 +1,5 @@
-"""Use case: a reflection fires (a lull, or a backlog) — extract facts, merge near-duplicates, store them."""
+"""Use case: a reflection fires (a lull, or a backlog) — extract facts, merge near-duplicates, store them
+with notes on the people who spoke (profile tags and a last-conversation line, from the same call)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory import ranking as fr
 from kikimimi.domain.memory.forget import sources_of
 from kikimimi.domain.memory.keywords import extract_keywords, merge_keywords
-from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine, Fact
+from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine, Fact, ProfileNotes
+from kikimimi.domain.memory.profile_notes import notes_of
 from kikimimi.domain.memory.prompt_context import reflect_context
 from kikimimi.domain.memory.schema import (
     FactAnswer,
@@ -66,7 +68,9 @@ def reflect(deps: Deps, task: ReflectTask) -> int | None:
         return None
     outcome = _dedupe(deps, key, memory, _candidates(deps, answer, lines, now), now)
     evict = _evictions(deps, key, memory, outcome, now)
-    if not _commit(deps, key, memory, chunks, outcome, evict, now):
+    # Profiles are read in every channel: a private place's conversations stay out of them.
+    notes = [] if channel.private(deps, key) else notes_of(answer.people, lines, key.id)
+    if not _commit(deps, key, memory, chunks, outcome, evict, now, notes):
         deps.emit("reflection_skipped", key, **base, decision="conflict", why="another reflection committed")
         return None
     deps.emit(
@@ -79,6 +83,7 @@ def reflect(deps: Deps, task: ReflectTask) -> int | None:
         facts_added=outcome.added,
         facts_merged=len(outcome.save) - outcome.added,
         facts_evicted=len(evict),
+        profiles_noted=len(notes),
         latency_ms=elapsed_ms(started),
     )
     _log_facts(deps, key, base, outcome, evict)
@@ -143,9 +148,10 @@ def _commit(
     outcome: _Outcome,
     evict: list[str],
     now: datetime,
+    notes: list[ProfileNotes],
 ) -> bool:
-    """Save the facts and move the watermark in one transaction; False when another reflection (or a
-    forget since the chunks were read: they may hold its text) got there first."""
+    """Save the facts and the profile notes and move the watermark in one transaction; False when another
+    reflection (or a forget since the chunks were read: they may hold its text) got there first."""
     assert deps.recall is not None
     return deps.recall.commit_reflection(
         key,
@@ -157,6 +163,7 @@ def _commit(
         delete=evict,
         fact_delta=outcome.added - len(evict),
         expected_epoch=memory.epoch,
+        notes=notes,
     )
 
 

@@ -1,0 +1,220 @@
+"""A process's copy of the newest buffered lines of each place, kept equal to the buffer by one small query
+per use: the documents changed since its last look (Store.buffer_changes).
+
+Ingest, the judge and the reply each read a window of a place's newest lines every time they run. Each
+function keeps its own copy (one per process as deployed; the simulation keeps one per function too): the
+first use reads the window with the time each line last changed; every later use asks only for the
+documents changed after the newest change it applied — new lines, edits, tombstones, an erase marker —
+applies them, and answers what `Store.recent_messages` would answer now. A use pays one read, or one per
+changed document when more than one changed.
+
+Deletes reach every copy at its next use: a tombstone (a delete, forget me) is a change like any other, a
+forget's rewrite is an edit, and an erase (forget channel) deletes documents and then moves the place's
+erase marker, which makes a copy drop itself and read the window again. A copy is also read again whole
+once it is LIFETIME old, so no text outlives a minute in a process that stops using the place (the guild
+memory's cache is a minute too). Only buffered text of the place is held, nothing is handed on.
+
+The same look carries the intervention marker: recording or rewriting one of the place's interventions
+moves it, so the interventions a copy keeps (`interventions`) are read again only after one.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from kikimimi.domain.buffer_change import DELETED, ERASED, INTERVENED, MESSAGE, UNTIMED, BufferChange
+from kikimimi.domain.model import ChannelKey, Intervention, Message
+from kikimimi.ports import Store
+
+LIFETIME = timedelta(seconds=60)
+KEEP = 4  # lines held per line asked for: enough for the next windows, bounded per place
+SYNC_LIMIT = 50  # changes read per look; a burst of more and the copy is read again whole
+Order = tuple[datetime, str]
+
+
+@dataclass
+class _Interventions:
+    """The newest `limit` interventions at or after `since`, as the Store answered."""
+
+    since: datetime
+    limit: int
+    found: list[Intervention]
+
+
+@dataclass
+class _Place:
+    loaded_at: datetime  # the use case's clock: when the window was read whole
+    mark: datetime  # server time of the newest change applied
+    lines: dict[str, Message]
+    floor: Order  # every line ordered at or after it is held
+    want: int  # the most lines a use asked for since the copy was read
+    looked_at: datetime | None = None  # the use case's clock at the last look
+    interventions: _Interventions | None = field(default=None)
+
+
+class PlaceLines:
+    """The newest lines of each place one function of this process served (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._places: dict[str, _Place] = {}
+
+    def newest(
+        self, store: Store, key: ChannelKey, since: datetime, limit: int, now: datetime
+    ) -> list[Message]:
+        """The newest `limit` lines created at or after `since`, oldest first, as `Store.recent_messages`
+        answers now: the copy after one look at what changed, else read whole."""
+        if limit <= 0:
+            return []
+        held = self._synced(store, key, now)
+        if held is not None:
+            with self._lock:
+                answer = _answer(held, since, limit)
+            if answer is not None:
+                return answer
+        return self._load(store, key, since, limit, now, held.want if held else limit)
+
+    def interventions(
+        self, store: Store, key: ChannelKey, since: datetime, limit: int, now: datetime
+    ) -> list[Intervention]:
+        """As `Store.interventions_since`: kept with the place's copy until the intervention marker moves
+        (a look first, unless this use already looked)."""
+        with self._lock:
+            held = self._places.get(key.id)
+            looked = held is not None and held.looked_at == now and _fresh(held, now)
+        if not looked:
+            held = self._synced(store, key, now)
+        with self._lock:
+            kept = held.interventions if held is not None else None
+            if kept is not None and kept.since <= since and kept.limit >= limit:
+                return [i for i in kept.found if i.at >= since][-limit:]
+        found = store.interventions_since(key, since, limit)
+        with self._lock:
+            if held is not None and self._places.get(key.id) is held:
+                held.interventions = _Interventions(since, limit, found)
+        return found
+
+    def held(self, key: ChannelKey, message_id: str, now: datetime) -> Message | None:
+        """The line if the copy holds it and this use looked at the place (it is buffered as it is)."""
+        with self._lock:
+            held = self._places.get(key.id)
+            if held is None or held.looked_at != now or not _fresh(held, now):
+                return None
+            return held.lines.get(message_id)
+
+    def forget(self, key: ChannelKey, message_id: str) -> None:
+        """A line this process deleted: out of the copy now (its tombstone would take it at the next look)."""
+        with self._lock:
+            held = self._places.get(key.id)
+            if held is not None:
+                held.lines.pop(message_id, None)
+
+    def forget_place(self, key: ChannelKey) -> None:
+        with self._lock:
+            self._places.pop(key.id, None)
+
+    def _synced(self, store: Store, key: ChannelKey, now: datetime) -> _Place | None:
+        """The place's copy after a look at what changed since it was last brought up to date; None when
+        there is none, it is too old, or the look asks for a read of the whole window."""
+        with self._lock:
+            held = self._places.get(key.id)
+            if held is not None and not _fresh(held, now):
+                del self._places[key.id]
+                held = None
+            mark = held.mark if held is not None else None
+        if held is None or mark is None:
+            return None
+        changes = store.buffer_changes(key, mark, SYNC_LIMIT)
+        with self._lock:
+            if self._places.get(key.id) is not held:
+                return self._places.get(key.id)  # read again meanwhile, by a concurrent use
+            if len(changes) >= SYNC_LIMIT or any(
+                c.state == ERASED and c.changed_at > held.mark for c in changes
+            ):
+                del self._places[key.id]
+                return None
+            for change in changes:
+                if change.changed_at > held.mark:  # a concurrent look may have applied it (and later ones)
+                    _apply(held, change)
+            held.looked_at = now
+            _trim(held)
+            return held
+
+    def _load(
+        self, store: Store, key: ChannelKey, since: datetime, limit: int, now: datetime, want: int
+    ) -> list[Message]:
+        """Read the window whole, with the newest change time among its lines: a change after that time
+        shows at the next look, one before it is in the window read (a look applies again what it holds
+        already, harmlessly). A window with no line to time it by asks for the newest change first."""
+        want = max(want, limit)
+        window = store.recent_changes(key, since, want)
+        mark = max((c.changed_at for c in window), default=UNTIMED)
+        if mark == UNTIMED or any(c.changed_at == UNTIMED for c in window):
+            head = store.buffer_changes(key, None, 1)
+            mark = head[-1].changed_at if head else UNTIMED
+            window = store.recent_changes(key, since, want)
+        lines = [c.message for c in window if c.message is not None]
+        floor = (since, "") if len(lines) < want else max((since, ""), _order(lines[0]))
+        with self._lock:
+            self._places[key.id] = _Place(now, mark, {m.id: m for m in lines}, floor, want, looked_at=now)
+        return lines[-limit:]
+
+
+def _fresh(held: _Place, now: datetime) -> bool:
+    return timedelta(0) <= now - held.loaded_at < LIFETIME
+
+
+def _apply(held: _Place, change: BufferChange) -> None:
+    """One changed document: a line in or out of the copy, or the interventions to read again."""
+    held.mark = change.changed_at
+    line = change.message
+    if change.state == MESSAGE and line is not None and _order(line) >= held.floor:
+        held.lines[line.id] = line
+    elif change.state in (MESSAGE, DELETED):
+        held.lines.pop(change.doc_id, None)
+    elif change.state == INTERVENED:
+        held.interventions = None
+
+
+def _answer(held: _Place, since: datetime, limit: int) -> list[Message] | None:
+    """The window from the copy, or None when the copy cannot tell: lines older than its floor may be
+    missing, and fewer than `limit` lines from the floor on match."""
+    found = sorted((m for m in held.lines.values() if m.created_at >= since), key=_order)
+    if len(found) >= limit or (since, "") >= held.floor:
+        held.want = max(held.want, limit)
+        return found[-limit:]
+    return None
+
+
+def _trim(held: _Place) -> None:
+    if len(held.lines) > KEEP * held.want:
+        keep = sorted(held.lines.values(), key=_order)[-KEEP * held.want :]
+        held.lines, held.floor = {m.id: m for m in keep}, _order(keep[0])
+
+
+def _order(message: Message) -> Order:
+    return message.created_at, message.id
+
+
+_COPIES: weakref.WeakKeyDictionary[object, dict[str, PlaceLines]] = weakref.WeakKeyDictionary()
+_COPIES_LOCK = threading.Lock()
+
+
+def of(owner: object, function: str) -> PlaceLines:
+    """The copy `function` (ingest, judge, reply) keeps for `owner` (a Deps: one per process, and one per
+    simulated process, whose functions keep theirs apart as their deployed processes do)."""
+    with _COPIES_LOCK:
+        copies = _COPIES.setdefault(owner, {})
+        copy = copies.get(function)
+        if copy is None:
+            copy = copies[function] = PlaceLines()
+        return copy
+
+
+def every(owner: object) -> list[PlaceLines]:
+    """Every function's copy kept for `owner` (a delete handled here leaves them all)."""
+    with _COPIES_LOCK:
+        return list(_COPIES.get(owner, {}).values())

@@ -1,0 +1,100 @@
+"""`/kikimimi-me …`: what every member may ask of the bot about themselves (forget, what-do-you-know,
+privacy, opt-out, opt-in). No default permission; offered in direct messages too where the bot reads them
+(ALLOW_DMS). Replies are ephemeral and in the server's language."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from . import envelopes
+from .command_texts import language, ls, say
+from .forget_commands import export_text, forget_envelope
+from .place_settings import stored_settings
+from .privacy import privacy_text
+
+# One word, lower case (Discord's rule): the bot's name first, so typing "/kiki" offers both commands.
+MEMBER_GROUP = "kikimimi-me"
+
+
+class MemberCommands(app_commands.Group):
+    """The `/kikimimi-me` group on a `Gateway`: about the caller, so anyone may run it."""
+
+    def __init__(self, client: Any) -> None:
+        dms = bool(client.settings.allow_dms)
+        super().__init__(
+            name=MEMBER_GROUP,
+            description=ls("member.desc"),
+            guild_only=not dms,
+            allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=dms),
+            allowed_installs=app_commands.AppInstallationType(guild=True),
+        )
+        self.client = client
+
+    def lang(self, interaction: discord.Interaction) -> str:
+        return language(interaction, self.client.settings.language)
+
+    @app_commands.command(name=ls("forget.name"), description=ls("forget.desc"))
+    async def forget(self, interaction: discord.Interaction) -> None:
+        envelope = forget_envelope(interaction, "user")
+        if envelope is not None:
+            self.client.backlog.submit(envelope)  # wherever the bot is enabled or not: it is about the caller
+        await interaction.response.send_message(say(self.lang(interaction), "forget_me"), ephemeral=True)
+
+    @app_commands.command(name=ls("know.name"), description=ls("know.desc"))
+    async def what_do_you_know(self, interaction: discord.Interaction) -> None:
+        from kikimimi.usecases.memory.erase import export_user
+
+        lang = self.lang(interaction)
+        client = self.client
+        if interaction.guild is None or client.store is None:
+            await interaction.response.send_message(say(lang, "nothing"), ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        export = await asyncio.to_thread(
+            export_user, client.store, client.memory(), str(interaction.guild.id), str(interaction.user.id)
+        )
+        text = export_text(export, lang, client.settings.buffer_ttl_minutes)
+        await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.command(name=ls("privacy.name"), description=ls("privacy.desc"))
+    async def privacy(self, interaction: discord.Interaction) -> None:
+        lang = self.lang(interaction)
+        settings = self.client.settings
+        if interaction.guild is None or interaction.channel is None:  # a direct message: the general notice
+            await interaction.response.send_message(privacy_text(settings, None, None, lang), ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the store may be slow (3 s limit)
+        channel = envelopes.place_of(interaction.channel)[0]
+        current = await stored_settings(self.client, channel)
+        text = privacy_text(settings, current, self.client.enabled(channel, False), lang)
+        await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.command(name=ls("opt-out.name"), description=ls("opt-out.desc"))
+    async def opt_out(self, interaction: discord.Interaction) -> None:
+        await self.opt(interaction, True)
+
+    @app_commands.command(name=ls("opt-in.name"), description=ls("opt-in.desc"))
+    async def opt_in(self, interaction: discord.Interaction) -> None:
+        await self.opt(interaction, False)
+
+    async def opt(self, interaction: discord.Interaction, out: bool) -> None:
+        """Opting out is per server (the gateway's filter and ingest's refusal are by guild)."""
+        lang = self.lang(interaction)
+        if interaction.guild is None:
+            await interaction.response.send_message(say(lang, "opt_server_only"), ephemeral=True)
+            return
+        channel_id, thread_id = (
+            envelopes.place_of(interaction.channel) if interaction.channel is not None else (None, None)
+        )
+        await self.client.set_opt_out(
+            str(interaction.guild.id),
+            str(interaction.user.id),
+            out,
+            channel_id=channel_id,
+            thread_id=thread_id,
+        )
+        await interaction.response.send_message(say(lang, "opted_out" if out else "opted_in"), ephemeral=True)

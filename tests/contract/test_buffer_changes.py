@@ -1,0 +1,147 @@
+"""The buffer's change log (Store.buffer_changes): the twin and Firestore on the emulator agree, and a
+function's copy of a place built on it answers what `recent_messages` answers."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from kikimimi.adapters.firestore import FirestoreStore
+from kikimimi.domain.buffer_change import DELETED, ERASED, INTERVENED, MESSAGE, PENDING_EDIT
+from kikimimi.domain.memory.model import SourceMatch
+from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
+from kikimimi.usecases.place_lines import PlaceLines
+from kikimimi_dev.twins.store import InMemoryStore
+
+T0 = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
+KEY = ChannelKey("100")
+OTHER = ChannelKey("555")
+UNTIL = T0 + timedelta(days=8)
+SINCE = T0 - timedelta(hours=1)
+
+
+def message(n: int, seconds: float | None = None, key: ChannelKey = KEY) -> Message:
+    return Message(
+        id=f"{n:04d}",
+        guild_id="g1",
+        channel_id=key.channel_id,
+        thread_id=key.thread_id,
+        author_id=f"u{n % 3}",
+        author_name=f"user{n % 3}",
+        author_is_bot=False,
+        content=f"line {n}",
+        created_at=T0 + timedelta(seconds=n if seconds is None else seconds),
+    )
+
+
+def spoke(n: int) -> Intervention:
+    return Intervention(
+        at=T0 + timedelta(seconds=n),
+        trigger_id=f"{n:04d}",
+        response_type=ResponseType.FULL_RESPONSE,
+        message_id=f"b{n}",
+        context=("user1: hi",),
+        source_ids=(f"{n:04d}",),
+        source_authors=("u1",),
+    )
+
+
+@pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
+def store(request: pytest.FixtureRequest) -> InMemoryStore | FirestoreStore:
+    if request.param == "memory":
+        return InMemoryStore()
+    return FirestoreStore(request.getfixturevalue("firestore_client"), prefix="changes_")
+
+
+def states(changes: list) -> list[tuple[str, str]]:
+    return [(c.doc_id, c.state) for c in changes]
+
+
+def test_every_write_of_a_buffer_document_is_a_change_in_commit_order(
+    store: InMemoryStore | FirestoreStore,
+) -> None:
+    store.add_message(message(1), UNTIL)
+    store.add_message(message(2), UNTIL)
+    store.add_message(message(9, key=OTHER), UNTIL)  # another place's: not this place's change
+    first = store.buffer_changes(KEY, None, 10)
+    assert states(first) == [("0001", MESSAGE), ("0002", MESSAGE)]
+    assert first[0].message == message(1) and first[0].changed_at < first[1].changed_at
+    mark = first[-1].changed_at
+
+    store.update_message(KEY, "0001", "other words", UNTIL)
+    store.delete_message(KEY, "0002", UNTIL)
+    store.update_message(KEY, "0003", "before its create", UNTIL)
+    store.record_intervention(KEY, spoke(1))
+    later = store.buffer_changes(KEY, mark, 10)
+    assert states(later) == [
+        ("0001", MESSAGE),
+        ("0002", DELETED),
+        ("0003", PENDING_EDIT),
+        ("intervened", INTERVENED),
+    ]
+    assert later[0].message is not None and later[0].message.content == "other words"
+    assert later[1].message is None
+    assert states(store.buffer_changes(KEY, later[-1].changed_at, 10)) == []
+    assert states(store.buffer_changes(KEY, None, 1)) == [("intervened", INTERVENED)]  # the newest change
+    assert states(store.buffer_changes(KEY, mark, 2)) == [("0001", MESSAGE), ("0002", DELETED)]
+
+
+def test_an_erase_leaves_its_marker_a_gone_place_none(store: InMemoryStore | FirestoreStore) -> None:
+    store.add_message(message(1), UNTIL)
+    mark = store.buffer_changes(KEY, None, 1)[-1].changed_at
+    assert store.forget_place("100") >= 1
+    assert states(store.buffer_changes(KEY, mark, 10)) == [("erased", ERASED)]
+    assert store.recent_messages(KEY, SINCE, 10) == []  # no window query returns a marker
+    assert store.buffered_by("g1", "u1", 10) == []
+    store.add_message(message(2), UNTIL)
+    assert states(store.buffer_changes(KEY, mark, 10)) == [("erased", ERASED), ("0002", MESSAGE)]
+
+    assert store.forget_place("100", settings=True) >= 1  # the place is gone: nothing is left
+    assert store.buffer_changes(KEY, None, 10) == []
+
+
+def test_a_rewrite_of_interventions_moves_their_marker(store: InMemoryStore | FirestoreStore) -> None:
+    store.add_message(message(1), UNTIL)
+    store.record_intervention(KEY, spoke(1))
+    mark = store.buffer_changes(KEY, None, 1)[-1].changed_at
+    assert store.rewrite_interventions(KEY, SourceMatch(author_id="u9"), lambda i: i) == 0
+    assert store.buffer_changes(KEY, mark, 10) == []  # nothing rewritten: nothing changed
+    assert store.rewrite_interventions(KEY, SourceMatch(author_id="u1"), lambda i: i) == 1
+    assert states(store.buffer_changes(KEY, mark, 10)) == [("intervened", INTERVENED)]
+
+
+def test_a_copy_on_the_store_answers_what_the_buffer_answers(store: InMemoryStore | FirestoreStore) -> None:
+    rng = random.Random(7)
+    copy, now, made = PlaceLines(), T0, 0
+    for _ in range(40):
+        now += timedelta(seconds=rng.choice([1, 3, 10]))
+        action = rng.random()
+        if action < 0.55:
+            made += 1
+            late = rng.random() < 0.2
+            store.add_message(message(made, made - (rng.uniform(2, 20) if late else 0)), UNTIL)
+        elif action < 0.7 and made:
+            store.update_message(KEY, f"{rng.randint(1, made):04d}", f"edit {rng.random():.3f}", UNTIL)
+        elif action < 0.85 and made:
+            store.delete_message(KEY, f"{rng.randint(1, made):04d}", UNTIL)
+        elif action < 0.9:
+            store.forget_place("100")
+        else:
+            store.record_intervention(KEY, spoke(made))
+        limit = rng.choice([1, 3, 5, 10])
+        assert copy.newest(store, KEY, SINCE, limit, now) == store.recent_messages(KEY, SINCE, limit)
+        assert copy.interventions(store, KEY, SINCE, 10, now) == store.interventions_since(KEY, SINCE, 10)
+
+
+def test_a_window_comes_with_the_change_time_of_each_line(store: InMemoryStore | FirestoreStore) -> None:
+    for n in (1, 2, 3):
+        store.add_message(message(n), UNTIL)
+    store.update_message(KEY, "0001", "other words", UNTIL)
+    window = store.recent_changes(KEY, SINCE, 2)
+    assert [c.message for c in window] == store.recent_messages(KEY, SINCE, 2)
+    assert states(window) == [("0002", MESSAGE), ("0003", MESSAGE)]
+    newest = store.buffer_changes(KEY, None, 1)[-1]
+    assert newest.doc_id == "0001" and max(c.changed_at for c in window) < newest.changed_at  # the edit
+    assert store.recent_changes(KEY, SINCE, 0) == [] and store.recent_changes(OTHER, SINCE, 5) == []

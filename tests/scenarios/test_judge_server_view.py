@@ -1,0 +1,119 @@
+"""The judge sees the server: the other public channels' memory in its prompt, bounded; a private
+channel's memory never reaches another channel's judge."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from kikimimi import prompts
+from kikimimi.adapters.template_llm import TemplateLLM
+from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine
+from kikimimi.domain.memory.wire import MaintainTask
+from kikimimi.domain.model import ChannelKey, Message
+from kikimimi.domain.prompt_context import build_context
+from kikimimi.settings import Settings
+from kikimimi.usecases.deps import Deps
+from kikimimi.usecases.memory import recall
+from kikimimi.usecases.memory.maintain import forget_channel, maintain
+from kikimimi_dev.twins.deps import twin_deps
+from kikimimi_dev.twins.recall import InMemoryRecall
+from kikimimi_dev.twins.sim import SimClock
+
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+HERE, PUBLIC, SECRET, QUIET = ChannelKey("c1"), ChannelKey("c2"), ChannelKey("c3"), ChannelKey("c4")
+SUMMARIES = {
+    HERE: ("the release checklist", ("release",)),
+    PUBLIC: ("planning the spring hanami picnic in the park", ("hanami", "picnic")),
+    SECRET: ("the mods discussed banning a spammer", ("moderation", "spammer")),
+    QUIET: ("a long talk about sourdough starters " * 8, ("sourdough",)),
+}
+
+
+def remembered(**fields: object) -> tuple[Deps, InMemoryRecall]:
+    """Four channels with memory; c3 is private; the guild memory rebuilt as maintain does hourly."""
+    clock = SimClock(NOW)
+    settings = Settings(enabled_channels=("*",), language="en").replace(**fields)
+    deps = twin_deps(settings, clock, judge_llm=TemplateLLM())
+    memory = deps.recall
+    assert isinstance(memory, InMemoryRecall)
+    for n, (key, (summary, topics)) in enumerate(SUMMARIES.items()):
+        deps.store.record_visibility(key, key == SECRET, NOW - timedelta(days=1), "g1")
+        line = ChunkLine(f"m{n}", NOW, "u1", "alice", summary[:100])
+        saved = ChannelMemory(
+            key=key,
+            guild_id="g1",
+            summary=summary,
+            mood="calm",
+            topic_keywords=topics,
+            updated_at=NOW - timedelta(minutes=10 * n),
+            seq=1,
+        )
+        assert memory.commit_summary(saved, 0, Chunk(seq=1, lines=(line,), created_at=NOW), [])
+    maintain(deps, MaintainTask(job="guild_memory", guild_id="g1"))
+    return deps, memory
+
+
+def judge_prompt(deps: Deps, key: ChannelKey) -> str:
+    window = [
+        Message(
+            id="t1",
+            guild_id="g1",
+            channel_id=key.channel_id,
+            thread_id=None,
+            author_id="u9",
+            author_name="bob",
+            author_is_bot=False,
+            content="anyone around?",
+            created_at=NOW,
+        )
+    ]
+    seen = recall.for_judge(deps, key, "g1", window, [], NOW, 300.0)
+    context = build_context(
+        bot_name="kikimimi",
+        aliases=(),
+        persona="",
+        language="en",
+        now=NOW,
+        messages=window,
+        interventions=[],
+        trigger_id="t1",
+        allowed_reactions=("👍",),
+    )
+    return prompts.render("judge", seen.context(context, "en", NOW), deps.settings.prompts_dir)
+
+
+def test_the_judge_reads_the_other_public_channels_and_never_a_private_one() -> None:
+    deps, _ = remembered()
+    prompt = judge_prompt(deps, HERE)
+    assert "[The server's other public channels]" in prompt
+    assert "<#c2>: hanami, picnic / calm / planning the spring hanami picnic" in prompt
+    assert "spammer" not in prompt and "<#c3>" not in prompt  # private: its memory stays in c3
+    assert "<#c1>:" not in prompt  # the current channel has its own block
+    # Stable first: the server view comes before the conversation.
+    assert prompt.index("hanami") < prompt.index("anyone around?")
+
+
+def test_a_private_channel_judge_still_never_shows_its_memory_to_others_and_sees_the_public_ones() -> None:
+    deps, _ = remembered()
+    inside = judge_prompt(deps, SECRET)
+    assert "hanami" in inside  # public memory may be heard anywhere in the server
+    assert "spammer" not in judge_prompt(deps, PUBLIC)
+
+
+def test_the_server_view_is_bounded_by_its_setting() -> None:
+    deps, _ = remembered(judge_server_memory_chars=150)
+    prompt = judge_prompt(deps, HERE)
+    view = prompt.split("[The server's other public channels]\n", 1)[1].split("\n\n", 1)[0]
+    assert len("[The server's other public channels]\n" + view) <= 150
+    assert "hanami" in view and "sourdough" not in view  # the newest first, then what fits
+    deps, _ = remembered(judge_server_memory_chars=0)
+    assert "other public channels" not in judge_prompt(deps, HERE)
+
+
+def test_a_channel_turning_private_leaves_the_judges_of_the_others_at_once() -> None:
+    deps, memory = remembered()
+    assert "hanami" in judge_prompt(deps, HERE)
+    deps.store.record_visibility(PUBLIC, True, NOW, "g1")
+    assert forget_channel(deps, "g1", PUBLIC, NOW)  # what ingest does when the gateway says so
+    assert "hanami" not in judge_prompt(deps, HERE)
+    assert memory.guild_memory("g1") is not None

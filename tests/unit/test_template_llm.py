@@ -1,0 +1,55 @@
+"""The offline reply twin: it answers the prompt's target, and says the memory the judge chose to bring up."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from kikimimi.adapters.template_llm import TemplateLLM
+from kikimimi.domain.memory.blocks import proactive_block
+from kikimimi.domain.memory.model import Fact
+from kikimimi.ports import LLMRequest
+
+NOW = datetime(2026, 3, 7, 21, 40, tzinfo=UTC)
+
+
+def _fact(content: str) -> Fact:
+    return Fact(
+        id="f1",
+        content=content,
+        keywords=("marathon",),
+        source_user_ids=("u1",),
+        confidence=0.6,
+        shareable=True,
+        embedding=(),
+        created_at=NOW,
+        updated_at=NOW,
+    )
+
+
+def _write(system: str, purpose: str = "reply") -> str:
+    return TemplateLLM().generate(LLMRequest(system=system, user="", purpose=purpose)).text
+
+
+@pytest.mark.parametrize(
+    ("language", "prefix", "expected"),
+    [
+        ("en", "You are", 'By the way, earlier (today): rin: "first full marathon in March"'),
+        ("ja", "あなたは", "そういえば前に（今日）「rin: "),
+    ],
+)
+def test_a_memory_to_bring_up_is_said(language: str, prefix: str, expected: str) -> None:
+    block = proactive_block(_fact('rin: "first full marathon in March"'), NOW, language)
+    text = _write(f"{prefix} kikimimi.\n{block}\nTARGET: [m1] mia: I could never run that far")
+    assert text.startswith(expected)
+
+
+def test_without_a_memory_the_target_is_answered() -> None:
+    text = _write("You are kikimimi.\nTARGET: [m1] mia: how far is a marathon?")
+    assert text == 'mia, about "how far is a marathon?" — let me help with that. (template reply)'
+
+
+def test_a_short_ack_never_brings_up_a_memory() -> None:
+    block = proactive_block(_fact("rin: marathon"), NOW, "en")
+    assert _write(f"You are kikimimi.\n{block}\nTARGET: [m1] mia: thanks", "short_ack") == "mia: got it!"
