@@ -366,7 +366,7 @@ class Gateway(discord.AutoShardedClient):
             self.admit(envelope, payload.guild_id is None)
 
     def memory(self) -> Any:
-        """The Recall port for `/kikimimi what-do-you-know`, built on first use by the composition root."""
+        """The Recall port for `/kikimimi-me what-do-you-know`, built on first use by the composition root."""
         if self._recall is None and self.settings.memory_enabled:
             from kikimimi import bootstrap
 

@@ -95,7 +95,7 @@ resource "google_firestore_index" "facts_embedding" {
   depends_on = [google_firestore_database.db]
 }
 
-# /kikimimi forget me and what-do-you-know: collection_group("messages").where(guild_id == guild)
+# /kikimimi-me forget and what-do-you-know: collection_group("messages").where(guild_id == guild)
 # .where(author_id == user).order_by(created_at desc), the member's buffered messages across a guild's
 # channels and threads, newest first, a page at a time (Store.buffered_by; the bot's own lines too).
 resource "google_firestore_index" "messages_by_guild_author" {
@@ -144,7 +144,7 @@ resource "google_firestore_field" "messages_guild_id" {
   depends_on = [google_firestore_database.db]
 }
 
-# /kikimimi forget me: collection_group("caps").where(user == digest), the member's cap documents in
+# /kikimimi-me forget: collection_group("caps").where(user == digest), the member's cap documents in
 # every place (Store.forget_caps; the document is named by the digest, never by the user id).
 resource "google_firestore_field" "caps_user" {
   project    = var.project_id

@@ -457,12 +457,31 @@ def test_slash_commands_are_registered_on_ready(fake_discord: FakeDiscord, allow
     run_async(scenario())
     [put] = fake_discord.requests_to("PUT", r"^/applications/\d+/commands$")
     assert put.path == f"/applications/{fake_discord.bot.id}/commands"
-    [group] = put.json
-    assert group["name"] == "kikimimi"
-    # Everyone sees the group (forget me, what-do-you-know); moderator commands check Manage Channels.
-    assert group.get("default_member_permissions") is None
-    # Guild only, unless the bot reads direct messages: then a member can run forget me there too.
-    guild_only = group.get("contexts") == [0] or group.get("dm_permission") is False
-    assert guild_only is not allow_dms
-    names = sorted(option["name"] for option in group["options"])
-    assert names == ["disable", "enable", "forget", "quiet", "status", "visibility", "what-do-you-know"]
+    admin, member = sorted(put.json, key=lambda c: c["name"])
+    assert (admin["name"], member["name"]) == ("kikimimi", "kikimimi-me")
+    # Moderators' commands carry Manage Channels (an admin may hand them to a role in Server Settings →
+    # Integrations); the member commands (forget, what-do-you-know, privacy, opt-out) are for everyone.
+    assert str(admin["default_member_permissions"]) == "16"  # Manage Channels (1 << 4)
+    assert member.get("default_member_permissions") is None
+    # The moderators' group is guild only; the members' is offered in DMs too where the bot reads them.
+    assert admin.get("contexts") == [0] or admin.get("dm_permission") is False
+    member_guild_only = member.get("contexts") == [0] or member.get("dm_permission") is False
+    assert member_guild_only is not allow_dms
+    assert sorted(option["name"] for option in admin["options"]) == [
+        "chattiness",
+        "disable",
+        "enable",
+        "forget-channel",
+        "grounding",
+        "persona",
+        "quiet",
+        "status",
+        "visibility",
+    ]
+    assert sorted(option["name"] for option in member["options"]) == [
+        "forget",
+        "opt-in",
+        "opt-out",
+        "privacy",
+        "what-do-you-know",
+    ]

@@ -93,14 +93,28 @@ def terminal() -> Iterator[Terminal]:
         term.stop()
 
 
+CHAT = (
+    "alice: morning all, the deploy went fine",
+    "bob: nice, no errors on my side",
+    "carol: the dashboard looks calm too",
+)
+
+
+def _told(screen: str, number: int, line: str) -> re.Match[str] | None:
+    """The console's line for chat message `number`: its time, number, author and text."""
+    return re.search(rf"^\d\d:\d\d:\d\d #{number} +{re.escape(line)}$", screen, re.MULTILINE)
+
+
 def test_the_screen_reads_as_a_story(terminal: Terminal) -> None:
     banner = terminal.screen()
     assert "You type as a moderator (Manage Channels)" in banner
     assert "only the one who typed sees the answer" in banner
     assert "/kikimimi" in banner
-    terminal.type("alice: morning all, the deploy went fine")
-    terminal.type("bob: nice, no errors on my side")
-    terminal.type("carol: the dashboard looks calm too")
+    # Each line is typed once the one before is on the screen, as a person would: keys typed ahead are
+    # echoed by the terminal into whatever line the console is printing.
+    for number, line in enumerate(CHAT, start=1):
+        terminal.type(line)
+        terminal.until(lambda s, n=number, t=line: _told(s, n, t) is not None, 30, f"chat line #{number}")
     terminal.until(
         lambda s: "pause judgment scheduled in" in s and "after carol: “the dashboard looks calm too”" in s,
         60,
@@ -115,10 +129,8 @@ def test_the_screen_reads_as_a_story(terminal: Terminal) -> None:
         60,
         "the cancellation told in words",
     )
-    for number, line in enumerate(
-        ("alice: morning all, the deploy went fine", "bob: nice, no errors on my side"), start=1
-    ):
-        assert re.search(rf"^\d\d:\d\d:\d\d #{number} +{re.escape(line)}$", screen, re.MULTILINE), line
+    for number, line in enumerate(CHAT[:2], start=1):
+        assert _told(screen, number, line), line
 
     terminal.type("/kikimimi status")
     screen = terminal.until(lambda s: "⮑ (only alice sees this)" in s, 30, "the ephemeral answer to status")

@@ -137,7 +137,7 @@ class ChannelLine(_Line):
 
 
 class ForgetLine(_Line):
-    """`{"event": "forget", "user", "ts"}`: that member runs `/kikimimi forget me` in the server (in
+    """`{"event": "forget", "user", "ts"}`: that member runs `/kikimimi-me forget` in the server (in
     `channel`, and `thread`, when given)."""
 
     event: Literal["forget"] = "forget"

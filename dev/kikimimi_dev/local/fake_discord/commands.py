@@ -204,7 +204,7 @@ def _converted(command: str, option: dict[str, Any], raw: str) -> Any:
 def invocation(
     state: FakeState, app_id: str, guild_id: str, command: str, options: dict[str, Any], permissions: int
 ) -> dict[str, Any]:
-    """The `data` of an application command interaction for `command` ("kikimimi forget me") with
+    """The `data` of an application command interaction for `command` ("kikimimi-me forget") with
     `options` by their default names, checked as Discord's client checks them (choices, ranges, required).
     Raises LookupError for a command that was never synced, PermissionError for one the member's
     `permissions` do not reach (default_member_permissions), ValueError for options the client refuses."""

@@ -53,7 +53,7 @@ class Interaction:
 
     id: str
     token: str
-    command: str  # "kikimimi forget me"
+    command: str  # "kikimimi-me forget"
     options: dict[str, Any]
     user_id: str
     guild_id: str

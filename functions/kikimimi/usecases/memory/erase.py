@@ -355,7 +355,7 @@ def forget_guild(deps: Deps, guild_id: str) -> dict[str, int]:
 
 
 def export_user(store: Store, recall: Recall | None, guild_id: str, user_id: str) -> dict[str, Any]:
-    """What is kept about a member of a guild, as plain data (`/kikimimi what-do-you-know`, the CLI)."""
+    """What is kept about a member of a guild, as plain data (`/kikimimi-me what-do-you-know`, the CLI)."""
     match = SourceMatch(author_id=user_id)
     buffered = sorted(
         store.buffered_by(guild_id, user_id, EXPORT_BUFFERED), key=lambda m: (m.created_at, m.id)
