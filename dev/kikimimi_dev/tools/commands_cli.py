@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kikimimi.settings import Settings
-from kikimimi_dev.tools.errors import UsageError
+from kikimimi_dev.tools.generated import regenerate, report
 from kikimimi_dev.tools.options import add_config, config_pairs
 
 PRIVACY_DOC = "docs/privacy.md"  # from the repository root
@@ -116,15 +116,8 @@ def run(args: argparse.Namespace) -> int:
     overrides = config_pairs(args.config)
     if args.write_privacy:
         path = Path(args.write_privacy)
-        if not path.parent.is_dir():
-            raise UsageError(
-                f"{path.parent}: no such directory (run from the repository root, or name the file)"
-            )
-        text = privacy_page(Settings().with_overrides(overrides))
-        old = path.read_text(encoding="utf-8") if path.is_file() else None
-        if old != text:
-            path.write_text(text, encoding="utf-8")
-        print(f"{path}: {'updated' if old != text else 'already up to date'}")
+        page = privacy_page(Settings().with_overrides(overrides))
+        report(path, regenerate(path, lambda _: page, new=True))
         return 0
     # The environment as the gateway reads it, with --config on top.
     commands = synced_payload(Settings.from_env().with_overrides(overrides))

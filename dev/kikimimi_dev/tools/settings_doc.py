@@ -12,6 +12,7 @@ from typing import Any
 
 from kikimimi.settings import Settings, accepts
 from kikimimi_dev.tools.errors import UsageError
+from kikimimi_dev.tools.generated import regenerate, report
 from kikimimi_dev.tools.options import add_config, config_pairs
 from kikimimi_dev.tools.terraform_terms import VARIABLES
 from kikimimi_dev.tools.terraform_terms import write as write_terraform
@@ -85,18 +86,11 @@ def current(settings: Settings) -> str:
 def run(args: argparse.Namespace) -> int:
     if args.write_terraform:
         path = Path(args.write_terraform)
-        changed = write_terraform(path)
-        print(f"{path}: rule_weights terms {'updated' if changed else 'already up to date'}")
+        report(path, write_terraform(path), "rule_weights terms")
         return 0
     if args.write_readme:
         path = Path(args.write_readme)
-        if not path.is_file():
-            raise UsageError(f"{path}: no such file (run from the repository root, or name the file)")
-        text = path.read_text(encoding="utf-8")
-        updated = readme_with_tables(text)
-        if updated != text:
-            path.write_text(updated, encoding="utf-8")
-        print(f"{path}: settings tables {'updated' if updated != text else 'already up to date'}")
+        report(path, regenerate(path, readme_with_tables), "settings tables")
         return 0
     if args.markdown:
         sys.stdout.write(markdown())

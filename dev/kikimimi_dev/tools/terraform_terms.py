@@ -10,6 +10,7 @@ from pathlib import Path
 
 from kikimimi.domain.rule_config import RULE_TERMS
 from kikimimi_dev.tools.errors import UsageError
+from kikimimi_dev.tools.generated import regenerate
 
 VARIABLES = "terraform/variables.tf"  # from the repository root
 REGENERATE = f"kikimimi settings --write-terraform {VARIABLES}"
@@ -48,10 +49,4 @@ def terraform_terms(text: str) -> list[str]:
 
 def write(path: Path) -> bool:
     """Regenerate the list in `path`; True when the file changed."""
-    if not path.is_file():
-        raise UsageError(f"{path}: no such file (run from the repository root, or name the file)")
-    text = path.read_text(encoding="utf-8")
-    updated = variables_with_terms(text)
-    if updated != text:
-        path.write_text(updated, encoding="utf-8")
-    return updated != text
+    return regenerate(path, variables_with_terms)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import datetime, timedelta
+from functools import partial
 
 from kikimimi.domain import chattiness
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Intervention, Message
 from kikimimi.settings import Settings
 from kikimimi.usecases import place_lines
-from kikimimi.usecases.deps import Deps
+from kikimimi.usecases.deps import Deps, cached
 
 INTERVENTIONS = 10  # interventions a use reads (Store.interventions_since's default)
 SETTINGS_CACHE_SECONDS = 30  # a read per message is waste; a moderator's change shows within this
@@ -30,13 +31,9 @@ def settings_of(deps: Deps, key: ChannelKey) -> ChannelSettings:
 
 
 def _place_settings(deps: Deps, place: ChannelKey) -> ChannelSettings:
-    now = deps.clock.now().timestamp()  # the Deps clock, so simulated runs see settings change on time
-    hit = deps.place_settings.get(place.id)
-    if hit and 0 <= now - hit[0] < SETTINGS_CACHE_SECONDS:
-        return hit[1]
-    value = deps.store.channel_settings(place)
-    deps.place_settings[place.id] = (now, value)
-    return value
+    now = deps.clock.now().timestamp()
+    load = partial(deps.store.channel_settings, place)
+    return cached(deps.place_settings, place.id, now, SETTINGS_CACHE_SECONDS, load)
 
 
 def tuned(deps: Deps, key: ChannelKey) -> Settings:

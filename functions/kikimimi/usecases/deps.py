@@ -129,3 +129,14 @@ class Deps:
 
 def elapsed_ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 1)
+
+
+def cached(table: dict[str, Any], name: str, now: float, seconds: float, load: Callable[[], T]) -> T:
+    """`table[name]` while it is younger than `seconds` (at `now`, epoch seconds of the Deps clock, so
+    simulated runs see changes on time), else `load()` kept with its time: a read per message is waste."""
+    hit = table.get(name)
+    if hit is not None and 0 <= now - hit[0] < seconds:
+        return cast(T, hit[1])
+    value = load()
+    table[name] = (now, value)
+    return value

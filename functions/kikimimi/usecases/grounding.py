@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from kikimimi.domain import grounding
@@ -12,7 +13,7 @@ from kikimimi.domain.model import ChannelKey, GuildSettings, Message
 from kikimimi.domain.wire import ReplyTask
 from kikimimi.ports import LLMResult
 from kikimimi.usecases import answered, channel
-from kikimimi.usecases.deps import Deps
+from kikimimi.usecases.deps import Deps, cached
 
 # A switch an admin flips in the gateway reaches each function instance within this (no read per reply).
 GUILD_SETTINGS_CACHE_SECONDS = channel.SETTINGS_CACHE_SECONDS
@@ -58,13 +59,9 @@ def enabled(deps: Deps, guild_id: str | None) -> bool:
 
 def guild_settings_of(deps: Deps, guild_id: str) -> GuildSettings:
     """The guild's switches, cached per process like a place's settings."""
-    now = deps.clock.now().timestamp()  # the Deps clock: simulated runs see a switch change on time
-    hit = deps.guild_settings.get(guild_id)
-    if hit and 0 <= now - hit[0] < GUILD_SETTINGS_CACHE_SECONDS:
-        return hit[1]
-    value = deps.store.guild_settings(guild_id)
-    deps.guild_settings[guild_id] = (now, value)
-    return value
+    now = deps.clock.now().timestamp()
+    load = partial(deps.store.guild_settings, guild_id)
+    return cached(deps.guild_settings, guild_id, now, GUILD_SETTINGS_CACHE_SECONDS, load)
 
 
 @dataclass(frozen=True)

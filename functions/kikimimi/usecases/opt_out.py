@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from typing import Any, TypeVar
 
 from kikimimi.domain.memory.wire import ForgetTask
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.domain.wire import ForgetRequested, MessageCreated, MessageEdited, OptOutChanged, dump
 from kikimimi.usecases import channel
-from kikimimi.usecases.deps import Deps
+from kikimimi.usecases.deps import Deps, cached
 from kikimimi.usecases.memory import erase
 from kikimimi.usecases.memory.forget import forget_message
 
@@ -28,13 +29,8 @@ Envelope = TypeVar("Envelope", MessageCreated, MessageEdited)
 def opted_out(deps: Deps, guild_id: str) -> frozenset[str]:
     """The guild's opted-out members, cached per process like a place's settings (no read per message)."""
     now = deps.clock.now().timestamp()
-    name = _cache_name(guild_id)
-    hit = deps.memory_cache.get(name)
-    if hit and 0 <= now - hit[0] < channel.SETTINGS_CACHE_SECONDS:
-        return frozenset(hit[1])
-    value = deps.store.opted_out(guild_id)
-    deps.memory_cache[name] = (now, value)
-    return value
+    load = partial(deps.store.opted_out, guild_id)
+    return cached(deps.memory_cache, _cache_name(guild_id), now, channel.SETTINGS_CACHE_SECONDS, load)
 
 
 def refused(deps: Deps, envelope: MessageCreated | MessageEdited) -> bool:

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from kikimimi.domain.language import conversation_language
 from kikimimi.domain.memory import blocks
@@ -23,14 +24,14 @@ from kikimimi.domain.prompt_context import PromptContext
 from kikimimi.domain.rule_config import PROACTIVE_TERM
 from kikimimi.domain.rules import Score
 from kikimimi.domain.wire import ReplyTask
-from kikimimi.usecases.deps import Deps
+from kikimimi.usecases.deps import Deps, cached
 from kikimimi.usecases.memory.fact_weights import weights
 
 log = logging.getLogger(__name__)
 _MARKER = re.compile(r"^\[memory:(?P<id>f[0-9a-f]{19})\]\s*")
 # Guild memory is rebuilt hourly, so a read per reply would be waste; but a channel turning private
 # clears its part at once, and another instance may hold the old text: at most a minute.
-GUILD_CACHE = timedelta(minutes=1)
+GUILD_CACHE_SECONDS = 60.0
 # A keyword query returns its matches in id order, not by overlap: twenty leave the ranking a choice
 # (a place keeps at most FACTS_MAX_PER_CHANNEL facts, 100 by default) at twenty reads at most.
 KEYWORD_CANDIDATES = 20
@@ -72,12 +73,10 @@ def server_view(deps: Deps, key: ChannelKey, guild: GuildMemory | None, now: dat
     limit = deps.settings.judge_server_memory_chars
     if guild is None or not guild.channels or limit <= 0 or deps.recall is None:
         return ""
-    hit = deps.memory_cache.get(f"channels:{guild.guild_id}")
-    if hit is not None and now - hit[0] < GUILD_CACHE:
-        memories: list[ChannelMemory] = hit[1]
-    else:
-        memories = deps.recall.guild_channels(guild.guild_id)
-        deps.memory_cache[f"channels:{guild.guild_id}"] = (now, memories)
+    load = partial(deps.recall.guild_channels, guild.guild_id)
+    memories: list[ChannelMemory] = cached(
+        deps.memory_cache, f"channels:{guild.guild_id}", now.timestamp(), GUILD_CACHE_SECONDS, load
+    )
     public = {ch.key_id for ch in guild.channels}
     shown = [m for m in memories if m.key.id in public]
     shown.sort(key=lambda m: (-(m.updated_at.timestamp() if m.updated_at else 0.0), m.key.id))
@@ -94,12 +93,8 @@ def guild_memory(deps: Deps, guild_id: str | None, now: datetime) -> GuildMemory
     """The guild's memory, cached per process."""
     if not guild_id or deps.recall is None:
         return None
-    hit = deps.memory_cache.get(f"guild:{guild_id}")
-    if hit is not None and now - hit[0] < GUILD_CACHE:
-        return hit[1]
-    value = deps.recall.guild_memory(guild_id)
-    deps.memory_cache[f"guild:{guild_id}"] = (now, value)
-    return value
+    load = partial(deps.recall.guild_memory, guild_id)
+    return cached(deps.memory_cache, f"guild:{guild_id}", now.timestamp(), GUILD_CACHE_SECONDS, load)
 
 
 def retrieve(
