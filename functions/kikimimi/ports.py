@@ -26,6 +26,7 @@ from kikimimi.domain.model import (
     TaskSpec,
 )
 from kikimimi.domain.outgoing import ReplyDraft
+from kikimimi.domain.window_digest import WindowDigest
 from kikimimi.memory_ports import Embedder, Recall
 
 __all__ = [
@@ -136,6 +137,19 @@ class Store(Protocol):
         """Documents of the place's buffer changed after `after` (the server time of an earlier change),
         oldest change first, at most `limit`: one query, billed per document returned (at least one).
         `after` None: the newest `limit` changes (where a copy of the place starts)."""
+        ...
+
+    def window_digest(self, key: ChannelKey) -> tuple[WindowDigest | None, str]:
+        """The place's shared copy of its newest lines (None when there is none or it was cleared) and the
+        document's version ("" when there is no document): one read."""
+        ...
+
+    def keep_window_digest(
+        self, key: ChannelKey, digest: WindowDigest, version: str, expire_at: datetime
+    ) -> str | None:
+        """Write the shared copy if its document is still at `version` (absent for ""); the new version,
+        or None when another write came first. Every write that takes or alters the place's text (a
+        delete, an edit, a rewrite of an intervention, an erase of the place) clears it in the same commit."""
         ...
 
     def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:

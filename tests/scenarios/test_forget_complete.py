@@ -153,10 +153,22 @@ def test_a_forgotten_channel_keeps_no_cap_document() -> None:
     sim = chat(new_sim())
     send(sim, request("channel", 7200, by="u_mod"))
     left = {p: found for p, found in twin_documents(sim.store).items() if p.startswith("channels/c1")}
-    # What stays is each place's erase marker (no words, no ids; it expires), so processes drop their copies.
+    # What stays is each place's erase marker (no words, no ids; it expires), so processes drop their copies,
+    # and a cleared shared copy, so no process that read before the erase can write one after it.
     assert {p: {i: sorted(doc) for i, doc in found.items()} for p, found in left.items()} == {
         f"channels/{place}/messages": {"erased": ["changed_at", "state"]} for place in ("c1", "c1:t1")
+    } | {
+        f"channels/{place}/windows": {
+            "newest": ["floor_at", "floor_id", "interventions", "lines", "mark", "want"]
+        }
+        for place in ("c1", "c1:t1")
     }
+    assert all(
+        doc["lines"] == [] and doc["mark"] is None
+        for p, found in left.items()
+        if p.endswith("/windows")
+        for doc in found.values()
+    )
 
 
 def test_a_deleted_thread_takes_the_thread_and_leaves_its_channel() -> None:

@@ -44,11 +44,17 @@ def _query(_args: Arguments, result: Any) -> Billing:
 # Every method of the Store and Recall ports, billed as the Firestore adapters do.
 FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "add_message": _one_write,
-    "update_message": lambda a, r: (1, int(r[0] != "deleted"), 0) if isinstance(r, tuple) else (0, 1, 0),
-    "delete_message": lambda a, r: (1, 1, 0),  # a tombstone replaces the message (a write, not a delete)
+    # An edit also clears the place's shared copy (windows/newest) in its commit.
+    "update_message": lambda a, r: (1, {"edited": 2, "pending": 1}.get(r[0], 0), 0)
+    if isinstance(r, tuple)
+    else (0, 1, 0),
+    # A tombstone replaces the message (a write, not a delete); the place's shared copy is cleared with it.
+    "delete_message": lambda a, r: (1, 2, 0),
     "recent_messages": _query,
     "buffer_changes": _query,  # a process's copy of a place: what changed since its last look
     "recent_changes": _query,  # … and its window read whole, with the lines' change times
+    "window_digest": _one_read,  # … or the copy another process shared (one document)
+    "keep_window_digest": _one_write,  # a conditional write: a refused one is billed too
     "buffered_message": _one_read,  # a reply's trigger pushed out of its window: read by id
     # A written reply kept under its nonce (create-if-absent); a refused create reads the stored one.
     "reply_draft": _one_read,
@@ -99,8 +105,10 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "is_deleted": _one_read,
     "buffered": lambda a, r: (len(a["message_ids"]), 0, 0),
     "buffered_by": _query,
-    "forget_place": lambda a, r: (max(1, int(r)) + 1, 1 + int(r > 0 and not a.get("settings")), int(r)),
-    "rewrite_interventions": lambda a, r: (max(1, 2 * int(r)), int(r) + int(r > 0), 0),  # and the marker
+    # A place that stays gets its erase marker and a cleared shared copy.
+    "forget_place": lambda a, r: (max(1, int(r)) + 1, 1 + 2 * int(r > 0 and not a.get("settings")), int(r)),
+    # And the marker, and the shared copy cleared.
+    "rewrite_interventions": lambda a, r: (max(1, 2 * int(r)), int(r) + 2 * int(r > 0), 0),
     "commit_rebuild": lambda a, r: (1, int(bool(r)), 0),
     "bump_epoch": _one_write,
     "supersede_summary": _one_write,

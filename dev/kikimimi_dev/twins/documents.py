@@ -14,6 +14,7 @@ from typing import Any
 
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore import memory_codec as mc
+from kikimimi.adapters.firestore.windows import WINDOW, cleared_doc, window_to_doc
 from kikimimi.domain.model import ChannelKey, ChannelSettings
 from kikimimi_dev.twins.recall import InMemoryRecall
 from kikimimi_dev.twins.store import InMemoryStore
@@ -34,10 +35,11 @@ STORE_TABLES = {
     "_opt_outs",
     "_guild_settings",
     "_markers",
+    "_windows",
 }
 RECALL_TABLES = {"_channels", "_chunks", "_facts", "_profiles", "_guilds"}
 # `_changed` is a field of the buffer's documents (changed_at), not documents of its own.
-NOT_TABLES = {"_lock", "_order", "_store", "reads", "writes", "_changed", "_ticks"}
+NOT_TABLES = {"_lock", "_order", "_store", "reads", "writes", "_changed", "_ticks", "_window_versions"}
 
 
 def twin_documents(store: InMemoryStore, recall: InMemoryRecall | None = None) -> Documents:
@@ -113,6 +115,10 @@ def _store(store: InMemoryStore, put: Any) -> None:
                 if name.startswith("user-"):
                     doc["user"] = name.removeprefix("user-")
                 put(f"channels/{place}/caps", name, doc)
+        for place, (window, _, expire_at) in store._windows.items():
+            doc = cleared_doc(expire_at) if window is None else window_to_doc(window, expire_at)
+            doc.pop("expire_at")
+            put(f"channels/{place}/windows", WINDOW, doc)
         for (place, nonce), (draft, expire_at) in store._drafts.items():
             put(f"channels/{place}/reply_drafts", nonce, codec.reply_draft_to_doc(draft, expire_at))
         for place, (key, message_id, expire_at) in store._gateway_marks.items():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from kikimimi.adapters.firestore.codec import cap_user_doc_id, intervention_doc_id, optional_utc, utc
 from kikimimi.adapters.firestore.counting import count_reads
@@ -15,6 +15,7 @@ from kikimimi.domain.memory.forget import intervention_without, line_matches
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
 from kikimimi.domain.outgoing import ReplyDraft
+from kikimimi.domain.window_digest import WindowDigest
 from kikimimi_dev.twins.store_changes import BufferChangeLog
 from kikimimi_dev.twins.store_forget import PENDING_EDIT, TOMBSTONE, ForgettingStore
 from kikimimi_dev.twins.store_guild_settings import GuildSwitchTable
@@ -66,6 +67,8 @@ class InMemoryStore(ForgettingStore, BufferChangeLog, OptOutLists, GuildSwitchTa
                 message, expire_at = bucket[message_id]
                 bucket[message_id] = (replace(message, content=content), expire_at)
                 self._touch(key.id, message_id)
+                self.writes += 1
+                self._clear_window(key.id, datetime.now(UTC))
                 return "edited", message
             marks = self._marks.setdefault(key.id, {})
             if message_id in marks and marks[message_id][0] == TOMBSTONE:
@@ -79,9 +82,10 @@ class InMemoryStore(ForgettingStore, BufferChangeLog, OptOutLists, GuildSwitchTa
         """A tombstone in the message's place; the message that was buffered, or None."""
         with self._lock:
             self.reads += 1
-            self.writes += 1
+            self.writes += 2  # and the place's shared copy cleared, in the same commit
             self._marks.setdefault(key.id, {})[message_id] = (TOMBSTONE, "", utc(tombstone_until))
             self._touch(key.id, message_id)
+            self._clear_window(key.id, datetime.now(UTC))
             entry = self._messages.get(key.id, {}).pop(message_id, None)
             if entry is None:
                 return None
@@ -124,6 +128,26 @@ class InMemoryStore(ForgettingStore, BufferChangeLog, OptOutLists, GuildSwitchTa
         self.reads += len(newest)
         return newest[::-1]
 
+    def window_digest(self, key: ChannelKey) -> tuple[WindowDigest | None, str]:
+        """The place's shared copy (None when absent or cleared) and its version ("" when absent)."""
+        with self._lock:
+            self.reads += 1
+            found = self._windows.get(key.id)
+            return (None, "") if found is None else (found[0], str(found[1]))
+
+    def keep_window_digest(
+        self, key: ChannelKey, digest: WindowDigest, version: str, expire_at: datetime
+    ) -> str | None:
+        """Written only if the document is still at `version`, as Firestore's precondition does."""
+        with self._lock:
+            self.writes += 1
+            found = self._windows.get(key.id)
+            if (str(found[1]) if found is not None else "") != version:
+                return None
+            self._window_versions += 1
+            self._windows[key.id] = (digest, self._window_versions, utc(expire_at))
+            return str(self._window_versions)
+
     def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
         """Store it; snippet lines of messages deleted meanwhile are left out (one read per line)."""
         with self._lock:
@@ -154,8 +178,9 @@ class InMemoryStore(ForgettingStore, BufferChangeLog, OptOutLists, GuildSwitchTa
                 stored[doc_id] = change(stored[doc_id])
             if hits:
                 self._mark(key.id, INTERVENED)
+                self._clear_window(key.id, datetime.now(UTC))
             self.reads += max(1, len(hits))
-            self.writes += len(hits) + int(bool(hits))
+            self.writes += len(hits) + 2 * int(bool(hits))
             return len(hits)
 
     def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:

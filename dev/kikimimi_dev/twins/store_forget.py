@@ -5,13 +5,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from kikimimi.adapters.firestore.codec import cap_user_doc_id, utc
+from kikimimi.adapters.firestore.windows import CLEARED_TTL
 from kikimimi.domain.caps import CapState
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, Message
 from kikimimi.domain.outgoing import ReplyDraft
+from kikimimi.domain.window_digest import WindowDigest
 
 TOMBSTONE = "deleted"
 PENDING_EDIT = "pending_edit"
@@ -35,11 +37,19 @@ class StoreState:
         self._place_guilds: dict[str, str] = {}  # place -> its guild, as record_visibility stores it
         self._llm_calls: dict[tuple[str, str], int] = {}
         self._guild_settings: dict[str, dict[str, Any]] = {}  # guild -> its guild_settings document
+        # place -> (its shared copy, None when cleared; the document's version; its expiry)
+        self._windows: dict[str, tuple[WindowDigest | None, int, datetime]] = {}
+        self._window_versions = 0  # as Firestore's update times: never repeat, even after a delete
         self.reads = 0
         self.writes = 0
 
     def _erase_changes(self, place: str, *, marker: bool) -> None:
         """Documents under the place were deleted (store_changes keeps what that means for its copies)."""
+
+    def _clear_window(self, place: str, now: datetime) -> None:
+        """A write that took or altered the place's text clears its shared copy (under the lock)."""
+        self._window_versions += 1
+        self._windows[place] = (None, self._window_versions, now + CLEARED_TTL)
 
 
 class ForgettingStore(StoreState):
@@ -105,7 +115,9 @@ class ForgettingStore(StoreState):
                 self._marks,
                 self._caps,
             )
-            keys = [k for k in {*self._settings, *self._place_guilds}.union(*tables) if matches(k)]
+            keys = [
+                k for k in {*self._settings, *self._place_guilds, *self._windows}.union(*tables) if matches(k)
+            ]
             drafts = [d for d in self._drafts if matches(d[0])]
             gone = len(drafts)
             erased = {d[0] for d in drafts}
@@ -127,8 +139,15 @@ class ForgettingStore(StoreState):
                     self._place_guilds.pop(k, None)
                 elif current is not None and current.last_decision is not None:
                     self._settings[k] = replace(current, last_decision=None)  # the moderators' settings stay
+            for k in keys:
+                if self._windows.pop(k, None) is not None:
+                    gone += 1
+                    erased.add(k)
             for k in erased:
                 self._erase_changes(k, marker=not settings)
+                if not settings:  # the erase marker's place keeps a cleared copy beside it
+                    self.writes += 1
+                    self._clear_window(k, datetime.now(UTC))
             self.writes += gone
             self.reads += max(1, gone)
             return gone

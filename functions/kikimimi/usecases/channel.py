@@ -25,6 +25,11 @@ def ttl(deps: Deps) -> timedelta:
     return timedelta(minutes=deps.settings.buffer_ttl_minutes)
 
 
+def _copy(deps: Deps, by: str) -> place_lines.PlaceLines:
+    """The copy of places' lines `by` (ingest, judge, reply) keeps in this process."""
+    return place_lines.of(deps, by, ttl(deps))
+
+
 def settings_of(deps: Deps, key: ChannelKey) -> ChannelSettings:
     """Moderator settings of the parent channel (a thread follows its channel), cached per process."""
     return _place_settings(deps, ChannelKey(key.channel_id))
@@ -101,7 +106,7 @@ def recent(deps: Deps, key: ChannelKey, now: datetime, limit: int, *, by: str = 
     ingest, judge, reply) through that function's copy of the place (place_lines: one look at what
     changed, exactly what the buffer holds now), else read whole (one read each)."""
     if by:
-        return place_lines.of(deps, by).newest(deps.store, key, now - ttl(deps), limit, now)
+        return _copy(deps, by).newest(deps.store, key, now - ttl(deps), limit, now)
     return deps.store.recent_messages(key, since=now - ttl(deps), limit=limit)
 
 
@@ -109,7 +114,20 @@ def since(
     deps: Deps, key: ChannelKey, now: datetime, start: datetime, limit: int, *, by: str
 ) -> list[Message]:
     """The newest `limit` buffered messages created at or after `start`, through `by`'s copy of the place."""
-    return place_lines.of(deps, by).newest(deps.store, key, start, limit, now)
+    return _copy(deps, by).newest(deps.store, key, start, limit, now)
+
+
+def between(
+    deps: Deps, key: ChannelKey, now: datetime, after: datetime, until: datetime, limit: int, *, by: str
+) -> list[Message]:
+    """Buffered messages created in [after, until], oldest first, at most `limit` (a summary's window):
+    from `by`'s copy of the place when it holds them all (a look, or the shared copy and a look), else
+    read (Recall.messages_after)."""
+    held = _copy(deps, by).between(deps.store, key, after, until, limit, now)
+    if held is not None:
+        return held
+    assert deps.recall is not None
+    return deps.recall.messages_after(key, after, until, limit)
 
 
 def interventions(
@@ -117,13 +135,13 @@ def interventions(
 ) -> list[Intervention]:
     """What the bot did in the place since `start` (the newest ten), kept with `by`'s copy of the place
     until the next intervention there."""
-    return place_lines.of(deps, by).interventions(deps.store, key, start, INTERVENTIONS, now)
+    return _copy(deps, by).interventions(deps.store, key, start, INTERVENTIONS, now)
 
 
 def held_line(deps: Deps, key: ChannelKey, message_id: str, now: datetime, *, by: str) -> Message | None:
     """A buffered line by id from `by`'s copy of the place when this use looked at it (None: not held,
     read it by id)."""
-    return place_lines.of(deps, by).held(key, message_id, now)
+    return _copy(deps, by).held(key, message_id, now)
 
 
 def forget_line(deps: Deps, key: ChannelKey, message_id: str) -> None:

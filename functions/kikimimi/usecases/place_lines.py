@@ -16,6 +16,13 @@ memory's cache is a minute too). Only buffered text of the place is held, nothin
 
 The same look carries the intervention marker: recording or rewriting one of the place's interventions
 moves it, so the interventions a copy keeps (`interventions`) are read again only after one.
+
+Copies are shared through one document per place (Store.window_digest): a first use reads it and the
+changes after its mark instead of the window, and leaves its own copy there when it had to read more than
+that (only if no other process wrote or cleared the document meanwhile: a precondition on its version).
+Every write of the Store that takes or alters text of the place (a delete, an edit, a forget's rewrite of an
+intervention, an erase) clears that document in the same commit, so what it holds at rest is never what
+was erased; each line in it also expires with its own buffer line (the document's expiry is its oldest's).
 """
 
 from __future__ import annotations
@@ -27,40 +34,34 @@ from datetime import datetime, timedelta
 
 from kikimimi.domain.buffer_change import DELETED, ERASED, INTERVENED, MESSAGE, UNTIMED, BufferChange
 from kikimimi.domain.model import ChannelKey, Intervention, Message
+from kikimimi.domain.window_digest import InterventionsHeld, Order, WindowDigest
 from kikimimi.ports import Store
 
 LIFETIME = timedelta(seconds=60)
 KEEP = 4  # lines held per line asked for: enough for the next windows, bounded per place
 SYNC_LIMIT = 50  # changes read per look; a burst of more and the copy is read again whole
-Order = tuple[datetime, str]
-
-
-@dataclass
-class _Interventions:
-    """The newest `limit` interventions at or after `since`, as the Store answered."""
-
-    since: datetime
-    limit: int
-    found: list[Intervention]
 
 
 @dataclass
 class _Place:
-    loaded_at: datetime  # the use case's clock: when the window was read whole
+    loaded_at: datetime  # the use case's clock: when the copy was read (whole, or from the shared digest)
     mark: datetime  # server time of the newest change applied
     lines: dict[str, Message]
     floor: Order  # every line ordered at or after it is held
     want: int  # the most lines a use asked for since the copy was read
     looked_at: datetime | None = None  # the use case's clock at the last look
-    interventions: _Interventions | None = field(default=None)
+    interventions: InterventionsHeld | None = field(default=None)
+    version: str | None = None  # the shared digest's version this use read or wrote (None: do not share)
 
 
 class PlaceLines:
-    """The newest lines of each place one function of this process served (thread-safe)."""
+    """The newest lines of each place one function of this process served (thread-safe); `keep` is the
+    buffer's lifetime of a line (what the shared digest may hold)."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: timedelta = timedelta(minutes=30)) -> None:
         self._lock = threading.Lock()
         self._places: dict[str, _Place] = {}
+        self._keep = keep
 
     def newest(
         self, store: Store, key: ChannelKey, since: datetime, limit: int, now: datetime
@@ -69,13 +70,46 @@ class PlaceLines:
         answers now: the copy after one look at what changed, else read whole."""
         if limit <= 0:
             return []
-        held = self._synced(store, key, now)
+        held, looked = self._synced(store, key, now)
         if held is not None:
             with self._lock:
                 answer = _answer(held, since, limit)
             if answer is not None:
                 return answer
-        return self._load(store, key, since, limit, now, held.want if held else limit)
+            return self._load(store, key, since, limit, now, held.want, None)
+        if looked:  # a burst or an erase since this copy's look: the shared one is older still
+            return self._load(store, key, since, limit, now, limit, None)
+        digest, version = store.window_digest(key)
+        if digest is not None:
+            held = self._from_digest(store, key, digest, version, now)
+            if held is not None:
+                with self._lock:
+                    answer = _answer(held, since, limit)
+                if answer is not None:
+                    return answer
+                with self._lock:
+                    latest = held.version  # its own write, when the look found changes
+                return self._load(store, key, since, limit, now, held.want, latest)
+        return self._load(store, key, since, limit, now, limit, version)
+
+    def between(
+        self, store: Store, key: ChannelKey, after: datetime, until: datetime, limit: int, now: datetime
+    ) -> list[Message] | None:
+        """Lines created in [after, until], oldest first, at most `limit` (a summary's window), when the
+        copy after one look (or the shared one) holds every line from `after` on; None when it cannot
+        tell, and the caller reads them (this never reads a window whole)."""
+        held, looked = self._synced(store, key, now)
+        if held is None and not looked:
+            digest, version = store.window_digest(key)
+            if digest is not None:
+                held = self._from_digest(store, key, digest, version, now)
+        if held is None:
+            return None
+        with self._lock:
+            if (after, "") < held.floor:
+                return None
+            found = sorted((m for m in held.lines.values() if after <= m.created_at <= until), key=_order)
+        return found[:limit]
 
     def interventions(
         self, store: Store, key: ChannelKey, since: datetime, limit: int, now: datetime
@@ -86,15 +120,18 @@ class PlaceLines:
             held = self._places.get(key.id)
             looked = held is not None and held.looked_at == now and _fresh(held, now)
         if not looked:
-            held = self._synced(store, key, now)
+            held, _ = self._synced(store, key, now)
         with self._lock:
             kept = held.interventions if held is not None else None
             if kept is not None and kept.since <= since and kept.limit >= limit:
                 return [i for i in kept.found if i.at >= since][-limit:]
         found = store.interventions_since(key, since, limit)
         with self._lock:
-            if held is not None and self._places.get(key.id) is held:
-                held.interventions = _Interventions(since, limit, found)
+            current = held is not None and self._places.get(key.id) is held
+            if held is not None and current:
+                held.interventions = InterventionsHeld(since, limit, tuple(found))
+        if held is not None and current:
+            self._share(store, key, held, now)
         return found
 
     def held(self, key: ChannelKey, message_id: str, now: datetime) -> Message | None:
@@ -116,9 +153,10 @@ class PlaceLines:
         with self._lock:
             self._places.pop(key.id, None)
 
-    def _synced(self, store: Store, key: ChannelKey, now: datetime) -> _Place | None:
-        """The place's copy after a look at what changed since it was last brought up to date; None when
-        there is none, it is too old, or the look asks for a read of the whole window."""
+    def _synced(self, store: Store, key: ChannelKey, now: datetime) -> tuple[_Place | None, bool]:
+        """The place's copy after a look at what changed since it was last brought up to date (None when
+        there is none, it is too old, or the look asks for a read of the whole window), and whether a
+        look was paid."""
         with self._lock:
             held = self._places.get(key.id)
             if held is not None and not _fresh(held, now):
@@ -126,29 +164,64 @@ class PlaceLines:
                 held = None
             mark = held.mark if held is not None else None
         if held is None or mark is None:
-            return None
+            return None, False
         changes = store.buffer_changes(key, mark, SYNC_LIMIT)
         with self._lock:
             if self._places.get(key.id) is not held:
-                return self._places.get(key.id)  # read again meanwhile, by a concurrent use
+                return self._places.get(key.id), True  # read again meanwhile, by a concurrent use
             if len(changes) >= SYNC_LIMIT or any(
                 c.state == ERASED and c.changed_at > held.mark for c in changes
             ):
                 del self._places[key.id]
-                return None
+                return None, True
             for change in changes:
                 if change.changed_at > held.mark:  # a concurrent look may have applied it (and later ones)
                     _apply(held, change)
             held.looked_at = now
             _trim(held)
-            return held
+            return held, True
+
+    def _from_digest(
+        self, store: Store, key: ChannelKey, digest: WindowDigest, version: str, now: datetime
+    ) -> _Place | None:
+        """The shared digest, brought up to date by one look, as this process's copy; None when the look
+        asks for a read of the whole window. Left shared again when the look found changes."""
+        changes = store.buffer_changes(key, digest.mark, SYNC_LIMIT)
+        if len(changes) >= SYNC_LIMIT or any(c.state == ERASED for c in changes):
+            return None
+        held = _Place(
+            now,
+            digest.mark,
+            {m.id: m for m in digest.lines},
+            digest.floor,
+            digest.want,
+            looked_at=now,
+            interventions=digest.interventions,
+            version=version,
+        )
+        for change in changes:
+            _apply(held, change)
+        _trim(held)
+        with self._lock:
+            self._places[key.id] = held
+        if changes:
+            self._share(store, key, held, now)
+        return held
 
     def _load(
-        self, store: Store, key: ChannelKey, since: datetime, limit: int, now: datetime, want: int
+        self,
+        store: Store,
+        key: ChannelKey,
+        since: datetime,
+        limit: int,
+        now: datetime,
+        want: int,
+        version: str | None,
     ) -> list[Message]:
         """Read the window whole, with the newest change time among its lines: a change after that time
         shows at the next look, one before it is in the window read (a look applies again what it holds
-        already, harmlessly). A window with no line to time it by asks for the newest change first."""
+        already, harmlessly). A window with no line to time it by asks for the newest change first. The
+        copy is shared when the digest's `version` was read before the window."""
         want = max(want, limit)
         window = store.recent_changes(key, since, want)
         mark = max((c.changed_at for c in window), default=UNTIMED)
@@ -158,9 +231,29 @@ class PlaceLines:
             window = store.recent_changes(key, since, want)
         lines = [c.message for c in window if c.message is not None]
         floor = (since, "") if len(lines) < want else max((since, ""), _order(lines[0]))
+        held = _Place(now, mark, {m.id: m for m in lines}, floor, want, looked_at=now, version=version)
         with self._lock:
-            self._places[key.id] = _Place(now, mark, {m.id: m for m in lines}, floor, want, looked_at=now)
+            self._places[key.id] = held
+        self._share(store, key, held, now)
         return lines[-limit:]
+
+    def _share(self, store: Store, key: ChannelKey, held: _Place, now: datetime) -> None:
+        """Leave the copy in the place's shared digest, in the use that read it (a later use's copy may be
+        newer than the digest, but is not written: one write per cold use at most, none while warm). The
+        lines older than a buffer line lives are left out, and the document expires with its oldest."""
+        with self._lock:
+            if held.version is None or held.loaded_at != now or held.mark == UNTIMED:
+                return
+            horizon = now - self._keep
+            lines = tuple(sorted((m for m in held.lines.values() if m.created_at >= horizon), key=_order))
+            digest = WindowDigest(
+                held.mark, lines, max(held.floor, (horizon, "")), held.want, held.interventions
+            )
+            version = held.version
+        expire_at = (lines[0].created_at if lines else now) + self._keep
+        kept = store.keep_window_digest(key, digest, version, expire_at)
+        with self._lock:
+            held.version = kept  # None: another process wrote or cleared it meanwhile; leave it to them
 
 
 def _fresh(held: _Place, now: datetime) -> bool:
@@ -203,14 +296,15 @@ _COPIES: weakref.WeakKeyDictionary[object, dict[str, PlaceLines]] = weakref.Weak
 _COPIES_LOCK = threading.Lock()
 
 
-def of(owner: object, function: str) -> PlaceLines:
+def of(owner: object, function: str, keep: timedelta) -> PlaceLines:
     """The copy `function` (ingest, judge, reply) keeps for `owner` (a Deps: one per process, and one per
-    simulated process, whose functions keep theirs apart as their deployed processes do)."""
+    simulated process, whose functions keep theirs apart as their deployed processes do); `keep` is the
+    buffer's lifetime of a line."""
     with _COPIES_LOCK:
         copies = _COPIES.setdefault(owner, {})
         copy = copies.get(function)
         if copy is None:
-            copy = copies[function] = PlaceLines()
+            copy = copies[function] = PlaceLines(keep)
         return copy
 
 

@@ -15,6 +15,7 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import MESSAGES, Paths
+from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.model import ChannelKey, Message
 
@@ -24,10 +25,11 @@ CHANGED = {codec.CHANGED_AT: firestore.SERVER_TIMESTAMP}  # the commit time: cha
 class Buffer:
     """One document per message, created once; no write to a shared document per message."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
+    def __init__(self, paths: Paths, counter: DocumentCounter, windows: Windows) -> None:
         self._paths = paths
         self._client = paths.client
         self._count = counter.add
+        self._windows = windows  # an edit or a delete clears the place's shared copy in its commit
 
     def add_message(self, message: Message, expire_at: datetime) -> bool:
         """Create-if-absent by message id; True when this call created it. A tombstone in the message's
@@ -72,12 +74,13 @@ class Buffer:
             if state == "message":
                 assert current is not None
                 tx.update(ref, {"content": content} | CHANGED)
+                self._windows.clear(key, tx)
                 return "edited", codec.message_from_doc(current)
             tx.set(ref, codec.pending_edit_doc(message_id, content, pending_until) | CHANGED)
             return "pending", None
 
         outcome = run(self._client.transaction())
-        self._count(reads=1, writes=int(outcome[0] != "deleted"))
+        self._count(reads=1, writes={"edited": 2, "pending": 1}.get(outcome[0], 0))
         return outcome
 
     def delete_message(self, key: ChannelKey, message_id: str, tombstone_until: datetime) -> Message | None:
@@ -89,11 +92,12 @@ class Buffer:
             snap = ref.get(transaction=tx)
             current = snap.to_dict() if snap.exists else None
             tx.set(ref, codec.tombstone_doc(message_id, tombstone_until) | CHANGED)
+            self._windows.clear(key, tx)
             if current is None or codec.doc_state(current) != "message":
                 return None
             return codec.message_from_doc(current)
 
-        self._count(reads=1, writes=1)
+        self._count(reads=1, writes=2)
         gone: Message | None = run(self._client.transaction())
         return gone
 

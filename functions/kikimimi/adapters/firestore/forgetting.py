@@ -13,6 +13,7 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import CHANNELS, GATEWAY_MARKS, MESSAGES, PLACE_COLLECTIONS, Paths
+from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.buffer_change import ERASED
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey
@@ -77,10 +78,11 @@ def delete_all(client: Any, refs: Iterable[Any]) -> int:
 class PlaceErasure:
     """A place or a guild erased from the Store: found by the guild, then every collection under it."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
+    def __init__(self, paths: Paths, counter: DocumentCounter, windows: Windows) -> None:
         self._paths = paths
         self._client = paths.client
         self._count = counter.add
+        self._windows = windows
 
     def guild_places(self, guild_id: str) -> list[str]:
         """Channels of the guild's buffered messages (a collection-group query) and of the place
@@ -138,7 +140,8 @@ class PlaceErasure:
         marker[codec.CHANGED_AT] = firestore.SERVER_TIMESTAMP
         for place in places:
             if erased[place.id] and not settings:
-                writes += 1
+                writes += 2  # and its shared copy cleared: a process that read before cannot write after
                 place.collection(MESSAGES).document(ERASED).set(marker)
+                self._windows.clear(ChannelKey.parse(place.id))
         self._count(reads=max(1, gone) + reads, writes=gone + writes)
         return gone

@@ -18,6 +18,7 @@ JUDGMENTS = "judgments"  # channels/{key}/judgments/{digest}: the judgment cache
 POOLS = ("watch", "tension")
 CAPS = "caps"  # channels/{key}/caps/{user-…|channel}: recent answers to addressed messages
 REPLY_DRAFTS = "reply_drafts"  # channels/{key}/reply_drafts/{nonce}: a written reply, for its retries
+WINDOWS = "windows"  # channels/{key}/windows/newest: the place's newest lines, shared by the functions
 LLM_BUDGET = "llm_budget"  # {guild}-{day}: LLM calls per guild and UTC day
 GATEWAY_MARKS = "gateway_marks"  # {place}: the last message id the gateway published there
 GUILD_SETTINGS = "guild_settings"  # guild_settings/{guild}: the switches a server's admins set
@@ -37,7 +38,7 @@ def judgments(pool: str) -> str:
 
 
 # Every collection under a place's document (what forgetting a place deletes).
-PLACE_COLLECTIONS = (MESSAGES, INTERVENTIONS, JUDGMENTS, *map(judgments, POOLS), CAPS, REPLY_DRAFTS)
+PLACE_COLLECTIONS = (MESSAGES, INTERVENTIONS, JUDGMENTS, *map(judgments, POOLS), CAPS, REPLY_DRAFTS, WINDOWS)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,9 @@ class Paths:
 
     def messages(self, key: ChannelKey) -> firestore.CollectionReference:
         return self.place(key).collection(MESSAGES)
+
+    def windows(self, key: ChannelKey) -> firestore.CollectionReference:
+        return self.place(key).collection(WINDOWS)
 
     def owns(self, ref: Any) -> bool:
         """Under this prefix's places: another prefix's buffer (bench, tests) shares the collection group."""

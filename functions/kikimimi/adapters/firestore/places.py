@@ -15,6 +15,7 @@ from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.forgetting import delete_all, match_filter, rewrite_each
 from kikimimi.adapters.firestore.paths import GATEWAY_MARKS, INTERVENTIONS, REPLY_DRAFTS, Paths
+from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.buffer_change import INTERVENED
 from kikimimi.domain.memory.forget import intervention_without
 from kikimimi.domain.memory.model import SourceMatch
@@ -27,10 +28,13 @@ MARK_BATCH = 400  # Firestore commits at most 500 writes
 class Places:
     """What a place keeps about itself and about what the bot did there."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter, *, intervention_ttl: timedelta) -> None:
+    def __init__(
+        self, paths: Paths, counter: DocumentCounter, windows: Windows, *, intervention_ttl: timedelta
+    ) -> None:
         self._paths = paths
         self._client = paths.client
         self._count = counter.add
+        self._windows = windows
         self._intervention_ttl = intervention_ttl
 
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
@@ -125,7 +129,8 @@ class Places:
         if changed:
             ref, marker = self._intervened(key, max(i.at for i in changed))
             ref.set(marker)
-        self._count(reads=max(1, 2 * len(changed)), writes=len(changed) + int(bool(changed)))
+            self._windows.clear(key)  # after the rewrites: a copy read after it holds none of the old
+        self._count(reads=max(1, 2 * len(changed)), writes=len(changed) + 2 * int(bool(changed)))
         return len(changed)
 
     def reply_draft(self, key: ChannelKey, nonce: str) -> ReplyDraft | None:

@@ -14,6 +14,7 @@ from kikimimi.adapters.firestore.facts import Facts
 from kikimimi.adapters.firestore.guilds import Guilds
 from kikimimi.adapters.firestore.memory import ChannelMemories
 from kikimimi.adapters.firestore.paths import Paths
+from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.memory.model import (
     ChannelMemory,
     Chunk,
@@ -36,7 +37,8 @@ class FirestoreRecall:
         self._client = client
         self._counter = DocumentCounter()
         paths = Paths(client, prefix)
-        self._buffer = Buffer(paths, self._counter)  # the Store's message buffer, read for summaries
+        # The Store's message buffer, read for summaries (read only: its shared copies are the Store's).
+        self._buffer = Buffer(paths, self._counter, Windows(paths, self._counter))
         self._memories = ChannelMemories(paths, self._counter, chunk_ttl=chunk_ttl)
         self._facts = Facts(paths, self._counter)
         self._guilds = Guilds(paths, self._counter)

@@ -15,6 +15,7 @@ from kikimimi.adapters.firestore.guild_settings import GuildSwitches
 from kikimimi.adapters.firestore.opt_outs import OptOuts
 from kikimimi.adapters.firestore.paths import Paths
 from kikimimi.adapters.firestore.places import Places
+from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.caps import CapDecision
 from kikimimi.domain.memory.model import SourceMatch
@@ -28,6 +29,7 @@ from kikimimi.domain.model import (
     Message,
 )
 from kikimimi.domain.outgoing import ReplyDraft
+from kikimimi.domain.window_digest import WindowDigest
 
 
 class FirestoreStore:
@@ -45,10 +47,11 @@ class FirestoreStore:
         self._client = client
         self._counter = DocumentCounter()
         paths = Paths(client, prefix)
-        self._buffer = Buffer(paths, self._counter)
-        self._places = Places(paths, self._counter, intervention_ttl=intervention_ttl)
+        self._windows = Windows(paths, self._counter)
+        self._buffer = Buffer(paths, self._counter, self._windows)
+        self._places = Places(paths, self._counter, self._windows, intervention_ttl=intervention_ttl)
         self._caps = Caps(paths, self._counter, judgment_ttl=judgment_ttl)
-        self._erasure = PlaceErasure(paths, self._counter)
+        self._erasure = PlaceErasure(paths, self._counter, self._windows)
         self._guild_switches = GuildSwitches(paths, self._counter)
         self._opt_outs = OptOuts(paths, self._counter)
 
@@ -94,6 +97,14 @@ class FirestoreStore:
 
     def buffer_changes(self, key: ChannelKey, after: datetime | None, limit: int) -> list[BufferChange]:
         return self._buffer.buffer_changes(key, after, limit)
+
+    def window_digest(self, key: ChannelKey) -> tuple[WindowDigest | None, str]:
+        return self._windows.window_digest(key)
+
+    def keep_window_digest(
+        self, key: ChannelKey, digest: WindowDigest, version: str, expire_at: datetime
+    ) -> str | None:
+        return self._windows.keep_window_digest(key, digest, version, expire_at)
 
     # A place's records
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:

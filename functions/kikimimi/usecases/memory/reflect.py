@@ -117,14 +117,17 @@ def _after_lull(
     # One aggregation read settles most lulls (too few messages): the messages are read only to flush.
     waiting = deps.recall.count_after(key, mp.lower_bound(memory, now, channel.ttl(deps)))
     enough = memory.unreflected + waiting >= s.reflect_min_messages
-    pending = pending_messages(deps, key, memory, now) if enough else []
+    pending = pending_messages(deps, key, memory, now, by="reflect") if enough else []
     if memory.unreflected + len(pending) < s.reflect_min_messages:
         deps.emit(
             "reflection_skipped", key, **base, decision="not_due", messages=memory.unreflected + len(pending)
         )
         return None
     if pending:
-        return close_window(deps, key, task.guild_id, memory, "flush", f"r{task.window}", pending) or memory
+        return (
+            close_window(deps, key, task.guild_id, memory, "flush", f"r{task.window}", pending, by="reflect")
+            or memory
+        )
     return memory
 
 

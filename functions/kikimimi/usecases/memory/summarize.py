@@ -21,4 +21,4 @@ def summarize(deps: Deps, task: SummarizeTask) -> ChannelMemory | None:
     if task.reason == "rebuild":
         return rebuild_summary(deps, task)
     memory = deps.recall.channel_memory(task.key)
-    return close_window(deps, task.key, task.guild_id, memory, task.reason, task.window)
+    return close_window(deps, task.key, task.guild_id, memory, task.reason, task.window, by="summarize")

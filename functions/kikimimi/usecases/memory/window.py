@@ -29,14 +29,14 @@ FAR = timedelta(days=3650)
 
 
 def pending_messages(
-    deps: Deps, key: ChannelKey, memory: ChannelMemory, now: datetime, limit: int | None = None
+    deps: Deps, key: ChannelKey, memory: ChannelMemory, now: datetime, limit: int | None = None, *, by: str
 ) -> list[Message]:
-    """Buffered messages after the watermark, older than the settle time (late arrivals land first)."""
-    assert deps.recall is not None
+    """Buffered messages after the watermark, older than the settle time (late arrivals land first);
+    `by` (summarize, reflect) reads them through its copy of the place when that holds them."""
     s = deps.settings
     cutoff = now - timedelta(seconds=s.summary_settle_seconds)
     after = mp.lower_bound(memory, now, channel.ttl(deps))
-    found = deps.recall.messages_after(key, after, cutoff, limit or s.summary_max_messages)
+    found = channel.between(deps, key, now, after, cutoff, limit or s.summary_max_messages, by=by)
     return [m for m in found if not mp.covered(m, memory)]
 
 
@@ -48,6 +48,8 @@ def close_window(
     reason: str,
     window: str,
     pending: list[Message] | None = None,
+    *,
+    by: str,
 ) -> ChannelMemory | None:
     """Summarize the pending messages if the trigger is due; returns the new memory when committed."""
     assert deps.recall is not None
@@ -58,10 +60,10 @@ def close_window(
         pending = []  # every message of this task's bucket is summarized already: no read needed
     if pending is None and reason == "time":
         # Most time tasks find their window closed or not yet due: the first message settles it.
-        head = pending_messages(deps, key, memory, now, limit=1)
+        head = pending_messages(deps, key, memory, now, limit=1, by=by)
         if not mp.summary_due(reason, head, now, s.summary_every_messages, s.summary_every_minutes):
             pending = head
-    pending = pending_messages(deps, key, memory, now) if pending is None else pending
+    pending = pending_messages(deps, key, memory, now, by=by) if pending is None else pending
     base = {"function": "summarize", "guild": guild_id, "trigger": window, "window": window, "reason": reason}
     if not mp.summary_due(reason, pending, now, s.summary_every_messages, s.summary_every_minutes):
         if pending and reason == "time":
@@ -97,7 +99,7 @@ def close_window(
         return None
     forget(deps, key)
     emit_summary(deps, key, base, new, "summarized", len(batch), model, started, profiles=len(updates))
-    _follow_up(deps, key, new, window, full=len(batch) >= s.summary_max_messages)
+    _follow_up(deps, key, new, window, full=len(batch) >= s.summary_max_messages, by=by)
     return new
 
 
@@ -119,7 +121,9 @@ def _aim_at(deps: Deps, key: ChannelKey, guild_id: str | None, first: Message) -
     )
 
 
-def _follow_up(deps: Deps, key: ChannelKey, memory: ChannelMemory, window: str, full: bool) -> None:
+def _follow_up(
+    deps: Deps, key: ChannelKey, memory: ChannelMemory, window: str, full: bool, *, by: str
+) -> None:
     """After a commit: a backlog reflection, and a trigger for the messages this window did not take."""
     assert deps.recall is not None
     s = deps.settings
@@ -163,6 +167,8 @@ def _follow_up(deps: Deps, key: ChannelKey, memory: ChannelMemory, window: str, 
         # A bucket's task fires after its bucket ended, so only a message delivered late can find its
         # bucket's task already used (by this run): look once for it.
         assert memory.watermark_at is not None
-        later = deps.recall.messages_after(key, mp.lower_bound(memory, now, channel.ttl(deps)), now + FAR, 1)
+        later = channel.between(
+            deps, key, now, mp.lower_bound(memory, now, channel.ttl(deps)), now + FAR, 1, by=by
+        )
         if later and not mp.covered(later[0], memory):
             _aim_at(deps, key, memory.guild_id, later[0])

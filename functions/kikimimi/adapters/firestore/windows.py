@@ -1,0 +1,135 @@
+"""The shared copy of a place's newest lines on Firestore: channels/{key}/windows/newest, one document
+written only under a precondition on the version its writer read, and cleared (not deleted, so a writer
+that read before cannot write after) by every write that takes or alters the place's text."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from google.api_core import exceptions
+from google.api_core.datetime_helpers import DatetimeWithNanoseconds
+from google.cloud import firestore
+
+from kikimimi.adapters.firestore import codec
+from kikimimi.adapters.firestore.counting import DocumentCounter
+from kikimimi.adapters.firestore.paths import Paths
+from kikimimi.domain.model import ChannelKey
+from kikimimi.domain.window_digest import InterventionsHeld, WindowDigest
+
+WINDOW = "newest"  # the one document of a place's windows collection
+# A cleared document outlives every process's reading of the one before it (a use lasts seconds).
+CLEARED_TTL = timedelta(minutes=10)
+
+
+def window_to_doc(digest: WindowDigest, expire_at: datetime) -> dict[str, Any]:
+    """Every field, always (a conditional update replaces exactly these)."""
+    held = digest.interventions
+    return {
+        "mark": codec.utc(digest.mark),
+        "lines": [_line(m) for m in digest.lines],
+        "floor_at": codec.utc(digest.floor[0]),
+        "floor_id": digest.floor[1],
+        "want": digest.want,
+        "interventions": None
+        if held is None
+        else {
+            "since": codec.utc(held.since),
+            "limit": held.limit,
+            "found": [_intervention(i) for i in held.found],
+        },
+        "expire_at": codec.utc(expire_at),
+    }
+
+
+def cleared_doc(now: datetime) -> dict[str, Any]:
+    """What an erase leaves: no text, no mark (readers read the window again)."""
+    return {
+        "mark": None,
+        "lines": [],
+        "floor_at": None,
+        "floor_id": "",
+        "want": 0,
+        "interventions": None,
+        "expire_at": codec.utc(now + CLEARED_TTL),
+    }
+
+
+def window_from_doc(doc: dict[str, Any]) -> WindowDigest | None:
+    if doc.get("mark") is None:
+        return None
+    held = doc.get("interventions")
+    return WindowDigest(
+        mark=codec.utc(doc["mark"]),
+        lines=tuple(codec.message_from_doc(line) for line in doc.get("lines") or ()),
+        floor=(codec.utc(doc["floor_at"]), str(doc.get("floor_id", ""))),
+        want=int(doc.get("want", 0)),
+        interventions=None
+        if held is None
+        else InterventionsHeld(
+            since=codec.utc(held["since"]),
+            limit=int(held["limit"]),
+            found=tuple(codec.intervention_from_doc(i) for i in held.get("found") or ()),
+        ),
+    )
+
+
+def _line(message: Any) -> dict[str, Any]:
+    doc = codec.message_to_doc(message, message.created_at)
+    doc.pop("expire_at")  # the document's own expiry bounds its lines
+    return doc
+
+
+def _intervention(intervention: Any) -> dict[str, Any]:
+    doc = codec.intervention_to_doc(intervention, intervention.at)
+    doc.pop("expire_at")
+    return doc
+
+
+class Windows:
+    """Read and conditionally write a place's shared copy; the erasers clear it through `clear`."""
+
+    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
+        self._paths = paths
+        self._count = counter.add
+
+    def ref(self, key: ChannelKey) -> firestore.DocumentReference:
+        return self._paths.windows(key).document(WINDOW)
+
+    def window_digest(self, key: ChannelKey) -> tuple[WindowDigest | None, str]:
+        self._count(reads=1)
+        snap = self.ref(key).get()
+        if not snap.exists:
+            return None, ""
+        return window_from_doc(snap.to_dict() or {}), _version(snap.update_time)
+
+    def keep_window_digest(
+        self, key: ChannelKey, digest: WindowDigest, version: str, expire_at: datetime
+    ) -> str | None:
+        self._count(writes=1)
+        ref, doc = self.ref(key), window_to_doc(digest, expire_at)
+        try:
+            if not version:
+                result = ref.create(doc)
+            else:
+                since = DatetimeWithNanoseconds.from_rfc3339(version).timestamp_pb()
+                option = self._paths.client.write_option(last_update_time=since)
+                result = ref.update(doc, option=option)
+        except (exceptions.Conflict, exceptions.FailedPrecondition, exceptions.NotFound):
+            return None  # written or cleared since it was read: the other write stands
+        return _version(result.update_time)
+
+    def clear(self, key: ChannelKey, tx: Any = None) -> None:
+        """Clear the place's copy (in `tx` when given): the caller counts the write."""
+        doc = cleared_doc(datetime.now(UTC))
+        if tx is None:
+            self.ref(key).set(doc)
+        else:
+            tx.set(self.ref(key), doc)
+
+
+def _version(update_time: Any) -> str:
+    """The document's update time, to the nanosecond, as the precondition of the next write."""
+    if hasattr(update_time, "rfc3339"):  # api_core's or proto-plus's DatetimeWithNanoseconds
+        return str(update_time.rfc3339())
+    return str(DatetimeWithNanoseconds.from_timestamp_pb(update_time).rfc3339())
