@@ -162,6 +162,12 @@ class Store(Protocol):
         """Apply `change` atomically to each intervention whose snippet cites the match; how many changed."""
         ...
 
+    def interventions_changed(self, key: ChannelKey, after: datetime, limit: int) -> list[Intervention]:
+        """Interventions recorded or rewritten after `after` (the server time of a change of the place's
+        buffer: the intervention marker moves in the same commit), oldest change first, at most `limit`:
+        one query, billed per document returned (at least one)."""
+        ...
+
     def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
         """The newest `limit` interventions at or after `since`, oldest first (reads cost per document)."""
         ...

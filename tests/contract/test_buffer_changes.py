@@ -10,6 +10,7 @@ import pytest
 
 from kikimimi.adapters.firestore import FirestoreStore
 from kikimimi.domain.buffer_change import DELETED, ERASED, INTERVENED, MESSAGE, PENDING_EDIT
+from kikimimi.domain.memory.forget import intervention_without
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
 from kikimimi.usecases.place_lines import PlaceLines
@@ -117,7 +118,7 @@ def test_a_copy_on_the_store_answers_what_the_buffer_answers(store: InMemoryStor
     always answer as the buffer does; the shared copy never holds a line the buffer no longer holds so."""
     rng = random.Random(7)
     copies, now, made = [PlaceLines(timedelta(days=1)) for _ in range(3)], T0, 0
-    for _ in range(60):
+    for _ in range(80):
         now += timedelta(seconds=rng.choice([1, 3, 10, 70]))
         action = rng.random()
         if action < 0.55:
@@ -128,8 +129,11 @@ def test_a_copy_on_the_store_answers_what_the_buffer_answers(store: InMemoryStor
             store.update_message(KEY, f"{rng.randint(1, made):04d}", f"edit {rng.random():.3f}", UNTIL)
         elif action < 0.85 and made:
             store.delete_message(KEY, f"{rng.randint(1, made):04d}", UNTIL)
-        elif action < 0.9:
+        elif action < 0.88:
             store.forget_place("100")
+        elif action < 0.93 and made:
+            match = SourceMatch(message_id=f"{rng.randint(1, made):04d}")  # a forget of one line
+            store.rewrite_interventions(KEY, match, lambda i, m=match: intervention_without(i, m))
         else:
             store.record_intervention(KEY, spoke(made))
         limit, copy = rng.choice([1, 3, 5, 10]), rng.choice(copies)

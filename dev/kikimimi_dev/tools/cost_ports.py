@@ -45,9 +45,9 @@ def _query(_args: Arguments, result: Any) -> Billing:
 FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "add_message": _one_write,
     # An edit also clears the place's shared copy (windows/newest) in its commit.
-    "update_message": lambda a, r: (1, {"edited": 2, "pending": 1}.get(r[0], 0), 0)
-    if isinstance(r, tuple)
-    else (0, 1, 0),
+    "update_message": lambda a, r: (
+        (1, {"edited": 2, "pending": 1}.get(r[0], 0), 0) if isinstance(r, tuple) else (0, 1, 0)
+    ),
     # A tombstone replaces the message (a write, not a delete); the place's shared copy is cleared with it.
     "delete_message": lambda a, r: (1, 2, 0),
     "recent_messages": _query,
@@ -61,6 +61,7 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "keep_reply_draft": lambda a, r: (int(r is not a["draft"]), 1, 0),
     "record_intervention": lambda a, r: (0, 2, 0),  # and the place's intervention marker in the buffer
     "interventions_since": _query,
+    "interventions_changed": _query,  # after the intervention marker moved: only what changed since
     "channel_settings": _one_read,
     "save_channel_settings": _one_write,
     "guild_settings": _one_read,  # an admin's switches, cached per instance (usecases/grounding.py)

@@ -39,7 +39,17 @@ STORE_TABLES = {
 }
 RECALL_TABLES = {"_channels", "_chunks", "_facts", "_profiles", "_guilds"}
 # `_changed` is a field of the buffer's documents (changed_at), not documents of its own.
-NOT_TABLES = {"_lock", "_order", "_store", "reads", "writes", "_changed", "_ticks", "_window_versions"}
+NOT_TABLES = {
+    "_lock",
+    "_order",
+    "_store",
+    "reads",
+    "writes",
+    "_changed",
+    "_ticks",
+    "_window_versions",
+    "_interventions_changed",  # the interventions' changed_at
+}
 
 
 def twin_documents(store: InMemoryStore, recall: InMemoryRecall | None = None) -> Documents:
@@ -87,7 +97,12 @@ def _store(store: InMemoryStore, put: Any) -> None:
             for doc_id, intervention in interventions.items():
                 doc = codec.intervention_to_doc(intervention, intervention.at)
                 doc.pop("expire_at")
-                put(f"channels/{place}/interventions", doc_id, doc)
+                changed_at = store._interventions_changed.get(place, {}).get(doc_id)
+                put(
+                    f"channels/{place}/interventions",
+                    doc_id,
+                    doc | ({} if changed_at is None else {codec.CHANGED_AT: changed_at}),
+                )
         for place in {*store._settings, *store._place_guilds}:
             settings = store._settings.get(place) or ChannelSettings()
             moderated = (settings.enabled, settings.quiet_until, settings.visibility) != (None, None, None)

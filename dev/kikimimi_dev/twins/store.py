@@ -159,7 +159,10 @@ class InMemoryStore(ForgettingStore, BufferChangeLog, OptOutLists, GuildSwitchTa
             stored = replace(intervention, at=utc(intervention.at), context=tuple(intervention.context))
             for mid in sorted(deleted):
                 stored = intervention_without(stored, SourceMatch(message_id=mid))
-            self._interventions.setdefault(key.id, {})[intervention_doc_id(intervention)] = stored
+            doc_id = intervention_doc_id(intervention)
+            self._interventions.setdefault(key.id, {})[doc_id] = stored
+            # In the marker's commit, so at its time.
+            self._interventions_changed.setdefault(key.id, {})[doc_id] = self._markers[key.id][INTERVENED]
 
     def rewrite_interventions(
         self, key: ChannelKey, match: SourceMatch, change: Callable[[Intervention], Intervention]
@@ -176,12 +179,22 @@ class InMemoryStore(ForgettingStore, BufferChangeLog, OptOutLists, GuildSwitchTa
             ]
             for doc_id in hits:
                 stored[doc_id] = change(stored[doc_id])
+                self._interventions_changed.setdefault(key.id, {})[doc_id] = self._server_time()
             if hits:
                 self._mark(key.id, INTERVENED)
                 self._clear_window(key.id, datetime.now(UTC))
             self.reads += max(1, len(hits))
             self.writes += len(hits) + 2 * int(bool(hits))
             return len(hits)
+
+    def interventions_changed(self, key: ChannelKey, after: datetime, limit: int) -> list[Intervention]:
+        """Recorded or rewritten after `after`, oldest change first (one query, billed per document)."""
+        with self._lock:
+            times = self._interventions_changed.get(key.id, {})
+            stored = self._interventions.get(key.id, {})
+            found = sorted((at, doc_id) for doc_id, at in times.items() if at > after and doc_id in stored)
+            self.reads += max(1, min(limit, len(found)))
+            return [stored[doc_id] for _, doc_id in found[:limit]]
 
     def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
         """The newest `limit` interventions at or after `since`, oldest first."""

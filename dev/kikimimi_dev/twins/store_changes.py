@@ -21,6 +21,8 @@ class BufferChangeLog(StoreState):
         super().__init__()
         self._changed: dict[str, dict[str, datetime]] = {}  # place -> document id -> changed_at
         self._markers: dict[str, dict[str, datetime]] = {}  # place -> marker (ERASED, INTERVENED) -> at
+        # place -> intervention document id -> changed_at (recorded with its marker, rewritten before it)
+        self._interventions_changed: dict[str, dict[str, datetime]] = {}
         self._ticks = 0
 
     def _server_time(self) -> datetime:
@@ -41,6 +43,7 @@ class BufferChangeLog(StoreState):
         """The place's buffer documents were deleted; a place that stays gets the erase marker."""
         self._changed.pop(place, None)
         self._markers.pop(place, None)
+        self._interventions_changed.pop(place, None)
         if marker:
             self.writes += 1
             self._mark(place, ERASED)

@@ -14,11 +14,15 @@ Order = tuple[datetime, str]  # a line's place in the buffer: created_at, then i
 
 @dataclass(frozen=True)
 class InterventionsHeld:
-    """The newest `limit` interventions at or after `since`, as the Store answered."""
+    """The newest `limit` interventions at or after `since`, as the Store answered after the buffer change
+    at server time `mark`; `stale` once the intervention marker moved since (what changed after `mark` is
+    read then, not all of them)."""
 
     since: datetime
     limit: int
     found: tuple[Intervention, ...]
+    mark: datetime
+    stale: bool = False
 
 
 @dataclass(frozen=True)

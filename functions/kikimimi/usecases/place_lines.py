@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from kikimimi.domain.buffer_change import DELETED, ERASED, INTERVENED, MESSAGE, UNTIMED, BufferChange
@@ -123,16 +123,26 @@ class PlaceLines:
             held, _ = self._synced(store, key, now)
         with self._lock:
             kept = held.interventions if held is not None else None
-            if kept is not None and kept.since <= since and kept.limit >= limit:
+            mark = held.mark if held is not None else None
+            covers = kept is not None and kept.since <= since and kept.limit >= limit
+            if kept is not None and covers and not kept.stale:
                 return [i for i in kept.found if i.at >= since][-limit:]
-        found = store.interventions_since(key, since, limit)
+        if kept is not None and covers and mark is not None:
+            changed = store.interventions_changed(key, kept.mark, SYNC_LIMIT)
+            fresh = None if len(changed) >= SYNC_LIMIT else _merged(kept, changed, mark)
+        else:
+            fresh = None
+        if fresh is None:
+            fresh = InterventionsHeld(
+                since, limit, tuple(store.interventions_since(key, since, limit)), mark or UNTIMED
+            )
         with self._lock:
-            current = held is not None and self._places.get(key.id) is held
+            current = held is not None and self._places.get(key.id) is held and mark is not None
             if held is not None and current:
-                held.interventions = InterventionsHeld(since, limit, tuple(found))
+                held.interventions = fresh
         if held is not None and current:
             self._share(store, key, held, now)
-        return found
+        return [i for i in fresh.found if i.at >= since][-limit:]
 
     def held(self, key: ChannelKey, message_id: str, now: datetime) -> Message | None:
         """The line if the copy holds it and this use looked at the place (it is buffered as it is)."""
@@ -268,8 +278,22 @@ def _apply(held: _Place, change: BufferChange) -> None:
         held.lines[line.id] = line
     elif change.state in (MESSAGE, DELETED):
         held.lines.pop(change.doc_id, None)
-    elif change.state == INTERVENED:
-        held.interventions = None
+    elif change.state == INTERVENED and held.interventions is not None:
+        held.interventions = replace(held.interventions, stale=True)
+
+
+def _merged(kept: InterventionsHeld, changed: list[Intervention], mark: datetime) -> InterventionsHeld:
+    """The kept interventions with those recorded or rewritten since their mark (each replacing its
+    earlier self): still the newest `limit` at or after `since`, now as of the copy's `mark`."""
+    by_id = {_intervention_id(i): i for i in kept.found}
+    by_id.update((_intervention_id(i), i) for i in changed)
+    found = sorted((i for i in by_id.values() if i.at >= kept.since), key=lambda i: i.at)[-kept.limit :]
+    return InterventionsHeld(kept.since, kept.limit, tuple(found), mark)
+
+
+def _intervention_id(intervention: Intervention) -> tuple[str, str]:
+    """What names an intervention's document: a retried record overwrites it."""
+    return intervention.trigger_id, intervention.response_type.value
 
 
 def _answer(held: _Place, since: datetime, limit: int) -> list[Message] | None:

@@ -77,7 +77,12 @@ class Places:
         return self._paths.place(key).collection(INTERVENTIONS)
 
     def _intervention_doc(self, intervention: Intervention) -> dict[str, Any]:
-        return codec.intervention_to_doc(intervention, codec.utc(intervention.at) + self._intervention_ttl)
+        """With its change time: a record or a rewrite commits it with the place's intervention marker
+        moved after it, and processes that keep the interventions read only what changed since."""
+        expire_at = codec.utc(intervention.at) + self._intervention_ttl
+        return codec.intervention_to_doc(intervention, expire_at) | {
+            codec.CHANGED_AT: firestore.SERVER_TIMESTAMP
+        }
 
     def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
         """In a transaction that reads the snippet's messages: a line whose message was deleted is left
@@ -118,6 +123,18 @@ class Places:
         found = [codec.intervention_from_doc(snap.to_dict() or {}) for snap in query.stream()]
         self._count(reads=max(1, len(found)))
         return found[::-1]
+
+    def interventions_changed(self, key: ChannelKey, after: datetime, limit: int) -> list[Intervention]:
+        """Recorded or rewritten after `after`, oldest change first (the automatic index on changed_at)."""
+        query = (
+            self._interventions(key)
+            .where(filter=FieldFilter(codec.CHANGED_AT, ">", codec.utc(after)))
+            .order_by(codec.CHANGED_AT)
+            .limit(limit)
+        )
+        found = [codec.intervention_from_doc(snap.to_dict() or {}) for snap in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return found
 
     def rewrite_interventions(
         self, key: ChannelKey, match: SourceMatch, change: Callable[[Intervention], Intervention]

@@ -124,6 +124,9 @@ class FirestoreStore:
     def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
         self._places.record_intervention(key, intervention)
 
+    def interventions_changed(self, key: ChannelKey, after: datetime, limit: int) -> list[Intervention]:
+        return self._places.interventions_changed(key, after, limit)
+
     def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
         return self._places.interventions_since(key, since, limit)
 

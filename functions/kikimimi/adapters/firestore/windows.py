@@ -37,6 +37,8 @@ def window_to_doc(digest: WindowDigest, expire_at: datetime) -> dict[str, Any]:
             "since": codec.utc(held.since),
             "limit": held.limit,
             "found": [_intervention(i) for i in held.found],
+            "mark": codec.utc(held.mark),
+            "stale": held.stale,
         },
         "expire_at": codec.utc(expire_at),
     }
@@ -70,6 +72,8 @@ def window_from_doc(doc: dict[str, Any]) -> WindowDigest | None:
             since=codec.utc(held["since"]),
             limit=int(held["limit"]),
             found=tuple(codec.intervention_from_doc(i) for i in held.get("found") or ()),
+            mark=codec.utc(held["mark"]),
+            stale=bool(held.get("stale", False)),
         ),
     )
 
