@@ -9,6 +9,9 @@
 #   channels/{key}/{watch,tension}_judgments/{digest}  the reserved budgets' judgments  expire_at → TTL
 #   channels/{key}/reply_drafts/{nonce}     a written reply, for its    expire_at → TTL
 #                                           task's retries (an hour)
+#   channels/{key}/windows/newest           the place's newest lines    expire_at → TTL (its oldest
+#                                           and interventions, shared   line's own expiry); cleared by
+#                                           by the functions' copies    every edit, delete and erase
 #   memory_channels/{key}                   summary, mood, topics       adapters/firestore/memory.py
 #   memory_channels/{key}/chunks/{seq}      summarized stretches        expire_at → TTL
 #   memory_channels/{key}/facts/{id}        facts + `embedding` vector  expires_at: decay, by maintain
@@ -20,7 +23,8 @@
 #
 # Indexes: the store's queries each filter and order on one field of one collection (messages:
 # created_at >= since order by created_at desc limit n, and changed_at > t order by changed_at limit n
-# for each process's copy of a place; interventions: at >= since order by at), which
+# for each process's copy of a place; interventions: at >= since order by at, and changed_at > t order
+# by changed_at), which
 # the automatic single-field indexes serve; they serve recall's keyword query on one place's facts too
 # (keywords array-contains-any, limit n: no order, no other filter). The memory needs three more,
 # declared below: the vector index on facts.embedding, a collection-group index on facts.expires_at
@@ -49,7 +53,10 @@ resource "google_firestore_database" "db" {
 locals {
   # Collection groups whose documents carry `expire_at`; Firestore deletes them after that time
   # (typically within a day: readers still filter by time, TTL only bounds storage).
-  ttl_collections = toset(["messages", "interventions", "judgments", "watch_judgments", "tension_judgments", "chunks", "caps", "llm_budget", "reply_drafts", "gateway_marks"])
+  ttl_collections = toset(["messages", "interventions", "judgments", "watch_judgments", "tension_judgments", "chunks", "caps", "llm_budget", "reply_drafts", "gateway_marks", "windows"])
+  # The shared copy's lines and interventions are read only whole, by id: indexing every line's fields
+  # would cost a write per field per line and nothing queries them.
+  unindexed_window_fields = toset(["lines", "interventions"])
 }
 
 resource "google_firestore_field" "ttl" {
@@ -64,6 +71,19 @@ resource "google_firestore_field" "ttl" {
 
   # No single-field indexes on the expiry timestamp: nothing queries it, and a monotonically
   # increasing indexed field caps write throughput.
+  index_config {}
+
+  depends_on = [google_firestore_database.db]
+}
+
+resource "google_firestore_field" "window_unindexed" {
+  for_each = local.unindexed_window_fields
+
+  project    = var.project_id
+  database   = var.firestore_database
+  collection = "windows"
+  field      = each.key
+
   index_config {}
 
   depends_on = [google_firestore_database.db]

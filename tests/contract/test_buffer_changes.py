@@ -4,6 +4,7 @@ function's copy of a place built on it answers what `recent_messages` answers.""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -13,6 +14,7 @@ from kikimimi.domain.buffer_change import DELETED, ERASED, INTERVENED, MESSAGE, 
 from kikimimi.domain.memory.forget import intervention_without
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
+from kikimimi.domain.window_digest import InterventionsHeld, WindowDigest
 from kikimimi.usecases.place_lines import PlaceLines
 from kikimimi_dev.twins.store import InMemoryStore
 
@@ -154,3 +156,59 @@ def test_a_window_comes_with_the_change_time_of_each_line(store: InMemoryStore |
     newest = store.buffer_changes(KEY, None, 1)[-1]
     assert newest.doc_id == "0001" and max(c.changed_at for c in window) < newest.changed_at  # the edit
     assert store.recent_changes(KEY, SINCE, 0) == [] and store.recent_changes(OTHER, SINCE, 5) == []
+
+
+def test_the_shared_copy_is_written_only_at_the_version_read_and_cleared_by_every_erase(
+    store: InMemoryStore | FirestoreStore,
+) -> None:
+    assert store.window_digest(KEY) == (None, "")
+    held = InterventionsHeld(SINCE, 10, (spoke(1),), T0, stale=True)
+    digest = WindowDigest(T0, (message(1), message(2)), (SINCE, ""), 20, held)
+    first = store.keep_window_digest(KEY, digest, "", T0 + timedelta(minutes=30))
+    assert first
+    assert store.keep_window_digest(KEY, digest, "", UNTIL) is None  # created meanwhile: refused
+    assert store.window_digest(KEY) == (digest, first)  # read back whole
+    second = store.keep_window_digest(KEY, replace(digest, want=5), first, UNTIL)
+    assert second and second != first
+    assert store.keep_window_digest(KEY, digest, first, UNTIL) is None  # written meanwhile: refused
+    assert store.window_digest(OTHER) == (None, "")
+
+    def cleared() -> str:
+        found, version = store.window_digest(KEY)
+        assert found is None and version  # a document without text, so a reader's old version fails
+        assert store.keep_window_digest(KEY, digest, second, UNTIL) is None
+        return version
+
+    store.add_message(message(1), UNTIL)
+    store.update_message(KEY, "0001", "other words", UNTIL)
+    version = cleared()
+    assert store.keep_window_digest(KEY, digest, version, UNTIL)
+    store.delete_message(KEY, "0001", UNTIL)
+    version = cleared()
+    store.keep_window_digest(KEY, digest, version, UNTIL)
+    store.record_intervention(KEY, spoke(2))
+    assert (
+        store.rewrite_interventions(KEY, SourceMatch(author_id="u1"), lambda i: replace(i, context=())) == 1
+    )
+    version = cleared()
+    store.keep_window_digest(KEY, digest, version, UNTIL)
+    store.add_message(message(2), UNTIL)
+    store.forget_place("100")
+    cleared()
+    store.forget_place("100", settings=True)  # the place is gone: no document is left
+    assert store.window_digest(KEY) == (None, "")
+
+
+def test_interventions_changed_since_a_change_time(store: InMemoryStore | FirestoreStore) -> None:
+    store.add_message(message(1), UNTIL)
+    mark = store.buffer_changes(KEY, None, 1)[-1].changed_at
+    store.record_intervention(KEY, spoke(1))
+    store.record_intervention(KEY, spoke(2))
+    assert store.interventions_changed(KEY, mark, 10) == store.interventions_since(KEY, SINCE, 10)
+    marker = store.buffer_changes(KEY, mark, 10)[-1]
+    assert marker.state == INTERVENED and store.interventions_changed(KEY, marker.changed_at, 10) == []
+    match = SourceMatch(message_id="0001")
+    store.rewrite_interventions(KEY, match, lambda i: intervention_without(i, match))
+    [rewritten] = store.interventions_changed(KEY, marker.changed_at, 10)
+    assert rewritten.trigger_id == "0001" and rewritten.context == ()
+    assert store.interventions_changed(KEY, mark, 1) == [store.interventions_since(KEY, SINCE, 10)[1]]

@@ -166,7 +166,8 @@ def test_a_concurrent_summary_of_the_same_window_loses_and_counts_nothing() -> N
     sim.clock.set(START + timedelta(minutes=5))
     state = sim.recall.channel_memory(KEY)
     assert close_window(sim.deps, KEY, "g1", state, "flush", "a", by="summarize") is not None
-    assert close_window(sim.deps, KEY, "g1", state, "flush", "b", by="summarize") is None  # same starting seq: conflict
+    # The same starting seq: a conflict.
+    assert close_window(sim.deps, KEY, "g1", state, "flush", "b", by="summarize") is None
     assert sim.recall.profile("g1", "u_alice").interaction_count == 1  # type: ignore[union-attr]
     assert sim.events.counts["summary_skipped"] >= 1
 
