@@ -6,54 +6,20 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
 from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.memory.forget import intervention_without
 from kikimimi.domain.memory.model import SourceMatch
-from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
+from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.window_digest import WindowDigest
 from kikimimi.usecases.place_lines import PlaceLines
 from kikimimi_dev.twins.store import InMemoryStore
+from tests.unit.test_place_lines import KEY, SINCE, T0, UNTIL, add, line, spoke
 
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-KEY = ChannelKey("c1")
-SINCE = T0 - timedelta(minutes=30)
-UNTIL = T0 + timedelta(days=1)
 KEEP = timedelta(minutes=30)
-
-
-def line(n: int, seconds: float | None = None) -> Message:
-    return Message(
-        id=f"m{n:03d}",
-        guild_id="g1",
-        channel_id=KEY.channel_id,
-        thread_id=None,
-        author_id=f"u{n % 3}",
-        author_name=f"user{n % 3}",
-        author_is_bot=False,
-        content=f"line {n}",
-        created_at=T0 + timedelta(seconds=10 * n if seconds is None else seconds),
-    )
-
-
-def spoke(n: int) -> Intervention:
-    return Intervention(
-        at=T0 + timedelta(seconds=n),
-        trigger_id=f"m{n:03d}",
-        response_type=ResponseType.FULL_RESPONSE,
-        message_id=f"b{n}",
-        context=(f"user1: line {n}",),
-        source_ids=(f"m{n:03d}",),
-        source_authors=("u1",),
-    )
-
-
-def add(store: InMemoryStore, *ns: int) -> None:
-    for n in ns:
-        store.add_message(line(n), UNTIL)
 
 
 def shared(store: InMemoryStore) -> WindowDigest | None:
@@ -98,7 +64,7 @@ def test_every_write_that_takes_or_alters_text_clears_the_shared_copy(
 ) -> None:
     store = InMemoryStore()
     add(store, 1, 2, 3)
-    store.record_intervention(KEY, spoke(2))
+    store.record_intervention(KEY, spoke(2, "m002"))
     first = PlaceLines(KEEP)
     first.newest(store, KEY, SINCE, 5, T0)
     first.interventions(store, KEY, SINCE, 10, T0)
@@ -158,13 +124,13 @@ def test_only_the_interventions_recorded_or_rewritten_since_are_read() -> None:
     store = InMemoryStore()
     add(store, 1, 2, 3)
     for n in (1, 2, 3):
-        store.record_intervention(KEY, spoke(n))
+        store.record_intervention(KEY, spoke(n, f"m{n:03d}"))
     add(store, 4)
     copy = PlaceLines(KEEP)
     copy.newest(store, KEY, SINCE, 5, T0)
     assert len(copy.interventions(store, KEY, SINCE, 10, T0)) == 3
 
-    store.record_intervention(KEY, spoke(4))
+    store.record_intervention(KEY, spoke(4, "m004"))
     store.reset_counters()
     now = T0 + timedelta(seconds=1)
     copy.newest(store, KEY, SINCE, 5, now)
