@@ -12,10 +12,11 @@ Deletes reach every copy at its next use: a tombstone (a delete, forget me) is a
 forget's rewrite is an edit, and an erase (forget channel) deletes documents and then moves the place's
 erase marker, which makes a copy drop itself and read the window again. A copy is also read again whole
 once it is LIFETIME old, so no text outlives a minute in a process that stops using the place (the guild
-memory's cache is a minute too). Only buffered text of the place is held, nothing is handed on.
+memory's cache is a minute too). Only buffered text of the place is held, and handed on only through the
+shared copy below.
 
 The same look carries the intervention marker: recording or rewriting one of the place's interventions
-moves it, so the interventions a copy keeps (`interventions`) are read again only after one.
+moves it, so after one the copy reads the interventions changed since (`interventions`), not all of them.
 
 Copies are shared through one document per place (Store.window_digest): a first use reads it and the
 changes after its mark instead of the window, and leaves its own copy there when it had to read more than
@@ -114,8 +115,8 @@ class PlaceLines:
     def interventions(
         self, store: Store, key: ChannelKey, since: datetime, limit: int, now: datetime
     ) -> list[Intervention]:
-        """As `Store.interventions_since`: kept with the place's copy until the intervention marker moves
-        (a look first, unless this use already looked)."""
+        """As `Store.interventions_since`: kept with the place's copy (a look first, unless this use already
+        looked); once the intervention marker moved, only those recorded or rewritten since are read."""
         with self._lock:
             held = self._places.get(key.id)
             looked = held is not None and held.looked_at == now and _fresh(held, now)
