@@ -15,7 +15,7 @@ from kikimimi.domain.memory.forget import intervention_without
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.window_digest import WindowDigest
-from kikimimi.usecases.place_lines import PlaceLines
+from kikimimi.usecases.place_lines import SHARED_LINE_BYTES, PlaceLines
 from kikimimi_dev.twins.store import InMemoryStore
 from tests.unit.test_place_lines import KEY, SINCE, T0, UNTIL, add, line, spoke
 
@@ -192,3 +192,18 @@ def test_three_functions_sharing_one_copy_answer_what_the_buffer_answers(seed: i
         assert copy.interventions(store, KEY, start, 10, now) == store.interventions_since(KEY, start, 10)
         kept = shared(store)
         assert kept is None or set(kept.lines) <= set(store.recent_messages(KEY, SINCE - KEEP, 1000))
+
+
+def test_long_lines_are_shared_fewer_and_the_copy_still_answers_as_the_buffer() -> None:
+    store = InMemoryStore()
+    for n in range(1, 121):  # 120 lines of 4,000 bytes each (Discord's longest, in Japanese)
+        store.add_message(replace(line(n), content="あ" * 1333 + "."), UNTIL)
+    PlaceLines(KEEP).newest(store, KEY, SINCE, 100, T0 + timedelta(minutes=20))
+    kept = shared(store)
+    assert kept is not None and sum(len(m.content.encode()) for m in kept.lines) <= SHARED_LINE_BYTES
+    assert kept.floor == (kept.lines[0].created_at, kept.lines[0].id)  # what it holds, it holds whole
+    later = T0 + timedelta(minutes=20)
+    for limit in (5, 100):
+        assert PlaceLines(KEEP).newest(store, KEY, SINCE, limit, later) == store.recent_messages(
+            KEY, SINCE, limit
+        )

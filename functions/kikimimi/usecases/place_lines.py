@@ -41,6 +41,8 @@ from kikimimi.ports import Store
 LIFETIME = timedelta(seconds=60)
 KEEP = 4  # lines held per line asked for: enough for the next windows, bounded per place
 SYNC_LIMIT = 50  # changes read per look; a burst of more and the copy is read again whole
+# The shared copy's words at most, its lines' and its interventions' each: a document holds 1 MiB.
+SHARED_LINE_BYTES = 300_000
 
 
 @dataclass
@@ -256,15 +258,28 @@ class PlaceLines:
             if held.version is None or held.loaded_at != now or held.mark == UNTIMED:
                 return
             horizon = now - self._keep
-            lines = tuple(sorted((m for m in held.lines.values() if m.created_at >= horizon), key=_order))
-            digest = WindowDigest(
-                held.mark, lines, max(held.floor, (horizon, "")), held.want, held.interventions
-            )
+            lines = sorted((m for m in held.lines.values() if m.created_at >= horizon), key=_order)
+            floor = max(held.floor, (horizon, ""))
+            size = sum(_size(m.content) for m in lines)
+            while size > SHARED_LINE_BYTES:  # long lines: fewer of them
+                size -= _size(lines.pop(0).content)
+                floor = max(floor, _order(lines[0]) if lines else (now, ""))
+            shown = held.interventions
+            if (
+                shown is not None
+                and sum(_size(c) for i in shown.found for c in i.context) > SHARED_LINE_BYTES
+            ):
+                shown = None
+            digest = WindowDigest(held.mark, tuple(lines), floor, held.want, shown)
             version = held.version
         expire_at = (lines[0].created_at if lines else now) + self._keep
         kept = store.keep_window_digest(key, digest, version, expire_at)
         with self._lock:
             held.version = kept  # None: another process wrote or cleared it meanwhile; leave it to them
+
+
+def _size(text: str) -> int:
+    return len(text.encode())
 
 
 def _fresh(held: _Place, now: datetime) -> bool:
