@@ -212,3 +212,12 @@ def test_interventions_changed_since_a_change_time(store: InMemoryStore | Firest
     [rewritten] = store.interventions_changed(KEY, marker.changed_at, 10)
     assert rewritten.trigger_id == "0001" and rewritten.context == ()
     assert store.interventions_changed(KEY, mark, 1) == [store.interventions_since(KEY, SINCE, 10)[1]]
+
+
+def test_the_largest_shared_copy_fits_one_document(store: InMemoryStore | FirestoreStore) -> None:
+    """300 kB of words (place_lines.SHARED_LINE_BYTES) in 4,000-byte lines, and as much in snippets."""
+    lines = tuple(replace(message(n), content="あ" * 1333 + ".") for n in range(75))
+    snippets = tuple(replace(spoke(n), context=("user1: " + "い" * 1330,) * 5) for n in range(15))
+    digest = WindowDigest(T0, lines, (SINCE, ""), 200, InterventionsHeld(SINCE, 10, snippets, T0))
+    version = store.keep_window_digest(KEY, digest, "", UNTIL)
+    assert version and store.window_digest(KEY) == (digest, version)
