@@ -142,6 +142,8 @@ TTL_CREATES: dict[str, tuple[str, Callable[[Arguments, Any], int]]] = {
     "reserve_answer": ("caps", lambda a, r: 0),
     "count_llm_call": ("llm_budget", lambda a, r: 0),
     "save_gateway_marks": ("gateway_marks", lambda a, r: 0),
+    # A place's shared copy: rewritten in place, one document per place.
+    "keep_window_digest": ("windows", lambda a, r: 0),
 }
 # cache_judgment writes the reserved budgets' judgments to collections of their own (one TTL each).
 TTL_POOLS = ("watch_judgments", "tension_judgments")
