@@ -4,11 +4,14 @@ private there, how long its buffer keeps messages, and the parent channel's line
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
+from typing import TypeVar
 
 from kikimimi.domain import chattiness
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Intervention, Message
+from kikimimi.domain.wire import MessageCreated, MessageDeleted, MessageEdited
 from kikimimi.settings import Settings
 from kikimimi.usecases import place_lines
 from kikimimi.usecases.deps import Deps, cached
@@ -156,3 +159,22 @@ def parent_messages(deps: Deps, key: ChannelKey, now: datetime) -> list[Message]
     if key.thread_id is None:
         return []
     return recent(deps, ChannelKey(key.channel_id), now, limit=10)
+
+
+Handled = TypeVar("Handled", MessageCreated, MessageEdited, MessageDeleted)
+
+
+def unless(
+    refuse: Callable[[Deps, Handled], bool], reason: str, handle: Callable[[Deps, Handled], str]
+) -> Callable[[Deps, Handled], str]:
+    """An ingest handler that first asks `refuse`: a refused envelope is handled no further, and its log
+    line says why, without the words."""
+
+    def run(deps: Deps, envelope: Handled) -> str:
+        if not refuse(deps, envelope):
+            return handle(deps, envelope)
+        base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
+        deps.emit("ingest", envelope.key, **base, decision="ignored", reason=reason)
+        return "ignored"
+
+    return run

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any
 
 from kikimimi.domain import policy, questions, reactions, rules
 from kikimimi.domain.model import ChannelKey, Message, ResponseType, TaskKind, TaskSpec
@@ -30,7 +30,6 @@ from kikimimi.usecases.memory import hook as memory_hook
 Envelope = (
     MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested | OptOutChanged
 )
-PlaceEnvelope = TypeVar("PlaceEnvelope", MessageCreated, MessageEdited, MessageDeleted)
 
 
 def ingest(deps: Deps, envelope: Envelope) -> str:
@@ -41,17 +40,13 @@ def ingest(deps: Deps, envelope: Envelope) -> str:
     return handle(deps, envelope)
 
 
-def _where_enabled(handle: Callable[[Deps, PlaceEnvelope], str]) -> Callable[[Deps, PlaceEnvelope], str]:
+def _where_enabled(handle: Callable[[Deps, channel.Handled], str]) -> Callable[[Deps, channel.Handled], str]:
     """A message's envelope is handled only where the bot is enabled; elsewhere it is ignored."""
+    return channel.unless(_not_enabled, "channel not enabled", handle)
 
-    def run(deps: Deps, envelope: PlaceEnvelope) -> str:
-        if channel.enabled(deps, envelope.key):
-            return handle(deps, envelope)
-        base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
-        deps.emit("ingest", envelope.key, **base, decision="ignored", reason="channel not enabled")
-        return "ignored"
 
-    return run
+def _not_enabled(deps: Deps, envelope: MessageCreated | MessageEdited | MessageDeleted) -> bool:
+    return not channel.enabled(deps, envelope.key)
 
 
 def _message_created(deps: Deps, envelope: MessageCreated) -> str:

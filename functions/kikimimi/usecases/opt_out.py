@@ -43,16 +43,8 @@ def refused(deps: Deps, envelope: MessageCreated | MessageEdited) -> bool:
 
 def heeded(handle: Callable[[Deps, Envelope], str]) -> Callable[[Deps, Envelope], str]:
     """A message's (or edit's) handler that first refuses an opted-out author: nothing stored, judged or
-    answered, not even a mention of the bot; the log line says so without the words."""
-
-    def run(deps: Deps, envelope: Envelope) -> str:
-        if not refused(deps, envelope):
-            return handle(deps, envelope)
-        base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
-        deps.emit("ingest", envelope.key, **base, decision="ignored", reason="opted out")
-        return "ignored"
-
-    return run
+    answered, not even a mention of the bot."""
+    return channel.unless(refused, "opted out", handle)
 
 
 def record(deps: Deps, envelope: OptOutChanged) -> str:
