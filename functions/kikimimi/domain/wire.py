@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from kikimimi.domain.model import ChannelKey, ConversationState, Message, ResponseType
 
@@ -28,6 +28,9 @@ def _utc(value: datetime) -> datetime:
     if not 1970 <= value.year <= 2999:
         raise ValueError("must be between the years 1970 and 2999")
     return value
+
+
+UtcTime = Annotated[datetime, AfterValidator(_utc)]  # every time on the wire: aware, UTC, in range
 
 
 class _Wire(BaseModel):
@@ -54,7 +57,7 @@ class MessageCreated(_Place):
     author_name: str = Field(max_length=100)
     author_is_bot: bool = False
     content: str = Field(default="", max_length=MAX_CONTENT)
-    created_at: datetime
+    created_at: UtcTime
     mentions_bot: bool = False
     reply_to_message_id: Id | None = None
     reply_to_bot: bool = False
@@ -66,11 +69,6 @@ class MessageCreated(_Place):
     # Read from the channel's history after the gateway was away (not a live event): an addressed one
     # older than ADDRESSED_MAX_AGE_SECONDS is kept but not answered.
     backfilled: bool = False
-
-    @field_validator("created_at")
-    @classmethod
-    def _aware(cls, value: datetime) -> datetime:
-        return _utc(value)
 
     def to_message(self, bot_user_id: str) -> Message:
         return Message(
@@ -116,12 +114,7 @@ class ChannelVisibility(_Place):
 
     kind: Literal["channel_visibility"] = "channel_visibility"
     private: bool
-    at: datetime
-
-    @field_validator("at")
-    @classmethod
-    def _aware(cls, value: datetime) -> datetime:
-        return _utc(value)
+    at: UtcTime
 
 
 class ForgetRequested(_Place):
@@ -132,16 +125,11 @@ class ForgetRequested(_Place):
     scope: Literal["user", "channel", "guild"]
     user_id: Id | None = None  # scope "user": whom to forget (the caller)
     requested_by: Id  # the member who ran the command; the bot's own id for a lifecycle event
-    at: datetime
+    at: UtcTime
     # Why: a member's command, or Discord telling the gateway the place or the guild is gone. For scope
     # "guild", channel_id is the guild id (there is no one channel). "opt_out": the second erase of a
     # member who opted out (a forget task, never published by the gateway).
     reason: Literal["command", "channel_deleted", "thread_deleted", "guild_removed", "opt_out"] = "command"
-
-    @field_validator("at")
-    @classmethod
-    def _aware(cls, value: datetime) -> datetime:
-        return _utc(value)
 
 
 class OptOutChanged(_Place):
@@ -152,12 +140,7 @@ class OptOutChanged(_Place):
     guild_id: Id  # opting out is per server: never a direct message
     user_id: Id
     out: bool
-    at: datetime
-
-    @field_validator("at")
-    @classmethod
-    def _aware(cls, value: datetime) -> datetime:
-        return _utc(value)
+    at: UtcTime
 
 
 GatewayEnvelope = (
@@ -189,12 +172,7 @@ class ReplyTask(_Place):
     question_id: Id | None = None  # the open question a watch decided to answer
     # The latest time the judgment planned the reply for; past it by REPLY_MAX_LATE_SECONDS the reply is
     # skipped (None: an addressed answer, which ADDRESSED_MAX_AGE_SECONDS bounds instead).
-    due_at: datetime | None = None
-
-    @field_validator("due_at")
-    @classmethod
-    def _aware(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else _utc(value)
+    due_at: UtcTime | None = None
 
 
 def _load(data: bytes | str | dict[str, Any]) -> Any:
