@@ -4,7 +4,6 @@ never get tools; a grounded reply names its sources and may link to them."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -18,6 +17,7 @@ from kikimimi.domain.wire import ReplyTask
 from kikimimi.ports import LLMRequest, LLMResult
 from kikimimi.usecases import grounding
 from kikimimi_dev.tools.simulation import Simulation
+from tests.scenarios.test_llm_judgment import answer
 
 from .conftest import START, Scenario, three_people
 
@@ -122,20 +122,6 @@ def test_grounding_cites_the_sites_and_keeps_links_to_them_only(
     assert (line["sources"], line["cited"]) == (2, cited)
     (removed,) = s.sim.events.named("link_removed")
     assert removed["host"] == "evil.example"
-
-
-def answer(**changes: Any) -> str:
-    data = {
-        "conversation_state": "ACTIVE",
-        "should_respond": True,
-        "response_type": "full_response",
-        "reason": "nobody answered the question",
-        "confidence": 0.9,
-        "delay_seconds": 30,
-        "reaction": None,
-        "reply_to_message_id": None,
-    }
-    return json.dumps({**data, **changes})
 
 
 # The watch of an unanswered question scores in the ask-the-LLM band (as in test_llm_judgment.py).
