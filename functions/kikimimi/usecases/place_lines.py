@@ -73,27 +73,13 @@ class PlaceLines:
         answers now: the copy after one look at what changed, else read whole."""
         if limit <= 0:
             return []
-        held, looked = self._synced(store, key, now)
+        held, version = self._current(store, key, now)
         if held is not None:
             with self._lock:
                 answer = _answer(held, since, limit)
             if answer is not None:
                 return answer
-            return self._load(store, key, since, limit, now, held.want, None)
-        if looked:  # a burst or an erase since this copy's look: the shared one is older still
-            return self._load(store, key, since, limit, now, limit, None)
-        digest, version = store.window_digest(key)
-        if digest is not None:
-            held = self._from_digest(store, key, digest, version, now)
-            if held is not None:
-                with self._lock:
-                    answer = _answer(held, since, limit)
-                if answer is not None:
-                    return answer
-                with self._lock:
-                    latest = held.version  # its own write, when the look found changes
-                return self._load(store, key, since, limit, now, held.want, latest)
-        return self._load(store, key, since, limit, now, limit, version)
+        return self._load(store, key, since, limit, now, held.want if held else limit, version)
 
     def between(
         self, store: Store, key: ChannelKey, after: datetime, until: datetime, limit: int, now: datetime
@@ -101,11 +87,7 @@ class PlaceLines:
         """Lines created in [after, until], oldest first, at most `limit` (a summary's window), when the
         copy after one look (or the shared one) holds every line from `after` on; None when it cannot
         tell, and the caller reads them (this never reads a window whole)."""
-        held, looked = self._synced(store, key, now)
-        if held is None and not looked:
-            digest, version = store.window_digest(key)
-            if digest is not None:
-                held = self._from_digest(store, key, digest, version, now)
+        held, _ = self._current(store, key, now)
         if held is None:
             return None
         with self._lock:
@@ -193,6 +175,22 @@ class PlaceLines:
             held.looked_at = now
             _trim(held)
             return held, True
+
+    def _current(self, store: Store, key: ChannelKey, now: datetime) -> tuple[_Place | None, str | None]:
+        """The place's copy after a look: this process's, else the shared one (None: read the window
+        whole); and the shared copy's version when this use read it (a window read whole after it may be
+        shared at that version)."""
+        held, looked = self._synced(store, key, now)
+        if held is not None or looked:  # after a burst or an erase the shared copy is older still
+            return held, None
+        digest, version = store.window_digest(key)
+        if digest is None:
+            return None, version
+        held = self._from_digest(store, key, digest, version, now)
+        if held is None:
+            return None, version
+        with self._lock:
+            return held, held.version  # its own write, when the look found changes
 
     def _from_digest(
         self, store: Store, key: ChannelKey, digest: WindowDigest, version: str, now: datetime
