@@ -424,7 +424,9 @@ def _tense(total: float) -> Score:
     [
         pytest.param(_score(0, addressed=True), False, {}, Verdict.RESPOND, id="addressed-always"),
         pytest.param(_score(80), False, {}, Verdict.RESPOND, id="high-threshold-inclusive"),
-        pytest.param(_score(80, ending=True), True, {}, Verdict.RESPOND, id="high-beats-ending"),
+        pytest.param(_score(80, ending=True), True, {}, Verdict.SILENT, id="ending-vetoes-even-high"),
+        pytest.param(_score(80), True, {}, Verdict.ASK_LLM, id="the-model-decides-high-scores"),
+        pytest.param(_score(95, ending=True), False, {}, Verdict.SILENT, id="rules-never-post-into-ending"),
         pytest.param(_score(79.9), True, {}, Verdict.ASK_LLM, id="band-top-asks-llm"),
         pytest.param(_score(20.1), True, {}, Verdict.ASK_LLM, id="band-bottom-asks-llm"),
         pytest.param(_score(20), True, {}, Verdict.SILENT, id="low-threshold-inclusive-skips"),  # ≤ low
@@ -432,12 +434,12 @@ def _tense(total: float) -> Score:
         pytest.param(_tense(0), True, {}, Verdict.ASK_LLM, id="tension-asks-the-llm-whatever-the-score"),
         pytest.param(_tense(95), True, {}, Verdict.ASK_LLM, id="tension-even-above-high"),
         pytest.param(_tense(60), False, {}, Verdict.SILENT, id="rules-never-post-into-tension"),
-        pytest.param(_score(50, ending=True), True, {}, Verdict.ASK_LLM, id="llm-judges-ending"),
+        pytest.param(_score(50, ending=True), True, {}, Verdict.SILENT, id="an-ending-costs-no-call"),
         pytest.param(_score(45), False, {}, Verdict.RESPOND, id="rules-threshold-inclusive"),
         pytest.param(_score(44.9), False, {}, Verdict.SILENT, id="rules-below-threshold"),
         pytest.param(_score(70, ending=True), False, {}, Verdict.SILENT, id="rules-ending-silent"),
         pytest.param(_score(50), False, {"rules_threshold": 60}, Verdict.SILENT, id="custom-rules-threshold"),
-        pytest.param(_score(50), True, {"high_threshold": 50}, Verdict.RESPOND, id="custom-high"),
+        pytest.param(_score(50), False, {"high_threshold": 50}, Verdict.RESPOND, id="custom-high"),
         pytest.param(_score(30), True, {"low_threshold": 31}, Verdict.SILENT, id="custom-low"),
     ],
 )

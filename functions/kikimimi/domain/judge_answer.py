@@ -4,18 +4,29 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, Field, ValidationError
 
-from kikimimi.domain.model import ConversationState, Decision, ResponseType
+from kikimimi.domain.model import Decision, ResponseType
+from kikimimi.domain.states import ALLOWS, STATE_NAMES, ConversationState
 from kikimimi.domain.policy import clamp_delay
+
+
+def _state_name(value: str) -> str:
+    if value not in STATE_NAMES:
+        raise ValueError(f"not one of {', '.join(STATE_NAMES)}")
+    return value
+
+
+# The states' names as the schema's enum, inline (no $ref: every structured-output backend reads it).
+StateName = Annotated[str, AfterValidator(_state_name), Field(json_schema_extra={"enum": list(STATE_NAMES)})]
 
 
 class JudgeAnswer(BaseModel):
     """What the judge model must answer (its JSON schema is sent as the response schema)."""
 
-    conversation_state: Literal["ACTIVE", "ENDING", "MISUNDERSTANDING", "CONFLICT"]
+    conversation_state: StateName
     should_respond: bool
     response_type: Literal["react_only", "short_ack", "full_response"]
     reason: str = Field(max_length=300)
@@ -69,11 +80,12 @@ def apply_answer(
     response_type = ResponseType(answer.response_type)
     should = answer.should_respond
     reason = answer.reason
-    if state is ConversationState.ENDING and should:
-        should, reason = False, f"conversation ending: {reason}"
+    allows = ALLOWS[state]
+    if not allows.model_post and should:
+        should, reason = False, f"conversation {state.value.lower()}: {reason}"
     if should and answer.confidence < min_confidence:
         should, reason = False, f"low confidence {answer.confidence:.2f}: {reason}"
-    if state in (ConversationState.MISUNDERSTANDING, ConversationState.CONFLICT) and should:
+    if allows.full_reply and should:
         # A reaction does not untangle a misunderstanding: a calm, concrete reply does.
         response_type = ResponseType.FULL_RESPONSE
     reaction = answer.reaction if answer.reaction in allowed_reactions else None

@@ -7,6 +7,9 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+# Re-exported: the states are defined with what each allows, in domain/states.py.
+from kikimimi.domain.states import ConversationState as ConversationState
+
 
 @dataclass(frozen=True, order=True)
 class ChannelKey:
@@ -88,15 +91,6 @@ class ResponseType(StrEnum):
     REACT_ONLY = "react_only"
     SHORT_ACK = "short_ack"
     FULL_RESPONSE = "full_response"
-
-
-class ConversationState(StrEnum):
-    """The room's state as the judge reads it."""
-
-    ACTIVE = "ACTIVE"
-    ENDING = "ENDING"
-    MISUNDERSTANDING = "MISUNDERSTANDING"
-    CONFLICT = "CONFLICT"
 
 
 @dataclass(frozen=True)

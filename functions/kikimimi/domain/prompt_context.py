@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 from kikimimi.domain.language import conversation_language, reply_language
 from kikimimi.domain.model import PERSONA_MAX_CHARS, ConversationState, Intervention, Message
+from kikimimi.domain.states import STATE_NAMES, guide
 
 MAX_LINE = 500
 DIGEST_LINES = 8  # what the judgment cache compares: the last lines carry the situation
@@ -135,6 +136,15 @@ class PromptContext:
     maybe_answers: tuple[str, ...] = ()
     # The channel's `/kikimimi persona` line, inert: the writer reads it as data about the wanted voice.
     channel_persona: str = ""
+
+    @property
+    def states(self) -> tuple[tuple[str, str], ...]:
+        """The conversation states and what each means, in the prompt's language (domain/states.py)."""
+        return guide(self.language)
+
+    @property
+    def state_names(self) -> tuple[str, ...]:
+        return STATE_NAMES
 
     def conversation_digest(self) -> str:
         """The judgment cache key: what the conversation says, not message ids or times.

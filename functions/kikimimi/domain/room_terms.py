@@ -64,7 +64,9 @@ def read_room(
     turn = since_spoke if since_spoke is not None and not watch else None
     question = is_question(trigger.content)
     humans = [m for m in messages if m.is_human]
-    ending = _ending(trigger, humans, watch, question, addressed)
+    # One reading of "ending": a closing in the last lines, or the state's farewell reading.
+    farewell = reading is not None and reading.state is ConversationState.ENDING
+    ending = _ending(trigger, humans, watch, question, addressed) or (farewell and not watch and not addressed)
     state, tense = _state(trigger, reading, ending, addressed)
     return Room(
         messages=messages,
@@ -105,8 +107,12 @@ def _state(
     """The state the rules name, and whether it is a misunderstanding or a conflict the trigger's author
     is in (`tension`): in a busy room, others' quarrel is not this line's."""
     state = ConversationState.ENDING if ending else ConversationState.ACTIVE
-    if reading is None or reading.state is ConversationState.ACTIVE:
+    if reading is None:
         return state, False
+    if reading.state is ConversationState.ACTIVE:
+        # Turns that grate between the trigger's author and another: the model names the state.
+        door = reading.ask_model and not ending and not addressed and trigger.author_id in reading.between
+        return state, door
     state = reading.state if not ending else state
     tense = (
         state in (ConversationState.MISUNDERSTANDING, ConversationState.CONFLICT)

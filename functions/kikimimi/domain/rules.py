@@ -97,21 +97,20 @@ def score_room(
 
 
 def verdict(score: Score, config: RuleConfig, llm_available: bool) -> Verdict:
-    """Respond at or above the high threshold, stay silent at or below the low one, else ask the LLM or
-    the rules. A room in a misunderstanding or a conflict is the LLM's to judge whatever its score: the
-    rules alone never post into it (template words in a fight help nobody)."""
+    """The rules propose, the model decides. The addressed are answered; the rules veto cheaply (an
+    ending, a score at or below the low threshold); every other unaddressed post is the LLM's decision
+    when one is configured, whatever the score. Without one (or with its budget spent) the rules post only
+    where they are sure: never into an ending or a tense room (template words in a fight help nobody)."""
     if score.addressed:
         return Verdict.RESPOND
     if score.tension:
         return Verdict.ASK_LLM if llm_available else Verdict.SILENT
-    if score.total >= config.high_threshold:
-        return Verdict.RESPOND
-    if score.total <= config.low_threshold:
+    if score.ending or score.total <= config.low_threshold:
         return Verdict.SILENT
     if llm_available:
         return Verdict.ASK_LLM
-    if score.ending:
-        return Verdict.SILENT
+    if score.total >= config.high_threshold:
+        return Verdict.RESPOND
     return Verdict.RESPOND if score.total >= config.rules_threshold else Verdict.SILENT
 
 

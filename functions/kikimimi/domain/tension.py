@@ -1,4 +1,4 @@
-"""The room's state over its last lines, as a person in it would name it: ending, misunderstanding, conflict.
+"""The room's state over its last lines as its words name it: ending, misunderstanding, conflict.
 
 One line says little: a lone "no" or 「違う」 is ordinary talk. A state other than ACTIVE needs cues on at
 least two lines among two people, still live at the last line and not repaired since (an apology, an
@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from kikimimi.domain.exchange import read_exchange
 from kikimimi.domain.model import ConversationState, Message
 from kikimimi.domain.rule_terms import is_closing, is_question
 
@@ -26,6 +27,8 @@ class Reading:
     tension: float
     signals: tuple[str, ...]
     between: tuple[str, ...]
+    # The words name no state, but two people's turns grate (domain/exchange.py): the model reads it.
+    ask_model: bool = False
 
 
 def _any(*patterns: str) -> re.Pattern[str]:
@@ -310,8 +313,14 @@ def read_state(messages: Sequence[Message], lines: int = 8) -> Reading:
     ]
     cued = [(at, line) for at, line in enumerate(segment, start) if line.conflict or line.confusion]
     people = {line.author for line in read[max(0, start - 1) :]}
-    # ACTIVE says whether a flare-up was repaired: callers may want to stay out of the aftermath.
-    quiet = Reading(ConversationState.ACTIVE, 0.0, ("repaired",) if repaired else (), ())
+    # ACTIVE says whether a flare-up was repaired: callers may want to stay out of the aftermath; where
+    # the words name nothing, a back-and-forth whose turns grate is for the model to name.
+    exchange = read_exchange(window)
+    quiet = (
+        Reading(ConversationState.ACTIVE, 0.0, ("repaired",) if repaired else (), ())
+        if exchange is None or repaired
+        else Reading(ConversationState.ACTIVE, 0.0, exchange.friction, exchange.between, ask_model=True)
+    )
     if len(cued) < 2 or len(people) < 2 or cued[-1][0] < len(window) - LIVE:
         return quiet
     confusion = [(line.author, s) for _, line in cued for s in sorted(line.confusion)]
