@@ -1,4 +1,4 @@
-"""The door to the judge model: held-out exchanges in ordinary words (tests/fixtures/heldout/), never tuned on.
+"""The door to the judge model: held-out exchanges in ordinary words (tests/fixtures/heldout/), not tuned on.
 
 `exchanges.jsonl` was written before the structural reading (domain/exchange.py) existed;
 `exchanges_check.jsonl` after it, to check it once. A tense exchange must reach the judge at its last

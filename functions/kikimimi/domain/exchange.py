@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from kikimimi.domain.model import Message
 from kikimimi.domain.rule_terms import is_question, is_thanks
@@ -114,7 +115,7 @@ def read_exchange(messages: Sequence[Message]) -> Exchange | None:
             break
         run.append(m)
     run.reverse()
-    turns = sum(1 for x, y in zip(run, run[1:], strict=False) if x.author_id != y.author_id)
+    turns = sum(1 for x, y in pairwise(run) if x.author_id != y.author_id)
     if turns < 1 or any(_friendly(m) for m in run[-FRIENDLY:]):
         return None
     seen: dict[str, int] = {}

@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, Field, ValidationError
 
 from kikimimi.domain.model import Decision, ResponseType
-from kikimimi.domain.states import ALLOWS, STATE_NAMES, ConversationState
 from kikimimi.domain.policy import clamp_delay
+from kikimimi.domain.states import ALLOWS, STATE_NAMES, ConversationState
 
 
 def _state_name(value: str) -> str:

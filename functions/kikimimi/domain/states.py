@@ -75,7 +75,8 @@ GUIDE: MappingProxyType[str, tuple[tuple[ConversationState, str], ...]] = Mappin
         "ja": (
             (
                 ConversationState.ENDING,
-                "あいさつをして会話を終えようとしている。話題が変わっただけなら ENDING ではない。ここでは発言しない。",
+                "あいさつをして会話を終えようとしている。話題が変わっただけなら ENDING ではない。"
+                "ここでは発言しない。",
             ),
             (
                 ConversationState.MISUNDERSTANDING,
@@ -85,7 +86,8 @@ GUIDE: MappingProxyType[str, tuple[tuple[ConversationState, str], ...]] = Mappin
             (
                 ConversationState.CONFLICT,
                 "意見の食い違いが個人的になる・エスカレートしている（責める、相手の習慣を持ち出す、そっけない返事や"
-                "皮肉、問い返し、否定に否定で返す）。歩み寄っていく建設的な議論や、笑いのある軽口は CONFLICT ではない。"
+                "皮肉、問い返し、否定に否定で返す）。歩み寄っていく建設的な議論や、笑いのある軽口は"
+                " CONFLICT ではない。"
                 "よいメンバーは共通の事実や次の一歩で場の温度を下げ、どちらの味方もせず、説教しない。",
             ),
             (ConversationState.ACTIVE, "それ以外（二人が楽しく話しているときも）。"),
