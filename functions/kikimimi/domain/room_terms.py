@@ -66,7 +66,8 @@ def read_room(
     humans = [m for m in messages if m.is_human]
     # One reading of "ending": a closing in the last lines, or the state's farewell reading.
     farewell = reading is not None and reading.state is ConversationState.ENDING
-    ending = _ending(trigger, humans, watch, question, addressed) or (farewell and not watch and not addressed)
+    ending = _ending(trigger, humans, watch, question, addressed)
+    ending = ending or (farewell and not watch and not addressed)
     state, tense = _state(trigger, reading, ending, addressed)
     return Room(
         messages=messages,
