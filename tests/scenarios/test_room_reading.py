@@ -97,6 +97,29 @@ def test_a_heated_room_goes_to_the_judge_with_its_state_and_the_rules_post_nothi
 
 
 @pytest.mark.parametrize(
+    "chat",
+    ["argument_plain_en.jsonl", "mixup_plain_en.jsonl", "argument_plain_ja.jsonl", "mixup_plain_ja.jsonl"],
+)
+def test_tension_in_ordinary_words_reaches_the_judge_and_the_rules_post_nothing(
+    chat: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    events = replay(chat, capsys)
+    assert posts(events) == [] and not [e for e in events if e["event"] == "reaction"]
+    final = [e for e in events if e["event"] == "judgment" and e["kind"] == "pause"][-1]
+    assert final["llm_band"] is True and final["should_respond"] is False  # the model's to decide
+    assert "tension" in final["reason"]
+
+
+def test_teasing_costs_no_call_and_a_goodnight_is_never_posted_into(capsys: pytest.CaptureFixture[str]) -> None:
+    events = replay("teasing_goodnight.jsonl", capsys)
+    assert posts(events) == []
+    judged = [e for e in events if e["event"] == "judgment"]
+    assert judged and not [e for e in judged if e["llm_band"] or "tension" in e["reason"]]
+    goodnight = [e for e in judged if e["channel"] == "zatsudan"]
+    assert goodnight and all(e["state"] == "ENDING" for e in goodnight)
+
+
+@pytest.mark.parametrize(
     ("chat", "states"),
     [
         ("friends_en.jsonl", {"ACTIVE", "ENDING"}),

@@ -62,7 +62,8 @@ def tokens(ascii_chars: float, other_chars: float, book: PriceBook) -> float:
 
 
 def llm_tokens(ops: Operations, book: PriceBook) -> dict[str, dict[str, float]]:
-    """Per purpose: calls, input and output tokens in total, and the input's stable-prefix share.
+    """Per purpose: calls, input (of which the implicit cache bills `cached_input` at its price) and
+    output tokens in total, the input's stable-prefix share, and the prompt's size per call.
 
     Input is counted from the prompts the pipeline built; output is the answer (the twins' length, or
     the typical one of prices.toml where the twins write less, never above the cap) plus the thinking
@@ -79,12 +80,16 @@ def llm_tokens(ops: Operations, book: PriceBook) -> dict[str, dict[str, float]]:
         thinking = t.thinking_budget + (t.thinking_default * (cap - answer) if model.thinking else 0.0)
         prompt = tokens(t.prompt_ascii, t.prompt_other, book)
         prefix = tokens(t.prefix_ascii, t.prefix_other, book)
+        starts = [tokens(a, o, book) for a, o in t.prefixes]
+        cached = sum(n for n in starts if model.cached_input and n >= model.cache_min_tokens)
         out[purpose] = {
             "calls": t.calls,
             "input": prompt,
+            "cached_input": cached,
             "output": t.calls * answer + thinking,
             "thinking": thinking,
             "stable_prefix_share": prefix / prompt if prompt else 0.0,
+            "prompt_tokens_per_call": prompt / t.calls,
         }
     return out
 
@@ -96,7 +101,9 @@ def tokens_per_100_messages(ops: Operations, book: PriceBook) -> dict[str, dict[
         purpose: {
             "calls": round(f["calls"] * per, 2),
             "input": round(f["input"] * per),
+            "cached_input": round(f["cached_input"] * per),
             "output": round(f["output"] * per),
+            "prompt_tokens_per_call": round(f["prompt_tokens_per_call"]),
             "stable_prefix_share": round(f["stable_prefix_share"], 3),
         }
         for purpose, f in llm_tokens(ops, book).items()
@@ -184,7 +191,10 @@ def usage_per_day(
     for purpose, figures in llm_tokens(ops, book).items():
         model = book.model(ops.llm[purpose].model)
         w = scale.any_job if purpose == "guild" else scale.message
-        use[model.input] += w * figures["input"]
+        # The cached start of a prompt bills at the cached price, the rest at the input price.
+        use[model.input] += w * (figures["input"] - figures["cached_input"])
+        if model.cached_input:
+            use[model.cached_input] += w * figures["cached_input"]
         use[model.output] += w * figures["output"]
     grounded = sum(t.grounded for t in ops.llm.values())
     if grounded:  # GROUNDING off (the default): no line, the bill as before

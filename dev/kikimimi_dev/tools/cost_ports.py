@@ -181,6 +181,7 @@ class LLMTally:
     thinking_default: int = 0  # calls that leave thinking to the model (budget None or -1)
     prefix_ascii: int = 0  # the prompt's start shared with a recent prompt of the same purpose
     prefix_other: int = 0
+    prefixes: list[tuple[int, int]] = field(default_factory=list)  # each call's shared start (ascii, other)
     grounded: int = 0  # calls offered Google Search (GROUNDING): an upper bound of the grounded prompts
     recent: deque[str] = field(default_factory=lambda: deque(maxlen=RECENT_PROMPTS), repr=False)
 
@@ -329,6 +330,7 @@ class MeteredLLM:
         prefix = _split(text[:shared])
         tally.prefix_ascii += prefix[0]
         tally.prefix_other += prefix[1]
+        tally.prefixes.append(prefix)  # the cache bills a call's prefix only above a minimum length
         budget = request.thinking_budget
         thinking = max(budget, 0) if budget is not None else 0
         tally.thinking_budget += thinking

@@ -41,6 +41,10 @@ class ModelPrice:
     input: str
     output: str
     thinking: bool
+    # Gemini's implicit cache: a prompt whose start matches a recent prompt's, at least this many tokens
+    # long, bills that start at the cached-input price.
+    cached_input: str | None = None
+    cache_min_tokens: int = 0
 
 
 @dataclass(frozen=True)
@@ -104,11 +108,17 @@ def parse_prices(text: str) -> PriceBook:
     meta = data.get("meta", {})
     prices = {key: _price(key, raw) for key, raw in data.get("prices", {}).items()}
     models = {
-        name: ModelPrice(str(raw["input"]), str(raw["output"]), bool(raw.get("thinking", False)))
+        name: ModelPrice(
+            str(raw["input"]),
+            str(raw["output"]),
+            bool(raw.get("thinking", False)),
+            str(raw["cached_input"]) if "cached_input" in raw else None,
+            int(raw.get("cache_min_tokens", 0)),
+        )
         for name, raw in data.get("models", {}).items()
     }
     for name, model in models.items():
-        for key in (model.input, model.output):
+        for key in (model.input, model.output, *([model.cached_input] if model.cached_input else [])):
             if key not in prices:
                 raise PriceError(f"model {name!r} names price {key!r}, which the file lacks")
     return PriceBook(

@@ -29,6 +29,7 @@ _CONTRADICTS = re.compile(
     r"\b(?:no|not|nope|nah|nobody|nothing|never|none|only|but|actually)\b"
     r"|\b\w+n'?t\b"
     r"|^(?:いや|でも|別に|べつに)|(?:じゃない|じゃなく|ではない|てない|ません|だけ)(?:[。、!?…]|$|けど|し|よ|ね)"
+    r"|違(?:う|います)(?=$|[、。!?…よっでしじねかと])"  # 違う as "that's wrong", not 違う店 ("another shop")
     r"|(?<![いよ])ない(?:[。、!?…]|$|けど|し|よ|ね|って)"
 )
 _SECOND_PERSON = re.compile(
