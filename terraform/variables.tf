@@ -142,8 +142,8 @@ variable "bot_name" {
 
 variable "bot_aliases" {
   type        = list(string)
-  description = "Other names people use for the bot (BOT_ALIASES)."
-  default     = ["ききみみ", "聞き耳"]
+  description = "Other names people use for the bot (BOT_ALIASES); their kana forms, honorifics and stretched forms are read too."
+  default     = ["ききみみ", "キキミミ", "聞き耳"]
 
   validation {
     condition     = alltrue([for a in var.bot_aliases : length(trimspace(a)) > 0 && !strcontains(a, ",")])

@@ -16,7 +16,9 @@ class BehaviourFields:
     section("Persona")
     bot_name: str = setting("kikimimi", "BOT_NAME", "the bot's name as people call it")
     bot_aliases: tuple[str, ...] = setting(
-        ("ききみみ", "聞き耳"), "BOT_ALIASES", "other names people call the bot"
+        ("ききみみ", "キキミミ", "聞き耳"),
+        "BOT_ALIASES",
+        "other names people call the bot (their kana forms, honorifics and stretched forms are read too)",
     )
     bot_user_id: str = setting(
         "", "BOT_USER_ID", "the bot's Discord user id (its own messages are not judged)"

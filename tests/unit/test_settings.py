@@ -49,7 +49,7 @@ from kikimimi.settings import Settings, SettingsError, accepts, type_of
             id="mapping-string-number",
         ),
         pytest.param({"MIN_MESSAGES": ""}, "min_messages", 3, id="empty-means-default"),
-        pytest.param({}, "bot_aliases", ("ききみみ", "聞き耳"), id="default-tuple"),
+        pytest.param({}, "bot_aliases", ("ききみみ", "キキミミ", "聞き耳"), id="default-tuple"),
         pytest.param({"BOT_LANGUAGE": "en"}, "language", "en", id="choice"),
         pytest.param({"JITTER_RATIO": "0"}, "jitter_ratio", 0.0, id="lowest"),
         pytest.param({"ENABLED_CHANNELS": "*"}, "enabled_channels", ("*",), id="all-channels"),

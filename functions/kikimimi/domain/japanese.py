@@ -193,3 +193,20 @@ def plain_wh_question(text: str) -> bool:
     if last.pos == "助詞":
         return last.surface in _PLAIN_PARTICLE or (near and last.surface in ("て", "で"))
     return near and last.pos in ("代名詞", "名詞", "副詞")
+
+
+@lru_cache(maxsize=256)
+def reading(word: str) -> str | None:
+    """The katakana reading of a word written with kanji (聞き耳 → キキミミ), if the analyser knows it all."""
+    if not any(_script(c) == "CJK" for c in word):
+        return None
+    analyser = tagger()
+    if analyser is None:
+        return None
+    kana: list[str] = []
+    for part in analyser(word):
+        said = getattr(part.feature, "kana", None)
+        if part.is_unk or not said or said == "*":
+            return None
+        kana.append(said)
+    return "".join(kana)

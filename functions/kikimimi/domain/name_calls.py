@@ -1,0 +1,458 @@
+"""Calls of a name: is a name in a message said TO its bearer (a call) or ABOUT them?
+
+Every name is read in the forms people write it: width and case folded (ｋｉｋｉｍｉｍｉ, KIKIMIMI, ｷｷﾐﾐ),
+its hiragana, katakana and (for a kanji name, from the analyser) kana reading (聞き耳 → ききみみ, キキミミ),
+stretched (ききみみー, ききみみぃ, kikimimiii, kikimimi~) and with an honorific (さん, さーん, さ〜ん, くん,
+ちゃん, ちゃーん, 様, さま, 氏, 殿, たん, -san …). A name must stand as a word: an ASCII one on word
+boundaries (not kikimimis, kikimimi_bot), a Japanese one on morpheme boundaries (まご is not in たまご).
+
+A CALL, in either language:
+- `@name`, or asking it for something: 聞き耳に聞いてみよう, キキミミに相談しよう, "let's ask kikimimi".
+- A vocative: the name opening the message or a sentence (bare, after an interjection or greeting such as
+  ねえ/おい/ありがとう/hey/thanks/ok, or after a comma), followed by punctuation, a space or nothing
+  (聞き耳、…, ききみみー！, 聞き耳さーん、いるー？, "kikimimi, what's …", "hey kikimimi"); the name ending
+  a Japanese message after a comma, a sentence-final particle or a greeting (教えて、聞き耳,
+  そうだよねキキミミ); an English one unless a preposition or verb makes it an object ("what do you
+  think kikimimi?", "good job kikimimi", not "have you met kikimimi?"); with an honorific and punctuation.
+- A question or request put to it, the name opening its clause: with は/も/的には (キキミミはどう思う？,
+  ききみみ的にはどっち？, キキミミは？), or directly followed by a question, request or greeting
+  (キキミミ教えて, ききみみいる？); with an honorific, directly followed by anything (聞き耳さんいる？,
+  てばさきさん出番です). In English the name opening the sentence and followed by anything but a
+  third-person predicate ("kikimimi do you know …?", "kikimimi what's up", "kikimimi can you …"), or
+  "what does kikimimi think?".
+TALK ABOUT IT, not a call:
+- The name as an argument: followed by が/を/の/に/と/で/って/とは … (kikimimiってなんの名前？,
+  昨日キキミミが言ってた映画, キキミミのせいだ, 聞き耳に聞いたら…), or in the middle of an English
+  sentence ("is kikimimi a real word?", "I asked kikimimi about git yesterday").
+- The name opening an English sentence as its subject ("lol kikimimi has been quiet today",
+  "kikimimi's answers …").
+- A statement with a bare name opening it and no particle (キキミミ最近静かだね).
+An everyday word (the analyser knows every morpheme and they are not all proper nouns: 聞き耳, ききみみ,
+しらたき) is read the same way, except that directly followed by a predicate it counts only before words
+that speak to someone (いる？, 教えて, どう思う, おはよう): 聞き耳立ててたの？, しらたき美味しいよね are
+ordinary chat. `strict` (other people's ASCII names, which are often everyday English words) keeps only
+the forms marked by punctuation, `@` or an honorific.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kikimimi.domain import japanese
+
+Question = Callable[[str], bool]
+
+_HIRAGANA = (0x3041, 0x3096)
+_KATAKANA = (0x30A1, 0x30F6)
+_STRETCH = "ーｰ〜~～ぁぃぅぇぉァィゥェォ"
+_HONORIFIC = re.compile(
+    r"(?:さ[ーぁ〜~]*ん|さま|様|く[ーぅ〜~]*ん|君|ちゃ[ーぁ〜~]*ん|ちゃま|たん|氏|殿|どの|先生|せんせ[ーい]?"
+    r"|[-\s]?(?:san|sama|kun|chan|sensei)(?![a-z0-9_]))[ー〜~ぁぃぅぇぉ]*"
+)
+_LISTED = re.compile(r"(?:さん|さま|様|くん|君|ちゃん|氏)(?:と|や|も|とか)$")  # えのきさんとてばさきさん
+_LISTED_NEXT = re.compile(r"(?:と|や|とか)[^\s、，,。．.!！?？]{1,12}?(?:さん|さま|様|くん|君|ちゃん|氏)")
+_SENTENCE_END = re.compile(r"[。．.!！?？\n]")
+_PUNCT_AFTER = frozenset("、，,：:！!？?。．.…‥~〜ー♪☆★)）」』】;；")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_INTERJECTIONS = _words(
+    """
+    ねえねえ ねぇねぇ ねえ ねぇ ねー ねね なあ なぁ おーい おい ちょっと ちょ あのさ あのね あのー あの
+    やあ もしもし ところで じゃあ じゃ では で それで そうだ ほら えっと えーと うーん はい うん ああ
+    あっ あ おお へい おはよう おはようございます こんにちは こんばんは ありがとう ありがとうございます
+    ありがと おやすみ よろしく ただいま お疲れ お疲れ様 お疲れさま おつかれ おつかれさま すみません
+    すいません ごめん ごめんね やっほー よっ
+    hey hi hiya hello howdy yo oi oy sup ok okay oh so well um uh hmm lol lmao and but also btw please pls plz
+    thanks thx ty morning evening night gn gm dear sorry alright right yes yeah yep no nope ah wait question
+    psst listen bye welcome congrats nice great cool wow
+    """
+) | {
+    "thank you",
+    "good morning",
+    "good evening",
+    "good night",
+    "quick question",
+    "excuse me",
+    "welcome back",
+    "good job",
+}
+# Longest first, and the loop possessive: a clause of interjections is read without backtracking.
+_BY_LENGTH = "|".join(re.escape(w) for w in sorted(_INTERJECTIONS, key=len, reverse=True))
+_OPENING = re.compile(rf"^[\W_]*(?:(?:{_BY_LENGTH})(?![a-z0-9_])[\W_]*)*+$|[、，,]\s*$")
+_GREETING_EN = re.compile(
+    r"\b(?:hey|hi|hiya|hello|howdy|yo|oi|sup|thanks|thank|thx|ty|morning|night|gn|gm|bye|sorry|dear"
+    r"|welcome|please|pls|plz|congrats|good job|well done|nice one|love)\b"
+)
+_YOU = re.compile(r"\b(?:you|your|you're|youre|u|ya|yours|yourself|y'all)\b")
+# An English word after a name that opens a sentence and makes the name its subject (talk about it).
+_SUBJECT_VERB = _words(
+    """is isn't isnt was wasn't wasnt has hasn't hasnt had hadn't does doesn't doesnt did didn't didnt said
+    says seems seemed keeps kept just always never really actually probably apparently sometimes still also
+    too and will won't would wouldn't can can't cannot could couldn't should shouldn't might must got gets
+    went goes answered answers replied replies responded knows knew wrote writes sounds looks thinks thought
+    told tells made makes gave gives likes loves hates wants needs uses used bot itself here there isn't
+    be being been 's ’s"""
+)
+# An English word before a name ending the sentence that makes it an object (talk about it).
+_OBJECT_OF = _words(
+    """about to with from for of by like than as at on in into onto the a an this that my our their his her
+    its is was are were be been being and or nor not ask asked asking tell told telling try tried trying use
+    used using meet met see saw seen ping pinged call called named blame blamed trust like liked love loved
+    hate hated mute muted kick kicked ban banned invite invited add added install installed know knew thank
+    thanked mention mentioned ignore ignored fix fixed break broke restart restarted disable disabled enable
+    enabled vs versus without against made built unlike uses likes loves hates needs wants prefer prefers run
+    runs running have has get got getting make build
+    trusts blames asks tells pings follow follows blocked block report reported miss missed"""
+)
+_ASKING_EN = re.compile(
+    r"(?:^|\b(?:let'?s|lets|should|maybe|i'?ll|we'?ll|gonna|go|just|why not|could))\s*ask\s*$"
+)
+_THIRD_PERSON_INVITE = re.compile(r"\b(?:what|how)\s+(?:does|do|would|will|did)\s*$")
+_INVITE_VERB = re.compile(r"\s+(?:think|say|reckon|suggest|recommend|make of|feel|know)\b")
+# Asking the bearer for something, looking forward (聞いてみよう, 相談しよう), not a report (聞いたら…).
+_ASKING_JA = re.compile(
+    r"に(?:も|は)?(?:"
+    r"(?:聞|訊|き)(?:いてみ(?:よう|よっか|ようか|る|て|たら|れば)?|こう|こっか|こうか|けば|いたら(?:どう|いい))"
+    r"|(?:尋ね|たずね)(?:てみ|よう|たら(?:どう|いい))"
+    r"|(?:質問|相談|お願い|おねがい)(?:してみ|しよう|しよっか|する(?:か|わ|ね|ね?[!！。]|$)|したら(?:どう|いい)"
+    r"|です|があ|ある|したい|させて|して(?:も|い)いい)"
+    r"|(?:頼|たの)(?:もう|んでみ|めば))"
+)
+_REQUEST_JA = re.compile(
+    r"(?:て|てよ|てね|てくれ(?:る|ない|ません)?|ください|下さい|ないで|お願い(?:します)?|おねがい|頼む|たのむ"
+    r"|よろしく|ほしい|欲しい|しろ|して|ちょうだい|頂戴)[ねよなぁー〜~!！。…wｗ笑]*\s*$"
+)
+_GREETS_JA = re.compile(
+    r"おはよう|おやすみ|ありがと|こんにちは|こんばんは|ただいま|おつかれ|お疲れ|よろしく|ごめん|すまん|久しぶり"
+    r"|ひさしぶり|さようなら|またね|バイバイ|ばいばい|おめでとう"
+)
+# After an everyday name and no particle: words that speak to someone (いる？, 教えて, どう思う).
+_SPEAKS_TO = re.compile(
+    r"(?:いる|いま|居る|居ま|おる|おります|起き|おき|聞こえ|きこえ|聞いて|きいて|見て|みて|教え|おしえ|助け|たすけ"
+    r"|手伝|てつだ|頼む|たのむ|頼み|たのみ|お願い|おねがい|よろしく|ちょっと|どう|どっち|どれ|どこ|何(?!て)|なに|なん(?!て)"
+    r"|いつ|誰|だれ|答え|こたえ|元気|げんき|ありがと|おはよう|おやすみ|こんにちは|こんばんは|ただいま|おつかれ"
+    r"|お疲れ|ごめん|ってば|てば)"
+)
+_TOPIC = frozenset({"は", "も"})
+_QUOTING = ("って", "とは", "という", "っていう", "てな")
+_FINAL_TRAILER = re.compile(r"[ー〜~!！?？wｗ笑…]*$")
+_ARGUMENT_BEFORE_SPACE = frozenset("はがをにのともでへや")
+
+
+def fold(text: str) -> str:
+    """Width and case folded: ｋｉｋｉｍｉｍｉ, KIKIMIMI → kikimimi; ｷｷﾐﾐ → キキミミ; ＠ → @."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _shift(text: str, span: tuple[int, int], by: int) -> str:
+    return "".join(chr(ord(c) + by) if span[0] <= ord(c) <= span[1] else c for c in text)
+
+
+@lru_cache(maxsize=256)
+def variants(name: str) -> tuple[str, ...]:
+    """The forms a configured name is written in, folded, longest first (see the module docstring)."""
+    base = fold(name).strip()
+    if not base:
+        return ()
+    found = {base, _shift(base, _HIRAGANA, 0x60), _shift(base, _KATAKANA, -0x60)}
+    reading = japanese.reading(base)
+    if reading:
+        found |= {_shift(reading, _KATAKANA, -0x60), _shift(reading, _HIRAGANA, 0x60)}
+    return tuple(sorted(found, key=lambda v: (-len(v), v)))
+
+
+@lru_cache(maxsize=512)
+def _pattern(variant: str) -> re.Pattern[str]:
+    """The variant, its last letter repeatable and followed by stretch marks (kikimimiii, ききみみー)."""
+    head, last = re.escape(variant[:-1]), re.escape(variant[-1])
+    stretch = r"[~〜ー]*" if variant.isascii() else f"[{re.escape(_STRETCH)}]*"
+    return re.compile(f"{head}(?:{last})+{stretch}")
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    """A name in the folded text: `start`–`end` the name (stretch included), `after` past its honorific."""
+
+    start: int
+    end: int
+    after: int
+    honorific: bool
+
+
+def _starts_word(low: str, start: int, end: int) -> bool:
+    if start == 0:
+        return True
+    before = low[start - 1]
+    if low[start].isascii():
+        return not (before.isascii() and (before.isalnum() or before == "_"))
+    if not before.isalnum() or before.isascii():
+        return True
+    return (
+        start in japanese.boundaries(low)
+        or bool(_LISTED.search(low, 0, start))
+        or _straddles(low, start, start, end)
+    )
+
+
+def _straddles(low: str, at: int, start: int, end: int) -> bool:
+    """Did the analyser glue part of the name to a neighbour (お|いきき|みみ, きき|みみいる) rather than
+    read it inside a longer word (たまご, まごころ)? The morpheme across `at` must end or start inside it."""
+    across = next((m for m in japanese.morphemes(low) if m.start < at < m.end), None)
+    if across is None:
+        return False
+    return across.end < end if at == start else across.start > start
+
+
+def _ends_word(low: str, start: int, name_end: int, stretched: bool) -> bool:
+    if name_end == len(low):
+        return True
+    nxt = low[name_end]
+    if low[name_end - 1].isascii():
+        return not (nxt.isascii() and (nxt.isalnum() or nxt == "_"))
+    if stretched or not nxt.isalnum() or nxt.isascii():
+        return True
+    return (
+        name_end in japanese.boundaries(low)
+        or _HONORIFIC.match(low, name_end) is not None
+        or _straddles(low, name_end, start, name_end)
+    )
+
+
+def occurrences(low: str, variant: str) -> list[Occurrence]:
+    """Where the variant stands in the folded text as a word, with its stretch and honorific."""
+    out: list[Occurrence] = []
+    if not variant or variant[:-1] not in low:
+        return out
+    bare = len(variant)
+    for match in _pattern(variant).finditer(low):
+        start, end = match.span()
+        if not _starts_word(low, start, end) or not _ends_word(low, start, end, end - start > bare):
+            continue
+        honorific = _HONORIFIC.match(low, end)
+        after = honorific.end() if honorific else end
+        if honorific and not (
+            after == len(low)
+            or not low[after].isalnum()
+            or low[after].isascii() != low[after - 1].isascii()
+            or after in japanese.boundaries(low)
+            or not japanese.analyser_available()
+        ):
+            honorific, after = None, end  # さんま, くんせい: no honorific
+        out.append(Occurrence(start, end, after, honorific is not None))
+    return out
+
+
+def has_word(low_text: str, low_name: str) -> bool:
+    """Does the (casefolded) name occur in the text as a word: ASCII word or morpheme boundaries?"""
+    if not low_name or low_name not in low_text:
+        return False
+    if low_name.isascii():
+        return re.search(rf"(?<![\w]){re.escape(low_name)}(?![\w])", low_text) is not None
+    marks = japanese.boundaries(low_text)
+    for m in re.finditer(re.escape(low_name), low_text):
+        start, end = m.span()
+        opens = (
+            start in marks or not low_text[start - 1].isalnum() or bool(_LISTED.search(low_text, 0, start))
+        )
+        if opens and (end in marks or _HONORIFIC.match(low_text, end) is not None):
+            return True
+    return False
+
+
+def _clause_head(low: str, start: int) -> str:
+    """The text of the sentence before the name."""
+    cut = max((m.end() for m in _SENTENCE_END.finditer(low, 0, start)), default=0)
+    return low[cut:start]
+
+
+def _sentence_tail(low: str, after: int) -> str:
+    """The rest of the sentence after the name, its closing punctuation included."""
+    stop = _SENTENCE_END.search(low, after)
+    if stop is None:
+        return low[after:]
+    end = stop.end()
+    while end < len(low) and _SENTENCE_END.match(low, end):
+        end += 1
+    return low[after:end]
+
+
+def _only_punctuation(text: str) -> bool:
+    return all(not c.isalnum() for c in text)
+
+
+def _last_word(head: str) -> str:
+    words = re.findall(r"[a-z0-9_'’]+", head)
+    return words[-1] if words else ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """One occurrence in its sentence: before it (the clause), after it (the sentence) and the message."""
+
+    low: str
+    at: Occurrence
+    head: str
+    tail: str
+    everyday: bool
+    question: Callable[[], bool]
+
+    @property
+    def opening(self) -> bool:
+        return _OPENING.search(self.head) is not None or bool(_LISTED.search(self.head))
+
+
+def _final_particle(text: str) -> bool:
+    """Does the text end with a sentence-final particle (…よね, …だよ, …っす)?"""
+    if not japanese.analyser_available():
+        return text.endswith(
+            ("よね", "よな", "ね", "よ", "ぞ", "ぜ", "じゃん", "でしょ", "っす", "です", "ます")
+        )
+    parts = japanese.morphemes(text)
+    last = parts[-1] if parts else None
+    return last is not None and (last.sub == "終助詞" or last.surface in ("です", "ます", "っす", "でしょ"))
+
+
+def _trailing_ja(seen: _Seen) -> bool:
+    """The name ends the message or its sentence after 、, a final particle, a greeting or a space."""
+    head = seen.head
+    stripped = head.rstrip()
+    if not stripped or stripped[-1] in "、，,":
+        return True
+    if _GREETS_JA.search(stripped[-8:]) or _final_particle(_FINAL_TRAILER.sub("", stripped)):
+        return True
+    return stripped != head and stripped[-1] not in _ARGUMENT_BEFORE_SPACE
+
+
+def _reads_ja(seen: _Seen) -> bool:
+    tail = seen.tail
+    if _ASKING_JA.match(tail):
+        return True
+    if not tail or tail[0] in _PUNCT_AFTER or tail[0].isspace():
+        if seen.opening:
+            return True
+        if _only_punctuation(tail) and _trailing_ja(seen):
+            return True
+        return seen.at.honorific and not seen.head.rstrip().endswith(tuple("はがをにのともでへや"))
+    nxt = japanese.morpheme_at(seen.low, seen.at.after)
+    if tail.startswith(("ってば", "てば")):
+        return True  # ききみみってば！
+    if tail.startswith(_QUOTING):
+        return False  # kikimimiってなんの名前？, キキミミとは
+    if tail.startswith("的") or (nxt is not None and nxt.surface.startswith("的")):
+        return seen.question()  # ききみみ的にはどっち？
+    if not seen.opening:
+        return False
+    if nxt is not None and nxt.pos == "助詞" and nxt.start == seen.at.after:
+        rest = seen.low[nxt.end :]
+        if nxt.surface in _TOPIC:
+            sentence = _sentence_tail(seen.low, nxt.end)
+            return _only_punctuation(sentence) or seen.question() or bool(_REQUEST_JA.search(sentence))
+        if nxt.surface == "の" and seen.at.honorific:
+            return seen.question() and not any(q in rest for q in _QUOTING[:2])
+        listed = _LISTED_NEXT.match(seen.low, seen.at.after) if seen.at.honorific else None
+        if listed:  # えのきさんとてばさきさんはご一緒ですか？: read as the last name listed
+            at = Occurrence(seen.at.start, seen.at.end, listed.end(), True)
+            return _reads_ja(dataclasses.replace(seen, at=at, tail=_sentence_tail(seen.low, listed.end())))
+        return False
+    if seen.at.honorific:
+        return True  # てばさきさん出番です, とまとさん素敵！
+    if seen.everyday:
+        return _SPEAKS_TO.match(tail) is not None
+    return (
+        _SPEAKS_TO.match(tail) is not None
+        or seen.question()
+        or bool(_REQUEST_JA.search(tail))
+        or bool(_GREETS_JA.search(tail))
+    )
+
+
+def _reads_en(seen: _Seen, *, strict: bool) -> bool:
+    head, tail = seen.head, seen.tail
+    if not strict and _ASKING_EN.search(head):
+        return True  # "let's ask kikimimi"
+    ends = _only_punctuation(tail)
+    if ends:
+        stripped = head.rstrip()
+        if seen.opening or stripped.endswith((",", "、", "—", "–", "-", "…", ":")):
+            return True  # "kikimimi!", "thanks, kikimimi"
+        if strict:
+            return False
+        # "what do you think kikimimi?", "sounds good kikimimi"; not "have you met kikimimi?"
+        return _last_word(stripped) not in _OBJECT_OF
+    if tail[0] in ",:;!?…—–":
+        # "kikimimi, what's …" opening; ", kikimimi, …" set off mid-sentence
+        return seen.opening or head.rstrip().endswith(",")
+    if strict:
+        return False
+    if _THIRD_PERSON_INVITE.search(head) and _INVITE_VERB.match(tail):
+        return True  # "what does kikimimi think?"
+    if not seen.opening:
+        return False
+    if _GREETING_EN.search(head):
+        return True  # "hey kikimimi is it …"
+    if tail[0] in "'’":
+        return False  # "kikimimi's answers"
+    words = re.findall(r"[a-z0-9_'’]+", tail)
+    if not words:
+        return True
+    if words[0] in _SUBJECT_VERB:
+        return len(words) > 1 and _YOU.fullmatch(words[1]) is not None  # "kikimimi can you …"
+    return True
+
+
+def reads_as_call(
+    low: str,
+    at: Occurrence,
+    *,
+    everyday: bool,
+    question: Question,
+    strict: bool = False,
+    asking: bool = True,
+) -> bool:
+    """Is the name found at `at` in the folded text said to its bearer (see the module docstring)?"""
+    head = _clause_head(low, at.start)
+    if head.endswith("@"):
+        return True
+    tail = _sentence_tail(low, at.after)
+    if not asking and (_ASKING_JA.match(tail) or _ASKING_EN.search(head)):
+        return False
+    sentence = low[at.start - len(head) : at.after + len(tail)]
+    seen = _Seen(low, at, head, tail, everyday, lambda: question(sentence))
+    japanese_context = (
+        not low[at.start : at.end].isascii()
+        or not low[at.end : at.after].strip("- ").isascii()
+        or (bool(tail) and tail[0].isalnum() and not tail[0].isascii())
+    )
+    if strict and not at.honorific:
+        if japanese_context:
+            delimited = not tail or tail[0] in _PUNCT_AFTER or tail[0].isspace()
+            return delimited and (seen.opening or (_only_punctuation(tail) and _trailing_ja(seen)))
+        return _reads_en(seen, strict=True)
+    if japanese_context:
+        return _reads_ja(seen)
+    return _reads_en(seen, strict=False)
+
+
+def called(
+    text: str, names: Iterable[str], question: Question, *, strict: bool = False, asking: bool = True
+) -> bool:
+    """Is any of the names (in any of its forms) called in the text?"""
+    low = fold(text)
+    for name in names:
+        for variant in variants(name):
+            if variant[:-1] not in low:
+                continue
+            everyday = japanese.is_everyday(variant)
+            for at in occurrences(low, variant):
+                if reads_as_call(low, at, everyday=everyday, question=question, strict=strict, asking=asking):
+                    return True
+    return False

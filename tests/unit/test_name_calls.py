@@ -1,0 +1,328 @@
+"""Name calls: the bot's name (and a person's) said TO them is a call, said ABOUT them is not.
+
+Tables in both languages and both directions, with the forms people write a name in: kana and kanji,
+honorifics (さん, さーん, ちゃん, 様, 氏 …), stretched names (ききみみー, kikimimiii), width and case.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from kikimimi.domain import name_calls
+from kikimimi.domain.model import Message
+from kikimimi.domain.rule_terms import calls_name, directed_to, is_addressed
+from kikimimi.settings import Settings
+
+NAMES = Settings().names  # kikimimi, ききみみ, キキミミ, 聞き耳: the defaults
+
+
+def msg(content: str, author: str = "zed") -> Message:
+    return Message(
+        id="t",
+        guild_id="g",
+        channel_id="c",
+        thread_id=None,
+        author_id=f"id_{author}",
+        author_name=author,
+        author_is_bot=False,
+        content=content,
+        created_at=datetime(2026, 1, 1, 12, 0, tzinfo=UTC),
+    )
+
+
+JA_CALLS = [
+    # A vocative: the name opening the message, bare, stretched or with an honorific.
+    "ききみみ、今日の天気わかる？",
+    "キキミミ！これ見て",
+    "聞き耳さん、ちょっといい？",
+    "聞き耳さーん、いるー？",
+    "ききみみさ〜ん",
+    "キキミミちゃーん、おはよ",
+    "ききみみくん、元気？",
+    "聞き耳様、お願いがあります",
+    "ききみみー！",
+    "ききみみぃ、たすけて",
+    "キキミミー、起きてる？",
+    "ｷｷﾐﾐ、おはよう",
+    "ＫＩＫＩＭＩＭＩ、これ読める？",
+    "ねえねえキキミミ、これどう思う？",
+    "おーい聞き耳ー",
+    "ちょっとききみみさん、聞いて",
+    "ありがとう聞き耳！",
+    "おはようききみみ",
+    "おやすみ、キキミミ",
+    "うん。聞き耳、次の質問ね",
+    # The name ending the message after a comma, a final particle or a greeting.
+    "これどう思う？キキミミ",
+    "教えて、ききみみ",
+    "そうだよねキキミミ",
+    "助かったよ、聞き耳さん",
+    "いつもありがとね、ききみみちゃん",
+    # A question or request put to it, the name opening its clause.
+    "ききみみ的にはどっち？",
+    "キキミミ的にはアリ？",
+    "キキミミはどう思う？",
+    "ききみみはどっちが好き？",
+    "聞き耳さんはどう思いますか",
+    "ききみみ氏はどう思われますか",
+    "キキミミは？",
+    "ききみみも来る？",
+    "聞き耳さんいる？",
+    "ききみみいる？",
+    "キキミミ起きてる？",
+    "ききみみどう思う？",
+    "キキミミ教えて",
+    "キキミミ、手伝ってくれない？",
+    "キキミミもなんか言って",
+    "ききみみってば！",
+    "じゃあ、キキミミはどっちがいいと思う？",
+    # Asking it for something.
+    "聞き耳に聞いてみよう",
+    "キキミミに相談しよう",
+    "ききみみに頼もう",
+    "@聞き耳 これ何",
+    "＠キキミミ　おすすめある？",
+    # An ASCII name in Japanese running text.
+    "kikimimiさん、これ",
+    "Kikimimiはどう思う？",
+    "kikimimi教えて",
+    "ききみみ、いる？",
+    "キキミミさん、明日の天気は？",
+    "ききみみ先生、教えてください",
+    "キキミミならどうする？",
+    "聞き耳さんに質問です",
+    "キキミミ　これ翻訳して",
+    "それな、キキミミ",
+    "どうしよう、ききみみ",
+    "聞き耳さんおはようございます",
+    "キキミミさんすごい！",
+    "ききみみ君はどっち派？",
+]
+
+JA_ABOUT = [
+    # The name as an argument of a statement or of a question to the room.
+    "kikimimiってなんの名前？",
+    "キキミミって誰が作ったの？",
+    "ききみみってAIなの？",
+    "キキミミとは何者か",
+    "昨日キキミミが言ってた映画見たよ",
+    "キキミミのせいだ",
+    "キキミミの返事、長すぎない？",
+    "ききみみが答えてくれたやつ、合ってた",
+    "それキキミミに聞いたら教えてくれたよ",
+    "聞き耳さんが言ってたやつ",
+    "昨日聞き耳さんと話してたんだけど",
+    "ききみみを入れてから便利になった",
+    "なんでキキミミ返事しないの？",
+    "キキミミ最近静かだね",
+    "作ったのはキキミミ",
+    "犯人はききみみ",
+    "このサーバーのキキミミってbotなんだっけ",
+    # The everyday word 聞き耳 (and ききみみ), never a call in running text.
+    "聞き耳を立ててたの？",
+    "聞き耳立ててたの？",
+    "隣の人が聞き耳を立ててて気まずかった",
+    "ずっと聞き耳を立ててたら疲れた",
+    "みんな聞き耳立ててるよ",
+    "ききみみをたてる",
+    "聞き耳をそばだてる",
+    "聞き耳頭巾って昔話知ってる？",
+    "廊下で聞き耳立てるのやめなよ",
+    "キキミミが落ちてる",
+    "キキミミの中の人いるの？",
+    "ききみみって名前かわいいよね",
+    "キキミミはbotだよ",
+    "キキミミさんのアイコンかわいい",
+    "キキミミに聞いたらわかるかもよ",
+    "あいつ聞き耳立ててるよ",
+    "聞き耳たててた",
+    "キキミミより人間のほうが早いよ",
+    "キキミミも間違えるんだね",
+    "それ、キキミミが教えてくれた",
+    # A participant, not the bot, is called.
+    "たなかさん、どう思う？",
+    "ゆきちゃーん、いる？",
+    "けんくんはどっちがいい？",
+]
+
+EN_CALLS = [
+    "kikimimi, what's the capital of Peru?",
+    "kikimimi what's up",
+    "kikimimi do you know how to rebase?",
+    "kikimimi can you summarize this thread",
+    "kikimimi help",
+    "Kikimimi!",
+    "kikimimi?",
+    "KIKIMIMI where are you",
+    "kikimimiii where are you",
+    "kikimimi~ you there?",
+    "ｋｉｋｉｍｉｍｉ, ping",
+    "hey kikimimi",
+    "hey kikimimi, quick question",
+    "hi kikimimi how are you",
+    "ok kikimimi, settle this: tabs or spaces?",
+    "thanks kikimimi!",
+    "thank you kikimimi, that worked",
+    "good job kikimimi",
+    "what do you think, kikimimi?",
+    "what do you think kikimimi?",
+    "you there kikimimi?",
+    "any ideas, kikimimi?",
+    "so, kikimimi, any thoughts?",
+    "lol. kikimimi, explain this",
+    "what does kikimimi think?",
+    "let's ask kikimimi",
+    "@kikimimi look at this",
+    "kikimimi-san, help",
+    "kikimimi tell me a joke",
+    "Can you help me with this, kikimimi?",
+    "kikimimi which one is better?",
+    "any idea kikimimi?",
+    "kikimimi how do I undo a commit",
+    "sounds good kikimimi",
+    "kikimimi: what's a monad",
+    "morning kikimimi!",
+    "i don't think that's right kikimimi",
+]
+
+EN_ABOUT = [
+    "lol kikimimi has been quiet today",
+    "I asked kikimimi about git yesterday",
+    "is kikimimi a real word?",
+    "kikimimi is a weird name",
+    "kikimimi's answers are always long",
+    "kikimimi can't even spell",
+    "kikimimi said the build was green",
+    "have you met kikimimi?",
+    "did you ask kikimimi?",
+    "the name kikimimi comes from a folk tale",
+    "who added kikimimi to this server?",
+    "i think kikimimi misunderstood",
+    "blame kikimimi",
+    "we should mute kikimimi for a bit",
+    "kikimimis are cute",
+    "mykikimimi app",
+    "kikimimi_bot crashed",
+    "bob, what do you think?",
+    "kikimimi is down again",
+    "kikimimi keeps replying to everything",
+    "why is kikimimi so slow today",
+    "does kikimimi store our messages?",
+    "I love kikimimi",
+    "kikimimi and I are friends now",
+    "can kikimimi read images?",
+    "someone should fix kikimimi",
+    "this server runs kikimimi",
+    "ask bob, not kikimimi",
+    "is this kikimimi's fault?",
+]
+
+
+@pytest.mark.parametrize("text", JA_CALLS + EN_CALLS)
+def test_a_call_to_the_bot_is_a_name_call(text: str) -> None:
+    assert calls_name(text, NAMES) is True
+    assert is_addressed(msg(text), NAMES) == "name_call"
+
+
+@pytest.mark.parametrize("text", JA_ABOUT + EN_ABOUT)
+def test_talk_about_the_bot_is_not_a_call(text: str) -> None:
+    assert calls_name(text, NAMES) is False
+    assert is_addressed(msg(text), NAMES) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "names", "expected"),
+    [
+        # Only the configured name is given: its other forms are derived.
+        ("キキミミさん、これ", ("ききみみ",), True),
+        ("ききみみー", ("キキミミ",), True),
+        ("キキミミはどう思う？", ("聞き耳",), True),  # the kanji reading
+        ("ききみみ的にはどっち？", ("聞き耳",), True),
+        ("ｷｷﾐﾐちゃん", ("ききみみ",), True),
+        ("KIKIMIMI, hi", ("kikimimi",), True),
+        ("聞き耳を立ててた", ("ききみみ",), False),
+        # Another bot name: a made-up one and an everyday one.
+        ("ぽちさーん、いる？", ("ぽち",), True),
+        ("昨日ぽちが言ってた", ("ぽち",), False),
+        ("しらたきさん、それそれ！", ("しらたき",), True),
+        ("しらたき美味しいよね", ("しらたき",), False),
+        ("しらたきいる？", ("しらたき",), True),
+        ("mochi, you awake?", ("Mochi",), True),
+        ("mochi is my favourite snack", ("Mochi",), False),
+    ],
+)
+def test_the_forms_of_any_configured_name(text: str, names: tuple[str, ...], expected: bool) -> None:
+    assert calls_name(text, names) is expected
+
+
+def test_the_variants_of_the_default_names() -> None:
+    forms = {v for name in NAMES for v in name_calls.variants(name)}
+    assert {"kikimimi", "ききみみ", "キキミミ", "聞き耳"} <= forms
+    assert set(name_calls.variants("ｷｷﾐﾐ")) >= {"キキミミ", "ききみみ"}
+    assert name_calls.variants("  ") == ()
+
+
+@pytest.mark.parametrize("text", ["ああ" * 40 + "ききみみ", "kikimimi " * 200, "、" * 500 + "聞き耳"])
+def test_long_and_repetitive_messages_are_read_quickly(text: str) -> None:
+    calls_name(text, NAMES)  # no catastrophic backtracking: would time out
+
+
+PEOPLE = {
+    "bob": "bob",
+    "carol": "carol",
+    "ゆき": "ゆき",
+    "たなか": "たなか",
+    "しらたき": "しらたき",
+    "jo": "jo",
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Said to a person present.
+        ("thanks carol, that worked", "carol"),
+        ("hey bob, you around?", "bob"),
+        ("what do you think, carol?", "carol"),
+        ("ゆきさん、ありがとう！", "ゆき"),
+        ("ゆきちゃーん、いる？", "ゆき"),
+        ("ユキさん、おはよう", "ゆき"),
+        ("たなかさんはどう思う？", "たなか"),
+        ("ねえたなか、これ見て", "たなか"),
+        ("おはよう、ゆき", "ゆき"),
+        ("joさん、こんにちは", "jo"),
+        ("しらたきさん、それそれ", "しらたき"),
+        # Talk about a person, or about the bot.
+        ("bob is great", None),
+        ("I asked carol about it", None),
+        ("昨日ゆきが言ってた", None),
+        ("たなかさんのはお父さん譲り", None),
+        ("ゆきさんに聞いてみよう", None),  # asking counts for the bot only
+        ("しらたき美味しいよね", None),
+        ("so what, jo", None),
+        ("kikimimi, what do you think?", None),
+        ("キキミミはどう思う？", None),
+        ("carol the file is in /etc", None),  # an everyday-word-safe reading of ASCII nicks
+        ("ゆきさん出番だよ", "ゆき"),
+        ("たなかさんとゆきさんはどう思う？", "ゆき"),  # both are asked: the first present
+        ("たなかさんとゆきさんは仲良しだね", None),
+        ("ゆきさん、キキミミが言ってたやつ見た？", "ゆき"),
+    ],
+)
+def test_directed_to_reads_the_same_forms(text: str, expected: str | None) -> None:
+    assert directed_to(msg(text), PEOPLE) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ゆきさん、キキミミが言ってたやつ見た？",
+        "carol, did kikimimi answer you?",
+        "たなかくん、聞き耳立ててたでしょ？",
+    ],
+)
+def test_a_line_to_a_person_about_the_bot_does_not_call_it(text: str) -> None:
+    assert calls_name(text, NAMES) is False
+    assert directed_to(msg(text), PEOPLE) is not None
