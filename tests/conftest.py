@@ -6,4 +6,5 @@ pytest_plugins = [
     "tests.fixtures.gemini",
     "tests.fixtures.fake_discord",
     "tests.fixtures.serving",
+    "tests.fixtures.ci_emulators",
 ]
