@@ -49,9 +49,20 @@ EVENTS: dict[str, EventSpec] = {
     # ingest
     "ingest": _fn(
         "INFO",
-        (*PLACE, *TASK, "decision", "reason", "stored", "latency_ms", "message_type", "backfilled"),
+        (
+            *PLACE,
+            *TASK,
+            "decision",
+            "reason",
+            "stored",
+            "latency_ms",
+            "message_type",
+            "backfilled",
+            "future_seconds",
+        ),
         "what ingest did with one gateway envelope (stored, judgment_scheduled, ignored, …); "
-        "backfilled: read back by the gateway's catch-up after a gap",
+        "backfilled: read back by the gateway's catch-up after a gap; future_seconds: how far ahead of the "
+        "clock its created_at was (a forged or skewed stamp, taken as now)",
     ),
     "ingest_rejected": _fn(
         "ERROR",
@@ -301,6 +312,10 @@ EVENTS: dict[str, EventSpec] = {
     "gateway_unflushed": _gw("ERROR", (), "the gateway stopped with messages it could not publish"),
     "gateway_publish_retry": _gw("WARNING", (), "publishing to Pub/Sub failed; retried with back-off"),
     "gateway_commands_unsynced": _gw("WARNING", (), "the slash commands could not be synced"),
+    "gateway_welcome": _gw(
+        "INFO", ("guild", "posted"), "added to a server: the welcome went to its system channel (or none)"
+    ),
+    "gateway_welcome_unposted": _gw("WARNING", (), "added to a server: Discord refused the welcome"),
     "gateway_commands_synced": _gw(
         "INFO",
         ("hash", "commands", "remembered"),

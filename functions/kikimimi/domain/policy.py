@@ -131,3 +131,13 @@ def reply_due(moment: datetime, planned_wait_seconds: float, delay_seconds: floa
 def overdue(due: datetime, now: datetime, max_late_seconds: float) -> bool:
     """Is a judged reply due at `due` too late to post at `now` (0 turns the check off)?"""
     return max_late_seconds > 0 and (now - due).total_seconds() > max_late_seconds
+
+
+# Clocks drift a little; a stamp further ahead is forged or broken: taken as now, so nothing is scheduled
+# past Cloud Tasks' 30-day horizon and nothing outlives its retention.
+FUTURE_SKEW = timedelta(minutes=5)
+
+
+def credible_time(stamp: datetime, now: datetime) -> datetime:
+    """A message's time as the pipeline uses it: `now` for a stamp more than FUTURE_SKEW ahead of it."""
+    return now if stamp > now + FUTURE_SKEW else stamp

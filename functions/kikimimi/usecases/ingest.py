@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -67,6 +67,7 @@ def _message_created(deps: Deps, envelope: MessageCreated) -> str:
         )
         return "ignored"
     now = deps.clock.now()
+    message = replace(message, created_at=policy.credible_time(message.created_at, now))
     created = deps.store.add_message(message, expire_at=message.created_at + channel.ttl(deps))
     # Refused: a redelivery, or a create that comes after its delete (delivery has no order). A read only
     # then: the tombstone is the message's own document, so a new message pays nothing for it.
@@ -83,8 +84,22 @@ def _message_created(deps: Deps, envelope: MessageCreated) -> str:
         # Other bots' and our own messages are context only: no judgment, so no bot loops.
         memory_hook.on_message(deps, message, (), created)
         stored = "stored_bot"
-    deps.emit("ingest", key, **base, decision=stored, stored=created, latency_ms=elapsed_ms(started))
+    deps.emit(
+        "ingest",
+        key,
+        **base,
+        **_stamp(envelope, message),
+        decision=stored,
+        stored=created,
+        latency_ms=elapsed_ms(started),
+    )
     return stored
+
+
+def _stamp(envelope: MessageCreated, message: Message) -> dict[str, int]:
+    """How far ahead of the clock a stamp was that ingest took as now (logged; nothing when it was kept)."""
+    ahead = (envelope.created_at - message.created_at).total_seconds()
+    return {"future_seconds": round(ahead)} if ahead else {}
 
 
 def _human_line(
@@ -113,6 +128,7 @@ def _human_line(
         key,
         **base,
         **gap,
+        **_stamp(envelope, message),
         decision=outcome,
         reason=reason,
         stored=created,
