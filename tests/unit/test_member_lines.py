@@ -123,3 +123,24 @@ def test_a_snippet_loses_the_members_lines_and_the_bot_lines_about_them() -> Non
     after = intervention_without_member(intervention, ALICE, "999")
     assert after.context == ("kiki: Lunch at noon.", "bob: ok")
     assert after.source_ids == ("m2", "m3") and after.source_authors == ("999", "2")
+
+
+BOB = Member("5005", ("bob@away",), ())
+YUI = Member("6006", ("✨yui✨",), ())
+YUI_JA = Member("7007", ("ユイ＠休み中",), ())
+
+
+@pytest.mark.parametrize(
+    ("member", "line", "left"),
+    [
+        (BOB, "bob, the build is green. Lunch at noon.", "Lunch at noon."),
+        (BOB, "Thanks Bob! Lunch at noon.", "Lunch at noon."),
+        (YUI, "yui: good point. The tests pass.", "The tests pass."),
+        (YUI, "Welcome back ✨yui✨! Lunch at noon.", "Lunch at noon."),
+        (YUI_JA, "ユイさん、了解です。明日は晴れ。", "明日は晴れ。"),
+        (YUI_JA, "ユイ＠休み中さん、おかえり。", None),
+        (YUI, "The tests pass.", "The tests pass."),
+    ],
+)
+def test_forget_decorated_names(member: Member, line: str, left: str | None) -> None:
+    assert without_member(line, member) == left

@@ -25,7 +25,9 @@ HONORIFICS = ("さん", "くん", "君", "ちゃん", "様", "さま", "氏", "�
 _QUOTES = {'"': '"', "“": "”", "「": "」", "『": "』", "‘": "’", "«": "»"}
 _ENDS = frozenset(".!?。！？\n")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff66-\uff9f]")
-_PARTS = re.compile(r"[\s_.\-・･|/]+")
+# A display name's parts: whatever is not a letter or digit separates them (spaces, `_.-・|/`, `@`/＠,
+# emoji and other decoration: bob@away, ✨yui✨, ユイ＠休み中).
+_PARTS = re.compile(r"[\W_]+")
 _WORD = re.compile(r"\w+")
 _LATIN = "a-z0-9_\u00c0-\u024f"  # a Latin name ends where these do: 「aliceさん」 names alice
 _TRAILING = " \t\n…．.。、,!?！？・-—"
@@ -53,11 +55,14 @@ def _norm(text: str) -> str:
 
 
 def _variants(name: str) -> set[str]:
-    """The whole name and its parts ("Alice Smith" → Alice, Smith; 「田中 太郎」 → 田中, 太郎)."""
+    """The whole name and its parts ("Alice Smith" → Alice, Smith; 「田中 太郎」 → 田中, 太郎; "✨yui✨" →
+    yui; "bob@away" → bob, away): a decorated name is written plain in the bot's lines."""
     whole = _norm(name).lstrip("@")
     found = {whole} if whole else set()
     parts = [p for p in _PARTS.split(whole) if p]
-    if len(parts) > 1:
+    if len(parts) == 1:
+        found.add(parts[0])  # the name without its decoration
+    elif parts:
         found |= {p for p in parts if (_CJK.search(p) and len(p) >= 2) or (len(p) >= 3 and p not in EN_STOP)}
     return found
 
