@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
-from kikimimi.log_events import severity
+from kikimimi.log_events import WORDS, severity
 
 TRACE_FIELD = "logging.googleapis.com/trace"
 _TRACEPARENT = re.compile(r"^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$")
@@ -101,11 +101,22 @@ class JsonLogEvents:
 
     def emit(self, event: str, fields: dict[str, Any]) -> None:
         message = _summary(event, fields)
-        record = {"severity": severity(event), "message": message, "event": event, **fields}
+        record = {"severity": severity(event), "message": message, "event": event, **_counted(fields)}
         record["time"] = datetime.now(UTC).isoformat()
         stream = self._stream or sys.stdout
         stream.write(json.dumps(_with_trace(record), ensure_ascii=False, default=str) + "\n")
         stream.flush()
+
+
+def _counted(fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields with the room's words replaced by their length (`summary` → `summary_chars`)."""
+    out: dict[str, Any] = {}
+    for name, value in fields.items():
+        if name not in WORDS:
+            out[name] = value
+        elif value is not None:
+            out[f"{name}_chars"] = len(value) if isinstance(value, str) else sum(len(str(v)) for v in value)
+    return out
 
 
 def _summary(event: str, fields: dict[str, Any]) -> str:

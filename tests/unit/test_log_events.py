@@ -390,3 +390,16 @@ def test_json_lines_and_python_logs_carry_the_current_trace() -> None:
     assert (formatted["severity"], formatted["event"]) == ("ERROR", "gateway_stopped")
     assert formatted["message"] == "boom x"
     assert TRACE_FIELD not in outside
+
+
+def test_cloud_logging_gets_the_length_of_the_rooms_words_never_the_words() -> None:
+    stream = io.StringIO()
+    events = JsonLogEvents(stream)
+    events.emit("fact", {"channel": "c1", "content": "alice lives at 12 Elm St", "keywords": ["elm", "alice"]})
+    events.emit("channel_summary", {"channel": "c1", "summary": "they planned a picnic", "mood": "calm"})
+    written = stream.getvalue()
+    for word in ("Elm", "alice", "picnic", "calm"):
+        assert word not in written
+    fact, summary = (json.loads(line) for line in written.splitlines())
+    assert fact["content_chars"] == 24 and fact["keywords_chars"] == 8
+    assert summary["summary_chars"] == 21 and summary["mood_chars"] == 4
