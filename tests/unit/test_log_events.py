@@ -395,7 +395,8 @@ def test_json_lines_and_python_logs_carry_the_current_trace() -> None:
 def test_cloud_logging_gets_the_length_of_the_rooms_words_never_the_words() -> None:
     stream = io.StringIO()
     events = JsonLogEvents(stream)
-    events.emit("fact", {"channel": "c1", "content": "alice lives at 12 Elm St", "keywords": ["elm", "alice"]})
+    fact = {"channel": "c1", "content": "alice lives at 12 Elm St", "keywords": ["elm", "alice"]}
+    events.emit("fact", fact)
     events.emit("channel_summary", {"channel": "c1", "summary": "they planned a picnic", "mood": "calm"})
     written = stream.getvalue()
     for word in ("Elm", "alice", "picnic", "calm"):
