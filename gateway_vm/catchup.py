@@ -7,7 +7,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -42,6 +42,16 @@ class Tally:
     incomplete: int = 0  # places whose catch-up failed (permissions, Discord or Firestore trouble)
 
 
+@dataclass
+class Outcome:
+    """The latest catch-up, as `/kikimimi status` tells it (this process's memory: it restarts with it)."""
+
+    at: datetime
+    reason: str  # ready | resumed
+    done: bool = False
+    places: dict[str, int | str] = field(default_factory=dict)  # place id -> messages read back, or the error
+
+
 class CatchUp:
     """Reads history through discord.py; everything it publishes goes through `hand_on` (the backlog)."""
 
@@ -63,6 +73,7 @@ class CatchUp:
         self._enabled = enabled
         self._age = buffer_age
         self._clock = clock
+        self.latest: Outcome | None = None
 
     async def run(self, places: Iterable[Any], bot_id: int | None, *, fresh: bool, reason: str) -> Tally:
         """Catch up on every place (channels and threads; the enabled ones are read). `fresh`: after
@@ -70,8 +81,10 @@ class CatchUp:
         started = time.perf_counter()
         now = self._clock.now()
         tally = Tally()
+        self.latest = outcome = Outcome(now, reason)
         limit = asyncio.Semaphore(CONCURRENCY)
-        await asyncio.gather(*(self._guarded(p, bot_id, fresh, now, tally, limit) for p in places))
+        await asyncio.gather(*(self._guarded(p, bot_id, fresh, now, tally, limit, outcome) for p in places))
+        outcome.done = True
         log.info(
             {
                 "event": "gateway_catchup",
@@ -96,12 +109,16 @@ class CatchUp:
         now: datetime,
         tally: Tally,
         limit: asyncio.Semaphore,
+        outcome: Outcome,
     ) -> None:
+        place = ChannelKey(*envelopes.place_of(channel)).id
         try:
-            await self._place(channel, bot_id, fresh, now, tally, limit)
+            read_back = await self._place(channel, bot_id, fresh, now, tally, limit)
+            if read_back is not None:
+                outcome.places[place] = read_back
         except Exception as exc:  # one place's trouble (403 on history, Firestore down) spares the others
             tally.incomplete += 1
-            place = ChannelKey(*envelopes.place_of(channel)).id
+            outcome.places[place] = _trouble(exc)
             log.warning(
                 "catching up on %s failed: %r", place, exc, extra={"event": "gateway_catchup_incomplete"}
             )
@@ -114,22 +131,23 @@ class CatchUp:
         now: datetime,
         tally: Tally,
         limit: asyncio.Semaphore,
-    ) -> None:
+    ) -> int | None:
+        """How many missed messages were read back (None: the place is not enabled, or empty)."""
         key = ChannelKey(*envelopes.place_of(channel))
         last = getattr(channel, "last_message_id", None)
         if fresh and last is None:  # nothing was ever posted here: no read at all
-            return
+            return None
         async with limit:
             if not await self._enabled(key.channel_id):
-                return
+                return None
             tally.places += 1
             mark = await self._mark(key)
             if not plans.needs_read(now, self._age, mark, last, fresh):
-                return
+                return 0
             buffered = await self._buffered(key, now)
             window = plans.window(now, self._age, mark, buffered)
             if window is None:
-                return
+                return 0
             tally.read += 1
             history, complete = await self._history(channel, window)
         tally.messages += len(history)
@@ -151,6 +169,7 @@ class CatchUp:
         tally.published += len(kept)
         tally.refused += len(missed) - len(kept)
         tally.deleted += len(plan.delete)
+        return len(kept)
 
     async def _mark(self, key: ChannelKey) -> int | None:
         """This process's mark, or the saved one (read once per place and process)."""
@@ -176,3 +195,10 @@ class CatchUp:
                 return found, True
             found[message.id] = message
         return found, len(found) < plans.READ_LIMIT
+
+
+def _trouble(exc: Exception) -> str:
+    """A failure in a few words for status: Discord's own message (e.g. "403 Forbidden (error code: 50001):
+    Missing Access"), else the exception's name."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text}"[:200] if text else type(exc).__name__

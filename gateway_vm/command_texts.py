@@ -67,6 +67,10 @@ EN: dict[str, str] = {
     "opt-out.desc": "Stop kikimimi reading your messages in this server (it forgets what it kept)",
     "opt-in.name": "opt-in",
     "opt-in.desc": "Let kikimimi read your messages in this server again",
+    "help.name": "help",
+    "help.desc": "What kikimimi is, what you can run here, and how to turn it on",
+    "forget-channel.confirm.name": "confirm",
+    "forget-channel.confirm.desc": "True forgets now; without it I only say what would be forgotten",
     # Replies.
     "manage": "Manage Channels permission is required.",
     "server_only": "This works in a server's channel only.",
@@ -105,6 +109,56 @@ EN: dict[str, str] = {
     "forget_me": "I will forget what I kept about you in this server: your recent messages, your "
     "profile, facts from your messages and your lines in my summaries. It takes a few seconds.",
     "forget_channel": "I will forget everything I kept about this channel and its threads.",
+    "forget_channel_ask": "This would erase everything I keep about this channel and its threads: recent "
+    "messages, summaries, facts and my last decisions (the settings stay). It cannot be undone. "
+    "Run `/kikimimi forget-channel confirm:True` to do it.",
+    # /kikimimi help and /kikimimi-me help.
+    "help.about": "**kikimimi** is a member of the channels a moderator enables it in: it reads the "
+    "conversation, decides by itself whether to speak (a reaction, a short word or a reply) and remembers "
+    "the community. Mention it, reply to it or call its name and it answers.",
+    "help.here_on": "It is **enabled** in this channel.",
+    "help.here_off": "It is **off** in this channel: it reads nothing here.",
+    "help.members": "**Everyone may run**: `/kikimimi-me privacy` (what it reads and keeps here, for how "
+    "long), `/kikimimi-me what-do-you-know`, `/kikimimi-me forget`, `/kikimimi-me opt-out` and `opt-in`.",
+    "help.moderators": "**Moderators (Manage Channels) may run**: `/kikimimi enable` and `disable`, "
+    "`quiet`, `status` (settings, health, why it last spoke), `chattiness`, `persona`, `visibility`, "
+    "`grounding` and `forget-channel`.",
+    "help.turn_on": "**To turn it on**: a moderator runs `/kikimimi enable` in the channel; it checks "
+    "that it may read and speak there first.",
+    "help.ask": "**To turn it on**: ask a moderator (Manage Channels) to run `/kikimimi enable` here.",
+    "welcome": "Hello, I am kikimimi (聞き耳): I join the conversation in the channels a moderator "
+    "enables me in, and read nothing until then. Moderators: `/kikimimi enable` in a channel turns me on "
+    "there, `/kikimimi help` says more. Everyone: `/kikimimi-me privacy` says what I read and keep.",
+    # /kikimimi enable checks the bot's own permissions in the channel.
+    "perm.view_channel": "View Channel",
+    "perm.send_messages": "Send Messages",
+    "perm.read_message_history": "Read Message History",
+    "perm.add_reactions": "Add Reactions",
+    "enable_refused": "I cannot work here: I lack {missing} in this channel, so I could not read it or "
+    "speak in it. Give my role those permissions (Edit Channel → Permissions), then run "
+    "`/kikimimi enable` again. Nothing changed.",
+    "enable_warning": "kikimimi is enabled here, but I lack {missing} in this channel: my reactions "
+    "would be dropped. Give my role that permission (Edit Channel → Permissions).",
+    "perm_join": ", ",
+    # /kikimimi status: health.
+    "health_model_none": "model: none configured (the rules decide, a template writes)",
+    "health_model_ok": "model: no error recorded",
+    "health_model_answered": "model: answered {when}",
+    "health_model_error": "model: last error {when}: {error}",
+    "health_budget": "model judgments this hour: {used} of {limit}",
+    "health_budget_day": "model calls today in this server: {used} of {limit}",
+    "health_post": "last post {when} ({kind})",
+    "health_no_post": "no post in the last day",
+    "health_delivery_error": "Discord refused my last post {when}: {error}",
+    "post.full_response": "a reply",
+    "post.short_ack": "a short word",
+    "post.react_only": "a reaction",
+    "health_catchup_none": "catch-up: none since the gateway started",
+    "health_catchup_running": "catch-up: reading what was missed…",
+    "health_catchup_ok": "catch-up {when}: nothing missed here",
+    "health_catchup_read": "catch-up {when}: {n} missed messages read back here",
+    "health_catchup_failed": "catch-up {when}: failed here ({error})",
+    "health_unknown": "health not known (nothing could be read)",
     "opted_out": "I no longer read your messages in this server, and I am forgetting what I kept about you "
     "here (your recent messages, profile, facts and summary lines). `/kikimimi-me opt-in` undoes it; "
     "what I forgot stays forgotten.",
@@ -200,6 +254,10 @@ JA: dict[str, str] = {
     "opt-out.desc": "このサーバーであなたの発言を読まないようにする（覚えていたことも忘れる）",
     "opt-in.name": "読んでいい",
     "opt-in.desc": "このサーバーでまたあなたの発言を読むようにする",
+    "help.name": "ヘルプ",
+    "help.desc": "聞き耳とは何か、ここで使えるコマンド、有効にするには",
+    "forget-channel.confirm.name": "確認",
+    "forget-channel.confirm.desc": "True で今すぐ忘れる。なしなら何が消えるかだけ伝える",
     "manage": "チャンネルの管理権限が必要です。",
     "server_only": "サーバーのチャンネルでだけ使えます。",
     "enabled": "このチャンネルで聞き耳を有効にしました。",
@@ -237,6 +295,55 @@ JA: dict[str, str] = {
     "forget_me": "このサーバーで覚えているあなたのこと（最近の発言、プロフィール、"
     "発言から覚えたこと、要約の中のあなたの行）を忘れます。数秒かかります。",
     "forget_channel": "このチャンネルとスレッドについて覚えていることをすべて忘れます。",
+    "forget_channel_ask": "このチャンネルとスレッドについて覚えていること（最近の発言、要約、発言から"
+    "覚えたこと、前回の判断）をすべて消します（設定は残ります）。元には戻せません。"
+    "消すには `/kikimimi チャンネルを忘れて 確認:True` を実行してください。",
+    "help.about": "**聞き耳** は、モデレーターが有効にしたチャンネルのメンバーです。会話を読み、"
+    "話すかどうか（リアクション、ひとこと、返事）を自分で決め、コミュニティのことを覚えます。"
+    "メンション・返信・名前で呼ぶと答えます。",
+    "help.here_on": "このチャンネルでは **有効** です。",
+    "help.here_off": "このチャンネルでは **無効** です。ここでは何も読みません。",
+    "help.members": "**誰でも使える**: `/kikimimi-me プライバシー`（ここで読むもの・覚えるもの・期間）、"
+    "`/kikimimi-me 覚えていること`、`/kikimimi-me 忘れて`、`/kikimimi-me 読まないで`・`読んでいい`。",
+    "help.moderators": "**モデレーター（チャンネルの管理）が使える**: `/kikimimi 有効化`・`無効化`、"
+    "`静かに`、`状態`（設定・調子・前回話した理由）、`おしゃべり度`、`キャラクター`、`公開範囲`、"
+    "`ウェブ検索`、`チャンネルを忘れて`。",
+    "help.turn_on": "**有効にするには**: モデレーターがそのチャンネルで `/kikimimi 有効化` を実行します。"
+    "読めて話せるかを先に確かめます。",
+    "help.ask": "**有効にするには**: モデレーター（チャンネルの管理）に、ここで `/kikimimi 有効化` を"
+    "実行してもらってください。",
+    "welcome": "こんにちは、聞き耳（kikimimi）です。モデレーターが有効にしたチャンネルで会話に加わります。"
+    "それまでは何も読みません。モデレーターの方: チャンネルで `/kikimimi 有効化` を実行すると"
+    "そこで有効になります。詳しくは `/kikimimi ヘルプ`。みなさん: `/kikimimi-me プライバシー` で、"
+    "私が読むもの・覚えるものが分かります。",
+    "perm.view_channel": "チャンネルを見る",
+    "perm.send_messages": "メッセージを送信",
+    "perm.read_message_history": "メッセージ履歴を読む",
+    "perm.add_reactions": "リアクションの追加",
+    "enable_refused": "このチャンネルで私には {missing} の権限がないので、読むことも話すこともできません。"
+    "私のロールにその権限を与えて（チャンネルの編集 → 権限）から、もう一度 `/kikimimi 有効化` を"
+    "実行してください。変更はありません。",
+    "enable_warning": "このチャンネルで聞き耳を有効にしました。ただし {missing} の権限がないので、"
+    "リアクションは届きません。私のロールにその権限を与えてください（チャンネルの編集 → 権限）。",
+    "perm_join": "、",
+    "health_model_none": "モデル: 設定なし（ルールで判断し、定型文で書く）",
+    "health_model_ok": "モデル: エラーの記録なし",
+    "health_model_answered": "モデル: {when} に応答",
+    "health_model_error": "モデル: 最後のエラー {when}: {error}",
+    "health_budget": "この 1 時間のモデルの判断: {used} / {limit} 回",
+    "health_budget_day": "このサーバーの今日のモデル呼び出し: {used} / {limit} 回",
+    "health_post": "最後の投稿 {when}（{kind}）",
+    "health_no_post": "この 1 日は投稿なし",
+    "health_delivery_error": "最後の投稿を Discord に断られました {when}: {error}",
+    "post.full_response": "返事",
+    "post.short_ack": "ひとこと",
+    "post.react_only": "リアクション",
+    "health_catchup_none": "取りこぼしの確認: ゲートウェイの起動以来なし",
+    "health_catchup_running": "取りこぼしの確認: 読んでいるところ…",
+    "health_catchup_ok": "取りこぼしの確認 {when}: ここは取りこぼしなし",
+    "health_catchup_read": "取りこぼしの確認 {when}: ここで {n} 件を読み直した",
+    "health_catchup_failed": "取りこぼしの確認 {when}: ここでは失敗（{error}）",
+    "health_unknown": "調子は不明（読み取れませんでした）",
     "opted_out": "このサーバーではもうあなたの発言を読みません。覚えていたあなたのこと（最近の発言、"
     "プロフィール、発言から覚えたこと、要約の中の行）も忘れます。`/kikimimi-me 読んでいい` で戻せます"
     "（忘れたことは戻りません）。",

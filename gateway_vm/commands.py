@@ -1,5 +1,5 @@
 """`/kikimimi …`: the moderators' commands for a channel (enable, disable, quiet, visibility, status,
-chattiness, persona, forget-channel) and its server (grounding). One top-level command with Discord's
+chattiness, persona, forget-channel, help) and its server (grounding). One top-level command with Discord's
 default permission Manage Channels, so Server Settings → Integrations can hand it to a role; the members'
 `/kikimimi-me` is in member_commands.py. Replies are ephemeral and in the server's language."""
 
@@ -22,9 +22,10 @@ from kikimimi.domain.model import (
     GuildSettings,
 )
 
-from . import command_sync, decision_words, envelopes
+from . import command_sync, decision_words, envelopes, guide
 from .command_texts import language, ls, say
 from .forget_commands import forget_envelope
+from .health import health_line
 from .member_commands import MemberCommands
 from .place_settings import grounding_of, stored_settings
 from .privacy import visibility_text
@@ -54,9 +55,10 @@ def status_text(
     lang: str = "en",
     now: datetime | None = None,
     grounding: bool = False,
+    health: str = "",
 ) -> str:
     """The `/kikimimi status` answer: on or off, quiet period, memory visibility; chattiness, persona and
-    web search; then the last decision and why, in words."""
+    web search; the bot's health (health.py); then the last decision and why, in words."""
     now = now or datetime.now(UTC)
     quiet = (
         say(lang, "status_quiet", time=_time(place.quiet_until))
@@ -76,7 +78,8 @@ def status_text(
             say(lang, f"status_grounding.{'on' if grounding else 'off'}"),
         )
     )
-    return f"{switches}\n{manner}\n{decision_words.explain(place.last_decision, lang)}"
+    lines = (switches, manner, health, decision_words.explain(place.last_decision, lang))
+    return "\n".join(line for line in lines if line)
 
 
 def _time(at: datetime) -> str:
@@ -133,8 +136,14 @@ class KikimimiCommands(app_commands.Group):
         if (found := await self.place(interaction)) is None:
             return
         channel, lang = found
+        needed, wanted = guide.missing(guide.bot_permissions(interaction))
+        if needed:  # refused: enabled, it would keep members' messages it can never answer
+            text = say(lang, "enable_refused", missing=guide.named(needed + wanted, lang))
+            await interaction.followup.send(text, ephemeral=True)
+            return
         await self.change(channel, enabled=True)
-        await interaction.followup.send(say(lang, "enabled"), ephemeral=True)
+        warned = say(lang, "enable_warning", missing=guide.named(wanted, lang)) if wanted else ""
+        await interaction.followup.send(warned or say(lang, "enabled"), ephemeral=True)
 
     @app_commands.command(name=ls("disable.name"), description=ls("disable.desc"))
     async def disable(self, interaction: discord.Interaction) -> None:
@@ -184,8 +193,11 @@ class KikimimiCommands(app_commands.Group):
             return
         channel, lang = found
         current = await stored_settings(self.client, channel)
-        grounding = await grounding_of(self.client, str(interaction.guild.id))
-        text = status_text(self.client.enabled(channel, False), current, lang, grounding=grounding)
+        guild_id = str(interaction.guild.id)
+        grounding = await grounding_of(self.client, guild_id)
+        health = await health_line(self.client, channel, guild_id, current.last_decision, lang)
+        enabled = self.client.enabled(channel, False)
+        text = status_text(enabled, current, lang, grounding=grounding, health=health)
         await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(name=ls("chattiness.name"), description=ls("chattiness.desc"))
@@ -234,14 +246,32 @@ class KikimimiCommands(app_commands.Group):
         await interaction.followup.send(say(lang, f"grounding_set.{switch.value}"), ephemeral=True)
 
     @app_commands.command(name=ls("forget-channel.name"), description=ls("forget-channel.desc"))
-    async def forget_channel(self, interaction: discord.Interaction) -> None:
+    @app_commands.rename(confirm=ls("forget-channel.confirm.name"))
+    @app_commands.describe(confirm=ls("forget-channel.confirm.desc"))
+    async def forget_channel(self, interaction: discord.Interaction, confirm: bool = False) -> None:
         if (found := await self.place(interaction)) is None:
             return
         _, lang = found
+        if not confirm:  # erasing cannot be undone: first say what goes, and how to confirm
+            await interaction.followup.send(say(lang, "forget_channel_ask"), ephemeral=True)
+            return
         envelope = forget_envelope(interaction, "channel")
         if envelope is not None:  # whether the bot is enabled here or not: memory may be from before
             self.client.backlog.submit(envelope)
         await interaction.followup.send(say(lang, "forget_channel"), ephemeral=True)
+
+    @app_commands.command(name=ls("help.name"), description=ls("help.desc"))
+    async def help_command(self, interaction: discord.Interaction) -> None:
+        # Anyone Discord lets run /kikimimi may read its help: nothing here changes or reveals settings.
+        lang = language(interaction, self.client.settings.language)
+        if interaction.channel is None or interaction.guild is None:
+            await interaction.response.send_message(say(lang, "server_only"), ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the store may be slow (3 s limit)
+        channel = envelopes.place_of(interaction.channel)[0]
+        await stored_settings(self.client, channel)
+        text = guide.help_text(lang, moderator=True, enabled=self.client.enabled(channel, False))
+        await interaction.followup.send(text, ephemeral=True)
 
 
 def register_commands(client: Any) -> None:

@@ -18,11 +18,11 @@ from kikimimi.domain.wire import MessageCreated, MessageEdited
 from kikimimi.ports import Clock, Store
 from kikimimi.settings import Settings
 
-from . import envelopes, heartbeat
+from . import envelopes, guide, heartbeat
 from .backlog import BacklogPublisher, Envelope
 from .catchup import CatchUp, Tally
 from .command_sync import sync_if_changed
-from .command_texts import Translator
+from .command_texts import Translator, say
 from .commands import register_commands
 from .forget_commands import bulk_deleted
 from .marks import Marks
@@ -331,6 +331,24 @@ class Gateway(discord.AutoShardedClient):
         if key is not None:
             self.marks.forget(key)
         self.backlog.submit(envelope)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Added to a server: one short welcome in its system channel (else nothing), saying how a moderator
+        turns the bot on and where the privacy notice is. It reads nothing there until then."""
+        self.publish_visibility([*guild.channels, *guild.threads])  # `enable` may come any moment now
+        channel = guide.welcome_channel(guild)
+        if channel is None:
+            log.info({"event": "gateway_welcome", "guild": str(guild.id), "posted": False})
+            return
+        text = say(guide.spoken(guild.preferred_locale, self.settings.language), "welcome")
+        try:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:  # a welcome is a courtesy: never more than a log line
+            log.warning(
+                "welcome in %s failed: %s", guild.id, exc, extra={"event": "gateway_welcome_unposted"}
+            )
+            return
+        log.info({"event": "gateway_welcome", "guild": str(guild.id), "posted": True})
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         # Only a removal reaches here (an outage is guild_unavailable): forget the whole guild.

@@ -1,6 +1,6 @@
 """`/kikimimi-me …`: what every member may ask of the bot about themselves (forget, what-do-you-know,
-privacy, opt-out, opt-in). No default permission; offered in direct messages too where the bot reads them
-(ALLOW_DMS). Replies are ephemeral and in the server's language."""
+privacy, opt-out, opt-in) and its help. No default permission; offered in direct messages too where the
+bot reads them (ALLOW_DMS). Replies are ephemeral and in the server's language."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from . import envelopes
+from . import envelopes, guide
 from .command_texts import language, ls, say
 from .forget_commands import export_text, forget_envelope
 from .place_settings import stored_settings
@@ -71,6 +71,20 @@ class MemberCommands(app_commands.Group):
         channel = envelopes.place_of(interaction.channel)[0]
         current = await stored_settings(self.client, channel)
         text = privacy_text(settings, current, self.client.enabled(channel, False), lang)
+        await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.command(name=ls("help.name"), description=ls("help.desc"))
+    async def help_command(self, interaction: discord.Interaction) -> None:
+        lang = self.lang(interaction)
+        moderator = interaction.guild is not None and interaction.permissions.manage_channels
+        if interaction.guild is None or interaction.channel is None:  # a direct message: nothing "here"
+            text = guide.help_text(lang, moderator=False, enabled=None)
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the store may be slow (3 s limit)
+        channel = envelopes.place_of(interaction.channel)[0]
+        await stored_settings(self.client, channel)
+        text = guide.help_text(lang, moderator=moderator, enabled=self.client.enabled(channel, False))
         await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(name=ls("opt-out.name"), description=ls("opt-out.desc"))

@@ -201,6 +201,15 @@ class Store(Protocol):
         """Remember the latest judgment on the channel document (one write per judgment, not per message)."""
         ...
 
+    def record_trouble(self, key: ChannelKey, kind: str, at: datetime, error: str) -> None:
+        """Remember the latest failure of a kind ("llm": the model failed; "delivery": Discord refused a
+        post) on the channel document, for `/kikimimi status`: a write per failure, none when all is well."""
+        ...
+
+    def troubles(self, key: ChannelKey) -> dict[str, tuple[datetime, str]]:
+        """The latest failure of each kind recorded for a channel, as (when, what): one read."""
+        ...
+
     def cached_judgment(
         self, key: ChannelKey, digest: str, since: datetime, pool: str = ""
     ) -> Decision | None:

@@ -473,6 +473,7 @@ def test_slash_commands_are_registered_on_ready(fake_discord: FakeDiscord, allow
         "enable",
         "forget-channel",
         "grounding",
+        "help",
         "persona",
         "quiet",
         "status",
@@ -480,6 +481,7 @@ def test_slash_commands_are_registered_on_ready(fake_discord: FakeDiscord, allow
     ]
     assert sorted(option["name"] for option in member["options"]) == [
         "forget",
+        "help",
         "opt-in",
         "opt-out",
         "privacy",

@@ -97,6 +97,7 @@ def test_the_synced_commands_carry_japanese_names_descriptions_and_choices(fake_
         "persona": "キャラクター",
         "grounding": "ウェブ検索",
         "forget-channel": "チャンネルを忘れて",
+        "help": "ヘルプ",
     }
     mine = {o["name"]: o for o in member["options"]}
     assert {name: o["name_localizations"]["ja"] for name, o in mine.items()} == {
@@ -105,6 +106,7 @@ def test_the_synced_commands_carry_japanese_names_descriptions_and_choices(fake_
         "privacy": "プライバシー",
         "opt-out": "読まないで",
         "opt-in": "読んでいい",
+        "help": "ヘルプ",
     }
     every = [*subs.values(), *mine.values()]
     assert all(o["description_localizations"]["ja"] and o["description"] for o in every)
@@ -167,6 +169,7 @@ MODERATOR_ONLY = [
     ("kikimimi persona", {"text": "a cheerful regular"}),
     ("kikimimi grounding", {"switch": "on"}),
     ("kikimimi forget-channel", {}),
+    ("kikimimi forget-channel", {"confirm": True}),
 ]
 
 
@@ -193,7 +196,9 @@ def test_discord_does_not_offer_the_admin_command_to_a_member_without_manage_cha
     assert run_async(scenario()).startswith("**Privacy: kikimimi in this channel**")
 
 
-@pytest.mark.parametrize(("command", "options"), MODERATOR_ONLY, ids=[c for c, _ in MODERATOR_ONLY])
+@pytest.mark.parametrize(
+    ("command", "options"), MODERATOR_ONLY, ids=[" ".join((c, *o)) for c, o in MODERATOR_ONLY]
+)
 def test_before_discord_holds_the_definition_the_code_asks_for_manage_channels(
     make_fake_discord: MakeFake, command: str, options: dict[str, Any]
 ) -> None:
@@ -378,7 +383,7 @@ def test_forget_me_is_for_anyone_forget_channel_for_moderators(make_fake_discord
         async with ready(fake, settings(enabled_channels=("999",))) as run:  # even where the bot is off
             answers = [
                 await run_command(fake, "kikimimi-me forget", moderator=False, **JA),
-                await run_command(fake, "kikimimi forget-channel", moderator=True),
+                await run_command(fake, "kikimimi forget-channel", moderator=True, confirm=True),
             ]
             await asyncio.to_thread(run.gateway.backlog.flush, WAIT)
             return run, answers

@@ -141,6 +141,24 @@ def test_the_last_decision_shares_the_channel_document_with_the_settings(
     assert store.channel_settings(CHANNEL).enabled is False
 
 
+def test_the_latest_failure_of_each_kind_is_kept_beside_the_settings_for_status(
+    store: InMemoryStore | FirestoreStore,
+) -> None:
+    """Issue 37: `/kikimimi status` reads what failed last (the model, a post), per kind, on the channel."""
+    assert store.troubles(CHANNEL) == {}
+    store.save_channel_settings(CHANNEL, ChannelSettings(enabled=True))
+    store.record_trouble(CHANNEL, "llm", T0, "LLMError: gemini 400 INVALID_ARGUMENT: API key not valid.")
+    store.record_trouble(CHANNEL, "delivery", T0 + timedelta(seconds=5), "discord 403: Missing Permissions")
+    store.record_trouble(
+        CHANNEL, "llm", T0 + timedelta(seconds=9), "LLMError: 429 RESOURCE_EXHAUSTED " + "x" * 400
+    )
+    found = store.troubles(CHANNEL)
+    assert found["delivery"] == (T0 + timedelta(seconds=5), "discord 403: Missing Permissions")
+    assert found["llm"][0] == T0 + timedelta(seconds=9) and len(found["llm"][1]) == 300  # the latest, clipped
+    assert store.channel_settings(CHANNEL) == ChannelSettings(enabled=True)  # the settings are untouched
+    assert store.troubles(THREAD) == {}
+
+
 def test_judgment_cache_hit_and_miss_by_time(store: InMemoryStore | FirestoreStore) -> None:
     decision = Decision(
         should_respond=True,

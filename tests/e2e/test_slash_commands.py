@@ -32,7 +32,7 @@ from .conftest import FAST, KEYWORD, MIN_WAIT_SECONDS
 pytestmark = pytest.mark.emulator
 
 TIMINGS = {k: v for k, v in FAST.items() if k not in ("BOT_USER_ID", "BOT_NAME", "ENABLED_CHANNELS")}
-CHANNELS = ("words", "quiet", "manner", "members")
+CHANNELS = ("words", "quiet", "manner", "members", "muted")
 START_TIMEOUT = 60.0  # the first judgment pays the functions' cold start
 MODERATOR = MEMBER_PERMISSIONS | MANAGE_CHANNELS
 
@@ -131,13 +131,35 @@ def test_enable_by_command_then_status_tells_in_words_why_the_bot_spoke(commands
     assert judgment["decision"] == "respond" and "keyword +100" in judgment["reason"]
     commands.until(lambda: commands.settings("words").last_decision is not None, 10, "the stored decision")
 
+    commands.wait("words", "posted", START_TIMEOUT, trigger=trigger)  # the reply function recorded it
     english = commands.said("words", "kikimimi status").splitlines()
     assert english[0].startswith("enabled here · not quiet")
     assert english[1] == "chattiness: normal · no persona · web search: off"
-    assert english[2].startswith("Last time (<t:") and " I spoke (score " in english[2]
-    assert "it mentioned one of my keywords (+100)" in english[2] and "keyword +100" not in english[2]
+    # Its health, from what the functions and the gateway recorded (Firestore, the gateway's catch-up).
+    model, post, catchup = english[2].split(" · ")
+    assert model == "model: none configured (the rules decide, a template writes)"
+    assert post.startswith("last post <t:") and post.endswith(":R> (a reply)")
+    assert catchup.startswith("catch-up <t:") and catchup.endswith(": nothing missed here")
+    assert english[3].startswith("Last time (<t:") and " I spoke (score " in english[3]
+    assert "it mentioned one of my keywords (+100)" in english[3] and "keyword +100" not in english[3]
     japanese = commands.said("words", "kikimimi status", locale="ja").splitlines()
-    assert "は話しました" in japanese[2] and "キーワードが含まれていた（+100）" in japanese[2]
+    assert "は話しました" in japanese[3] and "キーワードが含まれていた（+100）" in japanese[3]
+
+
+def test_help_and_an_enable_the_bots_permissions_refuse_on_the_stack(commands: Commands) -> None:
+    """Issue 37 on the whole stack: `help` answers a moderator and a member; `enable` in a channel where
+    the bot may not send messages is refused, names what is missing and writes nothing to Firestore."""
+    moderator = commands.said("members", "kikimimi help")
+    assert moderator.startswith("**kikimimi** is a member of the channels") and "Moderators" in moderator
+    member = commands.said("members", "kikimimi-me help", user="bob")
+    assert (
+        "ask a moderator (Manage Channels)" in member and "Moderators (Manage Channels) may run" not in member
+    )
+
+    commands.fake.deny_bot(commands.channels["muted"], 1 << 11)  # a moderator takes Send Messages away
+    refused = commands.said("muted", "kikimimi enable")
+    assert refused.startswith("I cannot work here: I lack Send Messages in this channel")
+    assert commands.settings("muted").enabled is None  # nothing was switched on
 
 
 def test_a_quiet_channel_is_not_judged_and_the_quiet_ends_early(commands: Commands) -> None:
@@ -193,7 +215,9 @@ def test_chattiness_persona_and_web_search_are_written_to_firestore_and_shown_by
 
 
 def test_forget_channel_reaches_ingest(commands: Commands) -> None:
-    said = commands.said("manner", "kikimimi forget-channel")
+    asked = commands.said("manner", "kikimimi forget-channel")
+    assert asked.endswith("Run `/kikimimi forget-channel confirm:True` to do it.")
+    said = commands.said("manner", "kikimimi forget-channel", confirm=True)
     assert said == "I will forget everything I kept about this channel and its threads."
     done = commands.wait("manner", "forget_request", START_TIMEOUT, scope="channel")
     assert done["requested_by"] == commands.users["alice"].id

@@ -35,9 +35,13 @@ def test_json_is_the_payload_admin_commands_carry_manage_channels_member_command
     admin, member = commands
     assert (admin["name"], admin["default_member_permissions"]) == ("kikimimi", 16)
     assert (member["name"], member["default_member_permissions"]) == ("kikimimi-me", None)
-    assert {"privacy", "opt-out", "opt-in", "forget", "what-do-you-know"} == {
+    assert {"privacy", "opt-out", "opt-in", "forget", "what-do-you-know", "help"} == {
         o["name"] for o in member["options"]
     }
+    assert "help" in {o["name"] for o in admin["options"]}
+    [forget_channel] = [o for o in admin["options"] if o["name"] == "forget-channel"]
+    [confirm] = forget_channel["options"]  # erasing asks first: the option confirms (issue 37)
+    assert (confirm["name"], confirm["type"], confirm["required"]) == ("confirm", 5, False)
     for command in commands:  # every name and description, option and choice in Japanese too
         assert command["description_localizations"]["ja"]
         for sub in command["options"]:
@@ -57,6 +61,7 @@ def test_plain_output_lists_who_may_run_each_command(capsys: pytest.CaptureFixtu
     assert "      level (度合い): one of quiet (控えめ), normal (ふつう), lively (にぎやか)\n" in out
     assert "      text (説明): text, at most 200 characters, optional\n" in out
     assert "  opt-out (読まないで) — " in out
+    assert "  help (ヘルプ) — What kikimimi is, what you can run here, and how to turn it on\n" in out
 
 
 def test_docs_privacy_is_current() -> None:

@@ -67,6 +67,8 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "guild_settings": _one_read,  # an admin's switches, cached per instance (usecases/grounding.py)
     "save_guild_settings": _one_write,
     "record_decision": _one_write,
+    "record_trouble": _one_write,  # only on a failure: a bad key, a refused post
+    "troubles": _one_read,  # `/kikimimi status` (the gateway), never per message
     "cached_judgment": _one_read,
     "cache_judgment": _one_write,
     "llm_judgments_since": lambda a, r: (count_reads(int(r)), 0, 0),

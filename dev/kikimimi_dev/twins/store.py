@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from kikimimi.adapters.firestore.codec import cap_user_doc_id, intervention_doc_id, optional_utc, utc
 from kikimimi.adapters.firestore.counting import count_reads
+from kikimimi.adapters.firestore.places import TROUBLE_CHARS
 from kikimimi.domain.buffer_change import INTERVENED, MESSAGE, UNTIMED, BufferChange
 from kikimimi.domain.caps import CapDecision, CapState, decide
 from kikimimi.domain.memory.forget import intervention_without, line_matches
@@ -250,6 +251,16 @@ class InMemoryStore(ForgettingStore, BufferChangeLog, OptOutLists, GuildSwitchTa
             self.writes += 1
             current = self._settings.get(key.id, ChannelSettings())
             self._settings[key.id] = replace(current, last_decision=replace(decision, at=utc(decision.at)))
+
+    def record_trouble(self, key: ChannelKey, kind: str, at: datetime, error: str) -> None:
+        with self._lock:
+            self.writes += 1
+            self.trouble.setdefault(key.id, {})[kind] = (utc(at), error[:TROUBLE_CHARS])
+
+    def troubles(self, key: ChannelKey) -> dict[str, tuple[datetime, str]]:
+        with self._lock:
+            self.reads += 1
+            return dict(self.trouble.get(key.id, {}))
 
     def cached_judgment(
         self, key: ChannelKey, digest: str, since: datetime, pool: str = ""

@@ -95,6 +95,9 @@ def ask_llm(deps: Deps, key: ChannelKey, room: Room, now: datetime) -> Decision 
         answer = parse_answer(result.text)
     except (LLMError, AnswerInvalid) as exc:
         log.warning("judge LLM failed, staying silent: %s", exc)
+        # On the channel document (/kikimimi status): the next judgment overwrites the last decision.
+        error = f"{type(exc).__name__}: {exc}"
+        deps.store.record_trouble(ChannelKey(key.channel_id), "llm", now, error)
         return llm_failure(score, exc)
     deps.llm_call(key, "judge", result, trigger=trigger.id)
     decision = apply_answer(

@@ -203,7 +203,7 @@ def _write_draft(
         tools=tools,
     )
     limits.spend_llm_call(deps, task.guild_id)
-    result = _write(deps, request, retry=task.addressed)
+    result = _write(deps, key, request, retry=task.addressed)
     if result is None:
         deps.emit("reply_failed", key, **base, decision="failed", reason="llm failure")
         return None
@@ -345,7 +345,7 @@ def _window(deps: Deps, key: ChannelKey, task: ReplyTask, now: datetime) -> list
     return window
 
 
-def _write(deps: Deps, request: LLMRequest, retry: bool) -> LLMResult | None:
+def _write(deps: Deps, key: ChannelKey, request: LLMRequest, retry: bool) -> LLMResult | None:
     """Generate the text; addressed messages retry retryable failures with back-off, then give up."""
     attempts = 3 if retry else 1
     try:
@@ -360,7 +360,16 @@ def _write(deps: Deps, request: LLMRequest, retry: bool) -> LLMResult | None:
                 return deps.writer.generate(request)
     except (LLMError, RetryError) as exc:
         log.warning("reply LLM failed, staying silent: %s", exc)
+        # A bad key or an exhausted quota would otherwise look like a bot that chose to stay silent.
+        deps.store.record_trouble(ChannelKey(key.channel_id), "llm", deps.clock.now(), _failure(exc))
     return None
+
+
+def _failure(exc: BaseException) -> str:
+    """What failed, in one line: the last attempt's error when retries gave up."""
+    if isinstance(exc, RetryError) and exc.last_attempt.exception() is not None:
+        exc = exc.last_attempt.exception() or exc
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _discord(deps: Deps, key: ChannelKey, base: dict, call) -> bool:
@@ -371,7 +380,10 @@ def _discord(deps: Deps, key: ChannelKey, base: dict, call) -> bool:
     except DiscordError as exc:
         if exc.retryable:
             raise
-        deps.emit("delivery_dropped", key, **base, decision="dropped", reason=f"discord {exc.status}: {exc}")
+        reason = f"discord {exc.status}: {exc}"
+        deps.emit("delivery_dropped", key, **base, decision="dropped", reason=reason)
+        # A missing Send Messages or Add Reactions shows in /kikimimi status, not only in the logs.
+        deps.store.record_trouble(ChannelKey(key.channel_id), "delivery", deps.clock.now(), reason)
         return False
 
 

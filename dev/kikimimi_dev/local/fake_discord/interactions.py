@@ -103,7 +103,7 @@ class Interactions:
                 "channel": payloads.channel(channel),
                 "member": member,
                 "locale": record.locale,
-                "app_permissions": str((1 << 41) - 1),
+                "app_permissions": str(payloads.bot_permissions(self._state, channel.id, self._bot)),
                 "entitlements": [],
                 "authorizing_integration_owners": {"0": guild.id},
                 "context": 0,

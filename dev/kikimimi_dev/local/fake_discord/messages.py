@@ -100,8 +100,14 @@ class MessageRoutes:
     async def _get_message(self, request: web.Request) -> web.Response:
         return json_response(200, self._render(self._message(request)))
 
+    def _allowed(self, channel_id: str, bit: int) -> None:
+        """403 Missing Permissions when an overwrite denies the bot this permission here."""
+        if not payloads.bot_permissions(self._state, channel_id, self._bot) & bit:
+            raise ApiError(403, payloads.error(50013, "Missing Permissions"))
+
     async def _create_message(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
+        self._allowed(channel.id, payloads.SEND_MESSAGES)
         body = await request_body(request)
         if not isinstance(body, dict):
             raise ApiError(400, payloads.error(50109, "The request body contains invalid JSON."))
@@ -180,6 +186,7 @@ class MessageRoutes:
 
     async def _add_reaction(self, request: web.Request) -> web.Response:
         message = self._message(request)
+        self._allowed(message.channel_id, payloads.ADD_REACTIONS)
         emoji = request.match_info["emoji"]  # aiohttp has already percent-decoded it
         if not emoji or (emoji.isascii() and ":" not in emoji):
             raise ApiError(400, payloads.error(10014, "Unknown Emoji"))

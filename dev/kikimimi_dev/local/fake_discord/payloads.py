@@ -51,6 +51,15 @@ def member(u: User, guild: Guild, *, with_user: bool = True) -> Json:
     return data
 
 
+SEND_MESSAGES, ADD_REACTIONS = 1 << 11, 1 << 6
+
+
+def bot_permissions(state: FakeState, channel_id: str, bot: User) -> int:
+    """What the bot may do in a channel: what interactions carry as `app_permissions`, and what the REST
+    routes enforce (403 Missing Permissions)."""
+    return state.permissions(channel_id, bot.id, EVERYONE_PERMISSIONS)
+
+
 def everyone_role(guild: Guild) -> Json:
     return {
         "id": guild.id,  # the @everyone role shares the guild's id
@@ -116,7 +125,7 @@ def _keys(names: str) -> list[str]:
 
 # GUILD_CREATE fields this fake never varies, grouped by their value.
 _GUILD_NULLS = _keys(
-    "icon splash discovery_splash banner description afk_channel_id system_channel_id "
+    "icon splash discovery_splash banner description afk_channel_id "
     "rules_channel_id public_updates_channel_id vanity_url_code application_id"
 )
 _GUILD_ZEROS = _keys(
@@ -142,7 +151,8 @@ def guild_create(state: FakeState, guild: Guild) -> Json:
         "afk_timeout": 300,
         "default_message_notifications": 1,
         "premium_progress_bar_enabled": False,
-        "preferred_locale": "ja",
+        "preferred_locale": guild.locale,
+        "system_channel_id": guild.system_channel_id,
         "roles": [everyone_role(guild)],
         "joined_at": guild.joined_at,
         "large": False,

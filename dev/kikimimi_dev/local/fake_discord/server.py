@@ -193,6 +193,34 @@ class FakeDiscord(ScriptedFaults, Inspection):
             self._call(self.gateway.broadcast("CHANNEL_UPDATE", data, INTENT_GUILDS))
         return channel
 
+    def deny_bot(self, channel_id: str, *permissions: int) -> Channel:
+        """A moderator denies the bot these permissions (bits, e.g. 1 << 11 Send Messages) in a channel:
+        interactions there carry them in `app_permissions` no more, REST answers 403 Missing Permissions;
+        no bits lifts it. Dispatches CHANNEL_UPDATE once clients are connected."""
+        channel = self.state.deny(channel_id, self.bot.id, sum(permissions))
+        if self._loop is not None:
+            with self.state.lock:
+                data = payloads.channel(channel)
+            self._call(self.gateway.broadcast("CHANNEL_UPDATE", data, INTENT_GUILDS))
+        return channel
+
+    def join_guild(
+        self, name: str, *, system_channel: bool = True, locale: str = "en-US", bot_denied: int = 0
+    ) -> Guild:
+        """The bot is added to a new server (#general, its system channel unless `system_channel` is
+        False; `bot_denied`: permission bits the bot is denied there): GUILD_CREATE goes to connected
+        sessions, which discord.py tells as a guild join."""
+        guild = self.add_guild(name)
+        with self.state.lock:
+            guild.locale = locale
+            guild.system_channel_id = guild.channel_ids[0] if system_channel else None
+            self.state.deny(guild.channel_ids[0], self.bot.id, bot_denied)
+            data = payloads.guild_create(self.state, guild)
+        data.pop("unavailable")  # as Discord sends a join: "unavailable": false would be an outage's end
+        if self._loop is not None:
+            self._call(self.gateway.broadcast("GUILD_CREATE", data, INTENT_GUILDS))
+        return guild
+
     def set_forbidden(self, channel_id: str, forbidden: bool = True) -> None:
         """Make every REST call on the channel answer 403 Missing Access."""
         with self.state.lock:

@@ -83,6 +83,8 @@ class Guild:
     channel_ids: list[str] = field(default_factory=list)
     thread_ids: list[str] = field(default_factory=list)
     member_ids: list[str] = field(default_factory=list)
+    system_channel_id: str | None = None  # where Discord posts join notices (and a bot may welcome)
+    locale: str = "ja"  # the community's preferred locale
 
 
 @dataclass
@@ -184,6 +186,30 @@ class FakeState:
             else:
                 channel.overwrites = []
             return channel
+
+    def deny(self, channel_id: str, user_id: str, bits: int) -> Channel:
+        """A member overwrite denying `user_id` these permission bits in the channel (as a moderator's
+        Edit Channel → Permissions would); 0 removes it."""
+        with self.lock:
+            channel = self.channels[channel_id]
+            kept = [o for o in channel.overwrites if not (o["type"] == 1 and o["id"] == user_id)]
+            denied = [{"id": user_id, "type": 1, "allow": "0", "deny": str(bits)}] if bits else []
+            channel.overwrites = [*kept, *denied]
+            return channel
+
+    def permissions(self, channel_id: str, user_id: str, base: int) -> int:
+        """A member's permissions in a channel (a thread: its parent's) from the @everyone role's `base`:
+        the @everyone overwrite, then the member's own, as Discord computes them (no other roles here)."""
+        with self.lock:
+            channel = self.channels[channel_id]
+            if channel.parent_id is not None:
+                channel = self.channels.get(channel.parent_id, channel)
+            value = base
+            for kind, target in ((0, channel.guild_id), (1, user_id)):
+                for o in channel.overwrites:
+                    if o["type"] == kind and o["id"] == target:
+                        value = (value & ~int(o["deny"])) | int(o["allow"])
+            return value
 
     def delete_channel(self, channel_id: str) -> Channel:
         """Remove a channel (with its threads and their messages) or a thread from its guild."""

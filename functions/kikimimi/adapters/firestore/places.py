@@ -1,4 +1,5 @@
-"""A place's own records on Firestore: channels/{key} (moderator settings, visibility, last decision),
+"""A place's own records on Firestore: channels/{key} (moderator settings, visibility, last decision,
+the latest failures),
 its interventions and reply drafts, and the gateway's marks (where its catch-up starts)."""
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from kikimimi.domain.model import ChannelKey, ChannelSettings, Intervention, Las
 from kikimimi.domain.outgoing import ReplyDraft
 
 MARK_BATCH = 400  # Firestore commits at most 500 writes
+TROUBLE_CHARS = 300  # a failure's text, as status shows it (one Discord message holds the whole status)
 
 
 class Places:
@@ -50,6 +52,24 @@ class Places:
     def record_decision(self, key: ChannelKey, decision: LastDecision) -> None:
         self._count(writes=1)
         self._paths.place(key).set({"last_decision": codec.last_decision_to_doc(decision)}, merge=True)
+
+    def record_trouble(self, key: ChannelKey, kind: str, at: datetime, error: str) -> None:
+        self._count(writes=1)
+        # A nested map merged by kind: a model failure keeps the delivery failure and the other way round.
+        trouble = {"at": codec.utc(at), "error": error[:TROUBLE_CHARS]}
+        self._paths.place(key).set({"troubles": {kind: trouble}}, merge=True)
+
+    def troubles(self, key: ChannelKey) -> dict[str, tuple[datetime, str]]:
+        self._count(reads=1)
+        snap = self._paths.place(key).get()
+        found = (snap.to_dict() or {}).get("troubles") if snap.exists else None
+        if not isinstance(found, dict):
+            return {}
+        return {
+            kind: (codec.utc(t["at"]), str(t.get("error", "")))
+            for kind, t in found.items()
+            if isinstance(t, dict) and isinstance(t.get("at"), datetime)
+        }
 
     def record_visibility(
         self, key: ChannelKey, private: bool, at: datetime, guild_id: str | None = None

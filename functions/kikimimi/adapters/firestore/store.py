@@ -116,6 +116,12 @@ class FirestoreStore:
     def record_decision(self, key: ChannelKey, decision: LastDecision) -> None:
         self._places.record_decision(key, decision)
 
+    def record_trouble(self, key: ChannelKey, kind: str, at: datetime, error: str) -> None:
+        self._places.record_trouble(key, kind, at, error)
+
+    def troubles(self, key: ChannelKey) -> dict[str, tuple[datetime, str]]:
+        return self._places.troubles(key)
+
     def record_visibility(
         self, key: ChannelKey, private: bool, at: datetime, guild_id: str | None = None
     ) -> bool:
