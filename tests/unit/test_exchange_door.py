@@ -122,3 +122,27 @@ def test_no_cue_list_holds_a_phrase_of_the_held_out_set() -> None:
 def test_the_phrase_check_can_fail() -> None:
     assert "for the last time" in _phrases("ok, for the last time: it's on friday")
     assert "for the last time" in _cue_sources()  # a cue phrase the check would catch in a held-out line
+
+
+@pytest.mark.parametrize(
+    ("lines", "door"),
+    [
+        # a worried question in a team chat is a question, not friction ("went" is no "n't")
+        (
+            [
+                ["al", "the deploy went out an hour ago"],
+                ["bo", "and the error rate doubled since"],
+                ["al", "should we roll back now"],
+            ],
+            False,
+        ),
+        # one person's lines alone are no exchange
+        ([["al", "no."], ["al", "never again."], ["al", "I'm done."]], False),
+        # a flat "no" answering a question is an answer
+        ([["al", "is the cafe open?"], ["bo", "no, closed on mondays"], ["al", "ok"]], False),
+        # denials back and forth with a question thrown back
+        ([["al", "you never updated the ticket"], ["bo", "I did. twice."], ["al", "where?"]], True),
+    ],
+)
+def test_the_exchange_reads_the_turns(lines: list[list[str]], door: bool) -> None:
+    assert (exchange.read_exchange(_chat(lines)) is not None) is door

@@ -27,7 +27,7 @@ FRIENDLY = 3  # laughter or thanks this recent makes it banter
 # Closed-class words only: negation and contrast opening or carrying a claim.
 _CONTRADICTS = re.compile(
     r"\b(?:no|not|nope|nah|nobody|nothing|never|none|only|but|actually)\b"
-    r"|\b\w+n'?t\b"
+    r"|\b\w+n['’]t\b|\b(?:dont|cant|wont|isnt|didnt|doesnt|wasnt|werent|arent|havent|hasnt|shouldnt|wouldnt|couldnt)\b"
     r"|^(?:いや|でも|別に|べつに)|(?:じゃない|じゃなく|ではない|てない|ません|だけ)(?:[。、!?…]|$|けど|し|よ|ね)"
     r"|違(?:う|います)(?=$|[、。!?…よっでしじねかと])"  # 違う as "that's wrong", not 違う店 ("another shop")
     r"|(?<![いよ])ない(?:[。、!?…]|$|けど|し|よ|ね|って)"
@@ -61,13 +61,17 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).strip()
 
 
-def _curt(text: str) -> bool:
-    """A short flat turn: a few words with no warmth ("ok 👍", "great. really great.", 「はいはい」)."""
+def _curt(text: str, asks: bool) -> bool:
+    """A short flat turn: a few words with no warmth ("ok 👍", "great. really great.", 「はいはい」); a
+    question only when it is a bare word or two thrown back ("says who?", 「東口？」), not "should we roll
+    back now?"."""
     plain = _fold(text)
     low = plain.casefold()
     if _LAUGHS.search(low) or _WARM_END.search(plain):
         return False
     size = len(low.split()) if low.isascii() else len(re.sub(r"\s", "", low))
+    if asks:
+        return size <= (2 if low.isascii() else 4)
     return size <= (4 if low.isascii() else 6)
 
 
@@ -80,7 +84,7 @@ def _kinds(m: Message, before: Message | None, first: bool) -> set[str]:
     answers = before is not None and is_question(before.content)
     kinds: set[str] = set()
     if before is not None:
-        if _curt(text) and not answers:
+        if _curt(text, asks) and not answers:
             kinds.add("curt")
         if asks and not first:
             kinds.add("put_back")  # a question in answer to the other's line
