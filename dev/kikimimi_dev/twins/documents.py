@@ -103,7 +103,7 @@ def _store(store: InMemoryStore, put: Any) -> None:
                     doc_id,
                     doc | ({} if changed_at is None else {codec.CHANGED_AT: changed_at}),
                 )
-        for place in {*store._settings, *store._place_guilds}:
+        for place in {*store._settings, *store._place_guilds, *store.trouble}:
             settings = store._settings.get(place) or ChannelSettings()
             moderated = (settings.enabled, settings.quiet_until, settings.visibility) != (None, None, None)
             # A place only the gateway or the judge wrote has no moderator fields in Firestore.
@@ -114,6 +114,8 @@ def _store(store: InMemoryStore, put: Any) -> None:
                 doc |= {"private": settings.private, "private_at": settings.private_at}
             if place in store._place_guilds:
                 doc["guild_id"] = store._place_guilds[place]
+            if store.trouble.get(place):
+                doc["troubles"] = {k: {"at": at, "error": e} for k, (at, e) in store.trouble[place].items()}
             put("channels", place, doc)
         for place, judgments in store._judgments.items():
             for pooled, (decision, at) in judgments.items():

@@ -35,6 +35,8 @@ class StoreState:
         self._marks: dict[str, dict[str, tuple[str, str, datetime]]] = {}
         self._caps: dict[str, dict[str, CapState]] = {}  # place -> cap document name -> state
         self._place_guilds: dict[str, str] = {}  # place -> its guild, as record_visibility stores it
+        # place -> kind -> (when, what): the latest failures, on the place's document (record_trouble)
+        self.trouble: dict[str, dict[str, tuple[datetime, str]]] = {}
         self._llm_calls: dict[tuple[str, str], int] = {}
         self._guild_settings: dict[str, dict[str, Any]] = {}  # guild -> its guild_settings document
         # place -> (its shared copy, None when cleared; the document's version; its expiry)
@@ -137,6 +139,7 @@ class ForgettingStore(StoreState):
                 if settings:
                     gone += int(self._settings.pop(k, None) is not None)
                     self._place_guilds.pop(k, None)
+                    self.trouble.pop(k, None)  # the document goes, and its failures with it
                 elif current is not None and current.last_decision is not None:
                     self._settings[k] = replace(current, last_decision=None)  # the moderators' settings stay
             for k in keys:
