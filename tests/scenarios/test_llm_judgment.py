@@ -327,15 +327,17 @@ def test_react_only_posts_a_reaction_and_no_message(scenario: Make) -> None:
 
 def test_a_thread_judgment_sees_the_parent_channel(scenario: Make) -> None:
     """Inside a thread the prompt carries the whole thread plus the parent's recent top-level messages."""
-    llm = ScriptedLLM(answer(should_respond=False))  # one judgment asks: the watch of t3, the open question
-    s = scenario(judge_llm=llm, **BAND)
+    # The pause after t3 and the watch of its open question each ask: the model decides every post.
+    llm = ScriptedLLM(answer(should_respond=False), answer(should_respond=False))
+    s = scenario(judge_llm=llm, **BAND, **UNMETERED)
     s.run(
         s.msg("p1", "erin", "release party is on friday at the usual place", 0),
         s.msg("t1", "alice", "I am looking for the config key that sets the level", 20, thread="th1"),
         s.msg("t2", "bob", "no idea honestly", 25, thread="th1"),
         s.msg("t3", "carol", "anyone know how to change the log level?", 30, thread="th1"),
     )
-    (request,) = llm.requests
+    assert len(llm.requests) == 2
+    request = llm.requests[-1]  # the watch
     assert "The message that triggered this judgment: [t3]." in request.system
     conversation, others = request.system.split("<other_recent_messages>")
     assert "[t3]" in conversation and "[t1]" in conversation and "[p1]" not in conversation
