@@ -232,7 +232,9 @@ def test_the_json_timeline_names_each_task_kind_and_why(
     pauses = [r for r in rows if r["event"] == "judgment_scheduled"]
     assert pauses and all(r["kind"] == "pause" and r["reason"].startswith("pace: ") for r in pauses)
     (m010,) = [r for r in pauses if r["trigger"] == "m010"]
-    assert m010["reason"].endswith("→ 30s")  # the quick chat's pace, clamped to PACE_MIN_SECONDS
+    # The quick chat's pace, raised to PACE_MIN_SECONDS, then the seeded jitter to the actual delay.
+    assert "raised to the floor (PACE_MIN_SECONDS) → 30s, jitter " in m010["reason"]
+    assert m010["reason"].endswith(f"→ {m010['delay_seconds']:.0f}s")
     watches = {r["trigger"]: r for r in rows if r["event"] == "watch_scheduled"}
     assert "m010" in watches
     assert (watches["m010"]["kind"], watches["m010"]["delay_seconds"]) == ("watch", WATCH)
@@ -244,3 +246,95 @@ def test_the_json_timeline_names_each_task_kind_and_why(
     assert summary["event"] == "summary"
     assert summary["watches"] == len(watches)
     assert summary["llm_band"] == sum(bool(r["llm_band"]) for r in rows if r["event"] == "judgment")
+
+
+def test_a_busy_room_answers_on_the_next_line_and_the_bot_takes_the_question_it_passed_over(
+    scenario: Make,
+) -> None:
+    """Seven people, several conversations, nobody using names: a question answered on the very next line
+    ("20, since the upgrade", "yeah, same here") gets no post, an invitation is no question for the bot,
+    and the question the room passed over (the next line laughs at someone's joke) gets the one post."""
+    s = scenario()
+    s.run(
+        s.msg("c1", "ana", "morning all", 0),
+        s.msg("c2", "ben", "morning! coffee first", 6),
+        s.msg("q1", "fay", "which node version does the build use now?", 30),
+        s.msg("a1", "gus", "20, since the upgrade", 38),
+        s.msg("c3", "cy", "the new theme looks great on mobile", 48),
+        s.msg("q2", "ana", "is the wiki down for anyone else?", 60),
+        s.msg("a2", "dee", "yeah, same here", 66),
+        s.msg("i1", "eli", "tea, anyone?", 80),
+        s.msg("i2", "ben", "always", 86),
+        s.msg("j1", "cy", "my cat just unplugged the router again", 95),
+        s.msg("q3", "ben", "where did we put the staging credentials?", 100),
+        s.msg("j2", "eli", "lol classic", 106),
+        s.msg("c4", "dee", "standup moved to 10 tomorrow btw", 125),
+        s.msg("c5", "gus", "noted", 140),
+        s.msg("c6", "fay", "I'll update the calendar", 160),
+    )
+    watched = {e["trigger"] for e in s.events("watch_scheduled")}
+    assert watched == {"q1", "q2", "q3"}  # not the invitation
+    settled = {e["trigger"]: e["answered_by"] for e in s.events("judgment_skipped") if e["kind"] == "watch"}
+    settled |= {e["trigger"]: e["answered_by"] for e in s.events("watch_cancelled")}
+    assert settled == {"q1": "a1", "q2": "a2"}
+    (post,) = s.posts
+    assert post.reply_to == "q3"
+    (posted,) = s.events("posted")
+    assert posted["t"] >= 100 + WATCH  # after people had their chance
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("pizza friday?", id="invitation"),
+        pytest.param("ご飯行く人いる？", id="invitation-ja"),
+        pytest.param("the deploy went fine, right?", id="tag-question"),
+        pytest.param("are you kidding me?!", id="exclamation"),
+    ],
+)
+def test_an_invitation_or_a_rhetorical_question_gets_no_watch_and_no_post(scenario: Make, text: str) -> None:
+    s = scenario()
+    s.run(*three_people(s), s.msg("q1", "dave", text, ASKED), *chatter(s))
+    assert s.sim.events.counts["watch_scheduled"] == 0
+    assert s.posts == []
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        pytest.param("where are the prod logs then?", True, id="a-follow-up-question"),
+        pytest.param("the logs were there yesterday, right?", False, id="a-tag-question"),
+        pytest.param("lunch anyone?", False, id="an-invitation"),
+    ],
+)
+def test_a_follow_up_question_to_the_bot_gets_words_and_a_rhetorical_one_none(
+    scenario: Make, text: str, words: bool
+) -> None:
+    # The person talking with the bot asks again without naming it: a real question is answered at the
+    # pause; a tag question or an invitation asks nothing of the bot, whatever the score says.
+    s = scenario()
+    s.run(
+        *three_people(s),
+        s.msg("m1", "dave", "@kikimimi where are the staging logs?", 25, mention=True),
+        s.msg("q1", "dave", text, ASKED + 10),
+    )
+    (judgment,) = [e for e in s.sim.events.named("judgment") if e["trigger"] == "q1"]
+    assert (judgment["kind"], judgment["should_respond"]) == ("pause", words)
+    assert [p.reply_to for p in s.posts] == (["m1", "q1"] if words else ["m1"])
+
+
+def test_the_model_pointing_at_an_invitation_gets_no_words(scenario: Make) -> None:
+    # The judge model may pick another line to answer; an invitation is no line for the bot to answer.
+    from .test_llm_judgment import BAND, STATEMENT, ScriptedLLM, answer
+
+    s = scenario(judge_llm=ScriptedLLM(answer(reply_to_message_id="c2")), **BAND)
+    s.run(
+        s.msg("c1", "alice", "the deploy to staging finished", 0),
+        s.msg("c2", "bob", "pizza friday?", 10),
+        s.msg("c3", "carol", "I will keep an eye on the dashboard", 20),
+        s.msg("q1", "dave", STATEMENT, 30),
+    )
+    (asked,) = [e for e in s.events("judgment") if e["llm_calls"]]
+    assert asked["trigger"] == "q1" and asked["should_respond"] is False
+    assert "for the people asked" in asked["reason"]
+    assert s.posts == []

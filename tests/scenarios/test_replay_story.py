@@ -42,7 +42,7 @@ def test_every_message_line_appears_with_its_author_and_text(story: str) -> None
 def test_the_decisions_are_told_in_words_between_the_messages(story: str) -> None:
     assert "· pause judgment scheduled in " in story and " after sam: “count me in”" in story
     assert "· pause judgment after sam's “count me in” cancelled by mia's message “yeah that one" in story
-    assert "· question watch on mia's question “anyone up for pizza tonight?” (people get 150 s)" in story
+    assert "· question watch on leo's question “what time works for you two?” (people get 150 s)" in story
     assert "judged: reply, score 75 because rules respond at 75" in story
     assert "🤖 replied to sam: “" in story
     ids = {json.loads(raw)["id"] for raw in FRIENDS.read_text(encoding="utf-8").splitlines() if raw.strip()}

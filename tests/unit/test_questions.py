@@ -236,3 +236,122 @@ def test_a_question_inside_a_two_person_exchange_is_for_the_other(
     before: list[Message], asker: str, text: str, between: bool
 ) -> None:
     assert between_two(msg("q", asker, text, 20), before) is between
+
+
+# A busy room: seven people, two or three conversations at once, nobody using names.
+BUSY = [
+    msg("b1", "ana", "the new theme looks great on mobile", 0),
+    msg("b2", "ben", "agreed, the dark mode finally has contrast", 6),
+    msg("b3", "cy", "my cat just unplugged the router again", 12),
+    msg("b4", "dee", "standup moved to 10 tomorrow btw", 18),
+    msg("b5", "eli", "noted", 22),
+]
+
+
+def ask(text: str, author: str = "fay") -> Message:
+    return msg("q", author, text, 30)
+
+
+@pytest.mark.parametrize(
+    ("question", "later", "answered_by"),
+    [
+        # Answered on the very next line, by what the line says.
+        ("which node version does the build use now?", [("gus", "20, since the upgrade")], "x0"),
+        ("is the wiki down for anyone else?", [("gus", "yeah, same here")], "x0"),
+        ("is the wiki down for anyone else?", [("ana", "oh, not for me")], "x0"),
+        ("where do the release notes live?", [("ben", "check the pinned message")], "x0"),
+        ("where do the release notes live?", [("ben", "pinned 📌")], "x0"),
+        ("where do the release notes live?", [("ben", "https://wiki.example.com/releases")], "x0"),
+        ("リリースノートってどこにある？", [("ben", "ピン留め見て")], "x0"),
+        ("VPN落ちてる？", [("ben", "こっちも落ちてる")], "x0"),
+        # A version or its words still answer it after a line about something else.
+        (
+            "which node version does the build use now?",
+            [("cy", "lol she does it every week"), ("gus", "20 since the upgrade")],
+            "x1",
+        ),
+        # Lines that carry on another thread leave it open: laughter at cy's cat, the theme talk.
+        ("is the wiki down for anyone else?", [("ben", "lol classic")], None),
+        ("is the wiki down for anyone else?", [("dee", "the new theme uses the same font right")], None),
+        ("is the wiki down for anyone else?", [("ana", "ok")], None),
+        # Not knowing leaves it open for someone who does; the line after that answers it.
+        ("which node version does the build use now?", [("ben", "no idea, sorry")], None),
+        ("which node version does the build use now?", [("ben", "no idea"), ("gus", "20 I think")], "x1"),
+        # A bare "yes" after another line may answer that line, not this question.
+        (
+            "is the wiki down for anyone else?",
+            [("cy", "she chewed the router cable too"), ("ben", "yes")],
+            None,
+        ),
+    ],
+)
+def test_next_line_answers_in_a_busy_room(
+    question: str, later: list[tuple[str, str]], answered_by: str | None
+) -> None:
+    q = ask(question)
+    lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(later)]
+    settled = answer_of(q, [*BUSY, q, *lines])
+    assert (settled.by if settled else None) == answered_by
+
+
+def test_a_line_the_reader_links_to_another_conversation_does_not_answer() -> None:
+    q = ask("is the wiki down for anyone else?")
+    later = [msg("x0", "ben", "yeah totally", 40)]
+    links = {"x0": link("x0", "b3", 0.8)}  # ben answers cy's line, not fay's question
+    assert answer_of(q, [*BUSY, q, *later], links) is None
+
+
+@pytest.mark.parametrize(
+    ("proposal", "reply", "answered"),
+    [
+        ("じゃあ土曜にずらすのはどう？", "それでいこう！", True),
+        ("打ち上げは駅前でしませんか？", "いいね", True),
+        ("打ち上げは駅前でしませんか？", "賛成", True),
+        ("should we move the retro to thursday?", "works for me", True),
+        ("how about we ship it on monday?", "sounds good", True),
+        ("what if we split the migration in two?", "+1", True),
+        ("should we move the retro to thursday?", "lol classic", False),
+    ],
+)
+def test_agreement_answers_a_proposal(proposal: str, reply: str, answered: bool) -> None:
+    q = msg("q", "ana", proposal, 0)
+    settled = answer_of(q, [*BUSY[:2], q, msg("x", "ben", reply, 10)])
+    assert (settled is not None) is answered
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tea, anyone?",
+        "dinner soon?",
+        "pizza friday?",
+        "lunch anyone?",
+        "movie night, who's in?",
+        "誰か行く人ー",
+        "ご飯行く人いる？",
+        "the deploy went fine, right?",
+        "今日は寒いよね？",
+        "it's the same bug again, isn't it?",
+        "are you kidding me?!",
+        "who does that?",
+        "should we move the retro to thursday?",
+        "じゃあ土曜にずらすのはどう？",
+    ],
+)
+def test_invitations_and_rhetorical_questions_are_not_watched(text: str) -> None:
+    question = msg("q", "carol", text, 10)
+    assert not is_open_question(question, participants_of([*ROOM, question]), NAMES)
+
+
+def test_a_brief_question_back_to_the_line_before_is_for_its_author() -> None:
+    before = [msg("1", "ann", "x", 0), msg("2", "ben", "try `sudo dpkg --configure -a`", 5)]
+    assert between_two(msg("q", "cat", "what was that for?", 9), before)
+    assert not between_two(msg("q", "cat", "how do I rebase onto main?", 9), before)
+
+
+@pytest.mark.parametrize(
+    ("text", "settled"),
+    [("thanks in advance", False), ("thank you for any help", False), ("thanks, that did it", True)],
+)
+def test_thanks_before_any_help_does_not_settle(text: str, settled: bool) -> None:
+    assert settles(text) is settled

@@ -53,3 +53,22 @@ def test_without_a_memory_the_target_is_answered() -> None:
 def test_a_short_ack_never_brings_up_a_memory() -> None:
     block = proactive_block(_fact("rin: marathon"), NOW, "en")
     assert _write(f"You are kikimimi.\n{block}\nTARGET: [m1] mia: thanks", "short_ack") == "mia: got it!"
+
+
+@pytest.mark.parametrize(
+    ("prefix", "target", "expected"),
+    [
+        ("You are", "mia: tea, anyone?", 'mia: "tea, anyone?" (template reply)'),
+        (
+            "You are",
+            "mia: the deploy went fine, right?",
+            'mia: "the deploy went fine, right?" (template reply)',
+        ),
+        ("あなたは", "ゆい: ご飯行く人いる？", "ゆいさん、「ご飯行く人いる？」（テンプレート返信）"),
+    ],
+)
+def test_no_help_is_offered_for_an_invitation_or_a_rhetorical_question(
+    prefix: str, target: str, expected: str
+) -> None:
+    # The judge never routes one here; should one come, the twin does not offer help nobody asked for.
+    assert _write(f"{prefix} kikimimi.\nTARGET: [m1] {target}") == expected

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from kikimimi.domain.question_kinds import for_the_bot
 from kikimimi.ports import LLMRequest, LLMResult
 
 _TARGET = re.compile(r"^TARGET: \[(?P<id>[^\]]+)\] (?P<author>[^:]+): (?P<text>.*)$", re.MULTILINE)
@@ -43,6 +44,14 @@ class TemplateLLM:
             snippet = said if len(said) <= 40 else said[:39] + "…"
             if request.purpose == "short_ack":
                 text = f"{author}さん、なるほど！" if japanese else f"{author}: got it!"
+            elif not for_the_bot(said):
+                # An invitation or a rhetorical question is for the people asked: the judge never routes
+                # one here, and should one come, the twin offers no help nobody asked for.
+                text = (
+                    f"{author}さん、「{snippet}」（テンプレート返信）"
+                    if japanese
+                    else f'{author}: "{snippet}" (template reply)'
+                )
             elif japanese:
                 text = f"{author}さん、「{snippet}」について一緒に考えますね。（テンプレート返信）"
             else:

@@ -1,5 +1,6 @@
-"""Answers a question gets without naming it: the next turn by someone else in a small room (turn-taking:
-"yes, works fine for me", 「まだ」), unless it is a question back, aimed elsewhere or about something else.
+"""Answers a question gets without naming it: the next turn by someone else, in a room of any size, that
+answers by what it says ("yes, works fine for me", "20, since the upgrade", 「まだ」, 「それでいこう」),
+unless it is a question back, aimed elsewhere or carries on another conversation ("lol classic").
 
 The reader's text profile (reading/profile.py) is imported where it is used: the reader's package imports
 questions.py, which imports this module.
@@ -12,7 +13,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, USER_MENTION, asks
+from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, asks
+from kikimimi.domain.question_kinds import answer_shaped, laughs, shrugs
 from kikimimi.domain.rule_terms import has_word, norm
 
 if TYPE_CHECKING:
@@ -40,6 +42,12 @@ def for_another(m: Message, question: Message, room: Sequence[Message]) -> bool:
     return lead is not None and lead in names
 
 
+# How a line may answer, by where it stands: right after the question in a room that does not address
+# people by name, loosely ("the one downtown"); right after it where people use names, by its shape ("yes",
+# "20", "check the pinned message") or words; after others' lines, only by its words or a content shape.
+LOOSE, SHAPE, WORDS = 0, 1, 2
+
+
 def turn_answers(
     question: Message,
     m: Message,
@@ -49,15 +57,45 @@ def turn_answers(
     around: Sequence[Message],
 ) -> bool:
     """The line `m` answers the question as the next turn (`_next_turn`), if no one took a turn since."""
-    # A short question back to the asker ("which one?") is not a turn taken; a line to someone else
-    # (or the bot), or a new question to the room ("lunch anyone?"), is.
-    taken = [p for p in since if not _question_back(p, question, around)]
-    # The first turn after it may answer it loosely ("count me in"); after a line or two about
-    # something else, only an answer-shaped one ("yes, works fine for me") or one on its words does.
-    strict = (
-        bool(taken) and len(taken) <= 2 and not any(_takes_up(question.content, p.content) for p in taken)
-    )
-    return (not taken or strict) and _next_turn(question, m, link, thread, since, around, strict)
+    # A short question back to the asker ("which one?") or a "no idea" is not a turn taken; a line to
+    # someone else (or the bot), or a new question to the room ("lunch anyone?"), is.
+    taken = [p for p in since if not _question_back(p, question, around) and not shrugs(p.content)]
+    common = _common_words(around)
+    if len(taken) > 2 or any(_takes_up(question.content, p.content, SHAPE, common) for p in taken):
+        return False
+    if any(asks(p.content) for p in taken) and not _shared(question.content, m.content, common):
+        return False  # a "sure" after "lunch anyone?" answers the newer question
+    level = WORDS if taken else SHAPE if _addressing(around) else LOOSE
+    return _next_turn(question, m, link, thread, since, around, level)
+
+
+def _common_words(around: Sequence[Message]) -> frozenset[str]:
+    """Words on three or more of the lines around: the room's own vocabulary ("ubuntu" in a Ubuntu
+    channel) ties a line to no conversation in particular."""
+    seen: dict[str, int] = {}
+    for x in around:
+        for w in _profile(x.content).words:
+            seen[w] = seen.get(w, 0) + 1
+    return frozenset(w for w, n in seen.items() if n >= 3)
+
+
+def _shared(a: str, b: str, common: frozenset[str]) -> frozenset[str]:
+    """The content words two lines share, but for the room's common ones."""
+    return (_profile(a).words & _profile(b).words) - common
+
+
+_INFLECTED = re.compile(r"(?:ing|ed|es)$")
+
+
+def _on_its_words(asked: str, text: str, common: frozenset[str], level: int = LOOSE) -> bool:
+    """Does the line take up the question's words: a distinctive one ("grub", 設定) or two, not a passing
+    verb ("trying")? After others' lines (WORDS) one word must be a name or a version ("10.04", "ext4")."""
+    shared = _shared(asked, text, common)
+    if len(shared) >= 2:
+        return True
+    if level == WORDS:
+        return any(not w.isascii() or any(c.isdigit() or c in ".-_/" for c in w) for w in shared)
+    return any(not w.isascii() or (len(w) >= 4 and not _INFLECTED.search(w)) for w in shared)
 
 
 # How a next turn takes a question up when it names nothing: a fragment ("the one downtown", "a bit",
@@ -71,21 +109,39 @@ _INVITES = re.compile(
 )
 
 
-def _takes_up(asked: str, text: str, strict: bool = False) -> bool:
-    """Does this line read as a reply to the question (not a new topic): answer-shaped (yes, まだ, そうだよ,
-    a command), sharing a content word with it, or — unless `strict` — short, a fragment, or someone
-    volunteering?"""
-    line, question = _profile(text), _profile(asked)
-    if line.kind in ("yes", "no") or line.words & question.words:
-        return True
-    if strict:
+def _takes_up(asked: str, text: str, level: int, common: frozenset[str] = frozenset()) -> bool:
+    """Does this line read as a reply to the question (not a new topic) at this `level`: sharing a content
+    word with it, a content shape (a version to "which version", "check the pinned message"); at SHAPE
+    also a bare yes/no (まだ, そうだよ, "same here") or agreement to a proposal; at LOOSE also a short line,
+    a fragment, someone volunteering, an answer's form."""
+    if laughs(text) or _profile(text).kind == "hi":  # "lol classic", "howdy, i just tried…": not answers
         return False
-    if line.answer or line.kind == "ack":
+    if _on_its_words(asked, text, common, level) or answer_shaped(asked, text, bare=level < WORDS):
+        return True
+    line = _profile(text)
+    if level == WORDS:
+        return False
+    if line.kind in ("yes", "no"):
+        return True
+    if level == SHAPE or line.kind in ("lol", "thx") or _bare_ack(text):  # "ok", "nice": heard, not answered
+        return False
+    if line.answer:
         return True
     low = norm(text)
     if len(low.split()) <= 3 if low.isascii() else len(low) <= 8:
         return True
     return bool(_FRAGMENT.match(low) or (_VOLUNTEER.match(low) and _INVITES.search(norm(asked))))
+
+
+_ACK = re.compile(
+    r"^(?:ok|okay|k|kk|ah|oh|ahh|ohh|i see|alright|cool|nice|great|hmm+|なるほど|了解|りょ)[\W_]*"
+)
+
+
+def _bare_ack(text: str) -> bool:
+    """Only an acknowledgement ("ok", "nice!"), not one that goes on to say something (「了解、10時ね」)."""
+    ack = _ACK.match(norm(text))
+    return ack is not None and not norm(text)[ack.end() :].strip()
 
 
 def _question_back(p: Message, question: Message, around: Sequence[Message]) -> bool:
@@ -99,6 +155,9 @@ def _elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool
     """Aimed at someone other than the asker: a reply, a mention, the bot, or another person's name."""
     if m.reply_to_id or m.mentions_bot or USER_MENTION.search(m.content):
         return True
+    nick = NICK_PREFIX.match(m.content.strip())  # `nick: …` to someone, present or not, but the asker
+    if nick and norm(nick.group(1)) not in (*NOT_NICKS, norm(question.author_name)):
+        return True
     low = norm(m.content)
     others = {
         x.author_name for x in around if x.is_human and x.author_id not in (m.author_id, question.author_id)
@@ -111,10 +170,17 @@ _SHIFT = re.compile(
     r"^(?:by the way|btw|anyway|anyways|speaking of|oh,? and|unrelated|off topic"
     r"|そういえば|そう言えば|ところで|話変わる|話は変わる|関係ない|全然関係)"
 )
-SMALL_ROOM = 4  # speakers around a question: in a room this small, the next turn answers it
-NEXT_TURN_SECONDS = 90
-# Any line addressed by name: the room says who answers whom, the next turn proves nothing.
-ADDRESSING_ROOM = 0.0
+NEXT_TURN_SECONDS = 90  # in the help logs half of all answers come within a minute
+# A room where people address each other by name (IRC's `nick:`) says who answers whom: there an unaddressed
+# next line must answer by its shape or its words, as after a line about something else.
+ADDRESSING_SHARE = 0.0
+
+
+def _addressing(around: Sequence[Message]) -> bool:
+    """Do people around the question address each other by name (`nick: …`, a mention)?"""
+    humans = [x for x in around if x.is_human]
+    named = sum(1 for x in humans if NICK_PREFIX.match(x.content.strip()) or USER_MENTION.search(x.content))
+    return named > ADDRESSING_SHARE * len(humans)
 
 
 def _next_turn(
@@ -124,33 +190,57 @@ def _next_turn(
     thread: set[str],
     since: Sequence[Message],
     around: Sequence[Message],
-    strict: bool = False,
+    level: int,
 ) -> bool:
-    """In a small room, the first line by someone else soon after a question is its answer (turn-taking:
-    "yes, works fine for me", 「まだ」), unless it is a question back, aimed at someone else (a reply, an
-    address or a name, the bot), or the reader links it to a line said since (a new topic's answer)."""
-    humans = [x for x in around if x.is_human]
-    speakers = {x.author_id for x in humans}
-    if len(speakers) > SMALL_ROOM or (m.created_at - question.created_at).total_seconds() > NEXT_TURN_SECONDS:
-        return False
-    # A room where people address each other by name (IRC's `nick:`) says who answers whom: there, an
-    # unaddressed next line is as likely someone else's thread.
-    named = sum(1 for x in humans if NICK_PREFIX.match(x.content.strip()) or USER_MENTION.search(x.content))
-    if named > ADDRESSING_ROOM * len(humans):
+    """A line by someone else soon after a question answers it by what it says ("20, since the upgrade",
+    "yeah, same here", 「それでいこう」, 「まだ」), in a room of any size, unless it is a question back,
+    aimed at someone else (a reply, an address or a name, the bot), or carries on another thread."""
+    if (m.created_at - question.created_at).total_seconds() > NEXT_TURN_SECONDS:
         return False
     if (
         asks_back(m.content)
         or _SHIFT.match(norm(m.content))
         or _elsewhere(m, question, around)
-        or not _takes_up(question.content, m.content, strict)
+        or not _takes_up(question.content, m.content, level, _common_words(around))
     ):
         return False
+    return not _other_thread(question, m, link, thread, since, around, level > LOOSE)
+
+
+def _other_thread(
+    question: Message,
+    m: Message,
+    link: Link | None,
+    thread: set[str],
+    since: Sequence[Message],
+    around: Sequence[Message],
+    strict: bool,
+) -> bool:
+    """Does the line carry on another conversation: the reader links it there, or it shares words with a
+    line of another conversation and none with the question ("the new theme uses the same font right")?"""
     # Going on with a line said since — unless (strict) that line asked nothing a "yes" could answer.
     if link is not None and link.reply_to in {p.id for p in since if not strict or asks(p.content)}:
-        return False
+        return True
+    # Going on with what its author said since the question: their own thread ("woo fluxbox works" then
+    # "ubuntu is so great").
+    own = {p.id for p in since if p.author_id == m.author_id}
+    if link is not None and link.reply_to in own and link.confidence >= 0.5:
+        return True
+    # … or with what they said before it, where the reader is sure and the room is busy or uses names (in a
+    # small room it links many lines to their author's own line, wrongly).
+    before = {x.id for x in around if x.author_id == m.author_id and x.created_at < question.created_at}
+    if strict and link is not None and link.reply_to in before and link.confidence >= 0.8:
+        return True
+    if link is not None and link.reply_to not in thread and link.certain:
+        return True  # a reply reference or an address to another line
     if link is not None and link.reply_to not in thread and link.confidence >= 0.5:
         # The reader sees it going on with a third person's line: another conversation's turn.
         author = next((x.author_id for x in around if x.id == link.reply_to), None)
         if author not in (None, m.author_id, question.author_id):
-            return False
-    return link is None or not link.certain or link.reply_to in thread
+            return True
+    common = _common_words(around)
+    if _shared(question.content, m.content, common):
+        return False
+    at = next((i for i, x in enumerate(around) if x.id == m.id), len(around))
+    others = [x for x in around[:at] if x.is_human and x.id not in thread]
+    return any(_shared(x.content, m.content, common) for x in others[-8:])

@@ -1,5 +1,6 @@
 """Open questions (pure): which questions the bot watches — a human question to the room, not to the bot,
-not to one person (by name, mention or reply), and not inside a two-person exchange."""
+not to one person (by name, mention or reply), not inside a two-person exchange, and one that asks
+something a member could answer (not an invitation, a rhetorical question or a group's plan)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from kikimimi.domain.model import Message
+from kikimimi.domain.question_kinds import for_the_bot
 from kikimimi.domain.rule_terms import directed_to, is_addressed, is_question, norm
 
 # `nick: …` addresses a person even if they have not spoken lately (IRC's and many chats' convention);
 # these words before a colon introduce the message instead.
 NICK_PREFIX = re.compile(r"^@?([\w\-\[\]`^{}|.]{2,32}):\s")
-_NOT_NICKS = frozenset(
+NOT_NICKS = frozenset(
     {
         "question",
         "q",
@@ -54,6 +56,7 @@ _NOT_NICKS = frozenset(
     }
 )
 USER_MENTION = re.compile(r"<@!?\d+>")
+_LINK = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
 
 
 def asks(text: str) -> bool:
@@ -74,15 +77,17 @@ def participants_of(messages: Sequence[Message]) -> dict[str, str]:
 
 
 def is_open_question(message: Message, others: dict[str, str], names: Sequence[str]) -> bool:
-    """A human question to the room: not to the bot (answered at once), not to a person, not a reply."""
+    """A human question to the room: not to the bot (answered at once), not to a person, not a reply, and
+    not one for the people asked ("tea, anyone?", 「〜よね？」, "should we …?": `question_kinds`)."""
     if not message.is_human or message.reply_to_id or is_addressed(message, names):
         return False
-    if not asks(message.content):
+    text = _LINK.sub(" ", message.content)  # a link's "?" (`viewtopic.php?f=9`) asks nothing
+    if not asks(text) or not for_the_bot(text):
         return False
     if USER_MENTION.search(message.content):  # a Discord mention of someone (the bot's is handled above)
         return False
     prefix = NICK_PREFIX.match(message.content.strip())
-    if prefix and norm(prefix.group(1)) not in _NOT_NICKS:
+    if prefix and norm(prefix.group(1)) not in NOT_NICKS:
         return False
     present = {k: v for k, v in others.items() if k != norm(message.author_name)}
     return directed_to(message, present) is None
@@ -96,14 +101,24 @@ TO_THE_ROOM = re.compile(
 
 
 def between_two(question: Message, before: Sequence[Message]) -> bool:
-    """Asked inside a two-person exchange (the last lines by the asker and one other, taking turns) and
-    not to the room ("anyone", 「誰か」): it is for the other person, as a line to them by name would be."""
+    """Asked inside a two-person exchange (the last lines by the asker and one other, taking turns), or a
+    brief question back to the line just before ("what was that for?", "GET what?"), and not to the room
+    ("anyone", 「誰か」): it is for the other person, as a line to them by name would be."""
     humans = [m for m in before if m.is_human and m.id != question.id][-5:]
+    if TO_THE_ROOM.search(norm(question.content)):
+        return False
+    if humans and humans[-1].author_id != question.author_id and _asks_back(question.content):
+        return True
     people = {m.author_id for m in humans} | {question.author_id}
     turns = sum(1 for a, b in pairwise(humans) if a.author_id != b.author_id)
-    return (
-        len(humans) >= 3
-        and len(people) == 2
-        and turns >= 2
-        and not TO_THE_ROOM.search(norm(question.content))
-    )
+    return len(humans) >= 3 and len(people) == 2 and turns >= 2
+
+
+# A question back: short, with a question word or a bare echo ("GET what?", "like?", 「駅前の？」).
+_BACK = re.compile(r"^(?:\S+\s+){0,2}(?:what|which|why|how|where|who|when|like|really|huh|eh)\W*[?？]\W*$")
+
+
+def _asks_back(text: str) -> bool:
+    """A brief question back to the line before ("what was that for?", "GET what?", "like?", "why?")."""
+    low = norm(text)
+    return low.isascii() and len(low) <= 25 and (bool(_BACK.match(low)) or low.endswith(" for?"))

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from kikimimi.domain.answer_turns import asks_back, for_another, turn_answers
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import asks, between_two, is_open_question, participants_of
+from kikimimi.domain.open_questions import NICK_PREFIX, asks, between_two, is_open_question, participants_of
+from kikimimi.domain.question_kinds import for_the_bot, kind_of, shrugs
 from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, norm
 
 if TYPE_CHECKING:  # the reader imports this module: at run time only its values' attributes are read
@@ -21,8 +22,10 @@ __all__ = [
     "answer_of",
     "asks",
     "between_two",
+    "for_the_bot",
     "inferred_about",
     "is_open_question",
+    "kind_of",
     "maybe_answers",
     "participants_of",
     "settles",
@@ -38,16 +41,34 @@ _SETTLED = re.compile(
 )
 
 
+# Thanks said before any help ("thanks in advance", "thank you for any help"): the question is still open.
+_THANKS_AHEAD = re.compile(
+    r"\b(?:thanks|thank you|thx|ty)\b.{0,12}\b(?:in advance|ahead|for any(?: \w+)?|anyone|everyone who)\b"
+    r"|\bany help (?:is )?(?:appreciated|welcome)|よろしくお願い|お願いします"
+)
+
+
 def settles(text: str) -> bool:
     """The asker's follow-up that closes their own question ("nvm", "solved", "自己解決しました" …)."""
     low = norm(text)
-    return bool(_SETTLED.search(low)) or (is_closing(low) and not is_question(low))
+    if _SETTLED.search(low):
+        return True
+    return is_closing(low) and not is_question(low) and not _THANKS_AHEAD.search(low)
 
 
 def _addresses(message: Message, person: Message) -> bool:
+    """Is the message addressed to the person: a mention, their name, or `nick:` for their name without its
+    decorations (`mandrix:` for "[[mandrix]]")?"""
     if f"<@{person.author_id}>" in message.content or f"<@!{person.author_id}>" in message.content:
         return True
+    nick = NICK_PREFIX.match(message.content.strip())
+    if nick and _bare(nick.group(1)) and _bare(nick.group(1)) == _bare(person.author_name):
+        return True
     return directed_to(message, {norm(person.author_name): person.author_name}) is not None
+
+
+def _bare(name: str) -> str:
+    return re.sub(r"[\W_]+", "", norm(name))
 
 
 @dataclass(frozen=True)
@@ -180,8 +201,8 @@ class _Watch:
             return Settled(f"{m.author_name} replied to it", m.id)
         if _addresses(m, question) and self._about_it(link):
             return Settled(f"{m.author_name} answered the asker", m.id)
-        if not self.inferred or for_another(m, question, self.later):
-            self.since.append(m)
+        if not self.inferred or for_another(m, question, self.later) or shrugs(m.content):
+            self.since.append(m)  # "not sure, sorry": taken up, still open for someone who knows
             return None
         if (
             link is not None

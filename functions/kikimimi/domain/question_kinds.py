@@ -1,0 +1,261 @@
+"""What kind of question a line asks (pure): a real one, an invitation, a rhetorical one or a proposal to
+the group; and which replies agree to a proposal or answer by their shape (a yes, a version, a pointer)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from kikimimi.domain.rule_terms import norm
+
+__all__ = [
+    "agrees",
+    "answer_shaped",
+    "for_the_bot",
+    "invites",
+    "kind_of",
+    "laughs",
+    "points",
+    "proposes",
+    "rhetorical",
+    "shrugs",
+]
+
+# Things people do together: "tea, anyone?", "pizza friday?", "movie night, who's in?".
+_OUTINGS = (
+    r"tea|coffee|lunch|dinner|breakfast|brunch|supper|drinks?|beers?|pints?|pizza|sushi|ramen|tacos?|burgers?"
+    r"|bbq|snacks?|ice ?cream|food|movies?|movie night|film|cinema|games?|game night|board ?games?|karaoke"
+    r"|walk|run|gym|hike|swim|party|bowling|pub|bar|trivia|quiz night|cards|poker|football|soccer|basketball"
+)
+_WHEN = (
+    r"today|tonight|tomorrow|soon|later|now|this (?:week(?:end)?|evening|afternoon|morning)|next week"
+    r"|after(?: work)?|mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?"
+    r"|sat(?:urday)?|sun(?:day)?|at \d{1,2}(?::\d\d)?(?: ?[ap]m)?|\d{1,2} ?[ap]m"
+)
+_ANYONE = r"any ?(?:one|body)|some ?(?:one|body)|y'?all|guys|folks|people|peeps|team|everyone"
+_EN_INVITATION = re.compile(
+    # "tea, anyone?", "lunch anyone?", "drinks tonight, anyone?"
+    rf"^(?:(?:the|a|some|more|quick|late|early|team)\s+)?(?:{_OUTINGS})(?:\s+(?:break|run|night|time|session|trip))?"
+    rf"(?:\s+(?:{_WHEN}))?,?\s*(?:{_ANYONE})?\s*[?？]+\W*$"
+    # "movie night, who's in?", "who's coming?", "who wants to grab lunch?"
+    r"|\bwho(?:'s| is| else is)? (?:in|coming|joining|down|up for|game)\b"
+    r"|\bwho (?:else )?(?:wants|wanna|is up for|is down for|is keen|fancies)\b"
+    # "anyone up for pizza tonight?", "anyone want to join?", "anyone wanna grab food?"
+    rf"|\b(?:{_ANYONE}) (?:up|down|keen|game) for\b"
+    # "anyone going to the meetup on thursday?" (but not "anyone going to fix the build?")
+    rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:going|coming|heading|attending|joining)"
+    r"(?: to (?:the|a|an|this|that|my|our)\b| tonight| today| tomorrow| later|\s*[?？])"
+    rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|fancy|fancies|feel like) (?:to )?"
+    r"(?:come|join|grab|get|go|play|watch|hang|eat|have|meet|hop)\b"
+    r"|\b(?:wanna|want to|care to|fancy|you in for|join (?:us|me)) (?:come|join|grab|get|go|play|watch|hang)"
+    rf"|^(?:you )?(?:up|down|in) for (?:a |some )?(?:{_OUTINGS})\b"
+)
+# 「誰か行く人ー」「ご飯行く人いる？」「カラオケ行かない？」「一緒にやらない？」
+_JA_ACTIVITY = r"行く|いく|来る|くる|やる|する|参加する|食べる|飲む|見る|遊ぶ|来れる|行ける|参加できる"
+_JA_INVITATION = re.compile(
+    rf"(?:{_JA_ACTIVITY})人(?:いる|いない|おる|[ー〜~！!？?]|$)"
+    r"|(?:行か|いか|来|こ|やら|遊ば|食べ|飲ま|見|参加し|集まら)ない[？?ー〜~]|一緒に.*(?:ない|ません|よう)[かか]?[？?]"
+    r"|(?:ご飯|ごはん|飯|ランチ|昼|夕飯|飲み|カラオケ|映画|ゲーム|お茶)(?:でも|とか)?(?:行く|どう|いかが|しない)"
+)
+_TAG_ASKER = re.compile(
+    r"^(?:\S+[:,]\s*)?(?:is|are|am|was|were|do|does|did|can|could|will|would|should|has|have|what|how|where|which|who|why|when)\b"
+)
+# A tag on a statement: "…, right?", "…, no?", "…, isn't it?", "…, don't you think?" ("is that right?" asks).
+_EN_TAG = re.compile(
+    r",\s*(?:right|innit|eh|huh|no|yeah|ok|okay|yes)[\s.…]*[?？]+\W*$|\s(?:right|innit|ok|okay)[\s.…]*[?？]+\W*$"
+    r"|\b(?:is|are|was|were|do|does|did|can|could|will|would|has|have|should)n'?t"
+    r" (?:it|he|she|they|you|we|i|that|this|there)\s*[?？]+\W*$"
+    r"|\bdon'?t you (?:think|agree|love|hate)\b.*[?？]\W*$"
+)
+_EN_RHETORICAL = re.compile(
+    # A short exclamation asked of nobody: "are you kidding me?!", "seriously!?".
+    r"^(?!how|where|which|what)(?:\S+\s+){0,4}\S*(?:[?？]\s*[!！]|[!！]\s*[?？])\W*$"
+    r"|^(?:who|what kind of (?:person|monster|idiot))(?: \w+)?"
+    r" (?:does|would do|even does|says|cares|knew|asked)"
+    r"(?: (?:that|this|it|such a thing))?\s*[?？]+\W*$"
+    # Whole lines that ask nothing: "who cares?", "guess what?", "really?".
+    r"|^(?:what the (?:hell|heck|fuck|actual)|wtf|who cares|who knew|why not|guess what|you know what"
+    r"|am i right"
+    r"|how hard can it be|what could (?:possibly )?go wrong|are you (?:kidding|serious|joking)(?: me)?"
+    r"|seriously|really|srsly|rly|for real|is this a joke|why me)\s*[?？!！.]+\W*$"
+)
+_JA_RHETORICAL = re.compile(
+    r"(?:よね|よな|でしょ|だろ|じゃん|やん|じゃね|くない)[ぇえ〜~ー]*[？?]+\W*$"  # 「〜よね？」「〜でしょ？」
+    r"|^(?:まじ|マジ|本当|ほんと|ホント|うそ|嘘|え|えっ|は)(?:で|に)?[？?!！]+\W*$"  # 「マジで？」「嘘？！」
+    r"|[？?][!！]|[!！][？?]"
+    r"|(?:なんで|何で)(?:やねん|だよ)|誰が(?:得|やる|するん)"
+)
+# A proposal to the group: "should we …?", "how about …?", 「〜のはどう？」「〜しない？」.
+_EN_PROPOSAL = re.compile(
+    r"^(?:so |ok |okay |then |well )?(?:should we|shall we|how about|what about we|what if we|why don'?t we"
+    r"|can we just|could we (?:just )?|let'?s|do we want to|wanna)\b.*[?？]"
+)
+_JA_PROPOSAL = re.compile(
+    r"(?:る|う|く|す|つ|ぬ|む|ぶ|ぐ|た)のは(?:どう|いかが)|(?:を|に|で|一緒に|みんなで)しない[？?]|しませんか"
+    r"|(?:しよ|しましょ|やろ|行こ|いこ)うか?[？?]|ことにしない"
+)
+# Agreeing to a proposal: 「それでいこう」「いいね」「賛成」 "works for me", "sounds good", "+1".
+_EN_AGREEMENT = re.compile(
+    r"^(?:\+1|👍|yes|yeah|yep|yup|sure|ok|okay|k|alright|agreed|agree|deal|done|fine by me|fine|totally"
+    r"|absolutely|definitely|of course|sounds (?:good|great|fine|like a plan)|works for me|that works"
+    r"|good idea|great idea|let'?s do (?:it|that)|let'?s go|i'?m in|count me in|me too|same|why not"
+    r"|perfect|great|cool|nice|i'?m down|down|in)\b"
+)
+_JA_AGREEMENT = re.compile(
+    r"^(?:それで(?:いこう|いい|行こう|OK|ok|オッケー|大丈夫)|いいね|いいよ|いいです|いいと思|賛成|了解|りょ|おけ|オッケー"
+    r"|OK|ok|おっけー|うん|はい|ええ|そうしよう|そうしましょう|そうだね|それ(?:な|だ)|大丈夫|もちろん|ぜひ|是非|行く|いく"
+    r"|参加|乗った|のった|異議なし|問題ない|決まり|決定)"
+)
+# Laughter opens a line about a joke, not an answer ("lol classic", "haha she loves the warm laptop").
+_LAUGH = re.compile(r"^(?:lo+l|lmao|rofl|ha(?:ha)+h?|he(?:he)+|heh|xd|😂|🤣|草|笑|ｗｗ|ww)(?:\W|$)")
+_EN_YES_NO = re.compile(
+    r"^(?:yes|yeah|yep|yup|yea|ya|no|nope|nah|sure|correct|right|exactly|indeed|maybe|probably|possibly"
+    r"|not (?:yet|really|anymore)"
+    r"|it (?:is|was|does|did|should|shouldn'?t|doesn'?t|isn'?t|can|can'?t|will|won'?t|works?|worked)"
+    r"|it'?s (?:not|fine|down|up|back|working)"
+    r"|same(?: here| for me| issue| problem)?|me too|here too|works (?:for me|fine|here)|not for me"
+    r"|i (?:think|believe|guess|doubt|don'?t think|don'?t know|haven'?t)"
+    r"|you (?:can|can'?t|need|should|have to|must)"
+    r"|only|just|always|never|sometimes|depends)\b"
+)
+_JA_YES_NO = re.compile(
+    r"^(?:うん|ううん|はい|いいえ|いえ|いや(?!ー|あ)|まだ|そう(?!いえば|言えば|いう|いや)|ええ|もちろん|たぶん|多分"
+    r"|あります|ありません|ある|ない|違う|ちがう|違います|できる|できない|大丈夫|無理"
+    r"|こっちも|私も|僕も|俺も|うちも|同じく|同じ)"
+)
+# Pointing to where the answer is: "check the pinned message", "pinned 📌", "see the wiki", 「ピン留め見て」.
+_POINTER = re.compile(
+    r"\b(?:check|see|read|look (?:at|in)|search|google|rtfm|it'?s in)\b.{0,30}\b(?:pin(?:ned)?|faq|wiki|docs?"
+    r"|documentation|readme|manual|man ?page|channel topic|topic|changelog|release notes|above|thread|link)\b"
+    r"|\bpinned\b|📌|https?://|www\."
+    r"|ピン(?:留め|止め|どめ)|固定(?:メッセージ|された)|(?:wiki|ドキュメント|マニュアル|説明書|公式|上の).{0,6}(?:見て|参照|読んで|に書いて|にある)"
+)
+_NUMBER = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|noon|midnight)\b|[一二三四五六七八九十]"
+)
+# Questions that a number, a version or a time answers ("which node version…?", "how many…?", 「何時？」).
+_ASKS_NUMBER = re.compile(
+    r"\b(?:which|what) (?:\w+ )?(?:version|release|number|time|day|date|port|size|year|build|kernel)\b"
+    r"|\bhow (?:many|much|long|old|big|often|far|soon)\b|\bwhat time\b"
+    r"|(?:^|[.?!,]\s*)(?:\S+[:,]\s*)?(?:so |and |but |ok )?"
+    r"when (?:is|are|was|were|do|does|did|will|can|should)\b"
+    r"|何時|何日|何人|何回|何個|何分|何歳|いくら|いつ|何曜|どのくらい|どれくらい|何円|バージョン"
+)
+
+
+def _text(text: str) -> str:
+    return norm(unicodedata.normalize("NFKC", text))
+
+
+# An interjection before the answer ("oh, no I didn't", "well yes"): the answer is what follows.
+_INTERJECTION = re.compile(
+    r"^(?:oh|ah|uh|um+|hmm+|hm|well|ok|okay|so|yo|lol|haha|え|あ|えっと|うーん|んー)[,!.、。…\s]+"
+)
+
+
+def _answer_part(low: str) -> str:
+    return _INTERJECTION.sub("", low, count=1)
+
+
+def invites(text: str) -> bool:
+    """An invitation to do something together ("tea, anyone?", 「ご飯行く人いる？」): for the people asked."""
+    low = _text(text)
+    return bool(_EN_INVITATION.search(low) or (not low.isascii() and _JA_INVITATION.search(low)))
+
+
+def rhetorical(text: str) -> bool:
+    """A question that asks nothing: a tag ("…, right?", 「〜よね？」), an exclamation ("seriously?!")."""
+    low = _text(text)
+    tag = bool(_EN_TAG.search(low)) and not _TAG_ASKER.match(low)
+    return tag or bool(_EN_RHETORICAL.search(low) or (not low.isascii() and _JA_RHETORICAL.search(low)))
+
+
+def proposes(text: str) -> bool:
+    """A proposal to the group ("should we …?", "how about …?", 「〜のはどう？」「〜しない？」)."""
+    low = _text(text)
+    return bool(_EN_PROPOSAL.search(low) or (not low.isascii() and _JA_PROPOSAL.search(low)))
+
+
+def kind_of(text: str) -> str:
+    """What the line asks, as a kind: "invitation", "rhetorical", "proposal" or "question"."""
+    if invites(text):
+        return "invitation"
+    if rhetorical(text):
+        return "rhetorical"
+    if proposes(text):
+        return "proposal"
+    return "question"
+
+
+def for_the_bot(text: str) -> bool:
+    """A question a member could take up for the asker: not an invitation, rhetorical or a group's plan."""
+    return kind_of(text) == "question"
+
+
+# "No idea, sorry", 「わからない」: the question is taken up, not answered; someone who knows still may.
+_SHRUG = re.compile(
+    r"^(?:sorry[,.]?\s*)?(?:not sure|no idea|no clue|dunno|idk|i don'?t know|i have no idea|can'?t help"
+    r"|not that i know|beats me|no clue)\b"
+    r"|^(?:ごめん[、,]?\s*)?(?:わからない|分からない|わかんない|分かんない|知らない|しらない|知らん|不明)"
+)
+
+
+def shrugs(text: str) -> bool:
+    """Someone says they do not know ("not sure, sorry", 「わからない」): the question is still open."""
+    low = _answer_part(_text(text))
+    return bool(_SHRUG.match(low)) and len(low.split()) <= 8
+
+
+def agrees(text: str) -> bool:
+    """Agreement (「それでいこう」「いいね」「賛成」 "works for me", "sounds good", "+1")."""
+    low = _text(text)
+    return bool(_EN_AGREEMENT.match(low) or _JA_AGREEMENT.match(low))
+
+
+def laughs(text: str) -> bool:
+    """A line that opens with laughter ("lol classic", 「草」): about a joke, not an answer ("lol yes" is)."""
+    low = _text(text)
+    laugh = _LAUGH.match(low)
+    if laugh is None:
+        return False
+    rest = low[laugh.end() :].lstrip(" ,.!、。")
+    return not (_EN_YES_NO.match(rest) or (not rest.isascii() and _JA_YES_NO.match(rest)))
+
+
+def points(text: str) -> bool:
+    """Points to where the answer is: a link, "check the pinned message", "pinned 📌", 「ピン留め見て」."""
+    return bool(_POINTER.search(_text(text)))
+
+
+def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
+    """Does the line's shape answer this question by itself: a pointer, a number or version to "which
+    version"/"how many", and — if `bare` (right after the question, where a bare word can only mean it) —
+    a yes/no or "same here" to a yes/no question, or agreement to a proposal."""
+    q, low = _text(question), _text(line)
+    if laughs(line):
+        return False
+    if points(line) or (_ASKS_NUMBER.search(q) and _numeric(low)):
+        return True
+    if not bare:
+        return False
+    if kind_of(question) in ("proposal", "invitation") and agrees(line):
+        return True
+    said = _answer_part(low)
+    return bool(_EN_YES_NO.match(said) or (not said.isascii() and _JA_YES_NO.match(said))) and _yes_no(q)
+
+
+def _numeric(low: str) -> bool:
+    """A number said as the answer: it opens the line ("20, since the upgrade") or the line is short."""
+    words = low.split()
+    return bool(words) and (bool(_NUMBER.match(words[0])) or (len(words) <= 6 and bool(_NUMBER.search(low))))
+
+
+_WH = re.compile(
+    r"^(?:\S+[:,]\s*)?(?:what|what's|whats|how|where|which|who|why|when|whose)\b"
+    r"|(?:何|なに|どこ|どう|いつ|誰|だれ|どれ|どの|なぜ|なんで)(?!か|も|でも)"
+)
+
+
+def _yes_no(question: str) -> bool:
+    """A question a yes or a no answers (not "which…?", 「どこ？」); "does anyone know how…?" is one too."""
+    return not _WH.search(question) or bool(re.match(r"^(?:does|do|did|is|has|can) (?:any|some)", question))

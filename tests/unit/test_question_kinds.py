@@ -1,0 +1,126 @@
+"""question_kinds: which questions are for the bot at all, and which replies answer one by their shape."""
+
+from __future__ import annotations
+
+import pytest
+
+from kikimimi.domain.question_kinds import agrees, answer_shaped, for_the_bot, kind_of, laughs, shrugs
+
+KINDS = [
+    # Invitations: for the people asked.
+    ("coffee break, anyone?", "invitation"),
+    ("burgers tonight?", "invitation"),
+    ("board games saturday, who's in?", "invitation"),
+    ("anyone down for a walk after work?", "invitation"),
+    ("who wants to grab ramen?", "invitation"),
+    ("anyone going to the meetup on friday?", "invitation"),
+    ("カラオケ行く人いる？", "invitation"),
+    ("誰か映画見に行く人ー", "invitation"),
+    ("週末みんなで遊ばない？", "invitation"),
+    # Rhetorical: they ask nothing.
+    ("the release went out on a friday, right?", "rhetorical"),
+    ("it's freezing in here, isn't it?", "rhetorical"),
+    ("you can't be serious?!", "rhetorical"),
+    ("who even does that?", "rhetorical"),
+    ("who cares?", "rhetorical"),
+    ("この店、前より高くなったよね？", "rhetorical"),
+    ("マジで？！", "rhetorical"),
+    # Proposals to the group.
+    ("should we push the retro to thursday?", "proposal"),
+    ("what if we split the migration in two?", "proposal"),
+    ("じゃあ金曜にまとめて出すのはどう？", "proposal"),
+    ("打ち上げは駅前でしませんか？", "proposal"),
+    # Real questions, even the ones that look like the others.
+    ("is anyone going to fix the flaky test?", "question"),
+    ("is that right?", "question"),
+    ("does anyone know a good pizza place near the office?", "question"),
+    ("which port does the dev server use?", "question"),
+    ("any ideas?", "question"),
+    ("誰か駐車場の場所知ってる？", "question"),
+    ("この設定どこで変えられますか", "question"),
+    ("無くても困らない？", "question"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), KINDS)
+def test_kind_of(text: str, kind: str) -> None:
+    assert kind_of(text) == kind
+    assert for_the_bot(text) is (kind == "question")
+
+
+@pytest.mark.parametrize(
+    ("text", "agreeing"),
+    [
+        ("それでいこう！", True),
+        ("いいね、そうしよう", True),
+        ("賛成です", True),
+        ("works for me", True),
+        ("sounds good 👍", True),
+        ("+1", True),
+        ("no way, thursday is packed", False),
+        ("金曜は無理かも", False),
+    ],
+)
+def test_agreement(text: str, agreeing: bool) -> None:
+    assert agrees(text) is agreeing
+
+
+@pytest.mark.parametrize(
+    ("text", "laughing"),
+    [
+        ("lol classic", True),
+        ("hahaha he did it again", True),
+        ("草", True),
+        ("lol yes", False),
+        ("yes lol", False),
+    ],
+)
+def test_laughter_is_not_an_answer_unless_it_says_one(text: str, laughing: bool) -> None:
+    assert laughs(text) is laughing
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "shaped"),
+    [
+        ("which python version does the ci image ship?", "3.12 since last week", True),
+        ("how many seats are left for the workshop?", "four, I think", True),
+        ("is the vpn down for anyone else?", "yep, same here", True),
+        ("is the vpn down for anyone else?", "oh, not for me", True),
+        ("where do I find the style guide?", "check the pinned message", True),
+        ("where do I find the style guide?", "pinned 📌", True),
+        ("where do I find the style guide?", "https://example.com/style", True),
+        ("スタイルガイドってどこ？", "ピン留め見て", True),
+        ("should we push the retro to thursday?", "works for me", True),
+        ("じゃあ金曜にまとめて出すのはどう？", "それでいこう！", True),
+        ("VPN落ちてる？", "こっちも落ちてる", True),
+        # Not by shape: laughter, a yes to a question a yes cannot answer, a number nobody asked for.
+        ("is the vpn down for anyone else?", "lol classic", False),
+        ("where do I find the style guide?", "yes", False),
+        ("where do I find the style guide?", "I fixed 3 bugs today", False),
+        ("how do I rebase onto main?", "works for me", False),
+    ],
+)
+def test_answer_shapes(question: str, line: str, shaped: bool) -> None:
+    assert answer_shaped(question, line) is shaped
+
+
+def test_a_bare_yes_answers_only_right_after_the_question() -> None:
+    # After other lines, a bare "yes" may answer any of them; a version or a pointer still says which.
+    assert not answer_shaped("is the vpn down?", "yes", bare=False)
+    assert answer_shaped("which node version?", "20, since the upgrade", bare=False)
+    assert answer_shaped("where is the style guide?", "see the wiki page", bare=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "shrug"),
+    [
+        ("not sure, sorry", True),
+        ("no idea tbh", True),
+        ("hmm, dunno", True),
+        ("ごめん、わからない", True),
+        ("not sure but I think it's the 3.12 image", False),
+        ("yes, same here", False),
+    ],
+)
+def test_saying_you_do_not_know_is_not_an_answer(text: str, shrug: bool) -> None:
+    assert shrugs(text) is shrug
