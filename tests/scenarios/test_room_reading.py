@@ -42,16 +42,19 @@ def answered(events: list[dict[str, Any]]) -> dict[str, str]:
 @pytest.mark.parametrize(
     ("chat", "passed_over", "answers"),
     [
-        # Friends answer each other without naming anyone ("count me in", "7ish", "not yet…"): the bot
-        # says nothing to those; the question they talk past (the museum) is the one it answers.
-        ("friends_en.jsonl", "e019", {"e001": "e003", "e005": "e006", "e008": "e009", "e016": "e017"}),
+        # Friends answer each other without naming anyone ("7ish", "not yet…"): the bot says nothing to
+        # those; the question they talk past (the museum) is the one it answers. The pizza invitation is
+        # no question for the bot: it is not watched.
+        ("friends_en.jsonl", "e019", {"e005": "e006", "e008": "e009", "e016": "e017"}),
         ("friends_ja.jsonl", "j017", {"j004": "j005", "j009": "j010", "j015": "j016"}),
-        # A help channel: answers without names, the asker's thanks; the yaml question is talked past.
-        ("help_channel_en.jsonl", "h008", {"h001": "h003", "h004": "h007", "h005": "h006", "h009": "h012"}),
+        # A help channel: answers without names, the asker's thanks; the yaml question is talked past (the
+        # meetup invitation is not watched).
+        ("help_channel_en.jsonl", "h008", {"h001": "h003", "h004": "h007", "h005": "h006"}),
         # Gamers: 「まだ、強すぎる」 answers; 「そういえば…」 changes the subject: the guild question is open.
         ("game_ja.jsonl", "g009", {"g001": "g003", "g004": "g005", "g007": "g008", "g011": "g012"}),
-        # The demo: bob answers alice's and carol's questions; dave's is passed over; erin asks the bot.
-        ("demo_conversation.jsonl", "m010", {"m001": "m002", "m006": "m007"}),
+        # The demo: bob answers alice's question (carol's "oh really?" is a question back to him, not
+        # watched); dave's is passed over; erin asks the bot.
+        ("demo_conversation.jsonl", "m010", {"m001": "m002"}),
     ],
 )
 def test_answered_questions_get_no_post_and_the_passed_over_one_does(
@@ -107,7 +110,7 @@ def test_tension_in_ordinary_words_reaches_the_judge_and_the_rules_post_nothing(
     assert posts(events) == [] and not [e for e in events if e["event"] == "reaction"]
     final = [e for e in events if e["event"] == "judgment" and e["kind"] == "pause"][-1]
     assert final["llm_band"] is True and final["should_respond"] is False  # the model's to decide
-    assert "tension" in final["reason"]
+    assert "tension" in final["reason"] or "turns grate" in final["reason"]
 
 
 def test_teasing_costs_no_call_and_a_goodnight_is_never_posted_into(capsys: pytest.CaptureFixture[str]) -> None:

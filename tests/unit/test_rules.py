@@ -419,6 +419,10 @@ def _tense(total: float) -> Score:
     return Score(total, (("tension", 40.0),), False, False, False, ConversationState.CONFLICT, tension=True)
 
 
+def _grating(total: float, *, ending: bool = False) -> Score:
+    return Score(total=total, terms=(), addressed=False, ending=ending, question=False, door=True)
+
+
 @pytest.mark.parametrize(
     ("score", "llm", "config", "expected"),
     [
@@ -435,6 +439,10 @@ def _tense(total: float) -> Score:
         pytest.param(_tense(95), True, {}, Verdict.ASK_LLM, id="tension-even-above-high"),
         pytest.param(_tense(60), False, {}, Verdict.SILENT, id="rules-never-post-into-tension"),
         pytest.param(_score(50, ending=True), True, {}, Verdict.SILENT, id="an-ending-costs-no-call"),
+        pytest.param(_grating(0), True, {}, Verdict.ASK_LLM, id="grating-turns-go-to-the-model"),
+        pytest.param(_grating(0, ending=True), True, {}, Verdict.SILENT, id="a-grating-goodbye-is-an-ending"),
+        pytest.param(_grating(50), False, {}, Verdict.RESPOND, id="without-a-model-the-rules-judge-as-usual"),
+        pytest.param(_grating(10), False, {}, Verdict.SILENT, id="grating-turns-alone-are-no-reason-to-post"),
         pytest.param(_score(45), False, {}, Verdict.RESPOND, id="rules-threshold-inclusive"),
         pytest.param(_score(44.9), False, {}, Verdict.SILENT, id="rules-below-threshold"),
         pytest.param(_score(70, ending=True), False, {}, Verdict.SILENT, id="rules-ending-silent"),

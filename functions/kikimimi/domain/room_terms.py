@@ -40,6 +40,8 @@ class Room:
     ending: bool  # the room is winding down (a closing)
     state: ConversationState
     tense: bool  # a misunderstanding or a conflict the trigger's author is in
+    # Turns that grate between the trigger's author and another, unnamed by the words: the model's to read.
+    door: bool = False
 
 
 def read_room(
@@ -62,13 +64,20 @@ def read_room(
     # Turn-taking (engagement, cooldown) is about the flow of talk; a watch answers a question nobody
     # took, which the bot's own recent turn neither invites nor forbids (high frequency still counts).
     turn = since_spoke if since_spoke is not None and not watch else None
-    question = is_question(trigger.content)
+    # A watch is kept only for an open question, even one whose "?" is mid-line ("can i X? it won't stop").
+    question = watch or is_question(trigger.content)
     humans = [m for m in messages if m.is_human]
     # One reading of "ending": a closing in the last lines, or the state's farewell reading.
     farewell = reading is not None and reading.state is ConversationState.ENDING
     ending = _ending(trigger, humans, watch, question, addressed)
     ending = ending or (farewell and not watch and not addressed)
     state, tense = _state(trigger, reading, ending, addressed)
+    door = (
+        reading is not None
+        and reading.ask_model
+        and not (ending or addressed or tense)
+        and trigger.author_id in reading.between
+    )
     return Room(
         messages=messages,
         trigger=trigger,
@@ -86,6 +95,7 @@ def read_room(
         ending=ending,
         state=state,
         tense=tense,
+        door=door,
     )
 
 
@@ -108,12 +118,8 @@ def _state(
     """The state the rules name, and whether it is a misunderstanding or a conflict the trigger's author
     is in (`tension`): in a busy room, others' quarrel is not this line's."""
     state = ConversationState.ENDING if ending else ConversationState.ACTIVE
-    if reading is None:
+    if reading is None or reading.state is ConversationState.ACTIVE:
         return state, False
-    if reading.state is ConversationState.ACTIVE:
-        # Turns that grate between the trigger's author and another: the model names the state.
-        door = reading.ask_model and not ending and not addressed and trigger.author_id in reading.between
-        return state, door
     state = reading.state if not ending else state
     tense = (
         state in (ConversationState.MISUNDERSTANDING, ConversationState.CONFLICT)
@@ -151,7 +157,10 @@ def _turns(room: Room) -> Fired:
     fired: Fired = []
 
     def add(term: str, share: float = 1.0) -> None:
-        fired.append((term, share))
+        # A watched question is open after people had their chance: that it came right after the bot's
+        # line ("just answered" it) hands no turn to anyone by then.
+        if not (room.watch and term == "just_answered"):
+            fired.append((term, share))
 
     counted = room.watch or room.engaged or room.cooling
     conversation_terms(

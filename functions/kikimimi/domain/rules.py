@@ -62,6 +62,9 @@ class Score:
     # The state the rules see; in MISUNDERSTANDING or CONFLICT (`tension`) the LLM judges, never the rules.
     state: ConversationState = ConversationState.ACTIVE
     tension: bool = False
+    # Two people's turns grate and the words name no state: a configured model reads it (the tension
+    # reserve); without one the rules judge as usual, since they cannot tell it from lively talk.
+    door: bool = False
 
     def has(self, term: str) -> bool:
         return any(name == term for name, _ in self.terms)
@@ -92,7 +95,14 @@ def score_room(
     terms = [(name, round(config.weight(name) * share, 2)) for term in TERMS for name, share in term(room)]
     total = round(max(0.0, min(100.0, sum(value for _, value in terms))), 2)
     return Score(
-        total, tuple(terms), room.addressed is not None, room.ending, room.question, room.state, room.tense
+        total,
+        tuple(terms),
+        room.addressed is not None,
+        room.ending,
+        room.question,
+        room.state,
+        room.tense,
+        room.door,
     )
 
 
@@ -105,7 +115,11 @@ def verdict(score: Score, config: RuleConfig, llm_available: bool) -> Verdict:
         return Verdict.RESPOND
     if score.tension:
         return Verdict.ASK_LLM if llm_available else Verdict.SILENT
-    if score.ending or score.total <= config.low_threshold:
+    if score.ending:
+        return Verdict.SILENT
+    if score.door and llm_available:
+        return Verdict.ASK_LLM
+    if score.total <= config.low_threshold:
         return Verdict.SILENT
     if llm_available:
         return Verdict.ASK_LLM

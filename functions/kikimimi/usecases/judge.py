@@ -161,7 +161,7 @@ def _read_room(
         reading=read_state(window),
     )
     # Reserved LLM budgets: a question nobody took, and a heated room, are judged even in a busy hour.
-    pool = "watch" if task.watch else "tension" if score.tension else ""
+    pool = "watch" if task.watch else "tension" if score.tension or score.door else ""
     recall = memory_recall.for_judge(
         deps, key, task.guild_id, window, interventions, now, config.cooldown_seconds
     )
@@ -189,10 +189,27 @@ def _decide(deps: Deps, task: JudgeTask, room: Room, now: datetime) -> tuple[Dec
         decision = asked
     else:
         decision = _rules_decision(deps, config, score, room.trigger, outcome, asked, window)
-    decision = room.recall.decide(decision)
+    decision = _not_for_bot(room.recall.decide(decision), room)
     if task.watch:  # the watch decides about its question, whatever the LLM pointed at
         decision = dataclasses.replace(decision, reply_to_message_id=room.trigger.id)
     return decision, in_band
+
+
+def _not_for_bot(decision: Decision, room: Room) -> Decision:
+    """Words after an unaddressed invitation or rhetorical question ("tea, anyone?", "…, right?") answer
+    what was not asked of the bot: silent, whoever judged (a reaction may stay)."""
+    if not decision.should_respond or decision.response_type is ResponseType.REACT_ONLY:
+        return decision
+    # The line the words would follow (the trigger), and the one they would answer (the model may point
+    # at another): neither may be an invitation or a rhetorical question.
+    target = next((m for m in room.window if m.id == decision.reply_to_message_id), room.trigger)
+    lines = [target] if room.score.addressed else [room.trigger, target]
+    aimed = [m for m in lines if questions.asks(m.content) and not questions.for_the_bot(m.content)]
+    if not aimed:
+        return decision
+    kind = questions.kind_of(aimed[0].content)
+    reason = f"{decision.reason}; silent: {kind} — for the people asked, not the bot"
+    return dataclasses.replace(decision, should_respond=False, reason=reason)
 
 
 RULES_WINDOW = 20  # what the rule terms read (who talks with whom needs the last twenty lines)
@@ -228,6 +245,9 @@ def _skip_reason(
         return ("stale", "a newer message exists", None) if policy.is_stale(window, task.trigger_id) else None
     if now - trigger.created_at > timedelta(minutes=deps.settings.question_max_age_minutes):
         return "expired", "the question is too old to answer now", None
+    if not questions.for_the_bot(trigger.content):
+        kind = questions.kind_of(trigger.content)
+        return "not_for_bot", f"{kind}: for the people asked, not a question for the bot", None
     if not questions.is_open_question(trigger, questions.participants_of(window), deps.settings.names):
         return "directed", "the question is aimed at someone who is here", None
     if questions.between_two(trigger, window[: window.index(trigger)]):
@@ -279,7 +299,7 @@ def _target(window: list[Message], trigger: Message) -> str:
     for m in reversed(window[: at + 1]):
         if m.author_id != trigger.author_id:
             break
-        if questions.asks(m.content):
+        if questions.asks(m.content) and questions.for_the_bot(m.content):
             return m.id
     return trigger.id
 
@@ -318,7 +338,8 @@ def _rules_decision(
 
 def _rule_reason(score: Score, outcome: Verdict) -> str:
     fired = ", ".join(f"{name} {value:+g}" for name, value in score.terms) or "no rule fired"
-    return f"rules {outcome.value} at {score.total:g}: {fired}"
+    door = "; the turns grate between two people (a model would read it)" if score.door else ""
+    return f"rules {outcome.value} at {score.total:g}: {fired}{door}"
 
 
 def _schedule_reply(deps: Deps, task: JudgeTask, decision: Decision, trigger: Message, now) -> None:
