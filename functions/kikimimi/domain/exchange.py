@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from kikimimi.domain.model import Message
+from kikimimi.domain.reactions import reaction_kind
 from kikimimi.domain.rule_terms import is_question, is_thanks
 
 LAST = 6  # the lines an exchange is read over
@@ -41,11 +42,65 @@ _FORMULA = re.compile(r"\b(?:see|thank|love|miss) (?:you|u|ya)\b|\byou too\b|\bb
 # Sentence-final insistence (ってば, でしょ, じゃん, だし) and emphatic capitals ("that IS what I sent").
 # A bare conditional ending the line (見れば, 直せば) is the curt "then just do it yourself".
 _INSISTS = re.compile(r"(?:ってば|でしょ|じゃん|[ただ]し|んだけど|[れせけめべね]ば)[。!?…]*$")
-_EMPHASIS = re.compile(r"(?<![A-Za-z])[A-Z]{2,}(?![A-Za-z])")
-_ACRONYM = frozenset({"OK", "PR", "PRS", "CI", "QA", "ID", "UI", "UX", "API", "URL", "DM", "PM", "AM", "TV"})
+_EMPHASIS = re.compile(r"(?<![A-Za-z])[A-Z]{2,5}(?![A-Za-z])")  # a word stressed, not README
+# Capitals that are names, not a raised voice (tension.py reads shouting with the same list).
+ACRONYMS = frozenset(
+    {
+        "API",
+        "SQL",
+        "URL",
+        "AWS",
+        "GCP",
+        "DNS",
+        "HTTP",
+        "HTTPS",
+        "JSON",
+        "YAML",
+        "CPU",
+        "GPU",
+        "RAM",
+        "SSH",
+        "TLS",
+        "SSL",
+        "UTC",
+        "ASAP",
+        "FYI",
+        "TODO",
+        "README",
+        "LGTM",
+        "IMO",
+        "IIRC",
+        "TBH",
+        "PST",
+        "EST",
+        "CET",
+        "JST",
+        "CSS",
+        "HTML",
+        "PDF",
+        "USB",
+        "VPN",
+        "CLI",
+        "SDK",
+        "AFK",
+        "BRB",
+        "OK",
+        "PR",
+        "CI",
+        "QA",
+        "ID",
+        "UI",
+        "UX",
+        "DM",
+        "PM",
+        "AM",
+        "TV",
+    }
+)
 _LAUGHS = re.compile(
     r"\b(?:lol|lmao|rofl|haha\w*|hehe\w*|xd)\b|[😂🤣😆😹😝😜😄😁😊🙂😍🥰❤🙌🎉✨🥳😘😎😛🤪😋🤗😉]|笑|(?<![a-z])w{2,}|(?<=[\u3040-\u30ff\u4e00-\u9fff])[wｗ]+"
 )
+_MUSING = re.compile(r"(?:かな|かなあ|かなぁ|かなー|かしら)[。?？…〜ー]*$")
 _WARM_END = re.compile(r"(?<![!！])[!！〜~ー♪]\s*$")  # one "!" is warm; "!!" is raised
 
 
@@ -80,13 +135,14 @@ def _kinds(m: Message, before: Message | None, first: bool) -> set[str]:
     text = _fold(m.content)
     low = text.casefold()
     asks = is_question(text) or "?" in text  # "due for whom? nobody gave me a date" asks too
+    musing = _MUSING.search(text) is not None  # 「お昼なに食べようかな」 asks nobody
     # Answering a question is no friction: "4 GB", "no, missed it" and 「3.12です」 are what was asked for.
     answers = before is not None and is_question(before.content)
     kinds: set[str] = set()
     if before is not None:
         if _curt(text, asks) and not answers:
             kinds.add("curt")
-        if asks and not first:
+        if asks and not first and not musing:
             kinds.add("put_back")  # a question in answer to the other's line
         if _SELF.search(low) and _SECOND_PERSON.search(_fold(before.content).casefold()):
             kinds.add("you_and_me")  # spoken of, it speaks of itself
@@ -94,14 +150,17 @@ def _kinds(m: Message, before: Message | None, first: bool) -> set[str]:
         kinds.add("contradiction")
     if _SECOND_PERSON.search(_FORMULA.sub(" ", low)) and not asks:
         kinds.add("pointed")  # a claim about the other person, not a question to them
-    if _INSISTS.search(text) or any(w not in _ACRONYM for w in _EMPHASIS.findall(text)):
+    if _INSISTS.search(text) or any(w not in ACRONYMS for w in _EMPHASIS.findall(text)):
         kinds.add("insistence")
     return kinds
 
 
 def _friendly(m: Message) -> bool:
+    """Laughter, warmth, thanks or agreement ("わかる", "sure"): banter and assent, not friction."""
     plain = _fold(m.content)
-    return bool(_LAUGHS.search(plain.casefold()) or _WARM_END.search(plain)) or is_thanks(m.content)
+    if _LAUGHS.search(plain.casefold()) or _WARM_END.search(plain) or is_thanks(m.content):
+        return True
+    return reaction_kind(m.content) is not None
 
 
 def read_exchange(messages: Sequence[Message]) -> Exchange | None:
@@ -130,5 +189,9 @@ def read_exchange(messages: Sequence[Message]) -> Exchange | None:
             seen[kind] = at
     live = [kind for kind, at in seen.items() if at >= len(run) - LIVE]
     if len(seen) < MIN_KINDS or not live:
+        return None
+    # Back and forth (A B A), or a single turn that speaks of the other: two lines side by side are no
+    # exchange otherwise (ben's musing after fred's statement answers nobody).
+    if turns < 2 and not seen.keys() & {"pointed", "you_and_me"}:
         return None
     return Exchange((b, a), tuple(sorted(seen)))

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from kikimimi.domain.exchange import read_exchange
+from kikimimi.domain.exchange import ACRONYMS, read_exchange
 from kikimimi.domain.model import ConversationState, Message
 from kikimimi.domain.rule_terms import is_closing, is_question
 
@@ -86,48 +86,6 @@ HEAT = frozenset({"accusation", "sarcasm", "exasperation", "dismissal", "insult"
 # Rising punctuation; capitals are checked word by word (acronyms are not shouting).
 _RISING = re.compile(r"!{2,}|\?!|!\?")
 _CAPS_WORD = re.compile(r"\b[A-Z]{3,}\b")
-ACRONYMS = frozenset(
-    {
-        "API",
-        "SQL",
-        "URL",
-        "AWS",
-        "GCP",
-        "DNS",
-        "HTTP",
-        "HTTPS",
-        "JSON",
-        "YAML",
-        "CPU",
-        "GPU",
-        "RAM",
-        "SSH",
-        "TLS",
-        "SSL",
-        "UTC",
-        "ASAP",
-        "FYI",
-        "TODO",
-        "README",
-        "LGTM",
-        "IMO",
-        "IIRC",
-        "TBH",
-        "PST",
-        "EST",
-        "CET",
-        "JST",
-        "CSS",
-        "HTML",
-        "PDF",
-        "USB",
-        "VPN",
-        "CLI",
-        "SDK",
-        "AFK",
-        "BRB",
-    }
-)
 
 # One person reading another's words otherwise than meant: surprise, a wrong assumption, "which?",
 # the correction "I meant…", or naming the crossed wires.
