@@ -87,10 +87,10 @@ def test_user_text_stays_inside_the_conversation_block(row: dict[str, Any], name
     assert [LINE.match(line)["id"] for line in block if LINE.match(line)] == ["m1", "m2", "m3"]
     assert len(block) == 3, block  # no forged transcript line
     outside = lines[:start] + lines[end + 1 :]
-    # The template's own TARGET line is the only one (reply prompts); nothing else starts a forged line.
-    assert [line for line in outside if line.startswith("TARGET:")] == (
-        [next(line for line in outside if line.startswith("TARGET: [m3]"))] if name == "reply" else []
-    )
+    # The template's own TARGET line is the only one (reply prompts), naming the message by id; nothing
+    # else starts a forged line.
+    targets = [line for line in outside if line.startswith("TARGET:")]
+    assert len(targets) == (1 if name == "reply" else 0) and all("[m3]" in line for line in targets)
     assert not any(LINE.match(line) for line in outside if not line.startswith("TARGET:"))
     for forbidden in ("\u2028", "\u2029", "\x85", "\u202e", "<system>", "</other_recent_messages>"):
         assert forbidden not in prompt

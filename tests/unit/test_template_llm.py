@@ -32,6 +32,12 @@ def _write(system: str, purpose: str = "reply") -> str:
     return TemplateLLM().generate(LLMRequest(system=system, user="", purpose=purpose)).text
 
 
+def _aimed(line: str) -> str:
+    """The conversation block holding `author: text` as [m1], and the TARGET line naming it by id."""
+    author, _, text = line.partition(": ")
+    return f"<conversation>\n[m1] 21:40 {author}: {text}\n</conversation>\n\nTARGET: [m1] from {author}"
+
+
 @pytest.mark.parametrize(
     ("language", "prefix", "expected"),
     [
@@ -41,18 +47,18 @@ def _write(system: str, purpose: str = "reply") -> str:
 )
 def test_a_memory_to_bring_up_is_said(language: str, prefix: str, expected: str) -> None:
     block = proactive_block(_fact('rin: "first full marathon in March"'), NOW, language)
-    text = _write(f"{prefix} kikimimi.\n{block}\nTARGET: [m1] mia: I could never run that far")
+    text = _write(f"{prefix} kikimimi.\n{block}\n{_aimed('mia: I could never run that far')}")
     assert text.startswith(expected)
 
 
 def test_without_a_memory_the_target_is_answered() -> None:
-    text = _write("You are kikimimi.\nTARGET: [m1] mia: how far is a marathon?")
+    text = _write(f"You are kikimimi.\n{_aimed('mia: how far is a marathon?')}")
     assert text == 'mia, about "how far is a marathon?" — let me help with that. (template reply)'
 
 
 def test_a_short_ack_never_brings_up_a_memory() -> None:
     block = proactive_block(_fact("rin: marathon"), NOW, "en")
-    assert _write(f"You are kikimimi.\n{block}\nTARGET: [m1] mia: thanks", "short_ack") == "mia: got it!"
+    assert _write(f"You are kikimimi.\n{block}\n{_aimed('mia: thanks')}", "short_ack") == "mia: got it!"
 
 
 @pytest.mark.parametrize(
@@ -71,4 +77,4 @@ def test_no_help_is_offered_for_an_invitation_or_a_rhetorical_question(
     prefix: str, target: str, expected: str
 ) -> None:
     # The judge never routes one here; should one come, the twin does not offer help nobody asked for.
-    assert _write(f"{prefix} kikimimi.\nTARGET: [m1] {target}") == expected
+    assert _write(f"{prefix} kikimimi.\n{_aimed(target)}") == expected

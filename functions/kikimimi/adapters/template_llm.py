@@ -1,4 +1,4 @@
-"""Local text twin: composes a deterministic reply from the prompt's TARGET line. Not a language model."""
+"""Local text twin: composes a deterministic reply to the prompt's TARGET message. Not a language model."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ import re
 from kikimimi.domain.question_kinds import for_the_bot
 from kikimimi.ports import LLMRequest, LLMResult
 
-_TARGET = re.compile(r"^TARGET: \[(?P<id>[^\]]+)\] (?P<author>[^:]+): (?P<text>.*)$", re.MULTILINE)
+# The TARGET line names the message by id; its words are only in the <conversation> block (chat text
+# never stands outside the data block), where each line reads `[id] HH:MM author: text`.
+_TARGET = re.compile(r"^TARGET: .*?\[(?P<id>[^\]]+)\]", re.MULTILINE)
+_CONVERSATION = re.compile(r"<conversation>\n(?P<lines>.*?)</conversation>", re.DOTALL)
 # How prompts/reply.ja.j2 begins: the prompt's language is the reply's (the use case chose it from the
 # message answered), so the twin answers in it too; chat text quoted further down cannot change that.
 _JAPANESE_PROMPT = "あなたは"
@@ -26,7 +29,7 @@ class TemplateLLM:
     name = "template"
 
     def generate(self, request: LLMRequest) -> LLMResult:
-        match = _TARGET.search(request.system)
+        match = _target(request.system)
         japanese = request.system.lstrip().startswith(_JAPANESE_PROMPT)
         memory = _MEMORY.search(request.system)
         if memory is not None and request.purpose != "short_ack":
@@ -40,7 +43,7 @@ class TemplateLLM:
         elif match is None:
             text = "（テンプレート返信）" if japanese else "(template reply)"
         else:
-            author, said = match.group("author"), match.group("text")
+            author, said = match
             snippet = said if len(said) <= 40 else said[:39] + "…"
             if request.purpose == "short_ack":
                 text = f"{author}さん、なるほど！" if japanese else f"{author}: got it!"
@@ -59,3 +62,16 @@ class TemplateLLM:
         return LLMResult(
             text=text, model=self.name, input_tokens=len(request.system) // 4, output_tokens=len(text) // 4
         )
+
+
+def _target(prompt: str) -> tuple[str, str] | None:
+    """(author, text) of the message the TARGET line names, read from the conversation block."""
+    named, block = _TARGET.search(prompt), _CONVERSATION.search(prompt)
+    if named is None or block is None:
+        return None
+    line = re.search(
+        rf"^\[{re.escape(named.group('id'))}\] \S+ (?P<author>.+?)(?: \((?:you|bot)\))?: (?P<text>.*)$",
+        block.group("lines"),
+        re.MULTILINE,
+    )
+    return (line.group("author"), line.group("text")) if line else None
