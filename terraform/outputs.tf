@@ -28,6 +28,13 @@ locals {
   secret_commands = [for key, s in google_secret_manager_secret.secrets :
     "read -rsp '${s.secret_id}: ' V && printf %s \"$V\" | gcloud secrets versions add ${s.secret_id} --project=${var.project_id} --data-file=- && unset V"
   ]
+
+  # No channel is on by default: without this step the bot reads nothing and stays silent everywhere.
+  enable_step = (
+    contains(var.enabled_channels, "*") ? "Every channel the bot can see is on (enabled_channels = [\"*\"]); a moderator turns one off with /kikimimi disable."
+    : length(var.enabled_channels) > 0 ? "Channels on from enabled_channels: ${join(", ", var.enabled_channels)}. Turn on another: a moderator runs /kikimimi enable in it."
+    : "Turn it on where it should listen: in each such channel a moderator (Manage Channels) runs /kikimimi enable. Until then the bot reads nothing and stays silent everywhere (or list channel ids in enabled_channels)."
+  )
 }
 
 output "next_steps" {
@@ -41,11 +48,12 @@ output "next_steps" {
     2. Invite the bot (Discord developer portal → your application → OAuth2; the bot needs the
        MESSAGE CONTENT intent):
          ${local.discord_invite_url}
-    3. Watch it work: ${format(local.logs_url, urlencode(local.log_queries["decisions"]))}
+    3. ${local.enable_step}
+    4. Watch it work: ${format(local.logs_url, urlencode(local.log_queries["decisions"]))}
        Dashboard: https://console.cloud.google.com/monitoring/dashboards/builder/${basename(google_monitoring_dashboard.main.id)}?project=${var.project_id}
        Alerts mail ${var.alert_email} (gateway silent, function failures, dead letters); a guild past its
        daily LLM budget is a warning on the dashboard, not a page.
-    ${var.attach_dead_letter_with_gcloud ? "" : "4. Attach the dead-letter topic to the ingest subscription:\n         ${local.ingest_dead_letter_command}"}
+    ${var.attach_dead_letter_with_gcloud ? "" : "5. Attach the dead-letter topic to the ingest subscription:\n         ${local.ingest_dead_letter_command}"}
   EOT
 }
 

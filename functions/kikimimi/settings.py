@@ -34,6 +34,15 @@ class SettingsError(ValueError):
     """A configuration value that cannot be used; names the variable and what it accepts."""
 
 
+# (lower, upper) fields whose values contradict each other when lower > upper: each is valid alone, so
+# only the pair can say that, e.g., a silence line above the speaking line would leave no band to judge.
+ORDERED_PAIRS = (
+    ("low_threshold", "high_threshold"),
+    ("pace_min_seconds", "pace_max_seconds"),
+    ("reply_delay_min_seconds", "reply_delay_max_seconds"),
+)
+
+
 @dataclass(frozen=True)
 class Settings(BehaviourFields, DeploymentFields):
     """Everything configurable; each field is read from the environment variable in its metadata.
@@ -48,6 +57,18 @@ class Settings(BehaviourFields, DeploymentFields):
             problem = _problem(f, getattr(self, f.name))
             if problem:
                 raise SettingsError(f"{f.metadata['env']}: {problem}")
+        self._check_pairs()
+
+    def _check_pairs(self) -> None:
+        """Refuse settings that contradict each other, naming both."""
+        env = {f.name: f.metadata["env"] for f in dataclasses.fields(self)}
+        for lower, upper in ORDERED_PAIRS:
+            low, high = getattr(self, lower), getattr(self, upper)
+            if low > high:
+                raise SettingsError(
+                    f"{env[lower]} ({_num(low)}) is above {env[upper]} ({_num(high)}): "
+                    f"lower {env[lower]} or raise {env[upper]}"
+                )
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from kikimimi.domain.rules import DEFAULT_WEIGHTS
-from kikimimi.settings import Settings, SettingsError, accepts, type_of
+from kikimimi.settings import ORDERED_PAIRS, Settings, SettingsError, accepts, type_of
 
 
 @pytest.mark.parametrize(
@@ -137,6 +137,8 @@ def test_every_way_of_building_settings_checks_the_values(changes: dict[str, Any
 
 
 NUMBERS = [f for f in dataclasses.fields(Settings) if type_of(f) in (int, float)]
+_ENV = {f.name: f.metadata["env"] for f in dataclasses.fields(Settings)}
+PAIRED = {a: _ENV[b] for pair in ORDERED_PAIRS for a, b in (pair, pair[::-1])}
 
 
 @pytest.mark.parametrize("f", NUMBERS, ids=[f.metadata["env"] for f in NUMBERS])
@@ -148,7 +150,9 @@ def test_each_number_takes_its_bounds_and_refuses_what_lies_beyond(f: dataclasse
         if meta[bound] is None:
             continue
         edge = meta[bound]
-        assert getattr(Settings.from_env({env: str(edge + inside)}), f.name) == edge + inside
+        # The other end of an ordered pair (PACE_MIN_SECONDS ≤ PACE_MAX_SECONDS …) moves along with it.
+        partner = {PAIRED[f.name]: str(edge + inside)} if f.name in PAIRED else {}
+        assert getattr(Settings.from_env({env: str(edge + inside), **partner}), f.name) == edge + inside
         with pytest.raises(SettingsError, match=f"^{env}: .* is not {re.escape(accepts(f))}$"):
             Settings.from_env({env: str(edge + outside)})
 

@@ -12,6 +12,7 @@ import threading
 import time
 import urllib.request
 import uuid
+from collections import deque
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -22,8 +23,15 @@ from kikimimi.bootstrap import task_routes
 from kikimimi.domain.wire import MessageCreated, MessageDeleted, MessageEdited, dump
 from kikimimi.settings import Settings, patched_environment, process_environment
 from kikimimi_dev.local.emulators import DEFAULT_PROJECT, Emulator, free_port, start_firestore, start_pubsub
+from kikimimi_dev.local.watchdog import Watchdog
 
 SUBSCRIPTION = "kikimimi-ingest-push"
+START_TIMEOUT = 60.0
+TAIL_LINES = 5
+
+
+class StackError(RuntimeError):
+    """A part of the local stack did not start; the message says which and its last log line."""
 
 
 @dataclass
@@ -50,6 +58,8 @@ class LocalStack:
     discord: Any = None  # the FakeDiscord when fake_discord is set
     _gateway: subprocess.Popen[str] | None = None
     _environment: AbstractContextManager[None] | None = None
+    _tails: dict[int, deque[str]] = field(default_factory=dict)  # pid → its last output lines
+    _watchdog: Watchdog | None = None  # stops the process groups if this process dies without stop()
 
     @property
     def env(self) -> dict[str, str]:
@@ -60,8 +70,11 @@ class LocalStack:
         from kikimimi_dev.local.cloud_tasks.server import CloudTasksStandIn
 
         try:
+            self._watchdog = Watchdog()
             self.firestore = start_firestore(project=self.project)
+            self._watchdog.watch(self.firestore.process.pid)  # its own session: pgid == pid
             self.pubsub = start_pubsub(project=self.project)
+            self._watchdog.watch(self.pubsub.process.pid)
             self._tasks = CloudTasksStandIn()
             tasks_address = self._tasks.start()
             port = free_port()
@@ -166,17 +179,19 @@ class LocalStack:
             text=True,
             start_new_session=True,
         )
+        self._watched(self._process)
         threading.Thread(target=self._read_output, name="functions-output", daemon=True).start()
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
-                raise RuntimeError("the functions process exited at start; see its output above")
+                raise StackError(f"the functions process exited at start{self._last_words(self._process)}")
             try:
                 with urllib.request.urlopen(f"{self.functions_url}/healthz", timeout=1):
                     return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("the functions process did not answer within 60 s")
+        waited = f"the functions process did not answer within {START_TIMEOUT:.0f} s"
+        raise StackError(waited + self._last_words(self._process))
 
     def _start_gateway(self) -> None:
         """`python -m gateway_vm` against the fake Discord, as the VM runs it."""
@@ -191,11 +206,23 @@ class LocalStack:
             start_new_session=True,
         )
         seen = len(self.events)
+        gateway = self._gateway
+        self._watched(gateway)
         threading.Thread(
-            target=self._read_output, args=(self._gateway,), name="gateway-output", daemon=True
+            target=self._read_output, args=(gateway,), name="gateway-output", daemon=True
         ).start()
-        if self.wait_for(lambda e: e.get("event") == "gateway_ready", timeout=60, after=seen) is None:
-            raise RuntimeError("the gateway did not connect to Discord within 60 s (see its log above)")
+        deadline = time.monotonic() + START_TIMEOUT
+        while self.wait_for(lambda e: e.get("event") == "gateway_ready", timeout=0.5, after=seen) is None:
+            if gateway.poll() is not None:  # it gave up (a refused token, no network): say so now
+                raise StackError(
+                    f"the gateway exited with code {gateway.returncode} before it connected to Discord"
+                    + self._last_words(gateway)
+                )
+            if time.monotonic() >= deadline:
+                raise StackError(
+                    f"the gateway did not connect to Discord within {START_TIMEOUT:.0f} s"
+                    + self._last_words(gateway)
+                )
 
     def stop_gateway(self, timeout: float = 25.0) -> int:
         """SIGTERM the gateway process, as a deploy does; its exit code (it flushes and saves first)."""
@@ -209,6 +236,9 @@ class LocalStack:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
             raise
+        finally:
+            if self._watchdog is not None:
+                self._watchdog.release(process.pid)
 
     def start_gateway(self) -> None:
         """Start the gateway process again (after `stop_gateway`); returns once it is READY."""
@@ -219,8 +249,11 @@ class LocalStack:
     def _read_output(self, process: subprocess.Popen[str] | None = None) -> None:
         process = process or self._process
         assert process is not None and process.stdout is not None
+        tail = self._tails.setdefault(process.pid, deque(maxlen=TAIL_LINES))
         for line in process.stdout:
             line = line.rstrip("\n")
+            if line.strip():
+                tail.append(line)
             try:
                 record = json.loads(line)
             except json.JSONDecodeError:
@@ -243,6 +276,25 @@ class LocalStack:
                 self._queue.put(record)
             elif self.on_output and line:
                 self.on_output(line)
+
+    def _watched(self, process: subprocess.Popen[str]) -> None:
+        if self._watchdog is not None:
+            self._watchdog.watch(process.pid)
+
+    def _last_words(self, process: subprocess.Popen[str]) -> str:
+        """What it said last before it failed ("; its last log line: …"), or that it said nothing."""
+        time.sleep(0.2)  # let the reader thread take the lines it printed as it exited
+        lines = list(self._tails.get(process.pid, ()))
+        if not lines:
+            return " (it printed nothing)"
+        last = lines[-1]
+        try:
+            record = json.loads(last)
+        except json.JSONDecodeError:
+            record = None
+        if isinstance(record, dict):  # a log line: its words, not its JSON
+            last = " ".join(str(record.get(k)) for k in ("event", "message", "error") if record.get(k))
+        return f"; its last log line: {last[:300]}"
 
     @property
     def dispatched(self) -> list[Any]:
@@ -299,6 +351,8 @@ class LocalStack:
                     process.wait()
             if process is not None and process.stdout is not None:
                 process.stdout.close()
+            if process is not None and self._watchdog is not None:
+                self._watchdog.release(process.pid)
         self._process = self._gateway = None
         if self.discord is not None:
             self.discord.stop()
@@ -309,7 +363,12 @@ class LocalStack:
         for emulator in (self.pubsub, self.firestore):
             if emulator is not None:
                 emulator.stop()
+                if self._watchdog is not None:
+                    self._watchdog.release(emulator.process.pid)
         self.pubsub = self.firestore = None
+        if self._watchdog is not None:
+            self._watchdog.close()
+            self._watchdog = None
         if self._environment is not None:
             self._environment.__exit__(None, None, None)
             self._environment = None

@@ -2,25 +2,30 @@
 (each in its module).
 
 A user's mistake or a missing dependency ends in one line on stderr and exit code 2 (tools/errors.py);
-a closed pipe ends quietly; Ctrl-C ends with 130. Anything else is a bug and shows its traceback, as does
-every failure with KIKIMIMI_DEBUG=1.
+a closed pipe ends quietly; Ctrl-C ends with 130, SIGTERM with 143 and SIGHUP (the terminal closed)
+with 129, each after every `with` stopped what it started (the local stack's emulators and processes).
+Anything else is a bug and shows its traceback, as does every failure with KIKIMIMI_DEBUG=1.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
 import textwrap
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from importlib import metadata
 from typing import Any
 
 from kikimimi.settings import Settings, SettingsError
 from kikimimi_dev.tools.commands_cli import add_commands_parser
+from kikimimi_dev.tools.discord_import import add_import_parser
 from kikimimi_dev.tools.errors import UsageError, explain
 from kikimimi_dev.tools.memory_report import add_memory_parser
-from kikimimi_dev.tools.options import add_common, add_config, positive, settings_from
+from kikimimi_dev.tools.options import add_common, add_config, positive, require_llm, settings_from
 from kikimimi_dev.tools.settings_doc import add_settings_parser
 from kikimimi_dev.tools.timeline import add_timeline_parser
 
@@ -45,7 +50,8 @@ EXAMPLES = {
     "local": """  kikimimi local
   DISCORD_TOKEN=… kikimimi local   # the gateway and REST talk to real Discord""",
     "links": """  kikimimi links ../shared/eval/help/dev_transcript.jsonl
-  kikimimi links chat.jsonl --json > links.jsonl   # {"id", "reply_to", "confidence", "answers"} a line""",
+  kikimimi links chat.jsonl --json > links.jsonl   # {"id", "reply_to", "confidence", "answers"} a line
+  kikimimi links ../shared/eval/help/dev_transcript.jsonl --strip-addresses --json   # without `nick:`""",
     "train-links": """  kikimimi train-links
   kikimimi train-links --holdout 30 --out /tmp/reply_links.json""",
     "memory": """  FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 kikimimi memory 1234567890 --guild 42
@@ -56,11 +62,12 @@ EXAMPLES = {
 def cmd_replay(args: argparse.Namespace) -> int:
     from kikimimi.bootstrap import build_embedder, build_llms, build_memory_llm
     from kikimimi_dev.tools.replay import replay, write_json, write_state, write_text
-    from kikimimi_dev.tools.transcript import TranscriptError
+    from kikimimi_dev.tools.transcript import EmptyTranscript, TranscriptError
 
     if args.messages and not args.json:  # the plain output prints every message already
         args.replay_parser.error("--messages adds the messages to the --json output: give --json too")
     settings = settings_from(args)
+    require_llm(settings)
     with open(args.transcript, encoding="utf-8") as fh:  # before the LLMs: a wrong path fails at once
         judge_llm, writer = build_llms(settings)
         memory_llm = writer if settings.llm_backend == "offline" else build_memory_llm(settings)
@@ -77,7 +84,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 memory_llm=memory_llm,
                 prompts=args.prompts,
             )
-        except TranscriptError as exc:
+        except (TranscriptError, EmptyTranscript) as exc:
             raise UsageError(f"{args.transcript}: {exc}") from exc
         except UnicodeDecodeError as exc:
             raise UsageError(
@@ -99,7 +106,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_eval(args: argparse.Namespace) -> int:
     from kikimimi_dev.tools.evaluation import run_eval_command
 
-    return run_eval_command(args, settings_from(args))
+    settings = settings_from(args)
+    require_llm(settings)
+    return run_eval_command(args, settings)
 
 
 def cmd_links(args: argparse.Namespace) -> int:
@@ -109,8 +118,15 @@ def cmd_links(args: argparse.Namespace) -> int:
 
 
 def cmd_train_links(args: argparse.Namespace) -> int:
-    from kikimimi_dev.tools.links_train import run_train_command
+    from kikimimi_dev.tools.errors import missing_data_hint
+    from kikimimi_dev.tools.links_train import DEFAULT_DATA, run_train_command
 
+    if not args.data and not DEFAULT_DATA.is_dir():  # a clone: the annotated logs are not in it
+        hint = missing_data_hint(str(DEFAULT_DATA))
+        raise UsageError(
+            f"no annotated logs at {DEFAULT_DATA} (the default of --data){hint}; "
+            "train-links reads train_transcript.jsonl and train_links.jsonl from --data DIR"
+        )
     return run_train_command(args)
 
 
@@ -131,13 +147,50 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     requested, args.llm = args.llm, None
     args.llm = choose_backend(requested, settings_from(args))
-    return run_demo(settings_from(args), speed=args.speed)
+    settings = settings_from(args)
+    require_llm(settings, stack=True)
+    return run_demo(settings, speed=args.speed)
 
 
 def cmd_local(args: argparse.Namespace) -> int:
     from kikimimi_dev.tools.console import run_local
 
-    return run_local(settings_from(args))
+    settings = settings_from(args)
+    require_llm(settings, stack=True)
+    return run_local(settings)
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP, raised in the main thread: it unwinds like Ctrl-C, so the local stack's `with`
+    stops the emulators, the functions and the gateway (they run in their own sessions, which a signal
+    to this process alone never reaches)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _terminate(signum: int, frame: object) -> None:
+    for sig in STOP_SIGNALS:  # the clean-up runs once, not cut short by a second signal
+        signal.signal(sig, signal.SIG_IGN)
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def _stop_on_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise Terminated while a command runs (main thread only; restored after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {sig: signal.signal(sig, _terminate) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
 
 
 def version() -> str:
@@ -176,6 +229,7 @@ def parser() -> argparse.ArgumentParser:
     sub = root.add_subparsers(dest="command", required=True, title="commands", metavar="COMMAND")
     _add_stack_commands(sub)
     _add_replay(sub)
+    add_import_parser(sub)
     add_timeline_parser(sub)
     _add_eval(sub)
     _add_links(sub)
@@ -269,6 +323,12 @@ def _add_links(sub: Any) -> None:
     )
     p.add_argument("--bot-name", metavar="NAME", help="the bot's name in the transcript (default: BOT_NAME)")
     p.add_argument("--weights", metavar="FILE", help="another weights file (default: the packaged one)")
+    p.add_argument(
+        "--strip-addresses",
+        action="store_true",
+        help="first remove each line's leading `nick:` / `nick,` naming someone in the channel (read IRC as "
+        "Discord people write)",
+    )
     add_config(p)
     p.set_defaults(run=cmd_links)
 
@@ -348,7 +408,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     where = f"kikimimi {args.command}"
     try:
-        code = int(args.run(args))
+        with _stop_on_signals():
+            code = int(args.run(args))
         sys.stdout.flush()  # a reader that went away shows here when the output was short
         return code
     except BrokenPipeError:
@@ -356,6 +417,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{where}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Terminated as stopped:
+        with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+            print(f"{where}: stopped by {stopped}", file=sys.stderr)
+        return 128 + stopped.signum
     except Exception as exc:
         message = explain(exc)
         if message is None or _debug():

@@ -55,14 +55,38 @@ def run_local(settings: Settings) -> int:
                 "REPLY_DELAY_DEFAULT_SECONDS": "2",
             }
         )
+    if real:  # seconds, not a minute of starting emulators, to learn that Discord cannot be reached
+        from kikimimi_dev.tools.reachable import check_discord_token
+
+        name = check_discord_token(settings.discord_api_base, settings.discord_token)
+        print(f"kikimimi local: Discord accepts DISCORD_TOKEN (the bot {name})", flush=True)
     print("kikimimi local: starting emulators, Cloud Tasks stand-in, functions and the gateway…", flush=True)
     echo = _debug if settings.debug else None
     with LocalStack(overrides=overrides, fake_discord=not real, real_discord=real, on_output=echo) as stack:
+        print(where(stack), flush=True)
         if real:
             print("Connected to real Discord with DISCORD_TOKEN. Talk to the bot in Discord; Ctrl-C stops.")
             Console(stack, None).print_events(threading.Event(), blocking=True)
             return 0
         return Console(stack, stack.discord, locale="ja" if settings.language == "ja" else "en-US").chat()
+
+
+def where(stack: Any) -> str:
+    """The emulator's address and the fake server's ids: what `kikimimi memory` needs from another
+    terminal while this one chats."""
+    firestore = stack.firestore.host_port if stack.firestore is not None else "?"
+    env = f"FIRESTORE_EMULATOR_HOST={firestore} GOOGLE_CLOUD_PROJECT={stack.project}"
+    lines = [f"  Firestore emulator: {firestore} (project {stack.project})"]
+    remembers = "  What the bot remembers, from another terminal:"
+    if stack.discord is not None:
+        channel, guild = stack.discord.channel.id, stack.discord.guild.id
+        lines += [
+            f"  #general: channel {channel}, server {guild}",
+            f"{remembers} {env} kikimimi memory {channel} --guild {guild}",
+        ]
+    else:
+        lines.append(f"{remembers} {env} kikimimi memory CHANNEL_ID")
+    return "\n".join(lines)
 
 
 @dataclass
@@ -242,7 +266,7 @@ class Console:
             self.say(f"{INDENT}✋ {exc}")
             return
         except ValueError as exc:
-            self.say(f"{INDENT}! {exc}")
+            self.say(f"{INDENT}! {in_words(str(exc))} (options as Discord writes them: name:value)")
             return
         self.say(f"{INDENT}⌘ {current} ran /{command}" + "".join(f" {k}:{v}" for k, v in options.items()))
         threading.Thread(
@@ -262,6 +286,20 @@ class Console:
         self.say(
             f"{INDENT}! no answer within {ANSWER_TIMEOUT_S:.0f} s (KIKIMIMI_DEBUG=1 shows the gateway's log)"
         )
+
+
+_LIST = re.compile(r"\[((?:'[^']*'|\"[^\"]*\"|[-\w.]+)(?:, (?:'[^']*'|\"[^\"]*\"|[-\w.]+))*)\]")
+
+
+def in_words(text: str) -> str:
+    """A message with Python's list literals as words: `needs ['level']` → `needs level`,
+    `['a', 'b', 'c']` → `a, b or c` (the fake Discord's refusals name options the way code does)."""
+
+    def words(match: re.Match[str]) -> str:
+        items = [item.strip().strip("'\"") for item in match[1].split(", ")]
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+    return _LIST.sub(words, text.replace(" needs [", " needs the option ["))
 
 
 def _lines() -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 
 from kikimimi.settings import Settings
 from kikimimi_dev.tools import progress
-from kikimimi_dev.tools.story import Lookup, message_line, sentence
+from kikimimi_dev.tools.story import Lookup, message_line, sentence, tasks_tally
 from kikimimi_dev.tools.transcript import parse_lines, to_envelopes
 
 # Demo timings: minutes become seconds so the whole story fits in about a minute.
@@ -180,10 +180,8 @@ def run_demo(settings: Settings, speed: float = 1.0, conversation: Path | None =
         stop.set()
         printer.join(timeout=2)
         posts = sum(1 for e in stack.events if e.get("event") == "posted")
-        judgments = sum(1 for e in stack.events if e.get("event") == "judgment")
-        cancelled = sum(1 for e in stack.events if e.get("event") == "judgment_cancelled")
         print(
-            f"\n{len(envelopes)} messages → {judgments} judgments, {cancelled} cancelled, {posts} posts "
+            f"\n{len(envelopes)} messages · {tasks_tally(stack.events)} · {posts} posts "
             f"in {time.monotonic() - t0:.0f}s. Shutting down."
         )
         if done is None:

@@ -12,6 +12,21 @@ EXTRAS = {
 }
 
 
+# The development data (../shared/eval/) sits beside the repository, not in it: a clone lacks it.
+SHARED_DATA = "shared/eval"
+
+
+def missing_data_hint(path: str) -> str:
+    """What a missing file of ../shared/eval/ is and where it comes from; "" for any other path."""
+    if SHARED_DATA not in str(path).replace("\\", "/"):
+        return ""
+    return (
+        ". ../shared/eval/ is the project's development data (public chat corpora made into transcripts, "
+        "decision cases and reply annotations; its README.md says which), kept beside the repository and not "
+        "part of a clone: give the path of your copy, or a file of your own (docs/formats.md)"
+    )
+
+
 class UsageError(Exception):
     """A mistake on the command line or in a file the user gave; the message says what to change."""
 
@@ -52,7 +67,7 @@ def explain(exc: BaseException) -> str | None:
     if isinstance(exc, ModuleNotFoundError):
         return _missing_module(exc)
     if isinstance(exc, OSError) and exc.filename is not None:
-        return f"cannot open {exc.filename}: {exc.strerror or exc}"
+        return f"cannot open {exc.filename}: {exc.strerror or exc}{missing_data_hint(str(exc.filename))}"
     return _environment(exc)
 
 
@@ -60,9 +75,12 @@ def _environment(exc: BaseException) -> str | None:
     """Errors of this machine's set-up raised by the model files and the local stack's emulators."""
     from kikimimi.adapters.model_files import OfflineModelCorrupt, OfflineModelNotInstalled
     from kikimimi_dev.local.cloud_sdk import EmulatorError, EmulatorNotInstalled
+    from kikimimi_dev.local.stack import StackError
 
     if isinstance(exc, (OfflineModelNotInstalled, OfflineModelCorrupt, EmulatorNotInstalled)):
         return one_line(str(exc))
     if isinstance(exc, EmulatorError):
         return one_line(str(exc)) + " (KIKIMIMI_DEBUG=1 shows the emulator's log)"
+    if isinstance(exc, StackError):
+        return one_line(str(exc)) + " (KIKIMIMI_DEBUG=1 shows every log line as it comes)"
     return None

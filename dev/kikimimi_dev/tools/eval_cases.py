@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -61,6 +62,24 @@ class Case(_Strict):
         return self.messages[-1]
 
 
+TRANSCRIPT = (
+    "this is a transcript (one message a line: the `kikimimi replay` format), not a decision-case file (one "
+    'decision a line: {"id", "bot_name", "messages": [...], "label": {"speak", ...}}, docs/formats.md). '
+    "Play a transcript with `kikimimi replay FILE`; `kikimimi eval` needs decision cases"
+)
+_MESSAGE_KEYS = frozenset({"author", "content", "ts", "event"})
+_CASE_KEYS = frozenset({"bot_name", "messages", "label"})
+
+
+def _looks_like_transcript(raw: str) -> bool:
+    """A transcript line (a message or an event) where a case was expected."""
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):  # not JSON (or nested too deep): pydantic's message says so
+        return False
+    return isinstance(value, dict) and bool(_MESSAGE_KEYS & value.keys()) and not _CASE_KEYS & value.keys()
+
+
 def _describe(exc: ValidationError) -> str:
     first = exc.errors()[0]
     if first["type"] == "json_invalid":
@@ -83,7 +102,8 @@ def parse_cases(lines: Iterable[str], limit: int | None = None) -> list[Case]:
         try:
             case = Case.model_validate_json(raw)
         except ValidationError as exc:
-            raise CaseError(number, _describe(exc)) from exc
+            problem = TRANSCRIPT if _looks_like_transcript(raw) else _describe(exc)
+            raise CaseError(number, problem) from exc
         if case.id in seen:
             raise CaseError(number, f"duplicate case id {case.id!r} (first on line {seen[case.id]})")
         seen[case.id] = number

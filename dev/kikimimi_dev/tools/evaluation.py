@@ -47,6 +47,7 @@ from kikimimi.usecases import channel
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.ingest import addressed_reaction, pace_window, pause_wait, watch_wait
 from kikimimi.usecases.judge import judge
+from kikimimi_dev.tools.errors import missing_data_hint
 from kikimimi_dev.tools.eval_cases import Case, CaseError, parse_cases
 from kikimimi_dev.tools.transcript import SELF_ID, user_id
 from kikimimi_dev.twins.deps import twin_deps
@@ -279,10 +280,14 @@ def run_eval_command(args: argparse.Namespace, settings: Settings) -> int:
         print("kikimimi eval: --limit must be >= 0", file=sys.stderr)
         return 2
     try:
-        with open(args.cases, encoding="utf-8") as fh:
+        with open(args.cases, encoding="utf-8-sig") as fh:  # -sig: a BOM an editor wrote is no error
             cases = parse_cases(fh, limit=args.limit)
     except OSError as exc:
-        print(f"kikimimi eval: {args.cases}: {exc.strerror or exc}", file=sys.stderr)
+        hint = missing_data_hint(args.cases)
+        print(f"kikimimi eval: {args.cases}: {exc.strerror or exc}{hint}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:
+        print(f"kikimimi eval: {args.cases}: not UTF-8 text ({exc.reason})", file=sys.stderr)
         return 2
     except CaseError as exc:
         print(f"kikimimi eval: {args.cases}: {exc}", file=sys.stderr)

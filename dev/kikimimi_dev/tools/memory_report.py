@@ -47,6 +47,10 @@ def cmd_memory(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if settings.firestore_emulator_host and settings.mode != "gcp":  # the client would wait without a word
+        from kikimimi_dev.tools.reachable import check_listening
+
+        check_listening(settings.firestore_emulator_host, "FIRESTORE_EMULATOR_HOST")
     from kikimimi_dev.tools.memory_ops import OPERATIONS, run_operation
 
     if args.channel in OPERATIONS:

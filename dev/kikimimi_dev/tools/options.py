@@ -45,6 +45,27 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return settings.with_overrides(overrides)
 
 
+GEMINI_KEY_HELP = (
+    "--llm gemini needs GEMINI_API_KEY: a key from https://aistudio.google.com/apikey "
+    "(or USE_VERTEX_AI=true with GOOGLE_CLOUD_PROJECT). Set it, or choose --llm none or --llm offline"
+)
+
+
+def require_llm(settings: Settings, *, stack: bool = False) -> None:
+    """Fail at once, naming the setting, when the chosen backend cannot answer: a stack started without
+    its key would run for minutes and answer nothing. `stack`: also the offline model, which the local
+    stack's functions would only miss at their first reply (in-process commands name it themselves)."""
+    from kikimimi.adapters.model_files import INSTALL_HINT, OfflineModelNotInstalled, offline_installed
+    from kikimimi_dev.tools.errors import UsageError
+
+    if settings.llm_backend == "gemini" and not (
+        settings.gemini_api_key or settings.use_vertex_ai or settings.gemini_base_url
+    ):
+        raise UsageError(GEMINI_KEY_HELP)
+    if stack and settings.llm_backend == "offline" and not offline_installed(settings.model_cache_dir):
+        raise OfflineModelNotInstalled(f"--llm offline: the offline model is not installed. {INSTALL_HINT}")
+
+
 def add_config(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--config",

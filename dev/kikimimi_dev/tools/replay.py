@@ -9,8 +9,8 @@ from typing import Any, TextIO
 from kikimimi.ports import LLM, Embedder
 from kikimimi.settings import Settings
 from kikimimi_dev.tools.simulation import OPTED_OUT, Simulation, dumps
-from kikimimi_dev.tools.story import Lookup, Said, message_line, nobody, quote, sentence, whose
-from kikimimi_dev.tools.transcript import SELF_ID, deliveries, parse_transcript, user_id
+from kikimimi_dev.tools.story import Lookup, Said, message_line, nobody, quote, sentence, tasks_tally, whose
+from kikimimi_dev.tools.transcript import SELF_ID, EmptyTranscript, deliveries, parse_transcript, user_id
 from kikimimi_dev.twins.documents import json_ready, twin_documents
 
 FORGET_WORDS = {
@@ -39,6 +39,8 @@ def replay(
 
     `prompts` records every request to the judge, writer and memory LLMs as an `llm_request` event."""
     parsed = parse_transcript(lines)
+    if not parsed:
+        raise EmptyTranscript()
     if not settings.bot_user_id:  # transcript lines by the bot carry SELF_ID: make them is_self
         settings = settings.replace(bot_user_id=SELF_ID)
     start = parsed[0].delivered_at if parsed else None
@@ -139,9 +141,14 @@ def write_text(sim: Simulation, out: TextIO) -> None:
             names.setdefault(user_id(str(event["author"])), str(event["author"]))
         elif event["event"] == "delivered" and event["kind"] == "edit" and event["trigger"] in said:
             said[event["trigger"]] = (said[event["trigger"]][0], str(event["content"]))
+    out.write("\n" + tally(sim) + "\n")
+
+
+def tally(sim: Simulation) -> str:
+    """The closing line, counted as `kikimimi timeline` counts: tasks scheduled, then what became of them."""
     s = sim.summary()
-    out.write(
-        f"\n{s['messages']} messages, {s['judgments']} judgments ({s['llm_band']} in the LLM band), "
-        f"{s['watches']} question watches, {s['llm_calls']} LLM calls, {s['posts']} posts, "
-        f"{s['reactions']} reactions\n"
+    llm = f"{s['llm_band']} of the {s['judgments']} judgments in the LLM band, {s['llm_calls']} LLM calls"
+    return (
+        f"{s['messages']} messages · {tasks_tally(sim.timeline())} · {llm} · {s['posts']} posts · "
+        f"{s['reactions']} reactions"
     )

@@ -7,7 +7,8 @@ hand it in as a `Lookup`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kikimimi_dev.tools.memory_replay import MEMORY_EVENTS, describe_memory
@@ -23,6 +24,44 @@ RESPONSE_WORDS = {
     "react_only": "reaction",
     "react_and_respond": "reaction and reply",
 }
+
+
+# The judge's rule reason (usecases/judge.py): "rules silent at 0: question +0, not_mentioned -15; note".
+_RULES = re.compile(r"^rules (?:respond|silent) at (?P<score>-?[\d.]+): (?P<terms>[^;]*)")
+_MEMORY = re.compile(r"^\[memory:[^\]]*\] ")  # recall's prefix, as the gateway strips it
+_TERM_VALUE = re.compile(r"(?:^|, )\w+ (?P<value>[+-][\d.]+)(?=,|$)")
+
+
+def clamp_note(reason: str) -> str:
+    """The note that a rule score was cut to 0–100 (" (the terms add up to -15, clamped at 0)"), else "":
+    without it the terms and the score read as a sum gone wrong."""
+    rules = _RULES.match(_MEMORY.sub("", reason.strip()))
+    if rules is None:
+        return ""
+    total = round(sum(float(m["value"]) for m in _TERM_VALUE.finditer(rules["terms"].strip())), 2)
+    score = float(rules["score"])
+    if (score == 0 and total < 0) or (score == 100 and total > 100):
+        return f" (the terms add up to {total:g}, clamped at {score:g})"
+    return ""
+
+
+def tasks_tally(events: Iterable[Mapping[str, Any]]) -> str:
+    """The judgments and watches counted as `kikimimi timeline` counts them: scheduled, then what became of
+    them ("11 pause judgments scheduled (10 cancelled, 1 judged, 0 skipped) · 2 question watches (…)")."""
+    seen: dict[tuple[str, Any], int] = {}
+    for event in events:
+        key = (str(event.get("event")), event.get("kind"))
+        seen[key] = seen.get(key, 0) + 1
+
+    def count(event: str, kind: str | None = None) -> int:
+        return sum(n for (name, k), n in seen.items() if name == event and (kind is None or k == kind))
+
+    return (
+        f"{count('judgment_scheduled')} pause judgments scheduled ({count('judgment_cancelled')} cancelled, "
+        f"{count('judgment', 'pause')} judged, {count('judgment_skipped', 'pause')} skipped) · "
+        f"{count('watch_scheduled')} question watches ({count('watch_cancelled')} answered, "
+        f"{count('judgment', 'watch')} judged, {count('judgment_skipped', 'watch')} skipped)"
+    )
 
 
 def nobody(_: str | None) -> Said | None:
@@ -124,8 +163,8 @@ def _judgment(event: Mapping[str, Any], lookup: Lookup, reasons: bool) -> str:
         what = f"question watch on {whose(lookup, trigger, 'question')} judged"
     else:
         what = f"judged the pause after {whose(lookup, trigger)}"
-    score = event.get("score")
-    scored = f", score {score:g}" if isinstance(score, int | float) else ""
+    score, reason = event.get("score"), str(event.get("reason") or "")
+    scored = f", score {score:g}{clamp_note(reason)}" if isinstance(score, int | float) else ""
     if event.get("should_respond"):
         response = str(event.get("response_type") or "")
         verdict = f"{RESPONSE_WORDS.get(response, response or 'speak')}{scored}"

@@ -13,10 +13,13 @@ from kikimimi_dev.tools.story import Said, sentence
 from kikimimi_dev.tools.timeline_axis import axis_for, duration
 from kikimimi_dev.tools.timeline_events import Timeline, TimelineInputError, parse_timeline
 from kikimimi_dev.tools.timeline_model import Place, places_of
-from kikimimi_dev.tools.timeline_svg import author_colors, esc, labels_svg, lanes_of, place_svg
+from kikimimi_dev.tools.timeline_svg import PAD, author_colors, esc, labels_svg, lanes_of, place_svg
 
 GAP_SECONDS = 300.0
 MAX_WIDTH = 24000.0
+LABELS_PX = 112  # the lane labels' column (timeline_svg.labels_svg)
+DECISIONS_PX = 380  # the decisions' column beside the chart
+PAGE_CHROME_PX = 100  # body margins, the section's padding and border, the grid gap, a scrollbar
 EXAMPLE = """examples:
   kikimimi replay examples/demo_conversation.jsonl --json --messages > events.jsonl
   kikimimi timeline events.jsonl -o timeline.html
@@ -25,13 +28,13 @@ EXAMPLE = """examples:
 
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans JP",sans-serif;margin:20px 24px;
- color:#212529;background:#fff}
+ color:#212529;background:#fff;overflow-wrap:anywhere}
 h1{font-size:20px;margin:0 0 2px}h2{font-size:16px;margin:0}.sub{color:#495057;margin:0 0 10px}
 nav a{margin-right:12px;color:#1c7ed6;text-decoration:none}
 section.place{border:1px solid #dee2e6;border-radius:8px;padding:10px 12px;margin:14px 0}
 .stats{color:#495057;font-size:13px;margin:2px 0 6px}.authors span{margin-right:10px;font-size:12px}
 .authors i{display:inline-block;width:9px;height:9px;border-radius:2px;margin-right:3px}
-.lanes{display:flex;align-items:flex-start}.scroll{overflow-x:auto;flex:1}
+.lanes{display:flex;align-items:flex-start;min-width:0}.scroll{overflow-x:auto;flex:1;min-width:0}
 svg text{font:11px system-ui,sans-serif;fill:#495057}svg.labels text{font-weight:600;fill:#343a40}
 .axis-name{fill:#868e96!important;font-weight:400!important}
 .tick{stroke:#f1f3f5}.tick-label{fill:#868e96}.lane-line{stroke:#dee2e6}
@@ -52,13 +55,13 @@ svg text{font:11px system-ui,sans-serif;fill:#495057}svg.labels text{font-weight
 .note path{fill:#a9733a}g:hover>rect,g:hover>path,g:hover>circle{filter:brightness(.8)}
 .legend{display:flex;flex-wrap:wrap;gap:4px 18px;font-size:12.5px;margin:6px 0 2px}
 .legend svg{vertical-align:middle;margin-right:4px}.note-text{color:#868e96;font-size:12px}
-.body{display:grid;grid-template-columns:minmax(0,1fr) 380px;gap:12px;align-items:start}
-.decisions{font-size:12.5px;max-height:460px;overflow-y:auto;border-left:3px solid #e9ecef;padding-left:10px}
+.body{display:grid;grid-template-columns:minmax(0,1fr);gap:12px;align-items:start}
+.decisions{font-size:12.5px;border-left:3px solid #e9ecef;padding-left:10px}
 .decisions h3{font-size:13px;margin:0 0 4px}.decisions ol{list-style:none;margin:0;padding:0}
 .decisions li{margin:0 0 5px}.decisions time{color:#868e96;font-variant-numeric:tabular-nums;margin-right:6px}
 .decisions .respond{color:#2b8a3e}.decisions .bot{color:#0c8599}.decisions .none{color:#868e96}
-@media (max-width:1100px){.body{grid-template-columns:1fr}.decisions{max-height:none}}
-@media print{body{margin:0}nav,.note-text{display:none}.body{grid-template-columns:1fr}
+@media (max-width:600px){body{margin:12px 10px}section.place{padding:8px}}
+@media print{body{margin:0}nav,.note-text{display:none}.body{grid-template-columns:minmax(0,1fr)!important}
  .scroll{overflow:visible}.decisions{max-height:none;overflow:visible;border:0;padding:0}
  section.place{break-inside:avoid-page;border:0;padding:0}.decisions li{break-inside:avoid}}
 """
@@ -98,11 +101,13 @@ def render(
     """The self-contained page: a legend, then one section per channel and thread."""
     places = places_of(timeline)
     colors = author_colors(places)
-    sections, links = [], []
+    sections, links, layouts = [], [], []
     for index, place in enumerate(places):
         anchor = f"place-{index}"
         links.append(f'<a href="#{anchor}">{esc(_where(place))}</a>')
-        sections.append(_section(place, anchor, colors, timeline.absolute, gap_seconds, max_width))
+        layout, section = _section(place, anchor, colors, timeline.absolute, gap_seconds, max_width)
+        layouts.append(layout)
+        sections.append(section)
     times = [e.at for e in timeline.events]
     span = f"{_moment(min(times), timeline.absolute)} – {_moment(max(times), timeline.absolute)}"
     count = f"{len(places)} place" if len(places) == 1 else f"{len(places)} places"
@@ -111,12 +116,13 @@ def render(
     )
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{esc(title)}</title><style>{CSS}</style></head><body>"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)}</title><style>{CSS}{''.join(layouts)}</style></head><body>"
         f'<h1>kikimimi timeline</h1><p class="sub">{esc(title)} · {esc(span)} · {count}</p>'
         f'<div class="legend">{legend}</div>'
-        f'<p class="note-text">Each place lists its decisions and their reasons beside the chart; hover a '
-        f"mark for its details. Quiet stretches longer than {esc(duration(gap_seconds))} are cut out of "
-        "the time axis (shaded, with their length).</p>"
+        f'<p class="note-text">Each place lists its decisions and their reasons beside the chart (under it '
+        f"on a narrower screen); hover a mark for its details. Quiet stretches longer than "
+        f"{esc(duration(gap_seconds))} are cut out of the time axis (shaded, with their length).</p>"
         + (f"<nav>{''.join(links)}</nav>" if len(places) > 1 else "")
         + "".join(sections)
         + "</body></html>\n"
@@ -125,18 +131,20 @@ def render(
 
 def _section(
     place: Place, anchor: str, colors: dict[str, str], absolute: bool, gap_seconds: float, max_width: float
-) -> str:
+) -> tuple[str, str]:
+    """(its layout's CSS, its HTML)."""
     items = len(place.messages) + len(place.pauses) + len(place.watches) + len(place.marks)
     axis = axis_for(place.times(), items, absolute=absolute, gap_seconds=gap_seconds, max_width=max_width)
     fired = Counter(b.outcome for b in place.pauses.values())
     watched = Counter(b.outcome for b in place.watches.values())
     posts = sum(m.kind == "posted" for m in place.marks)
+    # Counted as `kikimimi replay` counts: the tasks scheduled, then what became of them.
     stats = (
-        f"{len(place.messages)} messages · {len(place.pauses)} judgments "
-        f"({fired['cancelled']} cancelled, {fired['respond']} respond, {fired['silent']} silent, "
-        f"{fired['skipped']} skipped) · "
+        f"{len(place.messages)} messages · {len(place.pauses)} pause judgments scheduled "
+        f"({fired['cancelled']} cancelled, {fired['respond'] + fired['silent']} judged: {fired['respond']} "
+        f"respond, {fired['silent']} silent; {fired['skipped']} skipped) · "
         f"{len(place.watches)} question watches ({watched['cancelled']} answered, "
-        f"{watched['respond'] + watched['silent']} fired, {watched['skipped']} skipped) · "
+        f"{watched['respond'] + watched['silent']} judged, {watched['skipped']} skipped) · "
         f"{posts} posts · {len(place.marks) - posts} reactions"
     )
     authors = Counter(m.author for m in place.messages.values() if m.author)
@@ -144,11 +152,21 @@ def _section(
         f'<span><i style="background:{colors[a]}"></i>{esc(a)} ({n})</span>'
         for a, n in authors.most_common(12)
     )
-    return (
+    return _beside(anchor, axis.width + 2 * PAD), (
         f'<section class="place" id="{anchor}"><h2>{esc(_where(place))}</h2>'
         f'<div class="stats">{esc(stats)}</div><div class="authors">{chips}</div>'
         f'<div class="body"><div class="lanes">{labels_svg(lanes_of(place))}<div class="scroll">'
         f"{place_svg(place, axis, colors)}</div></div>{_decisions(place, absolute)}</div></section>"
+    )
+
+
+def _beside(anchor: str, chart: float) -> str:
+    """The decisions beside the chart only on a screen wide enough for both: on a narrower one they go
+    under it, so the chart keeps its width (no sideways scroll) and no line is cut at the screen edge."""
+    need = round(chart + LABELS_PX + DECISIONS_PX + PAGE_CHROME_PX)
+    return (
+        f"@media screen and (min-width:{need}px){{#{anchor} .body{{grid-template-columns:minmax(0,1fr) "
+        f"{DECISIONS_PX}px}}#{anchor} .decisions{{max-height:460px;overflow-y:auto}}}}"
     )
 
 

@@ -38,6 +38,17 @@ class TranscriptError(ValueError):
         self.line = line
 
 
+class EmptyTranscript(ValueError):
+    """A transcript without a single line: nothing to replay is a mistake, not a quiet success."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "no lines: the file is empty (or blank). A transcript is one JSON object a line, e.g. "
+            '{"id": "m1", "ts": "2026-01-01T12:00:00Z", "channel": "general", "author": "alice", '
+            '"content": "hi"} (docs/formats.md; examples/demo_conversation.jsonl is one)'
+        )
+
+
 def _moment(value: object) -> object:
     """ISO-8601 strings pass through to pydantic; epoch seconds become UTC datetimes."""
     if isinstance(value, bool):
@@ -218,6 +229,8 @@ def parse_lines(lines: Iterable[str]) -> list[TranscriptLine]:
 
 
 def _parse(number: int, raw: str) -> Line:
+    if number == 1:  # a byte-order mark some editors write: not part of the first object
+        raw = raw.removeprefix("\ufeff")
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
