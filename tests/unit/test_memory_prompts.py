@@ -190,7 +190,9 @@ def test_memory_keeps_the_reply_situation(language: str) -> None:
     text = prompts.render("reply", context)
     assert ("【このチャンネルの状況】" if language == "ja" else "[This channel]") in text
     assert "state MISUNDERSTANDING" in text or "状態 MISUNDERSTANDING" in text
-    assert "来月札幌に引っ越すことになりました" in text.split("<conversation>")[0]  # the question, quoted
+    before, block = text.split("<conversation>")
+    assert "[m1]" in before and "来月札幌に引っ越すことになりました" not in before  # named by id, not quoted
+    assert "来月札幌に引っ越すことになりました" in block
     assert (
         "1分前: 札幌なら時計台もどうぞ" if language == "ja" else "1 min ago: 札幌なら時計台もどうぞ"
     ) in text

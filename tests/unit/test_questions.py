@@ -14,6 +14,7 @@ from kikimimi.domain.questions import (
     maybe_answers,
     participants_of,
     settles,
+    talked_over,
 )
 from kikimimi.domain.reading import Link
 
@@ -355,3 +356,40 @@ def test_a_brief_question_back_to_the_line_before_is_for_its_author() -> None:
 )
 def test_thanks_before_any_help_does_not_settle(text: str, settled: bool) -> None:
     assert settles(text) is settled
+
+
+@pytest.mark.parametrize(
+    ("lines", "by"),
+    [
+        # the other answers, the asker answers back, the other again: taken up, whatever the words
+        (
+            [
+                ("bo", "because the tests are not done", 20),
+                ("al", "they were due last week", 35),
+                ("bo", "the spec changed on wednesday", 50),
+            ],
+            "a1",
+        ),
+        (
+            [
+                ("bo", "テストが終わってないから", 20),
+                ("al", "担当は先週から決まってたよね", 35),
+                ("bo", "仕様が固まらなかったし", 50),
+            ],
+            "a1",
+        ),
+        # a third person in between: no two people talking it over
+        ([("bo", "not sure", 20), ("cy", "lunch?", 30), ("al", "anyone?", 40)], None),
+        # one line back and forth is not yet a conversation about it
+        ([("bo", "hmm", 20), ("al", "well?", 35)], None),
+        # the asker speaks first: no one took it up
+        ([("al", "anyone?", 20), ("bo", "no idea", 30), ("al", "ok", 40)], None),
+    ],
+)
+def test_a_question_the_asker_talked_over_with_someone_is_taken_up(
+    lines: list[tuple[str, str, float]], by: str | None
+) -> None:
+    question = msg("q", "al", "why was the release moved again?", 0)
+    after = [msg(f"a{i + 1}", author, text, t) for i, (author, text, t) in enumerate(lines)]
+    settled = talked_over(question, after)
+    assert (settled.by if settled else None) == by

@@ -317,10 +317,10 @@ WATCH_REPLY = ReplyTask(
             [
                 "state CONFLICT",
                 "do not take sides",
-                f"Question from dave at 12:00: {SHOWN}",
+                "[q1] from dave, in the conversation below.",
                 f"- 4 min ago: {BOT_LINE}",
                 "Do not repeat yourself",
-                f"TARGET: [q1] dave: {SHOWN}",
+                "TARGET: [q1] from dave, in the conversation above.",
             ],
         ),
         (
@@ -328,10 +328,10 @@ WATCH_REPLY = ReplyTask(
             [
                 "状態 CONFLICT",
                 "どちらの味方もせず",
-                f"dave さんの質問（12:00）: {SHOWN}",
+                "下の会話の [q1]（dave さん）",
                 f"- 4分前: {BOT_LINE}",
                 "同じことを繰り返さないでください",
-                f"TARGET: [q1] dave: {SHOWN}",
+                "TARGET: 上の会話の [q1]（dave さん）。",
             ],
         ),
     ],
@@ -350,6 +350,7 @@ def test_a_conflict_reply_to_a_watched_question_carries_its_situation(
     for part in expected:
         assert part in request.system, part
     assert request.system.count("</conversation>") == 1  # the question's fake closing tag stayed inert
+    assert request.system.count(SHOWN) == 1  # its words once, inside the conversation block
     (sent,) = twins.discord.messages
     assert sent.reply_to == "q1" and sent.content == twins.writer.text
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from kikimimi.domain.answer_turns import asks_back, for_another, turn_answers
@@ -29,6 +30,7 @@ __all__ = [
     "maybe_answers",
     "participants_of",
     "settles",
+    "talked_over",
 ]
 
 # The asker's own follow-up that closes the question (besides thanks and closings).
@@ -105,7 +107,27 @@ def answer_of(
         settled = watch.read(m)
         if settled is not None:
             return settled
-    return None
+    return talked_over(question, watch.after) if inferred else None
+
+
+TALK_TURNS = 3  # someone, the asker, someone again: the two are talking it over
+
+
+def talked_over(question: Message, after: Sequence[Message]) -> Settled | None:
+    """The asker and one other person went back and forth right after the question (they answered, the
+    asker answered back, and so on): whatever was said, the question was taken up, not passed over."""
+    lines = [m for m in after if m.is_human and m.is_chat and m.id != question.id]
+    if not lines or lines[0].author_id == question.author_id:
+        return None
+    other = lines[0]
+    turns = 1
+    for previous, m in pairwise(lines):
+        if m.author_id not in (question.author_id, other.author_id):
+            return None
+        turns += m.author_id != previous.author_id
+    if turns < TALK_TURNS:
+        return None
+    return Settled(f"{other.author_name} and the asker talked it over", other.id)
 
 
 @dataclass
