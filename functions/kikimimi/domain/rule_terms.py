@@ -7,7 +7,7 @@ for both: `@name`, vocatives (聞き耳、…, ききみみー！, 聞き耳さ�
 ききみみ的にはどっち？, "kikimimi do you know …?"), asking it for something (聞き耳に聞いてみよう; the
 bot only); never the name as an argument (kikimimiってなんの名前？, 昨日キキミミが…, "I asked kikimimi
 about git") or an everyday word (聞き耳を立てる) in running text. A name is read in every form it is
-written in (kana and kanji, honorifics, stretched, width and case): name_calls.variants.
+written in (kana and kanji, honorifics, stretched, width and case): name_forms.variants.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from kikimimi.domain import japanese, name_calls
+from kikimimi.domain import japanese, name_calls, name_forms
 from kikimimi.domain.model import Message
-from kikimimi.domain.name_calls import has_word as has_word  # re-exported: the readers use it
+from kikimimi.domain.name_forms import has_word as has_word  # re-exported: the readers use it
 
 CLOSING_PHRASES = (
     "了解",
@@ -231,17 +231,17 @@ def directed_to(message: Message, participants: Mapping[str, str]) -> str | None
     for token in _AT_NAME.findall(message.content):
         if norm(token) in participants:
             return participants[norm(token)]
-    low = name_calls.fold(message.content)
+    low = name_forms.fold(message.content)
     for key, person in participants.items():
-        folded = name_calls.fold(key).strip()
+        folded = name_forms.fold(key).strip()
         if not folded:
             continue
         short = folded.isascii() and len(folded) < 3
-        for variant in name_calls.variants(folded):
+        for variant in name_forms.variants(folded):
             if variant[:-1] not in low:
                 continue
             everyday = japanese.is_everyday(variant)
-            for at in name_calls.occurrences(low, variant):
+            for at in name_forms.occurrences(low, variant):
                 if short and not (at.honorific or low[: at.start].endswith("@")):
                     continue
                 if name_calls.reads_as_call(
