@@ -1,11 +1,12 @@
 """Where a name stands in a message as a word, in the forms people write it (name_calls.py reads whether
 it is said to its bearer or about them).
 
-Every name is read width and case folded (ｋｉｋｉｍｉｍｉ, KIKIMIMI, ｷｷﾐﾐ), in hiragana and katakana
-and, for a kanji name, its reading from the analyser (聞き耳 → ききみみ, キキミミ); stretched (ききみみー, kikimimiii)
-and with an honorific (さん, さーん, くん, ちゃん, 様, 氏, 殿, -san …). An ASCII name stands on word
-boundaries (not kikimimis, kikimimi_bot), a Japanese one on morpheme boundaries (まご is not in たまご),
-allowing for where the analyser glues it to a neighbour (おいききみみ, ききみみいる).
+Every name is read width and case folded (ｋｉｋｉｍｉｍｉ, KIKIMIMI, ｷｷﾐﾐ), in hiragana
+and katakana and, for a kanji name, its reading from the analyser (聞き耳 → ききみみ,
+キキミミ); stretched (ききみみー, kikimimiii) and with an honorific (さん, さーん, くん,
+ちゃん, 様, 氏, 殿, -san …). An ASCII name stands on word boundaries (not kikimimis,
+kikimimi_bot), a Japanese one on morpheme boundaries (まご is not in たまご), allowing
+for where the analyser glues it to a neighbour (おいききみみ, ききみみいる).
 """
 
 from __future__ import annotations
