@@ -113,7 +113,9 @@ def test_tension_in_ordinary_words_reaches_the_judge_and_the_rules_post_nothing(
     assert "tension" in final["reason"] or "turns grate" in final["reason"]
 
 
-def test_teasing_costs_no_call_and_a_goodnight_is_never_posted_into(capsys: pytest.CaptureFixture[str]) -> None:
+def test_teasing_costs_no_call_and_a_goodnight_is_never_posted_into(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     events = replay("teasing_goodnight.jsonl", capsys)
     assert posts(events) == []
     judged = [e for e in events if e["event"] == "judgment"]

@@ -14,7 +14,7 @@ def test_each_state_has_a_guide_in_every_language_and_a_row_of_what_it_allows() 
     for language, lines in GUIDE.items():
         assert sorted(state.value for state, _ in lines) == sorted(STATE_NAMES), language
     assert set(ALLOWS) == set(ConversationState)
-    assert TENSE == {ConversationState.MISUNDERSTANDING, ConversationState.CONFLICT}
+    assert {ConversationState.MISUNDERSTANDING, ConversationState.CONFLICT} == TENSE
 
 
 def test_the_judges_answer_type_is_built_from_the_states() -> None:
