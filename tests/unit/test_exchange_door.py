@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -20,33 +19,15 @@ from kikimimi.domain import exchange, tension
 from kikimimi.domain.model import Message
 from kikimimi.domain.rules import RuleConfig, Verdict, score_room, verdict
 from kikimimi.domain.tension import read_state
+from tests.chat import chat
 
 HELD_OUT = Path(__file__).resolve().parents[1] / "fixtures" / "heldout"
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 # Read once after the door was built; these it still reads wrong (said in docs/quality.md).
 KNOWN_MISSES = {"dinner_place_en"}  # a correction inside an answer to "X or Y?" is read as an answer
 
 
 def _cases() -> list[dict]:
     return [json.loads(line) for path in sorted(HELD_OUT.glob("exchanges*.jsonl")) for line in path.open()]
-
-
-def _chat(lines: list[list[str]]) -> list[Message]:
-    return [
-        Message(
-            id=f"m{i}",
-            guild_id="g",
-            channel_id="c",
-            thread_id=None,
-            author_id=f"id_{author}",
-            author_name=author,
-            author_is_bot=False,
-            content=text,
-            created_at=T0 + timedelta(seconds=12 * i),
-            is_self=False,
-        )
-        for i, (author, text) in enumerate(lines)
-    ]
 
 
 def _verdict(messages: list[Message], llm: bool) -> Verdict:
@@ -68,7 +49,7 @@ def test_the_held_out_set_is_large_and_mixed() -> None:
 
 @pytest.mark.parametrize("case", _cases(), ids=lambda c: c["name"])
 def test_tense_exchanges_reach_the_judge_and_friendly_ones_cost_nothing(case: dict) -> None:
-    messages = _chat(case["lines"])
+    messages = chat(case["lines"])
     asked = _verdict(messages, llm=True)
     alone = _verdict(messages, llm=False)
     assert alone is not Verdict.RESPOND  # the rules alone never post into these
@@ -145,4 +126,4 @@ def test_the_phrase_check_can_fail() -> None:
     ],
 )
 def test_the_exchange_reads_the_turns(lines: list[list[str]], door: bool) -> None:
-    assert (exchange.read_exchange(_chat(lines)) is not None) is door
+    assert (exchange.read_exchange(chat(lines)) is not None) is door

@@ -6,30 +6,19 @@ honorifics (さん, さーん, ちゃん, 様, 氏 …), stretched names (きき
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from kikimimi.domain import name_calls
 from kikimimi.domain.model import Message
 from kikimimi.domain.rule_terms import calls_name, directed_to, is_addressed
 from kikimimi.settings import Settings
+from tests.chat import line
 
 NAMES = Settings().names  # kikimimi, ききみみ, キキミミ, 聞き耳: the defaults
 
 
 def msg(content: str, author: str = "zed") -> Message:
-    return Message(
-        id="t",
-        guild_id="g",
-        channel_id="c",
-        thread_id=None,
-        author_id=f"id_{author}",
-        author_name=author,
-        author_is_bot=False,
-        content=content,
-        created_at=datetime(2026, 1, 1, 12, 0, tzinfo=UTC),
-    )
+    return line("t", author, content)
 
 
 JA_CALLS = [

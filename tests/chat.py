@@ -1,0 +1,35 @@
+"""Chat lines for tests: one builder of a person's (or the bot's) message in channel `c` of guild `g`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from kikimimi.domain.model import Message
+
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+def line(
+    mid: str, author: str, content: str, seconds: float = 0.0, *, own: bool = False, **kw: Any
+) -> Message:
+    """`author` says `content` `t` seconds after T0 (`own`: the bot's line); `kw` sets any other field."""
+    return Message(
+        id=mid,
+        guild_id="g",
+        channel_id="c",
+        thread_id=None,
+        author_id=f"id_{author}",
+        author_name=author,
+        author_is_bot=own,
+        content=content,
+        created_at=T0 + timedelta(seconds=t),
+        is_self=own,
+        **kw,
+    )
+
+
+def chat(lines: Sequence[Sequence[str]], gap: float = 12.0) -> list[Message]:
+    """An exchange of (author, text) lines, `gap` seconds apart, ids m0, m1, …"""
+    return [line(f"m{i}", author, text, gap * i) for i, (author, text) in enumerate(lines)]
