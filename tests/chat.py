@@ -11,9 +11,7 @@ from kikimimi.domain.model import Message
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
-def line(
-    mid: str, author: str, content: str, seconds: float = 0.0, *, own: bool = False, **kw: Any
-) -> Message:
+def line(mid: str, author: str, content: str, t: float = 0.0, *, own: bool = False, **kw: Any) -> Message:
     """`author` says `content` `t` seconds after T0 (`own`: the bot's line); `kw` sets any other field."""
     return Message(
         id=mid,
