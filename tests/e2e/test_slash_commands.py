@@ -113,10 +113,11 @@ def commands() -> Iterator[Commands]:
 
 
 def _burst(commands: Commands, channel: str) -> str:
-    """Three human messages, the last with the keyword the e2e rules weigh 100: a judgment that speaks."""
+    """Three human messages, the last a question with the keyword the e2e rules weigh 100: a judgment that
+    speaks, in a full reply (a proposal to the group, "should we …", would get a short word)."""
     commands.post(channel, "alice", "the deploy went out an hour ago")
     commands.post(channel, "bob", "and the error rate doubled since")
-    return commands.post(channel, "alice", f"should we {KEYWORD} now")["id"]
+    return commands.post(channel, "alice", f"how does {KEYWORD} work on this cluster?")["id"]
 
 
 def test_enable_by_command_then_status_tells_in_words_why_the_bot_spoke(commands: Commands) -> None:
