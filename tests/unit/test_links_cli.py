@@ -94,3 +94,36 @@ def test_invalid_weights_exit_2_saying_what_is_wrong(
 def test_a_missing_transcript_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["links", str(tmp_path / "nope.jsonl")]) == 2
     assert "cannot open" in capsys.readouterr().err
+
+
+def test_strip_addresses_reads_the_lines_without_their_leading_nick(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    irc = [
+        {"id": "i1", "ts": 0, "channel": "irc", "author": "alice", "content": "how do i mount a usb drive?"},
+        {"id": "i2", "ts": 60, "channel": "irc", "author": "bob", "content": "the kernel is 5.15"},
+        {
+            "id": "i3",
+            "ts": 120,
+            "channel": "irc",
+            "author": "carol",
+            "content": "alice: sudo mount /dev/sdb1 /mnt",
+        },
+        {
+            "id": "i4",
+            "ts": 180,
+            "channel": "irc",
+            "author": "dave",
+            "content": "erin: you too",
+        },  # erin: absent
+    ]
+    path = _write(tmp_path, irc)
+    assert cli.main(["links", str(path)]) == 0
+    kept = capsys.readouterr().out
+    assert "carol: alice: sudo mount" in kept and "→ 1 alice (certain)" in kept  # the address says so
+    assert cli.main(["links", str(path), "--strip-addresses"]) == 0
+    stripped = capsys.readouterr().out
+    assert "carol: sudo mount /dev/sdb1 /mnt" in stripped and "(certain)" not in stripped
+    assert "dave: erin: you too" in stripped  # nobody called erin speaks here: not an address
+    assert cli.main(["links", str(path), "--strip-addresses", "--json"]) == 0
+    assert [json.loads(row)["id"] for row in capsys.readouterr().out.splitlines()] == ["i1", "i2", "i3", "i4"]

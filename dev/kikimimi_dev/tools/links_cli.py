@@ -14,6 +14,7 @@ from kikimimi.adapters.link_weights import LinkWeightsError, load_link_weights
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.reading import Answer, Link, ReplyReader, answers
 from kikimimi.settings import Settings
+from kikimimi_dev.tools.address_strip import strip_addresses
 from kikimimi_dev.tools.errors import UsageError
 from kikimimi_dev.tools.transcript import (
     SELF_ID,
@@ -29,9 +30,10 @@ from kikimimi_dev.tools.transcript import (
 TEXT_WIDTH = 60  # the readable view's `author: text` column
 
 
-def read_places(lines: Sequence[Line], bot_name: str) -> dict[ChannelKey, list[Message]]:
+def read_places(lines: Sequence[Line], bot_name: str, strip: bool = False) -> dict[ChannelKey, list[Message]]:
     """The transcript's messages as the bot stores them, by place (channel, or thread), oldest first;
-    an edit line changes its message's text and a delete line removes it, as ingest does."""
+    an edit line changes its message's text and a delete line removes it, as ingest does. `strip`: each
+    line's leading addresses of people who speak in its channel are removed (address_strip.py)."""
     messages = [line for line in lines if isinstance(line, TranscriptLine)]
     edited = {line.id: line.content for line in lines if isinstance(line, EditLine)}
     deleted = {one for line in lines if isinstance(line, DeleteLine) for one in line.ids}
@@ -43,6 +45,14 @@ def read_places(lines: Sequence[Line], bot_name: str) -> dict[ChannelKey, list[M
         if message.id in edited:
             message = replace(message, content=edited[message.id])
         places.setdefault(message.key, []).append(message)
+    if strip:
+        speakers: dict[str, set[str]] = {}
+        for found in places.values():
+            for m in found:
+                speakers.setdefault(m.channel_id, set()).add(m.author_name)
+        places = {
+            key: strip_addresses(found, sorted(speakers[key.channel_id])) for key, found in places.items()
+        }
     return {key: sorted(found, key=lambda m: m.created_at) for key, found in places.items()}
 
 
@@ -124,7 +134,9 @@ def run_links_command(args: argparse.Namespace, settings: Settings) -> int:
             raise UsageError(
                 f"{args.transcript}: not UTF-8 text ({exc.reason}); give a JSONL transcript"
             ) from exc
-    result = read(read_places(lines, settings.bot_name), ReplyReader(weights), settings.names)
+    result = read(
+        read_places(lines, settings.bot_name, args.strip_addresses), ReplyReader(weights), settings.names
+    )
     if args.json:
         write_json(result, sys.stdout)
     else:
