@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from kikimimi.adapters.link_weights import load_link_weights
-from kikimimi.domain.model import Message
 from kikimimi.domain.reading import ReplyReader
-from kikimimi_dev.tools import cli, links_train
-from kikimimi_dev.tools.links_train import Gold
+from kikimimi_dev.tools import cli
 
 pytest.importorskip("sklearn", reason="the train extra (scikit-learn) is not installed")
 
@@ -78,11 +75,9 @@ def test_training_writes_loadable_weights_and_the_same_bytes_twice(
     assert trained["command"] == "kikimimi train-links --holdout 1"
     assert trained["logs"] == 4 and trained["annotated"] == 160
     assert len(trained["holdout"]["logs"]) == 1 and 0.0 <= trained["holdout"]["accuracy"] <= 1.0
-    stripped = trained["holdout"]["stripped"]  # the same held-out logs without their `nick:` addresses
-    assert stripped["messages"] == trained["holdout"]["messages"] and 0.0 <= stripped["accuracy"] <= 1.0
     assert weights.weights["addr"] > 0  # a `nick:` line answers that nick: the fit learned it
     err = capsys.readouterr().err
-    assert "held-out accuracy" in err and "stripped) on" in err and f"wrote {first}" in err
+    assert "held-out accuracy" in err and f"wrote {first}" in err
     assert ReplyReader(weights).links([]) == []
 
 
@@ -98,51 +93,3 @@ def test_a_bad_annotation_line_is_named(tmp_path: Path, capsys: pytest.CaptureFi
         fh.write('{"id": "x"}\n')
     assert cli.main(["train-links", "--data", str(data), "--out", str(tmp_path / "w.json")]) == 2
     assert "train_links.jsonl: line 6: not an annotation" in capsys.readouterr().err
-
-
-def _message(i: int, author: str, content: str) -> Message:
-    return Message(
-        id=f"m{i}",
-        guild_id=None,
-        channel_id="log0",
-        thread_id=None,
-        author_id=author,
-        author_name=author,
-        author_is_bot=False,
-        content=content,
-        created_at=datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=60 * i),
-    )
-
-
-LOG = [
-    _message(0, "alice", "how do i mount a usb drive?"),
-    _message(1, "bob", "alice: sudo mount /dev/sdb1 /mnt"),
-    _message(2, "bob", "then look in /mnt"),
-    _message(3, "carol", "anyone on 24.04?"),
-    _message(4, "alice", "bob: thanks"),
-    _message(5, "dave", "carol: me"),
-]
-GOLD = {
-    "m0": Gold(frozenset(), True),
-    "m1": Gold(frozenset({"m0"}), False),
-    "m2": Gold(frozenset({"m1"}), False),  # bob goes on with his own line
-    "m3": Gold(frozenset(), True),
-    "m4": Gold(frozenset({"m2"}), False),
-    "m5": Gold(frozenset({"m3"}), False),
-}
-
-
-def test_each_log_is_learned_as_written_stripped_and_by_conversation() -> None:
-    logs = links_train.augment({"log0": LOG}, GOLD)
-    assert sorted(logs) == ["log0", "log0~stripped", "log0~thread0000"]
-    assert {links_train.source(name) for name in logs} == {"log0"}  # split together
-    assert [m.content for m in logs["log0~stripped"]][1::3] == ["sudo mount /dev/sdb1 /mnt", "thanks"]
-    # alice's conversation with bob, alone (carol's two lines are too few to be one).
-    assert [m.id for m in logs["log0~thread0000"]] == ["m0", "m1", "m2", "m4"]
-    assert logs["log0~thread0000"][1].content == "sudo mount /dev/sdb1 /mnt"
-
-
-def test_in_a_conversation_alone_going_on_answers_whom_the_line_answered() -> None:
-    others = links_train.to_others(LOG, GOLD)
-    assert others["m2"] == Gold(frozenset({"m0"}), False)  # bob's second line answers alice too
-    assert others["m4"] == GOLD["m4"] and others["m0"] == GOLD["m0"]

@@ -65,7 +65,7 @@ def _all_options() -> list[tuple[str | None, list[str]]]:
 
 
 def test_the_feature_set_is_the_one_the_weights_were_trained_for() -> None:
-    assert FEATURE_SET == "reply-links/3"
+    assert FEATURE_SET == "reply-links/2"
 
 
 def test_an_answer_to_a_question_reads_as_it_always_has() -> None:
@@ -75,39 +75,15 @@ def test_an_answer_to_a_question_reads_as_it_always_has() -> None:
     start, question = carol[0], carol[1]
     assert start[0] is None
     assert " ".join(start[1]) == (
-        "S S&len:m S&n:0 S&ov:1 S&room:new S&spk:2 S&first S&room:new&first S&room:new&ov:1 S&gap:0m S&r:r1"
-        " S&room:new&r:r1 S&addr S&answer S&first&answer S&room:new&answer S&code S&first&code"
-        " S&room:new&code"
+        "S S&len:m S&n:0 S&ov:1 S&first S&gap:0m S&addr S&answer S&first&answer S&code S&first&code"
     )
     assert question[0] == "m1"
     assert " ".join(question[1]) == (
         "d:1 t:0m between:0 mine_between:0 ov:1 clen:m distinct:1 c_run_start&nth:0 c_first c_first&casks"
         " ov_best last last&d:1 addr addr&nth:0 addr&d:1 talk:0 answered:0 casks casks&d:1 casks&nth:0"
         " casks&answer casks&code casks&no_mine_between rel:aql rel:aql&d:1 rel:aql&m:ax kinds:yn>code"
-        " kinds:yn>code&o1 room:new&d:1 r:r1 room:new&r:r1 spk:2&d:1 prev_other prev_other&room:new"
-        " prev_other&spk:2 ov:1&room:new adj:0&room:new casks&room:new casks&room:new&nth:0"
-        " casks&answer&room:new rel:aql&room:new"
+        " kinds:yn>code&o1"
     )
-
-
-def test_a_room_that_names_nobody_reads_as_one() -> None:
-    """How addressed the room is, the previous line by someone else, and A B A turn-taking."""
-    said = [
-        ("ann", "is the build green?"),
-        ("ben", "yes since noon"),
-        ("ann", "great then"),
-        ("cat", "which one?"),
-    ]
-    messages = [
-        Message(f"r{i}", "g", "c", None, f"id_{who}", who, False, text, T0 + timedelta(seconds=20 * i))
-        for i, (who, text) in enumerate(said)
-    ]
-    lines = place(messages, NAMES, 40)
-    ann = dict(options(lines, 2, 40))  # ann again, after ben's answer to her question
-    assert {"prev_other", "prev_other&room:new", "alt", "after_mine&room:new"} <= set(ann["r1"])
-    assert "same&room:new" in ann["r0"]
-    cat = dict(options(lines, 3, 40))  # three lines before it, none addressing anyone
-    assert "S&room:0" in cat[None] and "prev_other&room:0" in cat["r2"]
 
 
 def test_every_feature_string_is_pinned() -> None:
@@ -125,5 +101,7 @@ def test_text_profiles_are_pinned() -> None:
     assert hashlib.sha256(repr(got).encode()).hexdigest() == PINNED_PROFILES
 
 
-PINNED = "778db0c2cfe5d842509404a60b98c290c492801e7a4a36f7af405347d495be50"
+# Re-pinned when name_calls read "thanks carol, that worked" as said to carol (an input of the addressing
+# features, not their meaning): the dev logs' link accuracy stayed 0.7205 with the same weights.
+PINNED = "81a4fa48d71d22c88e7805d52406740be10ae9e3d58f4e091fd0f1743d1693e7"
 PINNED_PROFILES = "bba65c87d67dc1537768d9e2610e4c4c73378081c350a9faa9c35389377e6951"

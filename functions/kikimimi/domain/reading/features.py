@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 
 from kikimimi.domain.reading.addressing import Line, place
 from kikimimi.domain.reading.pairs import CANDIDATE_FEATURES
-from kikimimi.domain.reading.window import Seen, Window, candidate, count, gap, pace_of, read_window
+from kikimimi.domain.reading.window import Seen, Window, candidate, count, gap, read_window
 
 __all__ = ["FEATURE_SET", "START", "options", "place"]  # `place` for the trainer, which reads both
 
-FEATURE_SET = "reply-links/3"
+FEATURE_SET = "reply-links/2"
 START = "S"  # the prefix of the "opens a conversation" option's features
 
 
@@ -40,21 +40,16 @@ def _start(win: Window) -> list[str]:
     """Features of the option that the message opens a conversation (replies to nothing before it)."""
     line, earlier = win.line, win.earlier
     m, p = line.message, line.profile
-    room = f"S&room:{win.room}"
     f = [START, f"S&len:{p.size}", f"S&n:{count(len(earlier) // 5, 3)}", f"S&ov:{count(win.best, 3)}"]
-    f.extend((room, f"S&spk:{win.speakers}"))
     own = next((e for e in reversed(earlier) if e.message.author_id == m.author_id), None)
     first = "first" if own is None else "again"
-    f.extend((f"S&{first}", f"{room}&{first}", f"{room}&ov:{count(win.best, 3)}"))
+    f.append(f"S&{first}")
     if own is not None:
         f.append(f"S&own_gap:{gap((m.created_at - own.message.created_at).total_seconds())}")
     if earlier:
-        pause = (m.created_at - earlier[-1].message.created_at).total_seconds()
-        f.extend(
-            (f"S&gap:{gap(pause)}", f"S&r:{pace_of(pause, win.pace)}", f"{room}&r:{pace_of(pause, win.pace)}")
-        )
+        f.append(f"S&gap:{gap((m.created_at - earlier[-1].message.created_at).total_seconds())}")
         if earlier[-1].message.author_id == m.author_id:
-            f.extend(("S&prev_own", f"{room}&prev_own"))
+            f.append("S&prev_own")
     if line.named:
         f.append("S&mentions")
     if line.to is not None or line.to_bot:
@@ -73,5 +68,5 @@ def _start(win: Window) -> list[str]:
     )
     for flag, on in flags:
         if on:
-            f.extend((f"S&{flag}", f"S&{first}&{flag}", f"{room}&{flag}"))
+            f.extend((f"S&{flag}", f"S&{first}&{flag}"))
     return f

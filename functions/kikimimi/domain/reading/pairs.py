@@ -159,7 +159,17 @@ def _shapes(win: Window, c: Candidate) -> list[str]:
 def _relation(win: Window, c: Candidate) -> list[str]:
     """The relation at once, so a linear model can weigh combinations (addressed and asked, …)."""
     p, cp = win.line.profile, c.line.profile
-    rel = c.rel
+    flags = (
+        ("s", c.mine),
+        ("a", c.addr),
+        ("m", c.who in win.line.named),
+        ("t", c.line.talks_to == win.me),
+        ("p", c.who == win.partner),
+        ("q", cp.asks),
+        ("l", c.nth == 0),
+        ("o", c.to_other),
+    )
+    rel = "".join(ch for ch, on in flags if on)
     return [
         f"rel:{rel}",
         f"rel:{rel}&d:{c.d}",
@@ -190,43 +200,6 @@ def _threads(win: Window, c: Candidate) -> list[str]:
         if cparent == my_last_parent and not c.mine:
             f.append("sibling")
     f.append(f"conv:{'mine' if c.conv == win.my_conv else 'other'}&{'latest' if c.latest else 'older'}")
-    if not c.mine:
-        linked = count(win.linked[frozenset((me, c.who))], 3)
-        f.extend((f"linked:{linked}", f"linked:{linked}&room:{win.room}"))
-    return f
-
-
-def _turns(win: Window, c: Candidate) -> list[str]:
-    """Turn-taking, timing and content in a room that may not address anyone: the previous line by
-    someone else, an exchange going back and forth (A B A), who answered the author's last line, the
-    time in the room's own pace, each read knowing how addressed the room is."""
-    room = f"room:{win.room}"
-    f = [f"{room}&d:{c.d}", f"r:{c.r}", f"{room}&r:{c.r}", f"spk:{win.speakers}&d:{c.d}"]
-    if c.mine:
-        f.extend((f"same&{room}", f"same&{room}&d:{c.d}"))
-        return f
-    earlier, k = win.earlier, win.my_last_at
-    if c.back == 1:
-        f.extend(("prev_other", f"prev_other&{room}", f"prev_other&spk:{win.speakers}"))
-        if k == len(earlier) - 2:
-            f.extend(("alt", f"alt&{room}"))  # A B A: the author goes on with the one between
-    if k is not None:
-        if c.j == k + 1:
-            f.extend(("after_mine", f"after_mine&{room}"))  # the first line after the author's own
-        elif c.j == k - 1:
-            f.extend(("before_mine", f"before_mine&{room}"))  # what the author's last line followed
-    if win.overlaps[c.j]:
-        f.append(f"ov:{count(win.overlaps[c.j], 3)}&{room}")
-    f.append(f"adj:{count(win.adjacent[c.who], 4)}&{room}")
-    if win.my_last is not None and c.j != k:
-        shared = len(win.my_last.profile.words & c.line.profile.words)
-        if shared:
-            f.append(f"ov_my_last:{count(shared, 3)}&{room}")  # it shares the author's last topic
-    if c.line.profile.asks:
-        f.extend((f"casks&{room}", f"casks&{room}&nth:{count(c.nth)}"))
-        if win.line.profile.answer:
-            f.append(f"casks&answer&{room}")
-    f.append(f"rel:{c.rel}&{room}")
     return f
 
 
@@ -243,5 +216,4 @@ CANDIDATE_FEATURES: tuple[Callable[[Window, Candidate], list[str]], ...] = (
     _shapes,
     _relation,
     _threads,
-    _turns,
 )

@@ -21,8 +21,6 @@ from kikimimi.domain.reading.features import FEATURE_SET, options
 
 WEIGHTS_VERSION = 1  # the layout of the weights file; FEATURE_SET names what its features mean
 
-Options = list[tuple[str | None, list[str]]]  # each option (None: opens a conversation) and its features
-
 
 @dataclass(frozen=True)
 class Link:
@@ -32,9 +30,6 @@ class Link:
     reply_to: str | None
     confidence: float  # the model's probability for reply_to; 1.0 when certain
     certain: bool  # Discord or the text said so: a reply reference, a mention, an address by name
-
-
-Explained = tuple[Link, Options]  # a link and the options it chose among
 
 
 class LinkWeightsInvalid(ValueError):
@@ -123,28 +118,17 @@ class ReplyReader:
 
     def stream(self, messages: Sequence[Message], names: Sequence[str] = ()) -> Iterator[Link]:
         """The links of `links`, one message at a time: each reads the links found before it."""
-        for link, _ in self._read(messages, names, explain=False):
-            yield link
-
-    def explain(self, messages: Sequence[Message], names: Sequence[str] = ()) -> Iterator[Explained]:
-        """The links of `stream`, each with the options it chose among and their features (what
-        `kikimimi train-links` learns from: the lines before it read as the reader read them)."""
-        return self._read(messages, names, explain=True)
-
-    def _read(self, messages: Sequence[Message], names: Sequence[str], explain: bool) -> Iterator[Explained]:
         chat = [m for m in messages if m.is_chat]
         lines: list[Line] = []
         parents: dict[str, str | None] = {}
         for m in messages:
             if not m.is_chat:
-                yield Link(m.id, None, 1.0, True), []
+                yield Link(m.id, None, 1.0, True)
                 continue
             lines.append(place_one(chat, len(lines), names, self.window))
-            at = len(lines) - 1
-            opts = options(lines, at, self.window, parents) if explain else None
-            link = self._link(lines, at, parents, opts)
+            link = self._link(lines, len(lines) - 1, parents)
             parents[m.id] = link.reply_to
-            yield link, opts or []
+            yield link
 
     def candidates(
         self, message: Message, earlier: Sequence[Message], names: Sequence[str] = ()
@@ -159,17 +143,14 @@ class ReplyReader:
         return sorted(ranked, key=lambda pair: -pair[1])
 
     def _ranked(
-        self, lines: Sequence[Line], at: int, parents: Mapping[str, str | None], opts: Options | None = None
+        self, lines: Sequence[Line], at: int, parents: Mapping[str, str | None]
     ) -> list[tuple[str | None, float]]:
         """Every option with its softmax probability, in `options` order (stable for ties)."""
-        if opts is None:
-            opts = options(lines, at, self.window, parents)
+        opts = options(lines, at, self.window, parents)
         probs = _softmax([self.weights.score(features) for _, features in opts])
         return [(option, p) for (option, _), p in zip(opts, probs, strict=True)]
 
-    def _link(
-        self, lines: Sequence[Line], at: int, parents: Mapping[str, str | None], opts: Options | None = None
-    ) -> Link:
+    def _link(self, lines: Sequence[Line], at: int, parents: Mapping[str, str | None]) -> Link:
         line = lines[at]
         m = line.message
         if m.reply_to_id:
@@ -179,7 +160,7 @@ class ReplyReader:
             own = next((e.message.id for e in reversed(earlier) if e.message.is_self), None)
             if own is not None:
                 return Link(m.id, own, 1.0, True)
-        choice, p = max(self._ranked(lines, at, parents, opts), key=lambda pair: pair[1])
+        choice, p = max(self._ranked(lines, at, parents), key=lambda pair: pair[1])
         # The text names whom it is for (a mention, `nick:`, 〜さん): certain when the weights pick one of
         # their lines. They may read it as going on with the author's own line, or as answering a bot
         # command that quoted the name: then the weights' choice stands, unsure.

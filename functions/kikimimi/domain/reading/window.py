@@ -8,7 +8,6 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 
 from kikimimi.domain.reading.addressing import Line, stem
 from kikimimi.domain.rule_terms import norm
@@ -40,48 +39,6 @@ def count(n: int, top: int = 2) -> str:
     return str(n) if n < top else f"{top}+"
 
 
-def pace_of(seconds: float, pace: float) -> str:
-    """A time in multiples of the room's typical gap between lines (a quiet room's minute is a busy
-    room's hour; IRC's minute resolution reads as 0 in a busy room)."""
-    ratio = seconds / pace
-    for top, name in ((0.5, "r0"), (1.5, "r1"), (3, "r2"), (6, "r3"), (12, "r4")):
-        if ratio < top:
-            return name
-    return "r5"
-
-
-ROOM_LINES = 20  # how far back the room's habits are read
-TURN_LINES = 10  # how far back "who spoke recently" is read
-
-
-def _room(earlier: Sequence[Line]) -> str:
-    """How addressed the room is: the share of its recent lines that address or mention someone. A room
-    that addresses people by name says so when it replies; a room that does not (Discord, most chats)
-    replies by turn-taking and content, and the weights read each differently."""
-    recent = earlier[-ROOM_LINES:]
-    if len(recent) < 3:
-        return "new"
-    share = sum(1 for e in recent if _addresses(e)) / len(recent)
-    if share == 0:
-        return "0"
-    return "lo" if share < 0.15 else ("mid" if share < 0.35 else "hi")
-
-
-def _addresses(line: Line) -> bool:
-    p = line.profile
-    return line.to is not None or line.to_bot or p.lead is not None or bool(p.mentions)
-
-
-def _pace(lines: Sequence[Line]) -> float:
-    """The room's typical seconds between lines: the mean gap of its last lines, at least one second
-    (half a minute when it has too few lines to tell)."""
-    recent = lines[-TURN_LINES:]
-    if len(recent) < 2:
-        return 30.0
-    span = (recent[-1].message.created_at - recent[0].message.created_at).total_seconds()
-    return max(span / (len(recent) - 1), 1.0)
-
-
 @dataclass(frozen=True, slots=True)
 class Window:
     """lines[at] and what its window says about it, read once for all its options."""
@@ -105,12 +62,6 @@ class Window:
     my_last_parent: str | None  # what that line was linked to
     root: dict[str, str]  # each line's conversation: the earliest line its links lead back to
     my_conv: str | None  # the conversation of the author's last line
-    room: str  # how addressed the room is (`_room`)
-    speakers: str  # how many people spoke in the last lines
-    pace: float  # the room's typical seconds between lines
-    my_last_at: int | None  # where the author's own last line stands in `earlier`
-    linked: Counter[frozenset[str]]  # for each two people, the links read so far from one to the other
-    adjacent: Counter[str]  # for each person, their lines right before or after one of the author's
 
     @property
     def me(self) -> str:
@@ -128,12 +79,8 @@ def read_window(
     overlaps = [len(p.words & e.profile.words) for e in earlier]
     best = max(overlaps, default=0)
     continues = bool(_CONTINUES.match(norm(m.content)))
-    my_last_at = next(
-        (j for j in range(len(earlier) - 1, -1, -1) if earlier[j].message.author_id == me), None
-    )
-    my_last = earlier[my_last_at] if my_last_at is not None else None
+    my_last = next((e for e in reversed(earlier) if e.message.author_id == me), None)
     root = _roots(earlier, parents)
-    speakers = len({e.message.author_id for e in earlier[-TURN_LINES:]} - {me})
     return Window(
         line=line,
         earlier=earlier,
@@ -157,12 +104,6 @@ def read_window(
         else None,
         root=root,
         my_conv=root.get(my_last.message.id) if my_last is not None else None,
-        room=_room(earlier),
-        speakers=count(speakers, 4),
-        pace=_pace(earlier),
-        my_last_at=my_last_at,
-        linked=_linked(earlier, parents),
-        adjacent=_adjacent(me, earlier),
     )
 
 
@@ -206,29 +147,6 @@ def _message_kind(line: Line, continues: bool) -> str:
     return "".join(ch for ch, on in flags if on)
 
 
-def _adjacent(me: str, earlier: Sequence[Line]) -> Counter[str]:
-    """Whose lines came right before or after the author's own: who takes turns with them, named or not."""
-    turns: Counter[str] = Counter()
-    for before, after in pairwise(earlier):
-        a, b = before.message.author_id, after.message.author_id
-        if a != b and me in (a, b):
-            turns[b if a == me else a] += 1
-    return turns
-
-
-def _linked(earlier: Sequence[Line], parents: Mapping[str, str | None] | None) -> Counter[frozenset[str]]:
-    """Who has been answering whom, by the links read so far (a room that names nobody still talks)."""
-    pairs: Counter[frozenset[str]] = Counter()
-    if parents is None:
-        return pairs
-    author = {e.message.id: e.message.author_id for e in earlier}
-    for e in earlier:
-        up = author.get(parents.get(e.message.id) or "")
-        if up is not None and up != e.message.author_id:
-            pairs[frozenset((e.message.author_id, up))] += 1
-    return pairs
-
-
 def _roots(earlier: Sequence[Line], parents: Mapping[str, str | None] | None) -> dict[str, str]:
     """Each line's conversation: the earliest line its links lead back to (none without links)."""
     root: dict[str, str] = {}
@@ -250,7 +168,6 @@ class Candidate:
     back: int  # lines back from the message
     d: str  # `back` in buckets
     t: str  # the time between it and the message, in buckets
-    r: str  # … in multiples of the room's typical gap
     nth: int  # its author's lines after it
     mine_between: int  # the message author's lines after it
     others: int  # other people who spoke after it
@@ -260,8 +177,6 @@ class Candidate:
     to_other: bool  # it talks to someone other than the message's author
     conv: str | None  # its conversation (when the links so far are known)
     latest: bool  # the newest line of its conversation
-    rel: str  # the relation in letters (s mine, a addressed, m named, t to me, p partner, q asks, l last,
-    # o to another)
 
 
 @dataclass(slots=True)
@@ -284,37 +199,22 @@ def candidate(win: Window, j: int, seen: Seen) -> Candidate:
     c = win.earlier[j]
     who, me = c.message.author_id, win.me
     back = len(win.earlier) - j
-    age = (win.line.message.created_at - c.message.created_at).total_seconds()
     conv = win.root[c.message.id] if win.parents is not None else None
-    mine, addr = who == me, win.line.to == who or (win.line.to_bot and c.message.is_self)
-    to_other = c.talks_to is not None and c.talks_to != me
-    flags = (
-        ("s", mine),
-        ("a", addr),
-        ("m", who in win.line.named),
-        ("t", c.talks_to == me),
-        ("p", who == win.partner),
-        ("q", c.profile.asks),
-        ("l", seen.authors[who] == 0),
-        ("o", to_other),
-    )
     return Candidate(
         j=j,
         line=c,
         who=who,
-        mine=mine,
+        mine=who == me,
         back=back,
         d=distance(back),
-        t=gap(age),
-        r=pace_of(age, win.pace),
+        t=gap((win.line.message.created_at - c.message.created_at).total_seconds()),
         nth=seen.authors[who],
         mine_between=seen.authors[me],
         others=len(seen.authors.keys() - {who, me}),
         answered_me=seen.addressed[me],
         answered=seen.addressed[who],
-        addr=addr,
-        to_other=to_other,
+        addr=win.line.to == who or (win.line.to_bot and c.message.is_self),
+        to_other=c.talks_to is not None and c.talks_to != me,
         conv=conv,
         latest=conv is not None and conv not in seen.convs,
-        rel="".join(ch for ch, on in flags if on),
     )
