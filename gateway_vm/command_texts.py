@@ -196,6 +196,9 @@ EN: dict[str, str] = {
     "privacy.profiles": "- a profile of each member who talks with me (how often, recent topics, a few tags "
     "and one line on their last conversation, from public channels): until it is erased",
     "privacy.no_memory": "- nothing longer: summaries, facts and profiles are switched off",
+    "privacy.transit": "- on the way in, each message waits in a Google Cloud Pub/Sub topic at most "
+    "{topic_hours} hours (one that cannot be delivered, {dead_days} days); operators' logs keep ids and "
+    "counts, never the words",
     "privacy.who": "**Who can hear it**: {visibility}.",
     "privacy.who.general": "**Who can hear it**: what I remember from a private channel (@everyone cannot "
     "view it) stays in that channel; from a public one it may come up in every channel. Moderators choose "
@@ -381,6 +384,9 @@ JA: dict[str, str] = {
     "privacy.profiles": "- 私と話したメンバーのプロフィール（やりとりの回数、最近の話題、"
     "いくつかのタグと前回の会話の一行。公開チャンネルから）: 消されるまで",
     "privacy.no_memory": "- それより長くは覚えません（要約・発言から覚えたこと・プロフィールは無効）",
+    "privacy.transit": "- 受け取る途中、各メッセージは Google Cloud Pub/Sub のトピックに"
+    "最長 {topic_hours} 時間（届けられなかったものは {dead_days} 日）とどまります。"
+    "運用者のログには ID と件数だけが残り、発言の言葉は残りません",
     "privacy.who": "**誰が聞けるか**: {visibility}。",
     "privacy.who.general": "**誰が聞けるか**: 非公開チャンネル（@everyone が見られない）で覚えたことは"
     "そのチャンネルの中だけ、公開チャンネルで覚えたことは他のチャンネルでも話題にすることがあります。"

@@ -15,6 +15,10 @@ from .command_texts import say
 # How long an intervention (the lines before each time the bot spoke) is kept: FirestoreStore's
 # `intervention_ttl` default (a test holds them equal).
 SNIPPET_TTL = timedelta(days=1)
+# How long the Pub/Sub topic and its dead-letter topic keep a message (terraform/pubsub.tf's
+# message_retention_duration; a test holds them equal).
+TOPIC_RETENTION = timedelta(days=1)
+DEAD_LETTER_RETENTION = timedelta(days=7)
 
 
 def visibility_text(settings: ChannelSettings, lang: str = "en") -> str:
@@ -66,6 +70,8 @@ def privacy_text(
         out.append(say(lang, "privacy.profiles"))
     else:
         out.append(say(lang, "privacy.no_memory"))
+    hours, days = TOPIC_RETENTION / timedelta(hours=1), DEAD_LETTER_RETENTION / timedelta(days=1)
+    out.append(say(lang, "privacy.transit", topic_hours=_number(hours), dead_days=_number(days)))
     out.append("")
     if channel is None:
         out.append(say(lang, "privacy.who.general"))

@@ -57,7 +57,11 @@ def test_privacy_tells_a_member_what_is_read_and_kept_here_in_the_servers_langua
     ("changes", "present", "absent"),
     [
         ({}, ["7 days", "at most about 130 days", "until it is erased"], ["switched off"]),
-        ({"memory_enabled": False}, ["summaries, facts and profiles are switched off"], ["7 days"]),
+        (
+            {"memory_enabled": False},
+            ["summaries, facts and profiles are switched off"],
+            ["the lines they came from"],
+        ),
         ({"fact_half_life_days": 10.0, "fact_min_score": 0.25}, ["at most about 20 days"], []),
         ({"fact_min_score": 0.0}, ["facts drawn from messages: until they are erased"], ["fade"]),
         ({"allow_dms": True}, ["I also read direct messages sent to me."], ["I do not read direct"]),

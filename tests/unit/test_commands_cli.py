@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from gateway_vm.privacy import SNIPPET_TTL
+from gateway_vm.privacy import DEAD_LETTER_RETENTION, SNIPPET_TTL, TOPIC_RETENTION
 from kikimimi.adapters.firestore import FirestoreStore
 from kikimimi.settings import Settings
 from kikimimi_dev.tools import cli
@@ -85,3 +86,9 @@ def test_write_privacy_writes_then_finds_it_current(
 def test_the_snippet_retention_the_notice_states_is_the_stores() -> None:
     default = inspect.signature(FirestoreStore).parameters["intervention_ttl"].default
     assert default == SNIPPET_TTL == timedelta(days=1)
+
+
+def test_the_privacy_notice_states_the_topics_retention_as_terraform_sets_it() -> None:
+    text = (Path(__file__).resolve().parents[2] / "terraform" / "pubsub.tf").read_text(encoding="utf-8")
+    kept = [int(v) for v in re.findall(r'message_retention_duration\s*=\s*"(\d+)s"', text)]
+    assert sorted(kept) == [TOPIC_RETENTION.total_seconds(), DEAD_LETTER_RETENTION.total_seconds()]
