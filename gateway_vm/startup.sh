@@ -170,6 +170,9 @@ MEMORY_ENABLED=${memory_enabled}
 FACT_HALF_LIFE_DAYS=${fact_half_life_days}
 FACT_MIN_SCORE=${fact_min_score}
 GROUNDING=${grounding}
+LLM_BACKEND=${llm_backend}
+LLM_JUDGMENTS_PER_HOUR=${llm_judgments_per_hour}
+LLM_CALLS_PER_GUILD_PER_DAY=${llm_calls_per_guild_per_day}
 PYTHONPATH=$install_dir/src
 DISCORD_TOKEN=$discord_token
 ENV

@@ -34,6 +34,10 @@ locals {
     fact_half_life_days = tostring(var.fact_lifetime.half_life_days)
     fact_min_score      = tostring(var.fact_lifetime.min_score)
     grounding           = tostring(var.grounding)
+    # /kikimimi status: whether a model judges, and the budgets its health line counts against.
+    llm_backend                 = var.llm_backend
+    llm_judgments_per_hour      = tostring(var.llm_judgments_per_hour)
+    llm_calls_per_guild_per_day = tostring(var.llm_calls_per_guild_per_day)
   }
 
   gateway_startup_script = templatefile("${local.repo_root}/gateway_vm/startup.sh", local.gateway_template_vars)

@@ -368,7 +368,19 @@ EVENTS: dict[str, EventSpec] = {
 # Fields that carry the room's words (a summary, a fact, its keywords, the mood read from the chat). The
 # replay and the local timeline show them; Cloud Logging gets their length only (`JsonLogEvents`), so a
 # log kept 30 days holds no word a member could ask to be forgotten.
-WORDS = frozenset({"summary", "mood", "topic_keywords", "content", "keywords", "text", "prompt"})
+WORDS = frozenset(
+    {
+        "summary",
+        "mood",
+        "topic_keywords",
+        "content",
+        "keywords",
+        "text",
+        "prompt",
+        "long_term",
+        "recent_events",
+    }
+)
 
 
 def severity(event: str) -> Severity:

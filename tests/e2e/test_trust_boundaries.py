@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from kikimimi.domain.model import ChannelKey
 from kikimimi_dev.local.emulators import EmulatorNotInstalled
 from kikimimi_dev.local.fake_discord import FakeDiscord, User
 from kikimimi_dev.local.gemini_bodies import minimal_instance
@@ -108,6 +109,14 @@ class Trust(Room):
 
         assert self.stack.wait_tasks_settled(due, timeout=60), "tasks still pending after 60 s"
 
+    def memory(self) -> Any:
+        """The memory the functions kept, read from the Firestore emulator (logs carry no words)."""
+        from google.cloud import firestore
+
+        from kikimimi.adapters.firestore.recall import FirestoreRecall
+
+        return FirestoreRecall(firestore.Client(project=self.stack.project))
+
     def maintain(self) -> dict[str, Any]:
         """Cloud Scheduler's hourly job, now."""
         request = urllib.request.Request(f"{self.stack.functions_url}/maintain", data=b"{}", method="POST")
@@ -170,7 +179,10 @@ def test_private_stays_private(trust: Trust) -> None:
         trust.post("general", ("alice", "bob")[i % 2], GENERAL_LINES[i % 3])
         time.sleep(0.05)
     summary = trust.wait("mods", "channel_summary", timeout=FIRST_TIMEOUT)
-    assert leaked(summary["summary"]), "the stand-in wrote the meeting's words into its summary"
+    assert "summary" not in summary and summary["summary_chars"] > 0  # the log has its length, no words
+    assert leaked(trust.memory().channel_memory(ChannelKey(trust.channels["mods"])).summary), (
+        "the stand-in wrote the meeting's words into its summary"
+    )
     trust.wait("general", "channel_summary", timeout=FIRST_TIMEOUT)
     trust.wait("mods", "reflection", timeout=FIRST_TIMEOUT)
     trust.settle("mods", "general")
@@ -178,7 +190,8 @@ def test_private_stays_private(trust: Trust) -> None:
     assert trust.maintain()["result"]["guilds"] == 1
     guild = trust.stack.wait_for(lambda e: e.get("event") == "guild_memory", 30)
     assert guild is not None and guild["channels"] == 1  # #general alone
-    assert not leaked(f"{guild['long_term']} {guild['recent_events']}")
+    kept = trust.memory().guild_memory(trust.fake.guild.id)
+    assert kept is not None and not leaked(f"{kept.long_term} {kept.recent_events}")
 
     trust.standin.requests.clear()
     ask = trust.post("general", "mallory", f"<@{trust.fake.bot.id}> what is planned for this week?")
