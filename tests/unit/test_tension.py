@@ -2,33 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
 from kikimimi.domain.model import ConversationState, Message
 from kikimimi.domain.tension import read_state
+from tests.chat import line as msg
 
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 ACTIVE = ConversationState.ACTIVE
 ENDING = ConversationState.ENDING
 CONFLICT = ConversationState.CONFLICT
 MISUNDERSTANDING = ConversationState.MISUNDERSTANDING
-
-
-def msg(mid: str, author: str, content: str, t: float, *, own: bool = False) -> Message:
-    return Message(
-        id=mid,
-        guild_id="g",
-        channel_id="c",
-        thread_id=None,
-        author_id=f"id_{author}",
-        author_name=author,
-        author_is_bot=own,
-        content=content,
-        created_at=T0 + timedelta(seconds=t),
-        is_self=own,
-    )
 
 
 def chat(*lines: tuple[str, str]) -> list[Message]:
