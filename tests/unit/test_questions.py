@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
@@ -17,6 +17,7 @@ from kikimimi.domain.questions import (
     talked_over,
 )
 from kikimimi.domain.reading import Link
+from tests.chat import line
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 NAMES = ("kikimimi",)
@@ -32,20 +33,7 @@ def msg(
     own: bool = False,
     mention: bool = False,
 ) -> Message:
-    return Message(
-        id=mid,
-        guild_id="g",
-        channel_id="c",
-        thread_id=None,
-        author_id=f"id_{author}",
-        author_name=author,
-        author_is_bot=own,
-        content=content,
-        created_at=T0 + timedelta(seconds=t),
-        reply_to_id=reply_to,
-        is_self=own,
-        mentions_bot=mention,
-    )
+    return line(mid, author, content, t, own=own, reply_to_id=reply_to, mentions_bot=mention)
 
 
 ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
