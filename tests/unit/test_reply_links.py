@@ -12,7 +12,8 @@ import pytest
 
 from kikimimi.adapters.link_weights import PACKAGED, LinkWeightsError, load_link_weights
 from kikimimi.domain.model import Message
-from kikimimi.domain.reading import Answer, Link, LinkWeights, LinkWeightsInvalid, ReplyReader, answers
+from kikimimi.domain.question_answers import Answer, answers
+from kikimimi.domain.reading import Link, LinkWeights, LinkWeightsInvalid, ReplyReader
 from kikimimi.domain.reading.features import FEATURE_SET
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

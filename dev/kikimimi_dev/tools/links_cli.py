@@ -12,7 +12,8 @@ from typing import TextIO
 
 from kikimimi.adapters.link_weights import LinkWeightsError, load_link_weights
 from kikimimi.domain.model import ChannelKey, Message
-from kikimimi.domain.reading import Answer, Link, ReplyReader, answers
+from kikimimi.domain.question_answers import Answer, answers
+from kikimimi.domain.reading import Link, ReplyReader
 from kikimimi.settings import Settings
 from kikimimi_dev.tools.address_strip import strip_addresses
 from kikimimi_dev.tools.errors import UsageError

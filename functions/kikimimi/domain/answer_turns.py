@@ -1,43 +1,29 @@
 """Answers a question gets without naming it: the next turn by someone else, in a room of any size, that
 answers by what it says ("yes, works fine for me", "20, since the upgrade", 「まだ」, 「それでいこう」),
 unless it is a question back, aimed elsewhere or carries on another conversation ("lol classic").
-
-The reader's text profile (reading/profile.py) is imported where it is used: the reader's package imports
-questions.py, which imports this module.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, asks
 from kikimimi.domain.question_kinds import answer_shaped, laughs, shrugs
+from kikimimi.domain.reading import Link
+from kikimimi.domain.reading.profile import counter_question, profile
 from kikimimi.domain.rule_terms import has_word, norm
-
-if TYPE_CHECKING:
-    from kikimimi.domain.reading import Link
-    from kikimimi.domain.reading.profile import Profile
-
-
-def _profile(text: str) -> Profile:
-    from kikimimi.domain.reading.profile import profile
-
-    return profile(text)
 
 
 def asks_back(text: str) -> bool:
     """The reader's own notion of a question back ("which one?" but not "yes! the one on 5th?")."""
-    from kikimimi.domain.reading.profile import counter_question
-
     return counter_question(text)
 
 
 def for_another(m: Message, question: Message, room: Sequence[Message]) -> bool:
     """Does the line open with the name of someone in the room other than the asker (`bob, no …`)?"""
-    lead = _profile(m.content).lead
+    lead = profile(m.content).lead
     names = {norm(p.author_name) for p in room if p.author_id not in (m.author_id, question.author_id)}
     return lead is not None and lead in names
 
@@ -74,14 +60,14 @@ def _common_words(around: Sequence[Message]) -> frozenset[str]:
     channel) ties a line to no conversation in particular."""
     seen: dict[str, int] = {}
     for x in around:
-        for w in _profile(x.content).words:
+        for w in profile(x.content).words:
             seen[w] = seen.get(w, 0) + 1
     return frozenset(w for w, n in seen.items() if n >= 3)
 
 
 def _shared(a: str, b: str, common: frozenset[str]) -> frozenset[str]:
     """The content words two lines share, but for the room's common ones."""
-    return (_profile(a).words & _profile(b).words) - common
+    return (profile(a).words & profile(b).words) - common
 
 
 _INFLECTED = re.compile(r"(?:ing|ed|es)$")
@@ -114,11 +100,11 @@ def _takes_up(asked: str, text: str, level: int, common: frozenset[str] = frozen
     word with it, a content shape (a version to "which version", "check the pinned message"); at SHAPE
     also a bare yes/no (まだ, そうだよ, "same here") or agreement to a proposal; at LOOSE also a short line,
     a fragment, someone volunteering, an answer's form."""
-    if laughs(text) or _profile(text).kind == "hi":  # "lol classic", "howdy, i just tried…": not answers
+    if laughs(text) or profile(text).kind == "hi":  # "lol classic", "howdy, i just tried…": not answers
         return False
     if _on_its_words(asked, text, common, level) or answer_shaped(asked, text, bare=level < WORDS):
         return True
-    line = _profile(text)
+    line = profile(text)
     if level == WORDS:
         return False
     if line.kind in ("yes", "no"):

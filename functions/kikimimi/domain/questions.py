@@ -7,16 +7,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 from kikimimi.domain.answer_turns import asks_back, for_another, turn_answers
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, between_two, is_open_question, participants_of
 from kikimimi.domain.question_kinds import for_the_bot, kind_of, shrugs
+from kikimimi.domain.reading import Link
 from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, norm
-
-if TYPE_CHECKING:  # the reader imports this module: at run time only its values' attributes are read
-    from kikimimi.domain.reading import Link
 
 __all__ = [
     "Settled",

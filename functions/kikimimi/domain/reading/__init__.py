@@ -1,6 +1,5 @@
-"""Reply structure (pure): which earlier message each message responds to; which questions are answered."""
+"""Reply structure (pure): which earlier message each message responds to."""
 
-from kikimimi.domain.reading.answers import Answer, answers
 from kikimimi.domain.reading.reader import Link, LinkWeights, LinkWeightsInvalid, ReplyReader
 
-__all__ = ["Answer", "Link", "LinkWeights", "LinkWeightsInvalid", "ReplyReader", "answers"]
+__all__ = ["Link", "LinkWeights", "LinkWeightsInvalid", "ReplyReader"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from kikimimi.domain.model import Message
 from kikimimi.domain.questions import answer_of, asks
-from kikimimi.domain.reading.reader import Link
+from kikimimi.domain.reading import Link
 
 
 @dataclass(frozen=True)
