@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import signal
 import sys
-from pathlib import Path
 
 import discord
 
@@ -20,18 +18,10 @@ from .gateway import Gateway
 
 log = logging.getLogger("gateway_vm")
 FLUSH_SECONDS = 20.0
-# systemd's StateDirectory= of kikimimi-gateway.service: survives restarts and reboots of the VM.
-STATE_DIR = Path("/var/lib/kikimimi-gateway")
 INTENT_HELP = (
     "Discord refused the MESSAGE CONTENT intent (close 4014). Enable it for the bot: Discord Developer "
     "Portal → your application → Bot → Privileged Gateway Intents → MESSAGE CONTENT INTENT, then restart."
 )
-
-
-def state_dir(candidate: Path = STATE_DIR) -> Path | None:
-    """The VM's state directory when this process may write it (elsewhere, e.g. `kikimimi local`: None,
-    and the commands sync on every start)."""
-    return candidate if candidate.is_dir() and os.access(candidate, os.W_OK) else None
 
 
 def build(settings: Settings) -> Gateway:
@@ -42,7 +32,7 @@ def build(settings: Settings) -> Gateway:
         point_discord_py_at(settings.discord_api_base.rsplit("/api/", 1)[0])
     publisher = bootstrap.build_publisher(settings)
     backlog = BacklogPublisher(publisher, settings.gateway_backlog)
-    return Gateway(settings, backlog, bootstrap.build_store(settings), state_dir())
+    return Gateway(settings, backlog, bootstrap.build_store(settings))
 
 
 async def serve(gateway: Gateway, token: str, stop: asyncio.Event | None = None) -> int:

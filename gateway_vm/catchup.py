@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -14,7 +14,8 @@ from typing import Any
 import discord
 
 from kikimimi.domain.model import ChannelKey
-from kikimimi.domain.wire import MessageDeleted
+from kikimimi.domain.rule_terms import is_addressed
+from kikimimi.domain.wire import MessageCreated, MessageDeleted
 from kikimimi.ports import Clock, Store
 
 from . import catchup_plan as plans
@@ -37,6 +38,8 @@ class Tally:
     read: int = 0  # places whose history was read
     messages: int = 0  # history messages read
     published: int = 0  # missed messages published (backfilled)
+    skipped: int = 0  # missed messages read past the bound (READ_LIMIT newest) and not addressed
+    capped: int = 0  # places whose history went on past what was read (older messages not even read)
     refused: int = 0  # missed messages not published: their author opted out
     deleted: int = 0  # deletes published for buffered messages gone from Discord
     incomplete: int = 0  # places whose catch-up failed (permissions, Discord or Firestore trouble)
@@ -65,8 +68,12 @@ class CatchUp:
         buffer_age: timedelta,
         clock: Clock,
         refused: Callable[[Envelope], Awaitable[bool]] | None = None,
+        names: Sequence[str] = (),
+        addressed_age: timedelta = timedelta(0),
     ) -> None:
         self._store = store
+        self._names = tuple(names)  # what people call the bot: a name call is addressed, like a mention
+        self._addressed_age = addressed_age  # ADDRESSED_MAX_AGE_SECONDS (0: no limit, the whole window)
         self._refused = refused  # a message of a member who opted out: never read back
         self._marks = marks
         self._hand_on = hand_on
@@ -93,6 +100,8 @@ class CatchUp:
                 "read": tally.read,
                 "messages": tally.messages,
                 "published": tally.published,
+                "skipped": tally.skipped,
+                "capped": tally.capped,
                 "refused": tally.refused,
                 "deleted": tally.deleted,
                 "incomplete": tally.incomplete,
@@ -149,10 +158,14 @@ class CatchUp:
             if window is None:
                 return 0
             tally.read += 1
-            history, complete = await self._history(channel, window)
+            since = plans.snowflake_at(now - self._addressed_age) if self._addressed_age > timedelta(0) else 0
+            history, complete = await self._history(channel, window, since)
         tally.messages += len(history)
-        plan = plans.plan(window, list(history), complete, set(buffered), self._marks.recent(key))
-        missed = [envelopes.created(history[m], bot_id, backfilled=True) for m in plan.publish]
+        read = {m: envelopes.created(message, bot_id, backfilled=True) for m, message in history.items()}
+        addressed = {m for m, envelope in read.items() if m >= since and self._addressed(envelope)}
+        recent = self._marks.recent(key)
+        plan = plans.plan(window, list(history), complete, set(buffered), recent, addressed=addressed)
+        missed = [read[m] for m in plan.publish]
         kept = [envelope for envelope in missed if not (self._refused and await self._refused(envelope))]
         for envelope in kept:
             self._hand_on(envelope)
@@ -167,6 +180,20 @@ class CatchUp:
                 )
             )
         tally.published += len(kept)
+        tally.skipped += plan.skipped
+        tally.capped += not complete
+        if plan.skipped or not complete:  # counts only: what a flood cost this place
+            log.warning(
+                {
+                    "event": "gateway_catchup_skipped",
+                    "place": key.id,
+                    "read": len(history),
+                    "published": len(kept),
+                    "skipped": plan.skipped,
+                    "addressed": len(addressed & set(plan.publish)),
+                    "capped": not complete,
+                }
+            )
         tally.refused += len(missed) - len(kept)
         tally.deleted += len(plan.delete)
         return len(kept)
@@ -184,17 +211,24 @@ class CatchUp:
         found = await asyncio.to_thread(self._store.recent_messages, key, now - self._age, BUFFER_READ)
         return [int(m.id) for m in found if m.id.isdigit()]
 
+    def _addressed(self, envelope: MessageCreated) -> bool:
+        """A mention of the bot, a reply to it or a name call (ingest answers these)."""
+        return not envelope.author_is_bot and is_addressed(envelope.to_message(""), self._names) is not None
+
     @staticmethod
-    async def _history(channel: Any, window: plans.Window) -> tuple[dict[int, discord.Message], bool]:
-        """Messages after `window.after`, oldest first, up to READ_LIMIT; and whether the read reached
-        `window.until` (what comes later arrives live)."""
+    async def _history(
+        channel: Any, window: plans.Window, since: int
+    ) -> tuple[dict[int, discord.Message], bool]:
+        """Messages in (`window.after`, `window.until`], newest first: the READ_LIMIT newest, then on only
+        while they are newer than `since` (an addressed one there is still answered); and whether the read
+        reached `window.after`. What comes after `window.until` arrives live."""
         found: dict[int, discord.Message] = {}
-        after = discord.Object(id=window.after)
-        async for message in channel.history(limit=plans.READ_LIMIT, after=after, oldest_first=True):
-            if message.id > window.until:
-                return found, True
+        before, after = discord.Object(id=window.until + 1), discord.Object(id=window.after)
+        async for message in channel.history(limit=None, before=before, after=after, oldest_first=False):
+            if len(found) >= plans.READ_LIMIT and message.id < since:
+                return found, False
             found[message.id] = message
-        return found, len(found) < plans.READ_LIMIT
+        return found, True
 
 
 def _trouble(exc: Exception) -> str:

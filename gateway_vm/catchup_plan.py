@@ -8,7 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 TIME_SHIFT = 22  # a Discord id is (milliseconds since the Discord epoch) << 22 | worker, process, counter
-READ_LIMIT = 1000  # history messages read per place at most: a flood's catch-up stays a few requests
+# Missed messages published per place at most, the newest (a flood's catch-up stays a few requests);
+# older ones are skipped and counted, except those addressed to the bot within ADDRESSED_MAX_AGE_SECONDS.
+READ_LIMIT = 1000
 
 
 def snowflake_at(at: datetime) -> int:
@@ -60,19 +62,33 @@ def window(now: datetime, buffer_age: timedelta, mark: int | None, buffered: Seq
 
 @dataclass(frozen=True)
 class Plan:
-    """What to publish for one place: missed messages (oldest first) and buffered ones Discord lost."""
+    """What to publish for one place: missed messages (handed on oldest first, so a saved mark never passes
+    one still unpublished), buffered ones Discord lost, and how many missed ones the bound skipped."""
 
     publish: tuple[int, ...]
     delete: tuple[int, ...]
+    skipped: int = 0
 
 
 def plan(
-    w: Window, history: Sequence[int], complete: bool, buffered: Collection[int], handed_on: Collection[int]
+    w: Window,
+    history: Sequence[int],
+    complete: bool,
+    buffered: Collection[int],
+    handed_on: Collection[int],
+    *,
+    keep: int = READ_LIMIT,
+    addressed: Collection[int] = (),
 ) -> Plan:
-    """Missed: read, newer than the mark, neither buffered nor handed on live; deleted: buffered inside
-    the read's span but not read. `complete`: the history read reached `w.until`."""
+    """Missed: read, newer than the mark, neither buffered nor handed on live; the `keep` newest of them
+    are published, and of the older ones those in `addressed` (to the bot, young enough to be answered).
+    Deleted: buffered inside the read's span but not read. The history is read newest first:
+    `complete` says it reached `w.after`, else it covers from its oldest message to `w.until`."""
     read = {i for i in history if w.after < i <= w.until}
-    covered = w.until if complete else max(read, default=w.after)  # a capped read: as far as it got
-    publish = sorted(i for i in read if i > w.mark and i not in buffered and i not in handed_on)
-    delete = sorted(i for i in set(buffered) if w.after < i <= covered and i not in read)
-    return Plan(tuple(publish), tuple(delete))
+    lowest = w.after if complete else min(read, default=w.until)
+    missed = sorted(
+        (i for i in read if i > w.mark and i not in buffered and i not in handed_on), reverse=True
+    )
+    chosen = set(missed[:keep]) | {i for i in missed[keep:] if i in addressed}
+    delete = sorted(i for i in set(buffered) if lowest < i <= w.until and i not in read)
+    return Plan(tuple(sorted(chosen)), tuple(delete), len(missed) - len(chosen))

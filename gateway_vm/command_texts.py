@@ -61,6 +61,8 @@ EN: dict[str, str] = {
     "forget.desc": "Forget what kikimimi keeps about you in this server",
     "know.name": "what-do-you-know",
     "know.desc": "Show (only to you) what kikimimi keeps about you",
+    "export.name": "export",
+    "export.desc": "Everything kikimimi keeps about you, sent to you alone as one JSON file",
     "privacy.name": "privacy",
     "privacy.desc": "What kikimimi reads and keeps in this channel, for how long, and how to erase it",
     "opt-out.name": "opt-out",
@@ -170,10 +172,12 @@ EN: dict[str, str] = {
     "profile": "profile: {exchanges} exchanges with me, last topic: {topic}",
     "tags": "tags: {tags}",
     "last_conversation": "our last conversation: {text}",
+    "personality": "what you seem like to me: {text}",
     "buffered": "recent messages (kept {minutes} min): {n}",
     "facts": "facts from your messages ({n}):",
     "lines": "lines of yours in my summaries (kept {days} days): {n}",
     "hint": "`/kikimimi-me forget` removes all of it.",
+    "exported": "All I keep about you, in a JSON file only you can see. `/kikimimi-me forget` erases it.",
     # The privacy notice (privacy.py puts it together).
     "privacy.title": "**Privacy: kikimimi in this channel**",
     "privacy.title_general": "**Privacy: what kikimimi reads and keeps**",
@@ -193,8 +197,8 @@ EN: dict[str, str] = {
     "privacy.facts": "- facts drawn from messages: until they fade, at most about {days} days after they "
     "last came up",
     "privacy.facts_forever": "- facts drawn from messages: until they are erased",
-    "privacy.profiles": "- a profile of each member who talks with me (how often, recent topics, a few tags "
-    "and one line on their last conversation, from public channels): until it is erased",
+    "privacy.profiles": "- a profile of each member who talks with me (how often, recent topics, a few tags, "
+    "a line on our last talk, a few on what they seem like; public channels only): until it is erased",
     "privacy.no_memory": "- nothing longer: summaries, facts and profiles are switched off",
     "privacy.transit": "- on the way in, each message waits in a Google Cloud Pub/Sub topic at most "
     "{topic_hours} hours (one that cannot be delivered, {dead_days} days); operators' logs keep ids and "
@@ -251,6 +255,8 @@ JA: dict[str, str] = {
     "forget.desc": "このサーバーで覚えているあなたのことを忘れる",
     "know.name": "覚えていること",
     "know.desc": "あなたについて覚えていることを（あなただけに）見せる",
+    "export.name": "書き出し",
+    "export.desc": "あなたについて覚えていることすべてを、JSON ファイル一つであなただけに送る",
     "privacy.name": "プライバシー",
     "privacy.desc": "このチャンネルで聞き耳が読むもの・覚えるもの・期間・消し方",
     "opt-out.name": "読まないで",
@@ -359,10 +365,12 @@ JA: dict[str, str] = {
     "profile": "プロフィール: 私とのやりとり {exchanges} 回、最近の話題: {topic}",
     "tags": "タグ: {tags}",
     "last_conversation": "前回の会話: {text}",
+    "personality": "人柄のメモ: {text}",
     "buffered": "最近の発言（{minutes} 分保持）: {n} 件",
     "facts": "発言から覚えたこと（{n} 件）:",
     "lines": "要約に残るあなたの行（{days} 日保持）: {n} 件",
     "hint": "`/kikimimi-me 忘れて` ですべて消せます。",
+    "exported": "覚えていることすべて（JSON、あなただけに）。`/kikimimi-me 忘れて` で消せます。",
     # The privacy notice (privacy.py puts it together).
     "privacy.title": "**プライバシー: このチャンネルでの聞き耳**",
     "privacy.title_general": "**プライバシー: 聞き耳が読むもの・覚えるもの**",
@@ -382,7 +390,7 @@ JA: dict[str, str] = {
     "privacy.facts": "- 発言から覚えたこと: 薄れるまで（最後に話題になってから長くて約 {days} 日）",
     "privacy.facts_forever": "- 発言から覚えたこと: 消されるまで",
     "privacy.profiles": "- 私と話したメンバーのプロフィール（やりとりの回数、最近の話題、"
-    "いくつかのタグと前回の会話の一行。公開チャンネルから）: 消されるまで",
+    "いくつかのタグ、前回の会話の一行、人柄のメモ数行。公開チャンネルから）: 消されるまで",
     "privacy.no_memory": "- それより長くは覚えません（要約・発言から覚えたこと・プロフィールは無効）",
     "privacy.transit": "- 受け取る途中、各メッセージは Google Cloud Pub/Sub のトピックに"
     "最長 {topic_hours} 時間（届けられなかったものは {dead_days} 日）とどまります。"

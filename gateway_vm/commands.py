@@ -27,8 +27,9 @@ from .command_texts import language, ls, say
 from .forget_commands import forget_envelope
 from .health import health_line
 from .member_commands import MemberCommands
-from .place_settings import grounding_of, stored_settings
+from .place_settings import grounding_of, shown_decision, stored_settings
 from .privacy import visibility_text
+from .reception_words import forget_receptions, reception_line
 
 ADMIN_GROUP = "kikimimi"
 QUIET_MAX_MINUTES = 10080  # a week
@@ -56,9 +57,11 @@ def status_text(
     now: datetime | None = None,
     grounding: bool = False,
     health: str = "",
+    reception: str = "",
 ) -> str:
     """The `/kikimimi status` answer: on or off, quiet period, memory visibility; chattiness, persona and
-    web search; the bot's health (health.py); then the last decision and why, in words."""
+    web search; the bot's health (health.py); the last decision and why, in words; then how its posts
+    were received and its talkativeness (reception_words.py)."""
     now = now or datetime.now(UTC)
     quiet = (
         say(lang, "status_quiet", time=_time(place.quiet_until))
@@ -78,7 +81,7 @@ def status_text(
             say(lang, f"status_grounding.{'on' if grounding else 'off'}"),
         )
     )
-    lines = (switches, manner, health, decision_words.explain(place.last_decision, lang))
+    lines = (switches, manner, health, decision_words.explain(place.last_decision, lang), reception)
     return "\n".join(line for line in lines if line)
 
 
@@ -108,7 +111,7 @@ class KikimimiCommands(app_commands.Group):
         self.client = client
 
     def allowed(self, interaction: discord.Interaction) -> bool:
-        return command_sync.synced(self) or interaction.permissions.manage_channels
+        return command_sync.synced(self, interaction) or interaction.permissions.manage_channels
 
     async def place(self, interaction: discord.Interaction) -> tuple[str, str] | None:
         """(channel id, language) for a moderator; None after telling anyone else why not."""
@@ -151,6 +154,7 @@ class KikimimiCommands(app_commands.Group):
             return
         channel, lang = found
         await self.change(channel, enabled=False, quiet_until=None)
+        await forget_receptions(self.client, channel)  # how its posts were received goes with it
         await interaction.followup.send(say(lang, "disabled"), ephemeral=True)
 
     @app_commands.command(name=ls("quiet.name"), description=ls("quiet.desc"))
@@ -193,11 +197,14 @@ class KikimimiCommands(app_commands.Group):
             return
         channel, lang = found
         current = await stored_settings(self.client, channel)
+        last = await shown_decision(self.client, channel, interaction.channel, current.last_decision)
+        current = dataclasses.replace(current, last_decision=last)  # a private thread's reason stays there
         guild_id = str(interaction.guild.id)
         grounding = await grounding_of(self.client, guild_id)
         health = await health_line(self.client, channel, guild_id, current.last_decision, lang)
         enabled = self.client.enabled(channel, False)
-        text = status_text(enabled, current, lang, grounding=grounding, health=health)
+        received = await reception_line(self.client, channel, lang)
+        text = status_text(enabled, current, lang, grounding=grounding, health=health, reception=received)
         await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(name=ls("chattiness.name"), description=ls("chattiness.desc"))

@@ -56,6 +56,10 @@ WORDING: dict[str, dict[str, str]] = {
     "tension": {"en": "people seemed to talk past each other or argue", "ja": "すれ違いや言い争いがあった"},
     "maybe_answered": {"en": "someone may have answered it already", "ja": "誰かが答えたかもしれなかった"},
     "proactive_memory": {"en": "I remembered something worth sharing", "ja": "伝えたいことを覚えていた"},
+    "reception": {
+        "en": "my unprompted posts here were often ignored lately",
+        "ja": "最近ここでは自分からの発言がよく素通りされていた",
+    },
 }
 # Every term a judgment can carry, in the domain's order, with its words (a term without them shows
 # as its name).
@@ -90,6 +94,7 @@ WORDS = {
         "ending": ". The model saw the conversation ending: “{reason}”",
         "unsure": ". The model was not sure enough ({confidence}): “{reason}”",
         "failed": ". The model could not be asked ({error}), so I stayed silent",
+        "thread": " in a thread of this channel; why is shown only by /kikimimi status in that thread.",
         "join": ", ",
         "end": ".",
     },
@@ -103,6 +108,7 @@ WORDS = {
         "ending": "。モデルの判断では会話が終わるところでした: 「{reason}」",
         "unsure": "。モデルの確信が足りませんでした（{confidence}）: 「{reason}」",
         "failed": "。モデルに聞けなかった（{error}）ので黙っていました",
+        "thread": "（このチャンネルのスレッドで）。理由はそのスレッドの /kikimimi status でだけ表示します。",
         "join": "、",
         "end": "。",
     },
@@ -138,6 +144,8 @@ def explain(last: LastDecision | None, lang: str) -> str:
     if last is None:
         return w["none"]
     head = w["respond" if last.decision == "respond" else "silent"].format(when=_relative(last.at))
+    if last.thread_id is not None and not last.reason:  # a thread's judgment whose reason stays there
+        return head + w["thread"]
     reason = _MEMORY.sub("", last.reason.strip())
     rules = _RULES.match(reason)
     if rules is None:

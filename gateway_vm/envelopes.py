@@ -87,7 +87,8 @@ def _type_name(message: discord.Message) -> str:
 def edited(payload: discord.RawMessageUpdateEvent, channel: Any) -> MessageEdited | None:
     """A raw edit (the message may be uncached); None when the content did not change (embeds only)."""
     content = payload.data.get("content")
-    if content is None:
+    edited_at = payload.data.get("edited_timestamp")
+    if content is None or not edited_at:  # no edit time: a pin or an embed, the text did not change
         return None
     channel_id, thread_id = place_of(channel) if channel is not None else (str(payload.channel_id), None)
     author = payload.data.get("author")
@@ -99,6 +100,7 @@ def edited(payload: discord.RawMessageUpdateEvent, channel: Any) -> MessageEdite
         message_id=str(payload.message_id),
         content=str(content)[:4000],
         author_id=str(author_id) if author_id else None,  # who wrote it: an opted-out member's is refused
+        edited_at=datetime.fromisoformat(str(edited_at)),  # an older edit delivered last changes nothing
     )
 
 

@@ -10,7 +10,7 @@ same use case the CLI runs, so the caller sees the answer at once and only the c
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -20,29 +20,30 @@ from kikimimi.domain.wire import ForgetRequested, MessageDeleted
 from . import envelopes
 from .command_texts import say
 
+if TYPE_CHECKING:
+    from kikimimi.usecases.memory.export import MemberExport
 
-def export_text(export: dict[str, Any], lang: str, buffer_minutes: float) -> str:
-    """The ephemeral answer, at most one Discord message."""
-    profile, facts, lines, buffered = (
-        export["profile"],
-        export["facts"],
-        export["chunk_lines"],
-        export["buffered"],
-    )
-    if not (profile or facts or lines or buffered):
+
+def export_text(export: MemberExport, lang: str, buffer_minutes: float) -> str:
+    """The ephemeral answer, at most one Discord message (`/kikimimi-me export` sends all of it)."""
+    profile, facts, lines = export.profile, export.facts, export.summary_lines
+    if export.empty:
         return say(lang, "nothing")
     out = [say(lang, "head")]
     if profile:
-        topic = ", ".join(profile["last_topic"]) or "-"
-        out.append(say(lang, "profile", exchanges=profile["exchanges"], topic=topic))
-        # Newer profiles carry tags and a line on the last conversation; older exports lack them.
-        if tags := profile.get("tags"):
-            out.append(say(lang, "tags", tags=", ".join(tags)[:200]))
-        if last := profile.get("last_conversation"):
-            out.append(say(lang, "last_conversation", text=str(last)[:200]))
-    out.append(say(lang, "buffered", minutes=int(buffer_minutes), n=len(buffered)))
+        topic = ", ".join(profile.last_topic) or "-"
+        out.append(say(lang, "profile", exchanges=profile.exchanges, topic=topic))
+        if profile.tags:
+            out.append(say(lang, "tags", tags=", ".join(profile.tags)[:200]))
+        if profile.last_conversation:
+            out.append(say(lang, "last_conversation", text=profile.last_conversation[:200]))
+        if profile.personality:
+            out.append(say(lang, "personality", text=" / ".join(profile.personality)[:120]))
+    out.append(say(lang, "buffered", minutes=int(buffer_minutes), n=len(export.buffered)))
     out.append(say(lang, "facts", n=len(facts)))
-    out += [f"- {f['fact'][:150]}" for f in facts[:8]]  # 8 × 152 + 2 × 200 characters: the footer fits
+    # 8 × 152 + 2 × 200 characters: the footer fits; a personality line (≤ 140) takes one fact's room.
+    shown = 7 if profile and profile.personality else 8
+    out += [f"- {f.fact[:150]}" for f in facts[:shown]]
     out.append(say(lang, "lines", days=CHUNK_TTL.days, n=len(lines)))
     out.append(say(lang, "hint"))
     return "\n".join(out)

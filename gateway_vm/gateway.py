@@ -6,7 +6,7 @@ import asyncio
 import logging
 from collections.abc import Iterable
 from datetime import timedelta
-from pathlib import Path
+from functools import partial
 from typing import Any, TypeGuard
 
 import discord
@@ -27,6 +27,8 @@ from .commands import register_commands
 from .forget_commands import bulk_deleted
 from .marks import Marks
 from .opt_outs import OptOutList
+from .proxies import Proxies, names_in
+from .threads import Threads
 
 log = logging.getLogger(__name__)
 MARK_SECONDS = 60.0  # changed marks are saved this often (and at shutdown), never per message
@@ -54,7 +56,6 @@ class Gateway(discord.AutoShardedClient):
         settings: Settings,
         backlog: BacklogPublisher,
         store: Store | None,
-        state_dir: Path | None = None,
         clock: Clock | None = None,
     ) -> None:
         shards: dict[str, Any] = {}
@@ -69,7 +70,8 @@ class Gateway(discord.AutoShardedClient):
         self.clock: Clock = clock or SystemClock()
         self.marks = Marks()
         backlog.on_published = self._published
-        self.opt_outs = OptOutList(store, self.clock)  # members who told the bot not to read them
+        self.opt_outs = OptOutList(store, self.clock, partial(names_in, self))  # who asked not to be read
+        self.proxies = Proxies(self.opt_outs)  # their messages posted through webhooks (PluralKit, bridges)
         self.catchup = CatchUp(
             store=store,
             marks=self.marks,
@@ -78,8 +80,9 @@ class Gateway(discord.AutoShardedClient):
             buffer_age=timedelta(minutes=settings.buffer_ttl_minutes),
             clock=self.clock,
             refused=self._read_back_refused,
+            names=settings.names,
+            addressed_age=timedelta(seconds=settings.addressed_max_age_seconds),
         )
-        self.state_dir = state_dir  # where the synced command hash is kept (None: sync on every start)
         self.tree = app_commands.CommandTree(self)
         self.overrides: dict[str, ChannelSettings] = {}
         # Envelopes of channels whose stored settings are being read, in arrival order.
@@ -96,6 +99,7 @@ class Gateway(discord.AutoShardedClient):
         self._keeper: asyncio.Task[None] | None = None
         self._catching: asyncio.Task[Tally] | None = None
         self._recall: Any = None
+        self.threads = Threads(self)  # the places of raw events discord.py has not cached
         register_commands(self)
 
     async def setup_hook(self) -> None:
@@ -111,7 +115,7 @@ class Gateway(discord.AutoShardedClient):
         log.info({"event": "gateway_visibility", "channels": visible})
         self.catch_up("ready", fresh=True)
         try:
-            await sync_if_changed(self.tree, self.application_id, self.state_dir)
+            await sync_if_changed(self.tree, self.application_id)
         except discord.HTTPException as exc:  # commands are a convenience; never block message flow on them
             log.warning("slash command sync failed: %s", exc, extra={"event": "gateway_commands_unsynced"})
 
@@ -193,10 +197,15 @@ class Gateway(discord.AutoShardedClient):
             self.ignored += 1
 
     def _refused(self, envelope: Envelope) -> bool:
-        """A message or edit by a member who opted out in its guild: not published, not even the envelope
-        (its id still moves the place's mark: it is handled, a catch-up must not read it back)."""
+        """A message or edit by a member who opted out in its guild, or proxied for them (proxies.py): not
+        published, not even the envelope (its id still moves the place's mark: it is handled, a catch-up
+        must not read it back)."""
         author = envelope.author_id if isinstance(envelope, MessageCreated | MessageEdited) else None
-        if not self.opt_outs.refused(envelope.guild_id, author):
+        guild = envelope.guild_id
+        if self.opt_outs.refused(guild, author):
+            if isinstance(envelope, MessageCreated):
+                self.proxies.said(envelope)  # a proxy bot may repost it through a webhook next
+        elif not self.proxies.claimed(envelope):
             return False
         self.refused += 1
         if _marked(envelope):
@@ -217,11 +226,12 @@ class Gateway(discord.AutoShardedClient):
         *,
         channel_id: str | None = None,
         thread_id: str | None = None,
+        names: tuple[str, ...] = (),
     ) -> None:
         """A member's `opt-out` (out) or `opt-in` in a guild: this process stops (or resumes) publishing
         their messages at once, and the change goes to ingest, which stores it and erases what was kept.
-        The place is where the command ran (default: the guild)."""
-        at = self.opt_outs.change(guild_id, user_id, out)
+        The place is where the command ran (default: the guild); `names`: theirs (proxies.py)."""
+        at = self.opt_outs.change(guild_id, user_id, out, names)
         self.backlog.submit(envelopes.opt_out_changed(guild_id, user_id, out, at, channel_id, thread_id))
 
     def hand_on(self, envelope: Envelope) -> None:
@@ -363,24 +373,27 @@ class Gateway(discord.AutoShardedClient):
         self._forget(envelope, envelope.key)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        # Raw: the thread may not be cached (archived, or created while the gateway was away).
+        # Raw: the thread may not be cached (archived, or created while the gateway was away); the event
+        # names its parent, so the key is the thread's either way.
+        self.threads.forget(payload.thread_id)
         envelope = envelopes.place_deleted(
             payload.guild_id, payload.parent_id, payload.thread_id, self._self_id(), self.clock.now()
         )
         self._forget(envelope, envelope.key)
 
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
-        channel = self.get_channel(payload.channel_id)
+        channel = await self.threads.channel(payload.channel_id, payload.guild_id)
         envelope = envelopes.edited(payload, channel)
         if envelope is not None:
             self.admit(envelope, payload.guild_id is None)
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        envelope = envelopes.deleted(payload, self.get_channel(payload.channel_id))
-        self.admit(envelope, payload.guild_id is None)
+        channel = await self.threads.channel(payload.channel_id, payload.guild_id)
+        self.admit(envelopes.deleted(payload, channel), payload.guild_id is None)
 
     async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
-        for envelope in bulk_deleted(payload, self.get_channel(payload.channel_id)):
+        channel = await self.threads.channel(payload.channel_id, payload.guild_id)
+        for envelope in bulk_deleted(payload, channel):
             self.admit(envelope, payload.guild_id is None)
 
     def memory(self) -> Any:

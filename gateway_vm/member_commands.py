@@ -1,20 +1,24 @@
 """`/kikimimi-me …`: what every member may ask of the bot about themselves (forget, what-do-you-know,
-privacy, opt-out, opt-in) and its help. No default permission; offered in direct messages too where the
-bot reads them (ALLOW_DMS). Replies are ephemeral and in the server's language."""
+export, privacy, opt-out, opt-in) and its help. No default permission; offered in direct messages too
+where the bot reads them (ALLOW_DMS). Replies are ephemeral and in the server's language."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 from typing import Any
 
 import discord
 from discord import app_commands
+
+from kikimimi.domain.model import ChannelKey
 
 from . import envelopes, guide
 from .command_texts import language, ls, say
 from .forget_commands import export_text, forget_envelope
 from .place_settings import stored_settings
 from .privacy import privacy_text
+from .proxies import member_names
 
 # One word, lower case (Discord's rule): the bot's name first, so typing "/kiki" offers both commands.
 MEMBER_GROUP = "kikimimi-me"
@@ -46,7 +50,7 @@ class MemberCommands(app_commands.Group):
 
     @app_commands.command(name=ls("know.name"), description=ls("know.desc"))
     async def what_do_you_know(self, interaction: discord.Interaction) -> None:
-        from kikimimi.usecases.memory.erase import export_user
+        from kikimimi.usecases.memory.export import export_member
 
         lang = self.lang(interaction)
         client = self.client
@@ -54,11 +58,36 @@ class MemberCommands(app_commands.Group):
             await interaction.response.send_message(say(lang, "nothing"), ephemeral=True)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        guild_id, user_id = str(interaction.guild.id), str(interaction.user.id)
         export = await asyncio.to_thread(
-            export_user, client.store, client.memory(), str(interaction.guild.id), str(interaction.user.id)
+            export_member, client.store, client.memory(), guild_id, user_id, client.clock.now()
         )
         text = export_text(export, lang, client.settings.buffer_ttl_minutes)
         await interaction.followup.send(text, ephemeral=True)
+
+    @app_commands.command(name=ls("export.name"), description=ls("export.desc"))
+    async def export(self, interaction: discord.Interaction) -> None:
+        """Everything kept about the caller as one JSON file that only they see (in a direct message:
+        what is kept from their direct messages)."""
+        from kikimimi.usecases.memory.export import export_json, export_member
+
+        lang = self.lang(interaction)
+        client = self.client
+        if client.store is None or interaction.channel is None:
+            await interaction.response.send_message(say(lang, "nothing"), ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the store may be slow (3 s limit)
+        guild_id = str(interaction.guild.id) if interaction.guild is not None else None
+        places = () if guild_id else (ChannelKey(str(interaction.channel.id)),)
+        user_id, now = str(interaction.user.id), client.clock.now()
+        export = await asyncio.to_thread(
+            export_member, client.store, client.memory(), guild_id, user_id, now, places
+        )
+        data = export_json(export).encode()
+        name = f"kikimimi-{guild_id or 'direct-messages'}-{user_id}.json"
+        key = "nothing" if guild_id and export.empty else "exported"
+        file = discord.File(io.BytesIO(data), filename=name)
+        await interaction.followup.send(say(lang, key), file=file, ephemeral=True)
 
     @app_commands.command(name=ls("privacy.name"), description=ls("privacy.desc"))
     async def privacy(self, interaction: discord.Interaction) -> None:
@@ -110,5 +139,6 @@ class MemberCommands(app_commands.Group):
             out,
             channel_id=channel_id,
             thread_id=thread_id,
+            names=member_names(interaction.user),  # webhook messages under their names are theirs too
         )
         await interaction.response.send_message(say(lang, "opted_out" if out else "opted_in"), ephemeral=True)

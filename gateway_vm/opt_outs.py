@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime, timedelta
 
 from kikimimi.ports import Clock, Store
@@ -23,9 +23,17 @@ class OptOutList:
     """Per guild: the stored opt-outs (None store: nobody) and this process's commands on top. Used on the
     event loop only (the store is read in a thread)."""
 
-    def __init__(self, store: Store | None, clock: Clock) -> None:
+    def __init__(
+        self,
+        store: Store | None,
+        clock: Clock,
+        lookup: Callable[[str, str], Awaitable[Iterable[str]]] | None = None,
+    ) -> None:
         self._store = store
         self._clock = clock
+        # A stored member's names, asked of Discord once (proxies.py: webhook messages under their names).
+        self._lookup = lookup
+        self._names: dict[str, dict[str, frozenset[str]]] = {}  # guild -> member -> names (and proxies)
         self._stored: dict[str, tuple[datetime, frozenset[str]]] = {}  # guild -> (read at, members)
         self._pins: dict[str, dict[str, tuple[bool, datetime]]] = {}  # guild -> member -> (out, when)
         self._reads: dict[str, asyncio.Task[None]] = {}  # one read per guild at a time
@@ -44,11 +52,25 @@ class OptOutList:
         stored = self._stored.get(guild_id)
         return stored is not None and author_id in stored[1]
 
-    def change(self, guild_id: str, user_id: str, out: bool) -> datetime:
-        """The member's command, in effect at once in this process; returns when it was made."""
+    def change(self, guild_id: str, user_id: str, out: bool, names: Iterable[str] = ()) -> datetime:
+        """The member's command (with their names, for their proxied messages), in effect at once in this
+        process; returns when it was made. Opting in forgets their names."""
         now = self._clock.now()
         self._pins.setdefault(guild_id, {})[user_id] = (out, now)
+        if out:
+            self.learn(guild_id, user_id, *names)
+        else:
+            self._names.get(guild_id, {}).pop(user_id, None)
         return now
+
+    def learn(self, guild_id: str, user_id: str, *names: str) -> None:
+        """Names an opted-out member's messages may be posted under (their own, a proxy's)."""
+        known = self._names.setdefault(guild_id, {})
+        known[user_id] = known.get(user_id, frozenset()) | {n for n in names if n}
+
+    def names(self, guild_id: str) -> dict[str, frozenset[str]]:
+        """The known names of the guild's members who opted out (of members since opted in: none)."""
+        return {m: n for m, n in self._names.get(guild_id, {}).items() if self.refused(guild_id, m)}
 
     async def load(self, guild_ids: Iterable[str]) -> None:
         """Read the lists of these guilds not read yet (together, each once); a failure is logged and
@@ -88,3 +110,23 @@ class OptOutList:
             )
             return
         self._stored[guild_id] = (self._clock.now(), members)
+        await self._look_up(guild_id, members)
+
+    async def _look_up(self, guild_id: str, members: frozenset[str]) -> None:
+        """Ask Discord the names of stored opted-out members not known yet (one request each, together)."""
+        if self._lookup is None:
+            return
+        known = self._names.setdefault(guild_id, {})
+        asked = sorted(members - set(known))
+        lookup = self._lookup
+        answers = await asyncio.gather(*(lookup(guild_id, m) for m in asked), return_exceptions=True)
+        for member, found in zip(asked, answers, strict=True):
+            if isinstance(found, BaseException):  # Discord unavailable: the echo rule holds; tried next read
+                log.warning(
+                    "looking up the names of an opted-out member in %s failed: %s",
+                    guild_id,
+                    found,
+                    extra={"event": "gateway_opt_out_names_unread"},
+                )
+                continue
+            known[member] = known.get(member, frozenset()) | {n for n in found if n}

@@ -1,12 +1,18 @@
 """What a slash command reads of a channel's and a server's settings: fresh from the store, since the judge
-and the gateway's own observations write them elsewhere."""
+and the gateway's own observations write them elsewhere; and which last decision status may show where."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
-from kikimimi.domain.model import ChannelKey, ChannelSettings, GuildSettings
+import discord
+
+from kikimimi.domain.model import ChannelKey, ChannelSettings, GuildSettings, LastDecision
+
+log = logging.getLogger(__name__)
+PUBLIC_THREADS = (discord.ChannelType.public_thread, discord.ChannelType.news_thread)
 
 
 async def stored_settings(client: Any, channel: str) -> ChannelSettings:
@@ -24,3 +30,28 @@ async def grounding_of(client: Any, guild_id: str) -> bool:
         return default
     stored: GuildSettings = await asyncio.to_thread(client.store.guild_settings, guild_id)
     return default if stored.grounding is None else stored.grounding
+
+
+async def shown_decision(
+    client: Any, channel: str, here: Any, last: LastDecision | None
+) -> LastDecision | None:
+    """The last decision `/kikimimi status` shows in `here` (a channel of `channel`, or one of its threads).
+    A thread's judgment keeps its reason on the thread's own document; the channel's holds when and where.
+    The reason is read there for the thread itself, and for the channel and its other threads only when
+    Discord says the thread is public (a private thread's people are not the channel's): otherwise the
+    decision is shown without it."""
+    if last is None or last.thread_id is None or client.store is None:
+        return last
+    inside = str(getattr(here, "id", "")) == last.thread_id
+    if not inside:
+        guild = getattr(here, "guild", None)
+        thread = await client.threads.channel(int(last.thread_id), guild.id if guild is not None else None)
+        if not isinstance(thread, discord.Thread) or thread.type not in PUBLIC_THREADS:
+            return last  # private, gone or unknown: no reason shown
+    key = ChannelKey(channel, last.thread_id)
+    try:
+        own = (await asyncio.to_thread(client.store.channel_settings, key)).last_decision
+    except Exception as exc:  # Firestore unavailable: status still answers, without the reason
+        log.warning("reading %s failed: %s", key.id, exc, extra={"event": "gateway_settings_unread"})
+        return last
+    return own if own is not None and own.trigger_id == last.trigger_id else last

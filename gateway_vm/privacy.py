@@ -77,7 +77,8 @@ def privacy_text(
         out.append(say(lang, "privacy.who.general"))
     else:
         out.append(say(lang, "privacy.who", visibility=visibility_text(channel, lang)))
-    out += ["", say(lang, "privacy.erase")]
+    export = f"`/kikimimi-me {say(lang, 'export.name')}`: {say(lang, 'export.desc')}"
+    out += ["", say(lang, "privacy.erase"), export]
     return "\n".join(out)
 
 

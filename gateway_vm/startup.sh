@@ -173,6 +173,9 @@ GROUNDING=${grounding}
 LLM_BACKEND=${llm_backend}
 LLM_JUDGMENTS_PER_HOUR=${llm_judgments_per_hour}
 LLM_CALLS_PER_GUILD_PER_DAY=${llm_calls_per_guild_per_day}
+TALKATIVENESS_FLOOR=${talkativeness_floor}
+BOT_ALIASES=${bot_aliases}
+ADDRESSED_MAX_AGE_SECONDS=${addressed_max_age_seconds}
 PYTHONPATH=$install_dir/src
 DISCORD_TOKEN=$discord_token
 ENV

@@ -12,6 +12,8 @@
 #   channels/{key}/windows/newest           the place's newest lines    expire_at → TTL (its oldest
 #                                           and interventions, shared   line's own expiry); cleared by
 #                                           by the functions' copies    every edit, delete and erase
+#   channels/{key}/receptions/{day}         how people received the     expire_at → TTL (8 days);
+#                                           bot's posts: counts only    erased with the place, by disable
 #   memory_channels/{key}                   summary, mood, topics       adapters/firestore/memory.py
 #   memory_channels/{key}/chunks/{seq}      summarized stretches        expire_at → TTL
 #   memory_channels/{key}/facts/{id}        facts + `embedding` vector  expires_at: decay, by maintain
@@ -53,7 +55,7 @@ resource "google_firestore_database" "db" {
 locals {
   # Collection groups whose documents carry `expire_at`; Firestore deletes them after that time
   # (typically within a day: readers still filter by time, TTL only bounds storage).
-  ttl_collections = toset(["messages", "interventions", "judgments", "watch_judgments", "tension_judgments", "chunks", "caps", "llm_budget", "reply_drafts", "gateway_marks", "windows"])
+  ttl_collections = toset(["messages", "interventions", "judgments", "watch_judgments", "tension_judgments", "chunks", "caps", "llm_budget", "reply_drafts", "gateway_marks", "windows", "receptions"])
   # The shared copy's lines and interventions are read only whole, by id: indexing every line's fields
   # would cost a write per field per line and nothing queries them.
   unindexed_window_fields = toset(["lines", "interventions"])
@@ -137,6 +139,33 @@ resource "google_firestore_index" "messages_by_guild_author" {
   fields {
     field_path = "created_at"
     order      = "DESCENDING"
+  }
+
+  depends_on = [google_firestore_database.db]
+}
+
+# /kikimimi-me forget and what-do-you-know: collection_group("messages").where(guild_id == guild)
+# .where(author_id == user).where(state == "pending_edit"), the member's edits of messages not (yet) in
+# the buffer, in every place of a guild (Store.pending_edits_by).
+resource "google_firestore_index" "pending_edits_by_guild_author" {
+  project     = var.project_id
+  database    = var.firestore_database
+  collection  = "messages"
+  query_scope = "COLLECTION_GROUP"
+
+  fields {
+    field_path = "guild_id"
+    order      = "ASCENDING"
+  }
+
+  fields {
+    field_path = "author_id"
+    order      = "ASCENDING"
+  }
+
+  fields {
+    field_path = "state"
+    order      = "ASCENDING"
   }
 
   depends_on = [google_firestore_database.db]

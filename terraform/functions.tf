@@ -169,6 +169,8 @@ locals {
     # How far a channel's /kikimimi chattiness (quiet / lively) moves the thresholds and the waits
     CHATTINESS_THRESHOLD_STEP = tostring(var.chattiness.threshold_step)
     CHATTINESS_WAIT_FACTOR    = tostring(var.chattiness.wait_factor)
+    # How far people's response to its unprompted posts may hold the bot back (docs/how-it-works.md)
+    TALKATIVENESS_FLOOR = tostring(var.talkativeness_floor)
 
     # LLM
     LLM_BACKEND            = var.llm_backend

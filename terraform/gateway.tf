@@ -38,6 +38,11 @@ locals {
     llm_backend                 = var.llm_backend
     llm_judgments_per_hour      = tostring(var.llm_judgments_per_hour)
     llm_calls_per_guild_per_day = tostring(var.llm_calls_per_guild_per_day)
+    # /kikimimi status: the talkativeness, down to the floor the functions use.
+    talkativeness_floor = tostring(var.talkativeness_floor)
+    # Catch-up after a gap: the addressed lines it always publishes (mentions, name calls) and how old.
+    bot_aliases               = join(",", var.bot_aliases)
+    addressed_max_age_seconds = tostring(var.addressed_max_age_seconds)
   }
 
   gateway_startup_script = templatefile("${local.repo_root}/gateway_vm/startup.sh", local.gateway_template_vars)

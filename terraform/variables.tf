@@ -480,6 +480,17 @@ variable "chattiness" {
   }
 }
 
+variable "talkativeness_floor" {
+  type        = number
+  description = "The least share of its unprompted posting a channel keeps where people ignore the bot's posts or ask it to be quiet; 1 turns the drift off (TALKATIVENESS_FLOOR)."
+  default     = 0.4
+
+  validation {
+    condition     = var.talkativeness_floor >= 0 && var.talkativeness_floor <= 1
+    error_message = "talkativeness_floor is a number between 0 and 1."
+  }
+}
+
 variable "rule_weights" {
   type        = map(number)
   description = "Overrides of the rule weights by rule term (RULE_WEIGHTS, passed as JSON); empty keeps the built-in weights (functions/kikimimi/domain/rules.py DEFAULT_WEIGHTS)."

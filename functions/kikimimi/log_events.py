@@ -119,8 +119,10 @@ EVENTS: dict[str, EventSpec] = {
     ),
     "llm_call": _fn(
         "INFO",
-        (*PLACE, *TASK, "model", "input_tokens", "output_tokens", "latency_ms"),
-        "one LLM call with its tokens",
+        (*PLACE, *TASK, "model", "input_tokens", "output_tokens", "latency_ms", "context_cut"),
+        "one LLM call with its tokens; the judge's, writer's and summarizer's carry `context_cut`: what the "
+        "context builder's bounds left out, as counts (places, memory_chars, parent_lines, threads, "
+        "thread_lines), never words",
     ),
     "grounded": _fn(
         "INFO",
@@ -162,10 +164,36 @@ EVENTS: dict[str, EventSpec] = {
         (*PLACE, *TASK, "decision", "emoji", "reply_to", "latency_ms"),
         "the bot reacted with an emoji",
     ),
+    "reception_scheduled": _fn(
+        "INFO", (*PLACE, *TASK, "task", "delay_seconds"), "a post's reception is settled after its window"
+    ),
+    "reception": _fn(
+        "INFO",
+        (
+            *PLACE,
+            *TASK,
+            "decision",
+            "reason",
+            "outcome",
+            "unprompted",
+            "reacted",
+            "lines",
+            "counted",
+            "talkativeness",
+        ),
+        "what followed a post of the bot within its window (replied, reacted, thanked, corrected, quiet, "
+        "ignored), counted per place and day; no words",
+    ),
+    "talkativeness": _fn(
+        "INFO",
+        (*PLACE, *TASK, "decision", "before", "after", "outcome", "reason"),
+        "a place's multiplier on unprompted posting changed with how its posts were received",
+    ),
     "reply_skipped": _fn(
         "INFO",
         (*PLACE, *TASK, "decision", "reason"),
-        "a reply was no longer wanted (stale, late, answered, channel disabled)",
+        "a reply was no longer wanted (stale, late, answered, channel disabled; withheld: it answers, "
+        "names or quotes a member who opted out or ran forget me)",
     ),
     "reply_failed": _fn(
         "ERROR",
@@ -256,21 +284,25 @@ EVENTS: dict[str, EventSpec] = {
             "own_lines",
             "caps",
             "places",
+            "pending_edits",
+            "lines",
         ),
         "a forget request was carried out (what was deleted): a member's or moderator's "
-        "command, a channel or thread deleted, the bot removed from a guild",
+        "command, a channel or thread deleted, the bot removed from a guild; function forget: a "
+        "member's second erase (lines: what was still kept of the span it covers)",
     ),
     "forget_scheduled": _fn(
         "INFO",
         (*PLACE, *TASK, "task", "reason"),
-        "a deleted or edited message's traces in memory will be removed (reason opt_out: a member who "
-        "opted out is erased once more)",
+        "a deleted or edited message's traces in memory will be removed (reason opt_out or command: a "
+        "member who opted out or ran forget me is erased once more)",
     ),
     "opt_out": _fn(
         "INFO",
         (*PLACE, "function", "guild", "user", "decision", "reason"),
         "a member opted out of being read in a server (erased at once) or back in (opted_out, opted_in, "
-        "stale: a newer change is stored; erase_skipped: the second erase found them opted in again)",
+        "stale: a newer change is stored; erase_skipped: the second erase found them opted in again "
+        "before it; erase_while_out: opted in again since, only what they wrote while out is erased)",
     ),
     "forgotten": _fn(
         "INFO",
@@ -318,14 +350,11 @@ EVENTS: dict[str, EventSpec] = {
     "gateway_welcome_unposted": _gw("WARNING", (), "added to a server: Discord refused the welcome"),
     "gateway_commands_synced": _gw(
         "INFO",
-        ("hash", "commands", "remembered"),
-        "the slash commands' definition changed and was synced to Discord",
+        ("commands", "differed"),
+        "Discord held another definition of the slash commands (differed: their names): synced",
     ),
     "gateway_commands_unchanged": _gw(
-        "INFO", ("hash", "commands"), "the slash commands' definition is the one last synced: no sync"
-    ),
-    "gateway_commands_unremembered": _gw(
-        "WARNING", (), "the synced commands' hash could not be kept: the next start syncs"
+        "INFO", ("commands",), "Discord holds the slash commands' definition as this process has it: no sync"
     ),
     "gateway_settings_unread": _gw("WARNING", (), "a channel's stored settings could not be read"),
     "gateway_content_empty": _gw("WARNING", (), "messages arrive without content: the intent is off"),
@@ -341,14 +370,28 @@ EVENTS: dict[str, EventSpec] = {
             "read",
             "messages",
             "published",
+            "skipped",
+            "capped",
             "refused",
             "deleted",
             "incomplete",
             "latency_ms",
         ),
         "after a (re)connect: history read since each place's mark, missed messages "
-        "published (backfilled; refused: of members who opted out), deletes for buffered messages "
-        "Discord no longer has",
+        "published (backfilled; refused: of members who opted out; skipped: past the bound, not addressed; "
+        "capped: places read only partly), deletes for buffered messages Discord no longer has",
+    ),
+    "gateway_catchup_skipped": _gw(
+        "WARNING",
+        ("place", "read", "published", "skipped", "addressed", "capped"),
+        "a flood in one place: the newest READ_LIMIT missed messages and the addressed ones younger than "
+        "ADDRESSED_MAX_AGE_SECONDS were published, the rest skipped (counts only)",
+    ),
+    "gateway_place_unknown": _gw(
+        "WARNING", (), "the channel of an edit or delete was not cached and Discord could not say which it is"
+    ),
+    "gateway_opt_out_names_unread": _gw(
+        "WARNING", (), "Discord could not say an opted-out member's names: read again with the list"
     ),
     "gateway_opt_outs_unread": _gw(
         "WARNING",

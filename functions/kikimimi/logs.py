@@ -100,19 +100,26 @@ class JsonLogEvents:
         self._stream = stream
 
     def emit(self, event: str, fields: dict[str, Any]) -> None:
-        message = _summary(event, fields)
-        record = {"severity": severity(event), "message": message, "event": event, **_counted(fields)}
+        counted = _counted(fields)
+        message = _summary(event, counted)
+        record = {"severity": severity(event), "message": message, "event": event, **counted}
         record["time"] = datetime.now(UTC).isoformat()
         stream = self._stream or sys.stdout
         stream.write(json.dumps(_with_trace(record), ensure_ascii=False, default=str) + "\n")
         stream.flush()
 
 
+# A judge model's reason is its own sentence about the room and may quote a member: the log keeps its
+# length; the rules' reasons are terms and numbers, and stay (`kikimimi replay` shows every reason).
+MODEL_SOURCES = frozenset({"llm", "cache"})
+
+
 def _counted(fields: dict[str, Any]) -> dict[str, Any]:
     """The fields with the room's words replaced by their length (`summary` → `summary_chars`)."""
+    words = WORDS | {"reason"} if fields.get("source") in MODEL_SOURCES else WORDS
     out: dict[str, Any] = {}
     for name, value in fields.items():
-        if name not in WORDS:
+        if name not in words:
             out[name] = value
         elif value is not None:
             out[f"{name}_chars"] = len(value) if isinstance(value, str) else sum(len(str(v)) for v in value)

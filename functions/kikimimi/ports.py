@@ -26,7 +26,9 @@ from kikimimi.domain.model import (
     TaskSpec,
 )
 from kikimimi.domain.outgoing import ReplyDraft
+from kikimimi.domain.reception import ReceptionDay, TalkativenessChange
 from kikimimi.domain.window_digest import WindowDigest
+from kikimimi.domain.withheld import MemberMarks, PendingEdit
 from kikimimi.memory_ports import Embedder, Recall
 
 __all__ = [
@@ -67,11 +69,29 @@ class Store(Protocol):
         ...
 
     def update_message(
-        self, key: ChannelKey, message_id: str, content: str, pending_until: datetime
+        self,
+        key: ChannelKey,
+        message_id: str,
+        content: str,
+        pending_until: datetime,
+        *,
+        edited_at: datetime | None = None,
+        author_id: str | None = None,
+        guild_id: str | None = None,
     ) -> tuple[str, Message | None]:
         """Edit a message: ("edited", the message before), ("pending", None) when it is not buffered
-        (the edit is kept until `pending_until` for a create that comes later), ("deleted", None) past
-        its delete."""
+        (the edit is kept until `pending_until` for a create that comes later, with its author and guild:
+        `forget me` finds it), ("deleted", None) past its delete, ("stale", None) when an edit newer than
+        `edited_at` (Discord's edit time) is stored. No `edited_at`: applied whatever is stored."""
+        ...
+
+    def edit_outdated(self, key: ChannelKey, message_id: str, edited_at: datetime | None) -> bool:
+        """Is the message deleted, or does it (or its early edit) hold an edit newer than `edited_at`?
+        One read: an edit's forget task that finds this changes nothing."""
+        ...
+
+    def pending_edits_by(self, guild_id: str | None, author_id: str, limit: int) -> list[PendingEdit]:
+        """Early edits of one author in a guild (None: direct messages), in every place: one query."""
         ...
 
     def delete_message(self, key: ChannelKey, message_id: str, tombstone_until: datetime) -> Message | None:
@@ -254,6 +274,29 @@ class Store(Protocol):
         """Add one LLM call to a guild's day (an increment: concurrent calls lose none)."""
         ...
 
+    def record_reception(
+        self,
+        key: ChannelKey,
+        day: str,
+        post_id: str,
+        outcome: str,
+        unprompted: bool,
+        expire_at: datetime,
+        change: TalkativenessChange | None = None,
+    ) -> bool:
+        """Count a post's outcome on the place's `day` (YYYY-MM-DD, kept until `expire_at`), once per post:
+        False when it was counted already (a retried task). `change`: the talkativeness it moved, kept as
+        the day's latest change."""
+        ...
+
+    def receptions(self, key: ChannelKey, since_day: str) -> list[ReceptionDay]:
+        """The place's reception counts of the days on or after `since_day`, oldest first: one query."""
+        ...
+
+    def forget_receptions(self, channel_id: str) -> int:
+        """Delete a channel's reception counts (a moderator's `disable`); how many days went."""
+        ...
+
     def gateway_marks(self, keys: Sequence[ChannelKey]) -> dict[ChannelKey, str]:
         """The last message id the gateway published in each of these places (a place without one is
         left out): where its catch-up after a restart starts reading Discord's history."""
@@ -271,6 +314,16 @@ class Store(Protocol):
     def set_opted_out(self, guild_id: str, user_id: str, out: bool, at: datetime) -> bool:
         """Record a member's opt-out (`out`) or opt-in made at `at`, atomically; False when a newer change
         of theirs is stored (delivery has no order: the older one is ignored)."""
+        ...
+
+    def member_marks(self, guild_id: str) -> MemberMarks:
+        """The guild's opted-out, opted-in and forgotten members, with their times: one read (the same
+        document as `opted_out`)."""
+        ...
+
+    def mark_forgotten(self, guild_id: str, user_id: str, at: datetime) -> bool:
+        """Record that the member ran `forget me` at `at` (kept FORGET_WINDOW), atomically; False when a
+        marker as new is stored."""
         ...
 
 
@@ -370,3 +423,7 @@ class Discord(Protocol):
     def add_reaction(self, channel_id: str, message_id: str, emoji: str) -> None: ...
 
     def trigger_typing(self, channel_id: str) -> None: ...
+
+    def reactions_on(self, channel_id: str, message_id: str) -> int:
+        """How many reactions people other than the bot put on a message (one read of it)."""
+        ...

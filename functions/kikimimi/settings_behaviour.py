@@ -193,6 +193,9 @@ class BehaviourFields:
         doc="… and quiet waits this many times longer for a pause or an answer (to the ceilings), "
         "lively less",
     )
+    talkativeness_floor: float = setting(
+        0.4, "TALKATIVENESS_FLOOR", "least share of unprompted posts kept if ignored (1: fixed)", ge=0, le=1
+    )
     unanswered_after_seconds: float = setting(
         90.0, "UNANSWERED_AFTER_SECONDS", "a question unanswered this long raises the score", ge=0
     )
@@ -424,7 +427,7 @@ class BehaviourFields:
     judge_server_memory_chars: int = setting(
         1200,
         "JUDGE_SERVER_MEMORY_CHARS",
-        "characters of the other public channels' memory an LLM judgment reads (0: none)",
+        "characters of the other public places' memory an LLM judgment and a reply read (0: none)",
         ge=0,
         le=8000,
     )

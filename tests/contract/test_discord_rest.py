@@ -166,6 +166,22 @@ def test_reaction_and_typing(fake_discord: FakeDiscord, discord_rest: DiscordRes
     assert len(fake_discord.requests_to("POST", "/typing$")) == 1
 
 
+def test_reactions_on_counts_peoples_reactions_not_the_bots(
+    fake_discord: FakeDiscord, discord_rest: DiscordRest
+) -> None:
+    channel = fake_discord.channel.id
+    post = discord_rest.send_message(channel, "the deploy is done", None, "n-reactions")
+    assert discord_rest.reactions_on(channel, post) == 0
+    discord_rest.add_reaction(channel, post, "👍")  # the bot's own: not a response
+    assert discord_rest.reactions_on(channel, post) == 0
+    fake_discord.state.add_reaction(channel, post, "👍", fake_discord.alice.id)
+    fake_discord.state.add_reaction(channel, post, "🎉", fake_discord.owner.id)
+    assert discord_rest.reactions_on(channel, post) == 2
+    with pytest.raises(DiscordError) as gone:
+        discord_rest.reactions_on(channel, "123")
+    assert gone.value.status == 404 and not gone.value.retryable
+
+
 def test_typing_failures_are_swallowed(
     fake_discord: FakeDiscord, discord_rest: DiscordRest, caplog: pytest.LogCaptureFixture
 ) -> None:

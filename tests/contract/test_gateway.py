@@ -14,7 +14,6 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 from unittest import mock
@@ -99,10 +98,10 @@ def settings(**changes: Any) -> Settings:
 
 
 def new_gateway(
-    config: Settings, store: InMemoryStore | None = None, state_dir: Path | None = None
+    config: Settings, store: InMemoryStore | None = None, backlog: int = 100
 ) -> tuple[Gateway, MemoryPublisher]:
     publisher = MemoryPublisher()
-    gateway = Gateway(config, BacklogPublisher(publisher, max_backlog=100), store, state_dir)
+    gateway = Gateway(config, BacklogPublisher(publisher, max_backlog=backlog), store)
     # READY waits this long after the last GUILD_CREATE (2 s by default): keep connections quick.
     gateway._connection.guild_ready_timeout = 0.05
     return gateway, publisher
@@ -113,14 +112,14 @@ async def running(
     fake: FakeDiscord,
     config: Settings | None = None,
     store: InMemoryStore | None = None,
-    state_dir: Path | None = None,
     *,
     reconnect: bool = False,
+    backlog: int = 100,
 ) -> AsyncIterator[Running]:
     """The Gateway logged in and READY against `fake`; closed and its backlog flushed afterwards.
     `reconnect`: a dropped connection is resumed or identified again, as on the VM."""
     store = store if store is not None else InMemoryStore()
-    gateway, publisher = new_gateway(config or settings(), store, state_dir)
+    gateway, publisher = new_gateway(config or settings(), store, backlog)
     try:
         async with gateway:
             await gateway.login(fake.token or "any-token")
@@ -480,6 +479,7 @@ def test_slash_commands_are_registered_on_ready(fake_discord: FakeDiscord, allow
         "visibility",
     ]
     assert sorted(option["name"] for option in member["options"]) == [
+        "export",
         "forget",
         "help",
         "opt-in",

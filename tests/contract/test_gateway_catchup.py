@@ -84,8 +84,8 @@ def test_after_a_session_discord_would_not_resume_the_gap_is_published_backfille
             fake.drop_gateway(resumable=False)  # RESUME refused: discord.py identifies anew → READY
             await until(lambda: len(run.messages) >= 5, "the catch-up after READY", RECONNECT)
             assert len(fake.identifies) == 2
-            # From the oldest buffered message on (deletes are seen), not further.
-            assert history_reads(fake, here)[0]["after"] == str(int(kept["id"]) - 1)
+            # Newest first, one page: it stops past the oldest buffered message (deletes are seen).
+            assert [set(q) for q in history_reads(fake, here)] == [{"before", "limit"}]
             return [kept, gone, missed, mention, run]
 
     kept, gone, missed, mention, run = run_async(scenario(), timeout=60)
@@ -170,7 +170,7 @@ def test_a_restart_starts_from_the_mark_saved_at_sigterm_and_flushes_what_waited
     [backfilled] = run_async(restarted())
     assert isinstance(backfilled, MessageCreated) and backfilled.backfilled
     assert backfilled.message_id == missed["id"]
-    assert history_reads(fake, here)[-1]["after"] == sent["id"]  # nothing buffered here: from the mark
+    assert len(history_reads(fake, here)) == 1  # nothing buffered here: one page back to the mark
 
 
 def test_the_marks_are_saved_on_the_timer_only_when_they_moved(
@@ -262,3 +262,66 @@ def test_places_discord_says_are_gone_are_forgotten_even_when_not_enabled(
     assert guild_gone.guild_id == guild_gone.channel_id == other.id
     assert {e.requested_by for e in (thread_gone, channel_gone, guild_gone)} == {bot}
     assert all(abs(e.at - datetime.now(UTC)) < timedelta(minutes=1) for e in (thread_gone, guild_gone))
+
+
+def test_catchup_keeps_recent_mentions(make_fake_discord: MakeFake, caplog: pytest.LogCaptureFixture) -> None:
+    """10,000 messages missed in one channel: the newest READ_LIMIT are published, and of the older ones
+    every mention, reply to the bot and name call younger than ADDRESSED_MAX_AGE_SECONDS; the rest are
+    skipped and counted in the log (ids and counts, no words)."""
+    fake = make_fake_discord()
+    store = InMemoryStore()
+    here = fake.channel.id
+    now = datetime.now(UTC)
+    bob = fake.add_user("bob")
+    bot_line = fake.post_user_message(here, fake.bot, "the build is green", at=now - timedelta(minutes=24))
+    store.save_gateway_marks({ChannelKey(here): bot_line["id"]}, now + timedelta(days=1))
+    flood = [  # 20 minutes of chatter up to 30 s ago: the newest 1,000 span about two minutes
+        fake.post_user_message(
+            here, bob, f"line {n}", at=now - timedelta(seconds=1230 - n * 0.12), dispatch=False
+        )
+        for n in range(10_000)
+    ]
+    bot = f"<@{fake.bot.id}>"
+    addressed = [  # all older than the newest 1,000, younger than the 300 s limit
+        fake.post_user_message(
+            here, fake.alice, f"{bot} still there?", at=now - timedelta(seconds=200), dispatch=False
+        ),
+        fake.post_user_message(
+            here,
+            fake.alice,
+            "which build?",
+            reply_to=bot_line["id"],
+            at=now - timedelta(seconds=220),
+            dispatch=False,
+        ),
+        fake.post_user_message(
+            here, fake.alice, "kikimimi, you awake?", at=now - timedelta(seconds=250), dispatch=False
+        ),
+    ]
+    too_old = fake.post_user_message(
+        here, fake.alice, f"{bot} hello?", at=now - timedelta(seconds=600), dispatch=False
+    )
+    recent = fake.post_user_message(
+        here, fake.alice, f"{bot} anyone?", at=now - timedelta(seconds=20), dispatch=False
+    )
+
+    async def restarted() -> list[Any]:
+        async with running(fake, settings(addressed_max_age_seconds=300), store, backlog=2000) as run:
+            await until(
+                lambda: run.gateway.catchup.latest is not None and run.gateway.catchup.latest.done,
+                "the catch-up",
+            )
+            return await run.published(run.gateway.caught_up)
+
+    with caplog.at_level(logging.INFO, logger="gateway_vm"):
+        found = run_async(restarted(), timeout=120)
+    published = [e.message_id for e in found if isinstance(e, MessageCreated) and e.backfilled]
+    newest = sorted([m["id"] for m in (*flood, recent)], key=int)[-1000:]
+    assert recent["id"] in newest and too_old["id"] not in published
+    assert sorted(published, key=int) == sorted([*newest, *(m["id"] for m in addressed)], key=int)
+    assert published == sorted(published, key=int)  # handed on oldest first: the mark never runs ahead
+    [line] = [r.msg for r in _events(caplog.records, "gateway_catchup_skipped")]
+    assert line["read"] < 10_005 and line["published"] == 1003 and line["addressed"] == 4  # type: ignore[index]
+    assert line["skipped"] == line["read"] - 1003 and line["capped"] is True  # type: ignore[index]
+    [done] = [r.msg for r in _events(caplog.records, "gateway_catchup")]
+    assert (done["published"], done["skipped"], done["capped"]) == (1003, line["skipped"], 1)  # type: ignore[index]

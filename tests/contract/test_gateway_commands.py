@@ -103,6 +103,7 @@ def test_the_synced_commands_carry_japanese_names_descriptions_and_choices(fake_
     assert {name: o["name_localizations"]["ja"] for name, o in mine.items()} == {
         "forget": "忘れて",
         "what-do-you-know": "覚えていること",
+        "export": "書き出し",
         "privacy": "プライバシー",
         "opt-out": "読まないで",
         "opt-in": "読んでいい",

@@ -3,10 +3,13 @@ through the command tree in test_gateway_commands.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
 from types import SimpleNamespace
 
 from gateway_vm.forget_commands import bulk_deleted, export_text, forget_envelope
 from kikimimi.domain.wire import MessageDeleted, parse_envelope
+from kikimimi.usecases.memory.export import FactPart, Line, MemberExport, ProfilePart, StandingPart
 from tests.contract.test_gateway import new_gateway, run_async, settings
 
 
@@ -21,19 +24,34 @@ def test_a_bulk_delete_fans_out_into_one_delete_per_message() -> None:
     assert [parse_envelope(d).message_id for d, _, _ in publisher.published] == ["10", "20", "30"]
 
 
+def _export(profile: ProfilePart | None, facts: int = 0, lines: int = 0) -> MemberExport:
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    fact = FactPart("c1", "x" * 500, (), True, at, at, None)
+    return MemberExport(
+        guild_id="g1",
+        user_id="u1",
+        made_at=at,
+        buffered=(),
+        pending_edits=(),
+        profile=profile,
+        facts=(fact,) * facts,
+        summary_lines=(Line("c1", at, "hi"),) * lines,
+        interventions=(),
+        mentions=(),
+        standing=StandingPart(),
+    )
+
+
+def _profile(**changes: object) -> ProfilePart:
+    base = ProfilePart("jun", 1, 0, (), (), (), "", None, None)
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
 def test_the_export_text_fits_one_message() -> None:
-    export = {
-        "profile": {
-            "exchanges": 3,
-            "last_topic": ["札幌"],
-            "tags": ["旅行好き", "x" * 300],
-            "last_conversation": "y" * 900,
-        },
-        "buffered": [],
-        "facts": [{"fact": "x" * 500}] * 30,
-        "chunk_lines": [{}] * 4,
-    }
-    text = export_text(export, "ja", 30)
+    profile = _profile(
+        exchanges=3, last_topic=("札幌",), tags=("旅行好き", "x" * 300), last_conversation="y" * 900
+    )
+    text = export_text(_export(profile, facts=30, lines=4), "ja", 30)
     assert (
         len(text) <= 1900
         and "私とのやりとり 3 回" in text
@@ -45,8 +63,8 @@ def test_the_export_text_fits_one_message() -> None:
 
 
 def test_the_export_text_shows_tags_and_the_last_conversation_only_when_the_profile_has_them() -> None:
-    older = {"profile": {"exchanges": 1, "last_topic": []}, "buffered": [], "facts": [], "chunk_lines": []}
-    newer = {**older, "profile": {**older["profile"], "tags": ["gardener"], "last_conversation": "tomatoes"}}
+    older = _export(_profile())
+    newer = _export(_profile(tags=("gardener",), last_conversation="tomatoes"))
     assert "tags:" not in export_text(older, "en", 30) and "last conversation" not in export_text(
         older, "en", 30
     )
@@ -57,6 +75,7 @@ def test_the_export_text_shows_tags_and_the_last_conversation_only_when_the_prof
         "our last conversation: tomatoes",
     ]
     assert lines[-1] == "`/kikimimi-me forget` removes all of it."
+    assert export_text(_export(None), "en", 30) == "I keep nothing about you in this server."
 
 
 def test_forget_in_a_direct_message_asks_for_the_callers_conversation() -> None:

@@ -119,7 +119,14 @@ class OptOuts:
     calls: list[tuple[str, str, bool, str | None]] = field(default_factory=list)
 
     async def set_opt_out(
-        self, guild_id: str, user_id: str, out: bool, *, channel_id: str | None, thread_id: str | None
+        self,
+        guild_id: str,
+        user_id: str,
+        out: bool,
+        *,
+        channel_id: str | None,
+        thread_id: str | None,
+        names: tuple[str, ...] = (),
     ) -> None:
         self.calls.append((guild_id, user_id, out, channel_id))
 

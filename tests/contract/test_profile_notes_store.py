@@ -91,3 +91,18 @@ def test_forgetting_the_member_takes_the_notes_with_the_profile(pair: Pair, fiel
     assert getattr(pair.recall.profile("g1", "u1"), field)
     assert pair.recall.delete_profile("g1", "u1")
     assert pair.recall.profile("g1", "u1") is None
+
+
+def test_personality_notes_round_trip_and_a_delete_of_their_source_finds_and_drops_them(pair: Pair) -> None:
+    with_profile(pair)
+    trait = ProfileNote("explains steps patiently", KEY.id, ("m7", "m8"))
+    assert reflect_with(pair, 0, [ProfileNotes("u1", TAGS, LINE, (trait,))])
+    profile = pair.recall.profile("g1", "u1")
+    assert profile is not None and profile.personality == (trait,)
+    assert {"m7", "m8"} <= set(profile.note_ids)
+    changed = pair.recall.rewrite_profiles(
+        "g1", SourceMatch(message_id="m8"), lambda p: notes_without_source(p, "m8")
+    )
+    assert changed == 1  # found by the note's source alone (m8 feeds nothing else)
+    profile = pair.recall.profile("g1", "u1")
+    assert profile is not None and profile.personality == () and profile.tags == TAGS

@@ -141,6 +141,23 @@ def test_the_last_decision_shares_the_channel_document_with_the_settings(
     assert store.channel_settings(CHANNEL).enabled is False
 
 
+def test_a_threads_decision_keeps_its_reason_on_the_thread_and_where_on_the_channel(
+    store: InMemoryStore | FirestoreStore,
+) -> None:
+    from kikimimi.domain.model import LastDecision
+
+    assert THREAD.thread_id is not None
+    own = LastDecision(at=T0, trigger_id="m9", decision="silent", reason="carol is unwell")
+    pointer = LastDecision(at=T0, trigger_id="m9", decision="silent", reason="", thread_id=THREAD.thread_id)
+    store.record_decision(THREAD, own)
+    store.record_decision(CHANNEL, pointer)
+    assert store.channel_settings(THREAD).last_decision == own
+    assert store.channel_settings(CHANNEL).last_decision == pointer
+    store.forget_place(THREAD.channel_id, THREAD.thread_id, settings=True)  # the thread was deleted
+    assert store.channel_settings(THREAD).last_decision is None
+    assert store.channel_settings(CHANNEL).last_decision == pointer  # no words of the thread
+
+
 def test_the_latest_failure_of_each_kind_is_kept_beside_the_settings_for_status(
     store: InMemoryStore | FirestoreStore,
 ) -> None:

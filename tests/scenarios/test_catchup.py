@@ -134,10 +134,14 @@ class Room:
     def delete(self, message_id: str) -> None:
         self.history_of = [m for m in self.history_of if m.id != int(message_id)]
 
-    async def history(self, *, limit: int, after: Any, oldest_first: bool) -> AsyncIterator[SimpleNamespace]:
-        assert oldest_first
+    async def history(
+        self, *, limit: int | None, before: Any, after: Any, oldest_first: bool
+    ) -> AsyncIterator[SimpleNamespace]:
+        """As discord.py reads it newest first: before `before`, after `after`, `limit` at most."""
+        assert not oldest_first
         self.reads.append(after.id)
-        for message in [m for m in self.history_of if m.id > after.id][:limit]:
+        found = [m for m in self.history_of if after.id < m.id < before.id][::-1]
+        for message in found[:limit]:
             yield message
 
 

@@ -8,7 +8,7 @@ from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import ForgetRequested, MessageCreated, MessageDeleted, MessageEdited
 from kikimimi.settings import Settings
 from kikimimi.usecases.ingest import ingest
-from kikimimi.usecases.memory.erase import export_user
+from kikimimi.usecases.memory.export import export_member
 from kikimimi_dev.tools.simulation import Simulation
 from kikimimi_dev.twins.recall import InMemoryRecall
 from tests.fixtures.scan import twin_paths_containing
@@ -146,16 +146,16 @@ def test_forget_me_removes_a_member_and_keeps_the_others() -> None:
     lines = [x for c in recall.chunks(KEY) for x in c.lines]
     assert lines and all(x.author_id != "u_alice" for x in lines)
     assert all(f.source_authors != ("u_alice",) for f in recall.all_facts(KEY))
-    export = export_user(sim.store, recall, "g1", "u_alice")
-    assert export["profile"] is None and export["facts"] == [] and export["chunk_lines"] == []
+    export = export_member(sim.store, recall, "g1", "u_alice", sim.clock.now())
+    assert export.profile is None and export.facts == () and export.summary_lines == ()
 
 
 def test_what_do_you_know_lists_a_members_profile_facts_and_lines() -> None:
     sim = remembered(new_sim())
-    export = export_user(sim.store, sim.recall, "g1", "u_alice")
-    assert export["profile"]["display_name"] == "alice"
-    assert any(SECRET in f["fact"] for f in export["facts"])
-    assert any(SECRET in x["text"] for x in export["chunk_lines"])
+    export = export_member(sim.store, sim.recall, "g1", "u_alice", sim.clock.now())
+    assert export.profile is not None and export.profile.display_name == "alice"
+    assert any(SECRET in f.fact for f in export.facts)
+    assert any(SECRET in x.text for x in export.summary_lines)
 
 
 def test_forget_channel_leaves_nothing_of_it() -> None:

@@ -1,5 +1,5 @@
-"""The judge sees the server: the other public channels' memory in its prompt, bounded; a private
-channel's memory never reaches another channel's judge."""
+"""The judge sees the server: the public places' memory in its prompt (the current one marked), bounded;
+a private channel's memory never reaches another channel's judge."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.prompt_context import build_context
 from kikimimi.settings import Settings
 from kikimimi.usecases.deps import Deps
-from kikimimi.usecases.memory import recall
+from kikimimi.usecases.memory import place_view, recall
 from kikimimi.usecases.memory.maintain import forget_channel, maintain
 from kikimimi_dev.twins.deps import twin_deps
 from kikimimi_dev.twins.recall import InMemoryRecall
@@ -67,7 +67,8 @@ def judge_prompt(deps: Deps, key: ChannelKey) -> str:
             created_at=NOW,
         )
     ]
-    seen = recall.for_judge(deps, key, "g1", window, [], NOW, 300.0)
+    seen = recall.for_judge(deps, key, window, [], NOW, 300.0)
+    place = place_view.gather(deps, key, "g1", NOW, seen.memory, by="judge")
     context = build_context(
         bot_name="kikimimi",
         aliases=(),
@@ -79,18 +80,21 @@ def judge_prompt(deps: Deps, key: ChannelKey) -> str:
         trigger_id="t1",
         allowed_reactions=("👍",),
     )
-    return prompts.render("judge", seen.context(context, "en", NOW), deps.settings.prompts_dir)
+    return prompts.render("judge", seen.context(context, place, NOW), deps.settings.prompts_dir)
 
 
 def test_the_judge_reads_the_other_public_channels_and_never_a_private_one() -> None:
     deps, _ = remembered()
     prompt = judge_prompt(deps, HERE)
-    assert "[The server's other public channels]" in prompt
-    assert "<#c2>: hanami, picnic / calm / planning the spring hanami picnic" in prompt
+    assert "[Memory of the server and its places]" in prompt
+    assert (
+        "- <#c2>: long term: planning the spring hanami picnic in the park / lately: hanami, picnic (calm)"
+        in prompt
+    )
     assert "spammer" not in prompt and "<#c3>" not in prompt  # private: its memory stays in c3
-    assert "<#c1>:" not in prompt  # the current channel has its own block
-    # Stable first: the server view comes before the conversation.
-    assert prompt.index("hanami") < prompt.index("anyone around?")
+    assert "- <#c1> (you are here): long term: the release checklist" in prompt  # marked
+    # Stable first: the other places, then the current one, then the conversation.
+    assert prompt.index("hanami") < prompt.index("<#c1> (you are here)") < prompt.index("anyone around?")
 
 
 def test_a_private_channel_judge_still_never_shows_its_memory_to_others_and_sees_the_public_ones() -> None:
@@ -103,11 +107,11 @@ def test_a_private_channel_judge_still_never_shows_its_memory_to_others_and_sees
 def test_the_server_view_is_bounded_by_its_setting() -> None:
     deps, _ = remembered(judge_server_memory_chars=150)
     prompt = judge_prompt(deps, HERE)
-    view = prompt.split("[The server's other public channels]\n", 1)[1].split("\n\n", 1)[0]
-    assert len("[The server's other public channels]\n" + view) <= 150
-    assert "hanami" in view and "sourdough" not in view  # the newest first, then what fits
+    assert "- <#c2>: long term: planning" in prompt and "- <#c4>" not in prompt  # the newest first, what fits
     deps, _ = remembered(judge_server_memory_chars=0)
-    assert "other public channels" not in judge_prompt(deps, HERE)
+    prompt = judge_prompt(deps, HERE)
+    assert "<#c2>" not in prompt and "<#c4>" not in prompt
+    assert "<#c1> (you are here)" in prompt  # the current place's own memory is always there
 
 
 def test_a_channel_turning_private_leaves_the_judges_of_the_others_at_once() -> None:

@@ -326,7 +326,7 @@ def test_react_only_posts_a_reaction_and_no_message(scenario: Make) -> None:
 
 
 def test_a_thread_judgment_sees_the_parent_channel(scenario: Make) -> None:
-    """Inside a thread the prompt carries the whole thread plus the parent's recent top-level messages."""
+    """Inside a thread the prompt carries the parent's recent top-level messages, then the whole thread."""
     # The watch of t3's open question asks the model (it decides every post); the pause may ask too.
     llm = ScriptedLLM(answer(should_respond=False), answer(should_respond=False))
     s = scenario(judge_llm=llm, **BAND, **UNMETERED)
@@ -338,6 +338,12 @@ def test_a_thread_judgment_sees_the_parent_channel(scenario: Make) -> None:
     )
     request = llm.requests[-1]  # the watch of t3 (its pause may ask too)
     assert "The message that triggered this judgment: [t3]." in request.system
-    conversation, others = request.system.split("<other_recent_messages>")
+    # The channel's top-level lines come before the thread's own (context_builder).
+    before, conversation = request.system.split("<conversation>")
     assert "[t3]" in conversation and "[t1]" in conversation and "[p1]" not in conversation
-    assert "[p1]" in others and "release party" in others
+    channel_lines = before.split("<channel_lines>")[1].split("</channel_lines>")[0]
+    assert "[p1]" in channel_lines and "release party" in channel_lines
+    # What the bounds cut is on the request's log line, as counts.
+    (cut, *_) = [e["context_cut"] for e in s.sim.events.named("llm_call") if e["function"] == "judge"]
+    assert set(cut) == {"places", "memory_chars", "parent_lines", "threads", "thread_lines"}
+    assert all(isinstance(v, int) for v in cut.values())

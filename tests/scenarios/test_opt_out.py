@@ -138,7 +138,12 @@ def test_an_opt_in_before_the_second_erase_keeps_the_new_messages() -> None:
     sim.deliver(said("m2", "kai", "back and read again", 90), START + timedelta(seconds=90))
     sim.drain()
     assert [m.id for m in sim.store.messages(ChannelKey("help"))] == ["m2"]  # nothing comes back
-    assert [e["decision"] for e in sim.events.named("opt_out")] == ["opted_out", "opted_in", "erase_skipped"]
+    # The second erase takes only what they wrote while opted out (nothing here): m2 is theirs to keep.
+    assert [e["decision"] for e in sim.events.named("opt_out")] == [
+        "opted_out",
+        "opted_in",
+        "erase_while_out",
+    ]
 
 
 def test_an_older_opt_out_delivered_after_a_newer_opt_in_changes_nothing() -> None:

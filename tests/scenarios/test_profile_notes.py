@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from gateway_vm.forget_commands import export_text
 from kikimimi.domain.memory.model import UserProfile
 from kikimimi.domain.wire import (
     ChannelVisibility,
@@ -13,9 +14,10 @@ from kikimimi.domain.wire import (
     MessageCreated,
     MessageDeleted,
     MessageEdited,
+    OptOutChanged,
 )
 from kikimimi.usecases.ingest import ingest
-from kikimimi.usecases.memory.erase import export_user
+from kikimimi.usecases.memory.export import export_member
 from kikimimi_dev.twins.recall import InMemoryRecall
 
 from .conftest import Scenario
@@ -50,7 +52,9 @@ def profile(s: Scenario, user: str) -> UserProfile | None:
     return recall.profile("g1", f"id_{user}")
 
 
-def later(s: Scenario, *envelopes: MessageDeleted | MessageEdited | ForgetRequested | MessageCreated) -> None:
+def later(
+    s: Scenario, *envelopes: MessageDeleted | MessageEdited | ForgetRequested | MessageCreated | OptOutChanged
+) -> None:
     when = s.at(LATER)
     s.sim.clock.set(when)
     for envelope in envelopes:
@@ -138,16 +142,16 @@ def test_forget_me_removes_the_members_notes_and_others_notes_drawn_from_them(sc
             other.last_conversation.text if other.last_conversation else ""
         ]
         assert all("jun" not in text for text in texts)
-    export = export_user(s.sim.store, s.sim.recall, "g1", "id_jun")
-    assert export["profile"] is None
+    export = export_member(s.sim.store, s.sim.recall, "g1", "id_jun", s.sim.clock.now())
+    assert export.profile is None
 
 
 def test_what_do_you_know_shows_the_tags_and_the_last_conversation(scenario: Make) -> None:
     s = scenario()
     conversation(s)
-    shown = export_user(s.sim.store, s.sim.recall, "g1", "id_jun")["profile"]
-    assert "usb" in shown["tags"] and all(isinstance(t, str) for t in shown["tags"])
-    assert shown["last_conversation"].startswith("(extractive) asked")
+    shown = export_member(s.sim.store, s.sim.recall, "g1", "id_jun", s.sim.clock.now()).profile
+    assert shown is not None and "usb" in shown.tags and all(isinstance(t, str) for t in shown.tags)
+    assert shown.last_conversation.startswith("(extractive) asked")
 
 
 def test_forgetting_the_channel_takes_its_notes(scenario: Make) -> None:
@@ -162,3 +166,40 @@ def test_forgetting_the_channel_takes_its_notes(scenario: Make) -> None:
     for who in ("jun", "priya", "oskar"):
         p = profile(s, who)
         assert p is None or (p.tags == () and p.last_conversation is None)
+
+
+def test_personality_notes(scenario: Make) -> None:
+    """The reflection's own call writes a few inert personality lines per member, each charged to the
+    messages it came from; the writer gets them in the speaker block, what-do-you-know shows them, a
+    delete of a source drops them, and opting out forgets them."""
+    writer = RecordingWriter()
+    s = scenario(writer=writer)
+    conversation(s)
+    jun = profile(s, "jun")
+    assert jun is not None and [t.text for t in jun.personality] == ["(extractive) writes long messages"]
+    (trait,) = jun.personality
+    assert trait.place == "general" and {"p01", "p03", "p06", "p09"} <= set(trait.source_ids)
+    calls = Counter(r.fields["function"] for r in s.sim.events.records if r.event == "llm_call")
+    assert calls["reflect"] == 1  # no extra call: the same reflection answer
+    # The writer is given them, quoted, in the speaker block.
+    s.run(s.msg("p12", "jun", "@kikimimi do you remember me?", LATER, mention=True))
+    prompt = next(p for p in writer.prompts if "[Who you are talking to]" in p)
+    speaker = prompt.split("[Who you are talking to]")[1].splitlines()[0]
+    assert 'What they are like: "(extractive) writes long messages".' in speaker
+    # The writer's and the summarizer's calls, like the judge's, count what their context's bounds cut.
+    calls_cut = [e for e in s.sim.events.named("llm_call") if e["function"] in ("reply", "summarize")]
+    assert {e["function"] for e in calls_cut} == {"reply", "summarize"}
+    assert all(set(e["context_cut"]) >= {"places", "parent_lines", "threads"} for e in calls_cut)
+    # `/kikimimi-me what-do-you-know` (and the export) show them.
+    shown = export_member(s.sim.store, s.sim.recall, "g1", "id_jun", s.sim.clock.now())
+    assert shown.profile is not None and shown.profile.personality == ("(extractive) writes long messages",)
+    assert "what you seem like to me: (extractive) writes long messages" in export_text(shown, "en", 30)
+    # A delete of one of its messages drops the note (the next reflection derives it again).
+    later(s, MessageDeleted(guild_id="g1", channel_id="general", message_id="p03"))
+    after = profile(s, "jun")
+    assert after is not None and after.personality == () and "p03" not in after.note_ids
+    priya = profile(s, "priya")
+    assert priya is not None and priya.personality
+    # Opting out forgets the member, notes and all.
+    later(s, OptOutChanged(guild_id="g1", channel_id="general", user_id="id_priya", out=True, at=s.at(LATER)))
+    assert profile(s, "priya") is None

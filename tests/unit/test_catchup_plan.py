@@ -141,12 +141,12 @@ W = Window(after=at(20), mark=at(10), until=UNTIL)  # read after 20 min ago; the
             Plan((), ()),
         ),
         (
-            "a capped read compares only what it covered",
-            [at(15), at(9)],
+            "a capped read (newest first) compares only what it covered: back to its oldest message",
+            [at(12), at(9)],
             False,
-            [at(15), at(12), at(3)],
+            [at(15), at(11), at(3)],
             [],
-            Plan((at(9),), (at(12),)),
+            Plan((at(9),), (at(11), at(3))),
         ),
         ("a capped read that got nothing compares nothing", [], False, [at(12)], [], Plan((), ())),
         ("newer than the read's start: arrives live", [at(5), UNTIL + 1], True, [], [], Plan((at(5),), ())),
@@ -156,3 +156,20 @@ def test_what_is_published_and_deleted(
     case: str, history: list[int], complete: bool, buffered: list[int], handed_on: list[int], expected: Plan
 ) -> None:
     assert plan(W, sorted(history), complete, set(buffered), set(handed_on)) == expected, case
+
+
+def test_a_flood_publishes_its_newest_messages_and_every_recent_address() -> None:
+    """10,000 missed in one place: the newest READ_LIMIT are published (handed on oldest first), of the
+    older ones only those addressed to the bot; the rest are counted as skipped."""
+    flood = [at(9, n) for n in range(10_000)]
+    old_mention, recent_mention = flood[100], flood[8_000]  # both older than the newest 1,000
+    found = plan(W, flood, False, set(), set(), keep=1000, addressed={old_mention, recent_mention})
+    assert found.publish == (old_mention, recent_mention, *flood[-1000:])
+    assert found.skipped == 10_000 - 1002 and found.delete == ()
+
+
+def test_the_bound_counts_only_what_was_missed() -> None:
+    """Buffered or handed-on messages are not missed: they take no place under the bound."""
+    history = [at(8), at(7), at(6), at(5)]
+    found = plan(W, history, True, {at(6)}, {at(5)}, keep=1)
+    assert found == Plan((at(7),), (), skipped=1)

@@ -76,9 +76,10 @@ def test_private_is_the_channel_or_a_private_thread_and_unknown_counts_as_privat
     assert not channel.private(deps, HERE)
     assert channel.private(deps, THREAD)
     assert not channel.private(deps, ChannelKey("c1", "t2")), "a thread otherwise inherits its channel's"
+    assert channel.private_thread(deps, THREAD) and not channel.private_thread(deps, ChannelKey("c1", "t2"))
 
 
-def test_recent_reads_the_buffer_within_its_ttl_and_a_thread_reads_its_parent() -> None:
+def test_recent_reads_the_buffer_within_its_ttl() -> None:
     deps, store, _ = world(buffer_ttl_minutes=10)
     assert channel.ttl(deps) == timedelta(minutes=10)
     for n, minutes in enumerate((30, 8, 2, 1)):
@@ -86,5 +87,3 @@ def test_recent_reads_the_buffer_within_its_ttl_and_a_thread_reads_its_parent() 
         store.add_message(line(HERE, n, at), expire_at=at + timedelta(days=1))
     assert [m.id for m in channel.recent(deps, HERE, NOW, limit=5)] == ["m1", "m2", "m3"]
     assert [m.id for m in channel.recent(deps, HERE, NOW, limit=2)] == ["m2", "m3"]
-    assert channel.parent_messages(deps, HERE, NOW) == []  # not in a thread: nothing more to read
-    assert [m.id for m in channel.parent_messages(deps, THREAD, NOW)] == ["m1", "m2", "m3"]

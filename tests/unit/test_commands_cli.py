@@ -36,7 +36,7 @@ def test_json_is_the_payload_admin_commands_carry_manage_channels_member_command
     admin, member = commands
     assert (admin["name"], admin["default_member_permissions"]) == ("kikimimi", 16)
     assert (member["name"], member["default_member_permissions"]) == ("kikimimi-me", None)
-    assert {"privacy", "opt-out", "opt-in", "forget", "what-do-you-know", "help"} == {
+    assert {"privacy", "opt-out", "opt-in", "forget", "what-do-you-know", "export", "help"} == {
         o["name"] for o in member["options"]
     }
     assert "help" in {o["name"] for o in admin["options"]}

@@ -13,7 +13,7 @@ from gateway_vm import command_texts, decision_words
 from gateway_vm.command_texts import EN, JA, language
 from gateway_vm.decision_words import TERMS, WORDING, explain
 from kikimimi.domain.model import LastDecision
-from kikimimi.domain.rule_config import JUDGMENT_TERMS, PROACTIVE_TERM, RULE_TERMS
+from kikimimi.domain.rule_config import JUDGMENT_TERMS, PROACTIVE_TERM, RECEPTION_TERM, RULE_TERMS
 from kikimimi.domain.rules import DEFAULT_WEIGHTS
 from kikimimi_dev.local.fake_discord.commands import name_problem
 
@@ -26,8 +26,9 @@ def _fields(text: str) -> set[str]:
 
 
 def test_every_rule_term_has_words_in_both_languages() -> None:
-    # The names come from the domain: every weighed rule term and the memory's term.
-    assert (*DEFAULT_WEIGHTS, PROACTIVE_TERM) == JUDGMENT_TERMS and tuple(DEFAULT_WEIGHTS) == RULE_TERMS
+    # The names come from the domain: every weighed rule term, the memory's term and the reception's.
+    assert (*DEFAULT_WEIGHTS, PROACTIVE_TERM, RECEPTION_TERM) == JUDGMENT_TERMS
+    assert tuple(DEFAULT_WEIGHTS) == RULE_TERMS
     assert tuple(TERMS) == JUDGMENT_TERMS
     for term in JUDGMENT_TERMS:
         assert set(TERMS[term]) == {"en", "ja"}, f"{term} needs words in en and ja (decision_words.WORDING)"

@@ -404,3 +404,18 @@ def test_cloud_logging_gets_the_length_of_the_rooms_words_never_the_words() -> N
     fact, summary = (json.loads(line) for line in written.splitlines())
     assert fact["content_chars"] == 24 and fact["keywords_chars"] == 8
     assert summary["summary_chars"] == 21 and summary["mood_chars"] == 4
+
+
+@pytest.mark.parametrize("source", ["llm", "cache"])
+def test_a_judge_models_reason_is_logged_by_its_length_the_rules_reason_in_full(source: str) -> None:
+    stream = io.StringIO()
+    events = JsonLogEvents(stream)
+    model_reason = "carol says her test came back positive; she wants quiet"
+    events.emit("judgment", {"channel": "c1", "decision": "silent", "source": source, "reason": model_reason})
+    events.emit(
+        "judgment", {"channel": "c1", "decision": "respond", "source": "rules", "reason": "keyword +100"}
+    )
+    model, rules = (json.loads(line) for line in stream.getvalue().splitlines())
+    assert "carol" not in json.dumps(model) and model["reason_chars"] == len(model_reason)
+    assert model["message"] == "judgment #c1 silent"
+    assert rules["reason"] == "keyword +100" and rules["message"] == "judgment #c1 respond keyword +100"

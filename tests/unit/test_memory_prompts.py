@@ -9,6 +9,7 @@ import pytest
 
 from kikimimi import prompts
 from kikimimi.adapters.extractive_llm import ExtractiveMemoryWriter
+from kikimimi.domain.context_builder import Heard, build_place_context
 from kikimimi.domain.memory import blocks
 from kikimimi.domain.memory.model import ChannelMemory, Fact, Familiarity, GuildChannel, GuildMemory
 from kikimimi.domain.memory.prompt_context import (
@@ -40,6 +41,11 @@ GUILD = GuildMemory(
     recent_events="週末にオフ会があった",
     channels=(GuildChannel("100", ("札幌",)), GuildChannel("200", ("キャンプ",))),
 )
+OTHER = ChannelMemory(
+    key=ChannelKey("200"), guild_id="g1", summary="富士山の近くでキャンプ", topic_keywords=("キャンプ",)
+)
+# What the context builder gives the prompts of channel 100: its own memory, the guild's, channel 200's.
+PLACE = build_place_context(KEY, guild=GUILD, heard=[Heard(MEMORY, False), Heard(OTHER, True)])
 FACT = Fact(
     id="f" + "0" * 19,
     content="alice は来月札幌に引っ越す",
@@ -89,21 +95,20 @@ def _context(language: str):
 
 
 @pytest.mark.parametrize("language", ["ja", "en"])
-def test_channel_and_guild_blocks_are_in_the_judge_prompt(language: str) -> None:
-    judge = JudgeMemory(
-        channel=blocks.channel_block(MEMORY, language),
-        guild=blocks.guild_block(GUILD, KEY, language),
-        proactive=FACT,
-    )
-    text = prompts.render("judge", judge.context(_context(language), language, NOW))
-    head = (
-        "【このチャンネルの状況】 話題: 札幌、ラーメン / 雰囲気: "
-        if language == "ja"
-        else "[This channel] Topics: "
-    )
-    assert head in text
-    assert ("【サーバーの記憶】" if language == "ja" else "Server memory:") in text
-    assert "<#100>" in text and ("（今いるチャンネル）" in text or "(you are here)" in text)
+def test_the_server_and_its_places_memory_is_in_the_judge_prompt(language: str) -> None:
+    judge = JudgeMemory(memory=MEMORY, proactive=FACT)
+    text = prompts.render("judge", judge.context(_context(language), PLACE, NOW))
+    if language == "ja":
+        assert "【サーバーと各チャンネルの記憶】" in text and "サーバー（長期）: ゲームと旅行" in text
+        assert "- <#100>（今いる場所）: 長期: 札幌の話で盛り上がった" in text
+        assert "最近: 札幌、ラーメン（くだけていてにぎやか） / 参加者: alice、bob" in text
+        assert "- <#200>: 長期: 富士山の近くでキャンプ / 最近: キャンプ" in text
+    else:
+        assert "[Memory of the server and its places]" in text and "The server, lately: 週末に" in text
+        assert "- <#100> (you are here): long term: 札幌の話で盛り上がった" in text
+        assert "- <#200>: long term: 富士山の近くでキャンプ / lately: キャンプ" in text
+    # Stable first: the other place, then the current one, then the conversation.
+    assert text.index("<#200>") < text.index("<#100>") < text.index("<conversation>")
     assert (
         "ここまでの記憶はユーザーの会話から作ったメモ" if language == "ja" else "made from users' chat"
     ) in text
@@ -124,18 +129,12 @@ def test_reply_prompt_has_memory_speaker_related_and_proactive_blocks(language: 
             blocks.proactive_block(FACT, NOW, language),
         ]
     )
-    context = with_memory(
-        _context(language),
-        channel=blocks.channel_block(MEMORY, language),
-        guild=blocks.guild_block(GUILD, KEY, language),
-        recall=recall,
-        reason=reason,
-    )
+    context = with_memory(_context(language), place=PLACE, recall=recall, reason=reason)
     text = prompts.render("reply", context)
     if language == "ja":
         for part in (
-            "【このチャンネルの状況】",
-            "【サーバーの記憶】",
+            "【サーバーと各チャンネルの記憶】",
+            "<#100>（今いる場所）",
             "【話し相手】 carol さん",
             "丁寧語",
             "【関連する記憶】",
@@ -146,8 +145,8 @@ def test_reply_prompt_has_memory_speaker_related_and_proactive_blocks(language: 
             assert part in text
     else:
         for part in (
-            "[This channel]",
-            "Server memory:",
+            "[Memory of the server and its places]",
+            "<#100> (you are here)",
             "[Who you are talking to] carol",
             "polite",
             "[Related memories]",
@@ -184,11 +183,11 @@ def test_memory_keeps_the_reply_situation(language: str) -> None:
         question_id="m1",
         said=said_recently([own], [], NOW + timedelta(minutes=2)),
     )
-    context = with_memory(situation, channel=blocks.channel_block(MEMORY, language), recall="", reason="")
+    context = with_memory(situation, place=PLACE, recall="", reason="")
     kept = (context.state, context.question, context.said)
     assert kept == (situation.state, situation.question, situation.said)
     text = prompts.render("reply", context)
-    assert ("【このチャンネルの状況】" if language == "ja" else "[This channel]") in text
+    assert ("（今いる場所）" if language == "ja" else "(you are here)") in text
     assert "state MISUNDERSTANDING" in text or "状態 MISUNDERSTANDING" in text
     before, block = text.split("<conversation>")
     assert "[m1]" in before and "来月札幌に引っ越すことになりました" not in before  # named by id, not quoted
@@ -213,12 +212,11 @@ def test_the_tone_follows_familiarity_and_the_last_topic_is_named() -> None:
 
 def test_plain_prompt_contexts_still_render() -> None:
     text = prompts.render("reply", _context("ja"))
-    assert "【このチャンネルの状況】" not in text and "【関連する記憶】" not in text
+    assert "【サーバーと各チャンネルの記憶】" not in text and "【関連する記憶】" not in text
 
 
 def test_empty_memory_renders_no_block() -> None:
-    assert blocks.channel_block(ChannelMemory(key=KEY), "ja") == ""
-    assert blocks.guild_block(None, KEY, "ja") == ""
+    assert not build_place_context(KEY, heard=[Heard(ChannelMemory(key=KEY), False)]).has_memory
     assert blocks.related_block([], {}, NOW, "ja") == ""
 
 

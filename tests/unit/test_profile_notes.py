@@ -19,6 +19,7 @@ from kikimimi.domain.memory.profile_notes import (
     TAG_CHARS,
     clean_line,
     clean_tag,
+    clean_trait,
     notes_of,
     notes_without_member,
     notes_without_place,
@@ -200,3 +201,34 @@ def test_the_extractive_twin_answers_the_reflection_with_people_deterministicall
     assert jun.tags and "asks questions" in jun.tags
     assert jun.last_conversation.startswith("(extractive) asked")
     assert {p.user_id for p in parsed.people} == {"u_jun", "u_priya"}
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_personality_notes_are_parsed_bounded_inert_charged_merged_and_quoted(language: str) -> None:
+    raw = {
+        "user_id": "u_jun",
+        "tags": [],
+        "last_conversation": "",
+        "personality": ["a" * 500, "<b>x</b>\n", 3, "z"],
+    }
+    parsed = parse_reflection(answer([raw]), {"u_jun"})
+    assert [len(t) for t in parsed.people[0].personality] == [200, 9]  # two at most, strings only, clipped
+    (notes,) = notes_of(
+        [
+            PersonAnswer(
+                user_id="u_jun", tags=[], last_conversation="", personality=["<b>patient</b>\nwith udisksctl"]
+            )
+        ],
+        LINES,
+        PLACE,
+    )
+    (trait,) = notes.personality
+    assert trait.text == "‹b›patient‹/b› with udisksctl" and len(clean_trait("a" * 500)) == 120
+    assert set(trait.source_ids) == {"m1", "m2", "m3", "m5"}  # jun's own lines and those sharing a word
+    old = profile(personality=tuple(note(f"old{i}", "o1") for i in range(3)))
+    merged = with_notes(old, notes)
+    assert [t.text for t in merged.personality] == [trait.text, "old0", "old1"]  # newest first, three kept
+    assert notes_without_source(merged, "m2").personality == merged.personality[1:]
+    assert profile_from_doc("g1", "u_jun", profile_to_doc(merged)) == merged
+    block = speaker_block(merged, Familiarity.REGULAR, "jun", language)
+    assert "<" not in block and ("What they are like:" if language == "en" else "人柄のメモ:") in block

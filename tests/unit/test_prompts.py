@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from kikimimi.domain.model import Intervention, Message, ResponseType
+from kikimimi.domain.context_builder import build_place_context
+from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
 from kikimimi.domain.prompt_context import PromptContext, build_context, inert, last_lines, said_recently
 from kikimimi.prompts import PromptNotFound, render
 
@@ -155,11 +157,15 @@ def test_reply_shows_persona_and_reason() -> None:
     assert "Why you are speaking: nobody answered ⏎ bob" in prompt
 
 
-def test_other_channel_messages_get_their_own_block() -> None:
-    prompt = render("judge", ctx("en", others=[message("o1", "zed", "in another thread")]))
-    assert "<other_recent_messages>" in prompt
-    assert "[o1] 12:29 zed: in another thread" in prompt
-    assert "<other_recent_messages>" not in render("judge", ctx("en"))
+@pytest.mark.parametrize("name", ["judge", "reply"])
+def test_a_threads_channel_lines_get_their_own_block_before_the_conversation(name: str) -> None:
+    place = build_place_context(ChannelKey("c", "t"), parent=[message("o1", "zed", "on the channel")])
+    prompt = render(name, dataclasses.replace(ctx("en"), place=place))
+    assert (
+        "[o1] 12:29 zed: on the channel" in prompt.split("<channel_lines>", 1)[1].split("</channel_lines>")[0]
+    )
+    assert prompt.index("</channel_lines>") < prompt.index("<conversation>")
+    assert "<channel_lines>" not in render(name, ctx("en"))
 
 
 ATTACKS = {

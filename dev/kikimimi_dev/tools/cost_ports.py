@@ -131,6 +131,15 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     # Added alongside (their adapters' owners may refine): a guild's opt-outs.
     "opted_out": _one_read,
     "set_opted_out": lambda a, r: (1, int(bool(r)), 0),
+    # The same document with the forget markers: ingest's cached list, a fresh read per judgment and post.
+    "member_marks": _one_read,
+    "mark_forgotten": lambda a, r: (1, int(bool(r)), 0),
+    "edit_outdated": _one_read,  # an edit's forget task: is a newer edit (or the delete) stored?
+    "pending_edits_by": _query,  # forget me and what-do-you-know: the member's early edits
+    # How people received the bot's posts: a day's document per place, read and written in a transaction.
+    "record_reception": lambda a, r: (1, int(bool(r)), 0),
+    "receptions": _query,
+    "forget_receptions": lambda a, r: (max(1, int(r)), 0, int(r)),
 }
 # Documents in collections with a TTL policy (terraform/firestore.tf): each is deleted once it expires.
 TTL_CREATES: dict[str, tuple[str, Callable[[Arguments, Any], int]]] = {
@@ -146,6 +155,7 @@ TTL_CREATES: dict[str, tuple[str, Callable[[Arguments, Any], int]]] = {
     "save_gateway_marks": ("gateway_marks", lambda a, r: 0),
     # A place's shared copy: rewritten in place, one document per place.
     "keep_window_digest": ("windows", lambda a, r: 0),
+    "record_reception": ("receptions", lambda a, r: 0),
 }
 # cache_judgment writes the reserved budgets' judgments to collections of their own (one TTL each).
 TTL_POOLS = ("watch_judgments", "tension_judgments")

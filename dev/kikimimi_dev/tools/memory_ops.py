@@ -45,6 +45,7 @@ def run_operation(
         return 2
     guild, target = values
     from kikimimi.usecases.memory import erase
+    from kikimimi.usecases.memory.export import as_data, export_member
     from kikimimi.usecases.memory.summarize import summarize
 
     if deps is None:
@@ -52,7 +53,8 @@ def run_operation(
 
         deps = build_deps(settings, tasks=InlineTasks())
     if name == "export-user":
-        result: dict[str, Any] = erase.export_user(deps.store, deps.recall, guild, target)
+        exported = export_member(deps.store, deps.recall, guild, target, deps.clock.now())
+        result: dict[str, Any] = as_data(exported)
     elif name == "forget-user":
         result = erase.forget_user(deps, guild, target)
     else:

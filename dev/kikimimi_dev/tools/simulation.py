@@ -65,6 +65,9 @@ TIMELINE_FIELDS: dict[str, tuple[str, ...]] = {
     "reply_failed": ("decision", "reason"),
     "posted": ("text", "reply_to"),  # the text from the Discord twin: the log line has ids and lengths only
     "reaction": ("emoji", "reply_to"),
+    # How people received a post (its trigger), and the place's talkativeness it moved.
+    "reception": ("decision", "outcome", "unprompted", "reacted", "lines", "talkativeness", "reason"),
+    "talkativeness": ("decision", "before", "after", "outcome", "reason"),
     "channel_summary": ("reason", "window", "messages", "summary", "mood", "topic_keywords", "active_users"),
     "reflection": ("reason", "messages", "facts_added", "facts_merged", "facts_evicted"),
     "fact": ("action", "fact_id", "content", "keywords", "confidence", "shareable"),

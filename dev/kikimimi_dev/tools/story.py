@@ -242,6 +242,35 @@ def _forget(event: Mapping[str, Any], lookup: Lookup, reasons: bool) -> str:
     )
 
 
+RECEIVED = {
+    "replied": "replied to",
+    "reacted": "reacted to (an emoji, nothing said)",
+    "thanked": "thanked",
+    "corrected": "corrected",
+    "quiet": "told to be quiet",
+    "ignored": "ignored",
+}
+
+
+def _reception(event: Mapping[str, Any], lookup: Lookup, reasons: bool) -> str:
+    if event.get("decision") == "skipped":
+        return f"reception of the bot's post not settled: {event.get('reason')}"
+    kind = "unprompted post" if event.get("unprompted") else "answer"
+    outcome = str(event.get("outcome"))
+    return (
+        f"the bot's {kind} was {RECEIVED.get(outcome, outcome)} in the minutes after it "
+        f"(talkativeness {event.get('talkativeness'):.0%} of the setting)"
+    )
+
+
+def _talkativeness(event: Mapping[str, Any], lookup: Lookup, reasons: bool) -> str:
+    before, now = float(event.get("before") or 0), float(event.get("after") or 0)
+    way = "fewer" if now < before else "more"
+    return f"talkativeness {before:.0%} → {now:.0%} of the setting: {way} unprompted posts here" + _why(
+        event, reasons
+    )
+
+
 _TELLERS: dict[str, Callable[[Mapping[str, Any], Lookup, bool], str | None]] = {
     "judgment_scheduled": _judgment_scheduled,
     "judgment_cancelled": _judgment_cancelled,
@@ -261,5 +290,7 @@ _TELLERS: dict[str, Callable[[Mapping[str, Any], Lookup, bool], str | None]] = {
     "ingest": _ingest,
     "llm_budget_reached": _budget,
     "forget_request": _forget,
+    "reception": _reception,
+    "talkativeness": _talkativeness,
 }
 TOLD = frozenset(_TELLERS) | MEMORY_EVENTS  # the events a story can tell

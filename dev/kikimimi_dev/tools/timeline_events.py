@@ -29,6 +29,8 @@ DRAWN = frozenset(
         "reply_failed",
         "posted",
         "reaction",
+        "reception",
+        "talkativeness",
         "channel_summary",
         "reflection",
     }
@@ -63,6 +65,13 @@ class TimelineEvent:
     reason: str | None = None
     response_type: str | None = None
     emoji: str | None = None
+    # How people received a post (`reception`: its trigger is the post) and what it did to the place's
+    # talkativeness (`talkativeness`: before, after).
+    outcome: str | None = None
+    unprompted: bool | None = None
+    talkativeness: float | None = None
+    before: float | None = None
+    after: float | None = None
 
 
 @dataclass(frozen=True)
@@ -162,6 +171,11 @@ def _normalise(row: Mapping[str, Any], start: datetime | None) -> TimelineEvent 
         reason=_text(fields.get("reason")),
         response_type=_text(fields.get("response_type")),
         emoji=_text(fields.get("emoji")),
+        outcome=_text(fields.get("outcome")),
+        unprompted=_flag(fields.get("unprompted")),
+        talkativeness=_number(fields.get("talkativeness")),
+        before=_number(fields.get("before")),
+        after=_number(fields.get("after")),
     )
 
 

@@ -24,6 +24,8 @@ DECISIONS = frozenset(
         "reply_failed",
         "posted",
         "reaction",
+        "reception",  # how people received a post, and the talkativeness it moved
+        "talkativeness",
     }
 )
 REPLY_ENDS = {

@@ -36,6 +36,7 @@ STORE_TABLES = {
     "_guild_settings",
     "_markers",
     "_windows",
+    "_receptions",
 }
 RECALL_TABLES = {"_channels", "_chunks", "_facts", "_profiles", "_guilds"}
 # `_changed` is a field of the buffer's documents (changed_at), not documents of its own.
@@ -46,6 +47,7 @@ NOT_TABLES = {
     "reads",
     "writes",
     "_changed",
+    "_edits",  # the buffer's documents' edited_at, and an early edit's guild and author
     "_ticks",
     "_window_versions",
     "_interventions_changed",  # the interventions' changed_at
@@ -76,16 +78,23 @@ def _store(store: InMemoryStore, put: Any) -> None:
             at = store._changed.get(place, {}).get(doc_id)
             return {} if at is None else {codec.CHANGED_AT: at}
 
+        def edit(place: str, mid: str) -> tuple[datetime | None, str | None, str | None]:
+            return store._edits.get(place, {}).get(mid, (None, None, None))
+
         for place, bucket in store._messages.items():
             for mid, (message, expire_at) in bucket.items():
                 doc = codec.message_to_doc(message, expire_at) | changed(place, mid)
+                if (at := edit(place, mid)[0]) is not None:
+                    doc[codec.EDITED_AT] = at
                 put(f"channels/{place}/messages", mid, doc)
         for place, marks in store._marks.items():
             for mid, (mark, content, expire_at) in marks.items():
+                at, guild, author = edit(place, mid)
+                of = codec.PendingEditOf(ChannelKey.parse(place), guild, author, at)
                 doc = (
                     codec.tombstone_doc(mid, expire_at)
                     if mark == codec.TOMBSTONE
-                    else codec.pending_edit_doc(mid, content, expire_at)
+                    else codec.pending_edit_doc(mid, content, expire_at, of)
                 )
                 put(f"channels/{place}/messages", mid, doc | changed(place, mid))
         for place, markers in store._markers.items():
@@ -151,6 +160,9 @@ def _store(store: InMemoryStore, put: Any) -> None:
             )
         for guild, doc in store._opt_outs.items():
             put("opt_outs", guild, doc)
+        for place, days in store._receptions.items():
+            for day, doc in days.items():
+                put(f"channels/{place}/receptions", day, doc)
         for guild, doc in store._guild_settings.items():
             put("guild_settings", guild, doc)
         for (guild, day), calls in store._llm_calls.items():

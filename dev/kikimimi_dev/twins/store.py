@@ -17,10 +17,12 @@ from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, LastDecision, Message
 from kikimimi.domain.outgoing import ReplyDraft
 from kikimimi.domain.window_digest import WindowDigest
+from kikimimi.domain.withheld import newer
 from kikimimi_dev.twins.store_changes import BufferChangeLog
 from kikimimi_dev.twins.store_forget import PENDING_EDIT, TOMBSTONE, ForgettingStore
 from kikimimi_dev.twins.store_guild_settings import GuildSwitchTable
 from kikimimi_dev.twins.store_opt_outs import OptOutLists
+from kikimimi_dev.twins.store_receptions import ReceptionCounts
 
 
 def _normalized(message: Message) -> Message:
@@ -28,7 +30,7 @@ def _normalized(message: Message) -> Message:
     return replace(message, created_at=utc(message.created_at))
 
 
-class InMemoryStore(ForgettingStore, BufferChangeLog, OptOutLists, GuildSwitchTable):
+class InMemoryStore(ForgettingStore, BufferChangeLog, OptOutLists, GuildSwitchTable, ReceptionCounts):
     """Store on dicts with the Firestore adapter's semantics and read/write counters."""
 
     def __init__(self) -> None:
@@ -47,35 +49,54 @@ class InMemoryStore(ForgettingStore, BufferChangeLog, OptOutLists, GuildSwitchTa
             if mark is not None and mark[0] == TOMBSTONE:
                 return False
             stored = _normalized(message)
-            if mark is not None:  # an edit that came first: the message is stored as edited
+            if mark is not None:  # an edit that came first: the message is stored as edited (and when)
                 self.reads += 1
                 del self._marks[message.key.id][message.id]
                 stored = replace(stored, content=mark[1])
+                edits = self._edits.get(message.key.id, {})
+                if message.id in edits:
+                    edits[message.id] = (edits[message.id][0], None, None)
             bucket[message.id] = (stored, utc(expire_at))
             bisect.insort(self._order.setdefault(message.key.id, []), (stored.created_at, stored.id))
             self._touch(message.key.id, message.id)
             return True
 
     def update_message(
-        self, key: ChannelKey, message_id: str, content: str, pending_until: datetime
+        self,
+        key: ChannelKey,
+        message_id: str,
+        content: str,
+        pending_until: datetime,
+        *,
+        edited_at: datetime | None = None,
+        author_id: str | None = None,
+        guild_id: str | None = None,
     ) -> tuple[str, Message | None]:
-        """("edited", before) | ("pending", None): kept for a later create | ("deleted", None)."""
+        """("edited", before) | ("pending", None): kept for a later create | ("deleted", None) |
+        ("stale", None): a newer edit is stored."""
+        at = optional_utc(edited_at)
         with self._lock:
             self.reads += 1
-            self.writes += 1
             bucket = self._messages.get(key.id, {})
+            marks = self._marks.setdefault(key.id, {})
+            if message_id in marks and marks[message_id][0] == TOMBSTONE:
+                return "deleted", None
+            edits = self._edits.setdefault(key.id, {})
+            stored = edits.get(message_id, (None, None, None))
+            if newer(stored[0], at):
+                return "stale", None
+            self.writes += 1
             if message_id in bucket:
                 message, expire_at = bucket[message_id]
                 bucket[message_id] = (replace(message, content=content), expire_at)
+                if at is not None:
+                    edits[message_id] = (at, None, None)
                 self._touch(key.id, message_id)
                 self.writes += 1
                 self._clear_window(key.id, datetime.now(UTC))
                 return "edited", message
-            marks = self._marks.setdefault(key.id, {})
-            if message_id in marks and marks[message_id][0] == TOMBSTONE:
-                self.writes -= 1
-                return "deleted", None
             marks[message_id] = (PENDING_EDIT, content, utc(pending_until))
+            edits[message_id] = (at, guild_id, author_id)
             self._touch(key.id, message_id)
             return "pending", None
 
@@ -85,6 +106,7 @@ class InMemoryStore(ForgettingStore, BufferChangeLog, OptOutLists, GuildSwitchTa
             self.reads += 1
             self.writes += 2  # and the place's shared copy cleared, in the same commit
             self._marks.setdefault(key.id, {})[message_id] = (TOMBSTONE, "", utc(tombstone_until))
+            self._edits.get(key.id, {}).pop(message_id, None)  # a tombstone keeps no edit
             self._touch(key.id, message_id)
             self._clear_window(key.id, datetime.now(UTC))
             entry = self._messages.get(key.id, {}).pop(message_id, None)

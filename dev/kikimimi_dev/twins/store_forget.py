@@ -14,6 +14,7 @@ from kikimimi.domain.caps import CapState
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Decision, Intervention, Message
 from kikimimi.domain.outgoing import ReplyDraft
 from kikimimi.domain.window_digest import WindowDigest
+from kikimimi.domain.withheld import PendingEdit, newer
 
 TOMBSTONE = "deleted"
 PENDING_EDIT = "pending_edit"
@@ -33,7 +34,11 @@ class StoreState:
         # Message ids held by a tombstone or a pending edit: (state, content, expire_at), as Firestore
         # keeps them in the message's own document.
         self._marks: dict[str, dict[str, tuple[str, str, datetime]]] = {}
+        # Fields of those documents: the Discord edit time a message or an early edit holds, and whose
+        # early edit it is (guild, author), as Firestore keeps them in the document.
+        self._edits: dict[str, dict[str, tuple[datetime | None, str | None, str | None]]] = {}
         self._caps: dict[str, dict[str, CapState]] = {}  # place -> cap document name -> state
+        self._receptions: dict[str, dict[str, dict[str, Any]]] = {}  # place -> day -> its counts' document
         self._place_guilds: dict[str, str] = {}  # place -> its guild, as record_visibility stores it
         # place -> kind -> (when, what): the latest failures, on the place's document (record_trouble)
         self.trouble: dict[str, dict[str, tuple[datetime, str]]] = {}
@@ -66,6 +71,27 @@ class ForgettingStore(StoreState):
             self.reads += 1
             mark = self._marks.get(key.id, {}).get(message_id)
             return mark is not None and mark[0] == TOMBSTONE
+
+    def edit_outdated(self, key: ChannelKey, message_id: str, edited_at: datetime | None) -> bool:
+        with self._lock:
+            self.reads += 1
+            mark = self._marks.get(key.id, {}).get(message_id)
+            if mark is not None and mark[0] == TOMBSTONE:
+                return True
+            return newer(self._edits.get(key.id, {}).get(message_id, (None, None, None))[0], edited_at)
+
+    def pending_edits_by(self, guild_id: str | None, author_id: str, limit: int) -> list[PendingEdit]:
+        with self._lock:
+            found = [
+                PendingEdit(ChannelKey.parse(place), mid, marks[mid][1], edit[0])
+                for place, edits in self._edits.items()
+                for mid, edit in edits.items()
+                if edit[1:] == (guild_id, author_id)
+                and (marks := self._marks.get(place, {})).get(mid, ("",))[0] == PENDING_EDIT
+            ]
+            found.sort(key=lambda e: (e.key.id, e.message_id))
+            self.reads += max(1, len(found[:limit]))
+            return found[:limit]
 
     def buffered(self, key: ChannelKey, message_ids: Sequence[str]) -> set[str]:
         """Which of these ids are buffered messages: one read per id, as a batched get is billed."""
@@ -101,6 +127,12 @@ class ForgettingStore(StoreState):
                 for m, _ in bucket.values()
                 if m.guild_id == guild_id
             } | {ChannelKey.parse(k).channel_id for k, g in self._place_guilds.items() if g == guild_id}
+            found |= {  # an early edit records its guild and place too
+                ChannelKey.parse(place).channel_id
+                for place, edits in self._edits.items()
+                for mid, edit in edits.items()
+                if edit[1] == guild_id and self._marks.get(place, {}).get(mid, ("",))[0] == PENDING_EDIT
+            }
             self.reads += max(1, len(found))
             return sorted(found)
 
@@ -116,6 +148,7 @@ class ForgettingStore(StoreState):
                 self._judgments,
                 self._marks,
                 self._caps,
+                self._receptions,
             )
             keys = [
                 k for k in {*self._settings, *self._place_guilds, *self._windows}.union(*tables) if matches(k)
@@ -135,6 +168,7 @@ class ForgettingStore(StoreState):
                     if popped:
                         erased.add(k)
                 self._order.pop(k, None)
+                self._edits.pop(k, None)  # fields of the documents that went
                 current = self._settings.get(k)
                 if settings:
                     gone += int(self._settings.pop(k, None) is not None)

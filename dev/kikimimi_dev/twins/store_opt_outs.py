@@ -5,12 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from kikimimi.adapters.firestore.opt_outs import changed_doc, opted_out_of
+from kikimimi.adapters.firestore.opt_outs import changed_doc, forgotten_doc, marks_of, opted_out_of
+from kikimimi.domain.withheld import MemberMarks
 from kikimimi_dev.twins.store_forget import StoreState
 
 
 class OptOutLists(StoreState):
-    """`opted_out` and `set_opted_out` on a dict of guild documents (the adapter's own document logic)."""
+    """`opted_out`, `member_marks` and their changes on a dict of guild documents (the adapter's own
+    document logic)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -26,6 +28,22 @@ class OptOutLists(StoreState):
         with self._lock:
             self.reads += 1
             changed = changed_doc(self._opt_outs.get(guild_id), guild_id, user_id, out, at)
+            if changed is None:
+                return False
+            self.writes += 1
+            self._opt_outs[guild_id] = changed
+            return True
+
+    def member_marks(self, guild_id: str) -> MemberMarks:
+        with self._lock:
+            self.reads += 1
+            return marks_of(self._opt_outs.get(guild_id))
+
+    def mark_forgotten(self, guild_id: str, user_id: str, at: datetime) -> bool:
+        """Under the lock (Firestore: a transaction); False when a marker as new is stored."""
+        with self._lock:
+            self.reads += 1
+            changed = forgotten_doc(self._opt_outs.get(guild_id), guild_id, user_id, at)
             if changed is None:
                 return False
             self.writes += 1

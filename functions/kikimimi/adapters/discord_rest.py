@@ -135,6 +135,15 @@ class DiscordRest:
         template = "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me"
         self._call(_Route("PUT", template, channel_id, params), None)
 
+    def reactions_on(self, channel_id: str, message_id: str) -> int:
+        """The message's reactions (Discord counts them per emoji) less the bot's own (`me`)."""
+        params = {"message_id": quote(message_id, safe="")}
+        route = _Route("GET", "/channels/{channel_id}/messages/{message_id}", channel_id, params)
+        data = self._call(route, None) or {}
+        return sum(
+            max(0, int(r.get("count", 0)) - int(bool(r.get("me")))) for r in data.get("reactions") or []
+        )
+
     def trigger_typing(self, channel_id: str) -> None:
         """Show "typing…"; purely cosmetic, so one attempt and failures are only logged."""
         try:

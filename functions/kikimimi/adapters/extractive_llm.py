@@ -36,6 +36,14 @@ def _japanese(system: str) -> bool:
     return "スキーマに合う JSON" in system
 
 
+def _style(texts: list[str], lang: str) -> str:
+    """How someone writes, from the length of their lines alone (no meaning read)."""
+    average = sum(len(t) for t in texts) / max(1, len(texts))
+    if lang == "ja":
+        return MARK[lang] + ("短い文で話す" if average < 20 else "長めの文で話す")
+    return MARK[lang] + ("writes short lines" if average < 40 else "writes long messages")
+
+
 def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -111,7 +119,8 @@ class ExtractiveMemoryWriter:
 
     def _people(self, blocks: dict[str, str], lang: str) -> list[dict[str, Any]]:
         """A note per person who spoke: their keywords as tags (and "asks questions" when they asked),
-        and a line from their own words: the first question they asked, else what they talked about."""
+        a line from their own words (the first question they asked, else what they talked about), and a
+        personality line from how they write (short or long lines)."""
         said: dict[str, list[str]] = {}
         for x in _lines(blocks.get("messages", "")):
             if not x["who"]:
@@ -135,7 +144,14 @@ class ExtractiveMemoryWriter:
             else:
                 line = f"「{_short(texts[-1], 60)}」" if lang == "ja" else f'said "{_short(texts[-1], 70)}"'
             line = _short(MARK[lang] + line, 160)
-            people.append({"user_id": uid, "tags": tags[:4], "last_conversation": line})
+            people.append(
+                {
+                    "user_id": uid,
+                    "tags": tags[:4],
+                    "last_conversation": line,
+                    "personality": [_style(texts, lang)],
+                }
+            )
         return people
 
     def _guild(self, blocks: dict[str, str], lang: str) -> dict[str, Any]:

@@ -36,6 +36,7 @@ class RecordingDiscord:
         self._echo = echo
         self._lock = threading.Lock()
         self.failures: list[DiscordError] = []  # raised, in order, by the next calls
+        self.member_reactions: dict[str, int] = {}  # message id -> reactions people put on it
 
     def _maybe_fail(self) -> None:
         if self.failures:
@@ -62,6 +63,16 @@ class RecordingDiscord:
             self.sent.append(Sent("reaction", channel_id, emoji, message_id))
         if self._echo:
             self._echo(f"[recording discord] #{channel_id} reaction {emoji} on {message_id}")
+
+    def reactions_on(self, channel_id: str, message_id: str) -> int:
+        with self._lock:
+            self._maybe_fail()
+            return self.member_reactions.get(message_id, 0)
+
+    def react_as_member(self, message_id: str) -> None:
+        """A member puts an emoji on a message (what reactions_on then counts)."""
+        with self._lock:
+            self.member_reactions[message_id] = self.member_reactions.get(message_id, 0) + 1
 
     def trigger_typing(self, channel_id: str) -> None:
         with self._lock:

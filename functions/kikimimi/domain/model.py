@@ -153,6 +153,9 @@ class LastDecision:
     trigger_id: str
     decision: str  # respond | silent
     reason: str
+    # A judgment in a thread, as its channel's document holds it: where, without the reason (the reason is
+    # on the thread's own document, which goes with the thread and which `forget me` there reaches).
+    thread_id: str | None = None
 
 
 @dataclass(frozen=True)

@@ -7,52 +7,19 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from kikimimi.domain.language import conversation_language, reply_language
 from kikimimi.domain.model import PERSONA_MAX_CHARS, ConversationState, Intervention, Message
+from kikimimi.domain.prompt_lines import Line, inert
 from kikimimi.domain.states import STATE_NAMES, guide
 
-MAX_LINE = 500
+if TYPE_CHECKING:  # the builder imports Line and inert from here
+    from kikimimi.domain.context_builder import PlaceContext
+
 DIGEST_LINES = 8  # what the judgment cache compares: the last lines carry the situation
 SAID_LINES = 5  # the bot's own recent posts the reply writer sees, so it does not repeat itself
 SAID_WITHIN = timedelta(hours=1)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
-
-
-def inert(text: str, limit: int = MAX_LINE) -> str:
-    """User text as one line that cannot close a prompt block or start a new one.
-
-    Angle brackets become look-alikes so `</conversation>` typed by a user is not the delimiter,
-    newlines are shown as ⏎ so a message cannot forge new lines of the transcript, and bidi
-    controls are dropped.
-    """
-    text = _CONTROL.sub("", text).replace("<", "‹").replace(">", "›")
-    text = re.sub(r"\r\n|[\r\n\x85\u2028\u2029]", " ⏎ ", text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-@dataclass(frozen=True)
-class Line:
-    """One message as the prompt shows it."""
-
-    id: str
-    author: str
-    text: str
-    at: str
-    is_bot: bool
-    is_self: bool
-
-    @classmethod
-    def of(cls, message: Message) -> Line:
-        return cls(
-            id=message.id,
-            author=inert(message.author_name, 64),
-            text=inert(message.content)
-            + (f" [+{message.attachments} attachment(s)]" if message.attachments else ""),
-            at=message.created_at.strftime("%H:%M"),
-            is_bot=message.author_is_bot,
-            is_self=message.is_self,
-        )
 
 
 @dataclass(frozen=True)
@@ -118,10 +85,10 @@ class PromptContext:
     language: str
     now: str
     conversation: tuple[Line, ...]
-    others: tuple[Line, ...] = ()
     history: InterventionSummary = InterventionSummary(None, 0, "")
-    channel_memory: str = ""
-    guild_memory: str = ""
+    # What the context builder gives around the place's own lines (memory, a thread's channel and its
+    # other threads); None until the memory layers fill it.
+    place: PlaceContext | None = None
     trigger_id: str = ""
     target: Line | None = None
     reason: str = ""
@@ -177,7 +144,6 @@ def build_context(
     reason: str = "",
     response_type: str = "full_response",
     allowed_reactions: Sequence[str] = (),
-    others: Sequence[Message] = (),
     state: ConversationState = ConversationState.ACTIVE,
     addressed: bool = False,
     question_id: str | None = None,
@@ -207,7 +173,6 @@ def build_context(
         else conversation_language(language, human_lines),
         now=now.strftime("%Y-%m-%d %H:%M UTC"),
         conversation=lines,
-        others=tuple(Line.of(m) for m in others),
         history=InterventionSummary.of(interventions, now),
         trigger_id=trigger_id,
         target=target,

@@ -55,8 +55,10 @@ ADDRESSED_TERMS = frozenset({"mention", "reply_to_bot", "name_call"})
 RULE_TERMS: tuple[str, ...] = tuple(DEFAULT_WEIGHTS)
 # The memory's term (usecases/memory/recall): a fact worth bringing up; weighed by PROACTIVE_WEIGHT.
 PROACTIVE_TERM = "proactive_memory"
-# Every term a judgment's score can carry, and so its reason name.
-JUDGMENT_TERMS: tuple[str, ...] = (*RULE_TERMS, PROACTIVE_TERM)
+# How people received the bot's unprompted posts here (domain/reception.py): the score times the place's
+# talkativeness, as a (negative) term.
+RECEPTION_TERM = "reception"
+JUDGMENT_TERMS: tuple[str, ...] = (*RULE_TERMS, PROACTIVE_TERM, RECEPTION_TERM)
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,9 @@ class MessageEdited(_Place):
     # Who wrote it, when Discord's event says (it does for a content edit): an opted-out member's edit is
     # neither published nor kept (without it, an edit of a message never stored would wait as a pending edit).
     author_id: Id | None = None
+    # Discord's edit time (`edited_timestamp`): deliveries have no order, and an older edit delivered
+    # last must not overwrite a newer one (None: an old envelope, applied as it comes).
+    edited_at: UtcTime | None = None
 
 
 class MessageDeleted(_Place):
@@ -157,6 +160,9 @@ class JudgeTask(_Place):
     watch: bool = False  # the trigger is an open question; newer chatter does not make this stale
     wait_seconds: float = Field(default=0.0, ge=0, le=86400)  # a watch: how long people had to answer
     silence: bool = False  # the second watch of a question the room met with silence
+    # Not "": no judgment, but how people received the bot's post `trigger_id` (usecases/reception.py),
+    # an answer to someone ("addressed") or the bot's own choice ("unprompted").
+    reception: Literal["", "addressed", "unprompted"] = ""
 
 
 class ReplyTask(_Place):

@@ -1,5 +1,6 @@
 """What the use cases ask about a place: its moderator settings (cached), whether the bot is on, quiet or
-private there, how long its buffer keeps messages, and the parent channel's lines around a thread."""
+private there (a private thread, even to its channel's other threads), how long its buffer keeps
+messages."""
 
 from __future__ import annotations
 
@@ -87,8 +88,11 @@ def forget_settings(deps: Deps, key: ChannelKey) -> None:
 def private(deps: Deps, key: ChannelKey) -> bool:
     """Does memory made here stay here? A private channel, or a private thread (a thread otherwise
     inherits its channel's audience); unknown counts as private."""
-    if settings_of(deps, key).is_private:
-        return True
+    return settings_of(deps, key).is_private or private_thread(deps, key)
+
+
+def private_thread(deps: Deps, key: ChannelKey) -> bool:
+    """A private thread: its words stay in it, even from the other threads of its channel."""
     return key.thread_id is not None and _place_settings(deps, key).private is True
 
 
@@ -152,13 +156,6 @@ def forget_line(deps: Deps, key: ChannelKey, message_id: str) -> None:
     at its next look, from its tombstone). An edit needs nothing: the next look reads the new words."""
     for lines in place_lines.every(deps):
         lines.forget(key, message_id)
-
-
-def parent_messages(deps: Deps, key: ChannelKey, now: datetime) -> list[Message]:
-    """Inside a thread, the parent channel's recent top-level messages (only when a prompt is built)."""
-    if key.thread_id is None:
-        return []
-    return recent(deps, ChannelKey(key.channel_id), now, limit=10)
 
 
 Handled = TypeVar("Handled", MessageCreated, MessageEdited, MessageDeleted)

@@ -31,7 +31,7 @@ from kikimimi.domain.rules import (
 from kikimimi.domain.tension import read_state
 from kikimimi.domain.wire import JudgeTask, ReplyTask, dump
 from kikimimi.settings import Settings
-from kikimimi.usecases import answered, channel, judge_llm
+from kikimimi.usecases import answered, channel, judge_llm, reception, withheld
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.judge_llm import Room
 from kikimimi.usecases.memory import recall as memory_recall
@@ -46,6 +46,9 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     A pause judgment decides about its trigger when the room paused after it; a question watch decides
     about an open question once people had their chance to answer it, whatever was said since.
     """
+    if task.reception:  # not a judgment: how people received a post (on the judge function's queue)
+        reception.settle(deps, task)
+        return None
     started = time.perf_counter()
     key = task.key
     base = {
@@ -81,10 +84,14 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
         latency_ms=elapsed_ms(started),
     )
     verdict_word = "respond" if decision.should_respond else "silent"
-    # On the parent channel's document: /kikimimi status answers per channel, threads included.
-    deps.store.record_decision(
-        ChannelKey(key.channel_id), LastDecision(now, task.trigger_id, verdict_word, decision.reason)
-    )
+    kept = withheld.kept_reason(deps, task.guild_id, window, decision.reason)  # none naming the forgotten
+    last = LastDecision(now, task.trigger_id, verdict_word, kept)
+    deps.store.record_decision(key, last)
+    if key.thread_id is not None:
+        # /kikimimi status answers per channel, threads included: the channel's document learns when and
+        # where, never the reason (an LLM's words about a thread's people stay with the thread).
+        pointer = dataclasses.replace(last, reason="", thread_id=key.thread_id)
+        deps.store.record_decision(ChannelKey(key.channel_id), pointer)
     if decision.should_respond:
         _schedule_reply(deps, task, decision, trigger, now)
     return decision
@@ -162,10 +169,8 @@ def _read_room(
     )
     # Reserved LLM budgets: a question nobody took, and a heated room, are judged even in a busy hour.
     pool = "watch" if task.watch else "tension" if score.tension or score.door else ""
-    recall = memory_recall.for_judge(
-        deps, key, task.guild_id, window, interventions, now, config.cooldown_seconds
-    )
-    score = recall.score(score, s.proactive_weight)
+    recall = memory_recall.for_judge(deps, key, window, interventions, now, config.cooldown_seconds)
+    score = reception.damp(deps, key, recall.score(score, s.proactive_weight), now)  # how posts here fared
     return Room(window, limit, trigger, interventions, config, score, recall, maybe, pool)
 
 

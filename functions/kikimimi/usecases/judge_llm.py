@@ -15,6 +15,7 @@ from kikimimi.domain.rules import RuleConfig, Score
 from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.usecases import channel, limits
 from kikimimi.usecases.deps import Deps
+from kikimimi.usecases.memory import place_view
 from kikimimi.usecases.memory import recall as memory_recall
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,8 @@ def ask_llm(deps: Deps, key: ChannelKey, room: Room, now: datetime) -> Decision 
         error = f"{type(exc).__name__}: {exc}"
         deps.store.record_trouble(ChannelKey(key.channel_id), "llm", now, error)
         return llm_failure(score, exc)
-    deps.llm_call(key, "judge", result, trigger=trigger.id)
+    cut = context.place.cut.counts() if context.place else {}
+    deps.llm_call(key, "judge", result, trigger=trigger.id, context_cut=cut)
     decision = apply_answer(
         answer,
         score=score.total,
@@ -115,7 +117,8 @@ def ask_llm(deps: Deps, key: ChannelKey, room: Room, now: datetime) -> Decision 
 
 
 def judge_context(deps: Deps, key: ChannelKey, room: Room, now: datetime) -> PromptContext:
-    """The judge prompt's context: the room's lines, the bot's recent turns, memory, unsure answers."""
+    """The judge prompt's context: the room's lines, the bot's recent turns, what the context builder gives
+    around the place, unsure answers."""
     s = deps.settings
     context = build_context(
         bot_name=s.bot_name,
@@ -127,10 +130,12 @@ def judge_context(deps: Deps, key: ChannelKey, room: Room, now: datetime) -> Pro
         interventions=room.interventions,
         trigger_id=room.trigger.id,
         allowed_reactions=s.allowed_reactions,
-        others=channel.parent_messages(deps, key, now),
         maybe_answers=room.maybe,
     )
-    return room.recall.context(context, context.language, now)
+    # Around the place (every public place's memory, a thread's channel and other threads): only when the
+    # model is asked, so a judgment the rules settle reads none of it.
+    place = place_view.gather(deps, key, room.trigger.guild_id, now, room.recall.memory, by="judge")
+    return room.recall.context(context, place, now)
 
 
 def llm_failure(score: Score, exc: Exception) -> Decision:

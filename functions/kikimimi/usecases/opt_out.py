@@ -8,29 +8,24 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
-from functools import partial
 from typing import Any, TypeVar
 
 from kikimimi.domain.memory.wire import ForgetTask
-from kikimimi.domain.model import TaskKind, TaskSpec
-from kikimimi.domain.wire import ForgetRequested, MessageCreated, MessageEdited, OptOutChanged, dump
-from kikimimi.usecases import channel
-from kikimimi.usecases.deps import Deps, cached
-from kikimimi.usecases.memory import erase
+from kikimimi.domain.wire import ForgetRequested, MessageCreated, MessageEdited, OptOutChanged
+from kikimimi.usecases import channel, withheld
+from kikimimi.usecases.deps import Deps
+from kikimimi.usecases.memory import erase, second_erase
 from kikimimi.usecases.memory.forget import forget_message
 
 # Longer than the list's cache (a stale instance stores for at most that long) and than ingest usually
 # takes to work off a burst; a Pub/Sub redelivery later still is refused, the list being known by then.
-ERASE_AGAIN = timedelta(minutes=5)
+ERASE_AGAIN = withheld.ERASE_AGAIN
 Envelope = TypeVar("Envelope", MessageCreated, MessageEdited)
 
 
 def opted_out(deps: Deps, guild_id: str) -> frozenset[str]:
     """The guild's opted-out members, cached per process like a place's settings (no read per message)."""
-    now = deps.clock.now().timestamp()
-    load = partial(deps.store.opted_out, guild_id)
-    return cached(deps.memory_cache, _cache_name(guild_id), now, channel.SETTINGS_CACHE_SECONDS, load)
+    return frozenset(withheld.marks(deps, guild_id).opted_out)
 
 
 def refused(deps: Deps, envelope: MessageCreated | MessageEdited) -> bool:
@@ -41,10 +36,20 @@ def refused(deps: Deps, envelope: MessageCreated | MessageEdited) -> bool:
     return author in opted_out(deps, envelope.guild_id)
 
 
+def forgotten(deps: Deps, envelope: MessageCreated | MessageEdited) -> bool:
+    """Is this message (or edit) one a member made before their `forget me` (in flight then, or
+    redelivered since)? What they write after it is theirs to keep."""
+    author = envelope.author_id
+    if envelope.guild_id is None or author is None:
+        return False
+    at = envelope.created_at if isinstance(envelope, MessageCreated) else envelope.edited_at
+    return withheld.marks(deps, envelope.guild_id).refuses(author, at) == "forgotten"
+
+
 def heeded(handle: Callable[[Deps, Envelope], str]) -> Callable[[Deps, Envelope], str]:
-    """A message's (or edit's) handler that first refuses an opted-out author: nothing stored, judged or
-    answered, not even a mention of the bot."""
-    return channel.unless(refused, "opted out", handle)
+    """A message's (or edit's) handler that first refuses an opted-out author, and a line made before its
+    author's `forget me`: nothing stored, judged or answered, not even a mention of the bot."""
+    return channel.unless(refused, "opted out", channel.unless(forgotten, "forgotten", handle))
 
 
 def record(deps: Deps, envelope: OptOutChanged) -> str:
@@ -52,7 +57,7 @@ def record(deps: Deps, envelope: OptOutChanged) -> str:
     erase. Safe to run again: the erase finds only what is left, the task name is the change's."""
     key, guild, user = envelope.key, envelope.guild_id, envelope.user_id
     applied = deps.store.set_opted_out(guild, user, envelope.out, envelope.at)
-    deps.memory_cache.pop(_cache_name(guild), None)  # this process sees its change at once
+    withheld.changed(deps, guild)  # this process sees its change at once
     base = {"function": "ingest", "guild": guild, "user": user}
     if not applied:
         deps.emit("opt_out", key, **base, decision="stale", reason="a newer opt-out or opt-in is stored")
@@ -62,7 +67,7 @@ def record(deps: Deps, envelope: OptOutChanged) -> str:
         return "opted_in"
     request = _erase_request(envelope)
     erase.on_request(deps, request)
-    again = _erase_again(deps, request)
+    again = withheld.again_later(deps, request)
     # Last: the line that says what the delivery did (the erase logged its counts above).
     reason = "the member opted out: what was kept is forgotten" + (
         f", and again in {again.total_seconds():g}s" if again else ""
@@ -85,35 +90,26 @@ def _erase_request(envelope: OptOutChanged) -> ForgetRequested:
     )
 
 
-def erase_task_name(request: ForgetRequested) -> str:
-    """`forget-optout-{guild}-{user}-{ms}`: one second erase per opt-out (a redelivery makes no other)."""
-    return f"forget-optout-{request.guild_id}-{request.user_id}-{int(request.at.timestamp() * 1000)}"
-
-
-def _erase_again(deps: Deps, request: ForgetRequested) -> timedelta | None:
-    """The second erase, a forget task ERASE_AGAIN from now (none where no forget function is routed:
-    no memory and no FORGET_URL, as for a delete); returns its delay when there is one."""
-    if deps.recall is None and not deps.settings.forget_url:
-        return None
-    name = erase_task_name(request)
-    if deps.tasks.schedule(TaskSpec(name, TaskKind.FORGET, deps.clock.now() + ERASE_AGAIN, dump(request))):
-        base = {"function": "ingest", "guild": request.guild_id, "trigger": None}
-        deps.emit("forget_scheduled", request.key, **base, task=name, reason="opt_out")
-    return ERASE_AGAIN
-
-
 def forget_work(deps: Deps, task: ForgetTask | ForgetRequested) -> Any:
-    """The forget function: a deleted or edited message through memory, or an opted-out member's second
-    erase (skipped when they opted back in meanwhile: their new messages are theirs to keep)."""
+    """The forget function: a deleted or edited message through memory, or a member's second erase —
+    after `forget me`, what they wrote before it; after an opt-out, everything while they are still opted
+    out, else what they wrote between the opt-out and the opt-in (their new messages are theirs)."""
     if isinstance(task, ForgetTask):
         return forget_message(deps, task)
     guild, user = task.guild_id, task.user_id
-    if guild is None or user is None or user not in deps.store.opted_out(guild):  # fresh, not cached
-        base = {"function": "forget", "guild": guild, "user": user}
+    base = {"function": "forget", "guild": guild, "user": user}
+    if guild is None or user is None:
+        deps.emit("opt_out", task.key, **base, decision="erase_skipped", reason="no guild or member")
+        return "skipped"
+    if task.reason == "command":
+        return second_erase.erase_again(deps, task, until=task.at)
+    found = deps.store.member_marks(guild)  # fresh, not cached
+    if user in found.opted_out:
+        return erase.on_request(deps, task)
+    back = found.opted_in.get(user)
+    if back is None or back < task.at:
         deps.emit("opt_out", task.key, **base, decision="erase_skipped", reason="no longer opted out")
         return "skipped"
-    return erase.on_request(deps, task)
-
-
-def _cache_name(guild_id: str) -> str:
-    return f"opt_outs:{guild_id}"
+    reason = "opted in again: what they wrote while opted out is forgotten"
+    deps.emit("opt_out", task.key, **base, decision="erase_while_out", reason=reason)
+    return second_erase.erase_again(deps, task, since=task.at, until=back)

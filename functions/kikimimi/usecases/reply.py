@@ -19,7 +19,7 @@ from kikimimi.domain.outgoing import ReplyDraft, part_nonce, reply_parts, shape_
 from kikimimi.domain.prompt_context import PromptContext, build_context, last_lines, said_recently
 from kikimimi.domain.wire import ReplyTask
 from kikimimi.ports import DiscordError, LLMError, LLMRequest, LLMResult
-from kikimimi.usecases import answered, channel, grounding, limits
+from kikimimi.usecases import answered, channel, grounding, limits, reception, withheld
 from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.memory import recall as memory_recall
 
@@ -104,6 +104,8 @@ def _skipped(
 def _react(deps: Deps, turn: _Turn, emoji: str, started: float) -> None:
     """A reaction on the target instead of words."""
     key = turn.key
+    if withheld.reply_blocked(deps, turn.task, turn.window, "", turn.target_id, turn.base):
+        return
     if not _discord(
         deps, key, turn.base, lambda: deps.discord.add_reaction(key.target, turn.target_id, emoji)
     ):
@@ -127,12 +129,15 @@ def _deliver(
     key, task = turn.key, turn.task
     if _target_deleted(deps, key, turn.base, turn.target_id):  # deleted while the text was written
         return None
+    if withheld.reply_blocked(deps, task, turn.window, draft.text, turn.target_id, turn.base):
+        return None  # a member who opted out or ran forget me meanwhile: not answered, not quoted
     posted = _post(deps, key, turn.base, list(draft.parts), turn.target_id, nonce)
     if not posted:
         return None
     _buffer_parts(deps, turn, draft.parts, posted)
     _remember(deps, key, task, turn.window, posted[0], turn.now)
     memory_recall.after_post(deps, key, task, turn.now)
+    reception.watch_post(deps, task, posted[0], turn.now)  # how people receive it, settled in a few minutes
     # Ids and lengths, never the words: what people said and the bot wrote stays out of Cloud Logging
     # (the posted text is in Discord, and in the buffer for the buffer's TTL).
     deps.emit(
@@ -189,7 +194,7 @@ def _write_draft(
         return None
     _discord(deps, key, base, lambda: deps.discord.trigger_typing(key.target))
     context = memory_recall.for_reply(
-        deps, _reply_context(deps, turn, interventions), task, turn.window, turn.now
+        deps, _reply_context(deps, turn, interventions), task, turn.window, turn.now, by=READER
     )
     purpose = "short_ack" if task.response_type is ResponseType.SHORT_ACK else "reply"
     cap, thinking = s.output_budget(purpose)
@@ -207,7 +212,8 @@ def _write_draft(
     if result is None:
         deps.emit("reply_failed", key, **base, decision="failed", reason="llm failure")
         return None
-    deps.llm_call(key, "reply", result, guild=task.guild_id, trigger=task.trigger_id)
+    cut = context.place.cut.counts() if context.place else {}
+    deps.llm_call(key, "reply", result, guild=task.guild_id, trigger=task.trigger_id, context_cut=cut)
     shaped = shape_reply(result.text, single_line=purpose == "short_ack")
     shaped = grounding.cited(deps, key, base, shaped, result)  # the sites a grounded answer drew on
     text = _known_links_only(deps, key, base, shaped, request, result)
@@ -235,7 +241,6 @@ def _reply_context(deps: Deps, turn: _Turn, interventions: list[Intervention]) -
         target_id=turn.target_id,
         reason=task.reason,
         response_type=task.response_type.value,
-        others=channel.parent_messages(deps, turn.key, now),
         state=task.state,
         addressed=task.addressed,
         question_id=task.question_id,

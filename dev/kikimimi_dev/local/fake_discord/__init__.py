@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from kikimimi_dev.local.fake_discord.interactions import MANAGE_CHANNELS, MEMBER_PERMISSIONS, Interaction
 from kikimimi_dev.local.fake_discord.server import DEFAULT_TOKEN, FakeDiscord
-from kikimimi_dev.local.fake_discord.state import Channel, Guild, RecordedRequest, StoredMessage, User
+from kikimimi_dev.local.fake_discord.state import (
+    Channel,
+    Guild,
+    RecordedExchange,
+    RecordedRequest,
+    StoredMessage,
+    UploadedFile,
+    User,
+)
 
 __all__ = [
     "DEFAULT_TOKEN",
@@ -14,7 +22,9 @@ __all__ = [
     "FakeDiscord",
     "Guild",
     "Interaction",
+    "RecordedExchange",
     "RecordedRequest",
     "StoredMessage",
+    "UploadedFile",
     "User",
 ]

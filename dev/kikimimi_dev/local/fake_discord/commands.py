@@ -98,8 +98,21 @@ class CommandRoutes:
         return json_response(200, self._state.upsert_commands(app_id, guild_id, body))
 
     async def _get(self, request: web.Request) -> web.Response:
+        """Discord sends the localization dictionaries only with `with_localizations=true`."""
         with self._state.lock:
-            return json_response(200, list(self._state.commands.get(self._key(request), [])))
+            found = list(self._state.commands.get(self._key(request), []))
+        if request.query.get("with_localizations", "").lower() != "true":
+            found = [_unlocalized(c) for c in found]
+        return json_response(200, found)
+
+
+def _unlocalized(entry: dict[str, Any]) -> dict[str, Any]:
+    """A command (or option, or choice) without its `…_localizations` dictionaries, nested ones too."""
+    out = {k: v for k, v in entry.items() if not k.endswith("_localizations")}
+    for key in ("options", "choices"):
+        if isinstance(out.get(key), list):
+            out[key] = [_unlocalized(o) if isinstance(o, dict) else o for o in out[key]]
+    return out
 
 
 def _synced(state: FakeState, app_id: str, guild_id: str | None) -> dict[str, dict[str, Any]]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from kikimimi_dev.local.fake_discord import payloads
 from kikimimi_dev.local.fake_discord.interactions import Interaction, Interactions
-from kikimimi_dev.local.fake_discord.state import FakeState, RecordedRequest, StoredMessage
+from kikimimi_dev.local.fake_discord.state import FakeState, RecordedExchange, RecordedRequest, StoredMessage
 
 
 class Inspection:
@@ -21,6 +21,12 @@ class Inspection:
         with self.state.lock:
             return list(self.state.requests)
 
+    @property
+    def exchanges(self) -> list[RecordedExchange]:
+        """Every REST call with the fake's answer, oldest first (what Discord's OpenAPI is checked on)."""
+        with self.state.lock:
+            return list(self.state.exchanges)
+
     def requests_to(self, method: str, path_regex: str) -> list[RecordedRequest]:
         pattern = re.compile(path_regex)
         return [r for r in self.requests if r.method == method.upper() and pattern.search(r.path)]
@@ -28,6 +34,7 @@ class Inspection:
     def clear_requests(self) -> None:
         with self.state.lock:
             self.state.requests.clear()
+            self.state.exchanges.clear()
 
     def messages(self, channel_id: str) -> list[dict[str, Any]]:
         """Rendered messages of a channel, oldest first."""

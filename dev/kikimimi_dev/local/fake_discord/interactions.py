@@ -2,24 +2,27 @@
 
 `POST /interactions/{id}/{token}/callback` (the first response, within 3 s, once), then with the same
 token `GET|PATCH|DELETE /webhooks/{app}/{token}/messages/@original` and `POST /webhooks/{app}/{token}`
-(followups). Every response is recorded on its interaction; a non-ephemeral one is recorded too but not
-posted into the channel (no bot command here answers in public).
+(followups). Every response is recorded on its interaction, with its files (multipart `files[n]`, as
+Discord takes attachments); a non-ephemeral one is recorded too but not posted into the channel (no bot
+command here answers in public).
 """
 
 from __future__ import annotations
 
 import copy
+import mimetypes
 import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from aiohttp import web
 
 from kikimimi_dev.local.fake_discord import payloads
 from kikimimi_dev.local.fake_discord.commands import invocation
-from kikimimi_dev.local.fake_discord.responses import ApiError, json_response, request_body
-from kikimimi_dev.local.fake_discord.state import Channel, FakeState, User, iso_now
+from kikimimi_dev.local.fake_discord.responses import ApiError, json_response, request_body, request_files
+from kikimimi_dev.local.fake_discord.state import Channel, FakeState, UploadedFile, User, iso_now
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -41,6 +44,7 @@ class Response:
     content: str | None
     flags: int
     message_id: str
+    files: tuple[UploadedFile, ...] = ()  # attachments (multipart `files[n]`)
 
     @property
     def ephemeral(self) -> bool:
@@ -157,6 +161,7 @@ class Interactions:
 
     async def _callback(self, request: web.Request) -> web.Response:
         body = await request_body(request)
+        files = _attachments(await request_files(request))
         with self._state.lock:
             found = self._by_id.get(request.match_info["interaction_id"])
             if found is None or found.token != request.match_info["token"]:
@@ -175,26 +180,24 @@ class Interactions:
             data = body.get("data") or {}
             kind = body["type"]
             content = _content(data.get("content")) if kind == CHANNEL_MESSAGE else None
-            response = Response(
-                "callback", kind, content, int(data.get("flags") or 0), self._state.ids.next()
-            )
+            flags = int(data.get("flags") or 0)
+            response = Response("callback", kind, content, flags, self._state.ids.next(), files)
             found.responses.append(response)
             message = self._message(found, response)
         if not request.query.get("with_response"):
             return web.Response(status=204)
-        return json_response(
-            200,
-            {
-                "interaction": {
-                    "id": found.id,
-                    "type": APPLICATION_COMMAND,
-                    "response_message_id": response.message_id,
-                    "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
-                    "response_message_ephemeral": response.ephemeral,
-                },
-                "resource": {"type": kind, "message": message},
-            },
-        )
+        answer: dict[str, Any] = {
+            "interaction": {
+                "id": found.id,
+                "type": APPLICATION_COMMAND,
+                "response_message_id": response.message_id,
+                "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
+                "response_message_ephemeral": response.ephemeral,
+            }
+        }
+        if kind == CHANNEL_MESSAGE:  # a deferral created no message yet: Discord names no resource
+            answer["resource"] = {"type": kind, "message": message}
+        return json_response(200, answer)
 
     def _acknowledged(self, request: web.Request) -> Interaction:
         """The interaction of a webhook token; its webhook exists only once the callback answered."""
@@ -229,6 +232,7 @@ class Interactions:
 
     async def _followup(self, request: web.Request) -> web.Response:
         body = await request_body(request)
+        files = _attachments(await request_files(request))
         with self._state.lock:
             found = self._acknowledged(request)
             data = body if isinstance(body, dict) else {}
@@ -238,6 +242,7 @@ class Interactions:
                 _content(data.get("content")),
                 int(data.get("flags") or 0),
                 self._state.ids.next(),
+                files,
             )
             found.responses.append(response)
             message = self._message(found, response)
@@ -265,7 +270,7 @@ class Interactions:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": [self._attachment(found, f) for f in response.files],
             "embeds": [],
             "pinned": False,
             "type": CHAT_INPUT_COMMAND_MESSAGE,
@@ -274,6 +279,37 @@ class Interactions:
             "application_id": self._bot.id,
             "webhook_id": self._bot.id,
         }
+
+    def _attachment(self, found: Interaction, file: UploadedFile) -> dict[str, Any]:
+        """An attachment as Discord lists it on the message (its CDN address never serves here)."""
+        attachment_id = self._state.ids.next()
+        path = f"{found.channel_id}/{attachment_id}/{quote(file.filename)}"
+        return {
+            "id": attachment_id,
+            "filename": file.filename,
+            "size": len(file.data),
+            "url": f"https://cdn.discordapp.com/ephemeral-attachments/{path}",
+            "proxy_url": f"https://media.discordapp.net/ephemeral-attachments/{path}",
+            # Discord names the type from the file name when the part says no more than octet-stream.
+            "content_type": _content_type(file),
+            "ephemeral": True,
+        }
+
+
+def _attachments(files: tuple[UploadedFile, ...]) -> tuple[UploadedFile, ...]:
+    """Files as Discord takes them: at most 10, each within the interaction's attachment_size_limit."""
+    if len(files) > 10:
+        raise ApiError(400, payloads.form_error("files", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer."))
+    if any(len(f.data) > ATTACHMENT_LIMIT for f in files):
+        raise ApiError(413, payloads.error(40005, "Request entity too large"))
+    return files
+
+
+def _content_type(file: UploadedFile) -> str:
+    if file.content_type and file.content_type != "application/octet-stream":
+        return file.content_type
+    guessed = mimetypes.guess_type(file.filename)[0] or "application/octet-stream"
+    return f"{guessed}; charset=utf-8" if guessed in ("application/json", "text/plain") else guessed
 
 
 def _content(value: Any) -> str | None:

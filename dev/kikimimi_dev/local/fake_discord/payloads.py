@@ -30,6 +30,7 @@ def user(u: User) -> Json:
         "bot": u.bot,
         "public_flags": 0,
         "flags": 0,
+        "primary_guild": None,  # no server tag shown
     }
 
 
@@ -38,6 +39,7 @@ def member(u: User, guild: Guild, *, with_user: bool = True) -> Json:
         "roles": [],
         "nick": None,
         "avatar": None,
+        "banner": None,
         "joined_at": guild.joined_at,
         "premium_since": None,
         "deaf": False,
@@ -109,9 +111,10 @@ def thread(c: Channel) -> Json:
         "rate_limit_per_user": 0,
         "flags": 0,
         "message_count": 0,
+        "total_message_sent": 0,
         "member_count": 1,
         "thread_metadata": {
-            "archived": False,
+            "archived": c.archived,
             "auto_archive_duration": 1440,
             "locked": False,
             "archive_timestamp": "2026-01-01T00:00:00+00:00",
@@ -160,19 +163,19 @@ def guild_create(state: FakeState, guild: Guild) -> Json:
         "member_count": len(members),
         "members": members,
         "channels": [channel(state.channels[cid]) for cid in guild.channel_ids],
-        "threads": [thread(state.channels[tid]) for tid in guild.thread_ids],
+        # Discord lists only the active threads: an archived one is unknown to a client until asked for.
+        "threads": [thread(state.channels[t]) for t in guild.thread_ids if not state.channels[t].archived],
     }
 
 
 def message(state: FakeState, m: StoredMessage, *, with_member: bool = False, depth: int = 0) -> Json:
     """A message object; gateway events add the author's `member`, replies nest the referenced one."""
-    author = state.users[m.author_id]
     guild = state.guilds[m.guild_id]
     data: Json = {
         "id": m.id,
         "channel_id": m.channel_id,
         "guild_id": m.guild_id,
-        "author": user(author),
+        "author": webhook_author(m) if m.webhook_name is not None else user(state.users[m.author_id]),
         "content": m.content,
         "timestamp": m.timestamp,
         "edited_timestamp": m.edited_timestamp,
@@ -200,8 +203,10 @@ def message(state: FakeState, m: StoredMessage, *, with_member: bool = False, de
             {"emoji": emoji_object(e), "count": len(u), "me": bool(bots & set(u)), "burst_colors": []}
             for e, u in m.reactions.items()
         ]
-    if with_member:
-        data["member"] = member(author, guild, with_user=False)
+    if m.webhook_name is not None:
+        data["webhook_id"] = m.author_id  # a webhook's message has no member
+    elif with_member:
+        data["member"] = member(state.users[m.author_id], guild, with_user=False)
     if m.reference_id:
         reference = {"type": 0, "message_id": m.reference_id, "channel_id": m.channel_id}
         data["message_reference"] = {**reference, "guild_id": m.guild_id}
@@ -210,6 +215,18 @@ def message(state: FakeState, m: StoredMessage, *, with_member: bool = False, de
         if depth == 0:
             data["referenced_message"] = None if referenced is None else message(state, referenced, depth=1)
     return data
+
+
+def webhook_author(m: StoredMessage) -> Json:
+    """A webhook message's author as Discord sends it: the webhook's id, the name it posted under."""
+    return {
+        "id": m.author_id,
+        "username": m.webhook_name,
+        "discriminator": "0000",
+        "global_name": None,
+        "avatar": None,
+        "bot": True,
+    }
 
 
 def emoji_object(emoji: str) -> Json:
@@ -269,7 +286,17 @@ def application(bot: User, owner: User) -> Json:
         "owner": user(owner),
         "verify_key": hashlib.sha256(bot.id.encode()).hexdigest(),
         "flags": APPLICATION_FLAGS,
+        "flags_new": str(APPLICATION_FLAGS),
+        "type": None,
         "interactions_endpoint_url": None,  # else discord.py warns that interactions go elsewhere
+        "role_connections_verification_url": None,
+        "redirect_uris": [],
+        "team": None,
+        "approximate_guild_count": 1,
+        "approximate_user_install_count": 0,
+        "approximate_user_authorization_count": 0,
+        "explicit_content_filter": 0,
+        "eligible_oauth2_scopes": ["bot", "applications.commands"],
     }
 
 

@@ -7,7 +7,10 @@ from typing import Any
 
 from aiohttp import web
 
+from kikimimi_dev.local.fake_discord.state import RecordedExchange, RecordedRequest, UploadedFile
+
 _BODY_KEY = web.RequestKey("fake_discord_body", object)
+_FILES_KEY = web.RequestKey("fake_discord_files", tuple)
 
 
 class ApiError(Exception):
@@ -33,10 +36,16 @@ async def request_body(request: web.Request) -> Any:
     if _BODY_KEY in request:
         return request[_BODY_KEY]
     body: Any = None
+    files: tuple[UploadedFile, ...] = ()
     if request.content_type.startswith("multipart/"):
         form = await request.post()
         raw = form.get("payload_json")
         body = json.loads(raw) if isinstance(raw, str) else None
+        files = tuple(
+            UploadedFile(name, value.filename, value.content_type, value.file.read())
+            for name, value in form.items()
+            if isinstance(value, web.FileField)
+        )
     elif request.can_read_body:
         text = await request.text()
         try:
@@ -44,4 +53,23 @@ async def request_body(request: web.Request) -> Any:
         except ValueError:
             body = text
     request[_BODY_KEY] = body
+    request[_FILES_KEY] = files
     return body
+
+
+async def request_files(request: web.Request) -> tuple[UploadedFile, ...]:
+    """The file parts of a multipart request (`files[n]`: attachments), in their order."""
+    await request_body(request)
+    return request[_FILES_KEY]
+
+
+def exchange(request: RecordedRequest, response: web.StreamResponse) -> RecordedExchange:
+    """The record of an answer (every answer of the fake is JSON or empty)."""
+    raw = response.body if isinstance(response, web.Response) else None
+    data = bytes(raw) if isinstance(raw, bytes | bytearray) else b""
+    return RecordedExchange(
+        request=request,
+        status=response.status,
+        content_type=response.content_type if data else "",
+        body=json.loads(data) if data else None,
+    )

@@ -14,7 +14,13 @@ from kikimimi_dev.local.fake_discord.faults import Faults, ratelimit_headers
 from kikimimi_dev.local.fake_discord.gateway import Gateway
 from kikimimi_dev.local.fake_discord.interactions import Interactions
 from kikimimi_dev.local.fake_discord.messages import MessageRoutes
-from kikimimi_dev.local.fake_discord.responses import ApiError, json_response, request_body
+from kikimimi_dev.local.fake_discord.responses import (
+    ApiError,
+    exchange,
+    json_response,
+    request_body,
+    request_files,
+)
 from kikimimi_dev.local.fake_discord.state import FakeState, RecordedRequest, User
 
 API_PREFIX = "/api/v10"
@@ -54,6 +60,7 @@ class RestApi:
         r.add_get("/gateway/bot", self._gateway_bot)
         r.add_get("/users/@me", self._me)
         r.add_get("/users/{user_id}", self._user)
+        r.add_get("/guilds/{guild_id}/members/{user_id}", self._member)
         r.add_get("/oauth2/applications/@me", self._application)
         r.add_get("/applications/@me", self._application)
         self._commands.add_routes(r)
@@ -65,16 +72,21 @@ class RestApi:
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         path = request.path[len(API_PREFIX) :] or "/"
         body = await request_body(request)
-        self._state.record(
-            RecordedRequest(
-                method=request.method,
-                path=path,
-                query=dict(request.query),
-                headers=dict(request.headers),
-                json=body,
-                at=time.monotonic(),
-            )
+        recorded = RecordedRequest(
+            method=request.method,
+            path=path,
+            query=dict(request.query),
+            headers=dict(request.headers),
+            json=body,
+            at=time.monotonic(),
+            files=await request_files(request),
         )
+        self._state.record(recorded)
+        response = await self._answer(request, handler, path)
+        self._state.record_exchange(exchange(recorded, response))
+        return response
+
+    async def _answer(self, request: web.Request, handler: Handler, path: str) -> web.StreamResponse:
         resource = request.match_info.route.resource
         route = resource.canonical[len(API_PREFIX) :] if resource is not None else path
         # Interaction responses are authorized by the token in their path, not the bot token.
@@ -118,7 +130,8 @@ class RestApi:
         return json_response(200, payloads.gateway_bot(self._gateway_url()))
 
     async def _me(self, request: web.Request) -> web.Response:
-        return json_response(200, {**payloads.user(self._bot), "verified": True, "mfa_enabled": False})
+        me = {**payloads.user(self._bot), "verified": True, "mfa_enabled": False, "locale": "en-US"}
+        return json_response(200, me)
 
     async def _user(self, request: web.Request) -> web.Response:
         with self._state.lock:
@@ -126,6 +139,16 @@ class RestApi:
             if found is None:
                 raise ApiError(404, payloads.error(10013, "Unknown User"))
             return json_response(200, payloads.user(found))
+
+    async def _member(self, request: web.Request) -> web.Response:
+        with self._state.lock:
+            guild = self._state.guilds.get(request.match_info["guild_id"])
+            if guild is None:
+                raise ApiError(404, payloads.error(10004, "Unknown Guild"))
+            user_id = request.match_info["user_id"]
+            if user_id not in guild.member_ids or user_id not in self._state.users:
+                raise ApiError(404, payloads.error(10007, "Unknown Member"))
+            return json_response(200, payloads.member(self._state.users[user_id], guild))
 
     async def _application(self, request: web.Request) -> web.Response:
         return json_response(200, payloads.application(self._bot, self._owner))

@@ -45,6 +45,7 @@ class FakeDiscord(ScriptedFaults, Inspection):
         self.token = token  # None accepts any bot token
         self.state = FakeState()
         self.faults = Faults()
+        self._webhooks: dict[str, str] = {}  # channel -> its webhook's id (post_webhook_message)
         self._host = host
         self._port = 0
         self.owner = self.state.add_user("owner")
@@ -178,9 +179,12 @@ class FakeDiscord(ScriptedFaults, Inspection):
     def add_channel(self, guild_id: str, name: str, *, forbidden: bool = False) -> Channel:
         return self.state.add_channel(guild_id, name, forbidden=forbidden)
 
-    def add_thread(self, parent_id: str, name: str) -> Channel:
-        """A public thread under `parent_id`, owned by alice. Add before clients connect."""
-        return self.state.add_thread(parent_id, name, self.alice.id)
+    def add_thread(
+        self, parent_id: str, name: str, *, private: bool = False, archived: bool = False
+    ) -> Channel:
+        """A public (or private) thread under `parent_id`, owned by alice. Add before clients connect; an
+        archived one is not in GUILD_CREATE, so a client has it only by asking (GET /channels/{id})."""
+        return self.state.add_thread(parent_id, name, self.alice.id, private=private, archived=archived)
 
     def set_private(self, channel_id: str, private: bool = True) -> Channel:
         """Deny @everyone View Channel (the owner, the bot and alice keep it); before clients connect this
@@ -247,6 +251,17 @@ class FakeDiscord(ScriptedFaults, Inspection):
         message = self.state.create_message(
             channel_id, author_id, content, reference_id=reply_to, mention_ids=mention_ids, at=at
         )
+        if dispatch:
+            self._call(self.gateway.message_event("MESSAGE_CREATE", message))
+        return self.render(message)
+
+    def post_webhook_message(
+        self, channel_id: str, name: str, content: str, *, at: datetime | None = None, dispatch: bool = True
+    ) -> dict[str, Any]:
+        """A message a webhook posts under `name` (PluralKit's proxy, a bridge): one webhook per channel,
+        as PluralKit keeps; dispatched as MESSAGE_CREATE without a member."""
+        webhook = self._webhooks.setdefault(channel_id, self.state.ids.next())
+        message = self.state.create_message(channel_id, webhook, content, at=at, webhook_name=name)
         if dispatch:
             self._call(self.gateway.message_event("MESSAGE_CREATE", message))
         return self.render(message)

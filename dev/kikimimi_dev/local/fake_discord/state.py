@@ -46,7 +46,7 @@ class Snowflakes:
             return str(candidate)
 
 
-PUBLIC_THREAD = 11
+PUBLIC_THREAD, PRIVATE_THREAD = 11, 12
 VIEW_CHANNEL = 1 << 10
 
 
@@ -70,6 +70,7 @@ class Channel:
     last_message_id: str | None = None
     parent_id: str | None = None  # set for threads (type 11): the channel the thread lives in
     owner_id: str | None = None
+    archived: bool = False  # a thread: archived ones are not in GUILD_CREATE (a client has not cached them)
     # Discord's permission overwrites as sent in CHANNEL_* payloads (role type 0, member type 1).
     overwrites: list[dict[str, Any]] = field(default_factory=list)
 
@@ -101,6 +102,17 @@ class StoredMessage:
     mention_everyone: bool = False
     edited_timestamp: str | None = None
     reactions: dict[str, list[str]] = field(default_factory=dict)  # emoji -> user ids
+    webhook_name: str | None = None  # posted by a webhook (PluralKit, a bridge): `author_id` is the webhook's
+
+
+@dataclass(frozen=True)
+class UploadedFile:
+    """A file part of a multipart request (`files[n]`), as Discord receives attachments."""
+
+    field: str
+    filename: str
+    content_type: str
+    data: bytes
 
 
 @dataclass(frozen=True)
@@ -111,8 +123,19 @@ class RecordedRequest:
     path: str
     query: dict[str, str]
     headers: dict[str, str]
-    json: Any
+    json: Any  # the JSON body, or a multipart request's payload_json
     at: float  # time.monotonic()
+    files: tuple[UploadedFile, ...] = ()
+
+
+@dataclass(frozen=True)
+class RecordedExchange:
+    """A REST call and the fake's answer to it, to check both against Discord's published API."""
+
+    request: RecordedRequest
+    status: int
+    content_type: str
+    body: Any  # the parsed JSON answer; None for an empty one
 
 
 class FakeState:
@@ -126,6 +149,7 @@ class FakeState:
         self.channels: dict[str, Channel] = {}
         self.messages: dict[str, StoredMessage] = {}
         self.requests: list[RecordedRequest] = []
+        self.exchanges: list[RecordedExchange] = []
         self.commands: dict[tuple[str, str | None], list[dict[str, Any]]] = {}  # (app, guild) -> list
         self._nonces: dict[tuple[str, str, str], tuple[str, float]] = {}
 
@@ -142,8 +166,11 @@ class FakeState:
             self.guilds[guild.id] = guild
             return guild
 
-    def add_thread(self, parent_id: str, name: str, owner_id: str) -> Channel:
-        """A public thread (type 11) under a text channel; sent in GUILD_CREATE's `threads`."""
+    def add_thread(
+        self, parent_id: str, name: str, owner_id: str, *, private: bool = False, archived: bool = False
+    ) -> Channel:
+        """A public (type 11) or private (12) thread under a text channel; sent in GUILD_CREATE's `threads`
+        unless archived."""
         with self.lock:
             parent = self.channels[parent_id]
             guild = self.guilds[parent.guild_id]
@@ -152,9 +179,10 @@ class FakeState:
                 guild_id=parent.guild_id,
                 name=name,
                 position=0,
-                type=PUBLIC_THREAD,
+                type=PRIVATE_THREAD if private else PUBLIC_THREAD,
                 parent_id=parent_id,
                 owner_id=owner_id,
+                archived=archived,
             )
             self.channels[thread.id] = thread
             guild.thread_ids.append(thread.id)
@@ -268,6 +296,7 @@ class FakeState:
         mention_everyone: bool = False,
         enforce_nonce: bool = False,
         at: datetime | None = None,
+        webhook_name: str | None = None,
     ) -> StoredMessage:
         """Store a new message and remember its nonce for deduplication when enforced; `at`: created then
         (its id and timestamp say so), e.g. during a gap the test skips over."""
@@ -284,6 +313,7 @@ class FakeState:
                 reference_id=reference_id,
                 mention_ids=list(mention_ids or []),
                 mention_everyone=mention_everyone,
+                webhook_name=webhook_name,
             )
             self.messages[message.id] = message
             if channel.last_message_id is None or int(message.id) > int(channel.last_message_id):
@@ -329,6 +359,10 @@ class FakeState:
         with self.lock:
             self.requests.append(request)
 
+    def record_exchange(self, exchange: RecordedExchange) -> None:
+        with self.lock:
+            self.exchanges.append(exchange)
+
     def upsert_commands(self, app_id: str, guild_id: str | None, body: list[dict[str, Any]]) -> list[dict]:
         """Replace the command set, keeping ids stable by name as Discord does."""
         with self.lock:
@@ -340,18 +374,25 @@ class FakeState:
                     "type": 1,
                     "description": "",
                     "options": [],
-                    "default_member_permissions": None,
                     "nsfw": False,
                     **command,
+                    # Discord answers permission bits as a string, whatever number the request sent.
+                    "default_member_permissions": _bits(command.get("default_member_permissions")),
                     "id": previous["id"] if previous else self.ids.next(),
                     "application_id": app_id,
                     "version": self.ids.next(),
                 }
+                if record["default_member_permissions"] is not None:  # Discord keeps it as a string
+                    record["default_member_permissions"] = str(record["default_member_permissions"])
                 if guild_id is not None:
                     record["guild_id"] = guild_id
                 stored.append(record)
             self.commands[(app_id, guild_id)] = stored
             return [dict(c) for c in stored]
+
+
+def _bits(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 def _id_order(message: StoredMessage) -> int:

@@ -18,6 +18,7 @@ from kikimimi.adapters.firestore.paths import MESSAGES, Paths
 from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.model import ChannelKey, Message
+from kikimimi.domain.withheld import PendingEdit, newer
 
 CHANGED = {codec.CHANGED_AT: firestore.SERVER_TIMESTAMP}  # the commit time: changes are read in its order
 
@@ -52,17 +53,30 @@ class Buffer:
             if codec.doc_state(current) != codec.PENDING_EDIT:
                 return False
             assert current is not None
-            tx.set(ref, {**doc, "content": str(current.get("content", ""))})
+            edit = {"content": str(current.get("content", ""))}
+            if current.get(codec.EDITED_AT) is not None:  # an older edit delivered later will not win
+                edit[codec.EDITED_AT] = current[codec.EDITED_AT]
+            tx.set(ref, {**doc, **edit})
             return True
 
         self._count(reads=1)
         return bool(run(self._client.transaction()))
 
     def update_message(
-        self, key: ChannelKey, message_id: str, content: str, pending_until: datetime
+        self,
+        key: ChannelKey,
+        message_id: str,
+        content: str,
+        pending_until: datetime,
+        *,
+        edited_at: datetime | None = None,
+        author_id: str | None = None,
+        guild_id: str | None = None,
     ) -> tuple[str, Message | None]:
-        """("edited", before) | ("pending", None): kept for a later create | ("deleted", None)."""
+        """("edited", before) | ("pending", None): kept for a later create | ("deleted", None) |
+        ("stale", None): a newer edit is stored (deliveries have no order)."""
         ref = self._paths.messages(key).document(message_id)
+        edit = codec.PendingEditOf(key, guild_id, author_id, edited_at)
 
         @firestore.transactional
         def run(tx: firestore.Transaction) -> tuple[str, Message | None]:
@@ -71,17 +85,51 @@ class Buffer:
             state = codec.doc_state(current)
             if state == codec.TOMBSTONE:
                 return "deleted", None
+            stored = (current or {}).get(codec.EDITED_AT)
+            if newer(None if stored is None else codec.utc(stored), edited_at):
+                return "stale", None
             if state == "message":
                 assert current is not None
-                tx.update(ref, {"content": content} | CHANGED)
+                timed = {} if edited_at is None else {codec.EDITED_AT: codec.utc(edited_at)}
+                tx.update(ref, {"content": content} | timed | CHANGED)
                 self._windows.clear(key, tx)
                 return "edited", codec.message_from_doc(current)
-            tx.set(ref, codec.pending_edit_doc(message_id, content, pending_until) | CHANGED)
+            tx.set(ref, codec.pending_edit_doc(message_id, content, pending_until, edit) | CHANGED)
             return "pending", None
 
         outcome = run(self._client.transaction())
         self._count(reads=1, writes={"edited": 2, "pending": 1}.get(outcome[0], 0))
         return outcome
+
+    def edit_outdated(self, key: ChannelKey, message_id: str, edited_at: datetime | None) -> bool:
+        """Is the message deleted, or does it (or its early edit) hold an edit newer than `edited_at`?"""
+        self._count(reads=1)
+        snap = self._paths.messages(key).document(message_id).get()
+        doc = snap.to_dict() if snap.exists else None
+        if codec.doc_state(doc) == codec.TOMBSTONE:
+            return True
+        stored = (doc or {}).get(codec.EDITED_AT)
+        return newer(None if stored is None else codec.utc(stored), edited_at)
+
+    def pending_edits_by(self, guild_id: str | None, author_id: str, limit: int) -> list[PendingEdit]:
+        """A member's early edits in a guild, in every place (a collection-group query; its index is in
+        Terraform): what `forget me` erases and `what-do-you-know` shows."""
+        query = (
+            self._client.collection_group(MESSAGES)
+            .where(filter=FieldFilter("guild_id", "==", guild_id))
+            .where(filter=FieldFilter("author_id", "==", author_id))
+            .where(filter=FieldFilter("state", "==", codec.PENDING_EDIT))
+            .limit(limit)
+        )
+        found, reads = [], 0
+        for snap in query.stream():
+            reads += 1
+            doc = snap.to_dict() or {}
+            if self._paths.owns(snap.reference):
+                place = ChannelKey(str(doc.get("channel_id", "")), _optional(doc.get("thread_id")))
+                found.append(codec.pending_edit_from_doc(place, doc))
+        self._count(reads=max(1, reads))
+        return sorted(found, key=lambda e: (e.key.id, e.message_id))
 
     def delete_message(self, key: ChannelKey, message_id: str, tombstone_until: datetime) -> Message | None:
         """A tombstone in the message's place, in one transaction with reading what was buffered."""
@@ -216,3 +264,7 @@ def _line_order(change: BufferChange) -> tuple[datetime, str]:
     """Oldest first, ties by id (a window query returns messages only, each with its line)."""
     line = change.message
     return (line.created_at, line.id) if line is not None else (change.changed_at, change.doc_id)
+
+
+def _optional(value: Any) -> str | None:
+    return None if value is None else str(value)

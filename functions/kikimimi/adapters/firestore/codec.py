@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from kikimimi.domain.buffer_change import MESSAGE, UNTIMED, BufferChange
 from kikimimi.domain.caps import CapState
 from kikimimi.domain.model import (
+    ChannelKey,
     ChannelSettings,
     ConversationState,
     Decision,
@@ -19,6 +21,7 @@ from kikimimi.domain.model import (
     ResponseType,
 )
 from kikimimi.domain.outgoing import ReplyDraft
+from kikimimi.domain.withheld import PendingEdit
 
 
 def utc(value: datetime) -> datetime:
@@ -97,8 +100,39 @@ def tombstone_doc(message_id: str, expire_at: datetime) -> dict[str, Any]:
     return {"id": message_id, "state": TOMBSTONE, "expire_at": utc(expire_at)}
 
 
-def pending_edit_doc(message_id: str, content: str, expire_at: datetime) -> dict[str, Any]:
-    return {"id": message_id, "state": PENDING_EDIT, "content": content, "expire_at": utc(expire_at)}
+def pending_edit_doc(
+    message_id: str, content: str, expire_at: datetime, edit: PendingEditOf | None = None
+) -> dict[str, Any]:
+    """An early edit; with whose and where (`edit`) `forget me` and `what-do-you-know` find it by
+    author like a message, and with its edit time an older edit does not overwrite it."""
+    doc = {"id": message_id, "state": PENDING_EDIT, "content": content, "expire_at": utc(expire_at)}
+    if edit is not None:
+        doc |= {
+            "guild_id": edit.guild_id,
+            "channel_id": edit.key.channel_id,
+            "thread_id": edit.key.thread_id,
+            "author_id": edit.author_id,
+            EDITED_AT: optional_utc(edit.edited_at),
+        }
+    return doc
+
+
+EDITED_AT = "edited_at"  # Discord's time of the edit a message (or an early edit) holds
+
+
+@dataclass(frozen=True)
+class PendingEditOf:
+    """Whose edit an early edit is, where, and when it was made (what its document records)."""
+
+    key: ChannelKey
+    guild_id: str | None
+    author_id: str | None
+    edited_at: datetime | None
+
+
+def pending_edit_from_doc(key: ChannelKey, doc: Mapping[str, Any]) -> PendingEdit:
+    at = doc.get(EDITED_AT)
+    return PendingEdit(key, str(doc["id"]), str(doc.get("content", "")), None if at is None else utc(at))
 
 
 def doc_state(doc: Mapping[str, Any] | None) -> str | None:
@@ -219,20 +253,25 @@ def budget_doc_id(guild_id: str, day: str) -> str:
 
 
 def last_decision_to_doc(decision: LastDecision) -> dict[str, Any]:
-    return {
+    doc = {
         "at": utc(decision.at),
         "trigger": decision.trigger_id,
         "decision": decision.decision,
         "reason": decision.reason[:500],
     }
+    if decision.thread_id is not None:
+        doc["thread_id"] = decision.thread_id
+    return doc
 
 
 def last_decision_from_doc(doc: Mapping[str, Any]) -> LastDecision:
+    thread = doc.get("thread_id")
     return LastDecision(
         at=utc(doc["at"]),
         trigger_id=str(doc.get("trigger", "")),
         decision=str(doc.get("decision", "")),
         reason=str(doc.get("reason", "")),
+        thread_id=None if thread is None else str(thread),
     )
 
 

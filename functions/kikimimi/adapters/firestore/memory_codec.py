@@ -212,13 +212,20 @@ def _note_from_doc(doc: Any) -> ProfileNote | None:
     )
 
 
+def _notes_from_doc(doc: Any) -> tuple[ProfileNote, ...]:
+    items = doc if isinstance(doc, list) else ()
+    return tuple(n for n in (_note_from_doc(t) for t in items) if n is not None)
+
+
 def notes_to_doc(profile: UserProfile) -> dict[str, Any]:
-    """The fields a reflection writes on a profile: tags, the last-conversation line, and `note_ids`
-    (every message they came from, top level so a delete finds the profile with `array_contains`)."""
+    """The fields a reflection writes on a profile: tags, the last-conversation line, the personality
+    notes, and `note_ids` (every message they came from, top level so a delete finds the profile with
+    `array_contains`)."""
     line = profile.last_conversation
     return {
         "tags": [_note_to_doc(t) for t in profile.tags],
         "last_conversation": _note_to_doc(line) if line else None,
+        "personality": [_note_to_doc(t) for t in profile.personality],
         "note_ids": list(profile.note_ids),
     }
 
@@ -235,8 +242,9 @@ def profile_from_doc(guild_id: str, user_id: str, doc: Mapping[str, Any]) -> Use
         last_topic=_strs(doc.get("last_topic")),
         last_seen=from_ms(doc.get("last_seen_ms")),
         topic_ids=_strs(doc.get("topic_ids")),
-        tags=tuple(n for n in (_note_from_doc(t) for t in doc.get("tags") or ()) if n is not None),
+        tags=_notes_from_doc(doc.get("tags")),
         last_conversation=_note_from_doc(doc.get("last_conversation")),
+        personality=_notes_from_doc(doc.get("personality")),
     )
 
 

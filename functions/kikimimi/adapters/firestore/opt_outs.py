@@ -1,6 +1,7 @@
 """The members who opted out of being read, on Firestore: one document per guild, opt_outs/{guild}."""
 
-# {"guild_id", "users": {user id: when they opted out}, "opted_in": {user id: when they opted back in}}.
+# {"guild_id", "users": {user id: when they opted out}, "opted_in": {user id: when they opted back in},
+#  "forgotten": {digest of the user id: when they ran `forget me`}} (domain/withheld.py: no id kept).
 # Changes are rare (a member's command) and every ingest instance and gateway reads the list once per
 # guild, so one small document per guild. An opt-in is remembered for ORDER_WINDOW only so that an older
 # opt-out delivered late (Pub/Sub has no order across channels, and redelivers) cannot undo it; after
@@ -9,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,8 +19,12 @@ from google.cloud import firestore
 from kikimimi.adapters.firestore.codec import utc
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import OPT_OUTS, Paths
+from kikimimi.domain.withheld import FORGET_WINDOW, MemberMarks, member_digest
 
 ORDER_WINDOW = timedelta(days=7)  # Pub/Sub keeps an unacknowledged envelope at most this long
+# `forget me` leaves {digest of the id: when} here (no words, no id) for FORGET_WINDOW: ingest, the judge
+# and the reply refuse what the member wrote before it (domain/withheld.py); read with the list.
+FORGOTTEN = "forgotten"
 
 
 def opted_out_of(doc: Mapping[str, Any] | None) -> frozenset[str]:
@@ -33,8 +38,7 @@ def changed_doc(
     """The guild's document with the member's change made at `at`, or None when a newer change of theirs
     is stored (the older one is ignored). Opt-ins older than ORDER_WINDOW before `at` are dropped."""
     at = utc(at)
-    users = {str(k): utc(v) for k, v in ((doc or {}).get("users") or {}).items()}
-    opted_in = {str(k): utc(v) for k, v in ((doc or {}).get("opted_in") or {}).items()}
+    users, opted_in = _times(doc, "users"), _times(doc, "opted_in")
     latest = max(users.get(user_id, at), opted_in.get(user_id, at))
     if latest > at:
         return None
@@ -42,7 +46,37 @@ def changed_doc(
     opted_in.pop(user_id, None)
     (users if out else opted_in)[user_id] = at
     opted_in = {k: v for k, v in opted_in.items() if v >= at - ORDER_WINDOW}
-    return {"guild_id": guild_id, "users": users, "opted_in": opted_in}
+    forgotten = _forgotten(doc, at)  # kept with the list (none: no field)
+    return {"guild_id": guild_id, "users": users, "opted_in": opted_in} | (
+        {FORGOTTEN: forgotten} if forgotten else {}
+    )
+
+
+def _times(doc: Mapping[str, Any] | None, name: str) -> dict[str, datetime]:
+    return {str(k): utc(v) for k, v in ((doc or {}).get(name) or {}).items()}
+
+
+def _forgotten(doc: Mapping[str, Any] | None, at: datetime) -> dict[str, datetime]:
+    """The forget markers still needed at `at` (FORGET_WINDOW: no line created before one arrives later)."""
+    return {k: v for k, v in _times(doc, FORGOTTEN).items() if v >= at - FORGET_WINDOW}
+
+
+def marks_of(doc: Mapping[str, Any] | None) -> MemberMarks:
+    """The guild's opted-out, opted-in and forgotten members with their times (None: no document)."""
+    return MemberMarks(_times(doc, "users"), _times(doc, "opted_in"), _times(doc, FORGOTTEN))
+
+
+def forgotten_doc(
+    doc: Mapping[str, Any] | None, guild_id: str, user_id: str, at: datetime
+) -> dict[str, Any] | None:
+    """The guild's document with the member's forget marker at `at` (a later one stays), markers older
+    than FORGET_WINDOW dropped; None when a marker as new is stored."""
+    at = utc(at)
+    forgotten, name = _forgotten(doc, at), member_digest(user_id)
+    if forgotten.get(name, at - timedelta(microseconds=1)) >= at:
+        return None
+    forgotten[name] = at
+    return {**dict(doc or {}), "guild_id": guild_id, FORGOTTEN: forgotten}
 
 
 class OptOuts:
@@ -61,13 +95,26 @@ class OptOuts:
         snap = self._doc(guild_id).get()
         return opted_out_of(snap.to_dict() if snap.exists else None)
 
+    def member_marks(self, guild_id: str) -> MemberMarks:
+        self._count(reads=1)
+        snap = self._doc(guild_id).get()
+        return marks_of(snap.to_dict() if snap.exists else None)
+
     def set_opted_out(self, guild_id: str, user_id: str, out: bool, at: datetime) -> bool:
+        return self._change(guild_id, lambda doc: changed_doc(doc, guild_id, user_id, out, at))
+
+    def mark_forgotten(self, guild_id: str, user_id: str, at: datetime) -> bool:
+        return self._change(guild_id, lambda doc: forgotten_doc(doc, guild_id, user_id, at))
+
+    def _change(
+        self, guild_id: str, change: Callable[[dict[str, Any] | None], dict[str, Any] | None]
+    ) -> bool:
         ref = self._doc(guild_id)
 
         @firestore.transactional
         def run(tx: firestore.Transaction) -> bool:
             snap = ref.get(transaction=tx)
-            changed = changed_doc(snap.to_dict() if snap.exists else None, guild_id, user_id, out, at)
+            changed = change(snap.to_dict() if snap.exists else None)
             if changed is None:
                 return False
             tx.set(ref, changed)  # whole: a member's entry moves between the two maps

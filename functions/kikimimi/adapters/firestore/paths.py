@@ -19,6 +19,7 @@ POOLS = ("watch", "tension")
 CAPS = "caps"  # channels/{key}/caps/{user-…|channel}: recent answers to addressed messages
 REPLY_DRAFTS = "reply_drafts"  # channels/{key}/reply_drafts/{nonce}: a written reply, for its retries
 WINDOWS = "windows"  # channels/{key}/windows/newest: the place's newest lines, shared by the functions
+RECEPTIONS = "receptions"  # channels/{key}/receptions/{day}: how people received the bot's posts (counts)
 LLM_BUDGET = "llm_budget"  # {guild}-{day}: LLM calls per guild and UTC day
 GATEWAY_MARKS = "gateway_marks"  # {place}: the last message id the gateway published there
 GUILD_SETTINGS = "guild_settings"  # guild_settings/{guild}: the switches a server's admins set
@@ -38,7 +39,16 @@ def judgments(pool: str) -> str:
 
 
 # Every collection under a place's document (what forgetting a place deletes).
-PLACE_COLLECTIONS = (MESSAGES, INTERVENTIONS, JUDGMENTS, *map(judgments, POOLS), CAPS, REPLY_DRAFTS, WINDOWS)
+PLACE_COLLECTIONS = (
+    MESSAGES,
+    INTERVENTIONS,
+    JUDGMENTS,
+    *map(judgments, POOLS),
+    CAPS,
+    REPLY_DRAFTS,
+    WINDOWS,
+    RECEPTIONS,
+)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from kikimimi.adapters.firestore.guild_settings import GuildSwitches
 from kikimimi.adapters.firestore.opt_outs import OptOuts
 from kikimimi.adapters.firestore.paths import Paths
 from kikimimi.adapters.firestore.places import Places
+from kikimimi.adapters.firestore.receptions import Receptions
 from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.caps import CapDecision
@@ -29,7 +30,9 @@ from kikimimi.domain.model import (
     Message,
 )
 from kikimimi.domain.outgoing import ReplyDraft
+from kikimimi.domain.reception import ReceptionDay, TalkativenessChange
 from kikimimi.domain.window_digest import WindowDigest
+from kikimimi.domain.withheld import MemberMarks, PendingEdit
 
 
 class FirestoreStore:
@@ -54,6 +57,7 @@ class FirestoreStore:
         self._erasure = PlaceErasure(paths, self._counter, self._windows)
         self._guild_switches = GuildSwitches(paths, self._counter)
         self._opt_outs = OptOuts(paths, self._counter)
+        self._receptions = Receptions(paths, self._counter)
 
     @property
     def reads(self) -> int:
@@ -68,9 +72,31 @@ class FirestoreStore:
         return self._buffer.add_message(message, expire_at)
 
     def update_message(
-        self, key: ChannelKey, message_id: str, content: str, pending_until: datetime
+        self,
+        key: ChannelKey,
+        message_id: str,
+        content: str,
+        pending_until: datetime,
+        *,
+        edited_at: datetime | None = None,
+        author_id: str | None = None,
+        guild_id: str | None = None,
     ) -> tuple[str, Message | None]:
-        return self._buffer.update_message(key, message_id, content, pending_until)
+        return self._buffer.update_message(
+            key,
+            message_id,
+            content,
+            pending_until,
+            edited_at=edited_at,
+            author_id=author_id,
+            guild_id=guild_id,
+        )
+
+    def edit_outdated(self, key: ChannelKey, message_id: str, edited_at: datetime | None) -> bool:
+        return self._buffer.edit_outdated(key, message_id, edited_at)
+
+    def pending_edits_by(self, guild_id: str | None, author_id: str, limit: int) -> list[PendingEdit]:
+        return self._buffer.pending_edits_by(guild_id, author_id, limit)
 
     def delete_message(self, key: ChannelKey, message_id: str, tombstone_until: datetime) -> Message | None:
         return self._buffer.delete_message(key, message_id, tombstone_until)
@@ -158,6 +184,25 @@ class FirestoreStore:
     def save_gateway_marks(self, marks: Mapping[ChannelKey, str], expire_at: datetime) -> None:
         self._places.save_gateway_marks(marks, expire_at)
 
+    # How people received the bot's posts (counts per place and day)
+    def record_reception(
+        self,
+        key: ChannelKey,
+        day: str,
+        post_id: str,
+        outcome: str,
+        unprompted: bool,
+        expire_at: datetime,
+        change: TalkativenessChange | None = None,
+    ) -> bool:
+        return self._receptions.record_reception(key, day, post_id, outcome, unprompted, expire_at, change)
+
+    def receptions(self, key: ChannelKey, since_day: str) -> list[ReceptionDay]:
+        return self._receptions.receptions(key, since_day)
+
+    def forget_receptions(self, channel_id: str) -> int:
+        return self._receptions.forget_receptions(channel_id)
+
     # The caps
     def reserve_answer(
         self,
@@ -209,6 +254,12 @@ class FirestoreStore:
 
     def set_opted_out(self, guild_id: str, user_id: str, out: bool, at: datetime) -> bool:
         return self._opt_outs.set_opted_out(guild_id, user_id, out, at)
+
+    def member_marks(self, guild_id: str) -> MemberMarks:
+        return self._opt_outs.member_marks(guild_id)
+
+    def mark_forgotten(self, guild_id: str, user_id: str, at: datetime) -> bool:
+        return self._opt_outs.mark_forgotten(guild_id, user_id, at)
 
     # Erasing a place or a guild
     def guild_places(self, guild_id: str) -> list[str]:

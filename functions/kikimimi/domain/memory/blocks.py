@@ -1,19 +1,17 @@
-"""Pure prompt blocks for the memory layers, in Japanese and English, with every stored text made inert."""
+"""Pure prompt blocks of the recall layer (speaker, related facts, proactive), in Japanese and English,
+with every stored text made inert; the memory around a place comes from domain/context_builder."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from kikimimi.domain.memory.model import ChannelMemory, Fact, Familiarity, GuildMemory, UserProfile
-from kikimimi.domain.model import ChannelKey
+from kikimimi.domain.memory.model import Fact, Familiarity, UserProfile
 from kikimimi.domain.prompt_context import inert
 
-CHANNEL_HEAD = {"ja": "【このチャンネルの状況】", "en": "[This channel]"}
 SPEAKER_HEAD = {"ja": "【話し相手】", "en": "[Who you are talking to]"}
 RELATED_HEAD = {"ja": "【関連する記憶】", "en": "[Related memories]"}
 PROACTIVE_HEAD = {"ja": "【話題にできる記憶】", "en": "[A memory you could bring up]"}
-SERVER_HEAD = {"ja": "【サーバーのほかの公開チャンネル】", "en": "[The server's other public channels]"}
 
 _TONE = {
     "ja": {
@@ -48,91 +46,16 @@ def _join(items: Sequence[str], language: str, limit: int = 60) -> str:
     return ("、" if language == "ja" else ", ").join(inert(i, limit) for i in items if i)
 
 
-def channel_block(memory: ChannelMemory | None, language: str) -> str:
-    """`【このチャンネルの状況】 話題: … / 雰囲気: … / 参加者: … / 直近の流れ: …` (empty when unknown)."""
-    if memory is None or not (memory.summary or memory.topic_keywords):
-        return ""
-    lang = _lang(language)
-    none = "—"
-    labels = (
-        ("話題", "雰囲気", "参加者", "直近の流れ")
-        if lang == "ja"
-        else (
-            "Topics",
-            "Mood",
-            "Participants",
-            "Recent flow",
-        )
-    )
-    values = (
-        _join(memory.topic_keywords, lang) or none,
-        inert(memory.mood, 80) or none,
-        _join(memory.active_users, lang, 40) or none,
-        inert(memory.summary, 700) or none,
-    )
-    body = " / ".join(f"{label}: {value}" for label, value in zip(labels, values, strict=True))
-    return f"{CHANNEL_HEAD[lang]} {body}"
-
-
-def guild_block(guild: GuildMemory | None, current: ChannelKey, language: str, channels: bool = True) -> str:
-    """Long-term history, recent events, and (`channels`) the channels the bot is in, the current one
-    marked."""
-    if guild is None:
-        return ""
-    lang = _lang(language)
-    parts: list[str] = []
-    if guild.long_term:
-        parts.append(("長期: " if lang == "ja" else "Long term: ") + inert(guild.long_term, 600))
-    if guild.recent_events:
-        parts.append(
-            ("最近の出来事: " if lang == "ja" else "Recent events: ") + inert(guild.recent_events, 400)
-        )
-    listed = []
-    for ch in guild.channels[:15] if channels else ():
-        parsed = ChannelKey.parse(ch.key_id)
-        here = parsed == current or (parsed.thread_id is None and parsed.channel_id == current.channel_id)
-        name = f"<#{parsed.target}>"
-        mark = ("（今いるチャンネル）" if lang == "ja" else " (you are here)") if here else ""
-        topics = _join(ch.topic_keywords[:4], lang, 30)
-        listed.append(f"{name}{mark}" + (f": {topics}" if topics else ""))
-    if listed:
-        parts.append(("チャンネル: " if lang == "ja" else "Channels: ") + (" / ".join(listed)))
-    return " / ".join(parts)
-
-
-def server_block(
-    memories: Sequence[ChannelMemory], current: ChannelKey, language: str, max_chars: int
-) -> str:
-    """Other places' topics, mood and flow, one line each in the given order, while they fit in
-    `max_chars` (the caller passes only what may be heard here)."""
-    lang = _lang(language)
-    lines: list[str] = []
-    used = len(SERVER_HEAD[lang])
-    for memory in memories:
-        if memory.key == current or not (memory.summary or memory.topic_keywords):
-            continue
-        values = [
-            _join(memory.topic_keywords[:5], lang, 30),
-            inert(memory.mood, 40),
-            inert(memory.summary, 200),
-        ]
-        line = f"- <#{memory.key.target}>: " + " / ".join(v for v in values if v)
-        if used + 1 + len(line) > max_chars:
-            break
-        lines.append(line)
-        used += 1 + len(line)
-    return "\n".join([SERVER_HEAD[lang], *lines]) if lines else ""
-
-
 def speaker_block(profile: UserProfile | None, level: Familiarity, name: str, language: str) -> str:
-    """Familiarity, tags, the last topic and the last conversation of the person the reply answers, with
-    the tone that fits. Tags and the conversation line were drawn from people's messages: shown inert,
+    """Familiarity, tags, the last topic, the last conversation and the personality notes of the person
+    the reply answers, with the tone that fits. The notes were drawn from people's messages: shown inert,
     bounded and quoted, as data about the person."""
     lang = _lang(language)
     who = inert(profile.display_name if profile and profile.display_name else name, 64)
     count = profile.interaction_count if profile else 0
     tags = _join([t.text for t in profile.tags[:8]], lang, 32) if profile else ""
     said = inert(profile.last_conversation.text, 160) if profile and profile.last_conversation else ""
+    traits = [inert(t.text, 120) for t in profile.personality[:3]] if profile else []
     if lang == "ja":
         line = f"{SPEAKER_HEAD[lang]} {who} さん — 親しさ: {_LEVEL[lang][level]}（やり取り {count} 回）。"
         if tags:
@@ -141,6 +64,12 @@ def speaker_block(profile: UserProfile | None, level: Familiarity, name: str, la
             line += f"前に話していた話題: {_join(profile.last_topic, lang, 30)}。"
         if said:  # the quote stays closed
             line += f"前回の会話:「{said.replace('「', '『').replace('」', '』')}」。"
+        if traits:
+            line += (
+                "人柄のメモ:"
+                + "".join(f"「{t.replace('「', '『').replace('」', '』')}」" for t in traits)
+                + "。"
+            )
     else:
         line = f"{SPEAKER_HEAD[lang]} {who} — familiarity: {_LEVEL[lang][level]} ({count} exchanges)."
         if tags:
@@ -149,6 +78,10 @@ def speaker_block(profile: UserProfile | None, level: Familiarity, name: str, la
             line += f" Last topic: {_join(profile.last_topic, lang, 30)}."
         if said:  # the quote stays closed
             line += f' Last conversation: "{said.replace(chr(34), chr(39))}".'
+        if traits:
+            line += (
+                " What they are like: " + "; ".join(f'"{t.replace(chr(34), chr(39))}"' for t in traits) + "."
+            )
     return f"{line}{'' if lang == 'ja' else ' '}{_TONE[lang][level]}"
 
 

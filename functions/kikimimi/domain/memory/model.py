@@ -83,7 +83,8 @@ class Chunk:
 
 @dataclass(frozen=True)
 class ProfileNote:
-    """A tag or the last-conversation line a reflection wrote about a member, and what it came from."""
+    """A tag, the last-conversation line or a personality note a reflection wrote about a member, and
+    what it came from."""
 
     text: str
     place: str  # the ChannelKey id of the conversation: forgetting the place (or its channel) drops it
@@ -92,11 +93,13 @@ class ProfileNote:
 
 @dataclass(frozen=True)
 class ProfileNotes:
-    """One reflection's tags and one-line summary of a member, merged into their profile at its commit."""
+    """One reflection's tags, one-line summary and personality notes of a member, merged into their profile
+    at its commit."""
 
     user_id: str
     tags: tuple[ProfileNote, ...] = ()
     last_conversation: ProfileNote | None = None
+    personality: tuple[ProfileNote, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,11 +118,13 @@ class UserProfile:
     topic_ids: tuple[str, ...] = ()  # the messages `last_topic` came from (a delete or edit re-derives it)
     tags: tuple[ProfileNote, ...] = ()  # interests and roles, newest first
     last_conversation: ProfileNote | None = None  # one line: what they last talked about
+    personality: tuple[ProfileNote, ...] = ()  # a few lines on how they are and talk, newest first
 
     @property
     def note_ids(self) -> tuple[str, ...]:
-        """Every message the tags and the last-conversation line came from (a delete finds them by it)."""
-        notes = self.tags + ((self.last_conversation,) if self.last_conversation else ())
+        """Every message the tags, the last-conversation line and the personality notes came from (a
+        delete finds them by it)."""
+        notes = self.tags + ((self.last_conversation,) if self.last_conversation else ()) + self.personality
         return tuple(dict.fromkeys(i for note in notes for i in note.source_ids))
 
 

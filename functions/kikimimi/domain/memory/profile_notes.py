@@ -1,5 +1,6 @@
-"""Pure profile notes: the tags and last-conversation line a reflection writes about a member — bounded,
-inert, charged to the messages they came from, merged into the profile, and dropped by a forget."""
+"""Pure profile notes: the tags, last-conversation line and personality notes a reflection writes about a
+member — bounded, inert, charged to the messages they came from, merged into the profile, and dropped by
+a forget."""
 
 # A note is text drawn from people's messages, so it is stored inert (one line, no angle brackets) and
 # short, and it keeps the ids of the messages it came from, like a fact: a delete or an edit of one of
@@ -23,6 +24,9 @@ MAX_TAGS = 8  # tags a profile keeps, newest first
 NEW_TAGS = 4  # tags one reflection may add for one member
 TAG_CHARS = 32
 LINE_CHARS = 160
+MAX_PERSONALITY = 3  # personality notes a profile keeps, newest first
+NEW_PERSONALITY = 2  # notes one reflection may add for one member
+PERSONALITY_CHARS = 120
 MAX_SOURCES = 64  # messages one note may cite (a profile document stays small)
 _EDGES = " \t.,;:!?'\"`#*_-~()[]{}、。，．！？「」『』（）【】・"
 
@@ -36,6 +40,11 @@ def clean_tag(text: str) -> str:
 def clean_line(text: str) -> str:
     """The last-conversation line as a profile keeps it: one line, made inert, at most LINE_CHARS."""
     return inert(" ".join(str(text).split()), LINE_CHARS).strip()
+
+
+def clean_trait(text: str) -> str:
+    """A personality note as a profile keeps it: one line, made inert, at most PERSONALITY_CHARS."""
+    return inert(" ".join(str(text).split()), PERSONALITY_CHARS).strip()
 
 
 def _sharing(text: str, lines: Sequence[tuple[ChunkLine, frozenset[str]]]) -> list[ChunkLine]:
@@ -55,8 +64,9 @@ def notes_of(people: Sequence[PersonAnswer], lines: Sequence[ChunkLine], place: 
     """The notes of the people who spoke in these lines (the bot and other bots get none).
 
     A tag is charged to the lines that share a word with it, or else to its member's own lines; the
-    one-line summary to its member's own lines and every line it shares a word with (it may retell what
-    others answered): over-charging only drops a note too many, never keeps a deleted word."""
+    one-line summary and each personality note to its member's own lines and every line it shares a word
+    with (it may retell what others answered): over-charging only drops a note too many, never keeps a
+    deleted word."""
     humans = {line.author_id for line in lines if not (line.is_self or line.is_bot)}
     worded = [(line, frozenset(terms(line.text))) for line in lines] if people else []
     out: list[ProfileNotes] = []
@@ -76,23 +86,46 @@ def notes_of(people: Sequence[PersonAnswer], lines: Sequence[ChunkLine], place: 
                 tags.append(note)
             if len(tags) == NEW_TAGS:
                 break
-        line = clean_line(person.last_conversation)
-        ids = {x.message_id for x in own} | {x.message_id for x in _sharing(line, worded)} if line else set()
-        conversation = _note(line, place, (x for x in lines if x.message_id in ids))
-        if tags or conversation is not None:
-            out.append(ProfileNotes(person.user_id, tuple(tags), conversation))
+        conversation = _drawn(clean_line(person.last_conversation), place, lines, own, worded)
+        traits: list[ProfileNote] = []
+        for raw in person.personality:
+            trait = _drawn(clean_trait(raw), place, lines, own, worded)
+            if trait is not None and all(t.text != trait.text for t in traits):
+                traits.append(trait)
+            if len(traits) == NEW_PERSONALITY:
+                break
+        if tags or conversation is not None or traits:
+            out.append(ProfileNotes(person.user_id, tuple(tags), conversation, tuple(traits)))
     return out
+
+
+def _drawn(
+    text: str,
+    place: str,
+    lines: Sequence[ChunkLine],
+    own: Sequence[ChunkLine],
+    worded: Sequence[tuple[ChunkLine, frozenset[str]]],
+) -> ProfileNote | None:
+    """A line about a member, charged to their own lines and every line it shares a word with."""
+    if not text:
+        return None
+    ids = {x.message_id for x in own} | {x.message_id for x in _sharing(text, worded)}
+    return _note(text, place, (x for x in lines if x.message_id in ids))
 
 
 def with_notes(profile: UserProfile, notes: ProfileNotes) -> UserProfile:
     """The profile with a reflection's notes: its tags first (a tag said again takes the new sources),
-    then the older ones, at most MAX_TAGS; a new last-conversation line replaces the old one."""
+    then the older ones, at most MAX_TAGS; a new last-conversation line replaces the old one; new
+    personality notes go first, at most MAX_PERSONALITY kept."""
     new = {t.text for t in notes.tags}
     tags = notes.tags + tuple(t for t in profile.tags if t.text not in new)
+    said = {t.text for t in notes.personality}
+    traits = notes.personality + tuple(t for t in profile.personality if t.text not in said)
     return replace(
         profile,
         tags=tags[:MAX_TAGS],
         last_conversation=notes.last_conversation or profile.last_conversation,
+        personality=traits[:MAX_PERSONALITY],
     )
 
 
@@ -102,6 +135,7 @@ def _keeping(profile: UserProfile, keep: Callable[[ProfileNote], bool]) -> UserP
         profile,
         tags=tuple(t for t in profile.tags if keep(t)),
         last_conversation=line if line is not None and keep(line) else None,
+        personality=tuple(t for t in profile.personality if keep(t)),
     )
 
 
@@ -135,3 +169,7 @@ def tag_texts(profile: UserProfile) -> list[str]:
 
 def conversation_text(profile: UserProfile) -> str:
     return profile.last_conversation.text if profile.last_conversation else ""
+
+
+def personality_texts(profile: UserProfile) -> list[str]:
+    return [t.text for t in profile.personality]

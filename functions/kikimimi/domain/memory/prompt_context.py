@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from kikimimi.domain.context_builder import SUMMARY_REACH, Heard, PlaceContext, build_place_context
 from kikimimi.domain.language import conversation_language
 from kikimimi.domain.memory.model import ChannelMemory, ChunkLine, GuildMemory
 from kikimimi.domain.model import Message
@@ -36,6 +37,8 @@ class MemoryPromptContext:
     channels: tuple[str, ...] = ()
     previous_long_term: str = ""
     previous_recent: str = ""
+    # The summarizer's: its own place's memory, from the one context builder.
+    place: PlaceContext = field(default_factory=PlaceContext)
 
 
 def line_of(message: Message | ChunkLine) -> MemoryLine:
@@ -92,13 +95,18 @@ def _language(setting: str, lines: Sequence[MemoryLine]) -> str:
 def summarize_context(
     bot_name: str, language: str, memory: ChannelMemory, messages: Sequence[Message | ChunkLine]
 ) -> MemoryPromptContext:
+    """The summary prompt: the place's memory from the one context builder (its own alone, whole:
+    SUMMARY_REACH), then the lines to fold in."""
     lines = tuple(line_of(m) for m in messages)
+    place = build_place_context(memory.key, heard=[Heard(memory, public=False)], reach=SUMMARY_REACH)
+    here = place.here
     return MemoryPromptContext(
         bot_name=bot_name,
         language=_language(language, lines),
         lines=lines,
-        previous_summary=inert(memory.summary, 1200),
+        previous_summary=here.long_term if here else "",
         previous_mood=inert(memory.mood, 80),
+        place=place,
     )
 
 

@@ -37,6 +37,9 @@ class PersonAnswer(BaseModel):
     user_id: str = Field(max_length=40)
     tags: list[str] = Field(max_length=4, description="short interest or role tags")
     last_conversation: str = Field(max_length=160, description="one line: what they talked about")
+    personality: list[str] = Field(
+        default_factory=list, max_length=2, description="how they are and talk, one short line each"
+    )
 
 
 class ReflectionAnswer(BaseModel):
@@ -98,11 +101,14 @@ def _people(raw: Any, known_users: Collection[str]) -> list[dict[str, Any]]:
         tags = item.get("tags")
         tags = tags if isinstance(tags, list) else []
         line = item.get("last_conversation")
+        traits = item.get("personality")
+        traits = traits if isinstance(traits, list) else []
         kept.append(
             {
                 "user_id": str(item["user_id"])[:40],
                 "tags": [str(t)[:60] for t in tags[:4] if isinstance(t, str | int | float)],
                 "last_conversation": str(line)[:160] if isinstance(line, str) else "",
+                "personality": [str(t)[:200] for t in traits[:2] if isinstance(t, str)],
             }
         )
     return kept

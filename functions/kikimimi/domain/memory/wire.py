@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from kikimimi.domain.model import ChannelKey
-from kikimimi.domain.wire import Id, WireError
+from kikimimi.domain.wire import Id, UtcTime, WireError
 
 Label = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,80}$")]
 
@@ -90,6 +90,7 @@ class ForgetTask(_MemoryPlace):
     reason: Literal["delete", "edit"]
     content: str | None = Field(default=None, max_length=4000)  # an edit's new text
     buffered: bool = False  # the message was still in the buffer (so its chunk, if any, is still kept)
+    edited_at: UtcTime | None = None  # an edit's Discord time: a task of an older edit changes nothing
 
 
 def parse_forget_task(data: bytes | str | dict[str, Any]) -> ForgetTask:

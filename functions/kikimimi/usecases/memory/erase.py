@@ -1,4 +1,4 @@
-"""Use cases: forget a member, a place or a whole guild, and show what is kept about a member."""
+"""Use cases: forget a member, a place or a whole guild (what is kept about a member: export.py)."""
 
 # Every forget pages until nothing is left and is safe to run again: a retried or redelivered request
 # finds only what the first run did not reach (the member's tombstoned messages, a place's deleted
@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory.forget import profile_topic
 from kikimimi.domain.memory.member_lines import (
     Member,
@@ -20,21 +21,17 @@ from kikimimi.domain.memory.member_lines import (
     without_member,
 )
 from kikimimi.domain.memory.model import ChannelMemory, SourceMatch, UserProfile
-from kikimimi.domain.memory.profile_notes import (
-    conversation_text,
-    notes_without_member,
-    notes_without_place,
-    tag_texts,
-)
+from kikimimi.domain.memory.profile_notes import notes_without_member, notes_without_place
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.wire import ForgetRequested
+from kikimimi.domain.withheld import PendingEdit
 from kikimimi.ports import Recall, Store
+from kikimimi.usecases import withheld
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory.rebuild import MAX_CHUNKS, drop_drawn_from, refresh_guild, schedule_rebuild
 
 PAGE = 500  # messages or profiles per query while a forget pages on
 MAX_FACTS = 1000  # facts of a place read to find those that name the member (a place keeps far fewer)
-EXPORT_BUFFERED = 2000  # buffered messages listed by `what-do-you-know`
 NO_GUILD = "none"  # direct messages keep their profiles under this guild id (commit_summary)
 PLACE_GONE = ("channel_deleted", "thread_deleted")
 # Profiles last seen in a channel read to find notes that name a forgotten member or come from a
@@ -49,7 +46,12 @@ def on_request(deps: Deps, request: ForgetRequested) -> str:
         counts = forget_guild(deps, request.guild_id)
     elif request.scope == "user" and request.user_id:
         if request.guild_id:
+            if request.reason == "command":  # before the erase: a line in flight then is refused
+                deps.store.mark_forgotten(request.guild_id, request.user_id, request.at)
+                withheld.changed(deps, request.guild_id)
             counts = forget_user(deps, request.guild_id, request.user_id)
+            if request.reason == "command":
+                withheld.again_later(deps, request)
         else:  # a direct message: everything of the conversation is the member's
             counts = forget_direct(deps, request.key, request.user_id)
     elif request.scope == "channel":
@@ -75,11 +77,13 @@ def on_request(deps: Deps, request: ForgetRequested) -> str:
     return "forgotten"
 
 
-def _pages(store: Store, guild_id: str | None, author_id: str) -> Iterator[Message]:
-    """Every buffered message of the author in the guild, newest first, a page at a time: the cursor is
-    the oldest time seen (ties are read again and skipped), so messages changed on the way are no issue."""
+def pages(
+    store: Store, guild_id: str | None, author_id: str, until: datetime | None = None
+) -> Iterator[Message]:
+    """Every buffered message of the author in the guild (created at or before `until`), newest first, a
+    page at a time: the cursor is the oldest time seen (ties are read again and skipped), so messages
+    changed on the way are no issue."""
     seen: set[tuple[str, str]] = set()
-    until: datetime | None = None
     while True:
         page = store.buffered_by(guild_id, author_id, PAGE, until)
         fresh = [m for m in page if (m.key.id, m.id) not in seen]
@@ -109,13 +113,17 @@ def forget_user(
         "notes": 0,
         "own_lines": 0,
         "caps": 0,
+        "pending_edits": 0,
     }
     # Their names and words first (buffer, profile, chunk lines): the bot's lines are matched against
     # them. The bot's buffered lines go before the member's messages and the profile last, so a run cut
     # short and retried still knows whom and what to look for. The member's messages are tombstoned
     # before any place's epoch moves: a summary that reads the buffer after that cannot see them.
-    buffered = list(_pages(store, guild_id, user_id))
-    member = Member(user_id).seen([m.author_name for m in buffered], [m.content for m in buffered])
+    buffered = list(pages(store, guild_id, user_id))
+    pending = _pending_edits(store, guild_id, user_id)
+    member = Member(user_id).seen(
+        [m.author_name for m in buffered], [*(m.content for m in buffered), *(e.content for e in pending)]
+    )
     keys: set[ChannelKey] = {*places, *(m.key for m in buffered)}
     said_ids = {m.id for m in buffered}  # their messages: other members' profile notes may draw on them
     if recall is not None:
@@ -128,9 +136,12 @@ def forget_user(
             member = member.seen([x.author_name for x in lines], [x.text for x in lines])
             said_ids.update(x.message_id for x in lines)
     if bot:
-        counts["own_lines"] += _own_buffered(deps, guild_id, member, {m.id for m in buffered}, until)
+        counts["own_lines"] += own_buffered(deps, guild_id, member, {m.id for m in buffered}, until)
     for message in buffered:
         counts["messages"] += store.delete_message(message.key, message.id, until) is not None
+    for edit in pending:  # an edit kept for a create still to come: a tombstone refuses that create too
+        store.delete_message(edit.key, edit.message_id, until)
+        counts["pending_edits"] += 1
     for key in sorted(keys, key=lambda k: k.id):  # a channel's key (no thread) sorts with its threads'
         counts["snippets"] += _snippets(deps, key, member)
         if recall is not None:
@@ -140,9 +151,9 @@ def forget_user(
         counts["own_lines"] += _decision(deps, key, member)
     counts["caps"] = store.forget_caps(user_id)
     if recall is not None:
-        memory = recall.guild_memory(guild_id) if guild_id else None
-        if memory is not None and refers_to(f"{memory.long_term}\n{memory.recent_events}", member):
-            refresh_guild(deps, guild_id or NO_GUILD, deps.clock.now())
+        if guild_id:
+            # Always afresh: its texts roll over weeks, past the chunks that could trace a word to them.
+            refresh_guild(deps, guild_id, deps.clock.now())
         counts["notes"] = _others_notes(recall, guild_id or NO_GUILD, keys, member, said_ids)
         counts["profile"] = int(recall.delete_profile(guild_id or NO_GUILD, user_id))
     return counts
@@ -202,7 +213,7 @@ def _memory(
         )
     recall.drop_refs(key, member.user_id)
     memory = recall.channel_memory(key)
-    if not chunks and _names(memory, member):
+    if not chunks and (_names(memory, member) or _untraced(memory, deps.clock.now())):
         recall.supersede_summary(key)
         schedule_rebuild(deps, key, guild_id)
     deleted = drop_drawn_from(deps, recall, key, guild_id, match, chunks)[1]
@@ -229,6 +240,27 @@ def _names(memory: ChannelMemory, member: Member) -> bool:
     return bool(text.strip()) and refers_to(text, member)
 
 
+def _untraced(memory: ChannelMemory, now: datetime) -> bool:
+    """Does the summary fold in lines whose chunks are gone (so a forgotten member's words in it cannot
+    be found by their ids)? Then it is rebuilt from the chunks left."""
+    base = memory.summary_base_at
+    return bool(memory.summary.strip()) and (base is None or mp.lineage_expired(memory, now))
+
+
+def _pending_edits(store: Store, guild_id: str | None, user_id: str) -> list[PendingEdit]:
+    """Every early edit of the member in the guild (pages until none is left)."""
+    found: dict[tuple[str, str], PendingEdit] = {}
+    while True:
+        page = [
+            e
+            for e in store.pending_edits_by(guild_id, user_id, PAGE)
+            if (e.key.id, e.message_id) not in found
+        ]
+        found.update({(e.key.id, e.message_id): e for e in page})
+        if len(page) < PAGE:
+            return list(found.values())
+
+
 def _decision(deps: Deps, key: ChannelKey, member: Member) -> int:
     """The reason of the place's last decision (an LLM's words) when it names the member."""
     last = deps.store.channel_settings(key).last_decision
@@ -238,13 +270,13 @@ def _decision(deps: Deps, key: ChannelKey, member: Member) -> int:
     return 1
 
 
-def _own_buffered(
+def own_buffered(
     deps: Deps, guild_id: str | None, member: Member, answered: set[str], until: datetime
 ) -> int:
     """The bot's buffered lines: a reply to the member's message goes; one that names, addresses or
     quotes them loses those sentences (or goes when nothing is left)."""
     store, changed = deps.store, 0
-    for message in list(_pages(store, guild_id, deps.settings.bot_user_id)):
+    for message in list(pages(store, guild_id, deps.settings.bot_user_id)):
         text = None if message.reply_to_id in answered else without_member(message.content, member)
         if text is None:
             changed += store.delete_message(message.key, message.id, until) is not None
@@ -352,44 +384,3 @@ def forget_guild(deps: Deps, guild_id: str) -> dict[str, int]:
     counts["documents"] += deps.store.forget_guild(guild_id)
     deps.memory_cache.pop(f"guild:{guild_id}", None)
     return counts
-
-
-def export_user(store: Store, recall: Recall | None, guild_id: str, user_id: str) -> dict[str, Any]:
-    """What is kept about a member of a guild, as plain data (`/kikimimi-me what-do-you-know`, the CLI)."""
-    match = SourceMatch(author_id=user_id)
-    buffered = sorted(
-        store.buffered_by(guild_id, user_id, EXPORT_BUFFERED), key=lambda m: (m.created_at, m.id)
-    )
-    out: dict[str, Any] = {
-        "guild_id": guild_id,
-        "user_id": user_id,
-        "buffered": [
-            {"channel": m.key.id, "at": m.created_at.isoformat(), "text": m.content} for m in buffered
-        ],
-        "profile": None,
-        "facts": [],
-        "chunk_lines": [],
-    }
-    if recall is None:
-        return out
-    profile = recall.profile(guild_id, user_id)
-    if profile is not None:
-        out["profile"] = {
-            "display_name": profile.display_name,
-            "exchanges": profile.interaction_count,
-            "mentions": profile.mentioned_bot_count,
-            "channels": list(profile.channels_active),
-            "last_topic": list(profile.last_topic),
-            "tags": tag_texts(profile),
-            "last_conversation": conversation_text(profile),
-        }
-    for memory in recall.guild_channels(guild_id):
-        for fact in recall.facts_citing(memory.key, match):
-            out["facts"].append({"channel": memory.key.id, "fact": fact.content})
-        for chunk in recall.chunks_citing(memory.key, match):
-            out["chunk_lines"] += [
-                {"channel": memory.key.id, "at": x.at.isoformat(), "text": x.text}
-                for x in chunk.lines
-                if x.author_id == user_id
-            ]
-    return out

@@ -48,11 +48,25 @@ def on_edit(deps: Deps, envelope: MessageEdited) -> str:
     key = envelope.key
     now = deps.clock.now()
     until = now + timedelta(days=deps.settings.tombstone_days)
-    outcome, before = deps.store.update_message(key, envelope.message_id, envelope.content, until)
+    outcome, before = deps.store.update_message(
+        key,
+        envelope.message_id,
+        envelope.content,
+        until,
+        edited_at=envelope.edited_at,
+        author_id=envelope.author_id,
+        guild_id=envelope.guild_id,
+    )
     base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
-    decision = {"edited": "edited", "pending": "edit_pending", "deleted": "edit_deleted"}[outcome]
-    deps.emit("ingest", key, **base, decision=decision)
-    if outcome != "deleted":  # an old message (out of the buffer) may still be in memory: edit it there
+    decision = {
+        "edited": "edited",
+        "pending": "edit_pending",
+        "deleted": "edit_deleted",
+        "stale": "edit_stale",
+    }
+    deps.emit("ingest", key, **base, decision=decision[outcome])
+    # A deleted message has nothing to edit; a newer edit is stored (delivered first): its task applies it.
+    if outcome in ("edited", "pending"):  # an old message (out of the buffer) may still be in memory
         task = ForgetTask(
             guild_id=envelope.guild_id,
             channel_id=key.channel_id,
@@ -61,6 +75,7 @@ def on_edit(deps: Deps, envelope: MessageEdited) -> str:
             reason="edit",
             content=envelope.content,
             buffered=before is not None,
+            edited_at=envelope.edited_at,
         )
         _forget_later(deps, task, base)
     return "edited"
@@ -98,6 +113,11 @@ def forget_message(deps: Deps, task: ForgetTask) -> dict[str, int]:
     Order matters: the epoch moves before the chunks are searched (a summary that read the message
     before cannot commit after), and again before the facts are (nor a reflection that read its line)."""
     key = task.key
+    if task.reason == "edit" and deps.store.edit_outdated(key, task.message_id, task.edited_at):
+        # Tasks run in any order: a newer edit's task writes its own text, a delete's takes the line.
+        base = {"function": "forget", "guild": task.guild_id, "trigger": task.message_id}
+        deps.emit("forgotten", key, **base, decision="edit_outdated")
+        return {}
     match = SourceMatch(message_id=task.message_id)
     replacement = task.content if task.reason == "edit" else None
     counts = {"snippets": _snippets(deps, task), "chunks": 0, "profiles": 0, "facts": 0}

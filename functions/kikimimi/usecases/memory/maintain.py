@@ -53,10 +53,15 @@ def maintain(deps: Deps, task: MaintainTask) -> dict[str, int]:
 def _rebuild(deps: Deps, guild_id: str, now: datetime, fresh: bool = False) -> bool:
     """One LLM call per guild; on failure the previous texts stay and only the channel list is refreshed.
 
-    Guild memory reaches every channel's prompts, so it is built from public channels only; previous
+    Guild memory reaches every channel's prompts, so it is built from public, enabled channels only; previous
     texts that a channel no longer public (or no longer remembered) helped write are dropped."""
     assert deps.recall is not None
-    public = [c for c in deps.recall.guild_channels(guild_id) if not channel.private(deps, c.key)]
+    # Public and enabled: the list every prompt's context builder takes as what any place may hear.
+    public = [
+        c
+        for c in deps.recall.guild_channels(guild_id)
+        if not channel.private(deps, c.key) and channel.enabled(deps, c.key)
+    ]
     channels = sorted(
         public, key=lambda c: (c.updated_at.timestamp() if c.updated_at else 0.0, c.key.id), reverse=True
     )[:MAX_CHANNELS]

@@ -1,4 +1,5 @@
-"""Memory in the judgment and reply prompts: channel, guild, speaker, related facts, proactivity."""
+"""Memory in the judgment and reply prompts: the place around (place_view), speaker, related facts,
+proactivity."""
 
 # Retrieval runs only after a decision to respond (the reply), or in a judgment when the channel just
 # woke up after a silence and the bot is out of cooldown (a memory worth bringing up): never per message.
@@ -11,27 +12,24 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 
-from kikimimi.domain.language import conversation_language
+from kikimimi.domain.context_builder import PlaceContext
 from kikimimi.domain.memory import blocks
 from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory import ranking as fr
 from kikimimi.domain.memory.keywords import MAX_QUERY_KEYWORDS, extract_keywords
-from kikimimi.domain.memory.model import ChannelMemory, Fact, GuildMemory
+from kikimimi.domain.memory.model import ChannelMemory, Fact
 from kikimimi.domain.model import ChannelKey, Decision, Intervention, Message, ResponseType
 from kikimimi.domain.prompt_context import PromptContext
 from kikimimi.domain.rule_config import PROACTIVE_TERM
 from kikimimi.domain.rules import Score
 from kikimimi.domain.wire import ReplyTask
-from kikimimi.usecases.deps import Deps, cached
+from kikimimi.usecases.deps import Deps
+from kikimimi.usecases.memory import place_view
 from kikimimi.usecases.memory.fact_weights import weights
 
 log = logging.getLogger(__name__)
 _MARKER = re.compile(r"^\[memory:(?P<id>f[0-9a-f]{19})\]\s*")
-# Guild memory is rebuilt hourly, so a read per reply would be waste; but a channel turning private
-# clears its part at once, and another instance may hold the old text: at most a minute.
-GUILD_CACHE_SECONDS = 60.0
 # A keyword query returns its matches in id order, not by overlap: twenty leave the ranking a choice
 # (a place keeps at most FACTS_MAX_PER_CHANNEL facts, 100 by default) at twenty reads at most.
 KEYWORD_CANDIDATES = 20
@@ -43,58 +41,25 @@ class RecallContext(PromptContext):
     """A prompt context with the blocks only the memory layers fill (speaker, related facts, proactive)."""
 
     recall_memory: str = ""
-    server_memory: str = ""  # the judge's view of the server's other public channels
 
 
 def with_memory(
-    context: PromptContext,
-    *,
-    channel: str = "",
-    guild: str = "",
-    recall: str = "",
-    server: str = "",
-    reason: str | None = None,
+    context: PromptContext, *, place: PlaceContext | None = None, recall: str = "", reason: str | None = None
 ) -> PromptContext:
-    own = ("recall_memory", "server_memory")
-    values = {f.name: getattr(context, f.name) for f in dataclasses.fields(context) if f.name not in own}
-    values["channel_memory"] = channel or context.channel_memory
-    values["guild_memory"] = guild or context.guild_memory
+    """The context with what the context builder gave around the place, and the recall blocks."""
+    values = {
+        f.name: getattr(context, f.name) for f in dataclasses.fields(context) if f.name != "recall_memory"
+    }
+    values["place"] = place or context.place
     if reason is not None:
         values["reason"] = reason
-    return RecallContext(**values, recall_memory=recall, server_memory=server)
-
-
-def server_view(deps: Deps, key: ChannelKey, guild: GuildMemory | None, now: datetime, language: str) -> str:
-    """The other public places' memory for the judge, within JUDGE_SERVER_MEMORY_CHARS.
-
-    Only places the guild memory lists are shown: it is built from public channels alone and drops a
-    channel the moment it turns private, so a private channel's memory never reaches another's judge.
-    Their memory documents are one query, cached per process like the guild memory."""
-    limit = deps.settings.judge_server_memory_chars
-    if guild is None or not guild.channels or limit <= 0 or deps.recall is None:
-        return ""
-    load = partial(deps.recall.guild_channels, guild.guild_id)
-    memories: list[ChannelMemory] = cached(
-        deps.memory_cache, f"channels:{guild.guild_id}", now.timestamp(), GUILD_CACHE_SECONDS, load
-    )
-    public = {ch.key_id for ch in guild.channels}
-    shown = [m for m in memories if m.key.id in public]
-    shown.sort(key=lambda m: (-(m.updated_at.timestamp() if m.updated_at else 0.0), m.key.id))
-    return blocks.server_block(shown, key, language, limit)
+    return RecallContext(**values, recall_memory=recall)
 
 
 def marked_fact(reason: str) -> tuple[str | None, str]:
     """(fact id, reason without the marker) of a reply task's reason."""
     match = _MARKER.match(reason)
     return (match["id"], reason[match.end() :]) if match else (None, reason)
-
-
-def guild_memory(deps: Deps, guild_id: str | None, now: datetime) -> GuildMemory | None:
-    """The guild's memory, cached per process."""
-    if not guild_id or deps.recall is None:
-        return None
-    load = partial(deps.recall.guild_memory, guild_id)
-    return cached(deps.memory_cache, f"guild:{guild_id}", now.timestamp(), GUILD_CACHE_SECONDS, load)
 
 
 def retrieve(
@@ -124,12 +89,10 @@ def retrieve(
 
 @dataclass(frozen=True)
 class JudgeMemory:
-    """What a judgment knows from memory: the prompt blocks and, maybe, a fact to bring up."""
+    """What a judgment knows from memory: its place's memory and, maybe, a fact to bring up."""
 
-    channel: str = ""
-    guild: str = ""
+    memory: ChannelMemory | None = None
     proactive: Fact | None = None
-    server: str = ""
 
     def score(self, score: Score, weight: float) -> Score:
         """The rules' score with a proactive term: every other rule still applies to the total."""
@@ -139,9 +102,11 @@ class JudgeMemory:
         total = max(0.0, min(100.0, sum(value for _, value in terms)))
         return dataclasses.replace(score, total=total, terms=terms)
 
-    def context(self, context: PromptContext, language: str, now: datetime) -> PromptContext:
-        recall = blocks.proactive_block(self.proactive, now, language, judge=True) if self.proactive else ""
-        return with_memory(context, channel=self.channel, guild=self.guild, recall=recall, server=self.server)
+    def context(self, context: PromptContext, place: PlaceContext, now: datetime) -> PromptContext:
+        """The judge's prompt context: what the context builder gave, and the fact to bring up."""
+        lang = context.language
+        recall = blocks.proactive_block(self.proactive, now, lang, judge=True) if self.proactive else ""
+        return with_memory(context, place=place, recall=recall)
 
     def decide(self, decision: Decision) -> Decision:
         """Carry the fact to the reply in the reason; a memory takes a sentence, not an ack."""
@@ -158,25 +123,20 @@ class JudgeMemory:
 def for_judge(
     deps: Deps,
     key: ChannelKey,
-    guild_id: str | None,
     window: Sequence[Message],
     interventions: Sequence[Intervention],
     now: datetime,
     cooldown_seconds: float,
 ) -> JudgeMemory:
-    """Memory for one judgment; trouble with memory never blocks the judgment."""
+    """Memory for one judgment (the rules read it too); trouble with memory never blocks the judgment.
+    What an LLM judgment reads around the place is gathered only when it asks (place_view)."""
     if deps.recall is None:
         return JudgeMemory()
-    lang = conversation_language(deps.settings.language, [m.content for m in window if m.is_human])
     try:
         memory = deps.recall.channel_memory(key)
-        # Only an LLM judge reads the guild block: the rules need no read for it.
-        guild = guild_memory(deps, guild_id, now) if deps.judge_llm is not None else None
-        fact = _proactive(deps, key, memory, window, interventions, now, cooldown_seconds)
-        server = server_view(deps, key, guild, now, lang) if deps.judge_llm is not None else ""
-        # The server view lists the other channels with their topics: the guild block's list would repeat it.
-        guild_text = blocks.guild_block(guild, key, lang, channels=not server)
-        return JudgeMemory(blocks.channel_block(memory, lang), guild_text, fact, server)
+        return JudgeMemory(
+            memory, _proactive(deps, key, memory, window, interventions, now, cooldown_seconds)
+        )
     except Exception as exc:
         log.exception("memory for the judgment failed")
         deps.emit("memory_error", key, function="judge", error=f"{exc!r}"[:300])
@@ -211,16 +171,17 @@ def _proactive(
 
 
 def for_reply(
-    deps: Deps, context: PromptContext, task: ReplyTask, window: Sequence[Message], now: datetime
+    deps: Deps, context: PromptContext, task: ReplyTask, window: Sequence[Message], now: datetime, *, by: str
 ) -> PromptContext:
-    """The reply prompt with the channel, guild, speaker, related-memories and proactive blocks."""
+    """The reply prompt with what the context builder gives around the place (`by`: whose copies of
+    places' lines read the lines around it), and the speaker, related-memories and proactive blocks."""
     fact_id, reason = marked_fact(context.reason)
     if deps.recall is None:
         return with_memory(context, reason=reason)
     key, lang = task.key, context.language
     try:
         memory = deps.recall.channel_memory(key)
-        guild = guild_memory(deps, task.guild_id, now)
+        place = place_view.gather(deps, key, task.guild_id, now, memory, by=by)
         target_id = task.reply_to_message_id or task.trigger_id
         target = next((m for m in window if m.id == target_id), None)
         speaker = _speaker(deps, task, target, lang)
@@ -231,8 +192,7 @@ def for_reply(
         )
         return with_memory(
             context,
-            channel=blocks.channel_block(memory, lang),
-            guild=blocks.guild_block(guild, key, lang),
+            place=place,
             recall="\n\n".join(p for p in (speaker, related, bring_up) if p),
             reason=reason,
         )

@@ -34,7 +34,7 @@ def write_summary(
         try:
             result = deps.memory_llm.generate(request)
             answer = parse_summary(result.text)
-            deps.llm_call(key, "summarize", result)
+            deps.llm_call(key, "summarize", result, context_cut=context.place.cut.counts())
             return answer, result.model
         except (LLMError, MemoryAnswerInvalid) as exc:
             log.warning("summary LLM failed, keeping the previous summary: %s", exc)
