@@ -60,8 +60,8 @@ def status_text(
     reception: str = "",
 ) -> str:
     """The `/kikimimi status` answer: on or off, quiet period, memory visibility; chattiness, persona and
-    web search; the bot's health (health.py); the last decision and why, in words; then how its posts
-    were received and its talkativeness (reception_words.py)."""
+    web search; the bot's health (health.py); how its posts were received and its talkativeness
+    (reception_words.py); then the last decision and why, in words."""
     now = now or datetime.now(UTC)
     quiet = (
         say(lang, "status_quiet", time=_time(place.quiet_until))
@@ -81,7 +81,7 @@ def status_text(
             say(lang, f"status_grounding.{'on' if grounding else 'off'}"),
         )
     )
-    lines = (switches, manner, health, decision_words.explain(place.last_decision, lang), reception)
+    lines = (switches, manner, health, reception, decision_words.explain(place.last_decision, lang))
     return "\n".join(line for line in lines if line)
 
 

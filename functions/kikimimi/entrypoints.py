@@ -148,7 +148,7 @@ def forget_request(request: Any) -> tuple[dict[str, Any], int]:
     """Cloud Tasks (memory queue) → a delete or an edit through the memory layers, or the second erase
     of a member who opted out."""
     from kikimimi.domain.forget_work import parse_forget_work
-    from kikimimi.usecases.opt_out import forget_work
+    from kikimimi.usecases.memory.forget_work import forget_work
 
     return _task_call(request, "forget", parse_forget_work, forget_work, MEMORY_CALLERS)
 

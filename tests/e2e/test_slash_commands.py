@@ -141,10 +141,12 @@ def test_enable_by_command_then_status_tells_in_words_why_the_bot_spoke(commands
     assert model == "model: none configured (the rules decide, a template writes)"
     assert post.startswith("last post <t:") and post.endswith(":R> (a reply)")
     assert catchup.startswith("catch-up <t:") and catchup.endswith(": nothing missed here")
-    assert english[3].startswith("Last time (<t:") and " I spoke (score " in english[3]
-    assert "it mentioned one of my keywords (+100)" in english[3] and "keyword +100" not in english[3]
+    # Then how its posts were received (none settled yet: that takes minutes), then the last decision.
+    assert english[3].startswith("No posts in the last 7 days")
+    assert english[4].startswith("Last time (<t:") and " I spoke (score " in english[4]
+    assert "it mentioned one of my keywords (+100)" in english[4] and "keyword +100" not in english[4]
     japanese = commands.said("words", "kikimimi status", locale="ja").splitlines()
-    assert "は話しました" in japanese[3] and "キーワードが含まれていた（+100）" in japanese[3]
+    assert "は話しました" in japanese[4] and "キーワードが含まれていた（+100）" in japanese[4]
 
 
 def test_help_and_an_enable_the_bots_permissions_refuse_on_the_stack(commands: Commands) -> None:

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from kikimimi.domain.model import Message
+from kikimimi.domain.policy import with_jitter
 from kikimimi.settings import Settings
-from kikimimi.usecases.ingest import pause_wait, with_jitter
+from kikimimi.usecases.ingest import pause_wait
 from kikimimi_dev.local.stack import StackError
 from kikimimi_dev.tools import cli, links_train
 from kikimimi_dev.tools.console import in_words

@@ -189,3 +189,28 @@ def test_watch_names_stand_apart_from_pause_names() -> None:
     assert policy.task_name(TaskKind.JUDGE, key, "q1", watch=True) == "watch-c1-main-q1"
     assert policy.task_name(TaskKind.REPLY, key, "q1", watch=True) == "reply-c1-main-q1-w"
     assert policy.task_name(TaskKind.JUDGE, key, "q1") == "judge-c1-main-q1"
+
+
+@pytest.mark.parametrize(
+    ("gaps", "fixed", "wait", "why"),
+    [
+        ([10, 10], 45.0, 45.0, "fixed pause 45s"),
+        ([10], None, 300.0, "pace: too few messages, the longest pause (PACE_MAX_SECONDS) → 300s"),
+        ([20, 20, 20], None, 60.0, "pace: 3 × median gap 20s = 60s → 60s"),
+        ([1, 1, 1], None, 30.0, "pace: 3 × median gap 1s = 3s, raised to the floor (PACE_MIN_SECONDS) → 30s"),
+        (
+            [600, 600],
+            None,
+            300.0,
+            "pace: 3 × median gap 600s = 1800s, cut to the ceiling (PACE_MAX_SECONDS) → 300s",
+        ),
+    ],
+)
+def test_the_pause_before_a_judgment_and_its_reason(
+    gaps: list[float], fixed: float | None, wait: float, why: str
+) -> None:
+    times = [0.0]
+    for gap in gaps:
+        times.append(times[-1] + gap)
+    recent = [_human(i, t) for i, t in enumerate(times)]
+    assert policy.pause(recent, fixed, 3.0, 30.0, 300.0) == (wait, why)

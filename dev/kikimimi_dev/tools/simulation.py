@@ -30,10 +30,10 @@ from kikimimi.ports import LLM, Embedder
 from kikimimi.settings import Settings
 from kikimimi.usecases.ingest import ingest
 from kikimimi.usecases.judge import judge
+from kikimimi.usecases.memory.forget_work import forget_work
 from kikimimi.usecases.memory.maintain import maintain
 from kikimimi.usecases.memory.reflect import reflect
 from kikimimi.usecases.memory.summarize import summarize
-from kikimimi.usecases.opt_out import forget_work
 from kikimimi.usecases.reply import reply
 from kikimimi_dev.tools.prompt_recorder import recorded_llms
 from kikimimi_dev.twins.deps import twin_deps

@@ -1,4 +1,5 @@
-"""Pure scheduling policy: deterministic task names, debounce time with seeded jitter, staleness."""
+"""Pure scheduling policy: deterministic task names, every delay formula (the pause before a judgment, a
+question watch's wait, jitter, reply delays), staleness."""
 
 from __future__ import annotations
 
@@ -63,6 +64,34 @@ def pace_wait(
     middle = len(gaps) // 2
     median = gaps[middle] if len(gaps) % 2 else (gaps[middle - 1] + gaps[middle]) / 2
     return float(min(max(multiplier * median, low), high)), median
+
+
+def pause(
+    recent: Sequence[Message], fixed_seconds: float | None, multiplier: float, low: float, high: float
+) -> tuple[float, str]:
+    """(seconds, why) until the pause judgment of the newest of `recent`, before jitter: a fixed wait,
+    or the channel's pace (`pace_wait`) within [low, high], with the reason in words."""
+    if fixed_seconds is not None:
+        return fixed_seconds, f"fixed pause {fixed_seconds:g}s"
+    wait, gap = pace_wait(recent, multiplier, low, high)
+    if gap is None:
+        return wait, f"pace: too few messages, the longest pause (PACE_MAX_SECONDS) → {wait:g}s"
+    paced = multiplier * gap
+    why = f"pace: {multiplier:g} × median gap {gap:g}s = {paced:g}s"
+    # Say which bound moved it, or "3 × 1s → 30s" reads as arithmetic gone wrong.
+    if paced < wait:
+        why += ", raised to the floor (PACE_MIN_SECONDS)"
+    elif paced > wait:
+        why += ", cut to the ceiling (PACE_MAX_SECONDS)"
+    return wait, f"{why} → {wait:g}s"
+
+
+def with_jitter(why: str, wait: float, delay: float) -> str:
+    """The scheduling reason with the seeded jitter that moved `wait` to the actual `delay`."""
+    shown = round(round(delay, 3))  # whole seconds, as the tools tell the (3-decimal) delay
+    if shown == round(wait):
+        return why
+    return f"{why}, jitter {shown - wait:+g}s → {shown}s"
 
 
 def watch_wait(recent: Sequence[Message], floor: float, pace: float, ceiling: float) -> float:

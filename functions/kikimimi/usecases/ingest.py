@@ -243,28 +243,9 @@ def pace_window(s: Settings) -> int:
 
 
 def pause_wait(s: Settings, recent: Sequence[Message]) -> tuple[float, str]:
-    """(seconds, why) until the pause judgment of the newest of `recent`, before jitter."""
-    if s.judge_timing == "fixed":
-        return s.min_wait_seconds, f"fixed pause {s.min_wait_seconds:g}s"
-    wait, gap = policy.pace_wait(recent, s.pace_multiplier, s.pace_min_seconds, s.pace_max_seconds)
-    if gap is None:
-        return wait, f"pace: too few messages, the longest pause (PACE_MAX_SECONDS) → {wait:g}s"
-    paced = s.pace_multiplier * gap
-    why = f"pace: {s.pace_multiplier:g} × median gap {gap:g}s = {paced:g}s"
-    # Say which bound moved it, or "3 × 1s → 30s" reads as arithmetic gone wrong.
-    if paced < wait:
-        why += ", raised to the floor (PACE_MIN_SECONDS)"
-    elif paced > wait:
-        why += ", cut to the ceiling (PACE_MAX_SECONDS)"
-    return wait, f"{why} → {wait:g}s"
-
-
-def with_jitter(why: str, wait: float, delay: float) -> str:
-    """The scheduling reason with the seeded jitter that moved `wait` to the actual `delay`."""
-    shown = round(round(delay, 3))  # whole seconds, as the tools tell the (3-decimal) delay
-    if shown == round(wait):
-        return why
-    return f"{why}, jitter {shown - wait:+g}s → {shown}s"
+    """(seconds, why) until the pause judgment of the newest of `recent`, before jitter (policy.pause)."""
+    fixed = s.min_wait_seconds if s.judge_timing == "fixed" else None
+    return policy.pause(recent, fixed, s.pace_multiplier, s.pace_min_seconds, s.pace_max_seconds)
 
 
 def watch_wait(s: Settings, recent: Sequence[Message]) -> float:
@@ -294,7 +275,7 @@ def _schedule_pause(
             task=name,
             kind="pause",
             delay_seconds=(eta - now).total_seconds(),
-            reason=with_jitter(why, wait, (eta - now).total_seconds()),
+            reason=policy.with_jitter(why, wait, (eta - now).total_seconds()),
         )
 
 
