@@ -8,23 +8,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import TypeAlias
 
 from kikimimi.domain.wire import (
-    ChannelVisibility,
-    ForgetRequested,
-    MessageCreated,
-    MessageDeleted,
-    MessageEdited,
-    OptOutChanged,
+    GatewayEnvelope,
     dump,
 )
 from kikimimi.ports import Publisher
 
 log = logging.getLogger(__name__)
-Envelope: TypeAlias = (
-    MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested | OptOutChanged
-)
 
 
 class BacklogPublisher:
@@ -36,11 +27,11 @@ class BacklogPublisher:
         max_backlog: int = 10000,
         max_backoff: float = 30.0,
         sleep: Callable[[float], None] = time.sleep,
-        on_published: Callable[[Envelope], None] | None = None,
+        on_published: Callable[[GatewayEnvelope], None] | None = None,
     ) -> None:
         self._publisher = publisher
         self.on_published = on_published  # called on the worker thread after each publish (the marks)
-        self._items: collections.deque[Envelope] = collections.deque()
+        self._items: collections.deque[GatewayEnvelope] = collections.deque()
         self._max = max(1, max_backlog)
         self._max_backoff = max_backoff
         self._sleep = sleep
@@ -53,7 +44,7 @@ class BacklogPublisher:
         self._thread = threading.Thread(target=self._run, name="pubsub-backlog", daemon=True)
         self._thread.start()
 
-    def submit(self, envelope: Envelope) -> None:
+    def submit(self, envelope: GatewayEnvelope) -> None:
         with self._cond:
             # While `_busy` the head is being published: it may still go out, so it is neither counted
             # against the limit nor dropped (else it would be counted dropped and published).

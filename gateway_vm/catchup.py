@@ -15,12 +15,11 @@ import discord
 
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.rule_terms import is_addressed
-from kikimimi.domain.wire import MessageCreated, MessageDeleted
+from kikimimi.domain.wire import GatewayEnvelope, MessageCreated, MessageDeleted
 from kikimimi.ports import Clock, Store
 
 from . import catchup_plan as plans
 from . import envelopes
-from .backlog import Envelope
 from .marks import Marks
 
 log = logging.getLogger(__name__)
@@ -63,11 +62,11 @@ class CatchUp:
         *,
         store: Store | None,
         marks: Marks,
-        hand_on: Callable[[Envelope], None],
+        hand_on: Callable[[GatewayEnvelope], None],
         enabled: Callable[[str], Awaitable[bool]],
         buffer_age: timedelta,
         clock: Clock,
-        refused: Callable[[Envelope], Awaitable[bool]] | None = None,
+        refused: Callable[[GatewayEnvelope], Awaitable[bool]] | None = None,
         names: Sequence[str] = (),
         addressed_age: timedelta = timedelta(0),
     ) -> None:

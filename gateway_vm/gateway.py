@@ -14,12 +14,12 @@ from discord import app_commands
 
 from kikimimi.adapters.clock import SystemClock
 from kikimimi.domain.model import ChannelKey, ChannelSettings
-from kikimimi.domain.wire import MessageCreated, MessageEdited
+from kikimimi.domain.wire import GatewayEnvelope, MessageCreated, MessageEdited
 from kikimimi.ports import Clock, Store
 from kikimimi.settings import Settings
 
 from . import envelopes, guide, heartbeat
-from .backlog import BacklogPublisher, Envelope
+from .backlog import BacklogPublisher
 from .catchup import CatchUp, Tally
 from .command_sync import sync_if_changed
 from .command_texts import Translator, say
@@ -86,7 +86,7 @@ class Gateway(discord.AutoShardedClient):
         self.tree = app_commands.CommandTree(self)
         self.overrides: dict[str, ChannelSettings] = {}
         # Envelopes of channels whose stored settings are being read, in arrival order.
-        self._pending: dict[str, list[Envelope]] = {}
+        self._pending: dict[str, list[GatewayEnvelope]] = {}
         self._loads: set[asyncio.Task[None]] = set()
         self._warned_empty = False
         self.received = 0  # envelopes decided on (published or not): tests and the heartbeat count them
@@ -154,7 +154,7 @@ class Gateway(discord.AutoShardedClient):
             return stored.enabled
         return self.settings.channel_enabled(channel_id)
 
-    def admit(self, envelope: Envelope, is_dm: bool) -> None:
+    def admit(self, envelope: GatewayEnvelope, is_dm: bool) -> None:
         """Submit the envelope if its channel is enabled and its author did not opt out. A channel's stored
         settings (a moderator's /kikimimi enable|disable, possibly from before a restart) and its guild's
         opt-out list are read once; meanwhile its envelopes wait here so their order is kept."""
@@ -189,14 +189,14 @@ class Gateway(discord.AutoShardedClient):
             for envelope in self._pending.pop(channel_id, []):
                 self._decide(envelope, self.enabled(channel_id, False))
 
-    def _decide(self, envelope: Envelope, enabled: bool) -> None:
+    def _decide(self, envelope: GatewayEnvelope, enabled: bool) -> None:
         self.received += 1
         if enabled and not self._refused(envelope):
             self.hand_on(envelope)
         else:
             self.ignored += 1
 
-    def _refused(self, envelope: Envelope) -> bool:
+    def _refused(self, envelope: GatewayEnvelope) -> bool:
         """A message or edit by a member who opted out in its guild, or proxied for them (proxies.py): not
         published, not even the envelope (its id still moves the place's mark: it is handled, a catch-up
         must not read it back)."""
@@ -212,7 +212,7 @@ class Gateway(discord.AutoShardedClient):
             self.marks.hand_on(envelope.key, int(envelope.message_id))
         return True
 
-    async def _read_back_refused(self, envelope: Envelope) -> bool:
+    async def _read_back_refused(self, envelope: GatewayEnvelope) -> bool:
         """A catch-up's message by a member who opted out (its guild's list read first, once)."""
         if envelope.guild_id is not None:
             await self.opt_outs.load([envelope.guild_id])
@@ -234,17 +234,17 @@ class Gateway(discord.AutoShardedClient):
         at = self.opt_outs.change(guild_id, user_id, out, names)
         self.backlog.submit(envelopes.opt_out_changed(guild_id, user_id, out, at, channel_id, thread_id))
 
-    def hand_on(self, envelope: Envelope) -> None:
+    def hand_on(self, envelope: GatewayEnvelope) -> None:
         """Into the backlog; a guild message also moves its place's mark."""
         if _marked(envelope):
             self.marks.hand_on(envelope.key, int(envelope.message_id))
         self.backlog.submit(envelope)
 
-    def _backfill(self, envelope: Envelope) -> None:
+    def _backfill(self, envelope: GatewayEnvelope) -> None:
         self.caught_up += 1
         self.hand_on(envelope)
 
-    def _published(self, envelope: Envelope) -> None:
+    def _published(self, envelope: GatewayEnvelope) -> None:
         """Pub/Sub took it (the backlog's worker thread): the mark that is saved moves."""
         if _marked(envelope):
             self.marks.publish(envelope.key, int(envelope.message_id))
@@ -335,11 +335,11 @@ class Gateway(discord.AutoShardedClient):
         """Who asks to forget a gone place: the bot itself (known from login on, before any event)."""
         return str(self.user.id) if self.user else "gateway"
 
-    def _forget(self, envelope: Envelope, key: ChannelKey | None) -> None:
+    def _forget(self, envelope: GatewayEnvelope, key: ChannelKey | None) -> None:
         """Published whether or not the place was enabled: memory may be there from before a disable."""
         self.forgets += 1
         if key is not None:
-            self.marks.forget(key)
+            self.marks.drop(key)
         self.backlog.submit(envelope)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
@@ -375,7 +375,7 @@ class Gateway(discord.AutoShardedClient):
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         # Raw: the thread may not be cached (archived, or created while the gateway was away); the event
         # names its parent, so the key is the thread's either way.
-        self.threads.forget(payload.thread_id)
+        self.threads.drop(payload.thread_id)
         envelope = envelopes.place_deleted(
             payload.guild_id, payload.parent_id, payload.thread_id, self._self_id(), self.clock.now()
         )
@@ -427,7 +427,7 @@ class Gateway(discord.AutoShardedClient):
         return self.overrides.setdefault(channel_id, value)
 
 
-def _marked(envelope: Envelope) -> TypeGuard[MessageCreated]:
+def _marked(envelope: GatewayEnvelope) -> TypeGuard[MessageCreated]:
     """Does this envelope move a mark: a guild message with a Discord id (a DM has no catch-up)?"""
     return (
         isinstance(envelope, MessageCreated)

@@ -73,7 +73,7 @@ class Marks:
         with self._lock:
             self._changed.update(marks)
 
-    def forget(self, key: ChannelKey) -> None:
+    def drop(self, key: ChannelKey) -> None:
         """A deleted place: nothing to catch up on there any more."""
         with self._lock:
             for table in (self._published, self._handed_on, self._recent):

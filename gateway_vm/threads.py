@@ -51,6 +51,6 @@ class Threads:
                 self._kept.popitem(last=False)
         return found
 
-    def forget(self, thread_id: int) -> None:
+    def drop(self, thread_id: int) -> None:
         """A deleted thread: no event names it again."""
         self._kept.pop(thread_id, None)

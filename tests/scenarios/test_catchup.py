@@ -11,12 +11,11 @@ from types import SimpleNamespace
 from typing import Any
 
 from gateway_vm import envelopes
-from gateway_vm.backlog import Envelope
 from gateway_vm.catchup import CatchUp
 from gateway_vm.catchup_plan import snowflake_at, time_of
 from gateway_vm.marks import Marks
 from kikimimi.domain.model import ChannelKey, TaskKind
-from kikimimi.domain.wire import MessageCreated, MessageDeleted
+from kikimimi.domain.wire import GatewayEnvelope, MessageCreated, MessageDeleted
 from tests.scenarios.conftest import BOT_ID, START, Scenario, three_people
 
 Make = Callable[..., Scenario]
@@ -150,8 +149,8 @@ def live(message: SimpleNamespace) -> MessageCreated:
     return envelopes.created(message, int(BOT_ID))  # type: ignore[arg-type]
 
 
-def catch_up(s: Scenario, room: Room, marks: Marks, *, fresh: bool = True) -> list[Envelope]:
-    published: list[Envelope] = []
+def catch_up(s: Scenario, room: Room, marks: Marks, *, fresh: bool = True) -> list[GatewayEnvelope]:
+    published: list[GatewayEnvelope] = []
 
     async def enabled(channel_id: str) -> bool:
         return True

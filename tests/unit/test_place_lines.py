@@ -83,7 +83,7 @@ def test_a_delete_handled_here_leaves_the_copy_at_once() -> None:
     add(store, 1, 2, 3)
     copy.newest(store, KEY, SINCE, 5, T0)
     store.delete_message(KEY, "m002", UNTIL)
-    copy.forget(KEY, "m002")
+    copy.drop(KEY, "m002")
     assert copy.held(KEY, "m002", T0) is None and copy.held(KEY, "m003", T0) == line(3)
     assert ids(copy.newest(store, KEY, SINCE, 5, T0 + timedelta(seconds=1))) == ["m001", "m003"]
 
@@ -195,7 +195,7 @@ def test_the_copy_answers_what_the_buffer_answers_under_random_changes(seed: int
             gone = f"m{rng.randint(1, made):03d}"
             store.delete_message(KEY, gone, UNTIL)
             if rng.random() < 0.5:  # handled by this process
-                copy.forget(KEY, gone)
+                copy.drop(KEY, gone)
         elif action < 0.8:
             store.forget_place("c1")
         elif action < 0.85:

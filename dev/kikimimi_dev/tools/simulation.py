@@ -19,6 +19,7 @@ from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.domain.wire import (
     ChannelVisibility,
     ForgetRequested,
+    GatewayEnvelope,
     MessageCreated,
     MessageDeleted,
     MessageEdited,
@@ -96,10 +97,6 @@ OPT_KIND = {True: "opt_out", False: "opt_in"}  # a member's opt-out or opt-in, b
 # A forget request's kind in the timeline: a member's `forget me`, a moderator's `forget channel`, or
 # what Discord told the gateway (the request's reason).
 FORGET_KIND = {"user": "forget", "channel": "forget_channel", "guild": "forget_guild"}
-# What a replay hands to ingest (the gateway's other envelopes go to other use cases).
-Envelope = (
-    MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested | OptOutChanged
-)
 MAINTAIN_EVERY = timedelta(hours=1)  # Cloud Scheduler's default cadence
 
 
@@ -150,7 +147,10 @@ class Simulation:
         self._next_maintenance = self.clock.now() + MAINTAIN_EVERY
 
     def run(
-        self, envelopes: Sequence[Envelope], arrival: Sequence[datetime] | None = None, drain: bool = True
+        self,
+        envelopes: Sequence[GatewayEnvelope],
+        arrival: Sequence[datetime] | None = None,
+        drain: bool = True,
     ) -> None:
         """Deliver each envelope at its arrival time (default: created_at); fire tasks due in between."""
         times = list(arrival) if arrival is not None else [_created(e) for e in envelopes]
@@ -161,7 +161,7 @@ class Simulation:
 
     def deliver(
         self,
-        envelope: Envelope,
+        envelope: GatewayEnvelope,
         at: datetime,
         *,
         shown: bool = True,
@@ -300,7 +300,7 @@ def decision_of(records: Sequence[Recorded]) -> dict[str, Any]:
 
 
 def delivered_fields(
-    envelope: Envelope, decision: str, reason: str, late_seconds: float, bulk: int
+    envelope: GatewayEnvelope, decision: str, reason: str, late_seconds: float, bulk: int
 ) -> dict[str, Any]:
     """The `delivered` event: what reached ingest (edit text, visibility, bulk size) and its decision."""
     fields: dict[str, Any] = {
@@ -325,7 +325,7 @@ def delivered_fields(
     return fields
 
 
-def delivered_kind(envelope: Envelope) -> str:
+def delivered_kind(envelope: GatewayEnvelope) -> str:
     """message | edit | delete | channel, or a forget request's: forget | forget_channel | channel_deleted |
     thread_deleted | guild_removed, or a member's opt_out | opt_in."""
     if isinstance(envelope, ForgetRequested):
@@ -349,7 +349,7 @@ def message_fields(envelope: MessageCreated) -> dict[str, Any]:
     }
 
 
-def _created(envelope: Envelope) -> datetime:
+def _created(envelope: GatewayEnvelope) -> datetime:
     if isinstance(envelope, MessageCreated):
         return envelope.created_at
     raise ValueError("edits, deletes, visibility changes and forget requests need explicit arrival times")

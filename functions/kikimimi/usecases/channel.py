@@ -151,11 +151,11 @@ def held_line(deps: Deps, key: ChannelKey, message_id: str, now: datetime, *, by
     return _copy(deps, by).held(key, message_id, now)
 
 
-def forget_line(deps: Deps, key: ChannelKey, message_id: str) -> None:
+def drop_line(deps: Deps, key: ChannelKey, message_id: str) -> None:
     """A message this process deleted leaves its copies of the place's lines at once (each would drop it
     at its next look, from its tombstone). An edit needs nothing: the next look reads the new words."""
     for lines in place_lines.every(deps):
-        lines.forget(key, message_id)
+        lines.drop(key, message_id)
 
 
 Handled = TypeVar("Handled", MessageCreated, MessageEdited, MessageDeleted)

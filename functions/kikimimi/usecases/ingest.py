@@ -13,6 +13,7 @@ from kikimimi.domain.model import ChannelKey, Message, ResponseType, TaskKind, T
 from kikimimi.domain.wire import (
     ChannelVisibility,
     ForgetRequested,
+    GatewayEnvelope,
     JudgeTask,
     MessageCreated,
     MessageDeleted,
@@ -27,12 +28,8 @@ from kikimimi.usecases.deps import Deps, elapsed_ms
 from kikimimi.usecases.memory import erase, forget
 from kikimimi.usecases.memory import hook as memory_hook
 
-Envelope = (
-    MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested | OptOutChanged
-)
 
-
-def ingest(deps: Deps, envelope: Envelope) -> str:
+def ingest(deps: Deps, envelope: GatewayEnvelope) -> str:
     """Handle one envelope; returns the outcome (also logged). Safe to run again for the same envelope.
 
     Each envelope kind has its handler (HANDLERS, at the end of this module)."""

@@ -33,7 +33,7 @@ from kikimimi.domain.wire import JudgeTask, ReplyTask, dump
 from kikimimi.settings import Settings
 from kikimimi.usecases import answered, channel, judge_llm, reception, withheld
 from kikimimi.usecases.deps import Deps, elapsed_ms
-from kikimimi.usecases.judge_llm import Room
+from kikimimi.usecases.judge_llm import Hearing
 from kikimimi.usecases.memory import recall as memory_recall
 
 log = logging.getLogger(__name__)
@@ -148,7 +148,7 @@ def _read_room(
     trigger: Message,
     now: datetime,
     read: dict[str, Link],
-) -> Room:
+) -> Hearing:
     """The rules' score of the room at the conversation moment, with what memory adds to it."""
     s, key = channel.tuned(deps, task.key), task.key  # the place's chattiness moves the thresholds
     interventions = channel.interventions(deps, key, now, now - HISTORY, by="judge")
@@ -171,10 +171,10 @@ def _read_room(
     pool = "watch" if task.watch else "tension" if score.tension or score.door else ""
     recall = memory_recall.for_judge(deps, key, window, interventions, now, config.cooldown_seconds)
     score = reception.damp(deps, key, recall.score(score, s.proactive_weight), now)  # how posts here fared
-    return Room(window, limit, trigger, interventions, config, score, recall, maybe, pool)
+    return Hearing(window, limit, trigger, interventions, config, score, recall, maybe, pool)
 
 
-def _decide(deps: Deps, task: JudgeTask, room: Room, now: datetime) -> tuple[Decision, bool]:
+def _decide(deps: Deps, task: JudgeTask, room: Hearing, now: datetime) -> tuple[Decision, bool]:
     """(the decision, whether the score lay in the LLM band): the rules decide, or in the band the LLM
     while the budget lasts."""
     s, key = deps.settings, task.key
@@ -200,7 +200,7 @@ def _decide(deps: Deps, task: JudgeTask, room: Room, now: datetime) -> tuple[Dec
     return decision, in_band
 
 
-def _not_for_bot(decision: Decision, room: Room) -> Decision:
+def _not_for_bot(decision: Decision, room: Hearing) -> Decision:
     """Words after an unaddressed invitation or rhetorical question ("tea, anyone?", "…, right?") answer
     what was not asked of the bot: silent, whoever judged (a reaction may stay)."""
     if not decision.should_respond or decision.response_type is ResponseType.REACT_ONLY:

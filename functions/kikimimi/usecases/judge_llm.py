@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class Room:
+class Hearing:
     """What one judgment reads: the lines, the trigger, the bot's recent turns, the rules' score, memory."""
 
     window: list[Message]
@@ -65,7 +65,7 @@ def budget_note(
     return f"LLM budget reached ({used}/{limit} this hour)" if used >= limit else ""
 
 
-def ask_llm(deps: Deps, key: ChannelKey, room: Room, now: datetime) -> Decision | str:
+def ask_llm(deps: Deps, key: ChannelKey, room: Hearing, now: datetime) -> Decision | str:
     """One structured call; cached by what the conversation says; any failure means silence.
 
     Returns the budget note instead when the cache has nothing and the place's budget is spent."""
@@ -116,7 +116,7 @@ def ask_llm(deps: Deps, key: ChannelKey, room: Room, now: datetime) -> Decision 
     return decision
 
 
-def judge_context(deps: Deps, key: ChannelKey, room: Room, now: datetime) -> PromptContext:
+def judge_context(deps: Deps, key: ChannelKey, room: Hearing, now: datetime) -> PromptContext:
     """The judge prompt's context: the room's lines, the bot's recent turns, what the context builder gives
     around the place, unsure answers."""
     s = deps.settings

@@ -18,7 +18,7 @@ from kikimimi.usecases.memory import erase
 # Longer than the list's cache (a stale instance stores for at most that long) and than ingest usually
 # takes to work off a burst; a Pub/Sub redelivery later still is refused, the list being known by then.
 ERASE_AGAIN = withheld.ERASE_AGAIN
-Envelope = TypeVar("Envelope", MessageCreated, MessageEdited)
+Said = TypeVar("Said", MessageCreated, MessageEdited)  # a line, or an edit of one
 
 
 def opted_out(deps: Deps, guild_id: str) -> frozenset[str]:
@@ -44,7 +44,7 @@ def forgotten(deps: Deps, envelope: MessageCreated | MessageEdited) -> bool:
     return withheld.marks(deps, envelope.guild_id).refuses(author, at) == "forgotten"
 
 
-def heeded(handle: Callable[[Deps, Envelope], str]) -> Callable[[Deps, Envelope], str]:
+def heeded(handle: Callable[[Deps, Said], str]) -> Callable[[Deps, Said], str]:
     """A message's (or edit's) handler that first refuses an opted-out author, and a line made before its
     author's `forget me`: nothing stored, judged or answered, not even a mention of the bot."""
     return channel.unless(refused, "opted out", channel.unless(forgotten, "forgotten", handle))

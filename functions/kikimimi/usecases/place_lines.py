@@ -137,16 +137,12 @@ class PlaceLines:
                 return None
             return held.lines.get(message_id)
 
-    def forget(self, key: ChannelKey, message_id: str) -> None:
+    def drop(self, key: ChannelKey, message_id: str) -> None:
         """A line this process deleted: out of the copy now (its tombstone would take it at the next look)."""
         with self._lock:
             held = self._places.get(key.id)
             if held is not None:
                 held.lines.pop(message_id, None)
-
-    def forget_place(self, key: ChannelKey) -> None:
-        with self._lock:
-            self._places.pop(key.id, None)
 
     def _synced(self, store: Store, key: ChannelKey, now: datetime) -> tuple[_Place | None, bool]:
         """The place's copy after a look at what changed since it was last brought up to date (None when

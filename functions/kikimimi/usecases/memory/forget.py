@@ -28,7 +28,7 @@ def on_delete(deps: Deps, envelope: MessageDeleted) -> str:
     now = deps.clock.now()
     until = now + timedelta(days=deps.settings.tombstone_days)
     gone = deps.store.delete_message(key, envelope.message_id, until)
-    channel.forget_line(deps, key, envelope.message_id)  # out of this process's copy of the place
+    channel.drop_line(deps, key, envelope.message_id)  # out of this process's copy of the place
     base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
     deps.emit("ingest", key, **base, decision="deleted" if gone else "delete_unknown")
     task = ForgetTask(

@@ -55,7 +55,7 @@ def watch(deps: Deps, key: ChannelKey, now: datetime) -> Watch:
     return fresh
 
 
-def forget(deps: Deps, key: ChannelKey) -> None:
+def drop_cached(deps: Deps, key: ChannelKey) -> None:
     """Drop the cached window after this process changed it."""
     deps.memory_cache.pop(key.id, None)
 

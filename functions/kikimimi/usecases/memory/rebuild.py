@@ -14,8 +14,7 @@ from kikimimi.domain.memory.wire import SummarizeTask
 from kikimimi.domain.model import ChannelKey, Message, TaskKind
 from kikimimi.ports import Recall
 from kikimimi.usecases.deps import Deps
-from kikimimi.usecases.memory.hook import forget as forget_window
-from kikimimi.usecases.memory.hook import schedule, summarize_payload
+from kikimimi.usecases.memory.hook import drop_cached, schedule, summarize_payload
 from kikimimi.usecases.memory.maintain import rebuild_fresh
 from kikimimi.usecases.memory.writer import emit_summary, write_summary
 
@@ -113,7 +112,7 @@ def rebuild_summary(deps: Deps, task: SummarizeTask) -> ChannelMemory | None:
     if not deps.recall.commit_rebuild(new):
         deps.emit("summary_skipped", key, **base, decision="conflict", pending=len(batch))
         return None
-    forget_window(deps, key)
+    drop_cached(deps, key)
     emit_summary(deps, key, base, new, "rebuilt", len(batch), model, started)
     if guild_id:
         refresh_guild(deps, guild_id, now)

@@ -21,7 +21,7 @@ from kikimimi.domain.model import ChannelKey, Message, TaskKind
 from kikimimi.domain.wire import dump
 from kikimimi.usecases import channel
 from kikimimi.usecases.deps import Deps
-from kikimimi.usecases.memory.hook import forget, schedule, summarize_payload
+from kikimimi.usecases.memory.hook import drop_cached, schedule, summarize_payload
 from kikimimi.usecases.memory.writer import emit_summary, write_summary
 
 log = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ def close_window(
     if not deps.recall.commit_summary(new, memory.seq, chunk, updates):
         deps.emit("summary_skipped", key, **base, decision="conflict", pending=len(pending))
         return None
-    forget(deps, key)
+    drop_cached(deps, key)
     emit_summary(deps, key, base, new, "summarized", len(batch), model, started, profiles=len(updates))
     _follow_up(deps, key, new, window, full=len(batch) >= s.summary_max_messages, by=by)
     return new
