@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from kikimimi.domain.memory.policy import CHUNK_TTL
 from kikimimi.domain.model import ChannelSettings
+from kikimimi.domain.withheld import FORGET_WINDOW
 from kikimimi.settings import Settings
 
 from .command_texts import say
@@ -70,6 +71,8 @@ def privacy_text(
         out.append(say(lang, "privacy.profiles"))
     else:
         out.append(say(lang, "privacy.no_memory"))
+    out.append(say(lang, "privacy.early_edits", days=_number(settings.tombstone_days)))
+    out.append(say(lang, "privacy.marker", days=_number(FORGET_WINDOW / timedelta(days=1))))
     hours, days = TOPIC_RETENTION / timedelta(hours=1), DEAD_LETTER_RETENTION / timedelta(days=1)
     out.append(say(lang, "privacy.transit", topic_hours=_number(hours), dead_days=_number(days)))
     out.append("")
