@@ -168,16 +168,7 @@ class CatchUp:
         kept = [envelope for envelope in missed if not (self._refused and await self._refused(envelope))]
         for envelope in kept:
             self._hand_on(envelope)
-        guild = getattr(channel, "guild", None)
-        for message_id in plan.delete:
-            self._hand_on(
-                MessageDeleted(
-                    guild_id=str(guild.id) if guild is not None else None,
-                    channel_id=key.channel_id,
-                    thread_id=key.thread_id,
-                    message_id=str(message_id),
-                )
-            )
+        self._hand_on_deletes(channel, key, plan.delete)
         tally.published += len(kept)
         tally.skipped += plan.skipped
         tally.capped += not complete
@@ -196,6 +187,19 @@ class CatchUp:
         tally.refused += len(missed) - len(kept)
         tally.deleted += len(plan.delete)
         return len(kept)
+
+    def _hand_on_deletes(self, channel: Any, key: ChannelKey, message_ids: Iterable[int]) -> None:
+        """The buffered messages the history no longer has: deleted while the gateway was away."""
+        guild = getattr(channel, "guild", None)
+        for message_id in message_ids:
+            self._hand_on(
+                MessageDeleted(
+                    guild_id=str(guild.id) if guild is not None else None,
+                    channel_id=key.channel_id,
+                    thread_id=key.thread_id,
+                    message_id=str(message_id),
+                )
+            )
 
     async def _mark(self, key: ChannelKey) -> int | None:
         """This process's mark, or the saved one (read once per place and process)."""

@@ -13,6 +13,7 @@ from kikimimi.settings import Settings
 from kikimimi.usecases.ingest import ingest
 from kikimimi_dev.tools.simulation import Simulation
 from kikimimi_dev.twins.recall import InMemoryRecall
+from tests.chat import said as envelope
 from tests.fixtures.scan import twin_paths_containing
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -34,15 +35,7 @@ def at(seconds: float) -> datetime:
 
 
 def said(i: int, t: float, author: str, text: str) -> MessageCreated:
-    return MessageCreated(
-        guild_id="g1",
-        channel_id="c1",
-        message_id=f"m{i:03d}",
-        author_id=f"u_{author}",
-        author_name=author,
-        content=text,
-        created_at=at(t),
-    )
+    return envelope(f"m{i:03d}", author, text, at(t))
 
 
 def edit(text: str, edited: float) -> MessageEdited:

@@ -22,6 +22,7 @@ from kikimimi.usecases.memory.export import export_member
 from kikimimi_dev.tools.simulation import Simulation
 from kikimimi_dev.twins.deps import twin_deps
 from kikimimi_dev.twins.recall import InMemoryRecall
+from tests.chat import said as envelope
 from tests.fixtures.scan import twin_paths_containing
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -41,16 +42,7 @@ def at(seconds: float) -> datetime:
 
 
 def said(mid: str, t: float, author: str, text: str, **extra: Any) -> MessageCreated:
-    return MessageCreated(
-        guild_id="g1",
-        channel_id="c1",
-        message_id=mid,
-        author_id=f"u_{author}",
-        author_name=author,
-        content=text,
-        created_at=at(t),
-        **extra,
-    )
+    return envelope(mid, author, text, at(t), **extra)
 
 
 def forget(t: float, user: str = "ann") -> ForgetRequested:

@@ -14,6 +14,7 @@ from kikimimi.usecases import opt_out
 from kikimimi.usecases.ingest import ingest
 from kikimimi_dev.tools.simulation import Simulation
 from kikimimi_dev.twins.deps import twin_deps
+from tests.chat import said as envelope
 
 START = datetime(2026, 5, 9, 10, 0, tzinfo=UTC)
 KEY = ChannelKey("help")
@@ -24,16 +25,7 @@ def at(seconds: float) -> datetime:
 
 
 def said(mid: str, author: str, text: str, seconds: float, **extra: Any) -> MessageCreated:
-    return MessageCreated(
-        guild_id="g1",
-        channel_id="help",
-        message_id=mid,
-        author_id=f"u_{author}",
-        author_name=author,
-        content=text,
-        created_at=at(seconds),
-        **extra,
-    )
+    return envelope(mid, author, text, at(seconds), channel="help", **extra)
 
 
 def change(out: bool, seconds: float) -> OptOutChanged:

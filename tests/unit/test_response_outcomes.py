@@ -8,7 +8,7 @@ import html
 import io
 import json
 import sys
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +24,11 @@ from kikimimi.settings import Settings
 from kikimimi_dev.tools.replay import replay, write_json
 from kikimimi_dev.tools.timeline import render
 from kikimimi_dev.tools.timeline_events import parse_timeline
+from tests import chat
 
 T0 = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)
 NAMES = ("kikimimi", "聞き耳")
-POST = Post(frozenset({"b1", "b1b"}), T0, unprompted=True, answered="u_alice")
+POST = Post(frozenset({"b1", "b1b"}), T0, unprompted=True, answered="id_alice")
 
 
 def line(
@@ -40,20 +41,9 @@ def line(
     mention: bool = False,
     bot: bool = False,
 ) -> Message:
-    return Message(
-        id=mid,
-        guild_id="g1",
-        channel_id="c1",
-        thread_id=None,
-        author_id=f"u_{author}",
-        author_name=author,
-        author_is_bot=bot,
-        content=content,
-        created_at=T0 + timedelta(seconds=seconds),
-        mentions_bot=mention,
-        reply_to_id=reply_to,
-        is_self=bot,
-    )
+    """`author` says `content` `seconds` after T0 (tests/chat.py's line, in this table's order)."""
+    t = (T0 - chat.T0).total_seconds() + seconds
+    return chat.line(mid, author, content, t, own=bot, mentions_bot=mention, reply_to_id=reply_to)
 
 
 CASES: list[tuple[str, list[Message], bool, Outcome]] = [

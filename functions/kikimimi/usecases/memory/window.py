@@ -40,6 +40,21 @@ def pending_messages(
     return [m for m in found if not mp.covered(m, memory)]
 
 
+def _pending(
+    deps: Deps, key: ChannelKey, memory: ChannelMemory, reason: str, window: str, now: datetime, by: str
+) -> list[Message]:
+    """The messages a summary task would fold in, read no further than its decision needs."""
+    s = deps.settings
+    if mp.bucket_closed(window, memory, s.summary_every_minutes):
+        return []  # every message of this task's bucket is summarized already: no read needed
+    if reason == "time":
+        # Most time tasks find their window closed or not yet due: the first message settles it.
+        head = pending_messages(deps, key, memory, now, limit=1, by=by)
+        if not mp.summary_due(reason, head, now, s.summary_every_messages, s.summary_every_minutes):
+            return head
+    return pending_messages(deps, key, memory, now, by=by)
+
+
 def close_window(
     deps: Deps,
     key: ChannelKey,
@@ -56,14 +71,8 @@ def close_window(
     started = time.perf_counter()
     s = deps.settings
     now = deps.clock.now()
-    if pending is None and mp.bucket_closed(window, memory, s.summary_every_minutes):
-        pending = []  # every message of this task's bucket is summarized already: no read needed
-    if pending is None and reason == "time":
-        # Most time tasks find their window closed or not yet due: the first message settles it.
-        head = pending_messages(deps, key, memory, now, limit=1, by=by)
-        if not mp.summary_due(reason, head, now, s.summary_every_messages, s.summary_every_minutes):
-            pending = head
-    pending = pending_messages(deps, key, memory, now, by=by) if pending is None else pending
+    if pending is None:
+        pending = _pending(deps, key, memory, reason, window, now, by)
     base = {"function": "summarize", "guild": guild_id, "trigger": window, "window": window, "reason": reason}
     if not mp.summary_due(reason, pending, now, s.summary_every_messages, s.summary_every_minutes):
         if pending and reason == "time":
