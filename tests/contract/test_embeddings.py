@@ -8,9 +8,9 @@ import pytest
 
 from kikimimi.adapters.gemini import make_client
 from kikimimi.adapters.gemini_embed import GeminiEmbedder
-from kikimimi.adapters.usem import UsemEmbedder
 from kikimimi.domain.memory.ranking import cosine
 from kikimimi.ports import LLMError
+from kikimimi_dev.adapters.usem import UsemEmbedder
 from kikimimi_dev.local.gemini_standin import GeminiStandIn
 from tests.fixtures.gemini import STANDIN_API_KEY
 

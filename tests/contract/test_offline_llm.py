@@ -10,11 +10,11 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
-from kikimimi.adapters import llama as llama_adapter
-from kikimimi.adapters.llama import GRAMMAR_MAX_STRING_LENGTH, LlamaLLM, clamp_to_schema, prepare_schema
-from kikimimi.adapters.model_files import OfflineModelNotInstalled, ensure_model
 from kikimimi.domain.memory.schema import ReflectionAnswer, SummaryAnswer
 from kikimimi.ports import LLM, LLMError, LLMRequest
+from kikimimi_dev.adapters import llama as llama_adapter
+from kikimimi_dev.adapters.llama import GRAMMAR_MAX_STRING_LENGTH, LlamaLLM, clamp_to_schema, prepare_schema
+from kikimimi_dev.adapters.model_files import OfflineModelNotInstalled, ensure_model
 
 
 class Judgment(BaseModel):

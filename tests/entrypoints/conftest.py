@@ -18,8 +18,8 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from kikimimi import bootstrap
-from kikimimi.adapters.recording_discord import RecordingDiscord
 from kikimimi.settings import Settings
+from kikimimi_dev.adapters.recording_discord import RecordingDiscord
 from kikimimi_dev.twins.deps import twin_deps
 from kikimimi_dev.twins.events import RecordingEvents
 from kikimimi_dev.twins.sim import SimClock, SimTaskQueue

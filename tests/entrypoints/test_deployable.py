@@ -63,3 +63,26 @@ def test_with_gemini_the_same_environment_starts(
     assert response.status_code == 403
     deps = bootstrap.process_deps()
     assert deps.settings.llm_backend == "gemini" and "built=[]" in repr(deps)
+
+
+@pytest.mark.parametrize(
+    ("settings", "build", "named"),
+    [
+        (Settings(llm_backend="offline"), lambda s: bootstrap.build_llms(s), "LLM_BACKEND=offline"),
+        (Settings(llm_backend="none"), lambda s: bootstrap.build_llms(s), "LLM_BACKEND=none"),
+        (Settings(llm_backend="none"), lambda s: bootstrap.build_memory_llm(s), "LLM_BACKEND=none"),
+        (Settings(embedding_backend="usem"), lambda s: bootstrap.build_embedder(s), "EMBEDDING_BACKEND=usem"),
+        (
+            Settings(discord_backend="recording"),
+            lambda s: bootstrap.build_discord(s),
+            "DISCORD_BACKEND=recording",
+        ),
+    ],
+)
+def test_the_deployed_bundle_builds_no_local_backend(
+    monkeypatch: pytest.MonkeyPatch, settings: Settings, build: Callable[[Settings], object], named: str
+) -> None:
+    """functions/ alone (as deployed, without kikimimi_dev) refuses the local backends, naming them."""
+    monkeypatch.setattr(bootstrap, "_local_backends", None)
+    with pytest.raises(ConfigError, match=rf"^{named} is a local backend: .*kikimimi_dev"):
+        build(settings)

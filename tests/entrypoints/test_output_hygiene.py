@@ -11,10 +11,10 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from kikimimi.adapters.recording_discord import RecordingDiscord
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.outgoing import DISCORD_LIMIT, MORE, reply_parts
 from kikimimi.ports import DiscordError, LLMRequest, LLMResult
+from kikimimi_dev.adapters.recording_discord import RecordingDiscord
 
 from .conftest import START, Twins, recorded, send
 

@@ -21,10 +21,10 @@ from google.cloud import tasks_v2
 
 from kikimimi import bootstrap
 from kikimimi.adapters.cloud_tasks import CloudTasksQueue
-from kikimimi.adapters.recording_discord import RecordingDiscord
 from kikimimi.domain.model import TaskKind
 from kikimimi.logs import TRACE_FIELD, JsonLogEvents, trace_of_message
 from kikimimi.settings import Settings
+from kikimimi_dev.adapters.recording_discord import RecordingDiscord
 from kikimimi_dev.twins.deps import twin_deps
 from kikimimi_dev.twins.sim import SimClock
 from kikimimi_dev.twins.store import InMemoryStore

@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kikimimi import bootstrap
-from kikimimi.adapters.recording_discord import RecordingDiscord
 from kikimimi.domain.model import ChannelKey
 from kikimimi.settings import Settings
 from kikimimi.usecases.deps import Deps
+from kikimimi_dev.adapters.recording_discord import RecordingDiscord
 from kikimimi_dev.twins.deps import twin_deps
 from kikimimi_dev.twins.events import RecordingEvents
 from kikimimi_dev.twins.sim import SimClock

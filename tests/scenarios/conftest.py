@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.recording_discord import Sent
 from kikimimi.domain.model import ChannelKey, TaskKind, TaskSpec
 from kikimimi.domain.wire import MessageCreated
 from kikimimi.ports import LLM
 from kikimimi.settings import Settings
+from kikimimi_dev.adapters.recording_discord import Sent
 from kikimimi_dev.tools.simulation import Simulation
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

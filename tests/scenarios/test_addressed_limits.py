@@ -7,11 +7,11 @@ from datetime import timedelta
 
 import pytest
 
-from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.domain import rules
 from kikimimi.domain.wire import MessageCreated
 from kikimimi.ports import LLMRequest, LLMResult
 from kikimimi.settings import Settings
+from kikimimi_dev.adapters.template_llm import TemplateLLM
 
 from .conftest import START, Scenario
 

@@ -8,7 +8,6 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.domain.memory.model import GuildChannel, GuildMemory
 from kikimimi.domain.memory.wire import MaintainTask
 from kikimimi.domain.model import ChannelKey
@@ -16,6 +15,7 @@ from kikimimi.domain.wire import ChannelVisibility, MessageCreated
 from kikimimi.ports import LLMRequest, LLMResult
 from kikimimi.usecases.ingest import ingest
 from kikimimi.usecases.memory.maintain import maintain
+from kikimimi_dev.adapters.template_llm import TemplateLLM
 
 from .conftest import START, Scenario
 

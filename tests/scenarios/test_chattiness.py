@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.domain.model import ChannelSettings
 from kikimimi.ports import LLMRequest, LLMResult
+from kikimimi_dev.adapters.template_llm import TemplateLLM
 
 from .conftest import GENERAL, Scenario, three_people
 

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.extractive_llm import ExtractiveMemoryWriter
 from kikimimi.domain.grounding import GOOGLE_SEARCH, URL_CONTEXT, WebSource
 from kikimimi.domain.model import ChannelKey, GuildSettings, Message, ResponseType
 from kikimimi.domain.wire import ReplyTask
 from kikimimi.ports import LLMRequest, LLMResult
 from kikimimi.usecases import grounding
+from kikimimi_dev.adapters.extractive_llm import ExtractiveMemoryWriter
 from kikimimi_dev.tools.simulation import Simulation
 from tests.scenarios.test_llm_judgment import answer
 

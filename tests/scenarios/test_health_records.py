@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from kikimimi.adapters.recording_discord import RecordingDiscord
 from kikimimi.domain.model import ChannelKey
 from kikimimi.ports import DiscordError, LLMError, LLMRequest, LLMResult
+from kikimimi_dev.adapters.recording_discord import RecordingDiscord
 
 from .conftest import GENERAL, Scenario, three_people
 

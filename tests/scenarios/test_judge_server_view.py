@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from kikimimi import prompts
-from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine
 from kikimimi.domain.memory.wire import MaintainTask
 from kikimimi.domain.model import ChannelKey, Message
@@ -15,6 +14,7 @@ from kikimimi.settings import Settings
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory import place_view, recall
 from kikimimi.usecases.memory.maintain import forget_channel, maintain
+from kikimimi_dev.adapters.template_llm import TemplateLLM
 from kikimimi_dev.twins.deps import twin_deps
 from kikimimi_dev.twins.recall import InMemoryRecall
 from kikimimi_dev.twins.sim import SimClock

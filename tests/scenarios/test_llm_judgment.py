@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.recording_discord import Sent
 from kikimimi.domain.judge_answer import answer_schema
 from kikimimi.domain.model import Intervention, ResponseType, TaskKind, TaskSpec
 from kikimimi.domain.policy import task_name
@@ -17,6 +16,7 @@ from kikimimi.domain.wire import MessageEdited, parse_judge_task
 from kikimimi.ports import LLMError, LLMRequest, LLMResult
 from kikimimi.usecases.ingest import ingest
 from kikimimi.usecases.judge import judge
+from kikimimi_dev.adapters.recording_discord import Sent
 
 from .conftest import GENERAL, START, Scenario, three_people
 

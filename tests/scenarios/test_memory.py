@@ -8,7 +8,6 @@ import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.domain.memory.wire import SummarizeTask
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import MessageCreated
@@ -16,6 +15,7 @@ from kikimimi.ports import LLMRequest, LLMResult
 from kikimimi.settings import Settings
 from kikimimi.usecases.memory.summarize import summarize
 from kikimimi.usecases.memory.window import close_window
+from kikimimi_dev.adapters.template_llm import TemplateLLM
 from kikimimi_dev.tools.replay import replay, write_json
 from kikimimi_dev.tools.simulation import Simulation
 

@@ -7,12 +7,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from kikimimi.adapters.usem import UsemEmbedder
 from kikimimi.domain.memory import ranking as fr
 from kikimimi.domain.memory.keywords import extract_keywords, merge_keywords
 from kikimimi.domain.memory.model import Fact
 from kikimimi.memory_ports import Embedder
 from kikimimi.settings import Settings
+from kikimimi_dev.adapters.usem import UsemEmbedder
 from kikimimi_dev.twins.hashing_embedder import HashingEmbedder
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)

@@ -9,7 +9,6 @@ from datetime import timedelta
 
 import pytest
 
-from kikimimi.adapters.recording_discord import RecordingDiscord
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.domain.outgoing import DISCORD_LIMIT, reply_parts
 from kikimimi.domain.policy import longest_pause
@@ -17,6 +16,7 @@ from kikimimi.domain.wire import parse_reply_task
 from kikimimi.ports import DiscordError, LLMRequest, LLMResult
 from kikimimi.usecases.ingest import ingest
 from kikimimi.usecases.reply import reply
+from kikimimi_dev.adapters.recording_discord import RecordingDiscord
 
 from .conftest import GENERAL, START, Scenario, three_people
 

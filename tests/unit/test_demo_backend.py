@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.adapters import model_files
 from kikimimi.settings import Settings
+from kikimimi_dev.adapters import model_files
 from kikimimi_dev.tools.demo import choose_backend
 
 

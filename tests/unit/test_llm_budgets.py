@@ -9,11 +9,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi import prompts
-from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.domain.model import Message
 from kikimimi.domain.prompt_context import build_context
 from kikimimi.ports import LLMRequest
 from kikimimi.settings import Settings
+from kikimimi_dev.adapters.template_llm import TemplateLLM
 from kikimimi_dev.tools.cost_ports import Meter, MeteredLLM, Operations
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi import prompts
-from kikimimi.adapters.extractive_llm import ExtractiveMemoryWriter
 from kikimimi.domain.context_builder import Heard, build_place_context
 from kikimimi.domain.memory import blocks
 from kikimimi.domain.memory.model import ChannelMemory, Fact, Familiarity, GuildChannel, GuildMemory
@@ -23,6 +22,7 @@ from kikimimi.domain.model import ChannelKey, ConversationState, Message
 from kikimimi.domain.prompt_context import build_context, said_recently
 from kikimimi.ports import LLMError, LLMRequest
 from kikimimi.usecases.memory.recall import JudgeMemory, marked_fact, with_memory
+from kikimimi_dev.adapters.extractive_llm import ExtractiveMemoryWriter
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)
 KEY = ChannelKey("100")

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.adapters import model_files
-from kikimimi.adapters.model_files import (
+from kikimimi.settings import Settings
+from kikimimi_dev.adapters import model_files
+from kikimimi_dev.adapters.model_files import (
     ModelSpec,
     OfflineModelCorrupt,
     OfflineModelNotInstalled,
@@ -19,7 +20,6 @@ from kikimimi.adapters.model_files import (
     join_parts,
     sidecar_path,
 )
-from kikimimi.settings import Settings
 
 # Twelve parts so that name order (part1, part10, part11, part2 …) differs from join order;
 # the last part is shorter, as in the real set.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kikimimi.adapters.recording_discord import RecordingDiscord
+from kikimimi_dev.adapters.recording_discord import RecordingDiscord
 from kikimimi_dev.tools.demo import PostedWords
 from kikimimi_dev.tools.replay import describe
 from kikimimi_dev.tools.timeline_events import parse_timeline

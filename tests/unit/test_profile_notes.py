@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from kikimimi.adapters.extractive_llm import ExtractiveMemoryWriter
 from kikimimi.adapters.firestore.memory_codec import profile_from_doc, profile_to_doc
 from kikimimi.domain.memory.blocks import speaker_block
 from kikimimi.domain.memory.member_lines import Member
@@ -31,6 +30,7 @@ from kikimimi.domain.memory.schema import PersonAnswer, ReflectionAnswer, parse_
 from kikimimi.domain.model import ChannelKey
 from kikimimi.ports import LLMRequest
 from kikimimi.prompts import render
+from kikimimi_dev.adapters.extractive_llm import ExtractiveMemoryWriter
 
 T = datetime(2026, 5, 4, 20, 0, tzinfo=UTC)
 PLACE = "c1"

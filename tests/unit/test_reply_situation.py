@@ -8,14 +8,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi import prompts
-from kikimimi.adapters.recording_discord import RecordingDiscord
-from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.domain.model import ChannelKey, ConversationState, Intervention, Message, ResponseType
 from kikimimi.domain.prompt_context import PromptContext, Said, build_context, said_recently
 from kikimimi.domain.wire import ReplyTask, WireError, dump, parse_reply_task
 from kikimimi.ports import LLMRequest, LLMResult
 from kikimimi.settings import Settings
 from kikimimi.usecases.reply import reply
+from kikimimi_dev.adapters.recording_discord import RecordingDiscord
+from kikimimi_dev.adapters.template_llm import TemplateLLM
 from kikimimi_dev.twins.deps import twin_deps
 from kikimimi_dev.twins.events import RecordingEvents
 from kikimimi_dev.twins.sim import SimClock

@@ -21,7 +21,8 @@ from tests.terraform import check
 
 # Narrower in the cloud on purpose: the deployed functions refuse the template writer (none), and the
 # offline model needs files the functions do not ship.
-NARROWER_IN_TERRAFORM = {"LLM_BACKEND": {"gemini"}}
+# Local backends (kikimimi_dev/adapters) the deployed functions refuse: Terraform offers the cloud's only.
+NARROWER_IN_TERRAFORM = {"LLM_BACKEND": {"gemini"}, "EMBEDDING_BACKEND": {"gemini"}}
 _NUMBER = r"(-?\d+(?:\.\d+)?)"
 _PASS_THROUGH = re.compile(
     r"^\$\{(?:tostring\((?P<a>var\.[\w.]+)\)|(?P<b>var\.[\w.]+)|join\(\",\", (?P<c>var\.[\w.]+)\)"

@@ -6,10 +6,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.domain.memory.blocks import proactive_block
 from kikimimi.domain.memory.model import Fact
 from kikimimi.ports import LLMRequest
+from kikimimi_dev.adapters.template_llm import TemplateLLM
 
 NOW = datetime(2026, 3, 7, 21, 40, tzinfo=UTC)
 

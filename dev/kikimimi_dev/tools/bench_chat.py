@@ -84,7 +84,7 @@ def simulate_llm_calls(settings: Settings, lines: list[Any]) -> dict[str, Any]:
 
 def replay_speed(settings: Settings, n: int) -> dict[str, Any]:
     """Seconds to run `n` generated messages through the `kikimimi replay` machinery."""
-    from kikimimi.adapters.template_llm import TemplateLLM
+    from kikimimi_dev.adapters.template_llm import TemplateLLM
     from kikimimi_dev.tools.replay import replay
 
     lines = [line.model_dump_json() for line in bursty(n, seed=7)]

@@ -63,7 +63,7 @@ def _line(event: dict[str, Any], started: float, lookup: Lookup) -> str | None:
 
 
 TERMINAL = {"posted", "reaction", "reply_skipped", "reply_failed", "reply_cancelled", "delivery_dropped"}
-# What the functions' recording Discord prints for each post (adapters/twins/recording_discord.py).
+# What the functions' recording Discord prints for each post (kikimimi_dev/adapters/recording_discord.py).
 _SENT = re.compile(r"^\[recording discord\] #\S+ ← (?P<content>.*) \(reply to \S+, message (?P<id>\d+)\)$")
 
 
@@ -102,7 +102,7 @@ def _wait_for_replies(stack: Any, timeout: float) -> None:
 def choose_backend(requested: str | None, settings: Settings) -> str:
     """The demo's backend: what was asked; for auto, LLM_BACKEND when set, else the offline model only
     when it is already installed (the first run never waits for a build or a 1.1 GB download)."""
-    from kikimimi.adapters.model_files import offline_installed
+    from kikimimi_dev.adapters.model_files import offline_installed
 
     if requested and requested != "auto":
         return requested

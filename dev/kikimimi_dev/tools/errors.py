@@ -49,7 +49,7 @@ def _missing_module(exc: ModuleNotFoundError) -> str | None:
     if extra is None:
         return None  # not an optional extra: a broken install or a bug, so its traceback helps
     if extra == "offline":
-        from kikimimi.adapters.model_files import INSTALL_HINT
+        from kikimimi_dev.adapters.model_files import INSTALL_HINT
 
         return f"the offline model's runtime ({top}) is not installed. {INSTALL_HINT}"
     return f"{top} is not installed (the {extra} extra). Install it: {INSTALL.format(extra=extra)}"
@@ -73,7 +73,7 @@ def explain(exc: BaseException) -> str | None:
 
 def _environment(exc: BaseException) -> str | None:
     """Errors of this machine's set-up raised by the model files and the local stack's emulators."""
-    from kikimimi.adapters.model_files import OfflineModelCorrupt, OfflineModelNotInstalled
+    from kikimimi_dev.adapters.model_files import OfflineModelCorrupt, OfflineModelNotInstalled
     from kikimimi_dev.local.cloud_sdk import EmulatorError, EmulatorNotInstalled
     from kikimimi_dev.local.stack import StackError
 

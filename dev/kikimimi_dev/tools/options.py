@@ -55,7 +55,7 @@ def require_llm(settings: Settings, *, stack: bool = False) -> None:
     """Fail at once, naming the setting, when the chosen backend cannot answer: a stack started without
     its key would run for minutes and answer nothing. `stack`: also the offline model, which the local
     stack's functions would only miss at their first reply (in-process commands name it themselves)."""
-    from kikimimi.adapters.model_files import INSTALL_HINT, OfflineModelNotInstalled, offline_installed
+    from kikimimi_dev.adapters.model_files import INSTALL_HINT, OfflineModelNotInstalled, offline_installed
     from kikimimi_dev.tools.errors import UsageError
 
     if settings.llm_backend == "gemini" and not (

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from kikimimi.adapters.recording_discord import RecordingDiscord
 from kikimimi.bootstrap import Overrides
 from kikimimi.domain.forget_work import parse_forget_work
 from kikimimi.domain.memory.wire import (
@@ -36,6 +35,7 @@ from kikimimi.usecases.memory.maintain import maintain
 from kikimimi.usecases.memory.reflect import reflect
 from kikimimi.usecases.memory.summarize import summarize
 from kikimimi.usecases.reply import reply
+from kikimimi_dev.adapters.recording_discord import RecordingDiscord
 from kikimimi_dev.tools.prompt_recorder import recorded_llms
 from kikimimi_dev.twins.deps import twin_deps
 from kikimimi_dev.twins.events import Recorded, RecordingEvents

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Unpack
 
-from kikimimi.adapters.extractive_llm import ExtractiveMemoryWriter
-from kikimimi.adapters.recording_discord import RecordingDiscord
-from kikimimi.adapters.template_llm import TemplateLLM
 from kikimimi.bootstrap import Overrides, build_deps, build_reader
 from kikimimi.ports import Clock
 from kikimimi.settings import Settings
 from kikimimi.usecases.deps import Deps
+from kikimimi_dev.adapters.extractive_llm import ExtractiveMemoryWriter
+from kikimimi_dev.adapters.recording_discord import RecordingDiscord
+from kikimimi_dev.adapters.template_llm import TemplateLLM
 from kikimimi_dev.twins.events import RecordingEvents
 from kikimimi_dev.twins.hashing_embedder import HashingEmbedder
 from kikimimi_dev.twins.recall import InMemoryRecall

@@ -11,13 +11,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from kikimimi.adapters.model_files import (
+from kikimimi.ports import LLMError, LLMRequest, LLMResult
+from kikimimi_dev.adapters.model_files import (
     QWEN_CODER_1_5B,
     OfflineModelNotInstalled,
     ensure_model,
     require_llama_cpp,
 )
-from kikimimi.ports import LLMError, LLMRequest, LLMResult
 
 if TYPE_CHECKING:
     from llama_cpp import Llama, LlamaGrammar
