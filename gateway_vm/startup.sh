@@ -176,6 +176,7 @@ LLM_CALLS_PER_GUILD_PER_DAY=${llm_calls_per_guild_per_day}
 TALKATIVENESS_FLOOR=${talkativeness_floor}
 BOT_ALIASES=${bot_aliases}
 ADDRESSED_MAX_AGE_SECONDS=${addressed_max_age_seconds}
+TOMBSTONE_DAYS=${tombstone_days}
 PYTHONPATH=$install_dir/src
 DISCORD_TOKEN=$discord_token
 ENV

@@ -43,6 +43,8 @@ locals {
     # Catch-up after a gap: the addressed lines it always publishes (mentions, name calls) and how old.
     bot_aliases               = join(",", var.bot_aliases)
     addressed_max_age_seconds = tostring(var.addressed_max_age_seconds)
+    # /kikimimi-me privacy: how long an early edit is kept.
+    tombstone_days = tostring(var.tombstone_days)
   }
 
   gateway_startup_script = templatefile("${local.repo_root}/gateway_vm/startup.sh", local.gateway_template_vars)
