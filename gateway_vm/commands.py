@@ -130,8 +130,10 @@ class KikimimiCommands(app_commands.Group):
     async def change(self, channel: str, **changes: Any) -> ChannelSettings:
         """Change this channel's moderator settings; returns what they were (the last decision is the
         judge's to write, never this process's)."""
-        current = await self.client.load_settings(channel)
-        await self.client.save_settings(channel, dataclasses.replace(current, last_decision=None, **changes))
+        current = await self.client.admission.load_settings(channel)
+        await self.client.admission.save_settings(
+            channel, dataclasses.replace(current, last_decision=None, **changes)
+        )
         return current
 
     @app_commands.command(name=ls("enable.name"), description=ls("enable.desc"))
@@ -202,7 +204,7 @@ class KikimimiCommands(app_commands.Group):
         guild_id = str(interaction.guild.id)
         grounding = await grounding_of(self.client, guild_id)
         health = await health_line(self.client, channel, guild_id, current.last_decision, lang)
-        enabled = self.client.enabled(channel, False)
+        enabled = self.client.admission.enabled(channel, False)
         received = await reception_line(self.client, channel, lang)
         text = status_text(enabled, current, lang, grounding=grounding, health=health, reception=received)
         await interaction.followup.send(text, ephemeral=True)
@@ -277,7 +279,7 @@ class KikimimiCommands(app_commands.Group):
         await interaction.response.defer(ephemeral=True, thinking=True)  # the store may be slow (3 s limit)
         channel = envelopes.place_of(interaction.channel)[0]
         await stored_settings(self.client, channel)
-        text = guide.help_text(lang, moderator=True, enabled=self.client.enabled(channel, False))
+        text = guide.help_text(lang, moderator=True, enabled=self.client.admission.enabled(channel, False))
         await interaction.followup.send(text, ephemeral=True)
 
 

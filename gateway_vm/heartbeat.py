@@ -26,8 +26,8 @@ async def beat(gateway: Any) -> None:
                     "backlog": gateway.backlog.backlog,
                     "published": gateway.backlog.published,
                     "dropped": gateway.backlog.dropped,
-                    "received": gateway.received,
-                    "ignored": gateway.ignored,
+                    "received": gateway.admission.received,
+                    "ignored": gateway.admission.ignored,
                 }
             )
         elif not told:

@@ -99,7 +99,7 @@ class MemberCommands(app_commands.Group):
         await interaction.response.defer(ephemeral=True, thinking=True)  # the store may be slow (3 s limit)
         channel = envelopes.place_of(interaction.channel)[0]
         current = await stored_settings(self.client, channel)
-        text = privacy_text(settings, current, self.client.enabled(channel, False), lang)
+        text = privacy_text(settings, current, self.client.admission.enabled(channel, False), lang)
         await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(name=ls("help.name"), description=ls("help.desc"))
@@ -113,7 +113,9 @@ class MemberCommands(app_commands.Group):
         await interaction.response.defer(ephemeral=True, thinking=True)  # the store may be slow (3 s limit)
         channel = envelopes.place_of(interaction.channel)[0]
         await stored_settings(self.client, channel)
-        text = guide.help_text(lang, moderator=moderator, enabled=self.client.enabled(channel, False))
+        text = guide.help_text(
+            lang, moderator=moderator, enabled=self.client.admission.enabled(channel, False)
+        )
         await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(name=ls("opt-out.name"), description=ls("opt-out.desc"))
@@ -133,7 +135,7 @@ class MemberCommands(app_commands.Group):
         channel_id, thread_id = (
             envelopes.place_of(interaction.channel) if interaction.channel is not None else (None, None)
         )
-        await self.client.set_opt_out(
+        await self.client.admission.set_opt_out(
             str(interaction.guild.id),
             str(interaction.user.id),
             out,

@@ -17,7 +17,7 @@ PUBLIC_THREADS = (discord.ChannelType.public_thread, discord.ChannelType.news_th
 
 async def stored_settings(client: Any, channel: str) -> ChannelSettings:
     """A channel's settings as the store holds them now (the gateway's copy without a store)."""
-    current = await client.load_settings(channel)
+    current = await client.admission.load_settings(channel)
     if client.store is None:
         return current
     return await asyncio.to_thread(client.store.channel_settings, ChannelKey(channel))

@@ -81,12 +81,14 @@ class Running:
         deadline = loop.time() + WAIT
         gateway, backlog = self.gateway, self.gateway.backlog
         while (
-            gateway.received < received
-            or backlog.published + backlog.dropped < gateway.received - gateway.ignored + gateway.announced
+            gateway.admission.received < received
+            or backlog.published + backlog.dropped
+            < gateway.admission.received - gateway.admission.ignored + gateway.announced
         ):
             if loop.time() > deadline:
                 pytest.fail(
-                    f"expected {received} decided envelopes, got {gateway.received}: {self.envelopes}"
+                    f"expected {received} decided envelopes, "
+                    f"got {gateway.admission.received}: {self.envelopes}"
                 )
             await asyncio.sleep(0.01)
         return self.envelopes
@@ -245,7 +247,7 @@ def test_a_message_in_a_disabled_channel_is_not_published(make_fake_discord: Mak
             fake.post_user_message(off.id, fake.alice, f"<@{fake.bot.id}> not even a mention")
             barrier = fake.post_user_message(fake.channel.id, fake.alice, "here")
             found = await run.settled(3)
-            assert [e.message_id for e in found] == [barrier["id"]] and run.gateway.ignored == 2
+            assert [e.message_id for e in found] == [barrier["id"]] and run.gateway.admission.ignored == 2
             return found
 
     [envelope] = run_async(scenario())

@@ -96,7 +96,7 @@ def test_after_a_session_discord_would_not_resume_the_gap_is_published_backfille
     assert isinstance(found[3], MessageCreated) and found[3].mentions_bot
     assert isinstance(found[4], MessageDeleted)
     assert not any(isinstance(e, MessageCreated) and e.backfilled for e in found[:2])
-    assert run.gateway.caught_up == 3
+    assert run.gateway.admission.caught_up == 3
 
 
 def test_a_resumed_session_catches_up_on_what_the_replay_lacked(make_fake_discord: MakeFake) -> None:
@@ -311,7 +311,7 @@ def test_catchup_keeps_recent_mentions(make_fake_discord: MakeFake, caplog: pyte
                 lambda: run.gateway.catchup.latest is not None and run.gateway.catchup.latest.done,
                 "the catch-up",
             )
-            return await run.published(run.gateway.caught_up)
+            return await run.published(run.gateway.admission.caught_up)
 
     with caplog.at_level(logging.INFO, logger="gateway_vm"):
         found = run_async(restarted(), timeout=120)

@@ -217,7 +217,7 @@ def test_before_discord_holds_the_definition_the_code_asks_for_manage_channels(
             await until(lambda: len(fake.requests_to("PUT", r"/commands$")) == 2, "the failed sync")
             english = await run_command(fake, command, moderator=False, **options)
             japanese = await run_command(fake, command, moderator=False, **JA, **options)
-            assert run.gateway.overrides == {} and not command_sync.synced(admin_group(run))
+            assert run.gateway.admission.overrides == {} and not command_sync.synced(admin_group(run))
             return english, japanese
 
     english, japanese = run_async(scenario())
@@ -254,7 +254,9 @@ def test_enable_quiet_end_early_status_and_disable_in_english(make_fake_discord:
             assert status.startswith("disabled here · not quiet · memory stays in this channel")
             assert status.endswith("\nI have not judged anything here yet.")
             assert said(await run_command(fake, "kikimimi enable")) == "kikimimi is enabled here."
-            assert store.channel_settings(here).enabled is True and run.gateway.enabled(here.id, False)
+            assert store.channel_settings(here).enabled is True and run.gateway.admission.enabled(
+                here.id, False
+            )
 
             before = datetime.now(UTC)
             quiet = said(await run_command(fake, "kikimimi quiet", minutes=30))
@@ -279,7 +281,9 @@ def test_enable_quiet_end_early_status_and_disable_in_english(make_fake_discord:
             assert said(await run_command(fake, "kikimimi status")).startswith("enabled here · not quiet")
 
             assert said(await run_command(fake, "kikimimi disable")) == "kikimimi is disabled here."
-            assert store.channel_settings(here).enabled is False and not run.gateway.enabled(here.id, False)
+            assert store.channel_settings(here).enabled is False and not run.gateway.admission.enabled(
+                here.id, False
+            )
 
     run_async(scenario())
 

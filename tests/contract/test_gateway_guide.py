@@ -125,7 +125,7 @@ def test_enable_refuses_a_channel_the_bot_cannot_speak_in_and_names_what_is_miss
             fake.deny_bot(fake.channel.id, SEND_MESSAGES, ADD_REACTIONS)
             refused = said(await run_command(fake, "kikimimi enable"))
             japanese = said(await run_command(fake, "kikimimi enable", **JA))
-            assert not run.gateway.enabled(here.id, False)
+            assert not run.gateway.admission.enabled(here.id, False)
             fake.deny_bot(fake.channel.id)  # the moderator fixes the channel's permissions
             return refused, japanese, said(await run_command(fake, "kikimimi enable"))
 

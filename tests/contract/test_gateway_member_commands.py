@@ -130,6 +130,11 @@ class OptOuts:
     ) -> None:
         self.calls.append((guild_id, user_id, out, channel_id))
 
+    @property
+    def admission(self) -> OptOuts:
+        """The client's admission (gateway_vm/admission.py) is where `set_opt_out` lives."""
+        return self
+
 
 def _interaction(guild: Any, locale: discord.Locale) -> Any:
     return SimpleNamespace(

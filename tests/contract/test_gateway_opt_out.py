@@ -36,15 +36,15 @@ def test_after_opt_out_the_members_messages_and_edits_are_not_published_until_op
         async with running(fake) as run:
             before = fake.post_user_message(here, bob, "bob, before")
             await run.published(1)
-            await run.gateway.set_opt_out(fake.guild.id, bob.id, True, channel_id=here)
+            await run.gateway.admission.set_opt_out(fake.guild.id, bob.id, True, channel_id=here)
             fake.post_user_message(here, bob, "bob, opted out")
             fake.post_user_message(here, bob, f"<@{fake.bot.id}> even a mention")
             fake.edit_message(here, before["id"], "bob's edit of an old message")
             fake.delete_message(here, before["id"])  # still published: the buffer must forget it
             alice = fake.post_user_message(here, fake.alice, "alice, still read")
             await run.published(4)  # the message before, the opt-out, the delete, alice's (the barrier)
-            assert run.gateway.refused == 3  # two messages and the edit
-            await run.gateway.set_opt_out(fake.guild.id, bob.id, False, channel_id=here)
+            assert run.gateway.admission.refused == 3  # two messages and the edit
+            await run.gateway.admission.set_opt_out(fake.guild.id, bob.id, False, channel_id=here)
             back = fake.post_user_message(here, bob, "bob, back again")
             await run.published(6)
             return run, [before["id"], alice["id"], back["id"]]
@@ -85,7 +85,7 @@ def test_a_stored_opt_out_is_read_once_per_guild_and_honoured(make_fake_discord:
             return run
 
     run = run_async(scenario())
-    assert run.gateway.refused == 2 and run.gateway.ignored == 2
+    assert run.gateway.admission.refused == 2 and run.gateway.admission.ignored == 2
     assert store.reads == 2 + 1  # each channel's settings, and the guild's list once
 
 
@@ -99,7 +99,7 @@ def test_a_catch_up_reads_back_nothing_of_a_member_who_opted_out(make_fake_disco
             fake.post_user_message(here, fake.alice, "before the gap")
             await run.published(1)
             buffer(store, run)
-            await run.gateway.set_opt_out(fake.guild.id, bob.id, True, channel_id=here)
+            await run.gateway.admission.set_opt_out(fake.guild.id, bob.id, True, channel_id=here)
             # Discord has these, but the session never hears of them.
             fake.post_user_message(here, bob, "bob during the gap", dispatch=False)
             missed = fake.post_user_message(here, fake.alice, "alice during the gap", dispatch=False)
@@ -112,4 +112,4 @@ def test_a_catch_up_reads_back_nothing_of_a_member_who_opted_out(make_fake_disco
     backfilled = [e for e in run.envelopes if isinstance(e, MessageCreated) and e.backfilled]
     assert [e.message_id for e in backfilled] == [missed["id"]]
     assert all(e.author_id == fake.alice.id for e in run.envelopes if isinstance(e, MessageCreated))
-    assert run.gateway.refused == 1
+    assert run.gateway.admission.refused == 1

@@ -29,9 +29,9 @@ def test_an_opted_out_members_proxied_messages_are_not_read(make_fake_discord: M
 
             async def decided(post: Any) -> dict[str, Any]:
                 """One event at a time: discord.py may run a handler after the next event's update."""
-                count = run.gateway.received
+                count = run.gateway.admission.received
                 sent = post()
-                await until(lambda: run.gateway.received > count, "the gateway's decision")
+                await until(lambda: run.gateway.admission.received > count, "the gateway's decision")
                 return sent
 
             await decided(lambda: fake.post_webhook_message(here, "alice", "a bridge, under her own name"))
@@ -53,7 +53,7 @@ def test_an_opted_out_members_proxied_messages_are_not_read(make_fake_discord: M
             other = fake.post_webhook_message(here, "GitHub", "alice opened pull request #7")
             bobs = fake.post_user_message(here, bob, "bob is read")
             await run.published(3)  # the delete, GitHub's, bob's (the barrier)
-            assert run.gateway.refused == 6  # her message, four webhook messages, the edit
+            assert run.gateway.admission.refused == 6  # her message, four webhook messages, the edit
             return run, [original["id"], later["id"], other["id"], bobs["id"]]
 
     run, (original, later, other, bobs) = run_async(scenario())

@@ -69,7 +69,7 @@ def test_a_deleted_channel_is_forgotten_though_not_enabled(gateway: tuple[Gatewa
     assert envelope == ForgetRequested(
         guild_id="7", channel_id="111", scope="channel", reason="channel_deleted", requested_by=BOT, at=NOW
     )
-    assert gw.forgets == 1 and gw.received == 0  # not an envelope about a message: no enable check
+    assert gw.forgets == 1 and gw.admission.received == 0  # not an envelope about a message: no enable check
 
 
 def test_a_deleted_category_is_no_place(gateway: tuple[Gateway, MemoryPublisher]) -> None:
