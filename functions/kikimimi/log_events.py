@@ -293,9 +293,10 @@ EVENTS: dict[str, EventSpec] = {
     ),
     "forget_scheduled": _fn(
         "INFO",
-        (*PLACE, *TASK, "task", "reason"),
+        (*PLACE, *TASK, "task", "reason", "eta"),
         "a deleted or edited message's traces in memory will be removed (reason opt_out or command: a "
-        "member who opted out or ran forget me is erased once more)",
+        "member who opted out or ran forget me is erased once more; guild_memory: the guild's memory is "
+        "written afresh after an erase)",
     ),
     "opt_out": _fn(
         "INFO",

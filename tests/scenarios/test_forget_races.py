@@ -211,6 +211,9 @@ def test_forget_races_the_server_memory_is_rebuilt_when_the_members_chunks_expir
         )
     )
     sim.deliver(forget(3600), at(3600))
+    # The erase in ingest writes no text: the rewrite (a model's call) is a task on the memory queue.
+    assert [t.name for t in sim.tasks.pending if t.name.startswith("guild-memory-g1-")]
+    assert recall.guild_memory("g1").long_term.endswith(f"{PASSWORD}.")
     sim.drain()
     assert kept(sim, PASSWORD) == []
     assert withheld.marks(sim.deps, "g1").forgotten  # the marker, by a digest: no id, no words

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from kikimimi.domain.forget_work import parse_forget_work
-from kikimimi.domain.memory.wire import ForgetTask
+from kikimimi.domain.memory.wire import ForgetTask, GuildMemoryTask
 from kikimimi.domain.wire import ForgetRequested, MessageEdited, OptOutChanged, WireError, parse_envelope
 
 CHANGE = {
@@ -30,6 +30,7 @@ ERASE = {
     "reason": "opt_out",
 }
 FORGET = {"kind": "forget", "channel_id": "1300000000000000002", "message_id": "1325", "reason": "delete"}
+GUILD = {"kind": "guild_memory", "guild_id": "1300000000000000001"}
 
 
 def test_an_opt_out_change_is_an_envelope() -> None:
@@ -62,9 +63,10 @@ def test_an_edit_envelope_without_an_author_still_parses() -> None:
         pytest.param(json.dumps(ERASE).encode(), ForgetRequested, id="a-members-erase"),
         pytest.param(json.dumps(FORGET).encode(), ForgetTask, id="a-messages-forget"),
         pytest.param(FORGET, ForgetTask, id="a-dict"),
+        pytest.param(json.dumps(GUILD).encode(), GuildMemoryTask, id="a-guilds-memory-afresh"),
     ],
 )
-def test_the_forget_function_reads_both_payloads(payload: Any, kind: type) -> None:
+def test_the_forget_function_reads_each_payload(payload: Any, kind: type) -> None:
     assert isinstance(parse_forget_work(payload), kind)
 
 
@@ -74,6 +76,7 @@ def test_the_forget_function_reads_both_payloads(payload: Any, kind: type) -> No
         pytest.param(b"not json", "bad forget task: payload: Invalid JSON", id="not-json"),
         pytest.param(json.dumps({**ERASE, "scope": "planet"}), "bad forget task: scope", id="bad-erase"),
         pytest.param(json.dumps({**FORGET, "reason": "whim"}), "bad forget task: reason", id="bad-forget"),
+        pytest.param(json.dumps({**GUILD, "guild_id": ""}), "bad guild memory task: guild_id", id="bad-guild"),
     ],
 )
 def test_a_bad_forget_payload_names_what_is_wrong(payload: Any, problem: str) -> None:

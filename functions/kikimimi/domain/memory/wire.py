@@ -93,5 +93,17 @@ class ForgetTask(_MemoryPlace):
     edited_at: UtcTime | None = None  # an edit's Discord time: a task of an older edit changes nothing
 
 
+class GuildMemoryTask(_Memory):
+    """Payload of a forget task that writes a guild's memory afresh from its channels alone, after an erase
+    took lines out of them: the model's call runs on the memory queue, not inside the erase."""
+
+    kind: Literal["guild_memory"] = "guild_memory"
+    guild_id: Id
+
+
+def parse_guild_memory_task(data: bytes | str | dict[str, Any]) -> GuildMemoryTask:
+    return _parse(GuildMemoryTask, "guild memory", data)
+
+
 def parse_forget_task(data: bytes | str | dict[str, Any]) -> ForgetTask:
     return _parse(ForgetTask, "forget", data)

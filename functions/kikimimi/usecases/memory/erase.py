@@ -28,7 +28,12 @@ from kikimimi.domain.withheld import PendingEdit
 from kikimimi.ports import Recall, Store
 from kikimimi.usecases import withheld
 from kikimimi.usecases.deps import Deps
-from kikimimi.usecases.memory.rebuild import MAX_CHUNKS, drop_drawn_from, refresh_guild, schedule_rebuild
+from kikimimi.usecases.memory.rebuild import (
+    MAX_CHUNKS,
+    drop_drawn_from,
+    schedule_guild_refresh,
+    schedule_rebuild,
+)
 
 PAGE = 500  # messages or profiles per query while a forget pages on
 MAX_FACTS = 1000  # facts of a place read to find those that name the member (a place keeps far fewer)
@@ -95,7 +100,12 @@ def pages(
 
 
 def forget_user(
-    deps: Deps, guild_id: str | None, user_id: str, places: Iterable[ChannelKey] = ()
+    deps: Deps,
+    guild_id: str | None,
+    user_id: str,
+    places: Iterable[ChannelKey] = (),
+    *,
+    function: str = "ingest",
 ) -> dict[str, int]:
     """Everything kept about a member in a guild: buffered messages (tombstoned), their snippet lines,
     chunk lines, facts from their messages or naming them, their profile and cap documents; the bot's own
@@ -153,7 +163,7 @@ def forget_user(
     if recall is not None:
         if guild_id:
             # Always afresh: its texts roll over weeks, past the chunks that could trace a word to them.
-            refresh_guild(deps, guild_id, deps.clock.now())
+            schedule_guild_refresh(deps, guild_id, function)
         counts["notes"] = _others_notes(recall, guild_id or NO_GUILD, keys, member, said_ids)
         counts["profile"] = int(recall.delete_profile(guild_id or NO_GUILD, user_id))
     return counts
@@ -333,7 +343,7 @@ def forget_channel(
     else:
         counts["profiles"] = _leave_channel(recall, profiles_guild, channel_id)
     if guild_id:
-        refresh_guild(deps, guild_id, deps.clock.now())
+        schedule_guild_refresh(deps, guild_id, "ingest")
     return counts
 
 

@@ -5,19 +5,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from kikimimi.domain.memory.wire import ForgetTask
+from kikimimi.domain.memory.wire import ForgetTask, GuildMemoryTask
 from kikimimi.domain.wire import ForgetRequested
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory import erase, second_erase
 from kikimimi.usecases.memory.forget import forget_message
+from kikimimi.usecases.memory.rebuild import refresh_guild
 
 
-def forget_work(deps: Deps, task: ForgetTask | ForgetRequested) -> Any:
+def forget_work(deps: Deps, task: ForgetTask | ForgetRequested | GuildMemoryTask) -> Any:
     """The forget function: a deleted or edited message through memory, or a member's second erase —
     after `forget me`, what they wrote before it; after an opt-out, everything while they are still opted
     out, else what they wrote between the opt-out and the opt-in (their new messages are theirs)."""
     if isinstance(task, ForgetTask):
         return forget_message(deps, task)
+    if isinstance(task, GuildMemoryTask):
+        if deps.recall is not None:
+            refresh_guild(deps, task.guild_id, deps.clock.now())
+        return "guild_memory"
     guild, user = task.guild_id, task.user_id
     base = {"function": "forget", "guild": guild, "user": user}
     if guild is None or user is None:

@@ -10,8 +10,9 @@ from datetime import datetime, timedelta
 from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory.forget import superseded
 from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine, Fact, SourceMatch
-from kikimimi.domain.memory.wire import SummarizeTask
-from kikimimi.domain.model import ChannelKey, Message, TaskKind
+from kikimimi.domain.memory.wire import GuildMemoryTask, SummarizeTask
+from kikimimi.domain.model import ChannelKey, Message, TaskKind, TaskSpec
+from kikimimi.domain.wire import dump
 from kikimimi.ports import Recall
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory.hook import drop_cached, schedule, summarize_payload
@@ -117,6 +118,20 @@ def rebuild_summary(deps: Deps, task: SummarizeTask) -> ChannelMemory | None:
     if guild_id:
         refresh_guild(deps, guild_id, now)
     return new
+
+
+def schedule_guild_refresh(deps: Deps, guild_id: str, function: str) -> None:
+    """`refresh_guild` as a forget task on the memory queue, one per guild and minute (an erase's places
+    share it): the model's call never runs inside an erase (`function`: the one that erased)."""
+    now = deps.clock.now()
+    name = f"guild-memory-{guild_id}-{int(now.timestamp() // 60)}"
+    eta = now + timedelta(seconds=deps.settings.forget_rebuild_seconds)
+    if deps.tasks.schedule(TaskSpec(name, TaskKind.FORGET, eta, dump(GuildMemoryTask(guild_id=guild_id)))):
+        fields = {"function": function, "guild": guild_id, "trigger": None, "task": name}
+        deps.events.emit(
+            "forget_scheduled",
+            {"channel": None, "thread": None, **fields, "reason": "guild_memory", "eta": eta.isoformat()},
+        )
 
 
 def refresh_guild(deps: Deps, guild_id: str, now: datetime) -> None:
