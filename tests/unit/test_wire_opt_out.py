@@ -76,7 +76,7 @@ def test_the_forget_function_reads_each_payload(payload: Any, kind: type) -> Non
         pytest.param(b"not json", "bad forget task: payload: Invalid JSON", id="not-json"),
         pytest.param(json.dumps({**ERASE, "scope": "planet"}), "bad forget task: scope", id="bad-erase"),
         pytest.param(json.dumps({**FORGET, "reason": "whim"}), "bad forget task: reason", id="bad-forget"),
-        pytest.param(json.dumps({**GUILD, "guild_id": ""}), "bad guild memory task: guild_id", id="bad-guild"),
+        pytest.param(json.dumps({**GUILD, "guild_id": ""}), "bad guild memory task: guild_id", id="no-guild"),
     ],
 )
 def test_a_bad_forget_payload_names_what_is_wrong(payload: Any, problem: str) -> None:
