@@ -75,7 +75,8 @@ EVENTS: dict[str, EventSpec] = {
     "answer_skipped": _fn(
         "INFO",
         (*PLACE, *TASK, "decision", "reason", "age_seconds"),
-        "an addressed message arrived too late to be answered",
+        "an addressed message arrived too late to be answered, or asked the bot to be quiet (no emoji "
+        "allowed to acknowledge it)",
     ),
     "answer_capped": _fn(
         "INFO",

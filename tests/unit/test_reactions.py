@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.domain.reactions import MAX_LENGTH, acknowledgment, reaction_for, reaction_kind
+from kikimimi.domain.reactions import MAX_LENGTH, acknowledgment, asks_quiet, reaction_for, reaction_kind
 
 ALLOWED = ("👍", "👀", "😄", "🙏", "🎉", "🤔")
 
@@ -156,3 +156,26 @@ def test_more_than_an_acknowledgement_is_not_agreement(text: str) -> None:
 )
 def test_an_addressed_acknowledgement_gets_a_reaction(text: str, bot_asked: bool, emoji: str | None) -> None:
     assert acknowledgment(text, ALLOWED, bot_asked=bot_asked) == emoji
+
+
+@pytest.mark.parametrize(
+    ("text", "quiet"),
+    [
+        ("be quiet kikimimi", True),
+        ("not now bot, we're talking", True),
+        ("kikimimi shut up lol", True),
+        ("nobody asked, kikimimi", True),
+        ("ききみみ今はいいから", True),
+        ("静かにしてて", True),
+        ("ききみみ黙って", True),
+        ("the office is quiet today", False),
+        ("can you be quiet about the surprise party?", False),
+        ("いいから早く来て", False),
+        ("the build is quiet now, no errors", False),
+    ],
+)
+def test_a_request_for_quiet_said_to_the_bot_gets_a_nod_never_words(text: str, quiet: bool) -> None:
+    assert asks_quiet(text) is quiet
+    if quiet:
+        assert acknowledgment(text, ALLOWED, bot_asked=False) == "👍"
+        assert acknowledgment(text, ("🎉",), bot_asked=False) is None  # no nod allowed: ingest says nothing

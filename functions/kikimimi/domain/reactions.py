@@ -76,6 +76,21 @@ _AGREEMENT = re.compile(
 )
 
 
+# A request for the bot to be quiet ("not now bot", 「今はいいから」), NFKC-normalised and casefolded.
+_QUIET = re.compile(
+    r"\b(?:shut up|be quiet(?! about)|stop talking|not now,? bot|quiet,? bot|nobody asked|no one asked"
+    r"|go away|stfu|hush|zip it|nobody (?:was )?talking to you|stay out of (?:this|it))\b"
+    r"|静かにして|静かにしろ|静かに(?:ね|して(?:て|ください))|黙って|黙れ|だまって|うるさい|うるせ"
+    r"|しゃべらないで|喋らないで|話しかけないで|呼んでない|出てこないで|今はいいから|空気読んで"
+)
+QUIET_ACKNOWLEDGMENT = ("👍", "👌", "🙏")  # heard, and quiet: the first the bot may use
+
+
+def asks_quiet(text: str) -> bool:
+    """Does the line ask the bot to be quiet (stop talking, not now, go away)?"""
+    return bool(_QUIET.search(_normalized(text)))
+
+
 def _normalized(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().strip()
 
@@ -109,6 +124,8 @@ def reaction_for(text: str, allowed: Sequence[str]) -> str | None:
 def acknowledgment(text: str, allowed: Sequence[str], bot_asked: bool) -> str | None:
     """The emoji that answers a line said to the bot which only acknowledges it (thanks, laughter,
     agreement, good news), or None when it needs words. "yes" right after the bot asked is an answer."""
+    if asks_quiet(text):
+        return next((emoji for emoji in QUIET_ACKNOWLEDGMENT if emoji in allowed), None)
     kind = reaction_kind(text)
     if kind is None or (kind == "agreement" and bot_asked):
         return None

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 from kikimimi.domain.model import Message
-from kikimimi.domain.reactions import reaction_kind
+from kikimimi.domain.reactions import asks_quiet, reaction_kind
 from kikimimi.domain.rule_config import RECEPTION_TERM
 from kikimimi.domain.rule_terms import calls_name
 from kikimimi.domain.rules import Score
@@ -40,12 +40,6 @@ OUTCOMES: tuple[Outcome, ...] = tuple(Outcome)
 WELCOMED = (Outcome.REPLIED, Outcome.REACTED, Outcome.THANKED)
 
 # Said to the bot (or right after it spoke); NFKC-normalised and casefolded first.
-_QUIET = re.compile(
-    r"\b(?:shut up|be quiet|stop talking|not now,? bot|quiet,? bot|nobody asked|no one asked|go away"
-    r"|stfu|hush|zip it|nobody (?:was )?talking to you|stay out of (?:this|it))\b"
-    r"|静かにして|静かにしろ|静かに(?:ね|して(?:て|ください))|黙って|黙れ|だまって|うるさい|うるせ"
-    r"|しゃべらないで|喋らないで|話しかけないで|呼んでない|出てこないで|今はいいから|空気読んで"
-)
 _CORRECTED = re.compile(
     r"\b(?:no,? (?:that'?s|thats|it'?s|its) (?:not|wrong)|that'?s (?:wrong|not (?:right|true|correct|it))"
     r"|thats wrong|(?:you'?re|you are) wrong|not quite|incorrect|wrong answer|that is (?:wrong|not true))\b"
@@ -92,7 +86,7 @@ def outcome_of(post: Post, lines: Iterable[Message], reacted: bool, names: Seque
         following[:1] if following and following[0] not in aimed and following[0].reply_to_id is None else []
     )
     own = [m for m in first if post.answered is not None and m.author_id == post.answered]
-    if any(_QUIET.search(_said(m.content)) for m in [*first, *aimed]):
+    if any(asks_quiet(m.content) for m in [*first, *aimed]):
         return Outcome.QUIET
     cued = [*own, *aimed]
     if any(_CORRECTED.search(_said(m.content)) for m in cued):
@@ -167,18 +161,25 @@ def summed(days: Iterable[ReceptionDay], *, unprompted: bool = False, since: str
     return {str(k): v for k, v in total.items()}
 
 
-def talkativeness(unprompted: Mapping[str, int], floor: float = FLOOR) -> float:
+def talkativeness(unprompted: Mapping[str, int], floor: float = FLOOR, *, answers: bool = False) -> float:
     """The multiplier on unprompted posting, from 1 (the admin's setting) down to `floor`: each unprompted
     post ignored (a request to be quiet weighs QUIET_WEIGHT) beyond those welcomed (replied to, reacted
-    to, thanked) takes STEP off; welcomed ones bring it back. A correction is neither."""
+    to, thanked) takes STEP off; welcomed ones bring it back. A correction is neither. `answers`: the
+    multiplier on answering a question nobody took, which only requests for quiet lower: an answer is
+    worth giving unthanked, and an asker's silence (read and gone) does not say it was unwelcome."""
     welcomed = sum(unprompted.get(o, 0) for o in WELCOMED)
-    unwelcome = unprompted.get(Outcome.IGNORED, 0) + QUIET_WEIGHT * unprompted.get(Outcome.QUIET, 0)
+    ignored = 0 if answers else unprompted.get(Outcome.IGNORED, 0)
+    unwelcome = ignored + QUIET_WEIGHT * unprompted.get(Outcome.QUIET, 0)
     return round(max(min(floor, 1.0), 1.0 - STEP * max(0, unwelcome - welcomed)), 2)
 
 
-def current(days: Iterable[ReceptionDay], now: datetime, floor: float = FLOOR) -> float:
-    """The place's talkativeness now, from the unprompted posts of the last DRIFT_DAYS days."""
-    return talkativeness(summed(days, unprompted=True, since=days_back(now, DRIFT_DAYS)), floor)
+def current(
+    days: Iterable[ReceptionDay], now: datetime, floor: float = FLOOR, *, answers: bool = False
+) -> float:
+    """The place's talkativeness now, from the unprompted posts of the last DRIFT_DAYS days (`answers`:
+    for answering a question nobody took)."""
+    recent = summed(days, unprompted=True, since=days_back(now, DRIFT_DAYS))
+    return talkativeness(recent, floor, answers=answers)
 
 
 def latest_change(days: Iterable[ReceptionDay]) -> TalkativenessChange | None:

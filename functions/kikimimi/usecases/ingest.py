@@ -161,6 +161,10 @@ def _answer(
     capped = limits.cap_addressed(deps, key, message)
     if capped is None:  # a line that only acknowledges the bot (thanks, なるほど, lol) gets a reaction
         reaction = addressed_reaction(s, message, window)
+        if reaction is None and reactions.asks_quiet(message.content):  # "be quiet": never words
+            reason = f"addressed: {addressed}, asking for quiet"
+            deps.emit("answer_skipped", key, **base, decision="quiet_asked", reason=reason)
+            return "quiet_asked"
         reason = f"addressed: {addressed}" + (" (an acknowledgment)" if reaction else "")
         _schedule_answer(deps, envelope, reason, reaction, now, base)
         return "answer_scheduled"

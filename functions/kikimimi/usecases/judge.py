@@ -170,7 +170,8 @@ def _read_room(
     # Reserved LLM budgets: a question nobody took, and a heated room, are judged even in a busy hour.
     pool = "watch" if task.watch else "tension" if score.tension or score.door else ""
     recall = memory_recall.for_judge(deps, key, window, interventions, now, config.cooldown_seconds)
-    score = reception.damp(deps, key, recall.score(score, s.proactive_weight), now)  # how posts here fared
+    # How posts here fared: fewer chime-ins where they go unanswered; fewer of anything after "be quiet".
+    score = reception.damp(deps, key, recall.score(score, s.proactive_weight), now, watch=task.watch)
     return Hearing(window, limit, trigger, interventions, config, score, recall, maybe, pool)
 
 

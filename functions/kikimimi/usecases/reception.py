@@ -142,28 +142,31 @@ def _count(
     counted = deps.store.record_reception(
         place, day, post_id, outcome.value, post.unprompted, reception.kept_until(day), change
     )
-    deps.memory_cache.pop(_cache_name(place), None)  # this process's judge sees the change at once
+    for name in (_cache_name(place), _cache_name(place) + ":answers"):  # this process's judge sees it now
+        deps.memory_cache.pop(name, None)
     return counted, before, (after if counted else before)  # a retry: counted by its first attempt
 
 
-def talkativeness(deps: Deps, key: ChannelKey, now: datetime) -> float:
-    """The place's multiplier on unprompted posting now, cached per process like its settings."""
+def talkativeness(deps: Deps, key: ChannelKey, now: datetime, *, answers: bool = False) -> float:
+    """The place's multiplier on unprompted posting now (`answers`: on answering a question nobody took),
+    cached per process like its settings."""
     place = place_of(key)
     since = reception.days_back(now, reception.DRIFT_DAYS)
 
     def load() -> float:
-        return reception.current(deps.store.receptions(place, since), now, deps.settings.talkativeness_floor)
+        days = deps.store.receptions(place, since)
+        return reception.current(days, now, deps.settings.talkativeness_floor, answers=answers)
 
-    return cached(
-        deps.memory_cache, _cache_name(place), now.timestamp(), channel.SETTINGS_CACHE_SECONDS, load
-    )
+    name = _cache_name(place) + (":answers" if answers else "")
+    return cached(deps.memory_cache, name, now.timestamp(), channel.SETTINGS_CACHE_SECONDS, load)
 
 
-def damp(deps: Deps, key: ChannelKey, score: Score, now: datetime) -> Score:
-    """An unprompted score times the place's talkativeness (a line said to the bot is never damped)."""
+def damp(deps: Deps, key: ChannelKey, score: Score, now: datetime, *, watch: bool = False) -> Score:
+    """An unprompted score times the place's talkativeness (a line said to the bot is never damped; the
+    answer to a question nobody took, only after requests for quiet)."""
     if score.addressed:
         return score
-    return reception.damp(score, talkativeness(deps, key, now))
+    return reception.damp(score, talkativeness(deps, key, now, answers=watch))
 
 
 def _cache_name(place: ChannelKey) -> str:
