@@ -107,6 +107,7 @@ def remembered(place: Place, store: Any, recall: Any) -> None:
     store.record_decision(key, LastDecision(NOW, "m1", "respond", "alice asked about Sapporo"))
     store.set_opted_out(g, alice, True, NOW - timedelta(days=2))
     store.set_opted_out(g, alice, False, NOW - timedelta(days=1))
+    store.mark_forgotten(g, alice, NOW - timedelta(hours=1))  # kept by a digest of the id, never the id
     lines = (
         ChunkLine("m1", NOW, alice, "alice", "I moved to Sapporo"),
         ChunkLine("m2", NOW, bob, "bob", "bob's secret plan"),
@@ -199,6 +200,7 @@ def test_member_export_fills_every_part_with_hers_and_nothing_of_others(stores: 
         ("judgment_reason", "alice asked about Sapporo"),
     }
     assert export.standing.opted_in_at == NOW - timedelta(days=1) and export.standing.opted_out_at is None
+    assert export.standing.forgotten_at == NOW - timedelta(hours=1)
     assert "secret" not in export_json(export) and "baker" not in export_json(export)
 
 

@@ -15,6 +15,7 @@ from kikimimi.domain.memory.member_lines import Member, refers_to, sentences
 from kikimimi.domain.memory.model import SourceMatch, UserProfile
 from kikimimi.domain.memory.profile_notes import conversation_text, personality_texts, tag_texts
 from kikimimi.domain.model import ChannelKey
+from kikimimi.domain.withheld import member_digest
 from kikimimi.ports import Recall, Store
 
 FORMAT = "kikimimi-member-export/1"
@@ -256,7 +257,7 @@ def _standing(store: Store, guild_id: str | None, user_id: str) -> StandingPart:
     return StandingPart(
         opted_out_at=marks.opted_out.get(user_id),
         opted_in_at=marks.opted_in.get(user_id),
-        forgotten_at=marks.forgotten.get(user_id),
+        forgotten_at=marks.forgotten.get(member_digest(user_id)),  # kept by a digest, never the id
     )
 
 
