@@ -109,14 +109,18 @@ class JsonLogEvents:
         stream.flush()
 
 
-# A judge model's reason is its own sentence about the room and may quote a member: the log keeps its
-# length; the rules' reasons are terms and numbers, and stay (`kikimimi replay` shows every reason).
+# A judge model's reason is its own sentence about the room and may quote a member, and a settled
+# question's reason names who answered ("bob answered the asker"): the log keeps their length (the
+# answer's message id is its own field); the rules' reasons are terms and numbers, and stay. `kikimimi
+# replay` shows every reason whole.
 MODEL_SOURCES = frozenset({"llm", "cache"})
+NAMED = frozenset({"answered_by"})  # a reason beside one of these names the member who answered
 
 
 def _counted(fields: dict[str, Any]) -> dict[str, Any]:
     """The fields with the room's words replaced by their length (`summary` → `summary_chars`)."""
-    words = WORDS | {"reason"} if fields.get("source") in MODEL_SOURCES else WORDS
+    named = fields.get("source") in MODEL_SOURCES or any(fields.get(f) for f in NAMED)
+    words = WORDS | {"reason"} if named else WORDS
     out: dict[str, Any] = {}
     for name, value in fields.items():
         if name not in words:

@@ -419,3 +419,15 @@ def test_a_judge_models_reason_is_logged_by_its_length_the_rules_reason_in_full(
     assert "carol" not in json.dumps(model) and model["reason_chars"] == len(model_reason)
     assert model["message"] == "judgment #c1 silent"
     assert rules["reason"] == "keyword +100" and rules["message"] == "judgment #c1 respond keyword +100"
+
+
+def test_a_settled_questions_reason_is_logged_by_its_length_never_the_name_in_it() -> None:
+    stream = io.StringIO()
+    events = JsonLogEvents(stream)
+    events.emit("watch_cancelled", {"channel": "c1", "reason": "yui answered the asker", "answered_by": "m7"})
+    events.emit("judgment_skipped", {"channel": "c1", "decision": "stale", "reason": "a newer message"})
+    settled, stale = (json.loads(line) for line in stream.getvalue().splitlines())
+    assert (
+        "yui" not in json.dumps(settled) and settled["reason_chars"] == 22 and settled["answered_by"] == "m7"
+    )
+    assert stale["reason"] == "a newer message"
