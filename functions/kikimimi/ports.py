@@ -414,7 +414,8 @@ class LLM(Protocol):
 
 
 class Discord(Protocol):
-    """Discord's REST role: post, react, show typing; raises DiscordError when a call fails."""
+    """Discord's REST role: post, react, show typing, answer a deferred command; raises DiscordError when a
+    call fails."""
 
     def send_message(self, channel_id: str, content: str, reply_to: str | None, nonce: str) -> str:
         """Post (split over several messages if long) and return the first message id."""
@@ -426,4 +427,16 @@ class Discord(Protocol):
 
     def reactions_on(self, channel_id: str, message_id: str) -> int:
         """How many reactions people other than the bot put on a message (one read of it)."""
+        ...
+
+    def answer_interaction(
+        self,
+        application_id: str,
+        token: str,
+        content: str,
+        file_name: str | None = None,
+        file_bytes: bytes | None = None,
+    ) -> None:
+        """Edit an interaction's deferred reply (with one file when named); the same edit twice is harmless.
+        The token is a secret: never in a log line or an error's text."""
         ...

@@ -215,12 +215,14 @@ class Interactions:
             return json_response(200, self._message(found, self._original(found)))
 
     async def _edit_original(self, request: web.Request) -> web.Response:
+        """JSON, or multipart with `payload_json` and `files[n]` (kept on the edit, for tests to read)."""
         body = await request_body(request)
+        files = _attachments(await request_files(request))
         with self._state.lock:
             found = self._acknowledged(request)
             first = found.responses[0]
             text = _content((body or {}).get("content")) if isinstance(body, dict) else None
-            edited = Response("original", None, text, first.flags & ~LOADING, first.message_id)
+            edited = Response("original", None, text, first.flags & ~LOADING, first.message_id, files)
             found.responses.append(edited)
             return json_response(200, self._message(found, edited))
 
