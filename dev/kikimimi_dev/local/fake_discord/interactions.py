@@ -139,6 +139,29 @@ class Interactions:
         )
         return record, self.create(record, data)
 
+    def deferred(self, user: User, channel: Channel) -> Interaction:
+        """An interaction of `user` in `channel` that the bot already deferred, ephemerally ("thinking…"):
+        its webhook answers as if the gateway had called back, for whoever edits the reply."""
+        record = Interaction(
+            id=self._state.ids.next(),
+            token="fake-itoken-" + secrets.token_hex(16),
+            command="kikimimi-me what-do-you-know",
+            options={},
+            user_id=user.id,
+            guild_id=channel.guild_id,
+            channel_id=channel.id,
+            locale="en-US",
+            guild_locale="en-US",
+            permissions=MEMBER_PERMISSIONS,
+            created=time.monotonic(),
+        )
+        record.responses.append(
+            Response("callback", DEFERRED_CHANNEL_MESSAGE, None, EPHEMERAL, self._state.ids.next())
+        )
+        with self._state.lock:
+            self._by_id[record.id] = record
+        return copy.deepcopy(record)
+
     def ids(self) -> list[str]:
         """Every dispatched interaction's id, oldest first."""
         with self._state.lock:
