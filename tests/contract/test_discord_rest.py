@@ -295,7 +295,9 @@ def test_an_expired_token_is_final_and_no_error_or_log_line_holds_it(
 
 def test_an_unreachable_discord_is_retryable_and_its_error_holds_no_token() -> None:
     token = "live-token-" + "y" * 40
-    rest = DiscordRest("any", "http://127.0.0.1:9/api/v10", timeout=0.5, max_retries=1, sleep=RecordingSleep())
+    rest = DiscordRest(
+        "any", "http://127.0.0.1:9/api/v10", timeout=0.5, max_retries=1, sleep=RecordingSleep()
+    )
     try:
         with pytest.raises(DiscordError) as caught:
             rest.answer_interaction("1", token, "hello")
