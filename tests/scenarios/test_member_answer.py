@@ -6,7 +6,8 @@ dropped and logged, and the token kept nowhere."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -18,7 +19,8 @@ from kikimimi.ports import DiscordError
 from kikimimi.settings import Settings
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.ingest import ingest
-from kikimimi.usecases.memory.export import FORMAT
+from kikimimi.usecases.memory.export import FORMAT, FactPart, Line, MemberExport, ProfilePart, StandingPart
+from kikimimi.usecases.memory.export_answer import export_text
 from kikimimi_dev.adapters.recording_discord import RecordingDiscord, Sent
 from kikimimi_dev.twins.deps import twin_deps
 from kikimimi_dev.twins.events import RecordingEvents
@@ -151,3 +153,57 @@ def test_an_expired_token_is_dropped_and_logged_and_the_token_is_kept_nowhere(de
     assert twin_paths_containing(TOKEN, store=deps.store, recall=deps.recall, tasks=deps.tasks) == []
     assert isinstance(deps.events, RecordingEvents)
     assert TOKEN not in json.dumps([r.fields for r in deps.events.records], default=str)
+
+
+def _export(profile: ProfilePart | None, facts: int = 0, lines: int = 0) -> MemberExport:
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    fact = FactPart("c1", "x" * 500, (), True, at, at, None)
+    return MemberExport(
+        guild_id="g1",
+        user_id="u1",
+        made_at=at,
+        buffered=(),
+        pending_edits=(),
+        profile=profile,
+        facts=(fact,) * facts,
+        summary_lines=(Line("c1", at, "hi"),) * lines,
+        interventions=(),
+        mentions=(),
+        standing=StandingPart(),
+    )
+
+
+def _profile(**changes: object) -> ProfilePart:
+    base = ProfilePart("jun", 1, 0, (), (), (), "", None, None)
+    return replace(base, **changes)  # type: ignore[arg-type]
+
+
+def test_the_export_text_fits_one_message() -> None:
+    profile = _profile(
+        exchanges=3, last_topic=("札幌",), tags=("旅行好き", "x" * 300), last_conversation="y" * 900
+    )
+    text = export_text(_export(profile, facts=30, lines=4), "ja", 30)
+    assert (
+        len(text) <= 1900
+        and "私とのやりとり 3 回" in text
+        and "タグ: 旅行好き, xxx" in text
+        and "前回の会話: yyy" in text
+        and "要約に残るあなたの行（7 日保持）: 4 件" in text
+        and text.endswith("`/kikimimi-me 忘れて` ですべて消せます。")
+    )
+
+
+def test_the_export_text_shows_tags_and_the_last_conversation_only_when_the_profile_has_them() -> None:
+    older = _export(_profile())
+    newer = _export(_profile(tags=("gardener",), last_conversation="tomatoes"))
+    assert "tags:" not in export_text(older, "en", 30) and "last conversation" not in export_text(
+        older, "en", 30
+    )
+    lines = export_text(newer, "en", 30).splitlines()
+    assert lines[1:4] == [
+        "profile: 1 exchanges with me, last topic: -",
+        "tags: gardener",
+        "our last conversation: tomatoes",
+    ]
+    assert lines[-1] == "`/kikimimi-me forget` removes all of it."
+    assert export_text(_export(None), "en", 30) == "I keep nothing about you in this server."
