@@ -26,6 +26,7 @@ from kikimimi_dev.local.fake_discord import (
 from kikimimi_dev.twins.store import InMemoryStore
 from tests.contract.test_gateway import WAIT, Running, running, settings
 from tests.fixtures.fake_discord import MakeFake, run_async
+from tests.fixtures.usage_table import documented_commands
 
 MODERATOR = MEMBER_PERMISSIONS | MANAGE_CHANNELS
 
@@ -84,30 +85,14 @@ def test_the_synced_commands_carry_japanese_names_descriptions_and_choices(fake_
     [put] = fake_discord.requests_to("PUT", r"^/applications/\d+/commands$")
     admin, member = put.json
     assert (admin["name"], member["name"]) == ("kikimimi", "kikimimi-me")
+    documented = documented_commands()  # docs/usage.md's table: every command, English and Japanese
     assert admin["description_localizations"]["ja"] == "このチャンネルでの聞き耳（モデレーター向け）"
     subs = {o["name"]: o for o in admin["options"]}
-    assert {name: o["name_localizations"]["ja"] for name, o in subs.items()} == {
-        "enable": "有効化",
-        "disable": "無効化",
-        "quiet": "静かに",
-        "visibility": "公開範囲",
-        "status": "状態",
-        "chattiness": "おしゃべり度",
-        "persona": "キャラクター",
-        "grounding": "ウェブ検索",
-        "forget-channel": "チャンネルを忘れて",
-        "help": "ヘルプ",
-    }
+    assert {name: o["name_localizations"]["ja"] for name, o in subs.items()} == documented["kikimimi"]
+    assert subs["forget-channel"]["name_localizations"]["ja"] == "チャンネルを忘れて"
     mine = {o["name"]: o for o in member["options"]}
-    assert {name: o["name_localizations"]["ja"] for name, o in mine.items()} == {
-        "forget": "忘れて",
-        "what-do-you-know": "覚えていること",
-        "export": "書き出し",
-        "privacy": "プライバシー",
-        "opt-out": "読まないで",
-        "opt-in": "読んでいい",
-        "help": "ヘルプ",
-    }
+    assert {name: o["name_localizations"]["ja"] for name, o in mine.items()} == documented["kikimimi-me"]
+    assert mine["what-do-you-know"]["name_localizations"]["ja"] == "覚えていること"
     every = [*subs.values(), *mine.values()]
     assert all(o["description_localizations"]["ja"] and o["description"] for o in every)
     [mode] = subs["visibility"]["options"]
