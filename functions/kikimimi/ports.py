@@ -361,7 +361,7 @@ class LLMRequest:
     system: str
     user: str = ""
     schema: dict[str, Any] | None = None
-    max_output_tokens: int = 512  # Gemini counts thinking tokens against it too
+    max_output_tokens: int = 512  # the answer's cap (and, for a model that thinks, its thinking)
     temperature: float = 0.7
     thinking_budget: int | None = None  # None: the model's default; 0: no thinking; -1: the model decides
     tools: tuple[str, ...] = ()
@@ -370,9 +370,6 @@ class LLMRequest:
         unknown = set(self.tools) - set(TOOLS)
         if unknown:
             raise ValueError(f"unknown LLM tools {sorted(unknown)}; known: {', '.join(TOOLS)}")
-        if self.tools and self.schema is not None:
-            # Gemini 2.5 refuses tools together with a JSON response schema: tools are for plain text.
-            raise ValueError("an LLM request with tools cannot ask for a JSON schema")
 
 
 @dataclass(frozen=True)
