@@ -92,6 +92,9 @@ def test_grounding_reads_shared_links_only_in_a_public_place(scenario: Make) -> 
     asked(asked_private, question)  # no visibility recorded: unknown counts as private
     assert writer.requests[0].tools == (WEB_SEARCH, READ_LINKS)
     assert private_writer.requests[0].tools == (WEB_SEARCH,)
+    # The prompt says so too: the writer is told it may read the links only where it can.
+    assert "read the links shared above" in writer.requests[0].system
+    assert "read the links shared above" not in private_writer.requests[0].system
 
 
 @pytest.mark.parametrize(
