@@ -7,9 +7,7 @@ from dataclasses import dataclass
 
 from kikimimi.settings_fields import DAY_MINUTES, HOUR, rule_terms, section, setting
 
-# The LLM backends, the one list: LLM_BACKEND's choices, and bootstrap builds each (a new vendor: its
-# adapter, its branch in bootstrap.build_llms and build_memory_llm, its name here and its settings below).
-LLM_BACKENDS = ("none", "offline", "gemini")
+LLM_BACKENDS = ("none", "offline", "gemini")  # the one list: LLM_BACKEND's choices; bootstrap builds each
 
 
 @dataclass(frozen=True, repr=False)
