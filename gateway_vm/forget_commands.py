@@ -1,52 +1,25 @@
-"""What `/kikimimi-me forget`, `/kikimimi forget-channel` and `/kikimimi-me what-do-you-know` send and show:
-requests, not bot logic.
+"""What `/kikimimi-me forget`, `/kikimimi forget-channel`, `/kikimimi-me what-do-you-know` and
+`/kikimimi-me export` send: requests, not bot logic.
 
-Forgetting goes as a `forget_request` envelope through Pub/Sub to ingest (the functions hold the memory
-ports and the task queue; the envelope is retried like any other); in a direct message (no guild) it
-asks for the caller's conversation with the bot. The export only reads, through the
-same use case the CLI runs, so the caller sees the answer at once and only the caller sees it.
+Each goes as an envelope through Pub/Sub to ingest (the functions hold the memory ports and the task
+queue; the envelope is retried like any other); in a direct message (no guild) they are about the caller's
+conversation with the bot. A `forget_request` is answered by the gateway at once; an `export_request`
+carries the deferred interaction's webhook (application id and token) so that the functions edit its
+reply, which only the caller sees.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Literal
 
 import discord
 
-from kikimimi.domain.memory.policy import CHUNK_TTL
-from kikimimi.domain.wire import ForgetRequested, MessageDeleted
+from kikimimi.domain.wire import ExportRequested, ForgetRequested, MessageDeleted
 
 from . import envelopes
-from .command_texts import say
 
-if TYPE_CHECKING:
-    from kikimimi.usecases.memory.export import MemberExport
-
-
-def export_text(export: MemberExport, lang: str, buffer_minutes: float) -> str:
-    """The ephemeral answer, at most one Discord message (`/kikimimi-me export` sends all of it)."""
-    profile, facts, lines = export.profile, export.facts, export.summary_lines
-    if export.empty:
-        return say(lang, "nothing")
-    out = [say(lang, "head")]
-    if profile:
-        topic = ", ".join(profile.last_topic) or "-"
-        out.append(say(lang, "profile", exchanges=profile.exchanges, topic=topic))
-        if profile.tags:
-            out.append(say(lang, "tags", tags=", ".join(profile.tags)[:200]))
-        if profile.last_conversation:
-            out.append(say(lang, "last_conversation", text=profile.last_conversation[:200]))
-        if profile.personality:
-            out.append(say(lang, "personality", text=" / ".join(profile.personality)[:120]))
-    out.append(say(lang, "buffered", minutes=int(buffer_minutes), n=len(export.buffered)))
-    out.append(say(lang, "facts", n=len(facts)))
-    # 8 × 152 + 2 × 200 characters: the footer fits; a personality line (≤ 140) takes one fact's room.
-    shown = 7 if profile and profile.personality else 8
-    out += [f"- {f.fact[:150]}" for f in facts[:shown]]
-    out.append(say(lang, "lines", days=CHUNK_TTL.days, n=len(lines)))
-    out.append(say(lang, "hint"))
-    return "\n".join(out)
+Ask = Literal["know", "export"]  # the counts, or the JSON file
 
 
 def bulk_deleted(payload: discord.RawBulkMessageDeleteEvent, channel: Any) -> list[MessageDeleted]:
@@ -84,5 +57,26 @@ def forget_envelope(interaction: Any, scope: str) -> ForgetRequested | None:
         scope=scope,  # type: ignore[arg-type]
         user_id=caller if scope == "user" else None,
         requested_by=caller,
+        at=datetime.now(UTC),
+    )
+
+
+def export_envelope(interaction: Any, ask: Ask, lang: str) -> ExportRequested:
+    """The request for `what-do-you-know` ("know") or `export` ("export") where it runs (a direct message:
+    the conversation's channel, no guild), with the interaction's webhook to answer on."""
+    channel = interaction.channel
+    if interaction.guild is not None and channel is not None:
+        channel_id, thread_id = envelopes.place_of(channel)
+    else:  # a direct message, or a channel discord.py did not resolve: its id is on every command
+        channel_id, thread_id = str(channel.id if channel is not None else interaction.channel_id), None
+    return ExportRequested(
+        guild_id=str(interaction.guild.id) if interaction.guild is not None else None,
+        channel_id=channel_id,
+        thread_id=thread_id,
+        user_id=str(interaction.user.id),
+        ask=ask,
+        language="ja" if lang == "ja" else "en",
+        application_id=str(interaction.application_id),
+        token=interaction.token,
         at=datetime.now(UTC),
     )

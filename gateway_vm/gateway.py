@@ -88,7 +88,6 @@ class Gateway(discord.AutoShardedClient):
         self._heartbeat: asyncio.Task[None] | None = None
         self._keeper: asyncio.Task[None] | None = None
         self._catching: asyncio.Task[Tally] | None = None
-        self._recall: Any = None
         self.threads = Threads(self)  # the places of raw events discord.py has not cached
         register_commands(self)
 
@@ -257,14 +256,6 @@ class Gateway(discord.AutoShardedClient):
         channel = await self.threads.channel(payload.channel_id, payload.guild_id)
         for envelope in bulk_deleted(payload, channel):
             self.admission.admit(envelope, payload.guild_id is None)
-
-    def memory(self) -> Any:
-        """The Recall port for `/kikimimi-me what-do-you-know`, built on first use by the composition root."""
-        if self._recall is None and self.settings.memory_enabled:
-            from kikimimi import bootstrap
-
-            self._recall = bootstrap.build_recall(self.settings)
-        return self._recall
 
     def connected(self) -> bool:
         """Is Discord's gateway connection up: READY, and every shard's websocket open?"""

@@ -4,18 +4,14 @@ where the bot reads them (ALLOW_DMS). Replies are ephemeral and in the server's 
 
 from __future__ import annotations
 
-import asyncio
-import io
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from kikimimi.domain.model import ChannelKey
-
 from . import envelopes, guide
 from .command_texts import language, ls, say
-from .forget_commands import export_text, forget_envelope
+from .forget_commands import Ask, export_envelope, forget_envelope
 from .place_settings import stored_settings
 from .privacy import privacy_text
 from .proxies import member_names
@@ -50,44 +46,20 @@ class MemberCommands(app_commands.Group):
 
     @app_commands.command(name=ls("know.name"), description=ls("know.desc"))
     async def what_do_you_know(self, interaction: discord.Interaction) -> None:
-        from kikimimi.usecases.memory.export import export_member
-
-        lang = self.lang(interaction)
-        client = self.client
-        if interaction.guild is None or client.store is None:
-            await interaction.response.send_message(say(lang, "nothing"), ephemeral=True)
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        guild_id, user_id = str(interaction.guild.id), str(interaction.user.id)
-        export = await asyncio.to_thread(
-            export_member, client.store, client.memory(), guild_id, user_id, client.clock.now()
-        )
-        text = export_text(export, lang, client.settings.buffer_ttl_minutes)
-        await interaction.followup.send(text, ephemeral=True)
+        await self.ask(interaction, "know")
 
     @app_commands.command(name=ls("export.name"), description=ls("export.desc"))
     async def export(self, interaction: discord.Interaction) -> None:
         """Everything kept about the caller as one JSON file that only they see (in a direct message:
         what is kept from their direct messages)."""
-        from kikimimi.usecases.memory.export import export_json, export_member
+        await self.ask(interaction, "export")
 
-        lang = self.lang(interaction)
-        client = self.client
-        if client.store is None or interaction.channel is None:
-            await interaction.response.send_message(say(lang, "nothing"), ephemeral=True)
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)  # the store may be slow (3 s limit)
-        guild_id = str(interaction.guild.id) if interaction.guild is not None else None
-        places = () if guild_id else (ChannelKey(str(interaction.channel.id)),)
-        user_id, now = str(interaction.user.id), client.clock.now()
-        export = await asyncio.to_thread(
-            export_member, client.store, client.memory(), guild_id, user_id, now, places
-        )
-        data = export_json(export).encode()
-        name = f"kikimimi-{guild_id or 'direct-messages'}-{user_id}.json"
-        key = "nothing" if guild_id and export.empty else "exported"
-        file = discord.File(io.BytesIO(data), filename=name)
-        await interaction.followup.send(say(lang, key), file=file, ephemeral=True)
+    async def ask(self, interaction: discord.Interaction, ask: Ask) -> None:
+        """Defer ("thinking…", only to the caller), then hand the question to the functions: they read the
+        memory and edit the deferred reply through the interaction's webhook (wherever the bot is enabled
+        or not: it is about the caller)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        self.client.backlog.submit(export_envelope(interaction, ask, self.lang(interaction)))
 
     @app_commands.command(name=ls("privacy.name"), description=ls("privacy.desc"))
     async def privacy(self, interaction: discord.Interaction) -> None:

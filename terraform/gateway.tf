@@ -26,7 +26,7 @@ locals {
     shard_ids          = join(",", [for id in var.gateway_shard_ids : tostring(id)])
     allow_dms          = tostring(var.gateway_allow_dms)
     backlog            = tostring(var.gateway_backlog)
-    # /kikimimi-me what-do-you-know: the answer's language and what it reads (the buffer, memory).
+    # Replies' default language; /kikimimi-me privacy tells what is kept (the buffer, memory) and how long.
     bot_language       = var.bot_language
     buffer_ttl_minutes = tostring(var.buffer_ttl_minutes)
     memory_enabled     = tostring(var.memory_enabled)

@@ -21,10 +21,9 @@ from typing import Any, Protocol, TypedDict, Unpack, cast
 from kikimimi.domain.reading import ReplyReader
 from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, Publisher, Recall, Store, TaskQueue
 from kikimimi.settings import Settings
+from kikimimi.settings_behaviour import LLM_BACKENDS
 from kikimimi.task_routing import task_deadlines, task_routes
 from kikimimi.usecases.deps import Deps, PortFactories
-
-LLM_BACKENDS = ("none", "offline", "gemini")
 
 
 class ConfigError(RuntimeError):

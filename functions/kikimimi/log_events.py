@@ -211,6 +211,19 @@ EVENTS: dict[str, EventSpec] = {
         (*PLACE, *TASK, "decision", "reason"),
         "Discord refused a post or reaction for good (permissions, deleted channel, …)",
     ),
+    "member_answer": _fn(
+        "INFO",
+        (*PLACE, "function", "guild", "user", "ask", "decision", "file"),
+        "a member's what-do-you-know (ask: know) or export (ask: export, file: the JSON attached) was "
+        "answered by editing the gateway's deferred reply",
+    ),
+    "member_answer_failed": _fn(
+        "ERROR",
+        (*PLACE, "function", "guild", "user", "ask", "decision", "reason"),
+        "Discord refused the edit of a member's deferred what-do-you-know or export reply: retried (the "
+        "envelope is redelivered; editing twice is harmless) or dropped (the interaction's 15 minutes are "
+        "over): the member keeps the 'thinking…' reply and may ask again",
+    ),
     # memory
     "summary_scheduled": _fn("INFO", _MEMORY_TASK, "a summarize task was created"),
     "reflection_scheduled": _fn("INFO", _MEMORY_TASK, "a reflect task was created"),

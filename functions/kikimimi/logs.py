@@ -169,3 +169,6 @@ def configure_logging(level: int = logging.INFO) -> None:
     handler.setFormatter(JsonFormatter())
     root.addHandler(handler)
     root.setLevel(level)
+    # Both log each request's URL at DEBUG, and an interaction's URL holds its token (a secret).
+    for name in ("urllib3", "discord.http"):
+        logging.getLogger(name).setLevel(max(level, logging.INFO))

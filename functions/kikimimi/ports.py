@@ -361,7 +361,7 @@ class LLMRequest:
     system: str
     user: str = ""
     schema: dict[str, Any] | None = None
-    max_output_tokens: int = 512  # Gemini counts thinking tokens against it too
+    max_output_tokens: int = 512  # the answer's cap (and, for a model that thinks, its thinking)
     temperature: float = 0.7
     thinking_budget: int | None = None  # None: the model's default; 0: no thinking; -1: the model decides
     tools: tuple[str, ...] = ()
@@ -370,9 +370,6 @@ class LLMRequest:
         unknown = set(self.tools) - set(TOOLS)
         if unknown:
             raise ValueError(f"unknown LLM tools {sorted(unknown)}; known: {', '.join(TOOLS)}")
-        if self.tools and self.schema is not None:
-            # Gemini 2.5 refuses tools together with a JSON response schema: tools are for plain text.
-            raise ValueError("an LLM request with tools cannot ask for a JSON schema")
 
 
 @dataclass(frozen=True)
@@ -414,7 +411,8 @@ class LLM(Protocol):
 
 
 class Discord(Protocol):
-    """Discord's REST role: post, react, show typing; raises DiscordError when a call fails."""
+    """Discord's REST role: post, react, show typing, answer a deferred command; raises DiscordError when a
+    call fails."""
 
     def send_message(self, channel_id: str, content: str, reply_to: str | None, nonce: str) -> str:
         """Post (split over several messages if long) and return the first message id."""
@@ -426,4 +424,16 @@ class Discord(Protocol):
 
     def reactions_on(self, channel_id: str, message_id: str) -> int:
         """How many reactions people other than the bot put on a message (one read of it)."""
+        ...
+
+    def answer_interaction(
+        self,
+        application_id: str,
+        token: str,
+        content: str,
+        file_name: str | None = None,
+        file_bytes: bytes | None = None,
+    ) -> None:
+        """Edit an interaction's deferred reply (with one file when named); the same edit twice is harmless.
+        The token is a secret: never in a log line or an error's text."""
         ...

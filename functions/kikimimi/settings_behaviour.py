@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from kikimimi.settings_fields import DAY_MINUTES, HOUR, rule_terms, section, setting
 
+LLM_BACKENDS = ("none", "offline", "gemini")  # the one list: LLM_BACKEND's choices; bootstrap builds each
+
 
 @dataclass(frozen=True, repr=False)
 class BehaviourFields:
@@ -278,7 +280,7 @@ class BehaviourFields:
     llm_backend: str = setting(
         "none",
         "LLM_BACKEND",
-        choices=("none", "offline", "gemini"),
+        choices=LLM_BACKENDS,
         doc="judge and writer: gemini, offline (local model) or none (rules, template writer; not in gcp)",
     )
     offline_judge: bool = setting(False, "OFFLINE_JUDGE", "let the offline model judge the middle band too")

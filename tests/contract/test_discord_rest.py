@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+import traceback
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -239,3 +240,69 @@ def test_everyone_pings_are_never_allowed(fake_discord: FakeDiscord, make_rest: 
     [body] = _posts(fake_discord)
     assert body["allowed_mentions"] == {"parse": ["users"]}
     assert fake_discord.messages(fake_discord.channel.id)[0]["mention_everyone"] is False
+
+
+ORIGINAL = r"^/webhooks/\d+/[^/]+/messages/@original$"
+
+
+def test_an_answer_edits_the_deferred_reply_with_its_json_file_as_multipart(
+    fake_discord: FakeDiscord, discord_rest: DiscordRest
+) -> None:
+    deferred = fake_discord.deferred_interaction()
+
+    discord_rest.answer_interaction(
+        fake_discord.bot.id, deferred.token, "yours @everyone", "kikimimi-1-2.json", b'{"format": 1}'
+    )
+
+    [request] = fake_discord.requests_to("PATCH", ORIGINAL)
+    assert request.headers["Content-Type"].startswith("multipart/form-data")
+    assert request.json == {
+        "content": "yours @everyone",
+        "allowed_mentions": {"parse": []},  # nobody is pinged by words the member once wrote
+        "attachments": [{"id": "0", "filename": "kikimimi-1-2.json"}],
+    }
+    [file] = request.files
+    assert (file.field, file.filename, file.data) == ("files[0]", "kikimimi-1-2.json", b'{"format": 1}')
+    answer = fake_discord.interaction(deferred.id).answer
+    assert answer is not None and answer.via == "original" and answer.ephemeral
+    assert answer.content == "yours @everyone" and [f.data for f in answer.files] == [b'{"format": 1}']
+
+
+def test_the_same_answer_twice_leaves_one_reply_saying_it(
+    fake_discord: FakeDiscord, discord_rest: DiscordRest
+) -> None:
+    deferred = fake_discord.deferred_interaction()
+    for _ in range(2):  # a redelivered envelope edits the reply again
+        discord_rest.answer_interaction(fake_discord.bot.id, deferred.token, "what I keep")
+
+    bodies = [r.json for r in fake_discord.requests_to("PATCH", ORIGINAL)]
+    assert bodies == [{"content": "what I keep", "allowed_mentions": {"parse": []}}] * 2
+    edits = fake_discord.interaction(deferred.id).responses[1:]
+    assert {(e.message_id, e.content) for e in edits} == {(deferred.responses[0].message_id, "what I keep")}
+
+
+def test_an_expired_token_is_final_and_no_error_or_log_line_holds_it(
+    fake_discord: FakeDiscord, discord_rest: DiscordRest, caplog: pytest.LogCaptureFixture
+) -> None:
+    token = "expired-token-" + "x" * 40  # Discord forgets an interaction's webhook after 15 minutes
+    with caplog.at_level(logging.DEBUG, logger="kikimimi"), pytest.raises(DiscordError) as caught:
+        discord_rest.answer_interaction(fake_discord.bot.id, token, "too late")
+    assert caught.value.status == 404 and caught.value.retryable is False
+    assert len(fake_discord.requests_to("PATCH", ORIGINAL)) == 1
+    told = "".join(traceback.format_exception(caught.value))
+    assert "@original" in told and token not in told and token not in caplog.text
+
+
+def test_an_unreachable_discord_is_retryable_and_its_error_holds_no_token() -> None:
+    token = "live-token-" + "y" * 40
+    rest = DiscordRest(
+        "any", "http://127.0.0.1:9/api/v10", timeout=0.5, max_retries=1, sleep=RecordingSleep()
+    )
+    try:
+        with pytest.raises(DiscordError) as caught:
+            rest.answer_interaction("1", token, "hello")
+    finally:
+        rest.close()
+    assert caught.value.retryable is True
+    # A transport error's text names the URL, which holds the token: the adapter drops it from the chain.
+    assert token not in "".join(traceback.format_exception(caught.value))

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from gateway_vm import command_sync
-from kikimimi.domain.model import ChannelKey, ChannelSettings, LastDecision, Message
+from kikimimi.domain.model import ChannelKey, ChannelSettings, LastDecision
 from kikimimi.domain.wire import ForgetRequested, parse_envelope
 from kikimimi.settings import Settings
 from kikimimi_dev.local.fake_discord import (
@@ -23,10 +23,10 @@ from kikimimi_dev.local.fake_discord import (
     Interaction,
     User,
 )
-from kikimimi_dev.twins.recall import InMemoryRecall
 from kikimimi_dev.twins.store import InMemoryStore
 from tests.contract.test_gateway import WAIT, Running, running, settings
 from tests.fixtures.fake_discord import MakeFake, run_async
+from tests.fixtures.usage_table import documented_commands
 
 MODERATOR = MEMBER_PERMISSIONS | MANAGE_CHANNELS
 
@@ -85,30 +85,14 @@ def test_the_synced_commands_carry_japanese_names_descriptions_and_choices(fake_
     [put] = fake_discord.requests_to("PUT", r"^/applications/\d+/commands$")
     admin, member = put.json
     assert (admin["name"], member["name"]) == ("kikimimi", "kikimimi-me")
+    documented = documented_commands()  # docs/usage.md's table: every command, English and Japanese
     assert admin["description_localizations"]["ja"] == "このチャンネルでの聞き耳（モデレーター向け）"
     subs = {o["name"]: o for o in admin["options"]}
-    assert {name: o["name_localizations"]["ja"] for name, o in subs.items()} == {
-        "enable": "有効化",
-        "disable": "無効化",
-        "quiet": "静かに",
-        "visibility": "公開範囲",
-        "status": "状態",
-        "chattiness": "おしゃべり度",
-        "persona": "キャラクター",
-        "grounding": "ウェブ検索",
-        "forget-channel": "チャンネルを忘れて",
-        "help": "ヘルプ",
-    }
+    assert {name: o["name_localizations"]["ja"] for name, o in subs.items()} == documented["kikimimi"]
+    assert subs["forget-channel"]["name_localizations"]["ja"] == "チャンネルを忘れて"
     mine = {o["name"]: o for o in member["options"]}
-    assert {name: o["name_localizations"]["ja"] for name, o in mine.items()} == {
-        "forget": "忘れて",
-        "what-do-you-know": "覚えていること",
-        "export": "書き出し",
-        "privacy": "プライバシー",
-        "opt-out": "読まないで",
-        "opt-in": "読んでいい",
-        "help": "ヘルプ",
-    }
+    assert {name: o["name_localizations"]["ja"] for name, o in mine.items()} == documented["kikimimi-me"]
+    assert mine["what-do-you-know"]["name_localizations"]["ja"] == "覚えていること"
     every = [*subs.values(), *mine.values()]
     assert all(o["description_localizations"]["ja"] and o["description"] for o in every)
     [mode] = subs["visibility"]["options"]
@@ -407,31 +391,3 @@ def test_forget_me_is_for_anyone_forget_channel_for_moderators(make_fake_discord
         ("channel", None, fake.alice.id),
     ]
     assert all(r.guild_id == fake.guild.id and r.channel_id == fake.channel.id for r in requests)
-
-
-def test_what_do_you_know_defers_then_answers_only_the_caller(make_fake_discord: MakeFake) -> None:
-    fake = make_fake_discord()
-    store = InMemoryStore()
-    now = datetime.now(UTC)
-    store.add_message(
-        Message("m1", fake.guild.id, fake.channel.id, None, fake.alice.id, "alice", False, "I moved", now),
-        now + timedelta(minutes=30),
-    )
-    bob = fake.add_user("bob")
-
-    async def scenario() -> tuple[Interaction, Interaction]:
-        async with ready(fake, settings(language="en"), store) as run:
-            run.gateway._recall = InMemoryRecall(store)
-            know = "kikimimi-me what-do-you-know"
-            mine = await run_command(fake, know, moderator=False)
-            return mine, await run_command(fake, know, bob, moderator=False, **JA)
-
-    alice, nobody = run_async(scenario())
-    deferred, answer = alice.responses
-    assert (deferred.via, deferred.type, deferred.ephemeral) == (
-        "callback",
-        5,
-        True,
-    )  # "thinking…", only to her
-    assert answer.via == "followup" and "recent messages (kept 30 min): 1" in said(alice)
-    assert said(nobody) == "このサーバーであなたについて覚えていることはありません。"

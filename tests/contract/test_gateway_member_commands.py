@@ -1,24 +1,37 @@
-"""`/kikimimi-me privacy|opt-out|opt-in` (forget and what-do-you-know: test_gateway_commands.py) through
-discord.py's real command tree against the fake Discord: a member without any permission runs them; the
-answers are ephemeral and in the server's language."""
+"""`/kikimimi-me privacy|opt-out|opt-in|what-do-you-know` (forget: test_gateway_commands.py; export:
+test_member_export.py) through discord.py's real command tree against the fake Discord: a member without
+any permission runs them; the answers are ephemeral and in the server's language. What-do-you-know and
+export take the real path: the gateway defers and publishes an `export_request`, the functions' use case
+(ingest on the twins, `answering`) edits the deferred reply through the REST adapter."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
 import discord
 import pytest
 
+from gateway_vm.forget_commands import export_envelope
 from gateway_vm.member_commands import MemberCommands
 from gateway_vm.privacy import privacy_text
-from kikimimi.domain.model import ChannelKey, ChannelSettings
-from kikimimi.domain.wire import OptOutChanged, parse_envelope
+from kikimimi.adapters.clock import SystemClock
+from kikimimi.adapters.discord_rest import DiscordRest
+from kikimimi.domain.model import ChannelKey, ChannelSettings, Message
+from kikimimi.domain.wire import ExportRequested, OptOutChanged, parse_envelope
+from kikimimi.ports import Recall
 from kikimimi.settings import Settings
+from kikimimi.usecases.ingest import ingest
+from kikimimi_dev.local.fake_discord import FakeDiscord, Interaction
+from kikimimi_dev.twins.deps import twin_deps
+from kikimimi_dev.twins.recall import InMemoryRecall
 from kikimimi_dev.twins.store import InMemoryStore
-from tests.contract.test_gateway import WAIT, settings
+from tests.contract.test_gateway import WAIT, Running, settings
 from tests.contract.test_gateway_commands import JA, ready, run_command, said
 from tests.fixtures.fake_discord import MakeFake, run_async
 
@@ -183,3 +196,92 @@ def test_with_allow_dms_the_member_command_is_offered_in_direct_messages_and_the
         [0, 1],
         None,
     )
+
+
+@contextlib.asynccontextmanager
+async def answering(run: Running, fake: FakeDiscord, recall: Recall | None) -> AsyncIterator[None]:
+    """The functions' side of what-do-you-know and export: each `export_request` the gateway publishes
+    goes through ingest (the gateway's store twin, `recall`) and the REST adapter answers on the fake."""
+    rest = DiscordRest(token=fake.token or "any", api_base=fake.api_base, timeout=2.0, backoff_base=0.01)
+    deps = twin_deps(run.gateway.settings, SystemClock(), store=run.store, recall=recall, discord=rest)
+
+    async def serve() -> None:
+        done = 0
+        while True:
+            published = [parse_envelope(data) for data, _, _ in list(run.publisher.published)]
+            asked = [e for e in published if isinstance(e, ExportRequested)]
+            for envelope in asked[done:]:
+                assert await asyncio.to_thread(ingest, deps, envelope) == "answered"
+                done += 1
+            await asyncio.sleep(0.01)
+
+    server = asyncio.create_task(serve())
+    try:
+        yield
+    finally:
+        server.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await server
+        rest.close()
+
+
+def test_what_do_you_know_is_deferred_then_answered_by_the_functions(
+    make_fake_discord: MakeFake,
+) -> None:
+    fake = make_fake_discord()
+    store = InMemoryStore()
+    now = datetime.now(UTC)
+    store.add_message(
+        Message("m1", fake.guild.id, fake.channel.id, None, fake.alice.id, "alice", False, "I moved", now),
+        now + timedelta(minutes=30),
+    )
+    bob = fake.add_user("bob")
+
+    async def scenario() -> tuple[Interaction, Interaction, list[ExportRequested]]:
+        async with (
+            ready(fake, settings(language="en"), store) as run,
+            answering(run, fake, InMemoryRecall(store)),
+        ):
+            know = "kikimimi-me what-do-you-know"
+            mine = await run_command(fake, know, moderator=False)
+            bobs = await run_command(fake, know, bob, moderator=False, **JA)
+            sent = [parse_envelope(d) for d, _, _ in list(run.publisher.published)]
+            return mine, bobs, [e for e in sent if isinstance(e, ExportRequested)]
+
+    alice, nobody, requests = run_async(scenario())
+    deferred, answer = alice.responses
+    assert (deferred.via, deferred.type, deferred.ephemeral) == (
+        "callback",
+        5,
+        True,
+    )  # "thinking…", only to her
+    assert answer.via == "original" and answer.ephemeral  # the functions edited the deferred reply
+    assert "recent messages (kept 30 min): 1" in said(alice)
+    assert said(nobody) == "このサーバーであなたについて覚えていることはありません。"
+    assert [(r.user_id, r.ask, r.language, r.guild_id, r.channel_id) for r in requests] == [
+        (fake.alice.id, "know", "en", fake.guild.id, fake.channel.id),
+        (bob.id, "know", "ja", fake.guild.id, fake.channel.id),
+    ]
+    assert {r.application_id for r in requests} == {fake.bot.id}
+    assert [r.token for r in requests] == [alice.token, nobody.token]
+
+
+def test_in_a_direct_message_the_request_names_the_conversation_and_no_guild() -> None:
+    dm = SimpleNamespace(
+        guild=None,
+        channel=SimpleNamespace(id=777),
+        channel_id=777,
+        user=SimpleNamespace(id=42),
+        application_id=11,
+        token="interaction-token",
+    )
+    request = export_envelope(dm, "export", "ja")
+    assert (request.guild_id, request.key, request.user_id) == (None, ChannelKey("777"), "42")
+    assert (request.ask, request.language, request.application_id, request.token) == (
+        "export",
+        "ja",
+        "11",
+        "interaction-token",
+    )
+    unresolved = export_envelope(SimpleNamespace(**{**vars(dm), "channel": None}), "know", "fr")
+    assert (unresolved.key, unresolved.language) == (ChannelKey("777"), "en")

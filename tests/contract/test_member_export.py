@@ -1,7 +1,8 @@
 """`/kikimimi-me export`: a member gets everything kept about them as one JSON file, in an answer only they
-see, through discord.py's real command tree against the fake Discord (multipart attachments); the export
-has a part for every stored concept (every Firestore collection is held to it) and each part is filled,
-from the twins and from Firestore on the emulator alike."""
+see, through discord.py's real command tree against the fake Discord and the functions' edit of the
+deferred reply (multipart attachments); the export has a part for every stored concept (every Firestore
+collection is held to it) and each part is filled, from the twins and from Firestore on the emulator
+alike."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from kikimimi_dev.twins.recall import InMemoryRecall
 from kikimimi_dev.twins.store import InMemoryStore
 from tests.contract.test_gateway import settings
 from tests.contract.test_gateway_commands import JA, ready, run_command, said
+from tests.contract.test_gateway_member_commands import answering
 from tests.fixtures.fake_discord import MakeFake, run_async
 
 NOW = datetime.now(UTC).replace(microsecond=0)
@@ -235,8 +237,9 @@ def _file(interaction: Interaction) -> tuple[str, dict[str, Any]]:
 
 
 def test_member_export(make_fake_discord: MakeFake) -> None:
-    """A member runs `/kikimimi-me export`: the bot defers (thinking, only to them), then follows up with a
-    JSON file of everything kept about them, in their server's language; another member gets theirs."""
+    """A member runs `/kikimimi-me export`: the gateway defers (thinking, only to them) and sends the request
+    to the functions, which edit the reply with a JSON file of everything kept about them, in their
+    server's language; another member gets theirs."""
     fake = make_fake_discord()
     bob = fake.add_user("bob")
     place = Place(fake.guild.id, ChannelKey(fake.channel.id), fake.alice.id, bob.id)
@@ -246,8 +249,7 @@ def test_member_export(make_fake_discord: MakeFake) -> None:
     nobody = fake.add_user("carol")
 
     async def scenario() -> tuple[Interaction, Interaction, Interaction]:
-        async with ready(fake, settings(language="en"), store) as run:
-            run.gateway._recall = recall
+        async with ready(fake, settings(language="en"), store) as run, answering(run, fake, recall):
             export = "kikimimi-me export"
             mine = await run_command(fake, export, moderator=False)
             japanese = await run_command(fake, export, bob, moderator=False, **JA)
@@ -256,7 +258,7 @@ def test_member_export(make_fake_discord: MakeFake) -> None:
     alice, bobs, carols = run_async(scenario())
     deferred, answer = alice.responses
     assert (deferred.via, deferred.type, deferred.ephemeral) == ("callback", 5, True)
-    assert answer.via == "followup" and answer.ephemeral
+    assert answer.via == "original" and answer.ephemeral  # the functions edited the deferred reply
     assert said(alice) == (
         "All I keep about you, in a JSON file only you can see. `/kikimimi-me forget` erases it."
     )

@@ -2,7 +2,8 @@
 the fake Discord, the gateway process answers through discord.py's command tree and writes Firestore
 (emulator), and the functions act on it: a channel enabled by command is listened to, a quiet one is not
 judged, `status` tells in words why the judge (a real judgment, its reason stored by the judge function)
-spoke, a forget reaches ingest, and a member who opted out is not read.
+spoke, a forget reaches ingest, what-do-you-know is answered by the functions (gateway → Pub/Sub → ingest →
+the deferred reply edited), and a member who opted out is not read.
 
 One stack for the module; no channel is enabled by ENABLED_CHANNELS, so every channel here is switched on
 by `/kikimimi enable`.
@@ -234,7 +235,12 @@ def test_a_member_sees_the_privacy_notice_what_is_kept_and_forgets_it(commands: 
 
     line = commands.post("members", "dave", "my bike is the red one by the door")
     commands.wait("members", "ingest", START_TIMEOUT, trigger=line["id"])
-    kept = commands.said("members", "kikimimi-me what-do-you-know", "dave")
+    asked = commands.run("members", "kikimimi-me what-do-you-know", "dave")
+    answer = asked.answer
+    # Deferred by the gateway, answered by ingest through Pub/Sub and the REST adapter (the edit).
+    assert answer is not None and answer.via == "original" and answer.ephemeral
+    assert asked.responses[0].via == "callback" and asked.responses[0].type == 5
+    kept = answer.content or ""
     assert kept.startswith("What I keep about you in this server:") and "recent messages (kept " in kept
     assert "recent messages (kept 30 min): 1\n" in kept  # dave's one line
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kikimimi.domain.grounding import GOOGLE_SEARCH, URL_CONTEXT, WebSource
+from kikimimi.domain.grounding import READ_LINKS, WEB_SEARCH, WebSource
 from kikimimi.domain.model import ChannelKey, GuildSettings, Message, ResponseType
 from kikimimi.domain.wire import ReplyTask
 from kikimimi.ports import LLMRequest, LLMResult
@@ -56,8 +56,8 @@ def public(s: Scenario, channel: str = "general") -> None:
     ("setting", "server", "tools"),
     [
         pytest.param(False, None, (), id="off-by-default"),
-        pytest.param(True, None, (GOOGLE_SEARCH,), id="setting-on"),
-        pytest.param(False, True, (GOOGLE_SEARCH,), id="server-turned-it-on"),
+        pytest.param(True, None, (WEB_SEARCH,), id="setting-on"),
+        pytest.param(False, True, (WEB_SEARCH,), id="server-turned-it-on"),
         pytest.param(True, False, (), id="server-turned-it-off"),
     ],
 )
@@ -90,8 +90,11 @@ def test_grounding_reads_shared_links_only_in_a_public_place(scenario: Make) -> 
     asked(s, question)
     asked_private = scenario(writer=(private_writer := Recording()), grounding=True)
     asked(asked_private, question)  # no visibility recorded: unknown counts as private
-    assert writer.requests[0].tools == (GOOGLE_SEARCH, URL_CONTEXT)
-    assert private_writer.requests[0].tools == (GOOGLE_SEARCH,)
+    assert writer.requests[0].tools == (WEB_SEARCH, READ_LINKS)
+    assert private_writer.requests[0].tools == (WEB_SEARCH,)
+    # The prompt says so too: the writer is told it may read the links only where it can.
+    assert "read the links shared above" in writer.requests[0].system
+    assert "read the links shared above" not in private_writer.requests[0].system
 
 
 @pytest.mark.parametrize(
@@ -143,7 +146,7 @@ def test_grounding_a_judged_unanswered_question_but_never_the_judge(scenario: Ma
     s.run(*three_people(s), s.msg("q1", "dave", "how do I change the log level in the config file?", 30))
     assert judge.requests and all(r.tools == () for r in judge.requests)
     (request,) = writer.requests
-    assert request.tools == (GOOGLE_SEARCH,)
+    assert request.tools == (WEB_SEARCH,)
     assert [p.reply_to for p in s.posts] == ["q1"]
 
 
@@ -154,7 +157,7 @@ def test_grounding_never_reaches_the_memory_calls(scenario: Make) -> None:
     s.sim = Simulation(s.settings, writer=writer, start=START, memory_llm=memory)
     asked(s, FACTUAL)
     s.run_until(3600)
-    assert writer.requests[0].tools == (GOOGLE_SEARCH,)
+    assert writer.requests[0].tools == (WEB_SEARCH,)
     assert memory.requests and all(r.tools == () for r in memory.requests)
 
 
@@ -189,12 +192,10 @@ def test_grounding_a_judged_question_someone_answered_is_not_looked_up(scenario:
     deps = s.sim.deps
     question = _line("q1", "dave", "when is python 3.14 released?", 0)
     answer_line = _line("a1", "erin", "october 7th, it's on the release schedule", 20, reply_to="q1")
-    assert grounding.tools_for(deps, _task("q1"), [question], "reply") == (GOOGLE_SEARCH,)
+    assert grounding.tools_for(deps, _task("q1"), [question], "reply") == (WEB_SEARCH,)
     assert grounding.tools_for(deps, _task("q1"), [question, answer_line], "reply") == ()
     # Addressed to the bot, the question is owed its answer whoever else spoke.
-    assert grounding.tools_for(deps, _task(addressed=True), [question, answer_line], "reply") == (
-        GOOGLE_SEARCH,
-    )
+    assert grounding.tools_for(deps, _task(addressed=True), [question, answer_line], "reply") == (WEB_SEARCH,)
     # A short acknowledgement never looks anything up.
     short = _task(addressed=True, response_type=ResponseType.SHORT_ACK)
     assert grounding.tools_for(deps, short, [question], "short_ack") == ()
@@ -206,9 +207,9 @@ def test_grounding_switch_is_read_once_per_cache_period(scenario: Make) -> None:
     question = [_line("q1", "dave", "when is python 3.14 released?", 0)]
     store.save_guild_settings("g1", GuildSettings(grounding=True))
     before = store.reads
-    assert grounding.tools_for(deps, _task(addressed=True), question, "reply") == (GOOGLE_SEARCH,)
+    assert grounding.tools_for(deps, _task(addressed=True), question, "reply") == (WEB_SEARCH,)
     store.save_guild_settings("g1", GuildSettings(grounding=False))  # an admin turns it off
-    assert grounding.tools_for(deps, _task(addressed=True), question, "reply") == (GOOGLE_SEARCH,)  # cached
+    assert grounding.tools_for(deps, _task(addressed=True), question, "reply") == (WEB_SEARCH,)  # cached
     s.sim.clock.advance(grounding.GUILD_SETTINGS_CACHE_SECONDS + 1)
     assert grounding.tools_for(deps, _task(addressed=True), question, "reply") == ()
     assert store.reads - before == 2  # the switch, twice; no visibility read (the line has no link)

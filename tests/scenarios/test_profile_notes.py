@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from gateway_vm.forget_commands import export_text
 from kikimimi.domain.memory.model import UserProfile
 from kikimimi.domain.wire import (
     ChannelVisibility,
@@ -18,6 +17,7 @@ from kikimimi.domain.wire import (
 )
 from kikimimi.usecases.ingest import ingest
 from kikimimi.usecases.memory.export import export_member
+from kikimimi.usecases.memory.export_answer import export_text
 from kikimimi_dev.twins.recall import InMemoryRecall
 
 from .conftest import Scenario

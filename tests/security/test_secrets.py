@@ -1,9 +1,12 @@
 """Secrets never reach the logs: a full scenario on the local stack (fake Discord, Gemini stand-in) with
-recognisable DISCORD_TOKEN / GEMINI_API_KEY, including failing calls, then a scan of every log line."""
+recognisable DISCORD_TOKEN / GEMINI_API_KEY, including failing calls, and a member's what-do-you-know
+whose interaction token (a secret for 15 minutes) goes gateway → Pub/Sub → ingest → Discord, then a scan of
+every log line."""
 
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -95,13 +98,31 @@ def test_no_token_or_api_key_in_any_log_line(
     fake.fail_next("POST", rf"^/channels/{channels['broken']}/messages$", 403, times=5)
     broken = fake.post_user_message(channels["broken"], fake.alice, f"{mention} hello?")
     _wait(stack, "delivery_dropped", broken["id"])
+    # A member's what-do-you-know: the functions answer on the interaction's webhook, with its token.
+    interaction = _asked(fake, bob, channels["general"])
     stack.wait_for(lambda e: False, 1.0)
 
     # The secrets really were in use …
     assert any(r.headers.get("Authorization") == f"Bot {TOKEN}" for r in fake.requests)
+    assert any(interaction.token in r.path for r in fake.requests_to("PATCH", r"/messages/@original$"))
     # … and appear in no event and no raw output line of the functions and gateway processes.
     lines = [json.dumps(e, ensure_ascii=False, default=str) for e in list(stack.events)] + list(output)
     assert len(lines) > 20
-    for secret in (TOKEN, API_KEY, TOKEN.split(".", 1)[1], API_KEY[4:]):
+    for secret in (TOKEN, API_KEY, TOKEN.split(".", 1)[1], API_KEY[4:], interaction.token):
         leaks = [line for line in lines if secret in line]
         assert leaks == [], leaks[:3]
+
+
+def _asked(fake: FakeDiscord, member: Any, channel: str) -> Any:
+    """`member` runs what-do-you-know once the commands are synced; the interaction once answered."""
+    deadline = time.monotonic() + 45.0
+    while not fake.requests_to("PUT", r"/commands$"):
+        assert time.monotonic() < deadline, "the commands were never synced"
+        time.sleep(0.1)
+    iid = fake.invoke("kikimimi-me what-do-you-know", member, channel_id=channel)
+    while fake.interaction(iid).answer is None:
+        assert time.monotonic() < deadline, "no answer to what-do-you-know"
+        time.sleep(0.1)
+    answer = fake.interaction(iid).answer
+    assert answer is not None and answer.via == "original" and answer.ephemeral
+    return fake.interaction(iid)

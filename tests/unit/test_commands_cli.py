@@ -16,6 +16,7 @@ from kikimimi.adapters.firestore import FirestoreStore
 from kikimimi.settings import Settings
 from kikimimi_dev.tools import cli
 from kikimimi_dev.tools.commands_cli import PRIVACY_DOC, REGENERATE, privacy_page, synced_payload
+from tests.fixtures.usage_table import documented_commands, undocumented
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,7 +37,10 @@ def test_json_is_the_payload_admin_commands_carry_manage_channels_member_command
     admin, member = commands
     assert (admin["name"], admin["default_member_permissions"]) == ("kikimimi", 16)
     assert (member["name"], member["default_member_permissions"]) == ("kikimimi-me", None)
-    assert {"privacy", "opt-out", "opt-in", "forget", "what-do-you-know", "export", "help"} == {
+    for command in (admin, member):  # docs/usage.md's table is the list of commands
+        synced = {o["name"]: o["name_localizations"]["ja"] for o in command["options"]}
+        assert synced == documented_commands()[command["name"]], undocumented(command["name"], synced)
+    assert {"privacy", "opt-out", "opt-in", "forget", "what-do-you-know", "export", "help"} <= {
         o["name"] for o in member["options"]
     }
     assert "help" in {o["name"] for o in admin["options"]}

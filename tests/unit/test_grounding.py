@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from kikimimi.domain.grounding import (
-    GOOGLE_SEARCH,
-    URL_CONTEXT,
+    READ_LINKS,
+    WEB_SEARCH,
     WebSource,
     cite,
     lookup_tools,
@@ -55,10 +55,10 @@ def test_grounding_needs_lookup_only_for_factual_questions(text: str, factual: b
 @pytest.mark.parametrize(
     ("text", "addressed", "read_links", "tools"),
     [
-        ("when is python 3.14 released?", False, True, (GOOGLE_SEARCH,)),
-        ("when does https://example.com/events start?", False, True, (GOOGLE_SEARCH, URL_CONTEXT)),
-        ("when does https://example.com/events start?", False, False, (GOOGLE_SEARCH,)),  # a private place
-        ("kikimimi, summarize https://example.com/post", True, True, (URL_CONTEXT,)),  # asked about a link
+        ("when is python 3.14 released?", False, True, (WEB_SEARCH,)),
+        ("when does https://example.com/events start?", False, True, (WEB_SEARCH, READ_LINKS)),
+        ("when does https://example.com/events start?", False, False, (WEB_SEARCH,)),  # a private place
+        ("kikimimi, summarize https://example.com/post", True, True, (READ_LINKS,)),  # asked about a link
         ("kikimimi, summarize https://example.com/post", True, False, ()),
         ("look at https://example.com/cat.png lol", False, True, ()),  # a link nobody asked about
         ("how are you?", True, True, ()),
@@ -71,7 +71,7 @@ def test_grounding_lookup_tools(text: str, addressed: bool, read_links: bool, to
 @pytest.mark.parametrize(
     ("text", "tools"),
     [
-        ("when does it start?", (GOOGLE_SEARCH, URL_CONTEXT)),  # a factual question about the link above
+        ("when does it start?", (WEB_SEARCH, READ_LINKS)),  # a factual question about the link above
         ("lol nice", ()),
     ],
 )
@@ -116,9 +116,7 @@ def test_grounding_cites_nothing_without_sources() -> None:
     assert cite("Friday.", []) == "Friday."
 
 
-def test_grounding_tools_are_named_and_never_with_a_json_schema() -> None:
-    assert LLMRequest(purpose="reply", system="s", tools=(GOOGLE_SEARCH, URL_CONTEXT)).tools
+def test_grounding_tools_are_named_by_what_they_do() -> None:
+    assert LLMRequest(purpose="reply", system="s", tools=(WEB_SEARCH, READ_LINKS)).tools
     with pytest.raises(ValueError, match="unknown LLM tools"):
         LLMRequest(purpose="reply", system="s", tools=("code_execution",))
-    with pytest.raises(ValueError, match="JSON schema"):
-        LLMRequest(purpose="judge", system="s", schema={"type": "object"}, tools=(GOOGLE_SEARCH,))

@@ -39,6 +39,8 @@ IO_LIBRARIES = (
 DOMAIN_FORBIDDEN = (*IO_LIBRARIES, "tenacity", "jinja2")
 DEPLOYED = "deployed code (functions/) never imports kikimimi_dev"
 GATEWAY = "gateway_vm never imports kikimimi_dev"
+# The gateway VM holds no bot logic: it speaks to the functions through envelopes (Pub/Sub) only.
+GATEWAY_LOGIC = "gateway_vm runs no use case"
 ENV_NAMES = {"environ", "getenv", "putenv", "unsetenv", "environb", "getenvb"}
 CLOCK_CALLS = {
     ("datetime", "now"),
@@ -170,6 +172,7 @@ def violations(sources: Mapping[str, str]) -> list[str]:
             forbid(DEPLOYED, "kikimimi_dev")
         if within(s.module, "gateway_vm"):
             forbid(GATEWAY, "kikimimi_dev")
+            forbid(GATEWAY_LOGIC, "kikimimi.usecases")
         if not within(s.module, "kikimimi_dev.tools"):
             forbid("only tools/ imports tools/", "kikimimi_dev.tools")
         if s.module != "kikimimi.settings" and touches_environment(s):
@@ -244,6 +247,8 @@ BREAKS = [
     (DEV + "twins/store.py", "from kikimimi_dev.tools import cli\n", TOOLS),
     (GW + "__main__.py", "from kikimimi_dev.local.fake_discord import FakeDiscord\n", GATEWAY),
     (GW + "backlog.py", "from kikimimi_dev.twins.publisher import MemoryPublisher\n", GATEWAY),
+    (GW + "member_commands.py", "def f():\n    from kikimimi.usecases.memory import export\n", GATEWAY_LOGIC),
+    (GW + "forget_commands.py", "from kikimimi.usecases.memory.export import MemberExport\n", GATEWAY_LOGIC),
     (K + "entrypoints.py", "import os\nos.getenv('X')\n", ENV),
     (K + "prompts.py", "from os import environ\n", ENV),
     (K + "domain/model.py", "from kikimimi.domain import rules\n", "import circle"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kikimimi.ports import DiscordError
 
@@ -14,12 +14,15 @@ from kikimimi.ports import DiscordError
 class Sent:
     """One recorded Discord call."""
 
-    kind: str  # message | reaction | typing
+    kind: str  # message | reaction | typing | answer (an interaction's deferred reply, `channel_id` its app)
     channel_id: str
     content: str = ""
     reply_to: str | None = None
     nonce: str | None = None
     message_id: str | None = None
+    token: str | None = field(default=None, repr=False)  # an answer's interaction token (a secret)
+    file_name: str | None = None
+    file_bytes: bytes | None = None
 
 
 class RecordingDiscord:
@@ -74,6 +77,26 @@ class RecordingDiscord:
         with self._lock:
             self.member_reactions[message_id] = self.member_reactions.get(message_id, 0) + 1
 
+    def answer_interaction(
+        self,
+        application_id: str,
+        token: str,
+        content: str,
+        file_name: str | None = None,
+        file_bytes: bytes | None = None,
+    ) -> None:
+        """Record the edit of the deferred reply (each edit again too: Discord keeps only the last)."""
+        with self._lock:
+            self._maybe_fail()
+            self.sent.append(
+                Sent(
+                    "answer", application_id, content, token=token, file_name=file_name, file_bytes=file_bytes
+                )
+            )
+        if self._echo:
+            attached = f" with {file_name}" if file_name else ""
+            self._echo(f"[recording discord] answer{attached} ← {content!r}")
+
     def trigger_typing(self, channel_id: str) -> None:
         with self._lock:
             self.sent.append(Sent("typing", channel_id))
@@ -81,6 +104,11 @@ class RecordingDiscord:
     @property
     def messages(self) -> list[Sent]:
         return [s for s in self.sent if s.kind == "message"]
+
+    @property
+    def answers(self) -> list[Sent]:
+        """The interactions' deferred replies as edited, oldest first."""
+        return [s for s in self.sent if s.kind == "answer"]
 
     @property
     def reactions(self) -> list[Sent]:

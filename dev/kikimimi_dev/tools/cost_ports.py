@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kikimimi.adapters.firestore.counting import count_reads
-from kikimimi.domain.grounding import GOOGLE_SEARCH
+from kikimimi.domain.grounding import WEB_SEARCH
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.ports import LLMRequest, LLMResult
 
@@ -349,7 +349,7 @@ class MeteredLLM:
         tally.thinking_default += budget is None or budget < 0
         tally.answer_caps += request.max_output_tokens - thinking
         tally.calls += 1
-        tally.grounded += GOOGLE_SEARCH in request.tools
+        tally.grounded += WEB_SEARCH in request.tools
         tally.prompt_ascii += prompt[0]
         tally.prompt_other += prompt[1]
         tally.answer_ascii += answer[0]

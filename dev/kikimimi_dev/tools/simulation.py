@@ -17,6 +17,7 @@ from kikimimi.domain.memory.wire import (
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.domain.wire import (
     ChannelVisibility,
+    ExportRequested,
     ForgetRequested,
     GatewayEnvelope,
     MessageCreated,
@@ -92,6 +93,7 @@ DELIVERED_KIND = {
     "message_update": "edit",
     "message_delete": "delete",
     "channel_visibility": "channel",
+    "export_request": "export",  # a member's what-do-you-know or export
 }
 OPT_KIND = {True: "opt_out", False: "opt_in"}  # a member's opt-out or opt-in, by the envelope's `out`
 # A forget request's kind in the timeline: a member's `forget me`, a moderator's `forget channel`, or
@@ -312,7 +314,7 @@ def delivered_fields(
         "reason": reason,
         "late_seconds": float(late_seconds),
     }
-    if isinstance(envelope, ForgetRequested | OptOutChanged):
+    if isinstance(envelope, ForgetRequested | OptOutChanged | ExportRequested):
         fields["user"] = envelope.user_id
     elif isinstance(envelope, MessageEdited):
         fields["content"] = envelope.content
@@ -326,8 +328,8 @@ def delivered_fields(
 
 
 def delivered_kind(envelope: GatewayEnvelope) -> str:
-    """message | edit | delete | channel, or a forget request's: forget | forget_channel | channel_deleted |
-    thread_deleted | guild_removed, or a member's opt_out | opt_in."""
+    """message | edit | delete | channel | export, or a forget request's: forget | forget_channel |
+    channel_deleted | thread_deleted | guild_removed, or a member's opt_out | opt_in."""
     if isinstance(envelope, ForgetRequested):
         return FORGET_KIND[envelope.scope] if envelope.reason == "command" else envelope.reason
     if isinstance(envelope, OptOutChanged):

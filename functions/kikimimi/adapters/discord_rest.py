@@ -1,8 +1,10 @@
-"""The Discord port over REST (requests): split long replies, idempotent posts, rate limits, retries."""
+"""The Discord port over REST (requests): split long replies, idempotent posts, answers to deferred
+commands, rate limits, retries."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import threading
 import time
@@ -144,6 +146,34 @@ class DiscordRest:
             max(0, int(r.get("count", 0)) - int(bool(r.get("me")))) for r in data.get("reactions") or []
         )
 
+    def answer_interaction(
+        self,
+        application_id: str,
+        token: str,
+        content: str,
+        file_name: str | None = None,
+        file_bytes: bytes | None = None,
+    ) -> None:
+        """Edit the deferred reply through the interaction's webhook (its token lasts 15 minutes): JSON, or
+        multipart with `payload_json` and `files[0]` when there is a file. The same edit twice leaves the
+        same message, so a retry is safe."""
+        params = {"application_id": quote(application_id, safe=""), "token": quote(token, safe="")}
+        # Rate-limited by the application (its major parameter): the template, never the path, is logged.
+        route = _Route(
+            "PATCH", "/webhooks/{application_id}/{token}/messages/@original", application_id, params
+        )
+        body: dict[str, Any] = {"content": content, "allowed_mentions": self._allowed_mentions}
+        files: dict[str, Any] | None = None
+        if file_name is not None:
+            # API v10: an edit's attachments list every file the message keeps, a new one by its part index.
+            body["attachments"] = [{"id": "0", "filename": file_name}]
+            files = {"files[0]": (file_name, file_bytes or b"", "application/json")}
+        try:
+            self._call(route, body, files=files)
+        except DiscordError as exc:
+            # Without its cause: a transport error's text holds the URL, and the URL holds the token.
+            raise DiscordError(str(exc), status=exc.status, retryable=exc.retryable) from None
+
     def trigger_typing(self, channel_id: str) -> None:
         """Show "typing…"; purely cosmetic, so one attempt and failures are only logged."""
         try:
@@ -153,7 +183,14 @@ class DiscordRest:
 
     # Requests, retries and rate limits.
 
-    def _call(self, route: _Route, body: dict[str, Any] | None, *, retries: int | None = None) -> Any:
+    def _call(
+        self,
+        route: _Route,
+        body: dict[str, Any] | None,
+        *,
+        retries: int | None = None,
+        files: dict[str, Any] | None = None,
+    ) -> Any:
         attempts = (self._max_retries if retries is None else retries) + 1
         retrying = Retrying(
             stop=stop_after_attempt(attempts),
@@ -165,7 +202,7 @@ class DiscordRest:
         try:
             for attempt in retrying:
                 with attempt:
-                    return self._attempt(route, body)
+                    return self._attempt(route, body, files)
         except _Retry as exc:
             raise DiscordError(
                 f"{route.method} {route.template} failed after {attempts} attempts: {exc}",
@@ -180,11 +217,15 @@ class DiscordRest:
             return 0.0  # the bucket wait before the next attempt covers retry_after
         return min(self._backoff_max, self._backoff_base * 2 ** (state.attempt_number - 1))
 
-    def _attempt(self, route: _Route, body: dict[str, Any] | None) -> Any:
+    def _attempt(self, route: _Route, body: dict[str, Any] | None, files: dict[str, Any] | None) -> Any:
         self._wait_for_buckets(route)
         url = self._api_base + route.path()
+        # With files: multipart, the JSON body as its `payload_json` part (Discord's way to attach files).
+        sent: dict[str, Any] = (
+            {"json": body} if files is None else {"data": {"payload_json": json.dumps(body)}, "files": files}
+        )
         try:
-            response = self._session.request(route.method, url, json=body, timeout=self._timeout)
+            response = self._session.request(route.method, url, timeout=self._timeout, **sent)
         except (requests.ConnectionError, requests.Timeout) as exc:
             _log.info("%s %s: %s", route.method, route.template, type(exc).__name__)
             raise _Retry(type(exc).__name__, None) from exc

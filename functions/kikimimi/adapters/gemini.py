@@ -7,7 +7,7 @@ import importlib
 import time
 from typing import TYPE_CHECKING, Any
 
-from kikimimi.domain.grounding import GOOGLE_SEARCH, URL_CONTEXT, WebSource
+from kikimimi.domain.grounding import READ_LINKS, WEB_SEARCH, WebSource
 from kikimimi.ports import LLMError, LLMRequest, LLMResult
 
 if TYPE_CHECKING:
@@ -113,7 +113,9 @@ class GeminiLLM:
             config.response_mime_type = "application/json"
             # The raw JSON schema (pydantic's $defs/anyOf included) rather than the SDK's Schema subset.
             config.response_json_schema = request.schema
-        if request.tools:  # LLMRequest refuses tools with a schema (Gemini 2.5 rejects the pair)
+        if request.tools:
+            if request.schema is not None:  # Gemini 2.5 rejects the pair: tools are for plain text
+                raise ValueError("Gemini takes no tools with a JSON schema")
             config.tools = [_tool(name) for name in request.tools]
         return config
 
@@ -122,9 +124,9 @@ def _tool(name: str) -> types.Tool:
     """The Gemini tool for a port tool name (domain.grounding.TOOLS)."""
     from google.genai import types
 
-    if name == GOOGLE_SEARCH:
+    if name == WEB_SEARCH:
         return types.Tool(google_search=types.GoogleSearch())
-    if name == URL_CONTEXT:
+    if name == READ_LINKS:
         return types.Tool(url_context=types.UrlContext())
     raise ValueError(f"no Gemini tool for {name!r}")
 

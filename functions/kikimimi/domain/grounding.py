@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from kikimimi.domain.links import find_links, host_of
 from kikimimi.domain.rule_terms import is_question
 
-GOOGLE_SEARCH = "google_search"  # Gemini's Google Search grounding
-URL_CONTEXT = "url_context"  # Gemini reads the pages the prompt links to
-TOOLS = (GOOGLE_SEARCH, URL_CONTEXT)
+# The tools a writer may use, named by what they do (the LLM port's words): each adapter maps them onto its
+# vendor's (Gemini: Google Search grounding, URL context).
+WEB_SEARCH = "web_search"  # look the question up on the web
+READ_LINKS = "read_links"  # read the pages the prompt links to
+TOOLS = (WEB_SEARCH, READ_LINKS)
 MAX_CITED = 2  # sources named at the end of a grounded reply: a chat line, not a bibliography
 
 # What a factual question asks for. English by word; Japanese by substring (no spaces between words).
@@ -87,10 +89,10 @@ def lookup_tools(
     `read_links` (a public place): those `text` carries when the bot was asked about them (addressed, or
     a factual question), and those of the lines just before it (`shared`) for a factual question."""
     factual = needs_lookup(text)
-    tools: list[str] = [GOOGLE_SEARCH] if factual else []
+    tools: list[str] = [WEB_SEARCH] if factual else []
     own = (factual or addressed) and bool(find_links(text))
     if read_links and (own or (factual and any(find_links(line) for line in shared))):
-        tools.append(URL_CONTEXT)
+        tools.append(READ_LINKS)
     return tuple(tools)
 
 

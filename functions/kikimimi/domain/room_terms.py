@@ -12,6 +12,7 @@ from kikimimi.domain.conversation import passed_over, replies_to_other
 from kikimimi.domain.model import ConversationState, Message
 from kikimimi.domain.rule_config import RuleConfig
 from kikimimi.domain.rule_terms import directed_to, is_addressed, is_closing, is_question, norm
+from kikimimi.domain.states import TENSE
 from kikimimi.domain.tension import Reading
 from kikimimi.domain.turns import conversation_terms, decay_term
 
@@ -122,7 +123,7 @@ def _state(
         return state, False
     state = reading.state if not ending else state
     tense = (
-        state in (ConversationState.MISUNDERSTANDING, ConversationState.CONFLICT)
+        state in TENSE  # the states only a model may post into (domain/states.py)
         and not addressed
         and trigger.author_id in reading.between
     )

@@ -146,8 +146,29 @@ class OptOutChanged(_Place):
     at: UtcTime
 
 
+class ExportRequested(_Place):
+    """A member's `what-do-you-know` ("know": the counts) or `export` ("export": the JSON file), answered by
+    editing the gateway's deferred reply (the interaction's webhook). The place is where the command ran;
+    no guild: a direct message, whose conversation is what is exported."""
+
+    kind: Literal["export_request"] = "export_request"
+    user_id: Id
+    ask: Literal["know", "export"]
+    language: Literal["en", "ja"]
+    application_id: Id
+    # The interaction's webhook token: a secret for 15 minutes, never logged (not in the repr) nor stored.
+    token: str = Field(repr=False, pattern=r"^[A-Za-z0-9._-]{1,500}$")
+    at: UtcTime
+
+
 GatewayEnvelope = (
-    MessageCreated | MessageEdited | MessageDeleted | ChannelVisibility | ForgetRequested | OptOutChanged
+    MessageCreated
+    | MessageEdited
+    | MessageDeleted
+    | ChannelVisibility
+    | ForgetRequested
+    | OptOutChanged
+    | ExportRequested
 )
 Envelope = Annotated[GatewayEnvelope, Field(discriminator="kind")]
 _ENVELOPE: TypeAdapter[GatewayEnvelope] = TypeAdapter(Envelope)

@@ -39,8 +39,8 @@ def tools_for(deps: Deps, task: ReplyTask, window: Sequence[Message], purpose: s
         return ()
     if not enabled(deps, task.guild_id):
         return ()
-    if grounding.URL_CONTEXT in tools and channel.private(deps, task.key):
-        tools = tuple(t for t in tools if t != grounding.URL_CONTEXT)
+    if grounding.READ_LINKS in tools and channel.private(deps, task.key):
+        tools = tuple(t for t in tools if t != grounding.READ_LINKS)
     return tools
 
 

@@ -12,6 +12,7 @@ from kikimimi.domain import policy, questions, reactions, rules
 from kikimimi.domain.model import ChannelKey, Message, ResponseType, TaskKind, TaskSpec
 from kikimimi.domain.wire import (
     ChannelVisibility,
+    ExportRequested,
     ForgetRequested,
     GatewayEnvelope,
     JudgeTask,
@@ -25,7 +26,7 @@ from kikimimi.domain.wire import (
 from kikimimi.settings import Settings
 from kikimimi.usecases import answered, channel, limits, opt_out, visibility
 from kikimimi.usecases.deps import Deps, elapsed_ms
-from kikimimi.usecases.memory import erase, forget
+from kikimimi.usecases.memory import erase, export_answer, forget
 from kikimimi.usecases.memory import hook as memory_hook
 
 
@@ -390,6 +391,7 @@ HANDLERS: dict[type, Callable[[Deps, Any], str]] = {
     ChannelVisibility: visibility.record,  # kept even where the bot is off: it may be enabled later
     ForgetRequested: erase.on_request,  # a member's or moderator's request: wherever the bot is
     OptOutChanged: opt_out.record,  # a member's choice holds in the whole server
+    ExportRequested: export_answer.answer,  # about the caller, wherever the bot is: read, never stored
     # An opted-out member's messages and edits are refused (their deletes are still handled).
     MessageEdited: _where_enabled(opt_out.heeded(forget.on_edit)),
     MessageDeleted: _where_enabled(forget.on_delete),

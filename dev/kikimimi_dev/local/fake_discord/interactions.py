@@ -139,6 +139,29 @@ class Interactions:
         )
         return record, self.create(record, data)
 
+    def deferred(self, user: User, channel: Channel) -> Interaction:
+        """An interaction of `user` in `channel` that the bot already deferred, ephemerally ("thinking…"):
+        its webhook answers as if the gateway had called back, for whoever edits the reply."""
+        record = Interaction(
+            id=self._state.ids.next(),
+            token="fake-itoken-" + secrets.token_hex(16),
+            command="kikimimi-me what-do-you-know",
+            options={},
+            user_id=user.id,
+            guild_id=channel.guild_id,
+            channel_id=channel.id,
+            locale="en-US",
+            guild_locale="en-US",
+            permissions=MEMBER_PERMISSIONS,
+            created=time.monotonic(),
+        )
+        record.responses.append(
+            Response("callback", DEFERRED_CHANNEL_MESSAGE, None, EPHEMERAL, self._state.ids.next())
+        )
+        with self._state.lock:
+            self._by_id[record.id] = record
+        return copy.deepcopy(record)
+
     def ids(self) -> list[str]:
         """Every dispatched interaction's id, oldest first."""
         with self._state.lock:
@@ -215,12 +238,14 @@ class Interactions:
             return json_response(200, self._message(found, self._original(found)))
 
     async def _edit_original(self, request: web.Request) -> web.Response:
+        """JSON, or multipart with `payload_json` and `files[n]` (kept on the edit, for tests to read)."""
         body = await request_body(request)
+        files = _attachments(await request_files(request))
         with self._state.lock:
             found = self._acknowledged(request)
             first = found.responses[0]
             text = _content((body or {}).get("content")) if isinstance(body, dict) else None
-            edited = Response("original", None, text, first.flags & ~LOADING, first.message_id)
+            edited = Response("original", None, text, first.flags & ~LOADING, first.message_id, files)
             found.responses.append(edited)
             return json_response(200, self._message(found, edited))
 

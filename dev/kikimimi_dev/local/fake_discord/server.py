@@ -15,7 +15,7 @@ from kikimimi_dev.local.fake_discord import commands, frames, payloads
 from kikimimi_dev.local.fake_discord.faults import Faults, ScriptedFaults
 from kikimimi_dev.local.fake_discord.gateway import INTENT_GUILD_MESSAGES, INTENT_GUILDS, Gateway
 from kikimimi_dev.local.fake_discord.inspection import Inspection
-from kikimimi_dev.local.fake_discord.interactions import MEMBER_PERMISSIONS, Interactions
+from kikimimi_dev.local.fake_discord.interactions import MEMBER_PERMISSIONS, Interaction, Interactions
 from kikimimi_dev.local.fake_discord.rest import API_PREFIX, RestApi
 from kikimimi_dev.local.fake_discord.state import (
     Channel,
@@ -334,6 +334,12 @@ class FakeDiscord(ScriptedFaults, Inspection):
         )
         self._call(self.gateway.broadcast("INTERACTION_CREATE", body, None))
         return record.id
+
+    def deferred_interaction(self, user: User | None = None, channel_id: str | None = None) -> Interaction:
+        """An interaction (alice's in #general by default) the bot deferred already: its webhook
+        (`/webhooks/{bot}/{token}/messages/@original`) takes the answer; `interaction(id)` shows it."""
+        channel = self.state.channels[channel_id or self.channel.id]
+        return self.interactions.deferred(user or self.alice, channel)
 
     def typed_command(self, line: str, channel_id: str | None = None) -> tuple[str, dict[str, Any]]:
         """A command line as a user types it ("/kikimimi quiet minutes:30") read by the synced commands:
