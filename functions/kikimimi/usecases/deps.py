@@ -9,7 +9,30 @@ from typing import Any, Generic, TypedDict, TypeVar, cast, overload
 
 from kikimimi.domain.model import ChannelKey, ChannelSettings, GuildSettings
 from kikimimi.domain.reading import ReplyReader
-from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, LLMResult, Recall, Store, TaskQueue
+from kikimimi.ports import (
+    LLM,
+    Clock,
+    Discord,
+    Embedder,
+    Events,
+    LLMResult,
+    TaskQueue,
+    Buffer,
+    Caps,
+    Chunks,
+    Facts,
+    GatewayMarks,
+    GuildHistories,
+    GuildSwitches,
+    Interventions,
+    OptOuts,
+    Places,
+    Profiles,
+    Receptions,
+    ReplyDrafts,
+    Summaries,
+    Windows,
+)
 from kikimimi.settings import Settings
 
 T = TypeVar("T")
@@ -18,18 +41,51 @@ T = TypeVar("T")
 class PortFactories(TypedDict, total=False):
     """How to build each port; the composition root (bootstrap) fills it. A missing optional port is None."""
 
-    store: Callable[[], Store]
+    buffer: Callable[[], Buffer]
+    windows: Callable[[], Windows]
+    interventions: Callable[[], Interventions]
+    drafts: Callable[[], ReplyDrafts]
+    places: Callable[[], Places]
+    caps: Callable[[], Caps]
+    receptions: Callable[[], Receptions]
+    gateway_marks: Callable[[], GatewayMarks]
+    opt_outs: Callable[[], OptOuts]
+    switches: Callable[[], GuildSwitches]
     tasks: Callable[[], TaskQueue]
     discord: Callable[[], Discord]
     writer: Callable[[], LLM]
     judge_llm: Callable[[], LLM | None]
-    recall: Callable[[], Recall | None]
+    summaries: Callable[[], Summaries | None]
+    chunks: Callable[[], Chunks | None]
+    facts: Callable[[], Facts | None]
+    profiles: Callable[[], Profiles | None]
+    guild_history: Callable[[], GuildHistories | None]
     embedder: Callable[[], Embedder | None]
     memory_llm: Callable[[], LLM | None]
     reader: Callable[[], ReplyReader]
 
 
-OPTIONAL_PORTS = frozenset({"judge_llm", "recall", "embedder", "memory_llm"})
+# The stored concepts' ports (each registered with its retention, ports.stored.kept); the memory
+# layers' are None when memory is off.
+STORED_PORTS: dict[str, type] = {
+    "buffer": Buffer,
+    "windows": Windows,
+    "interventions": Interventions,
+    "drafts": ReplyDrafts,
+    "places": Places,
+    "caps": Caps,
+    "receptions": Receptions,
+    "gateway_marks": GatewayMarks,
+    "opt_outs": OptOuts,
+    "switches": GuildSwitches,
+    "summaries": Summaries,
+    "chunks": Chunks,
+    "facts": Facts,
+    "profiles": Profiles,
+    "guild_history": GuildHistories,
+}
+MEMORY_PORTS = frozenset({"summaries", "chunks", "facts", "profiles", "guild_history"})
+OPTIONAL_PORTS = frozenset({"judge_llm", "embedder", "memory_llm", *MEMORY_PORTS})
 
 
 class Port(Generic[T]):
@@ -62,12 +118,26 @@ class Deps:
     settings mean is usecases.channel). Built by `kikimimi.bootstrap` for functions, CLI, simulation and
     tests."""
 
-    store = Port[Store]()
+    buffer = Port[Buffer]()
+    windows = Port[Windows]()
+    interventions = Port[Interventions]()
+    drafts = Port[ReplyDrafts]()
+    places = Port[Places]()
+    caps = Port[Caps]()
+    receptions = Port[Receptions]()
+    gateway_marks = Port[GatewayMarks]()
+    opt_outs = Port[OptOuts]()
+    switches = Port[GuildSwitches]()
     tasks = Port[TaskQueue]()
     discord = Port[Discord]()
     writer = Port[LLM]()  # writes replies
     judge_llm = Port[LLM | None]()  # None: the rules decide alone
-    recall = Port[Recall | None]()  # None: the bot keeps no memory beyond the buffer
+    # The memory layers' stored concepts: None when the bot keeps no memory beyond the buffer.
+    summaries = Port[Summaries | None]()
+    chunks = Port[Chunks | None]()
+    facts = Port[Facts | None]()
+    profiles = Port[Profiles | None]()
+    guild_history = Port[GuildHistories | None]()
     embedder = Port[Embedder | None]()
     memory_llm = Port[LLM | None]()  # writes summaries, facts and guild memory
     reader = Port[ReplyReader]()  # who answers whom: the learned reply-structure model (pure, loaded once)
@@ -108,6 +178,16 @@ class Deps:
                 else:
                     self._ports[name] = factory()
             return self._ports[name]
+
+    def stored(self) -> dict[str, Any]:
+        """Every stored concept's port that is on (memory off: the memory layers' are left out), by name."""
+        ports = {name: getattr(self, name) for name in STORED_PORTS}
+        return {name: port for name, port in ports.items() if port is not None}
+
+    @property
+    def memory_on(self) -> bool:
+        """Does the bot keep memory beyond the buffer (the memory layers' ports are built)?"""
+        return self.summaries is not None
 
     def emit(self, event: str, key: ChannelKey, **fields: Any) -> None:
         """The events port, with the place the event happened in on the line."""

@@ -1,4 +1,5 @@
-"""The memory ports (Recall, Embedder), re-exported by ports: apart only as together they pass 400 lines."""
+"""The memory layers' stored concepts' ports: summaries, chunks, facts, profiles, guild memory (each
+registered with its retention, like ports.stored)."""
 
 from __future__ import annotations
 
@@ -17,21 +18,16 @@ from kikimimi.domain.memory.model import (
     UserProfile,
 )
 from kikimimi.domain.model import ChannelKey, Message
+from kikimimi.domain.retention import Retention
+from kikimimi.ports.stored import kept
 
 
-class Recall(Protocol):
-    """Firestore's role for the memory layers: channel contexts, chunks, profiles, facts, guild memory."""
+@kept(Retention(("memory_channels",), "while the place exists; rewritten as chunks roll over", None))
+class Summaries(Protocol):
+    """A place's memory document: summary, mood, topics, counters and the epoch a forget moves."""
 
     def channel_memory(self, key: ChannelKey) -> ChannelMemory:
         """The stored memory of a channel (an empty one when none is stored)."""
-        ...
-
-    def messages_after(self, key: ChannelKey, after: datetime, until: datetime, limit: int) -> list[Message]:
-        """Buffered messages created at or after `after` and at or before `until`, oldest first."""
-        ...
-
-    def count_after(self, key: ChannelKey, after: datetime) -> int:
-        """How many buffered messages were created strictly after `after` (one aggregation read)."""
         ...
 
     def commit_summary(
@@ -45,6 +41,10 @@ class Recall(Protocol):
         """Save a summary rebuilt from the chunks left; False if `seq` or `epoch` moved since `memory`."""
         ...
 
+    def supersede_summary(self, key: ChannelKey) -> None:
+        """Clear every text a summary wrote (summary, mood, topics, people) until it is rebuilt."""
+        ...
+
     def bump_epoch(self, key: ChannelKey) -> None:
         """Make summaries and reflections that read the memory before now fail to commit (a forget)."""
         ...
@@ -53,8 +53,25 @@ class Recall(Protocol):
         """Forget which recent messages of this author the summaries counted; how many refs went."""
         ...
 
-    def supersede_summary(self, key: ChannelKey) -> None:
-        """Clear every text a summary wrote (summary, mood, topics, people) until it is rebuilt."""
+    def places(self, channel_id: str) -> list[ChannelKey]:
+        """The channel and its threads that have memory."""
+        ...
+
+    def channels_updated_since(self, since: datetime) -> list[ChannelMemory]: ...
+
+    def guild_channels(self, guild_id: str) -> list[ChannelMemory]: ...
+
+
+@kept(Retention(("chunks",), "7 days"))
+class Chunks(Protocol):
+    """The transcripts of summarized windows, and the buffer's lines the next chunk is cut from."""
+
+    def chunks_after(self, key: ChannelKey, seq: int, limit: int) -> list[Chunk]:
+        """Chunks with a number above `seq`, oldest first."""
+        ...
+
+    def chunks_citing(self, key: ChannelKey, match: SourceMatch) -> list[Chunk]:
+        """Chunks with a line of the message (or of the author), oldest first."""
         ...
 
     def rewrite_chunks(
@@ -63,25 +80,12 @@ class Recall(Protocol):
         """Apply `change` atomically to each chunk with a matching line; the changed chunks, oldest first."""
         ...
 
-    def chunks_citing(self, key: ChannelKey, match: SourceMatch) -> list[Chunk]:
-        """Chunks with a line of the message (or of the author), oldest first."""
+    def messages_after(self, key: ChannelKey, after: datetime, until: datetime, limit: int) -> list[Message]:
+        """Buffered messages created at or after `after` and at or before `until`, oldest first."""
         ...
 
-    def facts_citing(self, key: ChannelKey, match: SourceMatch) -> list[Fact]:
-        """Facts drawn from the message (or from the author's messages, or naming the author as source)."""
-        ...
-
-    def rewrite_profiles(
-        self, guild_id: str, match: SourceMatch, change: Callable[[UserProfile], UserProfile]
-    ) -> int:
-        """Apply `change` atomically to each profile whose last topic or notes came from the message
-        (`topic_ids` or `note_ids`), or to the author's profile."""
-        ...
-
-    def delete_profile(self, guild_id: str, user_id: str) -> bool: ...
-
-    def places(self, channel_id: str) -> list[ChannelKey]:
-        """The channel and its threads that have memory."""
+    def count_after(self, key: ChannelKey, after: datetime) -> int:
+        """How many buffered messages were created strictly after `after` (one aggregation read)."""
         ...
 
     def forget_memory(self, key: ChannelKey, *, entirely: bool = False) -> int:
@@ -89,13 +93,10 @@ class Recall(Protocol):
         `entirely`: the document goes too (the place is gone). How many documents went."""
         ...
 
-    def forget_guild_memory(self, guild_id: str) -> int:
-        """Delete a guild's memory document and every profile in it; how many documents went."""
-        ...
 
-    def chunks_after(self, key: ChannelKey, seq: int, limit: int) -> list[Chunk]:
-        """Chunks with a number above `seq`, oldest first."""
-        ...
+@kept(Retention(("facts",), "until their retention runs out (maintain deletes them)", None))
+class Facts(Protocol):
+    """What reflection drew from the chunks: facts with their embeddings and retention."""
 
     def commit_reflection(
         self,
@@ -144,27 +145,39 @@ class Recall(Protocol):
         """Delete facts of a channel; returns how many existed."""
         ...
 
+    def facts_citing(self, key: ChannelKey, match: SourceMatch) -> list[Fact]:
+        """Facts drawn from the message (or from the author's messages, or naming the author as source)."""
+        ...
+
+
+@kept(Retention(("profiles",), "while the member is in the guild and has not asked to be forgotten", None))
+class Profiles(Protocol):
+    """What the bot keeps about each member of a guild (names, activity, notes)."""
+
     def profile(self, guild_id: str, user_id: str) -> UserProfile | None: ...
 
     def channel_profiles(self, guild_id: str, channel_id: str, limit: int) -> list[UserProfile]:
         """Profiles of users active in a channel, most recently seen first."""
         ...
 
-    def channels_updated_since(self, since: datetime) -> list[ChannelMemory]: ...
+    def rewrite_profiles(
+        self, guild_id: str, match: SourceMatch, change: Callable[[UserProfile], UserProfile]
+    ) -> int:
+        """Apply `change` atomically to each profile whose last topic or notes came from the message
+        (`topic_ids` or `note_ids`), or to the author's profile."""
+        ...
 
-    def guild_channels(self, guild_id: str) -> list[ChannelMemory]: ...
+    def delete_profile(self, guild_id: str, user_id: str) -> bool: ...
+
+
+@kept(Retention(("memory_guilds",), "while the guild keeps the bot", None))
+class GuildHistories(Protocol):
+    """A guild's long-term history and recent events."""
 
     def guild_memory(self, guild_id: str) -> GuildMemory | None: ...
 
     def save_guild_memory(self, memory: GuildMemory) -> None: ...
 
-
-class Embedder(Protocol):
-    """Text embeddings for fact storage and retrieval (unit vectors of `dimension` floats)."""
-
-    name: str
-    dimension: int
-
-    def embed(self, texts: Sequence[str], purpose: str = "document") -> list[tuple[float, ...]]:
-        """One vector per text; `purpose` is document (stored) or query (retrieval)."""
+    def forget_guild_memory(self, guild_id: str) -> int:
+        """Delete a guild's memory document and every profile in it; how many documents went."""
         ...
