@@ -16,13 +16,39 @@ import functools
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol, TypedDict, Unpack, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, Unpack, cast
 
 from kikimimi.domain.reading import ReplyReader
-from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, Publisher, Recall, Store, TaskQueue
+from kikimimi.ports import (
+    LLM,
+    Buffer,
+    Caps,
+    Chunks,
+    Clock,
+    Discord,
+    Embedder,
+    Events,
+    Facts,
+    GatewayMarks,
+    GuildHistories,
+    GuildSwitches,
+    Interventions,
+    OptOuts,
+    Places,
+    Profiles,
+    Publisher,
+    Receptions,
+    ReplyDrafts,
+    Summaries,
+    TaskQueue,
+    Windows,
+)
 from kikimimi.settings import Settings
 from kikimimi.task_routing import task_deadlines, task_routes
 from kikimimi.usecases.deps import Deps, PortFactories
+
+if TYPE_CHECKING:
+    from kikimimi.adapters.firestore import FirestorePorts
 
 LLM_BACKENDS = ("none", "offline", "gemini")
 
@@ -72,12 +98,25 @@ def _local(what: str) -> LocalBackends:
 class Overrides(TypedDict, total=False):
     """Ports given as instances instead of being built from settings."""
 
-    store: Store
+    buffer: Buffer
+    windows: Windows
+    interventions: Interventions
+    drafts: ReplyDrafts
+    places: Places
+    caps: Caps
+    receptions: Receptions
+    gateway_marks: GatewayMarks
+    opt_outs: OptOuts
+    switches: GuildSwitches
     tasks: TaskQueue
     discord: Discord
     writer: LLM
     judge_llm: LLM | None
-    recall: Recall | None
+    summaries: Summaries | None
+    chunks: Chunks | None
+    facts: Facts | None
+    profiles: Profiles | None
+    guild_history: GuildHistories | None
     embedder: Embedder | None
     memory_llm: LLM | None
     reader: ReplyReader
@@ -94,9 +133,25 @@ def build_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpa
     memory = settings.memory_enabled
     # At start-up: a missing weights file stops the process, naming the file.
     reader = overrides.get("reader") or build_reader()
+    # Every stored concept's adapter on one Firestore client, built when a use case first touches one.
+    stored = functools.cache(lambda: build_stored(settings))
     factories: PortFactories = {
         "reader": lambda: reader,
-        "store": lambda: build_store(settings),
+        "buffer": lambda: stored().buffer,
+        "windows": lambda: stored().windows,
+        "interventions": lambda: stored().interventions,
+        "drafts": lambda: stored().drafts,
+        "places": lambda: stored().places,
+        "caps": lambda: stored().caps,
+        "receptions": lambda: stored().receptions,
+        "gateway_marks": lambda: stored().gateway_marks,
+        "opt_outs": lambda: stored().opt_outs,
+        "switches": lambda: stored().switches,
+        "summaries": lambda: stored().summaries if memory else None,
+        "chunks": lambda: stored().chunks if memory else None,
+        "facts": lambda: stored().facts if memory else None,
+        "profiles": lambda: stored().profiles if memory else None,
+        "guild_history": lambda: stored().guild_history if memory else None,
         "tasks": lambda: build_tasks(settings),
         "discord": lambda: build_discord(settings),
         "writer": lambda: llms()[1],
@@ -107,7 +162,6 @@ def build_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpa
             if memory
             else None
         ),
-        "recall": lambda: build_recall(settings) if memory else None,
         "embedder": lambda: build_embedder(settings) if memory else None,
     }
     return _assemble(settings, factories, clock or SystemClock(), JsonLogEvents(), overrides)
@@ -172,10 +226,11 @@ def gemini_client(settings: Settings) -> Any:
     )
 
 
-def build_store(settings: Settings) -> Store:
-    from kikimimi.adapters.firestore import FirestoreStore
+def build_stored(settings: Settings) -> FirestorePorts:
+    """Every stored concept's Firestore adapter on one client."""
+    from kikimimi.adapters.firestore import FirestorePorts
 
-    return FirestoreStore(firestore_client(settings))
+    return FirestorePorts(firestore_client(settings))
 
 
 def firestore_client(settings: Settings) -> Any:
@@ -183,12 +238,6 @@ def firestore_client(settings: Settings) -> Any:
     from google.cloud import firestore
 
     return firestore.Client(project=settings.project, database=settings.firestore_database)
-
-
-def build_recall(settings: Settings) -> Recall:
-    from kikimimi.adapters.firestore import FirestoreRecall
-
-    return FirestoreRecall(firestore_client(settings))
 
 
 def build_tasks(settings: Settings) -> TaskQueue:

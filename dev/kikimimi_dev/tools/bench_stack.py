@@ -63,7 +63,7 @@ def firestore_per_message(settings: Settings, judge_llm: LLM, n: int) -> dict[st
         try:
             store, recall = FirestoreStore(client, "bench-"), FirestoreRecall(client, "bench-")
             sim = Simulation(settings, judge_llm=judge_llm, start=lines[0].ts)
-            sim.deps.store, sim.deps.recall = store, recall
+            sim.deps.store, sim.deps.memory = store, recall
             fire = sim.fire
 
             def counted(task: Any) -> None:  # the judge/reply/memory tasks' share of the counts
@@ -114,7 +114,7 @@ def hot_documents(settings: Settings, judge_llm: LLM, n: int, rate: float = 5.0)
         client = firestore.Client(project=emulator.project)
         try:
             sim = Simulation(settings, judge_llm=judge_llm, start=start)
-            sim.deps.store, sim.deps.recall = FirestoreStore(client, "hot-"), FirestoreRecall(client, "hot-")
+            sim.deps.store, sim.deps.memory = FirestoreStore(client, "hot-"), FirestoreRecall(client, "hot-")
             api = client._firestore_api  # every write (set, update, transaction, batch) is one Commit RPC
             commit = api.commit
 

@@ -64,7 +64,7 @@ class MeteredSimulation(Simulation):
         deps = self.deps
         deps.store = cast(Store, MeteredFirestore(self.store, Store, self.meter))
         if self.recall is not None:
-            deps.recall = cast(Recall, MeteredFirestore(self.recall, Recall, self.meter))
+            deps.memory = cast(Recall, MeteredFirestore(self.recall, Recall, self.meter))
         deps.tasks = cast(TaskQueue, MeteredTasks(self.tasks, self.meter))
         deps.discord = MeteredDiscord(self.discord, self.meter)
         s = settings

@@ -5,7 +5,8 @@ The one composition root stays `kikimimi.bootstrap`; this module only chooses th
 
 from __future__ import annotations
 
-from typing import Unpack
+from enum import Enum
+from typing import Literal, Unpack
 
 from kikimimi.bootstrap import Overrides, build_deps, build_reader
 from kikimimi.ports import Clock
@@ -21,19 +22,59 @@ from kikimimi_dev.twins.sim import SimClock, SimTaskQueue
 from kikimimi_dev.twins.store import InMemoryStore
 
 
-def twin_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpack[Overrides]) -> Deps:
-    """Deps on the in-memory twins: inspectable, deterministic, no server. Overrides replace a twin."""
+class _Recall(Enum):
+    ON_STORE = "a recall twin on the store twin when memory is on"
+
+
+def store_ports(store: InMemoryStore) -> Overrides:
+    """The bot's side's stored concepts on one store twin (its dicts are their shared state)."""
+    return {
+        "buffer": store,
+        "windows": store,
+        "interventions": store,
+        "drafts": store,
+        "places": store,
+        "caps": store,
+        "receptions": store,
+        "gateway_marks": store,
+        "opt_outs": store,
+        "switches": store,
+    }
+
+
+def memory_ports(recall: InMemoryRecall | None) -> Overrides:
+    """The memory layers' stored concepts on one recall twin (None: memory off)."""
+    return {
+        "summaries": recall,
+        "chunks": recall,
+        "facts": recall,
+        "profiles": recall,
+        "guild_history": recall,
+    }
+
+
+def twin_deps(
+    settings: Settings,
+    clock: Clock | None = None,
+    *,
+    store: InMemoryStore | None = None,
+    recall: InMemoryRecall | None | Literal[_Recall.ON_STORE] = _Recall.ON_STORE,
+    **overrides: Unpack[Overrides],
+) -> Deps:
+    """Deps on the in-memory twins: inspectable, deterministic, no server. `store`/`recall` give the
+    stored concepts' twins (the recall twin reads the store twin's buffer); overrides replace a twin."""
     sim_clock = clock if isinstance(clock, SimClock) else SimClock()
-    store = overrides.get("store") or InMemoryStore()
+    store = store or InMemoryStore()
     memory = settings.memory_enabled
+    if recall is _Recall.ON_STORE:
+        recall = InMemoryRecall(store) if memory else None
     twins: Overrides = {
-        "store": store,
+        **store_ports(store),
+        **memory_ports(recall),
         "tasks": SimTaskQueue(sim_clock),
         "discord": RecordingDiscord(),
         "writer": TemplateLLM(),
         "judge_llm": None,
-        # The recall twin reads the store twin's buffer; with another store, recall must be given too.
-        "recall": InMemoryRecall(store) if memory and isinstance(store, InMemoryStore) else None,
         "embedder": HashingEmbedder() if memory else None,
         "memory_llm": ExtractiveMemoryWriter() if memory else None,
         "reader": overrides.get("reader") or build_reader(),

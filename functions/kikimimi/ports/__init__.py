@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from kikimimi.domain.grounding import TOOLS, WebSource
 from kikimimi.domain.model import TaskKind, TaskSpec
-from kikimimi.ports.memory import Chunks, Facts, GuildHistories, Profiles, Summaries
+from kikimimi.ports.memory import Chunks, Facts, GuildHistories, MemoryPorts, Profiles, Summaries
 from kikimimi.ports.stored import (
     Buffer,
     Caps,
@@ -24,6 +24,7 @@ from kikimimi.ports.stored import (
     Places,
     Receptions,
     ReplyDrafts,
+    StorePorts,
     Windows,
 )
 
@@ -45,12 +46,14 @@ __all__ = [
     "LLMError",
     "LLMRequest",
     "LLMResult",
+    "MemoryPorts",
     "OptOuts",
     "Places",
     "Profiles",
     "Publisher",
     "Receptions",
     "ReplyDrafts",
+    "StorePorts",
     "Summaries",
     "TaskQueue",
     "Windows",

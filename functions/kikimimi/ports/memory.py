@@ -4,6 +4,7 @@ registered with its retention, like ports.stored)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
@@ -181,3 +182,14 @@ class GuildHistories(Protocol):
     def forget_guild_memory(self, guild_id: str) -> int:
         """Delete a guild's memory document and every profile in it; how many documents went."""
         ...
+
+
+@dataclass(frozen=True)
+class MemoryPorts:
+    """The memory layers' ports together (Deps.memory): all of them, or none when memory is off."""
+
+    summaries: Summaries
+    chunks: Chunks
+    facts: Facts
+    profiles: Profiles
+    guild_history: GuildHistories

@@ -5,6 +5,7 @@ every Firestore collection has exactly one owner and that the TTL policies match
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol, TypeVar
 
@@ -366,3 +367,19 @@ class GuildSwitches(Protocol):
     def forget_guild(self, guild_id: str) -> int:
         """Delete a guild's switches (the bot was removed from it); how many documents went."""
         ...
+
+
+@dataclass(frozen=True)
+class StorePorts:
+    """The bot's side's stored concepts together (Deps.stores; the gateway's store, export's input)."""
+
+    buffer: Buffer
+    windows: Windows
+    interventions: Interventions
+    drafts: ReplyDrafts
+    places: Places
+    caps: Caps
+    receptions: Receptions
+    gateway_marks: GatewayMarks
+    opt_outs: OptOuts
+    switches: GuildSwitches

@@ -11,26 +11,28 @@ from kikimimi.domain.model import ChannelKey, ChannelSettings, GuildSettings
 from kikimimi.domain.reading import ReplyReader
 from kikimimi.ports import (
     LLM,
+    Buffer,
+    Caps,
+    Chunks,
     Clock,
     Discord,
     Embedder,
     Events,
-    LLMResult,
-    TaskQueue,
-    Buffer,
-    Caps,
-    Chunks,
     Facts,
     GatewayMarks,
     GuildHistories,
     GuildSwitches,
     Interventions,
+    LLMResult,
+    MemoryPorts,
     OptOuts,
     Places,
     Profiles,
     Receptions,
     ReplyDrafts,
+    StorePorts,
     Summaries,
+    TaskQueue,
     Windows,
 )
 from kikimimi.settings import Settings
@@ -185,9 +187,29 @@ class Deps:
         return {name: port for name, port in ports.items() if port is not None}
 
     @property
-    def memory_on(self) -> bool:
-        """Does the bot keep memory beyond the buffer (the memory layers' ports are built)?"""
-        return self.summaries is not None
+    def stores(self) -> StorePorts:
+        """The bot's side's stored concepts together (what export and the gateway read)."""
+        return StorePorts(
+            self.buffer,
+            self.windows,
+            self.interventions,
+            self.drafts,
+            self.places,
+            self.caps,
+            self.receptions,
+            self.gateway_marks,
+            self.opt_outs,
+            self.switches,
+        )
+
+    @property
+    def memory(self) -> MemoryPorts | None:
+        """The memory layers' ports together, or None when the bot keeps no memory beyond the buffer."""
+        summaries, chunks, facts = self.summaries, self.chunks, self.facts
+        profiles, history = self.profiles, self.guild_history
+        if summaries is None or chunks is None or facts is None or profiles is None or history is None:
+            return None
+        return MemoryPorts(summaries, chunks, facts, profiles, history)
 
     def emit(self, event: str, key: ChannelKey, **fields: Any) -> None:
         """The events port, with the place the event happened in on the line."""

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -47,7 +48,7 @@ class ChannelMemories:
         self, memory: ChannelMemory, expected_seq: int, chunk: Chunk, profiles: Sequence[ProfileUpdate]
     ) -> bool:
         ref = self._paths.memory(memory.key)
-        chunk_ref = self._chunks(memory.key).document(f"{chunk.seq:08d}")
+        chunk_ref = chunks_of(self._paths, memory.key).document(f"{chunk.seq:08d}")
         guild = memory.guild_id or "none"
 
         @firestore.transactional
@@ -186,7 +187,8 @@ class Chunks:
         self, key: ChannelKey, match: SourceMatch, change: Callable[[Chunk], Chunk]
     ) -> list[Chunk]:
         query = chunks_of(self._paths, key).where(filter=match_filter(match, "source_ids", "author_ids"))
-        changed = rewrite_each(self._client, query, mc.chunk_from_doc, change, self._chunk_doc)
+        encode = functools.partial(chunk_doc, self._chunk_ttl)
+        changed = rewrite_each(self._client, query, mc.chunk_from_doc, change, encode)
         self._count(reads=max(1, 2 * len(changed)), writes=len(changed))
         return sorted(changed, key=lambda c: c.seq)
 
