@@ -33,12 +33,14 @@ from kikimimi.ports import (
     GuildHistories,
     GuildSwitches,
     Interventions,
+    MemoryPorts,
     OptOuts,
     Places,
     Profiles,
     Publisher,
     Receptions,
     ReplyDrafts,
+    StorePorts,
     Summaries,
     TaskQueue,
     Windows,
@@ -231,6 +233,29 @@ def build_stored(settings: Settings) -> FirestorePorts:
     from kikimimi.adapters.firestore import FirestorePorts
 
     return FirestorePorts(firestore_client(settings))
+
+
+def build_store_ports(settings: Settings) -> StorePorts:
+    """The bot's side's stored concepts on Firestore, together (the gateway's store)."""
+    f = build_stored(settings)
+    return StorePorts(
+        f.buffer,
+        f.windows,
+        f.interventions,
+        f.drafts,
+        f.places,
+        f.caps,
+        f.receptions,
+        f.gateway_marks,
+        f.opt_outs,
+        f.switches,
+    )
+
+
+def build_memory_ports(settings: Settings) -> MemoryPorts:
+    """The memory layers' stored concepts on Firestore, together (what the gateway's export reads)."""
+    f = build_stored(settings)
+    return MemoryPorts(f.summaries, f.chunks, f.facts, f.profiles, f.guild_history)
 
 
 def firestore_client(settings: Settings) -> Any:

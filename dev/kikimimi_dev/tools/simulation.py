@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -122,12 +122,10 @@ class Simulation:
         self.events = RecordingEvents(self.clock)
         self.recall = InMemoryRecall(self.store) if settings.memory_enabled else None
         overrides: Overrides = {
-            "store": self.store,
             "tasks": self.tasks,
             "discord": self.discord,
             "events": self.events,
             "judge_llm": judge_llm,
-            "recall": self.recall,
         }
         if writer is not None:
             overrides["writer"] = writer
@@ -135,16 +133,21 @@ class Simulation:
             overrides["embedder"] = embedder
         if memory_llm is not None:
             overrides["memory_llm"] = memory_llm
-        self.deps = twin_deps(settings, self.clock, **overrides)
+        self.deps = twin_deps(settings, self.clock, store=self.store, recall=self.recall, **overrides)
         # Where the running task or delivery is (channel, thread, trigger): the prompt recorder's place.
         self._place: tuple[str | None, str | None, str | None] = (None, None, None)
         if prompts:  # the same LLMs twin_deps chose, each behind a recorder, composed again by twin_deps
             overrides.update(recorded_llms(self.deps, self.events, lambda: self._place))
-            self.deps = twin_deps(settings, self.clock, **overrides)
+            self.deps = twin_deps(settings, self.clock, store=self.store, recall=self.recall, **overrides)
         self.messages = 0
         # Each delivered message with its place in events.records: timeline(messages=True) shows them.
         self.arrivals: list[tuple[int, Recorded]] = []
         self._next_maintenance = self.clock.now() + MAINTAIN_EVERY
+
+    def use(self, ports: Mapping[str, Any]) -> None:
+        """Run on these stored concepts' ports instead of the twins (the bench's Firestore adapters)."""
+        for name, port in ports.items():
+            setattr(self.deps, name, port)
 
     def run(
         self,

@@ -58,7 +58,7 @@ def twin_deps(
     clock: Clock | None = None,
     *,
     store: InMemoryStore | None = None,
-    recall: InMemoryRecall | None | Literal[_Recall.ON_STORE] = _Recall.ON_STORE,
+    recall: InMemoryRecall | Literal[_Recall.ON_STORE] | None = _Recall.ON_STORE,
     **overrides: Unpack[Overrides],
 ) -> Deps:
     """Deps on the in-memory twins: inspectable, deterministic, no server. `store`/`recall` give the
