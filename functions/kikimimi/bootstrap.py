@@ -237,25 +237,12 @@ def build_stored(settings: Settings) -> FirestorePorts:
 
 def build_store_ports(settings: Settings) -> StorePorts:
     """The bot's side's stored concepts on Firestore, together (the gateway's store)."""
-    f = build_stored(settings)
-    return StorePorts(
-        f.buffer,
-        f.windows,
-        f.interventions,
-        f.drafts,
-        f.places,
-        f.caps,
-        f.receptions,
-        f.gateway_marks,
-        f.opt_outs,
-        f.switches,
-    )
+    return build_stored(settings).store_ports()
 
 
 def build_memory_ports(settings: Settings) -> MemoryPorts:
     """The memory layers' stored concepts on Firestore, together (what the gateway's export reads)."""
-    f = build_stored(settings)
-    return MemoryPorts(f.summaries, f.chunks, f.facts, f.profiles, f.guild_history)
+    return build_stored(settings).memory_ports()
 
 
 def firestore_client(settings: Settings) -> Any:

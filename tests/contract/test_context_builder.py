@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import cast
 
 import pytest
 
 from kikimimi import prompts
-from kikimimi.adapters.firestore import FirestoreRecall, FirestoreStore
+from kikimimi.adapters.firestore import FirestorePorts
+from kikimimi.bootstrap import Overrides
 from kikimimi.domain.context_builder import PlaceContext
 from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine
 from kikimimi.domain.memory.wire import MaintainTask
@@ -22,9 +24,7 @@ from kikimimi.usecases.memory import place_view
 from kikimimi.usecases.memory.maintain import maintain
 from kikimimi.usecases.memory.recall import with_memory
 from kikimimi_dev.twins.deps import twin_deps
-from kikimimi_dev.twins.recall import InMemoryRecall
 from kikimimi_dev.twins.sim import SimClock
-from kikimimi_dev.twins.store import InMemoryStore
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 HERE, PUBLIC, SECRET, OFF = ChannelKey("c1"), ChannelKey("c2"), ChannelKey("c3"), ChannelKey("c4")
@@ -42,16 +42,11 @@ def world(request: pytest.FixtureRequest) -> World:
     clock = SimClock(NOW - timedelta(hours=1))
     settings = Settings(enabled_channels=("*",), language="en")
     if request.param == "twins":
-        store = InMemoryStore()
-        deps = twin_deps(settings, clock, store=store, recall=InMemoryRecall(store))
+        deps = twin_deps(settings, clock)
     else:
         client = request.getfixturevalue("firestore_client")
-        deps = twin_deps(
-            settings,
-            clock,
-            store=FirestoreStore(client, prefix="context_"),
-            recall=FirestoreRecall(client, prefix="context_"),
-        )
+        stored = FirestorePorts(client, prefix="context_")
+        deps = twin_deps(settings, clock, **cast(Overrides, stored.ports()))
     return World(deps, clock)
 
 

@@ -6,10 +6,10 @@ The one composition root stays `kikimimi.bootstrap`; this module only chooses th
 from __future__ import annotations
 
 from enum import Enum
-from typing import Literal, Unpack
+from typing import Literal, Unpack, cast
 
 from kikimimi.bootstrap import Overrides, build_deps, build_reader
-from kikimimi.ports import Clock
+from kikimimi.ports import Clock, MemoryPorts, StorePorts, port_overrides
 from kikimimi.settings import Settings
 from kikimimi.usecases.deps import Deps
 from kikimimi_dev.adapters.extractive_llm import ExtractiveMemoryWriter
@@ -26,31 +26,14 @@ class _Recall(Enum):
     ON_STORE = "a recall twin on the store twin when memory is on"
 
 
-def store_ports(store: InMemoryStore) -> Overrides:
+def twin_store_ports(store: InMemoryStore) -> StorePorts:
     """The bot's side's stored concepts on one store twin (its dicts are their shared state)."""
-    return {
-        "buffer": store,
-        "windows": store,
-        "interventions": store,
-        "drafts": store,
-        "places": store,
-        "caps": store,
-        "receptions": store,
-        "gateway_marks": store,
-        "opt_outs": store,
-        "switches": store,
-    }
+    return StorePorts(store, store, store, store, store, store, store, store, store, store)
 
 
-def memory_ports(recall: InMemoryRecall | None) -> Overrides:
-    """The memory layers' stored concepts on one recall twin (None: memory off)."""
-    return {
-        "summaries": recall,
-        "chunks": recall,
-        "facts": recall,
-        "profiles": recall,
-        "guild_history": recall,
-    }
+def twin_memory_ports(recall: InMemoryRecall) -> MemoryPorts:
+    """The memory layers' stored concepts on one recall twin (it reads the store twin's buffer)."""
+    return MemoryPorts(recall, recall, recall, recall, recall)
 
 
 def twin_deps(
@@ -68,9 +51,10 @@ def twin_deps(
     memory = settings.memory_enabled
     if recall is _Recall.ON_STORE:
         recall = InMemoryRecall(store) if memory else None
-    twins: Overrides = {
-        **store_ports(store),
-        **memory_ports(recall),
+    # Typed by port in StorePorts and MemoryPorts: mypy holds each twin to its Protocol there.
+    stored = port_overrides(twin_store_ports(store), None if recall is None else twin_memory_ports(recall))
+    twins = cast(Overrides, stored)
+    twins |= {
         "tasks": SimTaskQueue(sim_clock),
         "discord": RecordingDiscord(),
         "writer": TemplateLLM(),

@@ -7,14 +7,23 @@ ports.memory: summaries, chunks, facts, profiles, guild memory), re-exported her
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, Protocol
 
 from kikimimi.domain.grounding import TOOLS, WebSource
 from kikimimi.domain.model import TaskKind, TaskSpec
-from kikimimi.ports.memory import Chunks, Facts, GuildHistories, MemoryPorts, Profiles, Summaries
+from kikimimi.ports.memory import (
+    MEMORY_LAYERS,
+    Chunks,
+    Facts,
+    GuildHistories,
+    MemoryPorts,
+    Profiles,
+    Summaries,
+)
 from kikimimi.ports.stored import (
+    RETENTIONS,
     Buffer,
     Caps,
     GatewayMarks,
@@ -30,6 +39,8 @@ from kikimimi.ports.stored import (
 
 __all__ = [
     "LLM",
+    "MEMORY_LAYERS",
+    "RETENTIONS",
     "Buffer",
     "Caps",
     "Chunks",
@@ -57,7 +68,14 @@ __all__ = [
     "Summaries",
     "TaskQueue",
     "Windows",
+    "port_overrides",
 ]
+
+
+def port_overrides(stores: StorePorts, memory: MemoryPorts | None) -> dict[str, Any]:
+    """Each stored concept's port by its Deps name (the memory layers' None when `memory` is None)."""
+    found = {f.name: getattr(stores, f.name) for f in fields(stores)}
+    return found | {name: None if memory is None else getattr(memory, name) for name in MEMORY_LAYERS}
 
 
 class Clock(Protocol):

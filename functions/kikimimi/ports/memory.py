@@ -184,6 +184,10 @@ class GuildHistories(Protocol):
         ...
 
 
+# The memory layers' ports by their Deps names (MemoryPorts' fields).
+MEMORY_LAYERS = ("summaries", "chunks", "facts", "profiles", "guild_history")
+
+
 @dataclass(frozen=True)
 class MemoryPorts:
     """The memory layers' ports together (Deps.memory): all of them, or none when memory is off."""

@@ -23,6 +23,7 @@ from kikimimi.adapters.firestore.paths import Paths
 from kikimimi.adapters.firestore.places import Places
 from kikimimi.adapters.firestore.receptions import Receptions
 from kikimimi.adapters.firestore.windows import Windows
+from kikimimi.ports import MemoryPorts, StorePorts, port_overrides
 
 __all__ = ["FirestorePorts"]
 
@@ -60,22 +61,25 @@ class FirestorePorts:
         self.profiles = Profiles(paths, memory)
         self.guild_history = GuildHistories(paths, memory)
 
+    def store_ports(self) -> StorePorts:
+        """The bot's side's adapters together."""
+        return StorePorts(
+            self.buffer,
+            self.windows,
+            self.interventions,
+            self.drafts,
+            self.places,
+            self.caps,
+            self.receptions,
+            self.gateway_marks,
+            self.opt_outs,
+            self.switches,
+        )
+
+    def memory_ports(self) -> MemoryPorts:
+        """The memory layers' adapters together."""
+        return MemoryPorts(self.summaries, self.chunks, self.facts, self.profiles, self.guild_history)
+
     def ports(self, *, memory: bool = True) -> dict[str, Any]:
         """The adapters by port name (bootstrap.Overrides' keys); the memory layers' None unless `memory`."""
-        store = {
-            name: getattr(self, name)
-            for name in (
-                "buffer",
-                "windows",
-                "interventions",
-                "drafts",
-                "places",
-                "caps",
-                "receptions",
-                "gateway_marks",
-                "opt_outs",
-                "switches",
-            )
-        }
-        layers = ("summaries", "chunks", "facts", "profiles", "guild_history")
-        return store | {name: getattr(self, name) if memory else None for name in layers}
+        return port_overrides(self.store_ports(), self.memory_ports() if memory else None)
