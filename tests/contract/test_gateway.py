@@ -35,6 +35,7 @@ from kikimimi.domain.wire import (
 )
 from kikimimi.settings import Settings
 from kikimimi_dev.local.fake_discord import FakeDiscord
+from kikimimi_dev.twins.deps import twin_store_ports
 from kikimimi_dev.twins.publisher import MemoryPublisher
 from kikimimi_dev.twins.store import InMemoryStore
 from tests.fixtures.fake_discord import MakeFake, run_async
@@ -103,7 +104,8 @@ def new_gateway(
     config: Settings, store: InMemoryStore | None = None, backlog: int = 100
 ) -> tuple[Gateway, MemoryPublisher]:
     publisher = MemoryPublisher()
-    gateway = Gateway(config, BacklogPublisher(publisher, max_backlog=backlog), store)
+    stores = None if store is None else twin_store_ports(store)  # every bot-side port on the one twin
+    gateway = Gateway(config, BacklogPublisher(publisher, max_backlog=backlog), stores)
     # READY waits this long after the last GUILD_CREATE (2 s by default): keep connections quick.
     gateway._connection.guild_ready_timeout = 0.05
     return gateway, publisher

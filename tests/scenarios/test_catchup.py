@@ -16,6 +16,7 @@ from gateway_vm.catchup_plan import snowflake_at, time_of
 from gateway_vm.marks import Marks
 from kikimimi.domain.model import ChannelKey, TaskKind
 from kikimimi.domain.wire import GatewayEnvelope, MessageCreated, MessageDeleted
+from kikimimi_dev.twins.deps import twin_store_ports
 from tests.scenarios.conftest import BOT_ID, START, Scenario, three_people
 
 Make = Callable[..., Scenario]
@@ -157,7 +158,7 @@ def catch_up(s: Scenario, room: Room, marks: Marks, *, fresh: bool = True) -> li
 
     age = timedelta(minutes=s.settings.buffer_ttl_minutes)
     runner = CatchUp(
-        store=s.sim.store,
+        store=twin_store_ports(s.sim.store),
         marks=marks,
         hand_on=published.append,
         enabled=enabled,

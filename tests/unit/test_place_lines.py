@@ -156,22 +156,22 @@ def test_interventions_are_read_again_only_after_one_is_recorded_or_rewritten() 
     store.record_intervention(KEY, spoke(1))
     add(store, 2)  # the copy starts after the intervention: the window's newest change is later
     copy.newest(store, KEY, SINCE, 5, T0)
-    assert copy.interventions(store, KEY, SINCE, 10, T0) == store.interventions_since(KEY, SINCE)
+    assert copy.interventions(store, store, KEY, SINCE, 10, T0) == store.interventions_since(KEY, SINCE)
     store.reset_counters()
     later = T0 + timedelta(seconds=5)
     copy.newest(store, KEY, SINCE, 5, later)
-    assert len(copy.interventions(store, KEY, SINCE, 10, later)) == 1
+    assert len(copy.interventions(store, store, KEY, SINCE, 10, later)) == 1
     assert store.reads == 1  # the look alone
 
     store.record_intervention(KEY, spoke(2))
     now = T0 + timedelta(seconds=6)
     copy.newest(store, KEY, SINCE, 5, now)
-    assert copy.interventions(store, KEY, SINCE, 10, now) == store.interventions_since(KEY, SINCE)
+    assert copy.interventions(store, store, KEY, SINCE, 10, now) == store.interventions_since(KEY, SINCE)
 
     store.rewrite_interventions(KEY, SourceMatch(author_id="u1"), lambda i: replace(i, context=()))
     now = T0 + timedelta(seconds=7)
     copy.newest(store, KEY, SINCE, 5, now)
-    assert [i.context for i in copy.interventions(store, KEY, SINCE, 10, now)] == [(), ()]
+    assert [i.context for i in copy.interventions(store, store, KEY, SINCE, 10, now)] == [(), ()]
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -205,4 +205,6 @@ def test_the_copy_answers_what_the_buffer_answers_under_random_changes(seed: int
         expected = store.recent_messages(KEY, since, limit)
         assert copy.newest(store, KEY, since, limit, now) == expected
         start = now - timedelta(hours=1)
-        assert copy.interventions(store, KEY, start, 10, now) == store.interventions_since(KEY, start, 10)
+        assert copy.interventions(store, store, KEY, start, 10, now) == store.interventions_since(
+            KEY, start, 10
+        )

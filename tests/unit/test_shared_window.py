@@ -67,13 +67,13 @@ def test_every_write_that_takes_or_alters_text_clears_the_shared_copy(
     store.record_intervention(KEY, spoke(2, "m002"))
     first = PlaceLines(KEEP)
     first.newest(store, KEY, SINCE, 5, T0)
-    first.interventions(store, KEY, SINCE, 10, T0)
+    first.interventions(store, store, KEY, SINCE, 10, T0)
     assert shared(store) is not None
     erase(store)
     assert shared(store) is None and store.window_digest(KEY)[0] is None
     later = PlaceLines(KEEP)  # reads the window again: answers what the buffer holds
     assert later.newest(store, KEY, SINCE, 5, T0) == store.recent_messages(KEY, SINCE, 5)
-    assert later.interventions(store, KEY, SINCE, 10, T0) == store.interventions_since(KEY, SINCE, 10)
+    assert later.interventions(store, store, KEY, SINCE, 10, T0) == store.interventions_since(KEY, SINCE, 10)
 
 
 def test_a_gone_place_leaves_no_shared_copy() -> None:
@@ -128,20 +128,20 @@ def test_only_the_interventions_recorded_or_rewritten_since_are_read() -> None:
     add(store, 4)
     copy = PlaceLines(KEEP)
     copy.newest(store, KEY, SINCE, 5, T0)
-    assert len(copy.interventions(store, KEY, SINCE, 10, T0)) == 3
+    assert len(copy.interventions(store, store, KEY, SINCE, 10, T0)) == 3
 
     store.record_intervention(KEY, spoke(4, "m004"))
     store.reset_counters()
     now = T0 + timedelta(seconds=1)
     copy.newest(store, KEY, SINCE, 5, now)
-    assert copy.interventions(store, KEY, SINCE, 10, now) == store.interventions_since(KEY, SINCE, 10)
+    assert copy.interventions(store, store, KEY, SINCE, 10, now) == store.interventions_since(KEY, SINCE, 10)
     assert store.reads == 1 + 1 + 4  # the look (the marker), the one recorded since (and the check)
 
     match = SourceMatch(message_id="m002")
     store.rewrite_interventions(KEY, match, lambda i: intervention_without(i, match))
     now += timedelta(seconds=1)
     copy.newest(store, KEY, SINCE, 5, now)
-    assert copy.interventions(store, KEY, SINCE, 10, now) == store.interventions_since(KEY, SINCE, 10)
+    assert copy.interventions(store, store, KEY, SINCE, 10, now) == store.interventions_since(KEY, SINCE, 10)
 
 
 def test_a_summary_window_comes_from_the_copy_when_it_holds_every_line_from_its_start() -> None:
@@ -189,7 +189,9 @@ def test_three_functions_sharing_one_copy_answer_what_the_buffer_answers(seed: i
         limit = rng.choice([1, 3, 5, 20])
         assert copy.newest(store, KEY, since, limit, now) == store.recent_messages(KEY, since, limit)
         start = now - timedelta(hours=1)
-        assert copy.interventions(store, KEY, start, 10, now) == store.interventions_since(KEY, start, 10)
+        assert copy.interventions(store, store, KEY, start, 10, now) == store.interventions_since(
+            KEY, start, 10
+        )
         kept = shared(store)
         assert kept is None or set(kept.lines) <= set(store.recent_messages(KEY, SINCE - KEEP, 1000))
 
