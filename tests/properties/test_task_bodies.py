@@ -237,7 +237,9 @@ def test_no_function_answers_500_to_what_its_caller_sends(
         [event] = rejected(deps)
         assert event["function"] in (function, "maintain") and event["reason"] == answer["error"]
         assert answer["error"].startswith(("not JSON: ", f"bad {function} task: ", "bad maintain task: "))
-    for message in deps.store.messages(ChannelKey(CHANNEL)) if isinstance(deps.store, InMemoryStore) else ():
+    for message in (
+        deps.buffer.messages(ChannelKey(CHANNEL)) if isinstance(deps.buffer, InMemoryStore) else ()
+    ):
         assert message.id and len(message.content) <= 4000
 
 
@@ -261,7 +263,7 @@ def test_in_gcp_an_outside_caller_gets_403_before_its_body_is_read(
     deps = serve(mode="gcp")
     response = call(apps, function, body, {"Content-Type": "application/json"})
     assert response.status_code == 403 and "may call this endpoint" in response.get_json()["error"]
-    assert rejected(deps) == [] and deps.store.messages(ChannelKey(CHANNEL)) == []  # type: ignore[attr-defined]
+    assert rejected(deps) == [] and deps.buffer.messages(ChannelKey(CHANNEL)) == []  # type: ignore[attr-defined]
 
 
 # -- the known cases, named ---------------------------------------------------------------------------------

@@ -146,13 +146,13 @@ def test_forget_me_removes_a_member_and_keeps_the_others() -> None:
     lines = [x for c in recall.chunks(KEY) for x in c.lines]
     assert lines and all(x.author_id != "u_alice" for x in lines)
     assert all(f.source_authors != ("u_alice",) for f in recall.all_facts(KEY))
-    export = export_member(sim.store, recall, "g1", "u_alice", sim.clock.now())
+    export = export_member(sim.deps.stores, sim.deps.memory, "g1", "u_alice", sim.clock.now())
     assert export.profile is None and export.facts == () and export.summary_lines == ()
 
 
 def test_what_do_you_know_lists_a_members_profile_facts_and_lines() -> None:
     sim = remembered(new_sim())
-    export = export_member(sim.store, sim.recall, "g1", "u_alice", sim.clock.now())
+    export = export_member(sim.deps.stores, sim.deps.memory, "g1", "u_alice", sim.clock.now())
     assert export.profile is not None and export.profile.display_name == "alice"
     assert any(SECRET in f.fact for f in export.facts)
     assert any(SECRET in x.text for x in export.summary_lines)

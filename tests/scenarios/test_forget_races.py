@@ -188,12 +188,12 @@ def test_forget_races_an_early_edit_is_erased_by_forget_me_and_shown_before() ->
         guild_id="g1", channel_id="c1", message_id="a9", content=PASTED, author_id="u_ann", edited_at=at(5)
     )
     assert sim.deliver(edit, at(5)) == "edit_pending"
-    export = export_member(sim.store, sim.recall, "g1", "u_ann", sim.clock.now())
+    export = export_member(sim.deps.stores, sim.deps.memory, "g1", "u_ann", sim.clock.now())
     assert [e.text for e in export.pending_edits] == [PASTED]
     sim.deliver(forget(60), at(60))
     sim.drain()
     assert kept(sim, PASSWORD) == []
-    assert export_member(sim.store, sim.recall, "g1", "u_ann", sim.clock.now()).pending_edits == ()
+    assert export_member(sim.deps.stores, sim.deps.memory, "g1", "u_ann", sim.clock.now()).pending_edits == ()
     assert sim.deliver(said("a9", 1, "ann", "the first text"), at(70)) == "ignored"
 
 

@@ -34,7 +34,7 @@ def remembered(**fields: object) -> tuple[Deps, InMemoryRecall]:
     clock = SimClock(NOW)
     settings = Settings(enabled_channels=("*",), language="en").replace(**fields)
     deps = twin_deps(settings, clock, judge_llm=TemplateLLM())
-    memory = deps.memory
+    memory = deps.summaries
     assert isinstance(memory, InMemoryRecall)
     for n, (key, (summary, topics)) in enumerate(SUMMARIES.items()):
         deps.places.record_visibility(key, key == SECRET, NOW - timedelta(days=1), "g1")
