@@ -33,6 +33,7 @@ from kikimimi.domain.wire import (
     MessageEdited,
     parse_envelope,
 )
+from kikimimi.ports import StorePorts
 from kikimimi.settings import Settings
 from kikimimi_dev.local.fake_discord import FakeDiscord
 from kikimimi_dev.twins.deps import twin_store_ports
@@ -101,10 +102,11 @@ def settings(**changes: Any) -> Settings:
 
 
 def new_gateway(
-    config: Settings, store: InMemoryStore | None = None, backlog: int = 100
+    config: Settings, store: InMemoryStore | StorePorts | None = None, backlog: int = 100
 ) -> tuple[Gateway, MemoryPublisher]:
     publisher = MemoryPublisher()
-    stores = None if store is None else twin_store_ports(store)  # every bot-side port on the one twin
+    # Every bot-side port on the one twin (ports given together are taken as they are).
+    stores = store if store is None or isinstance(store, StorePorts) else twin_store_ports(store)
     gateway = Gateway(config, BacklogPublisher(publisher, max_backlog=backlog), stores)
     # READY waits this long after the last GUILD_CREATE (2 s by default): keep connections quick.
     gateway._connection.guild_ready_timeout = 0.05
@@ -115,7 +117,7 @@ def new_gateway(
 async def running(
     fake: FakeDiscord,
     config: Settings | None = None,
-    store: InMemoryStore | None = None,
+    store: InMemoryStore | StorePorts | None = None,
     *,
     reconnect: bool = False,
     backlog: int = 100,

@@ -23,6 +23,7 @@ from kikimimi_dev.local.fake_discord import (
     Interaction,
     User,
 )
+from kikimimi_dev.twins.deps import twin_memory_ports
 from kikimimi_dev.twins.recall import InMemoryRecall
 from kikimimi_dev.twins.store import InMemoryStore
 from tests.contract.test_gateway import WAIT, Running, running, settings
@@ -421,7 +422,7 @@ def test_what_do_you_know_defers_then_answers_only_the_caller(make_fake_discord:
 
     async def scenario() -> tuple[Interaction, Interaction]:
         async with ready(fake, settings(language="en"), store) as run:
-            run.gateway._recall = InMemoryRecall(store)
+            run.gateway._recall = twin_memory_ports(InMemoryRecall(store))
             know = "kikimimi-me what-do-you-know"
             mine = await run_command(fake, know, moderator=False)
             return mine, await run_command(fake, know, bob, moderator=False, **JA)
