@@ -16,34 +16,20 @@ import functools
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict, Unpack, cast
 
 from kikimimi.domain.reading import ReplyReader
 from kikimimi.ports import (
     LLM,
-    Buffer,
-    Caps,
-    Chunks,
     Clock,
     Discord,
     Embedder,
     Events,
-    Facts,
-    GatewayMarks,
-    GuildHistories,
-    GuildSwitches,
-    Interventions,
     MemoryPorts,
-    OptOuts,
-    Places,
-    Profiles,
     Publisher,
-    Receptions,
-    ReplyDrafts,
     StorePorts,
-    Summaries,
     TaskQueue,
-    Windows,
 )
 from kikimimi.settings import Settings
 from kikimimi.task_routing import task_deadlines, task_routes
@@ -100,25 +86,12 @@ def _local(what: str) -> LocalBackends:
 class Overrides(TypedDict, total=False):
     """Ports given as instances instead of being built from settings."""
 
-    buffer: Buffer
-    windows: Windows
-    interventions: Interventions
-    drafts: ReplyDrafts
-    places: Places
-    caps: Caps
-    receptions: Receptions
-    gateway_marks: GatewayMarks
-    opt_outs: OptOuts
-    switches: GuildSwitches
+    stores: StorePorts  # the bot's side's stored concepts
+    memory: MemoryPorts | None  # the memory layers' (None: memory off)
     tasks: TaskQueue
     discord: Discord
     writer: LLM
     judge_llm: LLM | None
-    summaries: Summaries | None
-    chunks: Chunks | None
-    facts: Facts | None
-    profiles: Profiles | None
-    guild_history: GuildHistories | None
     embedder: Embedder | None
     memory_llm: LLM | None
     reader: ReplyReader
@@ -174,7 +147,12 @@ def _assemble(
 ) -> Deps:
     ports: dict[str, Any] = dict(factories)
     for name, value in overrides.items():
-        if name not in ("events", "sleep"):
+        if name == "stores":
+            ports |= {f.name: functools.partial(_same, getattr(value, f.name)) for f in fields(StorePorts)}
+        elif name == "memory":
+            given = {f.name: None if value is None else getattr(value, f.name) for f in fields(MemoryPorts)}
+            ports |= {name: functools.partial(_same, port) for name, port in given.items()}
+        elif name not in ("events", "sleep"):
             ports[name] = functools.partial(_same, value)
     deps = Deps(settings, cast(PortFactories, ports), clock=clock, events=overrides.get("events", events))
     if "sleep" in overrides:

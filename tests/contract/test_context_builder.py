@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import cast
 
 import pytest
 
 from kikimimi import prompts
 from kikimimi.adapters.firestore import FirestorePorts
-from kikimimi.bootstrap import Overrides
 from kikimimi.domain.context_builder import PlaceContext
 from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine
 from kikimimi.domain.memory.wire import MaintainTask
@@ -46,7 +44,7 @@ def world(request: pytest.FixtureRequest) -> World:
     else:
         client = request.getfixturevalue("firestore_client")
         stored = FirestorePorts(client, prefix="context_")
-        deps = twin_deps(settings, clock, **cast(Overrides, stored.ports()))
+        deps = twin_deps(settings, clock, stores=stored.store_ports(), memory=stored.memory_ports())
     return World(deps, clock)
 
 

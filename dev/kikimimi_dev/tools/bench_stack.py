@@ -64,7 +64,7 @@ def firestore_per_message(settings: Settings, judge_llm: LLM, n: int) -> dict[st
             stored = FirestorePorts(client, "bench-")
             store, recall = stored.counter, stored.memory_counter  # the bot's side's counts, the memory's
             sim = Simulation(settings, judge_llm=judge_llm, start=lines[0].ts)
-            sim.use(stored.ports())
+            sim.deps.use(stored.store_ports(), stored.memory_ports())
             fire = sim.fire
 
             def counted(task: Any) -> None:  # the judge/reply/memory tasks' share of the counts
@@ -115,7 +115,8 @@ def hot_documents(settings: Settings, judge_llm: LLM, n: int, rate: float = 5.0)
         client = firestore.Client(project=emulator.project)
         try:
             sim = Simulation(settings, judge_llm=judge_llm, start=start)
-            sim.use(FirestorePorts(client, "hot-").ports())
+            hot = FirestorePorts(client, "hot-")
+            sim.deps.use(hot.store_ports(), hot.memory_ports())
             api = client._firestore_api  # every write (set, update, transaction, batch) is one Commit RPC
             commit = api.commit
 

@@ -63,7 +63,7 @@ class MeteredSimulation(Simulation):
         self.ops = Operations()
         self.meter = Meter(self.ops)
         deps = self.deps
-        for name, port in STORED_PORTS.items():
+        for name, port in STORED_PORTS.items():  # each port billed by its own methods' rules
             twin = self.recall if name in MEMORY_PORTS else self.store
             if twin is not None:
                 setattr(deps, name, MeteredFirestore(twin, port, self.meter))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -143,11 +143,6 @@ class Simulation:
         # Each delivered message with its place in events.records: timeline(messages=True) shows them.
         self.arrivals: list[tuple[int, Recorded]] = []
         self._next_maintenance = self.clock.now() + MAINTAIN_EVERY
-
-    def use(self, ports: Mapping[str, Any]) -> None:
-        """Run on these stored concepts' ports instead of the twins (the bench's Firestore adapters)."""
-        for name, port in ports.items():
-            setattr(self.deps, name, port)
 
     def run(
         self,

@@ -6,10 +6,10 @@ The one composition root stays `kikimimi.bootstrap`; this module only chooses th
 from __future__ import annotations
 
 from enum import Enum
-from typing import Literal, Unpack, cast
+from typing import Literal, Unpack
 
 from kikimimi.bootstrap import Overrides, build_deps, build_reader
-from kikimimi.ports import Clock, MemoryPorts, StorePorts, port_overrides
+from kikimimi.ports import Clock, MemoryPorts, StorePorts
 from kikimimi.settings import Settings
 from kikimimi.usecases.deps import Deps
 from kikimimi_dev.adapters.extractive_llm import ExtractiveMemoryWriter
@@ -51,10 +51,9 @@ def twin_deps(
     memory = settings.memory_enabled
     if recall is _Recall.ON_STORE:
         recall = InMemoryRecall(store) if memory else None
-    # Typed by port in StorePorts and MemoryPorts: mypy holds each twin to its Protocol there.
-    stored = port_overrides(twin_store_ports(store), None if recall is None else twin_memory_ports(recall))
-    twins = cast(Overrides, stored)
-    twins |= {
+    twins: Overrides = {
+        "stores": twin_store_ports(store),
+        "memory": None if recall is None else twin_memory_ports(recall),
         "tasks": SimTaskQueue(sim_clock),
         "discord": RecordingDiscord(),
         "writer": TemplateLLM(),

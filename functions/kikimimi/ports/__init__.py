@@ -7,7 +7,7 @@ ports.memory: summaries, chunks, facts, profiles, guild memory), re-exported her
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -68,14 +68,7 @@ __all__ = [
     "Summaries",
     "TaskQueue",
     "Windows",
-    "port_overrides",
 ]
-
-
-def port_overrides(stores: StorePorts, memory: MemoryPorts | None) -> dict[str, Any]:
-    """Each stored concept's port by its Deps name (the memory layers' None when `memory` is None)."""
-    found = {f.name: getattr(stores, f.name) for f in fields(stores)}
-    return found | {name: None if memory is None else getattr(memory, name) for name in MEMORY_LAYERS}
 
 
 class Clock(Protocol):

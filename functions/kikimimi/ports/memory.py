@@ -4,9 +4,9 @@ registered with its retention, like ports.stored)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from kikimimi.domain.memory.model import (
     ChannelMemory,
@@ -197,3 +197,8 @@ class MemoryPorts:
     facts: Facts
     profiles: Profiles
     guild_history: GuildHistories
+
+    @classmethod
+    def of(cls, source: Any) -> MemoryPorts:
+        """The ports `source` holds as attributes of the same names (the Firestore adapters)."""
+        return cls(**{f.name: getattr(source, f.name) for f in fields(cls)})

@@ -5,9 +5,9 @@ every Firestore collection has exactly one owner and that the TTL policies match
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.caps import CapDecision
@@ -383,3 +383,8 @@ class StorePorts:
     gateway_marks: GatewayMarks
     opt_outs: OptOuts
     switches: GuildSwitches
+
+    @classmethod
+    def of(cls, source: Any) -> StorePorts:
+        """The ports `source` holds as attributes of the same names (Deps, the Firestore adapters)."""
+        return cls(**{f.name: getattr(source, f.name) for f in fields(cls)})

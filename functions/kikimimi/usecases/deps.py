@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any, Generic, TypedDict, TypeVar, cast, overload
 
 from kikimimi.domain.model import ChannelKey, ChannelSettings, GuildSettings
@@ -181,6 +182,12 @@ class Deps:
                     self._ports[name] = factory()
             return self._ports[name]
 
+    def use(self, stores: StorePorts | None = None, memory: MemoryPorts | None = None) -> None:
+        """Run on these stored concepts' ports from now on (the bench's Firestore adapters, a meter)."""
+        for ports in (stores, memory):
+            for f in fields(ports) if ports is not None else ():
+                setattr(self, f.name, getattr(ports, f.name))
+
     def stored(self) -> dict[str, Any]:
         """Every stored concept's port that is on (memory off: the memory layers' are left out), by name."""
         ports = {name: getattr(self, name) for name in STORED_PORTS}
@@ -189,18 +196,7 @@ class Deps:
     @property
     def stores(self) -> StorePorts:
         """The bot's side's stored concepts together (what export and the gateway read)."""
-        return StorePorts(
-            self.buffer,
-            self.windows,
-            self.interventions,
-            self.drafts,
-            self.places,
-            self.caps,
-            self.receptions,
-            self.gateway_marks,
-            self.opt_outs,
-            self.switches,
-        )
+        return StorePorts.of(self)
 
     @property
     def memory(self) -> MemoryPorts | None:

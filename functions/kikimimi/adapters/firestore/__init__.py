@@ -5,7 +5,6 @@ counting and forgetting they share; `FirestorePorts` builds them on one client a
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from google.cloud import firestore
 
@@ -23,7 +22,7 @@ from kikimimi.adapters.firestore.paths import Paths
 from kikimimi.adapters.firestore.places import Places
 from kikimimi.adapters.firestore.receptions import Receptions
 from kikimimi.adapters.firestore.windows import Windows
-from kikimimi.ports import MemoryPorts, StorePorts, port_overrides
+from kikimimi.ports import MemoryPorts, StorePorts
 
 __all__ = ["FirestorePorts"]
 
@@ -63,23 +62,8 @@ class FirestorePorts:
 
     def store_ports(self) -> StorePorts:
         """The bot's side's adapters together."""
-        return StorePorts(
-            self.buffer,
-            self.windows,
-            self.interventions,
-            self.drafts,
-            self.places,
-            self.caps,
-            self.receptions,
-            self.gateway_marks,
-            self.opt_outs,
-            self.switches,
-        )
+        return StorePorts.of(self)
 
     def memory_ports(self) -> MemoryPorts:
         """The memory layers' adapters together."""
-        return MemoryPorts(self.summaries, self.chunks, self.facts, self.profiles, self.guild_history)
-
-    def ports(self, *, memory: bool = True) -> dict[str, Any]:
-        """The adapters by port name (bootstrap.Overrides' keys); the memory layers' None unless `memory`."""
-        return port_overrides(self.store_ports(), self.memory_ports() if memory else None)
+        return MemoryPorts.of(self)
