@@ -24,6 +24,7 @@ from kikimimi.domain.memory.model import (
     ProfileUpdate,
 )
 from kikimimi.domain.model import ChannelKey, Intervention, LastDecision, Message, ResponseType
+from kikimimi.ports import RETENTIONS
 from kikimimi.usecases.memory.export import FORMAT, MemberExport, export_json, export_member
 from kikimimi_dev.local.fake_discord import Interaction
 from tests.contract.test_gateway import settings
@@ -38,41 +39,16 @@ from tests.fixtures.stored import (
 
 NOW = datetime.now(UTC).replace(microsecond=0)
 
-# Where each Firestore collection's records about a member go in the export …
-EXPORTED: dict[str, tuple[str, ...]] = {
-    paths.MESSAGES: ("buffered", "pending_edits"),
-    paths.INTERVENTIONS: ("interventions",),
-    paths.CHANNELS: ("mentions",),  # the last judgment's reason, when it names them
-    paths.OPT_OUTS: ("standing",),
-    paths.MEMORY_CHANNELS: ("mentions",),  # summary, mood and people naming them
-    paths.CHUNKS: ("summary_lines",),
-    paths.FACTS: ("facts",),
-    paths.MEMORY_GUILDS: ("mentions",),
-    paths.PROFILES: ("profile", "mentions"),  # theirs, and others' notes about them
-}
-# … or why nothing in it is theirs to get.
-NOT_THEIRS: dict[str, str] = {
-    **{
-        paths.judgments(pool): "cached judgments of a conversation, by its digest, kept an hour"
-        for pool in ("", *paths.POOLS)
-    },
-    paths.CAPS: "how often the bot answered someone in the last minutes, under a digest of the id: counts",
-    paths.REPLY_DRAFTS: "the bot's reply until it is posted (minutes); `forget me` drops one naming them",
-    paths.WINDOWS: "a copy of the place's newest buffered lines: `buffered` holds theirs",
-    paths.RECEPTIONS: "per-day counts of how the bot's posts were received: nobody's words",
-    paths.LLM_BUDGET: "a server's LLM calls per day",
-    paths.GATEWAY_MARKS: "the last message id the gateway published per place",
-    paths.GUILD_SETTINGS: "a server's switches",
-}
-
 
 def test_member_export_has_a_part_for_every_stored_concept() -> None:
-    """A new collection (a new stored concept) fails here until the export shows it or says why not."""
+    """A new stored concept fails here until its port's retention names the export parts that show it,
+    or says why nothing in it is a member's (ports.stored.kept)."""
     collections = {v for k, v in vars(paths).items() if k.isupper() and isinstance(v, str)}
     collections |= {paths.judgments(pool) for pool in paths.POOLS}
-    assert set(EXPORTED) | set(NOT_THEIRS) == collections
+    assert {name for r in RETENTIONS.values() for name in r.collections} == collections
     parts = {f.name for f in fields(MemberExport)} - {"guild_id", "user_id", "made_at"}
-    assert {p for ps in EXPORTED.values() for p in ps} == parts
+    assert {p for r in RETENTIONS.values() for p in r.exported} == parts
+    assert all(r.exported or r.not_exported for r in RETENTIONS.values())
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,13 @@ from dataclasses import fields
 from pathlib import Path
 from typing import get_type_hints
 
+import pytest
+
 from kikimimi.adapters.firestore import FirestorePorts, paths
+from kikimimi.domain.retention import Retention
 from kikimimi.ports import RETENTIONS, MemoryPorts, StorePorts
 from kikimimi.usecases.deps import MEMORY_PORTS, STORED_PORTS, Deps
+from kikimimi.usecases.memory.export import MemberExport
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_METHODS = 12  # a port that needs more is two concepts
@@ -42,6 +46,14 @@ def test_every_registered_port_is_a_deps_attribute_and_the_other_way_round() -> 
     assert set(STORED_PORTS) - MEMORY_PORTS == {f.name for f in fields(StorePorts)}
     together = {**get_type_hints(StorePorts), **get_type_hints(MemoryPorts)}
     assert {name: together[name] for name in STORED_PORTS} == STORED_PORTS
+
+
+def test_every_port_names_what_a_members_export_shows_of_it() -> None:
+    parts = {f.name for f in fields(MemberExport)} - {"guild_id", "user_id", "made_at"}
+    named = {part for retention in RETENTIONS.values() for part in retention.exported}
+    assert named == parts, "an export part no port names, or a port naming a part the export lacks"
+    with pytest.raises(ValueError, match="name the export parts"):
+        Retention(("new",), "a day")  # a new concept says what its export is, or why it has none
 
 
 def test_every_port_is_small() -> None:

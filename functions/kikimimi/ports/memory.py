@@ -23,7 +23,14 @@ from kikimimi.domain.retention import Retention
 from kikimimi.ports.stored import kept
 
 
-@kept(Retention(("memory_channels",), "while the place exists; rewritten as chunks roll over", None))
+@kept(
+    Retention(
+        collections=("memory_channels",),
+        kept="while the place exists; rewritten as chunks roll over",
+        ttl_field=None,
+        exported=("mentions",),  # summary, mood and people naming them
+    )
+)
 class Summaries(Protocol):
     """A place's memory document: summary, mood, topics, counters and the epoch a forget moves."""
 
@@ -63,7 +70,13 @@ class Summaries(Protocol):
     def guild_channels(self, guild_id: str) -> list[ChannelMemory]: ...
 
 
-@kept(Retention(("chunks",), "7 days"))
+@kept(
+    Retention(
+        collections=("chunks",),
+        kept="7 days",
+        exported=("summary_lines",),
+    )
+)
 class Chunks(Protocol):
     """The transcripts of summarized windows, and the buffer's lines the next chunk is cut from."""
 
@@ -95,7 +108,14 @@ class Chunks(Protocol):
         ...
 
 
-@kept(Retention(("facts",), "until their retention runs out (maintain deletes them)", None))
+@kept(
+    Retention(
+        collections=("facts",),
+        kept="until their retention runs out (maintain deletes them)",
+        ttl_field=None,
+        exported=("facts",),
+    )
+)
 class Facts(Protocol):
     """What reflection drew from the chunks: facts with their embeddings and retention."""
 
@@ -151,7 +171,14 @@ class Facts(Protocol):
         ...
 
 
-@kept(Retention(("profiles",), "while the member is in the guild and has not asked to be forgotten", None))
+@kept(
+    Retention(
+        collections=("profiles",),
+        kept="while the member is in the guild and has not asked to be forgotten",
+        ttl_field=None,
+        exported=("profile", "mentions"),  # theirs, and others' notes about them
+    )
+)
 class Profiles(Protocol):
     """What the bot keeps about each member of a guild (names, activity, notes)."""
 
@@ -171,7 +198,14 @@ class Profiles(Protocol):
     def delete_profile(self, guild_id: str, user_id: str) -> bool: ...
 
 
-@kept(Retention(("memory_guilds",), "while the guild keeps the bot", None))
+@kept(
+    Retention(
+        collections=("memory_guilds",),
+        kept="while the guild keeps the bot",
+        ttl_field=None,
+        exported=("mentions",),
+    )
+)
 class GuildHistories(Protocol):
     """A guild's long-term history and recent events."""
 

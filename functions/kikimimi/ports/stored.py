@@ -45,7 +45,9 @@ def kept(retention: Retention) -> Callable[[P], P]:
 
 @kept(
     Retention(
-        ("messages",), "each message for BUFFER_TTL_MINUTES; a tombstone or early edit for TOMBSTONE_DAYS"
+        collections=("messages",),
+        kept="each message for BUFFER_TTL_MINUTES; a tombstone or early edit for TOMBSTONE_DAYS",
+        exported=("buffered", "pending_edits"),
     )
 )
 class Buffer(Protocol):
@@ -108,7 +110,13 @@ class Buffer(Protocol):
         ...
 
 
-@kept(Retention(("windows",), "the newest lines of a place while it is busy (minutes)"))
+@kept(
+    Retention(
+        collections=("windows",),
+        kept="the newest lines of a place while it is busy (minutes)",
+        not_exported="a copy of the place's newest buffered lines: `buffered` holds theirs",
+    )
+)
 class Windows(Protocol):
     """Reads of a place's newest lines, and the shared copy of them every function keeps in step."""
 
@@ -141,7 +149,13 @@ class Windows(Protocol):
         ...
 
 
-@kept(Retention(("interventions",), "a day"))
+@kept(
+    Retention(
+        collections=("interventions",),
+        kept="a day",
+        exported=("interventions",),
+    )
+)
 class Interventions(Protocol):
     """What the bot did in a place (its snippet of the conversation), kept a day."""
 
@@ -166,7 +180,13 @@ class Interventions(Protocol):
         ...
 
 
-@kept(Retention(("reply_drafts",), "an hour"))
+@kept(
+    Retention(
+        collections=("reply_drafts",),
+        kept="an hour",
+        not_exported="the bot's reply until it is posted (minutes); `forget me` drops one naming them",
+    )
+)
 class ReplyDrafts(Protocol):
     """Replies written but not posted yet, kept for their task's retries."""
 
@@ -187,7 +207,14 @@ class ReplyDrafts(Protocol):
         ...
 
 
-@kept(Retention(("channels",), "while the place exists (its last decision until a forget)", None))
+@kept(
+    Retention(
+        collections=("channels",),
+        kept="while the place exists (its last decision until a forget)",
+        ttl_field=None,
+        exported=("mentions",),  # the last judgment's reason, when it names them
+    )
+)
 class Places(Protocol):
     """A place's own document: moderator settings, last decision, troubles, visibility; its erasure."""
 
@@ -231,8 +258,10 @@ class Places(Protocol):
 
 @kept(
     Retention(
-        ("caps", "judgments", "watch_judgments", "tension_judgments", "llm_budget"),
-        "a day (caps and cached judgments over their window; budget counters for their day)",
+        collections=("caps", "judgments", "watch_judgments", "tension_judgments", "llm_budget"),
+        kept="a day (caps and cached judgments over their window; budget counters for their day)",
+        not_exported="answer counts under a digest of the id, judgments by a conversation's digest, a "
+        "server's LLM calls per day: nobody's words",
     )
 )
 class Caps(Protocol):
@@ -285,7 +314,13 @@ class Caps(Protocol):
         ...
 
 
-@kept(Retention(("receptions",), "the days the talkativeness reads back"))
+@kept(
+    Retention(
+        collections=("receptions",),
+        kept="the days the talkativeness reads back",
+        not_exported="per-day counts of how the bot's posts were received: nobody's words",
+    )
+)
 class Receptions(Protocol):
     """How people received the bot's posts: counts per place and day."""
 
@@ -313,7 +348,13 @@ class Receptions(Protocol):
         ...
 
 
-@kept(Retention(("gateway_marks",), "30 days"))
+@kept(
+    Retention(
+        collections=("gateway_marks",),
+        kept="30 days",
+        not_exported="the last message id the gateway published per place",
+    )
+)
 class GatewayMarks(Protocol):
     """The last message id the gateway published per place: where a catch-up starts."""
 
@@ -328,7 +369,14 @@ class GatewayMarks(Protocol):
         ...
 
 
-@kept(Retention(("opt_outs",), "while the guild keeps the bot (a forget marker: FORGET_WINDOW)", None))
+@kept(
+    Retention(
+        collections=("opt_outs",),
+        kept="while the guild keeps the bot (a forget marker: FORGET_WINDOW)",
+        ttl_field=None,
+        exported=("standing",),
+    )
+)
 class OptOuts(Protocol):
     """Per guild, the members who opted out, opted back in, or asked to be forgotten."""
 
@@ -352,7 +400,14 @@ class OptOuts(Protocol):
         ...
 
 
-@kept(Retention(("guild_settings",), "while the guild keeps the bot", None))
+@kept(
+    Retention(
+        collections=("guild_settings",),
+        kept="while the guild keeps the bot",
+        ttl_field=None,
+        not_exported="a server's switches",
+    )
+)
 class GuildSwitches(Protocol):
     """The switches a server's admins set."""
 
