@@ -13,8 +13,10 @@ import pytest
 from kikimimi.adapters.firestore import FirestorePorts, paths
 from kikimimi.domain.retention import Retention
 from kikimimi.ports import RETENTIONS, MemoryPorts, StorePorts
+from kikimimi.settings import Settings
 from kikimimi.usecases.deps import MEMORY_PORTS, STORED_PORTS, Deps
 from kikimimi.usecases.memory.export import MemberExport
+from kikimimi_dev.twins.deps import twin_deps
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_METHODS = 12  # a port that needs more is two concepts
@@ -82,3 +84,11 @@ def test_the_firestore_adapters_are_one_class_per_port() -> None:
     assert len({type(adapter) for adapter in adapters.values()}) == len(STORED_PORTS)
     for name, port in STORED_PORTS.items():
         assert set(methods(port)) <= set(dir(adapters[name])), name
+
+
+def test_deps_iterates_its_stored_ports_and_leaves_memorys_out_when_it_is_off() -> None:
+    on = twin_deps(Settings(memory_enabled=True)).stored()
+    assert set(on) == set(STORED_PORTS)
+    assert all(set(methods(STORED_PORTS[name])) <= set(dir(port)) for name, port in on.items())
+    off = twin_deps(Settings(memory_enabled=False)).stored()
+    assert set(off) == set(STORED_PORTS) - MEMORY_PORTS

@@ -1,4 +1,5 @@
-"""In-memory twin of the Recall port, with the Firestore adapter's semantics and read/write counters."""
+"""In-memory twin of the memory layers' ports (summaries, chunks, facts, profiles, guild memory), with the
+Firestore adapters' semantics and read/write counters."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The in-memory Recall's tables, and its forgetting: what a delete, an edit or a forget request changes."""
+"""The recall twin's tables, and its forgetting: what a delete, an edit or a forget request changes."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from kikimimi_dev.twins.store import InMemoryStore
 
 
 class RecallState:
-    """The in-memory Recall's tables and counters (shared by its parts)."""
+    """The recall twin's tables and counters (shared by its parts)."""
 
     def __init__(self, store: InMemoryStore) -> None:
         self._store = store
@@ -40,7 +40,7 @@ class RecallState:
 
 
 class ForgettingRecall(RecallState):
-    """Forgetting on the in-memory Recall, with the Firestore adapter's semantics."""
+    """Forgetting on the recall twin, with the Firestore adapter's semantics."""
 
     def bump_epoch(self, key: ChannelKey) -> None:
         with self._lock:

@@ -1,4 +1,5 @@
-"""In-memory twin of the Store port, for tests, replay and the local stack."""
+"""In-memory twin of the bot's side's stored concepts (every port of StorePorts on one object), for
+tests, replay and the local stack."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def _normalized(message: Message) -> Message:
 
 
 class InMemoryStore(ForgettingStore, BufferChangeLog, OptOutLists, GuildSwitchTable, ReceptionCounts):
-    """Store on dicts with the Firestore adapter's semantics and read/write counters."""
+    """The bot's side's ports on dicts, with the Firestore adapter's semantics and read/write counters."""
 
     def __init__(self) -> None:
         super().__init__()

@@ -1,4 +1,4 @@
-"""The in-memory Store's change times: every buffer document written gets the next server time, and an
+"""The store twin's change times: every buffer document written gets the next server time, and an
 erase or an intervention moves its marker (as adapters/firestore/buffer.py keeps `changed_at`)."""
 
 from __future__ import annotations

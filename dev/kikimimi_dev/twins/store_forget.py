@@ -1,4 +1,4 @@
-"""The in-memory Store's tables, and what forgetting reads and removes: tombstones, a user's, a place's."""
+"""The store twin's tables, and what forgetting reads and removes: tombstones, a user's, a place's."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ PENDING_EDIT = "pending_edit"
 
 
 class StoreState:
-    """The in-memory Store's tables and counters (shared by its parts)."""
+    """The store twin's tables and counters (shared by its parts)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -60,7 +60,7 @@ class StoreState:
 
 
 class ForgettingStore(StoreState):
-    """Tombstone checks and forgetting on the in-memory Store."""
+    """Tombstone checks and forgetting on the store twin."""
 
     # The Store's tables for reply drafts and the gateway's marks (InMemoryStore makes them).
     _drafts: dict[tuple[str, str], tuple[ReplyDraft, datetime]]

@@ -1,4 +1,4 @@
-"""The in-memory Store's guild switches: one document per guild, as Firestore keeps guild_settings/{guild}."""
+"""The store twin's guild switches: one document per guild, as Firestore keeps guild_settings/{guild}."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The in-memory Store's opt-out lists: one document per guild, as Firestore keeps opt_outs/{guild}."""
+"""The store twin's opt-out lists: one document per guild, as Firestore keeps opt_outs/{guild}."""
 
 from __future__ import annotations
 

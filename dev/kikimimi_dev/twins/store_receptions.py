@@ -1,4 +1,4 @@
-"""The in-memory Store's reception counts: one document per place and day, as Firestore keeps
+"""The store twin's reception counts: one document per place and day, as Firestore keeps
 channels/{key}/receptions/{day} (the adapter's own document logic)."""
 
 from __future__ import annotations

@@ -245,7 +245,7 @@ class Places(Protocol):
         ...
 
     def guild_places(self, guild_id: str) -> list[str]:
-        """Ids of the channels of a guild the Store holds anything for (buffered messages, a recorded
+        """Ids of the channels of a guild the bot's side holds anything for (buffered messages, a recorded
         visibility), sorted."""
         ...
 

@@ -17,7 +17,7 @@ from kikimimi.settings import Settings
 from kikimimi.usecases import place_lines
 from kikimimi.usecases.deps import Deps, cached
 
-INTERVENTIONS = 10  # interventions a use reads (Store.interventions_since's default)
+INTERVENTIONS = 10  # interventions a use reads (Interventions.interventions_since's default)
 SETTINGS_CACHE_SECONDS = 30  # a read per message is waste; a moderator's change shows within this
 # Chattiness level → (the settings it was tuned from, the tuned settings): built once per level, not per
 # message (a process has one Settings; a new one, as in tests, is tuned afresh).
@@ -129,7 +129,7 @@ def between(
 ) -> list[Message]:
     """Buffered messages created in [after, until], oldest first, at most `limit` (a summary's window):
     from `by`'s copy of the place when it holds them all (a look, or the shared copy and a look), else
-    read (Recall.messages_after)."""
+    read (Chunks.messages_after)."""
     held = _copy(deps, by).between(deps.windows, key, after, until, limit, now)
     if held is not None:
         return held
