@@ -29,7 +29,7 @@ def test_privacy_tells_a_member_what_is_read_and_kept_here_in_the_servers_langua
     fake = make_fake_discord()
     off = fake.add_channel(fake.guild.id, "off-topic")
     store = InMemoryStore()
-    store.save_channel_settings(
+    store.places.save_channel_settings(
         ChannelKey(fake.channel.id), ChannelSettings(enabled=True, visibility="private")
     )
     config = settings(enabled_channels=(), buffer_ttl_minutes=45.0)

@@ -183,7 +183,7 @@ def test_a_catch_up_after_a_restart_publishes_the_gap_and_the_pipeline_answers(s
     s.sim.run([live(m) for m in before], drain=False)
     key = ChannelKey("111")
     # The previous process saved its mark at shutdown; this one has none in memory.
-    s.sim.store.save_gateway_marks({key: str(before[-1].id)}, START + timedelta(days=30))
+    s.sim.store.gateway_marks.save_gateway_marks({key: str(before[-1].id)}, START + timedelta(days=30))
     room.delete(str(before[-1].id))  # deleted while the gateway was down
     missed = room.post(snowflake(60), "bob", "did anyone see the alert?")
     stale = room.post(snowflake(90), "alice", "kikimimi, is the deploy done?", mention=True)

@@ -175,7 +175,7 @@ def test_an_admin_override_wins_over_discords_permissions(scenario: Make) -> Non
     writer = RecordingWriter()
     s = scenario(writer=writer)
     # Discord says public, a moderator says private: the override wins.
-    s.sim.store.save_channel_settings(ChannelKey(MODS), ChannelSettings(visibility="private"))
+    s.sim.store.places.save_channel_settings(ChannelKey(MODS), ChannelSettings(visibility="private"))
     run(
         s,
         visibility("general", False, 0),
@@ -233,7 +233,7 @@ def test_a_moderators_private_override_leaves_the_guild_memory_at_once(scenario:
     assert before is not None and MODS in {c.key_id for c in before.channels}
     # `/kikimimi visibility private`: the gateway saves the override, then publishes the channel again
     # (Discord still says public).
-    s.sim.store.save_channel_settings(ChannelKey(MODS), ChannelSettings(visibility="private"))
+    s.sim.store.places.save_channel_settings(ChannelKey(MODS), ChannelSettings(visibility="private"))
     run(s, visibility(MODS, False, 2 * 3600 + 5))
     after = s.sim.recall.guild_memory("g1")
     assert after is not None and {c.key_id for c in after.channels} == {"general"}
@@ -246,7 +246,7 @@ def test_an_older_observation_never_overwrites_a_newer_one(scenario: Make) -> No
     s = scenario()
     ingest(s.sim.deps, visibility(MODS, True, 100))
     assert ingest(s.sim.deps, visibility(MODS, False, 50)) == "visibility"  # delivered late: ignored
-    stored = s.sim.store.channel_settings(ChannelKey(MODS))
+    stored = s.sim.store.places.channel_settings(ChannelKey(MODS))
     assert stored.private is True and stored.private_at == START + timedelta(seconds=100)
     assert [e["changed"] for e in s.sim.events.named("visibility")] == [True, False]
 

@@ -128,7 +128,9 @@ def test_an_edit_replaces_the_old_text_wherever_a_delete_would_remove_it() -> No
     assert isinstance(recall, InMemoryRecall)
     [line] = [x for c in recall.chunks(KEY) for x in c.lines if x.message_id == "m010"]
     assert line.text == EDITED
-    assert any("redacted" in i for intervention in sim.store.interventions(KEY) for i in intervention.context)
+    assert any(
+        "redacted" in i for intervention in sim.store.interventions_of(KEY) for i in intervention.context
+    )
 
 
 def test_forget_me_removes_a_member_and_keeps_the_others() -> None:

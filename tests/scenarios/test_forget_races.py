@@ -176,7 +176,7 @@ def test_forget_races_a_judgment_being_written_keeps_no_reason_naming_the_member
     sim.deliver(said("a1", 110, "ann", "where is the wiki page for the release checklist"), at(110))
     sim.drain()
     assert judge.calls >= 1
-    last = sim.store.channel_settings(KEY).last_decision
+    last = sim.store.places.channel_settings(KEY).last_decision
     assert last is not None and last.trigger_id == "a1" and last.reason == ""
 
 

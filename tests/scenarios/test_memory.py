@@ -175,7 +175,8 @@ def test_a_concurrent_summary_of_the_same_window_loses_and_counts_nothing() -> N
 def test_exchanges_make_a_stranger_an_acquaintance_and_the_reply_prompt_shows_it() -> None:
     writer = RecordingWriter()
     sim = Simulation(Settings(enabled_channels=("*",)), writer=writer, start=START)
-    sim.store.record_visibility(KEY, False, START)  # a public channel: its topics may go into the profile
+    # a public channel: its topics may go into the profile
+    sim.store.places.record_visibility(KEY, False, START)
     talk = []
     for k in range(7):  # alice talks to the bot 7 times; bob only chats
         t = k * 1200

@@ -19,7 +19,7 @@ from kikimimi.domain.wire import MessageCreated, dump
 from kikimimi.logs import JsonLogEvents
 from kikimimi.ports import LLMRequest, LLMResult, TaskQueue
 from kikimimi.settings import Settings
-from kikimimi.usecases.deps import MEMORY_PORTS, STORED_PORTS
+from kikimimi.usecases.deps import STORED_PORTS
 from kikimimi.usecases.memory.maintain import maintain
 from kikimimi_dev.tools import bench_rooms
 from kikimimi_dev.tools.bench_chat import JUDGE_ANSWER
@@ -64,7 +64,7 @@ class MeteredSimulation(Simulation):
         self.meter = Meter(self.ops)
         deps = self.deps
         for name, port in STORED_PORTS.items():  # each port billed by its own methods' rules
-            twin = self.recall if name in MEMORY_PORTS else self.store
+            twin = getattr(deps, name)
             if twin is not None:
                 setattr(deps, name, MeteredFirestore(twin, port, self.meter))
         deps.tasks = cast(TaskQueue, MeteredTasks(self.tasks, self.meter))

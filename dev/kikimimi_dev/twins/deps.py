@@ -27,8 +27,19 @@ class _Recall(Enum):
 
 
 def twin_store_ports(store: InMemoryStore) -> StorePorts:
-    """The bot's side's stored concepts on one store twin (its dicts are their shared state)."""
-    return StorePorts(store, store, store, store, store, store, store, store, store, store)
+    """The bot's side's stored concepts: a twin per port, each a view of the one store state."""
+    return StorePorts(
+        buffer=store.buffer,
+        windows=store.windows,
+        interventions=store.interventions,
+        drafts=store.drafts,
+        places=store.places,
+        caps=store.caps,
+        receptions=store.receptions,
+        gateway_marks=store.gateway_marks,
+        opt_outs=store.opt_outs,
+        switches=store.switches,
+    )
 
 
 def twin_memory_ports(recall: InMemoryRecall) -> MemoryPorts:
