@@ -78,8 +78,8 @@ def test_a_delete_removes_the_text_from_every_layer() -> None:
     assert sim.store.tombstones(KEY) == ["m010"]
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    assert all(x.message_id != "m010" for c in recall.chunks(KEY) for x in c.lines)
-    memory = recall.channel_memory(KEY)
+    assert all(x.message_id != "m010" for c in recall.chunks_of(KEY) for x in c.lines)
+    memory = recall.summaries.channel_memory(KEY)
     assert memory.summary  # rebuilt from the lines left, not left empty
     [forgotten] = sim.events.named("forgotten")
     assert forgotten["chunks"] == 1 and forgotten["facts"] >= 1 and forgotten["snippets"] == 1
@@ -126,7 +126,7 @@ def test_an_edit_replaces_the_old_text_wherever_a_delete_would_remove_it() -> No
     assert kept(sim, SECRET) == []
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    [line] = [x for c in recall.chunks(KEY) for x in c.lines if x.message_id == "m010"]
+    [line] = [x for c in recall.chunks_of(KEY) for x in c.lines if x.message_id == "m010"]
     assert line.text == EDITED
     assert any(
         "redacted" in i for intervention in sim.store.interventions_of(KEY) for i in intervention.context
@@ -144,8 +144,11 @@ def test_forget_me_removes_a_member_and_keeps_the_others() -> None:
     assert kept(sim, SECRET) == []
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    assert recall.profile("g1", "u_alice") is None and recall.profile("g1", "u_bob") is not None
-    lines = [x for c in recall.chunks(KEY) for x in c.lines]
+    assert (
+        recall.profiles.profile("g1", "u_alice") is None
+        and recall.profiles.profile("g1", "u_bob") is not None
+    )
+    lines = [x for c in recall.chunks_of(KEY) for x in c.lines]
     assert lines and all(x.author_id != "u_alice" for x in lines)
     assert all(f.source_authors != ("u_alice",) for f in recall.all_facts(KEY))
     export = export_member(sim.deps.stores, sim.deps.memory, "g1", "u_alice", sim.clock.now())

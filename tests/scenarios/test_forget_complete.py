@@ -103,12 +103,12 @@ def test_forget_me_rewrites_the_bots_own_lines_that_name_or_quote_the_member() -
     assert any(m.content.startswith("alice, about") for m in own)  # the answer to her names and quotes her
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    assert any(x.is_self and "alice" in x.text for c in recall.chunks(GENERAL) for x in c.lines)
+    assert any(x.is_self and "alice" in x.text for c in recall.chunks_of(GENERAL) for x in c.lines)
     assert send(sim, request("user", 7200, user_id="u_alice")) == "forgotten"
     assert kept(sim, "alice") == [] and kept(sim, SECRET) == [] and kept(sim, "u_alice") == []
     answers = [m.content for m in sim.store.messages(GENERAL) if m.is_self]
     assert any(a.startswith("bob, about") for a in answers)  # the bot's other lines stay
-    assert any(x.is_self and "bob" in x.text for c in recall.chunks(GENERAL) for x in c.lines)
+    assert any(x.is_self and "bob" in x.text for c in recall.chunks_of(GENERAL) for x in c.lines)
 
 
 def test_no_cap_document_is_named_by_a_user_id_and_forget_me_deletes_hers() -> None:
@@ -145,9 +145,9 @@ def test_forget_channel_takes_the_channel_out_of_every_profile_past_a_thousand()
     updates = [ProfileUpdate(f"u{i:04d}", f"n{i}", "c1", at(i), exchanges=1) for i in range(1001)]
     memory = ChannelMemory(GENERAL, guild_id="g1", summary="s", seq=1, updated_at=START)
     chunk = Chunk(1, (ChunkLine("m1", START, "u0000", "n0", "hello"),), START)
-    assert recall.commit_summary(memory, 0, chunk, updates)
+    assert recall.summaries.commit_summary(memory, 0, chunk, updates)
     assert forget_channel(deps, "g1", "c1")["profiles"] == 1001
-    assert not [p.user_id for p in recall.profiles() if "c1" in p.channels_active]
+    assert not [p.user_id for p in recall.all_profiles() if "c1" in p.channels_active]
 
 
 def test_a_forgotten_channel_keeps_no_cap_document() -> None:
@@ -176,11 +176,15 @@ def test_a_deleted_thread_takes_the_thread_and_leaves_its_channel() -> None:
     sim = chat(new_sim())
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    assert recall.chunks(THREAD) and recall.chunks(GENERAL)
+    assert recall.chunks_of(THREAD) and recall.chunks_of(GENERAL)
     send(sim, request("channel", 7200, thread_id="t1", reason="thread_deleted", by=BOT))
-    assert sim.store.messages(THREAD) == [] and recall.chunks(THREAD) == []
+    assert sim.store.messages(THREAD) == [] and recall.chunks_of(THREAD) == []
     assert "c1:t1" not in twin_documents(sim.store, recall).get("memory_channels", {})
-    assert sim.store.messages(GENERAL) and recall.chunks(GENERAL) and recall.channel_memory(GENERAL).summary
+    assert (
+        sim.store.messages(GENERAL)
+        and recall.chunks_of(GENERAL)
+        and recall.summaries.channel_memory(GENERAL).summary
+    )
     assert kept(sim, "is asleep in the thread") == []
 
 

@@ -205,7 +205,7 @@ def test_forget_races_the_server_memory_is_rebuilt_when_the_members_chunks_expir
     sim.drain()
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    recall.save_guild_memory(
+    recall.guild_history.save_guild_memory(
         GuildMemory(
             guild_id="g1", long_term=f"Someone once shared the wiki login {PASSWORD}.", updated_at=at(0)
         )
@@ -213,7 +213,7 @@ def test_forget_races_the_server_memory_is_rebuilt_when_the_members_chunks_expir
     sim.deliver(forget(3600), at(3600))
     # The erase in ingest writes no text: the rewrite (a model's call) is a task on the memory queue.
     assert [t.name for t in sim.tasks.pending if t.name.startswith("guild-memory-g1-")]
-    assert recall.guild_memory("g1").long_term.endswith(f"{PASSWORD}.")
+    assert recall.guild_history.guild_memory("g1").long_term.endswith(f"{PASSWORD}.")
     sim.drain()
     assert kept(sim, PASSWORD) == []
     assert withheld.marks(sim.deps, "g1").forgotten  # the marker, by a digest: no id, no words
@@ -227,9 +227,11 @@ def test_forget_races_a_summary_older_than_its_chunks_is_rebuilt() -> None:
     sim.drain()
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    memory = recall.channel_memory(KEY)
-    assert recall.commit_rebuild(replace(memory, summary=f"{memory.summary} The wiki login is {PASSWORD}."))
+    memory = recall.summaries.channel_memory(KEY)
+    assert recall.summaries.commit_rebuild(
+        replace(memory, summary=f"{memory.summary} The wiki login is {PASSWORD}.")
+    )
     sim.deliver(forget(8 * 86400), at(8 * 86400))
     sim.drain()
     assert kept(sim, PASSWORD) == []
-    assert recall.channel_memory(KEY).summary  # rebuilt from the chunks left, not left empty
+    assert recall.summaries.channel_memory(KEY).summary  # rebuilt from the chunks left, not left empty

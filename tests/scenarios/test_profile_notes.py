@@ -49,7 +49,7 @@ def conversation(s: Scenario, *, private: bool = False, channel: str = "general"
 def profile(s: Scenario, user: str) -> UserProfile | None:
     recall = s.sim.recall
     assert isinstance(recall, InMemoryRecall)
-    return recall.profile("g1", f"id_{user}")
+    return recall.profiles.profile("g1", f"id_{user}")
 
 
 def later(

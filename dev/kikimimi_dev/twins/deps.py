@@ -43,8 +43,14 @@ def twin_store_ports(store: InMemoryStore) -> StorePorts:
 
 
 def twin_memory_ports(recall: InMemoryRecall) -> MemoryPorts:
-    """The memory layers' stored concepts on one recall twin (it reads the store twin's buffer)."""
-    return MemoryPorts(recall, recall, recall, recall, recall)
+    """The memory layers' stored concepts: a twin per port, each a view of the one recall state."""
+    return MemoryPorts(
+        summaries=recall.summaries,
+        chunks=recall.chunks,
+        facts=recall.facts,
+        profiles=recall.profiles,
+        guild_history=recall.guild_history,
+    )
 
 
 def twin_deps(
