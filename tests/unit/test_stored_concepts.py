@@ -10,6 +10,7 @@ from typing import get_type_hints
 
 import pytest
 
+from kikimimi import bootstrap
 from kikimimi.adapters.firestore import FirestorePorts, paths
 from kikimimi.domain.retention import Retention
 from kikimimi.ports import RETENTIONS, MemoryPorts, StorePorts
@@ -92,3 +93,12 @@ def test_deps_iterates_its_stored_ports_and_leaves_memorys_out_when_it_is_off() 
     assert all(set(methods(STORED_PORTS[name])) <= set(dir(port)) for name, port in on.items())
     off = twin_deps(Settings(memory_enabled=False)).stored()
     assert set(off) == set(STORED_PORTS) - MEMORY_PORTS
+
+
+def test_the_composition_root_builds_every_stored_port_on_firestore(monkeypatch: pytest.MonkeyPatch) -> None:
+    built = FirestorePorts(client=None)  # no client is reached before a call
+    monkeypatch.setattr(bootstrap, "build_stored", lambda settings: built)
+    deps = bootstrap.build_deps(Settings(memory_enabled=True))
+    assert deps.stored() == {name: getattr(built, name) for name in STORED_PORTS}
+    off = bootstrap.build_deps(Settings(memory_enabled=False))
+    assert set(off.stored()) == set(STORED_PORTS) - MEMORY_PORTS
