@@ -25,14 +25,14 @@ INTENT_HELP = (
 
 
 def build(settings: Settings) -> Gateway:
-    """The gateway with its Publisher and Store from the one composition root."""
+    """The gateway with its Publisher and StorePorts from the one composition root."""
     from kikimimi import bootstrap
 
     if settings.discord_gateway_url or settings.discord_api_base != Settings().discord_api_base:
         point_discord_py_at(settings.discord_api_base.rsplit("/api/", 1)[0])
     publisher = bootstrap.build_publisher(settings)
     backlog = BacklogPublisher(publisher, settings.gateway_backlog)
-    return Gateway(settings, backlog, bootstrap.build_store(settings))
+    return Gateway(settings, backlog, bootstrap.build_store_ports(settings))
 
 
 async def serve(gateway: Gateway, token: str, stop: asyncio.Event | None = None) -> int:

@@ -11,7 +11,7 @@ from typing import TypeGuard
 
 from kikimimi.domain.model import ChannelKey, ChannelSettings
 from kikimimi.domain.wire import GatewayEnvelope, MessageCreated, MessageEdited
-from kikimimi.ports import Clock, Store
+from kikimimi.ports import Clock, StorePorts
 from kikimimi.settings import Settings
 
 from . import envelopes
@@ -29,7 +29,12 @@ class Admission:
     """Decides each envelope the client hears, and hands the admitted ones to the backlog."""
 
     def __init__(
-        self, settings: Settings, backlog: BacklogPublisher, store: Store | None, clock: Clock, names: Names
+        self,
+        settings: Settings,
+        backlog: BacklogPublisher,
+        store: StorePorts | None,
+        clock: Clock,
+        names: Names,
     ) -> None:
         self.settings = settings
         self.backlog = backlog
@@ -179,12 +184,12 @@ class Admission:
     async def save_settings(self, channel_id: str, settings: ChannelSettings) -> None:
         self.overrides[channel_id] = settings
         if self.store is not None:
-            await asyncio.to_thread(self.store.save_channel_settings, ChannelKey(channel_id), settings)
+            await asyncio.to_thread(self.store.places.save_channel_settings, ChannelKey(channel_id), settings)
 
     async def load_settings(self, channel_id: str) -> ChannelSettings:
         if channel_id in self.overrides or self.store is None:
             return self.overrides.get(channel_id, ChannelSettings())
-        value = await asyncio.to_thread(self.store.channel_settings, ChannelKey(channel_id))
+        value = await asyncio.to_thread(self.store.places.channel_settings, ChannelKey(channel_id))
         # A slash command may have saved newer settings while this read was in flight.
         return self.overrides.setdefault(channel_id, value)
 

@@ -16,7 +16,7 @@ import discord
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.rule_terms import is_addressed
 from kikimimi.domain.wire import GatewayEnvelope, MessageCreated, MessageDeleted
-from kikimimi.ports import Clock, Store
+from kikimimi.ports import Clock, StorePorts
 
 from . import catchup_plan as plans
 from . import envelopes
@@ -60,7 +60,7 @@ class CatchUp:
     def __init__(
         self,
         *,
-        store: Store | None,
+        store: StorePorts | None,
         marks: Marks,
         hand_on: Callable[[GatewayEnvelope], None],
         enabled: Callable[[str], Awaitable[bool]],
@@ -204,14 +204,16 @@ class CatchUp:
     async def _mark(self, key: ChannelKey) -> int | None:
         """This process's mark, or the saved one (read once per place and process)."""
         if self._store is not None and self._marks.unloaded(key):
-            saved = await asyncio.to_thread(self._store.gateway_marks, [key])
+            saved = await asyncio.to_thread(self._store.gateway_marks.gateway_marks, [key])
             self._marks.load(key, saved.get(key))
         return self._marks.known(key)
 
     async def _buffered(self, key: ChannelKey, now: datetime) -> list[int]:
         if self._store is None:
             return []
-        found = await asyncio.to_thread(self._store.recent_messages, key, now - self._age, BUFFER_READ)
+        found = await asyncio.to_thread(
+            self._store.windows.recent_messages, key, now - self._age, BUFFER_READ
+        )
         return [int(m.id) for m in found if m.id.isdigit()]
 
     def _addressed(self, envelope: MessageCreated) -> bool:

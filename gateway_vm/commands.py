@@ -251,7 +251,9 @@ class KikimimiCommands(app_commands.Group):
         _, lang = found
         if self.client.store is not None:  # none only where the gateway runs without Firestore (tests)
             chosen = GuildSettings(grounding=switch.value == "on")
-            await asyncio.to_thread(self.client.store.save_guild_settings, str(interaction.guild.id), chosen)
+            await asyncio.to_thread(
+                self.client.store.switches.save_guild_settings, str(interaction.guild.id), chosen
+            )
         await interaction.followup.send(say(lang, f"grounding_set.{switch.value}"), ephemeral=True)
 
     @app_commands.command(name=ls("forget-channel.name"), description=ls("forget-channel.desc"))

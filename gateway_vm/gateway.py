@@ -15,7 +15,7 @@ from discord import app_commands
 from kikimimi.adapters.clock import SystemClock
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import GatewayEnvelope
-from kikimimi.ports import Clock, Store
+from kikimimi.ports import Clock, StorePorts
 from kikimimi.settings import Settings
 
 from . import envelopes, guide, heartbeat
@@ -54,7 +54,7 @@ class Gateway(discord.AutoShardedClient):
         self,
         settings: Settings,
         backlog: BacklogPublisher,
-        store: Store | None,
+        store: StorePorts | None,
         clock: Clock | None = None,
     ) -> None:
         shards: dict[str, Any] = {}
@@ -142,7 +142,9 @@ class Gateway(discord.AutoShardedClient):
         if not changed or self.store is None:
             return 0
         try:
-            await asyncio.to_thread(self.store.save_gateway_marks, changed, self.clock.now() + MARK_TTL)
+            await asyncio.to_thread(
+                self.store.gateway_marks.save_gateway_marks, changed, self.clock.now() + MARK_TTL
+            )
         except Exception as exc:  # Firestore unavailable: a later save (or the buffer) covers it
             self.marks.keep(changed)
             log.warning(

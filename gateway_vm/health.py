@@ -2,7 +2,7 @@
 bot last posted (and whether Discord refused a post), how the last catch-up went here.
 
 Each fact comes from where it is recorded, never guessed: the failures the functions record on the
-channel document (`Store.troubles`), the judge's last decision, the LLM counters the budgets are
+channel document (`StorePorts.troubles`), the judge's last decision, the LLM counters the budgets are
 kept in, the interventions (what the bot did, kept a day) and this process's latest catch-up.
 """
 
@@ -39,12 +39,12 @@ def read_facts(store: Any, settings: Settings, channel: str, guild_id: str, now:
     """The store's reads for one status (a thread: its channel's): four small reads, off the event loop."""
     key = ChannelKey(channel)
     day = now.date().isoformat()  # limits.day_of: budgets count UTC days
-    posts = store.interventions_since(key, now - POSTS_KEPT, 1)
+    posts = store.interventions.interventions_since(key, now - POSTS_KEPT, 1)
     counts_day = settings.llm_calls_per_guild_per_day > 0
     return Facts(
-        troubles=store.troubles(key),
-        judgments_this_hour=store.llm_judgments_since(key, now - timedelta(hours=1)),
-        calls_today=store.llm_calls_on(guild_id, day) if counts_day else None,
+        troubles=store.places.troubles(key),
+        judgments_this_hour=store.caps.llm_judgments_since(key, now - timedelta(hours=1)),
+        calls_today=store.caps.llm_calls_on(guild_id, day) if counts_day else None,
         last_post=posts[-1] if posts else None,
     )
 

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime, timedelta
 
-from kikimimi.ports import Clock, Store
+from kikimimi.ports import Clock, StorePorts
 
 log = logging.getLogger(__name__)
 # A change made by another gateway process (a replica, the process before a restart) shows within this;
@@ -25,7 +25,7 @@ class OptOutList:
 
     def __init__(
         self,
-        store: Store | None,
+        store: StorePorts | None,
         clock: Clock,
         lookup: Callable[[str, str], Awaitable[Iterable[str]]] | None = None,
     ) -> None:
@@ -100,7 +100,7 @@ class OptOutList:
         if self._store is None:
             return
         try:
-            members = await asyncio.to_thread(self._store.opted_out, guild_id)
+            members = await asyncio.to_thread(self._store.opt_outs.opted_out, guild_id)
         except Exception as exc:  # Firestore unavailable: tried again with the guild's next message
             log.warning(
                 "reading the opt-outs of guild %s failed: %s",

@@ -20,7 +20,7 @@ async def stored_settings(client: Any, channel: str) -> ChannelSettings:
     current = await client.admission.load_settings(channel)
     if client.store is None:
         return current
-    return await asyncio.to_thread(client.store.channel_settings, ChannelKey(channel))
+    return await asyncio.to_thread(client.store.places.channel_settings, ChannelKey(channel))
 
 
 async def grounding_of(client: Any, guild_id: str) -> bool:
@@ -28,7 +28,7 @@ async def grounding_of(client: Any, guild_id: str) -> bool:
     default = bool(client.settings.grounding)
     if client.store is None:
         return default
-    stored: GuildSettings = await asyncio.to_thread(client.store.guild_settings, guild_id)
+    stored: GuildSettings = await asyncio.to_thread(client.store.switches.guild_settings, guild_id)
     return default if stored.grounding is None else stored.grounding
 
 
@@ -50,7 +50,7 @@ async def shown_decision(
             return last  # private, gone or unknown: no reason shown
     key = ChannelKey(channel, last.thread_id)
     try:
-        own = (await asyncio.to_thread(client.store.channel_settings, key)).last_decision
+        own = (await asyncio.to_thread(client.store.places.channel_settings, key)).last_decision
     except Exception as exc:  # Firestore unavailable: status still answers, without the reason
         log.warning("reading %s failed: %s", key.id, exc, extra={"event": "gateway_settings_unread"})
         return last

@@ -1,7 +1,7 @@
 """The reception line of `/kikimimi status`: how people received the bot's posts here over the last week,
 in %, and the channel's talkativeness (the drift of unprompted posting) with its latest change.
 
-The counts are the ones the functions keep per channel and day (`Store.receptions`,
+The counts are the ones the functions keep per channel and day (`StorePorts.receptions`,
 domain/reception.py); this module only puts them in words, in English and Japanese.
 """
 
@@ -78,7 +78,9 @@ def reception_text(
 
 def read_days(store: Any, channel: str, now: datetime) -> list[ReceptionDay]:
     """The channel's kept days (its threads counted with it): one query."""
-    return list(store.receptions(ChannelKey(channel), reception.days_back(now, reception.KEPT_DAYS)))
+    return list(
+        store.receptions.receptions(ChannelKey(channel), reception.days_back(now, reception.KEPT_DAYS))
+    )
 
 
 async def reception_line(client: Any, channel: str, lang: str) -> str:
@@ -102,4 +104,4 @@ async def reception_line(client: Any, channel: str, lang: str) -> str:
 async def forget_receptions(client: Any, channel: str) -> None:
     """`disable`: the channel's counts go with it (they start again from nothing when it is enabled)."""
     if client.store is not None:
-        await asyncio.to_thread(client.store.forget_receptions, channel)
+        await asyncio.to_thread(client.store.receptions.forget_receptions, channel)

@@ -16,14 +16,28 @@ import functools
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol, TypedDict, Unpack, cast
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, Unpack, cast
 
 from kikimimi.domain.reading import ReplyReader
-from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, Publisher, Recall, Store, TaskQueue
+from kikimimi.ports import (
+    LLM,
+    Clock,
+    Discord,
+    Embedder,
+    Events,
+    MemoryPorts,
+    Publisher,
+    StorePorts,
+    TaskQueue,
+)
 from kikimimi.settings import Settings
 from kikimimi.settings_behaviour import LLM_BACKENDS
 from kikimimi.task_routing import task_deadlines, task_routes
 from kikimimi.usecases.deps import Deps, PortFactories
+
+if TYPE_CHECKING:
+    from kikimimi.adapters.firestore import FirestorePorts
 
 
 class ConfigError(RuntimeError):
@@ -71,12 +85,12 @@ def _local(what: str) -> LocalBackends:
 class Overrides(TypedDict, total=False):
     """Ports given as instances instead of being built from settings."""
 
-    store: Store
+    stores: StorePorts  # the bot's side's stored concepts
+    memory: MemoryPorts | None  # the memory layers' (None: memory off)
     tasks: TaskQueue
     discord: Discord
     writer: LLM
     judge_llm: LLM | None
-    recall: Recall | None
     embedder: Embedder | None
     memory_llm: LLM | None
     reader: ReplyReader
@@ -93,9 +107,25 @@ def build_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpa
     memory = settings.memory_enabled
     # At start-up: a missing weights file stops the process, naming the file.
     reader = overrides.get("reader") or build_reader()
+    # Every stored concept's adapter on one Firestore client, built when a use case first touches one.
+    stored = functools.cache(lambda: build_stored(settings))
     factories: PortFactories = {
         "reader": lambda: reader,
-        "store": lambda: build_store(settings),
+        "buffer": lambda: stored().buffer,
+        "windows": lambda: stored().windows,
+        "interventions": lambda: stored().interventions,
+        "drafts": lambda: stored().drafts,
+        "places": lambda: stored().places,
+        "caps": lambda: stored().caps,
+        "receptions": lambda: stored().receptions,
+        "gateway_marks": lambda: stored().gateway_marks,
+        "opt_outs": lambda: stored().opt_outs,
+        "switches": lambda: stored().switches,
+        "summaries": lambda: stored().summaries if memory else None,
+        "chunks": lambda: stored().chunks if memory else None,
+        "facts": lambda: stored().facts if memory else None,
+        "profiles": lambda: stored().profiles if memory else None,
+        "guild_history": lambda: stored().guild_history if memory else None,
         "tasks": lambda: build_tasks(settings),
         "discord": lambda: build_discord(settings),
         "writer": lambda: llms()[1],
@@ -106,7 +136,6 @@ def build_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpa
             if memory
             else None
         ),
-        "recall": lambda: build_recall(settings) if memory else None,
         "embedder": lambda: build_embedder(settings) if memory else None,
     }
     return _assemble(settings, factories, clock or SystemClock(), JsonLogEvents(), overrides)
@@ -117,7 +146,12 @@ def _assemble(
 ) -> Deps:
     ports: dict[str, Any] = dict(factories)
     for name, value in overrides.items():
-        if name not in ("events", "sleep"):
+        if name == "stores":
+            ports |= {f.name: functools.partial(_same, getattr(value, f.name)) for f in fields(StorePorts)}
+        elif name == "memory":
+            given = {f.name: None if value is None else getattr(value, f.name) for f in fields(MemoryPorts)}
+            ports |= {name: functools.partial(_same, port) for name, port in given.items()}
+        elif name not in ("events", "sleep"):
             ports[name] = functools.partial(_same, value)
     deps = Deps(settings, cast(PortFactories, ports), clock=clock, events=overrides.get("events", events))
     if "sleep" in overrides:
@@ -171,10 +205,21 @@ def gemini_client(settings: Settings) -> Any:
     )
 
 
-def build_store(settings: Settings) -> Store:
-    from kikimimi.adapters.firestore import FirestoreStore
+def build_stored(settings: Settings) -> FirestorePorts:
+    """Every stored concept's Firestore adapter on one client."""
+    from kikimimi.adapters.firestore import FirestorePorts
 
-    return FirestoreStore(firestore_client(settings))
+    return FirestorePorts(firestore_client(settings))
+
+
+def build_store_ports(settings: Settings) -> StorePorts:
+    """The bot's side's stored concepts on Firestore, together (the gateway's store)."""
+    return build_stored(settings).store_ports()
+
+
+def build_memory_ports(settings: Settings) -> MemoryPorts:
+    """The memory layers' stored concepts on Firestore, together (what the gateway's export reads)."""
+    return build_stored(settings).memory_ports()
 
 
 def firestore_client(settings: Settings) -> Any:
@@ -182,12 +227,6 @@ def firestore_client(settings: Settings) -> Any:
     from google.cloud import firestore
 
     return firestore.Client(project=settings.project, database=settings.firestore_database)
-
-
-def build_recall(settings: Settings) -> Recall:
-    from kikimimi.adapters.firestore import FirestoreRecall
-
-    return FirestoreRecall(firestore_client(settings))
 
 
 def build_tasks(settings: Settings) -> TaskQueue:

@@ -9,14 +9,17 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from kikimimi.adapters.firestore import FirestoreStore
 from kikimimi.domain.buffer_change import DELETED, ERASED, INTERVENED, MESSAGE, PENDING_EDIT
 from kikimimi.domain.memory.forget import intervention_without
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
 from kikimimi.domain.window_digest import InterventionsHeld, WindowDigest
 from kikimimi.usecases.place_lines import PlaceLines
-from kikimimi_dev.twins.store import InMemoryStore
+from tests.fixtures.stored import (
+    CountedStore,
+    firestore_store,
+    twin_store,
+)
 
 T0 = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
 KEY = ChannelKey("100")
@@ -52,10 +55,10 @@ def spoke(n: int) -> Intervention:
 
 
 @pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
-def store(request: pytest.FixtureRequest) -> InMemoryStore | FirestoreStore:
+def store(request: pytest.FixtureRequest) -> CountedStore:
     if request.param == "memory":
-        return InMemoryStore()
-    return FirestoreStore(request.getfixturevalue("firestore_client"), prefix="changes_")
+        return twin_store()
+    return firestore_store(request.getfixturevalue("firestore_client"), prefix="changes_")
 
 
 def states(changes: list) -> list[tuple[str, str]]:
@@ -63,21 +66,21 @@ def states(changes: list) -> list[tuple[str, str]]:
 
 
 def test_every_write_of_a_buffer_document_is_a_change_in_commit_order(
-    store: InMemoryStore | FirestoreStore,
+    store: CountedStore,
 ) -> None:
-    store.add_message(message(1), UNTIL)
-    store.add_message(message(2), UNTIL)
-    store.add_message(message(9, key=OTHER), UNTIL)  # another place's: not this place's change
-    first = store.buffer_changes(KEY, None, 10)
+    store.buffer.add_message(message(1), UNTIL)
+    store.buffer.add_message(message(2), UNTIL)
+    store.buffer.add_message(message(9, key=OTHER), UNTIL)  # another place's: not this place's change
+    first = store.windows.buffer_changes(KEY, None, 10)
     assert states(first) == [("0001", MESSAGE), ("0002", MESSAGE)]
     assert first[0].message == message(1) and first[0].changed_at < first[1].changed_at
     mark = first[-1].changed_at
 
-    store.update_message(KEY, "0001", "other words", UNTIL)
-    store.delete_message(KEY, "0002", UNTIL)
-    store.update_message(KEY, "0003", "before its create", UNTIL)
-    store.record_intervention(KEY, spoke(1))
-    later = store.buffer_changes(KEY, mark, 10)
+    store.buffer.update_message(KEY, "0001", "other words", UNTIL)
+    store.buffer.delete_message(KEY, "0002", UNTIL)
+    store.buffer.update_message(KEY, "0003", "before its create", UNTIL)
+    store.interventions.record_intervention(KEY, spoke(1))
+    later = store.windows.buffer_changes(KEY, mark, 10)
     assert states(later) == [
         ("0001", MESSAGE),
         ("0002", DELETED),
@@ -86,36 +89,38 @@ def test_every_write_of_a_buffer_document_is_a_change_in_commit_order(
     ]
     assert later[0].message is not None and later[0].message.content == "other words"
     assert later[1].message is None
-    assert states(store.buffer_changes(KEY, later[-1].changed_at, 10)) == []
-    assert states(store.buffer_changes(KEY, None, 1)) == [("intervened", INTERVENED)]  # the newest change
-    assert states(store.buffer_changes(KEY, mark, 2)) == [("0001", MESSAGE), ("0002", DELETED)]
+    assert states(store.windows.buffer_changes(KEY, later[-1].changed_at, 10)) == []
+    assert states(store.windows.buffer_changes(KEY, None, 1)) == [
+        ("intervened", INTERVENED)
+    ]  # the newest change
+    assert states(store.windows.buffer_changes(KEY, mark, 2)) == [("0001", MESSAGE), ("0002", DELETED)]
 
 
-def test_an_erase_leaves_its_marker_a_gone_place_none(store: InMemoryStore | FirestoreStore) -> None:
-    store.add_message(message(1), UNTIL)
-    mark = store.buffer_changes(KEY, None, 1)[-1].changed_at
-    assert store.forget_place("100") >= 1
-    assert states(store.buffer_changes(KEY, mark, 10)) == [("erased", ERASED)]
-    assert store.recent_messages(KEY, SINCE, 10) == []  # no window query returns a marker
-    assert store.buffered_by("g1", "u1", 10) == []
-    store.add_message(message(2), UNTIL)
-    assert states(store.buffer_changes(KEY, mark, 10)) == [("erased", ERASED), ("0002", MESSAGE)]
+def test_an_erase_leaves_its_marker_a_gone_place_none(store: CountedStore) -> None:
+    store.buffer.add_message(message(1), UNTIL)
+    mark = store.windows.buffer_changes(KEY, None, 1)[-1].changed_at
+    assert store.places.forget_place("100") >= 1
+    assert states(store.windows.buffer_changes(KEY, mark, 10)) == [("erased", ERASED)]
+    assert store.windows.recent_messages(KEY, SINCE, 10) == []  # no window query returns a marker
+    assert store.buffer.buffered_by("g1", "u1", 10) == []
+    store.buffer.add_message(message(2), UNTIL)
+    assert states(store.windows.buffer_changes(KEY, mark, 10)) == [("erased", ERASED), ("0002", MESSAGE)]
 
-    assert store.forget_place("100", settings=True) >= 1  # the place is gone: nothing is left
-    assert store.buffer_changes(KEY, None, 10) == []
-
-
-def test_a_rewrite_of_interventions_moves_their_marker(store: InMemoryStore | FirestoreStore) -> None:
-    store.add_message(message(1), UNTIL)
-    store.record_intervention(KEY, spoke(1))
-    mark = store.buffer_changes(KEY, None, 1)[-1].changed_at
-    assert store.rewrite_interventions(KEY, SourceMatch(author_id="u9"), lambda i: i) == 0
-    assert store.buffer_changes(KEY, mark, 10) == []  # nothing rewritten: nothing changed
-    assert store.rewrite_interventions(KEY, SourceMatch(author_id="u1"), lambda i: i) == 1
-    assert states(store.buffer_changes(KEY, mark, 10)) == [("intervened", INTERVENED)]
+    assert store.places.forget_place("100", settings=True) >= 1  # the place is gone: nothing is left
+    assert store.windows.buffer_changes(KEY, None, 10) == []
 
 
-def test_a_copy_on_the_store_answers_what_the_buffer_answers(store: InMemoryStore | FirestoreStore) -> None:
+def test_a_rewrite_of_interventions_moves_their_marker(store: CountedStore) -> None:
+    store.buffer.add_message(message(1), UNTIL)
+    store.interventions.record_intervention(KEY, spoke(1))
+    mark = store.windows.buffer_changes(KEY, None, 1)[-1].changed_at
+    assert store.interventions.rewrite_interventions(KEY, SourceMatch(author_id="u9"), lambda i: i) == 0
+    assert store.windows.buffer_changes(KEY, mark, 10) == []  # nothing rewritten: nothing changed
+    assert store.interventions.rewrite_interventions(KEY, SourceMatch(author_id="u1"), lambda i: i) == 1
+    assert states(store.windows.buffer_changes(KEY, mark, 10)) == [("intervened", INTERVENED)]
+
+
+def test_a_copy_on_the_store_answers_what_the_buffer_answers(store: CountedStore) -> None:
     """Three functions' copies, each going cold now and then (and then starting from the shared one),
     always answer as the buffer does; the shared copy never holds a line the buffer no longer holds so."""
     rng = random.Random(7)
@@ -126,98 +131,117 @@ def test_a_copy_on_the_store_answers_what_the_buffer_answers(store: InMemoryStor
         if action < 0.55:
             made += 1
             late = rng.random() < 0.2
-            store.add_message(message(made, made - (rng.uniform(2, 20) if late else 0)), UNTIL)
+            store.buffer.add_message(message(made, made - (rng.uniform(2, 20) if late else 0)), UNTIL)
         elif action < 0.7 and made:
-            store.update_message(KEY, f"{rng.randint(1, made):04d}", f"edit {rng.random():.3f}", UNTIL)
+            store.buffer.update_message(KEY, f"{rng.randint(1, made):04d}", f"edit {rng.random():.3f}", UNTIL)
         elif action < 0.85 and made:
-            store.delete_message(KEY, f"{rng.randint(1, made):04d}", UNTIL)
+            store.buffer.delete_message(KEY, f"{rng.randint(1, made):04d}", UNTIL)
         elif action < 0.88:
-            store.forget_place("100")
+            store.places.forget_place("100")
         elif action < 0.93 and made:
             match = SourceMatch(message_id=f"{rng.randint(1, made):04d}")  # a forget of one line
-            store.rewrite_interventions(KEY, match, lambda i, m=match: intervention_without(i, m))
+            store.interventions.rewrite_interventions(
+                KEY, match, lambda i, m=match: intervention_without(i, m)
+            )
         else:
-            store.record_intervention(KEY, spoke(made))
+            store.interventions.record_intervention(KEY, spoke(made))
         limit, copy = rng.choice([1, 3, 5, 10]), rng.choice(copies)
-        assert copy.newest(store, KEY, SINCE, limit, now) == store.recent_messages(KEY, SINCE, limit)
-        assert copy.interventions(store, KEY, SINCE, 10, now) == store.interventions_since(KEY, SINCE, 10)
-        shared, _ = store.window_digest(KEY)
-        buffered = store.recent_messages(KEY, SINCE, 100)
+        assert copy.newest(store.windows, KEY, SINCE, limit, now) == store.windows.recent_messages(
+            KEY, SINCE, limit
+        )
+        assert copy.interventions(
+            store.windows, store.interventions, KEY, SINCE, 10, now
+        ) == store.interventions.interventions_since(KEY, SINCE, 10)
+        shared, _ = store.windows.window_digest(KEY)
+        buffered = store.windows.recent_messages(KEY, SINCE, 100)
         assert shared is None or set(shared.lines) <= set(buffered)
 
 
-def test_a_window_comes_with_the_change_time_of_each_line(store: InMemoryStore | FirestoreStore) -> None:
+def test_a_window_comes_with_the_change_time_of_each_line(store: CountedStore) -> None:
     for n in (1, 2, 3):
-        store.add_message(message(n), UNTIL)
-    store.update_message(KEY, "0001", "other words", UNTIL)
-    window = store.recent_changes(KEY, SINCE, 2)
-    assert [c.message for c in window] == store.recent_messages(KEY, SINCE, 2)
+        store.buffer.add_message(message(n), UNTIL)
+    store.buffer.update_message(KEY, "0001", "other words", UNTIL)
+    window = store.windows.recent_changes(KEY, SINCE, 2)
+    assert [c.message for c in window] == store.windows.recent_messages(KEY, SINCE, 2)
     assert states(window) == [("0002", MESSAGE), ("0003", MESSAGE)]
-    newest = store.buffer_changes(KEY, None, 1)[-1]
+    newest = store.windows.buffer_changes(KEY, None, 1)[-1]
     assert newest.doc_id == "0001" and max(c.changed_at for c in window) < newest.changed_at  # the edit
-    assert store.recent_changes(KEY, SINCE, 0) == [] and store.recent_changes(OTHER, SINCE, 5) == []
+    assert (
+        store.windows.recent_changes(KEY, SINCE, 0) == []
+        and store.windows.recent_changes(OTHER, SINCE, 5) == []
+    )
 
 
 def test_the_shared_copy_is_written_only_at_the_version_read_and_cleared_by_every_erase(
-    store: InMemoryStore | FirestoreStore,
+    store: CountedStore,
 ) -> None:
-    assert store.window_digest(KEY) == (None, "")
+    assert store.windows.window_digest(KEY) == (None, "")
     held = InterventionsHeld(SINCE, 10, (spoke(1),), T0, stale=True)
     digest = WindowDigest(T0, (message(1), message(2)), (SINCE, ""), 20, held)
-    first = store.keep_window_digest(KEY, digest, "", T0 + timedelta(minutes=30))
+    first = store.windows.keep_window_digest(KEY, digest, "", T0 + timedelta(minutes=30))
     assert first
-    assert store.keep_window_digest(KEY, digest, "", UNTIL) is None  # created meanwhile: refused
-    assert store.window_digest(KEY) == (digest, first)  # read back whole
-    second = store.keep_window_digest(KEY, replace(digest, want=5), first, UNTIL)
+    assert store.windows.keep_window_digest(KEY, digest, "", UNTIL) is None  # created meanwhile: refused
+    assert store.windows.window_digest(KEY) == (digest, first)  # read back whole
+    second = store.windows.keep_window_digest(KEY, replace(digest, want=5), first, UNTIL)
     assert second and second != first
-    assert store.keep_window_digest(KEY, digest, first, UNTIL) is None  # written meanwhile: refused
-    assert store.window_digest(OTHER) == (None, "")
+    assert store.windows.keep_window_digest(KEY, digest, first, UNTIL) is None  # written meanwhile: refused
+    assert store.windows.window_digest(OTHER) == (None, "")
 
     def cleared() -> str:
-        found, version = store.window_digest(KEY)
+        found, version = store.windows.window_digest(KEY)
         assert found is None and version  # a document without text, so a reader's old version fails
-        assert store.keep_window_digest(KEY, digest, second, UNTIL) is None
+        assert store.windows.keep_window_digest(KEY, digest, second, UNTIL) is None
         return version
 
-    store.add_message(message(1), UNTIL)
-    store.update_message(KEY, "0001", "other words", UNTIL)
+    store.buffer.add_message(message(1), UNTIL)
+    store.buffer.update_message(KEY, "0001", "other words", UNTIL)
     version = cleared()
-    assert store.keep_window_digest(KEY, digest, version, UNTIL)
-    store.delete_message(KEY, "0001", UNTIL)
+    assert store.windows.keep_window_digest(KEY, digest, version, UNTIL)
+    store.buffer.delete_message(KEY, "0001", UNTIL)
     version = cleared()
-    store.keep_window_digest(KEY, digest, version, UNTIL)
-    store.record_intervention(KEY, spoke(2))
+    store.windows.keep_window_digest(KEY, digest, version, UNTIL)
+    store.interventions.record_intervention(KEY, spoke(2))
     assert (
-        store.rewrite_interventions(KEY, SourceMatch(author_id="u1"), lambda i: replace(i, context=())) == 1
+        store.interventions.rewrite_interventions(
+            KEY, SourceMatch(author_id="u1"), lambda i: replace(i, context=())
+        )
+        == 1
     )
     version = cleared()
-    store.keep_window_digest(KEY, digest, version, UNTIL)
-    store.add_message(message(2), UNTIL)
-    store.forget_place("100")
+    store.windows.keep_window_digest(KEY, digest, version, UNTIL)
+    store.buffer.add_message(message(2), UNTIL)
+    store.places.forget_place("100")
     cleared()
-    store.forget_place("100", settings=True)  # the place is gone: no document is left
-    assert store.window_digest(KEY) == (None, "")
+    store.places.forget_place("100", settings=True)  # the place is gone: no document is left
+    assert store.windows.window_digest(KEY) == (None, "")
 
 
-def test_interventions_changed_since_a_change_time(store: InMemoryStore | FirestoreStore) -> None:
-    store.add_message(message(1), UNTIL)
-    mark = store.buffer_changes(KEY, None, 1)[-1].changed_at
-    store.record_intervention(KEY, spoke(1))
-    store.record_intervention(KEY, spoke(2))
-    assert store.interventions_changed(KEY, mark, 10) == store.interventions_since(KEY, SINCE, 10)
-    marker = store.buffer_changes(KEY, mark, 10)[-1]
-    assert marker.state == INTERVENED and store.interventions_changed(KEY, marker.changed_at, 10) == []
+def test_interventions_changed_since_a_change_time(store: CountedStore) -> None:
+    store.buffer.add_message(message(1), UNTIL)
+    mark = store.windows.buffer_changes(KEY, None, 1)[-1].changed_at
+    store.interventions.record_intervention(KEY, spoke(1))
+    store.interventions.record_intervention(KEY, spoke(2))
+    assert store.interventions.interventions_changed(
+        KEY, mark, 10
+    ) == store.interventions.interventions_since(KEY, SINCE, 10)
+    marker = store.windows.buffer_changes(KEY, mark, 10)[-1]
+    assert (
+        marker.state == INTERVENED
+        and store.interventions.interventions_changed(KEY, marker.changed_at, 10) == []
+    )
     match = SourceMatch(message_id="0001")
-    store.rewrite_interventions(KEY, match, lambda i: intervention_without(i, match))
-    [rewritten] = store.interventions_changed(KEY, marker.changed_at, 10)
+    store.interventions.rewrite_interventions(KEY, match, lambda i: intervention_without(i, match))
+    [rewritten] = store.interventions.interventions_changed(KEY, marker.changed_at, 10)
     assert rewritten.trigger_id == "0001" and rewritten.context == ()
-    assert store.interventions_changed(KEY, mark, 1) == [store.interventions_since(KEY, SINCE, 10)[1]]
+    assert store.interventions.interventions_changed(KEY, mark, 1) == [
+        store.interventions.interventions_since(KEY, SINCE, 10)[1]
+    ]
 
 
-def test_the_largest_shared_copy_fits_one_document(store: InMemoryStore | FirestoreStore) -> None:
+def test_the_largest_shared_copy_fits_one_document(store: CountedStore) -> None:
     """300 kB of words (place_lines.SHARED_LINE_BYTES) in 4,000-byte lines, and as much in snippets."""
     lines = tuple(replace(message(n), content="あ" * 1333 + ".") for n in range(75))
     snippets = tuple(replace(spoke(n), context=("user1: " + "い" * 1330,) * 5) for n in range(15))
     digest = WindowDigest(T0, lines, (SINCE, ""), 200, InterventionsHeld(SINCE, 10, snippets, T0))
-    version = store.keep_window_digest(KEY, digest, "", UNTIL)
-    assert version and store.window_digest(KEY) == (digest, version)
+    version = store.windows.keep_window_digest(KEY, digest, "", UNTIL)
+    assert version and store.windows.window_digest(KEY) == (digest, version)

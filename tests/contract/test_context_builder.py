@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi import prompts
-from kikimimi.adapters.firestore import FirestoreRecall, FirestoreStore
+from kikimimi.adapters.firestore import FirestorePorts
 from kikimimi.domain.context_builder import PlaceContext
 from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine
 from kikimimi.domain.memory.wire import MaintainTask
@@ -22,9 +22,7 @@ from kikimimi.usecases.memory import place_view
 from kikimimi.usecases.memory.maintain import maintain
 from kikimimi.usecases.memory.recall import with_memory
 from kikimimi_dev.twins.deps import twin_deps
-from kikimimi_dev.twins.recall import InMemoryRecall
 from kikimimi_dev.twins.sim import SimClock
-from kikimimi_dev.twins.store import InMemoryStore
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 HERE, PUBLIC, SECRET, OFF = ChannelKey("c1"), ChannelKey("c2"), ChannelKey("c3"), ChannelKey("c4")
@@ -42,21 +40,16 @@ def world(request: pytest.FixtureRequest) -> World:
     clock = SimClock(NOW - timedelta(hours=1))
     settings = Settings(enabled_channels=("*",), language="en")
     if request.param == "twins":
-        store = InMemoryStore()
-        deps = twin_deps(settings, clock, store=store, recall=InMemoryRecall(store))
+        deps = twin_deps(settings, clock)
     else:
         client = request.getfixturevalue("firestore_client")
-        deps = twin_deps(
-            settings,
-            clock,
-            store=FirestoreStore(client, prefix="context_"),
-            recall=FirestoreRecall(client, prefix="context_"),
-        )
+        stored = FirestorePorts(client, prefix="context_")
+        deps = twin_deps(settings, clock, stores=stored.store_ports(), memory=stored.memory_ports())
     return World(deps, clock)
 
 
 def remember(w: World, key: ChannelKey, summary: str, topics: tuple[str, ...], minutes_ago: int) -> None:
-    assert w.deps.recall is not None
+    assert w.deps.memory is not None
     line = ChunkLine(f"k{key.id}", NOW, "u1", "alice", summary[:100])
     memory = ChannelMemory(
         key=key,
@@ -68,7 +61,7 @@ def remember(w: World, key: ChannelKey, summary: str, topics: tuple[str, ...], m
         updated_at=NOW - timedelta(minutes=minutes_ago),
         seq=1,
     )
-    assert w.deps.recall.commit_summary(memory, 0, Chunk(seq=1, lines=(line,), created_at=NOW), [])
+    assert w.deps.memory.summaries.commit_summary(memory, 0, Chunk(seq=1, lines=(line,), created_at=NOW), [])
 
 
 def say(w: World, key: ChannelKey, mid: str, text: str, seconds_ago: int) -> Message:
@@ -84,17 +77,17 @@ def say(w: World, key: ChannelKey, mid: str, text: str, seconds_ago: int) -> Mes
         content=text,
         created_at=at,
     )
-    w.deps.store.add_message(message, expire_at=NOW + timedelta(days=1))
+    w.deps.buffer.add_message(message, expire_at=NOW + timedelta(days=1))
     return message
 
 
 def see(w: World, key: ChannelKey, private: bool) -> None:
-    w.deps.store.record_visibility(key, private, NOW - timedelta(days=1), "g1")
+    w.deps.places.record_visibility(key, private, NOW - timedelta(days=1), "g1")
 
 
 def judge_prompt(w: World, key: ChannelKey, lines: list[Message]) -> tuple[str, PlaceContext]:
-    assert w.deps.recall is not None
-    own = w.deps.recall.channel_memory(key)
+    assert w.deps.memory is not None
+    own = w.deps.memory.summaries.channel_memory(key)
     place = place_view.gather(w.deps, key, "g1", NOW, own, by="judge")
     context = build_context(
         bot_name="kikimimi",
@@ -113,7 +106,7 @@ def test_context_builder_server_view(world: World) -> None:
     w = world
     for key, private in ((HERE, False), (PUBLIC, False), (SECRET, True), (OFF, False)):
         see(w, key, private)
-    w.deps.store.save_channel_settings(OFF, ChannelSettings(enabled=False))
+    w.deps.places.save_channel_settings(OFF, ChannelSettings(enabled=False))
     remember(w, HERE, "the release checklist", ("release",), 5)
     remember(w, PUBLIC, "planning the spring hanami picnic", ("hanami", "picnic"), 10)
     remember(w, SECRET, "the mods discussed banning a spammer", ("spammer",), 1)

@@ -10,10 +10,13 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.firestore import FirestoreStore
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.withheld import PendingEdit
-from kikimimi_dev.twins.store import InMemoryStore
+from tests.fixtures.stored import (
+    CountedStore,
+    firestore_store,
+    twin_store,
+)
 
 T0 = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
 KEY = ChannelKey("c1")
@@ -24,16 +27,16 @@ FIXED = "ask me for my address in a DM"
 
 @dataclass
 class Subject:
-    store: InMemoryStore | FirestoreStore
+    store: CountedStore
     client: Any = None
 
 
 @pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
 def subject(request: pytest.FixtureRequest) -> Subject:
     if request.param == "memory":
-        return Subject(InMemoryStore())
+        return Subject(twin_store())
     client = request.getfixturevalue("firestore_client")
-    return Subject(FirestoreStore(client, prefix="contract_"), client)
+    return Subject(firestore_store(client, prefix="contract_"), client)
 
 
 def at(seconds: float) -> datetime:
@@ -46,15 +49,15 @@ def message(mid: str, text: str = "see you at mine later") -> Message:
 
 def test_edits_out_of_order_the_buffer_keeps_the_newest(subject: Subject) -> None:
     store = subject.store
-    store.add_message(message("m1"), UNTIL)
-    assert store.update_message(KEY, "m1", FIXED, UNTIL, edited_at=at(40))[0] == "edited"
+    store.buffer.add_message(message("m1"), UNTIL)
+    assert store.buffer.update_message(KEY, "m1", FIXED, UNTIL, edited_at=at(40))[0] == "edited"
     # The older edit, delivered last (the push subscription has no order): refused, nothing written.
-    assert store.update_message(KEY, "m1", ADDRESS, UNTIL, edited_at=at(20)) == ("stale", None)
-    line = store.buffered_message(KEY, "m1")
+    assert store.buffer.update_message(KEY, "m1", ADDRESS, UNTIL, edited_at=at(20)) == ("stale", None)
+    line = store.buffer.buffered_message(KEY, "m1")
     assert line is not None and line.content == FIXED
-    assert store.edit_outdated(KEY, "m1", at(20)) and not store.edit_outdated(KEY, "m1", at(40))
+    assert store.buffer.edit_outdated(KEY, "m1", at(20)) and not store.buffer.edit_outdated(KEY, "m1", at(40))
     # The same edit redelivered is applied again (the same text): its task is scheduled again.
-    assert store.update_message(KEY, "m1", FIXED, UNTIL, edited_at=at(40))[0] == "edited"
+    assert store.buffer.update_message(KEY, "m1", FIXED, UNTIL, edited_at=at(40))[0] == "edited"
 
 
 def test_edits_out_of_order_an_early_edit_keeps_the_newest_and_gives_it_to_the_create(
@@ -62,23 +65,23 @@ def test_edits_out_of_order_an_early_edit_keeps_the_newest_and_gives_it_to_the_c
 ) -> None:
     store = subject.store
     mine = {"author_id": "u_ann", "guild_id": "g1"}
-    assert store.update_message(KEY, "m2", FIXED, UNTIL, edited_at=at(40), **mine) == ("pending", None)
-    assert store.update_message(KEY, "m2", ADDRESS, UNTIL, edited_at=at(20), **mine) == ("stale", None)
-    assert store.pending_edits_by("g1", "u_ann", 10) == [PendingEdit(KEY, "m2", FIXED, at(40))]
-    assert store.edit_outdated(KEY, "m2", at(20))
-    assert store.add_message(message("m2", ADDRESS), UNTIL)  # the create, last: stored as edited
-    line = store.buffered_message(KEY, "m2")
+    assert store.buffer.update_message(KEY, "m2", FIXED, UNTIL, edited_at=at(40), **mine) == ("pending", None)
+    assert store.buffer.update_message(KEY, "m2", ADDRESS, UNTIL, edited_at=at(20), **mine) == ("stale", None)
+    assert store.buffer.pending_edits_by("g1", "u_ann", 10) == [PendingEdit(KEY, "m2", FIXED, at(40))]
+    assert store.buffer.edit_outdated(KEY, "m2", at(20))
+    assert store.buffer.add_message(message("m2", ADDRESS), UNTIL)  # the create, last: stored as edited
+    line = store.buffer.buffered_message(KEY, "m2")
     assert line is not None and line.content == FIXED
-    assert store.pending_edits_by("g1", "u_ann", 10) == []  # applied: a message now
+    assert store.buffer.pending_edits_by("g1", "u_ann", 10) == []  # applied: a message now
     # The edit time came along: the older edit delivered after the create still changes nothing.
-    assert store.update_message(KEY, "m2", ADDRESS, UNTIL, edited_at=at(20)) == ("stale", None)
-    assert store.edit_outdated(KEY, "m2", at(20)) and not store.edit_outdated(KEY, "m2", at(41))
+    assert store.buffer.update_message(KEY, "m2", ADDRESS, UNTIL, edited_at=at(20)) == ("stale", None)
+    assert store.buffer.edit_outdated(KEY, "m2", at(20)) and not store.buffer.edit_outdated(KEY, "m2", at(41))
 
 
 def test_edits_out_of_order_after_a_delete_every_edit_is_outdated(subject: Subject) -> None:
     store = subject.store
-    store.add_message(message("m3"), UNTIL)
-    store.delete_message(KEY, "m3", UNTIL)
-    assert store.update_message(KEY, "m3", ADDRESS, UNTIL, edited_at=at(50)) == ("deleted", None)
-    assert store.edit_outdated(KEY, "m3", at(50))
-    assert not store.edit_outdated(KEY, "never-seen", at(50))
+    store.buffer.add_message(message("m3"), UNTIL)
+    store.buffer.delete_message(KEY, "m3", UNTIL)
+    assert store.buffer.update_message(KEY, "m3", ADDRESS, UNTIL, edited_at=at(50)) == ("deleted", None)
+    assert store.buffer.edit_outdated(KEY, "m3", at(50))
+    assert not store.buffer.edit_outdated(KEY, "never-seen", at(50))

@@ -11,12 +11,15 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.firestore import FirestoreStore
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.withheld import FORGET_WINDOW, PendingEdit
 from kikimimi_dev.twins.documents import twin_documents
-from kikimimi_dev.twins.store import InMemoryStore
 from tests.fixtures.scan import firestore_documents
+from tests.fixtures.stored import (
+    CountedStore,
+    firestore_store,
+    twin_store,
+)
 
 T0 = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
 PREFIX = "contract_"
@@ -25,13 +28,13 @@ UNTIL = T0 + timedelta(days=8)
 
 @dataclass
 class Subject:
-    store: InMemoryStore | FirestoreStore
+    store: CountedStore
     client: Any = None
 
     def documents(self) -> str:
         """Every document kept, as one JSON text."""
-        if isinstance(self.store, InMemoryStore):
-            return json.dumps(twin_documents(self.store), default=str)
+        if self.store.twin is not None:
+            return json.dumps(twin_documents(self.store.twin), default=str)
         found = {path: doc for path, doc in firestore_documents(self.client) if path.startswith(PREFIX)}
         return json.dumps(found, default=str)
 
@@ -39,9 +42,9 @@ class Subject:
 @pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
 def subject(request: pytest.FixtureRequest) -> Subject:
     if request.param == "memory":
-        return Subject(InMemoryStore())
+        return Subject(twin_store())
     client = request.getfixturevalue("firestore_client")
-    return Subject(FirestoreStore(client, prefix=PREFIX), client)
+    return Subject(firestore_store(client, prefix=PREFIX), client)
 
 
 def at(seconds: float) -> datetime:
@@ -50,28 +53,30 @@ def at(seconds: float) -> datetime:
 
 def test_forget_races_the_marker_refuses_what_was_made_before_it_and_keeps_no_id(subject: Subject) -> None:
     store = subject.store
-    assert store.set_opted_out("g1", "u_bob", True, at(0))
-    assert store.mark_forgotten("g1", "u_ann", at(60))
-    assert not store.mark_forgotten("g1", "u_ann", at(60))  # the request redelivered
-    assert not store.mark_forgotten("g1", "u_ann", at(30))  # an older one, late: the newer time stays
-    marks = store.member_marks("g1")
+    assert store.opt_outs.set_opted_out("g1", "u_bob", True, at(0))
+    assert store.opt_outs.mark_forgotten("g1", "u_ann", at(60))
+    assert not store.opt_outs.mark_forgotten("g1", "u_ann", at(60))  # the request redelivered
+    assert not store.opt_outs.mark_forgotten(
+        "g1", "u_ann", at(30)
+    )  # an older one, late: the newer time stays
+    marks = store.opt_outs.member_marks("g1")
     assert marks.refuses("u_ann", at(59)) == "forgotten"  # created a second before, delivered after
     assert marks.refuses("u_ann", at(61)) is None  # what they write after is theirs
     assert marks.refuses("u_ann", None) == "forgotten"  # an edit of unknown time: not kept
     assert marks.refuses("u_bob", at(61)) == "opted out" and marks.refuses("u_cy", at(1)) is None
-    assert store.member_marks("g2").forgotten == {}
+    assert store.opt_outs.member_marks("g2").forgotten == {}
     # An opt-in changes the list, not the marker; the document never holds the forgotten member's id.
-    assert store.set_opted_out("g1", "u_bob", False, at(90))
-    assert store.member_marks("g1").refuses("u_ann", at(59)) == "forgotten"
-    assert store.opted_out("g1") == frozenset()
+    assert store.opt_outs.set_opted_out("g1", "u_bob", False, at(90))
+    assert store.opt_outs.member_marks("g1").refuses("u_ann", at(59)) == "forgotten"
+    assert store.opt_outs.opted_out("g1") == frozenset()
     assert "u_ann" not in subject.documents()
 
 
 def test_forget_races_the_marker_goes_after_the_redelivery_window(subject: Subject) -> None:
     store = subject.store
-    store.mark_forgotten("g1", "u_ann", at(0))
-    store.mark_forgotten("g1", "u_cy", at(0) + FORGET_WINDOW + timedelta(seconds=1))
-    marks = store.member_marks("g1")
+    store.opt_outs.mark_forgotten("g1", "u_ann", at(0))
+    store.opt_outs.mark_forgotten("g1", "u_cy", at(0) + FORGET_WINDOW + timedelta(seconds=1))
+    marks = store.opt_outs.member_marks("g1")
     assert marks.refuses("u_ann", at(-1)) is None and marks.refuses("u_cy", at(-1)) == "forgotten"
 
 
@@ -79,22 +84,28 @@ def test_forget_races_a_members_early_edits_are_found_and_tombstoned(subject: Su
     store = subject.store
     channel, thread = ChannelKey("c1"), ChannelKey("c1", "t1")
     mine = {"author_id": "u_ann", "guild_id": "g1"}
-    store.update_message(channel, "m1", "the new text", UNTIL, edited_at=at(5), **mine)
-    store.update_message(thread, "m2", "in a thread", UNTIL, edited_at=at(6), **mine)
-    store.update_message(channel, "m3", "bob's", UNTIL, edited_at=at(7), author_id="u_bob", guild_id="g1")
-    store.update_message(
+    store.buffer.update_message(channel, "m1", "the new text", UNTIL, edited_at=at(5), **mine)
+    store.buffer.update_message(thread, "m2", "in a thread", UNTIL, edited_at=at(6), **mine)
+    store.buffer.update_message(
+        channel, "m3", "bob's", UNTIL, edited_at=at(7), author_id="u_bob", guild_id="g1"
+    )
+    store.buffer.update_message(
         channel, "m4", "another server", UNTIL, edited_at=at(8), author_id="u_ann", guild_id="g2"
     )
-    found = store.pending_edits_by("g1", "u_ann", 10)
+    found = store.buffer.pending_edits_by("g1", "u_ann", 10)
     assert found == [
         PendingEdit(channel, "m1", "the new text", at(5)),
         PendingEdit(thread, "m2", "in a thread", at(6)),
     ]
-    assert store.guild_places("g1") == ["c1"]  # a guild erase finds a place that holds only early edits
+    assert store.places.guild_places("g1") == [
+        "c1"
+    ]  # a guild erase finds a place that holds only early edits
     for edit in found:
-        store.delete_message(edit.key, edit.message_id, UNTIL)
-    assert store.pending_edits_by("g1", "u_ann", 10) == []
-    assert [e.message_id for e in store.pending_edits_by("g1", "u_bob", 10)] == ["m3"]
+        store.buffer.delete_message(edit.key, edit.message_id, UNTIL)
+    assert store.buffer.pending_edits_by("g1", "u_ann", 10) == []
+    assert [e.message_id for e in store.buffer.pending_edits_by("g1", "u_bob", 10)] == ["m3"]
     create = Message("m1", "g1", "c1", None, "u_ann", "ann", False, "the first text", at(1))
-    assert not store.add_message(create, UNTIL) and store.is_deleted(channel, "m1")  # refused after forget
+    assert not store.buffer.add_message(create, UNTIL) and store.buffer.is_deleted(
+        channel, "m1"
+    )  # refused after forget
     assert "the new text" not in subject.documents() and "in a thread" not in subject.documents()

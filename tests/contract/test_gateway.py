@@ -33,10 +33,13 @@ from kikimimi.domain.wire import (
     MessageEdited,
     parse_envelope,
 )
+from kikimimi.ports import StorePorts
 from kikimimi.settings import Settings
 from kikimimi_dev.local.fake_discord import FakeDiscord
+from kikimimi_dev.twins.deps import twin_store_ports
 from kikimimi_dev.twins.publisher import MemoryPublisher
 from kikimimi_dev.twins.store import InMemoryStore
+from kikimimi_dev.twins.store_places import PlacesTwin
 from tests.fixtures.fake_discord import MakeFake, run_async
 
 Envelope = MessageCreated | MessageEdited | MessageDeleted
@@ -100,10 +103,12 @@ def settings(**changes: Any) -> Settings:
 
 
 def new_gateway(
-    config: Settings, store: InMemoryStore | None = None, backlog: int = 100
+    config: Settings, store: InMemoryStore | StorePorts | None = None, backlog: int = 100
 ) -> tuple[Gateway, MemoryPublisher]:
     publisher = MemoryPublisher()
-    gateway = Gateway(config, BacklogPublisher(publisher, max_backlog=backlog), store)
+    # Every bot-side port on the one twin (ports given together are taken as they are).
+    stores = store if store is None or isinstance(store, StorePorts) else twin_store_ports(store)
+    gateway = Gateway(config, BacklogPublisher(publisher, max_backlog=backlog), stores)
     # READY waits this long after the last GUILD_CREATE (2 s by default): keep connections quick.
     gateway._connection.guild_ready_timeout = 0.05
     return gateway, publisher
@@ -113,7 +118,7 @@ def new_gateway(
 async def running(
     fake: FakeDiscord,
     config: Settings | None = None,
-    store: InMemoryStore | None = None,
+    store: InMemoryStore | StorePorts | None = None,
     *,
     reconnect: bool = False,
     backlog: int = 100,
@@ -254,12 +259,11 @@ def test_a_message_in_a_disabled_channel_is_not_published(make_fake_discord: Mak
     assert envelope.channel_id == fake.channel.id
 
 
-class SlowStore(InMemoryStore):
+class SlowPlaces(PlacesTwin):
     """Channel settings take a while to read (or fail), like Firestore on a bad day."""
 
-    def __init__(self, delay: float = 0.1, fail: bool = False) -> None:
-        super().__init__()
-        self.delay, self.fail = delay, fail
+    delay: float
+    fail: bool
 
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
         time.sleep(self.delay)
@@ -268,14 +272,24 @@ class SlowStore(InMemoryStore):
         return super().channel_settings(key)
 
 
+class SlowStore(InMemoryStore):
+    def __init__(self, delay: float = 0.1, fail: bool = False) -> None:
+        super().__init__()
+        self.delay, self.fail = delay, fail
+
+    @property
+    def places(self) -> PlacesTwin:
+        return SlowPlaces(self)
+
+
 def test_stored_channel_settings_override_enabled_channels(make_fake_discord: MakeFake) -> None:
     """A /kikimimi enable|disable saved earlier (Firestore) wins over ENABLED_CHANNELS after a restart."""
     fake = make_fake_discord()
     switched_on = fake.add_channel(fake.guild.id, "switched-on")
     switched_off = fake.channel
     store = SlowStore()
-    store.save_channel_settings(ChannelKey(switched_on.id), ChannelSettings(enabled=True))
-    store.save_channel_settings(ChannelKey(switched_off.id), ChannelSettings(enabled=False))
+    store.places.save_channel_settings(ChannelKey(switched_on.id), ChannelSettings(enabled=True))
+    store.places.save_channel_settings(ChannelKey(switched_off.id), ChannelSettings(enabled=False))
     plain = fake.add_channel(fake.guild.id, "plain")
     config = settings(enabled_channels=(switched_off.id, plain.id))
 

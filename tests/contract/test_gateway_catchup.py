@@ -26,6 +26,7 @@ from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import ForgetRequested, MessageCreated, MessageDeleted, parse_envelope
 from kikimimi_dev.local.fake_discord import FakeDiscord
 from kikimimi_dev.twins.store import InMemoryStore
+from kikimimi_dev.twins.store_places import PlacesTwin
 from tests.contract.test_gateway import WAIT, Running, new_gateway, running, settings
 from tests.fixtures.fake_discord import MakeFake, run_async
 
@@ -56,7 +57,7 @@ def buffer(store: InMemoryStore, run: Running) -> None:
     for envelope in run.envelopes:
         if isinstance(envelope, MessageCreated):
             message = envelope.to_message("")
-            store.add_message(message, expire_at=message.created_at + timedelta(minutes=30))
+            store.buffer.add_message(message, expire_at=message.created_at + timedelta(minutes=30))
 
 
 def history_reads(fake: FakeDiscord, channel_id: str) -> list[dict[str, str]]:
@@ -129,17 +130,25 @@ def test_a_restart_starts_from_the_mark_saved_at_sigterm_and_flushes_what_waited
     here = fake.channel.id
     monkeypatch.setattr(gateway_module, "PENDING_SECONDS", 0.2, raising=False)
 
-    class GatedStore(InMemoryStore):
+    class GatedPlaces(PlacesTwin):
         """Reading channel settings hangs until the gate opens (Firestore slow at the worst moment)."""
 
-        def __init__(self) -> None:
-            super().__init__()
-            self.gate, self.asked = threading.Event(), threading.Event()
+        gate: threading.Event
+        asked: threading.Event
 
         def channel_settings(self, key: ChannelKey) -> Any:
             self.asked.set()
             self.gate.wait(WAIT)
             return super().channel_settings(key)
+
+    class GatedStore(InMemoryStore):
+        def __init__(self) -> None:
+            super().__init__()
+            self.gate, self.asked = threading.Event(), threading.Event()
+
+        @property
+        def places(self) -> PlacesTwin:
+            return GatedPlaces(self)
 
     store = GatedStore()
     first, publisher = new_gateway(settings(), store)
@@ -159,7 +168,7 @@ def test_a_restart_starts_from_the_mark_saved_at_sigterm_and_flushes_what_waited
     assert code == 0
     [(data, _, _)] = [p for p in publisher.published if p[2]["kind"] == "message_create"]
     assert parse_envelope(data).message_id == sent["id"]  # not lost with the process
-    assert store.gateway_marks([ChannelKey(here)]) == {ChannelKey(here): sent["id"]}
+    assert store.gateway_marks.gateway_marks([ChannelKey(here)]) == {ChannelKey(here): sent["id"]}
 
     missed = fake.post_user_message(here, fake.alice, "posted while no gateway ran", dispatch=False)
 
@@ -185,7 +194,9 @@ def test_the_marks_are_saved_on_the_timer_only_when_they_moved(
             writes = store.writes
             sent = fake_discord.post_user_message(here.channel_id, fake_discord.alice, "hello")
             await run.published(1)
-            await until(lambda: store.gateway_marks([here]) == {here: sent["id"]}, "the timer's save")
+            await until(
+                lambda: store.gateway_marks.gateway_marks([here]) == {here: sent["id"]}, "the timer's save"
+            )
             saved = store.writes
             assert saved == writes + 1  # one write for the place, not one per message
             await asyncio.sleep(0.2)  # several timer ticks with nothing new: no writes
@@ -274,7 +285,7 @@ def test_catchup_keeps_recent_mentions(make_fake_discord: MakeFake, caplog: pyte
     now = datetime.now(UTC)
     bob = fake.add_user("bob")
     bot_line = fake.post_user_message(here, fake.bot, "the build is green", at=now - timedelta(minutes=24))
-    store.save_gateway_marks({ChannelKey(here): bot_line["id"]}, now + timedelta(days=1))
+    store.gateway_marks.save_gateway_marks({ChannelKey(here): bot_line["id"]}, now + timedelta(days=1))
     flood = [  # 20 minutes of chatter up to 30 s ago: the newest 1,000 span about two minutes
         fake.post_user_message(
             here, bob, f"line {n}", at=now - timedelta(seconds=1230 - n * 0.12), dispatch=False

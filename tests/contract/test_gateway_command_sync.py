@@ -111,7 +111,7 @@ def test_permissions_after_restart(make_fake_discord: MakeFake, caplog: pytest.L
                 ("kikimimi forget-channel", {"confirm": True}),
             ):
                 answers.append(said(await run_command(fake, command, moderator=False, **options)))
-        assert store.channel_settings(here).enabled is None and not any(
+        assert store.places.channel_settings(here).enabled is None and not any(
             getattr(e, "kind", "") == "forget_request" for e in run.envelopes
         )
         async with running(fake, settings(), store) as run:  # the next start syncs it over
@@ -153,7 +153,7 @@ def test_a_servers_stale_copy_of_the_command_does_not_pass_for_the_synced_one(
             return said(await run_command(fake, "kikimimi disable", moderator=False))
 
     assert run_async(scenario()) == "Manage Channels permission is required."
-    assert store.channel_settings(ChannelKey(fake.channel.id)).enabled is None
+    assert store.places.channel_settings(ChannelKey(fake.channel.id)).enabled is None
 
 
 def test_a_failed_sync_is_logged_and_retried_on_the_next_start(

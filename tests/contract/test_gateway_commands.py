@@ -208,7 +208,9 @@ def test_before_discord_holds_the_definition_the_code_asks_for_manage_channels(
     assert said(english) == "Manage Channels permission is required."
     assert said(japanese) == "チャンネルの管理権限が必要です。"
     assert [r.type for r in english.responses] == [4]  # one ephemeral message, no deferral
-    assert store.channel_settings(ChannelKey(fake.channel.id)) == ChannelSettings() and store.writes == 0
+    assert (
+        store.places.channel_settings(ChannelKey(fake.channel.id)) == ChannelSettings() and store.writes == 0
+    )
 
 
 def test_once_synced_discord_decides_who_may_run_the_admin_command(make_fake_discord: MakeFake) -> None:
@@ -224,7 +226,7 @@ def test_once_synced_discord_decides_who_may_run_the_admin_command(make_fake_dis
             return said(await run_command(fake, "kikimimi enable", moderator=False))
 
     assert run_async(scenario()) == "kikimimi is enabled here."
-    assert store.channel_settings(ChannelKey(fake.channel.id)).enabled is True
+    assert store.places.channel_settings(ChannelKey(fake.channel.id)).enabled is True
 
 
 def test_enable_quiet_end_early_status_and_disable_in_english(make_fake_discord: MakeFake) -> None:
@@ -238,13 +240,13 @@ def test_enable_quiet_end_early_status_and_disable_in_english(make_fake_discord:
             assert status.startswith("disabled here · not quiet · memory stays in this channel")
             assert status.endswith("\nI have not judged anything here yet.")
             assert said(await run_command(fake, "kikimimi enable")) == "kikimimi is enabled here."
-            assert store.channel_settings(here).enabled is True and run.gateway.admission.enabled(
+            assert store.places.channel_settings(here).enabled is True and run.gateway.admission.enabled(
                 here.id, False
             )
 
             before = datetime.now(UTC)
             quiet = said(await run_command(fake, "kikimimi quiet", minutes=30))
-            until = store.channel_settings(here).quiet_until
+            until = store.places.channel_settings(here).quiet_until
             assert until is not None and timedelta(minutes=30) <= until - before < timedelta(minutes=31)
             stamp = f"<t:{int(until.timestamp())}:t>"
             assert quiet == (
@@ -257,15 +259,15 @@ def test_enable_quiet_end_early_status_and_disable_in_english(make_fake_discord:
 
             ended = said(await run_command(fake, "kikimimi quiet", minutes=0))
             assert ended == "The quiet period is over: I may speak here again."
-            assert store.channel_settings(here).quiet_until is None
-            assert store.channel_settings(here).enabled is True  # ending the quiet keeps the switch
+            assert store.places.channel_settings(here).quiet_until is None
+            assert store.places.channel_settings(here).enabled is True  # ending the quiet keeps the switch
             assert said(await run_command(fake, "kikimimi quiet", minutes=0)) == (
                 "I was not quiet here; nothing changed."
             )
             assert said(await run_command(fake, "kikimimi status")).startswith("enabled here · not quiet")
 
             assert said(await run_command(fake, "kikimimi disable")) == "kikimimi is disabled here."
-            assert store.channel_settings(here).enabled is False and not run.gateway.admission.enabled(
+            assert store.places.channel_settings(here).enabled is False and not run.gateway.admission.enabled(
                 here.id, False
             )
 
@@ -327,7 +329,7 @@ def test_status_says_in_words_why_the_bot_stayed_silent(make_fake_discord: MakeF
     store = InMemoryStore()
     at = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
     reason = "rules silent at 0: other_exchange -10, closing -30; LLM budget reached (12/12 this hour)"
-    store.record_decision(ChannelKey(fake.channel.id), LastDecision(at, "m5", "silent", reason))
+    store.places.record_decision(ChannelKey(fake.channel.id), LastDecision(at, "m5", "silent", reason))
 
     async def scenario() -> tuple[str, str]:
         async with ready(fake, store=store):
@@ -361,8 +363,8 @@ def test_a_command_in_a_thread_applies_to_its_parent_channel(make_fake_discord: 
             await run_command(fake, "kikimimi disable", channel_id=thread.id)
 
     run_async(scenario())
-    assert store.channel_settings(ChannelKey(fake.channel.id)).enabled is False
-    assert store.channel_settings(ChannelKey(thread.id)) == ChannelSettings()
+    assert store.places.channel_settings(ChannelKey(fake.channel.id)).enabled is False
+    assert store.places.channel_settings(ChannelKey(thread.id)) == ChannelSettings()
 
 
 def test_forget_me_is_for_anyone_forget_channel_for_moderators(make_fake_discord: MakeFake) -> None:

@@ -34,18 +34,18 @@ def test_chattiness_persona_and_web_search_are_kept_and_status_shows_them(
 
             lively = said(await run_command(fake, "kikimimi chattiness", level="lively"))
             assert lively == "Chattiness here: lively. I will speak up more often, and sooner."
-            assert store.channel_settings(here).chattiness == "lively"
+            assert store.places.channel_settings(here).chattiness == "lively"
 
             persona = said(await run_command(fake, "kikimimi persona", text=f"  {PERSONA} "))
             assert persona == (
                 f"Persona here: {PERSONA}\nI read it as a description of how I come across here, "
                 "never as instructions."
             )
-            assert store.channel_settings(here).persona == PERSONA
+            assert store.places.channel_settings(here).persona == PERSONA
 
             web = said(await run_command(fake, "kikimimi grounding", switch="on"))
             assert web == "I may look things up on the web when I reply in this server."
-            assert store.guild_settings(fake.guild.id) == GuildSettings(grounding=True)
+            assert store.switches.guild_settings(fake.guild.id) == GuildSettings(grounding=True)
 
             await run_command(fake, "kikimimi enable")  # another command keeps them
             status = said(await run_command(fake, "kikimimi status")).splitlines()
@@ -64,9 +64,9 @@ def test_chattiness_persona_and_web_search_are_kept_and_status_shows_them(
             assert status[1] == "chattiness: quiet · no persona · web search: off"
 
     run_async(scenario())
-    kept = store.channel_settings(here)
+    kept = store.places.channel_settings(here)
     assert (kept.enabled, kept.chattiness, kept.persona) == (True, "quiet", "")
-    assert store.guild_settings(fake.guild.id).grounding is False
+    assert store.switches.guild_settings(fake.guild.id).grounding is False
 
 
 @pytest.mark.parametrize(
@@ -100,7 +100,7 @@ def test_a_persona_with_a_mention_or_a_line_break_is_refused_and_nothing_changes
         "breaks. Nothing changed."
     )
     assert japanese.endswith("変更はありません。")
-    assert store.channel_settings(ChannelKey(fake.channel.id)).persona == PERSONA
+    assert store.places.channel_settings(ChannelKey(fake.channel.id)).persona == PERSONA
 
 
 @pytest.mark.parametrize(

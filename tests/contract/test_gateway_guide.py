@@ -13,6 +13,7 @@ from kikimimi.domain.model import ChannelKey, ChannelSettings, Intervention, Las
 from kikimimi.domain.wire import ForgetRequested, parse_envelope
 from kikimimi_dev.local.fake_discord import FakeDiscord
 from kikimimi_dev.twins.store import InMemoryStore
+from kikimimi_dev.twins.store_places import PlacesTwin
 from tests.contract.test_gateway import WAIT, settings
 from tests.contract.test_gateway_commands import JA, ready, run_command, said, until
 from tests.fixtures.fake_discord import MakeFake, run_async
@@ -134,7 +135,7 @@ def test_enable_refuses_a_channel_the_bot_cannot_speak_in_and_names_what_is_miss
     assert refused.endswith("Nothing changed.")
     assert "メッセージを送信、リアクションの追加" in japanese
     assert enabled == "kikimimi is enabled here."
-    assert store.channel_settings(here).enabled is True
+    assert store.places.channel_settings(here).enabled is True
 
 
 def test_enable_without_read_message_history_is_refused_too(make_fake_discord: MakeFake) -> None:
@@ -147,7 +148,7 @@ def test_enable_without_read_message_history_is_refused_too(make_fake_discord: M
             return said(await run_command(fake, "kikimimi enable"))
 
     assert "I lack Read Message History in this channel" in run_async(scenario())
-    assert store.channel_settings(ChannelKey(fake.channel.id)) == ChannelSettings()
+    assert store.places.channel_settings(ChannelKey(fake.channel.id)) == ChannelSettings()
 
 
 def test_enable_without_add_reactions_enables_with_a_warning(make_fake_discord: MakeFake) -> None:
@@ -162,7 +163,7 @@ def test_enable_without_add_reactions_enables_with_a_warning(make_fake_discord: 
     assert run_async(scenario()).startswith(
         "kikimimi is enabled here, but I lack Add Reactions in this channel: my reactions would be dropped."
     )
-    assert store.channel_settings(ChannelKey(fake.channel.id)).enabled is True
+    assert store.places.channel_settings(ChannelKey(fake.channel.id)).enabled is True
 
 
 # -- 4. status shows health -------------------------------------------------------------------------------
@@ -181,11 +182,17 @@ def test_status_shows_the_model_error_budget_last_post_refused_post_and_catch_up
         now - timedelta(minutes=2),
     )
     # What the functions record: a bad key's failure, a post, then Discord refusing the next one.
-    store.record_trouble(here, "llm", failed, "LLMError: gemini 400 INVALID_ARGUMENT: API key not valid.")
-    store.record_intervention(here, Intervention(posted, "m1", ResponseType.FULL_RESPONSE, "m2"))
-    store.record_trouble(here, "delivery", refused, "discord 403: Missing Permissions")
-    store.record_decision(here, LastDecision(failed, "m3", "silent", "llm failure: LLMError: gemini 400"))
-    store.count_llm_call(fake.guild.id, now.date().isoformat())
+    store.places.record_trouble(
+        here, "llm", failed, "LLMError: gemini 400 INVALID_ARGUMENT: API key not valid."
+    )
+    store.interventions.record_intervention(
+        here, Intervention(posted, "m1", ResponseType.FULL_RESPONSE, "m2")
+    )
+    store.places.record_trouble(here, "delivery", refused, "discord 403: Missing Permissions")
+    store.places.record_decision(
+        here, LastDecision(failed, "m3", "silent", "llm failure: LLMError: gemini 400")
+    )
+    store.caps.count_llm_call(fake.guild.id, now.date().isoformat())
     config = settings(llm_backend="gemini", llm_calls_per_guild_per_day=200)
 
     async def scenario() -> tuple[str, str]:
@@ -234,9 +241,14 @@ def test_status_without_a_model_or_a_post_says_so() -> None:
 def test_status_still_answers_when_the_health_cannot_be_read(make_fake_discord: MakeFake) -> None:
     fake = make_fake_discord()
 
-    class Unreadable(InMemoryStore):
+    class UnreadablePlaces(PlacesTwin):
         def troubles(self, key: ChannelKey) -> dict[str, tuple[datetime, str]]:
             raise RuntimeError("Firestore unavailable")
+
+    class Unreadable(InMemoryStore):
+        @property
+        def places(self) -> PlacesTwin:
+            return UnreadablePlaces(self)
 
     async def scenario() -> str:
         async with ready(fake, store=Unreadable()):

@@ -24,7 +24,6 @@ from kikimimi.adapters.clock import SystemClock
 from kikimimi.adapters.discord_rest import DiscordRest
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Message
 from kikimimi.domain.wire import ExportRequested, OptOutChanged, parse_envelope
-from kikimimi.ports import Recall
 from kikimimi.settings import Settings
 from kikimimi.usecases.ingest import ingest
 from kikimimi_dev.local.fake_discord import FakeDiscord, Interaction
@@ -42,7 +41,7 @@ def test_privacy_tells_a_member_what_is_read_and_kept_here_in_the_servers_langua
     fake = make_fake_discord()
     off = fake.add_channel(fake.guild.id, "off-topic")
     store = InMemoryStore()
-    store.save_channel_settings(
+    store.places.save_channel_settings(
         ChannelKey(fake.channel.id), ChannelSettings(enabled=True, visibility="private")
     )
     config = settings(enabled_channels=(), buffer_ttl_minutes=45.0)
@@ -199,7 +198,7 @@ def test_with_allow_dms_the_member_command_is_offered_in_direct_messages_and_the
 
 
 @contextlib.asynccontextmanager
-async def answering(run: Running, fake: FakeDiscord, recall: Recall | None) -> AsyncIterator[None]:
+async def answering(run: Running, fake: FakeDiscord, recall: InMemoryRecall | None) -> AsyncIterator[None]:
     """The functions' side of what-do-you-know and export: each `export_request` the gateway publishes
     goes through ingest (the gateway's store twin, `recall`) and the REST adapter answers on the fake."""
     rest = DiscordRest(token=fake.token or "any", api_base=fake.api_base, timeout=2.0, backoff_base=0.01)
@@ -231,7 +230,7 @@ def test_what_do_you_know_is_deferred_then_answered_by_the_functions(
     fake = make_fake_discord()
     store = InMemoryStore()
     now = datetime.now(UTC)
-    store.add_message(
+    store.buffer.add_message(
         Message("m1", fake.guild.id, fake.channel.id, None, fake.alice.id, "alice", False, "I moved", now),
         now + timedelta(minutes=30),
     )

@@ -71,7 +71,7 @@ def test_a_stored_opt_out_is_read_once_per_guild_and_honoured(make_fake_discord:
     here, other = fake.channel.id, fake.add_channel(fake.guild.id, "other").id
     bob = fake.add_user("bob")
     store = InMemoryStore()
-    store.set_opted_out(fake.guild.id, bob.id, True, datetime(2026, 1, 1, tzinfo=UTC))
+    store.opt_outs.set_opted_out(fake.guild.id, bob.id, True, datetime(2026, 1, 1, tzinfo=UTC))
 
     async def scenario() -> Any:
         async with running(fake, store=store) as run:

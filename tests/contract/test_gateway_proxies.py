@@ -22,7 +22,7 @@ def test_an_opted_out_members_proxied_messages_are_not_read(make_fake_discord: M
     here, bob = fake.channel.id, fake.add_user("bob")
     store = InMemoryStore()
     # Stored by an earlier process: this one asks Discord for alice's names when it reads the list.
-    store.set_opted_out(fake.guild.id, fake.alice.id, True, datetime.now(UTC))
+    store.opt_outs.set_opted_out(fake.guild.id, fake.alice.id, True, datetime.now(UTC))
 
     async def scenario() -> tuple[Any, list[str]]:
         async with running(fake, store=store) as run:

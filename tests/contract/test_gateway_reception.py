@@ -25,8 +25,8 @@ def _counted(store: InMemoryStore, fake: FakeDiscord) -> str:
         ("b2", "replied", False),
         ("b4", "quiet", False),
     ):
-        store.record_reception(here, day, post, outcome, unprompted, kept_until(day))
-    store.record_reception(here, day, "b3", "ignored", True, kept_until(day), change)
+        store.receptions.record_reception(here, day, post, outcome, unprompted, kept_until(day))
+    store.receptions.record_reception(here, day, "b3", "ignored", True, kept_until(day), change)
     return f"<t:{int(now.timestamp())}:R>"
 
 
@@ -48,5 +48,5 @@ def test_status_shows_how_posts_were_received_and_disable_forgets_it(make_fake_d
         f"I post unprompted 80% as often as the setting says (changed {when}: an unprompted post was ignored)"
     ) in english.splitlines()
     assert "過去 7 日間の投稿 4 件: 返信 50%、リアクション 0%、素通り 25%、静かにと言われた 25%" in japanese
-    assert store.receptions(ChannelKey(fake.channel.id), "2000-01-01") == []
+    assert store.receptions.receptions(ChannelKey(fake.channel.id), "2000-01-01") == []
     assert "No posts in the last 7 days to see how they were received." in after.splitlines()

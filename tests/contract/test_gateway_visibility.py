@@ -103,7 +103,8 @@ def test_the_visibility_override_is_kept_by_other_commands_and_auto_returns_to_d
 
     async def scenario() -> None:
         async with ready(fake, store=store) as run:  # on ready it announced: @everyone can view #general
-            store.record_visibility(here, False, datetime.now(UTC))  # what ingest stores from that envelope
+            # what ingest stores from that envelope
+            store.places.record_visibility(here, False, datetime.now(UTC))
             status = said(await run_command(fake, "kikimimi status"))
             public = "memory may be used in every channel: from Discord permissions (@everyone can view)"
             assert public in status
@@ -115,15 +116,15 @@ def test_the_visibility_override_is_kept_by_other_commands_and_auto_returns_to_d
                 lambda: sum(e.channel_id == fake.channel.id for e in run.visibility) == 2,
                 "a second announcement",
             )
-            stored = store.channel_settings(here)
+            stored = store.places.channel_settings(here)
             assert stored.visibility == "private" and stored.private is False and stored.is_private
             await run_command(fake, "kikimimi quiet", minutes=5)  # another command keeps the override
             await run_command(fake, "kikimimi enable")
-            assert store.channel_settings(here).visibility == "private"
+            assert store.places.channel_settings(here).visibility == "private"
             status = said(await run_command(fake, "kikimimi status"))
             assert "memory stays in this channel: set by a moderator (private)" in status
             said_auto = said(await run_command(fake, "kikimimi visibility", mode="auto"))
             assert said_auto.startswith("memory may be used in every channel: from Discord permissions")
-            assert not store.channel_settings(here).is_private
+            assert not store.places.channel_settings(here).is_private
 
     run_async(scenario())

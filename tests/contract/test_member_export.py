@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.firestore import FirestoreRecall, FirestoreStore, paths
+from kikimimi.adapters.firestore import paths
 from kikimimi.domain.memory.model import (
     ChannelMemory,
     Chunk,
@@ -25,52 +25,32 @@ from kikimimi.domain.memory.model import (
     ProfileUpdate,
 )
 from kikimimi.domain.model import ChannelKey, Intervention, LastDecision, Message, ResponseType
+from kikimimi.ports import RETENTIONS
 from kikimimi.usecases.memory.export import FORMAT, MemberExport, export_json, export_member
 from kikimimi_dev.local.fake_discord import Interaction
-from kikimimi_dev.twins.recall import InMemoryRecall
-from kikimimi_dev.twins.store import InMemoryStore
 from tests.contract.test_gateway import settings
 from tests.contract.test_gateway_commands import JA, ready, run_command, said
 from tests.contract.test_gateway_member_commands import answering
 from tests.fixtures.fake_discord import MakeFake, run_async
+from tests.fixtures.stored import (
+    firestore_memory,
+    firestore_store,
+    twin_memory,
+    twin_store,
+)
 
 NOW = datetime.now(UTC).replace(microsecond=0)
 
-# Where each Firestore collection's records about a member go in the export …
-EXPORTED: dict[str, tuple[str, ...]] = {
-    paths.MESSAGES: ("buffered", "pending_edits"),
-    paths.INTERVENTIONS: ("interventions",),
-    paths.CHANNELS: ("mentions",),  # the last judgment's reason, when it names them
-    paths.OPT_OUTS: ("standing",),
-    paths.MEMORY_CHANNELS: ("mentions",),  # summary, mood and people naming them
-    paths.CHUNKS: ("summary_lines",),
-    paths.FACTS: ("facts",),
-    paths.MEMORY_GUILDS: ("mentions",),
-    paths.PROFILES: ("profile", "mentions"),  # theirs, and others' notes about them
-}
-# … or why nothing in it is theirs to get.
-NOT_THEIRS: dict[str, str] = {
-    **{
-        paths.judgments(pool): "cached judgments of a conversation, by its digest, kept an hour"
-        for pool in ("", *paths.POOLS)
-    },
-    paths.CAPS: "how often the bot answered someone in the last minutes, under a digest of the id: counts",
-    paths.REPLY_DRAFTS: "the bot's reply until it is posted (minutes); `forget me` drops one naming them",
-    paths.WINDOWS: "a copy of the place's newest buffered lines: `buffered` holds theirs",
-    paths.RECEPTIONS: "per-day counts of how the bot's posts were received: nobody's words",
-    paths.LLM_BUDGET: "a server's LLM calls per day",
-    paths.GATEWAY_MARKS: "the last message id the gateway published per place",
-    paths.GUILD_SETTINGS: "a server's switches",
-}
-
 
 def test_member_export_has_a_part_for_every_stored_concept() -> None:
-    """A new collection (a new stored concept) fails here until the export shows it or says why not."""
+    """A new stored concept fails here until its port's retention names the export parts that show it,
+    or says why nothing in it is a member's (ports.stored.kept)."""
     collections = {v for k, v in vars(paths).items() if k.isupper() and isinstance(v, str)}
     collections |= {paths.judgments(pool) for pool in paths.POOLS}
-    assert set(EXPORTED) | set(NOT_THEIRS) == collections
+    assert {name for r in RETENTIONS.values() for name in r.collections} == collections
     parts = {f.name for f in fields(MemberExport)} - {"guild_id", "user_id", "made_at"}
-    assert {p for ps in EXPORTED.values() for p in ps} == parts
+    assert {p for r in RETENTIONS.values() for p in r.exported} == parts
+    assert all(r.exported or r.not_exported for r in RETENTIONS.values())
 
 
 @dataclass(frozen=True)
@@ -90,11 +70,13 @@ def remembered(place: Place, store: Any, recall: Any) -> None:
     """One of everything the bot keeps, for alice and for bob, written through the ports."""
     g, key, alice, bob = place.guild_id, place.key, place.alice, place.bob
     keep = NOW + timedelta(hours=1)
-    store.add_message(_message(place, "m1", alice, "alice", "I moved to Sapporo", 3), keep)
-    store.add_message(_message(place, "m2", bob, "bob", "bob's secret plan", 2), keep)
-    store.update_message(key, "m9", "alice's early edit", keep, edited_at=NOW, author_id=alice, guild_id=g)
-    store.update_message(key, "m8", "bob's early edit", keep, edited_at=NOW, author_id=bob, guild_id=g)
-    store.record_intervention(
+    store.buffer.add_message(_message(place, "m1", alice, "alice", "I moved to Sapporo", 3), keep)
+    store.buffer.add_message(_message(place, "m2", bob, "bob", "bob's secret plan", 2), keep)
+    store.buffer.update_message(
+        key, "m9", "alice's early edit", keep, edited_at=NOW, author_id=alice, guild_id=g
+    )
+    store.buffer.update_message(key, "m8", "bob's early edit", keep, edited_at=NOW, author_id=bob, guild_id=g)
+    store.interventions.record_intervention(
         key,
         Intervention(
             NOW,
@@ -106,10 +88,12 @@ def remembered(place: Place, store: Any, recall: Any) -> None:
             (alice, bob),
         ),
     )
-    store.record_decision(key, LastDecision(NOW, "m1", "respond", "alice asked about Sapporo"))
-    store.set_opted_out(g, alice, True, NOW - timedelta(days=2))
-    store.set_opted_out(g, alice, False, NOW - timedelta(days=1))
-    store.mark_forgotten(g, alice, NOW - timedelta(hours=1))  # kept by a digest of the id, never the id
+    store.places.record_decision(key, LastDecision(NOW, "m1", "respond", "alice asked about Sapporo"))
+    store.opt_outs.set_opted_out(g, alice, True, NOW - timedelta(days=2))
+    store.opt_outs.set_opted_out(g, alice, False, NOW - timedelta(days=1))
+    store.opt_outs.mark_forgotten(
+        g, alice, NOW - timedelta(hours=1)
+    )  # kept by a digest of the id, never the id
     lines = (
         ChunkLine("m1", NOW, alice, "alice", "I moved to Sapporo"),
         ChunkLine("m2", NOW, bob, "bob", "bob's secret plan"),
@@ -124,7 +108,7 @@ def remembered(place: Place, store: Any, recall: Any) -> None:
     updates = [
         ProfileUpdate(u, n, key.channel_id, NOW, exchanges=1) for u, n in ((alice, "alice"), (bob, "bob"))
     ]
-    assert recall.commit_summary(memory, 0, Chunk(1, lines, NOW), updates)
+    assert recall.summaries.commit_summary(memory, 0, Chunk(1, lines, NOW), updates)
     facts = [
         Fact(
             "f1",
@@ -159,10 +143,12 @@ def remembered(place: Place, store: Any, recall: Any) -> None:
             bob, tags=(ProfileNote("plans with alice", key.id, ("m2",)), ProfileNote("baker", key.id))
         ),
     ]
-    assert recall.commit_reflection(
+    assert recall.facts.commit_reflection(
         key, 0, reflected_seq=1, reflected_total=2, at=NOW, save=facts, delete=(), fact_delta=2, notes=notes
     )
-    recall.save_guild_memory(GuildMemory(g, long_term="bob bakes bread.", recent_events="alice moved north."))
+    recall.guild_history.save_guild_memory(
+        GuildMemory(g, long_term="bob bakes bread.", recent_events="alice moved north.")
+    )
 
 
 def _texts(data: Any) -> str:
@@ -173,10 +159,10 @@ def _texts(data: Any) -> str:
 def stores(request: pytest.FixtureRequest) -> tuple[Any, Any]:
     """(Store, Recall): the twins, or Firestore on the emulator (the export reads both alike)."""
     if request.param == "memory":
-        store = InMemoryStore()
-        return store, InMemoryRecall(store)
+        store = twin_store()
+        return store, twin_memory(store)
     client = request.getfixturevalue("firestore_client")
-    return FirestoreStore(client, prefix="contract_"), FirestoreRecall(client, prefix="contract_")
+    return firestore_store(client, prefix="contract_"), firestore_memory(client, prefix="contract_")
 
 
 def test_member_export_fills_every_part_with_hers_and_nothing_of_others(stores: tuple[Any, Any]) -> None:
@@ -208,13 +194,13 @@ def test_member_export_fills_every_part_with_hers_and_nothing_of_others(stores: 
 
 def test_member_export_of_direct_messages_reads_the_conversation() -> None:
     """In a direct message (ALLOW_DMS) the export is what is kept from the member's direct messages."""
-    store = InMemoryStore()
-    recall = InMemoryRecall(store)
+    store = twin_store()
+    recall = twin_memory(store)
     dm = ChannelKey("d1")
     message = Message("m1", None, "d1", None, "u_alice", "alice", False, "hello bot", NOW)
-    store.add_message(message, NOW + timedelta(hours=1))
+    store.buffer.add_message(message, NOW + timedelta(hours=1))
     lines = (ChunkLine("m1", NOW, "u_alice", "alice", "hello bot"),)
-    assert recall.commit_summary(
+    assert recall.summaries.commit_summary(
         ChannelMemory(dm, None, summary="alice said hello."),
         0,
         Chunk(1, lines, NOW),
@@ -243,8 +229,8 @@ def test_member_export(make_fake_discord: MakeFake) -> None:
     fake = make_fake_discord()
     bob = fake.add_user("bob")
     place = Place(fake.guild.id, ChannelKey(fake.channel.id), fake.alice.id, bob.id)
-    store = InMemoryStore()
-    recall = InMemoryRecall(store)
+    store = twin_store()
+    recall = twin_memory(store)
     remembered(place, store, recall)
     nobody = fake.add_user("carol")
 

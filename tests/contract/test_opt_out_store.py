@@ -10,12 +10,15 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.firestore import FirestoreStore
 from kikimimi.adapters.firestore.opt_outs import ORDER_WINDOW
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi_dev.twins.documents import twin_documents
-from kikimimi_dev.twins.store import InMemoryStore
 from tests.fixtures.scan import firestore_documents
+from tests.fixtures.stored import (
+    CountedStore,
+    firestore_store,
+    twin_store,
+)
 
 T0 = datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
 PREFIX = "contract_"
@@ -23,13 +26,13 @@ PREFIX = "contract_"
 
 @dataclass
 class Subject:
-    store: InMemoryStore | FirestoreStore
+    store: CountedStore
     client: Any = None  # the emulator's, for Firestore
 
     def documents(self) -> dict[str, dict[str, Any]]:
         """The opt-out documents by guild, as stored."""
-        if isinstance(self.store, InMemoryStore):
-            return dict(twin_documents(self.store).get("opt_outs", {}))
+        if self.store.twin is not None:
+            return dict(twin_documents(self.store.twin).get("opt_outs", {}))
         found = firestore_documents(self.client)
         return {path.rsplit("/", 1)[1]: doc for path, doc in found if path.startswith(f"{PREFIX}opt_outs/")}
 
@@ -37,9 +40,9 @@ class Subject:
 @pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
 def subject(request: pytest.FixtureRequest) -> Subject:
     if request.param == "memory":
-        return Subject(InMemoryStore())
+        return Subject(twin_store())
     client = request.getfixturevalue("firestore_client")
-    return Subject(FirestoreStore(client, prefix=PREFIX), client)
+    return Subject(firestore_store(client, prefix=PREFIX), client)
 
 
 def at(seconds: float) -> datetime:
@@ -47,18 +50,18 @@ def at(seconds: float) -> datetime:
 
 
 def test_a_guild_without_a_list_has_nobody_opted_out(subject: Subject) -> None:
-    assert subject.store.opted_out("g1") == frozenset()
+    assert subject.store.opt_outs.opted_out("g1") == frozenset()
     assert subject.documents() == {}
 
 
 def test_opt_out_and_opt_in_per_guild(subject: Subject) -> None:
     store = subject.store
-    assert store.set_opted_out("g1", "bob", True, at(0))
-    assert store.set_opted_out("g1", "carol", True, at(1))
-    assert store.set_opted_out("g2", "dave", True, at(2))
-    assert store.opted_out("g1") == {"bob", "carol"} and store.opted_out("g2") == {"dave"}
-    assert store.set_opted_out("g1", "bob", False, at(3))
-    assert store.opted_out("g1") == {"carol"}
+    assert store.opt_outs.set_opted_out("g1", "bob", True, at(0))
+    assert store.opt_outs.set_opted_out("g1", "carol", True, at(1))
+    assert store.opt_outs.set_opted_out("g2", "dave", True, at(2))
+    assert store.opt_outs.opted_out("g1") == {"bob", "carol"} and store.opt_outs.opted_out("g2") == {"dave"}
+    assert store.opt_outs.set_opted_out("g1", "bob", False, at(3))
+    assert store.opt_outs.opted_out("g1") == {"carol"}
     docs = subject.documents()
     assert docs["g1"] == {"guild_id": "g1", "users": {"carol": at(1)}, "opted_in": {"bob": at(3)}}
     assert set(docs) == {"g1", "g2"}
@@ -66,26 +69,28 @@ def test_opt_out_and_opt_in_per_guild(subject: Subject) -> None:
 
 def test_an_older_change_delivered_late_changes_nothing(subject: Subject) -> None:
     store = subject.store
-    assert store.set_opted_out("g1", "bob", False, at(60))
-    assert not store.set_opted_out("g1", "bob", True, at(5))  # the opt-out before the opt-in, redelivered
-    assert store.opted_out("g1") == frozenset()
-    assert store.set_opted_out("g1", "bob", True, at(90))
-    assert not store.set_opted_out("g1", "bob", False, at(60))  # the opt-in before, late again
-    assert store.set_opted_out("g1", "bob", True, at(90))  # the same change again: applied, the same
-    assert store.opted_out("g1") == {"bob"}
+    assert store.opt_outs.set_opted_out("g1", "bob", False, at(60))
+    assert not store.opt_outs.set_opted_out(
+        "g1", "bob", True, at(5)
+    )  # the opt-out before the opt-in, redelivered
+    assert store.opt_outs.opted_out("g1") == frozenset()
+    assert store.opt_outs.set_opted_out("g1", "bob", True, at(90))
+    assert not store.opt_outs.set_opted_out("g1", "bob", False, at(60))  # the opt-in before, late again
+    assert store.opt_outs.set_opted_out("g1", "bob", True, at(90))  # the same change again: applied, the same
+    assert store.opt_outs.opted_out("g1") == {"bob"}
 
 
 def test_an_opt_in_is_remembered_for_the_order_window_only(subject: Subject) -> None:
     store = subject.store
-    assert store.set_opted_out("g1", "bob", False, at(0))
-    assert store.set_opted_out("g1", "carol", True, at(0) + ORDER_WINDOW + timedelta(seconds=1))
+    assert store.opt_outs.set_opted_out("g1", "bob", False, at(0))
+    assert store.opt_outs.set_opted_out("g1", "carol", True, at(0) + ORDER_WINDOW + timedelta(seconds=1))
     assert subject.documents()["g1"]["opted_in"] == {}  # bob's id is not kept past the window
 
 
 def test_erasing_the_guild_leaves_its_opt_out_list(subject: Subject) -> None:
     store = subject.store
-    store.set_opted_out("g1", "bob", True, at(0))
-    store.add_message(
+    store.opt_outs.set_opted_out("g1", "bob", True, at(0))
+    store.buffer.add_message(
         Message(
             id="m1",
             guild_id="g1",
@@ -99,9 +104,9 @@ def test_erasing_the_guild_leaves_its_opt_out_list(subject: Subject) -> None:
         ),
         at(3600),
     )
-    store.count_llm_call("g1", "2026-03-04")
-    for channel in store.guild_places("g1"):
-        store.forget_place(channel, settings=True)
-    store.forget_guild("g1")
-    assert store.opted_out("g1") == {"bob"}
-    assert store.recent_messages(ChannelKey("c1"), at(0), 10) == []
+    store.caps.count_llm_call("g1", "2026-03-04")
+    for channel in store.places.guild_places("g1"):
+        store.places.forget_place(channel, settings=True)
+    (store.caps.forget_guild("g1") + store.switches.forget_guild("g1"))
+    assert store.opt_outs.opted_out("g1") == {"bob"}
+    assert store.windows.recent_messages(ChannelKey("c1"), at(0), 10) == []

@@ -18,7 +18,7 @@ LINE = ProfileNote("asked how to mount a USB drive; solved with udisksctl", KEY.
 
 
 def reflect_with(pair: Pair, expected: int, notes: list[ProfileNotes], epoch: int | None = None) -> bool:
-    return pair.recall.commit_reflection(
+    return pair.recall.facts.commit_reflection(
         KEY,
         expected,
         reflected_seq=1,
@@ -33,13 +33,13 @@ def reflect_with(pair: Pair, expected: int, notes: list[ProfileNotes], epoch: in
 
 
 def with_profile(pair: Pair) -> None:
-    assert pair.recall.commit_summary(summary(1), 0, chunk(1), [update("u1", 1)])
+    assert pair.recall.summaries.commit_summary(summary(1), 0, chunk(1), [update("u1", 1)])
 
 
 def test_a_reflection_writes_tags_and_a_last_conversation_that_round_trip(pair: Pair) -> None:
     with_profile(pair)
     assert reflect_with(pair, 0, [ProfileNotes("u1", TAGS, LINE)])
-    profile = pair.recall.profile("g1", "u1")
+    profile = pair.recall.profiles.profile("g1", "u1")
     assert profile is not None
     assert profile.tags == TAGS and profile.last_conversation == LINE
     assert set(profile.note_ids) == {"m1", "m2", "m3"}
@@ -51,7 +51,7 @@ def test_later_notes_merge_newest_first_and_keep_the_older_line_without_a_new_on
     assert reflect_with(pair, 0, [ProfileNotes("u1", TAGS, LINE)])
     raids = ProfileNote("raids", KEY.id, ("m9",))
     assert reflect_with(pair, 1, [ProfileNotes("u1", (raids, ProfileNote("python", KEY.id, ("m9",))))])
-    profile = pair.recall.profile("g1", "u1")
+    profile = pair.recall.profiles.profile("g1", "u1")
     assert profile is not None
     assert [t.text for t in profile.tags] == ["raids", "python", "new here"]
     assert profile.tags[1].source_ids == ("m9",)  # a tag said again takes the new sources
@@ -60,25 +60,25 @@ def test_later_notes_merge_newest_first_and_keep_the_older_line_without_a_new_on
 
 def test_notes_never_create_a_profile_and_a_stale_reflection_writes_none(pair: Pair) -> None:
     assert reflect_with(pair, 0, [ProfileNotes("u_gone", TAGS, LINE)])
-    assert pair.recall.profile("g1", "u_gone") is None  # forgotten meanwhile: not created again
+    assert pair.recall.profiles.profile("g1", "u_gone") is None  # forgotten meanwhile: not created again
     with_profile(pair)
     assert not reflect_with(pair, 0, [ProfileNotes("u1", TAGS, LINE)])  # reflect_seq moved on
-    profile = pair.recall.profile("g1", "u1")
+    profile = pair.recall.profiles.profile("g1", "u1")
     assert profile is not None and profile.tags == () and profile.last_conversation is None
 
 
 def test_a_delete_finds_the_profile_by_a_notes_source_and_drops_what_it_fed(pair: Pair) -> None:
     with_profile(pair)
     assert reflect_with(pair, 0, [ProfileNotes("u1", TAGS, LINE)])
-    changed = pair.recall.rewrite_profiles(
+    changed = pair.recall.profiles.rewrite_profiles(
         "g1", SourceMatch(message_id="m3"), lambda p: notes_without_source(p, "m3")
     )
     assert changed == 1
-    profile = pair.recall.profile("g1", "u1")
+    profile = pair.recall.profiles.profile("g1", "u1")
     assert profile is not None
     assert [t.text for t in profile.tags] == ["new here"] and profile.last_conversation is None
     assert profile.note_ids == ("m1",)
-    again = pair.recall.rewrite_profiles(
+    again = pair.recall.profiles.rewrite_profiles(
         "g1", SourceMatch(message_id="m3"), lambda p: notes_without_source(p, "m3")
     )
     assert again == 0  # nothing cites it any more
@@ -88,21 +88,21 @@ def test_a_delete_finds_the_profile_by_a_notes_source_and_drops_what_it_fed(pair
 def test_forgetting_the_member_takes_the_notes_with_the_profile(pair: Pair, field: str) -> None:
     with_profile(pair)
     assert reflect_with(pair, 0, [ProfileNotes("u1", TAGS, LINE)])
-    assert getattr(pair.recall.profile("g1", "u1"), field)
-    assert pair.recall.delete_profile("g1", "u1")
-    assert pair.recall.profile("g1", "u1") is None
+    assert getattr(pair.recall.profiles.profile("g1", "u1"), field)
+    assert pair.recall.profiles.delete_profile("g1", "u1")
+    assert pair.recall.profiles.profile("g1", "u1") is None
 
 
 def test_personality_notes_round_trip_and_a_delete_of_their_source_finds_and_drops_them(pair: Pair) -> None:
     with_profile(pair)
     trait = ProfileNote("explains steps patiently", KEY.id, ("m7", "m8"))
     assert reflect_with(pair, 0, [ProfileNotes("u1", TAGS, LINE, (trait,))])
-    profile = pair.recall.profile("g1", "u1")
+    profile = pair.recall.profiles.profile("g1", "u1")
     assert profile is not None and profile.personality == (trait,)
     assert {"m7", "m8"} <= set(profile.note_ids)
-    changed = pair.recall.rewrite_profiles(
+    changed = pair.recall.profiles.rewrite_profiles(
         "g1", SourceMatch(message_id="m8"), lambda p: notes_without_source(p, "m8")
     )
     assert changed == 1  # found by the note's source alone (m8 feeds nothing else)
-    profile = pair.recall.profile("g1", "u1")
+    profile = pair.recall.profiles.profile("g1", "u1")
     assert profile is not None and profile.personality == () and profile.tags == TAGS

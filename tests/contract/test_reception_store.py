@@ -10,12 +10,15 @@ from typing import Any
 
 import pytest
 
-from kikimimi.adapters.firestore import FirestoreStore
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.reception import ReceptionDay, TalkativenessChange, kept_until
 from kikimimi_dev.twins.documents import twin_documents
-from kikimimi_dev.twins.store import InMemoryStore
 from tests.fixtures.scan import firestore_documents
+from tests.fixtures.stored import (
+    CountedStore,
+    firestore_store,
+    twin_store,
+)
 
 PREFIX = "contract_"
 C1, C2 = ChannelKey("c1"), ChannelKey("c2")
@@ -25,13 +28,13 @@ CHANGE = TalkativenessChange(AT, 1.0, 0.8, "b2", "ignored")
 
 @dataclass
 class Subject:
-    store: InMemoryStore | FirestoreStore
+    store: CountedStore
     client: Any = None  # the emulator's, for Firestore
 
     def documents(self) -> dict[str, dict[str, Any]]:
         """The reception documents by path, as stored."""
-        if isinstance(self.store, InMemoryStore):
-            found = twin_documents(self.store)
+        if self.store.twin is not None:
+            found = twin_documents(self.store.twin)
             return {
                 f"{path}/{i}": doc
                 for path, docs in found.items()
@@ -48,15 +51,15 @@ class Subject:
 @pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
 def subject(request: pytest.FixtureRequest) -> Subject:
     if request.param == "memory":
-        return Subject(InMemoryStore())
+        return Subject(twin_store())
     client = request.getfixturevalue("firestore_client")
-    return Subject(FirestoreStore(client, prefix=PREFIX), client)
+    return Subject(firestore_store(client, prefix=PREFIX), client)
 
 
 def count(
     store: Any, key: ChannelKey, day: str, post: str, outcome: str, unprompted: bool, **kw: Any
 ) -> bool:
-    return bool(store.record_reception(key, day, post, outcome, unprompted, kept_until(day), **kw))
+    return bool(store.receptions.record_reception(key, day, post, outcome, unprompted, kept_until(day), **kw))
 
 
 def test_a_post_is_counted_once_on_its_day(subject: Subject) -> None:
@@ -66,12 +69,12 @@ def test_a_post_is_counted_once_on_its_day(subject: Subject) -> None:
     assert not count(store, C1, "2026-03-04", "b2", "reacted", True)  # a retried task: counted already
     assert count(store, C1, "2026-03-03", "b0", "quiet", True)
     assert count(store, C2, "2026-03-04", "b9", "thanked", True)
-    assert store.receptions(C1, "2026-03-01") == [
+    assert store.receptions.receptions(C1, "2026-03-01") == [
         ReceptionDay("2026-03-03", {"quiet": 1}, {"quiet": 1}),
         ReceptionDay("2026-03-04", {"replied": 1, "ignored": 1}, {"ignored": 1}, CHANGE),
     ]
-    assert [d.day for d in store.receptions(C1, "2026-03-04")] == ["2026-03-04"]
-    assert store.receptions(ChannelKey("c3"), "2026-03-01") == []
+    assert [d.day for d in store.receptions.receptions(C1, "2026-03-04")] == ["2026-03-04"]
+    assert store.receptions.receptions(ChannelKey("c3"), "2026-03-01") == []
     doc = subject.documents()["channels/c1/receptions/2026-03-04"]
     assert doc == {
         "day": "2026-03-04",
@@ -87,7 +90,7 @@ def test_a_later_post_keeps_the_days_change(subject: Subject) -> None:
     store = subject.store
     count(store, C1, "2026-03-04", "b2", "ignored", True, change=CHANGE)
     count(store, C1, "2026-03-04", "b3", "replied", False)
-    (day,) = store.receptions(C1, "2026-03-04")
+    (day,) = store.receptions.receptions(C1, "2026-03-04")
     assert day.change == CHANGE and day.posts == {"ignored": 1, "replied": 1}
 
 
@@ -96,8 +99,8 @@ def test_forgetting_the_place_or_disabling_it_erases_the_counts(subject: Subject
     count(store, C1, "2026-03-04", "b1", "replied", False)
     count(store, C1, "2026-03-03", "b0", "ignored", True)
     count(store, C2, "2026-03-04", "b9", "thanked", True)
-    assert store.forget_place("c1") >= 2
-    assert store.receptions(C1, "2026-03-01") == []
-    assert store.forget_receptions("c2") == 1
-    assert store.forget_receptions("c2") == 0
-    assert store.receptions(C2, "2026-03-01") == [] and subject.documents() == {}
+    assert store.places.forget_place("c1") >= 2
+    assert store.receptions.receptions(C1, "2026-03-01") == []
+    assert store.receptions.forget_receptions("c2") == 1
+    assert store.receptions.forget_receptions("c2") == 0
+    assert store.receptions.receptions(C2, "2026-03-01") == [] and subject.documents() == {}

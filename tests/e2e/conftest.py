@@ -194,14 +194,14 @@ class E2E:
         if self._store is None:
             from google.cloud import firestore
 
-            from kikimimi.adapters.firestore import FirestoreStore
+            from kikimimi.adapters.firestore import FirestorePorts
 
-            self._store = FirestoreStore(firestore.Client(project=self.stack.project))
+            self._store = FirestorePorts(firestore.Client(project=self.stack.project))
         return self._store
 
     def buffer(self, channel: str) -> list[Message]:
         """Every message buffered in Firestore for the channel, oldest first."""
-        return self.store.recent_messages(
+        return self.store.windows.recent_messages(
             ChannelKey(channel), since=datetime(2000, 1, 1, tzinfo=UTC), limit=500
         )
 
@@ -209,7 +209,7 @@ class E2E:
         """Document ids under the channel's messages collection (what is really stored)."""
         from kikimimi.adapters.firestore.paths import CHANNELS, MESSAGES
 
-        client = self.store._client
+        client = self.store.client
         docs = client.collection(CHANNELS).document(channel).collection(MESSAGES).list_documents()
         return sorted(doc.id for doc in docs)
 
@@ -243,4 +243,4 @@ def e2e(local_stack: LocalStack, stack_output: list[str]) -> Iterator[E2E]:
     driver.wait(WARMUP, "posted", timeout=60, trigger=warm.message_id)
     yield driver
     if driver._store is not None:
-        driver._store._client.close()
+        driver._store.client.close()

@@ -111,14 +111,14 @@ class Loop:
         if self._store is None:
             from google.cloud import firestore
 
-            from kikimimi.adapters.firestore import FirestoreStore
+            from kikimimi.adapters.firestore import FirestorePorts
 
-            self._store = FirestoreStore(firestore.Client(project=self.stack.project))
+            self._store = FirestorePorts(firestore.Client(project=self.stack.project))
         return self._store
 
     def buffer(self, channel: str) -> list[Message]:
         key = ChannelKey(self.channels[channel])
-        return self.store.recent_messages(key, since=datetime(2000, 1, 1, tzinfo=UTC), limit=100)
+        return self.store.windows.recent_messages(key, since=datetime(2000, 1, 1, tzinfo=UTC), limit=100)
 
 
 def _setup(fake: FakeDiscord, channels: dict[str, str], users: dict[str, User]) -> dict[str, str]:
@@ -150,7 +150,7 @@ def loop() -> Iterator[Loop]:
     finally:
         driver.stack.stop()
         if driver._store is not None:
-            driver._store._client.close()
+            driver._store.client.close()
 
 
 @pytest.fixture(scope="module")

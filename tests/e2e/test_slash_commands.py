@@ -71,16 +71,16 @@ class Commands(Room):
         if self._store is None:
             from google.cloud import firestore
 
-            from kikimimi.adapters.firestore import FirestoreStore
+            from kikimimi.adapters.firestore import FirestorePorts
 
-            self._store = FirestoreStore(firestore.Client(project=self.stack.project))
+            self._store = FirestorePorts(firestore.Client(project=self.stack.project))
         return self._store
 
     def settings(self, channel: str) -> ChannelSettings:
-        return self.store.channel_settings(ChannelKey(self.channels[channel]))
+        return self.store.places.channel_settings(ChannelKey(self.channels[channel]))
 
     def guild(self) -> GuildSettings:
-        return self.store.guild_settings(self.fake.guild.id)
+        return self.store.switches.guild_settings(self.fake.guild.id)
 
 
 def _setup(fake: FakeDiscord, channels: dict[str, str], users: dict[str, User]) -> dict[str, str]:
@@ -110,7 +110,7 @@ def commands() -> Iterator[Commands]:
     finally:
         stack.stop()
         if driver._store is not None:
-            driver._store._client.close()
+            driver._store.client.close()
 
 
 def _burst(commands: Commands, channel: str) -> str:

@@ -115,9 +115,9 @@ class Trust(Room):
         """The memory the functions kept, read from the Firestore emulator (logs carry no words)."""
         from google.cloud import firestore
 
-        from kikimimi.adapters.firestore.recall import FirestoreRecall
+        from kikimimi.adapters.firestore import FirestorePorts
 
-        return FirestoreRecall(firestore.Client(project=self.stack.project))
+        return FirestorePorts(firestore.Client(project=self.stack.project)).memory_ports()
 
     def maintain(self) -> dict[str, Any]:
         """Cloud Scheduler's hourly job, now."""
@@ -182,7 +182,7 @@ def test_private_stays_private(trust: Trust) -> None:
         time.sleep(0.05)
     summary = trust.wait("mods", "channel_summary", timeout=FIRST_TIMEOUT)
     assert "summary" not in summary and summary["summary_chars"] > 0  # the log has its length, no words
-    assert leaked(trust.memory().channel_memory(ChannelKey(trust.channels["mods"])).summary), (
+    assert leaked(trust.memory().summaries.channel_memory(ChannelKey(trust.channels["mods"])).summary), (
         "the stand-in wrote the meeting's words into its summary"
     )
     trust.wait("general", "channel_summary", timeout=FIRST_TIMEOUT)
@@ -192,7 +192,7 @@ def test_private_stays_private(trust: Trust) -> None:
     assert trust.maintain()["result"]["guilds"] == 1
     guild = trust.stack.wait_for(lambda e: e.get("event") == "guild_memory", 30)
     assert guild is not None and guild["channels"] == 1  # #general alone
-    kept = trust.memory().guild_memory(trust.fake.guild.id)
+    kept = trust.memory().guild_history.guild_memory(trust.fake.guild.id)
     assert kept is not None and not leaked(f"{kept.long_term} {kept.recent_events}")
 
     trust.standin.requests.clear()

@@ -294,7 +294,7 @@ def test_judge_then_reply_end_to_end_posts_exactly_one_message(client: Client, t
     assert skipped["decision"] == "stale"
     assert skipped["reason"].startswith("the question was answered meanwhile: the bot answered it (")
     assert len(twins.discord.messages) == 1
-    assert len(twins.store.interventions(CHANNEL)) == 1
+    assert len(twins.store.interventions_of(CHANNEL)) == 1
     # A redelivered judgment does not schedule a second reply either: the pause judgment is stale (carol
     # wrote since), and the watch finds the bot answered it.
     response = send(client("judge"), JUDGE)

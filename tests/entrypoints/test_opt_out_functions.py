@@ -74,7 +74,7 @@ def test_the_ingest_function_refuses_a_message_of_a_member_who_opted_out(
     assert [(e["trigger"], e["decision"]) for e in refused] == [("1325000000000000002", "ignored")]
     assert "secret" not in json.dumps(refused)  # logged without the words
     assert not any(t.kind is TaskKind.REPLY for t in twins.tasks.pending)  # the mention is not answered
-    assert twins.store.opted_out(GUILD) == frozenset({MEMBER})
+    assert twins.store.opt_outs.opted_out(GUILD) == frozenset({MEMBER})
 
 
 def test_the_forget_function_runs_the_second_erase_of_an_opt_out(
@@ -90,7 +90,7 @@ def test_the_forget_function_runs_the_second_erase_of_an_opt_out(
     [again] = [t for t in twins.tasks.pending if t.kind is TaskKind.FORGET]
     assert again.eta - START >= timedelta(minutes=1)  # later: what was in flight has landed by then
     # A message stored meanwhile by an instance whose list was stale.
-    twins.store.add_message(
+    twins.store.buffer.add_message(
         created("1325000000000000009", MEMBER, "stored by a stale instance", 30).to_message(""),
         START + timedelta(hours=1),
     )

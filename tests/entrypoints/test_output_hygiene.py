@@ -42,7 +42,7 @@ class FixedWriter:
 def setup(twins: Twins, answer: str, question: str) -> FixedWriter:
     writer = FixedWriter(answer)
     twins.deps.writer = writer
-    twins.store.add_message(
+    twins.store.buffer.add_message(
         Message(
             id=TRIGGER,
             guild_id=REPLY["body"]["guild_id"],

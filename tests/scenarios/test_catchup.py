@@ -16,6 +16,7 @@ from gateway_vm.catchup_plan import snowflake_at, time_of
 from gateway_vm.marks import Marks
 from kikimimi.domain.model import ChannelKey, TaskKind
 from kikimimi.domain.wire import GatewayEnvelope, MessageCreated, MessageDeleted
+from kikimimi_dev.twins.deps import twin_store_ports
 from tests.scenarios.conftest import BOT_ID, START, Scenario, three_people
 
 Make = Callable[..., Scenario]
@@ -157,7 +158,7 @@ def catch_up(s: Scenario, room: Room, marks: Marks, *, fresh: bool = True) -> li
 
     age = timedelta(minutes=s.settings.buffer_ttl_minutes)
     runner = CatchUp(
-        store=s.sim.store,
+        store=twin_store_ports(s.sim.store),
         marks=marks,
         hand_on=published.append,
         enabled=enabled,
@@ -182,7 +183,7 @@ def test_a_catch_up_after_a_restart_publishes_the_gap_and_the_pipeline_answers(s
     s.sim.run([live(m) for m in before], drain=False)
     key = ChannelKey("111")
     # The previous process saved its mark at shutdown; this one has none in memory.
-    s.sim.store.save_gateway_marks({key: str(before[-1].id)}, START + timedelta(days=30))
+    s.sim.store.gateway_marks.save_gateway_marks({key: str(before[-1].id)}, START + timedelta(days=30))
     room.delete(str(before[-1].id))  # deleted while the gateway was down
     missed = room.post(snowflake(60), "bob", "did anyone see the alert?")
     stale = room.post(snowflake(90), "alice", "kikimimi, is the deploy done?", mention=True)

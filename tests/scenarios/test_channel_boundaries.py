@@ -124,7 +124,7 @@ def test_the_private_channel_keeps_its_own_memory(scenario: Make) -> None:
     writer.prompts.clear()
     run(s, s.msg("ask2", "bob", "@kikimimi what did we agree?", 3 * 3600 + 10, channel=MODS, mention=True))
     assert any(leaked(p) for p in writer.prompts)  # its own summary still serves the channel itself
-    guild = s.sim.recall.guild_memory("g1") if s.sim.recall else None
+    guild = s.sim.recall.guild_history.guild_memory("g1") if s.sim.recall else None
     assert guild is None or all(ChannelKey.parse(c.key_id).channel_id != MODS for c in guild.channels)
 
 
@@ -145,11 +145,11 @@ def test_profile_topics_from_a_private_channel_stay_out_of_the_profile(scenario:
     run(s, visibility(MODS, True, 0), *mods_meeting(s, 10))
     s.sim.run_until(START + timedelta(hours=1))
     assert s.sim.recall is not None
-    alice = s.sim.recall.profile("g1", "id_alice")
+    alice = s.sim.recall.profiles.profile("g1", "id_alice")
     assert alice is not None and alice.last_topic == () and MODS in alice.channels_active
     run(s, visibility("general", False, 3600), *general_chat(s, 3610))
     s.sim.run_until(START + timedelta(hours=2))
-    alice = s.sim.recall.profile("g1", "id_alice")
+    alice = s.sim.recall.profiles.profile("g1", "id_alice")
     assert alice is not None and alice.last_topic and not leaked(" ".join(alice.last_topic))
 
 
@@ -175,7 +175,7 @@ def test_an_admin_override_wins_over_discords_permissions(scenario: Make) -> Non
     writer = RecordingWriter()
     s = scenario(writer=writer)
     # Discord says public, a moderator says private: the override wins.
-    s.sim.store.save_channel_settings(ChannelKey(MODS), ChannelSettings(visibility="private"))
+    s.sim.store.places.save_channel_settings(ChannelKey(MODS), ChannelSettings(visibility="private"))
     run(
         s,
         visibility("general", False, 0),
@@ -200,10 +200,10 @@ def test_a_channel_that_becomes_private_leaves_the_guild_memory_at_once(scenario
     )
     run(s, visibility("general", False, 2 * 3600))  # the hourly maintenance runs before this delivery
     assert s.sim.recall is not None
-    before = s.sim.recall.guild_memory("g1")
+    before = s.sim.recall.guild_history.guild_memory("g1")
     assert before is not None and MODS in {c.key_id for c in before.channels}
     run(s, visibility(MODS, True, 2 * 3600 + 5))
-    after = s.sim.recall.guild_memory("g1")
+    after = s.sim.recall.guild_history.guild_memory("g1")
     assert after is not None and after.long_term == after.recent_events == ""
     assert {c.key_id for c in after.channels} == {"general"}
     [event] = s.sim.events.named("visibility")[-1:]
@@ -211,7 +211,7 @@ def test_a_channel_that_becomes_private_leaves_the_guild_memory_at_once(scenario
     # The hourly rebuild starts again from the public channels only.
     s.sim.clock.set(START + timedelta(hours=3))
     maintain(s.sim.deps, MaintainTask(guild_id="g1"))
-    rebuilt = s.sim.recall.guild_memory("g1")
+    rebuilt = s.sim.recall.guild_history.guild_memory("g1")
     assert rebuilt is not None and {c.key_id for c in rebuilt.channels} == {"general"}
     assert not leaked(f"{rebuilt.long_term} {rebuilt.recent_events}")
 
@@ -229,13 +229,13 @@ def test_a_moderators_private_override_leaves_the_guild_memory_at_once(scenario:
     )
     run(s, visibility("general", False, 2 * 3600))  # the hourly maintenance runs before this delivery
     assert s.sim.recall is not None
-    before = s.sim.recall.guild_memory("g1")
+    before = s.sim.recall.guild_history.guild_memory("g1")
     assert before is not None and MODS in {c.key_id for c in before.channels}
     # `/kikimimi visibility private`: the gateway saves the override, then publishes the channel again
     # (Discord still says public).
-    s.sim.store.save_channel_settings(ChannelKey(MODS), ChannelSettings(visibility="private"))
+    s.sim.store.places.save_channel_settings(ChannelKey(MODS), ChannelSettings(visibility="private"))
     run(s, visibility(MODS, False, 2 * 3600 + 5))
-    after = s.sim.recall.guild_memory("g1")
+    after = s.sim.recall.guild_history.guild_memory("g1")
     assert after is not None and {c.key_id for c in after.channels} == {"general"}
     assert not leaked(f"{after.long_term} {after.recent_events}")
     [event] = s.sim.events.named("visibility")[-1:]
@@ -246,7 +246,7 @@ def test_an_older_observation_never_overwrites_a_newer_one(scenario: Make) -> No
     s = scenario()
     ingest(s.sim.deps, visibility(MODS, True, 100))
     assert ingest(s.sim.deps, visibility(MODS, False, 50)) == "visibility"  # delivered late: ignored
-    stored = s.sim.store.channel_settings(ChannelKey(MODS))
+    stored = s.sim.store.places.channel_settings(ChannelKey(MODS))
     assert stored.private is True and stored.private_at == START + timedelta(seconds=100)
     assert [e["changed"] for e in s.sim.events.named("visibility")] == [True, False]
 
@@ -255,12 +255,12 @@ def test_previous_guild_texts_written_with_a_channel_now_private_are_dropped(sce
     s = scenario()
     assert s.sim.recall is not None
     run(s, visibility("general", False, 0), *general_chat(s, 10))
-    s.sim.recall.save_guild_memory(
+    s.sim.recall.guild_history.save_guild_memory(
         GuildMemory(
             "g1", "mallory gets banned friday", "", (GuildChannel(MODS), GuildChannel("general")), START
         )
     )  # written while #mods was public (or before this rule)
     s.sim.clock.set(START + timedelta(hours=2))
     maintain(s.sim.deps, MaintainTask(guild_id="g1"))
-    rebuilt = s.sim.recall.guild_memory("g1")
+    rebuilt = s.sim.recall.guild_history.guild_memory("g1")
     assert rebuilt is not None and "mallory" not in rebuilt.long_term

@@ -34,7 +34,7 @@ ABOVE_NORMAL: dict[str, Any] = {
 
 def chatty(s: Scenario, level: str | None, persona: str | None = None) -> Scenario:
     """The channel as a moderator set it (`/kikimimi chattiness`, `/kikimimi persona`)."""
-    s.sim.store.save_channel_settings(GENERAL, ChannelSettings(chattiness=level, persona=persona))
+    s.sim.store.places.save_channel_settings(GENERAL, ChannelSettings(chattiness=level, persona=persona))
     return s
 
 

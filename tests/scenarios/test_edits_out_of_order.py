@@ -66,7 +66,7 @@ def kept(sim: Simulation, needle: str) -> list[str]:
 def chunk_line(sim: Simulation) -> ChunkLine:
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    [line] = [x for c in recall.chunks(KEY) for x in c.lines if x.message_id == "m005"]
+    [line] = [x for c in recall.chunks_of(KEY) for x in c.lines if x.message_id == "m005"]
     return line
 
 

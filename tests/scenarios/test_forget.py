@@ -78,8 +78,8 @@ def test_a_delete_removes_the_text_from_every_layer() -> None:
     assert sim.store.tombstones(KEY) == ["m010"]
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    assert all(x.message_id != "m010" for c in recall.chunks(KEY) for x in c.lines)
-    memory = recall.channel_memory(KEY)
+    assert all(x.message_id != "m010" for c in recall.chunks_of(KEY) for x in c.lines)
+    memory = recall.summaries.channel_memory(KEY)
     assert memory.summary  # rebuilt from the lines left, not left empty
     [forgotten] = sim.events.named("forgotten")
     assert forgotten["chunks"] == 1 and forgotten["facts"] >= 1 and forgotten["snippets"] == 1
@@ -126,9 +126,11 @@ def test_an_edit_replaces_the_old_text_wherever_a_delete_would_remove_it() -> No
     assert kept(sim, SECRET) == []
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    [line] = [x for c in recall.chunks(KEY) for x in c.lines if x.message_id == "m010"]
+    [line] = [x for c in recall.chunks_of(KEY) for x in c.lines if x.message_id == "m010"]
     assert line.text == EDITED
-    assert any("redacted" in i for intervention in sim.store.interventions(KEY) for i in intervention.context)
+    assert any(
+        "redacted" in i for intervention in sim.store.interventions_of(KEY) for i in intervention.context
+    )
 
 
 def test_forget_me_removes_a_member_and_keeps_the_others() -> None:
@@ -142,17 +144,20 @@ def test_forget_me_removes_a_member_and_keeps_the_others() -> None:
     assert kept(sim, SECRET) == []
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    assert recall.profile("g1", "u_alice") is None and recall.profile("g1", "u_bob") is not None
-    lines = [x for c in recall.chunks(KEY) for x in c.lines]
+    assert (
+        recall.profiles.profile("g1", "u_alice") is None
+        and recall.profiles.profile("g1", "u_bob") is not None
+    )
+    lines = [x for c in recall.chunks_of(KEY) for x in c.lines]
     assert lines and all(x.author_id != "u_alice" for x in lines)
     assert all(f.source_authors != ("u_alice",) for f in recall.all_facts(KEY))
-    export = export_member(sim.store, recall, "g1", "u_alice", sim.clock.now())
+    export = export_member(sim.deps.stores, sim.deps.memory, "g1", "u_alice", sim.clock.now())
     assert export.profile is None and export.facts == () and export.summary_lines == ()
 
 
 def test_what_do_you_know_lists_a_members_profile_facts_and_lines() -> None:
     sim = remembered(new_sim())
-    export = export_member(sim.store, sim.recall, "g1", "u_alice", sim.clock.now())
+    export = export_member(sim.deps.stores, sim.deps.memory, "g1", "u_alice", sim.clock.now())
     assert export.profile is not None and export.profile.display_name == "alice"
     assert any(SECRET in f.fact for f in export.facts)
     assert any(SECRET in x.text for x in export.summary_lines)

@@ -19,6 +19,7 @@ from kikimimi_dev.twins.deps import twin_deps
 from kikimimi_dev.twins.documents import twin_documents
 from kikimimi_dev.twins.recall import InMemoryRecall
 from kikimimi_dev.twins.store import InMemoryStore
+from kikimimi_dev.twins.store_places import PlacesTwin
 from tests.fixtures.scan import twin_paths_containing
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -102,12 +103,12 @@ def test_forget_me_rewrites_the_bots_own_lines_that_name_or_quote_the_member() -
     assert any(m.content.startswith("alice, about") for m in own)  # the answer to her names and quotes her
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    assert any(x.is_self and "alice" in x.text for c in recall.chunks(GENERAL) for x in c.lines)
+    assert any(x.is_self and "alice" in x.text for c in recall.chunks_of(GENERAL) for x in c.lines)
     assert send(sim, request("user", 7200, user_id="u_alice")) == "forgotten"
     assert kept(sim, "alice") == [] and kept(sim, SECRET) == [] and kept(sim, "u_alice") == []
     answers = [m.content for m in sim.store.messages(GENERAL) if m.is_self]
     assert any(a.startswith("bob, about") for a in answers)  # the bot's other lines stay
-    assert any(x.is_self and "bob" in x.text for c in recall.chunks(GENERAL) for x in c.lines)
+    assert any(x.is_self and "bob" in x.text for c in recall.chunks_of(GENERAL) for x in c.lines)
 
 
 def test_no_cap_document_is_named_by_a_user_id_and_forget_me_deletes_hers() -> None:
@@ -125,11 +126,11 @@ def test_forget_me_tombstones_every_buffered_message_newest_first_in_its_guild_o
     deps = twin_deps(Settings(bot_user_id=BOT), store=store)
     until = START + timedelta(days=1)
     for i in range(2100):  # more than the 2,000 a single query used to read; the newest last
-        store.add_message(
+        store.buffer.add_message(
             Message(f"a{i:05d}", "g1", "c1", None, "u_alice", "alice", False, "hi", at(i)), until
         )
     for i in range(2000):  # her newer messages in another guild: not this forget's
-        store.add_message(
+        store.buffer.add_message(
             Message(f"b{i:05d}", "g2", "c9", None, "u_alice", "alice", False, "yo", at(5000 + i)), until
         )
     counts = forget_user(deps, "g1", "u_alice")
@@ -144,9 +145,9 @@ def test_forget_channel_takes_the_channel_out_of_every_profile_past_a_thousand()
     updates = [ProfileUpdate(f"u{i:04d}", f"n{i}", "c1", at(i), exchanges=1) for i in range(1001)]
     memory = ChannelMemory(GENERAL, guild_id="g1", summary="s", seq=1, updated_at=START)
     chunk = Chunk(1, (ChunkLine("m1", START, "u0000", "n0", "hello"),), START)
-    assert recall.commit_summary(memory, 0, chunk, updates)
+    assert recall.summaries.commit_summary(memory, 0, chunk, updates)
     assert forget_channel(deps, "g1", "c1")["profiles"] == 1001
-    assert not [p.user_id for p in recall.profiles() if "c1" in p.channels_active]
+    assert not [p.user_id for p in recall.all_profiles() if "c1" in p.channels_active]
 
 
 def test_a_forgotten_channel_keeps_no_cap_document() -> None:
@@ -175,17 +176,21 @@ def test_a_deleted_thread_takes_the_thread_and_leaves_its_channel() -> None:
     sim = chat(new_sim())
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    assert recall.chunks(THREAD) and recall.chunks(GENERAL)
+    assert recall.chunks_of(THREAD) and recall.chunks_of(GENERAL)
     send(sim, request("channel", 7200, thread_id="t1", reason="thread_deleted", by=BOT))
-    assert sim.store.messages(THREAD) == [] and recall.chunks(THREAD) == []
+    assert sim.store.messages(THREAD) == [] and recall.chunks_of(THREAD) == []
     assert "c1:t1" not in twin_documents(sim.store, recall).get("memory_channels", {})
-    assert sim.store.messages(GENERAL) and recall.chunks(GENERAL) and recall.channel_memory(GENERAL).summary
+    assert (
+        sim.store.messages(GENERAL)
+        and recall.chunks_of(GENERAL)
+        and recall.summaries.channel_memory(GENERAL).summary
+    )
     assert kept(sim, "is asleep in the thread") == []
 
 
 def test_a_deleted_channel_takes_its_settings_and_memory_document() -> None:
     sim = chat(new_sim())
-    sim.store.record_visibility(GENERAL, False, at(1), "g1")
+    sim.store.places.record_visibility(GENERAL, False, at(1), "g1")
     send(sim, request("channel", 7200, reason="channel_deleted", by=BOT))
     docs = twin_documents(sim.store, sim.recall)
     assert not [p for p in docs if "c1" in p] and "c1" not in docs.get("channels", {})
@@ -207,7 +212,7 @@ def test_forget_me_in_a_direct_message() -> None:
 def test_the_bot_removed_from_a_guild_keeps_nothing_of_it_and_the_other_guilds_stay() -> None:
     sim = chat(new_sim())
     sim.run([msg(90, 1500, "dave", "hello from the other server", channel="c9", guild="g2")])
-    sim.store.record_visibility(
+    sim.store.places.record_visibility(
         ChannelKey("c8"), True, at(1), "g1"
     )  # a place with nothing but its visibility
     assert send(sim, request("guild", 7200, channel="g1", reason="guild_removed", by=BOT)) == "forgotten"
@@ -217,18 +222,26 @@ def test_the_bot_removed_from_a_guild_keeps_nothing_of_it_and_the_other_guilds_s
     assert kept(sim, "hello from the other server")
 
 
-class CrashOnce(InMemoryStore):
-    """A Store whose second place erase fails once, as a function instance dies mid-request."""
+class CrashOncePlaces(PlacesTwin):
+    """Places whose second place erase fails once, as a function instance dies mid-request."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.calls = 0
+    calls: int
 
     def forget_place(self, channel_id: str, thread_id: str | None = None, *, settings: bool = False) -> int:
         self.calls += 1
         if self.calls == 2:
             raise TimeoutError("the function timed out")
         return super().forget_place(channel_id, thread_id, settings=settings)
+
+
+class CrashOnce(InMemoryStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    @property
+    def places(self) -> PlacesTwin:
+        return CrashOncePlaces(self)
 
 
 def test_a_guild_erase_cut_short_is_finished_by_the_redelivery_and_a_third_finds_nothing() -> None:
@@ -277,7 +290,7 @@ def test_a_bot_line_edited_by_the_forget_keeps_its_place_in_the_buffer() -> None
     mixed = replace(
         original, id="900", content=f"alice, {SECRET} is cute. The deploy is done.", reply_to_id=None
     )
-    sim.store.add_message(mixed, at(9000))
+    sim.store.buffer.add_message(mixed, at(9000))
     send(sim, request("user", 7200, user_id="u_alice"))
     [kept_line] = [m for m in sim.store.messages(GENERAL) if m.id == "900"]
     assert kept_line.content == "The deploy is done." and kept_line.created_at == mixed.created_at

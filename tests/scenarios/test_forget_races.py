@@ -176,7 +176,7 @@ def test_forget_races_a_judgment_being_written_keeps_no_reason_naming_the_member
     sim.deliver(said("a1", 110, "ann", "where is the wiki page for the release checklist"), at(110))
     sim.drain()
     assert judge.calls >= 1
-    last = sim.store.channel_settings(KEY).last_decision
+    last = sim.store.places.channel_settings(KEY).last_decision
     assert last is not None and last.trigger_id == "a1" and last.reason == ""
 
 
@@ -188,12 +188,12 @@ def test_forget_races_an_early_edit_is_erased_by_forget_me_and_shown_before() ->
         guild_id="g1", channel_id="c1", message_id="a9", content=PASTED, author_id="u_ann", edited_at=at(5)
     )
     assert sim.deliver(edit, at(5)) == "edit_pending"
-    export = export_member(sim.store, sim.recall, "g1", "u_ann", sim.clock.now())
+    export = export_member(sim.deps.stores, sim.deps.memory, "g1", "u_ann", sim.clock.now())
     assert [e.text for e in export.pending_edits] == [PASTED]
     sim.deliver(forget(60), at(60))
     sim.drain()
     assert kept(sim, PASSWORD) == []
-    assert export_member(sim.store, sim.recall, "g1", "u_ann", sim.clock.now()).pending_edits == ()
+    assert export_member(sim.deps.stores, sim.deps.memory, "g1", "u_ann", sim.clock.now()).pending_edits == ()
     assert sim.deliver(said("a9", 1, "ann", "the first text"), at(70)) == "ignored"
 
 
@@ -205,7 +205,7 @@ def test_forget_races_the_server_memory_is_rebuilt_when_the_members_chunks_expir
     sim.drain()
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    recall.save_guild_memory(
+    recall.guild_history.save_guild_memory(
         GuildMemory(
             guild_id="g1", long_term=f"Someone once shared the wiki login {PASSWORD}.", updated_at=at(0)
         )
@@ -213,7 +213,7 @@ def test_forget_races_the_server_memory_is_rebuilt_when_the_members_chunks_expir
     sim.deliver(forget(3600), at(3600))
     # The erase in ingest writes no text: the rewrite (a model's call) is a task on the memory queue.
     assert [t.name for t in sim.tasks.pending if t.name.startswith("guild-memory-g1-")]
-    assert recall.guild_memory("g1").long_term.endswith(f"{PASSWORD}.")
+    assert recall.guild_history.guild_memory("g1").long_term.endswith(f"{PASSWORD}.")
     sim.drain()
     assert kept(sim, PASSWORD) == []
     assert withheld.marks(sim.deps, "g1").forgotten  # the marker, by a digest: no id, no words
@@ -227,9 +227,11 @@ def test_forget_races_a_summary_older_than_its_chunks_is_rebuilt() -> None:
     sim.drain()
     recall = sim.recall
     assert isinstance(recall, InMemoryRecall)
-    memory = recall.channel_memory(KEY)
-    assert recall.commit_rebuild(replace(memory, summary=f"{memory.summary} The wiki login is {PASSWORD}."))
+    memory = recall.summaries.channel_memory(KEY)
+    assert recall.summaries.commit_rebuild(
+        replace(memory, summary=f"{memory.summary} The wiki login is {PASSWORD}.")
+    )
     sim.deliver(forget(8 * 86400), at(8 * 86400))
     sim.drain()
     assert kept(sim, PASSWORD) == []
-    assert recall.channel_memory(KEY).summary  # rebuilt from the chunks left, not left empty
+    assert recall.summaries.channel_memory(KEY).summary  # rebuilt from the chunks left, not left empty

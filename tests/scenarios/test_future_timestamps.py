@@ -21,7 +21,7 @@ def test_future_timestamps(scenario: Callable[..., Scenario]) -> None:
     s.sim.deliver(forged, s.at(0))  # delivered now, stamped 40 days ahead
     s.sim.deliver(skewed, s.at(1))
 
-    stored = {m.id: m for m in s.sim.store.recent_messages(ChannelKey("general"), s.at(-60), 10)}
+    stored = {m.id: m for m in s.sim.store.windows.recent_messages(ChannelKey("general"), s.at(-60), 10)}
     assert stored["f1"].created_at == s.at(0)  # taken as the time it arrived
     assert stored["h1"].created_at == s.at(1) + timedelta(seconds=90)  # a drift within the skew is kept
     _, expire_at = s.sim.store._messages["general"]["f1"]

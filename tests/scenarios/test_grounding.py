@@ -49,7 +49,7 @@ def asked(s: Scenario, text: str, *, channel: str = "general") -> None:
 
 
 def public(s: Scenario, channel: str = "general") -> None:
-    s.sim.store.record_visibility(ChannelKey(channel), False, START, "g1")
+    s.sim.store.places.record_visibility(ChannelKey(channel), False, START, "g1")
 
 
 @pytest.mark.parametrize(
@@ -67,7 +67,7 @@ def test_grounding_reaches_the_writer_only_when_the_switch_is_on(
     writer = Recording()
     s = scenario(writer=writer, grounding=setting)
     if server is not None:
-        s.sim.store.save_guild_settings("g1", GuildSettings(grounding=server))
+        s.sim.store.switches.save_guild_settings("g1", GuildSettings(grounding=server))
     asked(s, FACTUAL)
     (request,) = writer.requests
     assert request.tools == tools
@@ -205,10 +205,10 @@ def test_grounding_switch_is_read_once_per_cache_period(scenario: Make) -> None:
     s = scenario(grounding=False)
     deps, store = s.sim.deps, s.sim.store
     question = [_line("q1", "dave", "when is python 3.14 released?", 0)]
-    store.save_guild_settings("g1", GuildSettings(grounding=True))
+    store.switches.save_guild_settings("g1", GuildSettings(grounding=True))
     before = store.reads
     assert grounding.tools_for(deps, _task(addressed=True), question, "reply") == (WEB_SEARCH,)
-    store.save_guild_settings("g1", GuildSettings(grounding=False))  # an admin turns it off
+    store.switches.save_guild_settings("g1", GuildSettings(grounding=False))  # an admin turns it off
     assert grounding.tools_for(deps, _task(addressed=True), question, "reply") == (WEB_SEARCH,)  # cached
     s.sim.clock.advance(grounding.GUILD_SETTINGS_CACHE_SECONDS + 1)
     assert grounding.tools_for(deps, _task(addressed=True), question, "reply") == ()

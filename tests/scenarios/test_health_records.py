@@ -43,17 +43,17 @@ def test_a_model_that_fails_is_recorded_with_its_error_for_status(scenario: Make
     s = scenario(writer=RevokedKey())
     s.run(*three_people(s), s.msg("q1", "dave", ASKED, 30, mention=True))
     assert s.posts == []
-    (when, error) = s.sim.store.troubles(GENERAL)["llm"]
+    (when, error) = s.sim.store.places.troubles(GENERAL)["llm"]
     assert error == "LLMError: gemini 403 PERMISSION_DENIED: the API key was revoked"
     assert s.at(30) <= when <= s.sim.clock.now()
-    assert "delivery" not in s.sim.store.troubles(GENERAL)
+    assert "delivery" not in s.sim.store.places.troubles(GENERAL)
 
 
 def test_a_post_discord_refuses_is_recorded_for_status(scenario: Make) -> None:
     s = scenario()
     s.sim.deps.discord = NoSendMessages()
     s.run(*three_people(s), s.msg("q1", "dave", ASKED, 30, mention=True))
-    (_, error) = s.sim.store.troubles(GENERAL)["delivery"]
+    (_, error) = s.sim.store.places.troubles(GENERAL)["delivery"]
     assert error == "discord 403: 403 Forbidden (error code: 50013): Missing Permissions"
     assert [e["decision"] for e in s.sim.events.named("delivery_dropped")][-1] == "dropped"
 
@@ -61,11 +61,11 @@ def test_a_post_discord_refuses_is_recorded_for_status(scenario: Make) -> None:
 def test_a_failure_in_a_thread_is_kept_on_its_channel(scenario: Make) -> None:
     s = scenario(writer=RevokedKey())
     s.run(s.msg("q1", "dave", ASKED, 0, mention=True, thread="t1"))
-    assert "llm" in s.sim.store.troubles(ChannelKey(GENERAL.channel_id))
-    assert s.sim.store.troubles(ChannelKey(GENERAL.channel_id, "t1")) == {}
+    assert "llm" in s.sim.store.places.troubles(ChannelKey(GENERAL.channel_id))
+    assert s.sim.store.places.troubles(ChannelKey(GENERAL.channel_id, "t1")) == {}
 
 
 def test_nothing_is_written_while_all_is_well(scenario: Make) -> None:
     s = scenario()
     s.run(*three_people(s), s.msg("q1", "dave", ASKED, 30, mention=True))
-    assert len(s.posts) == 1 and s.sim.store.troubles(GENERAL) == {}
+    assert len(s.posts) == 1 and s.sim.store.places.troubles(GENERAL) == {}

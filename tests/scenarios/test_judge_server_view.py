@@ -10,13 +10,13 @@ from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine
 from kikimimi.domain.memory.wire import MaintainTask
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.prompt_context import build_context
+from kikimimi.ports import MemoryPorts
 from kikimimi.settings import Settings
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory import place_view, recall
 from kikimimi.usecases.memory.maintain import forget_channel, maintain
 from kikimimi_dev.adapters.template_llm import TemplateLLM
 from kikimimi_dev.twins.deps import twin_deps
-from kikimimi_dev.twins.recall import InMemoryRecall
 from kikimimi_dev.twins.sim import SimClock
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -29,15 +29,15 @@ SUMMARIES = {
 }
 
 
-def remembered(**fields: object) -> tuple[Deps, InMemoryRecall]:
+def remembered(**fields: object) -> tuple[Deps, MemoryPorts]:
     """Four channels with memory; c3 is private; the guild memory rebuilt as maintain does hourly."""
     clock = SimClock(NOW)
     settings = Settings(enabled_channels=("*",), language="en").replace(**fields)
     deps = twin_deps(settings, clock, judge_llm=TemplateLLM())
-    memory = deps.recall
-    assert isinstance(memory, InMemoryRecall)
+    memory = deps.memory
+    assert memory is not None
     for n, (key, (summary, topics)) in enumerate(SUMMARIES.items()):
-        deps.store.record_visibility(key, key == SECRET, NOW - timedelta(days=1), "g1")
+        deps.places.record_visibility(key, key == SECRET, NOW - timedelta(days=1), "g1")
         line = ChunkLine(f"m{n}", NOW, "u1", "alice", summary[:100])
         saved = ChannelMemory(
             key=key,
@@ -48,7 +48,7 @@ def remembered(**fields: object) -> tuple[Deps, InMemoryRecall]:
             updated_at=NOW - timedelta(minutes=10 * n),
             seq=1,
         )
-        assert memory.commit_summary(saved, 0, Chunk(seq=1, lines=(line,), created_at=NOW), [])
+        assert memory.summaries.commit_summary(saved, 0, Chunk(seq=1, lines=(line,), created_at=NOW), [])
     maintain(deps, MaintainTask(job="guild_memory", guild_id="g1"))
     return deps, memory
 
@@ -117,7 +117,7 @@ def test_the_server_view_is_bounded_by_its_setting() -> None:
 def test_a_channel_turning_private_leaves_the_judges_of_the_others_at_once() -> None:
     deps, memory = remembered()
     assert "hanami" in judge_prompt(deps, HERE)
-    deps.store.record_visibility(PUBLIC, True, NOW, "g1")
+    deps.places.record_visibility(PUBLIC, True, NOW, "g1")
     assert forget_channel(deps, "g1", PUBLIC, NOW)  # what ingest does when the gateway says so
     assert "hanami" not in judge_prompt(deps, HERE)
-    assert memory.guild_memory("g1") is not None
+    assert memory.guild_history.guild_memory("g1") is not None

@@ -54,7 +54,7 @@ def fact(content: str, keywords: tuple[str, ...], user: str) -> Fact:
 def stored(facts: list[Fact]) -> tuple[InMemoryRecall, Deps]:
     store = InMemoryStore()
     memory = InMemoryRecall(store)
-    memory.commit_reflection(
+    memory.facts.commit_reflection(
         KEY, 0, reflected_seq=1, reflected_total=20, at=NOW, save=facts, delete=(), fact_delta=len(facts)
     )
     deps = twin_deps(Settings(enabled_channels=("*",)), store=store, recall=memory, embedder=EMBED)
@@ -67,13 +67,13 @@ def test_keyword_recall_finds_a_keyword_only_fact() -> None:
     memory, deps = stored([far, *near])
     vector = EMBED.embed([" ".join(QUERY)], "query")[0]
     # Built so: the vector search alone never offers it (the three worded-alike facts fill the top 3).
-    assert far not in memory.nearest_facts(KEY, vector, 3)
+    assert far not in memory.facts.nearest_facts(KEY, vector, 3)
     assert "sourdough" in extract_keywords(QUERY, 30)
 
     ranked = recall.retrieve(deps, KEY, QUERY, None, NOW, top=3, floor=0.0)
 
     assert ranked[0][0] == far  # 0.5 × Jaccard 0.5 × decay beats each neighbour
-    assert memory.keyword_facts(KEY, ["sourdough"], 20) == [far]
+    assert memory.facts.keyword_facts(KEY, ["sourdough"], 20) == [far]
 
 
 def test_keyword_recall_scores_a_keyword_only_fact_with_its_stored_embedding() -> None:
@@ -91,7 +91,7 @@ def test_keyword_recall_scores_a_keyword_only_fact_with_its_stored_embedding() -
 def test_keyword_recall_finds_nothing_in_a_place_without_the_words() -> None:
     memory, deps = stored([fact(FAR, ("sourdough",), "u_kenji")])
     assert recall.retrieve(deps, ChannelKey("other"), QUERY, None, NOW, 3, 0.0) == []
-    assert memory.keyword_facts(KEY, [], 20) == []
+    assert memory.facts.keyword_facts(KEY, [], 20) == []
 
 
 def test_keyword_recall_loses_a_forgotten_members_facts_on_both_paths() -> None:
@@ -100,7 +100,7 @@ def test_keyword_recall_loses_a_forgotten_members_facts_on_both_paths() -> None:
     theirs = [f for f in sim.recall.all_facts(FORGET_KEY) if "u_alice" in f.source_authors]
     assert theirs, "the conversation gave facts drawn from alice's lines"
     words = sorted({k for f in theirs for k in f.keywords})[:30]
-    assert {f.id for f in sim.recall.keyword_facts(FORGET_KEY, words, 100)} >= {f.id for f in theirs}
+    assert {f.id for f in sim.recall.facts.keyword_facts(FORGET_KEY, words, 100)} >= {f.id for f in theirs}
 
     request = ForgetRequested(
         guild_id="g1", channel_id="c1", scope="user", user_id="u_alice", requested_by="u_alice", at=at(3600)
@@ -110,6 +110,6 @@ def test_keyword_recall_loses_a_forgotten_members_facts_on_both_paths() -> None:
     sim.drain()
 
     gone = {f.id for f in theirs}
-    assert not gone & {f.id for f in sim.recall.keyword_facts(FORGET_KEY, words, 100)}
+    assert not gone & {f.id for f in sim.recall.facts.keyword_facts(FORGET_KEY, words, 100)}
     for f in theirs:
-        assert not gone & {x.id for x in sim.recall.nearest_facts(FORGET_KEY, f.embedding, 100)}
+        assert not gone & {x.id for x in sim.recall.facts.nearest_facts(FORGET_KEY, f.embedding, 100)}

@@ -261,7 +261,7 @@ def test_an_addressed_reply_gives_up_silently(scenario: Make, errors: list[LLMEr
     assert len(writer.requests) == calls
     assert s.posts == []
     assert s.sim.events.counts["reply_failed"] == 1
-    assert s.sim.store.interventions(GENERAL) == []  # nothing was said, nothing is remembered
+    assert s.sim.store.interventions_of(GENERAL) == []  # nothing was said, nothing is remembered
 
 
 def test_a_judged_reply_is_not_retried(scenario: Make) -> None:
@@ -279,7 +279,7 @@ def test_the_judgment_prompt_has_the_conversation_and_the_history(scenario: Make
     s = scenario(judge_llm=llm, **BAND)
     store = s.sim.store
     for minutes, context in ((40, "zed: an old topic"), (20, "yui: the last thing the bot heard")):
-        store.record_intervention(
+        store.interventions.record_intervention(
             GENERAL,
             Intervention(
                 START - timedelta(minutes=minutes),
@@ -320,7 +320,7 @@ def test_react_only_posts_a_reaction_and_no_message(scenario: Make) -> None:
     assert writer.requests == []
     (reaction,) = s.events("reaction")
     assert (reaction["emoji"], reaction["reply_to"]) == ("👀", "q1")
-    (remembered,) = s.sim.store.interventions(GENERAL)
+    (remembered,) = s.sim.store.interventions_of(GENERAL)
     assert (remembered.response_type, remembered.message_id) == (ResponseType.REACT_ONLY, None)
     assert s.sim.summary()["reactions"] == 1 and s.sim.summary()["posts"] == 0
 

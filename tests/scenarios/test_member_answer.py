@@ -24,6 +24,7 @@ from kikimimi.usecases.memory.export_answer import export_text
 from kikimimi_dev.adapters.recording_discord import RecordingDiscord, Sent
 from kikimimi_dev.twins.deps import twin_deps
 from kikimimi_dev.twins.events import RecordingEvents
+from kikimimi_dev.twins.recall import InMemoryRecall
 from kikimimi_dev.twins.sim import SimClock
 from kikimimi_dev.twins.store import InMemoryStore
 from tests.contract.test_member_export import NOW, Place, remembered
@@ -37,8 +38,9 @@ PLACE = Place("g1", ChannelKey("c1"), "u_alice", "u_bob")
 def deps() -> Deps:
     """Twins holding one of everything about alice and bob in g1 (tests/contract/test_member_export.py)."""
     store = InMemoryStore()
-    deps = twin_deps(Settings(language="en", allow_dms=True), SimClock(NOW), store=store)
-    remembered(PLACE, store, deps.recall)
+    recall = InMemoryRecall(store)
+    deps = twin_deps(Settings(language="en", allow_dms=True), SimClock(NOW), store=store, recall=recall)
+    remembered(PLACE, store, recall)
     return deps
 
 
@@ -112,8 +114,10 @@ def test_export_sends_one_json_file_of_everything_kept_about_the_asker(deps: Dep
 def test_in_a_direct_message_export_reads_the_conversation_and_know_knows_no_server() -> None:
     store = InMemoryStore()
     deps = twin_deps(Settings(language="en", allow_dms=True), SimClock(NOW), store=store)
-    store.add_message(Message("m1", None, "d1", None, "u_alice", "alice", False, "hello bot", NOW), NOW)
-    assert deps.recall is not None and deps.recall.commit_summary(
+    store.buffer.add_message(
+        Message("m1", None, "d1", None, "u_alice", "alice", False, "hello bot", NOW), NOW
+    )
+    assert deps.memory is not None and deps.memory.summaries.commit_summary(
         ChannelMemory(ChannelKey("d1"), None, summary="alice said hello."),
         0,
         Chunk(1, (ChunkLine("m1", NOW, "u_alice", "alice", "hello bot"),), NOW),
@@ -150,7 +154,8 @@ def test_an_expired_token_is_dropped_and_logged_and_the_token_is_kept_nowhere(de
     [failed] = events(deps, "member_answer_failed")
     assert (failed["decision"], failed["reason"], failed["ask"]) == ("dropped", "discord 401", "export")
     assert discord(deps).answers == []
-    assert twin_paths_containing(TOKEN, store=deps.store, recall=deps.recall, tasks=deps.tasks) == []
+    stored = {"store": deps.stores.buffer, "recall": deps.memory and deps.memory.summaries}
+    assert twin_paths_containing(TOKEN, **stored, tasks=deps.tasks) == []
     assert isinstance(deps.events, RecordingEvents)
     assert TOKEN not in json.dumps([r.fields for r in deps.events.records], default=str)
 

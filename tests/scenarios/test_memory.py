@@ -152,7 +152,7 @@ def test_messages_that_arrive_while_a_summary_runs_are_covered_by_the_next_one()
     second = summarize(sim.deps, SummarizeTask(guild_id="g1", channel_id="c1", reason="flush", window="x2"))
     assert second is not None and second.messages_total == 23
     assert sim.recall is not None
-    lines = [line.message_id for c in sim.recall.chunks_after(KEY, 0, 10) for line in c.lines]
+    lines = [line.message_id for c in sim.recall.chunks.chunks_after(KEY, 0, 10) for line in c.lines]
     assert sorted(lines) == sorted(f"m{i:03d}" for i in range(1, 24))  # every message once, none twice
     assert summarize(sim.deps, task) is None  # a redelivered task finds nothing left
 
@@ -164,18 +164,19 @@ def test_a_concurrent_summary_of_the_same_window_loses_and_counts_nothing() -> N
     )
     assert sim.recall is not None
     sim.clock.set(START + timedelta(minutes=5))
-    state = sim.recall.channel_memory(KEY)
+    state = sim.recall.summaries.channel_memory(KEY)
     assert close_window(sim.deps, KEY, "g1", state, "flush", "a", by="summarize") is not None
     # The same starting seq: a conflict.
     assert close_window(sim.deps, KEY, "g1", state, "flush", "b", by="summarize") is None
-    assert sim.recall.profile("g1", "u_alice").interaction_count == 1  # type: ignore[union-attr]
+    assert sim.recall.profiles.profile("g1", "u_alice").interaction_count == 1  # type: ignore[union-attr]
     assert sim.events.counts["summary_skipped"] >= 1
 
 
 def test_exchanges_make_a_stranger_an_acquaintance_and_the_reply_prompt_shows_it() -> None:
     writer = RecordingWriter()
     sim = Simulation(Settings(enabled_channels=("*",)), writer=writer, start=START)
-    sim.store.record_visibility(KEY, False, START)  # a public channel: its topics may go into the profile
+    # a public channel: its topics may go into the profile
+    sim.store.places.record_visibility(KEY, False, START)
     talk = []
     for k in range(7):  # alice talks to the bot 7 times; bob only chats
         t = k * 1200
@@ -185,9 +186,9 @@ def test_exchanges_make_a_stranger_an_acquaintance_and_the_reply_prompt_shows_it
         ]
     sim.run(talk)
     assert sim.recall is not None
-    alice = sim.recall.profile("g1", "u_alice")
+    alice = sim.recall.profiles.profile("g1", "u_alice")
     assert alice is not None and alice.interaction_count == 7 and alice.mentioned_bot_count == 7
-    assert sim.recall.profile("g1", "u_bob").interaction_count == 0  # type: ignore[union-attr]
+    assert sim.recall.profiles.profile("g1", "u_bob").interaction_count == 0  # type: ignore[union-attr]
     assert "【話し相手】 alice さん — 親しさ: はじめて（やり取り 0 回）" in writer.prompts[0]
     assert (
         "親しさ: 顔見知り（やり取り 6 回）" in writer.prompts[-1]

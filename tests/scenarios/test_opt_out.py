@@ -63,7 +63,7 @@ def test_nothing_the_member_said_while_opted_out_is_kept_nor_what_they_said_befo
     assert [words for words in (*BEFORE, *WHILE_OUT) if words in text] == []
     assert all(words in text for words in OTHERS)  # the others' lines stay
     assert AFTER in text  # read again after the opt-in
-    assert example.store.opted_out("replay") == frozenset()
+    assert example.store.opt_outs.opted_out("replay") == frozenset()
 
 
 def test_their_question_and_mention_are_neither_judged_nor_answered_the_others_are(

@@ -185,7 +185,7 @@ def test_an_unanswered_question_gets_answered_with_default_settings(trigger: str
     assert post.reply_to == trigger
     assert post.channel_id == (thread or "general")
     assert s.events("posted")[0]["t"] == pytest.approx(judgment["t"] + settings.reply_delay_default_seconds)
-    assert len(s.sim.store.interventions(ChannelKey("general", thread))) == 1
+    assert len(s.sim.store.interventions_of(ChannelKey("general", thread))) == 1
 
 
 def test_a_question_met_by_silence_is_answered_after_people_had_a_fair_chance(scenario: Make) -> None:
@@ -298,7 +298,9 @@ def test_cooldown_after_the_bot_spoke(scenario: Make, said_at: float, answered: 
 
 def test_the_quiet_period_blocks_judged_replies_but_not_answers(scenario: Make) -> None:
     s = scenario()
-    s.sim.store.save_channel_settings(GENERAL, ChannelSettings(quiet_until=START + timedelta(minutes=10)))
+    s.sim.store.places.save_channel_settings(
+        GENERAL, ChannelSettings(quiet_until=START + timedelta(minutes=10))
+    )
     s.run(
         *three_people(s),
         s.msg("q1", "dave", QUESTION, 30),
@@ -346,7 +348,7 @@ def test_moderator_settings_override_the_env(
     scenario: Make, env: tuple[str, ...], stored: bool, answered: bool
 ) -> None:
     s = scenario(enabled_channels=env)
-    s.sim.store.save_channel_settings(GENERAL, ChannelSettings(enabled=stored))
+    s.sim.store.places.save_channel_settings(GENERAL, ChannelSettings(enabled=stored))
     s.run(s.msg("m1", "erin", "@kikimimi hello?", 0, mention=True))
     assert bool(s.sim.store.messages(GENERAL)) is stored
     assert bool(s.posts) is answered
@@ -386,6 +388,6 @@ def test_every_judgment_is_remembered_for_the_status_command(scenario: Make) -> 
         s.msg("q1", "dave", "how do I change the log level in the config file?", 30),
         talk_past(s, 40),
     )
-    last = s.sim.store.channel_settings(ChannelKey("general")).last_decision
+    last = s.sim.store.places.channel_settings(ChannelKey("general")).last_decision
     assert last is not None and (last.trigger_id, last.decision) == ("q1", "respond")
     assert "unanswered_question" in last.reason

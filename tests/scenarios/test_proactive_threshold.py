@@ -10,7 +10,7 @@ import pytest
 from kikimimi.domain.memory import ranking as fr
 from kikimimi.domain.memory.keywords import extract_keywords, merge_keywords
 from kikimimi.domain.memory.model import Fact
-from kikimimi.memory_ports import Embedder
+from kikimimi.ports import Embedder
 from kikimimi.settings import Settings
 from kikimimi_dev.adapters.usem import UsemEmbedder
 from kikimimi_dev.twins.hashing_embedder import HashingEmbedder

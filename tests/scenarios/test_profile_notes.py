@@ -49,7 +49,7 @@ def conversation(s: Scenario, *, private: bool = False, channel: str = "general"
 def profile(s: Scenario, user: str) -> UserProfile | None:
     recall = s.sim.recall
     assert isinstance(recall, InMemoryRecall)
-    return recall.profile("g1", f"id_{user}")
+    return recall.profiles.profile("g1", f"id_{user}")
 
 
 def later(
@@ -142,14 +142,14 @@ def test_forget_me_removes_the_members_notes_and_others_notes_drawn_from_them(sc
             other.last_conversation.text if other.last_conversation else ""
         ]
         assert all("jun" not in text for text in texts)
-    export = export_member(s.sim.store, s.sim.recall, "g1", "id_jun", s.sim.clock.now())
+    export = export_member(s.sim.deps.stores, s.sim.deps.memory, "g1", "id_jun", s.sim.clock.now())
     assert export.profile is None
 
 
 def test_what_do_you_know_shows_the_tags_and_the_last_conversation(scenario: Make) -> None:
     s = scenario()
     conversation(s)
-    shown = export_member(s.sim.store, s.sim.recall, "g1", "id_jun", s.sim.clock.now()).profile
+    shown = export_member(s.sim.deps.stores, s.sim.deps.memory, "g1", "id_jun", s.sim.clock.now()).profile
     assert shown is not None and "usb" in shown.tags and all(isinstance(t, str) for t in shown.tags)
     assert shown.last_conversation.startswith("(extractive) asked")
 
@@ -191,7 +191,7 @@ def test_personality_notes(scenario: Make) -> None:
     assert {e["function"] for e in calls_cut} == {"reply", "summarize"}
     assert all(set(e["context_cut"]) >= {"places", "parent_lines", "threads"} for e in calls_cut)
     # `/kikimimi-me what-do-you-know` (and the export) show them.
-    shown = export_member(s.sim.store, s.sim.recall, "g1", "id_jun", s.sim.clock.now())
+    shown = export_member(s.sim.deps.stores, s.sim.deps.memory, "g1", "id_jun", s.sim.clock.now())
     assert shown.profile is not None and shown.profile.personality == ("(extractive) writes long messages",)
     assert "what you seem like to me: (extractive) writes long messages" in export_text(shown, "en", 30)
     # A delete of one of its messages drops the note (the next reflection derives it again).

@@ -82,7 +82,7 @@ def test_an_answer_that_runs_late_in_a_busy_place_still_answers_its_question(sce
             s.sim.deps, s.msg(f"b{i:02d}", ("alice", "bob", "carol")[i % 3], f"busy line {i}", 30.2 + i * 0.1)
         )
     s.sim.clock.set(s.at(36))
-    assert "q1" not in [m.id for m in s.sim.store.recent_messages(GENERAL, START, 20)]
+    assert "q1" not in [m.id for m in s.sim.store.windows.recent_messages(GENERAL, START, 20)]
 
     message_id = reply(s.sim.deps, parse_reply_task(task.payload))
 
@@ -138,7 +138,7 @@ def test_a_retry_after_a_503_on_part_two_posts_the_rest_of_the_same_text(scenari
     assert (posted["message_id"], posted["parts"], posted["draft"]) == (message_id, 2, "reused")
     assert (posted["length"], posted["part_lengths"]) == (len(first), [len(p) for p in parts])
     assert posted["input_tokens"] == 0  # no second call: nothing more to count
-    assert s.sim.store.llm_calls_on("g1", START.date().isoformat()) == 1  # the retry spent no budget
+    assert s.sim.store.caps.llm_calls_on("g1", START.date().isoformat()) == 1  # the retry spent no budget
 
 
 def test_the_draft_is_kept_under_the_nonce_for_an_hour(scenario: Make) -> None:

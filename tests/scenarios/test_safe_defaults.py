@@ -36,7 +36,8 @@ def test_by_default_no_channel_is_listened_to() -> None:
 
 def test_a_channel_an_admin_enabled_works_with_the_default_settings() -> None:
     s = Scenario(Settings(bot_user_id=BOT_ID))
-    s.sim.store.save_channel_settings(GENERAL, ChannelSettings(enabled=True))  # /kikimimi enable in #general
+    # /kikimimi enable in #general
+    s.sim.store.places.save_channel_settings(GENERAL, ChannelSettings(enabled=True))
     s.run(
         s.msg("m1", "erin", "@kikimimi hello?", 0, mention=True),
         s.msg("x1", "erin", "@kikimimi and here?", 10, channel="other", mention=True),

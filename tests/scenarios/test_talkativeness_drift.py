@@ -127,7 +127,7 @@ def test_unthanked_answers_to_questions_nobody_took_go_on_a_request_for_quiet_st
 
 def test_the_drift_is_kept_per_day_and_shown_by_status() -> None:
     sim, _ = timeline(chimes(welcomed=False), **KEYWORDS)
-    days = sim.store.receptions(ChannelKey("general"), "2026-01-01")
+    days = sim.store.receptions.receptions(ChannelKey("general"), "2026-01-01")
     assert [(d.day, d.unprompted) for d in days] == [("2026-01-01", {"ignored": 3})]
     change = reception.latest_change(days)
     assert change is not None and (change.before, change.after) == (0.6, reception.FLOOR)

@@ -30,7 +30,9 @@ def judged_in_the_thread(scenario: Make) -> Scenario:
 
 def decisions(s: Scenario) -> tuple[LastDecision | None, LastDecision | None]:
     store = s.sim.store
-    return store.channel_settings(CHANNEL).last_decision, store.channel_settings(THREAD).last_decision
+    return store.places.channel_settings(CHANNEL).last_decision, store.places.channel_settings(
+        THREAD
+    ).last_decision
 
 
 def test_the_reason_stays_with_the_thread(scenario: Make) -> None:

@@ -668,7 +668,7 @@ def test_source_bundle_imports_and_finds_its_prompts(evaluated: dict[str, Any], 
     assert {
         "kikimimi.domain.memory.policy",
         "kikimimi.usecases.memory.summarize",
-        "kikimimi.adapters.firestore.store",
+        "kikimimi.adapters.firestore.buffer",
     } <= subpackages
     # Only what the cloud runs: the local and offline adapters stay in dev/kikimimi_dev/adapters.
     local = {"llama", "model_files", "template_llm", "extractive_llm", "recording_discord", "usem"}

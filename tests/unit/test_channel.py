@@ -41,8 +41,8 @@ def line(key: ChannelKey, n: int, at: datetime) -> Message:
 def test_enabled_follows_the_moderator_else_the_enabled_channels() -> None:
     deps, store, _ = world(enabled_channels=("c1", "c3"))
     assert channel.enabled(deps, HERE) and channel.enabled(deps, THREAD)  # a thread follows its channel
-    store.save_channel_settings(ChannelKey("c2"), ChannelSettings(enabled=True))
-    store.save_channel_settings(ChannelKey("c3"), ChannelSettings(enabled=False))
+    store.places.save_channel_settings(ChannelKey("c2"), ChannelSettings(enabled=True))
+    store.places.save_channel_settings(ChannelKey("c3"), ChannelSettings(enabled=False))
     assert channel.enabled(deps, ChannelKey("c2")) and not channel.enabled(deps, ChannelKey("c3"))
     assert not channel.enabled(deps, ChannelKey("c4"))
 
@@ -50,11 +50,11 @@ def test_enabled_follows_the_moderator_else_the_enabled_channels() -> None:
 def test_settings_are_cached_for_thirty_seconds_unless_forgotten() -> None:
     deps, store, clock = world()
     assert not channel.quiet(deps, HERE, NOW)
-    store.save_channel_settings(HERE, ChannelSettings(quiet_until=NOW + timedelta(minutes=5)))
+    store.places.save_channel_settings(HERE, ChannelSettings(quiet_until=NOW + timedelta(minutes=5)))
     assert not channel.quiet(deps, HERE, NOW), "read 0 s ago: the cached settings still answer"
     clock.set(NOW + timedelta(seconds=channel.SETTINGS_CACHE_SECONDS))
     assert channel.quiet(deps, HERE, clock.now()), "30 s on: read again"
-    store.save_channel_settings(HERE, ChannelSettings())
+    store.places.save_channel_settings(HERE, ChannelSettings())
     channel.forget_settings(deps, HERE)  # this process changed them: no waiting for the cache
     assert not channel.quiet(deps, HERE, clock.now())
     assert not channel.quiet(deps, HERE, NOW + timedelta(hours=1))
@@ -62,7 +62,7 @@ def test_settings_are_cached_for_thirty_seconds_unless_forgotten() -> None:
 
 def test_a_quiet_period_ends_at_its_time() -> None:
     deps, store, _ = world()
-    store.save_channel_settings(HERE, ChannelSettings(quiet_until=NOW + timedelta(minutes=5)))
+    store.places.save_channel_settings(HERE, ChannelSettings(quiet_until=NOW + timedelta(minutes=5)))
     assert channel.quiet(deps, HERE, NOW + timedelta(minutes=4))
     assert not channel.quiet(deps, HERE, NOW + timedelta(minutes=5))
 
@@ -70,8 +70,8 @@ def test_a_quiet_period_ends_at_its_time() -> None:
 def test_private_is_the_channel_or_a_private_thread_and_unknown_counts_as_private() -> None:
     deps, store, _ = world()
     assert channel.private(deps, HERE), "nothing known yet: private"
-    store.record_visibility(HERE, False, NOW)  # the gateway's observation of Discord's permissions
-    store.record_visibility(THREAD, True, NOW)
+    store.places.record_visibility(HERE, False, NOW)  # the gateway's observation of Discord's permissions
+    store.places.record_visibility(THREAD, True, NOW)
     channel.forget_settings(deps, HERE)
     assert not channel.private(deps, HERE)
     assert channel.private(deps, THREAD)
@@ -84,6 +84,6 @@ def test_recent_reads_the_buffer_within_its_ttl() -> None:
     assert channel.ttl(deps) == timedelta(minutes=10)
     for n, minutes in enumerate((30, 8, 2, 1)):
         at = NOW - timedelta(minutes=minutes)
-        store.add_message(line(HERE, n, at), expire_at=at + timedelta(days=1))
+        store.buffer.add_message(line(HERE, n, at), expire_at=at + timedelta(days=1))
     assert [m.id for m in channel.recent(deps, HERE, NOW, limit=5)] == ["m1", "m2", "m3"]
     assert [m.id for m in channel.recent(deps, HERE, NOW, limit=2)] == ["m2", "m3"]

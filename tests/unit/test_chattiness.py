@@ -154,7 +154,7 @@ THREAD = ChannelKey("c1", "t1")
 def place(level: str | None, **fields: object) -> tuple[Deps, InMemoryStore, SimClock]:
     clock, store = SimClock(NOW), InMemoryStore()
     deps = twin_deps(Settings(enabled_channels=("c1",)).replace(**fields), clock, store=store)
-    store.save_channel_settings(HERE, ChannelSettings(chattiness=level))
+    store.places.save_channel_settings(HERE, ChannelSettings(chattiness=level))
     return deps, store, clock
 
 
@@ -183,6 +183,6 @@ def test_the_ceiling_is_the_deployments_longest_watch() -> None:
 def test_a_moderators_change_shows_once_the_settings_cache_expires() -> None:
     deps, store, clock = place("quiet")
     assert channel.tuned(deps, HERE).rules_threshold == 55
-    store.save_channel_settings(HERE, ChannelSettings(chattiness="lively"))
+    store.places.save_channel_settings(HERE, ChannelSettings(chattiness="lively"))
     clock.set(NOW + timedelta(seconds=channel.SETTINGS_CACHE_SECONDS))
     assert channel.tuned(deps, HERE).rules_threshold == 35

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gateway_vm.privacy import DEAD_LETTER_RETENTION, SNIPPET_TTL, TOPIC_RETENTION
-from kikimimi.adapters.firestore import FirestoreStore
+from kikimimi.adapters.firestore import FirestorePorts
 from kikimimi.settings import Settings
 from kikimimi_dev.tools import cli
 from kikimimi_dev.tools.commands_cli import PRIVACY_DOC, REGENERATE, privacy_page, synced_payload
@@ -88,7 +88,7 @@ def test_write_privacy_writes_then_finds_it_current(
 
 
 def test_the_snippet_retention_the_notice_states_is_the_stores() -> None:
-    default = inspect.signature(FirestoreStore).parameters["intervention_ttl"].default
+    default = inspect.signature(FirestorePorts).parameters["intervention_ttl"].default
     assert default == SNIPPET_TTL == timedelta(days=1)
 
 

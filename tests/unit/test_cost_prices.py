@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.ports import Recall, Store
+from kikimimi.ports import RETENTIONS
 from kikimimi_dev.tools.cost_ports import FIRESTORE_BILLING, TTL_CREATES, TTL_POOLS
 from kikimimi_dev.tools.cost_prices import FREE_PER, PriceError, default_path, load_prices, parse_prices
 
@@ -81,10 +81,10 @@ def test_a_missing_price_file_is_a_clear_error(tmp_path: Path) -> None:
         load_prices(tmp_path / "none.toml")
 
 
-def test_every_store_and_recall_method_has_a_billing_rule() -> None:
+def test_every_stored_concepts_method_has_a_billing_rule() -> None:
     methods = {
         name
-        for port in (Store, Recall)
+        for port in RETENTIONS
         for name in vars(port)
         if not name.startswith("_") and callable(vars(port)[name])
     }

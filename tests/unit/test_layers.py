@@ -235,7 +235,7 @@ BREAKS = [
     (K + "domain/outgoing.py", "import os\nX = os.environ.get('X')\n", ENV),
     (K + "domain/policy.py", "from kikimimi.settings import Settings\n", PURE),
     (K + "domain/policy.py", "def f():\n    return datetime.now()\n", "takes time as an argument"),
-    (K + "usecases/judge.py", "from kikimimi.adapters.firestore import FirestoreStore\n", PORTS),
+    (K + "usecases/judge.py", "from kikimimi.adapters.firestore import FirestorePorts\n", PORTS),
     (K + "usecases/judge.py", "from kikimimi.bootstrap import build_deps\n", PORTS),
     (K + "usecases/reply.py", "def f():\n    from kikimimi_dev.local import stack\n", DEPLOYED),
     (K + "usecases/ingest.py", "from kikimimi_dev.tools import simulation\n", TOOLS),

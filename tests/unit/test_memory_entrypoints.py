@@ -38,7 +38,8 @@ def test_the_four_memory_functions_are_served_locally() -> None:
 
 
 def test_summarize_reflect_and_maintain_answer(sim: Simulation) -> None:
-    sim.store.record_visibility(ChannelKey("c1"), False, START)  # public: guild memory is built from it
+    # public: guild memory is built from it
+    sim.store.places.record_visibility(ChannelKey("c1"), False, START)
     for i in range(12):
         ingest(
             sim.deps,

@@ -290,9 +290,9 @@ class Twins:
             settings, clock, store=self.store, writer=self.writer, discord=self.discord, events=self.events
         )
         for m in messages:
-            self.store.add_message(m, expire_at=NOW + timedelta(hours=1))
+            self.store.buffer.add_message(m, expire_at=NOW + timedelta(hours=1))
         for i in history:
-            self.store.record_intervention(KEY, i)
+            self.store.interventions.record_intervention(KEY, i)
 
     def skipped(self) -> list[str]:
         return [e["reason"] for e in self.events.named("reply_skipped")]
@@ -393,7 +393,7 @@ class AnsweredMeanwhile(RecordingLLM):
         self.store, self.answer = store, answer
 
     def generate(self, request: LLMRequest) -> LLMResult:
-        self.store.add_message(self.answer, expire_at=NOW + timedelta(hours=1))
+        self.store.buffer.add_message(self.answer, expire_at=NOW + timedelta(hours=1))
         return super().generate(request)
 
 

@@ -174,7 +174,7 @@ def test_replay_json_tells_each_posts_outcome(capsys: pytest.CaptureFixture[str]
     assert (outcome["outcome"], outcome["unprompted"], outcome["reacted"]) == ("thanked", False, False)
     assert outcome["t"] == posted[0]["t"] + (reception.WINDOW.total_seconds() + 5)
     assert outcome["talkativeness"] == 1.0  # an answer to a mention moves nothing
-    days = sim.store.receptions(ChannelKey("general"), "2026-03-01")
+    days = sim.store.receptions.receptions(ChannelKey("general"), "2026-03-01")
     assert [(d.day, d.posts, d.unprompted) for d in days] == [("2026-03-04", {"thanked": 1}, {})]
 
 
@@ -187,29 +187,33 @@ def test_a_post_is_counted_once_and_a_reaction_is_read_from_discord() -> None:
     sim.fire(task)  # a redelivery: settled again, counted once
     first, again = [e for e in sim.timeline() if e["event"] == "reception"]
     assert first["outcome"] == "ignored" and again["outcome"] == "reacted"
-    (day,) = sim.store.receptions(ChannelKey("general"), "2026-03-01")
+    (day,) = sim.store.receptions.receptions(ChannelKey("general"), "2026-03-01")
     assert day.posts == {"ignored": 1}
 
 
 def test_forgetting_the_channel_forgets_its_counts() -> None:
     sim, _ = _replay(MENTION)
     key = ChannelKey("general")
-    assert sim.store.receptions(key, "2026-03-01")
-    sim.store.forget_place("general")
-    assert sim.store.receptions(key, "2026-03-01") == []
+    assert sim.store.receptions.receptions(key, "2026-03-01")
+    sim.store.places.forget_place("general")
+    assert sim.store.receptions.receptions(key, "2026-03-01") == []
     sim2, _ = _replay(MENTION)
-    assert sim2.store.forget_receptions("general") == 1 and sim2.store.receptions(key, "2026-03-01") == []
+    assert (
+        sim2.store.receptions.forget_receptions("general") == 1
+        and sim2.store.receptions.receptions(key, "2026-03-01") == []
+    )
 
 
 def test_no_count_where_the_bot_is_off() -> None:
     sim, _ = _replay(MENTION[:2])
     (task,) = [t for t in sim.tasks.created if t.payload.get("reception")]
-    sim.store.forget_receptions("general")
-    sim.store.save_channel_settings(ChannelKey("general"), ChannelSettings(enabled=False))
+    sim.store.receptions.forget_receptions("general")
+    sim.store.places.save_channel_settings(ChannelKey("general"), ChannelSettings(enabled=False))
     sim.deps.place_settings.clear()
     sim.fire(task)
     assert (
-        sim.timeline()[-1]["decision"] == "skipped" and sim.store.receptions(ChannelKey("general"), "") == []
+        sim.timeline()[-1]["decision"] == "skipped"
+        and sim.store.receptions.receptions(ChannelKey("general"), "") == []
     )
 
 

@@ -52,7 +52,7 @@ def firestore_per_message(settings: Settings, judge_llm: LLM, n: int) -> dict[st
     """Simulation of `n` messages over 2 channels with the Firestore adapters on a fresh emulator."""
     from google.cloud import firestore
 
-    from kikimimi.adapters.firestore import FirestoreRecall, FirestoreStore
+    from kikimimi.adapters.firestore import FirestorePorts
     from kikimimi_dev.local.emulators import start_firestore
     from kikimimi_dev.tools.simulation import Simulation
 
@@ -61,9 +61,10 @@ def firestore_per_message(settings: Settings, judge_llm: LLM, n: int) -> dict[st
     with start_firestore() as emulator, patched_environment(emulator.env):
         client = firestore.Client(project=emulator.project)
         try:
-            store, recall = FirestoreStore(client, "bench-"), FirestoreRecall(client, "bench-")
+            stored = FirestorePorts(client, "bench-")
+            store, recall = stored.counter, stored.memory_counter  # the bot's side's counts, the memory's
             sim = Simulation(settings, judge_llm=judge_llm, start=lines[0].ts)
-            sim.deps.store, sim.deps.recall = store, recall
+            sim.deps.use(stored.store_ports(), stored.memory_ports())
             fire = sim.fire
 
             def counted(task: Any) -> None:  # the judge/reply/memory tasks' share of the counts
@@ -100,7 +101,7 @@ def hot_documents(settings: Settings, judge_llm: LLM, n: int, rate: float = 5.0)
     about one a second per document), and the documents written most."""
     from google.cloud import firestore
 
-    from kikimimi.adapters.firestore import FirestoreRecall, FirestoreStore
+    from kikimimi.adapters.firestore import FirestorePorts
     from kikimimi_dev.local.emulators import start_firestore
     from kikimimi_dev.tools.simulation import Simulation
 
@@ -114,7 +115,8 @@ def hot_documents(settings: Settings, judge_llm: LLM, n: int, rate: float = 5.0)
         client = firestore.Client(project=emulator.project)
         try:
             sim = Simulation(settings, judge_llm=judge_llm, start=start)
-            sim.deps.store, sim.deps.recall = FirestoreStore(client, "hot-"), FirestoreRecall(client, "hot-")
+            hot = FirestorePorts(client, "hot-")
+            sim.deps.use(hot.store_ports(), hot.memory_ports())
             api = client._firestore_api  # every write (set, update, transaction, batch) is one Commit RPC
             commit = api.commit
 

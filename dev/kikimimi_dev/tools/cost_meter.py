@@ -17,8 +17,9 @@ from kikimimi.domain.memory.wire import MaintainTask
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.domain.wire import MessageCreated, dump
 from kikimimi.logs import JsonLogEvents
-from kikimimi.ports import LLMRequest, LLMResult, Recall, Store, TaskQueue
+from kikimimi.ports import LLMRequest, LLMResult, TaskQueue
 from kikimimi.settings import Settings
+from kikimimi.usecases.deps import STORED_PORTS
 from kikimimi.usecases.memory.maintain import maintain
 from kikimimi_dev.tools import bench_rooms
 from kikimimi_dev.tools.bench_chat import JUDGE_ANSWER
@@ -62,9 +63,10 @@ class MeteredSimulation(Simulation):
         self.ops = Operations()
         self.meter = Meter(self.ops)
         deps = self.deps
-        deps.store = cast(Store, MeteredFirestore(self.store, Store, self.meter))
-        if self.recall is not None:
-            deps.recall = cast(Recall, MeteredFirestore(self.recall, Recall, self.meter))
+        for name, port in STORED_PORTS.items():  # each port billed by its own methods' rules
+            twin = getattr(deps, name)
+            if twin is not None:
+                setattr(deps, name, MeteredFirestore(twin, port, self.meter))
         deps.tasks = cast(TaskQueue, MeteredTasks(self.tasks, self.meter))
         deps.discord = MeteredDiscord(self.discord, self.meter)
         s = settings

@@ -1,7 +1,7 @@
 """The metered ports of `kikimimi cost`: twins wrapped to count what Google Cloud would bill.
 
-Firestore is billed per document read, written and deleted; the twins do not bill, so each Store and
-Recall call is charged here by the same rules the Firestore adapters count with (adapters/firestore/),
+Firestore is billed per document read, written and deleted; the twins do not bill, so each stored
+concept's call is charged here by the same rules the Firestore adapters count with (adapters/firestore/),
 except that deletes are kept apart (Firestore prices them apart) and an empty query still costs one read
 (Firestore's minimum). Function seconds are the in-process wall time of each use case on the twins, a
 proxy: cost.py adds the network waits (Firestore, Cloud Tasks, Gemini, Discord) from the price file's
@@ -41,7 +41,7 @@ def _query(_args: Arguments, result: Any) -> Billing:
     return max(1, len(result)), 0, 0  # a query that finds nothing still bills one read
 
 
-# Every method of the Store and Recall ports, billed as the Firestore adapters do.
+# Every method of the stored concepts' ports, billed as the Firestore adapters do.
 FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "add_message": _one_write,
     # An edit also clears the place's shared copy (windows/newest) in its commit.
@@ -277,7 +277,7 @@ class Meter:
 
 
 class MeteredFirestore:
-    """A Store or Recall twin whose calls are billed like Firestore documents."""
+    """A stored concept's twin, as one port, whose calls are billed like Firestore documents."""
 
     def __init__(self, inner: Any, port: type, meter: Meter) -> None:
         self._inner, self._port, self._meter = inner, port, meter

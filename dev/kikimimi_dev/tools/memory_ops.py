@@ -53,7 +53,7 @@ def run_operation(
 
         deps = build_deps(settings, tasks=InlineTasks())
     if name == "export-user":
-        exported = export_member(deps.store, deps.recall, guild, target, deps.clock.now())
+        exported = export_member(deps.stores, deps.memory, guild, target, deps.clock.now())
         result: dict[str, Any] = as_data(exported)
     elif name == "forget-user":
         result = erase.forget_user(deps, guild, target)

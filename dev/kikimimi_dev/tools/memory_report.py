@@ -12,7 +12,7 @@ from typing import Any, TextIO
 from kikimimi.domain.memory import ranking as fr
 from kikimimi.domain.memory.policy import familiarity
 from kikimimi.domain.model import ChannelKey
-from kikimimi.ports import Recall
+from kikimimi.ports import MemoryPorts
 from kikimimi.settings import Settings
 from kikimimi_dev.tools.options import add_config, settings_from
 
@@ -55,12 +55,12 @@ def cmd_memory(args: argparse.Namespace) -> int:
 
     if args.channel in OPERATIONS:
         return run_operation(args.channel, list(args.values), settings)
-    from kikimimi.bootstrap import build_recall
+    from kikimimi.bootstrap import build_memory_ports
 
     key = ChannelKey.parse(args.channel)
     if args.thread:
         key = ChannelKey(key.channel_id, args.thread)
-    report = collect(build_recall(settings), key, args.guild, settings, args.facts)
+    report = collect(build_memory_ports(settings), key, args.guild, settings, args.facts)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, default=str, indent=2))
     else:
@@ -73,10 +73,10 @@ def _when(value: datetime | None) -> str:
 
 
 def collect(
-    memory: Recall, key: ChannelKey, guild_id: str | None, settings: Settings, facts: int
+    memory: MemoryPorts, key: ChannelKey, guild_id: str | None, settings: Settings, facts: int
 ) -> dict[str, Any]:
     """Everything remembered about one channel, as plain data."""
-    channel = memory.channel_memory(key)
+    channel = memory.summaries.channel_memory(key)
     guild = guild_id or channel.guild_id
     now = datetime.now(UTC)
     weights = fr.Weights(
@@ -85,9 +85,9 @@ def collect(
         settings.fact_speaker_boost,
         settings.fact_min_score,
     )
-    stored = memory.facts(key, facts)
-    people = memory.channel_profiles(guild or "none", key.channel_id, MAX_PROFILES)
-    guild_memory = memory.guild_memory(guild) if guild else None
+    stored = memory.facts.facts(key, facts)
+    people = memory.profiles.channel_profiles(guild or "none", key.channel_id, MAX_PROFILES)
+    guild_memory = memory.guild_history.guild_memory(guild) if guild else None
     return {
         "channel": {
             **asdict(channel),

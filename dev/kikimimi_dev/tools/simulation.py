@@ -124,12 +124,10 @@ class Simulation:
         self.events = RecordingEvents(self.clock)
         self.recall = InMemoryRecall(self.store) if settings.memory_enabled else None
         overrides: Overrides = {
-            "store": self.store,
             "tasks": self.tasks,
             "discord": self.discord,
             "events": self.events,
             "judge_llm": judge_llm,
-            "recall": self.recall,
         }
         if writer is not None:
             overrides["writer"] = writer
@@ -137,12 +135,12 @@ class Simulation:
             overrides["embedder"] = embedder
         if memory_llm is not None:
             overrides["memory_llm"] = memory_llm
-        self.deps = twin_deps(settings, self.clock, **overrides)
+        self.deps = twin_deps(settings, self.clock, store=self.store, recall=self.recall, **overrides)
         # Where the running task or delivery is (channel, thread, trigger): the prompt recorder's place.
         self._place: tuple[str | None, str | None, str | None] = (None, None, None)
         if prompts:  # the same LLMs twin_deps chose, each behind a recorder, composed again by twin_deps
             overrides.update(recorded_llms(self.deps, self.events, lambda: self._place))
-            self.deps = twin_deps(settings, self.clock, **overrides)
+            self.deps = twin_deps(settings, self.clock, store=self.store, recall=self.recall, **overrides)
         self.messages = 0
         # Each delivered message with its place in events.records: timeline(messages=True) shows them.
         self.arrivals: list[tuple[int, Recorded]] = []

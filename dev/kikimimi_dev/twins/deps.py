@@ -5,10 +5,11 @@ The one composition root stays `kikimimi.bootstrap`; this module only chooses th
 
 from __future__ import annotations
 
-from typing import Unpack
+from enum import Enum
+from typing import Literal, Unpack
 
 from kikimimi.bootstrap import Overrides, build_deps, build_reader
-from kikimimi.ports import Clock
+from kikimimi.ports import Clock, MemoryPorts, StorePorts
 from kikimimi.settings import Settings
 from kikimimi.usecases.deps import Deps
 from kikimimi_dev.adapters.extractive_llm import ExtractiveMemoryWriter
@@ -21,19 +22,59 @@ from kikimimi_dev.twins.sim import SimClock, SimTaskQueue
 from kikimimi_dev.twins.store import InMemoryStore
 
 
-def twin_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpack[Overrides]) -> Deps:
-    """Deps on the in-memory twins: inspectable, deterministic, no server. Overrides replace a twin."""
+class _Recall(Enum):
+    ON_STORE = "a recall twin on the store twin when memory is on"
+
+
+def twin_store_ports(store: InMemoryStore) -> StorePorts:
+    """The bot's side's stored concepts: a twin per port, each a view of the one store state."""
+    return StorePorts(
+        buffer=store.buffer,
+        windows=store.windows,
+        interventions=store.interventions,
+        drafts=store.drafts,
+        places=store.places,
+        caps=store.caps,
+        receptions=store.receptions,
+        gateway_marks=store.gateway_marks,
+        opt_outs=store.opt_outs,
+        switches=store.switches,
+    )
+
+
+def twin_memory_ports(recall: InMemoryRecall) -> MemoryPorts:
+    """The memory layers' stored concepts: a twin per port, each a view of the one recall state."""
+    return MemoryPorts(
+        summaries=recall.summaries,
+        chunks=recall.chunks,
+        facts=recall.facts,
+        profiles=recall.profiles,
+        guild_history=recall.guild_history,
+    )
+
+
+def twin_deps(
+    settings: Settings,
+    clock: Clock | None = None,
+    *,
+    store: InMemoryStore | None = None,
+    recall: InMemoryRecall | Literal[_Recall.ON_STORE] | None = _Recall.ON_STORE,
+    **overrides: Unpack[Overrides],
+) -> Deps:
+    """Deps on the in-memory twins: inspectable, deterministic, no server. `store`/`recall` give the
+    stored concepts' twins (the recall twin reads the store twin's buffer); overrides replace a twin."""
     sim_clock = clock if isinstance(clock, SimClock) else SimClock()
-    store = overrides.get("store") or InMemoryStore()
+    store = store or InMemoryStore()
     memory = settings.memory_enabled
+    if recall is _Recall.ON_STORE:
+        recall = InMemoryRecall(store) if memory else None
     twins: Overrides = {
-        "store": store,
+        "stores": twin_store_ports(store),
+        "memory": None if recall is None else twin_memory_ports(recall),
         "tasks": SimTaskQueue(sim_clock),
         "discord": RecordingDiscord(),
         "writer": TemplateLLM(),
         "judge_llm": None,
-        # The recall twin reads the store twin's buffer; with another store, recall must be given too.
-        "recall": InMemoryRecall(store) if memory and isinstance(store, InMemoryStore) else None,
         "embedder": HashingEmbedder() if memory else None,
         "memory_llm": ExtractiveMemoryWriter() if memory else None,
         "reader": overrides.get("reader") or build_reader(),

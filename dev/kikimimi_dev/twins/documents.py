@@ -55,7 +55,7 @@ NOT_TABLES = {
 
 
 def twin_documents(store: InMemoryStore, recall: InMemoryRecall | None = None) -> Documents:
-    """The Store's and (when given) the Recall's documents, paths and ids sorted."""
+    """The store twin's and (when given) the recall twin's documents, paths and ids sorted."""
     docs: Documents = {}
 
     def put(collection: str, doc_id: str, doc: dict[str, Any]) -> None:
@@ -70,7 +70,7 @@ def twin_documents(store: InMemoryStore, recall: InMemoryRecall | None = None) -
 
 
 def _store(store: InMemoryStore, put: Any) -> None:
-    """Every document the Store twin holds, as Firestore would lay it out."""
+    """Every document the store twin holds, as Firestore would lay it out."""
     # Over 60 lines: one flat list of the twin's collections, each two lines, under one lock.
     with store._lock:
 

@@ -1,4 +1,4 @@
-"""Caps on answers to addressed messages: the pure decision a Store makes inside one transaction."""
+"""Caps on answers to addressed messages: the pure decision the Caps port makes inside one transaction."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """A place's newest lines and interventions as one process's copy held them, shared through one document so
 that another process's first use of the place reads one document and what changed since, not the window
-(usecases/place_lines.py). Any erase of the place's text clears it (the Store does, in the same write)."""
+(usecases/place_lines.py). Any erase of the place's text clears it (the erasing write does, in its
+commit)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ Order = tuple[datetime, str]  # a line's place in the buffer: created_at, then i
 
 @dataclass(frozen=True)
 class InterventionsHeld:
-    """The newest `limit` interventions at or after `since`, as the Store answered after the buffer change
-    at server time `mark`; `stale` once the intervention marker moved since (what changed after `mark` is
-    read then, not all of them)."""
+    """The newest `limit` interventions at or after `since`, as the Interventions port answered after the
+    buffer change at server time `mark`; `stale` once the intervention marker moved since (what changed
+    after `mark` is read then, not all of them)."""
 
     since: datetime
     limit: int

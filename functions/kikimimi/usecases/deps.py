@@ -5,11 +5,37 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any, Generic, TypedDict, TypeVar, cast, overload
 
 from kikimimi.domain.model import ChannelKey, ChannelSettings, GuildSettings
 from kikimimi.domain.reading import ReplyReader
-from kikimimi.ports import LLM, Clock, Discord, Embedder, Events, LLMResult, Recall, Store, TaskQueue
+from kikimimi.ports import (
+    LLM,
+    Buffer,
+    Caps,
+    Chunks,
+    Clock,
+    Discord,
+    Embedder,
+    Events,
+    Facts,
+    GatewayMarks,
+    GuildHistories,
+    GuildSwitches,
+    Interventions,
+    LLMResult,
+    MemoryPorts,
+    OptOuts,
+    Places,
+    Profiles,
+    Receptions,
+    ReplyDrafts,
+    StorePorts,
+    Summaries,
+    TaskQueue,
+    Windows,
+)
 from kikimimi.settings import Settings
 
 T = TypeVar("T")
@@ -18,18 +44,51 @@ T = TypeVar("T")
 class PortFactories(TypedDict, total=False):
     """How to build each port; the composition root (bootstrap) fills it. A missing optional port is None."""
 
-    store: Callable[[], Store]
+    buffer: Callable[[], Buffer]
+    windows: Callable[[], Windows]
+    interventions: Callable[[], Interventions]
+    drafts: Callable[[], ReplyDrafts]
+    places: Callable[[], Places]
+    caps: Callable[[], Caps]
+    receptions: Callable[[], Receptions]
+    gateway_marks: Callable[[], GatewayMarks]
+    opt_outs: Callable[[], OptOuts]
+    switches: Callable[[], GuildSwitches]
     tasks: Callable[[], TaskQueue]
     discord: Callable[[], Discord]
     writer: Callable[[], LLM]
     judge_llm: Callable[[], LLM | None]
-    recall: Callable[[], Recall | None]
+    summaries: Callable[[], Summaries | None]
+    chunks: Callable[[], Chunks | None]
+    facts: Callable[[], Facts | None]
+    profiles: Callable[[], Profiles | None]
+    guild_history: Callable[[], GuildHistories | None]
     embedder: Callable[[], Embedder | None]
     memory_llm: Callable[[], LLM | None]
     reader: Callable[[], ReplyReader]
 
 
-OPTIONAL_PORTS = frozenset({"judge_llm", "recall", "embedder", "memory_llm"})
+# The stored concepts' ports (each registered with its retention, ports.stored.kept); the memory
+# layers' are None when memory is off.
+STORED_PORTS: dict[str, type] = {
+    "buffer": Buffer,
+    "windows": Windows,
+    "interventions": Interventions,
+    "drafts": ReplyDrafts,
+    "places": Places,
+    "caps": Caps,
+    "receptions": Receptions,
+    "gateway_marks": GatewayMarks,
+    "opt_outs": OptOuts,
+    "switches": GuildSwitches,
+    "summaries": Summaries,
+    "chunks": Chunks,
+    "facts": Facts,
+    "profiles": Profiles,
+    "guild_history": GuildHistories,
+}
+MEMORY_PORTS = frozenset({"summaries", "chunks", "facts", "profiles", "guild_history"})
+OPTIONAL_PORTS = frozenset({"judge_llm", "embedder", "memory_llm", *MEMORY_PORTS})
 
 
 class Port(Generic[T]):
@@ -62,12 +121,26 @@ class Deps:
     settings mean is usecases.channel). Built by `kikimimi.bootstrap` for functions, CLI, simulation and
     tests."""
 
-    store = Port[Store]()
+    buffer = Port[Buffer]()
+    windows = Port[Windows]()
+    interventions = Port[Interventions]()
+    drafts = Port[ReplyDrafts]()
+    places = Port[Places]()
+    caps = Port[Caps]()
+    receptions = Port[Receptions]()
+    gateway_marks = Port[GatewayMarks]()
+    opt_outs = Port[OptOuts]()
+    switches = Port[GuildSwitches]()
     tasks = Port[TaskQueue]()
     discord = Port[Discord]()
     writer = Port[LLM]()  # writes replies
     judge_llm = Port[LLM | None]()  # None: the rules decide alone
-    recall = Port[Recall | None]()  # None: the bot keeps no memory beyond the buffer
+    # The memory layers' stored concepts: None when the bot keeps no memory beyond the buffer.
+    summaries = Port[Summaries | None]()
+    chunks = Port[Chunks | None]()
+    facts = Port[Facts | None]()
+    profiles = Port[Profiles | None]()
+    guild_history = Port[GuildHistories | None]()
     embedder = Port[Embedder | None]()
     memory_llm = Port[LLM | None]()  # writes summaries, facts and guild memory
     reader = Port[ReplyReader]()  # who answers whom: the learned reply-structure model (pure, loaded once)
@@ -108,6 +181,31 @@ class Deps:
                 else:
                     self._ports[name] = factory()
             return self._ports[name]
+
+    def use(self, stores: StorePorts | None = None, memory: MemoryPorts | None = None) -> None:
+        """Run on these stored concepts' ports from now on (the bench's Firestore adapters, a meter)."""
+        for ports in (stores, memory):
+            for f in fields(ports) if ports is not None else ():
+                setattr(self, f.name, getattr(ports, f.name))
+
+    def stored(self) -> dict[str, Any]:
+        """Every stored concept's port that is on (memory off: the memory layers' are left out), by name."""
+        ports = {name: getattr(self, name) for name in STORED_PORTS}
+        return {name: port for name, port in ports.items() if port is not None}
+
+    @property
+    def stores(self) -> StorePorts:
+        """The bot's side's stored concepts together (what export and the gateway read)."""
+        return StorePorts.of(self)
+
+    @property
+    def memory(self) -> MemoryPorts | None:
+        """The memory layers' ports together, or None when the bot keeps no memory beyond the buffer."""
+        summaries, chunks, facts = self.summaries, self.chunks, self.facts
+        profiles, history = self.profiles, self.guild_history
+        if summaries is None or chunks is None or facts is None or profiles is None or history is None:
+            return None
+        return MemoryPorts(summaries, chunks, facts, profiles, history)
 
     def emit(self, event: str, key: ChannelKey, **fields: Any) -> None:
         """The events port, with the place the event happened in on the line."""

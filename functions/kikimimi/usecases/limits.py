@@ -21,7 +21,7 @@ def cap_addressed(deps: Deps, key: ChannelKey, message: Message) -> CapDecision 
     per_user, per_channel = s.addressed_per_user_per_minute, s.addressed_per_channel_per_minute
     if per_user <= 0 and per_channel <= 0:
         return None
-    decision = deps.store.reserve_answer(
+    decision = deps.caps.reserve_answer(
         key, message.author_id, message.id, message.created_at, per_user, per_channel, CAP_WINDOW
     )
     if decision.answered:
@@ -44,7 +44,7 @@ def llm_budget_note(deps: Deps, key: ChannelKey, guild_id: str | None, function:
     if limit <= 0:
         return ""
     guild, day = guild_id or "none", day_of(deps.clock.now())
-    used = deps.store.llm_calls_on(guild, day)
+    used = deps.caps.llm_calls_on(guild, day)
     if used < limit:
         return ""
     seen = f"llm_budget:{guild}:{day}"
@@ -67,4 +67,4 @@ def llm_budget_note(deps: Deps, key: ChannelKey, guild_id: str | None, function:
 def spend_llm_call(deps: Deps, guild_id: str | None) -> None:
     """Count one LLM call against the guild's day."""
     if deps.settings.llm_calls_per_guild_per_day > 0:
-        deps.store.count_llm_call(guild_id or "none", day_of(deps.clock.now()))
+        deps.caps.count_llm_call(guild_id or "none", day_of(deps.clock.now()))

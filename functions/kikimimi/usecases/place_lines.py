@@ -1,11 +1,11 @@
 """A process's copy of the newest buffered lines of each place, kept equal to the buffer by one small query
-per use: the documents changed since its last look (Store.buffer_changes).
+per use: the documents changed since its last look (Windows.buffer_changes).
 
 Ingest, the judge and the reply each read a window of a place's newest lines every time they run. Each
 function keeps its own copy (one per process as deployed; the simulation keeps one per function too): the
 first use reads the window with the time each line last changed; every later use asks only for the
 documents changed after the newest change it applied — new lines, edits, tombstones, an erase marker —
-applies them, and answers what `Store.recent_messages` would answer now. A use pays one read, or one per
+applies them, and answers what `Windows.recent_messages` would answer now. A use pays one read, or one per
 changed document when more than one changed.
 
 Deletes reach every copy at its next use: a tombstone (a delete, forget me) is a change like any other, a
@@ -18,10 +18,10 @@ shared copy below.
 The same look carries the intervention marker: recording or rewriting one of the place's interventions
 moves it, so after one the copy reads the interventions changed since (`interventions`), not all of them.
 
-Copies are shared through one document per place (Store.window_digest): a first use reads it and the
+Copies are shared through one document per place (Windows.window_digest): a first use reads it and the
 changes after its mark instead of the window, and leaves its own copy there when it had to read more than
 that (only if no other process wrote or cleared the document meanwhile: a precondition on its version).
-Every write of the Store that takes or alters text of the place (a delete, an edit, a forget's rewrite of an
+Every write that takes or alters text of the place (a delete, an edit, a forget's rewrite of an
 intervention, an erase) clears that document in the same commit, so what it holds at rest is never what
 was erased; each line in it also expires with its own buffer line (the document's expiry is its oldest's).
 """
@@ -36,7 +36,7 @@ from datetime import datetime, timedelta
 from kikimimi.domain.buffer_change import DELETED, ERASED, INTERVENED, MESSAGE, UNTIMED, BufferChange
 from kikimimi.domain.model import ChannelKey, Intervention, Message
 from kikimimi.domain.window_digest import InterventionsHeld, Order, WindowDigest
-from kikimimi.ports import Store
+from kikimimi.ports import Interventions, Windows
 
 LIFETIME = timedelta(seconds=60)
 KEEP = 4  # lines held per line asked for: enough for the next windows, bounded per place
@@ -67,27 +67,27 @@ class PlaceLines:
         self._keep = keep
 
     def newest(
-        self, store: Store, key: ChannelKey, since: datetime, limit: int, now: datetime
+        self, windows: Windows, key: ChannelKey, since: datetime, limit: int, now: datetime
     ) -> list[Message]:
-        """The newest `limit` lines created at or after `since`, oldest first, as `Store.recent_messages`
+        """The newest `limit` lines created at or after `since`, oldest first, as `Windows.recent_messages`
         answers now: the copy after one look at what changed, else read whole."""
         if limit <= 0:
             return []
-        held, version = self._current(store, key, now)
+        held, version = self._current(windows, key, now)
         if held is not None:
             with self._lock:
                 answer = _answer(held, since, limit)
             if answer is not None:
                 return answer
-        return self._load(store, key, since, limit, now, held.want if held else limit, version)
+        return self._load(windows, key, since, limit, now, held.want if held else limit, version)
 
     def between(
-        self, store: Store, key: ChannelKey, after: datetime, until: datetime, limit: int, now: datetime
+        self, windows: Windows, key: ChannelKey, after: datetime, until: datetime, limit: int, now: datetime
     ) -> list[Message] | None:
         """Lines created in [after, until], oldest first, at most `limit` (a summary's window), when the
         copy after one look (or the shared one) holds every line from `after` on; None when it cannot
         tell, and the caller reads them (this never reads a window whole)."""
-        held, _ = self._current(store, key, now)
+        held, _ = self._current(windows, key, now)
         if held is None:
             return None
         with self._lock:
@@ -97,15 +97,22 @@ class PlaceLines:
         return found[:limit]
 
     def interventions(
-        self, store: Store, key: ChannelKey, since: datetime, limit: int, now: datetime
+        self,
+        windows: Windows,
+        records: Interventions,
+        key: ChannelKey,
+        since: datetime,
+        limit: int,
+        now: datetime,
     ) -> list[Intervention]:
-        """As `Store.interventions_since`: kept with the place's copy (a look first, unless this use already
-        looked); once the intervention marker moved, only those recorded or rewritten since are read."""
+        """As `records.interventions_since`: kept with the place's copy (a look first, unless this use
+        already looked); once the intervention marker moved, only those recorded or rewritten since are
+        read."""
         with self._lock:
             held = self._places.get(key.id)
             looked = held is not None and held.looked_at == now and _fresh(held, now)
         if not looked:
-            held, _ = self._synced(store, key, now)
+            held, _ = self._synced(windows, key, now)
         with self._lock:
             kept = held.interventions if held is not None else None
             mark = held.mark if held is not None else None
@@ -113,20 +120,20 @@ class PlaceLines:
             if kept is not None and covers and not kept.stale:
                 return [i for i in kept.found if i.at >= since][-limit:]
         if kept is not None and covers and mark is not None:
-            changed = store.interventions_changed(key, kept.mark, SYNC_LIMIT)
+            changed = records.interventions_changed(key, kept.mark, SYNC_LIMIT)
             fresh = None if len(changed) >= SYNC_LIMIT else _merged(kept, changed, mark)
         else:
             fresh = None
         if fresh is None:
             fresh = InterventionsHeld(
-                since, limit, tuple(store.interventions_since(key, since, limit)), mark or UNTIMED
+                since, limit, tuple(records.interventions_since(key, since, limit)), mark or UNTIMED
             )
         with self._lock:
             current = held is not None and self._places.get(key.id) is held and mark is not None
             if held is not None and current:
                 held.interventions = fresh
         if held is not None and current:
-            self._share(store, key, held, now)
+            self._share(windows, key, held, now)
         return [i for i in fresh.found if i.at >= since][-limit:]
 
     def held(self, key: ChannelKey, message_id: str, now: datetime) -> Message | None:
@@ -144,7 +151,7 @@ class PlaceLines:
             if held is not None:
                 held.lines.pop(message_id, None)
 
-    def _synced(self, store: Store, key: ChannelKey, now: datetime) -> tuple[_Place | None, bool]:
+    def _synced(self, windows: Windows, key: ChannelKey, now: datetime) -> tuple[_Place | None, bool]:
         """The place's copy after a look at what changed since it was last brought up to date (None when
         there is none, it is too old, or the look asks for a read of the whole window), and whether a
         look was paid."""
@@ -156,7 +163,7 @@ class PlaceLines:
             mark = held.mark if held is not None else None
         if held is None or mark is None:
             return None, False
-        changes = store.buffer_changes(key, mark, SYNC_LIMIT)
+        changes = windows.buffer_changes(key, mark, SYNC_LIMIT)
         with self._lock:
             if self._places.get(key.id) is not held:
                 return self._places.get(key.id), True  # read again meanwhile, by a concurrent use
@@ -172,28 +179,28 @@ class PlaceLines:
             _trim(held)
             return held, True
 
-    def _current(self, store: Store, key: ChannelKey, now: datetime) -> tuple[_Place | None, str | None]:
+    def _current(self, windows: Windows, key: ChannelKey, now: datetime) -> tuple[_Place | None, str | None]:
         """The place's copy after a look: this process's, else the shared one (None: read the window
         whole); and the shared copy's version when this use read it (a window read whole after it may be
         shared at that version)."""
-        held, looked = self._synced(store, key, now)
+        held, looked = self._synced(windows, key, now)
         if held is not None or looked:  # after a burst or an erase the shared copy is older still
             return held, None
-        digest, version = store.window_digest(key)
+        digest, version = windows.window_digest(key)
         if digest is None:
             return None, version
-        held = self._from_digest(store, key, digest, version, now)
+        held = self._from_digest(windows, key, digest, version, now)
         if held is None:
             return None, version
         with self._lock:
             return held, held.version  # its own write, when the look found changes
 
     def _from_digest(
-        self, store: Store, key: ChannelKey, digest: WindowDigest, version: str, now: datetime
+        self, windows: Windows, key: ChannelKey, digest: WindowDigest, version: str, now: datetime
     ) -> _Place | None:
         """The shared digest, brought up to date by one look, as this process's copy; None when the look
         asks for a read of the whole window. Left shared again when the look found changes."""
-        changes = store.buffer_changes(key, digest.mark, SYNC_LIMIT)
+        changes = windows.buffer_changes(key, digest.mark, SYNC_LIMIT)
         if len(changes) >= SYNC_LIMIT or any(c.state == ERASED for c in changes):
             return None
         held = _Place(
@@ -212,12 +219,12 @@ class PlaceLines:
         with self._lock:
             self._places[key.id] = held
         if changes:
-            self._share(store, key, held, now)
+            self._share(windows, key, held, now)
         return held
 
     def _load(
         self,
-        store: Store,
+        windows: Windows,
         key: ChannelKey,
         since: datetime,
         limit: int,
@@ -230,21 +237,21 @@ class PlaceLines:
         already, harmlessly). A window with no line to time it by asks for the newest change first. The
         copy is shared when the digest's `version` was read before the window."""
         want = max(want, limit)
-        window = store.recent_changes(key, since, want)
+        window = windows.recent_changes(key, since, want)
         mark = max((c.changed_at for c in window), default=UNTIMED)
         if mark == UNTIMED or any(c.changed_at == UNTIMED for c in window):
-            head = store.buffer_changes(key, None, 1)
+            head = windows.buffer_changes(key, None, 1)
             mark = head[-1].changed_at if head else UNTIMED
-            window = store.recent_changes(key, since, want)
+            window = windows.recent_changes(key, since, want)
         lines = [c.message for c in window if c.message is not None]
         floor = (since, "") if len(lines) < want else max((since, ""), _order(lines[0]))
         held = _Place(now, mark, {m.id: m for m in lines}, floor, want, looked_at=now, version=version)
         with self._lock:
             self._places[key.id] = held
-        self._share(store, key, held, now)
+        self._share(windows, key, held, now)
         return lines[-limit:]
 
-    def _share(self, store: Store, key: ChannelKey, held: _Place, now: datetime) -> None:
+    def _share(self, windows: Windows, key: ChannelKey, held: _Place, now: datetime) -> None:
         """Leave the copy in the place's shared digest, in the use that read it (a later use's copy may be
         newer than the digest, but is not written: one write per cold use at most, none while warm). The
         lines older than a buffer line lives are left out, and the document expires with its oldest."""
@@ -267,7 +274,7 @@ class PlaceLines:
             digest = WindowDigest(held.mark, tuple(lines), floor, held.want, shown)
             version = held.version
         expire_at = (lines[0].created_at if lines else now) + self._keep
-        kept = store.keep_window_digest(key, digest, version, expire_at)
+        kept = windows.keep_window_digest(key, digest, version, expire_at)
         with self._lock:
             held.version = kept  # None: another process wrote or cleared it meanwhile; leave it to them
 

@@ -28,13 +28,13 @@ ERASE_AGAIN = timedelta(minutes=5)
 def marks(deps: Deps, guild_id: str) -> MemberMarks:
     """The guild's marks, cached per process like a place's settings."""
     now = deps.clock.now().timestamp()
-    load = partial(deps.store.member_marks, guild_id)
+    load = partial(deps.opt_outs.member_marks, guild_id)
     return cached(deps.memory_cache, cache_name(guild_id), now, channel.SETTINGS_CACHE_SECONDS, load)
 
 
 def fresh(deps: Deps, guild_id: str) -> MemberMarks:
     """The guild's marks as stored now (one read), kept for this process's ingest too."""
-    found = deps.store.member_marks(guild_id)
+    found = deps.opt_outs.member_marks(guild_id)
     deps.memory_cache[cache_name(guild_id)] = (deps.clock.now().timestamp(), found)
     return found
 
@@ -51,7 +51,7 @@ def cache_name(guild_id: str) -> str:
 def again_later(deps: Deps, request: ForgetRequested) -> timedelta | None:
     """The second erase of a member, a forget task ERASE_AGAIN from now (none where no forget function
     is routed: no memory and no FORGET_URL, as for a delete); returns its delay when there is one."""
-    if deps.recall is None and not deps.settings.forget_url:
+    if deps.memory is None and not deps.settings.forget_url:
         return None
     name = again_task_name(request)
     if deps.tasks.schedule(TaskSpec(name, TaskKind.FORGET, deps.clock.now() + ERASE_AGAIN, dump(request))):
@@ -95,7 +95,7 @@ def reply_blocked(
     if why is None:
         return False
     key: ChannelKey = task.key
-    deps.store.forget_reply_drafts(
+    deps.drafts.forget_reply_drafts(
         key, lambda d: d.text == text or any(refers_to(d.text, m) for m in members)
     )
     deps.emit("reply_skipped", key, **base, decision="withheld", reason=why)

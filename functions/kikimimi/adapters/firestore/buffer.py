@@ -16,7 +16,6 @@ from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import MESSAGES, Paths
 from kikimimi.adapters.firestore.windows import Windows
-from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.withheld import PendingEdit, newer
 
@@ -173,63 +172,6 @@ class Buffer:
         doc = snap.to_dict() if snap.exists else None
         return codec.message_from_doc(doc) if doc is not None and codec.doc_state(doc) == "message" else None
 
-    def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
-        """The newest `limit` messages created at or after `since`, oldest first."""
-        return [c.message for c in self.recent_changes(key, since, limit) if c.message is not None]
-
-    def recent_changes(self, key: ChannelKey, since: datetime, limit: int) -> list[BufferChange]:
-        """The newest `limit` messages created at or after `since`, oldest first, with their change times."""
-        if limit <= 0:
-            return []
-        query = (
-            self._paths.messages(key)
-            .where(filter=FieldFilter("created_at", ">=", codec.utc(since)))
-            .order_by("created_at", direction=firestore.Query.DESCENDING)
-            # The implicit __name__ order follows the last order_by, so ties come newest id first.
-            .limit(limit)
-        )
-        found = [codec.change_from_doc(snap.id, snap.to_dict() or {}) for snap in query.stream()]
-        self._count(reads=max(1, len(found)))  # a query that finds nothing still bills one read
-        return sorted(found, key=_line_order)
-
-    def buffer_changes(self, key: ChannelKey, after: datetime | None, limit: int) -> list[BufferChange]:
-        """Documents changed after `after`, oldest change first (the newest `limit` when None). Commit
-        times are a snapshot's: a query that saw a change at T saw every change committed up to T, so the
-        next one asks only for later ones. The automatic single-field index on changed_at serves it."""
-        if limit <= 0:
-            return []
-        messages = self._paths.messages(key)
-        if after is None:
-            query = messages.order_by(codec.CHANGED_AT, direction=firestore.Query.DESCENDING).limit(limit)
-        else:
-            query = (
-                messages.where(filter=FieldFilter(codec.CHANGED_AT, ">", codec.utc(after)))
-                .order_by(codec.CHANGED_AT)
-                .limit(limit)
-            )
-        found = [codec.change_from_doc(snap.id, snap.to_dict() or {}) for snap in query.stream()]
-        self._count(reads=max(1, len(found)))
-        return sorted(found, key=lambda c: (c.changed_at, c.doc_id))
-
-    def messages_after(self, key: ChannelKey, after: datetime, until: datetime, limit: int) -> list[Message]:
-        """Messages created in [after, until], oldest first (a summary's window)."""
-        query = (
-            self._paths.messages(key)
-            .where(filter=FieldFilter("created_at", ">=", codec.utc(after)))
-            .where(filter=FieldFilter("created_at", "<=", codec.utc(until)))
-            .order_by("created_at")
-            .limit(limit)
-        )
-        found = [codec.message_from_doc(s.to_dict() or {}) for s in query.stream()]
-        self._count(reads=max(1, len(found)))
-        return sorted(found, key=lambda m: (m.created_at, m.id))
-
-    def count_after(self, key: ChannelKey, after: datetime) -> int:
-        query: Any = self._paths.messages(key).where(filter=FieldFilter("created_at", ">", codec.utc(after)))
-        self._count(reads=1)  # an aggregation bills one read per 1000 index entries
-        result: Any = query.count().get()  # [[AggregationResult]]
-        return int(result[0][0].value)
-
     def buffered_by(
         self, guild_id: str | None, author_id: str, limit: int, until: datetime | None = None
     ) -> list[Message]:
@@ -258,12 +200,6 @@ class Buffer:
             last = snaps[-1]
         self._count(reads=max(1, reads))
         return found[:limit]
-
-
-def _line_order(change: BufferChange) -> tuple[datetime, str]:
-    """Oldest first, ties by id (a window query returns messages only, each with its line)."""
-    line = change.message
-    return (line.created_at, line.id) if line is not None else (change.changed_at, change.doc_id)
 
 
 def _optional(value: Any) -> str | None:

@@ -1,4 +1,5 @@
-"""The Store's documents: pure conversions between the domain dataclasses and Firestore document dicts."""
+"""The bot's side's documents: pure conversions between the domain dataclasses and Firestore
+document dicts."""
 
 from __future__ import annotations
 
@@ -143,7 +144,7 @@ def doc_state(doc: Mapping[str, Any] | None) -> str | None:
 
 
 # Every write of a buffer document sets `changed_at` to the server's commit time, so a process's copy of a
-# place asks only for what changed since its last look (Store.buffer_changes). Deleting leaves no trace,
+# place asks only for what changed since its last look (Windows.buffer_changes). Deleting leaves no trace,
 # so an erase leaves a marker, and recording or rewriting an intervention another: neither has
 # `created_at` (no window query returns them), a guild or an author (no forget query does).
 CHANGED_AT = "changed_at"

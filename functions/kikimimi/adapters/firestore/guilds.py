@@ -36,22 +36,13 @@ def profile_changes(guild_id: str, update: ProfileUpdate) -> dict[str, Any]:
     return changes
 
 
-class Guilds:
-    """Guild memory and profiles (a summary's commit adds to profiles with `profile_changes`)."""
+class Profiles:
+    """Each guild's member profiles (a summary's commit adds to them with `profile_changes`)."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
         self._paths = paths
         self._client = paths.client
         self._count = counter.add
-
-    def guild_memory(self, guild_id: str) -> GuildMemory | None:
-        self._count(reads=1)
-        snap = self._paths.guild(guild_id).get()
-        return mc.guild_from_doc(snap.to_dict() or {}) if snap.exists else None
-
-    def save_guild_memory(self, memory: GuildMemory) -> None:
-        self._count(writes=1)
-        self._paths.guild(memory.guild_id).set(mc.guild_to_doc(memory), merge=True)
 
     def profile(self, guild_id: str, user_id: str) -> UserProfile | None:
         self._count(reads=1)
@@ -100,6 +91,24 @@ class Guilds:
         ref.delete()
         self._count(reads=1, writes=1)
         return existed
+
+
+class GuildHistories:
+    """Each guild's memory document (long-term history, recent events); forgetting it takes its profiles."""
+
+    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
+        self._paths = paths
+        self._client = paths.client
+        self._count = counter.add
+
+    def guild_memory(self, guild_id: str) -> GuildMemory | None:
+        self._count(reads=1)
+        snap = self._paths.guild(guild_id).get()
+        return mc.guild_from_doc(snap.to_dict() or {}) if snap.exists else None
+
+    def save_guild_memory(self, memory: GuildMemory) -> None:
+        self._count(writes=1)
+        self._paths.guild(memory.guild_id).set(mc.guild_to_doc(memory), merge=True)
 
     def forget_guild_memory(self, guild_id: str) -> int:
         """Every profile of the guild, in batches, then the guild's memory document."""

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -18,7 +19,15 @@ from kikimimi.adapters.firestore.forgetting import delete_all, match_filter, rew
 from kikimimi.adapters.firestore.guilds import profile_changes
 from kikimimi.adapters.firestore.paths import CHUNKS, MEMORY_CHANNELS, Paths
 from kikimimi.domain.memory.model import ChannelMemory, Chunk, ProfileUpdate, SourceMatch
-from kikimimi.domain.model import ChannelKey
+from kikimimi.domain.model import ChannelKey, Message
+
+
+def chunks_of(paths: Paths, key: ChannelKey) -> firestore.CollectionReference:
+    return paths.memory(key).collection(CHUNKS)
+
+
+def chunk_doc(ttl: timedelta, chunk: Chunk) -> dict[str, Any]:
+    return mc.chunk_to_doc(chunk, codec.utc(chunk.created_at) + ttl)
 
 
 class ChannelMemories:
@@ -30,12 +39,6 @@ class ChannelMemories:
         self._count = counter.add
         self._chunk_ttl = chunk_ttl
 
-    def _chunks(self, key: ChannelKey) -> firestore.CollectionReference:
-        return self._paths.memory(key).collection(CHUNKS)
-
-    def _chunk_doc(self, chunk: Chunk) -> dict[str, Any]:
-        return mc.chunk_to_doc(chunk, codec.utc(chunk.created_at) + self._chunk_ttl)
-
     def channel_memory(self, key: ChannelKey) -> ChannelMemory:
         self._count(reads=1)
         snap = self._paths.memory(key).get()
@@ -45,7 +48,7 @@ class ChannelMemories:
         self, memory: ChannelMemory, expected_seq: int, chunk: Chunk, profiles: Sequence[ProfileUpdate]
     ) -> bool:
         ref = self._paths.memory(memory.key)
-        chunk_ref = self._chunks(memory.key).document(f"{chunk.seq:08d}")
+        chunk_ref = chunks_of(self._paths, memory.key).document(f"{chunk.seq:08d}")
         guild = memory.guild_id or "none"
 
         @firestore.transactional
@@ -55,7 +58,7 @@ class ChannelMemories:
             if current.seq != expected_seq or current.epoch != memory.epoch:
                 return False  # another summary won, or a forget came since the messages were read
             tx.set(ref, mc.memory_to_doc(memory, mc.SUMMARY_FIELDS), merge=True)
-            tx.set(chunk_ref, self._chunk_doc(chunk))
+            tx.set(chunk_ref, chunk_doc(self._chunk_ttl, chunk))
             for update in profiles:
                 profile = self._paths.profiles(guild).document(update.user_id)
                 tx.set(profile, profile_changes(guild, update), merge=True)
@@ -66,12 +69,6 @@ class ChannelMemories:
         if done:
             self._count(writes=2 + len(profiles))
         return done
-
-    def chunks_after(self, key: ChannelKey, seq: int, limit: int) -> list[Chunk]:
-        query = self._chunks(key).where(filter=FieldFilter("seq", ">", seq)).order_by("seq").limit(limit)
-        found = [mc.chunk_from_doc(s.to_dict() or {}) for s in query.stream()]
-        self._count(reads=max(1, len(found)))
-        return found
 
     def channels_updated_since(self, since: datetime) -> list[ChannelMemory]:
         memories = self._paths.collection(MEMORY_CHANNELS)
@@ -140,26 +137,67 @@ class ChannelMemories:
         self._count(reads=1, writes=int(done))
         return done
 
-    def rewrite_chunks(
-        self, key: ChannelKey, match: SourceMatch, change: Callable[[Chunk], Chunk]
-    ) -> list[Chunk]:
-        query = self._chunks(key).where(filter=match_filter(match, "source_ids", "author_ids"))
-        changed = rewrite_each(self._client, query, mc.chunk_from_doc, change, self._chunk_doc)
-        self._count(reads=max(1, 2 * len(changed)), writes=len(changed))
-        return sorted(changed, key=lambda c: c.seq)
+
+class Chunks:
+    """The chunks of each place, and the buffer's lines a next chunk is cut from (read only)."""
+
+    def __init__(self, paths: Paths, counter: DocumentCounter, *, chunk_ttl: timedelta) -> None:
+        self._paths = paths
+        self._client = paths.client
+        self._count = counter.add
+        self._chunk_ttl = chunk_ttl
+
+    def messages_after(self, key: ChannelKey, after: datetime, until: datetime, limit: int) -> list[Message]:
+        """Messages created in [after, until], oldest first (a summary's window)."""
+        query = (
+            self._paths.messages(key)
+            .where(filter=FieldFilter("created_at", ">=", codec.utc(after)))
+            .where(filter=FieldFilter("created_at", "<=", codec.utc(until)))
+            .order_by("created_at")
+            .limit(limit)
+        )
+        found = [codec.message_from_doc(s.to_dict() or {}) for s in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return sorted(found, key=lambda m: (m.created_at, m.id))
+
+    def count_after(self, key: ChannelKey, after: datetime) -> int:
+        query: Any = self._paths.messages(key).where(filter=FieldFilter("created_at", ">", codec.utc(after)))
+        self._count(reads=1)  # an aggregation bills one read per 1000 index entries
+        result: Any = query.count().get()  # [[AggregationResult]]
+        return int(result[0][0].value)
+
+    def chunks_after(self, key: ChannelKey, seq: int, limit: int) -> list[Chunk]:
+        query = (
+            chunks_of(self._paths, key)
+            .where(filter=FieldFilter("seq", ">", seq))
+            .order_by("seq")
+            .limit(limit)
+        )
+        found = [mc.chunk_from_doc(s.to_dict() or {}) for s in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return found
 
     def chunks_citing(self, key: ChannelKey, match: SourceMatch) -> list[Chunk]:
-        query = self._chunks(key).where(filter=match_filter(match, "source_ids", "author_ids"))
+        query = chunks_of(self._paths, key).where(filter=match_filter(match, "source_ids", "author_ids"))
         found = [mc.chunk_from_doc(s.to_dict() or {}) for s in query.stream()]
         self._count(reads=max(1, len(found)))
         return sorted(found, key=lambda c: c.seq)
+
+    def rewrite_chunks(
+        self, key: ChannelKey, match: SourceMatch, change: Callable[[Chunk], Chunk]
+    ) -> list[Chunk]:
+        query = chunks_of(self._paths, key).where(filter=match_filter(match, "source_ids", "author_ids"))
+        encode = functools.partial(chunk_doc, self._chunk_ttl)
+        changed = rewrite_each(self._client, query, mc.chunk_from_doc, change, encode)
+        self._count(reads=max(1, 2 * len(changed)), writes=len(changed))
+        return sorted(changed, key=lambda c: c.seq)
 
     def forget_memory(self, key: ChannelKey, *, entirely: bool = False) -> int:
         """Chunks and facts go; the memory document keeps only its counters, with `epoch` moved on, so a
         summary or reflection in flight cannot write back what was forgotten — or, `entirely` (the place
         is gone), the document goes last, so a retry still finds the place while anything is left."""
         ref = self._paths.memory(key)
-        refs = [*self._chunks(key).list_documents(), *self._paths.facts(key).list_documents()]
+        refs = [*chunks_of(self._paths, key).list_documents(), *self._paths.facts(key).list_documents()]
         delete_all(self._client, refs)
         if entirely:
             existed = bool(ref.get().exists)

@@ -1,4 +1,5 @@
-"""The Recall's documents: pure conversions between the memory dataclasses and Firestore document dicts."""
+"""The memory layers' documents: pure conversions between the memory dataclasses and Firestore
+document dicts."""
 
 from __future__ import annotations
 

@@ -1,43 +1,35 @@
-"""A place's own records on Firestore: channels/{key} (moderator settings, visibility, last decision,
-the latest failures),
-its interventions and reply drafts, and the gateway's marks (where its catch-up starts)."""
+"""A place's own record on Firestore: channels/{key} (moderator settings, visibility, last decision, the
+latest failures), how a guild's places are found, and a whole place (every collection under it) erased."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from google.api_core import exceptions
 from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.counting import DocumentCounter
-from kikimimi.adapters.firestore.forgetting import delete_all, match_filter, rewrite_each
-from kikimimi.adapters.firestore.paths import GATEWAY_MARKS, INTERVENTIONS, REPLY_DRAFTS, Paths
+from kikimimi.adapters.firestore.forgetting import BATCH, delete_all
+from kikimimi.adapters.firestore.paths import CHANNELS, GATEWAY_MARKS, MESSAGES, PLACE_COLLECTIONS, Paths
 from kikimimi.adapters.firestore.windows import Windows
-from kikimimi.domain.buffer_change import INTERVENED
-from kikimimi.domain.memory.forget import intervention_without
-from kikimimi.domain.memory.model import SourceMatch
-from kikimimi.domain.model import ChannelKey, ChannelSettings, Intervention, LastDecision
-from kikimimi.domain.outgoing import ReplyDraft
+from kikimimi.domain.buffer_change import ERASED
+from kikimimi.domain.model import ChannelKey, ChannelSettings, LastDecision
 
-MARK_BATCH = 400  # Firestore commits at most 500 writes
+# An erase marker outlives every process's copy of the place (a minute, usecases/place_lines.py).
+ERASE_MARK_TTL = timedelta(minutes=10)
 TROUBLE_CHARS = 300  # a failure's text, as status shows it (one Discord message holds the whole status)
 
 
 class Places:
     """What a place keeps about itself and about what the bot did there."""
 
-    def __init__(
-        self, paths: Paths, counter: DocumentCounter, windows: Windows, *, intervention_ttl: timedelta
-    ) -> None:
+    def __init__(self, paths: Paths, counter: DocumentCounter, windows: Windows) -> None:
         self._paths = paths
         self._client = paths.client
         self._count = counter.add
-        self._windows = windows
-        self._intervention_ttl = intervention_ttl
+        self._windows = windows  # an erased place that stays clears its shared copy
 
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
         """Moderator settings of a channel (empty settings when none are stored)."""
@@ -93,139 +85,64 @@ class Places:
         self._count(reads=1, writes=1)
         return bool(run(self._client.transaction()))
 
-    def _interventions(self, key: ChannelKey) -> firestore.CollectionReference:
-        return self._paths.place(key).collection(INTERVENTIONS)
+    def guild_places(self, guild_id: str) -> list[str]:
+        """Channels of the guild's buffered messages (a collection-group query) and of the place
+        documents that record the guild (visibility)."""
+        found: set[str] = set()
+        reads = 0
+        buffered = self._client.collection_group(MESSAGES).where(
+            filter=FieldFilter("guild_id", "==", guild_id)
+        )
+        for snap in buffered.select(["channel_id"]).stream():
+            reads += 1
+            if self._paths.owns(snap.reference):
+                found.add(str((snap.to_dict() or {}).get("channel_id", "")))
+        places = self._paths.collection(CHANNELS).where(filter=FieldFilter("guild_id", "==", guild_id))
+        for snap in places.stream():
+            reads += 1
+            found.add(ChannelKey.parse(snap.id).channel_id)
+        self._count(reads=max(1, reads))
+        return sorted(found - {""})
 
-    def _intervention_doc(self, intervention: Intervention) -> dict[str, Any]:
-        """With its change time: a record or a rewrite commits it with the place's intervention marker
-        moved after it, and processes that keep the interventions read only what changed since."""
-        expire_at = codec.utc(intervention.at) + self._intervention_ttl
-        return codec.intervention_to_doc(intervention, expire_at) | {
-            codec.CHANGED_AT: firestore.SERVER_TIMESTAMP
+    def forget_place(self, channel_id: str, thread_id: str | None = None, *, settings: bool = False) -> int:
+        """Every document under the channel and its threads (or the one thread), listed (phantom parents
+        included), deleted in batches; the place documents too when `settings`. A place that stays and lost
+        documents gets an erase marker in its buffer (deletes leave no trace), so processes' copies of it
+        drop theirs; a place that is gone gets no more messages, and its copies expire within a minute."""
+        places = [
+            ref
+            for ref in self._paths.collection(CHANNELS).list_documents()
+            if (key := ChannelKey.parse(ref.id)).channel_id == channel_id
+            and (thread_id is None or key.thread_id == thread_id)
+        ]
+        erased = {
+            place.id: sum(
+                delete_all(self._client, place.collection(name).list_documents(page_size=BATCH))
+                for name in PLACE_COLLECTIONS
+            )
+            for place in places
         }
-
-    def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
-        """In a transaction that reads the snippet's messages: a line whose message was deleted is left
-        out, and a delete cannot land between that read and the write (its forget then finds the record)."""
-        ref = self._interventions(key).document(codec.intervention_doc_id(intervention))
-        sources = [self._paths.messages(key).document(mid) for mid in dict.fromkeys(intervention.source_ids)]
-
-        @firestore.transactional
-        def run(tx: firestore.Transaction) -> None:
-            snaps = list(tx.get_all(sources)) if sources else []
-            deleted = {
-                s.id for s in snaps if codec.doc_state(s.to_dict() if s.exists else None) == codec.TOMBSTONE
-            }
-            kept = intervention
-            for mid in sorted(deleted):
-                kept = intervention_without(kept, SourceMatch(message_id=mid))
-            tx.set(ref, self._intervention_doc(kept))
-            tx.set(*self._intervened(key, intervention.at))
-
-        self._count(reads=len(sources), writes=2)
-        run(self._client.transaction())
-
-    def _intervened(self, key: ChannelKey, at: datetime) -> tuple[Any, dict[str, Any]]:
-        """The place's intervention marker in its buffer, moved with every intervention written: processes
-        that keep the place's interventions read them again (usecases/place_lines.py)."""
-        doc = codec.marker_doc(INTERVENED, codec.utc(at) + self._intervention_ttl)
-        changed = {codec.CHANGED_AT: firestore.SERVER_TIMESTAMP}
-        return self._paths.messages(key).document(INTERVENED), doc | changed
-
-    def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
-        """The newest `limit` interventions at or after `since`, oldest first."""
-        query = (
-            self._interventions(key)
-            .where(filter=FieldFilter("at", ">=", codec.utc(since)))
-            .order_by("at", direction=firestore.Query.DESCENDING)
-            .limit(limit)
-        )
-        found = [codec.intervention_from_doc(snap.to_dict() or {}) for snap in query.stream()]
-        self._count(reads=max(1, len(found)))
-        return found[::-1]
-
-    def interventions_changed(self, key: ChannelKey, after: datetime, limit: int) -> list[Intervention]:
-        """Recorded or rewritten after `after`, oldest change first (the automatic index on changed_at)."""
-        query = (
-            self._interventions(key)
-            .where(filter=FieldFilter(codec.CHANGED_AT, ">", codec.utc(after)))
-            .order_by(codec.CHANGED_AT)
-            .limit(limit)
-        )
-        found = [codec.intervention_from_doc(snap.to_dict() or {}) for snap in query.stream()]
-        self._count(reads=max(1, len(found)))
-        return found
-
-    def rewrite_interventions(
-        self, key: ChannelKey, match: SourceMatch, change: Callable[[Intervention], Intervention]
-    ) -> int:
-        query = self._interventions(key).where(filter=match_filter(match, "source_ids", "source_authors"))
-        changed = rewrite_each(
-            self._client, query, codec.intervention_from_doc, change, self._intervention_doc
-        )
-        if changed:
-            ref, marker = self._intervened(key, max(i.at for i in changed))
-            ref.set(marker)
-            self._windows.clear(key)  # after the rewrites: a copy read after it holds none of the old
-        self._count(reads=max(1, 2 * len(changed)), writes=len(changed) + 2 * int(bool(changed)))
-        return len(changed)
-
-    def reply_draft(self, key: ChannelKey, nonce: str) -> ReplyDraft | None:
-        """The reply an earlier attempt of the task wrote under this nonce, or None."""
-        self._count(reads=1)
-        snap = self._paths.place(key).collection(REPLY_DRAFTS).document(nonce).get()
-        return codec.reply_draft_from_doc(snap.to_dict() or {}) if snap.exists else None
-
-    def keep_reply_draft(
-        self, key: ChannelKey, nonce: str, draft: ReplyDraft, expire_at: datetime
-    ) -> ReplyDraft:
-        """Create-if-absent under the nonce; an attempt that lost the race reads and returns the winner's."""
-        ref = self._paths.place(key).collection(REPLY_DRAFTS).document(nonce)
-        self._count(writes=1)
-        try:
-            ref.create(codec.reply_draft_to_doc(draft, expire_at))
-        except exceptions.Conflict:
-            self._count(reads=1)
-            snap = ref.get()
-            return codec.reply_draft_from_doc(snap.to_dict() or {}) if snap.exists else draft
-        return draft
-
-    def forget_reply_drafts(self, key: ChannelKey, drop: Callable[[ReplyDraft], bool]) -> int:
-        """Each of the place's drafts read (they live an hour), the ones `drop` picks deleted."""
-        snaps = list(self._paths.place(key).collection(REPLY_DRAFTS).stream())
-        gone = delete_all(
-            self._client, (s.reference for s in snaps if drop(codec.reply_draft_from_doc(s.to_dict() or {})))
-        )
-        self._count(reads=max(1, len(snaps)), writes=gone)
+        gone = sum(erased.values())
+        reads = writes = 0
+        for place in places:
+            reads += 1
+            if settings:  # the place is gone: the gateway has nothing to catch up on there
+                mark = self._paths.collection(GATEWAY_MARKS).document(place.id)
+                gone += delete_all(self._client, [mark] if mark.get().exists else [])
+            if not place.get().exists:
+                continue
+            writes += 1
+            if settings:
+                place.delete()
+                gone += 1
+            else:  # the moderators' settings stay; the last decision's reason goes
+                place.update({"last_decision": firestore.DELETE_FIELD})
+        marker = codec.marker_doc(ERASED, datetime.now(UTC) + ERASE_MARK_TTL)
+        marker[codec.CHANGED_AT] = firestore.SERVER_TIMESTAMP
+        for place in places:
+            if erased[place.id] and not settings:
+                writes += 2  # and its shared copy cleared: a process that read before cannot write after
+                place.collection(MESSAGES).document(ERASED).set(marker)
+                self._windows.clear(ChannelKey.parse(place.id))
+        self._count(reads=max(1, gone) + reads, writes=gone + writes)
         return gone
-
-    def gateway_marks(self, keys: Sequence[ChannelKey]) -> dict[ChannelKey, str]:
-        """The last message id published per place (one batched get; a place without one is left out)."""
-        by_id = {key.id: key for key in keys}
-        if not by_id:
-            return {}
-        marks = self._paths.collection(GATEWAY_MARKS)
-        self._count(reads=len(by_id))
-        found: dict[ChannelKey, str] = {}
-        for snap in self._client.get_all([marks.document(doc_id) for doc_id in by_id]):
-            doc = snap.to_dict() if snap.exists else None
-            if doc and doc.get("message_id"):
-                found[by_id[snap.id]] = str(doc["message_id"])
-        return found
-
-    def save_gateway_marks(self, marks: Mapping[ChannelKey, str], expire_at: datetime) -> None:
-        """One document per place, written in batches; `expire_at` for the TTL policy."""
-        collection = self._paths.collection(GATEWAY_MARKS)
-        items = list(marks.items())
-        for start in range(0, len(items), MARK_BATCH):
-            batch = self._client.batch()
-            for key, message_id in items[start : start + MARK_BATCH]:
-                doc = {
-                    "channel_id": key.channel_id,
-                    "thread_id": key.thread_id,
-                    "message_id": message_id,
-                    "expire_at": codec.utc(expire_at),
-                }
-                batch.set(collection.document(key.id), doc)
-            batch.commit()
-        self._count(writes=len(items))

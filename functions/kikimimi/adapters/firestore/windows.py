@@ -10,11 +10,13 @@ from typing import Any
 from google.api_core import exceptions
 from google.api_core.datetime_helpers import DatetimeWithNanoseconds
 from google.cloud import firestore
+from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import Paths
-from kikimimi.domain.model import ChannelKey
+from kikimimi.domain.buffer_change import BufferChange
+from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.window_digest import InterventionsHeld, WindowDigest
 
 WINDOW = "newest"  # the one document of a place's windows collection
@@ -131,9 +133,53 @@ class Windows:
         else:
             tx.set(self.ref(key), doc)
 
+    def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
+        """The newest `limit` messages created at or after `since`, oldest first."""
+        return [c.message for c in self.recent_changes(key, since, limit) if c.message is not None]
+
+    def recent_changes(self, key: ChannelKey, since: datetime, limit: int) -> list[BufferChange]:
+        """The newest `limit` messages created at or after `since`, oldest first, with their change times."""
+        if limit <= 0:
+            return []
+        query = (
+            self._paths.messages(key)
+            .where(filter=FieldFilter("created_at", ">=", codec.utc(since)))
+            .order_by("created_at", direction=firestore.Query.DESCENDING)
+            # The implicit __name__ order follows the last order_by, so ties come newest id first.
+            .limit(limit)
+        )
+        found = [codec.change_from_doc(snap.id, snap.to_dict() or {}) for snap in query.stream()]
+        self._count(reads=max(1, len(found)))  # a query that finds nothing still bills one read
+        return sorted(found, key=_line_order)
+
+    def buffer_changes(self, key: ChannelKey, after: datetime | None, limit: int) -> list[BufferChange]:
+        """Documents changed after `after`, oldest change first (the newest `limit` when None). Commit
+        times are a snapshot's: a query that saw a change at T saw every change committed up to T, so the
+        next one asks only for later ones. The automatic single-field index on changed_at serves it."""
+        if limit <= 0:
+            return []
+        messages = self._paths.messages(key)
+        if after is None:
+            query = messages.order_by(codec.CHANGED_AT, direction=firestore.Query.DESCENDING).limit(limit)
+        else:
+            query = (
+                messages.where(filter=FieldFilter(codec.CHANGED_AT, ">", codec.utc(after)))
+                .order_by(codec.CHANGED_AT)
+                .limit(limit)
+            )
+        found = [codec.change_from_doc(snap.id, snap.to_dict() or {}) for snap in query.stream()]
+        self._count(reads=max(1, len(found)))
+        return sorted(found, key=lambda c: (c.changed_at, c.doc_id))
+
 
 def _version(update_time: Any) -> str:
     """The document's update time, to the nanosecond, as the precondition of the next write."""
     if hasattr(update_time, "rfc3339"):  # api_core's or proto-plus's DatetimeWithNanoseconds
         return str(update_time.rfc3339())
     return str(DatetimeWithNanoseconds.from_timestamp_pb(update_time).rfc3339())
+
+
+def _line_order(change: BufferChange) -> tuple[datetime, str]:
+    """Oldest first, ties by id (a window query returns messages only, each with its line)."""
+    line = change.message
+    return (line.created_at, line.id) if line is not None else (change.changed_at, change.doc_id)

@@ -12,7 +12,7 @@ from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.rules import is_addressed
 
 REF_KEEP = 60  # recent human messages remembered for "messages it answered"
-# How long a summary window's chunk is kept (the TTL the Recall adapter writes). A forget traces a message
+# How long a summary window's chunk is kept (the TTL the Chunks adapter writes). A forget traces a message
 # only through its chunk, so a rolling summary folds in nothing older: past it, the next summary starts
 # afresh from its own window.
 CHUNK_TTL = timedelta(days=7)

@@ -25,7 +25,7 @@ from kikimimi.domain.memory.profile_notes import notes_without_member, notes_wit
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.wire import ForgetRequested
 from kikimimi.domain.withheld import PendingEdit
-from kikimimi.ports import Recall, Store
+from kikimimi.ports import Buffer, MemoryPorts
 from kikimimi.usecases import withheld
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory.rebuild import (
@@ -52,7 +52,7 @@ def on_request(deps: Deps, request: ForgetRequested) -> str:
     elif request.scope == "user" and request.user_id:
         if request.guild_id:
             if request.reason == "command":  # before the erase: a line in flight then is refused
-                deps.store.mark_forgotten(request.guild_id, request.user_id, request.at)
+                deps.opt_outs.mark_forgotten(request.guild_id, request.user_id, request.at)
                 withheld.changed(deps, request.guild_id)
             counts = forget_user(deps, request.guild_id, request.user_id)
             if request.reason == "command":
@@ -83,14 +83,14 @@ def on_request(deps: Deps, request: ForgetRequested) -> str:
 
 
 def pages(
-    store: Store, guild_id: str | None, author_id: str, until: datetime | None = None
+    buffer: Buffer, guild_id: str | None, author_id: str, until: datetime | None = None
 ) -> Iterator[Message]:
     """Every buffered message of the author in the guild (created at or before `until`), newest first, a
     page at a time: the cursor is the oldest time seen (ties are read again and skipped), so messages
     changed on the way are no issue."""
     seen: set[tuple[str, str]] = set()
     while True:
-        page = store.buffered_by(guild_id, author_id, PAGE, until)
+        page = buffer.buffered_by(guild_id, author_id, PAGE, until)
         fresh = [m for m in page if (m.key.id, m.id) not in seen]
         yield from fresh
         seen.update((m.key.id, m.id) for m in fresh)
@@ -111,7 +111,7 @@ def forget_user(
     chunk lines, facts from their messages or naming them, their profile and cap documents; the bot's own
     lines that name, address or quote them lose those sentences (or go); touched summaries are cleared
     and rebuilt. `guild_id` None: direct messages (with `places`, the conversation's)."""
-    store, recall, bot = deps.store, deps.recall, deps.settings.bot_user_id
+    recall, bot = deps.memory, deps.settings.bot_user_id
     match = SourceMatch(author_id=user_id)
     until = deps.clock.now() + timedelta(days=deps.settings.tombstone_days)
     counts = {
@@ -129,8 +129,8 @@ def forget_user(
     # them. The bot's buffered lines go before the member's messages and the profile last, so a run cut
     # short and retried still knows whom and what to look for. The member's messages are tombstoned
     # before any place's epoch moves: a summary that reads the buffer after that cannot see them.
-    buffered = list(pages(store, guild_id, user_id))
-    pending = _pending_edits(store, guild_id, user_id)
+    buffered = list(pages(deps.buffer, guild_id, user_id))
+    pending = _pending_edits(deps.buffer, guild_id, user_id)
     member = Member(user_id).seen(
         [m.author_name for m in buffered], [*(m.content for m in buffered), *(e.content for e in pending)]
     )
@@ -138,19 +138,21 @@ def forget_user(
     said_ids = {m.id for m in buffered}  # their messages: other members' profile notes may draw on them
     if recall is not None:
         if guild_id:
-            keys.update(c.key for c in recall.guild_channels(guild_id))
-        profile = recall.profile(guild_id or NO_GUILD, user_id)
+            keys.update(c.key for c in recall.summaries.guild_channels(guild_id))
+        profile = recall.profiles.profile(guild_id or NO_GUILD, user_id)
         member = member.seen([profile.display_name] if profile else [])
         for key in keys:
-            lines = [x for c in recall.chunks_citing(key, match) for x in c.lines if x.author_id == user_id]
+            lines = [
+                x for c in recall.chunks.chunks_citing(key, match) for x in c.lines if x.author_id == user_id
+            ]
             member = member.seen([x.author_name for x in lines], [x.text for x in lines])
             said_ids.update(x.message_id for x in lines)
     if bot:
         counts["own_lines"] += own_buffered(deps, guild_id, member, {m.id for m in buffered}, until)
     for message in buffered:
-        counts["messages"] += store.delete_message(message.key, message.id, until) is not None
+        counts["messages"] += deps.buffer.delete_message(message.key, message.id, until) is not None
     for edit in pending:  # an edit kept for a create still to come: a tombstone refuses that create too
-        store.delete_message(edit.key, edit.message_id, until)
+        deps.buffer.delete_message(edit.key, edit.message_id, until)
         counts["pending_edits"] += 1
     for key in sorted(keys, key=lambda k: k.id):  # a channel's key (no thread) sorts with its threads'
         counts["snippets"] += _snippets(deps, key, member)
@@ -159,18 +161,18 @@ def forget_user(
             counts["chunks"] += chunks
             counts["facts"] += facts
         counts["own_lines"] += _decision(deps, key, member)
-    counts["caps"] = store.forget_caps(user_id)
+    counts["caps"] = deps.caps.forget_caps(user_id)
     if recall is not None:
         if guild_id:
             # Always afresh: its texts roll over weeks, past the chunks that could trace a word to them.
             schedule_guild_refresh(deps, guild_id, function)
         counts["notes"] = _others_notes(recall, guild_id or NO_GUILD, keys, member, said_ids)
-        counts["profile"] = int(recall.delete_profile(guild_id or NO_GUILD, user_id))
+        counts["profile"] = int(recall.profiles.delete_profile(guild_id or NO_GUILD, user_id))
     return counts
 
 
 def _others_notes(
-    recall: Recall, guild_id: str, keys: Iterable[ChannelKey], member: Member, said_ids: set[str]
+    recall: MemoryPorts, guild_id: str, keys: Iterable[ChannelKey], member: Member, said_ids: set[str]
 ) -> int:
     """Other members' profile notes drawn from the member's messages (found by their ids, `note_ids`)
     or naming them (in the NOTE_SCAN profiles last seen in each of the places' channels)."""
@@ -180,15 +182,17 @@ def _others_notes(
 
     changed = 0
     for mid in sorted(said_ids):
-        changed += recall.rewrite_profiles(guild_id, SourceMatch(message_id=mid), change)
+        changed += recall.profiles.rewrite_profiles(guild_id, SourceMatch(message_id=mid), change)
     checked: set[str] = {member.user_id}
     for channel_id in sorted({k.channel_id for k in keys}):
-        for profile in recall.channel_profiles(guild_id, channel_id, NOTE_SCAN):
+        for profile in recall.profiles.channel_profiles(guild_id, channel_id, NOTE_SCAN):
             if profile.user_id in checked:
                 continue
             checked.add(profile.user_id)
             if change(profile) != profile:
-                changed += recall.rewrite_profiles(guild_id, SourceMatch(author_id=profile.user_id), change)
+                changed += recall.profiles.rewrite_profiles(
+                    guild_id, SourceMatch(author_id=profile.user_id), change
+                )
     return changed
 
 
@@ -199,46 +203,48 @@ def _snippets(deps: Deps, key: ChannelKey, member: Member) -> int:
     def change(i: Any) -> Any:
         return intervention_without_member(i, member, bot)
 
-    changed = deps.store.rewrite_interventions(key, SourceMatch(author_id=member.user_id), change)
+    changed = deps.interventions.rewrite_interventions(key, SourceMatch(author_id=member.user_id), change)
     if bot:
-        changed += deps.store.rewrite_interventions(key, SourceMatch(author_id=bot), change)
+        changed += deps.interventions.rewrite_interventions(key, SourceMatch(author_id=bot), change)
     # A reply written but not posted yet (kept for its task's retries): one about the member goes, and a
     # retry writes it again from what is left.
-    return changed + deps.store.forget_reply_drafts(key, lambda d: refers_to(d.text, member))
+    return changed + deps.drafts.forget_reply_drafts(key, lambda d: refers_to(d.text, member))
 
 
 def _memory(
-    deps: Deps, recall: Recall, key: ChannelKey, guild_id: str | None, member: Member
+    deps: Deps, recall: MemoryPorts, key: ChannelKey, guild_id: str | None, member: Member
 ) -> tuple[int, int]:
     """(chunks changed, facts deleted) in one place; the summary is cleared and rebuilt when a chunk
     changed or it names the member."""
     bot = deps.settings.bot_user_id
     match = SourceMatch(author_id=member.user_id)
-    recall.bump_epoch(key)  # a summary or reflection that read the member's lines cannot commit now
-    chunks = recall.rewrite_chunks(key, match, lambda c: chunk_without_member(c, member, bot))
+    recall.summaries.bump_epoch(key)  # a summary or reflection that read the member's lines cannot commit now
+    chunks = recall.chunks.rewrite_chunks(key, match, lambda c: chunk_without_member(c, member, bot))
     own = _own_chunk_lines(recall, key, member, bot) if bot else set()
     for mid in sorted(own):
-        chunks += recall.rewrite_chunks(
+        chunks += recall.chunks.rewrite_chunks(
             key, SourceMatch(message_id=mid), lambda c: chunk_without_member(c, member, bot)
         )
-    recall.drop_refs(key, member.user_id)
-    memory = recall.channel_memory(key)
+    recall.summaries.drop_refs(key, member.user_id)
+    memory = recall.summaries.channel_memory(key)
     if not chunks and (_names(memory, member) or _untraced(memory, deps.clock.now())):
-        recall.supersede_summary(key)
+        recall.summaries.supersede_summary(key)
         schedule_rebuild(deps, key, guild_id)
     deleted = drop_drawn_from(deps, recall, key, guild_id, match, chunks)[1]
-    doomed = {f.id for mid in sorted(own) for f in recall.facts_citing(key, SourceMatch(message_id=mid))}
-    doomed |= {f.id for f in recall.facts(key, MAX_FACTS) if refers_to(f.content, member)}
+    doomed = {
+        f.id for mid in sorted(own) for f in recall.facts.facts_citing(key, SourceMatch(message_id=mid))
+    }
+    doomed |= {f.id for f in recall.facts.facts(key, MAX_FACTS) if refers_to(f.content, member)}
     if doomed:
-        deleted += recall.delete_facts(key, sorted(doomed))
+        deleted += recall.facts.delete_facts(key, sorted(doomed))
     return len({c.seq for c in chunks}), deleted
 
 
-def _own_chunk_lines(recall: Recall, key: ChannelKey, member: Member, bot: str) -> set[str]:
+def _own_chunk_lines(recall: MemoryPorts, key: ChannelKey, member: Member, bot: str) -> set[str]:
     """Ids of the bot's chunk lines that refer to the member."""
     return {
         x.message_id
-        for c in recall.chunks_citing(key, SourceMatch(author_id=bot))
+        for c in recall.chunks.chunks_citing(key, SourceMatch(author_id=bot))
         for x in c.lines
         if x.author_id == bot and refers_to(x.text, member)
     }
@@ -257,13 +263,13 @@ def _untraced(memory: ChannelMemory, now: datetime) -> bool:
     return bool(memory.summary.strip()) and (base is None or mp.lineage_expired(memory, now))
 
 
-def _pending_edits(store: Store, guild_id: str | None, user_id: str) -> list[PendingEdit]:
+def _pending_edits(buffer: Buffer, guild_id: str | None, user_id: str) -> list[PendingEdit]:
     """Every early edit of the member in the guild (pages until none is left)."""
     found: dict[tuple[str, str], PendingEdit] = {}
     while True:
         page = [
             e
-            for e in store.pending_edits_by(guild_id, user_id, PAGE)
+            for e in buffer.pending_edits_by(guild_id, user_id, PAGE)
             if (e.key.id, e.message_id) not in found
         ]
         found.update({(e.key.id, e.message_id): e for e in page})
@@ -273,10 +279,10 @@ def _pending_edits(store: Store, guild_id: str | None, user_id: str) -> list[Pen
 
 def _decision(deps: Deps, key: ChannelKey, member: Member) -> int:
     """The reason of the place's last decision (an LLM's words) when it names the member."""
-    last = deps.store.channel_settings(key).last_decision
+    last = deps.places.channel_settings(key).last_decision
     if last is None or not refers_to(last.reason, member):
         return 0
-    deps.store.record_decision(key, replace(last, reason=""))
+    deps.places.record_decision(key, replace(last, reason=""))
     return 1
 
 
@@ -285,13 +291,13 @@ def own_buffered(
 ) -> int:
     """The bot's buffered lines: a reply to the member's message goes; one that names, addresses or
     quotes them loses those sentences (or goes when nothing is left)."""
-    store, changed = deps.store, 0
-    for message in list(pages(store, guild_id, deps.settings.bot_user_id)):
+    changed = 0
+    for message in list(pages(deps.buffer, guild_id, deps.settings.bot_user_id)):
         text = None if message.reply_to_id in answered else without_member(message.content, member)
         if text is None:
-            changed += store.delete_message(message.key, message.id, until) is not None
+            changed += deps.buffer.delete_message(message.key, message.id, until) is not None
         elif text != message.content:
-            changed += store.update_message(message.key, message.id, text, until)[0] == "edited"
+            changed += deps.buffer.update_message(message.key, message.id, text, until)[0] == "edited"
     return changed
 
 
@@ -308,20 +314,22 @@ def forget_channel(
     memory; profiles lose the channel (a thread: the topics it gave them); the guild memory is written
     again without it. `gone`: the place was deleted — its settings go and its memory document too."""
     counts = {"documents": 0, "memories": 0, "profiles": 0}
-    recall = deps.recall
+    recall = deps.memory
     keys = (
-        [] if recall is None else [k for k in recall.places(channel_id) if thread_id in (None, k.thread_id)]
+        []
+        if recall is None
+        else [k for k in recall.summaries.places(channel_id) if thread_id in (None, k.thread_id)]
     )
     thread_lines = (
-        [x for k in keys for c in recall.chunks_after(k, 0, MAX_CHUNKS) for x in c.lines]
+        [x for k in keys for c in recall.chunks.chunks_after(k, 0, MAX_CHUNKS) for x in c.lines]
         if recall is not None and thread_id
         else []
     )
-    counts["documents"] = deps.store.forget_place(channel_id, thread_id, settings=gone)
+    counts["documents"] = deps.places.forget_place(channel_id, thread_id, settings=gone)
     if recall is None:
         return counts
     for key in keys:
-        counts["documents"] += recall.forget_memory(key, entirely=gone)
+        counts["documents"] += recall.chunks.forget_memory(key, entirely=gone)
         counts["memories"] += 1
     profiles_guild = guild_id or NO_GUILD
     if thread_id:  # the channel stays in the profiles: only a topic or notes drawn from the thread go
@@ -333,11 +341,11 @@ def forget_channel(
         authors = {x.author_id for x in thread_lines}
         authors |= {
             p.user_id
-            for p in recall.channel_profiles(profiles_guild, channel_id, NOTE_SCAN)
+            for p in recall.profiles.channel_profiles(profiles_guild, channel_id, NOTE_SCAN)
             if change(p) != p
         }
         for author in sorted(authors):
-            counts["profiles"] += recall.rewrite_profiles(
+            counts["profiles"] += recall.profiles.rewrite_profiles(
                 profiles_guild, SourceMatch(author_id=author), change
             )
     else:
@@ -351,16 +359,18 @@ def _topic_without(profile: UserProfile, ids: set[str]) -> UserProfile:
     return profile_topic(profile, []) if ids & set(profile.topic_ids) else profile
 
 
-def _leave_channel(recall: Recall, guild_id: str, channel_id: str) -> int:
+def _leave_channel(recall: MemoryPorts, guild_id: str, channel_id: str) -> int:
     """Every profile active in the channel loses it, its last topic and its notes from the channel, a
     page at a time (a profile
     changed no longer matches the query, so the next page is the next profiles)."""
     changed, seen = 0, set()
     while True:
-        page = [p for p in recall.channel_profiles(guild_id, channel_id, PAGE) if p.user_id not in seen]
+        page = [
+            p for p in recall.profiles.channel_profiles(guild_id, channel_id, PAGE) if p.user_id not in seen
+        ]
         for profile in page:
             seen.add(profile.user_id)
-            changed += recall.rewrite_profiles(
+            changed += recall.profiles.rewrite_profiles(
                 guild_id, SourceMatch(author_id=profile.user_id), _without_channel(channel_id)
             )
         if len(page) < PAGE:
@@ -379,18 +389,18 @@ def forget_guild(deps: Deps, guild_id: str) -> dict[str, int]:
     """Everything of a guild the bot was removed from: every place (as if deleted), every profile, the
     guild memory, the daily budget counters. Places go one by one, each store side before its memory
     document, so a retry still finds what is left by the guild (buffer, visibility, memory)."""
-    recall = deps.recall
-    channels = set(deps.store.guild_places(guild_id))
+    recall = deps.memory
+    channels = set(deps.places.guild_places(guild_id))
     if recall is not None:
-        channels.update(c.key.channel_id for c in recall.guild_channels(guild_id))
+        channels.update(c.key.channel_id for c in recall.summaries.guild_channels(guild_id))
     counts = {"places": len(channels), "documents": 0, "profiles": 0}
     for channel_id in sorted(channels):
-        counts["documents"] += deps.store.forget_place(channel_id, settings=True)
+        counts["documents"] += deps.places.forget_place(channel_id, settings=True)
         if recall is not None:
-            for key in recall.places(channel_id):
-                counts["documents"] += recall.forget_memory(key, entirely=True)
+            for key in recall.summaries.places(channel_id):
+                counts["documents"] += recall.chunks.forget_memory(key, entirely=True)
     if recall is not None:
-        counts["profiles"] = recall.forget_guild_memory(guild_id)
-    counts["documents"] += deps.store.forget_guild(guild_id)
+        counts["profiles"] = recall.guild_history.forget_guild_memory(guild_id)
+    counts["documents"] += deps.caps.forget_guild(guild_id) + deps.switches.forget_guild(guild_id)
     deps.memory_cache.pop(f"guild:{guild_id}", None)
     return counts

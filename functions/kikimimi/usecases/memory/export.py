@@ -16,7 +16,7 @@ from kikimimi.domain.memory.model import SourceMatch, UserProfile
 from kikimimi.domain.memory.profile_notes import conversation_text, personality_texts, tag_texts
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.withheld import member_digest
-from kikimimi.ports import Recall, Store
+from kikimimi.ports import MemoryPorts, StorePorts
 
 FORMAT = "kikimimi-member-export/1"
 EXPORT_BUFFERED = 2000  # buffered messages read (the buffer keeps minutes of them)
@@ -110,8 +110,8 @@ class MemberExport:
 
 
 def export_member(
-    store: Store,
-    recall: Recall | None,
+    stores: StorePorts,
+    recall: MemoryPorts | None,
     guild_id: str | None,
     user_id: str,
     now: datetime,
@@ -120,12 +120,12 @@ def export_member(
     """What is kept about a member in a guild (`guild_id` None: their direct messages, with `places` the
     conversations to read)."""
     buffered = sorted(
-        store.buffered_by(guild_id, user_id, EXPORT_BUFFERED), key=lambda m: (m.created_at, m.id)
+        stores.buffer.buffered_by(guild_id, user_id, EXPORT_BUFFERED), key=lambda m: (m.created_at, m.id)
     )
-    edits = store.pending_edits_by(guild_id, user_id, EXPORT_EDITS)
+    edits = stores.buffer.pending_edits_by(guild_id, user_id, EXPORT_EDITS)
     found = {*places, *(m.key for m in buffered), *(e.key for e in edits)}
     if recall is not None and guild_id:
-        found.update(c.key for c in recall.guild_channels(guild_id))
+        found.update(c.key for c in recall.summaries.guild_channels(guild_id))
     keys = sorted(found, key=lambda k: k.id)
     member = Member(user_id).seen([m.author_name for m in buffered], [m.content for m in buffered])
     profile: UserProfile | None = None
@@ -133,7 +133,7 @@ def export_member(
     facts: list[FactPart] = []
     mentions: list[Mention] = []
     if recall is not None:
-        profile = recall.profile(guild_id or NO_GUILD, user_id)
+        profile = recall.profiles.profile(guild_id or NO_GUILD, user_id)
         lines = _summary_lines(recall, keys, user_id)
         names = [profile.display_name] if profile else []
         member = member.seen([*names, *(name for name, _ in lines)], [line.text for _, line in lines])
@@ -143,7 +143,8 @@ def export_member(
     mentions += [
         Mention("judgment_reason", key.id, last.reason)
         for key in keys
-        if (last := store.channel_settings(key).last_decision) is not None and refers_to(last.reason, member)
+        if (last := stores.places.channel_settings(key).last_decision) is not None
+        and refers_to(last.reason, member)
     ]
     return MemberExport(
         guild_id=guild_id,
@@ -154,9 +155,9 @@ def export_member(
         profile=None if profile is None else _profile(profile),
         facts=tuple(facts),
         summary_lines=tuple(line for _, line in lines),
-        interventions=_interventions(store, keys, user_id),
+        interventions=_interventions(stores, keys, user_id),
         mentions=tuple(mentions),
-        standing=_standing(store, guild_id, user_id),
+        standing=_standing(stores, guild_id, user_id),
     )
 
 
@@ -175,25 +176,27 @@ def _profile(p: UserProfile) -> ProfilePart:
     )
 
 
-def _summary_lines(recall: Recall, keys: list[ChannelKey], user_id: str) -> list[tuple[str, Line]]:
+def _summary_lines(recall: MemoryPorts, keys: list[ChannelKey], user_id: str) -> list[tuple[str, Line]]:
     """(the name they went by, the line) of every transcript line of theirs."""
     match = SourceMatch(author_id=user_id)
     return [
         (x.author_name, Line(key.id, x.at, x.text, x.message_id))
         for key in keys
-        for chunk in recall.chunks_citing(key, match)
+        for chunk in recall.chunks.chunks_citing(key, match)
         for x in chunk.lines
         if x.author_id == user_id
     ]
 
 
-def _facts(recall: Recall, keys: list[ChannelKey], member: Member) -> list[FactPart]:
+def _facts(recall: MemoryPorts, keys: list[ChannelKey], member: Member) -> list[FactPart]:
     """Facts drawn from their messages, and facts that name them."""
     found: list[FactPart] = []
     for key in keys:
-        cited = recall.facts_citing(key, SourceMatch(author_id=member.user_id))
+        cited = recall.facts.facts_citing(key, SourceMatch(author_id=member.user_id))
         ids = {f.id for f in cited}
-        naming = [f for f in recall.facts(key, MAX_FACTS) if f.id not in ids and refers_to(f.content, member)]
+        naming = [
+            f for f in recall.facts.facts(key, MAX_FACTS) if f.id not in ids and refers_to(f.content, member)
+        ]
         found += [
             FactPart(key.id, f.content, f.keywords, f.shareable, f.created_at, f.updated_at, f.expires_at)
             for f in sorted([*cited, *naming], key=lambda f: (f.created_at, f.id))
@@ -207,25 +210,25 @@ def _naming(kind: str, place: str, text: str, member: Member) -> list[Mention]:
 
 
 def _memory_mentions(
-    recall: Recall, guild_id: str | None, keys: list[ChannelKey], member: Member, said: set[str]
+    recall: MemoryPorts, guild_id: str | None, keys: list[ChannelKey], member: Member, said: set[str]
 ) -> list[Mention]:
     """Summaries, moods and people of each place, the server's memory and other members' profile notes
     (drawn from their messages or naming them) that refer to the member."""
     found: list[Mention] = []
     for key in keys:
-        memory = recall.channel_memory(key)
+        memory = recall.summaries.channel_memory(key)
         found += _naming("summary", key.id, memory.summary, member)
         found += _naming("mood", key.id, memory.mood, member)
         if any(refers_to(name, member) for name in memory.active_users):
             found.append(Mention("people", key.id, ", ".join(memory.active_users)))
-    server = recall.guild_memory(guild_id) if guild_id else None
+    server = recall.guild_history.guild_memory(guild_id) if guild_id else None
     if server is not None:
         found += _naming(
             "server_memory", guild_id or "", f"{server.long_term}\n{server.recent_events}", member
         )
     seen = {member.user_id}
     for channel_id in sorted({k.channel_id for k in keys}):
-        for profile in recall.channel_profiles(guild_id or NO_GUILD, channel_id, NOTE_SCAN):
+        for profile in recall.profiles.channel_profiles(guild_id or NO_GUILD, channel_id, NOTE_SCAN):
             if profile.user_id in seen:
                 continue
             seen.add(profile.user_id)
@@ -239,21 +242,21 @@ def _memory_mentions(
     return found
 
 
-def _interventions(store: Store, keys: list[ChannelKey], user_id: str) -> tuple[Line, ...]:
+def _interventions(stores: StorePorts, keys: list[ChannelKey], user_id: str) -> tuple[Line, ...]:
     """Their lines kept as the context of what the bot did (a reply, a reaction) right after them."""
     return tuple(
         Line(key.id, i.at, text, source)
         for key in keys
-        for i in store.interventions_since(key, _EVER, MAX_INTERVENTIONS)
+        for i in stores.interventions.interventions_since(key, _EVER, MAX_INTERVENTIONS)
         for text, source, author in zip(i.context, i.source_ids, i.source_authors, strict=False)
         if author == user_id
     )
 
 
-def _standing(store: Store, guild_id: str | None, user_id: str) -> StandingPart:
+def _standing(stores: StorePorts, guild_id: str | None, user_id: str) -> StandingPart:
     if not guild_id:
         return StandingPart()  # switches are per server; a direct message has none
-    marks = store.member_marks(guild_id)
+    marks = stores.opt_outs.member_marks(guild_id)
     return StandingPart(
         opted_out_at=marks.opted_out.get(user_id),
         opted_in_at=marks.opted_in.get(user_id),

@@ -42,7 +42,7 @@ def _answer_of(deps: Deps, request: ExportRequested) -> tuple[str, File | None]:
     if request.ask == "know" and guild_id is None:
         return say(lang, "nothing"), None
     places = () if guild_id else (ChannelKey(request.channel_id),)
-    export = export_member(deps.store, deps.recall, guild_id, user_id, deps.clock.now(), places)
+    export = export_member(deps.stores, deps.memory, guild_id, user_id, deps.clock.now(), places)
     if request.ask == "know":
         return export_text(export, lang, deps.settings.buffer_ttl_minutes), None
     name = f"kikimimi-{guild_id or 'direct-messages'}-{user_id}.json"

@@ -27,7 +27,7 @@ def on_delete(deps: Deps, envelope: MessageDeleted) -> str:
     key = envelope.key
     now = deps.clock.now()
     until = now + timedelta(days=deps.settings.tombstone_days)
-    gone = deps.store.delete_message(key, envelope.message_id, until)
+    gone = deps.buffer.delete_message(key, envelope.message_id, until)
     channel.drop_line(deps, key, envelope.message_id)  # out of this process's copy of the place
     base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
     deps.emit("ingest", key, **base, decision="deleted" if gone else "delete_unknown")
@@ -48,7 +48,7 @@ def on_edit(deps: Deps, envelope: MessageEdited) -> str:
     key = envelope.key
     now = deps.clock.now()
     until = now + timedelta(days=deps.settings.tombstone_days)
-    outcome, before = deps.store.update_message(
+    outcome, before = deps.buffer.update_message(
         key,
         envelope.message_id,
         envelope.content,
@@ -90,7 +90,7 @@ def task_name(task: ForgetTask) -> str:
 
 
 def _forget_later(deps: Deps, task: ForgetTask, base: dict) -> None:
-    if deps.recall is None:  # no memory layers: only the interventions' snippets keep text
+    if deps.memory is None:  # no memory layers: only the interventions' snippets keep text
         _snippets(deps, task)
         return
     name = task_name(task)
@@ -101,7 +101,7 @@ def _forget_later(deps: Deps, task: ForgetTask, base: dict) -> None:
 def _snippets(deps: Deps, task: ForgetTask) -> int:
     match = SourceMatch(message_id=task.message_id)
     replacement = task.content if task.reason == "edit" else None
-    return deps.store.rewrite_interventions(
+    return deps.interventions.rewrite_interventions(
         task.key, match, lambda i: intervention_without(i, match, replacement)
     )
 
@@ -113,7 +113,7 @@ def forget_message(deps: Deps, task: ForgetTask) -> dict[str, int]:
     Order matters: the epoch moves before the chunks are searched (a summary that read the message
     before cannot commit after), and again before the facts are (nor a reflection that read its line)."""
     key = task.key
-    if task.reason == "edit" and deps.store.edit_outdated(key, task.message_id, task.edited_at):
+    if task.reason == "edit" and deps.buffer.edit_outdated(key, task.message_id, task.edited_at):
         # Tasks run in any order: a newer edit's task writes its own text, a delete's takes the line.
         base = {"function": "forget", "guild": task.guild_id, "trigger": task.message_id}
         deps.emit("forgotten", key, **base, decision="edit_outdated")
@@ -121,10 +121,10 @@ def forget_message(deps: Deps, task: ForgetTask) -> dict[str, int]:
     match = SourceMatch(message_id=task.message_id)
     replacement = task.content if task.reason == "edit" else None
     counts = {"snippets": _snippets(deps, task), "chunks": 0, "profiles": 0, "facts": 0}
-    recall = deps.recall
+    recall = deps.memory
     if recall is not None:
-        recall.bump_epoch(key)
-        chunks = recall.rewrite_chunks(key, match, lambda c: chunk_without(c, match, replacement))
+        recall.summaries.bump_epoch(key)
+        chunks = recall.chunks.rewrite_chunks(key, match, lambda c: chunk_without(c, match, replacement))
         counts["chunks"] = len(chunks)
         # A message still buffered and in no chunk fed nothing else: its chunk would still be kept.
         if chunks or not task.buffered:
@@ -145,7 +145,7 @@ def _derived(
     deps: Deps, key: ChannelKey, guild_id: str | None, match: SourceMatch, chunks: list[Chunk]
 ) -> dict[str, int]:
     """Profile topics, the summary and facts: everything drawn from the chunk lines (or their words)."""
-    recall = deps.recall
+    recall = deps.memory
     assert recall is not None
     lines = [line for chunk in chunks for line in chunk.lines]
     message_id = match.message_id or ""
@@ -156,7 +156,7 @@ def _derived(
             profile = profile_topic(profile, lines)
         return notes_without_source(profile, message_id)
 
-    profiles = recall.rewrite_profiles(guild_id or "none", match, change)
+    profiles = recall.profiles.rewrite_profiles(guild_id or "none", match, change)
     facts, _ = drop_drawn_from(deps, recall, key, guild_id, match, chunks)
     for fact in facts:
         deps.emit(

@@ -20,7 +20,7 @@ def forget_work(deps: Deps, task: ForgetTask | ForgetRequested | GuildMemoryTask
     if isinstance(task, ForgetTask):
         return forget_message(deps, task)
     if isinstance(task, GuildMemoryTask):
-        if deps.recall is not None:
+        if deps.memory is not None:
             refresh_guild(deps, task.guild_id, deps.clock.now())
         return "guild_memory"
     guild, user = task.guild_id, task.user_id
@@ -30,7 +30,7 @@ def forget_work(deps: Deps, task: ForgetTask | ForgetRequested | GuildMemoryTask
         return "skipped"
     if task.reason == "command":
         return second_erase.erase_again(deps, task, until=task.at)
-    found = deps.store.member_marks(guild)  # fresh, not cached
+    found = deps.opt_outs.member_marks(guild)  # fresh, not cached
     if user in found.opted_out:
         return erase.on_request(deps, task)
     back = found.opted_in.get(user)

@@ -41,11 +41,11 @@ class Watch:
 
 def watch(deps: Deps, key: ChannelKey, now: datetime) -> Watch:
     """The cached window of a channel, read again when it expires (the estimate survives if unchanged)."""
-    assert deps.recall is not None
+    assert deps.memory is not None
     old = deps.memory_cache.get(key.id)
     if old is not None and now < old.expires:
         return old
-    fresh = Watch(deps.recall.channel_memory(key), now + timedelta(seconds=CACHE_SECONDS))
+    fresh = Watch(deps.memory.summaries.channel_memory(key), now + timedelta(seconds=CACHE_SECONDS))
     if old is not None and fresh.memory.seq == old.memory.seq:
         fresh.count, fresh.seen, fresh.triggered = old.count, old.seen, old.triggered
     elif old is not None and old.triggered and fresh.memory.seq == old.memory.seq + 1:
@@ -103,7 +103,7 @@ def summarize_payload(
 
 def on_message(deps: Deps, message: Message, window: Sequence[Message], created: bool) -> None:
     """Called by ingest after buffering; memory trouble is logged, never fails the ingest."""
-    if deps.recall is None or not deps.settings.memory_enabled:
+    if deps.memory is None or not deps.settings.memory_enabled:
         return
     try:
         if message.is_human:
@@ -144,7 +144,7 @@ def _bot_message(deps: Deps, message: Message, created: bool) -> None:
 
 
 def _schedule(deps: Deps, message: Message, window: Sequence[Message]) -> None:
-    assert deps.recall is not None
+    assert deps.memory is not None
     s = deps.settings
     key = message.key
     now = deps.clock.now()
@@ -156,7 +156,7 @@ def _schedule(deps: Deps, message: Message, window: Sequence[Message]) -> None:
         near = w.count is None or w.count + w.seen >= s.summary_every_messages - COUNT_SLACK
         if near and not w.triggered:
             after = mp.lower_bound(w.memory, now, channel.ttl(deps))
-            w.count, w.seen = deps.recall.count_after(key, after), 0
+            w.count, w.seen = deps.memory.chunks.count_after(key, after), 0
             if w.count >= s.summary_every_messages:
                 _count_trigger(deps, message, w, now)
     _reschedule_reflection(deps, message, window)

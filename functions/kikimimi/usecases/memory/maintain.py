@@ -24,7 +24,7 @@ EXPIRED_BATCH = 500
 
 def maintain(deps: Deps, task: MaintainTask) -> dict[str, int]:
     """Rebuild the memory of each guild with recent activity (or the one asked for); expire facts."""
-    if deps.recall is None:
+    if deps.memory is None:
         return {"guilds": 0, "facts_removed": 0}
     started = time.perf_counter()
     now = deps.clock.now()
@@ -34,7 +34,9 @@ def maintain(deps: Deps, task: MaintainTask) -> dict[str, int]:
             guilds = [task.guild_id]
         else:
             since = now - timedelta(minutes=deps.settings.maintain_lookback_minutes)
-            guilds = sorted({c.guild_id for c in deps.recall.channels_updated_since(since) if c.guild_id})
+            guilds = sorted(
+                {c.guild_id for c in deps.memory.summaries.channels_updated_since(since) if c.guild_id}
+            )
         rebuilt = sum(_rebuild(deps, guild, now) for guild in guilds)
     if task.job in ("all", "fact_maintenance"):
         removed = _expire(deps, now)
@@ -55,11 +57,11 @@ def _rebuild(deps: Deps, guild_id: str, now: datetime, fresh: bool = False) -> b
 
     Guild memory reaches every channel's prompts, so it is built from public, enabled channels only; previous
     texts that a channel no longer public (or no longer remembered) helped write are dropped."""
-    assert deps.recall is not None
+    assert deps.memory is not None
     # Public and enabled: the list every prompt's context builder takes as what any place may hear.
     public = [
         c
-        for c in deps.recall.guild_channels(guild_id)
+        for c in deps.memory.summaries.guild_channels(guild_id)
         if not channel.private(deps, c.key) and channel.enabled(deps, c.key)
     ]
     channels = sorted(
@@ -67,12 +69,12 @@ def _rebuild(deps: Deps, guild_id: str, now: datetime, fresh: bool = False) -> b
     )[:MAX_CHANNELS]
     # fresh (a forget changed a channel's memory): the previous texts are not folded in, so no forgotten
     # word survives in them.
-    previous = GuildMemory(guild_id=guild_id) if fresh else deps.recall.guild_memory(guild_id)
+    previous = GuildMemory(guild_id=guild_id) if fresh else deps.memory.guild_history.guild_memory(guild_id)
     keys = {c.key.id for c in public}
     if previous is not None and any(ch.key_id not in keys for ch in previous.channels):
         previous = GuildMemory(guild_id=guild_id)  # rebuilt from the public channels alone
         if not channels:
-            deps.recall.save_guild_memory(GuildMemory(guild_id=guild_id, updated_at=now))
+            deps.memory.guild_history.save_guild_memory(GuildMemory(guild_id=guild_id, updated_at=now))
             return True
     if not channels:
         return False
@@ -84,7 +86,7 @@ def _rebuild(deps: Deps, guild_id: str, now: datetime, fresh: bool = False) -> b
         channels=tuple(GuildChannel(c.key.id, c.topic_keywords[:5], c.mood, c.updated_at) for c in channels),
         updated_at=now,
     )
-    deps.recall.save_guild_memory(memory)
+    deps.memory.guild_history.save_guild_memory(memory)
     deps.events.emit(
         "guild_memory",
         {
@@ -131,13 +133,13 @@ def _guild_texts(
 def forget_channel(deps: Deps, guild_id: str | None, key: ChannelKey, now: datetime) -> bool:
     """A channel became private: the guild memory it helped write is cleared at once (rebuilt hourly from
     the public channels); True when something was cleared."""
-    if deps.recall is None or not guild_id:
+    if deps.memory is None or not guild_id:
         return False
-    guild = deps.recall.guild_memory(guild_id)
+    guild = deps.memory.guild_history.guild_memory(guild_id)
     if guild is None or not any(_within(ch.key_id, key) for ch in guild.channels):
         return False
     kept = tuple(ch for ch in guild.channels if not _within(ch.key_id, key))
-    deps.recall.save_guild_memory(GuildMemory(guild_id=guild_id, channels=kept, updated_at=now))
+    deps.memory.guild_history.save_guild_memory(GuildMemory(guild_id=guild_id, channels=kept, updated_at=now))
     deps.memory_cache.pop(f"guild:{guild_id}", None)
     return True
 
@@ -155,13 +157,13 @@ def rebuild_fresh(deps: Deps, guild_id: str, now: datetime) -> bool:
 
 def _expire(deps: Deps, now: datetime) -> int:
     """Delete facts whose confidence × decay fell below the floor (their stored expiry has passed)."""
-    assert deps.recall is not None
+    assert deps.memory is not None
     by_channel: dict[ChannelKey, list[str]] = defaultdict(list)
-    for key, fact_id in deps.recall.expired_facts(now, EXPIRED_BATCH):
+    for key, fact_id in deps.memory.facts.expired_facts(now, EXPIRED_BATCH):
         by_channel[key].append(fact_id)
     removed = 0
     for key, ids in sorted(by_channel.items(), key=lambda item: item[0].id):
-        removed += deps.recall.delete_facts(key, ids)
+        removed += deps.memory.facts.delete_facts(key, ids)
         for fact_id in ids:
             deps.emit(
                 "fact", key, function="maintain", trigger="maintenance", fact_id=fact_id, action="expired"

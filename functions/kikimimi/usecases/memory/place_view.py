@@ -22,16 +22,16 @@ GUILD_CACHE_SECONDS = 60.0
 
 def guild_memory(deps: Deps, guild_id: str | None, now: datetime) -> GuildMemory | None:
     """The guild's memory, cached per process."""
-    if not guild_id or deps.recall is None:
+    if not guild_id or deps.memory is None:
         return None
-    load = partial(deps.recall.guild_memory, guild_id)
+    load = partial(deps.memory.guild_history.guild_memory, guild_id)
     return cached(deps.memory_cache, f"guild:{guild_id}", now.timestamp(), GUILD_CACHE_SECONDS, load)
 
 
 def _memories(deps: Deps, guild_id: str, now: datetime) -> list[ChannelMemory]:
     """Every place's memory in the guild: one query, cached per process like the guild memory."""
-    assert deps.recall is not None
-    load = partial(deps.recall.guild_channels, guild_id)
+    assert deps.memory is not None
+    load = partial(deps.memory.summaries.guild_channels, guild_id)
     memories: list[ChannelMemory] = cached(
         deps.memory_cache, f"channels:{guild_id}", now.timestamp(), GUILD_CACHE_SECONDS, load
     )
@@ -55,7 +55,7 @@ def gather(
     try:
         guild = guild_memory(deps, guild_id, now)
         listed = {ch.key_id for ch in guild.channels} if guild else set()
-        memories = _memories(deps, guild_id, now) if guild_id and deps.recall is not None else []
+        memories = _memories(deps, guild_id, now) if guild_id and deps.memory is not None else []
         heard += [Heard(m, m.key.id in listed) for m in memories if m.key != key]
         parent, threads = [], []
         if key.thread_id is not None:

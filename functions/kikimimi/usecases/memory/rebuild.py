@@ -13,7 +13,7 @@ from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine, Fact, 
 from kikimimi.domain.memory.wire import GuildMemoryTask, SummarizeTask
 from kikimimi.domain.model import ChannelKey, Message, TaskKind, TaskSpec
 from kikimimi.domain.wire import dump
-from kikimimi.ports import Recall
+from kikimimi.ports import MemoryPorts
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory.hook import drop_cached, schedule, summarize_payload
 from kikimimi.usecases.memory.maintain import rebuild_fresh
@@ -42,7 +42,7 @@ def schedule_rebuild(deps: Deps, key: ChannelKey, guild_id: str | None) -> None:
 
 def drop_drawn_from(
     deps: Deps,
-    recall: Recall,
+    recall: MemoryPorts,
     key: ChannelKey,
     guild_id: str | None,
     match: SourceMatch,
@@ -52,11 +52,11 @@ def drop_drawn_from(
     delete the facts citing the match — (those facts, how many were deleted). The epoch moves first, so
     a reflection that read the line cannot commit its fact after."""
     if chunks:
-        recall.supersede_summary(key)
+        recall.summaries.supersede_summary(key)
         schedule_rebuild(deps, key, guild_id)
-    recall.bump_epoch(key)
-    facts = recall.facts_citing(key, match)
-    return facts, (recall.delete_facts(key, [f.id for f in facts]) if facts else 0)
+    recall.summaries.bump_epoch(key)
+    facts = recall.facts.facts_citing(key, match)
+    return facts, (recall.facts.delete_facts(key, [f.id for f in facts]) if facts else 0)
 
 
 def _message(key: ChannelKey, guild_id: str | None, line: ChunkLine) -> Message:
@@ -77,7 +77,7 @@ def _message(key: ChannelKey, guild_id: str | None, line: ChunkLine) -> Message:
 def rebuild_summary(deps: Deps, task: SummarizeTask) -> ChannelMemory | None:
     """The summary, mood, topics and people again from the stored chunks, folding in no previous text;
     then the guild memory afresh. None when a newer summary or forget came first (it clears or rolls on)."""
-    assert deps.recall is not None
+    assert deps.memory is not None
     started = time.perf_counter()
     key = task.key
     base = {
@@ -87,8 +87,8 @@ def rebuild_summary(deps: Deps, task: SummarizeTask) -> ChannelMemory | None:
         "window": task.window,
         "reason": "rebuild",
     }
-    memory = deps.recall.channel_memory(key)  # first: its epoch guards the chunks read after it
-    chunks = deps.recall.chunks_after(key, 0, MAX_CHUNKS)
+    memory = deps.memory.summaries.channel_memory(key)  # first: its epoch guards the chunks read after it
+    chunks = deps.memory.chunks.chunks_after(key, 0, MAX_CHUNKS)
     if not chunks and memory == ChannelMemory(key=key):
         # No memory document: the place was erased (deleted, or its guild left) after the rebuild was
         # scheduled. Writing an empty summary would bring its document back.
@@ -110,7 +110,7 @@ def rebuild_summary(deps: Deps, task: SummarizeTask) -> ChannelMemory | None:
         )
     else:
         new, model = replace(superseded(memory), updated_at=now), "none"
-    if not deps.recall.commit_rebuild(new):
+    if not deps.memory.summaries.commit_rebuild(new):
         deps.emit("summary_skipped", key, **base, decision="conflict", pending=len(batch))
         return None
     drop_cached(deps, key)
@@ -136,11 +136,11 @@ def schedule_guild_refresh(deps: Deps, guild_id: str, function: str) -> None:
 
 def refresh_guild(deps: Deps, guild_id: str, now: datetime) -> None:
     """The guild memory written again from its channels alone (or emptied when none is left)."""
-    assert deps.recall is not None
-    if deps.recall.guild_memory(guild_id) is None:
+    assert deps.memory is not None
+    if deps.memory.guild_history.guild_memory(guild_id) is None:
         return
     if not rebuild_fresh(deps, guild_id, now):
         from kikimimi.domain.memory.model import GuildMemory
 
-        deps.recall.save_guild_memory(GuildMemory(guild_id=guild_id, updated_at=now))
+        deps.memory.guild_history.save_guild_memory(GuildMemory(guild_id=guild_id, updated_at=now))
     deps.memory_cache.pop(f"guild:{guild_id}", None)

@@ -72,7 +72,7 @@ def retrieve(
     floor: float,
 ) -> list[tuple[Fact, float]]:
     """Hybrid ranking over two searches: the facts sharing the lines' keywords, then the vector neighbours."""
-    assert deps.recall is not None and deps.embedder is not None
+    assert deps.memory is not None and deps.embedder is not None
     query = " ".join(t for t in texts if t.strip())[-1000:]
     if not query:
         return []
@@ -81,8 +81,8 @@ def retrieve(
     # candidate however far its wording lies in embedding space; the vector search adds the facts said
     # in other words. Its cosine comes from the stored embedding, so one score orders both.
     keywords = extract_keywords(texts[::-1], MAX_QUERY_KEYWORDS)  # ties: the newest line's words first
-    by_words = deps.recall.keyword_facts(key, keywords, KEYWORD_CANDIDATES) if keywords else []
-    candidates = fr.merge_candidates(by_words, deps.recall.nearest_facts(key, vector, top))
+    by_words = deps.memory.facts.keyword_facts(key, keywords, KEYWORD_CANDIDATES) if keywords else []
+    candidates = fr.merge_candidates(by_words, deps.memory.facts.nearest_facts(key, vector, top))
     ranked = keywords[:RANK_KEYWORDS]
     return fr.rank(candidates, ranked, vector, now, weights(deps), speaker_id, top, floor)
 
@@ -130,10 +130,10 @@ def for_judge(
 ) -> JudgeMemory:
     """Memory for one judgment (the rules read it too); trouble with memory never blocks the judgment.
     What an LLM judgment reads around the place is gathered only when it asks (place_view)."""
-    if deps.recall is None:
+    if deps.memory is None:
         return JudgeMemory()
     try:
-        memory = deps.recall.channel_memory(key)
+        memory = deps.memory.summaries.channel_memory(key)
         return JudgeMemory(
             memory, _proactive(deps, key, memory, window, interventions, now, cooldown_seconds)
         )
@@ -176,16 +176,16 @@ def for_reply(
     """The reply prompt with what the context builder gives around the place (`by`: whose copies of
     places' lines read the lines around it), and the speaker, related-memories and proactive blocks."""
     fact_id, reason = marked_fact(context.reason)
-    if deps.recall is None:
+    if deps.memory is None:
         return with_memory(context, reason=reason)
     key, lang = task.key, context.language
     try:
-        memory = deps.recall.channel_memory(key)
+        memory = deps.memory.summaries.channel_memory(key)
         place = place_view.gather(deps, key, task.guild_id, now, memory, by=by)
         target_id = task.reply_to_message_id or task.trigger_id
         target = next((m for m in window if m.id == target_id), None)
         speaker = _speaker(deps, task, target, lang)
-        proactive = deps.recall.fact(key, fact_id) if fact_id else None
+        proactive = deps.memory.facts.fact(key, fact_id) if fact_id else None
         related = _related(deps, task, memory, window, target, proactive, now, lang)
         bring_up = (
             blocks.proactive_block(proactive, now, lang) if proactive and proactive.shared_at is None else ""
@@ -204,11 +204,11 @@ def for_reply(
 
 def _speaker(deps: Deps, task: ReplyTask, target: Message | None, lang: str) -> str:
     """What the bot knows of the person it answers, and how familiar they are; "" for a bot's line."""
-    assert deps.recall is not None
+    assert deps.memory is not None
     if target is None or not target.is_human:
         return ""
     s = deps.settings
-    profile = deps.recall.profile(task.guild_id or "none", target.author_id)
+    profile = deps.memory.profiles.profile(task.guild_id or "none", target.author_id)
     level = mp.familiarity(
         profile.interaction_count if profile else 0,
         s.familiarity_acquaintance,
@@ -245,10 +245,10 @@ def _related(
 def after_post(deps: Deps, key: ChannelKey, task: ReplyTask, now: datetime) -> None:
     """The fact the reply brought up is shared now: it is never brought up again."""
     fact_id, _ = marked_fact(task.reason)
-    if fact_id is None or deps.recall is None:
+    if fact_id is None or deps.memory is None:
         return
     try:
-        if deps.recall.mark_shared(key, fact_id, now):
+        if deps.memory.facts.mark_shared(key, fact_id, now):
             deps.emit(
                 "fact", key, function="reply", trigger=task.trigger_id, fact_id=fact_id, action="shared"
             )

@@ -44,7 +44,7 @@ class _Outcome:
 
 def reflect(deps: Deps, task: ReflectTask) -> int | None:
     """Run one reflection; the number of facts written, or None when it was stale or not due."""
-    if deps.recall is None or deps.embedder is None:
+    if deps.memory is None or deps.embedder is None:
         return None
     started = time.perf_counter()
     s, key, now = deps.settings, task.key, deps.clock.now()
@@ -58,7 +58,7 @@ def reflect(deps: Deps, task: ReflectTask) -> int | None:
     memory = _memory_if_due(deps, task, now, base)
     if memory is None:
         return None
-    chunks = deps.recall.chunks_after(key, memory.reflected_seq, MAX_CHUNKS)
+    chunks = deps.memory.chunks.chunks_after(key, memory.reflected_seq, MAX_CHUNKS)
     lines = [line for chunk in chunks for line in chunk.lines]
     if not chunks or len(lines) < min(s.reflect_min_messages, s.reflect_backlog_messages):
         deps.emit("reflection_skipped", key, **base, decision="not_due", messages=len(lines))
@@ -93,9 +93,9 @@ def reflect(deps: Deps, task: ReflectTask) -> int | None:
 def _memory_if_due(deps: Deps, task: ReflectTask, now: datetime, base: dict) -> ChannelMemory | None:
     """The channel memory when this reflection is due, else None (logged): a lull is due with enough
     unreflected messages and no newer one, a backlog while no other reflection covered its window."""
-    assert deps.recall is not None
+    assert deps.memory is not None
     key = task.key
-    memory = deps.recall.channel_memory(key)
+    memory = deps.memory.summaries.channel_memory(key)
     if task.reason == "lull":
         if _interrupted(deps, task):
             deps.emit("reflection_skipped", key, **base, decision="stale", why="a newer message exists")
@@ -112,10 +112,10 @@ def _after_lull(
 ) -> ChannelMemory | None:
     """Enough messages since the last reflection? The lull is a natural boundary: the summary window is
     closed first (losing nothing), and the memory after it returned; None (logged) when too few."""
-    assert deps.recall is not None
+    assert deps.memory is not None
     s, key = deps.settings, task.key
     # One aggregation read settles most lulls (too few messages): the messages are read only to flush.
-    waiting = deps.recall.count_after(key, mp.lower_bound(memory, now, channel.ttl(deps)))
+    waiting = deps.memory.chunks.count_after(key, mp.lower_bound(memory, now, channel.ttl(deps)))
     enough = memory.unreflected + waiting >= s.reflect_min_messages
     pending = pending_messages(deps, key, memory, now, by="reflect") if enough else []
     if memory.unreflected + len(pending) < s.reflect_min_messages:
@@ -135,11 +135,13 @@ def _evictions(
     deps: Deps, key: ChannelKey, memory: ChannelMemory, outcome: _Outcome, now: datetime
 ) -> list[str]:
     """The lowest-scored stored facts to drop so the channel stays within FACTS_MAX_PER_CHANNEL."""
-    assert deps.recall is not None
+    assert deps.memory is not None
     s = deps.settings
     if memory.fact_count + outcome.added <= s.facts_max_per_channel:
         return []
-    stored = [f for f in deps.recall.facts(key, s.facts_max_per_channel * 2) if f.id not in outcome.save]
+    stored = [
+        f for f in deps.memory.facts.facts(key, s.facts_max_per_channel * 2) if f.id not in outcome.save
+    ]
     return fr.evictions(stored, outcome.added, s.facts_max_per_channel, now, weights(deps))
 
 
@@ -155,8 +157,8 @@ def _commit(
 ) -> bool:
     """Save the facts and the profile notes and move the watermark in one transaction; False when another
     reflection (or a forget since the chunks were read: they may hold its text) got there first."""
-    assert deps.recall is not None
-    return deps.recall.commit_reflection(
+    assert deps.memory is not None
+    return deps.memory.facts.commit_reflection(
         key,
         memory.reflect_seq,
         reflected_seq=chunks[-1].seq,
@@ -192,7 +194,7 @@ def _interrupted(deps: Deps, task: ReflectTask) -> bool:
     """A human spoke after the message that scheduled this lull (the cancel may have lost the race)."""
     if task.at is None:
         return False
-    newer = deps.store.recent_messages(task.key, since=task.at, limit=3)
+    newer = deps.windows.recent_messages(task.key, since=task.at, limit=3)
     return any(m.is_human and m.id != task.trigger_id for m in newer)
 
 
@@ -257,17 +259,21 @@ def _dedupe(
     deps: Deps, key: ChannelKey, memory: ChannelMemory, candidates: list[Fact], now: datetime
 ) -> _Outcome:
     """Merge near-duplicates (within the batch and against stored facts) instead of adding them again."""
-    assert deps.recall is not None
+    assert deps.memory is not None
     threshold = deps.settings.fact_dedupe_similarity
     w = weights(deps)
     out = _Outcome(save={}, actions={})
     # Few stored facts: read them all once; else one vector search per candidate (the cheaper way).
-    stored = deps.recall.facts(key, memory.fact_count) if 0 < memory.fact_count <= len(candidates) else None
+    stored = (
+        deps.memory.facts.facts(key, memory.fact_count) if 0 < memory.fact_count <= len(candidates) else None
+    )
     for candidate in candidates:
         twin = next((f for f in out.save.values() if fr.is_duplicate(candidate, f, threshold)), None)
         if twin is None and memory.fact_count > 0:
             # The nearest one decides: a farther fact is no closer a duplicate.
-            nearest = stored if stored is not None else deps.recall.nearest_facts(key, candidate.embedding, 1)
+            nearest = (
+                stored if stored is not None else deps.memory.facts.nearest_facts(key, candidate.embedding, 1)
+            )
             twin = next((f for f in nearest if fr.is_duplicate(candidate, f, threshold)), None)
         if twin is None:
             out.save[candidate.id] = candidate

@@ -28,17 +28,17 @@ def erase_again(
     answer or quote them lose those sentences. Safe to run again: what went is not found again."""
     guild, user = request.guild_id, request.user_id
     assert user is not None
-    recall, bot = deps.recall, deps.settings.bot_user_id
+    recall, bot = deps.memory, deps.settings.bot_user_id
 
     def within(at: datetime) -> bool:
         return (since is None or at >= since) and at <= until
 
-    buffered = [m for m in pages(deps.store, guild, user, until) if within(m.created_at)]
+    buffered = [m for m in pages(deps.buffer, guild, user, until) if within(m.created_at)]
     found: dict[tuple[str, str], ChannelKey] = {(m.key.id, m.id): m.key for m in buffered}
     names, said = [m.author_name for m in buffered], [m.content for m in buffered]
     if recall is not None and guild:
-        for memory in recall.guild_channels(guild):
-            for chunk in recall.chunks_citing(memory.key, SourceMatch(author_id=user)):
+        for memory in recall.summaries.guild_channels(guild):
+            for chunk in recall.chunks.chunks_citing(memory.key, SourceMatch(author_id=user)):
                 for line in chunk.lines:
                     if line.author_id == user and within(line.at):
                         found.setdefault((memory.key.id, line.message_id), memory.key)
@@ -50,7 +50,7 @@ def erase_again(
         ids = {mid for _, mid in found}
         counts["own_lines"] = own_buffered(deps, guild, Member(user).seen(names, said), ids, tombstone_until)
     for message in buffered:
-        counts["messages"] += deps.store.delete_message(message.key, message.id, tombstone_until) is not None
+        counts["messages"] += deps.buffer.delete_message(message.key, message.id, tombstone_until) is not None
     for (_, message_id), key in sorted(found.items()):
         task = ForgetTask(
             guild_id=guild,

@@ -16,9 +16,9 @@ from kikimimi.usecases.memory.window import close_window
 
 def summarize(deps: Deps, task: SummarizeTask) -> ChannelMemory | None:
     """Run one summary task; None when nothing was due (or another summary won the window)."""
-    if deps.recall is None:
+    if deps.memory is None:
         return None
     if task.reason == "rebuild":
         return rebuild_summary(deps, task)
-    memory = deps.recall.channel_memory(task.key)
+    memory = deps.memory.summaries.channel_memory(task.key)
     return close_window(deps, task.key, task.guild_id, memory, task.reason, task.window, by="summarize")

@@ -67,7 +67,7 @@ def close_window(
     by: str,
 ) -> ChannelMemory | None:
     """Summarize the pending messages if the trigger is due; returns the new memory when committed."""
-    assert deps.recall is not None
+    assert deps.memory is not None
     started = time.perf_counter()
     s = deps.settings
     now = deps.clock.now()
@@ -103,7 +103,7 @@ def close_window(
         summary_base_at=now if fresh else memory.summary_base_at,
     )
     chunk = Chunk(seq=new.seq, lines=tuple(chunk_line(m) for m in batch), created_at=now)
-    if not deps.recall.commit_summary(new, memory.seq, chunk, updates):
+    if not deps.memory.summaries.commit_summary(new, memory.seq, chunk, updates):
         deps.emit("summary_skipped", key, **base, decision="conflict", pending=len(pending))
         return None
     drop_cached(deps, key)
@@ -134,7 +134,7 @@ def _follow_up(
     deps: Deps, key: ChannelKey, memory: ChannelMemory, window: str, full: bool, *, by: str
 ) -> None:
     """After a commit: a backlog reflection, and a trigger for the messages this window did not take."""
-    assert deps.recall is not None
+    assert deps.memory is not None
     s = deps.settings
     now = deps.clock.now()
     if memory.unreflected >= s.reflect_backlog_messages:

@@ -1,18 +1,16 @@
-"""Ports: the side effects the use cases need, as small Protocols named by role.
-
-The memory layers' ports (Recall, Embedder) live in memory_ports and are re-exported here.
-"""
+"""The stored concepts' ports on the bot's side (the memory layers' are in ports.memory): one Protocol
+per concept, each registered with its retention by `kept` (tests/unit/test_stored_concepts.py checks that
+every Firestore collection has exactly one owner and that the TTL policies match)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.caps import CapDecision
-from kikimimi.domain.grounding import TOOLS, WebSource
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import (
     ChannelKey,
@@ -22,46 +20,38 @@ from kikimimi.domain.model import (
     Intervention,
     LastDecision,
     Message,
-    TaskKind,
-    TaskSpec,
 )
 from kikimimi.domain.outgoing import ReplyDraft
 from kikimimi.domain.reception import ReceptionDay, TalkativenessChange
+from kikimimi.domain.retention import Retention
 from kikimimi.domain.window_digest import WindowDigest
 from kikimimi.domain.withheld import MemberMarks, PendingEdit
-from kikimimi.memory_ports import Embedder, Recall
 
-__all__ = [
-    "LLM",
-    "Clock",
-    "Discord",
-    "DiscordError",
-    "Embedder",
-    "Events",
-    "LLMError",
-    "LLMRequest",
-    "LLMResult",
-    "Publisher",
-    "Recall",
-    "Store",
-    "TaskQueue",
-]
+P = TypeVar("P", bound=type)
+
+# Each stored concept's port → its retention (filled by `kept` as the ports are defined).
+RETENTIONS: dict[type, Retention] = {}
 
 
-class Clock(Protocol):
-    """Where time comes from (a fake clock in tests and replay)."""
+def kept(retention: Retention) -> Callable[[P], P]:
+    """Register a stored concept's port with how long its documents are kept."""
 
-    def now(self) -> datetime: ...
+    def register(port: P) -> P:
+        RETENTIONS[port] = retention
+        return port
 
-
-class Events(Protocol):
-    """Where decisions and pipeline events go: a JSON log line in GCP, a timeline in replay."""
-
-    def emit(self, event: str, fields: dict[str, Any]) -> None: ...
+    return register
 
 
-class Store(Protocol):
-    """Firestore's role: the message buffer, interventions, settings and the judgment cache."""
+@kept(
+    Retention(
+        collections=("messages",),
+        kept="each message for BUFFER_TTL_MINUTES; a tombstone or early edit for TOMBSTONE_DAYS",
+        exported=("buffered", "pending_edits"),
+    )
+)
+class Buffer(Protocol):
+    """The message buffer: each message of a place until BUFFER_TTL, its early edits and its tombstones."""
 
     def add_message(self, message: Message, expire_at: datetime) -> bool:
         """Create-if-absent by message id; True when this call created it. False for a redelivery and for
@@ -85,15 +75,6 @@ class Store(Protocol):
         `edited_at` (Discord's edit time) is stored. No `edited_at`: applied whatever is stored."""
         ...
 
-    def edit_outdated(self, key: ChannelKey, message_id: str, edited_at: datetime | None) -> bool:
-        """Is the message deleted, or does it (or its early edit) hold an edit newer than `edited_at`?
-        One read: an edit's forget task that finds this changes nothing."""
-        ...
-
-    def pending_edits_by(self, guild_id: str | None, author_id: str, limit: int) -> list[PendingEdit]:
-        """Early edits of one author in a guild (None: direct messages), in every place: one query."""
-        ...
-
     def delete_message(self, key: ChannelKey, message_id: str, tombstone_until: datetime) -> Message | None:
         """Put a tombstone (kept until `tombstone_until`) in the message's place, atomically; returns the
         message that was buffered, or None."""
@@ -101,6 +82,11 @@ class Store(Protocol):
 
     def is_deleted(self, key: ChannelKey, message_id: str) -> bool:
         """Does a tombstone hold this id (a create that finds one is not stored)?"""
+        ...
+
+    def edit_outdated(self, key: ChannelKey, message_id: str, edited_at: datetime | None) -> bool:
+        """Is the message deleted, or does it (or its early edit) hold an edit newer than `edited_at`?
+        One read: an edit's forget task that finds this changes nothing."""
         ...
 
     def buffered(self, key: ChannelKey, message_ids: Sequence[str]) -> set[str]:
@@ -119,30 +105,20 @@ class Store(Protocol):
         threads: the newest `limit` created at or before `until` (default: any time), newest first."""
         ...
 
-    def forget_place(self, channel_id: str, thread_id: str | None = None, *, settings: bool = False) -> int:
-        """Delete the buffer, interventions, judgments and caps of a channel and its threads (of that one
-        thread when `thread_id` is given); the place documents (moderator settings, visibility) go too
-        when `settings` (the place itself is gone). Returns how many documents went."""
+    def pending_edits_by(self, guild_id: str | None, author_id: str, limit: int) -> list[PendingEdit]:
+        """Early edits of one author in a guild (None: direct messages), in every place: one query."""
         ...
 
-    def guild_places(self, guild_id: str) -> list[str]:
-        """Ids of the channels of a guild the Store holds anything for (buffered messages, a recorded
-        visibility), sorted."""
-        ...
 
-    def forget_guild(self, guild_id: str) -> int:
-        """Delete a guild's own documents (its daily LLM budget counters); how many went."""
-        ...
-
-    def forget_reply_drafts(self, key: ChannelKey, drop: Callable[[ReplyDraft], bool]) -> int:
-        """Delete the place's reply drafts (the bot's lines before they are posted) that `drop` picks;
-        how many went."""
-        ...
-
-    def forget_caps(self, user_id: str) -> int:
-        """Delete a user's cap documents in every place (found by the digest of the id they are named by:
-        no path holds the id); how many went."""
-        ...
+@kept(
+    Retention(
+        collections=("windows",),
+        kept="the newest lines of a place while it is busy (minutes)",
+        not_exported="a copy of the place's newest buffered lines: `buffered` holds theirs",
+    )
+)
+class Windows(Protocol):
+    """Reads of a place's newest lines, and the shared copy of them every function keeps in step."""
 
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
         """The newest `limit` messages created at or after `since`, oldest first."""
@@ -172,6 +148,17 @@ class Store(Protocol):
         delete, an edit, a rewrite of an intervention, an erase of the place) clears it in the same commit."""
         ...
 
+
+@kept(
+    Retention(
+        collections=("interventions",),
+        kept="a day",
+        exported=("interventions",),
+    )
+)
+class Interventions(Protocol):
+    """What the bot did in a place (its snippet of the conversation), kept a day."""
+
     def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
         """Store what the bot did; snippet lines whose message was deleted meanwhile are left out."""
         ...
@@ -192,6 +179,17 @@ class Store(Protocol):
         """The newest `limit` interventions at or after `since`, oldest first (reads cost per document)."""
         ...
 
+
+@kept(
+    Retention(
+        collections=("reply_drafts",),
+        kept="an hour",
+        not_exported="the bot's reply until it is posted (minutes); `forget me` drops one naming them",
+    )
+)
+class ReplyDrafts(Protocol):
+    """Replies written but not posted yet, kept for their task's retries."""
+
     def reply_draft(self, key: ChannelKey, nonce: str) -> ReplyDraft | None:
         """The reply written for this nonce by an earlier attempt of its task, or None."""
         ...
@@ -203,19 +201,28 @@ class Store(Protocol):
         one, so two attempts racing post the same text."""
         ...
 
+    def forget_reply_drafts(self, key: ChannelKey, drop: Callable[[ReplyDraft], bool]) -> int:
+        """Delete the place's reply drafts (the bot's lines before they are posted) that `drop` picks;
+        how many went."""
+        ...
+
+
+@kept(
+    Retention(
+        collections=("channels",),
+        kept="while the place exists (its last decision until a forget)",
+        ttl_field=None,
+        exported=("mentions",),  # the last judgment's reason, when it names them
+    )
+)
+class Places(Protocol):
+    """A place's own document: moderator settings, last decision, troubles, visibility; its erasure."""
+
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
         """Moderator settings of a channel (empty settings when none are stored)."""
         ...
 
     def save_channel_settings(self, key: ChannelKey, settings: ChannelSettings) -> None: ...
-
-    def guild_settings(self, guild_id: str) -> GuildSettings:
-        """An admin's per-server switches (empty settings when none are stored): one read."""
-        ...
-
-    def save_guild_settings(self, guild_id: str, settings: GuildSettings) -> None:
-        """Store the switches that are set (a None field keeps the stored value)."""
-        ...
 
     def record_decision(self, key: ChannelKey, decision: LastDecision) -> None:
         """Remember the latest judgment on the channel document (one write per judgment, not per message)."""
@@ -228,6 +235,55 @@ class Store(Protocol):
 
     def troubles(self, key: ChannelKey) -> dict[str, tuple[datetime, str]]:
         """The latest failure of each kind recorded for a channel, as (when, what): one read."""
+        ...
+
+    def record_visibility(
+        self, key: ChannelKey, private: bool, at: datetime, guild_id: str | None = None
+    ) -> bool:
+        """Store who can see a place as observed at `at` (an older observation never overwrites a newer
+        one), and its guild (how an erased guild finds the place); True when the stored value changed."""
+        ...
+
+    def guild_places(self, guild_id: str) -> list[str]:
+        """Ids of the channels of a guild the bot's side holds anything for (buffered messages, a recorded
+        visibility), sorted."""
+        ...
+
+    def forget_place(self, channel_id: str, thread_id: str | None = None, *, settings: bool = False) -> int:
+        """Delete the buffer, interventions, judgments and caps of a channel and its threads (of that one
+        thread when `thread_id` is given); the place documents (moderator settings, visibility) go too
+        when `settings` (the place itself is gone). Returns how many documents went."""
+        ...
+
+
+@kept(
+    Retention(
+        collections=("caps", "judgments", "watch_judgments", "tension_judgments", "llm_budget"),
+        kept="a day (caps and cached judgments over their window; budget counters for their day)",
+        not_exported="answer counts under a digest of the id, judgments by a conversation's digest, a "
+        "server's LLM calls per day: nobody's words",
+    )
+)
+class Caps(Protocol):
+    """The answer caps, the judgment cache with its hourly budgets, and the guilds' daily LLM budget."""
+
+    def reserve_answer(
+        self,
+        key: ChannelKey,
+        user_id: str,
+        message_id: str,
+        at: datetime,
+        per_user: int,
+        per_channel: int,
+        window: timedelta,
+    ) -> CapDecision:
+        """Decide, in one transaction with the place's cap documents, whether an addressed message is
+        answered (caps per user and per place within `window`); a redelivery gets the same decision."""
+        ...
+
+    def forget_caps(self, user_id: str) -> int:
+        """Delete a user's cap documents in every place (found by the digest of the id they are named by:
+        no path holds the id); how many went."""
         ...
 
     def cached_judgment(
@@ -245,27 +301,6 @@ class Store(Protocol):
         "tension": a heated room) were stored for this place since `since` (the hourly budgets)."""
         ...
 
-    def record_visibility(
-        self, key: ChannelKey, private: bool, at: datetime, guild_id: str | None = None
-    ) -> bool:
-        """Store who can see a place as observed at `at` (an older observation never overwrites a newer
-        one), and its guild (how an erased guild finds the place); True when the stored value changed."""
-        ...
-
-    def reserve_answer(
-        self,
-        key: ChannelKey,
-        user_id: str,
-        message_id: str,
-        at: datetime,
-        per_user: int,
-        per_channel: int,
-        window: timedelta,
-    ) -> CapDecision:
-        """Decide, in one transaction with the place's cap documents, whether an addressed message is
-        answered (caps per user and per place within `window`); a redelivery gets the same decision."""
-        ...
-
     def llm_calls_on(self, guild_id: str, day: str) -> int:
         """LLM calls counted for a guild on a UTC day (`YYYY-MM-DD`): the daily budget."""
         ...
@@ -273,6 +308,21 @@ class Store(Protocol):
     def count_llm_call(self, guild_id: str, day: str) -> None:
         """Add one LLM call to a guild's day (an increment: concurrent calls lose none)."""
         ...
+
+    def forget_guild(self, guild_id: str) -> int:
+        """Delete a guild's daily LLM budget counters; how many went."""
+        ...
+
+
+@kept(
+    Retention(
+        collections=("receptions",),
+        kept="the days the talkativeness reads back",
+        not_exported="per-day counts of how the bot's posts were received: nobody's words",
+    )
+)
+class Receptions(Protocol):
+    """How people received the bot's posts: counts per place and day."""
 
     def record_reception(
         self,
@@ -297,6 +347,17 @@ class Store(Protocol):
         """Delete a channel's reception counts (a moderator's `disable`); how many days went."""
         ...
 
+
+@kept(
+    Retention(
+        collections=("gateway_marks",),
+        kept="30 days",
+        not_exported="the last message id the gateway published per place",
+    )
+)
+class GatewayMarks(Protocol):
+    """The last message id the gateway published per place: where a catch-up starts."""
+
     def gateway_marks(self, keys: Sequence[ChannelKey]) -> dict[ChannelKey, str]:
         """The last message id the gateway published in each of these places (a place without one is
         left out): where its catch-up after a restart starts reading Discord's history."""
@@ -306,6 +367,18 @@ class Store(Protocol):
         """Keep the last message id published per place until `expire_at` (the gateway writes these on a
         timer and at shutdown, never per message)."""
         ...
+
+
+@kept(
+    Retention(
+        collections=("opt_outs",),
+        kept="while the guild keeps the bot (a forget marker: FORGET_WINDOW)",
+        ttl_field=None,
+        exported=("standing",),
+    )
+)
+class OptOuts(Protocol):
+    """Per guild, the members who opted out, opted back in, or asked to be forgotten."""
 
     def opted_out(self, guild_id: str) -> frozenset[str]:
         """The members of a guild who told the bot not to read them (`opt-out`): one read per guild."""
@@ -327,113 +400,46 @@ class Store(Protocol):
         ...
 
 
-class TaskQueue(Protocol):
-    """Cloud Tasks' role: named, delayed, cancellable calls to the functions."""
+@kept(
+    Retention(
+        collections=("guild_settings",),
+        kept="while the guild keeps the bot",
+        ttl_field=None,
+        not_exported="a server's switches",
+    )
+)
+class GuildSwitches(Protocol):
+    """The switches a server's admins set."""
 
-    def schedule(self, task: TaskSpec) -> bool:
-        """Create the task; False when its name exists or was used recently (a retry)."""
+    def guild_settings(self, guild_id: str) -> GuildSettings:
+        """An admin's per-server switches (empty settings when none are stored): one read."""
         ...
 
-    def cancel(self, kind: TaskKind, name: str) -> bool:
-        """Delete a pending task; False when there was none."""
+    def save_guild_settings(self, guild_id: str, settings: GuildSettings) -> None:
+        """Store the switches that are set (a None field keeps the stored value)."""
         ...
 
-    def cancel_many(self, tasks: Sequence[tuple[TaskKind, str]]) -> list[bool]:
-        """Delete these pending tasks, independent calls that may run at once; per task, in order, whether
-        it was pending. A failure other than "there was none" propagates once every call has ended."""
-        ...
-
-
-class Publisher(Protocol):
-    """Pub/Sub's role: put a gateway envelope on the messages topic."""
-
-    def publish(self, data: bytes, ordering_key: str, attributes: dict[str, str]) -> str:
-        """Publish and return the server-assigned message id."""
+    def forget_guild(self, guild_id: str) -> int:
+        """Delete a guild's switches (the bot was removed from it); how many documents went."""
         ...
 
 
 @dataclass(frozen=True)
-class LLMRequest:
-    """One generation: everything in the system prompt, optional JSON schema for the answer, and the
-    tools the model may use (domain.grounding.TOOLS: web search, reading the links in the prompt)."""
+class StorePorts:
+    """The bot's side's stored concepts together (Deps.stores; the gateway's store, export's input)."""
 
-    purpose: str  # judge | reply | short_ack | summarize | reflect
-    system: str
-    user: str = ""
-    schema: dict[str, Any] | None = None
-    max_output_tokens: int = 512  # the answer's cap (and, for a model that thinks, its thinking)
-    temperature: float = 0.7
-    thinking_budget: int | None = None  # None: the model's default; 0: no thinking; -1: the model decides
-    tools: tuple[str, ...] = ()
+    buffer: Buffer
+    windows: Windows
+    interventions: Interventions
+    drafts: ReplyDrafts
+    places: Places
+    caps: Caps
+    receptions: Receptions
+    gateway_marks: GatewayMarks
+    opt_outs: OptOuts
+    switches: GuildSwitches
 
-    def __post_init__(self) -> None:
-        unknown = set(self.tools) - set(TOOLS)
-        if unknown:
-            raise ValueError(f"unknown LLM tools {sorted(unknown)}; known: {', '.join(TOOLS)}")
-
-
-@dataclass(frozen=True)
-class LLMResult:
-    """What the model answered, with cost figures for the log, and the web pages a grounded answer
-    drew on (empty when it used no tool)."""
-
-    text: str
-    model: str
-    input_tokens: int = 0
-    output_tokens: int = 0
-    latency_ms: float = 0.0
-    sources: tuple[WebSource, ...] = ()
-
-
-class LLMError(Exception):
-    """A failed generation; `retryable` says whether trying again can help (429, 5xx, timeout)."""
-
-    def __init__(self, message: str, *, retryable: bool) -> None:
-        super().__init__(message)
-        self.retryable = retryable
-
-
-class DiscordError(Exception):
-    """A failed Discord call; `retryable` is False for 4xx such as 403/404 (drop, do not retry)."""
-
-    def __init__(self, message: str, *, status: int | None, retryable: bool) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retryable = retryable
-
-
-class LLM(Protocol):
-    """A text generator; raises LLMError on failure (the caller decides about silence and retries)."""
-
-    name: str
-
-    def generate(self, request: LLMRequest) -> LLMResult: ...
-
-
-class Discord(Protocol):
-    """Discord's REST role: post, react, show typing, answer a deferred command; raises DiscordError when a
-    call fails."""
-
-    def send_message(self, channel_id: str, content: str, reply_to: str | None, nonce: str) -> str:
-        """Post (split over several messages if long) and return the first message id."""
-        ...
-
-    def add_reaction(self, channel_id: str, message_id: str, emoji: str) -> None: ...
-
-    def trigger_typing(self, channel_id: str) -> None: ...
-
-    def reactions_on(self, channel_id: str, message_id: str) -> int:
-        """How many reactions people other than the bot put on a message (one read of it)."""
-        ...
-
-    def answer_interaction(
-        self,
-        application_id: str,
-        token: str,
-        content: str,
-        file_name: str | None = None,
-        file_bytes: bytes | None = None,
-    ) -> None:
-        """Edit an interaction's deferred reply (with one file when named); the same edit twice is harmless.
-        The token is a secret: never in a log line or an error's text."""
-        ...
+    @classmethod
+    def of(cls, source: Any) -> StorePorts:
+        """The ports `source` holds as attributes of the same names (Deps, the Firestore adapters)."""
+        return cls(**{f.name: getattr(source, f.name) for f in fields(cls)})

@@ -1,0 +1,104 @@
+"""Every stored concept has its own port, registered with its retention: a collection added without an
+owning port, a port without a retention or a Deps attribute, or a TTL policy that says otherwise fails."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+from pathlib import Path
+from typing import get_type_hints
+
+import pytest
+
+from kikimimi import bootstrap
+from kikimimi.adapters.firestore import FirestorePorts, paths
+from kikimimi.domain.retention import Retention
+from kikimimi.ports import RETENTIONS, MemoryPorts, StorePorts
+from kikimimi.settings import Settings
+from kikimimi.usecases.deps import MEMORY_PORTS, STORED_PORTS, Deps
+from kikimimi.usecases.memory.export import MemberExport
+from kikimimi_dev.twins.deps import twin_deps
+
+ROOT = Path(__file__).resolve().parents[2]
+MAX_METHODS = 12  # a port that needs more is two concepts
+
+
+def collections() -> set[str]:
+    """Every collection name paths.py defines, each budget pool's judgments included."""
+    found = {v for k, v in vars(paths).items() if k.isupper() and isinstance(v, str)}
+    return found | {paths.judgments(pool) for pool in paths.POOLS}
+
+
+def methods(port: type) -> list[str]:
+    return [name for name, value in vars(port).items() if not name.startswith("_") and callable(value)]
+
+
+def test_every_collection_is_owned_by_exactly_one_port() -> None:
+    owners: dict[str, list[str]] = {}
+    for port, retention in RETENTIONS.items():
+        for name in retention.collections:
+            owners.setdefault(name, []).append(port.__name__)
+    assert set(owners) == collections(), "a collection without a port, or a port naming none paths.py has"
+    assert {name: ports for name, ports in owners.items() if len(ports) > 1} == {}
+
+
+def test_every_registered_port_is_a_deps_attribute_and_the_other_way_round() -> None:
+    assert set(STORED_PORTS.values()) == set(RETENTIONS)
+    assert set(STORED_PORTS) <= set(vars(Deps))  # each a lazily built attribute (usecases.deps.Port)
+    assert {f.name for f in fields(MemoryPorts)} == MEMORY_PORTS
+    assert set(STORED_PORTS) - MEMORY_PORTS == {f.name for f in fields(StorePorts)}
+    together = {**get_type_hints(StorePorts), **get_type_hints(MemoryPorts)}
+    assert {name: together[name] for name in STORED_PORTS} == STORED_PORTS
+
+
+def test_every_port_names_what_a_members_export_shows_of_it() -> None:
+    parts = {f.name for f in fields(MemberExport)} - {"guild_id", "user_id", "made_at"}
+    named = {part for retention in RETENTIONS.values() for part in retention.exported}
+    assert named == parts, "an export part no port names, or a port naming a part the export lacks"
+    with pytest.raises(ValueError, match="name the export parts"):
+        Retention(("new",), "a day")  # a new concept says what its export is, or why it has none
+
+
+def test_every_port_is_small() -> None:
+    for port in RETENTIONS:
+        assert 0 < len(methods(port)) <= MAX_METHODS, f"{port.__name__} has {len(methods(port))} methods"
+
+
+def test_the_ttl_policies_in_terraform_are_the_retentions() -> None:
+    text = (ROOT / "terraform" / "firestore.tf").read_text(encoding="utf-8")
+    declared = re.search(r"ttl_collections\s*=\s*toset\(\[(.*?)\]\)", text)
+    assert declared is not None
+    in_terraform = set(re.findall(r'"([a-z_]+)"', declared.group(1)))
+    field = re.search(r'resource "google_firestore_field" "ttl" \{.*?field\s*=\s*"(\w+)"', text, re.S)
+    assert field is not None
+    by_ttl = {
+        name: retention.ttl_field for retention in RETENTIONS.values() for name in retention.collections
+    }
+    assert {name for name, ttl in by_ttl.items() if ttl is not None} == in_terraform
+    assert {ttl for ttl in by_ttl.values() if ttl is not None} == {field.group(1)}
+    assert all(retention.kept for retention in RETENTIONS.values())
+
+
+def test_the_firestore_adapters_are_one_class_per_port() -> None:
+    built = FirestorePorts(client=None)  # the adapters only keep the client until a call
+    adapters = {name: getattr(built, name) for name in STORED_PORTS}
+    assert len({type(adapter) for adapter in adapters.values()}) == len(STORED_PORTS)
+    for name, port in STORED_PORTS.items():
+        assert set(methods(port)) <= set(dir(adapters[name])), name
+
+
+def test_deps_iterates_its_stored_ports_and_leaves_memorys_out_when_it_is_off() -> None:
+    on = twin_deps(Settings(memory_enabled=True)).stored()
+    assert set(on) == set(STORED_PORTS)
+    assert all(set(methods(STORED_PORTS[name])) <= set(dir(port)) for name, port in on.items())
+    off = twin_deps(Settings(memory_enabled=False)).stored()
+    assert set(off) == set(STORED_PORTS) - MEMORY_PORTS
+
+
+def test_the_composition_root_builds_every_stored_port_on_firestore(monkeypatch: pytest.MonkeyPatch) -> None:
+    built = FirestorePorts(client=None)  # no client is reached before a call
+    monkeypatch.setattr(bootstrap, "build_stored", lambda settings: built)
+    deps = bootstrap.build_deps(Settings(memory_enabled=True))
+    assert deps.stored() == {name: getattr(built, name) for name in STORED_PORTS}
+    off = bootstrap.build_deps(Settings(memory_enabled=False))
+    assert set(off.stored()) == set(STORED_PORTS) - MEMORY_PORTS
