@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from kikimimi.domain.erasure import MemberErase
 from kikimimi.domain.memory.forget import chunk_without, intervention_without, profile_topic
+from kikimimi.domain.memory.member_lines import Member
 from kikimimi.domain.memory.model import (
     ChannelMemory,
     Chunk,
@@ -267,8 +269,9 @@ def test_cap_documents_name_no_user_and_forget_me_deletes_them_everywhere(pair: 
         assert pair.store.caps.reserve_answer(key, "1234567890", f"m-{key.id}", T0, 1, 10, window).answered
     pair.store.caps.reserve_answer(KEY, "u2", "m-other", T0, 1, 10, window)
     assert not [p for p in documents(pair) if "1234567890" in p]  # no path holds the user id
-    assert pair.store.caps.forget_caps("1234567890") == 3
-    assert pair.store.caps.forget_caps("1234567890") == 0
+    who = MemberErase(None, "1234567890", Member("1234567890"))
+    assert pair.store.caps.forget_member(who) == {"caps": 3}
+    assert pair.store.caps.forget_member(who) == {"caps": 0}
     assert pair.store.caps.reserve_answer(KEY, "1234567890", "m-new", T0, 1, 10, window).answered  # forgotten
     assert not pair.store.caps.reserve_answer(
         KEY, "u2", "m-again", T0, 1, 10, window

@@ -125,7 +125,8 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "forget_guild_memory": lambda a, r: (max(1, int(r)), 0, int(r)),
     "guild_places": _query,
     "forget_guild": lambda a, r: (max(1, int(r)), 0, int(r)),
-    "forget_caps": lambda a, r: (max(1, int(r)), 0, int(r)),
+    # A port's uniform erase of a member (Caps: the member's cap documents), billed by what went.
+    "forget_member": lambda a, r: (max(1, sum(r.values())), 0, sum(r.values())),
     "forget_reply_drafts": lambda a, r: (1, 0, int(r)),
     "drop_refs": lambda a, r: (1, int(bool(r)), 0),
     # Added alongside (their adapters' owners may refine): a guild's opt-outs.

@@ -12,6 +12,7 @@ from kikimimi.adapters.firestore.guild_settings import guild_settings_from_doc, 
 from kikimimi.adapters.firestore.opt_outs import changed_doc, forgotten_doc, marks_of, opted_out_of
 from kikimimi.adapters.firestore.receptions import counted_doc, day_from_doc
 from kikimimi.domain.caps import CapDecision, CapState, decide
+from kikimimi.domain.erasure import ExportParts, MemberErase, PlaceErase
 from kikimimi.domain.model import (
     ChannelKey,
     Decision,
@@ -50,12 +51,21 @@ class CapsTwin(StorePart):
                     self.writes += 1
             return decision
 
-    def forget_caps(self, user_id: str) -> int:
-        name = cap_user_doc_id(user_id)
+    def forget_member(self, who: MemberErase) -> dict[str, int]:
+        """The member's cap document in every place (named by the digest of their id)."""
+        name = cap_user_doc_id(who.user_id)
         with self._lock:
             gone = sum(docs.pop(name, None) is not None for docs in self._caps.values())
             self.reads += max(1, gone)
-            return gone
+            return {"caps": gone}
+
+    def forget_place(self, where: PlaceErase) -> int:
+        """Nothing here: a place's caps and judgments go in Places' one pass (with its erase marker)."""
+        return 0
+
+    def export_member(self, who: MemberErase) -> ExportParts:
+        """Nothing to export: answer counts under a digest of the id, judgments, budgets (nobody's words)."""
+        return {}
 
     def cached_judgment(
         self, key: ChannelKey, digest: str, since: datetime, pool: str = ""
@@ -205,3 +215,15 @@ class GuildSwitchesTwin(StorePart):
             gone = self._guild_settings.pop(guild_id, None) is not None
             self.writes += int(gone)
             return int(gone)
+
+    def forget_member(self, who: MemberErase) -> dict[str, int]:
+        """Nothing here: a server's switches name no member."""
+        return {}
+
+    def forget_place(self, where: PlaceErase) -> int:
+        """Nothing here: the switches are the server's, not a place's (`forget_guild` erases them)."""
+        return 0
+
+    def export_member(self, who: MemberErase) -> ExportParts:
+        """Nothing to export: a server's switches."""
+        return {}

@@ -11,6 +11,7 @@ from typing import Any
 from kikimimi.adapters.firestore.codec import intervention_doc_id, optional_utc, utc
 from kikimimi.adapters.firestore.places import TROUBLE_CHARS
 from kikimimi.domain.buffer_change import INTERVENED
+from kikimimi.domain.erasure import ExportParts, MemberErase, PlaceErase
 from kikimimi.domain.memory.forget import intervention_without, line_matches
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import (
@@ -257,3 +258,15 @@ class GatewayMarksTwin(StorePart):
             self.writes += len(marks)
             for key, message_id in marks.items():
                 self._gateway_marks[key.id] = (key, message_id, utc(expire_at))
+
+    def forget_member(self, who: MemberErase) -> dict[str, int]:
+        """Nothing here: a place's last published message id is nobody's words."""
+        return {}
+
+    def forget_place(self, where: PlaceErase) -> int:
+        """Nothing here: a gone place's mark goes in Places' one pass (a place that stays keeps it)."""
+        return 0
+
+    def export_member(self, who: MemberErase) -> ExportParts:
+        """Nothing to export: the last message id the gateway published per place."""
+        return {}

@@ -26,6 +26,7 @@ from kikimimi.domain.reception import ReceptionDay, TalkativenessChange
 from kikimimi.domain.retention import Retention
 from kikimimi.domain.window_digest import WindowDigest
 from kikimimi.domain.withheld import MemberMarks, PendingEdit
+from kikimimi.ports.concept import StoredConcept
 
 P = TypeVar("P", bound=type)
 
@@ -264,8 +265,11 @@ class Places(Protocol):
         "server's LLM calls per day: nobody's words",
     )
 )
-class Caps(Protocol):
-    """The answer caps, the judgment cache with its hourly budgets, and the guilds' daily LLM budget."""
+class Caps(StoredConcept, Protocol):
+    """The answer caps, the judgment cache with its hourly budgets, and the guilds' daily LLM budget.
+    `forget_member`: the member's cap documents in every place (found by the digest of the id they are
+    named by: no path holds the id), as {"caps": how many went}; `forget_place` keeps to 0 (a place's
+    caps and judgments go in Places' one pass); `export_member` is empty (nobody's words)."""
 
     def reserve_answer(
         self,
@@ -279,11 +283,6 @@ class Caps(Protocol):
     ) -> CapDecision:
         """Decide, in one transaction with the place's cap documents, whether an addressed message is
         answered (caps per user and per place within `window`); a redelivery gets the same decision."""
-        ...
-
-    def forget_caps(self, user_id: str) -> int:
-        """Delete a user's cap documents in every place (found by the digest of the id they are named by:
-        no path holds the id); how many went."""
         ...
 
     def cached_judgment(
@@ -355,8 +354,9 @@ class Receptions(Protocol):
         not_exported="the last message id the gateway published per place",
     )
 )
-class GatewayMarks(Protocol):
-    """The last message id the gateway published per place: where a catch-up starts."""
+class GatewayMarks(StoredConcept, Protocol):
+    """The last message id the gateway published per place: where a catch-up starts. Nothing of a
+    member's, nothing to export; a gone place's mark goes in Places' one pass (`forget_place` keeps to 0)."""
 
     def gateway_marks(self, keys: Sequence[ChannelKey]) -> dict[ChannelKey, str]:
         """The last message id the gateway published in each of these places (a place without one is
@@ -408,8 +408,9 @@ class OptOuts(Protocol):
         not_exported="a server's switches",
     )
 )
-class GuildSwitches(Protocol):
-    """The switches a server's admins set."""
+class GuildSwitches(StoredConcept, Protocol):
+    """The switches a server's admins set: a server's, never a member's or a place's (the three uniform
+    methods erase and export nothing; `forget_guild` erases them with the guild)."""
 
     def guild_settings(self, guild_id: str) -> GuildSettings:
         """An admin's per-server switches (empty settings when none are stored): one read."""

@@ -16,6 +16,7 @@ from kikimimi.adapters.firestore.forgetting import delete_all
 from kikimimi.adapters.firestore.paths import CAPS, LLM_BUDGET, Paths, judgments
 from kikimimi.domain import caps as caps_policy
 from kikimimi.domain.caps import CapDecision
+from kikimimi.domain.erasure import ExportParts, MemberErase, PlaceErase
 from kikimimi.domain.model import ChannelKey, Decision
 
 CAP_ATTEMPTS = 20
@@ -75,15 +76,23 @@ class Caps:
         self._count(reads=2, writes=writes)
         return decision
 
-    def forget_caps(self, user_id: str) -> int:
+    def forget_member(self, who: MemberErase) -> dict[str, int]:
         """A collection-group query on the caps' `user` digest (its index is in Terraform)."""
-        digest = codec.cap_user_digest(user_id)
+        digest = codec.cap_user_digest(who.user_id)
         query = self._client.collection_group(CAPS).where(filter=FieldFilter("user", "==", digest))
         gone = delete_all(
             self._client, (s.reference for s in query.stream() if self._paths.owns(s.reference))
         )
         self._count(reads=max(1, gone), writes=gone)
-        return gone
+        return {"caps": gone}
+
+    def forget_place(self, where: PlaceErase) -> int:
+        """Nothing here: a place's caps and judgments go in Places' one pass (with its erase marker)."""
+        return 0
+
+    def export_member(self, who: MemberErase) -> ExportParts:
+        """Nothing to export: answer counts under a digest of the id, judgments, budgets (nobody's words)."""
+        return {}
 
     def cached_judgment(
         self, key: ChannelKey, digest: str, since: datetime, pool: str = ""

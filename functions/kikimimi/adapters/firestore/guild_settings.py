@@ -7,6 +7,7 @@ from typing import Any
 
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import GUILD_SETTINGS, Paths
+from kikimimi.domain.erasure import ExportParts, MemberErase, PlaceErase
 from kikimimi.domain.model import GuildSettings
 
 
@@ -50,3 +51,15 @@ class GuildSwitches:
         self._count(writes=1)
         ref.delete()
         return 1
+
+    def forget_member(self, who: MemberErase) -> dict[str, int]:
+        """Nothing here: a server's switches name no member."""
+        return {}
+
+    def forget_place(self, where: PlaceErase) -> int:
+        """Nothing here: the switches are the server's, not a place's (`forget_guild` erases them)."""
+        return 0
+
+    def export_member(self, who: MemberErase) -> ExportParts:
+        """Nothing to export: a server's switches."""
+        return {}

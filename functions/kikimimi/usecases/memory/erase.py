@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from kikimimi.domain.erasure import MemberErase
 from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory.forget import profile_topic
 from kikimimi.domain.memory.member_lines import (
@@ -161,7 +162,17 @@ def forget_user(
             counts["chunks"] += chunks
             counts["facts"] += facts
         counts["own_lines"] += _decision(deps, key, member)
-    counts["caps"] = deps.caps.forget_caps(user_id)
+    who = MemberErase(
+        guild_id,
+        user_id,
+        member,
+        frozenset(said_ids),
+        tuple(sorted(keys, key=lambda k: k.id)),
+        until,
+        bot or "",
+    )
+    for name, n in deps.caps.forget_member(who).items():  # the ports carrying the uniform erase
+        counts[name] += n
     if recall is not None:
         if guild_id:
             # Always afresh: its texts roll over weeks, past the chunks that could trace a word to them.

@@ -1,0 +1,38 @@
+"""What an erase hands each stored concept's port: the member to forget (gathered first), or the place."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from kikimimi.domain.memory.member_lines import Member
+from kikimimi.domain.model import ChannelKey
+
+# A port's part of a member's export: MemberExport's part names (usecases/memory/export.py) → its items.
+ExportParts = Mapping[str, tuple[object, ...]]
+
+
+@dataclass(frozen=True)
+class MemberErase:
+    """A member to forget in a guild (None: their direct messages): their names and words gathered first
+    (the bot's lines are matched against them), the ids of their messages, the places to look in, when
+    the tombstones expire, and the bot's id ("" when unknown)."""
+
+    guild_id: str | None
+    user_id: str
+    member: Member
+    message_ids: frozenset[str] = frozenset()
+    places: tuple[ChannelKey, ...] = ()
+    tombstone_until: datetime | None = None
+    bot_id: str = ""
+
+
+@dataclass(frozen=True)
+class PlaceErase:
+    """A place to forget: a channel and its threads (or one thread), `gone` when it was deleted."""
+
+    guild_id: str | None
+    channel_id: str
+    thread_id: str | None = None
+    gone: bool = False
