@@ -12,7 +12,8 @@ from kikimimi.adapters.firestore.guild_settings import guild_settings_from_doc, 
 from kikimimi.adapters.firestore.opt_outs import changed_doc, forgotten_doc, marks_of, opted_out_of
 from kikimimi.adapters.firestore.receptions import counted_doc, day_from_doc
 from kikimimi.domain.caps import CapDecision, CapState, decide
-from kikimimi.domain.erasure import ExportParts, MemberErase, PlaceErase
+from kikimimi.domain.erasure import MemberErase, PlaceErase
+from kikimimi.domain.member_export import ExportPart
 from kikimimi.domain.model import (
     ChannelKey,
     Decision,
@@ -63,9 +64,9 @@ class CapsTwin(StorePart):
         """Nothing here: a place's caps and judgments go in Places' one pass (with its erase marker)."""
         return 0
 
-    def export_member(self, who: MemberErase) -> ExportParts:
+    def export_member(self, who: MemberErase) -> ExportPart:
         """Nothing to export: answer counts under a digest of the id, judgments, budgets (nobody's words)."""
-        return {}
+        return ExportPart()
 
     def cached_judgment(
         self, key: ChannelKey, digest: str, since: datetime, pool: str = ""
@@ -224,6 +225,6 @@ class GuildSwitchesTwin(StorePart):
         """Nothing here: the switches are the server's, not a place's (`forget_guild` erases them)."""
         return 0
 
-    def export_member(self, who: MemberErase) -> ExportParts:
+    def export_member(self, who: MemberErase) -> ExportPart:
         """Nothing to export: a server's switches."""
-        return {}
+        return ExportPart()

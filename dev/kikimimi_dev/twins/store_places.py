@@ -11,7 +11,8 @@ from typing import Any
 from kikimimi.adapters.firestore.codec import intervention_doc_id, optional_utc, utc
 from kikimimi.adapters.firestore.places import TROUBLE_CHARS
 from kikimimi.domain.buffer_change import INTERVENED
-from kikimimi.domain.erasure import ExportParts, MemberErase, PlaceErase
+from kikimimi.domain.erasure import MemberErase, PlaceErase
+from kikimimi.domain.member_export import ExportPart
 from kikimimi.domain.memory.forget import intervention_without, line_matches
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import (
@@ -267,6 +268,6 @@ class GatewayMarksTwin(StorePart):
         """Nothing here: a gone place's mark goes in Places' one pass (a place that stays keeps it)."""
         return 0
 
-    def export_member(self, who: MemberErase) -> ExportParts:
+    def export_member(self, who: MemberErase) -> ExportPart:
         """Nothing to export: the last message id the gateway published per place."""
-        return {}
+        return ExportPart()

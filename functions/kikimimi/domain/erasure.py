@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
 from kikimimi.domain.memory.member_lines import Member
 from kikimimi.domain.model import ChannelKey
-
-# A port's part of a member's export: MemberExport's part names (usecases/memory/export.py) → its items.
-ExportParts = Mapping[str, tuple[object, ...]]
 
 
 @dataclass(frozen=True)

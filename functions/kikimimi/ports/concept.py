@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Protocol
 
-from kikimimi.domain.erasure import ExportParts, MemberErase, PlaceErase
+from kikimimi.domain.erasure import MemberErase, PlaceErase
+from kikimimi.domain.member_export import ExportPart
 
 
 class StoredConcept(Protocol):
@@ -21,6 +22,6 @@ class StoredConcept(Protocol):
         """Erase what the concept keeps of the place; how many documents went."""
         ...
 
-    def export_member(self, who: MemberErase) -> ExportParts:
-        """What the concept keeps of the member, by MemberExport's part names."""
+    def export_member(self, who: MemberErase) -> ExportPart:
+        """What the concept keeps of the member, under MemberExport's part names."""
         ...

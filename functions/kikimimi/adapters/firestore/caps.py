@@ -16,7 +16,8 @@ from kikimimi.adapters.firestore.forgetting import delete_all
 from kikimimi.adapters.firestore.paths import CAPS, LLM_BUDGET, Paths, judgments
 from kikimimi.domain import caps as caps_policy
 from kikimimi.domain.caps import CapDecision
-from kikimimi.domain.erasure import ExportParts, MemberErase, PlaceErase
+from kikimimi.domain.erasure import MemberErase, PlaceErase
+from kikimimi.domain.member_export import ExportPart
 from kikimimi.domain.model import ChannelKey, Decision
 
 CAP_ATTEMPTS = 20
@@ -90,9 +91,9 @@ class Caps:
         """Nothing here: a place's caps and judgments go in Places' one pass (with its erase marker)."""
         return 0
 
-    def export_member(self, who: MemberErase) -> ExportParts:
+    def export_member(self, who: MemberErase) -> ExportPart:
         """Nothing to export: answer counts under a digest of the id, judgments, budgets (nobody's words)."""
-        return {}
+        return ExportPart()
 
     def cached_judgment(
         self, key: ChannelKey, digest: str, since: datetime, pool: str = ""

@@ -8,7 +8,8 @@ from datetime import datetime
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import GATEWAY_MARKS, Paths
-from kikimimi.domain.erasure import ExportParts, MemberErase, PlaceErase
+from kikimimi.domain.erasure import MemberErase, PlaceErase
+from kikimimi.domain.member_export import ExportPart
 from kikimimi.domain.model import ChannelKey
 
 MARK_BATCH = 400  # Firestore commits at most 500 writes
@@ -61,6 +62,6 @@ class GatewayMarks:
         """Nothing here: a gone place's mark goes in Places' one pass (a place that stays keeps it)."""
         return 0
 
-    def export_member(self, who: MemberErase) -> ExportParts:
+    def export_member(self, who: MemberErase) -> ExportPart:
         """Nothing to export: the last message id the gateway published per place."""
-        return {}
+        return ExportPart()

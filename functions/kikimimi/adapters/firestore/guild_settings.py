@@ -7,7 +7,8 @@ from typing import Any
 
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import GUILD_SETTINGS, Paths
-from kikimimi.domain.erasure import ExportParts, MemberErase, PlaceErase
+from kikimimi.domain.erasure import MemberErase, PlaceErase
+from kikimimi.domain.member_export import ExportPart
 from kikimimi.domain.model import GuildSettings
 
 
@@ -60,6 +61,6 @@ class GuildSwitches:
         """Nothing here: the switches are the server's, not a place's (`forget_guild` erases them)."""
         return 0
 
-    def export_member(self, who: MemberErase) -> ExportParts:
+    def export_member(self, who: MemberErase) -> ExportPart:
         """Nothing to export: a server's switches."""
-        return {}
+        return ExportPart()

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from kikimimi.domain.member_export import FactPart, Line, Mention, ProfilePart, StandingPart
 from kikimimi.domain.memory.member_lines import Member, refers_to, sentences
 from kikimimi.domain.memory.model import SourceMatch, UserProfile
 from kikimimi.domain.memory.profile_notes import conversation_text, personality_texts, tag_texts
@@ -26,64 +27,18 @@ MAX_INTERVENTIONS = 200  # per place: what the bot did, kept about an hour
 NOTE_SCAN = 1000  # profiles last seen in a channel read for notes about the member
 NO_GUILD = "none"  # direct messages keep their profiles under this guild id
 _EVER = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-@dataclass(frozen=True)
-class Line:
-    """Words of theirs as a store keeps them: in which place (`channel` or `channel:thread`), when."""
-
-    place: str
-    at: datetime | None
-    text: str
-    message_id: str = ""
-
-
-@dataclass(frozen=True)
-class Mention:
-    """A sentence the bot wrote that names, addresses or quotes them (`kind` says where it is kept)."""
-
-    kind: str  # summary | mood | people | server_memory | profile_note | judgment_reason
-    place: str
-    text: str
-
-
-@dataclass(frozen=True)
-class ProfilePart:
-    """Their profile: how often they talked with the bot, where, recent topics, tags, a line on the last
-    conversation."""
-
-    display_name: str
-    exchanges: int
-    mentions_of_the_bot: int
-    channels: tuple[str, ...]
-    last_topic: tuple[str, ...]
-    tags: tuple[str, ...]
-    last_conversation: str
-    last_seen: datetime | None
-    last_interaction: datetime | None
-    personality: tuple[str, ...] = ()  # the reflection's few lines on how they are and talk
-
-
-@dataclass(frozen=True)
-class FactPart:
-    """A fact drawn from their messages (or naming them), as the bot may bring it up."""
-
-    place: str
-    fact: str
-    keywords: tuple[str, ...]
-    shareable: bool
-    created_at: datetime
-    updated_at: datetime
-    expires_at: datetime | None
-
-
-@dataclass(frozen=True)
-class StandingPart:
-    """Their switches in this server: opted out, opted in again, asked to be forgotten (when)."""
-
-    opted_out_at: datetime | None = None
-    opted_in_at: datetime | None = None
-    forgotten_at: datetime | None = None
+__all__ = [
+    "FORMAT",
+    "FactPart",
+    "Line",
+    "MemberExport",
+    "Mention",
+    "ProfilePart",
+    "StandingPart",
+    "as_data",
+    "export_json",
+    "export_member",
+]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,80 @@
+"""The parts of a member's export (usecases/memory/export.py assembles MemberExport from them): what a
+stored concept keeps of a member, as the member gets it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class Line:
+    """Words of theirs as a store keeps them: in which place (`channel` or `channel:thread`), when."""
+
+    place: str
+    at: datetime | None
+    text: str
+    message_id: str = ""
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A sentence the bot wrote that names, addresses or quotes them (`kind` says where it is kept)."""
+
+    kind: str  # summary | mood | people | server_memory | profile_note | judgment_reason
+    place: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ProfilePart:
+    """Their profile: how often they talked with the bot, where, recent topics, tags, a line on the last
+    conversation."""
+
+    display_name: str
+    exchanges: int
+    mentions_of_the_bot: int
+    channels: tuple[str, ...]
+    last_topic: tuple[str, ...]
+    tags: tuple[str, ...]
+    last_conversation: str
+    last_seen: datetime | None
+    last_interaction: datetime | None
+    personality: tuple[str, ...] = ()  # the reflection's few lines on how they are and talk
+
+
+@dataclass(frozen=True)
+class FactPart:
+    """A fact drawn from their messages (or naming them), as the bot may bring it up."""
+
+    place: str
+    fact: str
+    keywords: tuple[str, ...]
+    shareable: bool
+    created_at: datetime
+    updated_at: datetime
+    expires_at: datetime | None
+
+
+@dataclass(frozen=True)
+class StandingPart:
+    """Their switches in this server: opted out, opted in again, asked to be forgotten (when)."""
+
+    opted_out_at: datetime | None = None
+    opted_in_at: datetime | None = None
+    forgotten_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ExportPart:
+    """A stored concept's share of a member's export (`export_member` of its port): the parts it keeps,
+    each under MemberExport's name for it (the rest left empty)."""
+
+    buffered: tuple[Line, ...] = ()
+    pending_edits: tuple[Line, ...] = ()
+    profile: ProfilePart | None = None
+    facts: tuple[FactPart, ...] = ()
+    summary_lines: tuple[Line, ...] = ()
+    interventions: tuple[Line, ...] = ()
+    mentions: tuple[Mention, ...] = ()
+    standing: StandingPart | None = None
