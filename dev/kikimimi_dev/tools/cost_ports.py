@@ -37,6 +37,16 @@ def _one_write(_args: Arguments, _result: Any) -> Billing:
     return 0, 1, 0
 
 
+def _forget_member(args: Arguments, result: Any) -> Billing:
+    """A port's uniform erase of a member: Caps queries the member's cap documents everywhere, ReplyDrafts
+    reads each place's drafts (the ports that keep nothing of a member touch no document)."""
+    if "caps" in result:
+        return max(1, result["caps"]), 0, result["caps"]
+    if "snippets" in result:
+        return len(args["who"].places), 0, result["snippets"]
+    return 0, 0, 0
+
+
 def _query(_args: Arguments, result: Any) -> Billing:
     return max(1, len(result)), 0, 0  # a query that finds nothing still bills one read
 
@@ -125,8 +135,8 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "forget_guild_memory": lambda a, r: (max(1, int(r)), 0, int(r)),
     "guild_places": _query,
     "forget_guild": lambda a, r: (max(1, int(r)), 0, int(r)),
-    # A port's uniform erase of a member (Caps: the member's cap documents), billed by what went.
-    "forget_member": lambda a, r: (max(1, sum(r.values())), 0, sum(r.values())),
+    "forget_member": _forget_member,
+    "export_member": lambda a, r: (int(r.standing is not None and a["who"].guild_id is not None), 0, 0),
     "forget_reply_drafts": lambda a, r: (1, 0, int(r)),
     "drop_refs": lambda a, r: (1, int(bool(r)), 0),
     # Added alongside (their adapters' owners may refine): a guild's opt-outs.

@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 
 from kikimimi.adapters.firestore.codec import optional_utc, utc
 from kikimimi.domain.buffer_change import MESSAGE, UNTIMED, BufferChange
+from kikimimi.domain.erasure import MemberErase, PlaceErase
+from kikimimi.domain.member_export import ExportPart
 from kikimimi.domain.model import (
     ChannelKey,
     Message,
@@ -208,3 +210,15 @@ class WindowsTwin(StorePart):
             self._window_versions += 1
             self._windows[key.id] = (digest, self._window_versions, utc(expire_at))
             return str(self._window_versions)
+
+    def forget_member(self, who: MemberErase) -> dict[str, int]:
+        """Nothing of its own: each buffer write that takes a member's line clears the copy in its commit."""
+        return {}
+
+    def forget_place(self, where: PlaceErase) -> int:
+        """Nothing here: the copy goes (or is cleared beside the erase marker) in Places' one pass."""
+        return 0
+
+    def export_member(self, who: MemberErase) -> ExportPart:
+        """Nothing to export: a copy of the place's newest buffered lines (`buffered` holds theirs)."""
+        return ExportPart()

@@ -13,7 +13,7 @@ from kikimimi.adapters.firestore.opt_outs import changed_doc, forgotten_doc, mar
 from kikimimi.adapters.firestore.receptions import counted_doc, day_from_doc
 from kikimimi.domain.caps import CapDecision, CapState, decide
 from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import ExportPart
+from kikimimi.domain.member_export import ExportPart, StandingPart, standing
 from kikimimi.domain.model import (
     ChannelKey,
     Decision,
@@ -157,6 +157,18 @@ class ReceptionsTwin(StorePart):
             self.writes += gone
             return gone
 
+    def forget_member(self, who: MemberErase) -> dict[str, int]:
+        """Nothing here: per-day counts of how the bot's posts were received name nobody."""
+        return {}
+
+    def forget_place(self, where: PlaceErase) -> int:
+        """Nothing here: a place's reception counts go in Places' one pass (with its erase marker)."""
+        return 0
+
+    def export_member(self, who: MemberErase) -> ExportPart:
+        """Nothing to export: counts of how the bot's posts were received are nobody's words."""
+        return ExportPart()
+
 
 class OptOutsTwin(StorePart):
     """The OptOuts port on the store twin's state."""
@@ -192,6 +204,22 @@ class OptOutsTwin(StorePart):
             self.writes += 1
             self._opt_outs[guild_id] = changed
             return True
+
+    def forget_member(self, who: MemberErase) -> dict[str, int]:
+        """Nothing here: their marks stay (the forget marker, written before the erase, refuses their
+        lines in flight for FORGET_WINDOW)."""
+        return {}
+
+    def forget_place(self, where: PlaceErase) -> int:
+        """Nothing here: the marks are the guild's, not a place's."""
+        return 0
+
+    def export_member(self, who: MemberErase) -> ExportPart:
+        """Their standing in the guild (one read); a direct message has none (switches are per server)."""
+        if not who.guild_id:
+            return ExportPart(standing=StandingPart())
+        marks = self.member_marks(who.guild_id)
+        return ExportPart(standing=standing(marks, who.user_id))
 
 
 class GuildSwitchesTwin(StorePart):

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from kikimimi.domain.withheld import MemberMarks, member_digest
+
 
 @dataclass(frozen=True)
 class Line:
@@ -78,3 +80,12 @@ class ExportPart:
     interventions: tuple[Line, ...] = ()
     mentions: tuple[Mention, ...] = ()
     standing: StandingPart | None = None
+
+
+def standing(marks: MemberMarks, user_id: str) -> StandingPart:
+    """A member's switches among the guild's marks (the forget marker is kept by a digest, never the id)."""
+    return StandingPart(
+        opted_out_at=marks.opted_out.get(user_id),
+        opted_in_at=marks.opted_in.get(user_id),
+        forgotten_at=marks.forgotten.get(member_digest(user_id)),
+    )

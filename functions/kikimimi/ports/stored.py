@@ -118,7 +118,7 @@ class Buffer(Protocol):
         not_exported="a copy of the place's newest buffered lines: `buffered` holds theirs",
     )
 )
-class Windows(Protocol):
+class Windows(StoredConcept, Protocol):
     """Reads of a place's newest lines, and the shared copy of them every function keeps in step."""
 
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
@@ -188,7 +188,7 @@ class Interventions(Protocol):
         not_exported="the bot's reply until it is posted (minutes); `forget me` drops one naming them",
     )
 )
-class ReplyDrafts(Protocol):
+class ReplyDrafts(StoredConcept, Protocol):
     """Replies written but not posted yet, kept for their task's retries."""
 
     def reply_draft(self, key: ChannelKey, nonce: str) -> ReplyDraft | None:
@@ -320,7 +320,7 @@ class Caps(StoredConcept, Protocol):
         not_exported="per-day counts of how the bot's posts were received: nobody's words",
     )
 )
-class Receptions(Protocol):
+class Receptions(StoredConcept, Protocol):
     """How people received the bot's posts: counts per place and day."""
 
     def record_reception(
@@ -377,7 +377,7 @@ class GatewayMarks(StoredConcept, Protocol):
         exported=("standing",),
     )
 )
-class OptOuts(Protocol):
+class OptOuts(StoredConcept, Protocol):
     """Per guild, the members who opted out, opted back in, or asked to be forgotten."""
 
     def opted_out(self, guild_id: str) -> frozenset[str]:

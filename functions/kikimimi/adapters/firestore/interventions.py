@@ -18,7 +18,10 @@ from kikimimi.adapters.firestore.forgetting import delete_all, match_filter, rew
 from kikimimi.adapters.firestore.paths import INTERVENTIONS, REPLY_DRAFTS, Paths
 from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.buffer_change import INTERVENED
+from kikimimi.domain.erasure import MemberErase, PlaceErase
+from kikimimi.domain.member_export import ExportPart
 from kikimimi.domain.memory.forget import intervention_without
+from kikimimi.domain.memory.member_lines import refers_to
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, Intervention
 from kikimimi.domain.outgoing import ReplyDraft
@@ -150,3 +153,19 @@ class ReplyDrafts:
         )
         self._count(reads=max(1, len(snaps)), writes=gone)
         return gone
+
+    def forget_member(self, who: MemberErase) -> dict[str, int]:
+        """In each place looked in, a reply written but not posted yet that refers to the member goes (a
+        retry writes it again from what is left); counted with the snippets."""
+        gone = sum(
+            self.forget_reply_drafts(key, lambda d: refers_to(d.text, who.member)) for key in who.places
+        )
+        return {"snippets": gone}
+
+    def forget_place(self, where: PlaceErase) -> int:
+        """Nothing here: a place's drafts go in Places' one pass (with its erase marker)."""
+        return 0
+
+    def export_member(self, who: MemberErase) -> ExportPart:
+        """Nothing to export: the bot's reply until it is posted (minutes)."""
+        return ExportPart()

@@ -162,17 +162,11 @@ def forget_user(
             counts["chunks"] += chunks
             counts["facts"] += facts
         counts["own_lines"] += _decision(deps, key, member)
-    who = MemberErase(
-        guild_id,
-        user_id,
-        member,
-        frozenset(said_ids),
-        tuple(sorted(keys, key=lambda k: k.id)),
-        until,
-        bot or "",
-    )
-    for name, n in deps.caps.forget_member(who).items():  # the ports carrying the uniform erase
-        counts[name] += n
+    places = tuple(sorted(keys, key=lambda k: k.id))
+    who = MemberErase(guild_id, user_id, member, frozenset(said_ids), places, until, bot or "")
+    for port in (deps.drafts, deps.caps):  # the ports whose steps moved into their uniform erase
+        for name, n in port.forget_member(who).items():
+            counts[name] += n
     if recall is not None:
         if guild_id:
             # Always afresh: its texts roll over weeks, past the chunks that could trace a word to them.
@@ -208,7 +202,7 @@ def _others_notes(
 
 
 def _snippets(deps: Deps, key: ChannelKey, member: Member) -> int:
-    """The member's snippet lines, and the bot's that refer to them."""
+    """The member's snippet lines, and the bot's that refer to them (drafts: ReplyDrafts.forget_member)."""
     bot = deps.settings.bot_user_id
 
     def change(i: Any) -> Any:
@@ -217,9 +211,7 @@ def _snippets(deps: Deps, key: ChannelKey, member: Member) -> int:
     changed = deps.interventions.rewrite_interventions(key, SourceMatch(author_id=member.user_id), change)
     if bot:
         changed += deps.interventions.rewrite_interventions(key, SourceMatch(author_id=bot), change)
-    # A reply written but not posted yet (kept for its task's retries): one about the member goes, and a
-    # retry writes it again from what is left.
-    return changed + deps.drafts.forget_reply_drafts(key, lambda d: refers_to(d.text, member))
+    return changed
 
 
 def _memory(

@@ -11,12 +11,12 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from kikimimi.domain.erasure import MemberErase
 from kikimimi.domain.member_export import FactPart, Line, Mention, ProfilePart, StandingPart
 from kikimimi.domain.memory.member_lines import Member, refers_to, sentences
 from kikimimi.domain.memory.model import SourceMatch, UserProfile
 from kikimimi.domain.memory.profile_notes import conversation_text, personality_texts, tag_texts
 from kikimimi.domain.model import ChannelKey
-from kikimimi.domain.withheld import member_digest
 from kikimimi.ports import MemoryPorts, StorePorts
 
 FORMAT = "kikimimi-member-export/1"
@@ -112,7 +112,8 @@ def export_member(
         summary_lines=tuple(line for _, line in lines),
         interventions=_interventions(stores, keys, user_id),
         mentions=tuple(mentions),
-        standing=_standing(stores, guild_id, user_id),
+        standing=stores.opt_outs.export_member(MemberErase(guild_id, user_id, member)).standing
+        or StandingPart(),
     )
 
 
@@ -205,17 +206,6 @@ def _interventions(stores: StorePorts, keys: list[ChannelKey], user_id: str) -> 
         for i in stores.interventions.interventions_since(key, _EVER, MAX_INTERVENTIONS)
         for text, source, author in zip(i.context, i.source_ids, i.source_authors, strict=False)
         if author == user_id
-    )
-
-
-def _standing(stores: StorePorts, guild_id: str | None, user_id: str) -> StandingPart:
-    if not guild_id:
-        return StandingPart()  # switches are per server; a direct message has none
-    marks = stores.opt_outs.member_marks(guild_id)
-    return StandingPart(
-        opted_out_at=marks.opted_out.get(user_id),
-        opted_in_at=marks.opted_in.get(user_id),
-        forgotten_at=marks.forgotten.get(member_digest(user_id)),  # kept by a digest, never the id
     )
 
 
