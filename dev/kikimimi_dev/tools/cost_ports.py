@@ -10,6 +10,7 @@ assumptions.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 from collections import Counter, defaultdict, deque
@@ -21,12 +22,14 @@ from kikimimi.adapters.firestore.counting import count_reads
 from kikimimi.domain.grounding import WEB_SEARCH
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.ports import LLMRequest, LLMResult
+from kikimimi.ports.concept import StoredConcept
 
 # Gemini's implicit cache keeps recent prefixes: a prompt's stable part is the longest start it shares with
 # one of the last few prompts of its purpose (any channel: persona and instructions are the same).
 RECENT_PROMPTS = 16
 Billing = tuple[int, int, int]  # reads, writes, deletes
 Arguments = dict[str, Any]  # a port call's arguments by parameter name
+UNIFORM = frozenset(("forget_member", "forget_place", "export_member"))  # every port's (StoredConcept)
 
 
 def _one_read(_args: Arguments, _result: Any) -> Billing:
@@ -35,16 +38,6 @@ def _one_read(_args: Arguments, _result: Any) -> Billing:
 
 def _one_write(_args: Arguments, _result: Any) -> Billing:
     return 0, 1, 0
-
-
-def _forget_member(args: Arguments, result: Any) -> Billing:
-    """A port's uniform erase of a member: Caps queries the member's cap documents everywhere, ReplyDrafts
-    reads each place's drafts (the ports that keep nothing of a member touch no document)."""
-    if "caps" in result:
-        return max(1, result["caps"]), 0, result["caps"]
-    if "snippets" in result:
-        return len(args["who"].places), 0, result["snippets"]
-    return 0, 0, 0
 
 
 def _query(_args: Arguments, result: Any) -> Billing:
@@ -135,8 +128,9 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "forget_guild_memory": lambda a, r: (max(1, int(r)), 0, int(r)),
     "guild_places": _query,
     "forget_guild": lambda a, r: (max(1, int(r)), 0, int(r)),
-    "forget_member": _forget_member,
-    "export_member": lambda a, r: (int(r.standing is not None and a["who"].guild_id is not None), 0, 0),
+    # The uniform erase and export (StoredConcept) are billed by the port calls they make (UNIFORM), but
+    # where a twin reaches its state itself: Caps queries the member's cap documents in every place.
+    "Caps.forget_member": lambda a, r: (max(1, r["caps"]), 0, r["caps"]),
     "forget_reply_drafts": lambda a, r: (1, 0, int(r)),
     "drop_refs": lambda a, r: (1, int(bool(r)), 0),
     # Added alongside (their adapters' owners may refine): a guild's opt-outs.
@@ -294,8 +288,14 @@ class MeteredFirestore:
         self._inner, self._port, self._meter = inner, port, meter
 
     def __getattr__(self, name: str) -> Any:
+        bill = FIRESTORE_BILLING.get(f"{self._port.__name__}.{name}")
+        if bill is None and name in UNIFORM and StoredConcept in self._port.__mro__:
+            # Made of the port's own calls: run on this wrapper, so each of them is billed by its rule.
+            return functools.partial(getattr(type(self._inner), name), self)
         method = getattr(self._inner, name)
-        bill = FIRESTORE_BILLING[name]  # a new port method needs its billing rule: KeyError until then
+        bill = (
+            bill or FIRESTORE_BILLING[name]
+        )  # a new port method needs its billing rule: KeyError until then
         signature = inspect.signature(getattr(self._port, name))
 
         def call(*args: Any, **kwargs: Any) -> Any:
