@@ -3,10 +3,15 @@ stored concept keeps of a member, as the member gets it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
+from kikimimi.domain.model import ChannelKey, Intervention
 from kikimimi.domain.withheld import MemberMarks, member_digest
+
+MAX_INTERVENTIONS = 200  # per place: what the bot did, kept about a day
+EVER = datetime(1970, 1, 1, tzinfo=UTC)  # read since: every intervention still kept
 
 
 @dataclass(frozen=True)
@@ -88,4 +93,16 @@ def standing(marks: MemberMarks, user_id: str) -> StandingPart:
         opted_out_at=marks.opted_out.get(user_id),
         opted_in_at=marks.opted_in.get(user_id),
         forgotten_at=marks.forgotten.get(member_digest(user_id)),
+    )
+
+
+def intervention_lines(
+    key: ChannelKey, interventions: Iterable[Intervention], user_id: str
+) -> tuple[Line, ...]:
+    """The member's lines kept as the context of what the bot did (a reply, a reaction) right after them."""
+    return tuple(
+        Line(key.id, i.at, text, source)
+        for i in interventions
+        for text, source, author in zip(i.context, i.source_ids, i.source_authors, strict=False)
+        if author == user_id
     )

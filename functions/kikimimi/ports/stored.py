@@ -157,7 +157,7 @@ class Windows(StoredConcept, Protocol):
         exported=("interventions",),
     )
 )
-class Interventions(Protocol):
+class Interventions(StoredConcept, Protocol):
     """What the bot did in a place (its snippet of the conversation), kept a day."""
 
     def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:

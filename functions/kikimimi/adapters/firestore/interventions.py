@@ -19,9 +19,9 @@ from kikimimi.adapters.firestore.paths import INTERVENTIONS, REPLY_DRAFTS, Paths
 from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.buffer_change import INTERVENED
 from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import ExportPart
+from kikimimi.domain.member_export import EVER, MAX_INTERVENTIONS, ExportPart, intervention_lines
 from kikimimi.domain.memory.forget import intervention_without
-from kikimimi.domain.memory.member_lines import refers_to
+from kikimimi.domain.memory.member_lines import intervention_without_member, refers_to
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, Intervention
 from kikimimi.domain.outgoing import ReplyDraft
@@ -115,6 +115,31 @@ class Interventions:
             self._windows.clear(key)  # after the rewrites: a copy read after it holds none of the old
         self._count(reads=max(1, 2 * len(changed)), writes=len(changed) + 2 * int(bool(changed)))
         return len(changed)
+
+    def forget_member(self, who: MemberErase) -> dict[str, int]:
+        """In each place looked in, the member's snippet lines, and the bot's lines that refer to them."""
+
+        def change(i: Intervention) -> Intervention:
+            return intervention_without_member(i, who.member, who.bot_id)
+
+        changed = 0
+        for key in who.places:
+            changed += self.rewrite_interventions(key, SourceMatch(author_id=who.user_id), change)
+            if who.bot_id:
+                changed += self.rewrite_interventions(key, SourceMatch(author_id=who.bot_id), change)
+        return {"snippets": changed}
+
+    def forget_place(self, where: PlaceErase) -> int:
+        """Nothing here: a place's interventions go in Places' one pass (with its erase marker)."""
+        return 0
+
+    def export_member(self, who: MemberErase) -> ExportPart:
+        """In each place looked in, the member's lines kept with what the bot did right after them."""
+        lines = [
+            intervention_lines(key, self.interventions_since(key, EVER, MAX_INTERVENTIONS), who.user_id)
+            for key in who.places
+        ]
+        return ExportPart(interventions=tuple(line for place in lines for line in place))
 
 
 class ReplyDrafts:

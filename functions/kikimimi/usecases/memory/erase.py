@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from kikimimi.domain.erasure import MemberErase
 from kikimimi.domain.memory import policy as mp
@@ -17,7 +16,6 @@ from kikimimi.domain.memory.forget import profile_topic
 from kikimimi.domain.memory.member_lines import (
     Member,
     chunk_without_member,
-    intervention_without_member,
     refers_to,
     without_member,
 )
@@ -148,6 +146,8 @@ def forget_user(
             ]
             member = member.seen([x.author_name for x in lines], [x.text for x in lines])
             said_ids.update(x.message_id for x in lines)
+    places = tuple(sorted(keys, key=lambda k: k.id))  # a channel's key (no thread) sorts with its threads'
+    who = MemberErase(guild_id, user_id, member, frozenset(said_ids), places, until, bot)
     if bot:
         counts["own_lines"] += own_buffered(deps, guild_id, member, {m.id for m in buffered}, until)
     for message in buffered:
@@ -155,16 +155,14 @@ def forget_user(
     for edit in pending:  # an edit kept for a create still to come: a tombstone refuses that create too
         deps.buffer.delete_message(edit.key, edit.message_id, until)
         counts["pending_edits"] += 1
-    for key in sorted(keys, key=lambda k: k.id):  # a channel's key (no thread) sorts with its threads'
-        counts["snippets"] += _snippets(deps, key, member)
+    for key in places:
         if recall is not None:
             chunks, facts = _memory(deps, recall, key, guild_id, member)
             counts["chunks"] += chunks
             counts["facts"] += facts
         counts["own_lines"] += _decision(deps, key, member)
-    places = tuple(sorted(keys, key=lambda k: k.id))
-    who = MemberErase(guild_id, user_id, member, frozenset(said_ids), places, until, bot or "")
-    for port in (deps.drafts, deps.caps):  # the ports whose steps moved into their uniform erase
+    # The ports whose steps moved into their uniform erase: snippet lines, reply drafts, cap documents.
+    for port in (deps.interventions, deps.drafts, deps.caps):
         for name, n in port.forget_member(who).items():
             counts[name] += n
     if recall is not None:
@@ -198,19 +196,6 @@ def _others_notes(
                 changed += recall.profiles.rewrite_profiles(
                     guild_id, SourceMatch(author_id=profile.user_id), change
                 )
-    return changed
-
-
-def _snippets(deps: Deps, key: ChannelKey, member: Member) -> int:
-    """The member's snippet lines, and the bot's that refer to them (drafts: ReplyDrafts.forget_member)."""
-    bot = deps.settings.bot_user_id
-
-    def change(i: Any) -> Any:
-        return intervention_without_member(i, member, bot)
-
-    changed = deps.interventions.rewrite_interventions(key, SourceMatch(author_id=member.user_id), change)
-    if bot:
-        changed += deps.interventions.rewrite_interventions(key, SourceMatch(author_id=bot), change)
     return changed
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from kikimimi.domain.erasure import MemberErase
@@ -23,10 +23,8 @@ FORMAT = "kikimimi-member-export/1"
 EXPORT_BUFFERED = 2000  # buffered messages read (the buffer keeps minutes of them)
 EXPORT_EDITS = 500  # early edits read (kept minutes, until their message arrives)
 MAX_FACTS = 1000  # facts of a place read to find those naming the member (a place keeps far fewer)
-MAX_INTERVENTIONS = 200  # per place: what the bot did, kept about an hour
 NOTE_SCAN = 1000  # profiles last seen in a channel read for notes about the member
 NO_GUILD = "none"  # direct messages keep their profiles under this guild id
-_EVER = datetime(1970, 1, 1, tzinfo=UTC)
 __all__ = [
     "FORMAT",
     "FactPart",
@@ -101,6 +99,7 @@ def export_member(
         if (last := stores.places.channel_settings(key).last_decision) is not None
         and refers_to(last.reason, member)
     ]
+    who = MemberErase(guild_id, user_id, member, places=tuple(keys))
     return MemberExport(
         guild_id=guild_id,
         user_id=user_id,
@@ -110,10 +109,9 @@ def export_member(
         profile=None if profile is None else _profile(profile),
         facts=tuple(facts),
         summary_lines=tuple(line for _, line in lines),
-        interventions=_interventions(stores, keys, user_id),
+        interventions=stores.interventions.export_member(who).interventions,
         mentions=tuple(mentions),
-        standing=stores.opt_outs.export_member(MemberErase(guild_id, user_id, member)).standing
-        or StandingPart(),
+        standing=stores.opt_outs.export_member(who).standing or StandingPart(),
     )
 
 
@@ -196,17 +194,6 @@ def _memory_mentions(
                 if set(n.source_ids) & said or refers_to(n.text, member)
             ]
     return found
-
-
-def _interventions(stores: StorePorts, keys: list[ChannelKey], user_id: str) -> tuple[Line, ...]:
-    """Their lines kept as the context of what the bot did (a reply, a reaction) right after them."""
-    return tuple(
-        Line(key.id, i.at, text, source)
-        for key in keys
-        for i in stores.interventions.interventions_since(key, _EVER, MAX_INTERVENTIONS)
-        for text, source, author in zip(i.context, i.source_ids, i.source_authors, strict=False)
-        if author == user_id
-    )
 
 
 def as_data(export: MemberExport) -> dict[str, Any]:
