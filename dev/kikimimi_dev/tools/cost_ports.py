@@ -30,6 +30,8 @@ RECENT_PROMPTS = 16
 Billing = tuple[int, int, int]  # reads, writes, deletes
 Arguments = dict[str, Any]  # a port call's arguments by parameter name
 UNIFORM = frozenset(("forget_member", "forget_place", "export_member"))  # every port's (StoredConcept)
+# Uniform methods a port declares before it carries all three (billed the same way: by the calls they make).
+COMPOSED = frozenset(("Profiles.forget_member", "Profiles.forget_place"))
 
 
 def _one_read(_args: Arguments, _result: Any) -> Billing:
@@ -289,7 +291,8 @@ class MeteredFirestore:
 
     def __getattr__(self, name: str) -> Any:
         bill = FIRESTORE_BILLING.get(f"{self._port.__name__}.{name}")
-        if bill is None and name in UNIFORM and StoredConcept in self._port.__mro__:
+        uniform = StoredConcept in self._port.__mro__ or f"{self._port.__name__}.{name}" in COMPOSED
+        if bill is None and name in UNIFORM and uniform:
             # Made of the port's own calls: run on this wrapper, so each of them is billed by its rule.
             return functools.partial(getattr(type(self._inner), name), self)
         method = getattr(self._inner, name)

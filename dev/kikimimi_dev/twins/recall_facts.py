@@ -7,7 +7,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from kikimimi.adapters.firestore import profile_erase
 from kikimimi.adapters.firestore.codec import utc
+from kikimimi.domain.erasure import MemberErase, PlaceErase
 from kikimimi.domain.memory.keywords import query_values
 from kikimimi.domain.memory.model import (
     ChannelMemory,
@@ -191,6 +193,14 @@ class ProfilesTwin(RecallPart):
         with self._lock:
             self._count(reads=1, writes=1)
             return self._profiles.pop((guild_id, user_id), None) is not None
+
+    def forget_member(self, who: MemberErase) -> dict[str, int]:
+        """Other members' notes drawn from or naming the member, then their profile (profile_erase)."""
+        return profile_erase.forget_member(self, who)
+
+    def forget_place(self, where: PlaceErase) -> int:
+        """The place's channel, topics and notes out of the profiles (profile_erase)."""
+        return profile_erase.forget_place(self, where)
 
 
 class GuildHistoriesTwin(RecallPart):

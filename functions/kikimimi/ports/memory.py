@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, Protocol
 
+from kikimimi.domain.erasure import MemberErase, PlaceErase
 from kikimimi.domain.memory.model import (
     ChannelMemory,
     Chunk,
@@ -196,6 +197,17 @@ class Profiles(Protocol):
         ...
 
     def delete_profile(self, guild_id: str, user_id: str) -> bool: ...
+
+    def forget_member(self, who: MemberErase) -> dict[str, int]:
+        """Other members' notes drawn from the member's messages or naming them, then their profile
+        (last); {"notes": profiles changed, "profile": 1 when theirs went}. (Its export part is still
+        read by usecases/memory/export.py: the profile it reads first names the member.)"""
+        ...
+
+    def forget_place(self, where: PlaceErase) -> int:
+        """A thread: its topic and notes out of the profiles; a channel: every profile active in it loses
+        it, its last topic and its notes from it. How many profiles changed."""
+        ...
 
 
 @kept(

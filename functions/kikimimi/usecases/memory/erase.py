@@ -6,21 +6,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from kikimimi.domain.erasure import MemberErase
+from kikimimi.domain.erasure import NO_GUILD, PAGE, MemberErase, PlaceErase
 from kikimimi.domain.memory import policy as mp
-from kikimimi.domain.memory.forget import profile_topic
 from kikimimi.domain.memory.member_lines import (
     Member,
     chunk_without_member,
     refers_to,
     without_member,
 )
-from kikimimi.domain.memory.model import ChannelMemory, SourceMatch, UserProfile
-from kikimimi.domain.memory.profile_notes import notes_without_member, notes_without_place
+from kikimimi.domain.memory.model import ChannelMemory, SourceMatch
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.wire import ForgetRequested
 from kikimimi.domain.withheld import PendingEdit
@@ -34,13 +32,8 @@ from kikimimi.usecases.memory.rebuild import (
     schedule_rebuild,
 )
 
-PAGE = 500  # messages or profiles per query while a forget pages on
 MAX_FACTS = 1000  # facts of a place read to find those that name the member (a place keeps far fewer)
-NO_GUILD = "none"  # direct messages keep their profiles under this guild id (commit_summary)
 PLACE_GONE = ("channel_deleted", "thread_deleted")
-# Profiles last seen in a channel read to find notes that name a forgotten member or come from a
-# forgotten thread (notes drawn from the member's messages are found by id, without this bound).
-NOTE_SCAN = 1000
 
 
 def on_request(deps: Deps, request: ForgetRequested) -> str:
@@ -169,34 +162,8 @@ def forget_user(
         if guild_id:
             # Always afresh: its texts roll over weeks, past the chunks that could trace a word to them.
             schedule_guild_refresh(deps, guild_id, function)
-        counts["notes"] = _others_notes(recall, guild_id or NO_GUILD, keys, member, said_ids)
-        counts["profile"] = int(recall.profiles.delete_profile(guild_id or NO_GUILD, user_id))
+        counts.update(recall.profiles.forget_member(who))  # other members' notes, then their profile
     return counts
-
-
-def _others_notes(
-    recall: MemoryPorts, guild_id: str, keys: Iterable[ChannelKey], member: Member, said_ids: set[str]
-) -> int:
-    """Other members' profile notes drawn from the member's messages (found by their ids, `note_ids`)
-    or naming them (in the NOTE_SCAN profiles last seen in each of the places' channels)."""
-
-    def change(profile: UserProfile) -> UserProfile:
-        return notes_without_member(profile, member, said_ids)
-
-    changed = 0
-    for mid in sorted(said_ids):
-        changed += recall.profiles.rewrite_profiles(guild_id, SourceMatch(message_id=mid), change)
-    checked: set[str] = {member.user_id}
-    for channel_id in sorted({k.channel_id for k in keys}):
-        for profile in recall.profiles.channel_profiles(guild_id, channel_id, NOTE_SCAN):
-            if profile.user_id in checked:
-                continue
-            checked.add(profile.user_id)
-            if change(profile) != profile:
-                changed += recall.profiles.rewrite_profiles(
-                    guild_id, SourceMatch(author_id=profile.user_id), change
-                )
-    return changed
 
 
 def _memory(
@@ -319,58 +286,18 @@ def forget_channel(
     for key in keys:
         counts["documents"] += recall.chunks.forget_memory(key, entirely=gone)
         counts["memories"] += 1
-    profiles_guild = guild_id or NO_GUILD
-    if thread_id:  # the channel stays in the profiles: only a topic or notes drawn from the thread go
-        ids = {x.message_id for x in thread_lines}
-
-        def change(p: UserProfile) -> UserProfile:
-            return notes_without_place(_topic_without(p, ids), channel_id, thread_id)
-
-        authors = {x.author_id for x in thread_lines}
-        authors |= {
-            p.user_id
-            for p in recall.profiles.channel_profiles(profiles_guild, channel_id, NOTE_SCAN)
-            if change(p) != p
-        }
-        for author in sorted(authors):
-            counts["profiles"] += recall.profiles.rewrite_profiles(
-                profiles_guild, SourceMatch(author_id=author), change
-            )
-    else:
-        counts["profiles"] = _leave_channel(recall, profiles_guild, channel_id)
+    where = PlaceErase(
+        guild_id,
+        channel_id,
+        thread_id,
+        gone,
+        frozenset(x.message_id for x in thread_lines),
+        frozenset(x.author_id for x in thread_lines),
+    )
+    counts["profiles"] = recall.profiles.forget_place(where)
     if guild_id:
         schedule_guild_refresh(deps, guild_id, "ingest")
     return counts
-
-
-def _topic_without(profile: UserProfile, ids: set[str]) -> UserProfile:
-    return profile_topic(profile, []) if ids & set(profile.topic_ids) else profile
-
-
-def _leave_channel(recall: MemoryPorts, guild_id: str, channel_id: str) -> int:
-    """Every profile active in the channel loses it, its last topic and its notes from the channel, a
-    page at a time (a profile
-    changed no longer matches the query, so the next page is the next profiles)."""
-    changed, seen = 0, set()
-    while True:
-        page = [
-            p for p in recall.profiles.channel_profiles(guild_id, channel_id, PAGE) if p.user_id not in seen
-        ]
-        for profile in page:
-            seen.add(profile.user_id)
-            changed += recall.profiles.rewrite_profiles(
-                guild_id, SourceMatch(author_id=profile.user_id), _without_channel(channel_id)
-            )
-        if len(page) < PAGE:
-            return changed
-
-
-def _without_channel(channel_id: str) -> Callable[[UserProfile], UserProfile]:
-    def change(p: UserProfile) -> UserProfile:
-        kept = tuple(c for c in p.channels_active if c != channel_id)
-        return replace(notes_without_place(p, channel_id), channels_active=kept, last_topic=(), topic_ids=())
-
-    return change
 
 
 def forget_guild(deps: Deps, guild_id: str) -> dict[str, int]:
