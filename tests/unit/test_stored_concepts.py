@@ -39,7 +39,6 @@ def methods(port: type) -> list[str]:
 # Ports registered before the uniform erase, whose forget and export steps are still in erase.py and
 # export.py (issue 35): the list only shrinks; a port registered from now on carries the three methods.
 BEFORE_THE_UNIFORM_ERASE = {"Buffer", "Places", "Summaries", "Chunks", "Facts", "Profiles"}
-BEFORE_THE_UNIFORM_ERASE |= {"GuildHistories"}
 
 
 def test_every_collection_is_owned_by_exactly_one_port() -> None:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from kikimimi.domain.memory.member_lines import Member, refers_to, sentences
 from kikimimi.domain.model import ChannelKey, Intervention
 from kikimimi.domain.withheld import MemberMarks, member_digest
 
@@ -106,3 +107,8 @@ def intervention_lines(
         for text, source, author in zip(i.context, i.source_ids, i.source_authors, strict=False)
         if author == user_id
     )
+
+
+def naming(kind: str, place: str, text: str, member: Member) -> tuple[Mention, ...]:
+    """The sentences of a text the bot wrote that refer to the member, each a Mention."""
+    return tuple(Mention(kind, place, s.strip()) for s in sentences(text) if refers_to(s, member))

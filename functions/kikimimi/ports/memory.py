@@ -21,6 +21,7 @@ from kikimimi.domain.memory.model import (
 )
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.retention import Retention
+from kikimimi.ports.concept import StoredConcept
 from kikimimi.ports.stored import kept
 
 
@@ -218,7 +219,7 @@ class Profiles(Protocol):
         exported=("mentions",),
     )
 )
-class GuildHistories(Protocol):
+class GuildHistories(StoredConcept, Protocol):
     """A guild's long-term history and recent events."""
 
     def guild_memory(self, guild_id: str) -> GuildMemory | None: ...

@@ -12,8 +12,8 @@ from datetime import datetime
 from typing import Any
 
 from kikimimi.domain.erasure import MemberErase
-from kikimimi.domain.member_export import FactPart, Line, Mention, ProfilePart, StandingPart
-from kikimimi.domain.memory.member_lines import Member, refers_to, sentences
+from kikimimi.domain.member_export import FactPart, Line, Mention, ProfilePart, StandingPart, naming
+from kikimimi.domain.memory.member_lines import Member, refers_to
 from kikimimi.domain.memory.model import SourceMatch, UserProfile
 from kikimimi.domain.memory.profile_notes import conversation_text, personality_texts, tag_texts
 from kikimimi.domain.model import ChannelKey
@@ -158,11 +158,6 @@ def _facts(recall: MemoryPorts, keys: list[ChannelKey], member: Member) -> list[
     return found
 
 
-def _naming(kind: str, place: str, text: str, member: Member) -> list[Mention]:
-    """The sentences of a text the bot wrote that refer to the member, each a Mention."""
-    return [Mention(kind, place, s.strip()) for s in sentences(text) if refers_to(s, member)]
-
-
 def _memory_mentions(
     recall: MemoryPorts, guild_id: str | None, keys: list[ChannelKey], member: Member, said: set[str]
 ) -> list[Mention]:
@@ -171,15 +166,11 @@ def _memory_mentions(
     found: list[Mention] = []
     for key in keys:
         memory = recall.summaries.channel_memory(key)
-        found += _naming("summary", key.id, memory.summary, member)
-        found += _naming("mood", key.id, memory.mood, member)
+        found += naming("summary", key.id, memory.summary, member)
+        found += naming("mood", key.id, memory.mood, member)
         if any(refers_to(name, member) for name in memory.active_users):
             found.append(Mention("people", key.id, ", ".join(memory.active_users)))
-    server = recall.guild_history.guild_memory(guild_id) if guild_id else None
-    if server is not None:
-        found += _naming(
-            "server_memory", guild_id or "", f"{server.long_term}\n{server.recent_events}", member
-        )
+    found += recall.guild_history.export_member(MemberErase(guild_id, member.user_id, member)).mentions
     seen = {member.user_id}
     for channel_id in sorted({k.channel_id for k in keys}):
         for profile in recall.profiles.channel_profiles(guild_id or NO_GUILD, channel_id, NOTE_SCAN):
