@@ -9,8 +9,8 @@ from datetime import datetime
 
 from kikimimi.adapters.firestore import profile_erase
 from kikimimi.adapters.firestore.codec import utc
+from kikimimi.adapters.firestore.concept_erasure import GuildHistoriesErasure
 from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import ExportPart, naming
 from kikimimi.domain.memory.keywords import query_values
 from kikimimi.domain.memory.model import (
     ChannelMemory,
@@ -204,7 +204,7 @@ class ProfilesTwin(RecallPart):
         return profile_erase.forget_place(self, where)
 
 
-class GuildHistoriesTwin(RecallPart):
+class GuildHistoriesTwin(GuildHistoriesErasure, RecallPart):
     """The GuildHistories port on the recall twin's state."""
 
     def guild_memory(self, guild_id: str) -> GuildMemory | None:
@@ -225,22 +225,3 @@ class GuildHistoriesTwin(RecallPart):
             gone = len(profiles) + int(self._guilds.pop(guild_id, None) is not None)
             self._count(reads=max(1, gone), writes=gone)
             return gone
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Nothing erased here: the server's texts are written again from what is left (a refresh the use
-        case schedules, since it takes the LLM)."""
-        return {}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing erased here: the server's texts are written again without the place (the use case's
-        refresh)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """The sentences of the server's memory (history, recent events) that refer to the member (one
-        read); direct messages have none."""
-        server = self.guild_memory(who.guild_id) if who.guild_id else None
-        if server is None or not who.guild_id:
-            return ExportPart()
-        text = f"{server.long_term}\n{server.recent_events}"
-        return ExportPart(mentions=naming("server_memory", who.guild_id, text, who.member))

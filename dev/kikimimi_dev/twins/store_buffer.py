@@ -9,9 +9,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from kikimimi.adapters.firestore.codec import optional_utc, utc
+from kikimimi.adapters.firestore.concept_erasure import WindowsErasure
 from kikimimi.domain.buffer_change import MESSAGE, UNTIMED, BufferChange
-from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import ExportPart
 from kikimimi.domain.model import (
     ChannelKey,
     Message,
@@ -163,7 +162,7 @@ class BufferTwin(StorePart):
             return found[:limit]
 
 
-class WindowsTwin(StorePart):
+class WindowsTwin(WindowsErasure, StorePart):
     """The Windows port on the store twin's state."""
 
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
@@ -210,15 +209,3 @@ class WindowsTwin(StorePart):
             self._window_versions += 1
             self._windows[key.id] = (digest, self._window_versions, utc(expire_at))
             return str(self._window_versions)
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Nothing of its own: each buffer write that takes a member's line clears the copy in its commit."""
-        return {}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: the copy goes (or is cleared beside the erase marker) in Places' one pass."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Nothing to export: a copy of the place's newest buffered lines (`buffered` holds theirs)."""
-        return ExportPart()

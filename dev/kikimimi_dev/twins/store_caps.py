@@ -7,13 +7,18 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from kikimimi.adapters.firestore.codec import cap_user_doc_id, utc
+from kikimimi.adapters.firestore.concept_erasure import (
+    CapsErasure,
+    GuildSwitchesErasure,
+    OptOutsErasure,
+    ReceptionsErasure,
+)
 from kikimimi.adapters.firestore.counting import count_reads
 from kikimimi.adapters.firestore.guild_settings import guild_settings_from_doc, guild_settings_to_doc
 from kikimimi.adapters.firestore.opt_outs import changed_doc, forgotten_doc, marks_of, opted_out_of
 from kikimimi.adapters.firestore.receptions import counted_doc, day_from_doc
 from kikimimi.domain.caps import CapDecision, CapState, decide
-from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import ExportPart, StandingPart, standing
+from kikimimi.domain.erasure import MemberErase
 from kikimimi.domain.model import (
     ChannelKey,
     Decision,
@@ -24,7 +29,7 @@ from kikimimi.domain.withheld import MemberMarks
 from kikimimi_dev.twins.store_state import StorePart, _digest
 
 
-class CapsTwin(StorePart):
+class CapsTwin(CapsErasure, StorePart):
     """The Caps port on the store twin's state."""
 
     def reserve_answer(
@@ -59,14 +64,6 @@ class CapsTwin(StorePart):
             gone = sum(docs.pop(name, None) is not None for docs in self._caps.values())
             self.reads += max(1, gone)
             return {"caps": gone}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: a place's caps and judgments go in Places' one pass (with its erase marker)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Nothing to export: answer counts under a digest of the id, judgments, budgets (nobody's words)."""
-        return ExportPart()
 
     def cached_judgment(
         self, key: ChannelKey, digest: str, since: datetime, pool: str = ""
@@ -119,7 +116,7 @@ class CapsTwin(StorePart):
             return len(days)
 
 
-class ReceptionsTwin(StorePart):
+class ReceptionsTwin(ReceptionsErasure, StorePart):
     """The Receptions port on the store twin's state."""
 
     def record_reception(
@@ -157,20 +154,8 @@ class ReceptionsTwin(StorePart):
             self.writes += gone
             return gone
 
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Nothing here: per-day counts of how the bot's posts were received name nobody."""
-        return {}
 
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: a place's reception counts go in Places' one pass (with its erase marker)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Nothing to export: counts of how the bot's posts were received are nobody's words."""
-        return ExportPart()
-
-
-class OptOutsTwin(StorePart):
+class OptOutsTwin(OptOutsErasure, StorePart):
     """The OptOuts port on the store twin's state."""
 
     def opted_out(self, guild_id: str) -> frozenset[str]:
@@ -205,24 +190,8 @@ class OptOutsTwin(StorePart):
             self._opt_outs[guild_id] = changed
             return True
 
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Nothing here: their marks stay (the forget marker, written before the erase, refuses their
-        lines in flight for FORGET_WINDOW)."""
-        return {}
 
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: the marks are the guild's, not a place's."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Their standing in the guild (one read); a direct message has none (switches are per server)."""
-        if not who.guild_id:
-            return ExportPart(standing=StandingPart())
-        marks = self.member_marks(who.guild_id)
-        return ExportPart(standing=standing(marks, who.user_id))
-
-
-class GuildSwitchesTwin(StorePart):
+class GuildSwitchesTwin(GuildSwitchesErasure, StorePart):
     """The GuildSwitches port on the store twin's state."""
 
     def guild_settings(self, guild_id: str) -> GuildSettings:
@@ -244,15 +213,3 @@ class GuildSwitchesTwin(StorePart):
             gone = self._guild_settings.pop(guild_id, None) is not None
             self.writes += int(gone)
             return int(gone)
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Nothing here: a server's switches name no member."""
-        return {}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: the switches are the server's, not a place's (`forget_guild` erases them)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Nothing to export: a server's switches."""
-        return ExportPart()

@@ -9,12 +9,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from kikimimi.adapters.firestore.codec import intervention_doc_id, optional_utc, utc
+from kikimimi.adapters.firestore.concept_erasure import (
+    GatewayMarksErasure,
+    InterventionsErasure,
+    ReplyDraftsErasure,
+)
 from kikimimi.adapters.firestore.places import TROUBLE_CHARS
 from kikimimi.domain.buffer_change import INTERVENED
-from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import EVER, MAX_INTERVENTIONS, ExportPart, intervention_lines
 from kikimimi.domain.memory.forget import intervention_without, line_matches
-from kikimimi.domain.memory.member_lines import intervention_without_member, refers_to
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import (
     ChannelKey,
@@ -154,7 +156,7 @@ class PlacesTwin(StorePart):
             return gone
 
 
-class InterventionsTwin(StorePart):
+class InterventionsTwin(InterventionsErasure, StorePart):
     """The Interventions port on the store twin's state."""
 
     def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
@@ -215,33 +217,8 @@ class InterventionsTwin(StorePart):
             self.reads += max(1, len(found))  # as Firestore bills: a query reads at least one document
         return found
 
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """In each place looked in, the member's snippet lines, and the bot's lines that refer to them."""
 
-        def change(i: Intervention) -> Intervention:
-            return intervention_without_member(i, who.member, who.bot_id)
-
-        changed = 0
-        for key in who.places:
-            changed += self.rewrite_interventions(key, SourceMatch(author_id=who.user_id), change)
-            if who.bot_id:
-                changed += self.rewrite_interventions(key, SourceMatch(author_id=who.bot_id), change)
-        return {"snippets": changed}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: a place's interventions go in Places' one pass (with its erase marker)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """In each place looked in, the member's lines kept with what the bot did right after them."""
-        lines = [
-            intervention_lines(key, self.interventions_since(key, EVER, MAX_INTERVENTIONS), who.user_id)
-            for key in who.places
-        ]
-        return ExportPart(interventions=tuple(line for place in lines for line in place))
-
-
-class ReplyDraftsTwin(StorePart):
+class ReplyDraftsTwin(ReplyDraftsErasure, StorePart):
     """The ReplyDrafts port on the store twin's state."""
 
     def reply_draft(self, key: ChannelKey, nonce: str) -> ReplyDraft | None:
@@ -269,24 +246,8 @@ class ReplyDraftsTwin(StorePart):
             self.reads += max(1, len(found))
             return len(gone)
 
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """In each place looked in, a reply written but not posted yet that refers to the member goes (a
-        retry writes it again from what is left); counted with the snippets."""
-        gone = sum(
-            self.forget_reply_drafts(key, lambda d: refers_to(d.text, who.member)) for key in who.places
-        )
-        return {"snippets": gone}
 
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: a place's drafts go in Places' one pass (with its erase marker)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Nothing to export: the bot's reply until it is posted (minutes)."""
-        return ExportPart()
-
-
-class GatewayMarksTwin(StorePart):
+class GatewayMarksTwin(GatewayMarksErasure, StorePart):
     """The GatewayMarks port on the store twin's state."""
 
     def gateway_marks(self, keys: Sequence[ChannelKey]) -> dict[ChannelKey, str]:
@@ -301,15 +262,3 @@ class GatewayMarksTwin(StorePart):
             self.writes += len(marks)
             for key, message_id in marks.items():
                 self._gateway_marks[key.id] = (key, message_id, utc(expire_at))
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Nothing here: a place's last published message id is nobody's words."""
-        return {}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: a gone place's mark goes in Places' one pass (a place that stays keeps it)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Nothing to export: the last message id the gateway published per place."""
-        return ExportPart()

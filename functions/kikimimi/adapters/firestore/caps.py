@@ -11,19 +11,19 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_random_exponential
 
 from kikimimi.adapters.firestore import codec
+from kikimimi.adapters.firestore.concept_erasure import CapsErasure
 from kikimimi.adapters.firestore.counting import DocumentCounter, count_reads
 from kikimimi.adapters.firestore.forgetting import delete_all
 from kikimimi.adapters.firestore.paths import CAPS, LLM_BUDGET, Paths, judgments
 from kikimimi.domain import caps as caps_policy
 from kikimimi.domain.caps import CapDecision
-from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import ExportPart
+from kikimimi.domain.erasure import MemberErase
 from kikimimi.domain.model import ChannelKey, Decision
 
 CAP_ATTEMPTS = 20
 
 
-class Caps:
+class Caps(CapsErasure):
     """How much the bot may still answer and spend, counted where Firestore serializes the writers."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter, *, judgment_ttl: timedelta) -> None:
@@ -86,14 +86,6 @@ class Caps:
         )
         self._count(reads=max(1, gone), writes=gone)
         return {"caps": gone}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: a place's caps and judgments go in Places' one pass (with its erase marker)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Nothing to export: answer counts under a digest of the id, judgments, budgets (nobody's words)."""
-        return ExportPart()
 
     def cached_judgment(
         self, key: ChannelKey, digest: str, since: datetime, pool: str = ""

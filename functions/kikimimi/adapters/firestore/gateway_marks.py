@@ -6,16 +6,15 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from kikimimi.adapters.firestore import codec
+from kikimimi.adapters.firestore.concept_erasure import GatewayMarksErasure
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import GATEWAY_MARKS, Paths
-from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import ExportPart
 from kikimimi.domain.model import ChannelKey
 
 MARK_BATCH = 400  # Firestore commits at most 500 writes
 
 
-class GatewayMarks:
+class GatewayMarks(GatewayMarksErasure):
     """Read many marks at once; written on a timer and at shutdown, in batches."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
@@ -53,15 +52,3 @@ class GatewayMarks:
                 batch.set(collection.document(key.id), doc)
             batch.commit()
         self._count(writes=len(items))
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Nothing here: a place's last published message id is nobody's words."""
-        return {}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: a gone place's mark goes in Places' one pass (a place that stays keeps it)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Nothing to export: the last message id the gateway published per place."""
-        return ExportPart()

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from kikimimi.adapters.firestore.concept_erasure import GuildSwitchesErasure
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import GUILD_SETTINGS, Paths
-from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import ExportPart
 from kikimimi.domain.model import GuildSettings
 
 
@@ -26,7 +25,7 @@ def guild_settings_from_doc(doc: dict[str, Any] | None) -> GuildSettings:
     return GuildSettings(grounding=None if grounding is None else bool(grounding))
 
 
-class GuildSwitches:
+class GuildSwitches(GuildSwitchesErasure):
     """The per-server switches admins set: one document per guild."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
@@ -52,15 +51,3 @@ class GuildSwitches:
         self._count(writes=1)
         ref.delete()
         return 1
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Nothing here: a server's switches name no member."""
-        return {}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: the switches are the server's, not a place's (`forget_guild` erases them)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Nothing to export: a server's switches."""
-        return ExportPart()

@@ -11,11 +11,11 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import memory_codec as mc
 from kikimimi.adapters.firestore import profile_erase
+from kikimimi.adapters.firestore.concept_erasure import GuildHistoriesErasure
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.forgetting import delete_all, rewrite_each
 from kikimimi.adapters.firestore.paths import Paths
 from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import ExportPart, naming
 from kikimimi.domain.memory.model import GuildMemory, ProfileUpdate, SourceMatch, UserProfile
 
 
@@ -104,7 +104,7 @@ class Profiles:
         return profile_erase.forget_place(self, where)
 
 
-class GuildHistories:
+class GuildHistories(GuildHistoriesErasure):
     """Each guild's memory document (long-term history, recent events); forgetting it takes its profiles."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
@@ -130,22 +130,3 @@ class GuildHistories:
         guild.delete()
         self._count(reads=len(refs) + 1, writes=len(refs) + 1)
         return len(refs) + int(existed)
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Nothing erased here: the server's texts are written again from what is left (a refresh the use
-        case schedules, since it takes the LLM)."""
-        return {}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing erased here: the server's texts are written again without the place (the use case's
-        refresh)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """The sentences of the server's memory (history, recent events) that refer to the member (one
-        read); direct messages have none."""
-        server = self.guild_memory(who.guild_id) if who.guild_id else None
-        if server is None or not who.guild_id:
-            return ExportPart()
-        text = f"{server.long_term}\n{server.recent_events}"
-        return ExportPart(mentions=naming("server_memory", who.guild_id, text, who.member))

@@ -13,21 +13,19 @@ from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import codec
+from kikimimi.adapters.firestore.concept_erasure import InterventionsErasure, ReplyDraftsErasure
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.forgetting import delete_all, match_filter, rewrite_each
 from kikimimi.adapters.firestore.paths import INTERVENTIONS, REPLY_DRAFTS, Paths
 from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.buffer_change import INTERVENED
-from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import EVER, MAX_INTERVENTIONS, ExportPart, intervention_lines
 from kikimimi.domain.memory.forget import intervention_without
-from kikimimi.domain.memory.member_lines import intervention_without_member, refers_to
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, Intervention
 from kikimimi.domain.outgoing import ReplyDraft
 
 
-class Interventions:
+class Interventions(InterventionsErasure):
     """A place's interventions; every write moves its marker, and a rewrite clears the shared copy."""
 
     def __init__(
@@ -116,33 +114,8 @@ class Interventions:
         self._count(reads=max(1, 2 * len(changed)), writes=len(changed) + 2 * int(bool(changed)))
         return len(changed)
 
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """In each place looked in, the member's snippet lines, and the bot's lines that refer to them."""
 
-        def change(i: Intervention) -> Intervention:
-            return intervention_without_member(i, who.member, who.bot_id)
-
-        changed = 0
-        for key in who.places:
-            changed += self.rewrite_interventions(key, SourceMatch(author_id=who.user_id), change)
-            if who.bot_id:
-                changed += self.rewrite_interventions(key, SourceMatch(author_id=who.bot_id), change)
-        return {"snippets": changed}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: a place's interventions go in Places' one pass (with its erase marker)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """In each place looked in, the member's lines kept with what the bot did right after them."""
-        lines = [
-            intervention_lines(key, self.interventions_since(key, EVER, MAX_INTERVENTIONS), who.user_id)
-            for key in who.places
-        ]
-        return ExportPart(interventions=tuple(line for place in lines for line in place))
-
-
-class ReplyDrafts:
+class ReplyDrafts(ReplyDraftsErasure):
     """A place's reply drafts by nonce: created once, so racing attempts post the same text."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
@@ -178,19 +151,3 @@ class ReplyDrafts:
         )
         self._count(reads=max(1, len(snaps)), writes=gone)
         return gone
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """In each place looked in, a reply written but not posted yet that refers to the member goes (a
-        retry writes it again from what is left); counted with the snippets."""
-        gone = sum(
-            self.forget_reply_drafts(key, lambda d: refers_to(d.text, who.member)) for key in who.places
-        )
-        return {"snippets": gone}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: a place's drafts go in Places' one pass (with its erase marker)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Nothing to export: the bot's reply until it is posted (minutes)."""
-        return ExportPart()

@@ -17,10 +17,9 @@ from typing import Any
 from google.cloud import firestore
 
 from kikimimi.adapters.firestore.codec import utc
+from kikimimi.adapters.firestore.concept_erasure import OptOutsErasure
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import OPT_OUTS, Paths
-from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import ExportPart, StandingPart, standing
 from kikimimi.domain.withheld import FORGET_WINDOW, MemberMarks, member_digest
 
 ORDER_WINDOW = timedelta(days=7)  # Pub/Sub keeps an unacknowledged envelope at most this long
@@ -81,7 +80,7 @@ def forgotten_doc(
     return {**dict(doc or {}), "guild_id": guild_id, FORGOTTEN: forgotten}
 
 
-class OptOuts:
+class OptOuts(OptOutsErasure):
     """The opt-out list of each guild: read whole, changed in a transaction."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
@@ -125,19 +124,3 @@ class OptOuts:
         applied = bool(run(self._client.transaction()))
         self._count(reads=1, writes=int(applied))
         return applied
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Nothing here: their marks stay (the forget marker, written before the erase, refuses their
-        lines in flight for FORGET_WINDOW)."""
-        return {}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: the marks are the guild's, not a place's."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Their standing in the guild (one read); a direct message has none (switches are per server)."""
-        if not who.guild_id:
-            return ExportPart(standing=StandingPart())
-        marks = self.member_marks(who.guild_id)
-        return ExportPart(standing=standing(marks, who.user_id))

@@ -16,11 +16,10 @@ from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore.codec import utc
+from kikimimi.adapters.firestore.concept_erasure import ReceptionsErasure
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.forgetting import delete_all
 from kikimimi.adapters.firestore.paths import RECEPTIONS, Paths
-from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import ExportPart
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.reception import ReceptionDay, TalkativenessChange
 
@@ -86,7 +85,7 @@ def day_from_doc(doc: Mapping[str, Any]) -> ReceptionDay:
     )
 
 
-class Receptions:
+class Receptions(ReceptionsErasure):
     """A place's reception counts: one document per day, counted in a transaction."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
@@ -134,15 +133,3 @@ class Receptions:
         gone = delete_all(self._client, self._days(ChannelKey(channel_id)).list_documents())
         self._count(reads=max(1, gone), writes=gone)
         return gone
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Nothing here: per-day counts of how the bot's posts were received name nobody."""
-        return {}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: a place's reception counts go in Places' one pass (with its erase marker)."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Nothing to export: counts of how the bot's posts were received are nobody's words."""
-        return ExportPart()

@@ -13,11 +13,10 @@ from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import codec
+from kikimimi.adapters.firestore.concept_erasure import WindowsErasure
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import Paths
 from kikimimi.domain.buffer_change import BufferChange
-from kikimimi.domain.erasure import MemberErase, PlaceErase
-from kikimimi.domain.member_export import ExportPart
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.window_digest import InterventionsHeld, WindowDigest
 
@@ -94,7 +93,7 @@ def _intervention(intervention: Any) -> dict[str, Any]:
     return doc
 
 
-class Windows:
+class Windows(WindowsErasure):
     """Read and conditionally write a place's shared copy; the erasers clear it through `clear`."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
@@ -172,18 +171,6 @@ class Windows:
         found = [codec.change_from_doc(snap.id, snap.to_dict() or {}) for snap in query.stream()]
         self._count(reads=max(1, len(found)))
         return sorted(found, key=lambda c: (c.changed_at, c.doc_id))
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Nothing of its own: each buffer write that takes a member's line clears the copy in its commit."""
-        return {}
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """Nothing here: the copy goes (or is cleared beside the erase marker) in Places' one pass."""
-        return 0
-
-    def export_member(self, who: MemberErase) -> ExportPart:
-        """Nothing to export: a copy of the place's newest buffered lines (`buffered` holds theirs)."""
-        return ExportPart()
 
 
 def _version(update_time: Any) -> str:
