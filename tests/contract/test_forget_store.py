@@ -18,6 +18,7 @@ from kikimimi.domain.memory.model import (
     Fact,
     GuildMemory,
     ProfileUpdate,
+    Reflection,
     SourceMatch,
 )
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Intervention, Message, ResponseType
@@ -353,8 +354,8 @@ def test_a_forget_stops_a_summary_and_a_reflection_that_read_before_it(pair: Pai
         "delete": [],
         "fact_delta": 1,
     }
-    assert pair.recall.facts.commit_reflection(KEY, 0, expected_epoch=stale, **args) is False
-    assert pair.recall.facts.commit_reflection(KEY, 0, expected_epoch=stale + 1, **args) is True
+    assert pair.recall.facts.commit_reflection(KEY, 0, Reflection(**args), expected_epoch=stale) is False
+    assert pair.recall.facts.commit_reflection(KEY, 0, Reflection(**args), expected_epoch=stale + 1) is True
     assert pair.recall.summaries.channel_memory(KEY).summary == "summary 1"
 
 
@@ -387,12 +388,7 @@ def test_facts_are_found_by_message_author_or_named_source(pair: Pair) -> None:
     assert pair.recall.facts.commit_reflection(
         KEY,
         0,
-        reflected_seq=1,
-        reflected_total=2,
-        at=T0,
-        save=save,
-        delete=[],
-        fact_delta=3,
+        Reflection(reflected_seq=1, reflected_total=2, at=T0, save=save, delete=[], fact_delta=3),
         expected_epoch=memory.epoch,
     )
     assert [f.id for f in pair.recall.facts.facts_citing(KEY, SourceMatch(message_id="m2"))] == ["f1", "f2"]
@@ -433,12 +429,14 @@ def test_forgetting_a_places_memory_keeps_only_its_counters(pair: Pair) -> None:
     assert pair.recall.facts.commit_reflection(
         KEY,
         0,
-        reflected_seq=1,
-        reflected_total=2,
-        at=T0,
-        save=[fact("f1", ("m1",), ("u1",))],
-        delete=[],
-        fact_delta=1,
+        Reflection(
+            reflected_seq=1,
+            reflected_total=2,
+            at=T0,
+            save=[fact("f1", ("m1",), ("u1",))],
+            delete=[],
+            fact_delta=1,
+        ),
     )
     assert pair.recall.summaries.places("100") == [KEY]
     assert pair.recall.chunks.forget_memory(KEY) == 2
@@ -506,12 +504,14 @@ def test_the_twins_state_lists_the_documents_firestore_holds(firestore_client: A
         pair.recall.facts.commit_reflection(
             KEY,
             0,
-            reflected_seq=1,
-            reflected_total=2,
-            at=T0,
-            save=[fact("f1", ("m1",), ("u1",))],
-            delete=[],
-            fact_delta=1,
+            Reflection(
+                reflected_seq=1,
+                reflected_total=2,
+                at=T0,
+                save=[fact("f1", ("m1",), ("u1",))],
+                delete=[],
+                fact_delta=1,
+            ),
             expected_epoch=memory.epoch,
         )
         pair.recall.guild_history.save_guild_memory(GuildMemory("g1", long_term="ships on fridays"))

@@ -23,6 +23,7 @@ from kikimimi.domain.memory.model import (
     ProfileNote,
     ProfileNotes,
     ProfileUpdate,
+    Reflection,
 )
 from kikimimi.domain.model import ChannelKey, Intervention, LastDecision, Message, ResponseType
 from kikimimi.ports import RETENTIONS
@@ -144,7 +145,11 @@ def remembered(place: Place, store: Any, recall: Any) -> None:
         ),
     ]
     assert recall.facts.commit_reflection(
-        key, 0, reflected_seq=1, reflected_total=2, at=NOW, save=facts, delete=(), fact_delta=2, notes=notes
+        key,
+        0,
+        Reflection(
+            reflected_seq=1, reflected_total=2, at=NOW, save=facts, delete=(), fact_delta=2, notes=notes
+        ),
     )
     recall.guild_history.save_guild_memory(
         GuildMemory(g, long_term="bob bakes bread.", recent_events="alice moved north.")

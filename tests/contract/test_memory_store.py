@@ -16,6 +16,7 @@ from kikimimi.domain.memory.model import (
     GuildChannel,
     GuildMemory,
     ProfileUpdate,
+    Reflection,
 )
 from kikimimi.domain.model import ChannelKey, Message
 from tests.fixtures.stored import (
@@ -129,12 +130,14 @@ def reflect(
     return pair.recall.facts.commit_reflection(
         key,
         expected,
-        reflected_seq=seq,
-        reflected_total=total,
-        at=T0,
-        save=save,
-        delete=list(delete),
-        fact_delta=len(save) - len(delete),
+        Reflection(
+            reflected_seq=seq,
+            reflected_total=total,
+            at=T0,
+            save=save,
+            delete=list(delete),
+            fact_delta=len(save) - len(delete),
+        ),
     )
 
 
@@ -274,12 +277,14 @@ def test_the_memory_command_prints_what_the_emulator_holds(
     recall.facts.commit_reflection(
         KEY,
         0,
-        reflected_seq=1,
-        reflected_total=20,
-        at=T0,
-        save=[fact("fa", (1.0, 0.0, 0.0))],
-        delete=[],
-        fact_delta=1,
+        Reflection(
+            reflected_seq=1,
+            reflected_total=20,
+            at=T0,
+            save=[fact("fa", (1.0, 0.0, 0.0))],
+            delete=[],
+            fact_delta=1,
+        ),
     )
     recall.guild_history.save_guild_memory(
         GuildMemory("g1", "long history", "recent news", (GuildChannel("100"),), T0)

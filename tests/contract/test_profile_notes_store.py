@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.domain.memory.model import ProfileNote, ProfileNotes, SourceMatch
+from kikimimi.domain.memory.model import ProfileNote, ProfileNotes, Reflection, SourceMatch
 from kikimimi.domain.memory.profile_notes import notes_without_source
 from tests.contract.test_memory_store import KEY, T0, Pair, chunk, pair, summary, update
 
@@ -21,14 +21,8 @@ def reflect_with(pair: Pair, expected: int, notes: list[ProfileNotes], epoch: in
     return pair.recall.facts.commit_reflection(
         KEY,
         expected,
-        reflected_seq=1,
-        reflected_total=20,
-        at=T0,
-        save=[],
-        delete=[],
-        fact_delta=0,
+        Reflection(reflected_seq=1, reflected_total=20, at=T0, save=[], delete=[], fact_delta=0, notes=notes),
         expected_epoch=epoch,
-        notes=notes,
     )
 
 

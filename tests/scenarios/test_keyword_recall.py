@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from kikimimi.domain.memory.keywords import extract_keywords
-from kikimimi.domain.memory.model import Fact
+from kikimimi.domain.memory.model import Fact, Reflection
 from kikimimi.domain.memory.ranking import cosine, decay, fact_id
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import ForgetRequested
@@ -55,7 +55,9 @@ def stored(facts: list[Fact]) -> tuple[InMemoryRecall, Deps]:
     store = InMemoryStore()
     memory = InMemoryRecall(store)
     memory.facts.commit_reflection(
-        KEY, 0, reflected_seq=1, reflected_total=20, at=NOW, save=facts, delete=(), fact_delta=len(facts)
+        KEY,
+        0,
+        Reflection(reflected_seq=1, reflected_total=20, at=NOW, save=facts, delete=(), fact_delta=len(facts)),
     )
     deps = twin_deps(Settings(enabled_channels=("*",)), store=store, recall=memory, embedder=EMBED)
     return memory, deps

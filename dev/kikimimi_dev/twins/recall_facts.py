@@ -16,7 +16,7 @@ from kikimimi.domain.memory.model import (
     ChannelMemory,
     Fact,
     GuildMemory,
-    ProfileNotes,
+    Reflection,
     SourceMatch,
     UserProfile,
 )
@@ -30,21 +30,10 @@ class FactsTwin(RecallPart):
     """The Facts port on the recall twin's state."""
 
     def commit_reflection(
-        self,
-        key: ChannelKey,
-        expected_reflect_seq: int,
-        *,
-        reflected_seq: int,
-        reflected_total: int,
-        at: datetime,
-        save: Sequence[Fact],
-        delete: Sequence[str],
-        fact_delta: int,
-        expected_epoch: int | None = None,
-        notes: Sequence[ProfileNotes] = (),
+        self, key: ChannelKey, expected_reflect_seq: int, r: Reflection, *, expected_epoch: int | None = None
     ) -> bool:
         with self._lock:
-            self._count(reads=1 + len(notes))
+            self._count(reads=1 + len(r.notes))
             current = self._channels.get(key.id, ChannelMemory(key=key))
             if current.reflect_seq != expected_reflect_seq:
                 return False
@@ -52,25 +41,25 @@ class FactsTwin(RecallPart):
                 return False
             guild = current.guild_id or "none"
             noted = 0
-            for note in notes:  # a profile that does not exist (forgotten meanwhile) is not created
+            for note in r.notes:  # a profile that does not exist (forgotten meanwhile) is not created
                 pk = _profile_key(guild, note.user_id)
                 if pk in self._profiles:
                     self._profiles[pk] = with_notes(self._profiles[pk], note)
                     noted += 1
             facts = self._facts.setdefault(key.id, {})
-            for fact_id in delete:
+            for fact_id in r.delete:
                 facts.pop(fact_id, None)
-            for fact in save:
+            for fact in r.save:
                 facts[fact.id] = fact
             self._channels[key.id] = replace(
                 current,
                 reflect_seq=current.reflect_seq + 1,
-                reflected_seq=reflected_seq,
-                reflected_total=reflected_total,
-                reflected_at=utc(at),
-                fact_count=max(0, current.fact_count + fact_delta),
+                reflected_seq=r.reflected_seq,
+                reflected_total=r.reflected_total,
+                reflected_at=utc(r.at),
+                fact_count=max(0, current.fact_count + r.fact_delta),
             )
-            self._count(writes=1 + len(save) + len(delete) + noted)
+            self._count(writes=1 + len(r.save) + len(r.delete) + noted)
             return True
 
     def nearest_facts(self, key: ChannelKey, vector: Sequence[float], limit: int) -> list[Fact]:

@@ -14,8 +14,8 @@ from kikimimi.domain.memory.model import (
     Chunk,
     Fact,
     GuildMemory,
-    ProfileNotes,
     ProfileUpdate,
+    Reflection,
     SourceMatch,
     UserProfile,
 )
@@ -122,18 +122,7 @@ class Facts(Protocol):
     """What reflection drew from the chunks: facts with their embeddings and retention."""
 
     def commit_reflection(
-        self,
-        key: ChannelKey,
-        expected_reflect_seq: int,
-        *,
-        reflected_seq: int,
-        reflected_total: int,
-        at: datetime,
-        save: Sequence[Fact],
-        delete: Sequence[str],
-        fact_delta: int,
-        expected_epoch: int | None = None,
-        notes: Sequence[ProfileNotes] = (),
+        self, key: ChannelKey, expected_reflect_seq: int, r: Reflection, *, expected_epoch: int | None = None
     ) -> bool:
         """Atomically save facts, drop evicted ones, merge the notes into the profiles of the place's
         guild (`profile_notes.with_notes`; a profile that does not exist is not created), advance the

@@ -18,7 +18,7 @@ from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.forgetting import match_filter
 from kikimimi.adapters.firestore.paths import Paths
 from kikimimi.domain.memory.keywords import query_values
-from kikimimi.domain.memory.model import Fact, ProfileNotes, SourceMatch
+from kikimimi.domain.memory.model import Fact, Reflection, SourceMatch
 from kikimimi.domain.memory.profile_notes import with_notes
 from kikimimi.domain.model import ChannelKey
 
@@ -32,18 +32,7 @@ class Facts:
         self._count = counter.add
 
     def commit_reflection(
-        self,
-        key: ChannelKey,
-        expected_reflect_seq: int,
-        *,
-        reflected_seq: int,
-        reflected_total: int,
-        at: datetime,
-        save: Sequence[Fact],
-        delete: Sequence[str],
-        fact_delta: int,
-        expected_epoch: int | None = None,
-        notes: Sequence[ProfileNotes] = (),
+        self, key: ChannelKey, expected_reflect_seq: int, r: Reflection, *, expected_epoch: int | None = None
     ) -> bool:
         ref = self._paths.memory(key)
         facts = self._paths.facts(key)
@@ -61,7 +50,7 @@ class Facts:
             # reflection read is never undone, and a profile forgotten meanwhile is not created again.
             guild = current.guild_id or "none"
             profiles = []
-            for note in notes:
+            for note in r.notes:
                 profile_ref = self._paths.profiles(guild).document(note.user_id)
                 snap = profile_ref.get(transaction=tx)
                 if snap.exists:
@@ -70,9 +59,9 @@ class Facts:
             for profile_ref, profile in profiles:
                 tx.update(profile_ref, mc.notes_to_doc(profile))
             noted[0] = len(profiles)
-            for fact_id in delete:
+            for fact_id in r.delete:
                 tx.delete(facts.document(fact_id))
-            for fact in save:
+            for fact in r.save:
                 tx.set(facts.document(fact.id), mc.fact_to_doc(key, fact, Vector(list(fact.embedding))))
             tx.set(
                 ref,
@@ -80,19 +69,19 @@ class Facts:
                     "channel_id": key.channel_id,
                     "thread_id": key.thread_id,
                     "reflect_seq": current.reflect_seq + 1,
-                    "reflected_seq": reflected_seq,
-                    "reflected_total": reflected_total,
-                    "reflected_at": codec.utc(at),
-                    "fact_count": max(0, current.fact_count + fact_delta),
+                    "reflected_seq": r.reflected_seq,
+                    "reflected_total": r.reflected_total,
+                    "reflected_at": codec.utc(r.at),
+                    "fact_count": max(0, current.fact_count + r.fact_delta),
                 },
                 merge=True,
             )
             return True
 
-        self._count(reads=1 + len(notes))
+        self._count(reads=1 + len(r.notes))
         done = bool(run(self._client.transaction()))
         if done:
-            self._count(writes=1 + len(save) + len(delete) + noted[0])
+            self._count(writes=1 + len(r.save) + len(r.delete) + noted[0])
         return done
 
     def nearest_facts(self, key: ChannelKey, vector: Sequence[float], limit: int) -> list[Fact]:

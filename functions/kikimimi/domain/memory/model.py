@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -100,6 +101,20 @@ class ProfileNotes:
     tags: tuple[ProfileNote, ...] = ()
     last_conversation: ProfileNote | None = None
     personality: tuple[ProfileNote, ...] = ()
+
+
+@dataclass(frozen=True)
+class Reflection:
+    """One reflection's outcome, committed at once: the facts saved and evicted, the change in the fact
+    count, the profile notes, and the watermark it advances (the last chunk read, lines read so far, when)."""
+
+    reflected_seq: int
+    reflected_total: int
+    at: datetime
+    save: Sequence[Fact] = ()
+    delete: Sequence[str] = ()
+    fact_delta: int = 0
+    notes: Sequence[ProfileNotes] = ()
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from kikimimi.domain.memory import policy as mp
 from kikimimi.domain.memory import ranking as fr
 from kikimimi.domain.memory.forget import sources_of
 from kikimimi.domain.memory.keywords import extract_keywords, merge_keywords
-from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine, Fact, ProfileNotes
+from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine, Fact, ProfileNotes, Reflection
 from kikimimi.domain.memory.profile_notes import notes_of
 from kikimimi.domain.memory.prompt_context import reflect_context
 from kikimimi.domain.memory.schema import (
@@ -161,14 +161,16 @@ def _commit(
     return deps.memory.facts.commit_reflection(
         key,
         memory.reflect_seq,
-        reflected_seq=chunks[-1].seq,
-        reflected_total=memory.reflected_total + sum(len(chunk.lines) for chunk in chunks),
-        at=now,
-        save=list(outcome.save.values()),
-        delete=evict,
-        fact_delta=outcome.added - len(evict),
+        Reflection(
+            reflected_seq=chunks[-1].seq,
+            reflected_total=memory.reflected_total + sum(len(chunk.lines) for chunk in chunks),
+            at=now,
+            save=list(outcome.save.values()),
+            delete=evict,
+            fact_delta=outcome.added - len(evict),
+            notes=notes,
+        ),
         expected_epoch=memory.epoch,
-        notes=notes,
     )
 
 
