@@ -92,9 +92,9 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "chunks_after": _query,
     # Each profile note reads its profile in the transaction and (at most) writes it.
     "commit_reflection": lambda a, r: (
-        (1 + len(a.get("notes", ())), 1 + len(a["save"]) + len(a.get("notes", ())), len(a["delete"]))
+        (1 + len(a["r"].notes), 1 + len(a["r"].save) + len(a["r"].notes), len(a["r"].delete))
         if r
-        else (1 + len(a.get("notes", ())), 0, 0)
+        else (1 + len(a["r"].notes), 0, 0)
     ),
     "nearest_facts": _query,
     "keyword_facts": _query,
