@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi.domain.buffer_change import DELETED, ERASED, INTERVENED, MESSAGE, PENDING_EDIT
+from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.memory.forget import intervention_without
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
@@ -99,14 +100,16 @@ def test_every_write_of_a_buffer_document_is_a_change_in_commit_order(
 def test_an_erase_leaves_its_marker_a_gone_place_none(store: CountedStore) -> None:
     store.buffer.add_message(message(1), UNTIL)
     mark = store.windows.buffer_changes(KEY, None, 1)[-1].changed_at
-    assert store.places.forget_place("100") >= 1
+    assert store.places.forget_place(PlaceErase(None, "100")) >= 1
     assert states(store.windows.buffer_changes(KEY, mark, 10)) == [("erased", ERASED)]
     assert store.windows.recent_messages(KEY, SINCE, 10) == []  # no window query returns a marker
     assert store.buffer.buffered_by("g1", "u1", 10) == []
     store.buffer.add_message(message(2), UNTIL)
     assert states(store.windows.buffer_changes(KEY, mark, 10)) == [("erased", ERASED), ("0002", MESSAGE)]
 
-    assert store.places.forget_place("100", settings=True) >= 1  # the place is gone: nothing is left
+    assert (
+        store.places.forget_place(PlaceErase(None, "100", gone=True)) >= 1
+    )  # the place is gone: nothing is left
     assert store.windows.buffer_changes(KEY, None, 10) == []
 
 
@@ -137,7 +140,7 @@ def test_a_copy_on_the_store_answers_what_the_buffer_answers(store: CountedStore
         elif action < 0.85 and made:
             store.buffer.delete_message(KEY, f"{rng.randint(1, made):04d}", UNTIL)
         elif action < 0.88:
-            store.places.forget_place("100")
+            store.places.forget_place(PlaceErase(None, "100"))
         elif action < 0.93 and made:
             match = SourceMatch(message_id=f"{rng.randint(1, made):04d}")  # a forget of one line
             store.interventions.rewrite_interventions(
@@ -210,9 +213,9 @@ def test_the_shared_copy_is_written_only_at_the_version_read_and_cleared_by_ever
     version = cleared()
     store.windows.keep_window_digest(KEY, digest, version, UNTIL)
     store.buffer.add_message(message(2), UNTIL)
-    store.places.forget_place("100")
+    store.places.forget_place(PlaceErase(None, "100"))
     cleared()
-    store.places.forget_place("100", settings=True)  # the place is gone: no document is left
+    store.places.forget_place(PlaceErase(None, "100", gone=True))  # the place is gone: no document is left
     assert store.windows.window_digest(KEY) == (None, "")
 
 

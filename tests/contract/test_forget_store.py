@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kikimimi.domain.erasure import MemberErase
+from kikimimi.domain.erasure import MemberErase, PlaceErase
 from kikimimi.domain.memory.forget import chunk_without, intervention_without, profile_topic
 from kikimimi.domain.memory.member_lines import Member
 from kikimimi.domain.memory.model import (
@@ -236,7 +236,7 @@ def test_forgetting_one_thread_keeps_its_channel(pair: Pair) -> None:
     pair.store.buffer.add_message(message("a1", 1, KEY), UNTIL)
     pair.store.buffer.add_message(message("a2", 2, THREAD), UNTIL)
     pair.store.places.record_visibility(THREAD, True, T0, "g1")
-    assert pair.store.places.forget_place("100", "300") >= 1
+    assert pair.store.places.forget_place(PlaceErase(None, "100", "300")) >= 1
     assert pair.store.windows.recent_messages(THREAD, T0 - timedelta(hours=1), 10) == []
     assert [m.id for m in pair.store.windows.recent_messages(KEY, T0 - timedelta(hours=1), 10)] == ["a1"]
     assert (
@@ -251,11 +251,11 @@ def test_a_place_that_is_gone_takes_its_settings_caps_and_drafts(pair: Pair) -> 
     pair.store.caps.reserve_answer(KEY, "u1", "a1", T0, 3, 10, timedelta(minutes=1))
     pair.store.drafts.keep_reply_draft(KEY, "n1", ReplyDraft("u1, hello", ("u1, hello",)), UNTIL)
     pair.store.buffer.add_message(message("c1", 3, ELSEWHERE), UNTIL)
-    assert pair.store.places.forget_place("100") >= 1
+    assert pair.store.places.forget_place(PlaceErase(None, "100")) >= 1
     assert (
         pair.store.places.channel_settings(KEY).enabled is True
     )  # a moderator's `forget-channel`: settings stay
-    assert pair.store.places.forget_place("100", settings=True) >= 1
+    assert pair.store.places.forget_place(PlaceErase(None, "100", gone=True)) >= 1
     assert pair.store.places.channel_settings(KEY) == ChannelSettings()
     assert pair.store.places.guild_places("g1") == ["555"]
     assert pair.store.drafts.reply_draft(KEY, "n1") is None
@@ -271,8 +271,8 @@ def test_cap_documents_name_no_user_and_forget_me_deletes_them_everywhere(pair: 
     pair.store.caps.reserve_answer(KEY, "u2", "m-other", T0, 1, 10, window)
     assert not [p for p in documents(pair) if "1234567890" in p]  # no path holds the user id
     who = MemberErase(None, "1234567890", Member("1234567890"))
-    assert pair.store.caps.forget_member(who) == {"caps": 3}
-    assert pair.store.caps.forget_member(who) == {"caps": 0}
+    assert pair.store.caps.forget_member(who).counts == {"caps": 3}
+    assert pair.store.caps.forget_member(who).counts == {"caps": 0}
     assert pair.store.caps.reserve_answer(KEY, "1234567890", "m-new", T0, 1, 10, window).answered  # forgotten
     assert not pair.store.caps.reserve_answer(
         KEY, "u2", "m-again", T0, 1, 10, window
@@ -308,7 +308,7 @@ def test_forgetting_a_place_takes_its_threads_and_keeps_other_channels(pair: Pai
     pair.store.buffer.add_message(message("a2", 2, THREAD), UNTIL)
     pair.store.buffer.add_message(message("c1", 3, ELSEWHERE), UNTIL)
     pair.store.interventions.record_intervention(KEY, snippet("a1", ("a1",), ("u1",)))
-    assert pair.store.places.forget_place("100") >= 3
+    assert pair.store.places.forget_place(PlaceErase(None, "100")) >= 3
     assert pair.store.windows.recent_messages(KEY, T0 - timedelta(hours=1), 10) == []
     assert pair.store.windows.recent_messages(THREAD, T0 - timedelta(hours=1), 10) == []
     assert pair.store.interventions.interventions_since(KEY, T0 - timedelta(hours=1)) == []

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from kikimimi.adapters.firestore.opt_outs import ORDER_WINDOW
+from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi_dev.twins.documents import twin_documents
 from tests.fixtures.scan import firestore_documents
@@ -106,7 +107,7 @@ def test_erasing_the_guild_leaves_its_opt_out_list(subject: Subject) -> None:
     )
     store.caps.count_llm_call("g1", "2026-03-04")
     for channel in store.places.guild_places("g1"):
-        store.places.forget_place(channel, settings=True)
+        store.places.forget_place(PlaceErase(None, channel, gone=True))
     (store.caps.forget_guild("g1") + store.switches.forget_guild("g1"))
     assert store.opt_outs.opted_out("g1") == {"bob"}
     assert store.windows.recent_messages(ChannelKey("c1"), at(0), 10) == []

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.reception import ReceptionDay, TalkativenessChange, kept_until
 from kikimimi_dev.twins.documents import twin_documents
@@ -99,7 +100,7 @@ def test_forgetting_the_place_or_disabling_it_erases_the_counts(subject: Subject
     count(store, C1, "2026-03-04", "b1", "replied", False)
     count(store, C1, "2026-03-03", "b0", "ignored", True)
     count(store, C2, "2026-03-04", "b9", "thanked", True)
-    assert store.places.forget_place("c1") >= 2
+    assert store.places.forget_place(PlaceErase(None, "c1")) >= 2
     assert store.receptions.receptions(C1, "2026-03-01") == []
     assert store.receptions.forget_receptions("c2") == 1
     assert store.receptions.forget_receptions("c2") == 0

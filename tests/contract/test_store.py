@@ -10,6 +10,7 @@ from google.cloud import firestore
 
 from kikimimi.adapters.firestore.counting import count_reads
 from kikimimi.adapters.firestore.paths import CHANNELS, JUDGMENTS
+from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.model import (
     ChannelKey,
     ChannelSettings,
@@ -158,7 +159,8 @@ def test_a_threads_decision_keeps_its_reason_on_the_thread_and_where_on_the_chan
     store.places.record_decision(CHANNEL, pointer)
     assert store.places.channel_settings(THREAD).last_decision == own
     assert store.places.channel_settings(CHANNEL).last_decision == pointer
-    store.places.forget_place(THREAD.channel_id, THREAD.thread_id, settings=True)  # the thread was deleted
+    # The thread was deleted.
+    store.places.forget_place(PlaceErase(None, THREAD.channel_id, THREAD.thread_id, gone=True))
     assert store.places.channel_settings(THREAD).last_decision is None
     assert store.places.channel_settings(CHANNEL).last_decision == pointer  # no words of the thread
 

@@ -8,6 +8,7 @@ import contextlib
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.memory.model import ChannelMemory, Chunk, ChunkLine, ProfileUpdate
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.wire import ForgetRequested, MessageCreated
@@ -227,11 +228,11 @@ class CrashOncePlaces(PlacesTwin):
 
     calls: int
 
-    def forget_place(self, channel_id: str, thread_id: str | None = None, *, settings: bool = False) -> int:
+    def forget_place(self, where: PlaceErase) -> int:
         self.calls += 1
         if self.calls == 2:
             raise TimeoutError("the function timed out")
-        return super().forget_place(channel_id, thread_id, settings=settings)
+        return super().forget_place(where)
 
 
 class CrashOnce(InMemoryStore):

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
 from kikimimi.usecases.place_lines import LIFETIME, SYNC_LIMIT, PlaceLines
@@ -72,7 +73,9 @@ def test_an_erased_place_is_read_again_without_its_lines() -> None:
     store, copy = InMemoryStore(), PlaceLines()
     add(store, 1, 2, 3)
     copy.newest(store.windows, KEY, SINCE, 5, T0)
-    store.places.forget_place("c1")  # a moderator's forget-channel: the documents go, the erase marker moves
+    store.places.forget_place(
+        PlaceErase(None, "c1")
+    )  # a moderator's forget-channel: the documents go, the erase marker moves
     assert copy.newest(store.windows, KEY, SINCE, 5, T0 + timedelta(seconds=1)) == []
     add(store, 4)
     assert ids(copy.newest(store.windows, KEY, SINCE, 5, T0 + timedelta(seconds=2))) == ["m004"]
@@ -207,7 +210,7 @@ def test_the_copy_answers_what_the_buffer_answers_under_random_changes(seed: int
             if rng.random() < 0.5:  # handled by this process
                 copy.drop(KEY, gone)
         elif action < 0.8:
-            store.places.forget_place("c1")
+            store.places.forget_place(PlaceErase(None, "c1"))
         elif action < 0.85:
             store.interventions.record_intervention(
                 KEY, spoke(int((now - T0).total_seconds()), f"m{made:03d}")

@@ -17,6 +17,7 @@ import pytest
 from gateway_vm.commands import status_text
 from gateway_vm.reception_words import reception_text
 from kikimimi.domain import reception
+from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.model import ChannelKey, ChannelSettings, Message
 from kikimimi.domain.reception import Outcome, Post, ReceptionDay, TalkativenessChange
 from kikimimi.domain.rules import Score
@@ -195,7 +196,7 @@ def test_forgetting_the_channel_forgets_its_counts() -> None:
     sim, _ = _replay(MENTION)
     key = ChannelKey("general")
     assert sim.store.receptions.receptions(key, "2026-03-01")
-    sim.store.places.forget_place("general")
+    sim.store.places.forget_place(PlaceErase(None, "general"))
     assert sim.store.receptions.receptions(key, "2026-03-01") == []
     sim2, _ = _replay(MENTION)
     assert (

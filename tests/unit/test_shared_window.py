@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from kikimimi.domain.buffer_change import BufferChange
+from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.memory.forget import intervention_without
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey
@@ -58,7 +59,7 @@ ERASERS: dict[str, Callable[[InMemoryStore], object]] = {
     "forget a line in a snippet": lambda s: s.interventions.rewrite_interventions(
         KEY, SourceMatch(message_id="m002"), lambda i: intervention_without(i, SourceMatch(message_id="m002"))
     ),
-    "forget the channel": lambda s: s.places.forget_place("c1"),
+    "forget the channel": lambda s: s.places.forget_place(PlaceErase(None, "c1")),
 }
 
 
@@ -86,7 +87,7 @@ def test_a_gone_place_leaves_no_shared_copy() -> None:
     store = InMemoryStore()
     add(store, 1)
     PlaceLines(KEEP).newest(store.windows, KEY, SINCE, 5, T0)
-    store.places.forget_place("c1", settings=True)
+    store.places.forget_place(PlaceErase(None, "c1", gone=True))
     assert KEY.id not in store._windows
 
 
@@ -201,7 +202,7 @@ def test_three_functions_sharing_one_copy_answer_what_the_buffer_answers(seed: i
         elif action < 0.72 and made:
             store.buffer.delete_message(KEY, f"m{rng.randint(1, made):03d}", UNTIL)
         elif action < 0.75:
-            store.places.forget_place("c1")
+            store.places.forget_place(PlaceErase(None, "c1"))
         elif action < 0.85:
             store.interventions.record_intervention(KEY, spoke(int((now - T0).total_seconds())))
         elif action < 0.9:

@@ -30,8 +30,6 @@ RECENT_PROMPTS = 16
 Billing = tuple[int, int, int]  # reads, writes, deletes
 Arguments = dict[str, Any]  # a port call's arguments by parameter name
 UNIFORM = frozenset(("forget_member", "forget_place", "export_member"))  # every port's (StoredConcept)
-# Uniform methods a port declares before it carries all three (billed the same way: by the calls they make).
-COMPOSED = frozenset(("Profiles.forget_member", "Profiles.forget_place"))
 
 
 def _one_read(_args: Arguments, _result: Any) -> Billing:
@@ -114,7 +112,11 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "buffered": lambda a, r: (len(a["message_ids"]), 0, 0),
     "buffered_by": _query,
     # A place that stays gets its erase marker and a cleared shared copy.
-    "forget_place": lambda a, r: (max(1, int(r)) + 1, 1 + 2 * int(r > 0 and not a.get("settings")), int(r)),
+    "Places.forget_place": lambda a, r: (
+        max(1, int(r)) + 1,
+        1 + 2 * int(r > 0 and not a["where"].gone),
+        int(r),
+    ),
     # And the marker, and the shared copy cleared.
     "rewrite_interventions": lambda a, r: (max(1, 2 * int(r)), int(r) + 2 * int(r > 0), 0),
     "commit_rebuild": lambda a, r: (1, int(bool(r)), 0),
@@ -132,7 +134,7 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "forget_guild": lambda a, r: (max(1, int(r)), 0, int(r)),
     # The uniform erase and export (StoredConcept) are billed by the port calls they make (UNIFORM), but
     # where a twin reaches its state itself: Caps queries the member's cap documents in every place.
-    "Caps.forget_member": lambda a, r: (max(1, r["caps"]), 0, r["caps"]),
+    "Caps.forget_member": lambda a, r: (max(1, r.counts["caps"]), 0, r.counts["caps"]),
     "forget_reply_drafts": lambda a, r: (1, 0, int(r)),
     "drop_refs": lambda a, r: (1, int(bool(r)), 0),
     # Added alongside (their adapters' owners may refine): a guild's opt-outs.
@@ -291,8 +293,7 @@ class MeteredFirestore:
 
     def __getattr__(self, name: str) -> Any:
         bill = FIRESTORE_BILLING.get(f"{self._port.__name__}.{name}")
-        uniform = StoredConcept in self._port.__mro__ or f"{self._port.__name__}.{name}" in COMPOSED
-        if bill is None and name in UNIFORM and uniform:
+        if bill is None and name in UNIFORM and StoredConcept in self._port.__mro__:
             # Made of the port's own calls: run on this wrapper, so each of them is billed by its rule.
             return functools.partial(getattr(type(self._inner), name), self)
         method = getattr(self._inner, name)

@@ -7,10 +7,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from kikimimi.adapters.firestore import profile_erase
 from kikimimi.adapters.firestore.codec import utc
 from kikimimi.adapters.firestore.concept_erasure import GuildHistoriesErasure
-from kikimimi.domain.erasure import MemberErase, PlaceErase
+from kikimimi.adapters.firestore.memory_erasure import FactsErasure, ProfilesErasure
 from kikimimi.domain.memory.keywords import query_values
 from kikimimi.domain.memory.model import (
     ChannelMemory,
@@ -26,7 +25,7 @@ from kikimimi.domain.model import ChannelKey
 from kikimimi_dev.twins.recall_state import RecallPart, _profile_key
 
 
-class FactsTwin(RecallPart):
+class FactsTwin(FactsErasure, RecallPart):
     """The Facts port on the recall twin's state."""
 
     def commit_reflection(
@@ -141,7 +140,7 @@ class FactsTwin(RecallPart):
             return sorted(found, key=lambda f: f.id)
 
 
-class ProfilesTwin(RecallPart):
+class ProfilesTwin(ProfilesErasure, RecallPart):
     """The Profiles port on the recall twin's state."""
 
     def profile(self, guild_id: str, user_id: str) -> UserProfile | None:
@@ -183,14 +182,6 @@ class ProfilesTwin(RecallPart):
         with self._lock:
             self._count(reads=1, writes=1)
             return self._profiles.pop((guild_id, user_id), None) is not None
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Other members' notes drawn from or naming the member, then their profile (profile_erase)."""
-        return profile_erase.forget_member(self, who)
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """The place's channel, topics and notes out of the profiles (profile_erase)."""
-        return profile_erase.forget_place(self, where)
 
 
 class GuildHistoriesTwin(GuildHistoriesErasure, RecallPart):

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from kikimimi.adapters.firestore.codec import utc
 from kikimimi.adapters.firestore.memory_codec import REBUILT_FIELDS, SUMMARY_FIELDS, emptied
+from kikimimi.adapters.firestore.memory_erasure import ChunksErasure, SummariesErasure
 from kikimimi.domain.memory.forget import line_matches
 from kikimimi.domain.memory.model import (
     ChannelMemory,
@@ -20,7 +21,7 @@ from kikimimi.domain.model import ChannelKey, Message
 from kikimimi_dev.twins.recall_state import RecallPart, _profile_key, apply_profile
 
 
-class SummariesTwin(RecallPart):
+class SummariesTwin(SummariesErasure, RecallPart):
     """The Summaries port on the recall twin's state."""
 
     def channel_memory(self, key: ChannelKey) -> ChannelMemory:
@@ -103,7 +104,7 @@ class SummariesTwin(RecallPart):
             return sorted(found, key=lambda c: c.key.id)
 
 
-class ChunksTwin(RecallPart):
+class ChunksTwin(ChunksErasure, RecallPart):
     """The Chunks port on the recall twin's state."""
 
     def chunks_after(self, key: ChannelKey, seq: int, limit: int) -> list[Chunk]:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from kikimimi.adapters.firestore.codec import optional_utc, utc
-from kikimimi.adapters.firestore.concept_erasure import WindowsErasure
+from kikimimi.adapters.firestore.concept_erasure import BufferErasure, WindowsErasure
 from kikimimi.domain.buffer_change import MESSAGE, UNTIMED, BufferChange
 from kikimimi.domain.model import (
     ChannelKey,
@@ -20,7 +20,7 @@ from kikimimi.domain.withheld import PendingEdit, newer
 from kikimimi_dev.twins.store_state import PENDING_EDIT, TOMBSTONE, StorePart, _normalized
 
 
-class BufferTwin(StorePart):
+class BufferTwin(BufferErasure, StorePart):
     """The Buffer port on the store twin's state."""
 
     def add_message(self, message: Message, expire_at: datetime) -> bool:

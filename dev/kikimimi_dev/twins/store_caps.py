@@ -18,7 +18,7 @@ from kikimimi.adapters.firestore.guild_settings import guild_settings_from_doc, 
 from kikimimi.adapters.firestore.opt_outs import changed_doc, forgotten_doc, marks_of, opted_out_of
 from kikimimi.adapters.firestore.receptions import counted_doc, day_from_doc
 from kikimimi.domain.caps import CapDecision, CapState, decide
-from kikimimi.domain.erasure import MemberErase
+from kikimimi.domain.erasure import Forgotten, MemberErase
 from kikimimi.domain.model import (
     ChannelKey,
     Decision,
@@ -57,13 +57,13 @@ class CapsTwin(CapsErasure, StorePart):
                     self.writes += 1
             return decision
 
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
+    def forget_member(self, who: MemberErase) -> Forgotten:
         """The member's cap document in every place (named by the digest of their id)."""
         name = cap_user_doc_id(who.user_id)
         with self._lock:
             gone = sum(docs.pop(name, None) is not None for docs in self._caps.values())
             self.reads += max(1, gone)
-            return {"caps": gone}
+            return Forgotten({"caps": gone})
 
     def cached_judgment(
         self, key: ChannelKey, digest: str, since: datetime, pool: str = ""

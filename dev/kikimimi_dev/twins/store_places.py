@@ -12,10 +12,12 @@ from kikimimi.adapters.firestore.codec import intervention_doc_id, optional_utc,
 from kikimimi.adapters.firestore.concept_erasure import (
     GatewayMarksErasure,
     InterventionsErasure,
+    PlacesErasure,
     ReplyDraftsErasure,
 )
 from kikimimi.adapters.firestore.places import TROUBLE_CHARS
 from kikimimi.domain.buffer_change import INTERVENED
+from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.memory.forget import intervention_without, line_matches
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import (
@@ -28,7 +30,7 @@ from kikimimi.domain.outgoing import ReplyDraft
 from kikimimi_dev.twins.store_state import PENDING_EDIT, TOMBSTONE, StorePart
 
 
-class PlacesTwin(StorePart):
+class PlacesTwin(PlacesErasure, StorePart):
     """The Places port on the store twin's state."""
 
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
@@ -102,7 +104,9 @@ class PlacesTwin(StorePart):
             self.reads += max(1, len(found))
             return sorted(found)
 
-    def forget_place(self, channel_id: str, thread_id: str | None = None, *, settings: bool = False) -> int:
+    def forget_place(self, where: PlaceErase) -> int:
+        channel_id, thread_id, settings = where.channel_id, where.thread_id, where.gone
+
         def matches(k: str) -> bool:
             key = ChannelKey.parse(k)
             return key.channel_id == channel_id and (thread_id is None or key.thread_id == thread_id)

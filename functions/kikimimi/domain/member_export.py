@@ -8,10 +8,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from kikimimi.domain.memory.member_lines import Member, refers_to, sentences
+from kikimimi.domain.memory.model import UserProfile
+from kikimimi.domain.memory.profile_notes import conversation_text, personality_texts, tag_texts
 from kikimimi.domain.model import ChannelKey, Intervention
 from kikimimi.domain.withheld import MemberMarks, member_digest
 
 MAX_INTERVENTIONS = 200  # per place: what the bot did, kept about a day
+EXPORT_BUFFERED = 2000  # buffered messages read (the buffer keeps minutes of them)
+EXPORT_EDITS = 500  # early edits read (kept minutes, until their message arrives)
+MAX_FACTS = 1000  # facts of a place read to find those naming the member (a place keeps far fewer)
 EVER = datetime(1970, 1, 1, tzinfo=UTC)  # read since: every intervention still kept
 
 
@@ -112,3 +117,19 @@ def intervention_lines(
 def naming(kind: str, place: str, text: str, member: Member) -> tuple[Mention, ...]:
     """The sentences of a text the bot wrote that refer to the member, each a Mention."""
     return tuple(Mention(kind, place, s.strip()) for s in sentences(text) if refers_to(s, member))
+
+
+def profile_part(p: UserProfile) -> ProfilePart:
+    """Their profile as the export shows it."""
+    return ProfilePart(
+        display_name=p.display_name,
+        exchanges=p.interaction_count,
+        mentions_of_the_bot=p.mentioned_bot_count,
+        channels=p.channels_active,
+        last_topic=p.last_topic,
+        tags=tuple(tag_texts(p)),
+        last_conversation=conversation_text(p),
+        last_seen=p.last_seen,
+        last_interaction=p.last_interaction,
+        personality=tuple(personality_texts(p)),
+    )

@@ -3,10 +3,9 @@ of forgetting a place, and of a member's export (tests/unit/test_stored_concepts
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Protocol
 
-from kikimimi.domain.erasure import MemberErase, PlaceErase
+from kikimimi.domain.erasure import Forgotten, MemberErase, PlaceErase
 from kikimimi.domain.member_export import ExportPart
 
 
@@ -14,8 +13,9 @@ class StoredConcept(Protocol):
     """The three methods of uniform names every stored concept's port has (a concept that keeps nothing
     of a member or of a place says why in its method's docstring)."""
 
-    def forget_member(self, who: MemberErase) -> Mapping[str, int]:
-        """Erase what the concept keeps of the member; how many of each (the `forget_request` counts)."""
+    def forget_member(self, who: MemberErase) -> Forgotten:
+        """Erase what the concept keeps of the member: how many of each (the `forget_request` counts), and
+        the places whose summary drew on what went."""
         ...
 
     def forget_place(self, where: PlaceErase) -> int:

@@ -8,7 +8,6 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, Protocol
 
-from kikimimi.domain.erasure import MemberErase, PlaceErase
 from kikimimi.domain.memory.model import (
     ChannelMemory,
     Chunk,
@@ -33,7 +32,7 @@ from kikimimi.ports.stored import kept
         exported=("mentions",),  # summary, mood and people naming them
     )
 )
-class Summaries(Protocol):
+class Summaries(StoredConcept, Protocol):
     """A place's memory document: summary, mood, topics, counters and the epoch a forget moves."""
 
     def channel_memory(self, key: ChannelKey) -> ChannelMemory:
@@ -79,7 +78,7 @@ class Summaries(Protocol):
         exported=("summary_lines",),
     )
 )
-class Chunks(Protocol):
+class Chunks(StoredConcept, Protocol):
     """The transcripts of summarized windows, and the buffer's lines the next chunk is cut from."""
 
     def chunks_after(self, key: ChannelKey, seq: int, limit: int) -> list[Chunk]:
@@ -118,7 +117,7 @@ class Chunks(Protocol):
         exported=("facts",),
     )
 )
-class Facts(Protocol):
+class Facts(StoredConcept, Protocol):
     """What reflection drew from the chunks: facts with their embeddings and retention."""
 
     def commit_reflection(
@@ -170,7 +169,7 @@ class Facts(Protocol):
         exported=("profile", "mentions"),  # theirs, and others' notes about them
     )
 )
-class Profiles(Protocol):
+class Profiles(StoredConcept, Protocol):
     """What the bot keeps about each member of a guild (names, activity, notes)."""
 
     def profile(self, guild_id: str, user_id: str) -> UserProfile | None: ...
@@ -187,17 +186,6 @@ class Profiles(Protocol):
         ...
 
     def delete_profile(self, guild_id: str, user_id: str) -> bool: ...
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Other members' notes drawn from the member's messages or naming them, then their profile
-        (last); {"notes": profiles changed, "profile": 1 when theirs went}. (Its export part is still
-        read by usecases/memory/export.py: the profile it reads first names the member.)"""
-        ...
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """A thread: its topic and notes out of the profiles; a channel: every profile active in it loses
-        it, its last topic and its notes from it. How many profiles changed."""
-        ...
 
 
 @kept(

@@ -11,6 +11,7 @@ from typing import Any, Protocol, TypeVar
 
 from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.caps import CapDecision
+from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import (
     ChannelKey,
@@ -51,7 +52,7 @@ def kept(retention: Retention) -> Callable[[P], P]:
         exported=("buffered", "pending_edits"),
     )
 )
-class Buffer(Protocol):
+class Buffer(StoredConcept, Protocol):
     """The message buffer: each message of a place until BUFFER_TTL, its early edits and its tombstones."""
 
     def add_message(self, message: Message, expire_at: datetime) -> bool:
@@ -216,7 +217,7 @@ class ReplyDrafts(StoredConcept, Protocol):
         exported=("mentions",),  # the last judgment's reason, when it names them
     )
 )
-class Places(Protocol):
+class Places(StoredConcept, Protocol):
     """A place's own document: moderator settings, last decision, troubles, visibility; its erasure."""
 
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
@@ -250,10 +251,10 @@ class Places(Protocol):
         visibility), sorted."""
         ...
 
-    def forget_place(self, channel_id: str, thread_id: str | None = None, *, settings: bool = False) -> int:
+    def forget_place(self, where: PlaceErase) -> int:
         """Delete the buffer, interventions, judgments and caps of a channel and its threads (of that one
-        thread when `thread_id` is given); the place documents (moderator settings, visibility) go too
-        when `settings` (the place itself is gone). Returns how many documents went."""
+        thread when `where` names one); the place documents (moderator settings, visibility) go too when
+        it is `gone`: the bot's side's one pass. Returns how many documents went."""
         ...
 
 

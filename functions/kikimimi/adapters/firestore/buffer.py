@@ -13,6 +13,7 @@ from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import codec
+from kikimimi.adapters.firestore.concept_erasure import BufferErasure
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import MESSAGES, Paths
 from kikimimi.adapters.firestore.windows import Windows
@@ -22,7 +23,7 @@ from kikimimi.domain.withheld import PendingEdit, newer
 CHANGED = {codec.CHANGED_AT: firestore.SERVER_TIMESTAMP}  # the commit time: changes are read in its order
 
 
-class Buffer:
+class Buffer(BufferErasure):
     """One document per message, created once; no write to a shared document per message."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter, windows: Windows) -> None:

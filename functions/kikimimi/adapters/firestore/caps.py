@@ -17,7 +17,7 @@ from kikimimi.adapters.firestore.forgetting import delete_all
 from kikimimi.adapters.firestore.paths import CAPS, LLM_BUDGET, Paths, judgments
 from kikimimi.domain import caps as caps_policy
 from kikimimi.domain.caps import CapDecision
-from kikimimi.domain.erasure import MemberErase
+from kikimimi.domain.erasure import Forgotten, MemberErase
 from kikimimi.domain.model import ChannelKey, Decision
 
 CAP_ATTEMPTS = 20
@@ -77,7 +77,7 @@ class Caps(CapsErasure):
         self._count(reads=2, writes=writes)
         return decision
 
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
+    def forget_member(self, who: MemberErase) -> Forgotten:
         """A collection-group query on the caps' `user` digest (its index is in Terraform)."""
         digest = codec.cap_user_digest(who.user_id)
         query = self._client.collection_group(CAPS).where(filter=FieldFilter("user", "==", digest))
@@ -85,7 +85,7 @@ class Caps(CapsErasure):
             self._client, (s.reference for s in query.stream() if self._paths.owns(s.reference))
         )
         self._count(reads=max(1, gone), writes=gone)
-        return {"caps": gone}
+        return Forgotten({"caps": gone})
 
     def cached_judgment(
         self, key: ChannelKey, digest: str, since: datetime, pool: str = ""

@@ -16,6 +16,7 @@ from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore import memory_codec as mc
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.forgetting import match_filter
+from kikimimi.adapters.firestore.memory_erasure import FactsErasure
 from kikimimi.adapters.firestore.paths import Paths
 from kikimimi.domain.memory.keywords import query_values
 from kikimimi.domain.memory.model import Fact, Reflection, SourceMatch
@@ -23,7 +24,7 @@ from kikimimi.domain.memory.profile_notes import with_notes
 from kikimimi.domain.model import ChannelKey
 
 
-class Facts:
+class Facts(FactsErasure):
     """A place's facts, and the reflection watermark on its memory document they are committed with."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter) -> None:

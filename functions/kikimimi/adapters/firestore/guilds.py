@@ -10,12 +10,11 @@ from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import memory_codec as mc
-from kikimimi.adapters.firestore import profile_erase
 from kikimimi.adapters.firestore.concept_erasure import GuildHistoriesErasure
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.forgetting import delete_all, rewrite_each
+from kikimimi.adapters.firestore.memory_erasure import ProfilesErasure
 from kikimimi.adapters.firestore.paths import Paths
-from kikimimi.domain.erasure import MemberErase, PlaceErase
 from kikimimi.domain.memory.model import GuildMemory, ProfileUpdate, SourceMatch, UserProfile
 
 
@@ -39,7 +38,7 @@ def profile_changes(guild_id: str, update: ProfileUpdate) -> dict[str, Any]:
     return changes
 
 
-class Profiles:
+class Profiles(ProfilesErasure):
     """Each guild's member profiles (a summary's commit adds to them with `profile_changes`)."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
@@ -94,14 +93,6 @@ class Profiles:
         ref.delete()
         self._count(reads=1, writes=1)
         return existed
-
-    def forget_member(self, who: MemberErase) -> dict[str, int]:
-        """Other members' notes drawn from or naming the member, then their profile (profile_erase)."""
-        return profile_erase.forget_member(self, who)
-
-    def forget_place(self, where: PlaceErase) -> int:
-        """The place's channel, topics and notes out of the profiles (profile_erase)."""
-        return profile_erase.forget_place(self, where)
 
 
 class GuildHistories(GuildHistoriesErasure):

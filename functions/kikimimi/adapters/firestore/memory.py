@@ -17,6 +17,7 @@ from kikimimi.adapters.firestore import memory_codec as mc
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.forgetting import delete_all, match_filter, rewrite_each
 from kikimimi.adapters.firestore.guilds import profile_changes
+from kikimimi.adapters.firestore.memory_erasure import ChunksErasure, SummariesErasure
 from kikimimi.adapters.firestore.paths import CHUNKS, MEMORY_CHANNELS, Paths
 from kikimimi.domain.memory.model import ChannelMemory, Chunk, ProfileUpdate, SourceMatch
 from kikimimi.domain.model import ChannelKey, Message
@@ -30,7 +31,7 @@ def chunk_doc(ttl: timedelta, chunk: Chunk) -> dict[str, Any]:
     return mc.chunk_to_doc(chunk, codec.utc(chunk.created_at) + ttl)
 
 
-class ChannelMemories:
+class ChannelMemories(SummariesErasure):
     """The memory document of each place and its chunks; `epoch` fences commits against a forget."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter, *, chunk_ttl: timedelta) -> None:
@@ -138,7 +139,7 @@ class ChannelMemories:
         return done
 
 
-class Chunks:
+class Chunks(ChunksErasure):
     """The chunks of each place, and the buffer's lines a next chunk is cut from (read only)."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter, *, chunk_ttl: timedelta) -> None:

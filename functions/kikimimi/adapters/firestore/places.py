@@ -10,11 +10,13 @@ from google.cloud import firestore
 from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import codec
+from kikimimi.adapters.firestore.concept_erasure import PlacesErasure
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.forgetting import BATCH, delete_all
 from kikimimi.adapters.firestore.paths import CHANNELS, GATEWAY_MARKS, MESSAGES, PLACE_COLLECTIONS, Paths
 from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.buffer_change import ERASED
+from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.model import ChannelKey, ChannelSettings, LastDecision
 
 # An erase marker outlives every process's copy of the place (a minute, usecases/place_lines.py).
@@ -22,7 +24,7 @@ ERASE_MARK_TTL = timedelta(minutes=10)
 TROUBLE_CHARS = 300  # a failure's text, as status shows it (one Discord message holds the whole status)
 
 
-class Places:
+class Places(PlacesErasure):
     """What a place keeps about itself and about what the bot did there."""
 
     def __init__(self, paths: Paths, counter: DocumentCounter, windows: Windows) -> None:
@@ -104,11 +106,12 @@ class Places:
         self._count(reads=max(1, reads))
         return sorted(found - {""})
 
-    def forget_place(self, channel_id: str, thread_id: str | None = None, *, settings: bool = False) -> int:
+    def forget_place(self, where: PlaceErase) -> int:
         """Every document under the channel and its threads (or the one thread), listed (phantom parents
-        included), deleted in batches; the place documents too when `settings`. A place that stays and lost
+        included), deleted in batches; the place documents too when it is `gone`. A place that stays and lost
         documents gets an erase marker in its buffer (deletes leave no trace), so processes' copies of it
         drop theirs; a place that is gone gets no more messages, and its copies expire within a minute."""
+        channel_id, thread_id, settings = where.channel_id, where.thread_id, where.gone
         places = [
             ref
             for ref in self._paths.collection(CHANNELS).list_documents()

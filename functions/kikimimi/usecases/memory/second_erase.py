@@ -15,8 +15,8 @@ from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.memory.wire import ForgetTask
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.wire import ForgetRequested
+from kikimimi.ports.buffered import clear_own_lines, pages
 from kikimimi.usecases.deps import Deps
-from kikimimi.usecases.memory.erase import own_buffered, pages
 from kikimimi.usecases.memory.forget import forget_message
 
 
@@ -48,7 +48,8 @@ def erase_again(
     tombstone_until = deps.clock.now() + timedelta(days=deps.settings.tombstone_days)
     if bot and found:
         ids = {mid for _, mid in found}
-        counts["own_lines"] = own_buffered(deps, guild, Member(user).seen(names, said), ids, tombstone_until)
+        member = Member(user).seen(names, said)
+        counts["own_lines"] = clear_own_lines(deps.buffer, guild, bot, member, ids, tombstone_until)
     for message in buffered:
         counts["messages"] += deps.buffer.delete_message(message.key, message.id, tombstone_until) is not None
     for (_, message_id), key in sorted(found.items()):
