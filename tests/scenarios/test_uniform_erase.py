@@ -48,20 +48,8 @@ def watched(memory: bool) -> tuple[Any, list[tuple[str, str]]]:
             **{f.name: Asked(f.name, getattr(recall, f.name), log) for f in fields(MemoryPorts)}
         )
     deps.use(stores=stores, memory=recall)
-    deps.buffer.add_message(
-        Message(
-            id="m1",
-            guild_id="g1",
-            channel_id="c1",
-            thread_id=None,
-            author_id="u1",
-            author_name="ann",
-            author_is_bot=False,
-            content="hello",
-            created_at=NOW,
-        ),
-        NOW,
-    )
+    said = Message("m1", "g1", "c1", None, "u1", "ann", False, "hello", NOW)  # the fields in order
+    deps.buffer.add_message(said, NOW)
     return deps, log
 
 
