@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from kikimimi.domain.caps import AnswerCaps
 from kikimimi.domain.erasure import MemberErase, PlaceErase
 from kikimimi.domain.memory.forget import chunk_without, intervention_without, profile_topic
 from kikimimi.domain.memory.member_lines import Member
@@ -248,7 +249,7 @@ def test_a_place_that_is_gone_takes_its_settings_caps_and_drafts(pair: Pair) -> 
     pair.store.buffer.add_message(message("a1", 1, KEY), UNTIL)
     pair.store.places.save_channel_settings(KEY, ChannelSettings(enabled=True))
     pair.store.places.record_visibility(KEY, False, T0, "g1")
-    pair.store.caps.reserve_answer(KEY, "u1", "a1", T0, 3, 10, timedelta(minutes=1))
+    pair.store.caps.reserve_answer(KEY, "u1", "a1", T0, AnswerCaps(3, 10, timedelta(minutes=1)))
     pair.store.drafts.keep_reply_draft(KEY, "n1", ReplyDraft("u1, hello", ("u1, hello",)), UNTIL)
     pair.store.buffer.add_message(message("c1", 3, ELSEWHERE), UNTIL)
     assert pair.store.places.forget_place(PlaceErase(None, "100")) >= 1
@@ -260,22 +261,26 @@ def test_a_place_that_is_gone_takes_its_settings_caps_and_drafts(pair: Pair) -> 
     assert pair.store.places.guild_places("g1") == ["555"]
     assert pair.store.drafts.reply_draft(KEY, "n1") is None
     assert pair.store.caps.reserve_answer(
-        KEY, "u1", "a2", T0, 1, 10, timedelta(minutes=1)
+        KEY, "u1", "a2", T0, AnswerCaps(1, 10, timedelta(minutes=1))
     ).answered  # caps gone
 
 
 def test_cap_documents_name_no_user_and_forget_me_deletes_them_everywhere(pair: Pair) -> None:
     window = timedelta(minutes=1)
     for key in (KEY, THREAD, ELSEWHERE):
-        assert pair.store.caps.reserve_answer(key, "1234567890", f"m-{key.id}", T0, 1, 10, window).answered
-    pair.store.caps.reserve_answer(KEY, "u2", "m-other", T0, 1, 10, window)
+        assert pair.store.caps.reserve_answer(
+            key, "1234567890", f"m-{key.id}", T0, AnswerCaps(1, 10, window)
+        ).answered
+    pair.store.caps.reserve_answer(KEY, "u2", "m-other", T0, AnswerCaps(1, 10, window))
     assert not [p for p in documents(pair) if "1234567890" in p]  # no path holds the user id
     who = MemberErase(None, "1234567890", Member("1234567890"))
     assert pair.store.caps.forget_member(who).counts == {"caps": 3}
     assert pair.store.caps.forget_member(who).counts == {"caps": 0}
-    assert pair.store.caps.reserve_answer(KEY, "1234567890", "m-new", T0, 1, 10, window).answered  # forgotten
+    assert pair.store.caps.reserve_answer(
+        KEY, "1234567890", "m-new", T0, AnswerCaps(1, 10, window)
+    ).answered  # forgotten
     assert not pair.store.caps.reserve_answer(
-        KEY, "u2", "m-again", T0, 1, 10, window
+        KEY, "u2", "m-again", T0, AnswerCaps(1, 10, window)
     ).answered  # u2's cap stays
 
 
@@ -497,7 +502,7 @@ def test_the_twins_state_lists_the_documents_firestore_holds(firestore_client: A
         pair.store.interventions.record_intervention(KEY, snippet("a1", ("a1",), ("u1",)))
         pair.store.places.save_channel_settings(KEY, ChannelSettings(enabled=True))
         pair.store.places.record_visibility(THREAD, True, T0, "g1")
-        pair.store.caps.reserve_answer(KEY, "u1", "a1", T0, 3, 10, timedelta(minutes=1))
+        pair.store.caps.reserve_answer(KEY, "u1", "a1", T0, AnswerCaps(3, 10, timedelta(minutes=1)))
         pair.store.caps.count_llm_call("g1", "2026-03-04")
         pair.store.drafts.keep_reply_draft(KEY, "n1", ReplyDraft("hello", ("hello",)), UNTIL)
         memory = summarized(pair)

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from kikimimi.domain.caps import CapDecision
+from kikimimi.domain.caps import AnswerCaps, CapDecision
 from kikimimi.domain.model import ChannelKey, ChannelSettings
 from tests.fixtures.stored import (
     CountedStore,
@@ -69,7 +69,7 @@ def test_answers_are_reserved_per_user_and_place_and_a_redelivery_is_decided_the
     store: AnyStore,
 ) -> None:
     def reserve(mid: str, seconds: float, user: str = "u1", key: ChannelKey = CHANNEL) -> CapDecision:
-        return store.caps.reserve_answer(key, user, mid, at(seconds), 2, 3, WINDOW)
+        return store.caps.reserve_answer(key, user, mid, at(seconds), AnswerCaps(2, 3, WINDOW))
 
     assert reserve("a", 0).answered and reserve("b", 10).answered
     capped = reserve("c", 20)
@@ -93,7 +93,7 @@ def test_a_flood_reserved_concurrently_gets_the_cap_exactly(store: AnyStore) -> 
     from concurrent.futures import ThreadPoolExecutor
 
     def reserve(i: int) -> CapDecision:
-        return store.caps.reserve_answer(CHANNEL, "u1", f"m{i}", at(i * 0.1), 3, 10, WINDOW)
+        return store.caps.reserve_answer(CHANNEL, "u1", f"m{i}", at(i * 0.1), AnswerCaps(3, 10, WINDOW))
 
     with ThreadPoolExecutor(max_workers=3) as pool:
         decisions = list(pool.map(reserve, range(24)))

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from kikimimi.domain.caps import CapDecision, CapState, decide
+from kikimimi.domain.caps import AnswerCaps, CapDecision, CapState, decide
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 MINUTE = timedelta(minutes=1)
@@ -65,17 +65,23 @@ def s(*pairs: tuple[str, float]) -> tuple[tuple[str, datetime], ...]:
     ],
 )
 def test_decide(user: CapState, channel: CapState, mid: str, t: float, expected: CapDecision) -> None:
-    decision, _, _ = decide(user, channel, mid, T0 + timedelta(seconds=t), 3, 10, MINUTE)
+    decision, _, _ = decide(user, channel, mid, T0 + timedelta(seconds=t), AnswerCaps(3, 10, MINUTE))
     assert decision == expected
 
 
 def test_an_answer_is_recorded_in_both_documents_and_old_entries_are_dropped() -> None:
     user = CapState(s(("old", -500), ("a", 0)))
-    _, new_user, new_channel = decide(user, CapState(), "m", T0 + timedelta(seconds=30), 3, 10, MINUTE)
+    _, new_user, new_channel = decide(
+        user, CapState(), "m", T0 + timedelta(seconds=30), AnswerCaps(3, 10, MINUTE)
+    )
     assert [mid for mid, _ in new_user.answers] == ["a", "m"] and [mid for mid, _ in new_channel.answers] == [
         "m"
     ]
     capped, after_user, after_channel = decide(
-        CapState(s(("a", 0), ("b", 1), ("c", 2))), CapState(), "m", T0 + timedelta(seconds=3), 3, 0, MINUTE
+        CapState(s(("a", 0), ("b", 1), ("c", 2))),
+        CapState(),
+        "m",
+        T0 + timedelta(seconds=3),
+        AnswerCaps(3, 0, MINUTE),
     )
     assert capped.react and [mid for mid, _ in after_user.reacted] == ["m"] and after_channel == CapState()

@@ -4,7 +4,7 @@ per guild the members' marks (OptOuts) and the admins' switches (GuildSwitches).
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from kikimimi.adapters.firestore.codec import cap_user_doc_id, utc
 from kikimimi.adapters.firestore.concept_erasure import (
@@ -17,7 +17,7 @@ from kikimimi.adapters.firestore.counting import count_reads
 from kikimimi.adapters.firestore.guild_settings import guild_settings_from_doc, guild_settings_to_doc
 from kikimimi.adapters.firestore.opt_outs import changed_doc, forgotten_doc, marks_of, opted_out_of
 from kikimimi.adapters.firestore.receptions import counted_doc, day_from_doc
-from kikimimi.domain.caps import CapDecision, CapState, decide
+from kikimimi.domain.caps import AnswerCaps, CapDecision, CapState, decide
 from kikimimi.domain.erasure import Forgotten, MemberErase
 from kikimimi.domain.model import (
     ChannelKey,
@@ -33,23 +33,14 @@ class CapsTwin(CapsErasure, StorePart):
     """The Caps port on the store twin's state."""
 
     def reserve_answer(
-        self,
-        key: ChannelKey,
-        user_id: str,
-        message_id: str,
-        at: datetime,
-        per_user: int,
-        per_channel: int,
-        window: timedelta,
+        self, key: ChannelKey, user_id: str, message_id: str, at: datetime, caps: AnswerCaps
     ) -> CapDecision:
         """The cap decision over the place's two cap documents, under the lock (Firestore: a transaction)."""
         with self._lock:
             docs = self._caps.setdefault(key.id, {})
             name = cap_user_doc_id(user_id)
             user, channel = docs.get(name, CapState()), docs.get("channel", CapState())
-            decision, new_user, new_channel = decide(
-                user, channel, message_id, utc(at), per_user, per_channel, window
-            )
+            decision, new_user, new_channel = decide(user, channel, message_id, utc(at), caps)
             self.reads += 2
             for doc, old, new in ((name, user, new_user), ("channel", channel, new_channel)):
                 if new != old:

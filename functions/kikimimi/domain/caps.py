@@ -45,18 +45,22 @@ def _kept(
     return (*fresh, added) if added else fresh
 
 
+@dataclass(frozen=True)
+class AnswerCaps:
+    """How many addressed messages are answered per user and per place within `window` (0: no cap)."""
+
+    per_user: int
+    per_channel: int
+    window: timedelta
+
+
 def decide(
-    user: CapState,
-    channel: CapState,
-    message_id: str,
-    at: datetime,
-    per_user: int,
-    per_channel: int,
-    window: timedelta,
+    user: CapState, channel: CapState, message_id: str, at: datetime, caps: AnswerCaps
 ) -> tuple[CapDecision, CapState, CapState]:
     """The decision for one addressed message and both documents as they are to be written (0: no cap).
 
     A message decided before (a redelivery) gets the same decision and changes nothing."""
+    per_user, per_channel, window = caps.per_user, caps.per_channel, caps.window
     if any(mid == message_id for mid, _ in user.answers):
         return CapDecision(answered=True), user, channel
     if any(mid == message_id for mid, _ in user.reacted):

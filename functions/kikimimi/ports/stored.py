@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
 from kikimimi.domain.buffer_change import BufferChange
-from kikimimi.domain.caps import CapDecision
+from kikimimi.domain.caps import AnswerCaps, CapDecision
 from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import (
@@ -273,17 +273,10 @@ class Caps(StoredConcept, Protocol):
     caps and judgments go in Places' one pass); `export_member` is empty (nobody's words)."""
 
     def reserve_answer(
-        self,
-        key: ChannelKey,
-        user_id: str,
-        message_id: str,
-        at: datetime,
-        per_user: int,
-        per_channel: int,
-        window: timedelta,
+        self, key: ChannelKey, user_id: str, message_id: str, at: datetime, caps: AnswerCaps
     ) -> CapDecision:
         """Decide, in one transaction with the place's cap documents, whether an addressed message is
-        answered (caps per user and per place within `window`); a redelivery gets the same decision."""
+        answered (`caps`: per user and per place within a window); a redelivery gets the same decision."""
         ...
 
     def cached_judgment(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from kikimimi.domain.caps import CapDecision
+from kikimimi.domain.caps import AnswerCaps, CapDecision
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.usecases.deps import Deps
 
@@ -21,9 +21,8 @@ def cap_addressed(deps: Deps, key: ChannelKey, message: Message) -> CapDecision 
     per_user, per_channel = s.addressed_per_user_per_minute, s.addressed_per_channel_per_minute
     if per_user <= 0 and per_channel <= 0:
         return None
-    decision = deps.caps.reserve_answer(
-        key, message.author_id, message.id, message.created_at, per_user, per_channel, CAP_WINDOW
-    )
+    caps = AnswerCaps(per_user, per_channel, CAP_WINDOW)
+    decision = deps.caps.reserve_answer(key, message.author_id, message.id, message.created_at, caps)
     if decision.answered:
         return None
     return (

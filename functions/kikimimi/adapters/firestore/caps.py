@@ -16,7 +16,7 @@ from kikimimi.adapters.firestore.counting import DocumentCounter, count_reads
 from kikimimi.adapters.firestore.forgetting import delete_all
 from kikimimi.adapters.firestore.paths import CAPS, LLM_BUDGET, Paths, judgments
 from kikimimi.domain import caps as caps_policy
-from kikimimi.domain.caps import CapDecision
+from kikimimi.domain.caps import AnswerCaps, CapDecision
 from kikimimi.domain.erasure import Forgotten, MemberErase
 from kikimimi.domain.model import ChannelKey, Decision
 
@@ -33,19 +33,12 @@ class Caps(CapsErasure):
         self._judgment_ttl = judgment_ttl
 
     def reserve_answer(
-        self,
-        key: ChannelKey,
-        user_id: str,
-        message_id: str,
-        at: datetime,
-        per_user: int,
-        per_channel: int,
-        window: timedelta,
+        self, key: ChannelKey, user_id: str, message_id: str, at: datetime, caps: AnswerCaps
     ) -> CapDecision:
         """The cap decision in one transaction over the place's two cap documents (a flood's deliveries
         queue up on them: Firestore serializes the transactions, so no two take the same last answer)."""
-        caps = self._paths.place(key).collection(CAPS)
-        user_ref, channel_ref = caps.document(codec.cap_user_doc_id(user_id)), caps.document("channel")
+        docs = self._paths.place(key).collection(CAPS)
+        user_ref, channel_ref = docs.document(codec.cap_user_doc_id(user_id)), docs.document("channel")
         named = {user_ref.id: {"user": codec.cap_user_digest(user_id)}}  # what `forget me` queries
 
         @firestore.transactional
@@ -54,9 +47,9 @@ class Caps(CapsErasure):
             user = codec.cap_state_from_doc(user_snap.to_dict() if user_snap.exists else None)
             channel = codec.cap_state_from_doc(channel_snap.to_dict() if channel_snap.exists else None)
             decision, new_user, new_channel = caps_policy.decide(
-                user, channel, message_id, codec.utc(at), per_user, per_channel, window
+                user, channel, message_id, codec.utc(at), caps
             )
-            expire = codec.utc(at) + 2 * window
+            expire = codec.utc(at) + 2 * caps.window
             writes = 0
             for ref, old, new in ((user_ref, user, new_user), (channel_ref, channel, new_channel)):
                 if new != old:
