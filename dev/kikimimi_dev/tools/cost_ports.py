@@ -77,7 +77,11 @@ FIRESTORE_BILLING: dict[str, Callable[[Arguments, Any], Billing]] = {
     "llm_judgments_since": lambda a, r: (count_reads(int(r)), 0, 0),
     "record_visibility": lambda a, r: (1, 1, 0),
     # Two cap documents read; an answer writes both (the user's alone without a channel cap), a ⏳ the user's.
-    "reserve_answer": lambda a, r: (2, (1 + int(a["per_channel"] > 0)) if r.answered else int(r.react), 0),
+    "reserve_answer": lambda a, r: (
+        2,
+        (1 + int(a["caps"].per_channel > 0)) if r.answered else int(r.react),
+        0,
+    ),
     "llm_calls_on": _one_read,
     "count_llm_call": _one_write,
     # The gateway's marks: a batched get per catch-up, one write per moved place a minute (not per message).
