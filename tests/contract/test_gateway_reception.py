@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from kikimimi.domain.model import ChannelKey
-from kikimimi.domain.reception import TalkativenessChange, day_of, kept_until
+from kikimimi.domain.reception import Received, TalkativenessChange, day_of, kept_until
 from kikimimi_dev.local.fake_discord import FakeDiscord
 from kikimimi_dev.twins.store import InMemoryStore
 from tests.contract.test_gateway import settings
@@ -25,8 +25,8 @@ def _counted(store: InMemoryStore, fake: FakeDiscord) -> str:
         ("b2", "replied", False),
         ("b4", "quiet", False),
     ):
-        store.receptions.record_reception(here, day, post, outcome, unprompted, kept_until(day))
-    store.receptions.record_reception(here, day, "b3", "ignored", True, kept_until(day), change)
+        store.receptions.record_reception(here, Received(day, post, outcome, unprompted), kept_until(day))
+    store.receptions.record_reception(here, Received(day, "b3", "ignored", True, change), kept_until(day))
     return f"<t:{int(now.timestamp())}:R>"
 
 

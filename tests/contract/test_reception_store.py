@@ -12,7 +12,7 @@ import pytest
 
 from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.model import ChannelKey
-from kikimimi.domain.reception import ReceptionDay, TalkativenessChange, kept_until
+from kikimimi.domain.reception import Received, ReceptionDay, TalkativenessChange, kept_until
 from kikimimi_dev.twins.documents import twin_documents
 from tests.fixtures.scan import firestore_documents
 from tests.fixtures.stored import (
@@ -60,7 +60,8 @@ def subject(request: pytest.FixtureRequest) -> Subject:
 def count(
     store: Any, key: ChannelKey, day: str, post: str, outcome: str, unprompted: bool, **kw: Any
 ) -> bool:
-    return bool(store.receptions.record_reception(key, day, post, outcome, unprompted, kept_until(day), **kw))
+    received = Received(day, post, outcome, unprompted, **kw)
+    return bool(store.receptions.record_reception(key, received, kept_until(day)))
 
 
 def test_a_post_is_counted_once_on_its_day(subject: Subject) -> None:

@@ -24,7 +24,7 @@ from kikimimi.domain.model import (
     Decision,
     GuildSettings,
 )
-from kikimimi.domain.reception import ReceptionDay, TalkativenessChange
+from kikimimi.domain.reception import Received, ReceptionDay
 from kikimimi.domain.withheld import MemberMarks
 from kikimimi_dev.twins.store_state import StorePart, _digest
 
@@ -110,25 +110,16 @@ class CapsTwin(CapsErasure, StorePart):
 class ReceptionsTwin(ReceptionsErasure, StorePart):
     """The Receptions port on the store twin's state."""
 
-    def record_reception(
-        self,
-        key: ChannelKey,
-        day: str,
-        post_id: str,
-        outcome: str,
-        unprompted: bool,
-        expire_at: datetime,
-        change: TalkativenessChange | None = None,
-    ) -> bool:
+    def record_reception(self, key: ChannelKey, received: Received, expire_at: datetime) -> bool:
         """Under the lock (Firestore: a transaction); False when the post was counted already."""
         with self._lock:
             self.reads += 1
             days = self._receptions.setdefault(key.id, {})
-            doc = counted_doc(days.get(day), day, post_id, outcome, unprompted, expire_at, change)
+            doc = counted_doc(days.get(received.day), received, expire_at)
             if doc is None:
                 return False
             self.writes += 1
-            days[day] = doc
+            days[received.day] = doc
             return True
 
     def receptions(self, key: ChannelKey, since_day: str) -> list[ReceptionDay]:

@@ -110,6 +110,18 @@ class TalkativenessChange:
 
 
 @dataclass(frozen=True)
+class Received:
+    """One post's outcome as its day's counts take it: the day (YYYY-MM-DD), the post, the outcome,
+    whether the bot chose to speak, and the change of talkativeness it made (None: none)."""
+
+    day: str
+    post_id: str
+    outcome: str
+    unprompted: bool
+    change: TalkativenessChange | None = None
+
+
+@dataclass(frozen=True)
 class ReceptionDay:
     """A place's counts of one UTC day: posts per outcome, the unprompted ones apart, and the day's
     latest change of talkativeness. Counts only: never a word."""

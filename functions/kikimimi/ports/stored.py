@@ -23,7 +23,7 @@ from kikimimi.domain.model import (
     Message,
 )
 from kikimimi.domain.outgoing import ReplyDraft
-from kikimimi.domain.reception import ReceptionDay, TalkativenessChange
+from kikimimi.domain.reception import Received, ReceptionDay
 from kikimimi.domain.retention import Retention
 from kikimimi.domain.window_digest import WindowDigest
 from kikimimi.domain.withheld import MemberMarks, PendingEdit
@@ -317,16 +317,7 @@ class Caps(StoredConcept, Protocol):
 class Receptions(StoredConcept, Protocol):
     """How people received the bot's posts: counts per place and day."""
 
-    def record_reception(
-        self,
-        key: ChannelKey,
-        day: str,
-        post_id: str,
-        outcome: str,
-        unprompted: bool,
-        expire_at: datetime,
-        change: TalkativenessChange | None = None,
-    ) -> bool:
+    def record_reception(self, key: ChannelKey, received: Received, expire_at: datetime) -> bool:
         """Count a post's outcome on the place's `day` (YYYY-MM-DD, kept until `expire_at`), once per post:
         False when it was counted already (a retried task). `change`: the talkativeness it moved, kept as
         the day's latest change."""

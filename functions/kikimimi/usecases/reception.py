@@ -139,9 +139,8 @@ def _count(
     after = reception.current(reception.with_post(days, day, outcome, post.unprompted), now, floor)
     moved = after != before
     change = reception.TalkativenessChange(now, before, after, post_id, outcome.value) if moved else None
-    counted = deps.receptions.record_reception(
-        place, day, post_id, outcome.value, post.unprompted, reception.kept_until(day), change
-    )
+    received = reception.Received(day, post_id, outcome.value, post.unprompted, change)
+    counted = deps.receptions.record_reception(place, received, reception.kept_until(day))
     for name in (_cache_name(place), _cache_name(place) + ":answers"):  # this process's judge sees it now
         deps.memory_cache.pop(name, None)
     return counted, before, (after if counted else before)  # a retry: counted by its first attempt

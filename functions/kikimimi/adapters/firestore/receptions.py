@@ -21,26 +21,21 @@ from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.forgetting import delete_all
 from kikimimi.adapters.firestore.paths import RECEPTIONS, Paths
 from kikimimi.domain.model import ChannelKey
-from kikimimi.domain.reception import ReceptionDay, TalkativenessChange
+from kikimimi.domain.reception import Received, ReceptionDay, TalkativenessChange
 
 
 def counted_doc(
-    doc: Mapping[str, Any] | None,
-    day: str,
-    post_id: str,
-    outcome: str,
-    unprompted: bool,
-    expire_at: datetime,
-    change: TalkativenessChange | None,
+    doc: Mapping[str, Any] | None, received: Received, expire_at: datetime
 ) -> dict[str, Any] | None:
     """The day's document with the post counted, or None when it was counted already (a retry)."""
+    day, post_id, outcome, change = received.day, received.post_id, received.outcome, received.change
     counted = [str(i) for i in (doc or {}).get("counted") or []]
     if post_id in counted:
         return None
     posts = {str(k): int(v) for k, v in ((doc or {}).get("posts") or {}).items()}
     mine = {str(k): int(v) for k, v in ((doc or {}).get("unprompted") or {}).items()}
     posts[outcome] = posts.get(outcome, 0) + 1
-    if unprompted:
+    if received.unprompted:
         mine[outcome] = mine.get(outcome, 0) + 1
     out: dict[str, Any] = {
         "day": day,
@@ -96,24 +91,13 @@ class Receptions(ReceptionsErasure):
     def _days(self, key: ChannelKey) -> firestore.CollectionReference:
         return self._paths.place(key).collection(RECEPTIONS)
 
-    def record_reception(
-        self,
-        key: ChannelKey,
-        day: str,
-        post_id: str,
-        outcome: str,
-        unprompted: bool,
-        expire_at: datetime,
-        change: TalkativenessChange | None = None,
-    ) -> bool:
-        ref = self._days(key).document(day)
+    def record_reception(self, key: ChannelKey, received: Received, expire_at: datetime) -> bool:
+        ref = self._days(key).document(received.day)
 
         @firestore.transactional
         def run(tx: firestore.Transaction) -> bool:
             snap = ref.get(transaction=tx)
-            doc = counted_doc(
-                snap.to_dict() if snap.exists else None, day, post_id, outcome, unprompted, expire_at, change
-            )
+            doc = counted_doc(snap.to_dict() if snap.exists else None, received, expire_at)
             if doc is None:
                 return False
             tx.set(ref, doc)
