@@ -13,7 +13,7 @@ from kikimimi.domain.buffer_change import DELETED, ERASED, INTERVENED, MESSAGE, 
 from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.memory.forget import intervention_without
 from kikimimi.domain.memory.model import SourceMatch
-from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
+from kikimimi.domain.model import ChannelKey, Intervention, Message, MessageEdit, ResponseType
 from kikimimi.domain.window_digest import InterventionsHeld, WindowDigest
 from kikimimi.usecases.place_lines import PlaceLines
 from tests.fixtures.stored import (
@@ -77,9 +77,9 @@ def test_every_write_of_a_buffer_document_is_a_change_in_commit_order(
     assert first[0].message == message(1) and first[0].changed_at < first[1].changed_at
     mark = first[-1].changed_at
 
-    store.buffer.update_message(KEY, "0001", "other words", UNTIL)
+    store.buffer.update_message(MessageEdit(KEY, "0001", "other words"), UNTIL)
     store.buffer.delete_message(KEY, "0002", UNTIL)
-    store.buffer.update_message(KEY, "0003", "before its create", UNTIL)
+    store.buffer.update_message(MessageEdit(KEY, "0003", "before its create"), UNTIL)
     store.interventions.record_intervention(KEY, spoke(1))
     later = store.windows.buffer_changes(KEY, mark, 10)
     assert states(later) == [
@@ -136,7 +136,9 @@ def test_a_copy_on_the_store_answers_what_the_buffer_answers(store: CountedStore
             late = rng.random() < 0.2
             store.buffer.add_message(message(made, made - (rng.uniform(2, 20) if late else 0)), UNTIL)
         elif action < 0.7 and made:
-            store.buffer.update_message(KEY, f"{rng.randint(1, made):04d}", f"edit {rng.random():.3f}", UNTIL)
+            store.buffer.update_message(
+                MessageEdit(KEY, f"{rng.randint(1, made):04d}", f"edit {rng.random():.3f}"), UNTIL
+            )
         elif action < 0.85 and made:
             store.buffer.delete_message(KEY, f"{rng.randint(1, made):04d}", UNTIL)
         elif action < 0.88:
@@ -163,7 +165,7 @@ def test_a_copy_on_the_store_answers_what_the_buffer_answers(store: CountedStore
 def test_a_window_comes_with_the_change_time_of_each_line(store: CountedStore) -> None:
     for n in (1, 2, 3):
         store.buffer.add_message(message(n), UNTIL)
-    store.buffer.update_message(KEY, "0001", "other words", UNTIL)
+    store.buffer.update_message(MessageEdit(KEY, "0001", "other words"), UNTIL)
     window = store.windows.recent_changes(KEY, SINCE, 2)
     assert [c.message for c in window] == store.windows.recent_messages(KEY, SINCE, 2)
     assert states(window) == [("0002", MESSAGE), ("0003", MESSAGE)]
@@ -197,7 +199,7 @@ def test_the_shared_copy_is_written_only_at_the_version_read_and_cleared_by_ever
         return version
 
     store.buffer.add_message(message(1), UNTIL)
-    store.buffer.update_message(KEY, "0001", "other words", UNTIL)
+    store.buffer.update_message(MessageEdit(KEY, "0001", "other words"), UNTIL)
     version = cleared()
     assert store.windows.keep_window_digest(KEY, digest, version, UNTIL)
     store.buffer.delete_message(KEY, "0001", UNTIL)

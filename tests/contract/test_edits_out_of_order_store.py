@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kikimimi.domain.model import ChannelKey, Message
+from kikimimi.domain.model import ChannelKey, Message, MessageEdit
 from kikimimi.domain.withheld import PendingEdit
 from tests.fixtures.stored import (
     CountedStore,
@@ -50,14 +50,17 @@ def message(mid: str, text: str = "see you at mine later") -> Message:
 def test_edits_out_of_order_the_buffer_keeps_the_newest(subject: Subject) -> None:
     store = subject.store
     store.buffer.add_message(message("m1"), UNTIL)
-    assert store.buffer.update_message(KEY, "m1", FIXED, UNTIL, edited_at=at(40))[0] == "edited"
+    assert store.buffer.update_message(MessageEdit(KEY, "m1", FIXED, edited_at=at(40)), UNTIL)[0] == "edited"
     # The older edit, delivered last (the push subscription has no order): refused, nothing written.
-    assert store.buffer.update_message(KEY, "m1", ADDRESS, UNTIL, edited_at=at(20)) == ("stale", None)
+    assert store.buffer.update_message(MessageEdit(KEY, "m1", ADDRESS, edited_at=at(20)), UNTIL) == (
+        "stale",
+        None,
+    )
     line = store.buffer.buffered_message(KEY, "m1")
     assert line is not None and line.content == FIXED
     assert store.buffer.edit_outdated(KEY, "m1", at(20)) and not store.buffer.edit_outdated(KEY, "m1", at(40))
     # The same edit redelivered is applied again (the same text): its task is scheduled again.
-    assert store.buffer.update_message(KEY, "m1", FIXED, UNTIL, edited_at=at(40))[0] == "edited"
+    assert store.buffer.update_message(MessageEdit(KEY, "m1", FIXED, edited_at=at(40)), UNTIL)[0] == "edited"
 
 
 def test_edits_out_of_order_an_early_edit_keeps_the_newest_and_gives_it_to_the_create(
@@ -65,8 +68,14 @@ def test_edits_out_of_order_an_early_edit_keeps_the_newest_and_gives_it_to_the_c
 ) -> None:
     store = subject.store
     mine = {"author_id": "u_ann", "guild_id": "g1"}
-    assert store.buffer.update_message(KEY, "m2", FIXED, UNTIL, edited_at=at(40), **mine) == ("pending", None)
-    assert store.buffer.update_message(KEY, "m2", ADDRESS, UNTIL, edited_at=at(20), **mine) == ("stale", None)
+    assert store.buffer.update_message(MessageEdit(KEY, "m2", FIXED, edited_at=at(40), **mine), UNTIL) == (
+        "pending",
+        None,
+    )
+    assert store.buffer.update_message(MessageEdit(KEY, "m2", ADDRESS, edited_at=at(20), **mine), UNTIL) == (
+        "stale",
+        None,
+    )
     assert store.buffer.pending_edits_by("g1", "u_ann", 10) == [PendingEdit(KEY, "m2", FIXED, at(40))]
     assert store.buffer.edit_outdated(KEY, "m2", at(20))
     assert store.buffer.add_message(message("m2", ADDRESS), UNTIL)  # the create, last: stored as edited
@@ -74,7 +83,10 @@ def test_edits_out_of_order_an_early_edit_keeps_the_newest_and_gives_it_to_the_c
     assert line is not None and line.content == FIXED
     assert store.buffer.pending_edits_by("g1", "u_ann", 10) == []  # applied: a message now
     # The edit time came along: the older edit delivered after the create still changes nothing.
-    assert store.buffer.update_message(KEY, "m2", ADDRESS, UNTIL, edited_at=at(20)) == ("stale", None)
+    assert store.buffer.update_message(MessageEdit(KEY, "m2", ADDRESS, edited_at=at(20)), UNTIL) == (
+        "stale",
+        None,
+    )
     assert store.buffer.edit_outdated(KEY, "m2", at(20)) and not store.buffer.edit_outdated(KEY, "m2", at(41))
 
 
@@ -82,6 +94,9 @@ def test_edits_out_of_order_after_a_delete_every_edit_is_outdated(subject: Subje
     store = subject.store
     store.buffer.add_message(message("m3"), UNTIL)
     store.buffer.delete_message(KEY, "m3", UNTIL)
-    assert store.buffer.update_message(KEY, "m3", ADDRESS, UNTIL, edited_at=at(50)) == ("deleted", None)
+    assert store.buffer.update_message(MessageEdit(KEY, "m3", ADDRESS, edited_at=at(50)), UNTIL) == (
+        "deleted",
+        None,
+    )
     assert store.buffer.edit_outdated(KEY, "m3", at(50))
     assert not store.buffer.edit_outdated(KEY, "never-seen", at(50))

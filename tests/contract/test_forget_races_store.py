@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from kikimimi.domain.model import ChannelKey, Message
+from kikimimi.domain.model import ChannelKey, Message, MessageEdit
 from kikimimi.domain.withheld import FORGET_WINDOW, PendingEdit
 from kikimimi_dev.twins.documents import twin_documents
 from tests.fixtures.scan import firestore_documents
@@ -84,13 +84,13 @@ def test_forget_races_a_members_early_edits_are_found_and_tombstoned(subject: Su
     store = subject.store
     channel, thread = ChannelKey("c1"), ChannelKey("c1", "t1")
     mine = {"author_id": "u_ann", "guild_id": "g1"}
-    store.buffer.update_message(channel, "m1", "the new text", UNTIL, edited_at=at(5), **mine)
-    store.buffer.update_message(thread, "m2", "in a thread", UNTIL, edited_at=at(6), **mine)
+    store.buffer.update_message(MessageEdit(channel, "m1", "the new text", edited_at=at(5), **mine), UNTIL)
+    store.buffer.update_message(MessageEdit(thread, "m2", "in a thread", edited_at=at(6), **mine), UNTIL)
     store.buffer.update_message(
-        channel, "m3", "bob's", UNTIL, edited_at=at(7), author_id="u_bob", guild_id="g1"
+        MessageEdit(channel, "m3", "bob's", edited_at=at(7), author_id="u_bob", guild_id="g1"), UNTIL
     )
     store.buffer.update_message(
-        channel, "m4", "another server", UNTIL, edited_at=at(8), author_id="u_ann", guild_id="g2"
+        MessageEdit(channel, "m4", "another server", edited_at=at(8), author_id="u_ann", guild_id="g2"), UNTIL
     )
     found = store.buffer.pending_edits_by("g1", "u_ann", 10)
     assert found == [

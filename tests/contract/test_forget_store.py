@@ -22,7 +22,14 @@ from kikimimi.domain.memory.model import (
     Reflection,
     SourceMatch,
 )
-from kikimimi.domain.model import ChannelKey, ChannelSettings, Intervention, Message, ResponseType
+from kikimimi.domain.model import (
+    ChannelKey,
+    ChannelSettings,
+    Intervention,
+    Message,
+    MessageEdit,
+    ResponseType,
+)
 from kikimimi.domain.outgoing import ReplyDraft
 from kikimimi_dev.twins.documents import twin_documents
 from tests.fixtures.scan import firestore_documents
@@ -121,14 +128,17 @@ def test_a_tombstone_refuses_the_create_that_comes_after_its_delete(pair: Pair) 
     assert pair.store.buffer.add_message(message("m1"), UNTIL) is False
     assert pair.store.buffer.is_deleted(KEY, "m1") is True
     assert pair.store.windows.recent_messages(KEY, T0 - timedelta(hours=1), 10) == []
-    assert pair.store.buffer.update_message(KEY, "m1", "edited late", UNTIL) == ("deleted", None)
+    assert pair.store.buffer.update_message(MessageEdit(KEY, "m1", "edited late"), UNTIL) == ("deleted", None)
     assert pair.store.buffer.add_message(message("m2"), UNTIL) is True
     assert pair.store.buffer.is_deleted(KEY, "m2") is False  # a redelivery is no delete
 
 
 def test_an_edit_that_comes_first_is_applied_when_the_create_comes(pair: Pair) -> None:
-    assert pair.store.buffer.update_message(KEY, "m1", "the fixed text", UNTIL) == ("pending", None)
-    assert pair.store.buffer.update_message(KEY, "m1", "fixed again", UNTIL) == ("pending", None)
+    assert pair.store.buffer.update_message(MessageEdit(KEY, "m1", "the fixed text"), UNTIL) == (
+        "pending",
+        None,
+    )
+    assert pair.store.buffer.update_message(MessageEdit(KEY, "m1", "fixed again"), UNTIL) == ("pending", None)
     assert pair.store.windows.recent_messages(KEY, T0 - timedelta(hours=1), 10) == []
     assert pair.store.buffer.add_message(message("m1", text="the typo"), UNTIL) is True
     [stored] = pair.store.windows.recent_messages(KEY, T0 - timedelta(hours=1), 10)
@@ -140,7 +150,7 @@ def test_buffered_tells_messages_from_tombstones_and_absence(pair: Pair) -> None
     pair.store.buffer.add_message(message("m1"), UNTIL)
     pair.store.buffer.add_message(message("m2"), UNTIL)
     pair.store.buffer.delete_message(KEY, "m2", UNTIL)
-    pair.store.buffer.update_message(KEY, "m3", "early edit", UNTIL)
+    pair.store.buffer.update_message(MessageEdit(KEY, "m3", "early edit"), UNTIL)
     assert pair.store.buffer.buffered(KEY, ["m1", "m2", "m3", "m4"]) == {"m1"}
     assert pair.store.buffer.buffered(KEY, []) == set()
 
@@ -498,7 +508,7 @@ def test_the_twins_state_lists_the_documents_firestore_holds(firestore_client: A
         pair.store.buffer.add_message(message("a1", 1, KEY), UNTIL)
         pair.store.buffer.add_message(message("a2", 2, THREAD, "u2"), UNTIL)
         pair.store.buffer.delete_message(KEY, "a3", UNTIL)
-        pair.store.buffer.update_message(KEY, "a4", "early", UNTIL)
+        pair.store.buffer.update_message(MessageEdit(KEY, "a4", "early"), UNTIL)
         pair.store.interventions.record_intervention(KEY, snippet("a1", ("a1",), ("u1",)))
         pair.store.places.save_channel_settings(KEY, ChannelSettings(enabled=True))
         pair.store.places.record_visibility(THREAD, True, T0, "g1")

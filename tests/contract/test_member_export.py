@@ -25,7 +25,7 @@ from kikimimi.domain.memory.model import (
     ProfileUpdate,
     Reflection,
 )
-from kikimimi.domain.model import ChannelKey, Intervention, LastDecision, Message, ResponseType
+from kikimimi.domain.model import ChannelKey, Intervention, LastDecision, Message, MessageEdit, ResponseType
 from kikimimi.ports import RETENTIONS
 from kikimimi.usecases.memory.export import FORMAT, MemberExport, export_json, export_member
 from kikimimi_dev.local.fake_discord import Interaction
@@ -74,9 +74,11 @@ def remembered(place: Place, store: Any, recall: Any) -> None:
     store.buffer.add_message(_message(place, "m1", alice, "alice", "I moved to Sapporo", 3), keep)
     store.buffer.add_message(_message(place, "m2", bob, "bob", "bob's secret plan", 2), keep)
     store.buffer.update_message(
-        key, "m9", "alice's early edit", keep, edited_at=NOW, author_id=alice, guild_id=g
+        MessageEdit(key, "m9", "alice's early edit", edited_at=NOW, author_id=alice, guild_id=g), keep
     )
-    store.buffer.update_message(key, "m8", "bob's early edit", keep, edited_at=NOW, author_id=bob, guild_id=g)
+    store.buffer.update_message(
+        MessageEdit(key, "m8", "bob's early edit", edited_at=NOW, author_id=bob, guild_id=g), keep
+    )
     store.interventions.record_intervention(
         key,
         Intervention(

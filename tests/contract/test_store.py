@@ -18,6 +18,7 @@ from kikimimi.domain.model import (
     Decision,
     Intervention,
     Message,
+    MessageEdit,
     ResponseType,
 )
 from tests.fixtures.stored import (
@@ -95,9 +96,12 @@ def test_thread_is_isolated_from_its_channel(store: CountedStore) -> None:
 
 def test_update_and_delete(store: CountedStore) -> None:
     store.buffer.add_message(message("m1", 0), EXPIRE)
-    assert store.buffer.update_message(CHANNEL, "m1", "edited", EXPIRE) == ("edited", message("m1", 0))
-    assert store.buffer.update_message(CHANNEL, "missing", "x", EXPIRE) == ("pending", None)
-    assert store.buffer.update_message(THREAD, "m1", "wrong place", EXPIRE) == ("pending", None)
+    assert store.buffer.update_message(MessageEdit(CHANNEL, "m1", "edited"), EXPIRE) == (
+        "edited",
+        message("m1", 0),
+    )
+    assert store.buffer.update_message(MessageEdit(CHANNEL, "missing", "x"), EXPIRE) == ("pending", None)
+    assert store.buffer.update_message(MessageEdit(THREAD, "m1", "wrong place"), EXPIRE) == ("pending", None)
     assert [m.content for m in store.windows.recent_messages(CHANNEL, T0, 10)] == ["edited"]
     assert store.windows.recent_messages(CHANNEL, T0, 10)[0] == message("m1", 0, content="edited")
     assert store.buffer.delete_message(CHANNEL, "m1", EXPIRE) == message("m1", 0, content="edited")
@@ -281,7 +285,7 @@ def test_counters(store: CountedStore) -> None:
     store.caps.cached_judgment(CHANNEL, "missing", T0)
     assert (store.reads, store.writes) == (4, 2)
     # Each a transaction: one read, and two writes (the message, and the place's shared copy cleared).
-    store.buffer.update_message(CHANNEL, "m1", "x", EXPIRE)
+    store.buffer.update_message(MessageEdit(CHANNEL, "m1", "x"), EXPIRE)
     store.buffer.delete_message(CHANNEL, "m2", EXPIRE)
     store.places.save_channel_settings(CHANNEL, ChannelSettings(enabled=True))
     assert (store.reads, store.writes) == (6, 7)

@@ -9,6 +9,7 @@ import pytest
 from google.cloud import firestore
 
 from kikimimi.adapters.firestore.paths import CHANNELS, REPLY_DRAFTS
+from kikimimi.domain.model import MessageEdit
 from kikimimi.domain.outgoing import ReplyDraft
 from tests.contract.test_store import CHANNEL, T0, THREAD, message
 from tests.fixtures.stored import (
@@ -50,7 +51,7 @@ def test_what_is_not_a_buffered_message(store: Store, case: str, expected: str |
     if case == "deleted":
         store.buffer.delete_message(CHANNEL, "m1", EXPIRE)
     elif case == "early edit only":
-        assert store.buffer.update_message(CHANNEL, "m9", "edited first", EXPIRE)[0] == "pending"
+        assert store.buffer.update_message(MessageEdit(CHANNEL, "m9", "edited first"), EXPIRE)[0] == "pending"
     elif case == "other place":
         key = THREAD
     found = store.buffer.buffered_message(key, mid)

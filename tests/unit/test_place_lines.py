@@ -10,7 +10,7 @@ import pytest
 
 from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.memory.model import SourceMatch
-from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
+from kikimimi.domain.model import ChannelKey, Intervention, Message, MessageEdit, ResponseType
 from kikimimi.usecases.place_lines import LIFETIME, SYNC_LIMIT, PlaceLines
 from kikimimi_dev.twins.store import InMemoryStore
 
@@ -63,7 +63,7 @@ def test_a_delete_an_edit_or_a_forget_handled_elsewhere_shows_at_the_next_look()
     add(store, 1, 2, 3, 4)
     copy.newest(store.windows, KEY, SINCE, 3, T0)
     store.buffer.delete_message(KEY, "m004", UNTIL)  # another instance's delete: this copy was not told
-    store.buffer.update_message(KEY, "m003", "other words", UNTIL)
+    store.buffer.update_message(MessageEdit(KEY, "m003", "other words"), UNTIL)
     later = copy.newest(store.windows, KEY, SINCE, 3, T0 + timedelta(seconds=1))
     assert ids(later) == ["m001", "m002", "m003"] and later[-1].content == "other words"
     assert later == store.windows.recent_messages(KEY, SINCE, 3)
@@ -202,7 +202,7 @@ def test_the_copy_answers_what_the_buffer_answers_under_random_changes(seed: int
             store.buffer.add_message(line(made, offset), UNTIL)
         elif action < 0.62 and made:
             store.buffer.update_message(
-                KEY, f"m{rng.randint(1, made):03d}", f"edit {rng.random():.3f}", UNTIL
+                MessageEdit(KEY, f"m{rng.randint(1, made):03d}", f"edit {rng.random():.3f}"), UNTIL
             )
         elif action < 0.77 and made:
             gone = f"m{rng.randint(1, made):03d}"

@@ -14,7 +14,7 @@ from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.memory.forget import intervention_without
 from kikimimi.domain.memory.model import SourceMatch
-from kikimimi.domain.model import ChannelKey
+from kikimimi.domain.model import ChannelKey, MessageEdit
 from kikimimi.domain.window_digest import WindowDigest
 from kikimimi.usecases.place_lines import SHARED_LINE_BYTES, PlaceLines
 from kikimimi_dev.twins.store import InMemoryStore
@@ -55,7 +55,7 @@ def test_a_use_that_found_nothing_new_does_not_write() -> None:
 
 ERASERS: dict[str, Callable[[InMemoryStore], object]] = {
     "delete": lambda s: s.buffer.delete_message(KEY, "m002", UNTIL),
-    "edit": lambda s: s.buffer.update_message(KEY, "m002", "other words", UNTIL),
+    "edit": lambda s: s.buffer.update_message(MessageEdit(KEY, "m002", "other words"), UNTIL),
     "forget a line in a snippet": lambda s: s.interventions.rewrite_interventions(
         KEY, SourceMatch(message_id="m002"), lambda i: intervention_without(i, SourceMatch(message_id="m002"))
     ),
@@ -197,7 +197,7 @@ def test_three_functions_sharing_one_copy_answer_what_the_buffer_answers(seed: i
             store.buffer.add_message(line(made, offset), UNTIL)
         elif action < 0.6 and made:
             store.buffer.update_message(
-                KEY, f"m{rng.randint(1, made):03d}", f"edit {rng.random():.3f}", UNTIL
+                MessageEdit(KEY, f"m{rng.randint(1, made):03d}", f"edit {rng.random():.3f}"), UNTIL
             )
         elif action < 0.72 and made:
             store.buffer.delete_message(KEY, f"m{rng.randint(1, made):03d}", UNTIL)

@@ -14,6 +14,7 @@ from kikimimi.domain.buffer_change import MESSAGE, UNTIMED, BufferChange
 from kikimimi.domain.model import (
     ChannelKey,
     Message,
+    MessageEdit,
 )
 from kikimimi.domain.window_digest import WindowDigest
 from kikimimi.domain.withheld import PendingEdit, newer
@@ -46,20 +47,10 @@ class BufferTwin(BufferErasure, StorePart):
             self._touch(message.key.id, message.id)
             return True
 
-    def update_message(
-        self,
-        key: ChannelKey,
-        message_id: str,
-        content: str,
-        pending_until: datetime,
-        *,
-        edited_at: datetime | None = None,
-        author_id: str | None = None,
-        guild_id: str | None = None,
-    ) -> tuple[str, Message | None]:
+    def update_message(self, edit: MessageEdit, pending_until: datetime) -> tuple[str, Message | None]:
         """("edited", before) | ("pending", None): kept for a later create | ("deleted", None) |
         ("stale", None): a newer edit is stored."""
-        at = optional_utc(edited_at)
+        key, message_id, content, at = edit.key, edit.message_id, edit.content, optional_utc(edit.edited_at)
         with self._lock:
             self.reads += 1
             bucket = self._messages.get(key.id, {})
@@ -81,7 +72,7 @@ class BufferTwin(BufferErasure, StorePart):
                 self._clear_window(key.id, datetime.now(UTC))
                 return "edited", message
             marks[message_id] = (PENDING_EDIT, content, utc(pending_until))
-            edits[message_id] = (at, guild_id, author_id)
+            edits[message_id] = (at, edit.guild_id, edit.author_id)
             self._touch(key.id, message_id)
             return "pending", None
 

@@ -35,6 +35,19 @@ class ChannelKey:
 
 
 @dataclass(frozen=True)
+class MessageEdit:
+    """An edit of a message as Discord sends it: where, which, the new text, when (Discord's edit time;
+    None: applied whatever is stored), and whose in which guild (kept with an early edit for `forget me`)."""
+
+    key: ChannelKey
+    message_id: str
+    content: str
+    edited_at: datetime | None = None
+    author_id: str | None = None
+    guild_id: str | None = None
+
+
+@dataclass(frozen=True)
 class Message:
     """One chat message as the bot remembers it."""
 

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from kikimimi.domain.erasure import PAGE
 from kikimimi.domain.memory.member_lines import Member, without_member
-from kikimimi.domain.model import Message
+from kikimimi.domain.model import Message, MessageEdit
 from kikimimi.domain.withheld import PendingEdit
 from kikimimi.ports.stored import Buffer
 
@@ -56,5 +56,6 @@ def clear_own_lines(
         if text is None:
             changed += buffer.delete_message(message.key, message.id, until) is not None
         elif text != message.content:
-            changed += buffer.update_message(message.key, message.id, text, until)[0] == "edited"
+            edit = MessageEdit(message.key, message.id, text)
+            changed += buffer.update_message(edit, until)[0] == "edited"
     return changed

@@ -21,6 +21,7 @@ from kikimimi.domain.model import (
     Intervention,
     LastDecision,
     Message,
+    MessageEdit,
 )
 from kikimimi.domain.outgoing import ReplyDraft
 from kikimimi.domain.reception import Received, ReceptionDay
@@ -60,21 +61,11 @@ class Buffer(StoredConcept, Protocol):
         a deleted message (its tombstone holds the id); an edit that arrived first is applied."""
         ...
 
-    def update_message(
-        self,
-        key: ChannelKey,
-        message_id: str,
-        content: str,
-        pending_until: datetime,
-        *,
-        edited_at: datetime | None = None,
-        author_id: str | None = None,
-        guild_id: str | None = None,
-    ) -> tuple[str, Message | None]:
+    def update_message(self, edit: MessageEdit, pending_until: datetime) -> tuple[str, Message | None]:
         """Edit a message: ("edited", the message before), ("pending", None) when it is not buffered
         (the edit is kept until `pending_until` for a create that comes later, with its author and guild:
         `forget me` finds it), ("deleted", None) past its delete, ("stale", None) when an edit newer than
-        `edited_at` (Discord's edit time) is stored. No `edited_at`: applied whatever is stored."""
+        the edit's time (Discord's) is stored. No time: applied whatever is stored."""
         ...
 
     def delete_message(self, key: ChannelKey, message_id: str, tombstone_until: datetime) -> Message | None:

@@ -17,7 +17,7 @@ from kikimimi.adapters.firestore.concept_erasure import BufferErasure
 from kikimimi.adapters.firestore.counting import DocumentCounter
 from kikimimi.adapters.firestore.paths import MESSAGES, Paths
 from kikimimi.adapters.firestore.windows import Windows
-from kikimimi.domain.model import ChannelKey, Message
+from kikimimi.domain.model import ChannelKey, Message, MessageEdit
 from kikimimi.domain.withheld import PendingEdit, newer
 
 CHANGED = {codec.CHANGED_AT: firestore.SERVER_TIMESTAMP}  # the commit time: changes are read in its order
@@ -62,21 +62,12 @@ class Buffer(BufferErasure):
         self._count(reads=1)
         return bool(run(self._client.transaction()))
 
-    def update_message(
-        self,
-        key: ChannelKey,
-        message_id: str,
-        content: str,
-        pending_until: datetime,
-        *,
-        edited_at: datetime | None = None,
-        author_id: str | None = None,
-        guild_id: str | None = None,
-    ) -> tuple[str, Message | None]:
+    def update_message(self, edit: MessageEdit, pending_until: datetime) -> tuple[str, Message | None]:
         """("edited", before) | ("pending", None): kept for a later create | ("deleted", None) |
         ("stale", None): a newer edit is stored (deliveries have no order)."""
+        key, message_id, content, edited_at = edit.key, edit.message_id, edit.content, edit.edited_at
         ref = self._paths.messages(key).document(message_id)
-        edit = codec.PendingEditOf(key, guild_id, author_id, edited_at)
+        origin = codec.PendingEditOf(key, edit.guild_id, edit.author_id, edited_at)
 
         @firestore.transactional
         def run(tx: firestore.Transaction) -> tuple[str, Message | None]:
@@ -94,7 +85,7 @@ class Buffer(BufferErasure):
                 tx.update(ref, {"content": content} | timed | CHANGED)
                 self._windows.clear(key, tx)
                 return "edited", codec.message_from_doc(current)
-            tx.set(ref, codec.pending_edit_doc(message_id, content, pending_until, edit) | CHANGED)
+            tx.set(ref, codec.pending_edit_doc(message_id, content, pending_until, origin) | CHANGED)
             return "pending", None
 
         outcome = run(self._client.transaction())

@@ -15,7 +15,7 @@ from kikimimi.domain.memory.forget import chunk_without, intervention_without, p
 from kikimimi.domain.memory.model import Chunk, SourceMatch, UserProfile
 from kikimimi.domain.memory.profile_notes import notes_without_source
 from kikimimi.domain.memory.wire import ForgetTask
-from kikimimi.domain.model import ChannelKey, TaskKind, TaskSpec
+from kikimimi.domain.model import ChannelKey, MessageEdit, TaskKind, TaskSpec
 from kikimimi.domain.wire import MessageDeleted, MessageEdited, dump
 from kikimimi.usecases import channel
 from kikimimi.usecases.deps import Deps
@@ -48,15 +48,10 @@ def on_edit(deps: Deps, envelope: MessageEdited) -> str:
     key = envelope.key
     now = deps.clock.now()
     until = now + timedelta(days=deps.settings.tombstone_days)
-    outcome, before = deps.buffer.update_message(
-        key,
-        envelope.message_id,
-        envelope.content,
-        until,
-        edited_at=envelope.edited_at,
-        author_id=envelope.author_id,
-        guild_id=envelope.guild_id,
+    change = MessageEdit(
+        key, envelope.message_id, envelope.content, envelope.edited_at, envelope.author_id, envelope.guild_id
     )
+    outcome, before = deps.buffer.update_message(change, until)
     base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
     decision = {
         "edited": "edited",
