@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from kikimimi.adapters.discord_rest import USER_AGENT, DiscordRest, chunk_nonce
+from kikimimi.domain.outgoing import Attachment
 from kikimimi.ports import DiscordError
 from kikimimi_dev.local.fake_discord import FakeDiscord
 from tests.fixtures.fake_discord import RecordingSleep
@@ -251,7 +252,10 @@ def test_an_answer_edits_the_deferred_reply_with_its_json_file_as_multipart(
     deferred = fake_discord.deferred_interaction()
 
     discord_rest.answer_interaction(
-        fake_discord.bot.id, deferred.token, "yours @everyone", "kikimimi-1-2.json", b'{"format": 1}'
+        fake_discord.bot.id,
+        deferred.token,
+        "yours @everyone",
+        Attachment("kikimimi-1-2.json", b'{"format": 1}'),
     )
 
     [request] = fake_discord.requests_to("PATCH", ORIGINAL)

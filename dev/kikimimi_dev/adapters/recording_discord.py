@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from kikimimi.domain.outgoing import Attachment
 from kikimimi.ports import DiscordError
 
 
@@ -78,23 +79,23 @@ class RecordingDiscord:
             self.member_reactions[message_id] = self.member_reactions.get(message_id, 0) + 1
 
     def answer_interaction(
-        self,
-        application_id: str,
-        token: str,
-        content: str,
-        file_name: str | None = None,
-        file_bytes: bytes | None = None,
+        self, application_id: str, token: str, content: str, file: Attachment | None = None
     ) -> None:
         """Record the edit of the deferred reply (each edit again too: Discord keeps only the last)."""
         with self._lock:
             self._maybe_fail()
             self.sent.append(
                 Sent(
-                    "answer", application_id, content, token=token, file_name=file_name, file_bytes=file_bytes
+                    "answer",
+                    application_id,
+                    content,
+                    token=token,
+                    file_name=file.name if file else None,
+                    file_bytes=file.data if file else None,
                 )
             )
         if self._echo:
-            attached = f" with {file_name}" if file_name else ""
+            attached = f" with {file.name}" if file else ""
             self._echo(f"[recording discord] answer{attached} ← {content!r}")
 
     def trigger_typing(self, channel_id: str) -> None:

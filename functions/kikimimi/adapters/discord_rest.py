@@ -16,7 +16,7 @@ from urllib.parse import quote
 import requests
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
-from kikimimi.domain.outgoing import DISCORD_LIMIT, split_message
+from kikimimi.domain.outgoing import DISCORD_LIMIT, Attachment, split_message
 from kikimimi.ports import DiscordError
 
 _log = logging.getLogger(__name__)
@@ -147,12 +147,7 @@ class DiscordRest:
         )
 
     def answer_interaction(
-        self,
-        application_id: str,
-        token: str,
-        content: str,
-        file_name: str | None = None,
-        file_bytes: bytes | None = None,
+        self, application_id: str, token: str, content: str, file: Attachment | None = None
     ) -> None:
         """Edit the deferred reply through the interaction's webhook (its token lasts 15 minutes): JSON, or
         multipart with `payload_json` and `files[0]` when there is a file. The same edit twice leaves the
@@ -164,10 +159,10 @@ class DiscordRest:
         )
         body: dict[str, Any] = {"content": content, "allowed_mentions": self._allowed_mentions}
         files: dict[str, Any] | None = None
-        if file_name is not None:
+        if file is not None:
             # API v10: an edit's attachments list every file the message keeps, a new one by its part index.
-            body["attachments"] = [{"id": "0", "filename": file_name}]
-            files = {"files[0]": (file_name, file_bytes or b"", "application/json")}
+            body["attachments"] = [{"id": "0", "filename": file.name}]
+            files = {"files[0]": (file.name, file.data, "application/json")}
         try:
             self._call(route, body, files=files)
         except DiscordError as exc:

@@ -42,6 +42,14 @@ def part_nonce(nonce: str, index: int) -> str:
 
 
 @dataclass(frozen=True)
+class Attachment:
+    """A file sent with a message: its name and bytes."""
+
+    name: str
+    data: bytes
+
+
+@dataclass(frozen=True)
 class ReplyDraft:
     """A written reply kept under its nonce before the first post: a retried task posts the same parts."""
 

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from kikimimi.domain.grounding import TOOLS, WebSource
 from kikimimi.domain.model import TaskKind, TaskSpec
+from kikimimi.domain.outgoing import Attachment
 from kikimimi.ports.memory import (
     MEMORY_LAYERS,
     Chunks,
@@ -194,13 +195,8 @@ class Discord(Protocol):
         ...
 
     def answer_interaction(
-        self,
-        application_id: str,
-        token: str,
-        content: str,
-        file_name: str | None = None,
-        file_bytes: bytes | None = None,
+        self, application_id: str, token: str, content: str, file: Attachment | None = None
     ) -> None:
-        """Edit an interaction's deferred reply (with one file when named); the same edit twice is harmless.
+        """Edit an interaction's deferred reply (with one file when given); the same edit twice is harmless.
         The token is a secret: never in a log line or an error's text."""
         ...

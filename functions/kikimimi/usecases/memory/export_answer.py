@@ -7,12 +7,11 @@ from __future__ import annotations
 from kikimimi.domain.memory.export_words import say
 from kikimimi.domain.memory.policy import CHUNK_TTL
 from kikimimi.domain.model import ChannelKey
+from kikimimi.domain.outgoing import Attachment
 from kikimimi.domain.wire import ExportRequested
 from kikimimi.ports import DiscordError
 from kikimimi.usecases.deps import Deps
 from kikimimi.usecases.memory.export import MemberExport, export_json, export_member
-
-File = tuple[str, bytes]  # a file's name and bytes
 
 
 def answer(deps: Deps, request: ExportRequested) -> str:
@@ -20,9 +19,8 @@ def answer(deps: Deps, request: ExportRequested) -> str:
     logged and dropped, a failure that may pass is logged and raised for the redelivery."""
     text, file = _answer_of(deps, request)
     base = {"function": "ingest", "guild": request.guild_id, "user": request.user_id, "ask": request.ask}
-    name, data = file if file is not None else (None, None)
     try:
-        deps.discord.answer_interaction(request.application_id, request.token, text, name, data)
+        deps.discord.answer_interaction(request.application_id, request.token, text, file)
     except DiscordError as exc:
         decision = "retried" if exc.retryable else "dropped"
         deps.emit(
@@ -35,7 +33,7 @@ def answer(deps: Deps, request: ExportRequested) -> str:
     return "answered"
 
 
-def _answer_of(deps: Deps, request: ExportRequested) -> tuple[str, File | None]:
+def _answer_of(deps: Deps, request: ExportRequested) -> tuple[str, Attachment | None]:
     """The words (and for `export` the file) of the answer. In a direct message `what-do-you-know` is about
     a server, so it knows nothing; `export` there is what is kept from the conversation."""
     lang, guild_id, user_id = request.language, request.guild_id, request.user_id
@@ -47,7 +45,7 @@ def _answer_of(deps: Deps, request: ExportRequested) -> tuple[str, File | None]:
         return export_text(export, lang, deps.settings.buffer_ttl_minutes), None
     name = f"kikimimi-{guild_id or 'direct-messages'}-{user_id}.json"
     key = "nothing" if guild_id and export.empty else "exported"
-    return say(lang, key), (name, export_json(export).encode())
+    return say(lang, key), Attachment(name, export_json(export).encode())
 
 
 def export_text(export: MemberExport, lang: str, buffer_minutes: float) -> str:
