@@ -439,19 +439,24 @@ def test_a_superseded_summary_is_rebuilt_unless_the_memory_moved(pair: Pair) -> 
     assert pair.recall.summaries.channel_memory(KEY).summary == "from the lines left"
 
 
+def one_fact() -> Reflection:
+    """A reflection of the first chunk that saves one fact drawn from m1."""
+    return Reflection(
+        reflected_seq=1,
+        reflected_total=2,
+        at=T0,
+        save=[fact("f1", ("m1",), ("u1",))],
+        delete=[],
+        fact_delta=1,
+    )
+
+
 def test_forgetting_a_places_memory_keeps_only_its_counters(pair: Pair) -> None:
     memory = summarized(pair)
     assert pair.recall.facts.commit_reflection(
         KEY,
         0,
-        Reflection(
-            reflected_seq=1,
-            reflected_total=2,
-            at=T0,
-            save=[fact("f1", ("m1",), ("u1",))],
-            delete=[],
-            fact_delta=1,
-        ),
+        one_fact(),
     )
     assert pair.recall.summaries.places("100") == [KEY]
     assert pair.recall.chunks.forget_memory(KEY) == 2
@@ -519,14 +524,7 @@ def test_the_twins_state_lists_the_documents_firestore_holds(firestore_client: A
         pair.recall.facts.commit_reflection(
             KEY,
             0,
-            Reflection(
-                reflected_seq=1,
-                reflected_total=2,
-                at=T0,
-                save=[fact("f1", ("m1",), ("u1",))],
-                delete=[],
-                fact_delta=1,
-            ),
+            one_fact(),
             expected_epoch=memory.epoch,
         )
         pair.recall.guild_history.save_guild_memory(GuildMemory("g1", long_term="ships on fridays"))
