@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 
 from kikimimi.domain.erasure import NO_GUILD, NOTE_SCAN, PAGE, Forgotten, MemberErase, PlaceErase
 from kikimimi.domain.member_export import (
@@ -21,6 +22,7 @@ from kikimimi.domain.memory.forget import profile_topic
 from kikimimi.domain.memory.member_lines import Member, chunk_without_member, refers_to
 from kikimimi.domain.memory.model import ChannelMemory, Chunk, SourceMatch, UserProfile
 from kikimimi.domain.memory.profile_notes import notes_without_member, notes_without_place
+from kikimimi.domain.model import ChannelKey
 from kikimimi.ports import memory
 
 
@@ -31,12 +33,12 @@ class SummariesErasure:
         """In each place looked in, the epoch moves first (a summary or reflection that read the member's
         lines cannot commit now) and the refs to their messages go; a summary that names them, or folds
         in lines no chunk traces any more, is to be written again."""
-        rewrite: set = set()
+        rewrite: set[ChannelKey] = set()
         for key in who.places:
             self.bump_epoch(key)
             self.drop_refs(key, who.user_id)
             kept = self.channel_memory(key)
-            if _names(kept, who.member) or (who.at is not None and _untraced(kept, who)):
+            if _names(kept, who.member) or _untraced(kept, who.at):
                 rewrite.add(key)
         return Forgotten(rewrite=frozenset(rewrite))
 
@@ -62,12 +64,11 @@ def _names(kept: ChannelMemory, member: Member) -> bool:
     return bool(text.strip()) and refers_to(text, member)
 
 
-def _untraced(kept: ChannelMemory, who: MemberErase) -> bool:
+def _untraced(kept: ChannelMemory, now: datetime | None) -> bool:
     """Does the summary fold in lines whose chunks are gone (so a forgotten member's words in it cannot
-    be found by their ids)? Then it is rebuilt from the chunks left."""
-    assert who.at is not None
+    be found by their ids)? Then it is rebuilt from the chunks left. (No time given: not asked.)"""
     base = kept.summary_base_at
-    return bool(kept.summary.strip()) and (base is None or mp.lineage_expired(kept, who.at))
+    return now is not None and bool(kept.summary.strip()) and (base is None or mp.lineage_expired(kept, now))
 
 
 class ChunksErasure:
@@ -80,7 +81,7 @@ class ChunksErasure:
         def change(chunk: Chunk) -> Chunk:
             return chunk_without_member(chunk, who.member, who.bot_id)
 
-        changed, rewrite = 0, set()
+        changed, rewrite = 0, set[ChannelKey]()
         for key in who.places:
             chunks = self.rewrite_chunks(key, SourceMatch(author_id=who.user_id), change)
             if who.bot_id:  # read after the epoch moved: a chunk committed since is not missed
