@@ -18,6 +18,7 @@ from kikimimi.ports.concept import StoredConcept
 from kikimimi.settings import Settings
 from kikimimi.usecases.deps import MEMORY_PORTS, STORED_PORTS, Deps
 from kikimimi.usecases.memory.export import MemberExport
+from kikimimi_dev.tools.commands_cli import records_kept
 from kikimimi_dev.twins.deps import twin_deps
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -113,3 +114,10 @@ def test_every_port_carries_the_uniform_forget_and_export() -> None:
     for port in RETENTIONS:  # counted in its size: the adapters and twins are held to them above
         assert StoredConcept in port.__mro__, f"{port.__name__} does not extend StoredConcept"
         assert uniform <= set(methods(port)), port.__name__
+
+
+def test_the_privacy_page_lists_every_concept_with_its_retention() -> None:
+    rows = "\n".join(records_kept())
+    for port, retention in RETENTIONS.items():
+        assert all(f"`{name}`" in rows for name in retention.collections), port.__name__
+        assert f"| {retention.kept} |" in rows, port.__name__

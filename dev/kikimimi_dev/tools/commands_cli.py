@@ -144,7 +144,31 @@ def privacy_page(settings: Settings) -> str:
     ]
     for lang in LANGUAGES:
         out += ["", f"## {HEADINGS[lang]}", "", privacy_text(settings, None, None, lang)]
-    return "\n".join(out) + "\n"
+    return "\n".join([*out, "", *records_kept()]) + "\n"
+
+
+def records_kept() -> list[str]:
+    """Every stored concept, from its port's registered retention: its collections, how long they are
+    kept, what a member's export shows of them (a new concept appears here when it is registered)."""
+    from kikimimi.ports import RETENTIONS
+
+    out = [
+        "## Every kind of record kept",
+        "",
+        "From each stored concept's registered retention (`functions/kikimimi/ports/`): where it is kept "
+        "in Firestore, for how long (the setting names are in [settings.md](settings.md)), and what "
+        "`/kikimimi-me export` shows of it. `forget me` erases each one's part about the member, a "
+        "deleted channel or thread each one's part about the place.",
+        "",
+        "| record | Firestore collections | kept | in a member's export |",
+        "|---|---|---|---|",
+    ]
+    for port, kept in RETENTIONS.items():
+        what = _first_sentence(port.__doc__ or port.__name__)
+        collections = ", ".join(f"`{name}`" for name in kept.collections)
+        shown = ", ".join(f"`{part}`" for part in kept.exported) or f"nothing: {kept.not_exported}"
+        out.append(f"| {what} | {collections} | {kept.kept} | {shown} |")
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -186,3 +210,9 @@ def add_commands_parser(sub: Any) -> None:
     )
     add_config(p)
     p.set_defaults(run=run)
+
+
+def _first_sentence(doc: str) -> str:
+    """A docstring's first sentence on one line, without a parenthesis it opens."""
+    text = " ".join(doc.split()).split(". ")[0].rstrip(".")
+    return text.split(" (")[0] if text.count("(") > text.count(")") else text

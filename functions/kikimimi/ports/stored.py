@@ -385,8 +385,8 @@ class OptOuts(StoredConcept, Protocol):
     )
 )
 class GuildSwitches(StoredConcept, Protocol):
-    """The switches a server's admins set: a server's, never a member's or a place's (the three uniform
-    methods erase and export nothing; `forget_guild` erases them with the guild)."""
+    """The switches a server's admins set: a server's, never a member's or a place's. The three uniform
+    methods erase and export nothing; `forget_guild` erases them with the guild."""
 
     def guild_settings(self, guild_id: str) -> GuildSettings:
         """An admin's per-server switches (empty settings when none are stored): one read."""
