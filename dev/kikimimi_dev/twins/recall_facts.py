@@ -23,9 +23,12 @@ from kikimimi.domain.memory.model import (
 from kikimimi.domain.memory.profile_notes import with_notes
 from kikimimi.domain.memory.ranking import cosine
 from kikimimi.domain.model import ChannelKey
+from kikimimi.ports import memory as memory_ports
 from kikimimi_dev.twins.recall_state import RecallPart, _profile_key
+from kikimimi_dev.twins.registry import twin_of
 
 
+@twin_of(memory_ports.Facts)
 class FactsTwin(RecallPart):
     """The Facts port on the recall twin's state."""
 
@@ -141,6 +144,7 @@ class FactsTwin(RecallPart):
             return sorted(found, key=lambda f: f.id)
 
 
+@twin_of(memory_ports.Profiles)
 class ProfilesTwin(RecallPart):
     """The Profiles port on the recall twin's state."""
 
@@ -193,6 +197,7 @@ class ProfilesTwin(RecallPart):
         return profile_erase.forget_place(self, where)
 
 
+@twin_of(memory_ports.GuildHistories)
 class GuildHistoriesTwin(GuildHistoriesErasure, RecallPart):
     """The GuildHistories port on the recall twin's state."""
 

@@ -17,9 +17,12 @@ from kikimimi.domain.model import (
 )
 from kikimimi.domain.window_digest import WindowDigest
 from kikimimi.domain.withheld import PendingEdit, newer
+from kikimimi.ports import stored as stored_ports
+from kikimimi_dev.twins.registry import twin_of
 from kikimimi_dev.twins.store_state import PENDING_EDIT, TOMBSTONE, StorePart, _normalized
 
 
+@twin_of(stored_ports.Buffer)
 class BufferTwin(StorePart):
     """The Buffer port on the store twin's state."""
 
@@ -162,6 +165,7 @@ class BufferTwin(StorePart):
             return found[:limit]
 
 
+@twin_of(stored_ports.Windows)
 class WindowsTwin(WindowsErasure, StorePart):
     """The Windows port on the store twin's state."""
 

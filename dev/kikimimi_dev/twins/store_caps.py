@@ -26,9 +26,12 @@ from kikimimi.domain.model import (
 )
 from kikimimi.domain.reception import ReceptionDay, TalkativenessChange
 from kikimimi.domain.withheld import MemberMarks
+from kikimimi.ports import stored as stored_ports
+from kikimimi_dev.twins.registry import twin_of
 from kikimimi_dev.twins.store_state import StorePart, _digest
 
 
+@twin_of(stored_ports.Caps)
 class CapsTwin(CapsErasure, StorePart):
     """The Caps port on the store twin's state."""
 
@@ -116,6 +119,7 @@ class CapsTwin(CapsErasure, StorePart):
             return len(days)
 
 
+@twin_of(stored_ports.Receptions)
 class ReceptionsTwin(ReceptionsErasure, StorePart):
     """The Receptions port on the store twin's state."""
 
@@ -155,6 +159,7 @@ class ReceptionsTwin(ReceptionsErasure, StorePart):
             return gone
 
 
+@twin_of(stored_ports.OptOuts)
 class OptOutsTwin(OptOutsErasure, StorePart):
     """The OptOuts port on the store twin's state."""
 
@@ -191,6 +196,7 @@ class OptOutsTwin(OptOutsErasure, StorePart):
             return True
 
 
+@twin_of(stored_ports.GuildSwitches)
 class GuildSwitchesTwin(GuildSwitchesErasure, StorePart):
     """The GuildSwitches port on the store twin's state."""
 

@@ -14,7 +14,6 @@ from typing import Any, Protocol
 from kikimimi.domain.grounding import TOOLS, WebSource
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.ports.memory import (
-    MEMORY_LAYERS,
     Chunks,
     Facts,
     GuildHistories,
@@ -35,11 +34,11 @@ from kikimimi.ports.stored import (
     ReplyDrafts,
     StorePorts,
     Windows,
+    port_types,
 )
 
 __all__ = [
     "LLM",
-    "MEMORY_LAYERS",
     "RETENTIONS",
     "Buffer",
     "Caps",
@@ -68,6 +67,7 @@ __all__ = [
     "Summaries",
     "TaskQueue",
     "Windows",
+    "port_types",
 ]
 
 

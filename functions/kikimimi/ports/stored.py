@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar, get_type_hints
 
 from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.caps import CapDecision
@@ -42,6 +42,12 @@ def kept(retention: Retention) -> Callable[[P], P]:
         return port
 
     return register
+
+
+def port_types(bundle: type) -> dict[str, type]:
+    """A bundle's (StorePorts', MemoryPorts') fields by name, each with its port: what the Firestore
+    adapters, the twins and Deps are built from, so a new concept is a field and nothing else."""
+    return {f.name: get_type_hints(bundle)[f.name] for f in fields(bundle)}
 
 
 @kept(
@@ -427,7 +433,8 @@ class GuildSwitches(StoredConcept, Protocol):
 
 @dataclass(frozen=True)
 class StorePorts:
-    """The bot's side's stored concepts together (Deps.stores; the gateway's store, export's input)."""
+    """The bot's side's stored concepts together (Deps.stores; the gateway's store, export's input): a
+    new concept's port is a field here, which the adapters, the twins and Deps build by its type."""
 
     buffer: Buffer
     windows: Windows
@@ -439,8 +446,3 @@ class StorePorts:
     gateway_marks: GatewayMarks
     opt_outs: OptOuts
     switches: GuildSwitches
-
-    @classmethod
-    def of(cls, source: Any) -> StorePorts:
-        """The ports `source` holds as attributes of the same names (Deps, the Firestore adapters)."""
-        return cls(**{f.name: getattr(source, f.name) for f in fields(cls)})
