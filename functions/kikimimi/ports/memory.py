@@ -21,8 +21,7 @@ from kikimimi.domain.memory.model import (
 )
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.retention import Retention
-from kikimimi.ports.concept import StoredConcept
-from kikimimi.ports.stored import kept
+from kikimimi.ports.concept import StoredConcept, kept
 
 
 @kept(
