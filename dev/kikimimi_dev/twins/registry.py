@@ -38,10 +38,9 @@ def twins_of(bundle: type, state: object) -> dict[str, Any]:
     if missing:
         raise LookupError(f"no twin registers for {', '.join(missing)} (twins/registry.twin_of)")
     return {
-        # The state's own property of the field's name when it has one (a test's store overrides one to
-        # fail or stall), else the registered twin class on the state.
-        name: getattr(state, name)
-        if isinstance(getattr(type(state), name, None), property)
-        else TWINS[port](state)
+        # The state's own attribute of the field's name when it has one (InMemoryStore's typed
+        # properties, a test's store overriding one to fail or stall, a bundle given as the store), else
+        # the registered twin class on the state: a new concept needs no attribute.
+        name: getattr(state, name) if hasattr(state, name) else TWINS[port](state)
         for name, port in port_types(bundle).items()
     }
