@@ -1,7 +1,7 @@
 """Ports: the side effects the use cases need, as small Protocols named by role.
 
-Each stored concept has its own port (ports.stored: the buffer, a place's records, caps, marks…;
-ports.memory: summaries, chunks, facts, profiles, guild memory), re-exported here.
+Each stored concept has its own port (ports.stored and ports.stored_counts: the buffer, a place's
+records, caps, marks…; ports.memory: summaries, chunks, facts, profiles, guild memory), re-exported here.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ class PortFactories(TypedDict, total=False):
 
 
 # The stored concepts' ports by their fields' names in StorePorts and MemoryPorts (each registered with
-# its retention, ports.stored.kept); the memory layers' are left out when memory is off.
+# its retention, ports.concept.kept); the memory layers' are left out when memory is off.
 STORED_PORTS: dict[str, type] = {**port_types(StorePorts), **port_types(MemoryPorts)}
 MEMORY_PORTS = frozenset(port_types(MemoryPorts))
 OPTIONAL_PORTS = frozenset({"judge_llm", "embedder", "memory_llm", "memory"})

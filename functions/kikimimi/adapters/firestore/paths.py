@@ -70,7 +70,7 @@ class Paths:
         """A top-level collection under the prefix: one a stored concept's retention names (a concept's
         adapter names its collections here, no constant needed)."""
         if name not in retained():
-            raise ValueError(f"{name!r}: no stored concept's retention names it (ports.stored.kept)")
+            raise ValueError(f"{name!r}: no stored concept's retention names it (ports.concept.kept)")
         return self.client.collection(f"{self.prefix}{name}")
 
     def place(self, key: ChannelKey) -> firestore.DocumentReference:
