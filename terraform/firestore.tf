@@ -54,8 +54,9 @@ resource "google_firestore_database" "db" {
 
 locals {
   # Collection groups whose documents carry `expire_at`; Firestore deletes them after that time
-  # (typically within a day: readers still filter by time, TTL only bounds storage).
-  ttl_collections = toset(["messages", "interventions", "judgments", "watch_judgments", "tension_judgments", "chunks", "caps", "llm_budget", "reply_drafts", "gateway_marks", "windows", "receptions"])
+  # (typically within a day: readers still filter by time, TTL only bounds storage). Generated from the
+  # ports' retentions by `kikimimi settings --write-ttl` (tests/unit/test_stored_concepts.py).
+  ttl_collections = toset(jsondecode(file("${path.module}/ttl_collections.json")).ttl_collections)
   # The shared copy's lines and interventions are read only whole, by id: indexing every line's fields
   # would cost a write per field per line and nothing queries them.
   unindexed_window_fields = toset(["lines", "interventions"])

@@ -16,7 +16,6 @@ import functools
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import fields
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict, Unpack, cast
 
 from kikimimi.domain.reading import ReplyReader
@@ -111,21 +110,8 @@ def build_deps(settings: Settings, clock: Clock | None = None, **overrides: Unpa
     stored = functools.cache(lambda: build_stored(settings))
     factories: PortFactories = {
         "reader": lambda: reader,
-        "buffer": lambda: stored().buffer,
-        "windows": lambda: stored().windows,
-        "interventions": lambda: stored().interventions,
-        "drafts": lambda: stored().drafts,
-        "places": lambda: stored().places,
-        "caps": lambda: stored().caps,
-        "receptions": lambda: stored().receptions,
-        "gateway_marks": lambda: stored().gateway_marks,
-        "opt_outs": lambda: stored().opt_outs,
-        "switches": lambda: stored().switches,
-        "summaries": lambda: stored().summaries if memory else None,
-        "chunks": lambda: stored().chunks if memory else None,
-        "facts": lambda: stored().facts if memory else None,
-        "profiles": lambda: stored().profiles if memory else None,
-        "guild_history": lambda: stored().guild_history if memory else None,
+        "stores": lambda: stored().stores,
+        "memory": lambda: stored().memory if memory else None,
         "tasks": lambda: build_tasks(settings),
         "discord": lambda: build_discord(settings),
         "writer": lambda: llms()[1],
@@ -146,12 +132,7 @@ def _assemble(
 ) -> Deps:
     ports: dict[str, Any] = dict(factories)
     for name, value in overrides.items():
-        if name == "stores":
-            ports |= {f.name: functools.partial(_same, getattr(value, f.name)) for f in fields(StorePorts)}
-        elif name == "memory":
-            given = {f.name: None if value is None else getattr(value, f.name) for f in fields(MemoryPorts)}
-            ports |= {name: functools.partial(_same, port) for name, port in given.items()}
-        elif name not in ("events", "sleep"):
+        if name not in ("events", "sleep"):
             ports[name] = functools.partial(_same, value)
     deps = Deps(settings, cast(PortFactories, ports), clock=clock, events=overrides.get("events", events))
     if "sleep" in overrides:
@@ -214,12 +195,12 @@ def build_stored(settings: Settings) -> FirestorePorts:
 
 def build_store_ports(settings: Settings) -> StorePorts:
     """The bot's side's stored concepts on Firestore, together (the gateway's store)."""
-    return build_stored(settings).store_ports()
+    return build_stored(settings).stores
 
 
 def build_memory_ports(settings: Settings) -> MemoryPorts:
     """The memory layers' stored concepts on Firestore, together (what the gateway's export reads)."""
-    return build_stored(settings).memory_ports()
+    return build_stored(settings).memory
 
 
 def firestore_client(settings: Settings) -> Any:

@@ -77,12 +77,12 @@ def say(w: World, key: ChannelKey, mid: str, text: str, seconds_ago: int) -> Mes
         content=text,
         created_at=at,
     )
-    w.deps.buffer.add_message(message, expire_at=NOW + timedelta(days=1))
+    w.deps.stores.buffer.add_message(message, expire_at=NOW + timedelta(days=1))
     return message
 
 
 def see(w: World, key: ChannelKey, private: bool) -> None:
-    w.deps.places.record_visibility(key, private, NOW - timedelta(days=1), "g1")
+    w.deps.stores.places.record_visibility(key, private, NOW - timedelta(days=1), "g1")
 
 
 def judge_prompt(w: World, key: ChannelKey, lines: list[Message]) -> tuple[str, PlaceContext]:
@@ -106,7 +106,7 @@ def test_context_builder_server_view(world: World) -> None:
     w = world
     for key, private in ((HERE, False), (PUBLIC, False), (SECRET, True), (OFF, False)):
         see(w, key, private)
-    w.deps.places.save_channel_settings(OFF, ChannelSettings(enabled=False))
+    w.deps.stores.places.save_channel_settings(OFF, ChannelSettings(enabled=False))
     remember(w, HERE, "the release checklist", ("release",), 5)
     remember(w, PUBLIC, "planning the spring hanami picnic", ("hanami", "picnic"), 10)
     remember(w, SECRET, "the mods discussed banning a spammer", ("spammer",), 1)

@@ -201,7 +201,7 @@ class E2E:
 
     def buffer(self, channel: str) -> list[Message]:
         """Every message buffered in Firestore for the channel, oldest first."""
-        return self.store.windows.recent_messages(
+        return self.store.stores.windows.recent_messages(
             ChannelKey(channel), since=datetime(2000, 1, 1, tzinfo=UTC), limit=500
         )
 

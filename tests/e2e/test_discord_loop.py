@@ -118,7 +118,9 @@ class Loop:
 
     def buffer(self, channel: str) -> list[Message]:
         key = ChannelKey(self.channels[channel])
-        return self.store.windows.recent_messages(key, since=datetime(2000, 1, 1, tzinfo=UTC), limit=100)
+        return self.store.stores.windows.recent_messages(
+            key, since=datetime(2000, 1, 1, tzinfo=UTC), limit=100
+        )
 
 
 def _setup(fake: FakeDiscord, channels: dict[str, str], users: dict[str, User]) -> dict[str, str]:

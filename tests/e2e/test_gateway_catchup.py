@@ -110,7 +110,7 @@ class Gap:
         return ChannelKey(self.channels[channel])
 
     def buffer(self, channel: str) -> list[Message]:
-        return self.store.windows.recent_messages(
+        return self.store.stores.windows.recent_messages(
             self.key(channel), since=datetime(2000, 1, 1, tzinfo=UTC), limit=100
         )
 
@@ -157,7 +157,9 @@ def test_a_deploy_gap_is_caught_up_from_the_saved_mark(gap: Gap) -> None:
     assert gap.stack.stop_gateway() == 0  # SIGTERM: flush, then the marks are saved
     seen = len(gap.stack.events)
     try:
-        assert gap.store.gateway_marks.gateway_marks([gap.key("deploy")]) == {gap.key("deploy"): doomed["id"]}
+        assert gap.store.stores.gateway_marks.gateway_marks([gap.key("deploy")]) == {
+            gap.key("deploy"): doomed["id"]
+        }
         # While no gateway runs: a delete, a plain line, a mention now too old to answer, and a fresh one.
         gap.fake.delete_message(gap.channels["deploy"], doomed["id"])
         missed = gap.post("deploy", "bob", "posted while the gateway was away", ago=timedelta(minutes=12))
@@ -180,7 +182,7 @@ def test_a_deploy_gap_is_caught_up_from_the_saved_mark(gap: Gap) -> None:
     gap.wait("deploy", "ingest", trigger=doomed["id"], decision="deleted")
 
     gap.until(lambda: doomed["id"] not in gap.buffered("deploy"), 10, "the deleted line to leave the buffer")
-    assert gap.store.buffer.is_deleted(gap.key("deploy"), doomed["id"])
+    assert gap.store.stores.buffer.is_deleted(gap.key("deploy"), doomed["id"])
     humans = [m.id for m in gap.buffer("deploy") if not m.is_self]
     assert humans == [kept["id"], missed["id"], stale["id"], fresh["id"]]  # each once, in Discord's order
     # Published once each: the restart did not publish the lines from before the deploy again.

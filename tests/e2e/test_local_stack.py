@@ -266,8 +266,8 @@ def test_edits_and_deletes_change_the_buffer(e2e: E2E) -> None:
     assert [(m.id, m.content) for m in buffered] == [(kept.message_id, "the meeting is at 4")]
     # The deletes left tombstones in the messages' places (no text: a late create finds them and stops).
     assert e2e.buffer_ids(ch) == sorted([kept.message_id, gone.message_id, never.message_id])
-    assert e2e.store.buffer.is_deleted(ChannelKey(ch), gone.message_id)
-    assert e2e.store.buffer.is_deleted(ChannelKey(ch), never.message_id)
+    assert e2e.store.stores.buffer.is_deleted(ChannelKey(ch), gone.message_id)
+    assert e2e.store.stores.buffer.is_deleted(ChannelKey(ch), never.message_id)
 
 
 def test_a_disabled_channel_stores_nothing(e2e: E2E) -> None:

@@ -77,10 +77,10 @@ class Commands(Room):
         return self._store
 
     def settings(self, channel: str) -> ChannelSettings:
-        return self.store.places.channel_settings(ChannelKey(self.channels[channel]))
+        return self.store.stores.places.channel_settings(ChannelKey(self.channels[channel]))
 
     def guild(self) -> GuildSettings:
-        return self.store.switches.guild_settings(self.fake.guild.id)
+        return self.store.stores.switches.guild_settings(self.fake.guild.id)
 
 
 def _setup(fake: FakeDiscord, channels: dict[str, str], users: dict[str, User]) -> dict[str, str]:

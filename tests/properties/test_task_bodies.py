@@ -208,7 +208,7 @@ def serve(**fields: Any) -> Deps:
 
 def buffered(deps: Deps) -> list[Message]:
     """Every message the channel's buffer holds (the twin keeps no TTL: since any time)."""
-    return deps.windows.recent_messages(ChannelKey(CHANNEL), datetime(2000, 1, 1, tzinfo=UTC), 10_000)
+    return deps.stores.windows.recent_messages(ChannelKey(CHANNEL), datetime(2000, 1, 1, tzinfo=UTC), 10_000)
 
 
 def call(apps: dict[str, Any], function: str, body: bytes, headers: dict[str, str] | None) -> Any:

@@ -37,7 +37,7 @@ def remembered(**fields: object) -> tuple[Deps, MemoryPorts]:
     memory = deps.memory
     assert memory is not None
     for n, (key, (summary, topics)) in enumerate(SUMMARIES.items()):
-        deps.places.record_visibility(key, key == SECRET, NOW - timedelta(days=1), "g1")
+        deps.stores.places.record_visibility(key, key == SECRET, NOW - timedelta(days=1), "g1")
         line = ChunkLine(f"m{n}", NOW, "u1", "alice", summary[:100])
         saved = ChannelMemory(
             key=key,
@@ -117,7 +117,7 @@ def test_the_server_view_is_bounded_by_its_setting() -> None:
 def test_a_channel_turning_private_leaves_the_judges_of_the_others_at_once() -> None:
     deps, memory = remembered()
     assert "hanami" in judge_prompt(deps, HERE)
-    deps.places.record_visibility(PUBLIC, True, NOW, "g1")
+    deps.stores.places.record_visibility(PUBLIC, True, NOW, "g1")
     assert forget_channel(deps, "g1", PUBLIC, NOW)  # what ingest does when the gateway says so
     assert "hanami" not in judge_prompt(deps, HERE)
     assert memory.guild_history.guild_memory("g1") is not None

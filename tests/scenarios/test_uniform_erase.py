@@ -41,7 +41,7 @@ def watched(memory: bool) -> tuple[Any, list[tuple[str, str]]]:
     deps = twin_deps(Settings(memory_enabled=memory, bot_user_id="999"))
     deps.clock.set(NOW)  # type: ignore[attr-defined]
     log: list[tuple[str, str]] = []
-    stores = StorePorts(**{f.name: Asked(f.name, getattr(deps, f.name), log) for f in fields(StorePorts)})
+    stores = StorePorts(**{f.name: Asked(f.name, getattr(deps.stores, f.name), log) for f in fields(StorePorts)})
     recall = deps.memory
     if recall is not None:
         recall = MemoryPorts(
@@ -49,7 +49,7 @@ def watched(memory: bool) -> tuple[Any, list[tuple[str, str]]]:
         )
     deps.use(stores=stores, memory=recall)
     said = Message("m1", "g1", "c1", None, "u1", "ann", False, "hello", NOW)  # the fields in order
-    deps.buffer.add_message(said, NOW)
+    deps.stores.buffer.add_message(said, NOW)
     return deps, log
 
 

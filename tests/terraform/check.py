@@ -228,6 +228,8 @@ def _evaluate_cached(tf_dir: str, variables_json: str, var_file: str | None) -> 
     with tempfile.TemporaryDirectory(prefix="kikimimi-tf-eval-") as tmp:
         work = Path(tmp)
         shutil.copy(tf_path / "variables.tf", work / "variables.tf")
+        for generated in tf_path.glob("*.json"):  # files the locals read (ttl_collections.json)
+            shutil.copy(generated, work / generated.name)
         body = "\n\n".join(pure.values())
         outputs = "\n".join(f"    {name} = local.{name}" for name in sorted(pure))
         (work / "eval.tf").write_text(

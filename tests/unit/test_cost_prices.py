@@ -3,15 +3,18 @@ package, and what it assumes about the deployment matches terraform/ and the por
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
 
 import pytest
 
+from kikimimi.adapters.firestore.counting import RULES, rule_of
+from kikimimi.adapters.firestore.registry import ADAPTERS
 from kikimimi.ports import RETENTIONS
 from kikimimi.ports.concept import StoredConcept
-from kikimimi_dev.tools.cost_ports import FIRESTORE_BILLING, TTL_CREATES, TTL_POOLS, UNIFORM
+from kikimimi_dev.tools.cost_ports import TTL_POOLS, UNIFORM
 from kikimimi_dev.tools.cost_prices import FREE_PER, PriceError, default_path, load_prices, parse_prices
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,21 +92,29 @@ def test_every_stored_concepts_method_has_a_billing_rule() -> None:
         for name in vars(port)
         if not name.startswith("_") and callable(vars(port)[name])
     }
-    # A uniform method the adapter and twin do themselves (not made of the port's calls) has its own rule.
-    by_port = {rule for rule in FIRESTORE_BILLING if "." in rule}
-    assert {rule.split(".")[1] for rule in declared - by_port} == set(FIRESTORE_BILLING) - by_port
-    ports = {port.__name__: port for port in RETENTIONS}
-    for rule in by_port:
-        port, method = rule.split(".")
-        assert method in UNIFORM and StoredConcept in ports[port].__mro__, rule
+    missing = {rule for rule in declared if rule_of(ADAPTERS[_port(rule)], rule.split(".")[1]) is None}
+    assert missing == set(), "a port method whose Firestore adapter method has no @bills rule"
+    # Every rule bills a port's method; a uniform one only where the twin reaches its state itself.
+    billed = {
+        f"{port.__name__}.{name}": getattr(adapter, name)
+        for port, adapter in ADAPTERS.items()
+        for name in dir(adapter)
+        if rule_of(adapter, name) is not None
+    }
+    assert set(billed.values()) == set(RULES)  # no rule on a method of no adapter
+    for rule in set(billed) - declared:
+        method = rule.split(".")[1]
+        assert method in UNIFORM and StoredConcept in _port(rule).__mro__, rule
+
+
+def _port(rule: str) -> type:
+    return next(port for port in RETENTIONS if port.__name__ == rule.split(".")[0])
 
 
 def test_ttl_deletes_are_counted_for_exactly_the_collections_with_a_ttl_policy() -> None:
-    text = (TERRAFORM / "firestore.tf").read_text()
-    match = re.search(r"ttl_collections\s*=\s*toset\(\[([^\]]*)\]\)", text)
-    assert match, "terraform/firestore.tf: ttl_collections not found"
-    counted = {c for c, _ in TTL_CREATES.values()} | set(TTL_POOLS)
-    assert counted == set(re.findall(r'"(\w+)"', match.group(1)))
+    generated = json.loads((TERRAFORM / "ttl_collections.json").read_text(encoding="utf-8"))
+    counted = {rule.ttl[0] for rule in RULES.values() if rule.ttl is not None} | set(TTL_POOLS)
+    assert counted == set(generated["ttl_collections"])
 
 
 def test_function_size_assumptions_match_terraform() -> None:

@@ -1,8 +1,10 @@
 """Every stored concept has its own port, registered with its retention: a collection added without an
-owning port, a port without a retention or a Deps attribute, or a TTL policy that says otherwise fails."""
+owning port, a port without a retention, a StorePorts/MemoryPorts field, a Firestore adapter or a twin,
+or a TTL policy that says otherwise fails."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import fields
 from pathlib import Path
@@ -12,21 +14,25 @@ import pytest
 
 from kikimimi import bootstrap
 from kikimimi.adapters.firestore import FirestorePorts, paths
+from kikimimi.adapters.firestore.registry import ADAPTERS
 from kikimimi.domain.retention import Retention
 from kikimimi.ports import RETENTIONS, MemoryPorts, StorePorts
 from kikimimi.ports.concept import StoredConcept
 from kikimimi.settings import Settings
-from kikimimi.usecases.deps import MEMORY_PORTS, STORED_PORTS, Deps
+from kikimimi.usecases.deps import MEMORY_PORTS, STORED_PORTS
 from kikimimi.usecases.memory.export import MemberExport
 from kikimimi_dev.tools.commands_cli import records_kept
+from kikimimi_dev.tools.ttl_terraform import REGENERATE, TTL_FILE, ttl_collections, ttl_file_text
 from kikimimi_dev.twins.deps import twin_deps
+from kikimimi_dev.twins.registry import TWINS
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_METHODS = 12  # a port that needs more is two concepts
 
 
 def collections() -> set[str]:
-    """Every collection name paths.py defines, each budget pool's judgments included."""
+    """Every collection name paths.py defines, each budget pool's judgments included (a concept added
+    since names its collections in its retention alone: `Paths.collection` checks them)."""
     found = {v for k, v in vars(paths).items() if k.isupper() and isinstance(v, str)}
     return found | {paths.judgments(pool) for pool in paths.POOLS}
 
@@ -42,17 +48,31 @@ def test_every_collection_is_owned_by_exactly_one_port() -> None:
     for port, retention in RETENTIONS.items():
         for name in retention.collections:
             owners.setdefault(name, []).append(port.__name__)
-    assert set(owners) == collections(), "a collection without a port, or a port naming none paths.py has"
+    assert collections() <= set(owners), "a collection of paths.py without a port"
     assert {name: ports for name, ports in owners.items() if len(ports) > 1} == {}
 
 
-def test_every_registered_port_is_a_deps_attribute_and_the_other_way_round() -> None:
+def test_a_collection_no_retention_names_is_refused() -> None:
+    with pytest.raises(ValueError, match="no stored concept's retention names"):
+        paths.Paths(client=None).collection("nicknames_typo")
+
+
+def test_every_registered_port_is_a_field_of_the_port_bundles_and_the_other_way_round() -> None:
     assert set(STORED_PORTS.values()) == set(RETENTIONS)
-    assert set(STORED_PORTS) <= set(vars(Deps))  # each a lazily built attribute (usecases.deps.Port)
+    assert len(STORED_PORTS) == len(RETENTIONS)  # a port in one bundle, once
     assert {f.name for f in fields(MemoryPorts)} == MEMORY_PORTS
     assert set(STORED_PORTS) - MEMORY_PORTS == {f.name for f in fields(StorePorts)}
     together = {**get_type_hints(StorePorts), **get_type_hints(MemoryPorts)}
     assert {name: together[name] for name in STORED_PORTS} == STORED_PORTS
+
+
+def test_every_port_has_one_firestore_adapter_and_one_twin() -> None:
+    twin_deps(Settings())  # the twins register as twins/deps builds them
+    assert set(ADAPTERS) == set(RETENTIONS)
+    assert set(TWINS) == set(RETENTIONS)
+    for port in RETENTIONS:
+        assert set(methods(port)) <= set(dir(ADAPTERS[port])), port.__name__
+        assert set(methods(port)) <= set(dir(TWINS[port])), port.__name__
 
 
 def test_every_port_names_what_a_members_export_shows_of_it() -> None:
@@ -70,24 +90,36 @@ def test_every_port_is_small() -> None:
 
 def test_the_ttl_policies_in_terraform_are_the_retentions() -> None:
     text = (ROOT / "terraform" / "firestore.tf").read_text(encoding="utf-8")
-    declared = re.search(r"ttl_collections\s*=\s*toset\(\[(.*?)\]\)", text)
-    assert declared is not None
-    in_terraform = set(re.findall(r'"([a-z_]+)"', declared.group(1)))
+    assert 'jsondecode(file("${path.module}/ttl_collections.json")).ttl_collections' in text
+    generated = (ROOT / TTL_FILE).read_text(encoding="utf-8")
+    assert generated == ttl_file_text(), f"{TTL_FILE} is out of date: run `{REGENERATE}`"
+    in_terraform = set(json.loads(generated)["ttl_collections"])
     field = re.search(r'resource "google_firestore_field" "ttl" \{.*?field\s*=\s*"(\w+)"', text, re.S)
     assert field is not None
     by_ttl = {
         name: retention.ttl_field for retention in RETENTIONS.values() for name in retention.collections
     }
-    assert {name for name, ttl in by_ttl.items() if ttl is not None} == in_terraform
+    assert {name for name, ttl in by_ttl.items() if ttl is not None} == in_terraform == set(ttl_collections())
     assert {ttl for ttl in by_ttl.values() if ttl is not None} == {field.group(1)}
     assert all(retention.kept for retention in RETENTIONS.values())
 
 
+def test_the_ttl_file_is_written_by_its_command(tmp_path: Path) -> None:
+    from kikimimi_dev.tools import cli
+
+    target = tmp_path / "ttl_collections.json"
+    assert cli.main(["settings", "--write-ttl", str(target)]) == 0
+    assert target.read_text(encoding="utf-8") == ttl_file_text()
+    assert cli.main(["settings", "--write-ttl", str(target)]) == 0  # unchanged the second time
+
+
 def test_the_firestore_adapters_are_one_class_per_port() -> None:
     built = FirestorePorts(client=None)  # the adapters only keep the client until a call
-    adapters = {name: getattr(built, name) for name in STORED_PORTS}
+    adapters = {**vars(built.stores), **vars(built.memory)}
+    assert set(adapters) == set(STORED_PORTS)
     assert len({type(adapter) for adapter in adapters.values()}) == len(STORED_PORTS)
     for name, port in STORED_PORTS.items():
+        assert type(adapters[name]) is ADAPTERS[port], name
         assert set(methods(port)) <= set(dir(adapters[name])), name
 
 
@@ -103,7 +135,8 @@ def test_the_composition_root_builds_every_stored_port_on_firestore(monkeypatch:
     built = FirestorePorts(client=None)  # no client is reached before a call
     monkeypatch.setattr(bootstrap, "build_stored", lambda settings: built)
     deps = bootstrap.build_deps(Settings(memory_enabled=True))
-    assert deps.stored() == {name: getattr(built, name) for name in STORED_PORTS}
+    assert deps.stored() == {**vars(built.stores), **vars(built.memory)}
+    assert deps.stores is built.stores and deps.memory is built.memory
     off = bootstrap.build_deps(Settings(memory_enabled=False))
     assert set(off.stored()) == set(STORED_PORTS) - MEMORY_PORTS
 

@@ -10,6 +10,7 @@ import io
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import fields
 from datetime import datetime, timedelta
 from typing import Any, cast
 
@@ -17,7 +18,7 @@ from kikimimi.domain.memory.wire import MaintainTask
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.domain.wire import MessageCreated, dump
 from kikimimi.logs import JsonLogEvents
-from kikimimi.ports import LLMRequest, LLMResult, TaskQueue
+from kikimimi.ports import LLMRequest, LLMResult, MemoryPorts, StorePorts, TaskQueue
 from kikimimi.settings import Settings
 from kikimimi.usecases.deps import STORED_PORTS
 from kikimimi.usecases.memory.maintain import maintain
@@ -63,10 +64,14 @@ class MeteredSimulation(Simulation):
         self.ops = Operations()
         self.meter = Meter(self.ops)
         deps = self.deps
-        for name, port in STORED_PORTS.items():  # each port billed by its own methods' rules
-            twin = getattr(deps, name)
-            if twin is not None:
-                setattr(deps, name, MeteredFirestore(twin, port, self.meter))
+        # Each port billed by its own methods' rules.
+        metered = {
+            name: MeteredFirestore(twin, STORED_PORTS[name], self.meter)
+            for name, twin in deps.stored().items()
+        }
+        deps.stores = StorePorts(**{f.name: metered[f.name] for f in fields(StorePorts)})
+        if deps.memory is not None:
+            deps.memory = MemoryPorts(**{f.name: metered[f.name] for f in fields(MemoryPorts)})
         deps.tasks = cast(TaskQueue, MeteredTasks(self.tasks, self.meter))
         deps.discord = MeteredDiscord(self.discord, self.meter)
         s = settings

@@ -133,7 +133,7 @@ def judge_case(case: Case, settings: Settings, judge_llm: LLM | None = None) -> 
     for at, task in judgment_moments(messages, s):
         deps, tasks = _world(s, at, judge_llm)
         for m in messages:
-            deps.buffer.add_message(m, expire_at=m.created_at + channel.ttl(deps))
+            deps.stores.buffer.add_message(m, expire_at=m.created_at + channel.ttl(deps))
         decision = judge(deps, task)
         if decision is None:
             continue

@@ -16,6 +16,8 @@ from kikimimi_dev.tools.generated import regenerate, report
 from kikimimi_dev.tools.options import add_config, config_pairs
 from kikimimi_dev.tools.terraform_terms import VARIABLES
 from kikimimi_dev.tools.terraform_terms import write as write_terraform
+from kikimimi_dev.tools.ttl_terraform import TTL_FILE
+from kikimimi_dev.tools.ttl_terraform import write as write_ttl
 
 BEGIN, END = "<!-- settings:begin -->", "<!-- settings:end -->"
 SETTINGS_DOC = "docs/settings.md"  # where the tables live, from the repository root
@@ -25,7 +27,8 @@ EXAMPLE = """examples:
   kikimimi settings --config BOT_LANGUAGE=en  # … with an override, checked as the functions check it
   kikimimi settings --markdown                # the tables of docs/settings.md
   kikimimi settings --write-readme            # regenerate them in place (docs/settings.md, or FILE)
-  kikimimi settings --write-terraform         # the rule terms of terraform/variables.tf's rule_weights"""
+  kikimimi settings --write-terraform         # the rule terms of terraform/variables.tf's rule_weights
+  kikimimi settings --write-ttl               # terraform/ttl_collections.json from the ports' retentions"""
 
 
 def _shown(value: Any) -> str:
@@ -84,6 +87,10 @@ def current(settings: Settings) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.write_ttl:
+        path = Path(args.write_ttl)
+        report(path, write_ttl(path), "TTL collections")
+        return 0
     if args.write_terraform:
         path = Path(args.write_terraform)
         report(path, write_terraform(path), "rule_weights terms")
@@ -127,6 +134,14 @@ def add_settings_parser(sub: Any) -> None:
         metavar="FILE",
         help=f"regenerate the rule terms Terraform's rule_weights accepts in FILE from the domain's "
         f"(default: {VARIABLES}, from the repository root)",
+    )
+    p.add_argument(
+        "--write-ttl",
+        nargs="?",
+        const=TTL_FILE,
+        metavar="FILE",
+        help=f"regenerate the collections with a TTL policy in FILE from the stored concepts' retentions "
+        f"(default: {TTL_FILE}, from the repository root)",
     )
     add_config(p)
     p.set_defaults(run=run)

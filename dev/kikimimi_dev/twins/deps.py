@@ -18,6 +18,7 @@ from kikimimi_dev.adapters.template_llm import TemplateLLM
 from kikimimi_dev.twins.events import RecordingEvents
 from kikimimi_dev.twins.hashing_embedder import HashingEmbedder
 from kikimimi_dev.twins.recall import InMemoryRecall
+from kikimimi_dev.twins.registry import twins_of
 from kikimimi_dev.twins.sim import SimClock, SimTaskQueue
 from kikimimi_dev.twins.store import InMemoryStore
 
@@ -27,30 +28,13 @@ class _Recall(Enum):
 
 
 def twin_store_ports(store: InMemoryStore) -> StorePorts:
-    """The bot's side's stored concepts: a twin per port, each a view of the one store state."""
-    return StorePorts(
-        buffer=store.buffer,
-        windows=store.windows,
-        interventions=store.interventions,
-        drafts=store.drafts,
-        places=store.places,
-        caps=store.caps,
-        receptions=store.receptions,
-        gateway_marks=store.gateway_marks,
-        opt_outs=store.opt_outs,
-        switches=store.switches,
-    )
+    """The bot's side's stored concepts: a twin per port (twins/registry), each a view of the store state."""
+    return StorePorts(**twins_of(StorePorts, store))
 
 
 def twin_memory_ports(recall: InMemoryRecall) -> MemoryPorts:
     """The memory layers' stored concepts: a twin per port, each a view of the one recall state."""
-    return MemoryPorts(
-        summaries=recall.summaries,
-        chunks=recall.chunks,
-        facts=recall.facts,
-        profiles=recall.profiles,
-        guild_history=recall.guild_history,
-    )
+    return MemoryPorts(**twins_of(MemoryPorts, recall))
 
 
 def twin_deps(

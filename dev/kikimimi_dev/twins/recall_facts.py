@@ -22,9 +22,12 @@ from kikimimi.domain.memory.model import (
 from kikimimi.domain.memory.profile_notes import with_notes
 from kikimimi.domain.memory.ranking import cosine
 from kikimimi.domain.model import ChannelKey
+from kikimimi.ports import memory as memory_ports
 from kikimimi_dev.twins.recall_state import RecallPart, _profile_key
+from kikimimi_dev.twins.registry import twin_of
 
 
+@twin_of(memory_ports.Facts)
 class FactsTwin(FactsErasure, RecallPart):
     """The Facts port on the recall twin's state."""
 
@@ -140,6 +143,7 @@ class FactsTwin(FactsErasure, RecallPart):
             return sorted(found, key=lambda f: f.id)
 
 
+@twin_of(memory_ports.Profiles)
 class ProfilesTwin(ProfilesErasure, RecallPart):
     """The Profiles port on the recall twin's state."""
 
@@ -184,6 +188,7 @@ class ProfilesTwin(ProfilesErasure, RecallPart):
             return self._profiles.pop((guild_id, user_id), None) is not None
 
 
+@twin_of(memory_ports.GuildHistories)
 class GuildHistoriesTwin(GuildHistoriesErasure, RecallPart):
     """The GuildHistories port on the recall twin's state."""
 

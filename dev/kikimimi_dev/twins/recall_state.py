@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from typing import Any
 
 from kikimimi.adapters.firestore.memory_codec import truncate_ms
 from kikimimi.domain.memory.model import (
@@ -59,8 +60,14 @@ class RecallState:
         self._facts: dict[str, dict[str, Fact]] = {}
         self._profiles: dict[tuple[str, str], UserProfile] = {}
         self._guilds: dict[str, GuildMemory] = {}
+        self._tables: dict[str, dict[Any, Any]] = {}  # the layers' own tables (`table`)
         self.reads = 0
         self.writes = 0
+
+    def table(self, name: str) -> dict[Any, Any]:
+        """A layer's own table on the shared state, by its collection's name: where a layer's twin keeps
+        its documents without a field added here."""
+        return self._tables.setdefault(name, {})
 
     def _count(self, reads: int = 0, writes: int = 0) -> None:
         self.reads += reads

@@ -18,9 +18,12 @@ from kikimimi.domain.memory.model import (
     SourceMatch,
 )
 from kikimimi.domain.model import ChannelKey, Message
+from kikimimi.ports import memory as memory_ports
 from kikimimi_dev.twins.recall_state import RecallPart, _profile_key, apply_profile
+from kikimimi_dev.twins.registry import twin_of
 
 
+@twin_of(memory_ports.Summaries)
 class SummariesTwin(SummariesErasure, RecallPart):
     """The Summaries port on the recall twin's state."""
 
@@ -104,6 +107,7 @@ class SummariesTwin(SummariesErasure, RecallPart):
             return sorted(found, key=lambda c: c.key.id)
 
 
+@twin_of(memory_ports.Chunks)
 class ChunksTwin(ChunksErasure, RecallPart):
     """The Chunks port on the recall twin's state."""
 

@@ -20,8 +20,9 @@ from kikimimi_dev.twins.store_state import TOMBSTONE, StoreState
 
 
 class InMemoryStore(StoreState):
-    """The bot's side's stored concepts on dicts: the shared state, each port's twin as an attribute (a view
-    of it, StorePorts.of(store)), and inspection helpers for tests."""
+    """The bot's side's stored concepts on dicts: the shared state, the existing ports' twins as typed
+    attributes (views of it; `twin_store_ports` builds every port's from twins/registry), and inspection
+    helpers for tests."""
 
     @property
     def buffer(self) -> BufferTwin:

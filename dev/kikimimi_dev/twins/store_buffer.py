@@ -18,9 +18,12 @@ from kikimimi.domain.model import (
 )
 from kikimimi.domain.window_digest import WindowDigest
 from kikimimi.domain.withheld import PendingEdit, newer
+from kikimimi.ports import stored as stored_ports
+from kikimimi_dev.twins.registry import twin_of
 from kikimimi_dev.twins.store_state import PENDING_EDIT, TOMBSTONE, StorePart, _normalized
 
 
+@twin_of(stored_ports.Buffer)
 class BufferTwin(BufferErasure, StorePart):
     """The Buffer port on the store twin's state."""
 
@@ -153,6 +156,7 @@ class BufferTwin(BufferErasure, StorePart):
             return found[:limit]
 
 
+@twin_of(stored_ports.Windows)
 class WindowsTwin(WindowsErasure, StorePart):
     """The Windows port on the store twin's state."""
 

@@ -26,9 +26,12 @@ from kikimimi.domain.model import (
 )
 from kikimimi.domain.reception import Received, ReceptionDay
 from kikimimi.domain.withheld import MemberMarks
+from kikimimi.ports import stored as stored_ports
+from kikimimi_dev.twins.registry import twin_of
 from kikimimi_dev.twins.store_state import StorePart, _digest
 
 
+@twin_of(stored_ports.Caps)
 class CapsTwin(CapsErasure, StorePart):
     """The Caps port on the store twin's state."""
 
@@ -107,6 +110,7 @@ class CapsTwin(CapsErasure, StorePart):
             return len(days)
 
 
+@twin_of(stored_ports.Receptions)
 class ReceptionsTwin(ReceptionsErasure, StorePart):
     """The Receptions port on the store twin's state."""
 
@@ -137,6 +141,7 @@ class ReceptionsTwin(ReceptionsErasure, StorePart):
             return gone
 
 
+@twin_of(stored_ports.OptOuts)
 class OptOutsTwin(OptOutsErasure, StorePart):
     """The OptOuts port on the store twin's state."""
 
@@ -173,6 +178,7 @@ class OptOutsTwin(OptOutsErasure, StorePart):
             return True
 
 
+@twin_of(stored_ports.GuildSwitches)
 class GuildSwitchesTwin(GuildSwitchesErasure, StorePart):
     """The GuildSwitches port on the store twin's state."""
 

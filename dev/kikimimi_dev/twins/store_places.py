@@ -27,9 +27,12 @@ from kikimimi.domain.model import (
     LastDecision,
 )
 from kikimimi.domain.outgoing import ReplyDraft
+from kikimimi.ports import stored as stored_ports
+from kikimimi_dev.twins.registry import twin_of
 from kikimimi_dev.twins.store_state import PENDING_EDIT, TOMBSTONE, StorePart
 
 
+@twin_of(stored_ports.Places)
 class PlacesTwin(PlacesErasure, StorePart):
     """The Places port on the store twin's state."""
 
@@ -160,6 +163,7 @@ class PlacesTwin(PlacesErasure, StorePart):
             return gone
 
 
+@twin_of(stored_ports.Interventions)
 class InterventionsTwin(InterventionsErasure, StorePart):
     """The Interventions port on the store twin's state."""
 
@@ -222,6 +226,7 @@ class InterventionsTwin(InterventionsErasure, StorePart):
         return found
 
 
+@twin_of(stored_ports.ReplyDrafts)
 class ReplyDraftsTwin(ReplyDraftsErasure, StorePart):
     """The ReplyDrafts port on the store twin's state."""
 
@@ -251,6 +256,7 @@ class ReplyDraftsTwin(ReplyDraftsErasure, StorePart):
             return len(gone)
 
 
+@twin_of(stored_ports.GatewayMarks)
 class GatewayMarksTwin(GatewayMarksErasure, StorePart):
     """The GatewayMarks port on the store twin's state."""
 

@@ -78,6 +78,12 @@ class StoreState:
         self._opt_outs: dict[str, dict[str, Any]] = {}  # guild -> its opt_outs document
         self._gateway_marks: dict[str, tuple[ChannelKey, str, datetime]] = {}  # place -> (key, id, expiry)
         self._drafts: dict[tuple[str, str], tuple[ReplyDraft, datetime]] = {}  # (place, nonce) -> draft
+        self._tables: dict[str, dict[Any, Any]] = {}  # the concepts' own tables (`table`)
+
+    def table(self, name: str) -> dict[Any, Any]:
+        """A concept's own table on the shared state, by its collection's name: where a concept's twin
+        keeps its documents without a field added here."""
+        return self._tables.setdefault(name, {})
 
     def _recent(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
         if limit <= 0:

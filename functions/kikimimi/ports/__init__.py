@@ -1,7 +1,7 @@
 """Ports: the side effects the use cases need, as small Protocols named by role.
 
-Each stored concept has its own port (ports.stored: the buffer, a place's records, caps, marks…;
-ports.memory: summaries, chunks, facts, profiles, guild memory), re-exported here.
+Each stored concept has its own port (ports.stored and ports.stored_counts: the buffer, a place's
+records, caps, marks…; ports.memory: summaries, chunks, facts, profiles, guild memory), re-exported here.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from kikimimi.domain.grounding import TOOLS, WebSource
 from kikimimi.domain.model import TaskKind, TaskSpec
 from kikimimi.domain.outgoing import Attachment
 from kikimimi.ports.memory import (
-    MEMORY_LAYERS,
     Chunks,
     Facts,
     GuildHistories,
@@ -36,11 +35,11 @@ from kikimimi.ports.stored import (
     ReplyDrafts,
     StorePorts,
     Windows,
+    port_types,
 )
 
 __all__ = [
     "LLM",
-    "MEMORY_LAYERS",
     "RETENTIONS",
     "Buffer",
     "Caps",
@@ -69,6 +68,7 @@ __all__ = [
     "Summaries",
     "TaskQueue",
     "Windows",
+    "port_types",
 ]
 
 

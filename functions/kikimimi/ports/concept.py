@@ -1,12 +1,38 @@
 """What every stored concept's port carries besides its own methods: its part of forgetting a member,
-of forgetting a place, and of a member's export (tests/unit/test_stored_concepts.py holds the ports to it)."""
+of forgetting a place, and of a member's export (tests/unit/test_stored_concepts.py holds the ports to it);
+and the registry of the ports: each registered with its retention by `kept`, each a field of StorePorts
+or MemoryPorts (`port_types`)."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Callable
+from dataclasses import fields
+from typing import Protocol, TypeVar, get_type_hints
 
 from kikimimi.domain.erasure import Forgotten, MemberErase, PlaceErase
 from kikimimi.domain.member_export import ExportPart
+from kikimimi.domain.retention import Retention
+
+P = TypeVar("P", bound=type)
+
+# Each stored concept's port → its retention (filled by `kept` as the ports are defined).
+RETENTIONS: dict[type, Retention] = {}
+
+
+def kept(retention: Retention) -> Callable[[P], P]:
+    """Register a stored concept's port with how long its documents are kept."""
+
+    def register(port: P) -> P:
+        RETENTIONS[port] = retention
+        return port
+
+    return register
+
+
+def port_types(bundle: type) -> dict[str, type]:
+    """A bundle's (StorePorts', MemoryPorts') fields by name, each with its port: what the Firestore
+    adapters, the twins and Deps are built from, so a new concept is a field and nothing else."""
+    return {f.name: get_type_hints(bundle)[f.name] for f in fields(bundle)}
 
 
 class StoredConcept(Protocol):

@@ -4,9 +4,9 @@ registered with its retention, like ports.stored)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from kikimimi.domain.memory.model import (
     ChannelMemory,
@@ -20,8 +20,7 @@ from kikimimi.domain.memory.model import (
 )
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.retention import Retention
-from kikimimi.ports.concept import StoredConcept
-from kikimimi.ports.stored import kept
+from kikimimi.ports.concept import StoredConcept, kept
 
 
 @kept(
@@ -208,21 +207,13 @@ class GuildHistories(StoredConcept, Protocol):
         ...
 
 
-# The memory layers' ports by their Deps names (MemoryPorts' fields).
-MEMORY_LAYERS = ("summaries", "chunks", "facts", "profiles", "guild_history")
-
-
 @dataclass(frozen=True)
 class MemoryPorts:
-    """The memory layers' ports together (Deps.memory): all of them, or none when memory is off."""
+    """The memory layers' ports together (Deps.memory): all of them, or none when memory is off (a new
+    layer's port is a field here, like StorePorts')."""
 
     summaries: Summaries
     chunks: Chunks
     facts: Facts
     profiles: Profiles
     guild_history: GuildHistories
-
-    @classmethod
-    def of(cls, source: Any) -> MemoryPorts:
-        """The ports `source` holds as attributes of the same names (the Firestore adapters)."""
-        return cls(**{f.name: getattr(source, f.name) for f in fields(cls)})

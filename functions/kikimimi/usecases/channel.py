@@ -41,7 +41,7 @@ def settings_of(deps: Deps, key: ChannelKey) -> ChannelSettings:
 
 def _place_settings(deps: Deps, place: ChannelKey) -> ChannelSettings:
     now = deps.clock.now().timestamp()
-    load = partial(deps.places.channel_settings, place)
+    load = partial(deps.stores.places.channel_settings, place)
     return cached(deps.place_settings, place.id, now, SETTINGS_CACHE_SECONDS, load)
 
 
@@ -113,15 +113,15 @@ def recent(deps: Deps, key: ChannelKey, now: datetime, limit: int, *, by: str = 
     ingest, judge, reply) through that function's copy of the place (place_lines: one look at what
     changed, exactly what the buffer holds now), else read whole (one read each)."""
     if by:
-        return _copy(deps, by).newest(deps.windows, key, now - ttl(deps), limit, now)
-    return deps.windows.recent_messages(key, since=now - ttl(deps), limit=limit)
+        return _copy(deps, by).newest(deps.stores.windows, key, now - ttl(deps), limit, now)
+    return deps.stores.windows.recent_messages(key, since=now - ttl(deps), limit=limit)
 
 
 def since(
     deps: Deps, key: ChannelKey, now: datetime, start: datetime, limit: int, *, by: str
 ) -> list[Message]:
     """The newest `limit` buffered messages created at or after `start`, through `by`'s copy of the place."""
-    return _copy(deps, by).newest(deps.windows, key, start, limit, now)
+    return _copy(deps, by).newest(deps.stores.windows, key, start, limit, now)
 
 
 def between(
@@ -130,7 +130,7 @@ def between(
     """Buffered messages created in [after, until], oldest first, at most `limit` (a summary's window):
     from `by`'s copy of the place when it holds them all (a look, or the shared copy and a look), else
     read (Chunks.messages_after)."""
-    held = _copy(deps, by).between(deps.windows, key, after, until, limit, now)
+    held = _copy(deps, by).between(deps.stores.windows, key, after, until, limit, now)
     if held is not None:
         return held
     assert deps.memory is not None
@@ -142,7 +142,9 @@ def interventions(
 ) -> list[Intervention]:
     """What the bot did in the place since `start` (the newest ten), kept with `by`'s copy of the place
     until the next intervention there."""
-    return _copy(deps, by).interventions(deps.windows, deps.interventions, key, start, INTERVENTIONS, now)
+    return _copy(deps, by).interventions(
+        deps.stores.windows, deps.stores.interventions, key, start, INTERVENTIONS, now
+    )
 
 
 def held_line(deps: Deps, key: ChannelKey, message_id: str, now: datetime, *, by: str) -> Message | None:

@@ -12,29 +12,15 @@ from kikimimi.domain.model import ChannelKey, ChannelSettings, GuildSettings
 from kikimimi.domain.reading import ReplyReader
 from kikimimi.ports import (
     LLM,
-    Buffer,
-    Caps,
-    Chunks,
     Clock,
     Discord,
     Embedder,
     Events,
-    Facts,
-    GatewayMarks,
-    GuildHistories,
-    GuildSwitches,
-    Interventions,
     LLMResult,
     MemoryPorts,
-    OptOuts,
-    Places,
-    Profiles,
-    Receptions,
-    ReplyDrafts,
     StorePorts,
-    Summaries,
     TaskQueue,
-    Windows,
+    port_types,
 )
 from kikimimi.settings import Settings
 
@@ -44,51 +30,22 @@ T = TypeVar("T")
 class PortFactories(TypedDict, total=False):
     """How to build each port; the composition root (bootstrap) fills it. A missing optional port is None."""
 
-    buffer: Callable[[], Buffer]
-    windows: Callable[[], Windows]
-    interventions: Callable[[], Interventions]
-    drafts: Callable[[], ReplyDrafts]
-    places: Callable[[], Places]
-    caps: Callable[[], Caps]
-    receptions: Callable[[], Receptions]
-    gateway_marks: Callable[[], GatewayMarks]
-    opt_outs: Callable[[], OptOuts]
-    switches: Callable[[], GuildSwitches]
+    stores: Callable[[], StorePorts]
+    memory: Callable[[], MemoryPorts | None]
     tasks: Callable[[], TaskQueue]
     discord: Callable[[], Discord]
     writer: Callable[[], LLM]
     judge_llm: Callable[[], LLM | None]
-    summaries: Callable[[], Summaries | None]
-    chunks: Callable[[], Chunks | None]
-    facts: Callable[[], Facts | None]
-    profiles: Callable[[], Profiles | None]
-    guild_history: Callable[[], GuildHistories | None]
     embedder: Callable[[], Embedder | None]
     memory_llm: Callable[[], LLM | None]
     reader: Callable[[], ReplyReader]
 
 
-# The stored concepts' ports (each registered with its retention, ports.stored.kept); the memory
-# layers' are None when memory is off.
-STORED_PORTS: dict[str, type] = {
-    "buffer": Buffer,
-    "windows": Windows,
-    "interventions": Interventions,
-    "drafts": ReplyDrafts,
-    "places": Places,
-    "caps": Caps,
-    "receptions": Receptions,
-    "gateway_marks": GatewayMarks,
-    "opt_outs": OptOuts,
-    "switches": GuildSwitches,
-    "summaries": Summaries,
-    "chunks": Chunks,
-    "facts": Facts,
-    "profiles": Profiles,
-    "guild_history": GuildHistories,
-}
-MEMORY_PORTS = frozenset({"summaries", "chunks", "facts", "profiles", "guild_history"})
-OPTIONAL_PORTS = frozenset({"judge_llm", "embedder", "memory_llm", *MEMORY_PORTS})
+# The stored concepts' ports by their fields' names in StorePorts and MemoryPorts (each registered with
+# its retention, ports.concept.kept); the memory layers' are left out when memory is off.
+STORED_PORTS: dict[str, type] = {**port_types(StorePorts), **port_types(MemoryPorts)}
+MEMORY_PORTS = frozenset(port_types(MemoryPorts))
+OPTIONAL_PORTS = frozenset({"judge_llm", "embedder", "memory_llm", "memory"})
 
 
 class Port(Generic[T]):
@@ -121,26 +78,13 @@ class Deps:
     settings mean is usecases.channel). Built by `kikimimi.bootstrap` for functions, CLI, simulation and
     tests."""
 
-    buffer = Port[Buffer]()
-    windows = Port[Windows]()
-    interventions = Port[Interventions]()
-    drafts = Port[ReplyDrafts]()
-    places = Port[Places]()
-    caps = Port[Caps]()
-    receptions = Port[Receptions]()
-    gateway_marks = Port[GatewayMarks]()
-    opt_outs = Port[OptOuts]()
-    switches = Port[GuildSwitches]()
+    # The stored concepts' ports, built together: `deps.stores.buffer`, `deps.memory.summaries`.
+    stores = Port[StorePorts]()
+    memory = Port[MemoryPorts | None]()  # None: the bot keeps no memory beyond the buffer
     tasks = Port[TaskQueue]()
     discord = Port[Discord]()
     writer = Port[LLM]()  # writes replies
     judge_llm = Port[LLM | None]()  # None: the rules decide alone
-    # The memory layers' stored concepts: None when the bot keeps no memory beyond the buffer.
-    summaries = Port[Summaries | None]()
-    chunks = Port[Chunks | None]()
-    facts = Port[Facts | None]()
-    profiles = Port[Profiles | None]()
-    guild_history = Port[GuildHistories | None]()
     embedder = Port[Embedder | None]()
     memory_llm = Port[LLM | None]()  # writes summaries, facts and guild memory
     reader = Port[ReplyReader]()  # who answers whom: the learned reply-structure model (pure, loaded once)
@@ -184,28 +128,15 @@ class Deps:
 
     def use(self, stores: StorePorts | None = None, memory: MemoryPorts | None = None) -> None:
         """Run on these stored concepts' ports from now on (the bench's Firestore adapters, a meter)."""
-        for ports in (stores, memory):
-            for f in fields(ports) if ports is not None else ():
-                setattr(self, f.name, getattr(ports, f.name))
+        if stores is not None:
+            self.stores = stores
+        if memory is not None:
+            self.memory = memory
 
     def stored(self) -> dict[str, Any]:
         """Every stored concept's port that is on (memory off: the memory layers' are left out), by name."""
-        ports = {name: getattr(self, name) for name in STORED_PORTS}
-        return {name: port for name, port in ports.items() if port is not None}
-
-    @property
-    def stores(self) -> StorePorts:
-        """The bot's side's stored concepts together (what export and the gateway read)."""
-        return StorePorts.of(self)
-
-    @property
-    def memory(self) -> MemoryPorts | None:
-        """The memory layers' ports together, or None when the bot keeps no memory beyond the buffer."""
-        summaries, chunks, facts = self.summaries, self.chunks, self.facts
-        profiles, history = self.profiles, self.guild_history
-        if summaries is None or chunks is None or facts is None or profiles is None or history is None:
-            return None
-        return MemoryPorts(summaries, chunks, facts, profiles, history)
+        bundles = (self.stores, self.memory)
+        return {f.name: getattr(b, f.name) for b in bundles if b is not None for f in fields(b)}
 
     def emit(self, event: str, key: ChannelKey, **fields: Any) -> None:
         """The events port, with the place the event happened in on the line."""

@@ -60,7 +60,7 @@ def enabled(deps: Deps, guild_id: str | None) -> bool:
 def guild_settings_of(deps: Deps, guild_id: str) -> GuildSettings:
     """The guild's switches, cached per process like a place's settings."""
     now = deps.clock.now().timestamp()
-    load = partial(deps.switches.guild_settings, guild_id)
+    load = partial(deps.stores.switches.guild_settings, guild_id)
     return cached(deps.guild_settings, guild_id, now, GUILD_SETTINGS_CACHE_SECONDS, load)
 
 

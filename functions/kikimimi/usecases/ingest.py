@@ -66,10 +66,10 @@ def _message_created(deps: Deps, envelope: MessageCreated) -> str:
         return "ignored"
     now = deps.clock.now()
     message = replace(message, created_at=policy.credible_time(message.created_at, now))
-    created = deps.buffer.add_message(message, expire_at=message.created_at + channel.ttl(deps))
+    created = deps.stores.buffer.add_message(message, expire_at=message.created_at + channel.ttl(deps))
     # Refused: a redelivery, or a create that comes after its delete (delivery has no order). A read only
     # then: the tombstone is the message's own document, so a new message pays nothing for it.
-    if not created and deps.buffer.is_deleted(key, message.id):
+    if not created and deps.stores.buffer.is_deleted(key, message.id):
         deps.emit("ingest", key, **base, decision="ignored", reason="deleted")
         return "ignored"
     if message.is_human and message.says_something:

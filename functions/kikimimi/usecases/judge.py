@@ -86,12 +86,12 @@ def judge(deps: Deps, task: JudgeTask) -> Decision | None:
     verdict_word = "respond" if decision.should_respond else "silent"
     kept = withheld.kept_reason(deps, task.guild_id, window, decision.reason)  # none naming the forgotten
     last = LastDecision(now, task.trigger_id, verdict_word, kept)
-    deps.places.record_decision(key, last)
+    deps.stores.places.record_decision(key, last)
     if key.thread_id is not None:
         # /kikimimi status answers per channel, threads included: the channel's document learns when and
         # where, never the reason (an LLM's words about a thread's people stay with the thread).
         pointer = dataclasses.replace(last, reason="", thread_id=key.thread_id)
-        deps.places.record_decision(ChannelKey(key.channel_id), pointer)
+        deps.stores.places.record_decision(ChannelKey(key.channel_id), pointer)
     if decision.should_respond:
         _schedule_reply(deps, task, decision, trigger, now)
     return decision

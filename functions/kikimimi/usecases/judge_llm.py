@@ -51,7 +51,7 @@ def budget_note(
     s = deps.settings
     hour = now - timedelta(hours=1)
     if pool:
-        used = deps.caps.llm_judgments_since(key, hour, pool=pool)
+        used = deps.stores.caps.llm_judgments_since(key, hour, pool=pool)
         limit = s.llm_watch_judgments_per_hour if pool == "watch" else s.llm_tension_judgments_per_hour
         return (
             f"LLM budget for the {pool} reserve reached ({used}/{limit} this hour)" if used >= limit else ""
@@ -61,7 +61,7 @@ def budget_note(
         span = channel.ttl(deps).total_seconds()
         humans = sum(1 for m in window if m.is_human and (now - m.created_at).total_seconds() <= span)
         limit = min(limit, max(1, int(s.llm_judgments_per_100_messages * humans * 3600 / span / 100)))
-    used = deps.caps.llm_judgments_since(key, hour)
+    used = deps.stores.caps.llm_judgments_since(key, hour)
     return f"LLM budget reached ({used}/{limit} this hour)" if used >= limit else ""
 
 
@@ -74,7 +74,7 @@ def ask_llm(deps: Deps, key: ChannelKey, room: Hearing, now: datetime) -> Decisi
     context = judge_context(deps, key, room, now)
     digest = context.conversation_digest()
     since = now - timedelta(seconds=s.judgment_cache_seconds)
-    cached = deps.caps.cached_judgment(key, digest, since, pool=room.pool)
+    cached = deps.stores.caps.cached_judgment(key, digest, since, pool=room.pool)
     if cached is not None:
         return dataclasses.replace(cached, llm_calls=0, source="cache", score=score.total, terms=score.terms)
     hourly = budget_note(deps, key, now, room.window, s.context_messages, room.pool)
@@ -98,7 +98,7 @@ def ask_llm(deps: Deps, key: ChannelKey, room: Hearing, now: datetime) -> Decisi
         log.warning("judge LLM failed, staying silent: %s", exc)
         # On the channel document (/kikimimi status): the next judgment overwrites the last decision.
         error = f"{type(exc).__name__}: {exc}"
-        deps.places.record_trouble(ChannelKey(key.channel_id), "llm", now, error)
+        deps.stores.places.record_trouble(ChannelKey(key.channel_id), "llm", now, error)
         return llm_failure(score, exc)
     cut = context.place.cut.counts() if context.place else {}
     deps.llm_call(key, "judge", result, trigger=trigger.id, context_cut=cut)
@@ -112,7 +112,7 @@ def ask_llm(deps: Deps, key: ChannelKey, room: Hearing, now: datetime) -> Decisi
         delay_range=(s.reply_delay_min_seconds, s.reply_delay_max_seconds),
         allowed_reactions=s.allowed_reactions,
     )
-    deps.caps.cache_judgment(key, digest, decision, now, pool=room.pool)
+    deps.stores.caps.cache_judgment(key, digest, decision, now, pool=room.pool)
     return decision
 
 

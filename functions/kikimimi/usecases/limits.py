@@ -22,7 +22,7 @@ def cap_addressed(deps: Deps, key: ChannelKey, message: Message) -> CapDecision 
     if per_user <= 0 and per_channel <= 0:
         return None
     caps = AnswerCaps(per_user, per_channel, CAP_WINDOW)
-    decision = deps.caps.reserve_answer(key, message.author_id, message.id, message.created_at, caps)
+    decision = deps.stores.caps.reserve_answer(key, message.author_id, message.id, message.created_at, caps)
     if decision.answered:
         return None
     return (
@@ -43,7 +43,7 @@ def llm_budget_note(deps: Deps, key: ChannelKey, guild_id: str | None, function:
     if limit <= 0:
         return ""
     guild, day = guild_id or "none", day_of(deps.clock.now())
-    used = deps.caps.llm_calls_on(guild, day)
+    used = deps.stores.caps.llm_calls_on(guild, day)
     if used < limit:
         return ""
     seen = f"llm_budget:{guild}:{day}"
@@ -66,4 +66,4 @@ def llm_budget_note(deps: Deps, key: ChannelKey, guild_id: str | None, function:
 def spend_llm_call(deps: Deps, guild_id: str | None) -> None:
     """Count one LLM call against the guild's day."""
     if deps.settings.llm_calls_per_guild_per_day > 0:
-        deps.caps.count_llm_call(guild_id or "none", day_of(deps.clock.now()))
+        deps.stores.caps.count_llm_call(guild_id or "none", day_of(deps.clock.now()))

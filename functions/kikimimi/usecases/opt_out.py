@@ -54,7 +54,7 @@ def record(deps: Deps, envelope: OptOutChanged) -> str:
     """Store the member's choice; on an opt-out, forget them in the server now and schedule the second
     erase. Safe to run again: the erase finds only what is left, the task name is the change's."""
     key, guild, user = envelope.key, envelope.guild_id, envelope.user_id
-    applied = deps.opt_outs.set_opted_out(guild, user, envelope.out, envelope.at)
+    applied = deps.stores.opt_outs.set_opted_out(guild, user, envelope.out, envelope.at)
     withheld.changed(deps, guild)  # this process sees its change at once
     base = {"function": "ingest", "guild": guild, "user": user}
     if not applied:

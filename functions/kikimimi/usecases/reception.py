@@ -66,7 +66,9 @@ def settle(deps: Deps, task: JudgeTask) -> reception.Outcome | None:
         deps.emit("reception", key, **base, decision="skipped", reason="channel not enabled")
         return None
     lines = channel.since(deps, key, now, now - reception.WINDOW - LATE, LINES, by=READER)
-    sent = next((m for m in lines if m.id == post_id), None) or deps.buffer.buffered_message(key, post_id)
+    sent = next((m for m in lines if m.id == post_id), None) or deps.stores.buffer.buffered_message(
+        key, post_id
+    )
     if sent is None:
         deps.emit("reception", key, **base, decision="skipped", reason="the post is gone from the buffer")
         return None
@@ -112,7 +114,7 @@ def _post(
     target = sent.reply_to_id
     answered = next((m for m in lines if m.id == target), None) if target else None
     if target and answered is None:
-        answered = deps.buffer.buffered_message(key, target)
+        answered = deps.stores.buffer.buffered_message(key, target)
     author = answered.author_id if answered is not None else None
     return reception.Post(frozenset({sent.id, *parts}), sent.created_at, unprompted, author)
 
@@ -133,14 +135,14 @@ def _count(
     """(counted now, the talkativeness before, after): the post counted on its day, once, with the change
     of talkativeness it makes."""
     place, day = place_of(key), reception.day_of(post.at)
-    days = deps.receptions.receptions(place, reception.days_back(now, reception.KEPT_DAYS))
+    days = deps.stores.receptions.receptions(place, reception.days_back(now, reception.KEPT_DAYS))
     floor = deps.settings.talkativeness_floor
     before = reception.current(days, now, floor)
     after = reception.current(reception.with_post(days, day, outcome, post.unprompted), now, floor)
     moved = after != before
     change = reception.TalkativenessChange(now, before, after, post_id, outcome.value) if moved else None
     received = reception.Received(day, post_id, outcome.value, post.unprompted, change)
-    counted = deps.receptions.record_reception(place, received, reception.kept_until(day))
+    counted = deps.stores.receptions.record_reception(place, received, reception.kept_until(day))
     for name in (_cache_name(place), _cache_name(place) + ":answers"):  # this process's judge sees it now
         deps.memory_cache.pop(name, None)
     return counted, before, (after if counted else before)  # a retry: counted by its first attempt
@@ -153,7 +155,7 @@ def talkativeness(deps: Deps, key: ChannelKey, now: datetime, *, answers: bool =
     since = reception.days_back(now, reception.DRIFT_DAYS)
 
     def load() -> float:
-        days = deps.receptions.receptions(place, since)
+        days = deps.stores.receptions.receptions(place, since)
         return reception.current(days, now, deps.settings.talkativeness_floor, answers=answers)
 
     name = _cache_name(place) + (":answers" if answers else "")

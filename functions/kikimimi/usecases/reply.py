@@ -67,13 +67,13 @@ def reply(deps: Deps, task: ReplyTask) -> str | None:
     nonce = policy.nonce(task.key, task.trigger_id)
     # A retry after a failed part posts what the first attempt wrote: asking the writer again would
     # stitch the parts already posted to the rest of a different text.
-    draft = deps.drafts.reply_draft(task.key, nonce)
+    draft = deps.stores.drafts.reply_draft(task.key, nonce)
     result: LLMResult | None = None
     if draft is None:
         written = _write_draft(deps, turn, interventions)
         if written is None:
             return None
-        draft = deps.drafts.keep_reply_draft(task.key, nonce, written[0], now + DRAFT_TTL)
+        draft = deps.stores.drafts.keep_reply_draft(task.key, nonce, written[0], now + DRAFT_TTL)
         result = written[1]
     return _deliver(deps, turn, draft, result, nonce, started)
 
@@ -179,7 +179,7 @@ def _buffer_parts(deps: Deps, turn: _Turn, parts: Sequence[str], posted: list[st
             is_self=True,
             reply_to_id=turn.target_id if index == 0 else None,
         )
-        deps.buffer.add_message(message, expire_at=now + channel.ttl(deps))
+        deps.stores.buffer.add_message(message, expire_at=now + channel.ttl(deps))
 
 
 def _write_draft(
@@ -323,7 +323,7 @@ def _with_trigger(deps: Deps, task: ReplyTask, window: list[Message], now: datet
     if any(m.id == task.trigger_id for m in window):
         return window
     trigger = channel.held_line(deps, task.key, task.trigger_id, now, by=READER)
-    trigger = trigger or deps.buffer.buffered_message(task.key, task.trigger_id)
+    trigger = trigger or deps.stores.buffer.buffered_message(task.key, task.trigger_id)
     if trigger is None or trigger.created_at < now - channel.ttl(deps):  # expired: as gone as the window says
         return window
     # Older than every line read (those are the newest), so it goes first.
@@ -366,7 +366,7 @@ def _write(deps: Deps, key: ChannelKey, request: LLMRequest, retry: bool) -> LLM
     except (LLMError, RetryError) as exc:
         log.warning("reply LLM failed, staying silent: %s", exc)
         # A bad key or an exhausted quota would otherwise look like a bot that chose to stay silent.
-        deps.places.record_trouble(ChannelKey(key.channel_id), "llm", deps.clock.now(), _failure(exc))
+        deps.stores.places.record_trouble(ChannelKey(key.channel_id), "llm", deps.clock.now(), _failure(exc))
     return None
 
 
@@ -388,7 +388,7 @@ def _discord(deps: Deps, key: ChannelKey, base: dict, call) -> bool:
         reason = f"discord {exc.status}: {exc}"
         deps.emit("delivery_dropped", key, **base, decision="dropped", reason=reason)
         # A missing Send Messages or Add Reactions shows in /kikimimi status, not only in the logs.
-        deps.places.record_trouble(ChannelKey(key.channel_id), "delivery", deps.clock.now(), reason)
+        deps.stores.places.record_trouble(ChannelKey(key.channel_id), "delivery", deps.clock.now(), reason)
         return False
 
 
@@ -396,7 +396,7 @@ def _remember(
     deps: Deps, key: ChannelKey, task: ReplyTask, window: list[Message], message_id: str | None, now: datetime
 ) -> None:
     """Record the intervention (id = trigger, so a retry overwrites rather than duplicates)."""
-    deps.interventions.record_intervention(
+    deps.stores.interventions.record_intervention(
         key,
         Intervention(
             at=now,
@@ -422,7 +422,7 @@ def _addressed_gone(deps: Deps, window: list[Message], task: ReplyTask, now: dat
 
 def _target_deleted(deps: Deps, key: ChannelKey, base: dict, target_id: str) -> bool:
     """One read just before speaking: a reply to a deleted message would point at nothing."""
-    if target_id in deps.buffer.buffered(key, [target_id]):
+    if target_id in deps.stores.buffer.buffered(key, [target_id]):
         return False
     deps.emit("reply_skipped", key, **base, decision="stale", reason="the message to answer was deleted")
     return True

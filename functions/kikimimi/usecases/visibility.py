@@ -14,12 +14,12 @@ def record(deps: Deps, envelope: ChannelVisibility) -> str:
     Discord's permissions or a moderator's `/kikimimi visibility private`, after which the gateway
     publishes the channel again — takes its part of the guild memory along at once. Safe to run again."""
     key = envelope.key
-    changed = deps.places.record_visibility(key, envelope.private, envelope.at, envelope.guild_id)
+    changed = deps.stores.places.record_visibility(key, envelope.private, envelope.at, envelope.guild_id)
     channel.forget_settings(deps, key)
     # The parent channel's settings, a moderator's override included (read past the 30 s cache: a channel
     # announced on the gateway's start may be enabled by command a moment later); a thread may also be
     # private alone.
-    parent = deps.places.channel_settings(ChannelKey(key.channel_id))
+    parent = deps.stores.places.channel_settings(ChannelKey(key.channel_id))
     private = parent.is_private or (key.thread_id is not None and envelope.private)
     # forget_channel reads the guild memory and writes only when this place is still in it.
     cleared = private and maintain.forget_channel(deps, envelope.guild_id, key, deps.clock.now())

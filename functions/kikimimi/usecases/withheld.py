@@ -28,13 +28,13 @@ ERASE_AGAIN = timedelta(minutes=5)
 def marks(deps: Deps, guild_id: str) -> MemberMarks:
     """The guild's marks, cached per process like a place's settings."""
     now = deps.clock.now().timestamp()
-    load = partial(deps.opt_outs.member_marks, guild_id)
+    load = partial(deps.stores.opt_outs.member_marks, guild_id)
     return cached(deps.memory_cache, cache_name(guild_id), now, channel.SETTINGS_CACHE_SECONDS, load)
 
 
 def fresh(deps: Deps, guild_id: str) -> MemberMarks:
     """The guild's marks as stored now (one read), kept for this process's ingest too."""
-    found = deps.opt_outs.member_marks(guild_id)
+    found = deps.stores.opt_outs.member_marks(guild_id)
     deps.memory_cache[cache_name(guild_id)] = (deps.clock.now().timestamp(), found)
     return found
 
@@ -95,7 +95,7 @@ def reply_blocked(
     if why is None:
         return False
     key: ChannelKey = task.key
-    deps.drafts.forget_reply_drafts(
+    deps.stores.drafts.forget_reply_drafts(
         key, lambda d: d.text == text or any(refers_to(d.text, m) for m in members)
     )
     deps.emit("reply_skipped", key, **base, decision="withheld", reason=why)

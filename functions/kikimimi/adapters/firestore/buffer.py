@@ -14,24 +14,29 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.concept_erasure import BufferErasure
-from kikimimi.adapters.firestore.counting import DocumentCounter
-from kikimimi.adapters.firestore.paths import MESSAGES, Paths
+from kikimimi.adapters.firestore.counting import bills, one_read, one_write, query
+from kikimimi.adapters.firestore.paths import MESSAGES
+from kikimimi.adapters.firestore.registry import Parts, adapts
 from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.model import ChannelKey, Message, MessageEdit
 from kikimimi.domain.withheld import PendingEdit, newer
+from kikimimi.ports import stored as stored_ports
 
 CHANGED = {codec.CHANGED_AT: firestore.SERVER_TIMESTAMP}  # the commit time: changes are read in its order
 
 
+@adapts(stored_ports.Buffer)
 class Buffer(BufferErasure):
     """One document per message, created once; no write to a shared document per message."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter, windows: Windows) -> None:
-        self._paths = paths
-        self._client = paths.client
-        self._count = counter.add
-        self._windows = windows  # an edit or a delete clears the place's shared copy in its commit
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._client = parts.paths.client
+        self._count = parts.counter.add
+        # An edit or a delete clears the place's shared copy in its commit.
+        self._windows = parts.adapter(Windows)
 
+    @bills(one_write, ttl=("messages", lambda a, r: int(bool(r))))
     def add_message(self, message: Message, expire_at: datetime) -> bool:
         """Create-if-absent by message id; True when this call created it. A tombstone in the message's
         place refuses it (create fails on any existing document, so no read is paid per message and a
@@ -62,6 +67,10 @@ class Buffer(BufferErasure):
         self._count(reads=1)
         return bool(run(self._client.transaction()))
 
+    # An edit also clears the place's shared copy (windows/newest) in its commit.
+    @bills(
+        lambda a, r: (1, {"edited": 2, "pending": 1}.get(r[0], 0), 0) if isinstance(r, tuple) else (0, 1, 0)
+    )
     def update_message(self, edit: MessageEdit, pending_until: datetime) -> tuple[str, Message | None]:
         """("edited", before) | ("pending", None): kept for a later create | ("deleted", None) |
         ("stale", None): a newer edit is stored (deliveries have no order)."""
@@ -92,6 +101,8 @@ class Buffer(BufferErasure):
         self._count(reads=1, writes={"edited": 2, "pending": 1}.get(outcome[0], 0))
         return outcome
 
+    # an edit's forget task: is a newer edit (or the delete) stored?
+    @bills(one_read)
     def edit_outdated(self, key: ChannelKey, message_id: str, edited_at: datetime | None) -> bool:
         """Is the message deleted, or does it (or its early edit) hold an edit newer than `edited_at`?"""
         self._count(reads=1)
@@ -102,6 +113,8 @@ class Buffer(BufferErasure):
         stored = (doc or {}).get(codec.EDITED_AT)
         return newer(None if stored is None else codec.utc(stored), edited_at)
 
+    # forget me and what-do-you-know: the member's early edits
+    @bills(query)
     def pending_edits_by(self, guild_id: str | None, author_id: str, limit: int) -> list[PendingEdit]:
         """A member's early edits in a guild, in every place (a collection-group query; its index is in
         Terraform): what `forget me` erases and `what-do-you-know` shows."""
@@ -122,6 +135,8 @@ class Buffer(BufferErasure):
         self._count(reads=max(1, reads))
         return sorted(found, key=lambda e: (e.key.id, e.message_id))
 
+    # A tombstone replaces the message (a write, not a delete); the place's shared copy is cleared with it.
+    @bills(lambda a, r: (1, 2, 0))
     def delete_message(self, key: ChannelKey, message_id: str, tombstone_until: datetime) -> Message | None:
         """A tombstone in the message's place, in one transaction with reading what was buffered."""
         ref = self._paths.messages(key).document(message_id)
@@ -140,11 +155,13 @@ class Buffer(BufferErasure):
         gone: Message | None = run(self._client.transaction())
         return gone
 
+    @bills(one_read)
     def is_deleted(self, key: ChannelKey, message_id: str) -> bool:
         self._count(reads=1)
         snap = self._paths.messages(key).document(message_id).get()
         return codec.doc_state(snap.to_dict() if snap.exists else None) == codec.TOMBSTONE
 
+    @bills(lambda a, r: (len(a["message_ids"]), 0, 0))
     def buffered(self, key: ChannelKey, message_ids: Sequence[str]) -> set[str]:
         """Which of these ids are buffered messages (one batched get)."""
         if not message_ids:
@@ -157,6 +174,8 @@ class Buffer(BufferErasure):
             if codec.doc_state(snap.to_dict() if snap.exists else None) == "message"
         }
 
+    # a reply's trigger pushed out of its window: read by id
+    @bills(one_read)
     def buffered_message(self, key: ChannelKey, message_id: str) -> Message | None:
         """One buffered message by id (a tombstone or an early edit is none): one get."""
         self._count(reads=1)
@@ -164,6 +183,7 @@ class Buffer(BufferErasure):
         doc = snap.to_dict() if snap.exists else None
         return codec.message_from_doc(doc) if doc is not None and codec.doc_state(doc) == "message" else None
 
+    @bills(query)
     def buffered_by(
         self, guild_id: str | None, author_id: str, limit: int, until: datetime | None = None
     ) -> list[Message]:

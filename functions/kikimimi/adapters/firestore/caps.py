@@ -12,26 +12,36 @@ from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait
 
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.concept_erasure import CapsErasure
-from kikimimi.adapters.firestore.counting import DocumentCounter, count_reads
+from kikimimi.adapters.firestore.counting import bills, count_reads, one_read, one_write
 from kikimimi.adapters.firestore.forgetting import delete_all
-from kikimimi.adapters.firestore.paths import CAPS, LLM_BUDGET, Paths, judgments
+from kikimimi.adapters.firestore.paths import CAPS, LLM_BUDGET, judgments
+from kikimimi.adapters.firestore.registry import Parts, adapts
 from kikimimi.domain import caps as caps_policy
 from kikimimi.domain.caps import AnswerCaps, CapDecision
 from kikimimi.domain.erasure import Forgotten, MemberErase
 from kikimimi.domain.model import ChannelKey, Decision
+from kikimimi.ports import stored as stored_ports
 
 CAP_ATTEMPTS = 20
 
 
+@adapts(stored_ports.Caps)
 class Caps(CapsErasure):
     """How much the bot may still answer and spend, counted where Firestore serializes the writers."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter, *, judgment_ttl: timedelta) -> None:
-        self._paths = paths
-        self._client = paths.client
-        self._count = counter.add
-        self._judgment_ttl = judgment_ttl
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._client = parts.paths.client
+        self._count = parts.counter.add
+        self._judgment_ttl = parts.judgment_ttl
 
+    # Two cap documents read; an answer writes both (the user's alone without a channel cap), a ⏳ the user's.
+    # Rewritten in place (a user's and a channel's cap document; a guild's day): one expiry per
+    # document, not per call — counted when it is first written.
+    @bills(
+        lambda a, r: (2, (1 + int(a["caps"].per_channel > 0)) if r.answered else int(r.react), 0),
+        ttl=("caps", lambda a, r: 0),
+    )
     def reserve_answer(
         self, key: ChannelKey, user_id: str, message_id: str, at: datetime, caps: AnswerCaps
     ) -> CapDecision:
@@ -70,6 +80,8 @@ class Caps(CapsErasure):
         self._count(reads=2, writes=writes)
         return decision
 
+    # The twin reaches its state itself (not by the port's calls): the member's cap documents in every place.
+    @bills(lambda a, r: (max(1, r.counts["caps"]), 0, r.counts["caps"]))
     def forget_member(self, who: MemberErase) -> Forgotten:
         """A collection-group query on the caps' `user` digest (its index is in Terraform)."""
         digest = codec.cap_user_digest(who.user_id)
@@ -80,6 +92,7 @@ class Caps(CapsErasure):
         self._count(reads=max(1, gone), writes=gone)
         return Forgotten({"caps": gone})
 
+    @bills(one_read)
     def cached_judgment(
         self, key: ChannelKey, digest: str, since: datetime, pool: str = ""
     ) -> Decision | None:
@@ -91,6 +104,7 @@ class Caps(CapsErasure):
             return None
         return codec.decision_from_doc(doc)
 
+    @bills(one_write, ttl=("judgments", lambda a, r: 1))
     def cache_judgment(
         self, key: ChannelKey, digest: str, decision: Decision, at: datetime, pool: str = ""
     ) -> None:
@@ -98,6 +112,7 @@ class Caps(CapsErasure):
         doc = codec.decision_to_doc(decision, at, codec.judgment_expire_at(at, self._judgment_ttl))
         self._paths.place(key).collection(judgments(pool)).document(digest).set(doc)
 
+    @bills(lambda a, r: (count_reads(int(r)), 0, 0))
     def llm_judgments_since(self, key: ChannelKey, since: datetime, pool: str = "") -> int:
         """How many LLM judgments of a budget `pool` ("": the place's own; "watch": question watches;
         "tension": a heated room) were stored for this place since `since` (the hourly budgets)."""
@@ -112,12 +127,14 @@ class Caps(CapsErasure):
         self._count(reads=count_reads(count))
         return count
 
+    @bills(one_read)
     def llm_calls_on(self, guild_id: str, day: str) -> int:
         """LLM calls counted for a guild on a UTC day."""
         self._count(reads=1)
         snap = self._paths.collection(LLM_BUDGET).document(codec.budget_doc_id(guild_id, day)).get()
         return int((snap.to_dict() or {}).get("calls", 0)) if snap.exists else 0
 
+    @bills(one_write, ttl=("llm_budget", lambda a, r: 0))
     def count_llm_call(self, guild_id: str, day: str) -> None:
         """Add one LLM call to a guild's day; the document expires two days after the day (TTL)."""
         self._count(writes=1)
@@ -126,6 +143,7 @@ class Caps(CapsErasure):
         budget = self._paths.collection(LLM_BUDGET).document(codec.budget_doc_id(guild_id, day))
         budget.set(doc, merge=True)
 
+    @bills(lambda a, r: (max(1, int(r)), 0, int(r)))
     def forget_guild(self, guild_id: str) -> int:
         """The guild's daily LLM budget counters (each records its guild)."""
         query = self._paths.collection(LLM_BUDGET).where(filter=FieldFilter("guild_id", "==", guild_id))

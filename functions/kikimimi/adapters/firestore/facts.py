@@ -14,24 +14,34 @@ from google.cloud.firestore_v1.vector import Vector
 
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore import memory_codec as mc
-from kikimimi.adapters.firestore.counting import DocumentCounter
+from kikimimi.adapters.firestore.counting import bills, one_read, query
 from kikimimi.adapters.firestore.forgetting import match_filter
 from kikimimi.adapters.firestore.memory_erasure import FactsErasure
-from kikimimi.adapters.firestore.paths import Paths
+from kikimimi.adapters.firestore.registry import Parts, adapts
 from kikimimi.domain.memory.keywords import query_values
 from kikimimi.domain.memory.model import Fact, Reflection, SourceMatch
 from kikimimi.domain.memory.profile_notes import with_notes
 from kikimimi.domain.model import ChannelKey
+from kikimimi.ports import memory as memory_ports
 
 
+@adapts(memory_ports.Facts)
 class Facts(FactsErasure):
     """A place's facts, and the reflection watermark on its memory document they are committed with."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
-        self._paths = paths
-        self._client = paths.client
-        self._count = counter.add
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._client = parts.paths.client
+        self._count = parts.memory_counter.add
 
+    # Each profile note reads its profile in the transaction and (at most) writes it.
+    @bills(
+        lambda a, r: (
+            (1 + len(a["r"].notes), 1 + len(a["r"].save) + len(a["r"].notes), len(a["r"].delete))
+            if r
+            else (1 + len(a["r"].notes), 0, 0)
+        )
+    )
     def commit_reflection(
         self, key: ChannelKey, expected_reflect_seq: int, r: Reflection, *, expected_epoch: int | None = None
     ) -> bool:
@@ -85,6 +95,7 @@ class Facts(FactsErasure):
             self._count(writes=1 + len(r.save) + len(r.delete) + noted[0])
         return done
 
+    @bills(query)
     def nearest_facts(self, key: ChannelKey, vector: Sequence[float], limit: int) -> list[Fact]:
         query = self._paths.facts(key).find_nearest(
             vector_field="embedding",
@@ -96,6 +107,7 @@ class Facts(FactsErasure):
         self._count(reads=max(1, len(found)))
         return found
 
+    @bills(query)
     def keyword_facts(self, key: ChannelKey, keywords: Sequence[str], limit: int) -> list[Fact]:
         values = query_values(keywords)
         if not values:
@@ -110,11 +122,13 @@ class Facts(FactsErasure):
         self._count(reads=max(1, len(found)))
         return sorted(found, key=lambda f: f.id)
 
+    @bills(one_read)
     def fact(self, key: ChannelKey, fact_id: str) -> Fact | None:
         self._count(reads=1)
         snap = self._paths.facts(key).document(fact_id).get()
         return mc.fact_from_doc(snap.to_dict() or {}) if snap.exists else None
 
+    @bills(query)
     def facts(self, key: ChannelKey, limit: int) -> list[Fact]:
         query = (
             self._paths.facts(key).order_by("updated_at", direction=firestore.Query.DESCENDING).limit(limit)
@@ -123,6 +137,7 @@ class Facts(FactsErasure):
         self._count(reads=max(1, len(found)))
         return sorted(found, key=lambda f: (f.updated_at, f.id), reverse=True)
 
+    @bills(lambda a, r: (1, int(bool(r)), 0))
     def mark_shared(self, key: ChannelKey, fact_id: str, at: datetime) -> bool:
         ref = self._paths.facts(key).document(fact_id)
 
@@ -139,6 +154,7 @@ class Facts(FactsErasure):
         self._count(writes=int(done))
         return done
 
+    @bills(query)
     def expired_facts(self, now: datetime, limit: int) -> list[tuple[ChannelKey, str]]:
         query = (
             self._client.collection_group(self._paths.facts_group)
@@ -149,6 +165,7 @@ class Facts(FactsErasure):
         self._count(reads=max(1, len(found)))
         return sorted(found, key=lambda p: (p[0].id, p[1]))
 
+    @bills(lambda a, r: (max(1, len(a["fact_ids"])), int(r > 0), int(r)))
     def delete_facts(self, key: ChannelKey, fact_ids: Sequence[str]) -> int:
         refs = [self._paths.facts(key).document(fid) for fid in fact_ids]
         existing = [s.reference for s in self._client.get_all(refs) if s.exists] if refs else []
@@ -163,6 +180,7 @@ class Facts(FactsErasure):
         self._count(reads=max(1, len(refs)), writes=len(existing) + int(bool(existing)))
         return len(existing)
 
+    @bills(query)
     def facts_citing(self, key: ChannelKey, match: SourceMatch) -> list[Fact]:
         facts = self._paths.facts(key)
         queries = [facts.where(filter=match_filter(match, "source_ids", "source_authors"))]

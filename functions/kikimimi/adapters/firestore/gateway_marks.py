@@ -7,21 +7,26 @@ from datetime import datetime
 
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.concept_erasure import GatewayMarksErasure
-from kikimimi.adapters.firestore.counting import DocumentCounter
-from kikimimi.adapters.firestore.paths import GATEWAY_MARKS, Paths
+from kikimimi.adapters.firestore.counting import bills
+from kikimimi.adapters.firestore.paths import GATEWAY_MARKS
+from kikimimi.adapters.firestore.registry import Parts, adapts
 from kikimimi.domain.model import ChannelKey
+from kikimimi.ports import stored as stored_ports
 
 MARK_BATCH = 400  # Firestore commits at most 500 writes
 
 
+@adapts(stored_ports.GatewayMarks)
 class GatewayMarks(GatewayMarksErasure):
     """Read many marks at once; written on a timer and at shutdown, in batches."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
-        self._paths = paths
-        self._client = paths.client
-        self._count = counter.add
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._client = parts.paths.client
+        self._count = parts.counter.add
 
+    # The gateway's marks: a batched get per catch-up, one write per moved place a minute (not per message).
+    @bills(lambda a, r: (len({key.id for key in a["keys"]}), 0, 0))
     def gateway_marks(self, keys: Sequence[ChannelKey]) -> dict[ChannelKey, str]:
         """The last message id published per place (one batched get; a place without one is left out)."""
         by_id = {key.id: key for key in keys}
@@ -36,6 +41,7 @@ class GatewayMarks(GatewayMarksErasure):
                 found[by_id[snap.id]] = str(doc["message_id"])
         return found
 
+    @bills(lambda a, r: (0, len(a["marks"]), 0), ttl=("gateway_marks", lambda a, r: 0))
     def save_gateway_marks(self, marks: Mapping[ChannelKey, str], expire_at: datetime) -> None:
         """One document per place, written in batches; `expire_at` for the TTL policy."""
         collection = self._paths.collection(GATEWAY_MARKS)

@@ -11,11 +11,12 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import memory_codec as mc
 from kikimimi.adapters.firestore.concept_erasure import GuildHistoriesErasure
-from kikimimi.adapters.firestore.counting import DocumentCounter
+from kikimimi.adapters.firestore.counting import bills, one_read, one_write, query
 from kikimimi.adapters.firestore.forgetting import delete_all, rewrite_each
 from kikimimi.adapters.firestore.memory_erasure import ProfilesErasure
-from kikimimi.adapters.firestore.paths import Paths
+from kikimimi.adapters.firestore.registry import Parts, adapts
 from kikimimi.domain.memory.model import GuildMemory, ProfileUpdate, SourceMatch, UserProfile
+from kikimimi.ports import memory as memory_ports
 
 
 def profile_changes(guild_id: str, update: ProfileUpdate) -> dict[str, Any]:
@@ -38,19 +39,22 @@ def profile_changes(guild_id: str, update: ProfileUpdate) -> dict[str, Any]:
     return changes
 
 
+@adapts(memory_ports.Profiles)
 class Profiles(ProfilesErasure):
     """Each guild's member profiles (a summary's commit adds to them with `profile_changes`)."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
-        self._paths = paths
-        self._client = paths.client
-        self._count = counter.add
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._client = parts.paths.client
+        self._count = parts.memory_counter.add
 
+    @bills(one_read)
     def profile(self, guild_id: str, user_id: str) -> UserProfile | None:
         self._count(reads=1)
         snap = self._paths.profiles(guild_id).document(user_id).get()
         return mc.profile_from_doc(guild_id, user_id, snap.to_dict() or {}) if snap.exists else None
 
+    @bills(query)
     def channel_profiles(self, guild_id: str, channel_id: str, limit: int) -> list[UserProfile]:
         query = (
             self._paths.profiles(guild_id)
@@ -62,6 +66,7 @@ class Profiles(ProfilesErasure):
         self._count(reads=max(1, len(found)))
         return found
 
+    @bills(lambda a, r: (max(1, 2 * int(r)), int(r), 0))
     def rewrite_profiles(
         self, guild_id: str, match: SourceMatch, change: Callable[[UserProfile], UserProfile]
     ) -> int:
@@ -87,6 +92,7 @@ class Profiles(ProfilesErasure):
         self._count(reads=max(len(queries), 2 * len(changed)), writes=len(changed))
         return len(changed)
 
+    @bills(lambda a, r: (1, 0, int(bool(r))))
     def delete_profile(self, guild_id: str, user_id: str) -> bool:
         ref = self._paths.profiles(guild_id).document(user_id)
         existed = bool(ref.get().exists)
@@ -95,23 +101,27 @@ class Profiles(ProfilesErasure):
         return existed
 
 
+@adapts(memory_ports.GuildHistories)
 class GuildHistories(GuildHistoriesErasure):
     """Each guild's memory document (long-term history, recent events); forgetting it takes its profiles."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
-        self._paths = paths
-        self._client = paths.client
-        self._count = counter.add
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._client = parts.paths.client
+        self._count = parts.memory_counter.add
 
+    @bills(one_read)
     def guild_memory(self, guild_id: str) -> GuildMemory | None:
         self._count(reads=1)
         snap = self._paths.guild(guild_id).get()
         return mc.guild_from_doc(snap.to_dict() or {}) if snap.exists else None
 
+    @bills(one_write)
     def save_guild_memory(self, memory: GuildMemory) -> None:
         self._count(writes=1)
         self._paths.guild(memory.guild_id).set(mc.guild_to_doc(memory), merge=True)
 
+    @bills(lambda a, r: (max(1, int(r)), 0, int(r)))
     def forget_guild_memory(self, guild_id: str) -> int:
         """Every profile of the guild, in batches, then the guild's memory document."""
         guild = self._paths.guild(guild_id)

@@ -5,7 +5,7 @@ kept for its task's retries)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from google.api_core import exceptions
@@ -14,28 +14,29 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.concept_erasure import InterventionsErasure, ReplyDraftsErasure
-from kikimimi.adapters.firestore.counting import DocumentCounter
+from kikimimi.adapters.firestore.counting import bills, one_read, query
 from kikimimi.adapters.firestore.forgetting import delete_all, match_filter, rewrite_each
-from kikimimi.adapters.firestore.paths import INTERVENTIONS, REPLY_DRAFTS, Paths
+from kikimimi.adapters.firestore.paths import INTERVENTIONS, REPLY_DRAFTS
+from kikimimi.adapters.firestore.registry import Parts, adapts
 from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.buffer_change import INTERVENED
 from kikimimi.domain.memory.forget import intervention_without
 from kikimimi.domain.memory.model import SourceMatch
 from kikimimi.domain.model import ChannelKey, Intervention
 from kikimimi.domain.outgoing import ReplyDraft
+from kikimimi.ports import stored as stored_ports
 
 
+@adapts(stored_ports.Interventions)
 class Interventions(InterventionsErasure):
     """A place's interventions; every write moves its marker, and a rewrite clears the shared copy."""
 
-    def __init__(
-        self, paths: Paths, counter: DocumentCounter, windows: Windows, *, intervention_ttl: timedelta
-    ) -> None:
-        self._paths = paths
-        self._client = paths.client
-        self._count = counter.add
-        self._windows = windows
-        self._intervention_ttl = intervention_ttl
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._client = parts.paths.client
+        self._count = parts.counter.add
+        self._windows = parts.adapter(Windows)
+        self._intervention_ttl = parts.intervention_ttl
 
     def _interventions(self, key: ChannelKey) -> firestore.CollectionReference:
         return self._paths.place(key).collection(INTERVENTIONS)
@@ -48,6 +49,8 @@ class Interventions(InterventionsErasure):
             codec.CHANGED_AT: firestore.SERVER_TIMESTAMP
         }
 
+    # and the place's intervention marker in the buffer
+    @bills(lambda a, r: (0, 2, 0), ttl=("interventions", lambda a, r: 1))
     def record_intervention(self, key: ChannelKey, intervention: Intervention) -> None:
         """In a transaction that reads the snippet's messages: a line whose message was deleted is left
         out, and a delete cannot land between that read and the write (its forget then finds the record)."""
@@ -76,6 +79,7 @@ class Interventions(InterventionsErasure):
         changed = {codec.CHANGED_AT: firestore.SERVER_TIMESTAMP}
         return self._paths.messages(key).document(INTERVENED), doc | changed
 
+    @bills(query)
     def interventions_since(self, key: ChannelKey, since: datetime, limit: int = 10) -> list[Intervention]:
         """The newest `limit` interventions at or after `since`, oldest first."""
         query = (
@@ -88,6 +92,8 @@ class Interventions(InterventionsErasure):
         self._count(reads=max(1, len(found)))
         return found[::-1]
 
+    # after the intervention marker moved: only what changed since
+    @bills(query)
     def interventions_changed(self, key: ChannelKey, after: datetime, limit: int) -> list[Intervention]:
         """Recorded or rewritten after `after`, oldest change first (the automatic index on changed_at)."""
         query = (
@@ -100,6 +106,8 @@ class Interventions(InterventionsErasure):
         self._count(reads=max(1, len(found)))
         return found
 
+    # And the marker, and the shared copy cleared.
+    @bills(lambda a, r: (max(1, 2 * int(r)), int(r) + 2 * int(r > 0), 0))
     def rewrite_interventions(
         self, key: ChannelKey, match: SourceMatch, change: Callable[[Intervention], Intervention]
     ) -> int:
@@ -115,20 +123,26 @@ class Interventions(InterventionsErasure):
         return len(changed)
 
 
+@adapts(stored_ports.ReplyDrafts)
 class ReplyDrafts(ReplyDraftsErasure):
     """A place's reply drafts by nonce: created once, so racing attempts post the same text."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
-        self._paths = paths
-        self._client = paths.client
-        self._count = counter.add
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._client = parts.paths.client
+        self._count = parts.counter.add
 
+    # A written reply kept under its nonce (create-if-absent); a refused create reads the stored one.
+    @bills(one_read)
     def reply_draft(self, key: ChannelKey, nonce: str) -> ReplyDraft | None:
         """The reply an earlier attempt of the task wrote under this nonce, or None."""
         self._count(reads=1)
         snap = self._paths.place(key).collection(REPLY_DRAFTS).document(nonce).get()
         return codec.reply_draft_from_doc(snap.to_dict() or {}) if snap.exists else None
 
+    @bills(
+        lambda a, r: (int(r is not a["draft"]), 1, 0), ttl=("reply_drafts", lambda a, r: int(r is a["draft"]))
+    )
     def keep_reply_draft(
         self, key: ChannelKey, nonce: str, draft: ReplyDraft, expire_at: datetime
     ) -> ReplyDraft:
@@ -143,6 +157,7 @@ class ReplyDrafts(ReplyDraftsErasure):
             return codec.reply_draft_from_doc(snap.to_dict() or {}) if snap.exists else draft
         return draft
 
+    @bills(lambda a, r: (1, 0, int(r)))
     def forget_reply_drafts(self, key: ChannelKey, drop: Callable[[ReplyDraft], bool]) -> int:
         """Each of the place's drafts read (they live an hour), the ones `drop` picks deleted."""
         snaps = list(self._paths.place(key).collection(REPLY_DRAFTS).stream())

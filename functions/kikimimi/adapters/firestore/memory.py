@@ -14,13 +14,15 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore import memory_codec as mc
-from kikimimi.adapters.firestore.counting import DocumentCounter
+from kikimimi.adapters.firestore.counting import bills, one_read, one_write, query
 from kikimimi.adapters.firestore.forgetting import delete_all, match_filter, rewrite_each
 from kikimimi.adapters.firestore.guilds import profile_changes
 from kikimimi.adapters.firestore.memory_erasure import ChunksErasure, SummariesErasure
 from kikimimi.adapters.firestore.paths import CHUNKS, MEMORY_CHANNELS, Paths
+from kikimimi.adapters.firestore.registry import Parts, adapts
 from kikimimi.domain.memory.model import ChannelMemory, Chunk, ProfileUpdate, SourceMatch
 from kikimimi.domain.model import ChannelKey, Message
+from kikimimi.ports import memory as memory_ports
 
 
 def chunks_of(paths: Paths, key: ChannelKey) -> firestore.CollectionReference:
@@ -31,20 +33,25 @@ def chunk_doc(ttl: timedelta, chunk: Chunk) -> dict[str, Any]:
     return mc.chunk_to_doc(chunk, codec.utc(chunk.created_at) + ttl)
 
 
+@adapts(memory_ports.Summaries)
 class ChannelMemories(SummariesErasure):
     """The memory document of each place and its chunks; `epoch` fences commits against a forget."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter, *, chunk_ttl: timedelta) -> None:
-        self._paths = paths
-        self._client = paths.client
-        self._count = counter.add
-        self._chunk_ttl = chunk_ttl
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._client = parts.paths.client
+        self._count = parts.memory_counter.add
+        self._chunk_ttl = parts.chunk_ttl
 
+    @bills(one_read)
     def channel_memory(self, key: ChannelKey) -> ChannelMemory:
         self._count(reads=1)
         snap = self._paths.memory(key).get()
         return mc.memory_from_doc(key, snap.to_dict() if snap.exists else None)
 
+    @bills(
+        lambda a, r: (1, (2 + len(a["profiles"])) if r else 0, 0), ttl=("chunks", lambda a, r: int(bool(r)))
+    )
     def commit_summary(
         self, memory: ChannelMemory, expected_seq: int, chunk: Chunk, profiles: Sequence[ProfileUpdate]
     ) -> bool:
@@ -71,10 +78,12 @@ class ChannelMemories(SummariesErasure):
             self._count(writes=2 + len(profiles))
         return done
 
+    @bills(query)
     def channels_updated_since(self, since: datetime) -> list[ChannelMemory]:
         memories = self._paths.collection(MEMORY_CHANNELS)
         return self._memories(memories.where(filter=FieldFilter("updated_at", ">=", codec.utc(since))))
 
+    @bills(query)
     def guild_channels(self, guild_id: str) -> list[ChannelMemory]:
         memories = self._paths.collection(MEMORY_CHANNELS)
         return self._memories(memories.where(filter=FieldFilter("guild_id", "==", guild_id)))
@@ -84,6 +93,7 @@ class ChannelMemories(SummariesErasure):
         self._count(reads=max(1, len(found)))
         return sorted(found, key=lambda c: c.key.id)
 
+    @bills(query)
     def places(self, channel_id: str) -> list[ChannelKey]:
         memories = self._paths.collection(MEMORY_CHANNELS)
         query = memories.where(filter=FieldFilter("channel_id", "==", channel_id))
@@ -91,6 +101,7 @@ class ChannelMemories(SummariesErasure):
         self._count(reads=max(1, len(found)))
         return sorted(found, key=lambda k: k.id)  # a key without a thread does not compare with one
 
+    @bills(one_write)
     def bump_epoch(self, key: ChannelKey) -> None:
         self._count(writes=1)  # a blind transform: no read
         self._paths.memory(key).set(
@@ -98,6 +109,7 @@ class ChannelMemories(SummariesErasure):
             merge=True,
         )
 
+    @bills(lambda a, r: (1, int(bool(r)), 0))
     def drop_refs(self, key: ChannelKey, author_id: str) -> int:
         ref = self._paths.memory(key)
 
@@ -114,6 +126,7 @@ class ChannelMemories(SummariesErasure):
         self._count(reads=1, writes=int(gone > 0))
         return gone
 
+    @bills(one_write)
     def supersede_summary(self, key: ChannelKey) -> None:
         self._count(writes=1)
         self._paths.memory(key).set(
@@ -121,6 +134,7 @@ class ChannelMemories(SummariesErasure):
             merge=True,
         )
 
+    @bills(lambda a, r: (1, int(bool(r)), 0))
     def commit_rebuild(self, memory: ChannelMemory) -> bool:
         ref = self._paths.memory(memory.key)
 
@@ -139,15 +153,17 @@ class ChannelMemories(SummariesErasure):
         return done
 
 
+@adapts(memory_ports.Chunks)
 class Chunks(ChunksErasure):
     """The chunks of each place, and the buffer's lines a next chunk is cut from (read only)."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter, *, chunk_ttl: timedelta) -> None:
-        self._paths = paths
-        self._client = paths.client
-        self._count = counter.add
-        self._chunk_ttl = chunk_ttl
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._client = parts.paths.client
+        self._count = parts.memory_counter.add
+        self._chunk_ttl = parts.chunk_ttl
 
+    @bills(query)
     def messages_after(self, key: ChannelKey, after: datetime, until: datetime, limit: int) -> list[Message]:
         """Messages created in [after, until], oldest first (a summary's window)."""
         query = (
@@ -161,12 +177,14 @@ class Chunks(ChunksErasure):
         self._count(reads=max(1, len(found)))
         return sorted(found, key=lambda m: (m.created_at, m.id))
 
+    @bills(one_read)
     def count_after(self, key: ChannelKey, after: datetime) -> int:
         query: Any = self._paths.messages(key).where(filter=FieldFilter("created_at", ">", codec.utc(after)))
         self._count(reads=1)  # an aggregation bills one read per 1000 index entries
         result: Any = query.count().get()  # [[AggregationResult]]
         return int(result[0][0].value)
 
+    @bills(query)
     def chunks_after(self, key: ChannelKey, seq: int, limit: int) -> list[Chunk]:
         query = (
             chunks_of(self._paths, key)
@@ -178,12 +196,14 @@ class Chunks(ChunksErasure):
         self._count(reads=max(1, len(found)))
         return found
 
+    @bills(query)
     def chunks_citing(self, key: ChannelKey, match: SourceMatch) -> list[Chunk]:
         query = chunks_of(self._paths, key).where(filter=match_filter(match, "source_ids", "author_ids"))
         found = [mc.chunk_from_doc(s.to_dict() or {}) for s in query.stream()]
         self._count(reads=max(1, len(found)))
         return sorted(found, key=lambda c: c.seq)
 
+    @bills(lambda a, r: (max(1, 2 * len(r)), len(r), 0))
     def rewrite_chunks(
         self, key: ChannelKey, match: SourceMatch, change: Callable[[Chunk], Chunk]
     ) -> list[Chunk]:
@@ -193,6 +213,7 @@ class Chunks(ChunksErasure):
         self._count(reads=max(1, 2 * len(changed)), writes=len(changed))
         return sorted(changed, key=lambda c: c.seq)
 
+    @bills(lambda a, r: (max(1, int(r)) + 1, 0, int(r)))
     def forget_memory(self, key: ChannelKey, *, entirely: bool = False) -> int:
         """Chunks and facts go; the memory document keeps only its counters, with `epoch` moved on, so a
         summary or reflection in flight cannot write back what was forgotten — or, `entirely` (the place

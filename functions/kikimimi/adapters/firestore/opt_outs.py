@@ -18,9 +18,11 @@ from google.cloud import firestore
 
 from kikimimi.adapters.firestore.codec import utc
 from kikimimi.adapters.firestore.concept_erasure import OptOutsErasure
-from kikimimi.adapters.firestore.counting import DocumentCounter
-from kikimimi.adapters.firestore.paths import OPT_OUTS, Paths
+from kikimimi.adapters.firestore.counting import bills, one_read
+from kikimimi.adapters.firestore.paths import OPT_OUTS
+from kikimimi.adapters.firestore.registry import Parts, adapts
 from kikimimi.domain.withheld import FORGET_WINDOW, MemberMarks, member_digest
+from kikimimi.ports import stored as stored_ports
 
 ORDER_WINDOW = timedelta(days=7)  # Pub/Sub keeps an unacknowledged envelope at most this long
 # `forget me` leaves {digest of the id: when} here (no words, no id) for FORGET_WINDOW: ingest, the judge
@@ -80,30 +82,36 @@ def forgotten_doc(
     return {**dict(doc or {}), "guild_id": guild_id, FORGOTTEN: forgotten}
 
 
+@adapts(stored_ports.OptOuts)
 class OptOuts(OptOutsErasure):
     """The opt-out list of each guild: read whole, changed in a transaction."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
-        self._paths = paths
-        self._client = paths.client
-        self._count = counter.add
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._client = parts.paths.client
+        self._count = parts.counter.add
 
     def _doc(self, guild_id: str) -> firestore.DocumentReference:
         return self._paths.collection(OPT_OUTS).document(guild_id)
 
+    @bills(one_read)
     def opted_out(self, guild_id: str) -> frozenset[str]:
         self._count(reads=1)
         snap = self._doc(guild_id).get()
         return opted_out_of(snap.to_dict() if snap.exists else None)
 
+    # The same document with the forget markers: ingest's cached list, a fresh read per judgment and post.
+    @bills(one_read)
     def member_marks(self, guild_id: str) -> MemberMarks:
         self._count(reads=1)
         snap = self._doc(guild_id).get()
         return marks_of(snap.to_dict() if snap.exists else None)
 
+    @bills(lambda a, r: (1, int(bool(r)), 0))
     def set_opted_out(self, guild_id: str, user_id: str, out: bool, at: datetime) -> bool:
         return self._change(guild_id, lambda doc: changed_doc(doc, guild_id, user_id, out, at))
 
+    @bills(lambda a, r: (1, int(bool(r)), 0))
     def mark_forgotten(self, guild_id: str, user_id: str, at: datetime) -> bool:
         return self._change(guild_id, lambda doc: forgotten_doc(doc, guild_id, user_id, at))
 

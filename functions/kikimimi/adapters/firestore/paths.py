@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from google.cloud import firestore
 
 from kikimimi.domain.model import ChannelKey
+from kikimimi.ports import RETENTIONS
 
 CHANNELS = "channels"  # channels/{key}: a place's settings, visibility and last decision
 MESSAGES = "messages"  # channels/{key}/messages/{id}: the buffer
@@ -51,6 +53,12 @@ PLACE_COLLECTIONS = (
 )
 
 
+@functools.cache
+def retained() -> frozenset[str]:
+    """Every collection a stored concept's retention names (the ports are all registered on import)."""
+    return frozenset(name for retention in RETENTIONS.values() for name in retention.collections)
+
+
 @dataclass(frozen=True)
 class Paths:
     """The collections of one database under one prefix (the bench and tests share a database by it)."""
@@ -59,6 +67,10 @@ class Paths:
     prefix: str = ""
 
     def collection(self, name: str) -> firestore.CollectionReference:
+        """A top-level collection under the prefix: one a stored concept's retention names (a concept's
+        adapter names its collections here, no constant needed)."""
+        if name not in retained():
+            raise ValueError(f"{name!r}: no stored concept's retention names it (ports.concept.kept)")
         return self.client.collection(f"{self.prefix}{name}")
 
     def place(self, key: ChannelKey) -> firestore.DocumentReference:

@@ -11,48 +11,58 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.concept_erasure import PlacesErasure
-from kikimimi.adapters.firestore.counting import DocumentCounter
+from kikimimi.adapters.firestore.counting import bills, one_read, one_write, query
 from kikimimi.adapters.firestore.forgetting import BATCH, delete_all
-from kikimimi.adapters.firestore.paths import CHANNELS, GATEWAY_MARKS, MESSAGES, PLACE_COLLECTIONS, Paths
+from kikimimi.adapters.firestore.paths import CHANNELS, GATEWAY_MARKS, MESSAGES, PLACE_COLLECTIONS
+from kikimimi.adapters.firestore.registry import Parts, adapts
 from kikimimi.adapters.firestore.windows import Windows
 from kikimimi.domain.buffer_change import ERASED
 from kikimimi.domain.erasure import PlaceErase
 from kikimimi.domain.model import ChannelKey, ChannelSettings, LastDecision
+from kikimimi.ports import stored as stored_ports
 
 # An erase marker outlives every process's copy of the place (a minute, usecases/place_lines.py).
 ERASE_MARK_TTL = timedelta(minutes=10)
 TROUBLE_CHARS = 300  # a failure's text, as status shows it (one Discord message holds the whole status)
 
 
+@adapts(stored_ports.Places)
 class Places(PlacesErasure):
     """What a place keeps about itself and about what the bot did there."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter, windows: Windows) -> None:
-        self._paths = paths
-        self._client = paths.client
-        self._count = counter.add
-        self._windows = windows  # an erased place that stays clears its shared copy
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._client = parts.paths.client
+        self._count = parts.counter.add
+        self._windows = parts.adapter(Windows)  # an erased place that stays clears its shared copy
 
+    @bills(one_read)
     def channel_settings(self, key: ChannelKey) -> ChannelSettings:
         """Moderator settings of a channel (empty settings when none are stored)."""
         self._count(reads=1)
         snap = self._paths.place(key).get()
         return codec.settings_from_doc(snap.to_dict() if snap.exists else None)
 
+    @bills(one_write)
     def save_channel_settings(self, key: ChannelKey, settings: ChannelSettings) -> None:
         self._count(writes=1)
         self._paths.place(key).set(codec.settings_to_doc(settings), merge=True)
 
+    @bills(one_write)
     def record_decision(self, key: ChannelKey, decision: LastDecision) -> None:
         self._count(writes=1)
         self._paths.place(key).set({"last_decision": codec.last_decision_to_doc(decision)}, merge=True)
 
+    # only on a failure: a bad key, a refused post
+    @bills(one_write)
     def record_trouble(self, key: ChannelKey, kind: str, at: datetime, error: str) -> None:
         self._count(writes=1)
         # A nested map merged by kind: a model failure keeps the delivery failure and the other way round.
         trouble = {"at": codec.utc(at), "error": error[:TROUBLE_CHARS]}
         self._paths.place(key).set({"troubles": {kind: trouble}}, merge=True)
 
+    # `/kikimimi status` (the gateway), never per message
+    @bills(one_read)
     def troubles(self, key: ChannelKey) -> dict[str, tuple[datetime, str]]:
         self._count(reads=1)
         snap = self._paths.place(key).get()
@@ -65,6 +75,7 @@ class Places(PlacesErasure):
             if isinstance(t, dict) and isinstance(t.get("at"), datetime)
         }
 
+    @bills(lambda a, r: (1, 1, 0))
     def record_visibility(
         self, key: ChannelKey, private: bool, at: datetime, guild_id: str | None = None
     ) -> bool:
@@ -87,6 +98,7 @@ class Places(PlacesErasure):
         self._count(reads=1, writes=1)
         return bool(run(self._client.transaction()))
 
+    @bills(query)
     def guild_places(self, guild_id: str) -> list[str]:
         """Channels of the guild's buffered messages (a collection-group query) and of the place
         documents that record the guild (visibility)."""
@@ -106,6 +118,8 @@ class Places(PlacesErasure):
         self._count(reads=max(1, reads))
         return sorted(found - {""})
 
+    # A place that stays gets its erase marker and a cleared shared copy.
+    @bills(lambda a, r: (max(1, int(r)) + 1, 1 + 2 * int(r > 0 and not a["where"].gone), int(r)))
     def forget_place(self, where: PlaceErase) -> int:
         """Every document under the channel and its threads (or the one thread), listed (phantom parents
         included), deleted in batches; the place documents too when it is `gone`. A place that stays and lost

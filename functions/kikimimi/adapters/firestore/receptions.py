@@ -17,11 +17,13 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore.codec import utc
 from kikimimi.adapters.firestore.concept_erasure import ReceptionsErasure
-from kikimimi.adapters.firestore.counting import DocumentCounter
+from kikimimi.adapters.firestore.counting import bills, query
 from kikimimi.adapters.firestore.forgetting import delete_all
-from kikimimi.adapters.firestore.paths import RECEPTIONS, Paths
+from kikimimi.adapters.firestore.paths import RECEPTIONS
+from kikimimi.adapters.firestore.registry import Parts, adapts
 from kikimimi.domain.model import ChannelKey
 from kikimimi.domain.reception import Received, ReceptionDay, TalkativenessChange
+from kikimimi.ports import stored as stored_ports
 
 
 def counted_doc(
@@ -80,17 +82,20 @@ def day_from_doc(doc: Mapping[str, Any]) -> ReceptionDay:
     )
 
 
+@adapts(stored_ports.Receptions)
 class Receptions(ReceptionsErasure):
     """A place's reception counts: one document per day, counted in a transaction."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
-        self._paths = paths
-        self._client = paths.client
-        self._count = counter.add
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._client = parts.paths.client
+        self._count = parts.counter.add
 
     def _days(self, key: ChannelKey) -> firestore.CollectionReference:
         return self._paths.place(key).collection(RECEPTIONS)
 
+    # How people received the bot's posts: a day's document per place, read and written in a transaction.
+    @bills(lambda a, r: (1, int(bool(r)), 0), ttl=("receptions", lambda a, r: 0))
     def record_reception(self, key: ChannelKey, received: Received, expire_at: datetime) -> bool:
         ref = self._days(key).document(received.day)
 
@@ -107,12 +112,14 @@ class Receptions(ReceptionsErasure):
         self._count(reads=1, writes=int(counted))
         return counted
 
+    @bills(query)
     def receptions(self, key: ChannelKey, since_day: str) -> list[ReceptionDay]:
         query = self._days(key).where(filter=FieldFilter("day", ">=", since_day)).order_by("day")
         days = [day_from_doc(snap.to_dict() or {}) for snap in query.stream()]
         self._count(reads=max(1, len(days)))
         return days
 
+    @bills(lambda a, r: (max(1, int(r)), 0, int(r)))
     def forget_receptions(self, channel_id: str) -> int:
         gone = delete_all(self._client, self._days(ChannelKey(channel_id)).list_documents())
         self._count(reads=max(1, gone), writes=gone)

@@ -14,11 +14,12 @@ from google.cloud.firestore_v1.base_query import FieldFilter
 
 from kikimimi.adapters.firestore import codec
 from kikimimi.adapters.firestore.concept_erasure import WindowsErasure
-from kikimimi.adapters.firestore.counting import DocumentCounter
-from kikimimi.adapters.firestore.paths import Paths
+from kikimimi.adapters.firestore.counting import bills, one_read, one_write, query
+from kikimimi.adapters.firestore.registry import Parts, adapts
 from kikimimi.domain.buffer_change import BufferChange
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.window_digest import InterventionsHeld, WindowDigest
+from kikimimi.ports import stored as stored_ports
 
 WINDOW = "newest"  # the one document of a place's windows collection
 # A cleared document outlives every process's reading of the one before it (a use lasts seconds).
@@ -93,16 +94,19 @@ def _intervention(intervention: Any) -> dict[str, Any]:
     return doc
 
 
+@adapts(stored_ports.Windows)
 class Windows(WindowsErasure):
     """Read and conditionally write a place's shared copy; the erasers clear it through `clear`."""
 
-    def __init__(self, paths: Paths, counter: DocumentCounter) -> None:
-        self._paths = paths
-        self._count = counter.add
+    def __init__(self, parts: Parts) -> None:
+        self._paths = parts.paths
+        self._count = parts.counter.add
 
     def ref(self, key: ChannelKey) -> firestore.DocumentReference:
         return self._paths.windows(key).document(WINDOW)
 
+    # … or the copy another process shared (one document)
+    @bills(one_read)
     def window_digest(self, key: ChannelKey) -> tuple[WindowDigest | None, str]:
         self._count(reads=1)
         snap = self.ref(key).get()
@@ -110,6 +114,9 @@ class Windows(WindowsErasure):
             return None, ""
         return window_from_doc(snap.to_dict() or {}), _version(snap.update_time)
 
+    # A place's shared copy: rewritten in place, one document per place.
+    # a conditional write: a refused one is billed too
+    @bills(one_write, ttl=("windows", lambda a, r: 0))
     def keep_window_digest(
         self, key: ChannelKey, digest: WindowDigest, version: str, expire_at: datetime
     ) -> str | None:
@@ -134,10 +141,13 @@ class Windows(WindowsErasure):
         else:
             tx.set(self.ref(key), doc)
 
+    @bills(query)
     def recent_messages(self, key: ChannelKey, since: datetime, limit: int) -> list[Message]:
         """The newest `limit` messages created at or after `since`, oldest first."""
         return [c.message for c in self.recent_changes(key, since, limit) if c.message is not None]
 
+    # … and its window read whole, with the lines' change times
+    @bills(query)
     def recent_changes(self, key: ChannelKey, since: datetime, limit: int) -> list[BufferChange]:
         """The newest `limit` messages created at or after `since`, oldest first, with their change times."""
         if limit <= 0:
@@ -153,6 +163,8 @@ class Windows(WindowsErasure):
         self._count(reads=max(1, len(found)))  # a query that finds nothing still bills one read
         return sorted(found, key=_line_order)
 
+    # a process's copy of a place: what changed since its last look
+    @bills(query)
     def buffer_changes(self, key: ChannelKey, after: datetime | None, limit: int) -> list[BufferChange]:
         """Documents changed after `after`, oldest change first (the newest `limit` when None). Commit
         times are a snapshot's: a query that saw a change at T saw every change committed up to T, so the

@@ -40,7 +40,7 @@ def on_request(deps: Deps, request: ForgetRequested) -> str:
     elif request.scope == "user" and request.user_id:
         if request.guild_id:
             if request.reason == "command":  # before the erase: a line in flight then is refused
-                deps.opt_outs.mark_forgotten(request.guild_id, request.user_id, request.at)
+                deps.stores.opt_outs.mark_forgotten(request.guild_id, request.user_id, request.at)
                 withheld.changed(deps, request.guild_id)
             counts = forget_user(deps, request.guild_id, request.user_id)
             if request.reason == "command":
@@ -88,7 +88,7 @@ def forget_user(
     until = now + timedelta(days=deps.settings.tombstone_days)
     # Their names and words first: the bot's lines are matched against them.
     who = gather(
-        deps.buffer, deps.memory, guild_id, user_id, places, at=now, tombstone_until=until, bot_id=bot
+        deps.stores.buffer, deps.memory, guild_id, user_id, places, at=now, tombstone_until=until, bot_id=bot
     )
     counts = dict.fromkeys(MEMBER_COUNTS, 0)
     rewrite: set[ChannelKey] = set()
@@ -168,7 +168,7 @@ def forget_guild(deps: Deps, guild_id: str) -> dict[str, int]:
     guild memory, the daily budget counters. Places go one by one, each store side before its memory
     document, so a retry still finds what is left by the guild (buffer, visibility, memory)."""
     recall = deps.memory
-    channels = set(deps.places.guild_places(guild_id))
+    channels = set(deps.stores.places.guild_places(guild_id))
     if recall is not None:
         channels.update(c.key.channel_id for c in recall.summaries.guild_channels(guild_id))
     counts = {"places": len(channels), "documents": 0, "profiles": 0}
@@ -179,6 +179,8 @@ def forget_guild(deps: Deps, guild_id: str) -> dict[str, int]:
         counts["documents"] += _forget_place(deps, where, profiles=False)[0]
     if recall is not None:
         counts["profiles"] = recall.guild_history.forget_guild_memory(guild_id)
-    counts["documents"] += deps.caps.forget_guild(guild_id) + deps.switches.forget_guild(guild_id)
+    counts["documents"] += deps.stores.caps.forget_guild(guild_id) + deps.stores.switches.forget_guild(
+        guild_id
+    )
     deps.memory_cache.pop(f"guild:{guild_id}", None)
     return counts

@@ -27,7 +27,7 @@ def on_delete(deps: Deps, envelope: MessageDeleted) -> str:
     key = envelope.key
     now = deps.clock.now()
     until = now + timedelta(days=deps.settings.tombstone_days)
-    gone = deps.buffer.delete_message(key, envelope.message_id, until)
+    gone = deps.stores.buffer.delete_message(key, envelope.message_id, until)
     channel.drop_line(deps, key, envelope.message_id)  # out of this process's copy of the place
     base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
     deps.emit("ingest", key, **base, decision="deleted" if gone else "delete_unknown")
@@ -51,7 +51,7 @@ def on_edit(deps: Deps, envelope: MessageEdited) -> str:
     change = MessageEdit(
         key, envelope.message_id, envelope.content, envelope.edited_at, envelope.author_id, envelope.guild_id
     )
-    outcome, before = deps.buffer.update_message(change, until)
+    outcome, before = deps.stores.buffer.update_message(change, until)
     base = {"function": "ingest", "guild": envelope.guild_id, "trigger": envelope.message_id}
     decision = {
         "edited": "edited",
@@ -96,7 +96,7 @@ def _forget_later(deps: Deps, task: ForgetTask, base: dict) -> None:
 def _snippets(deps: Deps, task: ForgetTask) -> int:
     match = SourceMatch(message_id=task.message_id)
     replacement = task.content if task.reason == "edit" else None
-    return deps.interventions.rewrite_interventions(
+    return deps.stores.interventions.rewrite_interventions(
         task.key, match, lambda i: intervention_without(i, match, replacement)
     )
 
@@ -108,7 +108,7 @@ def forget_message(deps: Deps, task: ForgetTask) -> dict[str, int]:
     Order matters: the epoch moves before the chunks are searched (a summary that read the message
     before cannot commit after), and again before the facts are (nor a reflection that read its line)."""
     key = task.key
-    if task.reason == "edit" and deps.buffer.edit_outdated(key, task.message_id, task.edited_at):
+    if task.reason == "edit" and deps.stores.buffer.edit_outdated(key, task.message_id, task.edited_at):
         # Tasks run in any order: a newer edit's task writes its own text, a delete's takes the line.
         base = {"function": "forget", "guild": task.guild_id, "trigger": task.message_id}
         deps.emit("forgotten", key, **base, decision="edit_outdated")

@@ -30,7 +30,7 @@ def forget_work(deps: Deps, task: ForgetTask | ForgetRequested | GuildMemoryTask
         return "skipped"
     if task.reason == "command":
         return second_erase.erase_again(deps, task, until=task.at)
-    found = deps.opt_outs.member_marks(guild)  # fresh, not cached
+    found = deps.stores.opt_outs.member_marks(guild)  # fresh, not cached
     if user in found.opted_out:
         return erase.on_request(deps, task)
     back = found.opted_in.get(user)

@@ -196,7 +196,7 @@ def _interrupted(deps: Deps, task: ReflectTask) -> bool:
     """A human spoke after the message that scheduled this lull (the cancel may have lost the race)."""
     if task.at is None:
         return False
-    newer = deps.windows.recent_messages(task.key, since=task.at, limit=3)
+    newer = deps.stores.windows.recent_messages(task.key, since=task.at, limit=3)
     return any(m.is_human and m.id != task.trigger_id for m in newer)
 
 

@@ -33,7 +33,7 @@ def erase_again(
     def within(at: datetime) -> bool:
         return (since is None or at >= since) and at <= until
 
-    buffered = [m for m in pages(deps.buffer, guild, user, until) if within(m.created_at)]
+    buffered = [m for m in pages(deps.stores.buffer, guild, user, until) if within(m.created_at)]
     found: dict[tuple[str, str], ChannelKey] = {(m.key.id, m.id): m.key for m in buffered}
     names, said = [m.author_name for m in buffered], [m.content for m in buffered]
     if recall is not None and guild:
@@ -49,9 +49,11 @@ def erase_again(
     if bot and found:
         ids = {mid for _, mid in found}
         member = Member(user).seen(names, said)
-        counts["own_lines"] = clear_own_lines(deps.buffer, guild, bot, member, ids, tombstone_until)
+        counts["own_lines"] = clear_own_lines(deps.stores.buffer, guild, bot, member, ids, tombstone_until)
     for message in buffered:
-        counts["messages"] += deps.buffer.delete_message(message.key, message.id, tombstone_until) is not None
+        counts["messages"] += (
+            deps.stores.buffer.delete_message(message.key, message.id, tombstone_until) is not None
+        )
     for (_, message_id), key in sorted(found.items()):
         task = ForgetTask(
             guild_id=guild,
