@@ -18,6 +18,7 @@ from kikimimi.ports.concept import StoredConcept
 from kikimimi.usecases.memory.member import gather
 
 FORMAT = "kikimimi-member-export/1"
+SINGLE = ("profile", "standing")  # the parts one concept gives whole (the rest: every concept's, in turn)
 __all__ = [
     "FORMAT",
     "FactPart",
@@ -32,21 +33,14 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class MemberExport:
-    """Everything kept about one member of a guild (None: their direct messages), one part per concept."""
+@dataclass(frozen=True, kw_only=True)
+class MemberExport(ExportPart):
+    """Everything kept about one member of a guild (None: their direct messages): every part a stored
+    concept's port gives (ExportPart's fields), all of them together."""
 
     guild_id: str | None
     user_id: str
     made_at: datetime
-    buffered: tuple[Line, ...]  # recent messages (the buffer)
-    pending_edits: tuple[Line, ...]  # edits kept for messages not arrived yet
-    profile: ProfilePart | None
-    facts: tuple[FactPart, ...]
-    summary_lines: tuple[Line, ...]  # their lines in the transcripts the summaries came from
-    interventions: tuple[Line, ...]  # their lines kept with what the bot did right after them
-    mentions: tuple[Mention, ...]  # summaries, server memory, others' notes, judgments naming them
-    standing: StandingPart
 
     @classmethod
     def of(
@@ -57,17 +51,20 @@ class MemberExport:
         joined: dict[str, Any] = {
             f.name: tuple(x for part in parts for x in getattr(part, f.name))
             for f in fields(ExportPart)
-            if f.name not in ("profile", "standing")
+            if f.name not in SINGLE
         }
         profile = next((part.profile for part in parts if part.profile is not None), None)
         standing = next((part.standing for part in parts if part.standing is not None), StandingPart())
-        return cls(guild_id, user_id, made_at, profile=profile, standing=standing, **joined)
+        return cls(
+            guild_id=guild_id, user_id=user_id, made_at=made_at, profile=profile, standing=standing, **joined
+        )
 
     @property
     def empty(self) -> bool:
         """Nothing kept (the standing alone is a switch, not something kept from their words)."""
-        parts = (self.buffered, self.pending_edits, self.facts, self.summary_lines, self.interventions)
-        return self.profile is None and not any(parts) and not self.mentions
+        return self.profile is None and not any(
+            getattr(self, f.name) for f in fields(ExportPart) if f.name not in SINGLE
+        )
 
 
 def export_member(
@@ -89,7 +86,9 @@ def export_member(
 
 def as_data(export: MemberExport) -> dict[str, Any]:
     """The export as JSON-ready data (times in ISO 8601), led by its format's name."""
-    return {"format": FORMAT, **_plain(asdict(export))}
+    data = _plain(asdict(export))
+    who = {name: data.pop(name) for name in ("guild_id", "user_id", "made_at")}
+    return {"format": FORMAT, **who, **data}
 
 
 def export_json(export: MemberExport) -> str:
