@@ -41,7 +41,9 @@ def watched(memory: bool) -> tuple[Any, list[tuple[str, str]]]:
     deps = twin_deps(Settings(memory_enabled=memory, bot_user_id="999"))
     deps.clock.set(NOW)  # type: ignore[attr-defined]
     log: list[tuple[str, str]] = []
-    stores = StorePorts(**{f.name: Asked(f.name, getattr(deps.stores, f.name), log) for f in fields(StorePorts)})
+    stores = StorePorts(
+        **{f.name: Asked(f.name, getattr(deps.stores, f.name), log) for f in fields(StorePorts)}
+    )
     recall = deps.memory
     if recall is not None:
         recall = MemoryPorts(
