@@ -33,14 +33,7 @@ from kikimimi.domain.model import (
 from kikimimi.domain.outgoing import ReplyDraft
 from kikimimi_dev.twins.documents import twin_documents
 from tests.fixtures.scan import firestore_documents
-from tests.fixtures.stored import (
-    CountedMemory,
-    CountedStore,
-    firestore_memory,
-    firestore_store,
-    twin_memory,
-    twin_store,
-)
+from tests.fixtures.stored import CountedMemory, CountedStore, on_firestore, twins
 
 T0 = datetime(2026, 3, 4, 5, 6, 7, 0, tzinfo=UTC)
 KEY = ChannelKey("100")
@@ -76,12 +69,9 @@ def forget_guild(store: CountedStore, guild_id: str) -> int:
 @pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
 def pair(request: pytest.FixtureRequest) -> Pair:
     if request.param == "memory":
-        store = twin_store()
-        return Pair(store, twin_memory(store))
+        return Pair(*twins())
     client = request.getfixturevalue("firestore_client")
-    return Pair(
-        firestore_store(client, prefix="contract_"), firestore_memory(client, prefix="contract_"), client
-    )
+    return Pair(*on_firestore(client), client)
 
 
 def message(
@@ -502,13 +492,7 @@ def test_the_twins_state_lists_the_documents_firestore_holds(firestore_client: A
     """`kikimimi replay --state` shows what Firestore would hold: the same documents, and every field
     Firestore holds, written the same way into the twins and the emulator (`expire_at` aside: the twins
     keep no TTL)."""
-    store = twin_store()
-    twin = Pair(store, twin_memory(store))
-    emulated = Pair(
-        firestore_store(firestore_client, prefix="contract_"),
-        firestore_memory(firestore_client, prefix="contract_"),
-        firestore_client,
-    )
+    twin, emulated = Pair(*twins()), Pair(*on_firestore(firestore_client), firestore_client)
     for pair in (twin, emulated):
         pair.store.buffer.add_message(message("a1", 1, KEY), UNTIL)
         pair.store.buffer.add_message(message("a2", 2, THREAD, "u2"), UNTIL)
@@ -532,8 +516,8 @@ def test_the_twins_state_lists_the_documents_firestore_holds(firestore_client: A
     def fields(docs: dict[str, dict[str, Any]]) -> dict[str, set[str]]:
         return {path.replace("contract_", ""): set(doc) - {"expire_at"} for path, doc in docs.items()}
 
-    assert twin.recall.twin is not None
-    kept = twin_documents(store.twin, twin.recall.twin)
+    assert twin.store.twin is not None and twin.recall.twin is not None
+    kept = twin_documents(twin.store.twin, twin.recall.twin)
     from_twin = fields({f"{c}/{i}": doc for c, found in kept.items() for i, doc in found.items()})
     from_emulator = fields(dict(firestore_documents(firestore_client)))
     assert sorted(from_twin) == sorted(from_emulator)

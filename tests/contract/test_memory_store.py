@@ -19,14 +19,7 @@ from kikimimi.domain.memory.model import (
     Reflection,
 )
 from kikimimi.domain.model import ChannelKey, Message
-from tests.fixtures.stored import (
-    CountedMemory,
-    CountedStore,
-    firestore_memory,
-    firestore_store,
-    twin_memory,
-    twin_store,
-)
+from tests.fixtures.stored import CountedMemory, CountedStore, firestore_memory, on_firestore, twins
 
 T0 = datetime(2026, 2, 3, 4, 5, 6, 789000, tzinfo=UTC)
 KEY = ChannelKey("100")
@@ -42,10 +35,9 @@ class Pair:
 @pytest.fixture(params=["memory", pytest.param("firestore", marks=pytest.mark.emulator)])
 def pair(request: pytest.FixtureRequest) -> Pair:
     if request.param == "memory":
-        store = twin_store()
-        return Pair(store, twin_memory(store))
+        return Pair(*twins())
     client = request.getfixturevalue("firestore_client")
-    return Pair(firestore_store(client, prefix="contract_"), firestore_memory(client, prefix="contract_"))
+    return Pair(*on_firestore(client))
 
 
 def message(mid: str, seconds: float, key: ChannelKey = KEY) -> Message:
