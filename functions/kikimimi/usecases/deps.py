@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import fields
 from typing import Any, Generic, TypedDict, TypeVar, cast, overload
 
 from kikimimi.domain.model import ChannelKey, ChannelSettings, GuildSettings
@@ -135,8 +134,11 @@ class Deps:
 
     def stored(self) -> dict[str, Any]:
         """Every stored concept's port that is on (memory off: the memory layers' are left out), by name."""
-        bundles = (self.stores, self.memory)
-        return {f.name: getattr(b, f.name) for b in bundles if b is not None for f in fields(b)}
+        # By the bundles' own fields (a test's bundle may carry more: its counter, its twin state).
+        ports = {name: getattr(self.stores, name) for name in port_types(StorePorts)}
+        if self.memory is not None:
+            ports |= {name: getattr(self.memory, name) for name in port_types(MemoryPorts)}
+        return ports
 
     def emit(self, event: str, key: ChannelKey, **fields: Any) -> None:
         """The events port, with the place the event happened in on the line."""
