@@ -520,7 +520,7 @@ def test_a_reply_in_a_channel_switched_off_meanwhile_posts_nothing() -> None:
     sim, events = make_sim(writer=ScriptedLLM(fallback="an answer"))
     sim.run([msg("m1", "alice", "kikimimi hello?", 0, mention=True)], drain=False)
     sim.store.places.save_channel_settings(ChannelKey("general"), ChannelSettings(enabled=False))
-    channel.forget_settings(sim.deps, ChannelKey("general"))  # as the process that changed them would
+    channel.drop_cached_settings(sim.deps, ChannelKey("general"))  # as the process that changed them would
     sim.drain()
     assert sim.discord.sent == [] and events.named("posted") == []
     assert [e["decision"] for e in events.named("reply_skipped")] == ["disabled"]

@@ -55,7 +55,7 @@ def test_settings_are_cached_for_thirty_seconds_unless_forgotten() -> None:
     clock.set(NOW + timedelta(seconds=channel.SETTINGS_CACHE_SECONDS))
     assert channel.quiet(deps, HERE, clock.now()), "30 s on: read again"
     store.places.save_channel_settings(HERE, ChannelSettings())
-    channel.forget_settings(deps, HERE)  # this process changed them: no waiting for the cache
+    channel.drop_cached_settings(deps, HERE)  # this process changed them: no waiting for the cache
     assert not channel.quiet(deps, HERE, clock.now())
     assert not channel.quiet(deps, HERE, NOW + timedelta(hours=1))
 
@@ -72,7 +72,7 @@ def test_private_is_the_channel_or_a_private_thread_and_unknown_counts_as_privat
     assert channel.private(deps, HERE), "nothing known yet: private"
     store.places.record_visibility(HERE, False, NOW)  # the gateway's observation of Discord's permissions
     store.places.record_visibility(THREAD, True, NOW)
-    channel.forget_settings(deps, HERE)
+    channel.drop_cached_settings(deps, HERE)
     assert not channel.private(deps, HERE)
     assert channel.private(deps, THREAD)
     assert not channel.private(deps, ChannelKey("c1", "t2")), "a thread otherwise inherits its channel's"

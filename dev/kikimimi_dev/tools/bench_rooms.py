@@ -130,7 +130,7 @@ def _lines(
 
 
 @dataclass(frozen=True)
-class Room:
+class RoomPace:
     """How a generated room talks: speakers, gaps between messages, occasional long pauses."""
 
     name: str
@@ -141,15 +141,15 @@ class Room:
     conversations: tuple[int, int] = (1, 1)  # how many groups talk at once, about different topics
 
 
-BUSY = Room("bursty", speakers=(6, 10), gap=(2.0, 15.0), pause_rate=0.03, pause=(120.0, 1200.0))
-QUIET = Room("slow", speakers=(3, 4), gap=(60.0, 600.0))
-MIXED = Room(
+BUSY = RoomPace("bursty", speakers=(6, 10), gap=(2.0, 15.0), pause_rate=0.03, pause=(120.0, 1200.0))
+QUIET = RoomPace("slow", speakers=(3, 4), gap=(60.0, 600.0))
+MIXED = RoomPace(
     "multi", speakers=(7, 9), gap=(2.0, 20.0), pause_rate=0.02, pause=(120.0, 900.0), conversations=(2, 3)
 )
 
 
 def room(
-    kind: Room, n: int, seed: int, bot: str = "kikimimi", alias: str = "ききみみ"
+    kind: RoomPace, n: int, seed: int, bot: str = "kikimimi", alias: str = "ききみみ"
 ) -> list[TranscriptLine]:
     rng = random.Random(seed)
     speakers = rng.sample(NAMES, rng.randint(*kind.speakers))
@@ -269,7 +269,7 @@ def _start_conversation(rng: random.Random, number: int, free: list[str], busy: 
 
 
 def conversations(
-    kind: Room, n: int, seed: int, bot: str = "kikimimi", alias: str = "ききみみ"
+    kind: RoomPace, n: int, seed: int, bot: str = "kikimimi", alias: str = "ききみみ"
 ) -> list[tuple[int, TranscriptLine]]:
     """One channel where `kind.conversations` groups talk at once; each line with its conversation number."""
     # A group stays on its topic for 20–60 messages, then its members (and whoever was free) start another.

@@ -80,7 +80,7 @@ def _most(name: str) -> float:
     return float(field.metadata["le"])
 
 
-def forget_settings(deps: Deps, key: ChannelKey) -> None:
+def drop_cached_settings(deps: Deps, key: ChannelKey) -> None:
     """Drop the cached settings of a place (this process just changed them)."""
     deps.place_settings.pop(key.id, None)
 

@@ -15,7 +15,7 @@ def record(deps: Deps, envelope: ChannelVisibility) -> str:
     publishes the channel again — takes its part of the guild memory along at once. Safe to run again."""
     key = envelope.key
     changed = deps.stores.places.record_visibility(key, envelope.private, envelope.at, envelope.guild_id)
-    channel.forget_settings(deps, key)
+    channel.drop_cached_settings(deps, key)
     # The parent channel's settings, a moderator's override included (read past the 30 s cache: a channel
     # announced on the gateway's start may be enabled by command a moment later); a thread may also be
     # private alone.
