@@ -120,16 +120,8 @@ def naming(kind: str, place: str, text: str, member: Member) -> tuple[Mention, .
 
 
 def profile_part(p: UserProfile) -> ProfilePart:
-    """Their profile as the export shows it."""
-    return ProfilePart(
-        display_name=p.display_name,
-        exchanges=p.interaction_count,
-        mentions_of_the_bot=p.mentioned_bot_count,
-        channels=p.channels_active,
-        last_topic=p.last_topic,
-        tags=tuple(tag_texts(p)),
-        last_conversation=conversation_text(p),
-        last_seen=p.last_seen,
-        last_interaction=p.last_interaction,
-        personality=tuple(personality_texts(p)),
-    )
+    """Their profile as the export shows it: names and counts as kept, notes in the words shown."""
+    counts = (p.interaction_count, p.mentioned_bot_count, p.channels_active, p.last_topic)
+    notes = (tuple(tag_texts(p)), conversation_text(p))
+    seen = (p.last_seen, p.last_interaction)
+    return ProfilePart(p.display_name, *counts, *notes, *seen, tuple(personality_texts(p)))
