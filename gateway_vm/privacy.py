@@ -13,7 +13,7 @@ from kikimimi.settings import Settings
 
 from .command_texts import say
 
-# How long an intervention (the lines before each time the bot spoke) is kept: FirestoreStore's
+# How long an intervention (the lines before each time the bot spoke) is kept: FirestorePorts'
 # `intervention_ttl` default (a test holds them equal).
 SNIPPET_TTL = timedelta(days=1)
 # How long the Pub/Sub topic and its dead-letter topic keep a message (terraform/pubsub.tf's
