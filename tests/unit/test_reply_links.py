@@ -291,8 +291,9 @@ def test_explain_reads_as_links_do_and_shows_each_choice() -> None:
 Q, A = "q", "a"
 
 
-def _links(*pairs: tuple[str, str | None, float]) -> list[Link]:
-    return [Link(mid, to, p, False) for mid, to, p in pairs]
+def _links(*pairs: tuple[str, str | None, float], names_people: bool = True) -> list[Link]:
+    """Learned links, read where people name each other (names_people=False: where nobody does)."""
+    return [Link(mid, to, p, False, names_people) for mid, to, p in pairs]
 
 
 ANSWERED: list[tuple[str, list[Message], list[Link], dict[str, Answer]]] = [
@@ -429,11 +430,7 @@ ANSWERED: list[tuple[str, list[Message], list[Link], dict[str, Answer]]] = [
             msg("r", "carol", "i pushed the docs fix", 5),
             msg("a", "bob", "my cat just knocked the plant over again", 10),
         ],
-        [
-            Link("q", None, 0.9, False, False),
-            Link("r", None, 0.9, False, False),
-            Link("a", "q", 0.9, False, False),
-        ],
+        _links(("q", None, 0.9), ("r", None, 0.9), ("a", "q", 0.9), names_people=False),
         {},
     ),
     (
@@ -443,11 +440,7 @@ ANSWERED: list[tuple[str, list[Message], list[Link], dict[str, Answer]]] = [
             msg("n", "carol", "i pushed the docs fix", 5),
             msg("a", "bob", "yes, works fine", 20),
         ],
-        [
-            Link("q", None, 1.0, False, False),
-            Link("n", None, 0.9, False, False),
-            Link("a", "q", 0.9, False, False),
-        ],
+        _links(("q", None, 1.0), ("n", None, 0.9), ("a", "q", 0.9), names_people=False),
         {"q": Answer("q", "a", 0.9, "bob answered it (the next turn)")},
     ),
 ]
