@@ -424,6 +424,28 @@ ANSWERED: list[tuple[str, list[Message], list[Link], dict[str, Answer]]] = [
         {"r": Answer("r", "a", 0.9, "bob answered it (0.90)")},
     ),
     (
+        "in a slow room where nobody names anyone, the next line minutes later is the next turn",
+        [
+            msg("p", "carol", "morning all", -600),
+            msg("r", "dave", "morning", -300),
+            msg("q", "alice", "has anyone tried the new API yet?", 0),
+            msg("a", "bob", "yes, works fine for me", 240),
+        ],
+        _links(("p", None, 0.9), ("r", "p", 0.9), ("q", None, 0.9), ("a", "q", 0.3), names_people=False),
+        {"q": Answer("q", "a", 0.3, "bob answered it (the next turn)")},
+    ),
+    (
+        "… but not where people name each other (a late answer names its asker)",
+        [
+            msg("p", "carol", "dave: morning", -600),
+            msg("r", "dave", "carol: morning", -300),
+            msg("q", "alice", "has anyone tried the new API yet?", 0),
+            msg("a", "bob", "yes, works fine for me", 240),
+        ],
+        _links(("p", None, 0.9), ("r", "p", 0.9), ("q", None, 0.9), ("a", "q", 0.3)),
+        {},
+    ),
+    (
         "where nobody names anyone, a learned link alone closes nothing (what the line says must)",
         [
             msg("q", "alice", "is the wiki down?", 0),

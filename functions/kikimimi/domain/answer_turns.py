@@ -6,7 +6,9 @@ unless it is a question back, aimed elsewhere or carries on another conversation
 from __future__ import annotations
 
 import re
+import statistics
 from collections.abc import Sequence
+from itertools import pairwise
 
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, asks
@@ -169,6 +171,20 @@ _SHIFT = re.compile(
     r"|そういえば|そう言えば|ところで|話変わる|話は変わる|関係ない|全然関係)"
 )
 NEXT_TURN_SECONDS = 90  # in the help logs half of all answers come within a minute
+SLOW_TURN_CAP_SECONDS = 900  # … and in a slow room twice its median gap, as the question watch waits
+
+
+def _turn_window(around: Sequence[Message]) -> float:
+    """How long after the question the next turn may come: a minute and a half; in a slower room where
+    nobody names anyone, twice its median gap between lines (a quiet channel's next line is its next turn,
+    minutes later; where people use names, a late answer names its asker)."""
+    times = sorted(x.created_at for x in around if x.is_human)
+    gaps = [(b - a).total_seconds() for a, b in pairwise(times)]
+    if not gaps or _addressing(around):
+        return NEXT_TURN_SECONDS
+    return min(max(NEXT_TURN_SECONDS, 2 * statistics.median(gaps)), SLOW_TURN_CAP_SECONDS)
+
+
 # A room where people address each other by name (IRC's `nick:`) says who answers whom: there an unaddressed
 # next line must answer by its shape or its words, as after a line about something else.
 ADDRESSING_SHARE = 0.0
@@ -194,7 +210,7 @@ def _next_turn(
     """A line by someone else soon after a question answers it by what it says ("20, since the upgrade",
     "yeah, same here", 「それでいこう」, 「まだ」), in a room of any size, unless it is a question back,
     aimed at someone else (a reply, an address or a name, the bot), or carries on another thread."""
-    if (m.created_at - question.created_at).total_seconds() > NEXT_TURN_SECONDS:
+    if (m.created_at - question.created_at).total_seconds() > _turn_window(around):
         return False
     if (
         asks_back(m.content)
