@@ -149,9 +149,9 @@ def _same(value: Any) -> Any:
 
 def build_reader() -> ReplyReader:
     """The reply-structure reader over the packaged weights (read once per process)."""
-    from kikimimi.adapters.link_weights import load_link_weights
+    from kikimimi.adapters.link_weights import load_reader
 
-    return ReplyReader(load_link_weights())
+    return load_reader()
 
 
 def build_llms(settings: Settings, backend: str | None = None) -> tuple[LLM | None, LLM]:

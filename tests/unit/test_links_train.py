@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from kikimimi.adapters.link_weights import load_link_weights
+from kikimimi.domain.model import Message
 from kikimimi.domain.reading import ReplyReader
-from kikimimi_dev.tools import cli
+from kikimimi_dev.tools import cli, links_train
+from kikimimi_dev.tools.links_train import Gold
 
 pytest.importorskip("sklearn", reason="the train extra (scikit-learn) is not installed")
 
@@ -62,27 +65,49 @@ def _corpus(folder: Path, logs: int = 4, per_log: int = 40) -> Path:
     return folder
 
 
+@pytest.mark.parametrize("table", ["named", "unaddressed"])
 def test_training_writes_loadable_weights_and_the_same_bytes_twice(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], table: str
 ) -> None:
     data = _corpus(tmp_path / "links")
     first, second = tmp_path / "a.json", tmp_path / "b.json"
     for out in (first, second):
-        assert cli.main(["train-links", "--data", str(data), "--out", str(out), "--holdout", "1"]) == 0
+        args = ["train-links", "--table", table, "--data", str(data), "--out", str(out), "--holdout", "1"]
+        assert cli.main(args) == 0
     assert first.read_bytes() == second.read_bytes()
     weights = load_link_weights(first)
     trained = weights.trained
-    assert trained["command"] == "kikimimi train-links --holdout 1"
+    assert weights.feature_set == links_train.RECIPES[table].feature_set
+    assert trained["command"] == f"kikimimi train-links --table {table} --holdout 1"
     assert trained["logs"] == 4 and trained["annotated"] == 160
     assert len(trained["holdout"]["logs"]) == 1 and 0.0 <= trained["holdout"]["accuracy"] <= 1.0
     assert weights.weights["addr"] > 0  # a `nick:` line answers that nick: the fit learned it
     err = capsys.readouterr().err
-    assert "held-out accuracy" in err and f"wrote {first}" in err
+    assert f"{table}: held-out accuracy" in err and f"{table}: wrote {first}" in err
+    if table == "unaddressed":  # also scored on the same held-out logs without their `nick:` addresses
+        stripped = trained["holdout"]["stripped"]
+        assert stripped["messages"] == trained["holdout"]["messages"] and 0.0 <= stripped["accuracy"] <= 1.0
+        assert "stripped) on" in err and "augmented" in trained
+    else:
+        assert "stripped" not in trained["holdout"] and "augmented" not in trained
     assert ReplyReader(weights).links([]) == []
 
 
+def test_both_tables_go_to_their_packaged_files_not_one_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "w.json"
+    assert cli.main(["train-links", "--data", str(tmp_path), "--out", str(out)]) == 2
+    assert "--out: names one file" in capsys.readouterr().err and not out.exists()
+    assert {r.file for r in links_train.RECIPES.values()} == {
+        "reply_links.json",
+        "reply_links_unaddressed.json",
+    }
+
+
 def test_missing_data_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["train-links", "--data", str(tmp_path), "--out", str(tmp_path / "w.json")]) == 2
+    args = ["train-links", "--table", "named", "--data", str(tmp_path), "--out", str(tmp_path / "w.json")]
+    assert cli.main(args) == 2
     assert f"{tmp_path / 'train_transcript.jsonl'}: no such file" in capsys.readouterr().err
     assert not (tmp_path / "w.json").exists()
 
@@ -91,5 +116,54 @@ def test_a_bad_annotation_line_is_named(tmp_path: Path, capsys: pytest.CaptureFi
     data = _corpus(tmp_path / "links", logs=1, per_log=5)
     with (data / "train_links.jsonl").open("a", encoding="utf-8") as fh:
         fh.write('{"id": "x"}\n')
-    assert cli.main(["train-links", "--data", str(data), "--out", str(tmp_path / "w.json")]) == 2
+    args = ["train-links", "--table", "unaddressed", "--data", str(data), "--out", str(tmp_path / "w.json")]
+    assert cli.main(args) == 2
     assert "train_links.jsonl: line 6: not an annotation" in capsys.readouterr().err
+
+
+def _message(i: int, author: str, content: str) -> Message:
+    return Message(
+        id=f"m{i}",
+        guild_id=None,
+        channel_id="log0",
+        thread_id=None,
+        author_id=author,
+        author_name=author,
+        author_is_bot=False,
+        content=content,
+        created_at=datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=60 * i),
+    )
+
+
+LOG = [
+    _message(0, "alice", "how do i mount a usb drive?"),
+    _message(1, "bob", "alice: sudo mount /dev/sdb1 /mnt"),
+    _message(2, "bob", "then look in /mnt"),
+    _message(3, "carol", "anyone on 24.04?"),
+    _message(4, "alice", "bob: thanks"),
+    _message(5, "dave", "carol: me"),
+]
+GOLD = {
+    "m0": Gold(frozenset(), True),
+    "m1": Gold(frozenset({"m0"}), False),
+    "m2": Gold(frozenset({"m1"}), False),  # bob goes on with his own line
+    "m3": Gold(frozenset(), True),
+    "m4": Gold(frozenset({"m2"}), False),
+    "m5": Gold(frozenset({"m3"}), False),
+}
+
+
+def test_each_log_is_learned_as_written_stripped_and_by_conversation() -> None:
+    logs = links_train.augment({"log0": LOG}, GOLD)
+    assert sorted(logs) == ["log0", "log0~stripped", "log0~thread0000"]
+    assert {links_train.source(name) for name in logs} == {"log0"}  # split together
+    assert [m.content for m in logs["log0~stripped"]][1::3] == ["sudo mount /dev/sdb1 /mnt", "thanks"]
+    # alice's conversation with bob, alone (carol's two lines are too few to be one).
+    assert [m.id for m in logs["log0~thread0000"]] == ["m0", "m1", "m2", "m4"]
+    assert logs["log0~thread0000"][1].content == "sudo mount /dev/sdb1 /mnt"
+
+
+def test_in_a_conversation_alone_going_on_answers_whom_the_line_answered() -> None:
+    others = links_train.to_others(LOG, GOLD)
+    assert others["m2"] == Gold(frozenset({"m0"}), False)  # bob's second line answers alice too
+    assert others["m4"] == GOLD["m4"] and others["m0"] == GOLD["m0"]

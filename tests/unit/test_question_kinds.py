@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.domain.question_kinds import agrees, answer_shaped, for_the_bot, kind_of, laughs, shrugs
+from kikimimi.domain.question_kinds import (
+    agrees,
+    answer_shaped,
+    for_the_bot,
+    kind_of,
+    laughs,
+    shrugs,
+    steps_away,
+)
 
 KINDS = [
     # Invitations: for the people asked.
@@ -77,6 +85,23 @@ def test_agreement(text: str, agreeing: bool) -> None:
 )
 def test_laughter_is_not_an_answer_unless_it_says_one(text: str, laughing: bool) -> None:
     assert laughs(text) is laughing
+
+
+@pytest.mark.parametrize(
+    ("text", "away"),
+    [
+        ("brb, coffee", True),
+        ("same, back in ten", True),
+        ("gotta go, later", True),
+        ("afk", True),
+        ("ちょっと離席します", True),
+        ("back in black is the best album", False),
+        ("yes, back in 2019 it did", False),
+        ("bye all", False),  # a goodbye (is_closing), not a stepping away
+    ],
+)
+def test_stepping_away_is_not_an_answer(text: str, away: bool) -> None:
+    assert steps_away(text) is away
 
 
 @pytest.mark.parametrize(

@@ -182,15 +182,14 @@ def part_reply_links(settings: Settings, quick: bool) -> Part:
     the 40 messages before it (as `links` reads a room, one message after another)."""
     from dataclasses import replace
 
-    from kikimimi.adapters.link_weights import load_link_weights
-    from kikimimi.domain.reading import ReplyReader
+    from kikimimi.adapters.link_weights import load_reader
     from kikimimi_dev.tools.transcript import SELF_ID, to_envelopes
 
     window = 40
     envelopes = to_envelopes(bench_rooms.multi(300 if quick else 1500), settings.bot_name)
     # Each text made unique: a new message's words are read for the first time, as in a real room.
     messages = [replace(e.to_message(SELF_ID), content=f"{e.content} {i}") for i, e in enumerate(envelopes)]
-    reader = ReplyReader(load_link_weights(), window)
+    reader = load_reader()  # both tables: a room that names people and one that does not read alike
     runs: list[float] = []
     stream = reader.stream(messages, settings.names)
     while True:

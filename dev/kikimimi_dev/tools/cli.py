@@ -53,7 +53,7 @@ EXAMPLES = {
   kikimimi links chat.jsonl --json > links.jsonl   # {"id", "reply_to", "confidence", "answers"} a line
   kikimimi links ../shared/eval/help/dev_transcript.jsonl --strip-addresses --json   # without `nick:`""",
     "train-links": """  kikimimi train-links
-  kikimimi train-links --holdout 30 --out /tmp/reply_links.json""",
+  kikimimi train-links --table named --holdout 30 --out /tmp/reply_links.json""",
     "memory": """  FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 kikimimi memory 1234567890 --guild 42
   KIKIMIMI_MODE=gcp GOOGLE_CLOUD_PROJECT=my-project kikimimi memory forget-user 42 1001""",
 }
@@ -322,7 +322,16 @@ def _add_links(sub: Any) -> None:
         "--json", action="store_true", help='one {"id", "reply_to", "confidence", "answers"} a line'
     )
     p.add_argument("--bot-name", metavar="NAME", help="the bot's name in the transcript (default: BOT_NAME)")
-    p.add_argument("--weights", metavar="FILE", help="another weights file (default: the packaged one)")
+    p.add_argument(
+        "--weights",
+        metavar="FILE",
+        help="other weights for rooms whose people address each other by name (default: the packaged ones)",
+    )
+    p.add_argument(
+        "--unaddressed-weights",
+        metavar="FILE",
+        help="other weights for rooms where nobody does (default: the packaged ones)",
+    )
     p.add_argument(
         "--strip-addresses",
         action="store_true",
@@ -339,15 +348,28 @@ def _add_train_links(sub: Any) -> None:
         sub,
         "train-links",
         "train the reply reader's weights on the annotated IRC logs (scikit-learn)",
-        "Fit the reply reader's weights on the annotated Ubuntu IRC logs, score them on held-out logs and "
-        "write the JSON weights file. Needs the train extra (scikit-learn).",
+        "Fit the reply reader's two tables of weights (rooms whose people address each other by name, rooms "
+        "where nobody does) on the annotated Ubuntu IRC logs, score them on held-out logs and write the "
+        "JSON weights files. Needs the train extra (scikit-learn).",
     )
     p.add_argument(
         "--data",
         metavar="DIR",
         help="the annotated logs (default: ../shared/eval/links beside the repository)",
     )
-    p.add_argument("--out", metavar="FILE", help="where to write (default: the packaged reply_links.json)")
+    p.add_argument(
+        "--table",
+        choices=("named", "unaddressed", "both"),
+        default="both",
+        help="which weights: for rooms whose people address each other by name, for rooms where nobody "
+        "does, or both (default)",
+    )
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="where to write one --table (default: its packaged file, reply_links.json or "
+        "reply_links_unaddressed.json)",
+    )
     p.add_argument(
         "--holdout",
         type=int,

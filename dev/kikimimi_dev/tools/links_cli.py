@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from kikimimi.adapters.link_weights import LinkWeightsError, load_link_weights
+from kikimimi.adapters.link_weights import LinkWeightsError, load_reader
 from kikimimi.domain.model import ChannelKey, Message
 from kikimimi.domain.question_answers import Answer, answers
 from kikimimi.domain.reading import Link, ReplyReader
@@ -123,7 +123,10 @@ def write_text(result: Result, out: TextIO) -> None:
 
 def run_links_command(args: argparse.Namespace, settings: Settings) -> int:
     try:
-        weights = load_link_weights(Path(args.weights) if args.weights else None)
+        reader = load_reader(
+            Path(args.weights) if args.weights else None,
+            Path(args.unaddressed_weights) if args.unaddressed_weights else None,
+        )
     except LinkWeightsError as exc:
         raise UsageError(str(exc)) from exc
     with open(args.transcript, encoding="utf-8") as fh:
@@ -135,9 +138,7 @@ def run_links_command(args: argparse.Namespace, settings: Settings) -> int:
             raise UsageError(
                 f"{args.transcript}: not UTF-8 text ({exc.reason}); give a JSONL transcript"
             ) from exc
-    result = read(
-        read_places(lines, settings.bot_name, args.strip_addresses), ReplyReader(weights), settings.names
-    )
+    result = read(read_places(lines, settings.bot_name, args.strip_addresses), reader, settings.names)
     if args.json:
         write_json(result, sys.stdout)
     else:

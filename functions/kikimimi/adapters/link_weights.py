@@ -1,17 +1,23 @@
-"""The reply reader's trained weights: read the packaged JSON file (or a given one) and check it."""
+"""The reply reader's trained weights: read the packaged JSON files (or given ones) and check them."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from kikimimi.domain.reading import LinkWeights, LinkWeightsInvalid
+from kikimimi.domain.reading import LinkWeights, LinkWeightsInvalid, ReplyReader
 
-PACKAGED = Path(__file__).resolve().parents[1] / "data" / "reply_links.json"
+PACKAGED = Path(__file__).resolve().parents[1] / "data" / "reply_links.json"  # rooms that name people
+UNADDRESSED = PACKAGED.with_name("reply_links_unaddressed.json")  # rooms where nobody does
 
 
 class LinkWeightsError(RuntimeError):
     """The weights file is missing, unreadable or invalid; the message names the file and the problem."""
+
+
+def load_reader(named: Path | None = None, unaddressed: Path | None = None) -> ReplyReader:
+    """The reader over both tables of weights, by default the packaged files."""
+    return ReplyReader(load_link_weights(named), unaddressed=load_link_weights(unaddressed or UNADDRESSED))
 
 
 def load_link_weights(path: Path | None = None) -> LinkWeights:
@@ -21,7 +27,9 @@ def load_link_weights(path: Path | None = None) -> LinkWeights:
         text = where.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         hint = (
-            " (the package ships it: reinstall, or `kikimimi train-links` writes it)" if path is None else ""
+            " (the package ships it: reinstall, or `kikimimi train-links` writes it)"
+            if path in (None, UNADDRESSED)
+            else ""
         )
         raise LinkWeightsError(f"{where}: no such file{hint}") from exc
     except (OSError, UnicodeDecodeError) as exc:

@@ -6,11 +6,13 @@ unless it is a question back, aimed elsewhere or carries on another conversation
 from __future__ import annotations
 
 import re
+import statistics
 from collections.abc import Sequence
+from itertools import pairwise
 
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, asks
-from kikimimi.domain.question_kinds import answer_shaped, laughs, shrugs
+from kikimimi.domain.question_kinds import answer_shaped, laughs, shrugs, steps_away
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
 from kikimimi.domain.rule_terms import has_word, norm
@@ -32,6 +34,7 @@ def for_another(m: Message, question: Message, room: Sequence[Message]) -> bool:
 # people by name, loosely ("the one downtown"); right after it where people use names, by its shape ("yes",
 # "20", "check the pinned message") or words; after others' lines, only by its words or a content shape.
 LOOSE, SHAPE, WORDS = 0, 1, 2
+SURE_PAST_A_REMARK = 0.5  # how sure the reader must be that a line past someone's remark goes to the question
 
 
 def turn_answers(
@@ -41,8 +44,11 @@ def turn_answers(
     thread: set[str],
     since: Sequence[Message],
     around: Sequence[Message],
+    follows: str | None = None,
 ) -> bool:
-    """The line `m` answers the question as the next turn (`_next_turn`), if no one took a turn since."""
+    """The line `m` answers the question as the next turn (`_next_turn`), if no one took a turn since.
+    `follows`: the line the question itself goes on from, as the reader links it (a line that goes on from
+    there too stays in the question's conversation)."""
     # A short question back to the asker ("which one?") or a "no idea" is not a turn taken; a line to
     # someone else (or the bot), or a new question to the room ("lunch anyone?"), is.
     taken = [p for p in since if not _question_back(p, question, around) and not shrugs(p.content)]
@@ -52,7 +58,15 @@ def turn_answers(
     if any(asks(p.content) for p in taken) and not _shared(question.content, m.content, common):
         return False  # a "sure" after "lunch anyone?" answers the newer question
     level = WORDS if taken else SHAPE if _addressing(around) else LOOSE
-    return _next_turn(question, m, link, thread, since, around, level)
+    if (
+        level == WORDS
+        and link is not None
+        and link.reply_to in thread
+        and link.confidence >= SURE_PAST_A_REMARK
+        and not any(asks(p.content) for p in taken)
+    ):
+        level = SHAPE  # the reader puts it after the question, past a remark in between: "yes" answers it
+    return _next_turn(question, m, link, thread, since, around, level, follows)
 
 
 def _common_words(around: Sequence[Message]) -> frozenset[str]:
@@ -100,7 +114,7 @@ def _takes_up(asked: str, text: str, level: int, common: frozenset[str] = frozen
     word with it, a content shape (a version to "which version", "check the pinned message"); at SHAPE
     also a bare yes/no (まだ, そうだよ, "same here") or agreement to a proposal; at LOOSE also a short line,
     a fragment, someone volunteering, an answer's form."""
-    if laughs(text) or profile(text).kind == "hi":  # "lol classic", "howdy, i just tried…": not answers
+    if laughs(text) or steps_away(text) or profile(text).kind == "hi":  # "lol classic", "brb": not answers
         return False
     if _on_its_words(asked, text, common, level) or answer_shaped(asked, text, bare=level < WORDS):
         return True
@@ -157,6 +171,20 @@ _SHIFT = re.compile(
     r"|そういえば|そう言えば|ところで|話変わる|話は変わる|関係ない|全然関係)"
 )
 NEXT_TURN_SECONDS = 90  # in the help logs half of all answers come within a minute
+SLOW_TURN_CAP_SECONDS = 900  # … and in a slow room twice its median gap, as the question watch waits
+
+
+def _turn_window(around: Sequence[Message]) -> float:
+    """How long after the question the next turn may come: a minute and a half; in a slower room where
+    nobody names anyone, twice its median gap between lines (a quiet channel's next line is its next turn,
+    minutes later; where people use names, a late answer names its asker)."""
+    times = sorted(x.created_at for x in around if x.is_human)
+    gaps = [(b - a).total_seconds() for a, b in pairwise(times)]
+    if not gaps or _addressing(around):
+        return NEXT_TURN_SECONDS
+    return min(max(NEXT_TURN_SECONDS, 2 * statistics.median(gaps)), SLOW_TURN_CAP_SECONDS)
+
+
 # A room where people address each other by name (IRC's `nick:`) says who answers whom: there an unaddressed
 # next line must answer by its shape or its words, as after a line about something else.
 ADDRESSING_SHARE = 0.0
@@ -177,11 +205,12 @@ def _next_turn(
     since: Sequence[Message],
     around: Sequence[Message],
     level: int,
+    follows: str | None = None,
 ) -> bool:
     """A line by someone else soon after a question answers it by what it says ("20, since the upgrade",
     "yeah, same here", 「それでいこう」, 「まだ」), in a room of any size, unless it is a question back,
     aimed at someone else (a reply, an address or a name, the bot), or carries on another thread."""
-    if (m.created_at - question.created_at).total_seconds() > NEXT_TURN_SECONDS:
+    if (m.created_at - question.created_at).total_seconds() > _turn_window(around):
         return False
     if (
         asks_back(m.content)
@@ -190,7 +219,7 @@ def _next_turn(
         or not _takes_up(question.content, m.content, level, _common_words(around))
     ):
         return False
-    return not _other_thread(question, m, link, thread, since, around, level > LOOSE)
+    return not _other_thread(question, m, link, thread, since, around, level > LOOSE, follows)
 
 
 def _other_thread(
@@ -201,6 +230,7 @@ def _other_thread(
     since: Sequence[Message],
     around: Sequence[Message],
     strict: bool,
+    follows: str | None = None,
 ) -> bool:
     """Does the line carry on another conversation: the reader links it there, or it shares words with a
     line of another conversation and none with the question ("the new theme uses the same font right")?"""
@@ -219,8 +249,14 @@ def _other_thread(
         return True
     if link is not None and link.reply_to not in thread and link.certain:
         return True  # a reply reference or an address to another line
-    if link is not None and link.reply_to not in thread and link.confidence >= 0.5:
-        # The reader sees it going on with a third person's line: another conversation's turn.
+    if (
+        link is not None
+        and link.reply_to not in thread
+        and link.reply_to != follows
+        and link.confidence >= 0.5
+    ):
+        # The reader sees it going on with a third person's line: another conversation's turn (not the line
+        # the question itself took up: "海とかどう？" then "いいね、海行きたい" both answer "週末どこ行く？").
         author = next((x.author_id for x in around if x.id == link.reply_to), None)
         if author not in (None, m.author_id, question.author_id):
             return True

@@ -212,6 +212,19 @@ def agrees(text: str) -> bool:
     return bool(_EN_AGREEMENT.match(low) or _JA_AGREEMENT.match(low))
 
 
+# Someone stepping away ("brb, coffee", "back in ten", 「ちょっと離席」): a line about themselves, no answer.
+_AWAY = re.compile(
+    r"^(?:(?:same|me too|ok|okay|k)[,!. ]+)?(?:brb|afk|gtg|g2g|bbl|bbiab|got(?:ta)? (?:go|run)|be right back"
+    r"|back in (?:a |an |\d+|one|two|five|ten|fifteen|twenty|thirty|half)|stepping (?:out|away)"
+    r"|(?:ちょっと)?(?:離席|抜け|離れ|外し)|落ちます|風呂(?:入って|行って)くる)"
+)
+
+
+def steps_away(text: str) -> bool:
+    """Someone says they are stepping away ("brb, coffee", "same, back in ten", 「離席します」)."""
+    return bool(_AWAY.match(_text(text)))
+
+
 def laughs(text: str) -> bool:
     """A line that opens with laughter ("lol classic", 「草」): about a joke, not an answer ("lol yes" is)."""
     low = _text(text)

@@ -141,6 +141,7 @@ class _Watch:
     after: Sequence[Message]  # … and after it
     earlier: set[str]  # the asker's older lines
     pair: set[str]  # the asker's line that the question goes on with (a follow-up), if the reader says so
+    follows: str | None  # the line the question goes on from, as the reader links it
     since: list[Message] = field(default_factory=list)  # other people's messages after the question
     thread: set[str] = field(default_factory=set)  # the question and the asker's lines that go on with it
 
@@ -168,7 +169,20 @@ class _Watch:
             if goes_on is not None and before and goes_on.reply_to == before[-1].id
             else set()
         )
-        return cls(question, later, links, sure, inferred, before, after, earlier, pair, thread={question.id})
+        follows = goes_on.reply_to if goes_on is not None and goes_on.confidence >= sure else None
+        return cls(
+            question,
+            later,
+            links,
+            sure,
+            inferred,
+            before,
+            after,
+            earlier,
+            pair,
+            follows,
+            thread={question.id},
+        )
 
     @property
     def around(self) -> list[Message]:
@@ -180,7 +194,12 @@ class _Watch:
         link = self.links.get(m.id) if self.links else None
         if m.is_self and (
             m.reply_to_id == self.question.id
-            or (link is not None and link.reply_to in self.thread and link.confidence >= self.sure)
+            or (
+                link is not None
+                and link.reply_to in self.thread
+                and link.confidence >= self.sure
+                and link.names_people
+            )
         ):
             return Settled("the bot answered it", m.id)
         if not m.is_human:  # another bot (a level-up notice, a reminder) answers nobody's question
@@ -228,9 +247,10 @@ class _Watch:
             and link.reply_to in self.thread
             and link.confidence >= self.sure
             and not asks_back(m.content)
+            and (link.names_people or link.certain)
         ):
             return Settled(f"{m.author_name} answered it ({link.confidence:.2f})", m.id)
-        if turn_answers(self.question, m, link, self.thread, self.since, self.around):
+        if turn_answers(self.question, m, link, self.thread, self.since, self.around, self.follows):
             return Settled(f"{m.author_name} answered it (the next turn)", m.id)
         self.since.append(m)
         return None
@@ -270,5 +290,6 @@ def maybe_answers(
         and m.author_id != question.author_id
         and (link := links.get(m.id)) is not None
         and link.reply_to == question.id
+        and link.names_people
         and unsure <= link.confidence < sure
     ]

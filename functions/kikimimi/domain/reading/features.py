@@ -12,26 +12,51 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from kikimimi.domain.reading.addressing import Line, place
-from kikimimi.domain.reading.pairs import CANDIDATE_FEATURES
-from kikimimi.domain.reading.window import Seen, Window, candidate, count, gap, read_window
+from kikimimi.domain.reading.pairs import CANDIDATE_FEATURES, TURN_FEATURES
+from kikimimi.domain.reading.window import Seen, Window, candidate, count, gap, pace_of, read_window
 
-__all__ = ["FEATURE_SET", "START", "options", "place"]  # `place` for the trainer, which reads both
+__all__ = [
+    "FEATURE_SET",
+    "FEATURE_SETS",
+    "NAMED_SET",
+    "START",
+    "options",
+    "options_of",
+    "place",
+]  # `place`: the trainer reads both
 
-FEATURE_SET = "reply-links/2"
+FEATURE_SET = "reply-links/4"  # every feature the code reads
+NAMED_SET = "reply-links/2"  # its part without the room's turn-taking: weights for rooms that name people
+FEATURE_SETS = (
+    NAMED_SET,
+    FEATURE_SET,
+)  # weights trained on either are read (a feature means the same in both)
 START = "S"  # the prefix of the "opens a conversation" option's features
 
 
 def options(
-    lines: Sequence[Line], at: int, window: int, parents: Mapping[str, str | None] | None = None
+    lines: Sequence[Line],
+    at: int,
+    window: int,
+    parents: Mapping[str, str | None] | None = None,
+    feature_set: str = FEATURE_SET,
 ) -> list[tuple[str | None, list[str]]]:
     """The features of each option for lines[at]: first "opens a conversation" (None), then each of the
     `window` lines before it, nearest first. `parents`: the links already read (message id → parent)."""
-    win = read_window(lines, at, window, parents)
-    out: list[tuple[str | None, list[str]]] = [(None, _start(win))]
+    return options_of(read_window(lines, at, window, parents), feature_set)
+
+
+def options_of(win: Window, feature_set: str = FEATURE_SET) -> list[tuple[str | None, list[str]]]:
+    """`options` of a window already read, with the features of `feature_set` (one of FEATURE_SETS)."""
+    turns = feature_set != NAMED_SET
+    groups = (*CANDIDATE_FEATURES, *TURN_FEATURES) if turns else CANDIDATE_FEATURES
+    out: list[tuple[str | None, list[str]]] = [
+        (None, _start(win) + _start_turns(win) if turns else _start(win))
+    ]
     seen = Seen()
     for j in range(len(win.earlier) - 1, -1, -1):
         c = candidate(win, j, seen)
-        out.append((c.line.message.id, [f for group in CANDIDATE_FEATURES for f in group(win, c)]))
+        out.append((c.line.message.id, [f for group in groups for f in group(win, c)]))
         seen.note(c)
     return out
 
@@ -58,6 +83,32 @@ def _start(win: Window) -> list[str]:
         f.append("S&lead")
     if any(e.talks_to == m.author_id for e in earlier[-10:]):
         f.append("S&was_addressed")
+    for flag in _flags(win):
+        f.extend((f"S&{flag}", f"S&{first}&{flag}"))
+    return f
+
+
+def _start_turns(win: Window) -> list[str]:
+    """… and what the room's habits say of it: how addressed it is, its speakers, its conversations, its
+    pace (reply-links/4)."""
+    line, earlier = win.line, win.earlier
+    m = line.message
+    room, shape = f"S&room:{win.room}", f"S&convs:{win.convs}"
+    first = "again" if any(e.message.author_id == m.author_id for e in earlier) else "first"
+    f = [room, f"S&spk:{win.speakers}", shape, f"{shape}&room:{win.room}"]
+    f.extend((f"{room}&{first}", f"{room}&ov:{count(win.best, 3)}", f"{shape}&{first}"))
+    if earlier:
+        pace = pace_of((m.created_at - earlier[-1].message.created_at).total_seconds(), win.pace)
+        f.extend((f"S&r:{pace}", f"{room}&r:{pace}"))
+        if earlier[-1].message.author_id == m.author_id:
+            f.append(f"{room}&prev_own")
+    f.extend(f"{room}&{flag}" for flag in _flags(win))
+    return f
+
+
+def _flags(win: Window) -> list[str]:
+    """What the message does: asks, answers, greets, thanks, links, shows code."""
+    p = win.line.profile
     flags = (
         ("asks", p.asks),
         ("answer", p.answer),
@@ -66,7 +117,4 @@ def _start(win: Window) -> list[str]:
         ("url", p.url),
         ("code", p.code),
     )
-    for flag, on in flags:
-        if on:
-            f.extend((f"S&{flag}", f"S&{first}&{flag}"))
-    return f
+    return [flag for flag, on in flags if on]

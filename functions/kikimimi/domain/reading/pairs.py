@@ -159,17 +159,7 @@ def _shapes(win: Window, c: Candidate) -> list[str]:
 def _relation(win: Window, c: Candidate) -> list[str]:
     """The relation at once, so a linear model can weigh combinations (addressed and asked, …)."""
     p, cp = win.line.profile, c.line.profile
-    flags = (
-        ("s", c.mine),
-        ("a", c.addr),
-        ("m", c.who in win.line.named),
-        ("t", c.line.talks_to == win.me),
-        ("p", c.who == win.partner),
-        ("q", cp.asks),
-        ("l", c.nth == 0),
-        ("o", c.to_other),
-    )
-    rel = "".join(ch for ch, on in flags if on)
+    rel = c.rel
     return [
         f"rel:{rel}",
         f"rel:{rel}&d:{c.d}",
@@ -203,7 +193,50 @@ def _threads(win: Window, c: Candidate) -> list[str]:
     return f
 
 
-# The groups of a candidate option's features, in the order the features were trained in.
+def _turns(win: Window, c: Candidate) -> list[str]:
+    """Turn-taking, timing and content in a room that may not address anyone: the previous line by
+    someone else, an exchange going back and forth (A B A), who answered the author's last line, the
+    time in the room's own pace, each read knowing how addressed the room is."""
+    room, shape = f"room:{win.room}", f"convs:{win.convs}"
+    f: list[str] = []
+    if win.parents is not None and not c.mine:
+        linked = count(win.linked[frozenset((win.me, c.who))], 3)
+        f.extend((f"linked:{linked}", f"linked:{linked}&{room}"))
+    f.extend((f"{room}&d:{c.d}", f"r:{c.r}", f"{room}&r:{c.r}", f"spk:{win.speakers}&d:{c.d}"))
+    f.extend((f"{shape}&d:{c.d}", f"{shape}&{room}&d:{c.d}", f"rel:{c.rel}&{shape}"))
+    if c.mine:
+        f.extend((f"same&{room}", f"same&{room}&d:{c.d}", f"same&{shape}", f"same&{shape}&{room}&d:{c.d}"))
+        return f
+    earlier, k = win.earlier, win.my_last_at
+    if c.nth == 0 and c.others == 0:  # the latest line by someone else: only the author spoke since
+        f.extend((f"latest_other&{shape}", f"latest_other&{shape}&{room}"))
+    if c.back == 1:
+        f.extend(
+            ("prev_other", f"prev_other&{room}", f"prev_other&spk:{win.speakers}", f"prev_other&{shape}")
+        )
+        if k == len(earlier) - 2:
+            f.extend(("alt", f"alt&{room}"))  # A B A: the author goes on with the one between
+    if k is not None:
+        if c.j == k + 1:
+            f.extend(("after_mine", f"after_mine&{room}"))  # the first line after the author's own
+        elif c.j == k - 1:
+            f.extend(("before_mine", f"before_mine&{room}"))  # what the author's last line followed
+    if win.overlaps[c.j]:
+        f.append(f"ov:{count(win.overlaps[c.j], 3)}&{room}")
+    f.append(f"adj:{count(win.adjacent[c.who], 4)}&{room}")
+    if win.my_last is not None and c.j != k:
+        shared = len(win.my_last.profile.words & c.line.profile.words)
+        if shared:
+            f.append(f"ov_my_last:{count(shared, 3)}&{room}")  # it shares the author's last topic
+    if c.line.profile.asks:
+        f.extend((f"casks&{room}", f"casks&{room}&nth:{count(c.nth)}"))
+        if win.line.profile.answer:
+            f.append(f"casks&answer&{room}")
+    f.append(f"rel:{c.rel}&{room}")
+    return f
+
+
+# The groups of a candidate option's features in every feature set (reply-links/2 and /4).
 CANDIDATE_FEATURES: tuple[Callable[[Window, Candidate], list[str]], ...] = (
     _basics,
     _shared_words,
@@ -217,3 +250,5 @@ CANDIDATE_FEATURES: tuple[Callable[[Window, Candidate], list[str]], ...] = (
     _relation,
     _threads,
 )
+# … and the features that read the room's turn-taking and how addressed it is (reply-links/4 only).
+TURN_FEATURES: tuple[Callable[[Window, Candidate], list[str]], ...] = (_turns,)

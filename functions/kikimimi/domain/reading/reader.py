@@ -5,6 +5,12 @@ a `nick:` / name / 〜さん address of someone in the window when the weights p
 Else the weights score every option (each of the `window` lines before it, and "opens a conversation")
 and the best wins; its confidence is its share of the softmax over all options. Each message is read
 knowing the links of the lines before it (who was answering whom), as `kikimimi train-links` trains.
+
+Two tables of weights: where people address each other by name (an IRC channel's `nick:`, Discord
+mentions) an unaddressed line is seldom a reply to someone; where nobody does (most Discord channels, a
+dialogue), replies go by turn-taking, content and timing, and the weights for such rooms read them. There,
+in a room that reads as one conversation, a reply takes its turn after the latest line by someone else
+(`window.dialogue_turn`); the trainer reads the weights' own choices.
 """
 
 from __future__ import annotations
@@ -17,9 +23,16 @@ from typing import Any
 
 from kikimimi.domain.model import Message
 from kikimimi.domain.reading.addressing import Line, place, place_one
-from kikimimi.domain.reading.features import FEATURE_SET, options
+from kikimimi.domain.reading.features import FEATURE_SET, FEATURE_SETS, options_of
+from kikimimi.domain.reading.window import Window, dialogue_turn, read_window
 
 WEIGHTS_VERSION = 1  # the layout of the weights file; FEATURE_SET names what its features mean
+
+# Where the dialogue turn applies, it overrides the weights' choice of the author's own line (an IRC habit)
+# and of another person's line unless the weights are more than twice as sure of that one.
+TURN_ODDS = 0.5
+
+Options = list[tuple[str | None, list[str]]]  # each option (None: opens a conversation) and its features
 
 
 @dataclass(frozen=True)
@@ -30,6 +43,12 @@ class Link:
     reply_to: str | None
     confidence: float  # the model's probability for reply_to; 1.0 when certain
     certain: bool  # Discord or the text said so: a reply reference, a mention, an address by name
+    # Certain, or read where people address each other by name: there a learned link alone may close a
+    # question (elsewhere what the line says must, `answer_turns`).
+    names_people: bool = True
+
+
+Explained = tuple[Link, Options]  # a link and the options it chose among
 
 
 class LinkWeightsInvalid(ValueError):
@@ -61,9 +80,10 @@ class LinkWeights:
         if version != WEIGHTS_VERSION:
             raise LinkWeightsInvalid(f"version: expected {WEIGHTS_VERSION}, got {version!r}")
         feature_set = data.get("feature_set")
-        if feature_set != FEATURE_SET:
+        if feature_set not in FEATURE_SETS:
+            reads = " or ".join(map(repr, FEATURE_SETS))
             raise LinkWeightsInvalid(
-                f"feature_set: trained for {feature_set!r}, this code reads {FEATURE_SET!r} "
+                f"feature_set: trained for {feature_set!r}, this code reads {reads} "
                 "(retrain: kikimimi train-links)"
             )
         window = data.get("window")
@@ -106,8 +126,11 @@ def _softmax(scores: Sequence[float]) -> list[float]:
 class ReplyReader:
     """Reads which earlier message each message of one channel responds to."""
 
-    def __init__(self, weights: LinkWeights, window: int = 40) -> None:
-        self.weights = weights
+    def __init__(
+        self, weights: LinkWeights, window: int = 40, *, unaddressed: LinkWeights | None = None
+    ) -> None:
+        self.weights = weights  # for rooms whose people address each other by name (all rooms, alone)
+        self.unaddressed = unaddressed  # for rooms where nobody does
         self.window = window
 
     def links(self, messages: Sequence[Message], names: Sequence[str] = ()) -> list[Link]:
@@ -118,17 +141,27 @@ class ReplyReader:
 
     def stream(self, messages: Sequence[Message], names: Sequence[str] = ()) -> Iterator[Link]:
         """The links of `links`, one message at a time: each reads the links found before it."""
+        for link, _ in self._read(messages, names, explain=False):
+            yield link
+
+    def explain(self, messages: Sequence[Message], names: Sequence[str] = ()) -> Iterator[Explained]:
+        """The links of `stream` as the weights alone choose them, each with the options it chose among
+        and their features (what `kikimimi train-links` learns from: the lines before it read as the
+        reader read them)."""
+        return self._read(messages, names, explain=True)
+
+    def _read(self, messages: Sequence[Message], names: Sequence[str], explain: bool) -> Iterator[Explained]:
         chat = [m for m in messages if m.is_chat]
         lines: list[Line] = []
         parents: dict[str, str | None] = {}
         for m in messages:
             if not m.is_chat:
-                yield Link(m.id, None, 1.0, True)
+                yield Link(m.id, None, 1.0, True), []
                 continue
             lines.append(place_one(chat, len(lines), names, self.window))
-            link = self._link(lines, len(lines) - 1, parents)
+            link, opts = self._link(lines, len(lines) - 1, parents, turns=not explain)
             parents[m.id] = link.reply_to
-            yield link
+            yield link, opts if explain else []
 
     def candidates(
         self, message: Message, earlier: Sequence[Message], names: Sequence[str] = ()
@@ -138,33 +171,50 @@ class ReplyReader:
         lines = place([*chat, message], names, self.window)
         parents: dict[str, str | None] = {}
         for at in range(len(chat)):  # the window's own links, as `links` reads them
-            parents[chat[at].id] = self._link(lines, at, parents).reply_to
-        ranked = self._ranked(lines, len(lines) - 1, parents)
+            parents[chat[at].id] = self._link(lines, at, parents)[0].reply_to
+        win = read_window(lines, len(lines) - 1, self.window, parents)
+        ranked, _ = self._ranked(win)
         return sorted(ranked, key=lambda pair: -pair[1])
 
-    def _ranked(
-        self, lines: Sequence[Line], at: int, parents: Mapping[str, str | None]
-    ) -> list[tuple[str | None, float]]:
-        """Every option with its softmax probability, in `options` order (stable for ties)."""
-        opts = options(lines, at, self.window, parents)
-        probs = _softmax([self.weights.score(features) for _, features in opts])
-        return [(option, p) for (option, _), p in zip(opts, probs, strict=True)]
+    def _table(self, win: Window) -> LinkWeights:
+        """The weights that read this room: by whether its people address each other by name."""
+        return self.weights if self.unaddressed is None or win.names_people else self.unaddressed
 
-    def _link(self, lines: Sequence[Line], at: int, parents: Mapping[str, str | None]) -> Link:
+    def _ranked(self, win: Window) -> tuple[list[tuple[str | None, float]], Options]:
+        """Every option with its softmax probability, in `options` order (stable for ties), and the
+        options with their features."""
+        weights = self._table(win)
+        opts = options_of(win, weights.feature_set)
+        probs = _softmax([weights.score(features) for _, features in opts])
+        return [(option, p) for (option, _), p in zip(opts, probs, strict=True)], opts
+
+    def _link(
+        self, lines: Sequence[Line], at: int, parents: Mapping[str, str | None], *, turns: bool = True
+    ) -> tuple[Link, Options]:
+        """The link of lines[at] and the options the weights chose among (none when it was certain)."""
         line = lines[at]
         m = line.message
         if m.reply_to_id:
-            return Link(m.id, m.reply_to_id, 1.0, True)
+            return Link(m.id, m.reply_to_id, 1.0, True), []
         earlier = lines[max(0, at - self.window) : at]
         if line.to_bot:
             own = next((e.message.id for e in reversed(earlier) if e.message.is_self), None)
             if own is not None:
-                return Link(m.id, own, 1.0, True)
-        choice, p = max(self._ranked(lines, at, parents), key=lambda pair: pair[1])
+                return Link(m.id, own, 1.0, True), []
+        win = read_window(lines, at, self.window, parents)
+        ranked, opts = self._ranked(win)
+        choice, p = max(ranked, key=lambda pair: pair[1])
+        named = self._table(win) is self.weights
+        turn = dialogue_turn(win) if turns and not named and choice is not None else None
+        if turn is not None and turn != choice:
+            mine = any(e.message.id == choice and e.message.author_id == m.author_id for e in earlier)
+            chance = dict(ranked).get(turn, 0.0)
+            if mine or chance >= TURN_ODDS * p:
+                return Link(m.id, turn, chance, False, named), opts
         # The text names whom it is for (a mention, `nick:`, 〜さん): certain when the weights pick one of
         # their lines. They may read it as going on with the author's own line, or as answering a bot
         # command that quoted the name: then the weights' choice stands, unsure.
         author = next((e.message.author_id for e in earlier if e.message.id == choice), None)
         if line.to is not None and author == line.to:
-            return Link(m.id, choice, 1.0, True)
-        return Link(m.id, choice, p, False)
+            return Link(m.id, choice, 1.0, True), opts
+        return Link(m.id, choice, p, False, named), opts

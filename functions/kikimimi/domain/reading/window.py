@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from kikimimi.domain.reading.addressing import Line, stem
 from kikimimi.domain.rule_terms import norm
@@ -39,6 +40,71 @@ def count(n: int, top: int = 2) -> str:
     return str(n) if n < top else f"{top}+"
 
 
+def pace_of(seconds: float, pace: float) -> str:
+    """A time in multiples of the room's typical gap between lines (a quiet room's minute is a busy
+    room's hour; IRC's minute resolution reads as 0 in a busy room)."""
+    ratio = seconds / pace
+    for top, name in ((0.5, "r0"), (1.5, "r1"), (3, "r2"), (6, "r3"), (12, "r4")):
+        if ratio < top:
+            return name
+    return "r5"
+
+
+ROOM_LINES = 20  # how far back the room's habits are read
+TURN_LINES = 10  # how far back "who spoke recently" is read
+
+
+def _room(earlier: Sequence[Line]) -> str:
+    """How addressed the room is: the share of its recent lines that address or mention someone. A room
+    that addresses people by name says so when it replies; a room that does not (Discord, most chats)
+    replies by turn-taking and content, and the weights read each differently."""
+    recent = earlier[-ROOM_LINES:]
+    if len(recent) < 3:
+        return "new"
+    share = sum(1 for e in recent if _addresses(e)) / len(recent)
+    if share == 0:
+        return "0"
+    return "lo" if share < 0.15 else ("mid" if share < 0.35 else "hi")
+
+
+CONV_LINES = 8  # how far back the room's conversations are counted
+
+
+def _convs(earlier: Sequence[Line], root: Mapping[str, str], parents: Mapping[str, str | None] | None) -> str:
+    """How many conversations run in the room's last lines, as the links read so far join them: one
+    (each line answers the talk before it: a thread, a quiet room, a dialogue) or several interleaved
+    (a busy channel), where a line may answer someone far back and a second line goes on with one's own."""
+    if parents is None:
+        return "?"
+    recent = earlier[-CONV_LINES:]
+    if len(recent) < 3:
+        return "new"
+    return count(len({root.get(e.message.id, e.message.id) for e in recent}), 3)
+
+
+def _addresses(line: Line) -> bool:
+    p = line.profile
+    return line.to is not None or line.to_bot or p.lead is not None or bool(p.mentions)
+
+
+def _names_people(earlier: Sequence[Line]) -> bool:
+    """Do the room's people address each other by name: one of its last lines addresses or mentions
+    someone in it (an IRC channel's `nick:`, a Discord mention)? A leading `word,` that names nobody
+    present ("perfect, thanks", "https://…") is no address here, though `room` counts it as one."""
+    recent = earlier[-ROOM_LINES:]
+    return len(recent) >= 3 and any(e.to is not None or e.to_bot or e.profile.mentions for e in recent)
+
+
+def _pace(lines: Sequence[Line]) -> float:
+    """The room's typical seconds between lines: the mean gap of its last lines, at least one second
+    (half a minute when it has too few lines to tell)."""
+    recent = lines[-TURN_LINES:]
+    if len(recent) < 2:
+        return 30.0
+    span = (recent[-1].message.created_at - recent[0].message.created_at).total_seconds()
+    return max(span / (len(recent) - 1), 1.0)
+
+
 @dataclass(frozen=True, slots=True)
 class Window:
     """lines[at] and what its window says about it, read once for all its options."""
@@ -62,6 +128,14 @@ class Window:
     my_last_parent: str | None  # what that line was linked to
     root: dict[str, str]  # each line's conversation: the earliest line its links lead back to
     my_conv: str | None  # the conversation of the author's last line
+    room: str  # how addressed the room is (`_room`)
+    names_people: bool  # its people address each other by name (`_names_people`): which weights read it
+    convs: str  # how many conversations the links read so far find among the last lines (`_convs`)
+    speakers: str  # how many people spoke in the last lines
+    pace: float  # the room's typical seconds between lines
+    my_last_at: int | None  # where the author's own last line stands in `earlier`
+    linked: Counter[frozenset[str]]  # for each two people, the links read so far from one to the other
+    adjacent: Counter[str]  # for each person, their lines right before or after one of the author's
 
     @property
     def me(self) -> str:
@@ -79,8 +153,12 @@ def read_window(
     overlaps = [len(p.words & e.profile.words) for e in earlier]
     best = max(overlaps, default=0)
     continues = bool(_CONTINUES.match(norm(m.content)))
-    my_last = next((e for e in reversed(earlier) if e.message.author_id == me), None)
+    my_last_at = next(
+        (j for j in range(len(earlier) - 1, -1, -1) if earlier[j].message.author_id == me), None
+    )
+    my_last = earlier[my_last_at] if my_last_at is not None else None
     root = _roots(earlier, parents)
+    speakers = len({e.message.author_id for e in earlier[-TURN_LINES:]} - {me})
     return Window(
         line=line,
         earlier=earlier,
@@ -104,7 +182,26 @@ def read_window(
         else None,
         root=root,
         my_conv=root.get(my_last.message.id) if my_last is not None else None,
+        room=_room(earlier),
+        names_people=_names_people(earlier),
+        convs=_convs(earlier, root, parents),
+        speakers=count(speakers, 4),
+        pace=_pace(earlier),
+        my_last_at=my_last_at,
+        linked=_linked(earlier, parents),
+        adjacent=_adjacent(me, earlier),
     )
+
+
+def dialogue_turn(win: Window) -> str | None:
+    """The latest line by someone else when the room's last lines read as one conversation and nobody
+    addresses anyone (a dialogue, a quiet Discord channel): there a line that names nobody takes its turn
+    after it, as Molweni's annotators read whole dialogues. The weights, learned from busy IRC channels
+    where a second line in a row goes on with one's own, cannot tell that room apart on their own."""
+    line = win.line
+    if win.convs != "1" or win.room != "0" or line.to is not None or line.to_bot or line.named:
+        return None
+    return next((e.message.id for e in reversed(win.earlier) if e.message.author_id != win.me), None)
 
 
 def _since_mine(me: str, earlier: Sequence[Line]) -> Counter[str]:
@@ -147,6 +244,29 @@ def _message_kind(line: Line, continues: bool) -> str:
     return "".join(ch for ch, on in flags if on)
 
 
+def _adjacent(me: str, earlier: Sequence[Line]) -> Counter[str]:
+    """Whose lines came right before or after the author's own: who takes turns with them, named or not."""
+    turns: Counter[str] = Counter()
+    for before, after in pairwise(earlier):
+        a, b = before.message.author_id, after.message.author_id
+        if a != b and me in (a, b):
+            turns[b if a == me else a] += 1
+    return turns
+
+
+def _linked(earlier: Sequence[Line], parents: Mapping[str, str | None] | None) -> Counter[frozenset[str]]:
+    """Who has been answering whom, by the links read so far (a room that names nobody still talks)."""
+    pairs: Counter[frozenset[str]] = Counter()
+    if parents is None:
+        return pairs
+    author = {e.message.id: e.message.author_id for e in earlier}
+    for e in earlier:
+        up = author.get(parents.get(e.message.id) or "")
+        if up is not None and up != e.message.author_id:
+            pairs[frozenset((e.message.author_id, up))] += 1
+    return pairs
+
+
 def _roots(earlier: Sequence[Line], parents: Mapping[str, str | None] | None) -> dict[str, str]:
     """Each line's conversation: the earliest line its links lead back to (none without links)."""
     root: dict[str, str] = {}
@@ -168,6 +288,7 @@ class Candidate:
     back: int  # lines back from the message
     d: str  # `back` in buckets
     t: str  # the time between it and the message, in buckets
+    r: str  # … in multiples of the room's typical gap
     nth: int  # its author's lines after it
     mine_between: int  # the message author's lines after it
     others: int  # other people who spoke after it
@@ -177,6 +298,8 @@ class Candidate:
     to_other: bool  # it talks to someone other than the message's author
     conv: str | None  # its conversation (when the links so far are known)
     latest: bool  # the newest line of its conversation
+    rel: str  # the relation in letters (s mine, a addressed, m named, t to me, p partner, q asks, l last,
+    # o to another)
 
 
 @dataclass(slots=True)
@@ -199,22 +322,37 @@ def candidate(win: Window, j: int, seen: Seen) -> Candidate:
     c = win.earlier[j]
     who, me = c.message.author_id, win.me
     back = len(win.earlier) - j
+    age = (win.line.message.created_at - c.message.created_at).total_seconds()
     conv = win.root[c.message.id] if win.parents is not None else None
+    mine, addr = who == me, win.line.to == who or (win.line.to_bot and c.message.is_self)
+    to_other = c.talks_to is not None and c.talks_to != me
+    flags = (
+        ("s", mine),
+        ("a", addr),
+        ("m", who in win.line.named),
+        ("t", c.talks_to == me),
+        ("p", who == win.partner),
+        ("q", c.profile.asks),
+        ("l", seen.authors[who] == 0),
+        ("o", to_other),
+    )
     return Candidate(
         j=j,
         line=c,
         who=who,
-        mine=who == me,
+        mine=mine,
         back=back,
         d=distance(back),
-        t=gap((win.line.message.created_at - c.message.created_at).total_seconds()),
+        t=gap(age),
+        r=pace_of(age, win.pace),
         nth=seen.authors[who],
         mine_between=seen.authors[me],
         others=len(seen.authors.keys() - {who, me}),
         answered_me=seen.addressed[me],
         answered=seen.addressed[who],
-        addr=win.line.to == who or (win.line.to_bot and c.message.is_self),
-        to_other=c.talks_to is not None and c.talks_to != me,
+        addr=addr,
+        to_other=to_other,
         conv=conv,
         latest=conv is not None and conv not in seen.convs,
+        rel="".join(ch for ch, on in flags if on),
     )
