@@ -296,6 +296,16 @@ def _links(*pairs: tuple[str, str | None, float], names_people: bool = True) -> 
     return [Link(mid, to, p, False, names_people) for mid, to, p in pairs]
 
 
+def _slow_room(greeting: str, back: str) -> list[Message]:
+    """Two greetings ten and five minutes before a question, and an answer four minutes after it."""
+    return [
+        msg("p", "carol", greeting, -600),
+        msg("r", "dave", back, -300),
+        msg("q", "alice", "has anyone tried the new API yet?", 0),
+        msg("a", "bob", "yes, works fine for me", 240),
+    ]
+
+
 ANSWERED: list[tuple[str, list[Message], list[Link], dict[str, Answer]]] = [
     (
         "another person's answer",
@@ -425,23 +435,13 @@ ANSWERED: list[tuple[str, list[Message], list[Link], dict[str, Answer]]] = [
     ),
     (
         "in a slow room where nobody names anyone, the next line minutes later is the next turn",
-        [
-            msg("p", "carol", "morning all", -600),
-            msg("r", "dave", "morning", -300),
-            msg("q", "alice", "has anyone tried the new API yet?", 0),
-            msg("a", "bob", "yes, works fine for me", 240),
-        ],
+        _slow_room("morning all", "morning"),
         _links(("p", None, 0.9), ("r", "p", 0.9), ("q", None, 0.9), ("a", "q", 0.3), names_people=False),
         {"q": Answer("q", "a", 0.3, "bob answered it (the next turn)")},
     ),
     (
         "… but not where people name each other (a late answer names its asker)",
-        [
-            msg("p", "carol", "dave: morning", -600),
-            msg("r", "dave", "carol: morning", -300),
-            msg("q", "alice", "has anyone tried the new API yet?", 0),
-            msg("a", "bob", "yes, works fine for me", 240),
-        ],
+        _slow_room("dave: morning", "carol: morning"),
         _links(("p", None, 0.9), ("r", "p", 0.9), ("q", None, 0.9), ("a", "q", 0.3)),
         {},
     ),
