@@ -24,8 +24,9 @@ from kikimimi.settings import Settings, SettingsError
 from kikimimi_dev.tools.commands_cli import add_commands_parser
 from kikimimi_dev.tools.discord_import import add_import_parser
 from kikimimi_dev.tools.errors import UsageError, explain
+from kikimimi_dev.tools.links_cli import add_links_parsers
 from kikimimi_dev.tools.memory_report import add_memory_parser
-from kikimimi_dev.tools.options import add_common, add_config, positive, require_llm, settings_from
+from kikimimi_dev.tools.options import add_common, positive, require_llm, settings_from
 from kikimimi_dev.tools.settings_doc import add_settings_parser
 from kikimimi_dev.tools.timeline import add_timeline_parser
 
@@ -109,25 +110,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     require_llm(settings)
     return run_eval_command(args, settings)
-
-
-def cmd_links(args: argparse.Namespace) -> int:
-    from kikimimi_dev.tools.links_cli import run_links_command
-
-    return run_links_command(args, settings_from(args))
-
-
-def cmd_train_links(args: argparse.Namespace) -> int:
-    from kikimimi_dev.tools.errors import missing_data_hint
-    from kikimimi_dev.tools.links_train import DEFAULT_DATA, run_train_command
-
-    if not args.data and not DEFAULT_DATA.is_dir():  # a clone: the annotated logs are not in it
-        hint = missing_data_hint(str(DEFAULT_DATA))
-        raise UsageError(
-            f"no annotated logs at {DEFAULT_DATA} (the default of --data){hint}; "
-            "train-links reads train_transcript.jsonl and train_links.jsonl from --data DIR"
-        )
-    return run_train_command(args)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -232,8 +214,7 @@ def parser() -> argparse.ArgumentParser:
     add_import_parser(sub)
     add_timeline_parser(sub)
     _add_eval(sub)
-    _add_links(sub)
-    _add_train_links(sub)
+    add_links_parsers(sub)
     add_memory_parser(sub)
     add_settings_parser(sub)
     add_commands_parser(sub)
@@ -304,80 +285,6 @@ def _add_eval(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object")
     add_common(p)
     p.set_defaults(run=cmd_eval)
-
-
-def _add_links(sub: Any) -> None:
-    """links: the reply reader over a transcript."""
-    p = _command(
-        sub,
-        "links",
-        "show which earlier message each message of a transcript replies to",
-        "Read a transcript with the reply reader: for each message the earlier one it responds to (or that "
-        "it opens a conversation), how sure the reader is, and the questions it answers.",
-    )
-    p.add_argument(
-        "transcript", metavar="TRANSCRIPT", help="a JSONL transcript (the `kikimimi replay` format)"
-    )
-    p.add_argument(
-        "--json", action="store_true", help='one {"id", "reply_to", "confidence", "answers"} a line'
-    )
-    p.add_argument("--bot-name", metavar="NAME", help="the bot's name in the transcript (default: BOT_NAME)")
-    p.add_argument(
-        "--weights",
-        metavar="FILE",
-        help="other weights for rooms whose people address each other by name (default: the packaged ones)",
-    )
-    p.add_argument(
-        "--unaddressed-weights",
-        metavar="FILE",
-        help="other weights for rooms where nobody does (default: the packaged ones)",
-    )
-    p.add_argument(
-        "--strip-addresses",
-        action="store_true",
-        help="first remove each line's leading `nick:` / `nick,` naming someone in the channel (read IRC as "
-        "Discord people write)",
-    )
-    add_config(p)
-    p.set_defaults(run=cmd_links)
-
-
-def _add_train_links(sub: Any) -> None:
-    """train-links: the reply reader's weights, fitted."""
-    p = _command(
-        sub,
-        "train-links",
-        "train the reply reader's weights on the annotated IRC logs (scikit-learn)",
-        "Fit the reply reader's two tables of weights (rooms whose people address each other by name, rooms "
-        "where nobody does) on the annotated Ubuntu IRC logs, score them on held-out logs and write the "
-        "JSON weights files. Needs the train extra (scikit-learn).",
-    )
-    p.add_argument(
-        "--data",
-        metavar="DIR",
-        help="the annotated logs (default: ../shared/eval/links beside the repository)",
-    )
-    p.add_argument(
-        "--table",
-        choices=("named", "unaddressed", "both"),
-        default="both",
-        help="which weights: for rooms whose people address each other by name, for rooms where nobody "
-        "does, or both (default)",
-    )
-    p.add_argument(
-        "--out",
-        metavar="FILE",
-        help="where to write one --table (default: its packaged file, reply_links.json or "
-        "reply_links_unaddressed.json)",
-    )
-    p.add_argument(
-        "--holdout",
-        type=int,
-        default=30,
-        metavar="N",
-        help="logs held out to score on before the final fit (default 30; 0: none)",
-    )
-    p.set_defaults(run=cmd_train_links)
 
 
 def _add_bench(sub: Any) -> None:

@@ -1,14 +1,16 @@
-"""`kikimimi links`: the reply reader on a transcript: what each message replies to, and what it answers."""
+"""`kikimimi links` and `kikimimi train-links`: the reply reader on a transcript (what each message
+replies to, and what it answers), and the command that fits its weights (links_train.py)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from kikimimi.adapters.link_weights import LinkWeightsError, load_reader
 from kikimimi.domain.model import ChannelKey, Message
@@ -16,7 +18,8 @@ from kikimimi.domain.question_answers import Answer, answers
 from kikimimi.domain.reading import Link, ReplyReader
 from kikimimi.settings import Settings
 from kikimimi_dev.tools.address_strip import strip_addresses
-from kikimimi_dev.tools.errors import UsageError
+from kikimimi_dev.tools.errors import UsageError, missing_data_hint
+from kikimimi_dev.tools.options import add_config, settings_from
 from kikimimi_dev.tools.transcript import (
     SELF_ID,
     DeleteLine,
@@ -144,3 +147,100 @@ def run_links_command(args: argparse.Namespace, settings: Settings) -> int:
     else:
         write_text(result, sys.stdout)
     return 0
+
+
+def _run_links(args: argparse.Namespace) -> int:
+    return run_links_command(args, settings_from(args))
+
+
+def _run_train_links(args: argparse.Namespace) -> int:
+    from kikimimi_dev.tools.links_train import DEFAULT_DATA, run_train_command  # scikit-learn, when it fits
+
+    if not args.data and not DEFAULT_DATA.is_dir():  # a clone: the annotated logs are not in it
+        hint = missing_data_hint(str(DEFAULT_DATA))
+        raise UsageError(
+            f"no annotated logs at {DEFAULT_DATA} (the default of --data){hint}; "
+            "train-links reads train_transcript.jsonl and train_links.jsonl from --data DIR"
+        )
+    return run_train_command(args)
+
+
+def _command(sub: Any, name: str, help: str, description: str) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=help, description=textwrap.fill(description, 100)
+    )
+    return parser
+
+
+def add_links_parsers(sub: Any) -> None:
+    """The `links` and `train-links` subcommands."""
+    p = _command(
+        sub,
+        "links",
+        "show which earlier message each message of a transcript replies to",
+        "Read a transcript with the reply reader: for each message the earlier one it responds to (or that "
+        "it opens a conversation), how sure the reader is, and the questions it answers.",
+    )
+    p.add_argument(
+        "transcript", metavar="TRANSCRIPT", help="a JSONL transcript (the `kikimimi replay` format)"
+    )
+    p.add_argument(
+        "--json", action="store_true", help='one {"id", "reply_to", "confidence", "answers"} a line'
+    )
+    p.add_argument("--bot-name", metavar="NAME", help="the bot's name in the transcript (default: BOT_NAME)")
+    p.add_argument(
+        "--weights",
+        metavar="FILE",
+        help="other weights for rooms whose people address each other by name (default: the packaged ones)",
+    )
+    p.add_argument(
+        "--unaddressed-weights",
+        metavar="FILE",
+        help="other weights for rooms where nobody does (default: the packaged ones)",
+    )
+    p.add_argument(
+        "--strip-addresses",
+        action="store_true",
+        help="first remove each line's leading `nick:` / `nick,` naming someone in the channel (read IRC as "
+        "Discord people write)",
+    )
+    add_config(p)
+    p.set_defaults(run=_run_links)
+    _add_train_links(sub)
+
+
+def _add_train_links(sub: Any) -> None:
+    p = _command(
+        sub,
+        "train-links",
+        "train the reply reader's weights on the annotated IRC logs (scikit-learn)",
+        "Fit the reply reader's two tables of weights (rooms whose people address each other by name, rooms "
+        "where nobody does) on the annotated Ubuntu IRC logs, score them on held-out logs and write the "
+        "JSON weights files. Needs the train extra (scikit-learn).",
+    )
+    p.add_argument(
+        "--data",
+        metavar="DIR",
+        help="the annotated logs (default: ../shared/eval/links beside the repository)",
+    )
+    p.add_argument(
+        "--table",
+        choices=("named", "unaddressed", "both"),
+        default="both",
+        help="which weights: for rooms whose people address each other by name, for rooms where nobody "
+        "does, or both (default)",
+    )
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="where to write one --table (default: its packaged file, reply_links.json or "
+        "reply_links_unaddressed.json)",
+    )
+    p.add_argument(
+        "--holdout",
+        type=int,
+        default=30,
+        metavar="N",
+        help="logs held out to score on before the final fit (default 30; 0: none)",
+    )
+    p.set_defaults(run=_run_train_links)
