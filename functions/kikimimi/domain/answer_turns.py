@@ -109,11 +109,14 @@ _INVITES = re.compile(
 )
 
 
-def _takes_up(asked: str, text: str, level: int, common: frozenset[str] = frozenset()) -> bool:
+def _takes_up(
+    asked: str, text: str, level: int, common: frozenset[str] = frozenset(), *, late: bool = False
+) -> bool:
     """Does this line read as a reply to the question (not a new topic) at this `level`: sharing a content
     word with it, a content shape (a version to "which version", "check the pinned message"); at SHAPE
-    also a bare yes/no (まだ, そうだよ, "same here") or agreement to a proposal; at LOOSE also a short line,
-    a fragment, someone volunteering, an answer's form."""
+    also a bare yes/no (まだ, そうだよ, "same here") or agreement to a proposal; at LOOSE also a short line
+    (not when it comes minutes later, `late`: "heading to lunch"), a fragment, someone volunteering, an
+    answer's form."""
     if laughs(text) or steps_away(text) or profile(text).kind == "hi":  # "lol classic", "brb": not answers
         return False
     if _on_its_words(asked, text, common, level) or answer_shaped(asked, text, bare=level < WORDS):
@@ -128,7 +131,7 @@ def _takes_up(asked: str, text: str, level: int, common: frozenset[str] = frozen
     if line.answer:
         return True
     low = norm(text)
-    if len(low.split()) <= 3 if low.isascii() else len(low) <= 8:
+    if not late and (len(low.split()) <= 3 if low.isascii() else len(low) <= 8):
         return True
     return bool(_FRAGMENT.match(low) or (_VOLUNTEER.match(low) and _INVITES.search(norm(asked))))
 
@@ -210,13 +213,16 @@ def _next_turn(
     """A line by someone else soon after a question answers it by what it says ("20, since the upgrade",
     "yeah, same here", 「それでいこう」, 「まだ」), in a room of any size, unless it is a question back,
     aimed at someone else (a reply, an address or a name, the bot), or carries on another thread."""
-    if (m.created_at - question.created_at).total_seconds() > _turn_window(around):
+    after = (m.created_at - question.created_at).total_seconds()
+    if after > _turn_window(around):
         return False
     if (
         asks_back(m.content)
         or _SHIFT.match(norm(m.content))
         or _elsewhere(m, question, around)
-        or not _takes_up(question.content, m.content, level, _common_words(around))
+        or not _takes_up(
+            question.content, m.content, level, _common_words(around), late=after > NEXT_TURN_SECONDS
+        )
     ):
         return False
     return not _other_thread(question, m, link, thread, since, around, level > LOOSE, follows)
