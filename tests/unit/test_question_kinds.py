@@ -7,7 +7,9 @@ import pytest
 from kikimimi.domain.question_kinds import (
     agrees,
     answer_shaped,
+    calls_only,
     for_the_bot,
+    grateful,
     kind_of,
     laughs,
     shrugs,
@@ -102,6 +104,38 @@ def test_laughter_is_not_an_answer_unless_it_says_one(text: str, laughing: bool)
 )
 def test_stepping_away_is_not_an_answer(text: str, away: bool) -> None:
     assert steps_away(text) is away
+
+
+@pytest.mark.parametrize(
+    ("text", "thanks"),
+    [
+        ("thanks!", True),
+        ("bob: you've been more helpful than google", True),
+        ("cheers mate, saved my day", True),
+        ("助かった〜ありがとう", True),
+        ("thanks, does that work on 22.04?", False),  # a question of its own
+        ("try the helper script", False),
+    ],
+)
+def test_gratitude(text: str, thanks: bool) -> None:
+    assert grateful(text) is thanks
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "call"),
+    [
+        ("actionparsnip", "ActionParsnip", True),
+        ("hey bob?", "bob", True),
+        ("|Long|", "|Long|", True),
+        ("<@42>", "bob", True),
+        ("ゆうさーん", "ゆう", True),
+        ("bob: try sudo", "bob", False),  # says something
+        ("bob", "alice", False),  # someone else's name
+        ("hey", "bob", False),  # nobody called
+    ],
+)
+def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
+    assert calls_only(text, name) is call
 
 
 @pytest.mark.parametrize(

@@ -118,6 +118,22 @@ def test_answer_of(later: list[Message], answered: str | None) -> None:
         assert settled.by in {m.id for m in later}
 
 
+@pytest.mark.parametrize(
+    ("later", "answered"),
+    [
+        # A bare call for the asker's attention says nothing yet; what follows it may.
+        ([msg("x", "bob", "carol", 30)], None),
+        ([msg("x", "bob", "carol?", 30), msg("y", "bob", "carol: LOG_LEVEL", 40)], "bob answered the asker"),
+        # Thanks to the asker (for help they gave elsewhere) answers none of their questions.
+        ([msg("x", "bob", "carol: you've been so helpful, thanks!", 30)], None),
+        ([msg("x", "bob", "carol: thanks! and set LOG_LEVEL=debug", 30)], "bob answered the asker"),
+    ],
+)
+def test_calls_and_thanks_to_the_asker_do_not_answer(later: list[Message], answered: str | None) -> None:
+    settled = answer_of(Q, later, {m.id: Link(m.id, "q", 1.0, True) for m in later}, sure=0.5)
+    assert (settled.reason if settled else None) == answered
+
+
 def link(mid: str, parent: str | None, confidence: float) -> Link:
     return Link(id=mid, reply_to=parent, confidence=confidence, certain=False)
 

@@ -149,6 +149,34 @@ CASES = {
         trigger=2,
         watch=True,
     ),
+    # In a busy room two others' goodbye to each other does not end the asker's question…
+    "others_farewell_in_a_busy_room_leaves_a_question_open": Case(
+        [
+            msg("a1", "alice", "the deploy finished", 300),
+            msg("a2", "bob", "nice, logs look clean", 250),
+            msg("t", "carol", "how do I change the log level?", 120),
+            msg("t2", "carol", "the env var or the flag", 110),
+            msg("a3", "dave", "is the wiki down?", 90),
+            msg("a4", "alice", "bob: ugh, I have to run, see ya soon", 70),
+            msg("a5", "bob", "alice: see ya, good luck with the move", 60),
+        ],
+        {"question", "unanswered_question"},
+        trigger=2,
+        watch=True,
+    ),
+    # … where in a small room winding down together, it does.
+    "a_small_room_saying_goodbye_ends_the_question": Case(
+        [
+            msg("a1", "alice", "the deploy finished", 300),
+            msg("t", "carol", "how do I change the log level?", 120),
+            msg("t2", "carol", "the env var or the flag", 110),
+            msg("a4", "alice", "ok I'm off, see ya", 70),
+            msg("a5", "carol", "see ya", 60),
+        ],
+        {"question", "unanswered_question", "closing", "two_people"},
+        trigger=1,
+        watch=True,
+    ),
     # A question that merely ends a burst is not "unanswered": its watch gives people their chance.
     "question_ending_a_burst_is_not_unanswered": Case(
         [

@@ -11,7 +11,9 @@ from kikimimi.domain.rule_terms import norm
 __all__ = [
     "agrees",
     "answer_shaped",
+    "calls_only",
     "for_the_bot",
+    "grateful",
     "invites",
     "kind_of",
     "laughs",
@@ -223,6 +225,42 @@ _AWAY = re.compile(
 def steps_away(text: str) -> bool:
     """Someone says they are stepping away ("brb, coffee", "same, back in ten", 「離席します」)."""
     return bool(_AWAY.match(_text(text)))
+
+
+# Gratitude or praise for help given ("thanks!", "you've been more helpful than google", 「助かった！」): said
+# even to the asker (who helped someone else), it answers none of their questions.
+_GRATEFUL = re.compile(
+    r"\b(?:thanks|thank (?:you|u)|thx|tysm|cheers|appreciated?|life ?saver|you rock"
+    r"|you(?:'ve| have| were| are|'re)? (?:been )?(?:so |very |really |super |more |most |the most )?helpful"
+    r"|saved my (?:life|day|bacon|butt)|you(?:'re| are) (?:the best|awesome|a star|a legend|a hero))\b"
+    r"|ありがと|有難う|助かった|助かりました|助かる|感謝"
+)
+
+
+def grateful(text: str) -> bool:
+    """Thanks or praise for help ("thx!", "you've been so helpful", 「助かった」), not a question."""
+    low = _text(text)
+    return bool(_GRATEFUL.search(low)) and "?" not in low and "？" not in low
+
+
+# What may stand beside a name in a bare call for someone's attention: "hey bob", "bob?", 「ゆうさーん」.
+_CALL_WORDS = frozenset(
+    {"hey", "hi", "hello", "yo", "oi", "ping", "psst", "さん", "くん", "ちゃん", "ねえ", "ねぇ", "おーい"}
+)
+
+
+def calls_only(text: str, name: str) -> bool:
+    """Is the line only a call for someone's attention: their name or mention, with at most "hey" (said
+    before what one has to say, it says nothing yet)?"""
+    bare = re.sub(r"[\W_]+", "", _text(name))
+    low = re.sub(r"<@!?\d+>", " ", _text(text)).replace("ー", "").replace("〜", "")
+    called = "<@" in text
+    for word in re.findall(r"\w+", low):
+        if bare and word.startswith(bare) and (word == bare or word[len(bare) :] in _CALL_WORDS):
+            called = True
+        elif word not in _CALL_WORDS:
+            return False
+    return called
 
 
 def laughs(text: str) -> bool:

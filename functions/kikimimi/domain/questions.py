@@ -11,8 +11,9 @@ from itertools import pairwise
 from kikimimi.domain.answer_turns import asks_back, for_another, turn_answers
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, between_two, is_open_question, participants_of
-from kikimimi.domain.question_kinds import for_the_bot, kind_of, shrugs
+from kikimimi.domain.question_kinds import calls_only, for_the_bot, grateful, kind_of, shrugs
 from kikimimi.domain.reading import Link
+from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, norm
 
 __all__ = [
@@ -64,6 +65,18 @@ def _addresses(message: Message, person: Message) -> bool:
     if nick and _bare(nick.group(1)) and _bare(nick.group(1)) == _bare(person.author_name):
         return True
     return directed_to(message, {norm(person.author_name): person.author_name}) is not None
+
+
+# A clause that goes on past the thanks to say something ("thanks! and set LOG_LEVEL", 「ありがとう、あと…」).
+_GOES_ON = re.compile(
+    r"[,.!;:、。！]\s*(?:and|but|also|btw|now|then|try|use|set|run|install|check|see|あと|それと|ちなみに)"
+)
+
+
+def _thanks_only(text: str) -> bool:
+    """Thanks or praise ("you've been so helpful!") that brings nothing of its own (an answer, a link)."""
+    line = profile(text)
+    return grateful(text) and not (line.answer or line.code or line.url or _GOES_ON.search(norm(text)))
 
 
 def _bare(name: str) -> str:
@@ -237,6 +250,8 @@ class _Watch:
         question = self.question
         if m.reply_to_id == question.id:
             return Settled(f"{m.author_name} replied to it", m.id)
+        if calls_only(m.content, question.author_name) or _thanks_only(m.content):
+            return None  # "bob?" before what they have to say, or thanks for help given: nothing of it yet
         if _addresses(m, question) and self._about_it(link):
             return Settled(f"{m.author_name} answered the asker", m.id)
         if not self.inferred or for_another(m, question, self.later) or shrugs(m.content):
