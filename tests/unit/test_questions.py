@@ -222,6 +222,17 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
             "誰か知ってる？",
             False,
         ),
+        # A guess or suggestion put as a question right after someone's "where…?" answers them.
+        ([msg("1", "ann", "x", 0), msg("2", "cat", "お昼どこ行く？", 5)], "ben", "駅前の定食屋は？", True),
+        ([msg("1", "ann", "x", 0), msg("2", "cat", "which cafe was it?", 5)], "ben", "the one on 5th?", True),
+        # … not after a line that asked no such thing, nor a question of its own.
+        ([msg("1", "ann", "x", 0), msg("2", "cat", "お昼だね", 5)], "ben", "駅前の定食屋は？", False),
+        (
+            [msg("1", "ann", "x", 0), msg("2", "cat", "where should we eat?", 5)],
+            "ben",
+            "does anyone know if the vpn is down?",
+            False,
+        ),
         # Three people, or one person talking alone: the room.
         (
             [msg("1", "ann", "x", 0), msg("2", "ben", "y", 5), msg("3", "cat", "z", 9)],
@@ -269,6 +280,13 @@ def ask(text: str, author: str = "fay") -> Message:
         ("where do the release notes live?", [("ben", "https://wiki.example.com/releases")], "x0"),
         ("リリースノートってどこにある？", [("ben", "ピン留め見て")], "x0"),
         ("VPN落ちてる？", [("ben", "こっちも落ちてる")], "x0"),
+        # A Japanese yes or no that echoes the question's verb.
+        ("昨日のアニメ見た？", [("ben", "見た見た、最後やばかった")], "x0"),
+        ("新しいの買った？", [("ben", "買ってない")], "x0"),
+        # A pointer on the next line answers "where…?", whatever older line says "pinned" too.
+        ("is there a doc on the API rate limits somewhere?", [("ben", "pinned 📌 second one")], "x0"),
+        # A name said of someone ("it's ravi's turn") is not a line said to them.
+        ("who picks the next book, is it my turn?", [("eli", "I think it's dee's turn actually")], "x0"),
         # A version or its words still answer it after a line about something else.
         (
             "which node version does the build use now?",
@@ -297,6 +315,30 @@ def test_next_line_answers_in_a_busy_room(
     lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(later)]
     settled = answer_of(q, [*BUSY, q, *lines])
     assert (settled.by if settled else None) == answered_by
+
+
+def test_a_pointer_the_reader_links_to_an_older_pointer_still_answers() -> None:
+    earlier = [
+        msg("o1", "raj", "how do I get the beta role?", 2),
+        msg("o2", "tom", "check the pinned message", 8),
+    ]
+    q = ask("is there a doc on the API rate limits somewhere?")
+    later = [msg("x0", "mia", "pinned 📌 second one", 40)]
+    links = {"x0": link("x0", "o2", 0.7), "q": link("q", None, 0.9)}  # the shared word misleads the reader
+    settled = answer_of(q, [*earlier, *BUSY, q, *later], links)
+    assert settled is not None and settled.by == "x0"
+
+
+def test_one_word_shared_past_a_newer_question_answers_when_the_reader_links_it_too() -> None:
+    q = ask("I only caught the end, is there a screencast?")
+    later = [
+        msg("x0", "newbie", "hi, pip install fails with externally-managed-environment, what do I do?", 38),
+        msg("x1", "ben", "screencast goes up on friday they said", 44),
+    ]
+    linked = {"x0": link("x0", None, 0.8), "x1": link("x1", "q", 0.9)}
+    unlinked = {"x0": link("x0", None, 0.8), "x1": link("x1", "b3", 0.3)}
+    assert answer_of(q, [*BUSY, q, *later], linked) is not None
+    assert answer_of(q, [*BUSY, q, *later], unlinked) is None
 
 
 def test_a_line_the_reader_links_to_another_conversation_does_not_answer() -> None:

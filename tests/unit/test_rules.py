@@ -101,6 +101,19 @@ CASES = {
         {"engagement", "not_mentioned", "participation"},
         shares={"participation": 1 / 8},  # one of the last lines is the bot's
     ),
+    # After the bot answered someone, others talking about the bot among themselves are not in a turn with
+    # it: no engagement (where they talk on without naming it, the bot is still one of the voices).
+    "engagement_lapses_when_others_talk_among_themselves": Case(
+        [
+            msg("a1", "paul", "kikimimi, blue or green for the theme?", 100),
+            msg("b1", "kikimimi", "blue reads better on dark mode", 95, own=True),
+            msg("a2", "omar", "is kikimimi a real word?", 30),
+            msg("t", "nina", "it's japanese, something like eavesdropping", 10),
+        ],
+        {"cooldown", "participation"},  # (the call to the bot is recent: not_mentioned stays quiet)
+        spoke_ago=[95],
+        shares={"participation": 1 / 8},
+    ),
     "engagement_from_intervention": Case(
         chat(msg("t", "dave", "going to lunch soon", 5)), {"engagement", "not_mentioned"}, spoke_ago=[250]
     ),

@@ -58,15 +58,10 @@ def turn_answers(
     if any(asks(p.content) for p in taken) and not _shared(question.content, m.content, common):
         return False  # a "sure" after "lunch anyone?" answers the newer question
     level = WORDS if taken else SHAPE if _addressing(around) else LOOSE
-    if (
-        level == WORDS
-        and link is not None
-        and link.reply_to in thread
-        and link.confidence >= SURE_PAST_A_REMARK
-        and not any(asks(p.content) for p in taken)
-    ):
+    linked = link is not None and link.reply_to in thread and link.confidence >= SURE_PAST_A_REMARK
+    if level == WORDS and linked and not any(asks(p.content) for p in taken):
         level = SHAPE  # the reader puts it after the question, past a remark in between: "yes" answers it
-    return _next_turn(question, m, link, thread, since, around, level, follows)
+    return _next_turn(question, m, link, thread, since, around, level, follows, linked)
 
 
 def _common_words(around: Sequence[Message]) -> frozenset[str]:
@@ -87,13 +82,17 @@ def _shared(a: str, b: str, common: frozenset[str]) -> frozenset[str]:
 _INFLECTED = re.compile(r"(?:ing|ed|es)$")
 
 
-def _on_its_words(asked: str, text: str, common: frozenset[str], level: int = LOOSE) -> bool:
+def _on_its_words(
+    asked: str, text: str, common: frozenset[str], level: int = LOOSE, linked: bool = False
+) -> bool:
     """Does the line take up the question's words: a distinctive one ("grub", 設定) or two, not a passing
-    verb ("trying")? After others' lines (WORDS) one word must be a name or a version ("10.04", "ext4")."""
+    verb ("trying")? After others' lines (WORDS) one word must be a name or a version ("10.04", "ext4"),
+    unless the reader too links the line to the question ("recording goes up friday" past a newcomer's
+    question, to "is there a recording?")."""
     shared = _shared(asked, text, common)
     if len(shared) >= 2:
         return True
-    if level == WORDS:
+    if level == WORDS and not linked:
         return any(not w.isascii() or any(c.isdigit() or c in ".-_/" for c in w) for w in shared)
     return any(not w.isascii() or (len(w) >= 4 and not _INFLECTED.search(w)) for w in shared)
 
@@ -110,7 +109,13 @@ _INVITES = re.compile(
 
 
 def _takes_up(
-    asked: str, text: str, level: int, common: frozenset[str] = frozenset(), *, late: bool = False
+    asked: str,
+    text: str,
+    level: int,
+    common: frozenset[str] = frozenset(),
+    *,
+    late: bool = False,
+    linked: bool = False,
 ) -> bool:
     """Does this line read as a reply to the question (not a new topic) at this `level`: sharing a content
     word with it, a content shape (a version to "which version", "check the pinned message"); at SHAPE
@@ -119,7 +124,7 @@ def _takes_up(
     answer's form."""
     if laughs(text) or steps_away(text) or profile(text).kind == "hi":  # "lol classic", "brb": not answers
         return False
-    if _on_its_words(asked, text, common, level) or answer_shaped(asked, text, bare=level < WORDS):
+    if _on_its_words(asked, text, common, level, linked) or answer_shaped(asked, text, bare=level < WORDS):
         return True
     line = profile(text)
     if level == WORDS:
@@ -165,7 +170,11 @@ def _elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool
     others = {
         x.author_name for x in around if x.is_human and x.author_id not in (m.author_id, question.author_id)
     }
-    return any(has_word(low, norm(name)) for name in others)  # "lol leo your cat…": said to leo
+    # "lol leo your cat…": said to leo; "it's ravi's turn", 「ラヴィの番」: said of them.
+    return any(has_word(_POSSESSIVE.sub(" ", low), norm(name)) for name in others)
+
+
+_POSSESSIVE = re.compile(r"\S+(?:'s|’s|s'|の)(?=\s|$|\W)")  # a name said of someone: ravi's, ラヴィの
 
 
 # A line that says it changes the subject ("by the way", 「そういえば」) answers nothing before it.
@@ -209,6 +218,7 @@ def _next_turn(
     around: Sequence[Message],
     level: int,
     follows: str | None = None,
+    linked: bool = False,
 ) -> bool:
     """A line by someone else soon after a question answers it by what it says ("20, since the upgrade",
     "yeah, same here", 「それでいこう」, 「まだ」), in a room of any size, unless it is a question back,
@@ -221,10 +231,19 @@ def _next_turn(
         or _SHIFT.match(norm(m.content))
         or _elsewhere(m, question, around)
         or not _takes_up(
-            question.content, m.content, level, _common_words(around), late=after > NEXT_TURN_SECONDS
+            question.content,
+            m.content,
+            level,
+            _common_words(around),
+            late=after > NEXT_TURN_SECONDS,
+            linked=linked,
         )
     ):
         return False
+    # A pointer or a number right after a question that asks where or how many ("pinned 📌 second one" to
+    # "is there a doc on the rate limits?") is its answer, whatever older line shares its words.
+    if not since and answer_shaped(question.content, m.content, bare=False):
+        return link is None or not link.certain or link.reply_to in thread
     return not _other_thread(question, m, link, thread, since, around, level > LOOSE, follows)
 
 

@@ -322,3 +322,15 @@ def called(
                 if reads_as_call(low, at, everyday=everyday, question=question, strict=strict, asking=asking):
                     return True
     return False
+
+
+def named(text: str, names: Iterable[str]) -> bool:
+    """Is any of the names written in the text at all, called or talked about ("kikimimi is a weird name"),
+    but for a name that is also an everyday word (聞き耳を立てる)?"""
+    low = fold(text)
+    return any(
+        occurrences(low, variant)
+        for name in names
+        for variant in variants(name)
+        if variant[:-1] in low and not japanese.is_everyday(variant)
+    )

@@ -107,7 +107,8 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
     humans = [m for m in before if m.is_human and m.id != question.id][-5:]
     if TO_THE_ROOM.search(norm(question.content)):
         return False
-    if humans and humans[-1].author_id != question.author_id and _asks_back(question.content):
+    back = humans and (_asks_back(question.content) or _offers(question.content, humans[-1].content))
+    if back and humans[-1].author_id != question.author_id:
         return True
     people = {m.author_id for m in humans} | {question.author_id}
     turns = sum(1 for a, b in pairwise(humans) if a.author_id != b.author_id)
@@ -122,3 +123,22 @@ def _asks_back(text: str) -> bool:
     """A brief question back to the line before ("what was that for?", "GET what?", "like?", "why?")."""
     low = norm(text)
     return low.isascii() and len(low) <= 25 and (bool(_BACK.match(low)) or low.endswith(" for?"))
+
+
+# A guess or a suggestion put as a question, right after someone else's "where/what/when…?":
+# 「駅前の定食屋は？」 after 「お昼どこ行く？」, "the one on 5th?" after "which cafe?".
+# It answers them: it is theirs to take up.
+_WH_ASKED = re.compile(
+    r"^(?:\S+[:,]\s*)?(?:what|where|which|who|when)\b.*[?？]"
+    r"|(?:何|なに|どこ|いつ|誰|だれ|どれ|どの|どっち)(?!か|も|でも).*(?:[?？]|する|行く|いく|食べる|やる)\W*$"
+)
+_JA_OFFER = re.compile(r"^.{1,14}(?:は|とか|とかどう|じゃない|でいい|かな)[?？]+\W*$")
+_EN_OFFER = re.compile(r"^(?:what about|how about|maybe|perhaps|or|the|a)\b.{0,30}[?？]+\W*$")
+
+
+def _offers(text: str, before: str) -> bool:
+    """A brief guess or suggestion offered as an answer to the line before, a what/where/which question."""
+    low, prior = norm(text), norm(before)
+    if not _WH_ASKED.search(prior):
+        return False
+    return bool(_JA_OFFER.match(low) if not low.isascii() else _EN_OFFER.match(low))

@@ -292,7 +292,22 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     if kind_of(question) in ("proposal", "invitation") and agrees(line):
         return True
     said = _answer_part(low)
-    return bool(_EN_YES_NO.match(said) or (not said.isascii() and _JA_YES_NO.match(said))) and _yes_no(q)
+    yes_no = _EN_YES_NO.match(said) or (not said.isascii() and (_JA_YES_NO.match(said) or _echoes(q, said)))
+    return bool(yes_no) and _yes_no(q)
+
+
+_JA_NOT = re.compile(r"(?:ない|なかった|ません|てない|らない)")
+
+
+def _echoes(question: str, said: str) -> bool:
+    """A Japanese yes or no said by echoing the question's verb: 「見た？」「見た見た」,
+    「行く？」「行く行く！」, 「知ってる？」「知らない」."""
+    tail = re.sub(r"(?:の|か|かな|よね|ね)?[?？!！\s]*$", "", question)[-6:]
+    head = re.split(r"[、,!！。\s]", said, maxsplit=1)[0]
+    if len(head) < 2 or len(head) > 12:
+        return False
+    negated = "\u4e00" <= head[0] <= "\u9fff" and head[0] in tail and bool(_JA_NOT.search(head))
+    return head[:2] in tail or negated
 
 
 def _numeric(low: str) -> bool:

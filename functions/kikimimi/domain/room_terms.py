@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from kikimimi.domain import name_calls
 from kikimimi.domain.conversation import passed_over, replies_to_other
 from kikimimi.domain.model import ConversationState, Message
 from kikimimi.domain.rule_config import RuleConfig
@@ -89,7 +90,9 @@ def read_room(
         maybe_answered=maybe_answered,
         addressed=addressed,
         last_spoke=last_spoke,
-        engaged=turn is not None and turn <= config.engagement_seconds,
+        engaged=turn is not None
+        and turn <= config.engagement_seconds
+        and not _floor_passed(messages, trigger, config),
         cooling=turn is not None and turn <= config.cooldown_seconds and not addressed,
         question=question,
         humans=humans,
@@ -97,6 +100,28 @@ def read_room(
         state=state,
         tense=tense,
         door=door,
+    )
+
+
+def _floor_passed(messages: Sequence[Message], trigger: Message, config: RuleConfig) -> bool:
+    """Since the bot's last line people talk about the bot among themselves ("is kikimimi a real word?" —
+    "it's japanese"), and the trigger follows someone else at once: the bot's turn is over, and what they
+    say of it is not said to it."""
+    at = next((i for i, m in enumerate(messages) if m.id == trigger.id), len(messages))
+    own = next((i for i in range(at - 1, -1, -1) if messages[i].is_self), None)
+    if own is None:
+        return False
+    spoke = messages[own].created_at  # lines of its instant came before it (it answered them at once)
+    since = [m for m in messages[own + 1 : at] if m.is_human and m.created_at > spoke]
+    about = any(
+        name_calls.named(m.content, config.names) and not is_addressed(m, config.names)
+        for m in [*since, trigger]
+    )
+    return (
+        about
+        and bool(since)
+        and since[-1].author_id != trigger.author_id
+        and _seconds(trigger.created_at, since[-1].created_at) <= config.turn_seconds
     )
 
 
