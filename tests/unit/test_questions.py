@@ -13,6 +13,7 @@ from kikimimi.domain.questions import (
     is_open_question,
     maybe_answers,
     participants_of,
+    replies_to,
     settles,
     talked_over,
 )
@@ -439,3 +440,50 @@ def test_a_question_the_asker_talked_over_with_someone_is_taken_up(
     after = [msg(f"a{i + 1}", author, text, t) for i, (author, text, t) in enumerate(lines)]
     settled = talked_over(question, after)
     assert (settled.by if settled else None) == by
+
+
+# A chat where nobody names anyone: pell's new keyboard, then dani's question back to pell.
+KEYBOARD = [
+    msg("k1", "dani", "morning all", 0),
+    msg("k2", "pell", "new keyboard came in finally, the 40% one", 10),
+]
+
+
+def unaddressed(mid: str, parent: str | None, confidence: float) -> Link:
+    return Link(mid, parent, confidence, certain=False, names_people=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "parent", "confidence", "room", "person"),
+    [
+        # A brief question the reader links, sure, to pell's line: pell's to answer.
+        ("40%?? where do ur numbers even go", "k2", 0.8, KEYBOARD, "pell"),
+        ("え、どれ買ったの？", "k2", 0.8, KEYBOARD, "pell"),
+        # Unsure, to the room, a question of substance, or going on from the asker's own line: the room's.
+        ("40%?? where do ur numbers even go", "k2", 0.3, KEYBOARD, None),
+        ("does anyone know where the numbers go on a 40%?", "k2", 0.8, KEYBOARD, None),
+        (
+            "how do I remap the layers on a 40% so that the numbers sit on the home row with qmk?",
+            "k2",
+            0.8,
+            KEYBOARD,
+            None,
+        ),
+        ("where do the numbers go?", "k1", 0.8, KEYBOARD, None),
+        # Someone's first line answers no one back (a newcomer's question after a regular's line) unless
+        # it says so by surprise or "you"; a question sharing no word with the line, nothing said back.
+        ("where do the numbers go?", "k2", 0.8, KEYBOARD[1:], None),
+        ("wait, where do ur numbers go?", "k2", 0.8, KEYBOARD[1:], "pell"),
+        ("where did we put the staging credentials?", "k2", 0.8, KEYBOARD, None),
+        # Where people put names to whom they answer, an unnamed question is the room's.
+        ("where do ur numbers go?", "k2", 0.8, [*KEYBOARD, msg("k3", "ozzy", "pell: nice!", 12)], None),
+    ],
+)
+def test_a_question_back_to_the_line_before_is_theirs(
+    text: str, parent: str, confidence: float, room: list[Message], person: str | None
+) -> None:
+    q = msg("q", "dani", text, 20)
+    links = {"q": unaddressed("q", parent, confidence)}
+    assert replies_to(q, [*room, q], links, sure=0.5) == person
+    named = {"q": Link("q", parent, confidence, certain=False, names_people=True)}
+    assert replies_to(q, [*room, q], named, sure=0.5) is None  # read by the named table: the room's

@@ -57,7 +57,7 @@ def turn_answers(
         return False
     if any(asks(p.content) for p in taken) and not _shared(question.content, m.content, common):
         return False  # a "sure" after "lunch anyone?" answers the newer question
-    level = WORDS if taken else SHAPE if _addressing(around) else LOOSE
+    level = WORDS if taken else SHAPE if addressing(around) else LOOSE
     linked = link is not None and link.reply_to in thread and link.confidence >= SURE_PAST_A_REMARK
     if level == WORDS and linked and not any(asks(p.content) for p in taken):
         level = SHAPE  # the reader puts it after the question, past a remark in between: "yes" answers it
@@ -192,7 +192,7 @@ def _turn_window(around: Sequence[Message]) -> float:
     minutes later; where people use names, a late answer names its asker)."""
     times = sorted(x.created_at for x in around if x.is_human)
     gaps = [(b - a).total_seconds() for a, b in pairwise(times)]
-    if not gaps or _addressing(around):
+    if not gaps or addressing(around):
         return NEXT_TURN_SECONDS
     return min(max(NEXT_TURN_SECONDS, 2 * statistics.median(gaps)), SLOW_TURN_CAP_SECONDS)
 
@@ -202,7 +202,7 @@ def _turn_window(around: Sequence[Message]) -> float:
 ADDRESSING_SHARE = 0.0
 
 
-def _addressing(around: Sequence[Message]) -> bool:
+def addressing(around: Sequence[Message]) -> bool:
     """Do people around the question address each other by name (`nick: …`, a mention)?"""
     humans = [x for x in around if x.is_human]
     named = sum(1 for x in humans if NICK_PREFIX.match(x.content.strip()) or USER_MENTION.search(x.content))

@@ -259,7 +259,12 @@ def _skip_reason(
     if questions.between_two(trigger, window[: window.index(trigger)]):
         return "directed", "asked inside a two-person exchange: for the other person", None
     settled = answered.settled(deps, trigger, window, read)
-    return ("answered", settled.reason, settled.by) if settled else None
+    if settled:
+        return "answered", settled.reason, settled.by
+    person = questions.replies_to(trigger, window, read, deps.settings.answer_link_confidence)
+    if person is not None:
+        return "directed", f"a question back to {person}'s line: theirs to answer", None
+    return None
 
 
 def _wait_out_silence(
