@@ -10,6 +10,7 @@ from kikimimi.domain.model import Message
 from kikimimi.domain.questions import (
     answer_of,
     between_two,
+    bot_answered_the_bump,
     is_open_question,
     maybe_answers,
     participants_of,
@@ -226,6 +227,9 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
         # A guess or suggestion put as a question right after someone's "where…?" answers them.
         ([msg("1", "ann", "x", 0), msg("2", "cat", "お昼どこ行く？", 5)], "ben", "駅前の定食屋は？", True),
         ([msg("1", "ann", "x", 0), msg("2", "cat", "which cafe was it?", 5)], "ben", "the one on 5th?", True),
+        # An echo of the line before, asked back: "14h?? that's commitment".
+        ([msg("1", "ann", "second rise was 14h in the fridge", 5)], "ben", "14h?? that's commitment", True),
+        ([msg("1", "ann", "レンズ付きで13万ちょい", 5)], "ben", "13万？安っ", True),
         # … not after a line that asked no such thing, nor a question of its own.
         ([msg("1", "ann", "x", 0), msg("2", "cat", "お昼だね", 5)], "ben", "駅前の定食屋は？", False),
         (
@@ -281,6 +285,17 @@ def ask(text: str, author: str = "fay") -> Message:
         ("where do the release notes live?", [("ben", "https://wiki.example.com/releases")], "x0"),
         ("リリースノートってどこにある？", [("ben", "ピン留め見て")], "x0"),
         ("VPN落ちてる？", [("ben", "こっちも落ちてる")], "x0"),
+        # A count, a price, an opinion: the answer's shape.
+        ("テントいくつ要る？", [("ben", "2つで足りるでしょ")], "x0"),
+        ("what's the word count?", [("ben", "1500 min 😭")], "x0"),
+        ("砥石も一緒に買ったほうがいいですか？", [("ben", "最初はシャープナーで十分だと思う")], "x0"),
+        # … even past a newer question it cannot answer: "13万ちょい" is no answer to 「寒くない？」.
+        (
+            "いくらしたの？",
+            [("cy", "朝霧って寒くない？まだ2月だよ"), ("ben", "レンズ付きで13万ちょい")],
+            "x1",
+        ),
+        ("いくらしたの？", [("cy", "何泊する？"), ("ben", "2泊かな")], None),
         # A Japanese yes or no that echoes the question's verb.
         ("昨日のアニメ見た？", [("ben", "見た見た、最後やばかった")], "x0"),
         ("新しいの買った？", [("ben", "買ってない")], "x0"),
@@ -487,3 +502,23 @@ def test_a_question_back_to_the_line_before_is_theirs(
     assert replies_to(q, [*room, q], links, sure=0.5) == person
     named = {"q": Link("q", parent, confidence, certain=False, names_people=True)}
     assert replies_to(q, [*room, q], named, sure=0.5) is None  # read by the named table: the room's
+
+
+@pytest.mark.parametrize(
+    ("text", "answered_before", "skip"),
+    [
+        ("anyone? 😅", True, True),
+        ("すみません、誰かわかる人いますか…？", True, True),
+        ("anyone? 😅", False, False),  # the bot has not answered them: the bump asks again
+        ("and how do I map it per filetype?", True, False),  # a new question, not a bump
+    ],
+)
+def test_a_bump_the_bot_already_answered_gets_no_second_answer(
+    text: str, answered_before: bool, skip: bool
+) -> None:
+    asked = msg("a", "juno", "how do I set the leader key before plugins load?", 0)
+    bot = msg(
+        "b", "kikimimi", "set vim.g.mapleader first", 150, own=True, reply_to="a" if answered_before else None
+    )
+    bump = msg("q", "juno", text, 400)
+    assert bot_answered_the_bump(bump, [asked, bot, msg("c", "pell", "layers", 300), bump]) is skip

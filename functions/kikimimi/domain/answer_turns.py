@@ -55,13 +55,21 @@ def turn_answers(
     common = _common_words(around)
     if len(taken) > 2 or any(_takes_up(question.content, p.content, SHAPE, common) for p in taken):
         return False
-    if any(asks(p.content) for p in taken) and not _shared(question.content, m.content, common):
+    newer = [p for p in taken if asks(p.content)]
+    if newer and not _shared(question.content, m.content, common) and not _fits_only(question, m, newer):
         return False  # a "sure" after "lunch anyone?" answers the newer question
     level = WORDS if taken else SHAPE if addressing(around) else LOOSE
     linked = link is not None and link.reply_to in thread and link.confidence >= SURE_PAST_A_REMARK
     if level == WORDS and linked and not any(asks(p.content) for p in taken):
         level = SHAPE  # the reader puts it after the question, past a remark in between: "yes" answers it
     return _next_turn(question, m, link, thread, since, around, level, follows, linked)
+
+
+def _fits_only(question: Message, m: Message, newer: Sequence[Message]) -> bool:
+    """Is the line's shape an answer to this question and to none of the newer ones: "13万ちょい" to 「いくら
+    したの？」 past 「朝霧って寒くない？」?"""
+    shaped = answer_shaped(question.content, m.content, bare=False)
+    return shaped and not any(answer_shaped(p.content, m.content, bare=False) for p in newer)
 
 
 def _common_words(around: Sequence[Message]) -> frozenset[str]:

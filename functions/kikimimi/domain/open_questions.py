@@ -107,7 +107,12 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
     humans = [m for m in before if m.is_human and m.id != question.id][-5:]
     if TO_THE_ROOM.search(norm(question.content)):
         return False
-    back = humans and (_asks_back(question.content) or _offers(question.content, humans[-1].content))
+    previous = humans[-1].content if humans else ""
+    back = humans and (
+        _asks_back(question.content)
+        or _offers(question.content, previous)
+        or _echoes(question.content, previous)
+    )
     if back and humans[-1].author_id != question.author_id:
         return True
     people = {m.author_id for m in humans} | {question.author_id}
@@ -142,3 +147,13 @@ def _offers(text: str, before: str) -> bool:
     if not _WH_ASKED.search(prior):
         return False
     return bool(_JA_OFFER.match(low) if not low.isascii() else _EN_OFFER.match(low))
+
+
+_ECHO = re.compile(r"^(.{1,24}?)[?？]{1,3}(?=\s|$|[^\x00-\x7f])")
+
+
+def _echoes(text: str, before: str) -> bool:
+    """An echo of the line before, asked back: "14h?? that's commitment" after "…14h in the fridge",
+    「13万？安っ」 after 「13万ちょい」."""
+    echo = _ECHO.match(norm(text))
+    return echo is not None and len(echo.group(1).strip()) >= 2 and echo.group(1).strip() in norm(before)

@@ -11,6 +11,7 @@ from kikimimi.domain.rule_terms import norm
 __all__ = [
     "agrees",
     "answer_shaped",
+    "bumps",
     "calls_only",
     "for_the_bot",
     "grateful",
@@ -137,11 +138,12 @@ _NUMBER = re.compile(
 )
 # Questions that a number, a version or a time answers ("which node version…?", "how many…?", 「何時？」).
 _ASKS_NUMBER = re.compile(
-    r"\b(?:which|what) (?:\w+ )?(?:version|release|number|time|day|date|port|size|year|build|kernel)\b"
+    r"\b(?:which|what|what'?s|what is) (?:the )?(?:\w+ )?(?:version|release|number|time|day|date|port|size"
+    r"|year|build|kernel|count|amount|price|cost|limit|rate|score|total|temperature|temp|speed|budget|deadline)\b"
     r"|\bhow (?:many|much|long|old|big|often|far|soon)\b|\bwhat time\b"
     r"|(?:^|[.?!,]\s*)(?:\S+[:,]\s*)?(?:so |and |but |ok )?"
     r"when (?:is|are|was|were|do|does|did|will|can|should)\b"
-    r"|何時|何日|何人|何回|何個|何分|何歳|いくら|いつ|何曜|どのくらい|どれくらい|何円|バージョン"
+    r"|何時|何日|何人|何回|何個|何分|何歳|いくら|いくつ|幾つ|いつ|何曜|どのくらい|どれくらい|何円|何枚|何本|何台|バージョン"
 )
 
 
@@ -263,6 +265,19 @@ def calls_only(text: str, name: str) -> bool:
     return called
 
 
+# A bump: the asker asking anyone again, nothing new ("anyone? 😅", "bump", 「誰かわかる人いますか…」).
+_BUMP = re.compile(
+    r"^(?:bump|anyone|any ?body|any ideas|any help|someone|help|still (?:stuck|need help)|[?？]+)\b"
+    r"|^(?:すみません|あの|あのー)?[、,\s]*(?:誰か|だれか|どなたか)"
+)
+
+
+def bumps(text: str) -> bool:
+    """A short call for anyone to answer what was asked before, saying nothing new."""
+    low = _text(text)
+    return len(low) <= 40 and bool(_BUMP.search(low))
+
+
 def laughs(text: str) -> bool:
     """A line that opens with laughter ("lol classic", 「草」): about a joke, not an answer ("lol yes" is)."""
     low = _text(text)
@@ -292,10 +307,16 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     if kind_of(question) in ("proposal", "invitation") and agrees(line):
         return True
     said = _answer_part(low)
-    yes_no = _EN_YES_NO.match(said) or (not said.isascii() and (_JA_YES_NO.match(said) or _echoes(q, said)))
+    ja = not said.isascii() and (_JA_YES_NO.match(said) or _echoes(q, said) or _JA_OPINION.search(said))
+    yes_no = _EN_YES_NO.match(said) or ja
     return bool(yes_no) and _yes_no(q)
 
 
+# A view or advice that answers "should I…?", "is it…?": 「シャープナーで十分だと思う」, 「買わなくていいよ」.
+_JA_OPINION = re.compile(
+    r"(?:と思う|と思います|とおもう|でいい|で十分|で大丈夫|ほうがいい|方がいい|なくていい|なくて大丈夫|いらない|要らない)"
+    r"(?:よ|かな|けど|です|ね)*\W*$"
+)
 _JA_NOT = re.compile(r"(?:ない|なかった|ません|てない|らない)")
 
 

@@ -18,7 +18,7 @@ from kikimimi.domain.open_questions import (
     is_open_question,
     participants_of,
 )
-from kikimimi.domain.question_kinds import calls_only, for_the_bot, grateful, kind_of, shrugs
+from kikimimi.domain.question_kinds import bumps, calls_only, for_the_bot, grateful, kind_of, shrugs
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, norm
@@ -28,6 +28,7 @@ __all__ = [
     "answer_of",
     "asks",
     "between_two",
+    "bot_answered_the_bump",
     "for_the_bot",
     "inferred_about",
     "is_open_question",
@@ -368,3 +369,13 @@ def _reacts_to(text: str, parent: str, *, words: bool = True) -> bool:
     if _REACTION.match(low) or _YOU.search(low):
         return True
     return words and bool(profile(text).words & profile(parent).words)
+
+
+def bot_answered_the_bump(question: Message, earlier: Sequence[Message]) -> bool:
+    """Is the question a bump ("anyone? 😅") by someone whose earlier question the bot answered since they
+    asked it? Its answer is already there: a second one would only say it again."""
+    if not bumps(question.content):
+        return False
+    at = next((i for i, m in enumerate(earlier) if m.id == question.id), len(earlier))
+    own = {m.id for m in earlier[:at] if m.author_id == question.author_id}
+    return any(m.is_self and m.reply_to_id in own for m in earlier[:at])

@@ -227,6 +227,7 @@ def _schedule_judgments(
         s.question_watch_seconds > 0
         and questions.is_open_question(message, questions.participants_of(window), s.names)
         and not questions.between_two(message, window)
+        and not questions.bot_answered_the_bump(message, window)
     ):
         _schedule_watch(deps, envelope, message, window, now, base)
     return outcome

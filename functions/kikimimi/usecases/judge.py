@@ -261,6 +261,8 @@ def _skip_reason(
     settled = answered.settled(deps, trigger, window, read)
     if settled:
         return "answered", settled.reason, settled.by
+    if questions.bot_answered_the_bump(trigger, window):
+        return "answered", "a bump of a question the bot already answered", None
     person = questions.replies_to(trigger, window, read, deps.settings.answer_link_confidence)
     if person is not None:
         return "directed", f"a question back to {person}'s line: theirs to answer", None
