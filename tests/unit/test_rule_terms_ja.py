@@ -184,6 +184,10 @@ def test_has_word(text: str, name: str, expected: bool) -> None:
         ("そうなんだ", False),
         ("なんでだよ", False),
         ("明日は雨らしい", False),
+        # Giving in is no question; "is this ok?" still is.
+        ("高そうだけどまあいいか", False),
+        ("しょうがないか", False),
+        ("これでいいか", True),
     ],
 )
 def test_is_question_ja(text: str, expected: bool) -> None:

@@ -129,6 +129,10 @@ _JA_QUESTION_END = re.compile(
     r"|だろうか|あるか|いるか|いいか|できるか|わかるか|分かるか|ないか)"
     r"[ねなぁあ]?[\s。．.!！…~〜ｗw笑]*$"
 )
+# Giving in, not asking: 「まあいいか」, 「しょうがないか」, 「高そうだけどまあいいか」.
+_JA_RESIGNED = re.compile(
+    r"(?:まあ|まぁ|ま、|しょうがない|しょうがねえ|仕方ない|仕方がない)(?:いい)?か[\s。…~〜ｗw笑]*$"
+)
 _JA_QUESTION = re.compile(
     r"(?:教えて|おしえて)|(?:どうすれば|どうしたら|どうやって|どうやったら|どうすると)"
     r"|(?:誰か|だれか|どなたか)(?:知|わか|分か|助|教|詳|い)|(?:わかる|分かる|知ってる|知っている|詳しい)(?:人|方)"
@@ -186,7 +190,7 @@ def is_question(text: str) -> bool:
     body = norm(_strip_leading_nick(stripped))
     if _EN_QUESTION.search(body):
         return True
-    if _JA_QUESTION_END.search(body) or _JA_QUESTION.search(body):
+    if (_JA_QUESTION_END.search(body) and not _JA_RESIGNED.search(body)) or _JA_QUESTION.search(body):
         return True
     return not body.isascii() and japanese.plain_wh_question(body)
 
