@@ -10,6 +10,7 @@ import statistics
 from collections.abc import Sequence
 from itertools import pairwise
 
+from kikimimi.domain.addressees import addressing
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, asks
 from kikimimi.domain.question_kinds import answer_shaped, laughs, shrugs, steps_away
@@ -203,18 +204,6 @@ def _turn_window(around: Sequence[Message]) -> float:
     if not gaps or addressing(around):
         return NEXT_TURN_SECONDS
     return min(max(NEXT_TURN_SECONDS, 2 * statistics.median(gaps)), SLOW_TURN_CAP_SECONDS)
-
-
-# A room where people address each other by name (IRC's `nick:`) says who answers whom: there an unaddressed
-# next line must answer by its shape or its words, as after a line about something else.
-ADDRESSING_SHARE = 0.0
-
-
-def addressing(around: Sequence[Message]) -> bool:
-    """Do people around the question address each other by name (`nick: …`, a mention)?"""
-    humans = [x for x in around if x.is_human]
-    named = sum(1 for x in humans if NICK_PREFIX.match(x.content.strip()) or USER_MENTION.search(x.content))
-    return named > ADDRESSING_SHARE * len(humans)
 
 
 def _next_turn(

@@ -1,0 +1,91 @@
+"""Whom a question is for (pure), where the words do not say: a room whose people name each other, a
+brief question said back to someone's line where nobody does, a bump the bot already answered."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from kikimimi.domain.model import Message
+from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, USER_MENTION, participants_of
+from kikimimi.domain.question_kinds import bumps
+from kikimimi.domain.reading import Link
+from kikimimi.domain.reading.profile import profile
+from kikimimi.domain.rule_terms import directed_to, norm
+
+# A room where people address each other by name (IRC's `nick:`) says who answers whom: there an unaddressed
+# next line must answer by its shape or its words, as after a line about something else.
+ADDRESSING_SHARE = 0.0
+
+
+def addressing(around: Sequence[Message]) -> bool:
+    """Do people around the question address each other by name (`nick: …`, a mention)?"""
+    humans = [x for x in around if x.is_human]
+    named = sum(1 for x in humans if NICK_PREFIX.match(x.content.strip()) or USER_MENTION.search(x.content))
+    return named > ADDRESSING_SHARE * len(humans)
+
+
+def _bare_name(name: str) -> str:
+    return re.sub(r"[\W_]+", "", norm(name))
+
+
+def _leads_with_a_name(m: Message, present: Mapping[str, str]) -> bool:
+    """Does the line open with (or call) the name of someone else present: `bob, …`, `bob …`, `@bob`?"""
+    others = {k: v for k, v in present.items() if v != m.author_name}
+    first = norm(m.content).split(maxsplit=1)
+    lead = _bare_name(first[0]) if first else ""
+    return bool(lead and lead in {_bare_name(k) for k in others}) or directed_to(m, others) is not None
+
+
+BRIEF = 60  # characters of a question said back in passing (half as many in Japanese)
+
+
+def replies_to(
+    question: Message, earlier: Sequence[Message], links: Mapping[str, Link], sure: float
+) -> str | None:
+    """Whom the question answers back, where nobody names anyone: the reader links it, sure, to another
+    person's line ("40%?? where do ur numbers even go" after pell's new keyboard, 「え、どれ買ったの？」
+    after 「新しいキーキャップ届いた！」). Such a question is theirs to answer, not the room's; None if not.
+    Where people put names to whom they answer (`nick:`, mentions), an unnamed question is the room's."""
+    link = links.get(question.id)
+    if link is None or link.names_people or link.reply_to is None or link.confidence < sure:
+        return None
+    at = next((i for i, m in enumerate(earlier) if m.id == question.id), len(earlier))
+    lately = earlier[max(0, at - 12) : at]
+    present = participants_of(earlier)
+    if addressing(lately) or any(_leads_with_a_name(m, present) for m in lately):
+        return None
+    text = question.content
+    if TO_THE_ROOM.search(norm(text)) or len(text) > (BRIEF if text.isascii() else BRIEF // 2):
+        return None  # a question of substance (a newcomer's long one) is for the room, whatever it follows
+    parent = next((m for m in earlier if m.id == link.reply_to), None)
+    if parent is None or not parent.is_human or parent.author_id == question.author_id:
+        return None
+    # Someone's first line (a newcomer's question) answers no one back unless it says so ("wait, you…").
+    spoke = any(m.author_id == question.author_id for m in earlier[:at])
+    return parent.author_name if _reacts_to(text, parent.content, words=spoke) else None
+
+
+# What shows a question reacting to the line before: surprise (え、, "wait"), "you", or that line's words.
+_REACTION = re.compile(
+    r"^(?:え|えっ|えー|まじ|マジ|ほんと|本当|wait|oh|ooh|huh|whoa|wow|damn|lol|really|no way)\b"
+)
+_YOU = re.compile(r"\b(?:you|your|yours|u|ur|ya|yourself)\b|あなた|君の|お前")
+
+
+def _reacts_to(text: str, parent: str, *, words: bool = True) -> bool:
+    """Does the question take up that line: surprise at it, asks "you", or (`words`) repeats its words?"""
+    low = norm(text)
+    if _REACTION.match(low) or _YOU.search(low):
+        return True
+    return words and bool(profile(text).words & profile(parent).words)
+
+
+def bot_answered_the_bump(question: Message, earlier: Sequence[Message]) -> bool:
+    """Is the question a bump ("anyone? 😅") by someone whose earlier question the bot answered since they
+    asked it? Its answer is already there: a second one would only say it again."""
+    if not bumps(question.content):
+        return False
+    at = next((i for i, m in enumerate(earlier) if m.id == question.id), len(earlier))
+    own = {m.id for m in earlier[:at] if m.author_id == question.author_id}
+    return any(m.is_self and m.reply_to_id in own for m in earlier[:at])
