@@ -509,6 +509,8 @@ def test_a_question_back_to_the_line_before_is_theirs(
     [
         ("anyone? 😅", True, True),
         ("すみません、誰かわかる人いますか…？", True, True),
+        ("sorry to bump, anyone know about the leader key thing?", True, True),
+        ("すみません、さっきのリーダーキーの件わかる方いますか…？", True, True),
         ("anyone? 😅", False, False),  # the bot has not answered them: the bump asks again
         ("and how do I map it per filetype?", True, False),  # a new question, not a bump
     ],

@@ -268,14 +268,17 @@ def calls_only(text: str, name: str) -> bool:
 # A bump: the asker asking anyone again, nothing new ("anyone? 😅", "bump", 「誰かわかる人いますか…」).
 _BUMP = re.compile(
     r"^(?:bump|anyone|any ?body|any ideas|any help|someone|help|still (?:stuck|need help)|[?？]+)\b"
+    r"|\bbump(?:ing)?\b|\b(?:my|the) (?:earlier |previous |above )?question\b"
     r"|^(?:すみません|あの|あのー)?[、,\s]*(?:誰か|だれか|どなたか)"
+    r"|(?:さっき|先ほど|先程|上)の.{0,12}(?:質問|件|やつ)"
 )
 
 
 def bumps(text: str) -> bool:
-    """A short call for anyone to answer what was asked before, saying nothing new."""
+    """A short call for anyone to answer what was asked before, saying nothing new (or only naming it:
+    "sorry to bump, anyone know about the cookie thing?", 「さっきの件わかる方いますか…？」)."""
     low = _text(text)
-    return len(low) <= 40 and bool(_BUMP.search(low))
+    return len(low) <= 80 and bool(_BUMP.search(low))
 
 
 def laughs(text: str) -> bool:

@@ -261,7 +261,10 @@ def _skip_reason(
     settled = answered.settled(deps, trigger, window, read)
     if settled:
         return "answered", settled.reason, settled.by
-    if questions.bot_answered_the_bump(trigger, window):
+    if questions.bumps(trigger.content) and questions.bot_answered_the_bump(
+        trigger,  # the bot's answer may predate the watch's window: look further back for a bump
+        channel.recent(deps, task.key, now, deps.settings.context_messages * 2, by="judge"),
+    ):
         return "answered", "a bump of a question the bot already answered", None
     person = questions.replies_to(trigger, window, read, deps.settings.answer_link_confidence)
     if person is not None:
