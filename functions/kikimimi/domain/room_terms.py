@@ -132,20 +132,19 @@ def _ending(
     trigger: Message, humans: Sequence[Message], watch: bool, question: bool, addressed: str | None
 ) -> bool:
     """A closing in the last lines ends the talk, unless the trigger asks or calls the bot."""
-    closing_now = any(is_closing(m.content) for m in humans[-2:] if not watch or m.id != trigger.id)
-    if watch:
-        # The room winding down ends a question only for an asker who took part since: one who has
-        # been silent is still waiting for the answer. In a busy room two others saying goodbye to each
-        # other ("see ya") end their own talk, not the room's: there only the asker's farewell counts.
-        stayed = any(m.author_id == trigger.author_id and m.created_at > trigger.created_at for m in humans)
-        small = len({m.author_id for m in humans[-8:]}) <= SMALL_ROOM
-        closing_now = any(
-            is_closing(m.content) and (small or m.author_id == trigger.author_id)
-            for m in humans[-2:]
-            if m.id != trigger.id
-        )
-        return closing_now and stayed and not addressed
-    return not question and not addressed and closing_now
+    if not watch:
+        return not question and not addressed and any(is_closing(m.content) for m in humans[-2:])
+    # The room winding down ends a question only for an asker who took part since: one who has been
+    # silent is still waiting for the answer. In a busy room two others saying goodbye to each other
+    # ("see ya") end their own talk, not the room's: there only the asker's farewell counts.
+    stayed = any(m.author_id == trigger.author_id and m.created_at > trigger.created_at for m in humans)
+    small = len({m.author_id for m in humans[-8:]}) <= SMALL_ROOM
+    closing_now = any(
+        is_closing(m.content) and (small or m.author_id == trigger.author_id)
+        for m in humans[-2:]
+        if m.id != trigger.id
+    )
+    return closing_now and stayed and not addressed
 
 
 def _state(
