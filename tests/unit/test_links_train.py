@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from kikimimi.adapters.link_weights import load_link_weights
+from kikimimi.adapters.link_weights import UNADDRESSED, load_link_trees, load_link_weights
 from kikimimi.domain.model import Message
 from kikimimi.domain.reading import ReplyReader
-from kikimimi_dev.tools import cli, links_train
+from kikimimi.domain.reading.trees import Tree
+from kikimimi_dev.tools import cli, links_train, links_trees
 from kikimimi_dev.tools.links_train import Gold
 
 pytest.importorskip("sklearn", reason="the train extra (scikit-learn) is not installed")
@@ -99,9 +100,10 @@ def test_both_tables_go_to_their_packaged_files_not_one_out(
     out = tmp_path / "w.json"
     assert cli.main(["train-links", "--data", str(tmp_path), "--out", str(out)]) == 2
     assert "--out: names one file" in capsys.readouterr().err and not out.exists()
-    assert {r.file for r in links_train.RECIPES.values()} == {
+    assert {r.file for r in links_train.RECIPES.values()} | {links_trees.FILE} == {
         "reply_links.json",
         "reply_links_unaddressed.json",
+        "reply_links_trees.json",
     }
 
 
@@ -167,3 +169,51 @@ def test_in_a_conversation_alone_going_on_answers_whom_the_line_answered() -> No
     others = links_train.to_others(LOG, GOLD)
     assert others["m2"] == Gold(frozenset({"m0"}), False)  # bob's second line answers alice too
     assert others["m4"] == GOLD["m4"] and others["m0"] == GOLD["m0"]
+
+
+def test_training_the_trees_writes_loadable_trees_and_the_same_bytes_twice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("lightgbm", reason="the train extra (LightGBM) is not installed")
+    data = _corpus(tmp_path / "links", logs=6)
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    for out in (first, second):
+        args = ["train-links", "--table", "trees", "--data", str(data), "--out", str(out), "--holdout", "2"]
+        assert cli.main(args) == 0
+    assert first.read_bytes() == second.read_bytes()
+    trees = load_link_trees(first)
+    trained = trees.trained
+    assert trained["command"] == "kikimimi train-links --table trees --holdout 2"
+    assert len(trained["holdout"]["logs"]) == 2 and 0.0 <= trained["holdout"]["stripped"]["accuracy"] <= 1.0
+    assert len(trees.trees) == links_trees.ROUNDS and trained["queries"] > 0
+    err = capsys.readouterr().err
+    assert "trees: held-out accuracy" in err and f"trees: wrote {first}" in err
+    # The packaged tables read with these trees: every line still gets one link.
+    room = [m for m in links_train.read_logs(data)[0]["log0"]]
+    reader = ReplyReader(load_link_weights(), unaddressed=load_link_weights(UNADDRESSED), trees=trees)
+    assert [link.id for link in reader.links(room)] == [m.id for m in room]
+
+
+def test_a_lightgbm_tree_becomes_the_readers_lists() -> None:
+    dumped = {
+        "split_index": 0,
+        "split_feature": 3,
+        "threshold": 0.5,
+        "decision_type": "<=",
+        "missing_type": "None",
+        "left_child": {"leaf_index": 0, "leaf_value": -0.25},
+        "right_child": {
+            "split_index": 1,
+            "split_feature": 7,
+            "threshold": 2.0000000001,
+            "decision_type": "<=",
+            "missing_type": "None",
+            "left_child": {"leaf_index": 1, "leaf_value": 0.5},
+            "right_child": {"leaf_index": 2, "leaf_value": 1.0},
+        },
+    }
+    tree = links_trees.to_tree(dumped)
+    assert tree == Tree((3, 7), (0.5, 2.0), (-1, -2), (1, -3), (-0.25, 0.5, 1.0))
+    assert links_trees.to_tree({"leaf_value": 0.125}) == Tree((), (), (), (), (0.125,))
+    with pytest.raises(ValueError, match="only `<=` splits"):
+        links_trees.to_tree({**dumped, "missing_type": "NaN"})

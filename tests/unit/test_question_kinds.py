@@ -24,6 +24,8 @@ KINDS = [
     ("anyone down for a walk after work?", "invitation"),
     ("who wants to grab ramen?", "invitation"),
     ("anyone going to the meetup on friday?", "invitation"),
+    ("anyone watching the game tonight?", "invitation"),  # whose plans: for the people asked
+    ("who's streaming saturday?", "invitation"),
     ("カラオケ行く人いる？", "invitation"),
     ("誰か映画見に行く人ー", "invitation"),
     ("週末みんなで遊ばない？", "invitation"),
@@ -42,6 +44,8 @@ KINDS = [
     ("打ち上げは駅前でしませんか？", "proposal"),
     # Real questions, even the ones that look like the others.
     ("is anyone going to fix the flaky test?", "question"),
+    ("anyone else getting 502s after the update today?", "question"),
+    ("anyone doing backups with restic?", "question"),
     ("is that right?", "question"),
     ("does anyone know a good pizza place near the office?", "question"),
     ("which port does the dev server use?", "question"),

@@ -104,6 +104,19 @@ Q = msg("q", "carol", "how do I change the log level?", 10)
         ([msg("x", "bob", "LOG_LEVEL in the env", 40, reply_to="q")], "bob replied to it"),
         ([msg("x", "carol", "nvm, found it", 60)], "the asker settled it"),
         ([msg("x", "carol", "still stuck", 60)], None),  # a follow-up that does not settle
+        ([msg("x", "carol", "ok bye all", 60)], "the asker settled it"),  # the asker leaves
+        # The asker seeing someone else off stays, and so does their question.
+        ([msg("x", "dave", "night all", 50), msg("y", "carol", "gn", 60)], None),
+        ([msg("x", "dave", "じゃあ一旦落ちる", 50), msg("y", "carol", "おつ〜", 60)], None),
+        (
+            [
+                msg("x", "dave", "じゃあ一旦落ちる", 50),
+                msg("y", "erin", "いってら〜", 55),
+                msg("z", "carol", "おつ〜", 60),
+            ],
+            None,
+        ),
+        ([msg("x", "dave", "night all", 50), msg("y", "carol", "thanks, gn", 60)], "the asker settled it"),
         (
             [msg("x", "bob", "which version?", 30), msg("y", "carol", "bob: 22.04", 40)],
             "the asker is talking with bob",

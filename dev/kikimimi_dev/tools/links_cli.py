@@ -154,7 +154,9 @@ def _run_links(args: argparse.Namespace) -> int:
 
 
 def _run_train_links(args: argparse.Namespace) -> int:
-    from kikimimi_dev.tools.links_train import DEFAULT_DATA, run_train_command  # scikit-learn, when it fits
+    # scikit-learn and LightGBM, imported when they fit
+    from kikimimi_dev.tools.links_train import DEFAULT_DATA, RECIPES, run_train_command
+    from kikimimi_dev.tools.links_trees import run_trees_command
 
     if not args.data and not DEFAULT_DATA.is_dir():  # a clone: the annotated logs are not in it
         hint = missing_data_hint(str(DEFAULT_DATA))
@@ -162,7 +164,15 @@ def _run_train_links(args: argparse.Namespace) -> int:
             f"no annotated logs at {DEFAULT_DATA} (the default of --data){hint}; "
             "train-links reads train_transcript.jsonl and train_links.jsonl from --data DIR"
         )
-    return run_train_command(args)
+    if args.holdout < 0:
+        raise UsageError(f"--holdout: expected 0 or more logs, got {args.holdout}")
+    parts = {"both": list(RECIPES), "all": [*RECIPES, "trees"]}.get(args.table, [args.table])
+    if args.out and len(parts) > 1:
+        raise UsageError("--out: names one file; give --table named, unaddressed or trees with it")
+    run_train_command(args, [part for part in parts if part != "trees"])
+    if "trees" in parts:
+        run_trees_command(args)
+    return 0
 
 
 def _command(sub: Any, name: str, help: str, description: str) -> argparse.ArgumentParser:
@@ -215,8 +225,9 @@ def _add_train_links(sub: Any) -> None:
         "train-links",
         "train the reply reader's weights on the annotated IRC logs (scikit-learn)",
         "Fit the reply reader's two tables of weights (rooms whose people address each other by name, rooms "
-        "where nobody does) on the annotated Ubuntu IRC logs, score them on held-out logs and write the "
-        "JSON weights files. Needs the train extra (scikit-learn).",
+        "where nobody does) and the trees that re-rank their best options on the annotated Ubuntu IRC logs, "
+        "score them on held-out logs and write the JSON files. Needs the train extra (scikit-learn, "
+        "LightGBM).",
     )
     p.add_argument(
         "--data",
@@ -225,16 +236,17 @@ def _add_train_links(sub: Any) -> None:
     )
     p.add_argument(
         "--table",
-        choices=("named", "unaddressed", "both"),
-        default="both",
-        help="which weights: for rooms whose people address each other by name, for rooms where nobody "
-        "does, or both (default)",
+        choices=("named", "unaddressed", "both", "trees", "all"),
+        default="all",
+        help="which to fit: the weights for rooms whose people address each other by name, for rooms "
+        "where nobody does, both, the trees that re-rank their best options (LightGBM; read with the "
+        "packaged tables), or all three in turn (default)",
     )
     p.add_argument(
         "--out",
         metavar="FILE",
-        help="where to write one --table (default: its packaged file, reply_links.json or "
-        "reply_links_unaddressed.json)",
+        help="where to write one --table (default: its packaged file, reply_links.json, "
+        "reply_links_unaddressed.json or reply_links_trees.json)",
     )
     p.add_argument(
         "--holdout",

@@ -380,26 +380,24 @@ def write_weights(weights: LinkWeights, report: dict[str, Any], out: Path, comma
     out.write_text(text, encoding="utf-8")
 
 
-def run_train_command(args: argparse.Namespace) -> int:
+def run_train_command(args: argparse.Namespace, tables: Sequence[str]) -> None:
+    """Fit and write each of `tables` (named, unaddressed), as `kikimimi train-links` asks."""
     data = Path(args.data) if args.data else DEFAULT_DATA
-    if args.holdout < 0:
-        raise UsageError(f"--holdout: expected 0 or more logs, got {args.holdout}")
-    tables = list(RECIPES) if args.table == "both" else [args.table]
-    if args.out and len(tables) > 1:
-        raise UsageError("--out: names one file; give --table named or --table unaddressed with it")
+    held = f" --holdout {args.holdout}" if args.holdout else ""
     for table in tables:
         recipe = RECIPES[table]
         out = Path(args.out) if args.out else PACKAGED / recipe.file
         weights, report = train(data, args.holdout, recipe)
-        command = f"kikimimi train-links --table {table}" + (
-            f" --holdout {args.holdout}" if args.holdout else ""
-        )
-        write_weights(weights, report, out, command)
-        score = report.get("holdout", {})
-        if score:
-            held = f"{score['messages']} messages of {len(score['logs'])} logs"
-            stripped = f" ({score['stripped']['accuracy']} stripped)" if "stripped" in score else ""
-            print(f"{table}: held-out accuracy {score['accuracy']}{stripped} on {held}", file=sys.stderr)
+        write_weights(weights, report, out, f"kikimimi train-links --table {table}{held}")
+        print_score(table, report)
         weighed = f"{len(weights.weights)} weights from {report['examples']} messages"
         print(f"{table}: wrote {out} ({weighed})", file=sys.stderr)
-    return 0
+
+
+def print_score(part: str, report: dict[str, Any]) -> None:
+    """The held-out score of a report, if any, on stderr."""
+    score = report.get("holdout", {})
+    if score:
+        held = f"{score['messages']} messages of {len(score['logs'])} logs"
+        stripped = f" ({score['stripped']['accuracy']} stripped)" if "stripped" in score else ""
+        print(f"{part}: held-out accuracy {score['accuracy']}{stripped} on {held}", file=sys.stderr)

@@ -17,6 +17,7 @@ from kikimimi.domain.question_kinds import answer_shaped, laughs, shrugs, steps_
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
 from kikimimi.domain.rule_terms import has_word, norm
+from kikimimi.domain.tension import says_farewell
 
 
 def asks_back(text: str) -> bool:
@@ -131,7 +132,8 @@ def _takes_up(
     also a bare yes/no (まだ, そうだよ, "same here") or agreement to a proposal; at LOOSE also a short line
     (not when it comes minutes later, `late`: "heading to lunch"), a fragment, someone volunteering, an
     answer's form."""
-    if laughs(text) or steps_away(text) or profile(text).kind == "hi":  # "lol classic", "brb": not answers
+    # "lol classic", "brb", "night all": not answers
+    if laughs(text) or steps_away(text) or says_farewell(text) or profile(text).kind == "hi":
         return False
     if _on_its_words(asked, text, common, level, linked) or answer_shaped(asked, text, bare=level < WORDS):
         return True

@@ -36,6 +36,11 @@ _WHEN = (
     r"|sat(?:urday)?|sun(?:day)?|at \d{1,2}(?::\d\d)?(?: ?[ap]m)?|\d{1,2} ?[ap]m"
 )
 _ANYONE = r"any ?(?:one|body)|some ?(?:one|body)|y'?all|guys|folks|people|peeps|team|everyone"
+# A day people make plans for (not "now" or "after": "anyone seeing this error after the update?" asks).
+_PLANNED = (
+    r"tonight|today|tomorrow|this (?:week(?:end)?|evening|afternoon)|next week"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|sat|sun"
+)
 _EN_INVITATION = re.compile(
     # "tea, anyone?", "lunch anyone?", "drinks tonight, anyone?"
     rf"^(?:(?:the|a|some|more|quick|late|early|team)\s+)?(?:{_OUTINGS})(?:\s+(?:break|run|night|time|session|trip))?"
@@ -48,6 +53,9 @@ _EN_INVITATION = re.compile(
     # "anyone going to the meetup on thursday?" (but not "anyone going to fix the build?")
     rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:going|coming|heading|attending|joining)"
     r"(?: to (?:the|a|an|this|that|my|our)\b| tonight| today| tomorrow| later|\s*[?？])"
+    # "anyone watching the match tomorrow?", "who's playing ranked tonight?": whose plans, not a question
+    rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:watching|playing|streaming|doing|hosting)\b"
+    rf"[^?？.!]*\b(?:{_PLANNED})\b"
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|fancy|fancies|feel like) (?:to )?"
     r"(?:come|join|grab|get|go|play|watch|hang|eat|have|meet|hop)\b"
     r"|\b(?:wanna|want to|care to|fancy|you in for|join (?:us|me)) (?:come|join|grab|get|go|play|watch|hang)"

@@ -15,7 +15,8 @@ from kikimimi.domain.open_questions import NICK_PREFIX, asks, between_two, is_op
 from kikimimi.domain.question_kinds import bumps, calls_only, for_the_bot, grateful, kind_of, shrugs
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, norm
+from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, is_thanks, norm
+from kikimimi.domain.tension import says_farewell
 
 __all__ = [
     "Settled",
@@ -43,6 +44,9 @@ _SETTLED = re.compile(
     r"|自己解決|解決(?:しました|した|です)|わかりました|分かりました|わかった|分かった|できました|できた[!！。]?$"
     r"|直りました|直った|動きました|動いた|大丈夫です|もう大丈夫|なんでもない|何でもない"
 )
+
+
+SEND_OFF_LINES = 4  # how far back a goodbye the asker's own one answers is read (others see them off too)
 
 
 # Thanks said before any help ("thanks in advance", "thank you for any help"): the question is still open.
@@ -227,7 +231,7 @@ class _Watch:
 
     def _by_asker(self, m: Message, link: Link | None) -> Settled | None:
         """The asker settles it, turns to someone who took it up, or goes on with it."""
-        if settles(m.content):
+        if settles(m.content) and not self._sees_off(m):
             return Settled("the asker settled it", m.id)
         helper = self._helper(m, link)
         if helper is not None:
@@ -235,6 +239,14 @@ class _Watch:
         if link is None or link.reply_to in self.thread:
             self.thread.add(m.id)
         return None
+
+    def _sees_off(self, m: Message) -> bool:
+        """The asker's goodbye to someone else leaving ("おつ〜" after 「一旦落ちる」 and others' send-offs,
+        "gn" after "night all"): they stay, and their question is still open."""
+        at = next((i for i, line in enumerate(self.after) if line.id == m.id), len(self.after))
+        others = [x for x in self.after[:at] if x.author_id != m.author_id and x.is_human][-SEND_OFF_LINES:]
+        done = _SETTLED.search(norm(m.content)) or is_thanks(m.content)
+        return not done and any(says_farewell(x.content) for x in others)
 
     def _helper(self, m: Message, link: Link | None) -> Message | None:
         """The one (of those who spoke since) the asker's line answers or addresses, if they took it up."""
@@ -244,7 +256,7 @@ class _Watch:
         if (
             helper is not None
             and self.links
-            and not inferred_about(helper, self.links, self.thread, self.question)
+            and not inferred_about(helper, self.links, self.thread, self.question, self.sure)
         ):
             return None  # the asker talks with someone about something else
         return helper
@@ -286,14 +298,16 @@ class _Watch:
         )
 
 
-def inferred_about(helper: Message, links: Mapping[str, Link], thread: set[str], question: Message) -> bool:
-    """Did the helper's line take up the question (a reply, an address, or a learned link to it)?"""
+def inferred_about(
+    helper: Message, links: Mapping[str, Link], thread: set[str], question: Message, sure: float = 0.0
+) -> bool:
+    """Did the helper's line take up the question (a reply, an address, or a learned link to it, `sure`)?"""
     link = links.get(helper.id)
     return (
         helper.reply_to_id in thread
         or _addresses(helper, question)
         or link is None
-        or link.reply_to in thread
+        or (link.reply_to in thread and link.confidence >= sure)
     )
 
 

@@ -164,6 +164,7 @@ FAREWELL = _any(
     r"\b(?:heading|logging|signing) (?:out|off)\b|\boff to bed\b|\bhave a good (?:one|night|weekend|day)\b",
     r"またね|また(?:明日|あした|あとで|後で|今度|来週)|じゃあ?ね(?![ーぇえ])|じゃあまた|(?:では|それでは)また",
     r"失礼します[。!〜ー]*$|おやすみ|さようなら|さよなら|ばいばい|バイバイ|落ちます|寝ます|お先に(?:失礼|上が|落ち|寝)",
+    r"(?:一旦|いったん|そろそろ|先に)落ちる",
     r"お疲れ(?:様|さま)?(?:でした|ー|〜|!|$)|おつかれ(?:さま)?(?:でした|ー|〜|!|$)",
 )
 
@@ -233,18 +234,19 @@ def _clash(line: _Line, earlier: Sequence[_Line]) -> bool:
     )
 
 
-def _farewell(text: str) -> bool:
+def says_farewell(text: str) -> bool:
+    """A goodbye ("night all", 「一旦落ちる」), not asked."""
     return FAREWELL.search(_fold(text)) is not None and not is_question(text)
 
 
 def _ending(window: Sequence[Message]) -> bool:
     """A goodbye in the last two lines, and nothing after it but a closing or a short word back."""
     last = window[-1].content
-    if _farewell(last):
+    if says_farewell(last):
         return True
     short = len(last.strip()) <= 12 and not is_question(last) and not _read_line(window[-1]).conflict
     answer = is_closing(last) or short  # "you too!", "👋"; not "no, 11" after "see you at 10"
-    return len(window) >= 2 and _farewell(window[-2].content) and answer
+    return len(window) >= 2 and says_farewell(window[-2].content) and answer
 
 
 def _unique(items: Sequence[str]) -> tuple[str, ...]:

@@ -13,13 +13,23 @@ from collections.abc import Mapping, Sequence
 
 from kikimimi.domain.reading.addressing import Line, place
 from kikimimi.domain.reading.pairs import CANDIDATE_FEATURES, TURN_FEATURES
-from kikimimi.domain.reading.window import Seen, Window, candidate, count, gap, pace_of, read_window
+from kikimimi.domain.reading.window import (
+    Candidate,
+    Seen,
+    Window,
+    candidate,
+    count,
+    gap,
+    pace_of,
+    read_window,
+)
 
 __all__ = [
     "FEATURE_SET",
     "FEATURE_SETS",
     "NAMED_SET",
     "START",
+    "choices_of",
     "options",
     "options_of",
     "place",
@@ -48,17 +58,26 @@ def options(
 
 def options_of(win: Window, feature_set: str = FEATURE_SET) -> list[tuple[str | None, list[str]]]:
     """`options` of a window already read, with the features of `feature_set` (one of FEATURE_SETS)."""
+    return choices_of(win, feature_set)[0]
+
+
+def choices_of(
+    win: Window, feature_set: str = FEATURE_SET
+) -> tuple[list[tuple[str | None, list[str]]], dict[str, Candidate]]:
+    """`options_of`, and each earlier line as a candidate (by message id), for the trees' measures."""
     turns = feature_set != NAMED_SET
     groups = (*CANDIDATE_FEATURES, *TURN_FEATURES) if turns else CANDIDATE_FEATURES
     out: list[tuple[str | None, list[str]]] = [
         (None, _start(win) + _start_turns(win) if turns else _start(win))
     ]
     seen = Seen()
+    found: dict[str, Candidate] = {}
     for j in range(len(win.earlier) - 1, -1, -1):
         c = candidate(win, j, seen)
         out.append((c.line.message.id, [f for group in groups for f in group(win, c)]))
+        found[c.line.message.id] = c
         seen.note(c)
-    return out
+    return out, found
 
 
 def _start(win: Window) -> list[str]:

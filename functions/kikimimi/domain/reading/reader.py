@@ -11,6 +11,13 @@ mentions) an unaddressed line is seldom a reply to someone; where nobody does (m
 dialogue), replies go by turn-taking, content and timing, and the weights for such rooms read them. There,
 in a room that reads as one conversation, a reply takes its turn after the latest line by someone else
 (`window.dialogue_turn`); the trainer reads the weights' own choices.
+
+Where people name each other, boosted trees (trees.py) then re-rank the weights' best few options by
+numbers read together (measures.py): how sure the weights were, the time and lines between, who has been
+answering whom. The trees choose; a link's confidence stays the weights' probability of the chosen line,
+which the rules that read links (`questions`, `answer_turns`) were set on. Where nobody names anyone the
+weights alone read the room: there the trees, learned from IRC, misread Discord's answers that come a
+line or two late (the chats of `chats/`).
 """
 
 from __future__ import annotations
@@ -23,8 +30,10 @@ from typing import Any
 
 from kikimimi.domain.model import Message
 from kikimimi.domain.reading.addressing import Line, place, place_one
-from kikimimi.domain.reading.features import FEATURE_SET, FEATURE_SETS, options_of
-from kikimimi.domain.reading.window import Window, dialogue_turn, read_window
+from kikimimi.domain.reading.features import FEATURE_SET, FEATURE_SETS, choices_of
+from kikimimi.domain.reading.measures import measures
+from kikimimi.domain.reading.trees import LinkTrees
+from kikimimi.domain.reading.window import Candidate, Window, dialogue_turn, read_window
 
 WEIGHTS_VERSION = 1  # the layout of the weights file; FEATURE_SET names what its features mean
 
@@ -123,14 +132,54 @@ def _softmax(scores: Sequence[float]) -> list[float]:
     return [e / total for e in exps]
 
 
+@dataclass(frozen=True)
+class Scored:
+    """A window's options as the weights score them: their features, candidates (None: opens a
+    conversation), logits and softmax, and the dialogue turn where the unaddressed table reads it."""
+
+    options: Options
+    candidates: list[Candidate | None]
+    logits: list[float]
+    probabilities: list[float]
+    turn: str | None
+    named: bool  # read by the table for rooms whose people name each other, where the trees re-rank
+
+    def best(self, top: int) -> list[int]:
+        """The indices of the `top` options the weights rank first, best first (ties: earlier first)."""
+        return sorted(range(len(self.logits)), key=lambda i: -self.logits[i])[:top]
+
+    def measures(self, win: Window, top: int) -> list[tuple[float, ...]]:
+        """The trees' measures of the `top` best options, best first."""
+        ranked = [(self.candidates[i], self.logits[i], self.probabilities[i]) for i in self.best(top)]
+        return measures(win, ranked, self.turn)
+
+
+def _reranked(trees: LinkTrees, win: Window, s: Scored) -> list[float]:
+    """The probabilities with the weights' `top` best options sharing what the weights gave them as the
+    trees rank them (the rest keep theirs, so the best stays among the top)."""
+    best = s.best(trees.top)
+    shares = _softmax([trees.score(x) for x in s.measures(win, trees.top)])
+    mass = sum(s.probabilities[i] for i in best)
+    out = list(s.probabilities)
+    for i, share in zip(best, shares, strict=True):
+        out[i] = mass * share
+    return out
+
+
 class ReplyReader:
     """Reads which earlier message each message of one channel responds to."""
 
     def __init__(
-        self, weights: LinkWeights, window: int = 40, *, unaddressed: LinkWeights | None = None
+        self,
+        weights: LinkWeights,
+        window: int = 40,
+        *,
+        unaddressed: LinkWeights | None = None,
+        trees: LinkTrees | None = None,
     ) -> None:
         self.weights = weights  # for rooms whose people address each other by name (all rooms, alone)
         self.unaddressed = unaddressed  # for rooms where nobody does
+        self.trees = trees  # re-rank the weights' best options, in either kind of room
         self.window = window
 
     def links(self, messages: Sequence[Message], names: Sequence[str] = ()) -> list[Link]:
@@ -173,20 +222,33 @@ class ReplyReader:
         for at in range(len(chat)):  # the window's own links, as `links` reads them
             parents[chat[at].id] = self._link(lines, at, parents)[0].reply_to
         win = read_window(lines, len(lines) - 1, self.window, parents)
-        ranked, _ = self._ranked(win)
+        ranked, _, _ = self._ranked(win)
         return sorted(ranked, key=lambda pair: -pair[1])
 
     def _table(self, win: Window) -> LinkWeights:
         """The weights that read this room: by whether its people address each other by name."""
         return self.weights if self.unaddressed is None or win.names_people else self.unaddressed
 
-    def _ranked(self, win: Window) -> tuple[list[tuple[str | None, float]], Options]:
-        """Every option with its softmax probability, in `options` order (stable for ties), and the
-        options with their features."""
+    def scored(self, win: Window) -> Scored:
+        """The window's options as the weights score them (the table that reads this room), before the
+        trees: what the trees re-rank at run time and learn from in `kikimimi train-links`."""
         weights = self._table(win)
-        opts = options_of(win, weights.feature_set)
-        probs = _softmax([weights.score(features) for _, features in opts])
-        return [(option, p) for (option, _), p in zip(opts, probs, strict=True)], opts
+        opts, found = choices_of(win, weights.feature_set)
+        logits = [weights.score(features) for _, features in opts]
+        turn = dialogue_turn(win) if weights is not self.weights else None
+        candidates = [found.get(option or "") for option, _ in opts]
+        return Scored(opts, candidates, logits, _softmax(logits), turn, weights is self.weights)
+
+    def _ranked(self, win: Window) -> tuple[list[tuple[str | None, float]], Options, dict[str | None, float]]:
+        """Every option with its probability, in `options` order (stable for ties), the options with
+        their features, and each option's probability under the weights alone: the weights' softmax, its
+        best options' share re-ranked by the trees."""
+        s = self.scored(win)
+        probs = s.probabilities
+        if self.trees is not None and s.named and len(s.options) > 1:
+            probs = _reranked(self.trees, win, s)
+        weighed = {option: p for (option, _), p in zip(s.options, s.probabilities, strict=True)}
+        return [(option, p) for (option, _), p in zip(s.options, probs, strict=True)], s.options, weighed
 
     def _link(
         self, lines: Sequence[Line], at: int, parents: Mapping[str, str | None], *, turns: bool = True
@@ -202,19 +264,20 @@ class ReplyReader:
             if own is not None:
                 return Link(m.id, own, 1.0, True), []
         win = read_window(lines, at, self.window, parents)
-        ranked, opts = self._ranked(win)
-        choice, p = max(ranked, key=lambda pair: pair[1])
+        ranked, opts, weighed = self._ranked(win)
+        # Ties (trees that cannot tell two options apart) go to the weights' choice.
+        choice, p = max(ranked, key=lambda pair: (pair[1], weighed[pair[0]]))
         named = self._table(win) is self.weights
         turn = dialogue_turn(win) if turns and not named and choice is not None else None
         if turn is not None and turn != choice:
             mine = any(e.message.id == choice and e.message.author_id == m.author_id for e in earlier)
             chance = dict(ranked).get(turn, 0.0)
             if mine or chance >= TURN_ODDS * p:
-                return Link(m.id, turn, chance, False, named), opts
+                return Link(m.id, turn, weighed[turn], False, named), opts
         # The text names whom it is for (a mention, `nick:`, 〜さん): certain when the weights pick one of
         # their lines. They may read it as going on with the author's own line, or as answering a bot
         # command that quoted the name: then the weights' choice stands, unsure.
         author = next((e.message.author_id for e in earlier if e.message.id == choice), None)
         if line.to is not None and author == line.to:
             return Link(m.id, choice, 1.0, True), opts
-        return Link(m.id, choice, p, False, named), opts
+        return Link(m.id, choice, weighed[choice], False, named), opts
