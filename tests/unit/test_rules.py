@@ -177,6 +177,37 @@ CASES = {
         trigger=2,
         watch=True,
     ),
+    # … nor the asker seeing one of them off: they stay ("cya alice", 「おつ〜」 after 「一旦落ちる」) …
+    "the_asker_seeing_someone_off_in_a_busy_room_leaves_the_question_open": Case(
+        [
+            msg("a1", "alice", "the deploy finished", 300),
+            msg("a2", "bob", "nice, logs look clean", 250),
+            msg("t", "carol", "how do I change the log level?", 120),
+            msg("t2", "carol", "the env var or the flag", 110),
+            msg("a3", "dave", "is the wiki down?", 90),
+            msg("a4", "alice", "ok gotta run, see ya", 70),
+            msg("a5", "bob", "bye!", 65),
+            msg("a6", "carol", "cya", 60),
+        ],
+        {"question", "unanswered_question", "decay_strong"},
+        trigger=2,
+        watch=True,
+    ),
+    # … but the asker's own goodbye ends it.
+    "the_askers_own_goodbye_in_a_busy_room_ends_the_question": Case(
+        [
+            msg("a1", "alice", "the deploy finished", 300),
+            msg("a2", "bob", "nice, logs look clean", 250),
+            msg("t", "carol", "how do I change the log level?", 120),
+            msg("t2", "carol", "the env var or the flag", 110),
+            msg("a3", "dave", "is the wiki down?", 90),
+            msg("a4", "alice", "the wiki is fine for me", 70),
+            msg("a6", "carol", "ok I'm off, bye", 60),
+        ],
+        {"question", "unanswered_question", "closing"},
+        trigger=2,
+        watch=True,
+    ),
     # … where in a small room winding down together, it does.
     "a_small_room_saying_goodbye_ends_the_question": Case(
         [

@@ -15,8 +15,8 @@ from kikimimi.domain.open_questions import NICK_PREFIX, asks, between_two, is_op
 from kikimimi.domain.question_kinds import bumps, calls_only, for_the_bot, grateful, kind_of, shrugs
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, is_thanks, norm
-from kikimimi.domain.tension import says_farewell
+from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, norm
+from kikimimi.domain.tension import sees_off
 
 __all__ = [
     "Settled",
@@ -44,9 +44,6 @@ _SETTLED = re.compile(
     r"|自己解決|解決(?:しました|した|です)|わかりました|分かりました|わかった|分かった|できました|できた[!！。]?$"
     r"|直りました|直った|動きました|動いた|大丈夫です|もう大丈夫|なんでもない|何でもない"
 )
-
-
-SEND_OFF_LINES = 4  # how far back a goodbye the asker's own one answers is read (others see them off too)
 
 
 # Thanks said before any help ("thanks in advance", "thank you for any help"): the question is still open.
@@ -241,12 +238,9 @@ class _Watch:
         return None
 
     def _sees_off(self, m: Message) -> bool:
-        """The asker's goodbye to someone else leaving ("おつ〜" after 「一旦落ちる」 and others' send-offs,
-        "gn" after "night all"): they stay, and their question is still open."""
+        """The asker's goodbye to someone else leaving: they stay, and their question is still open."""
         at = next((i for i, line in enumerate(self.after) if line.id == m.id), len(self.after))
-        others = [x for x in self.after[:at] if x.author_id != m.author_id and x.is_human][-SEND_OFF_LINES:]
-        done = _SETTLED.search(norm(m.content)) or is_thanks(m.content)
-        return not done and any(says_farewell(x.content) for x in others)
+        return not _SETTLED.search(norm(m.content)) and sees_off(m, self.after[:at])
 
     def _helper(self, m: Message, link: Link | None) -> Message | None:
         """The one (of those who spoke since) the asker's line answers or addresses, if they took it up."""

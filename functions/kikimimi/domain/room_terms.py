@@ -14,7 +14,7 @@ from kikimimi.domain.model import ConversationState, Message
 from kikimimi.domain.rule_config import RuleConfig
 from kikimimi.domain.rule_terms import directed_to, is_addressed, is_closing, is_question, norm
 from kikimimi.domain.states import TENSE
-from kikimimi.domain.tension import Reading
+from kikimimi.domain.tension import Reading, sees_off
 from kikimimi.domain.turns import conversation_terms, decay_term
 
 
@@ -139,9 +139,11 @@ def _ending(
     # ("see ya") end their own talk, not the room's: there only the asker's farewell counts.
     stayed = any(m.author_id == trigger.author_id and m.created_at > trigger.created_at for m in humans)
     small = len({m.author_id for m in humans[-8:]}) <= SMALL_ROOM
+    # The asker seeing someone else off (「おつ〜」 after 「一旦落ちる」) is not the asker leaving.
     closing_now = any(
-        is_closing(m.content) and (small or m.author_id == trigger.author_id)
-        for m in humans[-2:]
+        is_closing(m.content)
+        and (small or (m.author_id == trigger.author_id and not sees_off(m, humans[: len(humans) - 2 + i])))
+        for i, m in enumerate(humans[-2:])
         if m.id != trigger.id
     )
     return closing_now and stayed and not addressed

@@ -16,7 +16,7 @@ from itertools import pairwise
 
 from kikimimi.domain.exchange import ACRONYMS, read_exchange
 from kikimimi.domain.model import ConversationState, Message
-from kikimimi.domain.rule_terms import is_closing, is_question
+from kikimimi.domain.rule_terms import is_closing, is_question, is_thanks
 
 
 @dataclass(frozen=True)
@@ -237,6 +237,16 @@ def _clash(line: _Line, earlier: Sequence[_Line]) -> bool:
 def says_farewell(text: str) -> bool:
     """A goodbye ("night all", 「一旦落ちる」), not asked."""
     return FAREWELL.search(_fold(text)) is not None and not is_question(text)
+
+
+SEND_OFF_LINES = 4  # how far back a goodbye that a send-off answers is read (others see them off too)
+
+
+def sees_off(line: Message, before: Sequence[Message]) -> bool:
+    """A goodbye to someone else leaving ("おつ〜" after 「一旦落ちる」 and others' send-offs, "gn" after
+    "night all", not thanks): the one who says it stays."""
+    others = [m for m in before if m.author_id != line.author_id and m.is_human][-SEND_OFF_LINES:]
+    return not is_thanks(line.content) and any(says_farewell(m.content) for m in others)
 
 
 def _ending(window: Sequence[Message]) -> bool:
