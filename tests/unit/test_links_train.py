@@ -189,7 +189,7 @@ def test_training_the_trees_writes_loadable_trees_and_the_same_bytes_twice(
     err = capsys.readouterr().err
     assert "trees: held-out accuracy" in err and f"trees: wrote {first}" in err
     # The packaged tables read with these trees: every line still gets one link.
-    room = [m for m in links_train.read_logs(data)[0]["log0"]]
+    room = links_train.read_logs(data)[0]["log0"]
     reader = ReplyReader(load_link_weights(), unaddressed=load_link_weights(UNADDRESSED), trees=trees)
     assert [link.id for link in reader.links(room)] == [m.id for m in room]
 

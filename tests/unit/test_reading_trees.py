@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,31 +18,15 @@ from kikimimi.adapters.link_weights import (
     load_link_weights,
     load_reader,
 )
-from kikimimi.domain.model import Message
 from kikimimi.domain.reading import ReplyReader
 from kikimimi.domain.reading.addressing import place
 from kikimimi.domain.reading.measures import MEASURES
 from kikimimi.domain.reading.trees import LinkTrees, LinkTreesInvalid, Tree
 from kikimimi.domain.reading.window import read_window
+from tests.chat import line as msg
 
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 OPENS = MEASURES.index("opens")
 BACK = MEASURES.index("back")
-
-
-def msg(mid: str, author: str, content: str, t: float) -> Message:
-    return Message(
-        id=mid,
-        guild_id="g",
-        channel_id="c",
-        thread_id=None,
-        author_id=f"id_{author}",
-        author_name=author,
-        author_is_bot=False,
-        content=content,
-        created_at=T0 + timedelta(seconds=t),
-    )
-
 
 ROOM = [
     msg("1", "ann", "anyone know how to mount a usb stick on the server?", 0),
