@@ -287,7 +287,11 @@ def decode(weights: LinkWeights, logs: Logs) -> Read:
     """What the runtime reader links each message of these logs to, by log (the unaddressed table as it
     reads rooms that name nobody: with the dialogue turn)."""
     unaddressed = weights if weights.feature_set == FEATURE_SET else None
-    reader = ReplyReader(weights, WINDOW, unaddressed=unaddressed)
+    return read_with(ReplyReader(weights, WINDOW, unaddressed=unaddressed), logs)
+
+
+def read_with(reader: ReplyReader, logs: Logs) -> Read:
+    """What `reader` links each message of these logs to, by log."""
     return {
         log: {link.id: link.reply_to for link in reader.links(messages)} for log, messages in logs.items()
     }
@@ -324,8 +328,13 @@ def fit_two_stage(
 
 def accuracy(weights: LinkWeights, logs: Logs, gold: dict[str, Gold]) -> dict[str, Any]:
     """The runtime reader's accuracy on these logs, scored as link_score.py scores (any gold parent)."""
+    return score(decode(weights, logs), gold)
+
+
+def score(read: Read, gold: dict[str, Gold]) -> dict[str, Any]:
+    """The accuracy of links read, as link_score.py scores them (any gold parent)."""
     right = scored = 0
-    for found in decode(weights, logs).values():
+    for found in read.values():
         for mid, parent in found.items():
             g = gold.get(mid)
             if g is not None:

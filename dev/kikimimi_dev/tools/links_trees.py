@@ -41,6 +41,8 @@ from kikimimi_dev.tools.links_train import (
     held_out,
     print_score,
     read_logs,
+    read_with,
+    score,
     source,
     to_others,
 )
@@ -163,18 +165,6 @@ def to_tree(root: Mapping[str, Any]) -> Tree:
     )
 
 
-def accuracy(reader: ReplyReader, logs: Mapping[str, list[Message]], gold: dict[str, Gold]) -> dict[str, Any]:
-    """The reader's accuracy on these logs, scored as link_score.py scores (any gold parent)."""
-    right = scored = 0
-    for messages in logs.values():
-        for link in reader.links(messages):
-            g = gold.get(link.id)
-            if g is not None:
-                scored += 1
-                right += (link.reply_to is None) if g.start else (link.reply_to in g.parents)
-    return {"messages": scored, "accuracy": round(right / scored, 4) if scored else None}
-
-
 def train(
     data: Path, holdout: int, named: LinkWeights, unaddressed: LinkWeights
 ) -> tuple[LinkTrees, dict[str, Any]]:
@@ -191,10 +181,10 @@ def train(
         reader = ReplyReader(named, WINDOW, unaddressed=unaddressed, trees=fit(part))
         report["holdout"] = {
             "logs": sorted(test),
-            **accuracy(reader, {k: logs[k] for k in sorted(test)}, gold),
+            **score(read_with(reader, {k: logs[k] for k in sorted(test)}), gold),
         }
         stripped = {k + STRIPPED: copies[k + STRIPPED] for k in sorted(test)}
-        report["holdout"]["stripped"] = accuracy(reader, stripped, gold)
+        report["holdout"]["stripped"] = score(read_with(reader, stripped), gold)
     report["queries"] = len(ranking.groups)
     return fit(ranking), report
 

@@ -140,11 +140,11 @@ def _ending(
     stayed = any(m.author_id == trigger.author_id and m.created_at > trigger.created_at for m in humans)
     small = len({m.author_id for m in humans[-8:]}) <= SMALL_ROOM
     # The asker seeing someone else off (「おつ〜」 after 「一旦落ちる」) is not the asker leaving.
+    asker = trigger.author_id
     closing_now = any(
-        is_closing(m.content)
-        and (small or (m.author_id == trigger.author_id and not sees_off(m, humans[: len(humans) - 2 + i])))
-        for i, m in enumerate(humans[-2:])
-        if m.id != trigger.id
+        is_closing(m.content) and (small or (m.author_id == asker and not sees_off(m, humans[:at])))
+        for at, m in enumerate(humans)
+        if at >= len(humans) - 2 and m.id != trigger.id
     )
     return closing_now and stayed and not addressed
 

@@ -32,7 +32,7 @@ from kikimimi.domain.model import Message
 from kikimimi.domain.reading.addressing import Line, place, place_one
 from kikimimi.domain.reading.features import FEATURE_SET, FEATURE_SETS, choices_of
 from kikimimi.domain.reading.measures import measures
-from kikimimi.domain.reading.trees import LinkTrees
+from kikimimi.domain.reading.trees import LinkTrees, finite
 from kikimimi.domain.reading.window import Candidate, Window, dialogue_turn, read_window
 
 WEIGHTS_VERSION = 1  # the layout of the weights file; FEATURE_SET names what its features mean
@@ -65,9 +65,7 @@ class LinkWeightsInvalid(ValueError):
 
 
 def _number(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise LinkWeightsInvalid(f"{where}: expected a finite number, got {value!r}")
-    return float(value)
+    return finite(value, where, LinkWeightsInvalid)
 
 
 @dataclass(frozen=True)
@@ -179,7 +177,7 @@ class ReplyReader:
     ) -> None:
         self.weights = weights  # for rooms whose people address each other by name (all rooms, alone)
         self.unaddressed = unaddressed  # for rooms where nobody does
-        self.trees = trees  # re-rank the weights' best options, in either kind of room
+        self.trees = trees  # re-rank the weights' best options where people name each other
         self.window = window
 
     def links(self, messages: Sequence[Message], names: Sequence[str] = ()) -> list[Link]:
@@ -222,7 +220,7 @@ class ReplyReader:
         for at in range(len(chat)):  # the window's own links, as `links` reads them
             parents[chat[at].id] = self._link(lines, at, parents)[0].reply_to
         win = read_window(lines, len(lines) - 1, self.window, parents)
-        ranked, _, _ = self._ranked(win)
+        ranked, _ = self._ranked(win)
         return sorted(ranked, key=lambda pair: -pair[1])
 
     def _table(self, win: Window) -> LinkWeights:
@@ -239,16 +237,14 @@ class ReplyReader:
         candidates = [found.get(option or "") for option, _ in opts]
         return Scored(opts, candidates, logits, _softmax(logits), turn, weights is self.weights)
 
-    def _ranked(self, win: Window) -> tuple[list[tuple[str | None, float]], Options, dict[str | None, float]]:
-        """Every option with its probability, in `options` order (stable for ties), the options with
-        their features, and each option's probability under the weights alone: the weights' softmax, its
-        best options' share re-ranked by the trees."""
+    def _ranked(self, win: Window) -> tuple[list[tuple[str | None, float]], Scored]:
+        """Every option with its probability, in `options` order (stable for ties): the weights' softmax,
+        its best options' share re-ranked by the trees; and the options as the weights scored them."""
         s = self.scored(win)
         probs = s.probabilities
         if self.trees is not None and s.named and len(s.options) > 1:
             probs = _reranked(self.trees, win, s)
-        weighed = {option: p for (option, _), p in zip(s.options, s.probabilities, strict=True)}
-        return [(option, p) for (option, _), p in zip(s.options, probs, strict=True)], s.options, weighed
+        return [(option, p) for (option, _), p in zip(s.options, probs, strict=True)], s
 
     def _link(
         self, lines: Sequence[Line], at: int, parents: Mapping[str, str | None], *, turns: bool = True
@@ -264,11 +260,12 @@ class ReplyReader:
             if own is not None:
                 return Link(m.id, own, 1.0, True), []
         win = read_window(lines, at, self.window, parents)
-        ranked, opts, weighed = self._ranked(win)
+        ranked, s = self._ranked(win)
+        opts, named = s.options, s.named
+        weighed = dict(zip((option for option, _ in opts), s.probabilities, strict=True))
         # Ties (trees that cannot tell two options apart) go to the weights' choice.
         choice, p = max(ranked, key=lambda pair: (pair[1], weighed[pair[0]]))
-        named = self._table(win) is self.weights
-        turn = dialogue_turn(win) if turns and not named and choice is not None else None
+        turn = s.turn if turns and choice is not None else None  # only where the unaddressed table reads
         if turn is not None and turn != choice:
             mine = any(e.message.id == choice and e.message.author_id == m.author_id for e in earlier)
             chance = dict(ranked).get(turn, 0.0)

@@ -43,10 +43,15 @@ class Tree:
         return self.leaf[-node - 1]
 
 
-def _number(value: object, where: str) -> float:
+def finite(value: object, where: str, invalid: type[ValueError]) -> float:
+    """`value` as a float, or `invalid` naming `where`: the weights' and the trees' files check alike."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise LinkTreesInvalid(f"{where}: expected a finite number, got {value!r}")
+        raise invalid(f"{where}: expected a finite number, got {value!r}")
     return float(value)
+
+
+def _number(value: object, where: str) -> float:
+    return finite(value, where, LinkTreesInvalid)
 
 
 def _index(value: object, where: str, low: int, high: int) -> int:
