@@ -305,6 +305,7 @@ def test_an_invitation_or_a_rhetorical_question_gets_no_watch_and_no_post(scenar
         pytest.param("where are the prod logs then?", True, id="a-follow-up-question"),
         pytest.param("the logs were there yesterday, right?", False, id="a-tag-question"),
         pytest.param("lunch anyone?", False, id="an-invitation"),
+        pytest.param("and how was it for you, did you like it?", True, id="a-personal-question-is-the-bots"),
     ],
 )
 def test_a_follow_up_question_to_the_bot_gets_words_and_a_rhetorical_one_none(

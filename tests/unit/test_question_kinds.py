@@ -10,6 +10,7 @@ from kikimimi.domain.question_kinds import (
     calls_only,
     for_the_bot,
     grateful,
+    guesses,
     kind_of,
     laughs,
     shrugs,
@@ -29,6 +30,10 @@ KINDS = [
     ("カラオケ行く人いる？", "invitation"),
     ("誰か映画見に行く人ー", "invitation"),
     ("週末みんなで遊ばない？", "invitation"),
+    # Plans asked of people, in Japanese: a day or an hour, 誰か, and what they would do.
+    ("明日の配信だれか見る？", "invitation"),
+    ("今夜だれか段位戦いく？", "invitation"),
+    ("22時の卓あと1人なんだけど誰か入れる？", "invitation"),
     # Rhetorical: they ask nothing.
     ("the release went out on a friday, right?", "rhetorical"),
     ("it's freezing in here, isn't it?", "rhetorical"),
@@ -37,11 +42,36 @@ KINDS = [
     ("who cares?", "rhetorical"),
     ("この店、前より高くなったよね？", "rhetorical"),
     ("マジで？！", "rhetorical"),
+    ("50は多くない？w", "rhetorical"),
+    ("a cake shaped like a bathtub?? who came up with that", "rhetorical"),
+    ("who moves a couch at 1am??", "rhetorical"),
     # Proposals to the group.
     ("should we push the retro to thursday?", "proposal"),
     ("what if we split the migration in two?", "proposal"),
     ("じゃあ金曜にまとめて出すのはどう？", "proposal"),
     ("打ち上げは駅前でしませんか？", "proposal"),
+    # Taking up a plan and asking a detail of it.
+    ("im down, 8ish?", "proposal"),
+    ("yeah im in, 7?", "proposal"),
+    ("行く行く！何時？", "proposal"),
+    # The group's own plan asked: where, when, which.
+    ("宿はどのへんにする？那覇？", "proposal"),
+    ("てか何月に行く？", "proposal"),
+    ("7月の三連休どう？", "proposal"),
+    ("私も行きたい、9時集合とか？", "proposal"),
+    ("てか来週末みんなで鍋しない？", "proposal"),
+    # A suggestion put as a question, to someone with a problem.
+    ("maybe try clearing the cache? browsers hold onto favicons forever", "proposal"),
+    ("try a different cable?", "proposal"),
+    # About the one asked: what they got, did, felt. Theirs to answer.
+    ("wait which one did u end up getting", "personal"),
+    ("ooh rapid trigger? hows it feel", "personal"),
+    ("how was the concert?", "personal"),
+    ("so did you get the job??", "personal"),
+    ("what did you fill it with?", "personal"),
+    ("えーいいな！どこの？", "personal"),
+    ("おつ！どこ行ったんだっけ", "personal"),
+    ("旅行どうだった？", "personal"),
     # Real questions, even the ones that look like the others.
     ("is anyone going to fix the flaky test?", "question"),
     ("anyone else getting 502s after the update today?", "question"),
@@ -53,6 +83,15 @@ KINDS = [
     ("誰か駐車場の場所知ってる？", "question"),
     ("この設定どこで変えられますか", "question"),
     ("無くても困らない？", "question"),
+    ("how do you install flash on ubuntu?", "question"),  # a generic "you"
+    ("where do you find the logs?", "question"),
+    ("okay, where is that?", "question"),  # an acknowledgement, then a question of its own
+    ("yeah but how do I make it start on boot?", "question"),
+    ("誰かこのエラー見たことある？", "question"),
+    ("この設定どう？", "question"),
+    ("設定どこで変える？", "question"),
+    ("who knows the wifi password??", "question"),
+    ("trying to install nvidia drivers, any ideas?", "question"),
 ]
 
 
@@ -60,6 +99,26 @@ KINDS = [
 def test_kind_of(text: str, kind: str) -> None:
     assert kind_of(text) == kind
     assert for_the_bot(text) is (kind == "question")
+
+
+@pytest.mark.parametrize(
+    ("text", "guess"),
+    [
+        ("probably around 9 i think? depends how long pho takes", True),
+        ("maybe 0.2mm?", True),
+        ("sunday i think?", True),
+        ("22時じゃない？たぶん", True),
+        ("たしかこうへいじゃなかった？", True),
+        ("17時じゃない？18時だったかも", True),
+        ("フリッカー低減オンにすればマシになるんじゃない？", True),
+        ("maybe has a package for X that allows it?", False),  # wondering, not a figure guessed
+        ("which one i think?", False),  # a question word: it asks
+        ("何時だったかな？", False),
+        ("is it probably the driver?", False),
+    ],
+)
+def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:
+    assert guesses(text) is guess
 
 
 @pytest.mark.parametrize(
@@ -71,6 +130,7 @@ def test_kind_of(text: str, kind: str) -> None:
         ("works for me", True),
         ("sounds good 👍", True),
         ("+1", True),
+        ("bet, 8 at the pho place", True),
         ("no way, thursday is packed", False),
         ("金曜は無理かも", False),
     ],

@@ -53,6 +53,8 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
         ("i need help too", {}, False),
         ("I wonder how ubuntu will deal with java", {}, False),
         ("bob: how do I change the log level?", {}, False),  # to a person
+        ("bob does the log level matter here?", {}, False),  # a name put first, no comma: to bob
+        ("bob is here?", {}, True),  # … but bob may be what it asks about
         ("bobさん、これどうやるの？", {}, False),
         ("kikimimi how do I change it?", {}, False),  # to the bot: answered at once
         ("the log level is in the config", {}, False),  # not a question
@@ -243,6 +245,47 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
         # An echo of the line before, asked back: "14h?? that's commitment".
         ([msg("1", "ann", "second rise was 14h in the fridge", 5)], "ben", "14h?? that's commitment", True),
         ([msg("1", "ann", "レンズ付きで13万ちょい", 5)], "ben", "13万？安っ", True),
+        ([msg("1", "ann", "im finally migrating my blog off wordpress", 5)], "ben", "to what, astro?", True),
+        # A guess put with a question mark after someone's question, a line or a few before: an answer.
+        (
+            [msg("1", "dex", "what time are ppl actually showing up tho", 0), msg("2", "kai", "lol", 5)],
+            "tofu",
+            "probably around 9 i think? depends how long pho takes",
+            True,
+        ),
+        (
+            [
+                msg("1", "ann", "今夜の友人戦って何時からだっけ", 0),
+                msg("2", "cat", "全自動卓買ったってほんと？", 5),
+            ],
+            "ben",
+            "22時じゃない？たぶん",
+            True,
+        ),
+        ([msg("1", "ann", "new printer came today", 0)], "ben", "probably 0.2mm?", False),  # nobody asked
+        # Surprise at a line just before, asked back with a doubled mark: for its author.
+        (
+            [msg("1", "ann", "printing the dragon, 38 hours estimated 💀", 5)],
+            "ben",
+            "38 hrs on one plate?? brave",
+            True,
+        ),
+        ([msg("1", "ann", "like 170 after shipping", 5)], "ben", "170 for a keyboard??", True),
+        ([msg("1", "ann", "昨日3時間並んだ", 5)], "ben", "3時間並んだの！？", True),
+        ([msg("1", "ann", "printing the dragon tonight", 5)], "ben", "is the build broken again??", False),
+        # A retort taking up a word of a line just before, however many it names.
+        (
+            [msg("1", "ann", "danny ur just jealous", 5), msg("2", "cy", "lol", 8)],
+            "danny",
+            "jealous of a shirt from when i was 4? sure mate",
+            True,
+        ),
+        (
+            [msg("1", "ann", "printing the dragon tonight", 5)],
+            "ben",
+            "ubuntu 24.04 wifi drops? any fix",
+            False,
+        ),
         # … not after a line that asked no such thing, nor a question of its own.
         ([msg("1", "ann", "x", 0), msg("2", "cat", "お昼だね", 5)], "ben", "駅前の定食屋は？", False),
         (
@@ -293,7 +336,11 @@ def ask(text: str, author: str = "fay") -> Message:
         ("which node version does the build use now?", [("gus", "20, since the upgrade")], "x0"),
         ("is the wiki down for anyone else?", [("gus", "yeah, same here")], "x0"),
         ("is the wiki down for anyone else?", [("ana", "oh, not for me")], "x0"),
+        ("is the wiki down for anyone else?", [("gus", "same here")], "x0"),
+        # "same" agrees with a line; it answers only a question about others' experience.
+        ("can you plant garlic in spring?", [("gus", "same, mine got eaten by slugs again")], None),
         ("where do the release notes live?", [("ben", "check the pinned message")], "x0"),
+        ("whats the min node version for vite 6?", [("ben", "18+. 20 if u can")], "x0"),
         ("where do the release notes live?", [("ben", "pinned 📌")], "x0"),
         ("where do the release notes live?", [("ben", "https://wiki.example.com/releases")], "x0"),
         ("リリースノートってどこにある？", [("ben", "ピン留め見て")], "x0"),
@@ -322,6 +369,11 @@ def ask(text: str, author: str = "fay") -> Message:
             [("cy", "lol she does it every week"), ("gus", "20 since the upgrade")],
             "x1",
         ),
+        # A guess with a question mark of doubt answers; a name answers "who…?".
+        ("what time does the stream start?", [("gus", "probably 9 i think?")], "x0"),
+        ("友人戦って何時からだっけ", [("gus", "22時じゃない？たぶん")], "x0"),
+        ("who set up the deploy bot?", [("ben", "i think it was dee")], "x0"),
+        ("is the wiki down?", [("ben", "i think dee knows")], None),  # a name, not asked "who"
         # Lines that carry on another thread leave it open: laughter at cy's cat, the theme talk.
         ("is the wiki down for anyone else?", [("ben", "lol classic")], None),
         ("is the wiki down for anyone else?", [("dee", "the new theme uses the same font right")], None),
@@ -375,6 +427,19 @@ def test_a_line_the_reader_links_to_another_conversation_does_not_answer() -> No
     later = [msg("x0", "ben", "yeah totally", 40)]
     links = {"x0": link("x0", "b3", 0.8)}  # ben answers cy's line, not fay's question
     assert answer_of(q, [*BUSY, q, *later], links) is None
+
+
+def test_words_of_the_question_outweigh_an_unsure_link_to_a_question_between() -> None:
+    q = ask("えーいいな！どこの？アモス？")
+    later = [
+        msg("x0", "ren", "九蓮に振ったの！？", 40),
+        msg("x1", "mio", "そうアモスのやつ。中古だけどね", 50),
+    ]
+    unsure = {"x0": link("x0", "b3", 0.6), "x1": link("x1", "x0", 0.43)}
+    sure = {"x0": link("x0", "b3", 0.6), "x1": link("x1", "x0", 0.8)}
+    settled = answer_of(q, [*BUSY, q, *later], unsure)
+    assert settled is not None and settled.by == "x1"
+    assert answer_of(q, [*BUSY, q, *later], sure) is None
 
 
 @pytest.mark.parametrize(

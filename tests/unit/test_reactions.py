@@ -172,6 +172,8 @@ def test_an_addressed_acknowledgement_gets_a_reaction(text: str, bot_asked: bool
         ("can you be quiet about the surprise party?", False),
         ("いいから早く来て", False),
         ("the build is quiet now, no errors", False),
+        ("kikimimi any tips for falling asleep when ur brain wont shut up?", False),  # a question to it
+        ("my cat never shuts up at night", False),
     ],
 )
 def test_a_request_for_quiet_said_to_the_bot_gets_a_nod_never_words(text: str, quiet: bool) -> None:

@@ -13,7 +13,7 @@ from itertools import pairwise
 from kikimimi.domain.addressees import addressing
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, asks
-from kikimimi.domain.question_kinds import answer_shaped, laughs, shrugs, steps_away
+from kikimimi.domain.question_kinds import answer_shaped, guesses, laughs, shrugs, steps_away
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
 from kikimimi.domain.rule_terms import has_word, norm
@@ -21,8 +21,9 @@ from kikimimi.domain.tension import says_farewell
 
 
 def asks_back(text: str) -> bool:
-    """The reader's own notion of a question back ("which one?" but not "yes! the one on 5th?")."""
-    return counter_question(text)
+    """The reader's own notion of a question back ("which one?" but not "yes! the one on 5th?"); a guess
+    put as a question ("probably around 9 i think?", 「22時じゃない？たぶん」) answers."""
+    return counter_question(text) and not guesses(text)
 
 
 def for_another(m: Message, question: Message, room: Sequence[Message]) -> bool:
@@ -135,6 +136,8 @@ def _takes_up(
     # "lol classic", "brb", "night all": not answers
     if laughs(text) or steps_away(text) or says_farewell(text) or profile(text).kind == "hi":
         return False
+    if guesses(text) and level < WORDS:  # "probably 0.2mm?", 「たしか〜じゃなかった？」: an answer, unsure
+        return True
     if _on_its_words(asked, text, common, level, linked) or answer_shaped(asked, text, bare=level < WORDS):
         return True
     line = profile(text)
@@ -178,6 +181,8 @@ def _elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool
     if nick and norm(nick.group(1)) not in (*NOT_NICKS, norm(question.author_name)):
         return True
     low = norm(m.content)
+    if _ASKS_WHO.search(norm(question.content)):
+        return False  # "who set it up?" — "pretty sure it was ravi": the name is the answer
     others = {
         x.author_name for x in around if x.is_human and x.author_id not in (m.author_id, question.author_id)
     }
@@ -185,6 +190,7 @@ def _elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool
     return any(has_word(_POSSESSIVE.sub(" ", low), norm(name)) for name in others)
 
 
+_ASKS_WHO = re.compile(r"\bwho(?:'s| is| was| did| added| made| set)?\b|誰が|だれが|誰だっけ|誰の")
 _POSSESSIVE = re.compile(r"\S+(?:'s|’s|s'|の)(?=\s|$|\W)")  # a name said of someone: ravi's, ラヴィの
 
 
@@ -258,9 +264,15 @@ def _other_thread(
 ) -> bool:
     """Does the line carry on another conversation: the reader links it there, or it shares words with a
     line of another conversation and none with the question ("the new theme uses the same font right")?"""
-    # Going on with a line said since — unless (strict) that line asked nothing a "yes" could answer.
+    # Going on with a line said since — unless (strict) that line asked nothing a "yes" could answer, or
+    # the reader is unsure and the line takes up the question's words, none of that line's (「そうアモスの
+    # やつ」 to 「どこの？アモス？」 past 「九蓮に振ったの！？」).
+    common = _common_words(around)
     if link is not None and link.reply_to in {p.id for p in since if not strict or asks(p.content)}:
-        return True
+        said = next(p.content for p in since if p.id == link.reply_to)
+        worded = _shared(question.content, m.content, common) and not _shared(said, m.content, common)
+        if link.confidence >= SURE_PAST_A_REMARK or not worded:
+            return True
     # Going on with what its author said since the question: their own thread ("woo fluxbox works" then
     # "ubuntu is so great").
     own = {p.id for p in since if p.author_id == m.author_id}
@@ -284,7 +296,6 @@ def _other_thread(
         author = next((x.author_id for x in around if x.id == link.reply_to), None)
         if author not in (None, m.author_id, question.author_id):
             return True
-    common = _common_words(around)
     if _shared(question.content, m.content, common):
         return False
     at = next((i for i, x in enumerate(around) if x.id == m.id), len(around))

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from kikimimi.domain.model import Message
-from kikimimi.domain.question_kinds import for_the_bot
+from kikimimi.domain.question_kinds import for_the_bot, guesses
 from kikimimi.domain.rule_terms import directed_to, is_addressed, is_question, norm
 
 # `nick: …` addresses a person even if they have not spoken lately (IRC's and many chats' convention);
@@ -90,7 +90,20 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
     if prefix and norm(prefix.group(1)) not in NOT_NICKS:
         return False
     present = {k: v for k, v in others.items() if k != norm(message.author_name)}
-    return directed_to(message, present) is None
+    return directed_to(message, present) is None and not _called_first(text, present)
+
+
+# A name put first, then the question, with no comma (Discord habit): "lena does the battery hold up?",
+# "priya did u switch to linux". After the name comes a verb that asks, never one it could be the subject of.
+_CALLED = re.compile(
+    r"^@?([^\s,:]{3,32})\s+(?:do|does|did|have|has|can|could|would|will|u|r|you|what|how|where|when|which|why)\b"
+)
+
+
+def _called_first(text: str, present: dict[str, str]) -> bool:
+    """Does the question open by calling someone present by name ("lena does the battery hold up?")?"""
+    called = _CALLED.match(norm(text))
+    return called is not None and called.group(1) in present
 
 
 # A question put to the room, not to the one person the asker is talking with.
@@ -103,8 +116,11 @@ TO_THE_ROOM = re.compile(
 def between_two(question: Message, before: Sequence[Message]) -> bool:
     """Asked inside a two-person exchange (the last lines by the asker and one other, taking turns), or a
     brief question back to the line just before ("what was that for?", "GET what?"), and not to the room
-    ("anyone", 「誰か」): it is for the other person, as a line to them by name would be."""
+    ("anyone", 「誰か」): it is for the other person, as a line to them by name would be. A guess or a
+    retort put as a question (`answers_with_a_guess`, `_surprised`) is for the lines it answers."""
     humans = [m for m in before if m.is_human and m.id != question.id][-5:]
+    if answers_with_a_guess(question, humans) or _surprised(question.content, humans):
+        return True  # an answer or a reaction to the lines before, whoever it names ("someone said…")
     if TO_THE_ROOM.search(norm(question.content)):
         return False
     previous = humans[-1].content if humans else ""
@@ -121,7 +137,9 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
 
 
 # A question back: short, with a question word or a bare echo ("GET what?", "like?", 「駅前の？」).
-_BACK = re.compile(r"^(?:\S+\s+){0,2}(?:what|which|why|how|where|who|when|like|really|huh|eh)\W*[?？]\W*$")
+_BACK = re.compile(
+    r"^(?:\S+\s+){0,2}(?:what|which|why|how|where|who|when|like|really|huh|eh)(?:,\s*\w+)?\W*[?？]\W*$"
+)  # "to what, astro?": a guess may follow the question word
 
 
 def _asks_back(text: str) -> bool:
@@ -147,6 +165,72 @@ def _offers(text: str, before: str) -> bool:
     if not _WH_ASKED.search(prior):
         return False
     return bool(_JA_OFFER.match(low) if not low.isascii() else _EN_OFFER.match(low))
+
+
+GUESS_LINES = 4  # how far back a guess put as a question ("probably 9 i think?") may answer someone
+
+
+def answers_with_a_guess(question: Message, before: Sequence[Message]) -> bool:
+    """A guess put as a question ("probably around 9 i think?", 「22時じゃない？たぶん」) after another
+    person's question among the last lines: it answers them, it asks nobody."""
+    recent = [m for m in before if m.is_human and m.id != question.id][-GUESS_LINES:]
+    asked = any(m.author_id != question.author_id and _asked(m.content) for m in recent)
+    return asked and guesses(question.content)
+
+
+_WH_OPENS = re.compile(r"^(?:\S+[:,]\s*)?(?:so |and |ok |wait )?(?:what|where|which|who|when|how)\b")
+
+
+def _asked(text: str) -> bool:
+    """A question, with its mark or opening with a question word ("what time are ppl showing up tho")."""
+    return asks(text) or bool(_WH_OPENS.match(norm(text)))
+
+
+# Surprise at what someone just said, asked back: "38 hrs on one plate?? brave", "170 for a keyboard??",
+# 「3時間並んだの！？」 — a few words and a doubled mark, taking up a word or a number of a line just before.
+_SURPRISE = re.compile(r"^((?:\S+\s+){0,5}\S+?)\s*(?:[?？]{2,}|[?？][!！]|[!！][?？])")
+SURPRISE_LINES = 3
+
+
+# A retort: a few words of a line just before asked back, then a word on it ("jealous of a shirt from when i
+# was 4? sure mate"); no question word or verb opens it.
+_RETORT = re.compile(r"^((?:\S+\s+){0,8}\S+?)\s*[?？]\s+(?:\S+\s*){1,4}$")
+_ASKS_FIRST = re.compile(
+    r"^(?:is|are|am|was|were|do|does|did|can|could|will|would|should|has|have|any|anyone|anybody|what|how"
+    r"|where|which|who|why|when)\b"
+)
+
+
+def _surprised(text: str, before: Sequence[Message]) -> bool:
+    """Surprise at another's line just before, asked back with a doubled mark, or a retort echoing it;
+    for them, not the room."""
+    low = norm(text)
+    said = _SURPRISE.match(low)
+    if said is None and low.isascii() and not _ASKS_FIRST.match(low):
+        retort = _RETORT.match(low)
+        said = retort if retort is not None and _echoed_word(retort.group(1), before) else None
+    if said is None or _WH_OPENS.match(low):
+        return False
+    echoed = set(re.findall(r"\w+", said.group(1)))
+    return (
+        any(echoed & set(re.findall(r"\w+", norm(m.content))) - _FILLER for m in before[-SURPRISE_LINES:])
+        if low.isascii()
+        else any(_ja_echo(said.group(1), norm(m.content)) for m in before[-SURPRISE_LINES:])
+    )
+
+
+def _echoed_word(said: str, before: Sequence[Message]) -> bool:
+    """A word of four letters or more taken up from one of the last lines."""
+    words = {w for w in re.findall(r"[a-z]{4,}", said)} - _FILLER
+    return any(words & set(re.findall(r"[a-z]{4,}", norm(m.content))) for m in before[-4:])
+
+
+_FILLER = frozenset({"a", "an", "the", "on", "in", "at", "for", "of", "to", "it", "is", "that", "this", "u"})
+
+
+def _ja_echo(said: str, line: str) -> bool:
+    """A Japanese echo: two or more characters of the line just before taken up (「3時間並んだの！？」)."""
+    return any(said[i : i + 2] in line for i in range(len(said) - 1) if not said[i : i + 2].isspace())
 
 
 _ECHO = re.compile(r"^(.{1,24}?)[?？]{1,3}(?=\s|$|[^\x00-\x7f])")

@@ -14,10 +14,13 @@ __all__ = [
     "bumps",
     "calls_only",
     "for_the_bot",
+    "for_the_people",
     "grateful",
+    "guesses",
     "invites",
     "kind_of",
     "laughs",
+    "personal",
     "points",
     "proposes",
     "rhetorical",
@@ -63,8 +66,16 @@ _EN_INVITATION = re.compile(
 )
 # 「誰か行く人ー」「ご飯行く人いる？」「カラオケ行かない？」「一緒にやらない？」
 _JA_ACTIVITY = r"行く|いく|来る|くる|やる|する|参加する|食べる|飲む|見る|遊ぶ|来れる|行ける|参加できる"
+# A day or hour people make plans for: 「今夜」「明日の配信」「22時の卓」.
+_JA_PLANNED = r"今夜|今晩|今日|明日|あした|あす|明後日|週末|今度|来週|土曜|日曜|今週|朝練|夜|\d{1,2}時"
+# Plans asked of people: 「明日の配信だれか見る？」「今夜だれか段位戦いく？」「22時の卓、誰か入れる？」.
+_JA_PLANS = (
+    r"行く|いく|来る|くる|やる|する|見る|みる|参加する|遊ぶ|走る|出る|入る|入れる|来れる|行ける|打つ|回る"
+)
 _JA_INVITATION = re.compile(
     rf"(?:{_JA_ACTIVITY})人(?:いる|いない|おる|[ー〜~！!？?]|$)"
+    rf"|(?:{_JA_PLANNED}).{{0,24}}(?:誰か|だれか|みんな)[^？?。]{{0,24}}(?:{_JA_PLANS})[？?ー〜~]"
+    rf"|(?:誰か|だれか|みんな)[^？?。]{{0,24}}(?:{_JA_PLANNED})[^？?。]{{0,24}}(?:{_JA_PLANS})[？?ー〜~]"
     r"|(?:行か|いか|来|こ|やら|遊ば|食べ|飲ま|見|参加し|集まら)ない[？?ー〜~]|一緒に.*(?:ない|ません|よう)[かか]?[？?]"
     r"|(?:ご飯|ごはん|飯|ランチ|昼|夕飯|飲み|カラオケ|映画|ゲーム|お茶)(?:でも|とか)?(?:行く|どう|いかが|しない)"
 )
@@ -85,13 +96,17 @@ _EN_RHETORICAL = re.compile(
     r" (?:does|would do|even does|says|cares|knew|asked)"
     r"(?: (?:that|this|it|such a thing))?\s*[?？]+\W*$"
     # Whole lines that ask nothing: "who cares?", "guess what?", "really?".
+    r"|\bwho (?:came up with|thought of|approved|signed off on|decided on) (?:that|this)\b"
+    # "who moves a couch at 1am??" (but "who knows the password??" asks)
+    r"|^who (?:even )?(?!knows|has|wants|remembers|needs|uses|gets)\w+s\b[^?？]*[?？]{2,}\W*$"
     r"|^(?:what the (?:hell|heck|fuck|actual)|wtf|who cares|who knew|why not|guess what|you know what"
     r"|am i right"
     r"|how hard can it be|what could (?:possibly )?go wrong|are you (?:kidding|serious|joking)(?: me)?"
     r"|seriously|really|srsly|rly|for real|is this a joke|why me)\s*[?？!！.]+\W*$"
 )
 _JA_RHETORICAL = re.compile(
-    r"(?:よね|よな|でしょ|だろ|じゃん|やん|じゃね|くない)[ぇえ〜~ー]*[？?]+\W*$"  # 「〜よね？」「〜でしょ？」
+    # 「〜よね？」「〜でしょ？」「多くない？w」
+    r"(?:よね|よな|でしょ|だろ|じゃん|やん|じゃね|くない)[ぇえ〜~ー]*[？?]+[\Wｗw笑]*$"
     r"|^(?:まじ|マジ|本当|ほんと|ホント|うそ|嘘|え|えっ|は)(?:で|に)?[？?!！]+\W*$"  # 「マジで？」「嘘？！」
     r"|[？?][!！]|[!！][？?]"
     r"|(?:なんで|何で)(?:やねん|だよ)|誰が(?:得|やる|するん)"
@@ -102,7 +117,14 @@ _EN_PROPOSAL = re.compile(
     r"|can we just|could we (?:just )?|let'?s|do we want to|wanna)\b.*[?？]"
 )
 _JA_PROPOSAL = re.compile(
-    r"(?:る|う|く|す|つ|ぬ|む|ぶ|ぐ|た)のは(?:どう|いかが)|(?:を|に|で|一緒に|みんなで)しない[？?]|しませんか"
+    # the group's own plan asked: 「宿はどのへんにする？」「何月に行く？」「何時集合にする？」
+    r"(?:どこ|どの\S{0,2}|何時|何月|何日|何曜|いつ|どれ|何|なに)(?:に|で|から|まで|へ|集合に)?"
+    r"(?:する|しよ|行く|いく|集合|集まる|出る|出発する|泊まる)[？?]"
+    # 「7月の三連休どう？」
+    r"|(?:月|日|曜|時|週末|連休|今度|明日|来週)(?:の\S{0,6})?(?:とか|は|で|に)?(?:どう|いかが)[？?]"
+    r"|\d{1,2}時\S{0,4}(?:とか|で(?:いい|どう))[？?]"  # 「9時集合とか？」
+    r"|(?:る|う|く|す|つ|ぬ|む|ぶ|ぐ|た)のは(?:どう|いかが)|(?:を|に|で|一緒に|みんなで)しない[？?]|しませんか"
+    r"|(?:みんなで|皆で|一緒に)[^？?]{0,10}(?:しない|やらない|行かない)[？?]"  # 「来週末みんなで鍋しない？」
     r"|(?:しよ|しましょ|やろ|行こ|いこ)うか?[？?]|ことにしない"
 )
 # Agreeing to a proposal: 「それでいこう」「いいね」「賛成」 "works for me", "sounds good", "+1".
@@ -110,7 +132,7 @@ _EN_AGREEMENT = re.compile(
     r"^(?:\+1|👍|yes|yeah|yep|yup|sure|ok|okay|k|alright|agreed|agree|deal|done|fine by me|fine|totally"
     r"|absolutely|definitely|of course|sounds (?:good|great|fine|like a plan)|works for me|that works"
     r"|good idea|great idea|let'?s do (?:it|that)|let'?s go|i'?m in|count me in|me too|same|why not"
-    r"|perfect|great|cool|nice|i'?m down|down|in)\b"
+    r"|perfect|great|cool|nice|i'?m down|down|in|bet|say less|lets do this)\b"
 )
 _JA_AGREEMENT = re.compile(
     r"^(?:それで(?:いこう|いい|行こう|OK|ok|オッケー|大丈夫)|いいね|いいよ|いいです|いいと思|賛成|了解|りょ|おけ|オッケー"
@@ -124,7 +146,7 @@ _EN_YES_NO = re.compile(
     r"|not (?:yet|really|anymore)"
     r"|it (?:is|was|does|did|should|shouldn'?t|doesn'?t|isn'?t|can|can'?t|will|won'?t|works?|worked)"
     r"|it'?s (?:not|fine|down|up|back|working)"
-    r"|same(?: here| for me| issue| problem)?|me too|here too|works (?:for me|fine|here)|not for me"
+    r"|works (?:for me|fine|here)|not for me"
     r"|i (?:think|believe|guess|doubt|don'?t think|don'?t know|haven'?t)"
     r"|you (?:can|can'?t|need|should|have to|must)"
     r"|only|just|always|never|sometimes|depends)\b"
@@ -146,8 +168,8 @@ _NUMBER = re.compile(
 )
 # Questions that a number, a version or a time answers ("which node version…?", "how many…?", 「何時？」).
 _ASKS_NUMBER = re.compile(
-    r"\b(?:which|what|what'?s|what is) (?:the )?(?:\w+ )?(?:version|release|number|time|day|date|port|size"
-    r"|year|build|kernel|count|amount|price|cost|limit|rate|score|total|temperature|temp|speed|budget|deadline)\b"
+    r"\b(?:which|what|what'?s|what is) (?:the )?(?:\w+ ){0,2}(?:version|release|number|time|day|date|port"
+    r"|size|year|build|kernel|count|amount|price|cost|limit|rate|score|total|temperature|temp|speed|budget|deadline)\b"
     r"|\bhow (?:many|much|long|old|big|often|far|soon)\b|\bwhat time\b"
     r"|(?:^|[.?!,]\s*)(?:\S+[:,]\s*)?(?:so |and |but |ok )?"
     r"when (?:is|are|was|were|do|does|did|will|can|should)\b"
@@ -188,20 +210,113 @@ def proposes(text: str) -> bool:
     return bool(_EN_PROPOSAL.search(low) or (not low.isascii() and _JA_PROPOSAL.search(low)))
 
 
+# A guess offered with a question mark of doubt: "probably around 9 i think?", "maybe 0.2mm?",
+# 「22時じゃない？たぶん」, 「マシになるんじゃない？」. It answers someone; it asks nobody.
+_EN_GUESS = re.compile(
+    # a figure guessed: "probably 0.2mm?", "maybe 8ish?", "around 9 i think?"
+    r"^(?:(?:oh|um+|hmm+|well|idk|not sure)[,.\s]+)?"
+    r"(?:probably|prob|prolly|maybe|perhaps|i think|i guess|pretty sure|iirc|should be|might be|around)"
+    r"\s+(?:(?:like|around|about|at|by|on|the|a)\s+)*\d[^?？]{0,16}[?？]"
+    # … or a hedge tacked on after it: "sunday i think?", "the blue one maybe?"
+    r"|\b(?:i think|i guess|i believe|maybe|probably|prob|iirc)\s*[?？]+"
+)
+_JA_GUESS = re.compile(
+    r"(?:じゃない|じゃなかった|じゃね|じゃないかな|んじゃない|んじゃね|と思う|と思うけど)[？?]+"
+    r"\s*(?:たぶん|多分|知らんけど|知らないけど|わからんけど|しらんけど|[^？?]{0,12}(?:かも|かな|けど))?"
+    r"[ｗw笑。…〜~]*$"
+    r"|^[^？?]*(?:かな|かなぁ|かなあ|かも)[ｗw笑。…〜~]*$"  # 「いまんとこ6人かな」: no mark at all
+)
+
+
+def guesses(text: str) -> bool:
+    """A guess put with a question mark of doubt ("probably around 9 i think?", 「22時じゃない？たぶん」):
+    after someone's question, an answer; not a question back nor one for the bot."""
+    low = _text(text)
+    asked = re.split(r"[?？]", low, maxsplit=1)[0]
+    if (
+        _WH.search(asked)
+        or _TAG_ASKER.match(asked)
+        or re.search(r"\b(?:what|which|where|who|why|how)\b", asked)
+    ):
+        return False
+    return bool(_EN_GUESS.search(low) if low.isascii() else _JA_GUESS.search(low))
+
+
+# Agreeing to a plan and asking a detail of it: "im down, 8ish?", "yeah im in, 7?", 「行く行く！何時？」.
+_ACCEPTS_DETAIL = re.compile(r"^[\W_]*(?:\S+[\W_]+){0,3}\S*[?？]+\W*$")
+
+
+_EN_ACCEPT = re.compile(
+    r"^(?:yes|yeah|yep|yup|ya|sure|bet|i'?m (?:down|in|game)|down|in|count me in|sounds good|works for me"
+    r"|deal)\b"
+)
+_JA_ACCEPT = re.compile(r"^(?:行く|いく|いいね|いいよ|参加|乗った|のった|やる)")
+
+
+def _accepts(low: str) -> bool:
+    agreement = _EN_ACCEPT.match(low) if low.isascii() else _JA_ACCEPT.match(low)
+    if agreement is None or ("?" not in low and "？" not in low):
+        return False
+    rest = re.sub(r"^(?:[\s,!.、。！]*(?:i'?m in|i'?m down|down|in|行く|いく))+", "", low[agreement.end() :])
+    return bool(_ACCEPTS_DETAIL.match(rest)) and len(rest.split()) <= 4
+
+
+# About the one asked: their experience, their things, their doings ("which one did u end up getting",
+# "how's it feel", "did you get it?", 「どうだった？」「いくらした？」). Only they can say.
+_EN_PERSONAL = re.compile(
+    r"\bhow(?:'s|s| is| was| does| did|'d| do)? (?:it|that|they|the new \w+|your \w+|ur \w+)"
+    r" (?:feel|feels|feeling|going|go|went|treating|holding up|sound|sounds|look|looks|taste|tastes)\b"
+    r"|\bhow (?:was|were) (?:it|that|they|the|your|ur)\b"
+    # "did u get it in the end?", "did you like it?": what they did or got
+    r"|(?:^|[,.!?？]\s*|\b(?:so|and|but|wait|ooh|oh|ok|lol|also)\s+)did (?:you|u|ya)"
+    r" (?:end up|finally|actually|ever)?\s*(?:get|buy|go|like|love|enjoy|finish|pass|win|make it|pick)\b"
+    r"|\b(?:what|which|where|when|how much)\b[^?？]*\bdid (?:you|u|ya)\b"  # "what did you fill it with?"
+    r"|\b(?:your|ur) (?:new|old|own)\b"
+)
+_JA_PERSONAL = re.compile(
+    r"どうだった|どうでした|どんな感じ|使い心地|住み心地|乗り心地|いくらした|いくらだった|いくらで買"
+    r"|どこで買った|どこの(?:やつ|？|\?)|何にした|なににした|どれにした|どれ買った"
+    # what they did: 「どこ行ったんだっけ」「何買ったの？」「誰と行ったの」
+    r"|(?:どこ|何|なに|誰と|だれと)(?:に|へ|を|で)?(?:行った|いった|行ってた|食べた|買った|観た|見た|頼んだ)"
+    r"(?:の|ん|っけ|[？?])"
+)
+
+
+def personal(text: str) -> bool:
+    """A question about the one asked ("which one did u end up getting", "how's it feel", 「どうだった？」):
+    theirs to answer; a member who was not there cannot."""
+    low = _text(text)
+    return bool(_EN_PERSONAL.search(low) if low.isascii() else _JA_PERSONAL.search(low))
+
+
+# A suggestion put as a question, to someone with a problem: "maybe try clearing the cache?", "try a
+# different cable?" — theirs to take or leave. ("have you tried…?" asks what they did: it stays a question.)
+_EN_SUGGESTION = re.compile(r"^(?:maybe|perhaps|or|just|you could|could)?\s*(?:just )?try \w+[^?？]*[?？]")
+
+
 def kind_of(text: str) -> str:
-    """What the line asks, as a kind: "invitation", "rhetorical", "proposal" or "question"."""
+    """What the line asks, as a kind: "invitation", "rhetorical", "proposal", "personal" or "question"."""
     if invites(text):
         return "invitation"
     if rhetorical(text):
         return "rhetorical"
-    if proposes(text):
+    if proposes(text) or _accepts(_text(text)) or _EN_SUGGESTION.match(_text(text)):
         return "proposal"
+    if personal(text):
+        return "personal"
     return "question"
 
 
 def for_the_bot(text: str) -> bool:
-    """A question a member could take up for the asker: not an invitation, rhetorical or a group's plan."""
+    """A question a member could take up for the asker: not an invitation, rhetorical, a group's plan or
+    one about the person asked."""
     return kind_of(text) == "question"
+
+
+def for_the_people(text: str) -> bool:
+    """An invitation, a rhetorical question or a group's plan: nobody's to answer but the people asked,
+    even in the bot's own exchange (a personal question put to the bot is the bot's)."""
+    return kind_of(text) in ("invitation", "rhetorical", "proposal")
 
 
 # "No idea, sorry", 「わからない」: the question is taken up, not answered; someone who knows still may.
@@ -319,8 +434,16 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True
     said = _answer_part(low)
     ja = not said.isascii() and (_JA_YES_NO.match(said) or _echoes(q, said) or _JA_OPINION.search(said))
-    yes_no = _EN_YES_NO.match(said) or ja
+    yes_no = _EN_YES_NO.match(said) or ja or (_EN_SAME.match(said) and _ASKS_OTHERS.search(q))
     return bool(yes_no) and _yes_no(q)
+
+
+# "Same here", "me too": an answer to a question about others' experience ("is the wiki down for anyone
+# else?", "just me?"), not to "can you plant garlic in spring?" (there it agrees with someone's line).
+_EN_SAME = re.compile(r"^(?:same(?: here| for me| issue| problem)?|me too|here too)\b")
+_ASKS_OTHERS = re.compile(
+    r"\b(?:any ?(?:one|body)|just me|only me|for you|you too|others?|y'?all|you guys)\b"
+)
 
 
 # A view or advice that answers "should I…?", "is it…?": 「シャープナーで十分だと思う」, 「買わなくていいよ」.

@@ -78,7 +78,9 @@ _AGREEMENT = re.compile(
 
 # A request for the bot to be quiet ("not now bot", 「今はいいから」), NFKC-normalised and casefolded.
 _QUIET = re.compile(
-    r"\b(?:shut up|be quiet(?! about)|stop talking|not now,? bot|quiet,? bot|nobody asked|no one asked"
+    # "my brain won't shut up" says nothing to the bot
+    r"\b(?:(?<!wont )(?<!won't )(?<!never )(?<!cant )(?<!can't )(?<!doesnt )(?<!doesn't )shut up"
+    r"|be quiet(?! about)|stop talking|not now,? bot|quiet,? bot|nobody asked|no one asked"
     r"|go away|stfu|hush|zip it|nobody (?:was )?talking to you|stay out of (?:this|it))\b"
     r"|静かにして|静かにしろ|静かに(?:ね|して(?:て|ください))|黙って|黙れ|だまって|うるさい|うるせ"
     r"|しゃべらないで|喋らないで|話しかけないで|呼んでない|出てこないで|今はいいから|空気読んで"

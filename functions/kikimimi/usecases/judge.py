@@ -210,7 +210,7 @@ def _not_for_bot(decision: Decision, room: Hearing) -> Decision:
     # at another): neither may be an invitation or a rhetorical question.
     target = next((m for m in room.window if m.id == decision.reply_to_message_id), room.trigger)
     lines = [target] if room.score.addressed else [room.trigger, target]
-    aimed = [m for m in lines if questions.asks(m.content) and not questions.for_the_bot(m.content)]
+    aimed = [m for m in lines if questions.asks(m.content) and questions.for_the_people(m.content)]
     if not aimed:
         return decision
     kind = questions.kind_of(aimed[0].content)
@@ -315,7 +315,7 @@ def _target(window: list[Message], trigger: Message) -> str:
     for m in reversed(window[: at + 1]):
         if m.author_id != trigger.author_id:
             break
-        if questions.asks(m.content) and questions.for_the_bot(m.content):
+        if questions.asks(m.content) and not questions.for_the_people(m.content):
             return m.id
     return trigger.id
 
