@@ -53,6 +53,7 @@ KINDS = [
     # Taking up a plan and asking a detail of it.
     ("im down, 8ish?", "proposal"),
     ("yeah im in, 7?", "proposal"),
+    ("me!! 10ish?", "proposal"),
     ("行く行く！何時？", "proposal"),
     # The group's own plan asked: where, when, which.
     ("宿はどのへんにする？那覇？", "proposal"),
@@ -72,6 +73,8 @@ KINDS = [
     ("えーいいな！どこの？", "personal"),
     ("おつ！どこ行ったんだっけ", "personal"),
     ("旅行どうだった？", "personal"),
+    ("どこの買ったの？", "personal"),
+    ("で、製麺機で何作るの？", "personal"),
     # Real questions, even the ones that look like the others.
     ("is anyone going to fix the flaky test?", "question"),
     ("anyone else getting 502s after the update today?", "question"),

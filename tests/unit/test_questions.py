@@ -246,6 +246,14 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
         ([msg("1", "ann", "second rise was 14h in the fridge", 5)], "ben", "14h?? that's commitment", True),
         ([msg("1", "ann", "レンズ付きで13万ちょい", 5)], "ben", "13万？安っ", True),
         ([msg("1", "ann", "im finally migrating my blog off wordpress", 5)], "ben", "to what, astro?", True),
+        # A brief Japanese question about a word of the story just told: for the one telling it.
+        ([msg("1", "ann", "片方が「俺は島を買う」って真顔で言ってて", 5)], "ben", "島ってどこの島ｗ", True),
+        (
+            [msg("1", "ann", "島に行ってきた", 5)],
+            "ben",
+            "島ってフェリー以外でどうやって行けばいいですか？",
+            False,
+        ),
         # A guess put with a question mark after someone's question, a line or a few before: an answer.
         (
             [msg("1", "dex", "what time are ppl actually showing up tho", 0), msg("2", "kai", "lol", 5)],
@@ -356,6 +364,9 @@ def ask(text: str, author: str = "fay") -> Message:
             "x1",
         ),
         ("いくらしたの？", [("cy", "何泊する？"), ("ben", "2泊かな")], None),
+        # A Japanese number answers a question that counts the same (何度 → 度), not any number said.
+        ("低温調理って何度で何時間くらい？", [("ben", "週5って言ったらドン引きされた")], None),
+        ("低温調理って何度で何時間くらい？", [("ben", "63度で3時間くらい")], "x0"),
         # A Japanese yes or no that echoes the question's verb.
         ("昨日のアニメ見た？", [("ben", "見た見た、最後やばかった")], "x0"),
         ("新しいの買った？", [("ben", "買ってない")], "x0"),
@@ -520,8 +531,10 @@ def test_thanks_before_any_help_does_not_settle(text: str, settled: bool) -> Non
         ),
         # a third person in between: no two people talking it over
         ([("bo", "not sure", 20), ("cy", "lunch?", 30), ("al", "anyone?", 40)], None),
-        # one line back and forth is not yet a conversation about it
+        # one line back and forth is not yet a conversation about it …
         ([("bo", "hmm", 20), ("al", "well?", 35)], None),
+        # … unless they asked what they need to know and the asker told them
+        ([("bo", "what distro, and are you on pipewire?", 20), ("al", "arch, pipewire", 35)], "a1"),
         # the asker speaks first: no one took it up
         ([("al", "anyone?", 20), ("bo", "no idea", 30), ("al", "ok", 40)], None),
     ],
@@ -588,6 +601,11 @@ def test_a_question_back_to_the_line_before_is_theirs(
         ("anyone? 😅", True, True),
         ("すみません、誰かわかる人いますか…？", True, True),
         ("sorry to bump, anyone know about the leader key thing?", True, True),
+        (
+            "sorry to bump, anyone know about the lid thing? lost a half written doc to it this morning",
+            True,
+            True,
+        ),
         ("すみません、さっきのリーダーキーの件わかる方いますか…？", True, True),
         ("anyone? 😅", False, False),  # the bot has not answered them: the bump asks again
         ("and how do I map it per filetype?", True, False),  # a new question, not a bump

@@ -128,6 +128,7 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
         _asks_back(question.content)
         or _offers(question.content, previous)
         or _echoes(question.content, previous)
+        or _asks_of_it(question.content, previous)
     )
     if back and humans[-1].author_id != question.author_id:
         return True
@@ -165,6 +166,16 @@ def _offers(text: str, before: str) -> bool:
     if not _WH_ASKED.search(prior):
         return False
     return bool(_JA_OFFER.match(low) if not low.isascii() else _EN_OFFER.match(low))
+
+
+def _asks_of_it(text: str, before: str) -> bool:
+    """A brief Japanese question about a word of the line just before, a statement: 「島ってどこの島ｗ」 after
+    「…「俺は島を買う」って…」 — for the one telling it."""
+    low = re.sub(r"[ｗw笑]+$", "", norm(text))
+    if low.isascii() or len(low) > 12 or asks(before):
+        return False
+    words = set(re.findall(r"[\u4e00-\u9fff]+|[\u30a0-\u30ff]{2,}", low)) - {"何", "誰", "何処"}
+    return any(word in norm(before) for word in words)
 
 
 GUESS_LINES = 4  # how far back a guess put as a question ("probably 9 i think?") may answer someone

@@ -248,7 +248,7 @@ _ACCEPTS_DETAIL = re.compile(r"^[\W_]*(?:\S+[\W_]+){0,3}\S*[?？]+\W*$")
 
 _EN_ACCEPT = re.compile(
     r"^(?:yes|yeah|yep|yup|ya|sure|bet|i'?m (?:down|in|game)|down|in|count me in|sounds good|works for me"
-    r"|deal)\b"
+    r"|deal|me(?: too)?)\b"
 )
 _JA_ACCEPT = re.compile(r"^(?:行く|いく|いいね|いいよ|参加|乗った|のった|やる)")
 
@@ -277,8 +277,10 @@ _JA_PERSONAL = re.compile(
     r"どうだった|どうでした|どんな感じ|使い心地|住み心地|乗り心地|いくらした|いくらだった|いくらで買"
     r"|どこで買った|どこの(?:やつ|？|\?)|何にした|なににした|どれにした|どれ買った"
     # what they did: 「どこ行ったんだっけ」「何買ったの？」「誰と行ったの」
-    r"|(?:どこ|何|なに|誰と|だれと)(?:に|へ|を|で)?(?:行った|いった|行ってた|食べた|買った|観た|見た|頼んだ)"
+    r"|(?:どこ|何|なに|誰と|だれと)(?:に|へ|を|で|の)?(?:行った|いった|行ってた|食べた|買った|観た|見た|頼んだ)"
     r"(?:の|ん|っけ|[？?])"
+    # what they will do with it: 「製麺機で何作るの？」
+    r"|(?:何|なに)(?:を)?(?:作る|つくる|する|買う|食べる|頼む|着る|撮る)の[？?]"
 )
 
 
@@ -401,7 +403,8 @@ def bumps(text: str) -> bool:
     """A short call for anyone to answer what was asked before, saying nothing new (or only naming it:
     "sorry to bump, anyone know about the cookie thing?", 「さっきの件わかる方いますか…？」)."""
     low = _text(text)
-    return len(low) <= 80 and bool(_BUMP.search(low))
+    said = len(low) <= 200 and bool(re.search(r"\bbump(?:ing)?\b", low))  # "sorry to bump, …" said outright
+    return said or (len(low) <= 80 and bool(_BUMP.search(low)))
 
 
 def laughs(text: str) -> bool:
@@ -426,7 +429,7 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     q, low = _text(question), _text(line)
     if laughs(line):
         return False
-    if points(line) or (_ASKS_NUMBER.search(q) and _numeric(low)):
+    if points(line) or (_ASKS_NUMBER.search(q) and _numeric(low) and _counts_alike(q, low)):
         return True
     if not bare:
         return False
@@ -463,6 +466,20 @@ def _echoes(question: str, said: str) -> bool:
         return False
     negated = "\u4e00" <= head[0] <= "\u9fff" and head[0] in tail and bool(_JA_NOT.search(head))
     return head[:2] in tail or negated
+
+
+# A Japanese question names what it counts (何度, 何時間, 何人): the number that answers it counts the same
+# (「60度で2時間」, not 「週5って言ったら…」 said of something else).
+_JA_COUNTER = re.compile(
+    r"何(度|時間|時|日|人|回|個|分|歳|円|枚|本|台|曜|泊|年|月|週|キロ|km|センチ|cm|ミリ|mm)"
+)
+
+
+def _counts_alike(question: str, low: str) -> bool:
+    counters = set(_JA_COUNTER.findall(question))
+    if not counters:
+        return True
+    return any(re.search(rf"\d\s*{re.escape(c)}", low) for c in counters | {c[0] for c in counters})
 
 
 def _numeric(low: str) -> bool:

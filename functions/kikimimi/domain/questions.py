@@ -139,7 +139,8 @@ TALK_TURNS = 3  # someone, the asker, someone again: the two are talking it over
 
 def talked_over(question: Message, after: Sequence[Message]) -> Settled | None:
     """The asker and one other person went back and forth right after the question (they answered, the
-    asker answered back, and so on): whatever was said, the question was taken up, not passed over."""
+    asker answered back, and so on, or they asked back and the asker answered): whatever was said, the
+    question was taken up, not passed over."""
     lines = [m for m in after if m.is_human and m.is_chat and m.id != question.id]
     if not lines or lines[0].author_id == question.author_id:
         return None
@@ -149,7 +150,9 @@ def talked_over(question: Message, after: Sequence[Message]) -> Settled | None:
         if m.author_id not in (question.author_id, other.author_id):
             return None
         turns += m.author_id != previous.author_id
-    if turns < TALK_TURNS:
+    # Someone asked what they need to know ("what distro are you on?") and the asker told them: they are on it.
+    asked_back = asks(other.content) and turns >= 2
+    if turns < TALK_TURNS and not asked_back:
         return None
     return Settled(f"{other.author_name} and the asker talked it over", other.id)
 
