@@ -150,7 +150,7 @@ def talked_over(question: Message, after: Sequence[Message]) -> Settled | None:
         if m.author_id not in (question.author_id, other.author_id):
             return None
         turns += m.author_id != previous.author_id
-    # Someone asked what they need to know ("what distro are you on?") and the asker told them: they are on it.
+    # Someone asked what they need to know ("what distro are you on?"), the asker told them: they are on it.
     asked_back = asks(other.content) and turns >= 2
     if turns < TALK_TURNS and not asked_back:
         return None
