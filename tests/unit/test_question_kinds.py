@@ -34,6 +34,10 @@ KINDS = [
     ("明日の配信だれか見る？", "invitation"),
     ("今夜だれか段位戦いく？", "invitation"),
     ("22時の卓あと1人なんだけど誰か入れる？", "invitation"),
+    ("anyone wanna do a pancake run? the diner on 5th is open", "invitation"),
+    # A goodbye that asks something on the way out: for the people who stay.
+    ("おやすみ！面接結果出たら教えてね", "farewell"),
+    ("gn! you still on for sat?", "farewell"),
     # Rhetorical: they ask nothing.
     ("the release went out on a friday, right?", "rhetorical"),
     ("it's freezing in here, isn't it?", "rhetorical"),
@@ -94,6 +98,7 @@ KINDS = [
     ("この設定どう？", "question"),
     ("設定どこで変える？", "question"),
     ("who knows the wifi password??", "question"),
+    ("night shift tomorrow, any tips?", "question"),
     ("trying to install nvidia drivers, any ideas?", "question"),
 ]
 
@@ -113,6 +118,8 @@ def test_kind_of(text: str, kind: str) -> None:
         ("22時じゃない？たぶん", True),
         ("たしかこうへいじゃなかった？", True),
         ("17時じゃない？18時だったかも", True),
+        ("今は予約制じゃない？前は予約なしだった気がするけど", True),
+        ("prob close to done then?", True),
         ("フリッカー低減オンにすればマシになるんじゃない？", True),
         ("maybe has a package for X that allows it?", False),  # wondering, not a figure guessed
         ("which one i think?", False),  # a question word: it asks

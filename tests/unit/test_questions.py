@@ -246,6 +246,13 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
         ([msg("1", "ann", "second rise was 14h in the fridge", 5)], "ben", "14h?? that's commitment", True),
         ([msg("1", "ann", "レンズ付きで13万ちょい", 5)], "ben", "13万？安っ", True),
         ([msg("1", "ann", "im finally migrating my blog off wordpress", 5)], "ben", "to what, astro?", True),
+        # "what yeast?" right after someone's problem: asked back, for them.
+        (
+            [msg("1", "ann", "my cider's been sitting at 1.010 for 4 days, is it stuck", 5)],
+            "ben",
+            "what yeast?",
+            True,
+        ),
         # A brief Japanese question about a word of the story just told: for the one telling it.
         ([msg("1", "ann", "片方が「俺は島を買う」って真顔で言ってて", 5)], "ben", "島ってどこの島ｗ", True),
         (
@@ -254,6 +261,17 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
             "島ってフェリー以外でどうやって行けばいいですか？",
             False,
         ),
+        (
+            [
+                msg("1", "ann", "さっき帰り道で猫にずっとついてこられた", 5),
+                msg("2", "ann", "玄関前で座って待ってたｗ", 9),
+            ],
+            "ben",
+            "何色の猫？",
+            True,
+        ),
+        # A guess of a few words opened by a hedge, after someone's question: an answer.
+        ([msg("1", "ann", "do they stretch at all?", 5)], "ben", "maybe a little? theyre synthetic", True),
         # A guess put with a question mark after someone's question, a line or a few before: an answer.
         (
             [msg("1", "dex", "what time are ppl actually showing up tho", 0), msg("2", "kai", "lol", 5)],

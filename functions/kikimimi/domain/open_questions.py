@@ -128,7 +128,9 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
         _asks_back(question.content)
         or _offers(question.content, previous)
         or _echoes(question.content, previous)
-        or _asks_of_it(question.content, previous)
+        or _asks_of_it(
+            question.content, [m.content for m in humans[-3:] if m.author_id == humans[-1].author_id]
+        )
     )
     if back and humans[-1].author_id != question.author_id:
         return True
@@ -143,10 +145,15 @@ _BACK = re.compile(
 )  # "to what, astro?": a guess may follow the question word
 
 
+_WHICH_ONE = re.compile(r"^what\s+[\w.-]+\s*[?？]+\W*$")  # "what yeast?", "what distro?"
+
+
 def _asks_back(text: str) -> bool:
-    """A brief question back to the line before ("what was that for?", "GET what?", "like?", "why?")."""
+    """A brief question back to the line before ("what was that for?", "GET what?", "like?", "why?",
+    "what yeast?")."""
     low = norm(text)
-    return low.isascii() and len(low) <= 25 and (bool(_BACK.match(low)) or low.endswith(" for?"))
+    brief = low.isascii() and len(low) <= 25
+    return brief and (bool(_BACK.match(low) or _WHICH_ONE.match(low)) or low.endswith(" for?"))
 
 
 # A guess or a suggestion put as a question, right after someone else's "where/what/when…?":
@@ -168,14 +175,14 @@ def _offers(text: str, before: str) -> bool:
     return bool(_JA_OFFER.match(low) if not low.isascii() else _EN_OFFER.match(low))
 
 
-def _asks_of_it(text: str, before: str) -> bool:
-    """A brief Japanese question about a word of the line just before, a statement: 「島ってどこの島ｗ」 after
-    「…「俺は島を買う」って…」 — for the one telling it."""
+def _asks_of_it(text: str, told: Sequence[str]) -> bool:
+    """A brief Japanese question about a word of what the last speaker just told: 「島ってどこの島ｗ」 after
+    「…「俺は島を買う」って…」, 「何色の猫？」 after a story of a cat — for the one telling it."""
     low = re.sub(r"[ｗw笑]+$", "", norm(text))
-    if low.isascii() or len(low) > 12 or asks(before):
+    if low.isascii() or len(low) > 12 or not told or asks(told[-1]):
         return False
-    words = set(re.findall(r"[\u4e00-\u9fff]+|[\u30a0-\u30ff]{2,}", low)) - {"何", "誰", "何処"}
-    return any(word in norm(before) for word in words)
+    words = set(re.findall(r"[\u4e00-\u9fff]+|[\u30a0-\u30ff]{2,}", low)) - {"何", "誰", "何処", "何色"}
+    return any(word in norm(line) for line in told for word in words)
 
 
 GUESS_LINES = 4  # how far back a guess put as a question ("probably 9 i think?") may answer someone

@@ -60,7 +60,7 @@ _EN_INVITATION = re.compile(
     rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:watching|playing|streaming|doing|hosting)\b"
     rf"[^?？.!]*\b(?:{_PLANNED})\b"
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|fancy|fancies|feel like) (?:to )?"
-    r"(?:come|join|grab|get|go|play|watch|hang|eat|have|meet|hop)\b"
+    r"(?:come|join|grab|get|go|play|watch|hang|eat|have|meet|hop|do a|hit|try)\b"
     r"|\b(?:wanna|want to|care to|fancy|you in for|join (?:us|me)) (?:come|join|grab|get|go|play|watch|hang)"
     rf"|^(?:you )?(?:up|down|in) for (?:a |some )?(?:{_OUTINGS})\b"
 )
@@ -219,10 +219,12 @@ _EN_GUESS = re.compile(
     r"\s+(?:(?:like|around|about|at|by|on|the|a)\s+)*\d[^?？]{0,16}[?？]"
     # … or a hedge tacked on after it: "sunday i think?", "the blue one maybe?"
     r"|\b(?:i think|i guess|i believe|maybe|probably|prob|iirc)\s*[?？]+"
+    # … or a few words opened by one: "maybe a little?", "prob close to done then?"
+    r"|^(?:prob|probably|prolly|maybe|i think|i guess|pretty sure)\b(?:\s+[^\s?？]+){0,4}\s*[?？]"
 )
 _JA_GUESS = re.compile(
     r"(?:じゃない|じゃなかった|じゃね|じゃないかな|んじゃない|んじゃね|と思う|と思うけど)[？?]+"
-    r"\s*(?:たぶん|多分|知らんけど|知らないけど|わからんけど|しらんけど|[^？?]{0,12}(?:かも|かな|けど))?"
+    r"\s*(?:たぶん|多分|知らんけど|知らないけど|わからんけど|しらんけど|[^？?]{0,24}(?:かも|かな|けど|気がする))?"
     r"[ｗw笑。…〜~]*$"
     r"|^[^？?]*(?:かな|かなぁ|かなあ|かも)[ｗw笑。…〜~]*$"  # 「いまんとこ6人かな」: no mark at all
 )
@@ -296,8 +298,19 @@ def personal(text: str) -> bool:
 _EN_SUGGESTION = re.compile(r"^(?:maybe|perhaps|or|just|you could|could)?\s*(?:just )?try \w+[^?？]*[?？]")
 
 
+# A goodbye that asks something on the way out (「おやすみ！結果出たら教えてね」, "gn! still on for sat?"):
+# for the people who stay, not a question for the bot.
+_SIGNS_OFF = re.compile(
+    r"^(?:おやすみ|お休み|おやすー|寝るね|寝ます|落ちます|またね|じゃあね|gn\b|good ?night\b"
+    r"|(?:night|nite|bye|cya|see (?:ya|you))(?: all| everyone| guys| y'?all)?(?=\s*[!.,~👋🌙]|\s*$))"
+)
+
+
 def kind_of(text: str) -> str:
-    """What the line asks, as a kind: "invitation", "rhetorical", "proposal", "personal" or "question"."""
+    """What the line asks, as a kind: "invitation", "rhetorical", "proposal", "farewell", "personal" or
+    "question"."""
+    if _SIGNS_OFF.match(_text(text)):
+        return "farewell"
     if invites(text):
         return "invitation"
     if rhetorical(text):
@@ -316,9 +329,9 @@ def for_the_bot(text: str) -> bool:
 
 
 def for_the_people(text: str) -> bool:
-    """An invitation, a rhetorical question or a group's plan: nobody's to answer but the people asked,
-    even in the bot's own exchange (a personal question put to the bot is the bot's)."""
-    return kind_of(text) in ("invitation", "rhetorical", "proposal")
+    """An invitation, a rhetorical question, a group's plan or a goodbye: nobody's to answer but the people
+    asked, even in the bot's own exchange (a personal question put to the bot is the bot's)."""
+    return kind_of(text) in ("invitation", "rhetorical", "proposal", "farewell")
 
 
 # "No idea, sorry", 「わからない」: the question is taken up, not answered; someone who knows still may.
