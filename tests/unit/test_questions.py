@@ -385,6 +385,7 @@ def ask(text: str, author: str = "fay") -> Message:
         # A Japanese number answers a question that counts the same (何度 → 度), not any number said.
         ("低温調理って何度で何時間くらい？", [("ben", "週5って言ったらドン引きされた")], None),
         ("低温調理って何度で何時間くらい？", [("ben", "63度で3時間くらい")], "x0"),
+        ("CPU温度ってアイドル何度くらいなら普通？", [("ben", "30〜45℃なら普通")], "x0"),
         # A Japanese yes or no that echoes the question's verb.
         ("昨日のアニメ見た？", [("ben", "見た見た、最後やばかった")], "x0"),
         ("新しいの買った？", [("ben", "買ってない")], "x0"),

@@ -173,7 +173,8 @@ _ASKS_NUMBER = re.compile(
     r"|\bhow (?:many|much|long|old|big|often|far|soon)\b|\bwhat time\b"
     r"|(?:^|[.?!,]\s*)(?:\S+[:,]\s*)?(?:so |and |but |ok )?"
     r"when (?:is|are|was|were|do|does|did|will|can|should)\b"
-    r"|何時|何日|何人|何回|何個|何分|何歳|いくら|いくつ|幾つ|いつ|何曜|どのくらい|どれくらい|何円|何枚|何本|何台|バージョン"
+    r"|何時|何日|何人|何回|何個|何分|何歳|何度|何泊|何年|何週|何キロ|何センチ|何ミリ|いくら|いくつ|幾つ|いつ|何曜"
+    r"|どのくらい|どれくらい|何円|何枚|何本|何台|バージョン"
 )
 
 
@@ -488,11 +489,21 @@ _JA_COUNTER = re.compile(
 )
 
 
+_UNITS = {
+    "度": "度|℃|°",
+    "円": "円|万|千|¥|k",
+    "キロ": "キロ|kg|km",
+    "センチ": "センチ|cm",
+    "ミリ": "ミリ|mm",
+}
+
+
 def _counts_alike(question: str, low: str) -> bool:
     counters = set(_JA_COUNTER.findall(question))
     if not counters:
         return True
-    return any(re.search(rf"\d\s*{re.escape(c)}", low) for c in counters | {c[0] for c in counters})
+    units = "|".join(_UNITS.get(c, re.escape(c)) for c in counters | {c[0] for c in counters})
+    return bool(re.search(rf"\d\s*(?:{units})", low))
 
 
 def _numeric(low: str) -> bool:
