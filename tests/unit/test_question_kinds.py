@@ -9,6 +9,7 @@ from kikimimi.domain.question_kinds import (
     answer_shaped,
     calls_only,
     for_the_bot,
+    for_the_people,
     grateful,
     guesses,
     kind_of,
@@ -107,6 +108,23 @@ KINDS = [
 def test_kind_of(text: str, kind: str) -> None:
     assert kind_of(text) == kind
     assert for_the_bot(text) is (kind == "question")
+
+
+@pytest.mark.parametrize(
+    ("text", "people"),
+    [
+        ("tea, anyone?", True),
+        ("the release went out on a friday, right?", True),
+        ("im down, 8ish?", True),
+        ("how was the concert?", False),  # put to the bot, or in its exchange, the bot's to answer
+        ("gn! you still on for sat?", False),  # a goodbye: the watch leaves it, a call to the bot is answered
+        ("which port does the dev server use?", False),
+    ],
+)
+def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_own_exchange(
+    text: str, people: bool
+) -> None:
+    assert for_the_people(text) is people
 
 
 @pytest.mark.parametrize(

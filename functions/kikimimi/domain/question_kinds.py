@@ -330,9 +330,10 @@ def for_the_bot(text: str) -> bool:
 
 
 def for_the_people(text: str) -> bool:
-    """An invitation, a rhetorical question, a group's plan or a goodbye: nobody's to answer but the people
-    asked, even in the bot's own exchange (a personal question put to the bot is the bot's)."""
-    return kind_of(text) in ("invitation", "rhetorical", "proposal", "farewell")
+    """An invitation, a rhetorical question or a group's plan: nobody's to answer but the people asked,
+    even in the bot's own exchange (a personal question or a goodbye's question put to the bot is the
+    bot's)."""
+    return kind_of(text) in ("invitation", "rhetorical", "proposal")
 
 
 # "No idea, sorry", 「わからない」: the question is taken up, not answered; someone who knows still may.
