@@ -54,6 +54,8 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
         ("I wonder how ubuntu will deal with java", {}, False),
         ("bob: how do I change the log level?", {}, False),  # to a person
         ("bob does the log level matter here?", {}, False),  # a name put first, no comma: to bob
+        ("kikimimiって夜中もちゃんと起きてるのかな笑", {}, False),  # about the bot, to friends
+        ("does kikimimi remember stuff from last week?", {}, False),
         ("bob is here?", {}, True),  # … but bob may be what it asks about
         ("bobさん、これどうやるの？", {}, False),
         ("kikimimi how do I change it?", {}, False),  # to the bot: answered at once
@@ -82,6 +84,7 @@ def test_bot_messages_never_open_a_watch() -> None:
         "自己解決しました",
         "わかりました！",
         "直りました",
+        "できた！6000で動いてる",
     ],
 )
 def test_the_asker_settles(text: str) -> None:
@@ -246,6 +249,13 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
         ([msg("1", "ann", "second rise was 14h in the fridge", 5)], "ben", "14h?? that's commitment", True),
         ([msg("1", "ann", "レンズ付きで13万ちょい", 5)], "ben", "13万？安っ", True),
         ([msg("1", "ann", "im finally migrating my blog off wordpress", 5)], "ben", "to what, astro?", True),
+        # A brief question about what the one before just told: for the teller.
+        (
+            [msg("1", "ann", "ok so a raccoon got into my car today", 5)],
+            "ben",
+            "how did it even get in??",
+            True,
+        ),
         # "what yeast?" right after someone's problem: asked back, for them.
         (
             [msg("1", "ann", "my cider's been sitting at 1.010 for 4 days, is it stuck", 5)],
@@ -385,6 +395,9 @@ def ask(text: str, author: str = "fay") -> Message:
         # A Japanese number answers a question that counts the same (何度 → 度), not any number said.
         ("低温調理って何度で何時間くらい？", [("ben", "週5って言ったらドン引きされた")], None),
         ("低温調理って何度で何時間くらい？", [("ben", "63度で3時間くらい")], "x0"),
+        # An echo answers a question that asks yes or no first; an answer said unsure answers too.
+        ("昨日の試合見た？？9回のあれ何ｗｗ", [("ben", "見た見た 心臓に悪すぎる")], "x0"),
+        ("Ryzenの9000番台って全部内蔵GPUついてる？", [("ben", "たしか全部ついてたはず…自信ない")], "x0"),
         ("CPU温度ってアイドル何度くらいなら普通？", [("ben", "30〜45℃なら普通")], "x0"),
         # A Japanese yes or no that echoes the question's verb.
         ("昨日のアニメ見た？", [("ben", "見た見た、最後やばかった")], "x0"),

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
+from kikimimi.domain import name_calls
 from kikimimi.domain.model import Message
 from kikimimi.domain.question_kinds import for_the_bot, guesses
 from kikimimi.domain.rule_terms import directed_to, is_addressed, is_question, norm
@@ -81,6 +82,10 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
     not one for the people asked ("tea, anyone?", 「〜よね？」, "should we …?": `question_kinds`)."""
     if not message.is_human or message.reply_to_id or is_addressed(message, names):
         return False
+    if name_calls.named(
+        message.content, names
+    ):  # about the bot, to friends: 「キキミミって夜中も起きてるのかな」
+        return False
     text = _LINK.sub(" ", message.content)  # a link's "?" (`viewtopic.php?f=9`) asks nothing
     if not asks(text) or not for_the_bot(text):
         return False
@@ -148,12 +153,21 @@ _BACK = re.compile(
 _WHICH_ONE = re.compile(r"^what\s+[\w.-]+\s*[?？]+\W*$")  # "what yeast?", "what distro?"
 
 
+# A brief question about what the one before just told, its subject a pronoun for it: "how did it even get
+# in??" after "a raccoon got into my car today", "what did he say?".
+_ABOUT_IT = re.compile(
+    r"^(?:wait |ok |so |but )?(?:how|what|why|where|when)(?: (?:did|does|do|is|was|were|would|could|can))?"
+    r" (?:it|he|she|they|that|this)\b[^?？]{0,30}[?？]+\W*$"
+)
+
+
 def _asks_back(text: str) -> bool:
     """A brief question back to the line before ("what was that for?", "GET what?", "like?", "why?",
     "what yeast?")."""
     low = norm(text)
     brief = low.isascii() and len(low) <= 25
-    return brief and (bool(_BACK.match(low) or _WHICH_ONE.match(low)) or low.endswith(" for?"))
+    told = low.isascii() and len(low.split()) <= 8 and bool(_ABOUT_IT.match(low))
+    return told or (brief and (bool(_BACK.match(low) or _WHICH_ONE.match(low)) or low.endswith(" for?")))
 
 
 # A guess or a suggestion put as a question, right after someone else's "where/what/when…?":

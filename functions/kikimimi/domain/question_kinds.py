@@ -228,6 +228,8 @@ _JA_GUESS = re.compile(
     r"\s*(?:たぶん|多分|知らんけど|知らないけど|わからんけど|しらんけど|[^？?]{0,24}(?:かも|かな|けど|気がする))?"
     r"[ｗw笑。…〜~]*$"
     r"|^[^？?]*(?:かな|かなぁ|かなあ|かも)[ｗw笑。…〜~]*$"  # 「いまんとこ6人かな」: no mark at all
+    # 「たしか全部ついてたはず…自信ない」: said unsure, no mark
+    r"|^(?:たしか|確か)[^？?]*(?:はず|と思う|気がする)|^[^？?]*はず[^？?]{0,4}(?:自信ない|知らんけど|たぶん)"
 )
 
 
@@ -451,7 +453,10 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     if kind_of(question) in ("proposal", "invitation") and agrees(line):
         return True
     said = _answer_part(low)
-    ja = not said.isascii() and (_JA_YES_NO.match(said) or _echoes(q, said) or _JA_OPINION.search(said))
+    first = re.split(r"[?？]", q, maxsplit=1)[
+        0
+    ]  # 「見た？？9回のあれ何ｗｗ」: the echo answers its first question
+    ja = not said.isascii() and (_JA_YES_NO.match(said) or _echoes(first, said) or _JA_OPINION.search(said))
     yes_no = _EN_YES_NO.match(said) or ja or (_EN_SAME.match(said) and _ASKS_OTHERS.search(q))
     return bool(yes_no) and _yes_no(q)
 
@@ -520,5 +525,12 @@ _WH = re.compile(
 
 
 def _yes_no(question: str) -> bool:
-    """A question a yes or a no answers (not "which…?", 「どこ？」); "does anyone know how…?" is one too."""
-    return not _WH.search(question) or bool(re.match(r"^(?:does|do|did|is|has|can) (?:any|some)", question))
+    """A question a yes or a no answers (not "which…?", 「どこ？」); "does anyone know how…?" is one too, and
+    so is one that asks yes or no first (「昨日の試合見た？？9回のあれ何ｗｗ」)."""
+    first = re.split(r"[?？]", question, maxsplit=1)[0]
+    yes_no_first = first != question and not _WH.search(first)
+    return (
+        not _WH.search(question)
+        or yes_no_first
+        or bool(re.match(r"^(?:does|do|did|is|has|can) (?:any|some)", question))
+    )
