@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, USER_MENTION, participants_of
-from kikimimi.domain.question_kinds import bumps
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
+from kikimimi.domain.reply_shapes import bumps
 from kikimimi.domain.rule_terms import directed_to, norm
 
 # A room where people address each other by name (IRC's `nick:`) says who answers whom: there an unaddressed

@@ -13,9 +13,10 @@ from itertools import pairwise
 from kikimimi.domain.addressees import addressing
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, asks
-from kikimimi.domain.question_kinds import answer_shaped, guesses, laughs, shrugs, steps_away
+from kikimimi.domain.question_kinds import guesses
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
+from kikimimi.domain.reply_shapes import answer_shaped, laughs, shrugs, steps_away
 from kikimimi.domain.rule_terms import has_word, norm
 from kikimimi.domain.tension import says_farewell
 

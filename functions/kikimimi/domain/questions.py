@@ -12,17 +12,10 @@ from kikimimi.domain.addressees import bot_answered_the_bump, replies_to
 from kikimimi.domain.answer_turns import asks_back, for_another, turn_answers
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, between_two, is_open_question, participants_of
-from kikimimi.domain.question_kinds import (
-    bumps,
-    calls_only,
-    for_the_bot,
-    for_the_people,
-    grateful,
-    kind_of,
-    shrugs,
-)
+from kikimimi.domain.question_kinds import for_the_bot, for_the_people, kind_of
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
+from kikimimi.domain.reply_shapes import bumps, calls_only, grateful, shrugs
 from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, norm
 from kikimimi.domain.tension import sees_off
 

@@ -1,0 +1,248 @@
+"""What a reply says by its shape (pure): agreement, a shrug, thanks, laughter, stepping away, a pointer to
+the answer, a bump, a bare call for someone; and whether its shape alone answers a question (a yes, a
+number, a pointer). What a question asks is question_kinds.py."""
+
+from __future__ import annotations
+
+import re
+
+from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, kind_of, normalized
+
+__all__ = [
+    "agrees",
+    "answer_shaped",
+    "bumps",
+    "calls_only",
+    "grateful",
+    "laughs",
+    "points",
+    "shrugs",
+    "steps_away",
+]
+
+# Agreeing to a proposal: 「それでいこう」「いいね」「賛成」 "works for me", "sounds good", "+1".
+_EN_AGREEMENT = re.compile(
+    r"^(?:\+1|👍|yes|yeah|yep|yup|sure|ok|okay|k|alright|agreed|agree|deal|done|fine by me|fine|totally"
+    r"|absolutely|definitely|of course|sounds (?:good|great|fine|like a plan)|works for me|that works"
+    r"|good idea|great idea|let'?s do (?:it|that)|let'?s go|i'?m in|count me in|me too|same|why not"
+    r"|perfect|great|cool|nice|i'?m down|down|in|bet|say less|lets do this)\b"
+)
+_JA_AGREEMENT = re.compile(
+    r"^(?:それで(?:いこう|いい|行こう|OK|ok|オッケー|大丈夫)|いいね|いいよ|いいです|いいと思|賛成|了解|りょ|おけ|オッケー"
+    r"|OK|ok|おっけー|うん|はい|ええ|そうしよう|そうしましょう|そうだね|それ(?:な|だ)|大丈夫|もちろん|ぜひ|是非|行く|いく"
+    r"|参加|乗った|のった|異議なし|問題ない|決まり|決定)"
+)
+# Laughter opens a line about a joke, not an answer ("lol classic", "haha she loves the warm laptop").
+_LAUGH = re.compile(r"^(?:lo+l|lmao|rofl|ha(?:ha)+h?|he(?:he)+|heh|xd|😂|🤣|草|笑|ｗｗ|ww)(?:\W|$)")
+_EN_YES_NO = re.compile(
+    r"^(?:yes|yeah|yep|yup|yea|ya|no|nope|nah|sure|correct|right|exactly|indeed|maybe|probably|possibly"
+    r"|not (?:yet|really|anymore)"
+    r"|it (?:is|was|does|did|should|shouldn'?t|doesn'?t|isn'?t|can|can'?t|will|won'?t|works?|worked)"
+    r"|it'?s (?:not|fine|down|up|back|working)"
+    r"|works (?:for me|fine|here)|not for me"
+    r"|i (?:think|believe|guess|doubt|don'?t think|don'?t know|haven'?t)"
+    r"|you (?:can|can'?t|need|should|have to|must)"
+    r"|only|just|always|never|sometimes|depends)\b"
+)
+_JA_YES_NO = re.compile(
+    r"^(?:うん|ううん|はい|いいえ|いえ|いや(?!ー|あ)|まだ|そう(?!いえば|言えば|いう|いや)|ええ|もちろん|たぶん|多分"
+    r"|あります|ありません|ある|ない|違う|ちがう|違います|できる|できない|大丈夫|無理"
+    r"|こっちも|私も|僕も|俺も|うちも|同じく|同じ)"
+)
+# Pointing to where the answer is: "check the pinned message", "pinned 📌", "see the wiki", 「ピン留め見て」.
+_POINTER = re.compile(
+    r"\b(?:check|see|read|look (?:at|in)|search|google|rtfm|it'?s in)\b.{0,30}\b(?:pin(?:ned)?|faq|wiki|docs?"
+    r"|documentation|readme|manual|man ?page|channel topic|topic|changelog|release notes|above|thread|link)\b"
+    r"|\bpinned\b|📌|https?://|www\."
+    r"|ピン(?:留め|止め|どめ)|固定(?:メッセージ|された)|(?:wiki|ドキュメント|マニュアル|説明書|公式|上の).{0,6}(?:見て|参照|読んで|に書いて|にある)"
+)
+_NUMBER = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|noon|midnight)\b|[一二三四五六七八九十]"
+)
+# An interjection before the answer ("oh, no I didn't", "well yes"): the answer is what follows.
+_INTERJECTION = re.compile(
+    r"^(?:oh|ah|uh|um+|hmm+|hm|well|ok|okay|so|yo|lol|haha|え|あ|えっと|うーん|んー)[,!.、。…\s]+"
+)
+
+
+def _answer_part(low: str) -> str:
+    return _INTERJECTION.sub("", low, count=1)
+
+
+# "No idea, sorry", 「わからない」: the question is taken up, not answered; someone who knows still may.
+_SHRUG = re.compile(
+    r"^(?:sorry[,.]?\s*)?(?:not sure|no idea|no clue|dunno|idk|i don'?t know|i have no idea|can'?t help"
+    r"|not that i know|beats me|no clue)\b"
+    r"|^(?:ごめん[、,]?\s*)?(?:わからない|分からない|わかんない|分かんない|知らない|しらない|知らん|不明)"
+)
+
+
+def shrugs(text: str) -> bool:
+    """Someone says they do not know ("not sure, sorry", 「わからない」): the question is still open."""
+    low = _answer_part(normalized(text))
+    return bool(_SHRUG.match(low)) and len(low.split()) <= 8
+
+
+def agrees(text: str) -> bool:
+    """Agreement (「それでいこう」「いいね」「賛成」 "works for me", "sounds good", "+1")."""
+    low = normalized(text)
+    return bool(_EN_AGREEMENT.match(low) or _JA_AGREEMENT.match(low))
+
+
+# Someone stepping away ("brb, coffee", "back in ten", 「ちょっと離席」): a line about themselves, no answer.
+_AWAY = re.compile(
+    r"^(?:(?:same|me too|ok|okay|k)[,!. ]+)?(?:brb|afk|gtg|g2g|bbl|bbiab|got(?:ta)? (?:go|run)|be right back"
+    r"|back in (?:a |an |\d+|one|two|five|ten|fifteen|twenty|thirty|half)|stepping (?:out|away)"
+    r"|(?:ちょっと)?(?:離席|抜け|離れ|外し)|落ちます|風呂(?:入って|行って)くる)"
+)
+
+
+def steps_away(text: str) -> bool:
+    """Someone says they are stepping away ("brb, coffee", "same, back in ten", 「離席します」)."""
+    return bool(_AWAY.match(normalized(text)))
+
+
+# Gratitude or praise for help given ("thanks!", "you've been more helpful than google", 「助かった！」): said
+# even to the asker (who helped someone else), it answers none of their questions.
+_GRATEFUL = re.compile(
+    r"\b(?:thanks|thank (?:you|u)|thx|tysm|cheers|appreciated?|life ?saver|you rock"
+    r"|you(?:'ve| have| were| are|'re)? (?:been )?(?:so |very |really |super |more |most |the most )?helpful"
+    r"|saved my (?:life|day|bacon|butt)|you(?:'re| are) (?:the best|awesome|a star|a legend|a hero))\b"
+    r"|ありがと|有難う|助かった|助かりました|助かる|感謝"
+)
+
+
+def grateful(text: str) -> bool:
+    """Thanks or praise for help ("thx!", "you've been so helpful", 「助かった」), not a question."""
+    low = normalized(text)
+    return bool(_GRATEFUL.search(low)) and "?" not in low and "？" not in low
+
+
+# What may stand beside a name in a bare call for someone's attention: "hey bob", "bob?", 「ゆうさーん」.
+_CALL_WORDS = frozenset(
+    {"hey", "hi", "hello", "yo", "oi", "ping", "psst", "さん", "くん", "ちゃん", "ねえ", "ねぇ", "おーい"}
+)
+
+
+def calls_only(text: str, name: str) -> bool:
+    """Is the line only a call for someone's attention: their name or mention, with at most "hey" (said
+    before what one has to say, it says nothing yet)?"""
+    bare = re.sub(r"[\W_]+", "", normalized(name))
+    low = re.sub(r"<@!?\d+>", " ", normalized(text)).replace("ー", "").replace("〜", "")
+    called = "<@" in text
+    for word in re.findall(r"\w+", low):
+        if bare and word.startswith(bare) and (word == bare or word[len(bare) :] in _CALL_WORDS):
+            called = True
+        elif word not in _CALL_WORDS:
+            return False
+    return called
+
+
+# A bump: the asker asking anyone again, nothing new ("anyone? 😅", "bump", 「誰かわかる人いますか…」).
+_BUMP = re.compile(
+    r"^(?:bump|anyone|any ?body|any ideas|any help|someone|help|still (?:stuck|need help)|[?？]+)\b"
+    r"|\bbump(?:ing)?\b|\b(?:my|the) (?:earlier |previous |above )?question\b"
+    r"|^(?:すみません|あの|あのー)?[、,\s]*(?:誰か|だれか|どなたか)"
+    r"|(?:さっき|先ほど|先程|上)の.{0,12}(?:質問|件|やつ)"
+)
+
+
+def bumps(text: str) -> bool:
+    """A short call for anyone to answer what was asked before, saying nothing new (or only naming it:
+    "sorry to bump, anyone know about the cookie thing?", 「さっきの件わかる方いますか…？」)."""
+    low = normalized(text)
+    said = len(low) <= 200 and bool(re.search(r"\bbump(?:ing)?\b", low))  # "sorry to bump, …" said outright
+    return said or (len(low) <= 80 and bool(_BUMP.search(low)))
+
+
+def laughs(text: str) -> bool:
+    """A line that opens with laughter ("lol classic", 「草」): about a joke, not an answer ("lol yes" is)."""
+    low = normalized(text)
+    laugh = _LAUGH.match(low)
+    if laugh is None:
+        return False
+    rest = low[laugh.end() :].lstrip(" ,.!、。")
+    return not (_EN_YES_NO.match(rest) or (not rest.isascii() and _JA_YES_NO.match(rest)))
+
+
+def points(text: str) -> bool:
+    """Points to where the answer is: a link, "check the pinned message", "pinned 📌", 「ピン留め見て」."""
+    return bool(_POINTER.search(normalized(text)))
+
+
+def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
+    """Does the line's shape answer this question by itself: a pointer, a number or version to "which
+    version"/"how many", and — if `bare` (right after the question, where a bare word can only mean it) —
+    a yes/no or "same here" to a yes/no question, or agreement to a proposal."""
+    q, low = normalized(question), normalized(line)
+    if laughs(line):
+        return False
+    if points(line) or (asks_a_number(q) and _numeric(low) and _counts_alike(q, low)):
+        return True
+    if not bare:
+        return False
+    if kind_of(question) in ("proposal", "invitation") and agrees(line):
+        return True
+    said = _answer_part(low)
+    # 「見た？？9回のあれ何ｗｗ」: the echo answers its first question
+    first = re.split(r"[?？]", q, maxsplit=1)[0]
+    ja = not said.isascii() and (_JA_YES_NO.match(said) or _echoes(first, said) or _JA_OPINION.search(said))
+    yes_no = _EN_YES_NO.match(said) or ja or (_EN_SAME.match(said) and _ASKS_OTHERS.search(q))
+    return bool(yes_no) and asks_yes_no(q)
+
+
+# "Same here", "me too": an answer to a question about others' experience ("is the wiki down for anyone
+# else?", "just me?"), not to "can you plant garlic in spring?" (there it agrees with someone's line).
+_EN_SAME = re.compile(r"^(?:same(?: here| for me| issue| problem)?|me too|here too)\b")
+_ASKS_OTHERS = re.compile(
+    r"\b(?:any ?(?:one|body)|just me|only me|for you|you too|others?|y'?all|you guys)\b"
+)
+
+
+# A view or advice that answers "should I…?", "is it…?": 「シャープナーで十分だと思う」, 「買わなくていいよ」.
+_JA_OPINION = re.compile(
+    r"(?:と思う|と思います|とおもう|でいい|で十分|で大丈夫|ほうがいい|方がいい|なくていい|なくて大丈夫|いらない|要らない)"
+    r"(?:よ|かな|けど|です|ね)*\W*$"
+)
+_JA_NOT = re.compile(r"(?:ない|なかった|ません|てない|らない)")
+
+
+def _echoes(question: str, said: str) -> bool:
+    """A Japanese yes or no said by echoing the question's verb: 「見た？」「見た見た」,
+    「行く？」「行く行く！」, 「知ってる？」「知らない」."""
+    tail = re.sub(r"(?:の|か|かな|よね|ね)?[?？!！\s]*$", "", question)[-6:]
+    head = re.split(r"[、,!！。\s]", said, maxsplit=1)[0]
+    if len(head) < 2 or len(head) > 12:
+        return False
+    negated = "\u4e00" <= head[0] <= "\u9fff" and head[0] in tail and bool(_JA_NOT.search(head))
+    return head[:2] in tail or negated
+
+
+# A Japanese question names what it counts (何度, 何時間, 何人): the number that answers it counts the same
+# (「60度で2時間」, not 「週5って言ったら…」 said of something else).
+_JA_COUNTER = re.compile(
+    r"何(度|時間|時|日|人|回|個|分|歳|円|枚|本|台|曜|泊|年|月|週|キロ|km|センチ|cm|ミリ|mm)"
+)
+
+
+_UNITS = {
+    "度": "度|℃|°",
+    "円": "円|万|千|¥|k",
+    "キロ": "キロ|kg|km",
+    "センチ": "センチ|cm",
+    "ミリ": "ミリ|mm",
+}
+
+
+def _counts_alike(question: str, low: str) -> bool:
+    counters = set(_JA_COUNTER.findall(question))
+    if not counters:
+        return True
+    units = "|".join(_UNITS.get(c, re.escape(c)) for c in counters | {c[0] for c in counters})
+    return bool(re.search(rf"\d\s*(?:{units})", low))
+
+
+def _numeric(low: str) -> bool:
+    """A number said as the answer: it opens the line ("20, since the upgrade") or the line is short."""
+    words = low.split()
+    return bool(words) and (bool(_NUMBER.match(words[0])) or (len(words) <= 6 and bool(_NUMBER.search(low))))
