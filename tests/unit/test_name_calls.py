@@ -315,3 +315,21 @@ def test_directed_to_reads_the_same_forms(text: str, expected: str | None) -> No
 def test_a_line_to_a_person_about_the_bot_does_not_call_it(text: str) -> None:
     assert calls_name(text, NAMES) is False
     assert directed_to(msg(text), PEOPLE) is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [
+        ("kikimimiって何してるbot？", True),
+        ("ききみみって全部のメッセージ読んでるの？ちょっと怖いｗ", True),  # an everyday word as the subject
+        ("前にききみみがまとめてくれた温泉リストどこ？", True),
+        ("聞き耳さんって何者？", True),
+        ("does kikimimi remember stuff?", True),
+        # The idiom, 聞き耳を立てる, names nobody.
+        ("聞き耳立ててたの？", False),
+        ("隣の部屋の話に聞き耳を立ててた", False),
+        ("今日は聞き耳も立てずに寝た", False),
+    ],
+)
+def test_talk_about_the_bot_names_it(text: str, about: bool) -> None:
+    assert name_calls.named(text, NAMES) is about

@@ -75,6 +75,10 @@ KINDS = [
     ("旅行どうだった？", "personal"),
     ("どこの買ったの？", "personal"),
     ("で、製麺機で何作るの？", "personal"),
+    # A goodbye at the end of the line too.
+    ("生きてたらね？ｗ おやすみ〜", "farewell"),
+    ("still on for sat? gn", "farewell"),
+    ("is the gn key mapped to anything?", "question"),
     # Real questions, even the ones that look like the others.
     ("is anyone going to fix the flaky test?", "question"),
     ("anyone else getting 502s after the update today?", "question"),
@@ -138,6 +142,10 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("which one i think?", False),  # a question word: it asks
         ("何時だったかな？", False),
         ("is it probably the driver?", False),
+        # Remembered, not sure: 「〜気がする」, 「〜なかったっけ」.
+        ("夕方からって天気予報で言ってた気がする", True),
+        ("熱海って花火大会けっこうやってなかったっけ", True),
+        ("名古屋って開演何時だっけ", False),
     ],
 )
 def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:

@@ -58,6 +58,17 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
         ("does kikimimi remember stuff from last week?", {}, False),
         ("bob is here?", {}, True),  # … but bob may be what it asks about
         ("bobさん、これどうやるの？", {}, False),
+        ("bobさん去年のセールで何玉買ったっけｗ", {}, False),
+        # Musing on what one will do asks nothing.
+        ("私もセールでそれ買おうかな", {}, False),
+        # Between two things, asked without its mark: its form asks.
+        (
+            "tried that already lol. are hall effect sticks actually better or is that just marketing",
+            {},
+            True,
+        ),
+        ("should i get the 4070 or wait for the super", {}, True),
+        ("but will be in either /bin or /sbin", {}, False),
         ("kikimimi how do I change it?", {}, False),  # to the bot: answered at once
         ("the log level is in the config", {}, False),  # not a question
         ("how do I change the log level?", {"reply_to": "a"}, False),  # a reply to someone
@@ -67,6 +78,24 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
 def test_open_questions(text: str, extra: dict, opens: bool) -> None:
     question = msg("q", "carol", text, 10, **extra)
     assert is_open_question(question, participants_of([*ROOM, question]), NAMES) is opens
+
+
+@pytest.mark.parametrize(
+    ("text", "opens"),
+    [
+        ("はるぴ去年のセールで何玉買ったっけｗ", False),  # a Japanese name put first, run into the question
+        ("ねこ丸のベストどうなった？", False),
+        ("ゆうべの配信って何時からだっけ", True),  # ゆう is there, ゆうべ is "last night"
+    ],
+)
+def test_a_japanese_name_put_first_asks_that_person(text: str, opens: bool) -> None:
+    room = [
+        msg("a", "はるぴ", "財布が死ぬやつ", 0),
+        msg("b", "ゆう", "はじめまして", 5),
+        msg("c", "ねこ丸", "行く", 7),
+    ]
+    question = msg("q", "みつば", text, 10)
+    assert is_open_question(question, participants_of([*room, question]), NAMES) is opens
 
 
 def test_bot_messages_never_open_a_watch() -> None:
@@ -248,6 +277,18 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
         # An echo of the line before, asked back: "14h?? that's commitment".
         ([msg("1", "ann", "second rise was 14h in the fridge", 5)], "ben", "14h?? that's commitment", True),
         ([msg("1", "ann", "レンズ付きで13万ちょい", 5)], "ben", "13万？安っ", True),
+        # A brief Japanese question laughing at another's line, or pointing back at what they showed.
+        ([msg("1", "ann", "聞き耳立ててたの草だった", 5)], "ben", "何の話ｗ", True),
+        ([msg("1", "ann", "今回こそ計画的に買う…", 5)], "ben", "それ毎回言ってない？ｗ", True),
+        ([msg("1", "ann", "📷 これ！色は気に入ってる", 5)], "ben", "その色いいね、何の糸？", True),
+        # … but not one about the asker's own thing, nor a question of substance.
+        ([msg("1", "ann", "セール今日からだって", 5)], "ben", "このエラーってどういう意味ですか？", False),
+        (
+            [msg("1", "ann", "セール今日からだって", 5)],
+            "ben",
+            "pipでエラーが出ますｗ どうすればいいですか？",
+            False,
+        ),
         ([msg("1", "ann", "im finally migrating my blog off wordpress", 5)], "ben", "to what, astro?", True),
         # A brief question about what the one before just told: for the teller.
         (
@@ -398,6 +439,21 @@ def ask(text: str, author: str = "fay") -> Message:
         # An echo answers a question that asks yes or no first; an answer said unsure answers too.
         ("昨日の試合見た？？9回のあれ何ｗｗ", [("ben", "見た見た 心臓に悪すぎる")], "x0"),
         ("Ryzenの9000番台って全部内蔵GPUついてる？", [("ben", "たしか全部ついてたはず…自信ない")], "x0"),
+        ("てか明日雨だっけ", [("ben", "夕方からって天気予報で言ってた気がする")], "x0"),
+        # One side of "A or B" taken up first thing, even past a newer question it does not answer.
+        (
+            "is the relay gonna be on racetime or just in vc",
+            [("ben", "racetime, ill drop the link later")],
+            "x0",
+        ),
+        (
+            "was that on the new pc or the old laptop?",
+            [("cy", "anyone wanna do some bingo lockouts rn?"), ("ben", "new pc!! first night on it")],
+            "x1",
+        ),
+        # A welcome to the newcomer answers nothing they asked; a welcome with an answer does.
+        ("輪編みで段の境目がずれていきます…コツってありますか？", [("ben", "いらっしゃい〜🧶")], None),
+        ("how do I mount a usb drive without sudo?", [("ben", "welcome! udisksctl mount works")], "x0"),
         ("CPU温度ってアイドル何度くらいなら普通？", [("ben", "30〜45℃なら普通")], "x0"),
         # A Japanese yes or no that echoes the question's verb.
         ("昨日のアニメ見た？", [("ben", "見た見た、最後やばかった")], "x0"),

@@ -13,6 +13,7 @@ from kikimimi.domain.reply_shapes import (
     laughs,
     shrugs,
     steps_away,
+    welcomes,
 )
 
 
@@ -66,6 +67,23 @@ def test_stepping_away_is_not_an_answer(text: str, away: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "welcome"),
+    [
+        ("welcome!", True),
+        ("welcome to the server :)", True),
+        ("wb", True),
+        ("いらっしゃい〜🧶", True),
+        ("ようこそ！", True),
+        ("welcome! udisksctl mount -b /dev/sdb1 works as a normal user", False),  # and an answer
+        ("ようこそ！かぎ針なら段の最初に目印つけるといいよ", False),
+        ("well come on then", False),
+    ],
+)
+def test_a_bare_welcome_is_not_an_answer(text: str, welcome: bool) -> None:
+    assert welcomes(text) is welcome
+
+
+@pytest.mark.parametrize(
     ("text", "thanks"),
     [
         ("thanks!", True),
@@ -116,6 +134,10 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("where do I find the style guide?", "yes", False),
         ("where do I find the style guide?", "I fixed 3 bugs today", False),
         ("how do I rebase onto main?", "works for me", False),
+        # One side of "A or B", first thing.
+        ("was that on the new pc or the old laptop", "new pc!! first night on it", True),
+        ("is the relay on racetime or just in vc?", "racetime, link in 30", True),
+        ("is the relay on racetime or just in vc?", "the relay starts at 8", False),
     ],
 )
 def test_answer_shapes(question: str, line: str, shaped: bool) -> None:

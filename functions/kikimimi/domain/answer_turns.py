@@ -16,7 +16,7 @@ from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, 
 from kikimimi.domain.question_kinds import guesses
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
-from kikimimi.domain.reply_shapes import answer_shaped, laughs, shrugs, steps_away
+from kikimimi.domain.reply_shapes import answer_shaped, laughs, shrugs, steps_away, welcomes
 from kikimimi.domain.rule_terms import has_word, norm
 from kikimimi.domain.tension import says_farewell
 
@@ -134,8 +134,14 @@ def _takes_up(
     also a bare yes/no (まだ, そうだよ, "same here") or agreement to a proposal; at LOOSE also a short line
     (not when it comes minutes later, `late`: "heading to lunch"), a fragment, someone volunteering, an
     answer's form."""
-    # "lol classic", "brb", "night all": not answers
-    if laughs(text) or steps_away(text) or says_farewell(text) or profile(text).kind == "hi":
+    # "lol classic", "brb", "night all", "welcome!": not answers
+    if (
+        laughs(text)
+        or steps_away(text)
+        or says_farewell(text)
+        or welcomes(text)
+        or profile(text).kind == "hi"
+    ):
         return False
     if guesses(text) and level < WORDS:  # "probably 0.2mm?", 「たしか〜じゃなかった？」: an answer, unsure
         return True
@@ -270,9 +276,11 @@ def _other_thread(
     # やつ」 to 「どこの？アモス？」 past 「九蓮に振ったの！？」).
     common = _common_words(around)
     if link is not None and link.reply_to in {p.id for p in since if not strict or asks(p.content)}:
-        said = next(p.content for p in since if p.id == link.reply_to)
-        worded = _shared(question.content, m.content, common) and not _shared(said, m.content, common)
-        if link.confidence >= SURE_PAST_A_REMARK or not worded:
+        said = next(p for p in since if p.id == link.reply_to)
+        worded = _shared(question.content, m.content, common) and not _shared(said.content, m.content, common)
+        # … or its shape answers the question and not that line ("new pc!!" to "…the new pc or the old
+        # laptop", past "anyone wanna do some bingo lockouts rn?")
+        if link.confidence >= SURE_PAST_A_REMARK or not (worded or _fits_only(question, m, [said])):
             return True
     # Going on with what its author said since the question: their own thread ("woo fluxbox works" then
     # "ubuntu is so great").

@@ -324,13 +324,23 @@ def called(
     return False
 
 
+# After a name that is also an everyday word, what makes it the bot's name talked about: 「ききみみって全部
+# 読んでるの？」, 「前にききみみがまとめてくれた」 (not 聞き耳を立てる, 聞き耳立ててた).
+_ABOUT_EVERYDAY = re.compile(r"(?:って|とは|という|っていう|が|は|も|の|的)(?!\s*(?:立て|たて|立つ|たつ))")
+
+
 def named(text: str, names: Iterable[str]) -> bool:
     """Is any of the names written in the text at all, called or talked about ("kikimimi is a weird name"),
-    but for a name that is also an everyday word (聞き耳を立てる)?"""
+    a name that is also an everyday word only as a subject or topic (ききみみって…), not in its idiom
+    (聞き耳を立てる)?"""
     low = fold(text)
-    return any(
-        occurrences(low, variant)
-        for name in names
-        for variant in variants(name)
-        if variant[:-1] in low and not japanese.is_everyday(variant)
-    )
+    for name in names:
+        for variant in variants(name):
+            if variant[:-1] not in low:
+                continue
+            found = occurrences(low, variant)
+            if not japanese.is_everyday(variant) and found:
+                return True
+            if any(at.honorific or _ABOUT_EVERYDAY.match(low, at.after) for at in found):
+                return True
+    return False

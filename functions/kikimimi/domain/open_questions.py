@@ -87,7 +87,7 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
     ):  # about the bot, to friends: 「キキミミって夜中も起きてるのかな」
         return False
     text = _LINK.sub(" ", message.content)  # a link's "?" (`viewtopic.php?f=9`) asks nothing
-    if not asks(text) or not for_the_bot(text):
+    if not (asks(text) or _EITHER_OR.search(norm(text))) or not for_the_bot(text):
         return False
     if USER_MENTION.search(message.content):  # a Discord mention of someone (the bot's is handled above)
         return False
@@ -98,6 +98,14 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
     return directed_to(message, present) is None and not _called_first(text, present)
 
 
+# A question between two things, asked without its mark ("are hall effect sticks actually better or is that
+# just marketing"): its form asks, where a bare "how do i…" may be an opener with the question to come.
+_EITHER_OR = re.compile(
+    r"(?:^|[.!;]\s+|\b(?:lol|lmao)\s+)(?:is|are|was|were|do|does|did|should|would|will|can|could)"
+    r"\s+(?!(?:be|been|have|not|just|get|go)\b)[a-z0-9]\S*\s[^.!?;]{2,80}\bor\b[^.!?;]{2,60}$"
+)
+
+
 # A name put first, then the question, with no comma (Discord habit): "lena does the battery hold up?",
 # "priya did u switch to linux". After the name comes a verb that asks, never one it could be the subject of.
 _CALLED = re.compile(
@@ -105,10 +113,37 @@ _CALLED = re.compile(
 )
 
 
+# After a Japanese name put first: an honorific, a particle or a break (「ねこ丸さんの…」, 「はるぴ、」).
+_JA_AFTER_NAME = re.compile(r"(?:さん|ちゃん|くん|君|氏|様)|[はがのもにと、,\s!！?？]|って")
+
+
 def _called_first(text: str, present: dict[str, str]) -> bool:
-    """Does the question open by calling someone present by name ("lena does the battery hold up?")?"""
-    called = _CALLED.match(norm(text))
-    return called is not None and called.group(1) in present
+    """Does the question open by calling someone present by name ("lena does the battery hold up?",
+    「はるぴ去年のセールで何玉買ったっけｗ」)? A Japanese name runs into the words after it: it counts where
+    an honorific, a particle or another script follows (not 「ゆうべ…」 for ゆう)."""
+    low = norm(text)
+    called = _CALLED.match(low)
+    if called is not None and called.group(1) in present:
+        return True
+    return not low.isascii() and any(
+        len(name) >= 2 and low.startswith(name) and _runs_on(name, low[len(name) :]) for name in present
+    )
+
+
+def _runs_on(name: str, rest: str) -> bool:
+    """Does a Japanese name end where `rest` begins: a break, an honorific or particle, another script?"""
+    if not rest or _JA_AFTER_NAME.match(rest):
+        return True
+    return _script(name[-1]) != _script(rest[0])
+
+
+def _script(char: str) -> str:
+    """Hiragana, katakana, kanji or other, for where a name run into the text ends."""
+    if "\u3040" <= char <= "\u309f":
+        return "hiragana"
+    if "\u30a0" <= char <= "\u30ff":
+        return "katakana"
+    return "kanji" if "\u4e00" <= char <= "\u9fff" else "other"
 
 
 # A question put to the room, not to the one person the asker is talking with.
@@ -126,6 +161,8 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
     humans = [m for m in before if m.is_human and m.id != question.id][-5:]
     if answers_with_a_guess(question, humans) or _surprised(question.content, humans):
         return True  # an answer or a reaction to the lines before, whoever it names ("someone said…")
+    if humans and humans[-1].author_id != question.author_id and _reacts(question.content):
+        return True  # 「何の話ｗ」, 「それ毎回言ってない？ｗ」, 「その色いいね、何の糸？」: for the speaker
     if TO_THE_ROOM.search(norm(question.content)):
         return False
     previous = humans[-1].content if humans else ""
@@ -142,6 +179,20 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
     people = {m.author_id for m in humans} | {question.author_id}
     turns = sum(1 for a, b in pairwise(humans) if a.author_id != b.author_id)
     return len(humans) >= 3 and len(people) == 2 and turns >= 2
+
+
+# A brief Japanese question that laughs (「何の話ｗ」, 「それ毎回言ってない？ｗ」) or points at what was just
+# said or shown (「その色いいね、何の糸？」, 「それってどこの？」): banter or curiosity about another's line.
+_JA_LAUGHS_LAST = re.compile(r"^(?P<asked>.{1,14}?)[?？]*\s*[ｗw笑草]+[!！]*$")
+_JA_POINTS_BACK = re.compile(r"^(?:え[ー〜っ]*|へー|いや|てか)?[、,]?\s*(?:それ|その|そっち|そこ|あれ|あの)")
+
+
+def _reacts(text: str) -> bool:
+    """A brief Japanese question reacting to another's line: laughing at it, or pointing back at it."""
+    low = norm(text)
+    if low.isascii() or not asks(low):
+        return False
+    return bool(_JA_LAUGHS_LAST.match(low)) or (len(low) <= 20 and bool(_JA_POINTS_BACK.match(low)))
 
 
 # A question back: short, with a question word or a bare echo ("GET what?", "like?", 「駅前の？」).

@@ -177,12 +177,16 @@ _EN_GUESS = re.compile(
     r"|^(?:prob|probably|prolly|maybe|i think|i guess|pretty sure)\b(?:\s+[^\s?？]+){0,4}\s*[?？]"
 )
 _JA_GUESS = re.compile(
-    r"(?:じゃない|じゃなかった|じゃね|じゃないかな|んじゃない|んじゃね|と思う|と思うけど)[？?]+"
+    # 「熱海って花火大会けっこうやってなかったっけ」: remembered, asked to be confirmed
+    r"なかったっけ[？?]*[w笑。…〜~]*$"
+    r"|(?:じゃない|じゃなかった|じゃね|じゃないかな|んじゃない|んじゃね|と思う|と思うけど)[？?]+"
     r"\s*(?:たぶん|多分|知らんけど|知らないけど|わからんけど|しらんけど|[^？?]{0,24}(?:かも|かな|けど|気がする))?"
     r"[ｗw笑。…〜~]*$"
     r"|^[^？?]*(?:かな|かなぁ|かなあ|かも)[ｗw笑。…〜~]*$"  # 「いまんとこ6人かな」: no mark at all
     # 「たしか全部ついてたはず…自信ない」: said unsure, no mark
     r"|^(?:たしか|確か)[^？?]*(?:はず|と思う|気がする)|^[^？?]*はず[^？?]{0,4}(?:自信ない|知らんけど|たぶん)"
+    # 「夕方からって天気予報で言ってた気がする」: remembered, not sure
+    r"|^[^？?]*(?:気がする|気がします)(?:よ|けど|な|ね)*[w笑。…〜~]*$"
 )
 
 
@@ -262,10 +266,18 @@ _SIGNS_OFF = re.compile(
 )
 
 
+# … or that ends with one: 「生きてたらね？ｗ おやすみ〜」, "still on for sat? gn".
+_SIGNS_OFF_LAST = re.compile(
+    r"(?:^|[\s!！?？。、,.ｗw笑])(?:おやすみ(?:なさい)?|お休み|おやすー|落ちます|またね|gn|good ?night"
+    r"|night (?:all|everyone|guys|y'?all))[\sー〜~!！.。ｗw笑👋🌙💤]*$"
+)
+
+
 def kind_of(text: str) -> str:
     """What the line asks, as a kind: "invitation", "rhetorical", "proposal", "farewell", "personal" or
     "question"."""
-    if _SIGNS_OFF.match(normalized(text)):
+    low = normalized(text)
+    if _SIGNS_OFF.match(low) or _SIGNS_OFF_LAST.search(low):
         return "farewell"
     if invites(text):
         return "invitation"

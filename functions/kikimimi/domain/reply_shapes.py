@@ -18,6 +18,7 @@ __all__ = [
     "points",
     "shrugs",
     "steps_away",
+    "welcomes",
 ]
 
 # Agreeing to a proposal: 「それでいこう」「いいね」「賛成」 "works for me", "sounds good", "+1".
@@ -102,6 +103,31 @@ def steps_away(text: str) -> bool:
     return bool(_AWAY.match(normalized(text)))
 
 
+# Welcoming someone who arrived ("welcome!", "wb", 「いらっしゃい〜」): to the newcomer, no answer.
+_WELCOME = re.compile(
+    r"^(?:hi+ and |hey+ and |oh )?(?:welcome|wb\b|welc)|^(?:いらっしゃい|ようこそ|ようこそようこそ|おかえり)"
+)
+
+
+# What a bare welcome may go on with: whom or where to ("welcome to the server", "welcome aboard, sam").
+_WELCOME_REST = re.compile(
+    r"^[\W_]*(?:(?:to (?:the )?[\w#-]+(?: server| channel| club)?|aboard|back|in)[\W_]*)?(?:\w+)?[\W_]*$"
+)
+
+
+def welcomes(text: str) -> bool:
+    """Only a welcome to someone who just arrived ("welcome!", "welcome to the server", 「いらっしゃい〜」):
+    it answers nothing they asked ("welcome! udisksctl mount works" does)."""
+    low = normalized(text)
+    welcome = _WELCOME.match(low)
+    if welcome is None:
+        return False
+    rest = re.sub(r"^\w*", "", low[welcome.end() :])  # the rest of the word ("welcome", "いらっしゃい")
+    if not low.isascii():
+        return len(re.sub(r"[\W_]", "", rest)) <= 8
+    return bool(_WELCOME_REST.match(rest))
+
+
 # Gratitude or praise for help given ("thanks!", "you've been more helpful than google", 「助かった！」): said
 # even to the asker (who helped someone else), it answers none of their questions.
 _GRATEFUL = re.compile(
@@ -177,7 +203,7 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     q, low = normalized(question), normalized(line)
     if laughs(line):
         return False
-    if points(line) or (asks_a_number(q) and _numeric(low) and _counts_alike(q, low)):
+    if points(line) or (asks_a_number(q) and _numeric(low) and _counts_alike(q, low)) or _picks(q, low):
         return True
     if not bare:
         return False
@@ -189,6 +215,67 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     ja = not said.isascii() and (_JA_YES_NO.match(said) or _echoes(first, said) or _JA_OPINION.search(said))
     yes_no = _EN_YES_NO.match(said) or ja or (_EN_SAME.match(said) and _ASKS_OTHERS.search(q))
     return bool(yes_no) and asks_yes_no(q)
+
+
+# One of two things asked between ("was that on the new pc or the old laptop" — "new pc!!", "is the relay on
+# racetime or just in vc" — "racetime, …"): the words on either side of "or", taken up first thing.
+_EITHER = re.compile(r"((?:[\w'.-]+\s+)?[\w'.-]+)\s+or\s+((?:[\w'.-]+\s*){1,3})")
+_NOT_A_CHOICE = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "on",
+        "in",
+        "at",
+        "to",
+        "of",
+        "for",
+        "just",
+        "is",
+        "it",
+        "that",
+        "this",
+        "be",
+        "should",
+        "would",
+        "will",
+        "can",
+        "could",
+        "do",
+        "does",
+        "did",
+        "i",
+        "we",
+        "you",
+        "u",
+        "my",
+        "your",
+        "not",
+        "no",
+        "yes",
+        "so",
+        "like",
+        "maybe",
+        "what",
+        "which",
+        "any",
+        "anything",
+        "something",
+        "else",
+        "whatever",
+    }
+)
+
+
+def _picks(question: str, line: str) -> bool:
+    """Does the line open by choosing one side of the question's "A or B"?"""
+    either = _EITHER.search(question) if question.isascii() else None
+    if either is None:
+        return False
+    sides = set(re.findall(r"[\w'.-]+", either.group(1) + " " + either.group(2))) - _NOT_A_CHOICE
+    first = set(re.findall(r"[\w'.-]+", line)[:3])
+    return bool({w for w in sides if len(w) >= 2} & first)
 
 
 # "Same here", "me too": an answer to a question about others' experience ("is the wiki down for anyone
