@@ -75,6 +75,10 @@ KINDS = [
     ("旅行どうだった？", "personal"),
     ("どこの買ったの？", "personal"),
     ("で、製麺機で何作るの？", "personal"),
+    # The group's own plan; a why that trails off into a feeling.
+    ("おつー　今日何時から回す？", "proposal"),
+    ("なんでこの時間に見せるの…お腹すいた", "rhetorical"),
+    ("なんでエラー出るの…？", "question"),
     # A goodbye at the end of the line too.
     ("生きてたらね？ｗ おやすみ〜", "farewell"),
     ("still on for sat? gn", "farewell"),
@@ -146,6 +150,11 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("夕方からって天気予報で言ってた気がする", True),
         ("熱海って花火大会けっこうやってなかったっけ", True),
         ("名古屋って開演何時だっけ", False),
+        # A figure offered, about: 「22時くらい？」, "8ish?".
+        ("22時くらい？", True),
+        ("3人とか？", True),
+        ("8ish?", True),
+        ("何時くらい？", False),
     ],
 )
 def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:

@@ -11,6 +11,7 @@ from kikimimi.domain.questions import (
     answer_of,
     between_two,
     bot_answered_the_bump,
+    inferred_about,
     is_open_question,
     maybe_answers,
     participants_of,
@@ -86,9 +87,12 @@ def test_open_questions(text: str, extra: dict, opens: bool) -> None:
         ("はるぴ去年のセールで何玉買ったっけｗ", False),  # a Japanese name put first, run into the question
         ("ねこ丸のベストどうなった？", False),
         ("ゆうべの配信って何時からだっけ", True),  # ゆう is there, ゆうべ is "last night"
+        ("22時から5人？ねこ丸もいける？", False),  # asks about someone present, by name, at its end
+        ("HDMIでも144出るんだっけ？DPじゃないとだめ？", True),
+        ("まじか、朝どこ行こ", False),  # wondering aloud what to do next
     ],
 )
-def test_a_japanese_name_put_first_asks_that_person(text: str, opens: bool) -> None:
+def test_a_japanese_question_put_to_someone_present_is_theirs(text: str, opens: bool) -> None:
     room = [
         msg("a", "はるぴ", "財布が死ぬやつ", 0),
         msg("b", "ゆう", "はじめまして", 5),
@@ -708,3 +712,17 @@ def test_a_bump_the_bot_already_answered_gets_no_second_answer(
     )
     bump = msg("q", "juno", text, 400)
     assert bot_answered_the_bump(bump, [asked, bot, msg("c", "pell", "layers", 300), bump]) is skip
+
+
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [
+        ("HDMI 2.0なら144出るよ", True),
+        ("てか昨日のラストのはるきの1v3クラッチやばくなかった？", False),  # a new subject, whatever the link
+    ],
+)
+def test_a_line_that_changes_the_subject_takes_up_no_question(text: str, about: bool) -> None:
+    q = msg("q", "はるき", "新しいモニター、HDMIでも144出るんだっけ？", 0)
+    helper = msg("h", "たけ", text, 20)
+    links = {"h": unaddressed("h", "q", 0.9)}
+    assert inferred_about(helper, links, {"q"}, q, sure=0.5) is about

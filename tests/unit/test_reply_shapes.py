@@ -11,6 +11,7 @@ from kikimimi.domain.reply_shapes import (
     calls_only,
     grateful,
     laughs,
+    shifts,
     shrugs,
     steps_away,
     welcomes,
@@ -81,6 +82,20 @@ def test_stepping_away_is_not_an_answer(text: str, away: bool) -> None:
 )
 def test_a_bare_welcome_is_not_an_answer(text: str, welcome: bool) -> None:
     assert welcomes(text) is welcome
+
+
+@pytest.mark.parametrize(
+    ("text", "shift"),
+    [
+        ("btw did anyone see the patch notes", True),
+        ("そういえば駅前のスタバっていつから工事？", True),
+        ("てか昨日のラストのクラッチやばくなかった？", True),
+        ("by the way it works now", True),
+        ("the way it works is odd", False),
+    ],
+)
+def test_a_line_that_changes_the_subject(text: str, shift: bool) -> None:
+    assert shifts(text) is shift
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, 
 from kikimimi.domain.question_kinds import guesses
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
-from kikimimi.domain.reply_shapes import answer_shaped, laughs, shrugs, steps_away, welcomes
+from kikimimi.domain.reply_shapes import answer_shaped, laughs, shifts, shrugs, steps_away, welcomes
 from kikimimi.domain.rule_terms import has_word, norm
 from kikimimi.domain.tension import says_farewell
 
@@ -201,11 +201,6 @@ _ASKS_WHO = re.compile(r"\bwho(?:'s| is| was| did| added| made| set)?\b|誰が|�
 _POSSESSIVE = re.compile(r"\S+(?:'s|’s|s'|の)(?=\s|$|\W)")  # a name said of someone: ravi's, ラヴィの
 
 
-# A line that says it changes the subject ("by the way", 「そういえば」) answers nothing before it.
-_SHIFT = re.compile(
-    r"^(?:by the way|btw|anyway|anyways|speaking of|oh,? and|unrelated|off topic"
-    r"|そういえば|そう言えば|ところで|話変わる|話は変わる|関係ない|全然関係)"
-)
 NEXT_TURN_SECONDS = 90  # in the help logs half of all answers come within a minute
 SLOW_TURN_CAP_SECONDS = 900  # … and in a slow room twice its median gap, as the question watch waits
 
@@ -240,7 +235,7 @@ def _next_turn(
         return False
     if (
         asks_back(m.content)
-        or _SHIFT.match(norm(m.content))
+        or shifts(m.content)
         or _elsewhere(m, question, around)
         or not _takes_up(
             question.content,

@@ -95,7 +95,11 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
     if prefix and norm(prefix.group(1)) not in NOT_NICKS:
         return False
     present = {k: v for k, v in others.items() if k != norm(message.author_name)}
-    return directed_to(message, present) is None and not _called_first(text, present)
+    return (
+        directed_to(message, present) is None
+        and not _called_first(text, present)
+        and not _asks_of_someone(text, present)
+    )
 
 
 # A question between two things, asked without its mark ("are hall effect sticks actually better or is that
@@ -127,6 +131,20 @@ def _called_first(text: str, present: dict[str, str]) -> bool:
         return True
     return not low.isascii() and any(
         len(name) >= 2 and low.startswith(name) and _runs_on(name, low[len(name) :]) for name in present
+    )
+
+
+def _asks_of_someone(text: str, present: dict[str, str]) -> bool:
+    """Does a Japanese question ask about someone present, by name, at its end (「Kuroもいける？」,
+    「ゆうは来る？」)? Theirs to answer."""
+    low = norm(text)
+    return not low.isascii() and any(
+        re.search(
+            rf"(?:^|[^\w]|[^\x00-\x7f]){re.escape(name)}(?:さん|ちゃん|くん)?[もは][^？?。!！]{{0,8}}[？?]",
+            low,
+        )
+        for name in present
+        if len(name) >= 2
     )
 
 

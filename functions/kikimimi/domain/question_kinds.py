@@ -106,6 +106,8 @@ _JA_RHETORICAL = re.compile(
     r"|^(?:まじ|マジ|本当|ほんと|ホント|うそ|嘘|え|えっ|は)(?:で|に)?[？?!！]+\W*$"  # 「マジで？」「嘘？！」
     r"|[？?][!！]|[!！][？?]"
     r"|(?:なんで|何で)(?:やねん|だよ)|誰が(?:得|やる|するん)"
+    # a why that trails off into a feeling, no mark: 「なんでこの時間に見せるの…お腹すいた」
+    r"|^(?:なんで|何で|どうして)[^？?]*(?:の|んだ|ん)(?:[…‥]|\.{2,})+[^？?]+$"
 )
 # A proposal to the group: "should we …?", "how about …?", 「〜のはどう？」「〜しない？」.
 _EN_PROPOSAL = re.compile(
@@ -115,7 +117,7 @@ _EN_PROPOSAL = re.compile(
 _JA_PROPOSAL = re.compile(
     # the group's own plan asked: 「宿はどのへんにする？」「何月に行く？」「何時集合にする？」
     r"(?:どこ|どの\S{0,2}|何時|何月|何日|何曜|いつ|どれ|何|なに)(?:に|で|から|まで|へ|集合に)?"
-    r"(?:する|しよ|行く|いく|集合|集まる|出る|出発する|泊まる)[？?]"
+    r"(?:する|しよ|行く|いく|集合|集まる|出る|出発する|泊まる|やる|回す|始める|潜る)[？?]"
     # 「7月の三連休どう？」
     r"|(?:月|日|曜|時|週末|連休|今度|明日|来週)(?:の\S{0,6})?(?:とか|は|で|に)?(?:どう|いかが)[？?]"
     r"|\d{1,2}時\S{0,4}(?:とか|で(?:いい|どう))[？?]"  # 「9時集合とか？」
@@ -171,6 +173,8 @@ _EN_GUESS = re.compile(
     r"^(?:(?:oh|um+|hmm+|well|idk|not sure)[,.\s]+)?"
     r"(?:probably|prob|prolly|maybe|perhaps|i think|i guess|pretty sure|iirc|should be|might be|around)"
     r"\s+(?:(?:like|around|about|at|by|on|the|a)\s+)*\d[^?？]{0,16}[?？]"
+    # … or offered about: "8ish?", "around 9?"
+    r"|^(?:like |around |about )?\d{1,2}(?::\d\d)?\s*(?:-?ish|or so)\s*[?？]"
     # … or a hedge tacked on after it: "sunday i think?", "the blue one maybe?"
     r"|\b(?:i think|i guess|i believe|maybe|probably|prob|iirc)\s*[?？]+"
     # … or a few words opened by one: "maybe a little?", "prob close to done then?"
@@ -179,6 +183,8 @@ _EN_GUESS = re.compile(
 _JA_GUESS = re.compile(
     # 「熱海って花火大会けっこうやってなかったっけ」: remembered, asked to be confirmed
     r"なかったっけ[？?]*[w笑。…〜~]*$"
+    # 「22時くらい？」, 「3人とか？」: a figure offered, about
+    r"|^[^？?]{0,8}\d[^？?]{0,6}(?:くらい|ぐらい|位|ごろ|頃|とか)[？?]+[w笑。…〜~]*$"
     r"|(?:じゃない|じゃなかった|じゃね|じゃないかな|んじゃない|んじゃね|と思う|と思うけど)[？?]+"
     r"\s*(?:たぶん|多分|知らんけど|知らないけど|わからんけど|しらんけど|[^？?]{0,24}(?:かも|かな|けど|気がする))?"
     r"[ｗw笑。…〜~]*$"

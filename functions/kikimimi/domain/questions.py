@@ -15,7 +15,7 @@ from kikimimi.domain.open_questions import NICK_PREFIX, asks, between_two, is_op
 from kikimimi.domain.question_kinds import for_the_bot, for_the_people, kind_of
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.reply_shapes import bumps, calls_only, grateful, shrugs
+from kikimimi.domain.reply_shapes import bumps, calls_only, grateful, shifts, shrugs
 from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, norm
 from kikimimi.domain.tension import sees_off
 
@@ -301,13 +301,15 @@ class _Watch:
 def inferred_about(
     helper: Message, links: Mapping[str, Link], thread: set[str], question: Message, sure: float = 0.0
 ) -> bool:
-    """Did the helper's line take up the question (a reply, an address, or a learned link to it, `sure`)?"""
+    """Did the helper's line take up the question (a reply, an address, or a learned link to it, `sure`)? A
+    line that opens by changing the subject (「てか昨日のはるきのクラッチ…」) took up nothing, however the
+    reader links it."""
     link = links.get(helper.id)
     return (
         helper.reply_to_id in thread
         or _addresses(helper, question)
         or link is None
-        or (link.reply_to in thread and link.confidence >= sure)
+        or (link.reply_to in thread and link.confidence >= sure and not shifts(helper.content))
     )
 
 

@@ -16,6 +16,7 @@ __all__ = [
     "grateful",
     "laughs",
     "points",
+    "shifts",
     "shrugs",
     "steps_away",
     "welcomes",
@@ -101,6 +102,18 @@ _AWAY = re.compile(
 def steps_away(text: str) -> bool:
     """Someone says they are stepping away ("brb, coffee", "same, back in ten", 「離席します」)."""
     return bool(_AWAY.match(normalized(text)))
+
+
+# A line that says it changes the subject ("by the way", 「そういえば」, 「てか」) answers nothing before it.
+_SHIFT = re.compile(
+    r"^(?:by the way|btw|anyway|anyways|speaking of|oh,? and|unrelated|off topic|totally unrelated"
+    r"|そういえば|そう言えば|ところで|話変わる|話は変わる|関係ない|全然関係|てか|ってか|つーか|それより)"
+)
+
+
+def shifts(text: str) -> bool:
+    """A line that opens by changing the subject ("btw …", 「そういえば…」, 「てか昨日の…」)."""
+    return bool(_SHIFT.match(normalized(text)))
 
 
 # Welcoming someone who arrived ("welcome!", "wb", 「いらっしゃい〜」): to the newcomer, no answer.

@@ -135,6 +135,11 @@ _JA_RESIGNED = re.compile(
     # Musing on what one will do: 「私もセールでそれ買おうかな」, 「そろそろ寝ようかな」.
     r"|(?:[おこそとのもぼごろよ]う|しよう|しょう)かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$"
 )
+# Wondering aloud where to go or what to do next, no mark: 「まじか、朝どこ行こ」, 「今日なに食べよ」.
+_JA_MUSING = re.compile(
+    r"(?:どこ|何|なに|どう|いつ|どれ)[^？?]{0,8}(?:行こ|いこ|しよ|やろ|食べよ|帰ろ|寝よ|見よ|買お|作ろ|着よ)う?"
+    r"[ーぁ〜~]*[\s。…~〜ｗw笑]*$"
+)
 _JA_QUESTION = re.compile(
     r"(?:教えて|おしえて)|(?:どうすれば|どうしたら|どうやって|どうやったら|どうすると)"
     r"|(?:誰か|だれか|どなたか)(?:知|わか|分か|助|教|詳|い)|(?:わかる|分かる|知ってる|知っている|詳しい)(?:人|方)"
@@ -190,6 +195,8 @@ def is_question(text: str) -> bool:
     if QUESTION_END.search(stripped):
         return True
     body = norm(_strip_leading_nick(stripped))
+    if _JA_MUSING.search(body):
+        return False
     if _EN_QUESTION.search(body):
         return True
     if (_JA_QUESTION_END.search(body) and not _JA_RESIGNED.search(body)) or _JA_QUESTION.search(body):
