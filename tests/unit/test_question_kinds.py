@@ -75,6 +75,10 @@ KINDS = [
     ("旅行どうだった？", "personal"),
     ("どこの買ったの？", "personal"),
     ("で、製麺機で何作るの？", "personal"),
+    # An outing and "anyone" end the line; a line that says it asks is a question, whatever its tag.
+    ("ok last call boba anyone??", "invitation"),
+    ("ちょっと聞きたいんだけど、リーチ後の暗槓ってOKなんだっけ？送り槓はダメなんだよね？", "question"),
+    ("quick question, the api is rest right?", "question"),
     # The group's own plan; a why that trails off into a feeling.
     ("おつー　今日何時から回す？", "proposal"),
     ("なんでこの時間に見せるの…お腹すいた", "rhetorical"),

@@ -69,6 +69,19 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
             True,
         ),
         ("should i get the 4070 or wait for the super", {}, True),
+        (
+            "btw does mending work in ur offhand or does it have to be main hand. tryna fix my shield",
+            {},
+            True,
+        ),
+        (
+            "i added it to .gitignore but it still shows up. how do i make git stop tracking it",
+            {},
+            True,
+        ),
+        ("how do i install flash", {}, False),  # an opener, maybe: the pause judgment's
+        ("α6400で室内撮ったらブレました…シャッタースピードってどれくらいにすればいいんでしょう", {}, True),
+        ("彼も来るんでしょう", {}, False),
         ("but will be in either /bin or /sbin", {}, False),
         ("kikimimi how do I change it?", {}, False),  # to the bot: answered at once
         ("the log level is in the config", {}, False),  # not a question
@@ -118,13 +131,17 @@ def test_bot_messages_never_open_a_watch() -> None:
         "わかりました！",
         "直りました",
         "できた！6000で動いてる",
+        "やっぱそうか〜ちょっといいやつにしよ",  # taking in what someone told them
+        "ahh makes sense",
     ],
 )
 def test_the_asker_settles(text: str) -> None:
     assert settles(text)
 
 
-@pytest.mark.parametrize("text", ["still broken", "it does not work", "any ideas?", "まだダメです"])
+@pytest.mark.parametrize(
+    "text", ["still broken", "it does not work", "any ideas?", "まだダメです", "そうかな？"]
+)
 def test_the_asker_does_not_settle(text: str) -> None:
     assert not settles(text)
 
@@ -285,6 +302,10 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
         ([msg("1", "ann", "聞き耳立ててたの草だった", 5)], "ben", "何の話ｗ", True),
         ([msg("1", "ann", "今回こそ計画的に買う…", 5)], "ben", "それ毎回言ってない？ｗ", True),
         ([msg("1", "ann", "📷 これ！色は気に入ってる", 5)], "ben", "その色いいね、何の糸？", True),
+        ([msg("1", "ann", "キキミミが昨日まとめてたやつ便利だった", 5)], "ben", "どれ？", True),
+        ([msg("1", "ann", "切り抜きチャンネルに上がってたぞ", 5)], "ben", "なんで", True),
+        # A guess put as a question after another's: 「え、料理名じゃないの？」.
+        ([msg("1", "ann", "ガパオってそもそも何のこと？", 5)], "ben", "え、料理名じゃないの？", True),
         # … but not one about the asker's own thing, nor a question of substance.
         ([msg("1", "ann", "セール今日からだって", 5)], "ben", "このエラーってどういう意味ですか？", False),
         (
@@ -443,6 +464,7 @@ def ask(text: str, author: str = "fay") -> Message:
         # An echo answers a question that asks yes or no first; an answer said unsure answers too.
         ("昨日の試合見た？？9回のあれ何ｗｗ", [("ben", "見た見た 心臓に悪すぎる")], "x0"),
         ("Ryzenの9000番台って全部内蔵GPUついてる？", [("ben", "たしか全部ついてたはず…自信ない")], "x0"),
+        ("did 0.9 go out yet or is it still rc", [("ben", "#announcements has it, went out tuesday")], "x0"),
         ("てか明日雨だっけ", [("ben", "夕方からって天気予報で言ってた気がする")], "x0"),
         # One side of "A or B" taken up first thing, even past a newer question it does not answer.
         (

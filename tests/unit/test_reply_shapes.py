@@ -153,6 +153,10 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("was that on the new pc or the old laptop", "new pc!! first night on it", True),
         ("is the relay on racetime or just in vc?", "racetime, link in 30", True),
         ("is the relay on racetime or just in vc?", "the relay starts at 8", False),
+        # A channel named as where the answer is.
+        ("did 0.9 go out yet?", "#announcements has it", True),
+        ("where's the schedule?", "it's in #events", True),
+        ("which issue number is it?", "#1482 I think", True),  # a number, not a channel
     ],
 )
 def test_answer_shapes(question: str, line: str, shaped: bool) -> None:

@@ -87,7 +87,7 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
     ):  # about the bot, to friends: 「キキミミって夜中も起きてるのかな」
         return False
     text = _LINK.sub(" ", message.content)  # a link's "?" (`viewtopic.php?f=9`) asks nothing
-    if not (asks(text) or _EITHER_OR.search(norm(text))) or not for_the_bot(text):
+    if not (asks(text) or _asks_unmarked(text)) or not for_the_bot(text):
         return False
     if USER_MENTION.search(message.content):  # a Discord mention of someone (the bot's is handled above)
         return False
@@ -102,12 +102,25 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
     )
 
 
-# A question between two things, asked without its mark ("are hall effect sticks actually better or is that
-# just marketing"): its form asks, where a bare "how do i…" may be an opener with the question to come.
+# A question asked without its mark, as Discord people often do: one between two things ("are hall effect
+# sticks actually better or is that just marketing"), or how to do something, after what was tried ("i added
+# it to .gitignore but it still shows up. how do i make git stop tracking it"). Its form asks; a sentence
+# may follow it ("… main hand. tryna fix my shield").
+_CLAUSE = r"(?:^|[.!;]\s+|\b(?:lol|lmao|btw|ok|so)\s+)"
 _EITHER_OR = re.compile(
-    r"(?:^|[.!;]\s+|\b(?:lol|lmao)\s+)(?:is|are|was|were|do|does|did|should|would|will|can|could)"
-    r"\s+(?!(?:be|been|have|not|just|get|go)\b)[a-z0-9]\S*\s[^.!?;]{2,80}\bor\b[^.!?;]{2,60}$"
+    rf"{_CLAUSE}(?:is|are|was|were|do|does|did|should|would|will|can|could)"
+    r"\s+(?!(?:be|been|have|not|just|get|go)\b)[a-z0-9]\S*\s[^.!?;]{2,80}\bor\b[^.!?;]{2,60}(?:[.!;]|$)"
 )
+_HOW_AFTER = re.compile(
+    r"[.!;,]\s+(?:so |but |and |ok |now )?"
+    r"(?:how (?:do|can|would|should) (?:i|we)|what(?:'s| is) the best way to|is there a way to)\b[^.!?;]{6,}$"
+)
+
+
+def _asks_unmarked(text: str) -> bool:
+    """A question asked without its mark: either-or, or how to, after what the asker tried."""
+    low = norm(text)
+    return low.isascii() and bool(_EITHER_OR.search(low) or _HOW_AFTER.search(low))
 
 
 # A name put first, then the question, with no comma (Discord habit): "lena does the battery hold up?",
@@ -203,6 +216,11 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
 # said or shown (「その色いいね、何の糸？」, 「それってどこの？」): banter or curiosity about another's line.
 _JA_LAUGHS_LAST = re.compile(r"^(?P<asked>.{1,14}?)[?？]*\s*[ｗw笑草]+[!！]*$")
 _JA_POINTS_BACK = re.compile(r"^(?:え[ー〜っ]*|へー|いや|てか)?[、,]?\s*(?:それ|その|そっち|そこ|あれ|あの)")
+# 「どれ？」, 「え、いつ？」, 「なにそれ」: a bare question word asked back.
+_JA_BARE_WH = re.compile(
+    r"^(?:え[ー〜っ]*|へー|まじ|ん)?[、,]?\s*(?:どれ|どこ|どこの|なに|何|なんで|いつ|誰|だれ|どの|どっち|なにそれ|何それ)"
+    r"(?:ですか|だっけ|の)?[?？!！ｗw〜ー…]*$"
+)
 
 
 def _reacts(text: str) -> bool:
@@ -210,7 +228,8 @@ def _reacts(text: str) -> bool:
     low = norm(text)
     if low.isascii() or not asks(low):
         return False
-    return bool(_JA_LAUGHS_LAST.match(low)) or (len(low) <= 20 and bool(_JA_POINTS_BACK.match(low)))
+    short = len(low) <= 20 and bool(_JA_POINTS_BACK.match(low))
+    return bool(_JA_LAUGHS_LAST.match(low) or _JA_BARE_WH.match(low)) or short
 
 
 # A question back: short, with a question word or a bare echo ("GET what?", "like?", 「駅前の？」).

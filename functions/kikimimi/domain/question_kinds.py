@@ -26,6 +26,7 @@ __all__ = [
 # Things people do together: "tea, anyone?", "pizza friday?", "movie night, who's in?".
 _OUTINGS = (
     r"tea|coffee|lunch|dinner|breakfast|brunch|supper|drinks?|beers?|pints?|pizza|sushi|ramen|tacos?|burgers?"
+    r"|boba|bubble tea|froyo|donuts?|wings|pho|dim sum|curry|noodles|smoothies?"
     r"|bbq|snacks?|ice ?cream|food|movies?|movie night|film|cinema|games?|game night|board ?games?|karaoke"
     r"|walk|run|gym|hike|swim|party|bowling|pub|bar|trivia|quiz night|cards|poker|football|soccer|basketball"
 )
@@ -44,6 +45,8 @@ _EN_INVITATION = re.compile(
     # "tea, anyone?", "lunch anyone?", "drinks tonight, anyone?"
     rf"^(?:(?:the|a|some|more|quick|late|early|team)\s+)?(?:{_OUTINGS})(?:\s+(?:break|run|night|time|session|trip))?"
     rf"(?:\s+(?:{_WHEN}))?,?\s*(?:{_ANYONE})?\s*[?？]+\W*$"
+    # "ok last call boba anyone??": the outing and "anyone" end the line
+    rf"|\b(?:{_OUTINGS})(?:\s+(?:run|break|night|time))?,?\s*(?:{_ANYONE})\s*[?？]+\W*$"
     # "movie night, who's in?", "who's coming?", "who wants to grab lunch?"
     r"|\bwho(?:'s| is| else is)? (?:in|coming|joining|down|up for|game)\b"
     r"|\bwho (?:else )?(?:wants|wanna|is up for|is down for|is keen|fancies)\b"
@@ -185,7 +188,7 @@ _JA_GUESS = re.compile(
     r"なかったっけ[？?]*[w笑。…〜~]*$"
     # 「22時くらい？」, 「3人とか？」: a figure offered, about
     r"|^[^？?]{0,8}\d[^？?]{0,6}(?:くらい|ぐらい|位|ごろ|頃|とか)[？?]+[w笑。…〜~]*$"
-    r"|(?:じゃない|じゃなかった|じゃね|じゃないかな|んじゃない|んじゃね|と思う|と思うけど)[？?]+"
+    r"|(?:じゃない|じゃなかった|じゃね|じゃないかな|んじゃない|んじゃね|と思う|と思うけど|じゃないの)[？?]+"
     r"\s*(?:たぶん|多分|知らんけど|知らないけど|わからんけど|しらんけど|[^？?]{0,24}(?:かも|かな|けど|気がする))?"
     r"[ｗw笑。…〜~]*$"
     r"|^[^？?]*(?:かな|かなぁ|かなあ|かも)[ｗw笑。…〜~]*$"  # 「いまんとこ6人かな」: no mark at all
@@ -279,12 +282,21 @@ _SIGNS_OFF_LAST = re.compile(
 )
 
 
+# A line that says it asks something: 「ちょっと聞きたいんだけど、…だよね？」, "quick question, …, right?".
+_ANNOUNCED = re.compile(
+    r"^(?:ok |so |hey |hi )?(?:quick|dumb|stupid|random|noob|silly) q(?:uestion)?\b|^(?:q|question)\s*:"
+    r"|^(?:ちょっと|すみません、?|あの、?)?(?:聞きたいんだけど|聞きたいんですけど|質問(?:なんですけど|なんだけど|です|があります|いい))"
+)
+
+
 def kind_of(text: str) -> str:
     """What the line asks, as a kind: "invitation", "rhetorical", "proposal", "farewell", "personal" or
     "question"."""
     low = normalized(text)
     if _SIGNS_OFF.match(low) or _SIGNS_OFF_LAST.search(low):
         return "farewell"
+    if _ANNOUNCED.search(low):
+        return "question"  # its tag (「…だよね？」) asks to be told
     if invites(text):
         return "invitation"
     if rhetorical(text):

@@ -56,6 +56,8 @@ _POINTER = re.compile(
     r"\b(?:check|see|read|look (?:at|in)|search|google|rtfm|it'?s in)\b.{0,30}\b(?:pin(?:ned)?|faq|wiki|docs?"
     r"|documentation|readme|manual|man ?page|channel topic|topic|changelog|release notes|above|thread|link)\b"
     r"|\bpinned\b|📌|https?://|www\."
+    # a channel named as where it is: "#announcements has it", "it's in #faq", 「#お知らせ に書いてある」
+    r"|(?:^|\s)#[\w-]+\s*(?:has|had|says|said|ha[sd] the|に(?:書いて|ある|あった|載って))|\bin #[\w-]+"
     r"|ピン(?:留め|止め|どめ)|固定(?:メッセージ|された)|(?:wiki|ドキュメント|マニュアル|説明書|公式|上の).{0,6}(?:見て|参照|読んで|に書いて|にある)"
 )
 _NUMBER = re.compile(
