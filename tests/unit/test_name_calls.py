@@ -178,6 +178,8 @@ EN_CALLS = [
 
 EN_ABOUT = [
     "lol kikimimi has been quiet today",
+    "who named it kikimimi",  # the name itself, talked about
+    "why did they call it kikimimi",
     "I asked kikimimi about git yesterday",
     "is kikimimi a real word?",
     "kikimimi is a weird name",

@@ -75,6 +75,16 @@ KINDS = [
     ("旅行どうだった？", "personal"),
     ("どこの買ったの？", "personal"),
     ("で、製麺機で何作るの？", "personal"),
+    # Western dialect: 「行かん？」 for 「行かない？」; "too busy, right?" in 〜すぎん？.
+    ("誰か今からマルチで鍛石集め行かん？", "invitation"),
+    ("みんな忙しすぎん？", "rhetorical"),
+    ("なんでこれ動かん？", "question"),
+    # What they are into, what they have to show: theirs.
+    ("今期なに見てる？", "personal"),
+    ("いいな〜 写真ないの？", "personal"),
+    ("what are u all watching rn?", "personal"),
+    ("pics??", "personal"),
+    ("このエラーなに？", "question"),
     # An outing and "anyone" end the line; a line that says it asks is a question, whatever its tag.
     ("ok last call boba anyone??", "invitation"),
     ("ちょっと聞きたいんだけど、リーチ後の暗槓ってOKなんだっけ？送り槓はダメなんだよね？", "question"),

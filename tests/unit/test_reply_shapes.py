@@ -144,6 +144,7 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("should we push the retro to thursday?", "works for me", True),
         ("じゃあ金曜にまとめて出すのはどう？", "それでいこう！", True),
         ("VPN落ちてる？", "こっちも落ちてる", True),
+        ("三脚いる？", "いらんいらん、スナップだし", True),
         # Not by shape: laughter, a yes to a question a yes cannot answer, a number nobody asked for.
         ("is the vpn down for anyone else?", "lol classic", False),
         ("where do I find the style guide?", "yes", False),

@@ -89,6 +89,9 @@ _SUBJECT_VERB = _words(
     be being been 's ’s"""
 )
 # An English word before a name ending the sentence that makes it an object (talk about it).
+_NAMED_AS = re.compile(
+    r"\b(?:named|called|call|name|calling|naming|renamed|rename) (?:it|him|her|them|this|that|the bot)$"
+)
 _OBJECT_OF = _words(
     """about to with from for of by like than as at on in into onto the a an this that my our their his her
     its is was are were be been being and or nor not ask asked asking tell told telling try tried trying use
@@ -252,8 +255,9 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
             return True  # "kikimimi!", "thanks, kikimimi"
         if strict:
             return False
-        # "what do you think kikimimi?", "sounds good kikimimi"; not "have you met kikimimi?"
-        return _last_word(stripped) not in _OBJECT_OF
+        # "what do you think kikimimi?", "sounds good kikimimi"; not "have you met kikimimi?" nor "who named
+        # it kikimimi" (the name itself is what is talked about)
+        return _last_word(stripped) not in _OBJECT_OF and not _NAMED_AS.search(stripped)
     if tail[0] in ",:;!?…—–":
         # "kikimimi, what's …" opening; ", kikimimi, …" set off mid-sentence
         return seen.opening or head.rstrip().endswith(",")

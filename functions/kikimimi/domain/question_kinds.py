@@ -76,6 +76,8 @@ _JA_INVITATION = re.compile(
     rf"|(?:{_JA_PLANNED}).{{0,24}}(?:誰か|だれか|みんな)[^？?。]{{0,24}}(?:{_JA_PLANS})[？?ー〜~]"
     rf"|(?:誰か|だれか|みんな)[^？?。]{{0,24}}(?:{_JA_PLANNED})[^？?。]{{0,24}}(?:{_JA_PLANS})[？?ー〜~]"
     r"|(?:行か|いか|来|こ|やら|遊ば|食べ|飲ま|見|参加し|集まら)ない[？?ー〜~]|一緒に.*(?:ない|ません|よう)[かか]?[？?]"
+    # the same in western dialect: 「誰か今からマルチで鍛石集め行かん？」「スマブラやらん？」
+    r"|(?:誰か|だれか|みんな|今から|今夜|一緒に)[^？?。]{0,24}(?:行か|いか|やら|遊ば|来|せ|し)ん[？?ー〜~]"
     r"|(?:ご飯|ごはん|飯|ランチ|昼|夕飯|飲み|カラオケ|映画|ゲーム|お茶)(?:でも|とか)?(?:行く|どう|いかが|しない)"
 )
 _TAG_ASKER = re.compile(
@@ -105,7 +107,7 @@ _EN_RHETORICAL = re.compile(
 )
 _JA_RHETORICAL = re.compile(
     # 「〜よね？」「〜でしょ？」「多くない？w」
-    r"(?:よね|よな|でしょ|だろ|じゃん|やん|じゃね|くない)[ぇえ〜~ー]*[？?]+[\Wｗw笑]*$"
+    r"(?:よね|よな|でしょ|だろ|じゃん|やん|じゃね|くない|すぎない|すぎん|すぎじゃない)[ぇえ〜~ー]*[？?]+[\Wｗw笑]*$"
     r"|^(?:まじ|マジ|本当|ほんと|ホント|うそ|嘘|え|えっ|は)(?:で|に)?[？?!！]+\W*$"  # 「マジで？」「嘘？！」
     r"|[？?][!！]|[!！][？?]"
     r"|(?:なんで|何で)(?:やねん|だよ)|誰が(?:得|やる|するん)"
@@ -238,6 +240,10 @@ _EN_PERSONAL = re.compile(
     r"\bhow(?:'s|s| is| was| does| did|'d| do)? (?:it|that|they|the new \w+|your \w+|ur \w+)"
     r" (?:feel|feels|feeling|going|go|went|treating|holding up|sound|sounds|look|looks|taste|tastes)\b"
     r"|\bhow (?:was|were) (?:it|that|they|the|your|ur)\b"
+    # what they are into, what they have to show: "what are u all watching rn?", "pics??"
+    r"|\bwhat (?:are|r) (?:you|u|y'?all|you guys|ppl|people)(?: all)?"
+    r" (?:watching|playing|reading|listening to|into)\b"
+    r"|^(?:pics|photos|pic|screenshot|screenie)\s*(?:or it didn'?t happen|pls|please)?\s*[?？]+"
     # "did u get it in the end?", "did you like it?": what they did or got
     r"|(?:^|[,.!?？]\s*|\b(?:so|and|but|wait|ooh|oh|ok|lol|also)\s+)did (?:you|u|ya)"
     r" (?:end up|finally|actually|ever)?\s*(?:get|buy|go|like|love|enjoy|finish|pass|win|make it|pick)\b"
@@ -252,6 +258,10 @@ _JA_PERSONAL = re.compile(
     r"(?:の|ん|っけ|[？?])"
     # what they will do with it: 「製麺機で何作るの？」
     r"|(?:何|なに)(?:を)?(?:作る|つくる|する|買う|食べる|頼む|着る|撮る)の[？?]"
+    # what they are into: 「今期なに見てる？」「最近なにやってる？」
+    r"|(?:何|なに)(?:を)?(?:見て|観て|聴いて|聞いて|読んで|やって|遊んで|使って|ハマって)(?:る|ます)(?:の|ん)?[？?]"
+    # asking them to share: 「写真ないの？」「写真見せて」
+    r"|(?:写真|画像|動画|スクショ)(?:ないの|ある|ないん|見せて|はよ|貼って)"
 )
 
 

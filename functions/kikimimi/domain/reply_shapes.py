@@ -49,7 +49,7 @@ _EN_YES_NO = re.compile(
 _JA_YES_NO = re.compile(
     r"^(?:うん|ううん|はい|いいえ|いえ|いや(?!ー|あ)|まだ|そう(?!いえば|言えば|いう|いや)|ええ|もちろん|たぶん|多分"
     r"|あります|ありません|ある|ない|違う|ちがう|違います|できる|できない|大丈夫|無理"
-    r"|こっちも|私も|僕も|俺も|うちも|同じく|同じ)"
+    r"|こっちも|私も|僕も|俺も|うちも|同じく|同じ|いる(?!か)|いらない|いらん|要る|要らない)"
 )
 # Pointing to where the answer is: "check the pinned message", "pinned 📌", "see the wiki", 「ピン留め見て」.
 _POINTER = re.compile(
