@@ -73,6 +73,7 @@ KINDS = [
     ("えーいいな！どこの？", "personal"),
     ("おつ！どこ行ったんだっけ", "personal"),
     ("旅行どうだった？", "personal"),
+    ("そういえばこないだの子とはどうなったん", "personal"),
     ("どこの買ったの？", "personal"),
     ("で、製麺機で何作るの？", "personal"),
     # Western dialect: 「行かん？」 for 「行かない？」; "too busy, right?" in 〜すぎん？.
@@ -166,6 +167,7 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("名古屋って開演何時だっけ", False),
         # A figure offered, about: 「22時くらい？」, "8ish?".
         ("22時くらい？", True),
+        ("遊舎工房かな、小分けのやつ", True),
         ("3人とか？", True),
         ("8ish?", True),
         ("何時くらい？", False),

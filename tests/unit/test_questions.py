@@ -80,6 +80,7 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
             True,
         ),
         ("how do i install flash", {}, False),  # an opener, maybe: the pause judgment's
+        ("quick q does the grid drop still count if he qualified last, or does it carry over", {}, True),
         ("α6400で室内撮ったらブレました…シャッタースピードってどれくらいにすればいいんでしょう", {}, True),
         ("彼も来るんでしょう", {}, False),
         ("but will be in either /bin or /sbin", {}, False),
@@ -103,6 +104,7 @@ def test_open_questions(text: str, extra: dict, opens: bool) -> None:
         ("22時から5人？ねこ丸もいける？", False),  # asks about someone present, by name, at its end
         ("HDMIでも144出るんだっけ？DPじゃないとだめ？", True),
         ("まじか、朝どこ行こ", False),  # wondering aloud what to do next
+        ("ねこ丸そういえばこないだの子とはどうなったん", False),  # a name run into 「そういえば」
     ],
 )
 def test_a_japanese_question_put_to_someone_present_is_theirs(text: str, opens: bool) -> None:
@@ -748,3 +750,18 @@ def test_a_line_that_changes_the_subject_takes_up_no_question(text: str, about: 
     helper = msg("h", "たけ", text, 20)
     links = {"h": unaddressed("h", "q", 0.9)}
     assert inferred_about(helper, links, {"q"}, q, sure=0.5) is about
+
+
+@pytest.mark.parametrize(
+    ("said", "settled"),
+    [
+        ([("ben", "遊舎工房かな、小分けのやつ"), ("fay", "おけ、見てくる")], "x0"),  # a guess, then more
+        ([("cy", "lol classic"), ("fay", "ok will try that")], "x1"),  # the asker acts on what was said
+        ([("fay", "ok will try reinstalling")], None),  # … but nobody said anything
+    ],
+)
+def test_the_asker_going_to_act_on_it_settles(said: list[tuple[str, str]], settled: str | None) -> None:
+    q = ask("ところで潤滑のクライトックスって今どこで買うのが安い？")
+    lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(said)]
+    got = answer_of(q, [*BUSY, q, *lines])
+    assert (got.by if got else None) == settled

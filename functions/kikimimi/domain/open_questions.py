@@ -106,7 +106,7 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
 # sticks actually better or is that just marketing"), or how to do something, after what was tried ("i added
 # it to .gitignore but it still shows up. how do i make git stop tracking it"). Its form asks; a sentence
 # may follow it ("… main hand. tryna fix my shield").
-_CLAUSE = r"(?:^|[.!;]\s+|\b(?:lol|lmao|btw|ok|so)\s+)"
+_CLAUSE = r"(?:^|[.!;:]\s+|\b(?:lol|lmao|btw|ok|so|quick q|quick question|dumb q|dumb question)\s+)"
 _EITHER_OR = re.compile(
     rf"{_CLAUSE}(?:is|are|was|were|do|does|did|should|would|will|can|could)"
     r"\s+(?!(?:be|been|have|not|just|get|go)\b)[a-z0-9]\S*\s[^.!?;]{2,80}\bor\b[^.!?;]{2,60}(?:[.!;]|$)"
@@ -131,7 +131,9 @@ _CALLED = re.compile(
 
 
 # After a Japanese name put first: an honorific, a particle or a break (「ねこ丸さんの…」, 「はるぴ、」).
-_JA_AFTER_NAME = re.compile(r"(?:さん|ちゃん|くん|君|氏|様)|[はがのもにと、,\s!！?？]|って")
+_JA_AFTER_NAME = re.compile(
+    r"(?:さん|ちゃん|くん|君|氏|様)|[はがのもにと、,\s!！?？]|って|そういえば|そう言えば|てか|ところで"
+)
 
 
 def _called_first(text: str, present: dict[str, str]) -> bool:

@@ -52,6 +52,15 @@ _SETTLED = re.compile(
 )
 
 
+# The asker going to act on what someone said ("ok will try that", 「おけ、見てくる」, 「試してみます」).
+_TAKES_IT = re.compile(
+    r"^(?:ok|okay|kk|k|oh|ah|ty|thx|thanks)?[,!. ]*(?:will try|i'?ll try|gonna try|trying that|will check"
+    r"|i'?ll check|checking now|on it)\b"
+    r"|^(?:おけ|おっけ|オッケ|了解|りょ|ありがと|なるほど)?[ー〜!！、,。\s]*(?:見てくる|見てみる|見てみます|試してみ|やってみ"
+    r"|調べてみ|買ってくる|ポチる|ポチった)"
+)
+
+
 # Thanks said before any help ("thanks in advance", "thank you for any help"): the question is still open.
 _THANKS_AHEAD = re.compile(
     r"\b(?:thanks|thank you|thx|ty)\b.{0,12}\b(?:in advance|ahead|for any(?: \w+)?|anyone|everyone who)\b"
@@ -239,6 +248,8 @@ class _Watch:
         """The asker settles it, turns to someone who took it up, or goes on with it."""
         if settles(m.content) and not self._sees_off(m):
             return Settled("the asker settled it", m.id)
+        if self.since and _TAKES_IT.search(norm(m.content)):
+            return Settled("the asker is trying what they were told", m.id)  # 「おけ、見てくる」
         helper = self._helper(m, link)
         if helper is not None:
             return Settled(f"the asker is talking with {helper.author_name}", m.id)
