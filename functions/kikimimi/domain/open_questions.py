@@ -216,7 +216,7 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
 
 # A brief Japanese question that laughs (「何の話ｗ」, 「それ毎回言ってない？ｗ」) or points at what was just
 # said or shown (「その色いいね、何の糸？」, 「それってどこの？」): banter or curiosity about another's line.
-_JA_LAUGHS_LAST = re.compile(r"^(?P<asked>.{1,14}?)[?？]*\s*[ｗw笑草]+[!！]*$")
+_JA_LAUGHS_LAST = re.compile(r"^.{1,14}?[?？]*\s*[ｗw笑草]+[!！]*$")
 _JA_POINTS_BACK = re.compile(r"^(?:え[ー〜っ]*|へー|いや|てか)?[、,]?\s*(?:それ|その|そっち|そこ|あれ|あの)")
 # 「どれ？」, 「え、いつ？」, 「なにそれ」: a bare question word asked back.
 _JA_BARE_WH = re.compile(
