@@ -339,3 +339,13 @@ def test_the_model_pointing_at_an_invitation_gets_no_words(scenario: Make) -> No
     assert asked["trigger"] == "q1" and asked["should_respond"] is False
     assert "for the people asked" in asked["reason"]
     assert s.posts == []
+
+
+def test_a_bump_after_the_bots_answer_gets_no_second_answer(scenario: Make) -> None:
+    # The asker calling again for people ("anyone? 😅") after the bot answered wants a person: the pause
+    # judgment, which would take it as a follow-up to the bot, leaves it.
+    s = scenario()
+    s.run(*asked(s), *chatter(s), s.msg("b1", "dave", "anyone? 😅", ASKED + WATCH + 120))
+    assert [p.reply_to for p in s.posts] == ["q1"]
+    reasons = {e["reason"] for e in s.events("judgment_skipped") if e.get("trigger") == "b1"}
+    assert "a bump of a question the bot already answered" in reasons

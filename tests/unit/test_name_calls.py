@@ -91,6 +91,9 @@ JA_CALLS = [
 ]
 
 JA_ABOUT = [
+    "キキミミに聞けば？",  # telling a friend to ask it
+    "ききみみに聞いてみたら？",
+    "聞き耳に相談したらどう？",
     # The name as an argument of a statement or of a question to the room.
     "kikimimiってなんの名前？",
     "キキミミって誰が作ったの？",
@@ -163,6 +166,7 @@ EN_CALLS = [
     "lol. kikimimi, explain this",
     "what does kikimimi think?",
     "let's ask kikimimi",
+    "i'll ask kikimimi",
     "@kikimimi look at this",
     "kikimimi-san, help",
     "kikimimi tell me a joke",
@@ -188,6 +192,8 @@ EN_ABOUT = [
     "kikimimi said the build was green",
     "have you met kikimimi?",
     "did you ask kikimimi?",
+    "ask kikimimi, it gave me a decent list last month",  # telling a friend to
+    "just ask kikimimi lol",
     "the name kikimimi comes from a folk tale",
     "who added kikimimi to this server?",
     "i think kikimimi misunderstood",

@@ -94,6 +94,8 @@ KINDS = [
     ("おつー　今日何時から回す？", "proposal"),
     ("なんでこの時間に見せるの…お腹すいた", "rhetorical"),
     ("なんでエラー出るの…？", "question"),
+    ("俺1限なんだけど？？なんで起きてんの俺", "rhetorical"),
+    ("なんでこのエラー出るの？", "question"),
     # A goodbye at the end of the line too.
     ("生きてたらね？ｗ おやすみ〜", "farewell"),
     ("still on for sat? gn", "farewell"),
@@ -170,6 +172,12 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("遊舎工房かな、小分けのやつ", True),
         ("3人とか？", True),
         ("8ish?", True),
+        ("like 60? stopped counting tbh", True),
+        ("around 200 bucks?", True),
+        ("like what?", False),
+        # Wondering whether one can is no guess.
+        ("夕方走れるかな〜", False),
+        ("いまんとこ6人かな", True),
         ("何時くらい？", False),
     ],
 )

@@ -9,6 +9,7 @@ import pytest
 from kikimimi.domain.model import Message
 from kikimimi.domain.questions import (
     answer_of,
+    asked_again,
     between_two,
     bot_answered_the_bump,
     inferred_about,
@@ -105,6 +106,9 @@ def test_open_questions(text: str, extra: dict, opens: bool) -> None:
         ("HDMIでも144出るんだっけ？DPじゃないとだめ？", True),
         ("まじか、朝どこ行こ", False),  # wondering aloud what to do next
         ("ねこ丸そういえばこないだの子とはどうなったん", False),  # a name run into 「そういえば」
+        ("そういえばはるぴ、バイトの面接どうやった？", False),  # the name after an opener
+        ("あ、ゆう来れる？", False),
+        ("あゆみって誰？", True),  # あ opens the word here, not the line
     ],
 )
 def test_a_japanese_question_put_to_someone_present_is_theirs(text: str, opens: bool) -> None:
@@ -334,6 +338,17 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
         # A brief Japanese question about a word of the story just told: for the one telling it.
         ([msg("1", "ann", "片方が「俺は島を買う」って真顔で言ってて", 5)], "ben", "島ってどこの島ｗ", True),
         (
+            [
+                msg("1", "ann", "ピザ頼んだら1時間半かかるって言われたんだが", 5),
+                msg("2", "cy", "金曜の夜はそうなる", 8),
+                msg("3", "dee", "溜め当ててるつもりなんだけどな〜", 9),
+                msg("4", "ann", "もう頼んじゃったし待つしかない〜", 12),
+            ],
+            "ben",
+            "何ピザ",
+            True,
+        ),
+        (
             [msg("1", "ann", "島に行ってきた", 5)],
             "ben",
             "島ってフェリー以外でどうやって行けばいいですか？",
@@ -505,6 +520,12 @@ def ask(text: str, author: str = "fay") -> Message:
         ("is the wiki down for anyone else?", [("ben", "lol classic")], None),
         ("is the wiki down for anyone else?", [("dee", "the new theme uses the same font right")], None),
         ("is the wiki down for anyone else?", [("ana", "ok")], None),
+        # Wondering about one's own plans answers nothing, whatever word it shares.
+        (
+            "ペース走とビルドアップ走って何が違うんですか？",
+            [("cy", "あ、雨弱くなってきた"), ("ben", "夕方走れるかな〜")],
+            None,
+        ),
         # Not knowing leaves it open for someone who does; the line after that answers it.
         ("which node version does the build use now?", [("ben", "no idea, sorry")], None),
         ("which node version does the build use now?", [("ben", "no idea"), ("gus", "20 I think")], "x1"),
@@ -765,3 +786,50 @@ def test_the_asker_going_to_act_on_it_settles(said: list[tuple[str, str]], settl
     lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(said)]
     got = answer_of(q, [*BUSY, q, *lines])
     assert (got.by if got else None) == settled
+
+
+@pytest.mark.parametrize(
+    ("before", "asker", "text", "again"),
+    [
+        # Its asker's own invitation asked again: still for the people.
+        (
+            [("dani", "anyone down for mario kart tonight?"), ("lou", "criminal")],
+            "dani",
+            "... mario kart? anyone? 🥲",
+            True,
+        ),
+        (
+            [("こうき", "今日このあとカラオケ行ける人おる？"), ("あやね", "絶望")],
+            "こうき",
+            "カラオケ誰もおらん…？",
+            True,
+        ),
+        # A real question asked again, or someone else's invitation taken up, is not.
+        ([("dani", "how do i reset the router?")], "dani", "anyone? router still blinking", False),
+        ([("lou", "anyone down for mario kart tonight?")], "dani", "which mario kart is it?", False),
+        (
+            [("yui", "宿はどのへんにする？那覇？"), ("haru", "那覇でいいよ")],
+            "yui",
+            "那覇空港から美ら海水族館って車でどれくらいかかるんだっけ？",
+            False,
+        ),
+    ],
+)
+def test_an_invitation_asked_again_is_still_for_the_people(
+    before: list[tuple[str, str]], asker: str, text: str, again: bool
+) -> None:
+    lines = [msg(f"b{i}", who, said, i) for i, (who, said) in enumerate(before)]
+    assert asked_again(msg("q", asker, text, 30), lines) is again
+
+
+def test_the_bot_answering_the_askers_call_on_its_words_settles_their_question() -> None:
+    q = msg("q", "natsu", "チョコってなんで入れるんだろ、甘くなるだけじゃないの？", 0)
+    later = [
+        msg("x1", "miku", "キキミミに聞けば？", 20),
+        msg("x2", "natsu", "ききみみー、カレーの隠し味にチョコ入れると何が変わるの？", 40),
+        msg("x3", "kikimimi", "コクと苦みが足されます", 45, own=True, reply_to="x2"),
+    ]
+    settled = answer_of(q, [q, *later])
+    assert settled is not None and settled.by == "x3"
+    unrelated = [*later[:1], msg("x2", "natsu", "kikimimi, what time is it in Oslo?", 40), later[2]]
+    assert answer_of(q, [q, *unrelated], inferred=False) is None

@@ -138,6 +138,8 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("is the vpn down for anyone else?", "yep, same here", True),
         ("is the vpn down for anyone else?", "oh, not for me", True),
         ("where do I find the style guide?", "check the pinned message", True),
+        ("whats a good first kit?", "there's a beginner kit list in the pins too, scroll up", True),
+        ("is there a list of stores?", "check the pins", True),
         ("where do I find the style guide?", "pinned 📌", True),
         ("where do I find the style guide?", "https://example.com/style", True),
         ("スタイルガイドってどこ？", "ピン留め見て", True),

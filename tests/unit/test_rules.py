@@ -38,6 +38,7 @@ def msg(
     reply_to_bot: bool = False,
     bot: bool = False,
     own: bool = False,
+    reply_to: str | None = None,
 ) -> Message:
     return Message(
         id=mid,
@@ -52,6 +53,7 @@ def msg(
         mentions_bot=mention,
         reply_to_bot=reply_to_bot,
         is_self=own,
+        reply_to_id=reply_to,
     )
 
 
@@ -63,6 +65,16 @@ def chat(*trigger: Message) -> list[Message]:
         msg("a3", "carol", "I will check the dashboard", 30),
         *trigger,
     ]
+
+
+BUSY_AFTER_ANSWER = [
+    msg("a0", "lena", "new theme drops friday", 120),
+    msg("a1", "paul", "kikimimi, blue or green for the theme?", 100),
+    msg("b1", "kikimimi", "blue reads better on dark mode", 95, own=True, reply_to="a1"),
+    msg("a2", "omar", "we tried blue last year", 40),
+    msg("a3", "nina", "green was fine", 35),
+    msg("a4", "lena", "the old logo was green tho", 30),
+]
 
 
 @dataclass(frozen=True)
@@ -111,6 +123,32 @@ CASES = {
             msg("t", "nina", "it's japanese, something like eavesdropping", 10),
         ],
         {"cooldown", "participation"},  # (the call to the bot is recent: not_mentioned stays quiet)
+        spoke_ago=[95],
+        shares={"participation": 1 / 8},
+    ),
+    # In a busy room, once the bot answered one person, the others' remarks to each other are not its turn;
+    # a bare echo of the line just before (「それな」) is said to that line, whoever says it.
+    "engagement_lapses_in_a_busy_room_for_those_it_did_not_answer": Case(
+        [*BUSY_AFTER_ANSWER, msg("t", "nina", "i liked the old logo more", 10)],
+        {"cooldown", "participation"},
+        spoke_ago=[95],
+        shares={"participation": 1 / 8},
+    ),
+    "engagement_lapses_in_a_busy_room_for_an_echo": Case(
+        [*BUSY_AFTER_ANSWER, msg("t", "paul", "それな", 10)],
+        {"cooldown", "exchange", "participation", "decay_mild"},  # (exchange weighs nothing)
+        spoke_ago=[95],
+        shares={"participation": 1 / 8},
+    ),
+    "engagement_lapses_in_a_busy_room_for_words_of_the_line_before": Case(
+        [*BUSY_AFTER_ANSWER, msg("t", "paul", "the old green logo was the best logo", 10)],
+        {"cooldown", "exchange", "participation"},
+        spoke_ago=[95],
+        shares={"participation": 1 / 8},
+    ),
+    "engagement_stays_with_the_one_it_answered": Case(
+        [*BUSY_AFTER_ANSWER, msg("t", "paul", "hm but our icons are all green already", 10)],
+        {"engagement", "cooldown", "exchange", "participation"},
         spoke_ago=[95],
         shares={"participation": 1 / 8},
     ),

@@ -17,7 +17,7 @@ from kikimimi.domain.question_kinds import guesses
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
 from kikimimi.domain.reply_shapes import answer_shaped, laughs, shifts, shrugs, steps_away, welcomes
-from kikimimi.domain.rule_terms import has_word, norm
+from kikimimi.domain.rule_terms import has_word, muses, norm
 from kikimimi.domain.tension import says_farewell
 
 
@@ -140,6 +140,7 @@ def _takes_up(
         or steps_away(text)
         or says_farewell(text)
         or welcomes(text)
+        or muses(text)  # 「夕方走れるかな〜」: wondering about one's own plans
         or profile(text).kind == "hi"
     ):
         return False

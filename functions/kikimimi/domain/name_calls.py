@@ -102,19 +102,20 @@ _OBJECT_OF = _words(
     runs running have has get got getting make build
     trusts blames asks tells pings follow follows blocked block report reported miss missed"""
 )
-_ASKING_EN = re.compile(
-    r"(?:^|\b(?:let'?s|lets|should|maybe|i'?ll|we'?ll|gonna|go|just|why not|could))\s*ask\s*$"
-)
+# Asking it together ("let's ask kikimimi", "i'll ask kikimimi"); not telling a friend to ("ask kikimimi, it
+# gave me a decent list", "just ask kikimimi").
+_ASKING_EN = re.compile(r"\b(?:let'?s|lets|should|i'?ll|we'?ll|gonna|could)\s*ask\s*$")
 _THIRD_PERSON_INVITE = re.compile(r"\b(?:what|how)\s+(?:does|do|would|will|did)\s*$")
 _INVITE_VERB = re.compile(r"\s+(?:think|say|reckon|suggest|recommend|make of|feel|know)\b")
-# Asking the bearer for something, looking forward (聞いてみよう, 相談しよう), not a report (聞いたら…).
+# Asking the bearer for something, looking forward (聞いてみよう, 相談しよう), not a report (聞いたら…) nor
+# telling a friend to (キキミミに聞けば？, 聞いてみたら, 相談したらどう).
 _ASKING_JA = re.compile(
     r"に(?:も|は)?(?:"
-    r"(?:聞|訊|き)(?:いてみ(?:よう|よっか|ようか|る|て|たら|れば)?|こう|こっか|こうか|けば|いたら(?:どう|いい))"
-    r"|(?:尋ね|たずね)(?:てみ|よう|たら(?:どう|いい))"
-    r"|(?:質問|相談|お願い|おねがい)(?:してみ|しよう|しよっか|する(?:か|わ|ね|ね?[!！。]|$)|したら(?:どう|いい)"
+    r"(?:聞|訊|き)(?:いてみ(?:よう|よっか|ようか|る(?!\s*(?:か|といい|とか)))|こう|こっか|こうか)"
+    r"|(?:尋ね|たずね)(?:てみよう|てみる|よう)"
+    r"|(?:質問|相談|お願い|おねがい)(?:してみよう|してみる|しよう|しよっか|する(?:か|わ|ね|ね?[!！。]|$)"
     r"|です|があ|ある|したい|させて|して(?:も|い)いい)"
-    r"|(?:頼|たの)(?:もう|んでみ|めば))"
+    r"|(?:頼|たの)(?:もう|んでみよう|んでみる))"
 )
 _REQUEST_JA = re.compile(
     r"(?:て|てよ|てね|てくれ(?:る|ない|ません)?|ください|下さい|ないで|お願い(?:します)?|おねがい|頼む|たのむ"

@@ -136,6 +136,9 @@ _JA_AFTER_NAME = re.compile(
 )
 
 
+_JA_OPENER = re.compile(r"^(?:(?:そういえば|そう言えば|てか|ところで|ねえ|ねぇ|そうだ)[、,\s]*|あ[、,\s]+)")
+
+
 def _called_first(text: str, present: dict[str, str]) -> bool:
     """Does the question open by calling someone present by name ("lena does the battery hold up?",
     「はるぴ去年のセールで何玉買ったっけｗ」)? A Japanese name runs into the words after it: it counts where
@@ -144,8 +147,13 @@ def _called_first(text: str, present: dict[str, str]) -> bool:
     called = _CALLED.match(low)
     if called is not None and called.group(1) in present:
         return True
-    return not low.isascii() and any(
-        len(name) >= 2 and low.startswith(name) and _runs_on(name, low[len(name) :]) for name in present
+    if low.isascii():
+        return False
+    opened = _JA_OPENER.sub("", low)  # 「そういえばあやね、…」: the name after an opener still comes first
+    return any(
+        len(name) >= 2 and text.startswith(name) and _runs_on(name, text[len(name) :])
+        for name in present
+        for text in {low, opened}
     )
 
 
@@ -203,9 +211,7 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
         _asks_back(question.content)
         or _offers(question.content, previous)
         or _echoes(question.content, previous)
-        or _asks_of_it(
-            question.content, [m.content for m in humans[-3:] if m.author_id == humans[-1].author_id]
-        )
+        or _asks_of_it(question.content, [m.content for m in humans if m.author_id == humans[-1].author_id])
     )
     if back and humans[-1].author_id != question.author_id:
         return True

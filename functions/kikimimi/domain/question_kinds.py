@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from kikimimi.domain.rule_terms import norm
+from kikimimi.domain.rule_terms import muses, norm
 
 __all__ = [
     "asks_a_number",
@@ -113,6 +113,8 @@ _JA_RHETORICAL = re.compile(
     r"|(?:なんで|何で)(?:やねん|だよ)|誰が(?:得|やる|するん)"
     # a why that trails off into a feeling, no mark: 「なんでこの時間に見せるの…お腹すいた」
     r"|^(?:なんで|何で|どうして)[^？?]*(?:の|んだ|ん)(?:[…‥]|\.{2,})+[^？?]+$"
+    # a why put to oneself: 「なんで起きてんの俺」, 「何やってんだ私」
+    r"|(?:なんで|何で|どうして|何やって)[^？?]{0,16}(?:の|んだ|ん)[?？]*(?:俺|おれ|私|わたし|僕|ぼく|うち|自分)[?？ｗw笑…]*$"
 )
 # A proposal to the group: "should we …?", "how about …?", 「〜のはどう？」「〜しない？」.
 _EN_PROPOSAL = re.compile(
@@ -178,8 +180,9 @@ _EN_GUESS = re.compile(
     r"^(?:(?:oh|um+|hmm+|well|idk|not sure)[,.\s]+)?"
     r"(?:probably|prob|prolly|maybe|perhaps|i think|i guess|pretty sure|iirc|should be|might be|around)"
     r"\s+(?:(?:like|around|about|at|by|on|the|a)\s+)*\d[^?？]{0,16}[?？]"
-    # … or offered about: "8ish?", "around 9?"
+    # … or offered about: "8ish?", "around 9?", "like 60? stopped counting tbh"
     r"|^(?:like |around |about )?\d{1,2}(?::\d\d)?\s*(?:-?ish|or so)\s*[?？]"
+    r"|^(?:like|around|about|roughly|prob|probably|maybe) ~?\d[\d,.]*(?:\s*[a-z]+)?\s*[?？]"
     # … or a hedge tacked on after it: "sunday i think?", "the blue one maybe?"
     r"|\b(?:i think|i guess|i believe|maybe|probably|prob|iirc)\s*[?？]+"
     # … or a few words opened by one: "maybe a little?", "prob close to done then?"
@@ -213,7 +216,9 @@ def guesses(text: str) -> bool:
         or re.search(r"\b(?:what|which|where|who|why|how)\b", asked)
     ):
         return False
-    return bool(_EN_GUESS.search(low) if low.isascii() else _JA_GUESS.search(low))
+    if low.isascii():
+        return bool(_EN_GUESS.search(low))
+    return bool(_JA_GUESS.search(low)) and not muses(low)  # 「夕方走れるかな〜」 wonders, it does not guess
 
 
 # Agreeing to a plan and asking a detail of it: "im down, 8ish?", "yeah im in, 7?", 「行く行く！何時？」.

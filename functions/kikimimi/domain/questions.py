@@ -22,6 +22,7 @@ from kikimimi.domain.tension import sees_off
 __all__ = [
     "Settled",
     "answer_of",
+    "asked_again",
     "asks",
     "between_two",
     "bot_answered_the_bump",
@@ -109,6 +110,19 @@ class Settled:
 
     reason: str
     by: str
+
+
+def asked_again(question: Message, before: Sequence[Message]) -> bool:
+    """Is the question its asker's own invitation or plan asked again ("anyone down for mario kart
+    tonight?", then "... mario kart? anyone? 🥲")? Still for the people, as the first was."""
+    own = [m for m in before if m.author_id == question.author_id and m.id != question.id and asks(m.content)]
+    if not own or not for_the_people(own[-1].content):
+        return False
+    text = norm(question.content)
+    japanese = any("\u3040" <= c <= "\u9fff" for c in text)
+    brief = len(text) <= 16 if japanese else len(text.split()) <= 5  # not a new question of its own
+    shared = profile(question.content).words & profile(own[-1].content).words
+    return bumps(question.content) or (brief and bool(shared))
 
 
 def answer_of(
@@ -238,6 +252,8 @@ class _Watch:
             )
         ):
             return Settled("the bot answered it", m.id)
+        if m.is_self and self._put_to_the_bot(m.reply_to_id):
+            return Settled("the bot answered the asker, who put it to the bot", m.id)
         if not m.is_human:  # another bot (a level-up notice, a reminder) answers nobody's question
             return None
         if m.author_id == self.question.author_id:
@@ -256,6 +272,16 @@ class _Watch:
         if link is None or link.reply_to in self.thread:
             self.thread.add(m.id)
         return None
+
+    def _put_to_the_bot(self, line_id: str | None) -> bool:
+        """Is the line the bot answered the asker's own, after the question and on its words (「チョコって
+        なんで入れるんだろ」, then 「ききみみー、カレーにチョコ入れると何が変わるの？」)?"""
+        line = next((m for m in self.after if m.id == line_id), None)
+        return (
+            line is not None
+            and line.author_id == self.question.author_id
+            and bool(profile(line.content).words & profile(self.question.content).words)
+        )
 
     def _sees_off(self, m: Message) -> bool:
         """The asker's goodbye to someone else leaving: they stay, and their question is still open."""

@@ -53,9 +53,10 @@ _JA_YES_NO = re.compile(
 )
 # Pointing to where the answer is: "check the pinned message", "pinned 📌", "see the wiki", 「ピン留め見て」.
 _POINTER = re.compile(
-    r"\b(?:check|see|read|look (?:at|in)|search|google|rtfm|it'?s in)\b.{0,30}\b(?:pin(?:ned)?|faq|wiki|docs?"
-    r"|documentation|readme|manual|man ?page|channel topic|topic|changelog|release notes|above|thread|link)\b"
-    r"|\bpinned\b|📌|https?://|www\."
+    r"\b(?:check|see|read|look (?:at|in)|search|google|rtfm|it'?s in)\b.{0,30}"
+    r"\b(?:pins?|pinned|faq|wiki|docs?|documentation|readme|manual|man ?page|channel topic|topic|changelog"
+    r"|release notes|above|thread|link)\b"
+    r"|\bpinned\b|📌|https?://|www\.|\b(?:in|on) the pins\b|\bscroll up\b"
     # a channel named as where it is: "#announcements has it", "it's in #faq", 「#お知らせ に書いてある」
     r"|(?:^|\s)#[\w-]+\s*(?:has|had|says|said|ha[sd] the|に(?:書いて|ある|あった|載って))|\bin #[\w-]+"
     r"|ピン(?:留め|止め|どめ)|固定(?:メッセージ|された)|(?:wiki|ドキュメント|マニュアル|説明書|公式|上の).{0,6}(?:見て|参照|読んで|に書いて|にある)"

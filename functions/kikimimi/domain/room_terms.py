@@ -4,6 +4,7 @@ function per term, each saying whether its term fires; `TERMS` lists them in the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -11,6 +12,8 @@ from datetime import datetime
 from kikimimi.domain import name_calls
 from kikimimi.domain.conversation import passed_over, replies_to_other
 from kikimimi.domain.model import ConversationState, Message
+from kikimimi.domain.reactions import reaction_kind
+from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.rule_config import RuleConfig
 from kikimimi.domain.rule_terms import directed_to, is_addressed, is_closing, is_question, norm
 from kikimimi.domain.states import TENSE
@@ -117,12 +120,44 @@ def _floor_passed(messages: Sequence[Message], trigger: Message, config: RuleCon
         name_calls.named(m.content, config.names) and not is_addressed(m, config.names)
         for m in [*since, trigger]
     )
+    # In a busy room the talk has moved on among the people: a remark right after another's line is said
+    # to them, by one the bot was not talking with (「初めて聞いたとき骨のやつかと思った」 after the bot
+    # answered a friend), or, by anyone, an echo of that line (「それな」, "lol", "the first pancake curse is
+    # real" after "first pancake is always a sacrifice").
+    humans = [m for m in messages[:at] if m.is_human][-8:]
+    busy = len({m.author_id for m in humans} | {trigger.author_id}) > SMALL_ROOM
+    spoke_to = _spoken_to(messages, messages[own])
+    echoes = (
+        bool(_ECHO.match(norm(trigger.content)))
+        or reaction_kind(trigger.content) == "laughter"
+        or bool(since and len(profile(trigger.content).words & profile(since[-1].content).words) >= 2)
+    )
+    moved_on = (
+        busy
+        and not is_question(trigger.content)
+        and ((spoke_to is not None and spoke_to != trigger.author_id) or echoes)
+    )
     return (
-        about
+        (about or moved_on)
         and bool(since)
         and since[-1].author_id != trigger.author_id
         and _seconds(trigger.created_at, since[-1].created_at) <= config.turn_seconds
     )
+
+
+_ECHO = re.compile(
+    r"^(?:それな|わかる|わかりみ|ほんとそれ|まじそれ|same|true|fr|ikr|real|so true|this)[\W_ｗw笑ー〜]*$"
+)
+
+
+def _spoken_to(messages: Sequence[Message], own: Message) -> str | None:
+    """Whom the bot's line went to: the author of the line it replied to, or the person it named."""
+    replied = next((m for m in messages if m.id == own.reply_to_id), None)
+    if replied is not None:
+        return replied.author_id
+    people = {norm(m.author_name): m.author_id for m in messages if m.is_human}
+    named = directed_to(own, {name: name for name in people})
+    return people[named] if named is not None else None
 
 
 SMALL_ROOM = 3  # speakers among the last 8 lines: a room that winds down together

@@ -132,8 +132,12 @@ _JA_QUESTION_END = re.compile(
 # Giving in, not asking: 「まあいいか」, 「しょうがないか」, 「高そうだけどまあいいか」.
 _JA_RESIGNED = re.compile(
     r"(?:まあ|まぁ|ま、|しょうがない|しょうがねえ|仕方ない|仕方がない)(?:いい)?か[\s。…~〜ｗw笑]*$"
-    # Musing on what one will do: 「私もセールでそれ買おうかな」, 「そろそろ寝ようかな」.
-    r"|(?:[おこそとのもぼごろよ]う|しよう|しょう)かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$"
+)
+# Musing on what one will do: 「私もセールでそれ買おうかな」, 「そろそろ寝ようかな」; or whether one can:
+# 「夕方走れるかな〜」, 「間に合うかな」 (with its mark, 「使えるかな？」 asks).
+_JA_WONDERING = re.compile(
+    r"(?:(?:[おこそとのもぼごろよ]う|しよう|しょう)|(?:[れけせめべげ]る|できる|間に合う|まにあう))"
+    r"かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$"
 )
 # Wondering aloud where to go or what to do next, no mark: 「まじか、朝どこ行こ」, 「今日なに食べよ」.
 _JA_MUSING = re.compile(
@@ -189,6 +193,13 @@ def _strip_leading_nick(text: str) -> str:
     return text[match.end() :] if match else text
 
 
+def muses(text: str) -> bool:
+    """Japanese wondering aloud what one will do or whether one can (「朝どこ行こ」, 「買おうかな」,
+    「夕方走れるかな〜」): it asks nobody and answers nobody."""
+    body = norm(text.strip())
+    return bool(_JA_MUSING.search(body) or _JA_WONDERING.search(body))
+
+
 @lru_cache(maxsize=4096)
 def is_question(text: str) -> bool:
     """A question: a trailing `?`/`？`, a request for help without one, or a Japanese question form."""
@@ -201,7 +212,9 @@ def is_question(text: str) -> bool:
         return False
     if _EN_QUESTION.search(body):
         return True
-    if (_JA_QUESTION_END.search(body) and not _JA_RESIGNED.search(body)) or _JA_QUESTION.search(body):
+    if (
+        _JA_QUESTION_END.search(body) and not (_JA_RESIGNED.search(body) or _JA_WONDERING.search(body))
+    ) or _JA_QUESTION.search(body):
         return True
     return not body.isascii() and japanese.plain_wh_question(body)
 

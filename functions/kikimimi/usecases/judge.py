@@ -19,6 +19,7 @@ from kikimimi.domain.model import (
     TaskSpec,
 )
 from kikimimi.domain.reading import Link
+from kikimimi.domain.rule_terms import is_addressed
 from kikimimi.domain.rules import (
     DEFAULT_WEIGHTS,
     RuleConfig,
@@ -248,7 +249,13 @@ def _skip_reason(
     if trigger is None:
         return "stale", "the trigger is gone from the buffer", None
     if not task.watch:
-        return ("stale", "a newer message exists", None) if policy.is_stale(window, task.trigger_id) else None
+        if policy.is_stale(window, task.trigger_id):
+            return "stale", "a newer message exists", None
+        # 「さっきの件どなたか分かる方いますか…」 after the bot's answer: a call for people, not for it again
+        bump = questions.bot_answered_the_bump(trigger, window)
+        if bump and not is_addressed(trigger, deps.settings.names):
+            return "answered", "a bump of a question the bot already answered", None
+        return None
     if now - trigger.created_at > timedelta(minutes=deps.settings.question_max_age_minutes):
         return "expired", "the question is too old to answer now", None
     if not questions.for_the_bot(trigger.content):
@@ -261,11 +268,12 @@ def _skip_reason(
     settled = answered.settled(deps, trigger, window, read)
     if settled:
         return "answered", settled.reason, settled.by
-    if questions.bumps(trigger.content) and questions.bot_answered_the_bump(
-        trigger,  # the bot's answer may predate the watch's window: look further back for a bump
-        channel.recent(deps, task.key, now, deps.settings.context_messages * 2, by="judge"),
-    ):
+    # What the asker said before may predate the watch's window: look further back, once.
+    older = channel.recent(deps, task.key, now, deps.settings.context_messages * 2, by="judge")
+    if questions.bumps(trigger.content) and questions.bot_answered_the_bump(trigger, older):
         return "answered", "a bump of a question the bot already answered", None
+    if questions.asked_again(trigger, [m for m in older if m.created_at < trigger.created_at]):
+        return "not_for_bot", "its asker's own invitation or plan, asked again: for the people", None
     person = questions.replies_to(trigger, window, read, deps.settings.answer_link_confidence)
     if person is not None:
         return "directed", f"a question back to {person}'s line: theirs to answer", None
