@@ -139,6 +139,7 @@ def test_bot_messages_never_open_a_watch() -> None:
         "できた！6000で動いてる",
         "やっぱそうか〜ちょっといいやつにしよ",  # taking in what someone told them
         "ahh makes sense",
+        "huh ok good to know",
     ],
 )
 def test_the_asker_settles(text: str) -> None:
@@ -520,6 +521,8 @@ def ask(text: str, author: str = "fay") -> Message:
         ("is the wiki down for anyone else?", [("ben", "lol classic")], None),
         ("is the wiki down for anyone else?", [("dee", "the new theme uses the same font right")], None),
         ("is the wiki down for anyone else?", [("ana", "ok")], None),
+        # A figure of a question asked since answers that one.
+        ("トリルって何ターン続くんだっけ？", [("cy", "63ってレベル50？"), ("ben", "50フラット")], None),
         # Wondering about one's own plans answers nothing, whatever word it shares.
         (
             "ペース走とビルドアップ走って何が違うんですか？",
@@ -718,6 +721,7 @@ def unaddressed(mid: str, parent: str | None, confidence: float) -> Link:
         ("where do the numbers go?", "k2", 0.8, KEYBOARD[1:], None),
         ("wait, where do ur numbers go?", "k2", 0.8, KEYBOARD[1:], "pell"),
         ("where did we put the staging credentials?", "k2", 0.8, KEYBOARD, None),
+        ("btw where do the numbers go on a 40%?", "k2", 0.8, KEYBOARD, None),  # a subject of its own
         # Where people put names to whom they answer, an unnamed question is the room's.
         ("where do ur numbers go?", "k2", 0.8, [*KEYBOARD, msg("k3", "ozzy", "pell: nice!", 12)], None),
     ],

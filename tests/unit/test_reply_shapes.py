@@ -140,6 +140,18 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("where do I find the style guide?", "check the pinned message", True),
         ("whats a good first kit?", "there's a beginner kit list in the pins too, scroll up", True),
         ("is there a list of stores?", "check the pins", True),
+        # What was said or written, to whether something heard is true.
+        (
+            "てか新曲のMV撮影もう終わってるって噂ほんと？",
+            "ファンクラブのブログで「夏っぽいもの撮った」って言ってたよね",
+            True,
+        ),
+        (
+            "is it true they're dropping the season pass?",
+            "yeah they said on stream it's gone next patch",
+            True,
+        ),
+        ("what time does the shop open?", "they said on stream it's great", False),
         ("where do I find the style guide?", "pinned 📌", True),
         ("where do I find the style guide?", "https://example.com/style", True),
         ("スタイルガイドってどこ？", "ピン留め見て", True),

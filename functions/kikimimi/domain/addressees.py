@@ -10,7 +10,7 @@ from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, USER_MENTION, participants_of
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.reply_shapes import bumps
+from kikimimi.domain.reply_shapes import bumps, shifts
 from kikimimi.domain.rule_terms import directed_to, norm
 
 # A room where people address each other by name (IRC's `nick:`) says who answers whom: there an unaddressed
@@ -58,6 +58,8 @@ def replies_to(
     text = question.content
     if TO_THE_ROOM.search(norm(text)) or len(text) > (BRIEF if text.isascii() else BRIEF // 2):
         return None  # a question of substance (a newcomer's long one) is for the room, whatever it follows
+    if shifts(text):
+        return None  # 「てかトリルって何ターン続くんだっけ？」: a subject of its own, put to the room
     parent = next((m for m in earlier if m.id == link.reply_to), None)
     if parent is None or not parent.is_human or parent.author_id == question.author_id:
         return None

@@ -55,6 +55,10 @@ def turn_answers(
     there too stays in the question's conversation)."""
     # A short question back to the asker ("which one?") or a "no idea" is not a turn taken; a line to
     # someone else (or the bot), or a new question to the room ("lunch anyone?"), is.
+    if any(asks(p.content) and _same_figure(p.content, m.content) for p in since) and not _same_figure(
+        question.content, m.content
+    ):
+        return False  # 「50フラット」 answers 「63ってレベル50？」 asked since, not 「何ターン続く？」
     taken = [p for p in since if not _question_back(p, question, around) and not shrugs(p.content)]
     common = _common_words(around)
     if len(taken) > 2 or any(_takes_up(question.content, p.content, SHAPE, common) for p in taken):
@@ -73,7 +77,14 @@ def _fits_only(question: Message, m: Message, newer: Sequence[Message]) -> bool:
     """Is the line's shape an answer to this question and to none of the newer ones: "13万ちょい" to 「いくら
     したの？」 past 「朝霧って寒くない？」?"""
     shaped = answer_shaped(question.content, m.content, bare=False)
-    return shaped and not any(answer_shaped(p.content, m.content, bare=False) for p in newer)
+    return shaped and not any(
+        answer_shaped(p.content, m.content, bare=False) or _same_figure(p.content, m.content) for p in newer
+    )
+
+
+def _same_figure(asked: str, text: str) -> bool:
+    """Does the line say a figure the newer question said (「50フラット」 to 「63ってレベル50？」)?"""
+    return bool(set(re.findall(r"\d+", asked)) & set(re.findall(r"\d+", text)))
 
 
 def _common_words(around: Sequence[Message]) -> frozenset[str]:

@@ -275,6 +275,8 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
     words = re.findall(r"[a-z0-9_'’]+", tail)
     if not words:
         return True
+    if words[:2] == ["about", "to"] or words[0] in ("gonna", "finna", "bout"):
+        return False  # "kikimimi about to end a friendship": what it will do, said of it
     if words[0] in _SUBJECT_VERB:
         return len(words) > 1 and _YOU.fullmatch(words[1]) is not None  # "kikimimi can you …"
     return True

@@ -49,6 +49,7 @@ _SETTLED = re.compile(
     r"|^(?:できた|できました|いけた|いけました)[!！]"  # 「できた！6000で動いてる」
     # taking in what someone told them: 「やっぱそうか〜」, "ahh makes sense", "gotcha"
     r"|^(?:ahh?,? |oh,? |ok,? )?(?:makes sense|gotcha|that explains it)\b"
+    r"|\bgood to know\b|^(?:huh,? |ahh?,? |oh,? |ok,? )*(?:i see|noted|til)\W*$"  # "huh ok good to know"
     r"|^(?:やっぱ|やっぱり)?そう(?:か|なんだ|なのか)[〜ー!！。、]"
 )
 

@@ -212,6 +212,18 @@ def points(text: str) -> bool:
     return bool(_POINTER.search(normalized(text)))
 
 
+# Whether something heard is true ("is it true that…", 「…って噂ほんと？」), and what someone said or wrote
+# of it ("they said on stream…", 「ブログで…って言ってたよ」): an answer by its source.
+_ASKS_TRUE = re.compile(
+    r"\b(?:is it true|true that|is that true|is this true|any truth)\b|噂|(?:ほんと|本当|マジ|まじ)[？?]"
+)
+_HEARSAY = re.compile(
+    r"\b(?:they|he|she|it) (?:said|says|posted|tweeted|announced|confirmed|mentioned)\b|\bsaid (?:on|in) \w+"
+    r"|って(?:言って|いって|書いて|かいて|ツイートして|発表して|話して)(?:た|る|ました)"
+    r"|(?:公式|ブログ|ツイート)(?:で|に)[^。]{0,30}(?:言って|書いて|発表)"
+)
+
+
 def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     """Does the line's shape answer this question by itself: a pointer, a number or version to "which
     version"/"how many", and — if `bare` (right after the question, where a bare word can only mean it) —
@@ -221,6 +233,8 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return False
     if points(line) or (asks_a_number(q) and _numeric(low) and _counts_alike(q, low)) or _picks(q, low):
         return True
+    if _ASKS_TRUE.search(q) and _HEARSAY.search(low):
+        return True  # 「…って噂ほんと？」 — 「ブログで「夏っぽいもの撮った」って言ってたよね」: what was said
     if not bare:
         return False
     if kind_of(question) in ("proposal", "invitation") and agrees(line):
