@@ -94,6 +94,8 @@ KINDS = [
     ("おつー　今日何時から回す？", "proposal"),
     ("なんでこの時間に見せるの…お腹すいた", "rhetorical"),
     ("なんでエラー出るの…？", "question"),
+    ("ほんとそれ、土曜どこいった", "rhetorical"),
+    ("わかる、あれ何時からだっけ？", "question"),
     ("俺1限なんだけど？？なんで起きてんの俺", "rhetorical"),
     ("なんでこのエラー出るの？", "question"),
     # A goodbye at the end of the line too.
@@ -172,6 +174,9 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("遊舎工房かな、小分けのやつ", True),
         ("3人とか？", True),
         ("8ish?", True),
+        ("#events, pinned calendar. i think it's the 14th?", True),
+        ("野菜なら500倍じゃなかった？ボトルの裏に書いてあるよ", True),
+        ("i think it's broken, how do i fix it?", False),
         ("like 60? stopped counting tbh", True),
         ("around 200 bucks?", True),
         ("like what?", False),

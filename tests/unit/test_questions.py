@@ -392,6 +392,14 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
         ),
         ([msg("1", "ann", "like 170 after shipping", 5)], "ben", "170 for a keyboard??", True),
         ([msg("1", "ann", "昨日3時間並んだ", 5)], "ben", "3時間並んだの！？", True),
+        # An answer with uptalk to a question put to its author by name; a brief question back to a story.
+        (
+            [msg("1", "ann", "ben how'd the interview go yesterday??", 5)],
+            "ben",
+            "honestly pretty good?? they said i'd hear back by friday",
+            True,
+        ),
+        ([msg("1", "ann", "そういえば今年初めてスイカ挑戦してる🍉", 5)], "ben", "えっすご、どこで？", True),
         ([msg("1", "ann", "printing the dragon tonight", 5)], "ben", "is the build broken again??", False),
         # A retort taking up a word of a line just before, however many it names.
         (
@@ -521,6 +529,8 @@ def ask(text: str, author: str = "fay") -> Message:
         ("is the wiki down for anyone else?", [("ben", "lol classic")], None),
         ("is the wiki down for anyone else?", [("dee", "the new theme uses the same font right")], None),
         ("is the wiki down for anyone else?", [("ana", "ok")], None),
+        # A brief answer first, then more, to where…?
+        ("来週の撮影会どこになったんだっけ", [("ben", "葛西臨海公園！土曜の10時集合")], "x0"),
         # A figure of a question asked since answers that one.
         ("トリルって何ターン続くんだっけ？", [("cy", "63ってレベル50？"), ("ben", "50フラット")], None),
         # Wondering about one's own plans answers nothing, whatever word it shares.

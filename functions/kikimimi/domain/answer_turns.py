@@ -171,9 +171,16 @@ def _takes_up(
     low = norm(text)
     if not late and (len(low.split()) <= 3 if low.isascii() else len(low) <= 8):
         return True
+    # 「どこになったんだっけ」 — 「葛西臨海公園！土曜の10時集合」: a brief answer first, then more
+    head = re.split(r"[！!、,。\s]", low, maxsplit=1)[0]
+    named = len(head) <= 8 and bool(_JA_NOUN_END.search(head))  # a name, a place, a time: no verb
+    if not late and not low.isascii() and _JA_WH.search(norm(asked)) and named and not asks(text):
+        return True
     return bool(_FRAGMENT.match(low) or (_VOLUNTEER.match(low) and _INVITES.search(norm(asked))))
 
 
+_JA_WH = re.compile(r"何|なに|どこ|いつ|誰|だれ|どれ|どの|いくら")
+_JA_NOUN_END = re.compile(r"[\u4e00-\u9fff\u30a0-\u30ff0-9０-９]$")
 _ACK = re.compile(
     r"^(?:ok|okay|k|kk|ah|oh|ahh|ohh|i see|alright|cool|nice|great|hmm+|なるほど|了解|りょ)[\W_]*"
 )

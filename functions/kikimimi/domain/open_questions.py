@@ -204,6 +204,8 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
         return True  # an answer or a reaction to the lines before, whoever it names ("someone said…")
     if humans and humans[-1].author_id != question.author_id and _reacts(question.content):
         return True  # 「何の話ｗ」, 「それ毎回言ってない？ｗ」, 「その色いいね、何の糸？」: for the speaker
+    if humans and _asked_of(humans[-1], question.author_name) and not _ASKS_WH.search(norm(question.content)):
+        return True  # "honestly pretty good?? …" after "omar how'd the interview go?": omar's answer
     if TO_THE_ROOM.search(norm(question.content)):
         return False
     previous = humans[-1].content if humans else ""
@@ -220,14 +222,27 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
     return len(humans) >= 3 and len(people) == 2 and turns >= 2
 
 
+# A question word: "okay, where is that?" asks back, whatever was asked of its author.
+_ASKS_WH = re.compile(r"\b(?:what|where|which|who|why|how|when)\b|何|なに|どこ|いつ|誰|だれ|どれ|どの|なんで")
+
+
+def _asked_of(line: Message, name: str) -> bool:
+    """Is the line another's question put to `name` by name ("omar how'd the interview go??")?"""
+    if line.author_name == name or not asks(line.content):
+        return False
+    person = {norm(name): name}
+    return directed_to(line, person) is not None or _called_first(_LINK.sub(" ", line.content), person)
+
+
 # A brief Japanese question that laughs (「何の話ｗ」, 「それ毎回言ってない？ｗ」) or points at what was just
 # said or shown (「その色いいね、何の糸？」, 「それってどこの？」): banter or curiosity about another's line.
 _JA_LAUGHS_LAST = re.compile(r"^.{1,14}?[?？]*\s*[ｗw笑草]+[!！]*$")
 _JA_POINTS_BACK = re.compile(r"^(?:え[ー〜っ]*|へー|いや|てか)?[、,]?\s*(?:それ|その|そっち|そこ|あれ|あの)")
 # 「どれ？」, 「え、いつ？」, 「なにそれ」: a bare question word asked back.
 _JA_BARE_WH = re.compile(
-    r"^(?:え[ー〜っ]*|へー|まじ|ん)?[、,]?\s*(?:どれ|どこ|どこの|なに|何|なんで|いつ|誰|だれ|どの|どっち|なにそれ|何それ)"
-    r"(?:ですか|だっけ|の)?[?？!！ｗw〜ー…]*$"
+    r"^(?:え[ー〜っ]*|へー|まじ|ん)?(?:すご|すごい|いいな|まじか|やば)?[、,!！]?\s*"
+    r"(?:どれ|どこ|どこの|なに|何|なんで|いつ|誰|だれ|どの|どっち|なにそれ|何それ)"
+    r"(?:で|から|に|と|まで)?(?:ですか|だっけ|の)?[?？!！ｗw〜ー…]*$"
 )
 
 
@@ -309,9 +324,17 @@ def answers_with_a_guess(question: Message, before: Sequence[Message]) -> bool:
 _WH_OPENS = re.compile(r"^(?:\S+[:,]\s*)?(?:so |and |ok |wait )?(?:what|where|which|who|when|how)\b")
 
 
+_KNOW_WH = re.compile(
+    r"\b(?:any ?one|any ?body|some ?one|you|u) knows? (?:what|when|where|which|who|how|if|whether)\b"
+)
+_JA_ASKED = re.compile(r"(?:何|なに|どこ|いつ|誰|だれ|どれ|いくら|どう)[^。？?]{0,24}(?:だっけ|っけ)")
+
+
 def _asked(text: str) -> bool:
-    """A question, with its mark or opening with a question word ("what time are ppl showing up tho")."""
-    return asks(text) or bool(_WH_OPENS.match(norm(text)))
+    """A question, with its mark or opening with a question word ("what time are ppl showing up tho",
+    "anyone know when the next night is", 「何倍に薄めるんだっけ いつも忘れる」)."""
+    low = norm(text)
+    return asks(text) or bool(_WH_OPENS.match(low) or _KNOW_WH.search(low) or _JA_ASKED.search(low))
 
 
 # Surprise at what someone just said, asked back: "38 hrs on one plate?? brave", "170 for a keyboard??",

@@ -111,6 +111,8 @@ _JA_RHETORICAL = re.compile(
     r"|^(?:まじ|マジ|本当|ほんと|ホント|うそ|嘘|え|えっ|は)(?:で|に)?[？?!！]+\W*$"  # 「マジで？」「嘘？！」
     r"|[？?][!！]|[!！][？?]"
     r"|(?:なんで|何で)(?:やねん|だよ)|誰が(?:得|やる|するん)"
+    # agreeing, then a line of the same feeling, no mark: 「ほんとそれ、土曜どこいった」
+    r"|^(?:ほんとそれ|まじそれ|それな|わかる|わかりみ)[、,\s!！ｗw]+[^？?]+$"
     # a why that trails off into a feeling, no mark: 「なんでこの時間に見せるの…お腹すいた」
     r"|^(?:なんで|何で|どうして)[^？?]*(?:の|んだ|ん)(?:[…‥]|\.{2,})+[^？?]+$"
     # a why put to oneself: 「なんで起きてんの俺」, 「何やってんだ私」
@@ -185,6 +187,9 @@ _EN_GUESS = re.compile(
     r"|^(?:like|around|about|roughly|prob|probably|maybe) ~?\d[\d,.]*(?:\s*[a-z]+)?\s*[?？]"
     # … or a hedge tacked on after it: "sunday i think?", "the blue one maybe?"
     r"|\b(?:i think|i guess|i believe|maybe|probably|prob|iirc)\s*[?？]+"
+    # … or said after one: "#events, pinned calendar. i think it's the 14th?"
+    r"|\b(?:i think|i guess|i believe|pretty sure|iirc) (?:it'?s|its|it was|they'?re|that'?s)"
+    r" [^?？]{1,25}[?？]+\W*$"
     # … or a few words opened by one: "maybe a little?", "prob close to done then?"
     r"|^(?:prob|probably|prolly|maybe|i think|i guess|pretty sure)\b(?:\s+[^\s?？]+){0,4}\s*[?？]"
 )
@@ -198,6 +203,8 @@ _JA_GUESS = re.compile(
     r"[ｗw笑。…〜~]*$"
     r"|^[^？?]*(?:かな|かなぁ|かなあ|かも)[ｗw笑。…〜~]*$"  # 「いまんとこ6人かな」: no mark at all
     r"|^[^？?]{1,20}(?:かな|かも)[、,][^？?]*$"  # 「遊舎工房かな、小分けのやつ」: the guess, then more
+    # 「野菜なら500倍じゃなかった？ボトルの裏に書いてあるよ」: the guess, then where to check
+    r"|^[^？?]{1,30}(?:じゃなかった|じゃなかったっけ|じゃない|んじゃない)[？?]+[^？?]{2,30}$"
     # 「たしか全部ついてたはず…自信ない」: said unsure, no mark
     r"|^(?:たしか|確か)[^？?]*(?:はず|と思う|気がする)|^[^？?]*はず[^？?]{0,4}(?:自信ない|知らんけど|たぶん)"
     # 「夕方からって天気予報で言ってた気がする」: remembered, not sure
