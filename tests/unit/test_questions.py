@@ -529,6 +529,12 @@ def ask(text: str, author: str = "fay") -> Message:
         ("is the wiki down for anyone else?", [("ben", "lol classic")], None),
         ("is the wiki down for anyone else?", [("dee", "the new theme uses the same font right")], None),
         ("is the wiki down for anyone else?", [("ana", "ok")], None),
+        # Having done it answers "anyone tried…?".
+        (
+            "anyone tried foundationless frames? worth it?",
+            [("ben", "did it last year, they build wonky comb")],
+            "x0",
+        ),
         # A brief answer first, then more, to where…?
         ("来週の撮影会どこになったんだっけ", [("ben", "葛西臨海公園！土曜の10時集合")], "x0"),
         # A figure of a question asked since answers that one.
@@ -793,6 +799,7 @@ def test_a_line_that_changes_the_subject_takes_up_no_question(text: str, about: 
         ([("ben", "遊舎工房かな、小分けのやつ"), ("fay", "おけ、見てくる")], "x0"),  # a guess, then more
         ([("cy", "lol classic"), ("fay", "ok will try that")], "x1"),  # the asker acts on what was said
         ([("fay", "ok will try reinstalling")], None),  # … but nobody said anything
+        ([("cy", "lol classic"), ("fay", "ok cool, my stand is def not level 😅")], "x1"),  # taken in
     ],
 )
 def test_the_asker_going_to_act_on_it_settles(said: list[tuple[str, str]], settled: str | None) -> None:

@@ -140,6 +140,7 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("where do I find the style guide?", "check the pinned message", True),
         ("whats a good first kit?", "there's a beginner kit list in the pins too, scroll up", True),
         ("is there a list of stores?", "check the pins", True),
+        ("昨日の配信のプリセット配布ってどこ？", "概要欄にリンク貼ってある〜", True),
         # What was said or written, to whether something heard is true.
         (
             "てか新曲のMV撮影もう終わってるって噂ほんと？",

@@ -125,7 +125,10 @@ def _on_its_words(
 _FRAGMENT = re.compile(
     r"^(?:the|a|an|at|in|on|by|around|about|after|before|from|with|just|only|maybe|probably|\d)\b"
 )
-_VOLUNTEER = re.compile(r"^(?:i'?m in|i am in|i can|i'?ll|i will|i do|i did|i have|me too|count me|we can)\b")
+_VOLUNTEER = re.compile(
+    r"^(?:i'?m in|i am in|i can|i'?ll|i will|i do|i did|i have|me too|count me|we can"
+    r"|(?:i )?(?:did|tried|used|done|ran|run) (?:it|that|this|those|them)|yep,? (?:did|tried|used))\b"
+)
 _INVITES = re.compile(
     r"^(?:is|are|am|do|does|did|can|could|will|would|should|has|have|was|were|who)\b|\bany ?(?:one|body)\b"
 )

@@ -59,7 +59,9 @@ _POINTER = re.compile(
     r"|\bpinned\b|📌|https?://|www\.|\b(?:in|on) the pins\b|\bscroll up\b"
     # a channel named as where it is: "#announcements has it", "it's in #faq", 「#お知らせ に書いてある」
     r"|(?:^|\s)#[\w-]+\s*(?:has|had|says|said|ha[sd] the|に(?:書いて|ある|あった|載って))|\bin #[\w-]+"
-    r"|ピン(?:留め|止め|どめ)|固定(?:メッセージ|された)|(?:wiki|ドキュメント|マニュアル|説明書|公式|上の).{0,6}(?:見て|参照|読んで|に書いて|にある)"
+    r"|ピン(?:留め|止め|どめ)|固定(?:メッセージ|された)"
+    r"|(?:wiki|ドキュメント|マニュアル|説明書|公式|上の|概要欄|説明欄).{0,6}(?:見て|参照|読んで|に書いて|にある)"
+    r"|(?:概要欄|説明欄)に.{0,6}(?:貼って|はって|載って|のって|書いて)(?:ある|あった|る)"
 )
 _NUMBER = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|noon|midnight)\b|[一二三四五六七八九十]"
