@@ -24,6 +24,7 @@ __all__ = [
     "answer_of",
     "asked_again",
     "asks",
+    "asks_again",
     "between_two",
     "bot_answered_the_bump",
     "bumps",
@@ -114,17 +115,24 @@ class Settled:
     by: str
 
 
+def asks_again(text: str) -> bool:
+    """Could the line only ask again what was asked before: a bump, or too brief to be a question of its
+    own ("... mario kart? anyone? 🥲", 「カラオケ誰もおらん…？」)?"""
+    low = norm(text)
+    japanese = any("\u3040" <= c <= "\u9fff" for c in low)
+    return bumps(text) or (len(low) <= 16 if japanese else len(low.split()) <= 5)
+
+
 def asked_again(question: Message, before: Sequence[Message]) -> bool:
     """Is the question its asker's own invitation or plan asked again ("anyone down for mario kart
     tonight?", then "... mario kart? anyone? 🥲")? Still for the people, as the first was."""
+    if not asks_again(question.content):
+        return False
     own = [m for m in before if m.author_id == question.author_id and m.id != question.id and asks(m.content)]
     if not own or not for_the_people(own[-1].content):
         return False
-    text = norm(question.content)
-    japanese = any("\u3040" <= c <= "\u9fff" for c in text)
-    brief = len(text) <= 16 if japanese else len(text.split()) <= 5  # not a new question of its own
     shared = profile(question.content).words & profile(own[-1].content).words
-    return bumps(question.content) or (brief and bool(shared))
+    return bumps(question.content) or bool(shared)
 
 
 def answer_of(

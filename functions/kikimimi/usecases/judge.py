@@ -268,12 +268,13 @@ def _skip_reason(
     settled = answered.settled(deps, trigger, window, read)
     if settled:
         return "answered", settled.reason, settled.by
-    # What the asker said before may predate the watch's window: look further back, once.
-    older = channel.recent(deps, task.key, now, deps.settings.context_messages * 2, by="judge")
-    if questions.bumps(trigger.content) and questions.bot_answered_the_bump(trigger, older):
-        return "answered", "a bump of a question the bot already answered", None
-    if questions.asked_again(trigger, [m for m in older if m.created_at < trigger.created_at]):
-        return "not_for_bot", "its asker's own invitation or plan, asked again: for the people", None
+    if questions.asks_again(trigger.content):
+        # What the asker said before may predate the watch's window: look further back, once.
+        older = channel.recent(deps, task.key, now, deps.settings.context_messages * 2, by="judge")
+        if questions.bot_answered_the_bump(trigger, older):
+            return "answered", "a bump of a question the bot already answered", None
+        if questions.asked_again(trigger, [m for m in older if m.created_at < trigger.created_at]):
+            return "not_for_bot", "its asker's own invitation or plan, asked again: for the people", None
     person = questions.replies_to(trigger, window, read, deps.settings.answer_link_confidence)
     if person is not None:
         return "directed", f"a question back to {person}'s line: theirs to answer", None
