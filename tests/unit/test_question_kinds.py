@@ -88,6 +88,7 @@ KINDS = [
     ("このエラーなに？", "question"),
     # An outing and "anyone" end the line; a line that says it asks is a question, whatever its tag.
     ("ok last call boba anyone??", "invitation"),
+    ("is it just me or does every show end on a cliffhanger now", "rhetorical"),
     ("ちょっと聞きたいんだけど、リーチ後の暗槓ってOKなんだっけ？送り槓はダメなんだよね？", "question"),
     ("quick question, the api is rest right?", "question"),
     # The group's own plan; a why that trails off into a feeling.

@@ -589,6 +589,18 @@ def test_one_word_shared_past_a_newer_question_answers_when_the_reader_links_it_
     assert answer_of(q, [*BUSY, q, *later], unlinked) is None
 
 
+def test_a_figure_of_the_question_said_back_past_a_remark_answers() -> None:
+    # The reader puts "142 is plenty" after the question, past jaxx's remark: the figure is its word.
+    q = ask("finally starting the dlc, what lvl should i be going in at? im 142")
+    later = [
+        msg("x0", "jaxx", "raw. i have no shame left but i do have pride", 38),
+        msg("x1", "ben", "142 is plenty, fragments matter way more", 44),
+    ]
+    links = {"x0": unaddressed("x0", "b3", 0.8), "x1": unaddressed("x1", "q", 0.9)}
+    settled = answer_of(q, [*BUSY, q, *later], links)
+    assert settled is not None and settled.by == "x1"
+
+
 def test_a_line_the_reader_links_to_another_conversation_does_not_answer() -> None:
     q = ask("is the wiki down for anyone else?")
     later = [msg("x0", "ben", "yeah totally", 40)]

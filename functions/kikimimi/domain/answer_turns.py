@@ -117,7 +117,11 @@ def _on_its_words(
         return True
     if level == WORDS and not linked:
         return any(not w.isascii() or any(c.isdigit() or c in ".-_/" for c in w) for w in shared)
-    return any(not w.isascii() or (len(w) >= 4 and not _INFLECTED.search(w)) for w in shared)
+    # a figure of the question said back ("im 142" — "142 is plenty") is as distinctive as a name
+    return any(
+        not w.isascii() or any(c.isdigit() for c in w) or (len(w) >= 4 and not _INFLECTED.search(w))
+        for w in shared
+    )
 
 
 # How a next turn takes a question up when it names nothing: a fragment ("the one downtown", "a bit",

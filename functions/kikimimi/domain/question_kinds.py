@@ -104,6 +104,8 @@ _EN_RHETORICAL = re.compile(
     r"|am i right"
     r"|how hard can it be|what could (?:possibly )?go wrong|are you (?:kidding|serious|joking)(?: me)?"
     r"|seriously|really|srsly|rly|for real|is this a joke|why me)\s*[?？!！.]+\W*$"
+    # a gripe about everything: "is it just me or does every show end on a cliffhanger now"
+    r"|^is it just me or (?:does|do|is|are|did) (?:every|all|everything|everyone|everybody|nobody)\b"
 )
 _JA_RHETORICAL = re.compile(
     # 「〜よね？」「〜でしょ？」「多くない？w」

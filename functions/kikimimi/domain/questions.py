@@ -59,7 +59,7 @@ _SETTLED = re.compile(
 _TAKES_IT = re.compile(
     r"^(?:ok|okay|kk|k|oh|ah|ty|thx|thanks)?[,!. ]*(?:will try|i'?ll try|gonna try|trying that|will check"
     r"|i'?ll check|checking now|on it)\b"
-    r"|^(?:ok|okay|oh|ah)[,!. ]+(?:cool|nice|perfect|sweet)\b"  # "ok cool, my stand is def not level"
+    r"|^(?:ok|okay|oh|ah)[,!. ]+(?:cool|nice|perfect|sweet|bet)\b"  # "ok cool, my stand is def not level"
     r"|^(?:おけ|おっけ|オッケ|了解|りょ|ありがと|なるほど)?[ー〜!！、,。\s]*(?:見てくる|見てみる|見てみます|試してみ|やってみ"
     r"|調べてみ|買ってくる|ポチる|ポチった)"
 )
