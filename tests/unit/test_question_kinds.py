@@ -85,6 +85,9 @@ KINDS = [
     ("いいな〜 写真ないの？", "personal"),
     ("what are u all watching rn?", "personal"),
     ("pics??", "personal"),
+    ("名前もう決めた？", "personal"),
+    ("have u decided on a name yet?", "personal"),
+    ("新作もう発売された？", "question"),
     ("このエラーなに？", "question"),
     # An outing and "anyone" end the line; a line that says it asks is a question, whatever its tag.
     ("ok last call boba anyone??", "invitation"),

@@ -400,6 +400,13 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
             True,
         ),
         ([msg("1", "ann", "そういえば今年初めてスイカ挑戦してる🍉", 5)], "ben", "えっすご、どこで？", True),
+        # A guess after a question put without its mark, between two things.
+        (
+            [msg("1", "ann", "do eggshells actually work or is that a myth", 5)],
+            "ben",
+            "mostly myth i think? never did anything for me",
+            True,
+        ),
         ([msg("1", "ann", "printing the dragon tonight", 5)], "ben", "is the build broken again??", False),
         # A retort taking up a word of a line just before, however many it names.
         (

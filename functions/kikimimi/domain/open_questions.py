@@ -334,7 +334,11 @@ def _asked(text: str) -> bool:
     """A question, with its mark or opening with a question word ("what time are ppl showing up tho",
     "anyone know when the next night is", 「何倍に薄めるんだっけ いつも忘れる」)."""
     low = norm(text)
-    return asks(text) or bool(_WH_OPENS.match(low) or _KNOW_WH.search(low) or _JA_ASKED.search(low))
+    return (
+        asks(text)
+        or _asks_unmarked(text)  # "do eggshells actually work or is that a myth"
+        or bool(_WH_OPENS.match(low) or _KNOW_WH.search(low) or _JA_ASKED.search(low))
+    )
 
 
 # Surprise at what someone just said, asked back: "38 hrs on one plate?? brave", "170 for a keyboard??",

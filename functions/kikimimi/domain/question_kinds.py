@@ -267,6 +267,7 @@ _EN_PERSONAL = re.compile(
     r" (?:end up|finally|actually|ever)?\s*(?:get|buy|go|like|love|enjoy|finish|pass|win|make it|pick)\b"
     r"|\b(?:what|which|where|when|how much)\b[^?？]*\bdid (?:you|u|ya)\b"  # "what did you fill it with?"
     r"|\b(?:your|ur) (?:new|old|own)\b"
+    r"|\b(?:have|did) (?:you|u|ya) (?:already )?(?:decided|picked|named|booked|chosen)\b"
 )
 _JA_PERSONAL = re.compile(
     r"どうだった|どうでした|どうなった(?:ん|の|[？?]|$)|どんな感じ|使い心地|住み心地|乗り心地|いくらした|いくらだった|いくらで買"
@@ -280,6 +281,9 @@ _JA_PERSONAL = re.compile(
     r"|(?:何|なに)(?:を)?(?:見て|観て|聴いて|聞いて|読んで|やって|遊んで|使って|ハマって)(?:る|ます)(?:の|ん)?[？?]"
     # asking them to share: 「写真ないの？」「写真見せて」
     r"|(?:写真|画像|動画|スクショ)(?:ないの|ある|ないん|見せて|はよ|貼って)"
+    # whether they have done it yet: 「名前もう決めた？」「ワクチンもう打った？」
+    r"|もう(?:決めた|買った|行った|見た|観た|食べた|やった|終わった|打った|出した|予約した|申し込んだ|読んだ)"
+    r"(?:の|ん)?[？?]"
 )
 
 
