@@ -10,6 +10,7 @@ from itertools import pairwise
 
 from kikimimi.domain.addressees import bot_answered_the_bump, replies_to
 from kikimimi.domain.answer_turns import asks_back, for_another, turn_answers
+from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, between_two, is_open_question, participants_of
 from kikimimi.domain.question_kinds import for_the_bot, for_the_people, kind_of
@@ -119,7 +120,7 @@ def asks_again(text: str) -> bool:
     """Could the line only ask again what was asked before: a bump, or too brief to be a question of its
     own ("... mario kart? anyone? 🥲", 「カラオケ誰もおらん…？」)?"""
     low = norm(text)
-    japanese = any("\u3040" <= c <= "\u9fff" for c in low)
+    japanese = bool(japanese_share([low]))  # any Japanese script, emoji or not
     return bumps(text) or (len(low) <= 16 if japanese else len(low.split()) <= 5)
 
 
