@@ -109,6 +109,17 @@ KINDS = [
     ("生きてたらね？ｗ おやすみ〜", "farewell"),
     ("still on for sat? gn", "farewell"),
     ("is the gn key mapped to anything?", "question"),
+    # Something to do together, at a time people plan for; an offer to the one asked.
+    ("anyone wanna duo tonight? need like 80 rr for plat", "invitation"),
+    ("anyone wanna run some maps later today?", "invitation"),
+    ("22時半までに素材集め付き合おうか？", "proposal"),
+    ("手伝いましょうか？", "proposal"),
+    ("want me to send the link?", "proposal"),
+    ("anyone want to help me debug tonight?", "question"),
+    ("ルールどうする？", "proposal"),  # the group's call
+    ("エラー出たらどうする？", "question"),
+    ("どこで買えるでしょうか？", "question"),
+    ("これで合ってるのかどうか？", "question"),
     # Real questions, even the ones that look like the others.
     ("is anyone going to fix the flaky test?", "question"),
     ("anyone else getting 502s after the update today?", "question"),
@@ -184,6 +195,7 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("#events, pinned calendar. i think it's the 14th?", True),
         ("野菜なら500倍じゃなかった？ボトルの裏に書いてあるよ", True),
         ("i think it's broken, how do i fix it?", False),
+        ("i think its japanese for like 'listening ears'? maya from infra named it", True),
         ("like 60? stopped counting tbh", True),
         ("around 200 bucks?", True),
         ("like what?", False),
@@ -207,6 +219,7 @@ def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:
         ("昨日の試合見た？？9回のあれ何ｗｗ", False, True),  # yes or no first
         ("which port does the dev server use?", True, False),  # a port is a number
         ("where do the release notes live?", False, False),
+        ("how fast are u running it?", True, False),
     ],
 )
 def test_what_kind_of_answer_a_question_asks_for(question: str, number: bool, yes_no: bool) -> None:

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from kikimimi.domain.answer_turns import names
 from kikimimi.domain.model import Message
 from kikimimi.domain.questions import (
     answer_of,
@@ -561,6 +562,24 @@ def ask(text: str, author: str = "fay") -> Message:
             [("cy", "she chewed the router cable too"), ("ben", "yes")],
             None,
         ),
+        # A filler ("actually") shared with the question ties the line to it no more than to anything.
+        (
+            "does the api actually cache anything now?",
+            [("ben", "dark mode is fine if we actually fix the contrast")],
+            None,
+        ),
+        # Someone volunteering after a yes: "ya ill …" to "who's…?".
+        ("who's hosting the retro this week?", [("gus", "ya ill do it, dee can take notes")], "x0"),
+        # A proposal that says the figure asked for answers; one without it asks back.
+        ("何時から？", [("ben", "22時とかどう？")], "x0"),
+        ("what time are we starting?", [("ben", "how about 9?")], "x0"),
+        ("何時から？", [("ben", "いつがいい？")], None),
+        # The count first, then a question to someone: answered.
+        ("いま何人集まりそう？", [("ben", "俺とcyとdeeで3。eliは？")], "x0"),
+        # A figure opening the line answers "how fast…?".
+        ("how fast are u running it?", [("ben", "200 on outer walls, looks fine so far")], "x0"),
+        # A no said first answers a yes/no question, whatever older line its words also share.
+        ("did the router come back?", [("ben", "nope, cat chewed the router cable again")], "x0"),
     ],
 )
 def test_next_line_answers_in_a_busy_room(
@@ -570,6 +589,114 @@ def test_next_line_answers_in_a_busy_room(
     lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(later)]
     settled = answer_of(q, [*BUSY, q, *lines])
     assert (settled.by if settled else None) == answered_by
+
+
+@pytest.mark.parametrize(
+    ("question", "later", "answered_by"),
+    [
+        # The person the question names answers with their next line, whatever else it names.
+        ("who's igl thursday, salty again?", [("saltyfries", "ya ill call, kaiju backup if i tilt")], "x0"),
+        ("is dee still doing the standup notes?", [("cy", "lol"), ("dee", "yep, every monday")], "x1"),
+        # … not someone else, nor the named person's laugh or their question back.
+        ("who's igl thursday, salty again?", [("kaiju", "harbor on lotus is cursed")], None),
+        ("is dee still doing the standup notes?", [("dee", "lol")], None),
+        ("is dee still doing the standup notes?", [("dee", "which notes?")], None),
+    ],
+)
+def test_the_person_a_question_names_answers_it(
+    question: str, later: list[tuple[str, str]], answered_by: str | None
+) -> None:
+    room = [*BUSY, msg("b6", "saltyfries", "scrim is thursday", 24), msg("b7", "will", "hi", 26)]
+    q = ask(question)
+    lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(later)]
+    settled = answer_of(q, [*room, q, *lines])
+    assert (settled.by if settled else None) == answered_by
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "named"),
+    [
+        ("who's igl thursday, salty again?", "saltyfries", True),
+        ("is dee still doing the notes?", "dee", True),
+        ("ねむねむのビルド完成形どうなるの", "ねむねむ", True),
+        ("will the build pass today?", "will", False),  # an everyday word names nobody
+        ("is the salt in the pantry?", "saltyfries", False),  # too short a part of the name
+        ("what did kaiju say?", "kai", False),
+    ],
+)
+def test_a_question_names_a_person(text: str, name: str, named: bool) -> None:
+    assert names(text, name) is named
+
+
+@pytest.mark.parametrize(
+    ("before", "question", "later", "answered_by"),
+    [
+        # A brief question on someone's line (its words) is answered by that person's next line.
+        (
+            [("nemu", "見切り7 弱特3 達人芸でスキル盛った💪"), ("taku", "あーそれか、報酬おいしいやつ")],
+            "達人芸いる？太刀なら挑戦者のほうが安定しない？",
+            [("mika", "草"), ("nemu", "白ゲージがすぐ落ちるんよ😭")],
+            "x1",
+        ),
+        # … not a fact asked, nor past a newer question their line may answer.
+        (
+            [("haru", "そうそう美ら海")],
+            "那覇空港から美ら海水族館って車でどれくらい？",
+            [("haru", "俺運転するよ、ゴールド免許だし")],
+            None,
+        ),
+        (
+            [("nemu", "見切り7 弱特3 達人芸でスキル盛った💪")],
+            "達人芸いる？",
+            [("mika", "レンタカー誰が運転する？"), ("nemu", "俺運転するよ")],
+            None,
+        ),
+        (
+            [("pell", "finally got my 40% keyboard in")],
+            "a 40% keyboard for coding?? how",
+            [("pell", "layers, you get used to them in a week")],
+            "x0",
+        ),
+        # Not a question to the room, nor one the person only laughs at.
+        (
+            [("pell", "finally got my 40% keyboard in")],
+            "does anyone know a good 40% keyboard case?",
+            [("pell", "layers, you get used to them in a week")],
+            None,
+        ),
+        (
+            [("pell", "finally got my 40% keyboard in")],
+            "a 40% keyboard for coding??",
+            [("pell", "lmao")],
+            None,
+        ),
+    ],
+)
+def test_a_question_on_someones_line_is_answered_by_them(
+    before: list[tuple[str, str]], question: str, later: list[tuple[str, str]], answered_by: str | None
+) -> None:
+    room = [msg(f"b{i}", who, text, 2 * i) for i, (who, text) in enumerate(before)]
+    q = msg("q", "gon", question, 20)
+    lines = [msg(f"x{i}", who, text, 30 + 8 * i) for i, (who, text) in enumerate(later)]
+    settled = answer_of(q, [*room, q, *lines])
+    assert (settled.by if settled else None) == answered_by
+
+
+@pytest.mark.parametrize(
+    ("reply", "to", "answered"),
+    [
+        # A name said first answers "who's got…?" where the reader too puts the line on the question…
+        ("mclaren by a mile, like 3 tenths", "q", True),
+        # … not where it puts it elsewhere, nor a line about oneself.
+        ("mclaren by a mile, like 3 tenths", "b3", False),
+        ("i think my cat unplugged it again", "q", False),
+    ],
+)
+def test_a_name_said_first_answers_who(reply: str, to: str, answered: bool) -> None:
+    q = ask("whos got the best pace so far?")
+    later = [msg("x0", "gus", reply, 40)]
+    settled = answer_of(q, [*BUSY, q, *later], {"x0": link("x0", to, 0.45)})
+    assert (settled is not None) is answered
 
 
 def test_a_pointer_the_reader_links_to_an_older_pointer_still_answers() -> None:
@@ -842,6 +969,13 @@ def test_the_asker_going_to_act_on_it_settles(said: list[tuple[str, str]], settl
             [("こうき", "今日このあとカラオケ行ける人おる？"), ("あやね", "絶望")],
             "こうき",
             "カラオケ誰もおらん…？",
+            True,
+        ),
+        # An invitation put without a question mark, asked again.
+        (
+            [("yuzu", "今週末もくもく会やる人ー"), ("yuzu", "t-string気になってる")],
+            "yuzu",
+            "もくもく会やっぱ誰もいない？😢",
             True,
         ),
         # A real question asked again, or someone else's invitation taken up, is not.

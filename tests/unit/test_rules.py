@@ -152,6 +152,19 @@ CASES = {
         spoke_ago=[95],
         shares={"participation": 1 / 8},
     ),
+    # The one it answered answering someone else's question to them ("wait you bake?? since when" — "since
+    # the kids started demanding it"): their turn, in a room of any size.
+    "engagement_lapses_when_the_one_it_answered_answers_another": Case(
+        [
+            msg("a1", "paul", "kikimimi, how many grams is a cup of flour?", 100),
+            msg("b1", "kikimimi", "about 120 g", 95, own=True, reply_to="a1"),
+            msg("a2", "omar", "wait you bake?? since when", 40),
+            msg("t", "paul", "since the kids started asking for pancakes", 10),
+        ],
+        {"cooldown", "exchange", "participation"},  # (exchange weighs nothing)
+        spoke_ago=[95],
+        shares={"participation": 1 / 8},
+    ),
     "engagement_from_intervention": Case(
         chat(msg("t", "dave", "going to lunch soon", 5)), {"engagement", "not_mentioned"}, spoke_ago=[250]
     ),

@@ -11,10 +11,12 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from kikimimi.domain.addressees import addressing
+from kikimimi.domain.memory.keywords import EN_STOP
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, asks
-from kikimimi.domain.question_kinds import guesses
+from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses, proposes
 from kikimimi.domain.reading import Link
+from kikimimi.domain.reading.lexicon import EN_EXTRA_STOP
 from kikimimi.domain.reading.profile import counter_question, profile
 from kikimimi.domain.reply_shapes import answer_shaped, laughs, shifts, shrugs, steps_away, welcomes
 from kikimimi.domain.rule_terms import has_word, muses, norm
@@ -32,6 +34,64 @@ def for_another(m: Message, question: Message, room: Sequence[Message]) -> bool:
     lead = profile(m.content).lead
     names = {norm(p.author_name) for p in room if p.author_id not in (m.author_id, question.author_id)}
     return lead is not None and lead in names
+
+
+BRIEF = 60  # characters of a question put in passing about someone's line (half as many in Japanese)
+
+
+def owner_answers(
+    question: Message,
+    m: Message,
+    before: Sequence[Message],
+    since: Sequence[Message],
+    around: Sequence[Message],
+) -> bool:
+    """Does the person whose line the question takes up (its words, just before it: 「達人芸いる？」 after
+    「…達人芸でスキル盛った💪」) answer with their next line, soon, whatever it says
+    (「白ゲージがすぐ落ちるんよ😭」)?"""
+    text = question.content
+    if TO_THE_ROOM.search(norm(text)) or len(text) > (BRIEF if text.isascii() else BRIEF // 2):
+        return False  # "does anyone know…", a newcomer's long question: the room's, whoever spoke last
+    if asks_a_number(text) or any(asks(p.content) for p in since):
+        return False  # a fact asked (「…って車でどれくらい？」), or their line may answer a newer question
+    common = _common_words(around)
+    recent = [x for x in before[-4:] if x.is_human and x.author_id != question.author_id]
+    owner = next((x for x in reversed(recent) if _shared(text, x.content, common)), None)
+    return owner is not None and owner.author_id == m.author_id and _their_next(question, m, since, around)
+
+
+def named_answers(question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]) -> bool:
+    """Does the person the question names ("who's igl thursday, salty again?", 「ねむねむのビルドどうなるの」)
+    answer with their next line, soon ("ya ill call, kaiju backup if i tilt")?"""
+    return names(question.content, m.author_name) and _their_next(question, m, since, around)
+
+
+def names(text: str, name: str) -> bool:
+    """Does the text name the person: their name, or the first five letters or more of a long one ("salty"
+    for saltyfries), as a word; an everyday word for a name ("will", "max") does not count."""
+    low, who = norm(text), norm(name).strip("_-. ")
+    if not who.isascii():
+        return len(who) >= 2 and who in low
+    words = set(re.findall(r"[a-z0-9_]+", low)) - EN_STOP - EN_EXTRA_STOP
+    return (len(who) >= 3 and who in words) or any(len(w) >= 5 and who.startswith(w) for w in words)
+
+
+def _their_next(question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]) -> bool:
+    """Is `m` its author's first line after the question, soon, saying something to it (not a question back,
+    a laugh, a goodbye, a new subject or a line to someone else)?"""
+    if m.author_id == question.author_id or any(p.author_id == m.author_id for p in since):
+        return False
+    if (m.created_at - question.created_at).total_seconds() > _turn_window(around):
+        return False
+    text = m.content
+    return not (
+        asks_back(text)
+        or shifts(text)
+        or laughs(text)
+        or steps_away(text)
+        or says_farewell(text)
+        or _elsewhere(m, question, around)
+    )
 
 
 # How a line may answer, by where it stands: right after the question in a room that does not address
@@ -82,6 +142,28 @@ def _fits_only(question: Message, m: Message, newer: Sequence[Message]) -> bool:
     )
 
 
+def _offers_the_figure(asked: str, text: str) -> bool:
+    """Is the line a proposal that says the figure asked for (「22時とかどう？」 to 「何時から？」,
+    "how about 9?" to "what time?"), or the figure said first and then a question on
+    (「俺とこはくとぬまたで3。すずめは？」): an answer, not a question back?"""
+    if not asks_a_number(asked) or not re.search(r"\d", text) or shifts(text):
+        return False
+    parts = re.split(r"([。！!]|[.?？](?=\s|$))", text, maxsplit=1)
+    head, end, rest = parts if len(parts) == 3 else (text, "", "")
+    said_first = (
+        bool(re.search(r"\d", head)) and end in ("。", "！", "!", ".") and bool(re.search(r"[?？]", rest))
+    )
+    return said_first or proposes(text)
+
+
+# "nope, …", "no, …", "yeah …" (not "no takers for the board huh"), 「うん、…」
+_LEADS_YES_NO = re.compile(
+    r"^(?:yes|yeah|yep|yup|yea|nope|nah|not yet)\b|^no(?:[,.!]|\s*$|\s+(?:it|i|we|not|sorry|idea|clue)\b)"
+    r"|^(?:うん|ううん|はい|いいえ|いや|まだ)(?:[、,。!！\s]|$)"
+)
+_EN_WH = re.compile(r"\b(?:what|whats|what's|how|where|which|who|whos|who's|why|when)\b")
+
+
 def _same_figure(asked: str, text: str) -> bool:
     """Does the line say a figure the newer question said (「50フラット」 to 「63ってレベル50？」)?"""
     return bool(set(re.findall(r"\d+", asked)) & set(re.findall(r"\d+", text)))
@@ -97,9 +179,49 @@ def _common_words(around: Sequence[Message]) -> frozenset[str]:
     return frozenset(w for w, n in seen.items() if n >= 3)
 
 
+# Words that say how, not what: two lines sharing "actually" or "literally" share no topic.
+_FILLERS = frozenset(
+    [
+        "actually",
+        "literally",
+        "basically",
+        "honestly",
+        "seriously",
+        "probably",
+        "definitely",
+        "totally",
+        "really",
+        "pretty",
+        "super",
+        "kinda",
+        "sorta",
+        "still",
+        "even",
+        "again",
+        "though",
+        "tho",
+        "already",
+        "always",
+        "never",
+        "ever",
+        "anything",
+        "something",
+        "everything",
+        "nothing",
+        "thing",
+        "things",
+        "stuff",
+        "maybe",
+        "idk",
+        "tbh",
+        "rn",
+    ]
+)
+
+
 def _shared(a: str, b: str, common: frozenset[str]) -> frozenset[str]:
-    """The content words two lines share, but for the room's common ones."""
-    return (profile(a).words & profile(b).words) - common
+    """The content words two lines share, but for the room's common ones and fillers."""
+    return (profile(a).words & profile(b).words) - common - _FILLERS
 
 
 _INFLECTED = re.compile(r"(?:ing|ed|es)$")
@@ -127,10 +249,11 @@ def _on_its_words(
 # How a next turn takes a question up when it names nothing: a fragment ("the one downtown", "a bit",
 # "7ish") or someone volunteering ("I'm in", "I can take it") after a yes/no or who/anyone question.
 _FRAGMENT = re.compile(
-    r"^(?:the|a|an|at|in|on|by|around|about|after|before|from|with|just|only|maybe|probably|\d)\b"
+    r"^(?:the|a|an|at|in|on|by|around|about|after|before|from|with|just|only|maybe|probably|\d[\d.,:]*)\b"
 )
 _VOLUNTEER = re.compile(
-    r"^(?:i'?m in|i am in|i can|i'?ll|i will|i do|i did|i have|me too|count me|we can"
+    r"^(?:(?:ya|yah|yeah|yep|yes|sure|ok|okay)[,!.]*\s+)?"  # "ya ill call"
+    r"(?:i'?m in|i am in|i can|i'?ll|i will|i do|i did|i have|me too|count me|we can"
     r"|(?:i )?(?:did|tried|used|done|ran|run) (?:it|that|this|those|them)|yep,? (?:did|tried|used))\b"
 )
 _INVITES = re.compile(
@@ -146,6 +269,7 @@ def _takes_up(
     *,
     late: bool = False,
     linked: bool = False,
+    picked: bool = False,
 ) -> bool:
     """Does this line read as a reply to the question (not a new topic) at this `level`: sharing a content
     word with it, a content shape (a version to "which version", "check the pinned message"); at SHAPE
@@ -183,7 +307,77 @@ def _takes_up(
     named = len(head) <= 8 and bool(_JA_NOUN_END.search(head))  # a name, a place, a time: no verb
     if not late and not low.isascii() and _JA_WH.search(norm(asked)) and named and not asks(text):
         return True
+    if picked and not late and _ASKS_WHICH.match(norm(asked)) and _names_one(low):
+        # "mclaren by a mile, like 3 tenths" to "whos got the best medium pace so far?", where the reader too
+        # reads it as going to the question
+        return True
     return bool(_FRAGMENT.match(low) or (_VOLUNTEER.match(low) and _INVITES.search(norm(asked))))
+
+
+# "who's got…?", "which one…?": answered by naming someone or something first ("mclaren by a mile").
+_ASKS_WHICH = re.compile(r"^(?:so |ok |and |wait )?(?:who|whos|who's|who has|which)\b")
+_NOT_A_NAME = frozenset(
+    [
+        "i",
+        "im",
+        "i'm",
+        "ive",
+        "i've",
+        "id",
+        "i'd",
+        "you",
+        "u",
+        "ur",
+        "we",
+        "they",
+        "he",
+        "she",
+        "it",
+        "its",
+        "it's",
+        "that",
+        "thats",
+        "that's",
+        "this",
+        "there",
+        "theres",
+        "lol",
+        "lmao",
+        "lmfao",
+        "omg",
+        "wait",
+        "so",
+        "and",
+        "but",
+        "or",
+        "if",
+        "what",
+        "why",
+        "how",
+        "when",
+        "where",
+        "who",
+        "idk",
+        "dunno",
+        "no",
+        "yes",
+        "yeah",
+        "yep",
+        "nah",
+        "ok",
+        "okay",
+        "hmm",
+        "same",
+        "me",
+        "my",
+    ]
+)
+
+
+def _names_one(low: str) -> bool:
+    """Does a brief line (not a question) open with a name or a thing, not a pronoun or a reaction?"""
+    words = low.split()
+    return 0 < len(words) <= 10 and not asks(low) and words[0].strip(",.!") not in _NOT_A_NAME
 
 
 _JA_WH = re.compile(r"何|なに|どこ|いつ|誰|だれ|どれ|どの|いくら")
@@ -259,6 +453,8 @@ def _next_turn(
     after = (m.created_at - question.created_at).total_seconds()
     if after > _turn_window(around):
         return False
+    if not since and _offers_the_figure(question.content, m.content):
+        return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
     if (
         asks_back(m.content)
         or shifts(m.content)
@@ -270,9 +466,17 @@ def _next_turn(
             _common_words(around),
             late=after > NEXT_TURN_SECONDS,
             linked=linked,
+            picked=link is not None and link.reply_to in thread,  # the reader's best guess, however unsure
         )
     ):
         return False
+    # "nope, straight outta the bag" right after "did u dry it first?": a yes or a no said first answers a
+    # yes/no question, whatever other line its words also share.
+    asked = re.split(r"[?？]", norm(question.content), maxsplit=1)[0]
+    yes_no = asks_yes_no(question.content) and not _EN_WH.search(asked)  # "q for whoever knows: how…"
+    if not since and yes_no and _LEADS_YES_NO.match(norm(m.content)):
+        # … unless the reader is sure it answers another line
+        return link is None or link.reply_to in thread or link.confidence < SURE_PAST_A_REMARK
     # A pointer or a number right after a question that asks where or how many ("pinned 📌 second one" to
     # "is there a doc on the rate limits?") is its answer, whatever older line shares its words.
     if not since and answer_shaped(question.content, m.content, bare=False):

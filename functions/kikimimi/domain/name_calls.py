@@ -103,8 +103,10 @@ _OBJECT_OF = _words(
     trusts blames asks tells pings follow follows blocked block report reported miss missed"""
 )
 # Asking it together ("let's ask kikimimi", "i'll ask kikimimi"); not telling a friend to ("ask kikimimi, it
-# gave me a decent list", "just ask kikimimi").
-_ASKING_EN = re.compile(r"\b(?:let'?s|lets|should|i'?ll|we'?ll|gonna|could)\s*ask\s*$")
+# gave me a decent list", "just ask kikimimi", "you should ask kikimimi").
+_ASKING_EN = re.compile(
+    r"\b(?:let'?s|lets|(?<!you )(?<!u )should|i'?ll|we'?ll|gonna|(?<!you )(?<!u )could)\s*ask\s*$"
+)
 _THIRD_PERSON_INVITE = re.compile(r"\b(?:what|how)\s+(?:does|do|would|will|did)\s*$")
 _INVITE_VERB = re.compile(r"\s+(?:think|say|reckon|suggest|recommend|make of|feel|know)\b")
 # Asking the bearer for something, looking forward (聞いてみよう, 相談しよう), not a report (聞いたら…) nor

@@ -59,7 +59,11 @@ _EN_INVITATION = re.compile(
     rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:watching|playing|streaming|doing|hosting)\b"
     rf"[^?？.!]*\b(?:{_PLANNED})\b"
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|fancy|fancies|feel like) (?:to )?"
-    r"(?:come|join|grab|get|go|play|watch|hang|eat|have|meet|hop|do a|hit|try)\b"
+    r"(?:come|join|grab|get|go|play|watch|hang|eat|have|meet|hop|do a|hit|try"
+    r"|duo|trio|squad|queue|q|raid|grind|scrim|team up|party up|co-?op|1v1)\b"
+    # "anyone wanna run some maps tonight?": something to do together at a time people plan for
+    rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna) (?!(?:to )?(?:help|explain|tell|show|check|look))"
+    rf"[^?？.!]*\b(?:{_PLANNED})\b"
     r"|\b(?:wanna|want to|care to|fancy|you in for|join (?:us|me)) (?:come|join|grab|get|go|play|watch|hang)"
     rf"|^(?:you )?(?:up|down|in) for (?:a |some )?(?:{_OUTINGS})\b"
 )
@@ -127,6 +131,8 @@ _JA_RHETORICAL = re.compile(
 _EN_PROPOSAL = re.compile(
     r"^(?:so |ok |okay |then |well )?(?:should we|shall we|how about|what about we|what if we|why don'?t we"
     r"|can we just|could we (?:just )?|let'?s|do we want to|wanna)\b.*[?？]"
+    # an offer to the one asked: "want me to send it?", "shall i grab you one?"
+    r"|^(?:\S+[,!]?\s+)?(?:do you |u )?(?:want|wanna|need) me to\b.*[?？]|^(?:\S+[,!]?\s+)?shall i\b.*[?？]"
 )
 _JA_PROPOSAL = re.compile(
     # the group's own plan asked: 「宿はどのへんにする？」「何月に行く？」「何時集合にする？」
@@ -138,12 +144,17 @@ _JA_PROPOSAL = re.compile(
     r"|(?:る|う|く|す|つ|ぬ|む|ぶ|ぐ|た)のは(?:どう|いかが)|(?:を|に|で|一緒に|みんなで)しない[？?]|しませんか"
     r"|(?:みんなで|皆で|一緒に)[^？?]{0,10}(?:しない|やらない|行かない)[？?]"  # 「来週末みんなで鍋しない？」
     r"|(?:しよ|しましょ|やろ|行こ|いこ)うか?[？?]|ことにしない"
+    r"|^[^、。？?\s]{1,8}(?<![らば])(?:は|って)?どうする[？?]+\W*$"  # the group's call: 「ルールどうする？」
+    # an offer to the one asked: 「素材集め付き合おうか？」「部屋立てようか？」「手伝いましょうか？」
+    # (not 「でしょうか？」)
+    r"|(?<![だでか])(?:[おこそとのほもよろごぞぼぽ]|ましょ)うか[？?]"
 )
 # Questions that a number, a version or a time answers ("which node version…?", "how many…?", 「何時？」).
 _ASKS_NUMBER = re.compile(
     r"\b(?:which|what|what'?s|what is) (?:the )?(?:\w+ ){0,2}(?:version|release|number|time|day|date|port"
     r"|size|year|build|kernel|count|amount|price|cost|limit|rate|score|total|temperature|temp|speed|budget|deadline)\b"
-    r"|\bhow (?:many|much|long|old|big|often|far|soon)\b|\bwhat time\b"
+    r"|\bhow (?:many|much|long|old|big|often|far|soon|fast|hot|warm|cold|high|tall|heavy|deep|wide|loud)\b"
+    r"|\bwhat time\b"
     r"|(?:^|[.?!,]\s*)(?:\S+[:,]\s*)?(?:so |and |but |ok )?"
     r"when (?:is|are|was|were|do|does|did|will|can|should)\b"
     r"|何時|何日|何人|何回|何個|何分|何歳|何度|何泊|何年|何週|何キロ|何センチ|何ミリ|いくら|いくつ|幾つ|いつ|何曜"
@@ -195,6 +206,9 @@ _EN_GUESS = re.compile(
     # … or said after one: "#events, pinned calendar. i think it's the 14th?"
     r"|\b(?:i think|i guess|i believe|pretty sure|iirc) (?:it'?s|its|it was|they'?re|that'?s)"
     r" [^?？]{1,25}[?？]+\W*$"
+    # … or one, then a word more: "i think its japanese for like 'listening ears'? maya named it"
+    r"|^(?:i think|i guess|i believe|pretty sure|iirc) (?:it'?s|its|it was|they'?re|that'?s)"
+    r" [^?？]{1,50}[?？]+\s+[^?？]+$"
     # … or a few words opened by one: "maybe a little?", "prob close to done then?"
     r"|^(?:prob|probably|prolly|maybe|i think|i guess|pretty sure)\b(?:\s+[^\s?？]+){0,4}\s*[?？]"
 )

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from kikimimi.domain.addressees import bot_answered_the_bump, replies_to
-from kikimimi.domain.answer_turns import asks_back, for_another, turn_answers
+from kikimimi.domain.answer_turns import asks_back, for_another, named_answers, owner_answers, turn_answers
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, between_two, is_open_question, participants_of
@@ -129,7 +129,13 @@ def asked_again(question: Message, before: Sequence[Message]) -> bool:
     tonight?", then "... mario kart? anyone? 🥲")? Still for the people, as the first was."""
     if not asks_again(question.content):
         return False
-    own = [m for m in before if m.author_id == question.author_id and m.id != question.id and asks(m.content)]
+    own = [
+        m
+        for m in before
+        if m.author_id == question.author_id
+        and m.id != question.id
+        and (asks(m.content) or for_the_people(m.content))  # 「今週末もくもく会やる人ー」: no mark
+    ]
     if not own or not for_the_people(own[-1].content):
         return False
     shared = profile(question.content).words & profile(own[-1].content).words
@@ -334,6 +340,10 @@ class _Watch:
             return Settled(f"{m.author_name} answered it ({link.confidence:.2f})", m.id)
         if turn_answers(self.question, m, link, self.thread, self.since, self.around, self.follows):
             return Settled(f"{m.author_name} answered it (the next turn)", m.id)
+        if named_answers(question, m, self.since, self.around):
+            return Settled(f"{m.author_name}, whom it names, answered it", m.id)
+        if owner_answers(question, m, self.before, self.since, self.around):
+            return Settled(f"{m.author_name} answered it, a question on their own line", m.id)
         self.since.append(m)
         return None
 

@@ -137,11 +137,18 @@ def _floor_passed(messages: Sequence[Message], trigger: Message, config: RuleCon
         and not is_question(trigger.content)
         and ((spoke_to is not None and spoke_to != trigger.author_id) or echoes)
     )
-    return (
-        (about or moved_on)
-        and bool(since)
-        and since[-1].author_id != trigger.author_id
-        and _seconds(trigger.created_at, since[-1].created_at) <= config.turn_seconds
+    # In any room, a question someone put to another since the bot spoke ("wait you bake?? since when"), then
+    # that person's answer ("since the kids started demanding it"): the turn is theirs, not the bot's.
+    asked = since[-1] if since else None
+    if asked is None or asked.author_id == trigger.author_id:
+        return False
+    answers_them = (
+        profile(asked.content).asks  # "wait you bake?? since when": its mark mid-line
+        and not is_addressed(asked, config.names)
+        and not is_question(trigger.content)
+    )
+    return answers_them or (
+        (about or moved_on) and _seconds(trigger.created_at, asked.created_at) <= config.turn_seconds
     )
 
 
