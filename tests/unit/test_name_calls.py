@@ -196,6 +196,7 @@ EN_ABOUT = [
     "ask kikimimi, it gave me a decent list last month",  # telling a friend to
     "just ask kikimimi lol",
     "you should ask kikimimi, it untangled that flaky test thread last week",
+    "ok wait kikimimi settled the pineapple pizza thing for us last week",
     "kikimimi about to end a friendship",
     "the name kikimimi comes from a folk tale",
     "who added kikimimi to this server?",

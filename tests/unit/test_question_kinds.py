@@ -116,6 +116,8 @@ KINDS = [
     ("手伝いましょうか？", "proposal"),
     ("want me to send the link?", "proposal"),
     ("anyone want to help me debug tonight?", "question"),
+    ("anyway game night saturday, still on?", "proposal"),
+    ("are we still on for friday?", "proposal"),
     ("ルールどうする？", "proposal"),  # the group's call
     ("エラー出たらどうする？", "question"),
     ("どこで買えるでしょうか？", "question"),
@@ -198,6 +200,7 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("i think its japanese for like 'listening ears'? maya from infra named it", True),
         ("like 60? stopped counting tbh", True),
         ("around 200 bucks?", True),
+        ("~1.1k/hr with 3 rows so like 4k when its done?", True),
         ("like what?", False),
         # Wondering whether one can is no guess.
         ("夕方走れるかな〜", False),

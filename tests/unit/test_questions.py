@@ -384,6 +384,13 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
             True,
         ),
         ([msg("1", "ann", "new printer came today", 0)], "ben", "probably 0.2mm?", False),  # nobody asked
+        # A line that points to where the answer is, after someone's question: an answer, whatever its mark.
+        (
+            [msg("1", "ann", "wait does the bot log everything? like all of it", 5)],
+            "ben",
+            "i think it just reads what's posted here? the pinned post in #meta explains it",
+            True,
+        ),
         # Surprise at a line just before, asked back with a doubled mark: for its author.
         (
             [msg("1", "ann", "printing the dragon, 38 hours estimated 💀", 5)],
@@ -576,6 +583,8 @@ def ask(text: str, author: str = "fay") -> Message:
         ("何時から？", [("ben", "いつがいい？")], None),
         # The count first, then a question to someone: answered.
         ("いま何人集まりそう？", [("ben", "俺とcyとdeeで3。eliは？")], "x0"),
+        # A date said first answers which one they settled on.
+        ("so did we land on a date or not", [("gus", "14th, if it doesnt rain")], "x0"),
         # A figure opening the line answers "how fast…?".
         ("how fast are u running it?", [("ben", "200 on outer walls, looks fine so far")], "x0"),
         # A no said first answers a yes/no question, whatever older line its words also share.

@@ -249,7 +249,8 @@ def _on_its_words(
 # How a next turn takes a question up when it names nothing: a fragment ("the one downtown", "a bit",
 # "7ish") or someone volunteering ("I'm in", "I can take it") after a yes/no or who/anyone question.
 _FRAGMENT = re.compile(
-    r"^(?:the|a|an|at|in|on|by|around|about|after|before|from|with|just|only|maybe|probably|\d[\d.,:]*)\b"
+    r"^(?:the|a|an|at|in|on|by|around|about|after|before|from|with|just|only|maybe|probably"
+    r"|\d[\d.,:]*(?:st|nd|rd|th|am|pm|k|x|h|m|s|ish)?)\b"
 )
 _VOLUNTEER = re.compile(
     r"^(?:(?:ya|yah|yeah|yep|yes|sure|ok|okay)[,!.]*\s+)?"  # "ya ill call"

@@ -281,7 +281,8 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
         return False  # "kikimimi about to end a friendship": what it will do, said of it
     if words[0] in _SUBJECT_VERB:
         return len(words) > 1 and _YOU.fullmatch(words[1]) is not None  # "kikimimi can you …"
-    return True
+    # a past tense after it: what it did, said of it ("ok wait kikimimi settled the pineapple thing")
+    return not (len(words[0]) > 4 and words[0].endswith("ed"))
 
 
 def reads_as_call(

@@ -131,6 +131,8 @@ _JA_RHETORICAL = re.compile(
 _EN_PROPOSAL = re.compile(
     r"^(?:so |ok |okay |then |well )?(?:should we|shall we|how about|what about we|what if we|why don'?t we"
     r"|can we just|could we (?:just )?|let'?s|do we want to|wanna)\b.*[?？]"
+    # a plan of the group's, asked again: "game night saturday, still on?", "are we still on for friday?"
+    r"|\bstill on(?: for [^?？]{1,20})?\s*[?？]|\b(?:are|r) we still on\b"
     # an offer to the one asked: "want me to send it?", "shall i grab you one?"
     r"|^(?:\S+[,!]?\s+)?(?:do you |u )?(?:want|wanna|need) me to\b.*[?？]|^(?:\S+[,!]?\s+)?shall i\b.*[?？]"
 )
@@ -206,9 +208,11 @@ _EN_GUESS = re.compile(
     # … or said after one: "#events, pinned calendar. i think it's the 14th?"
     r"|\b(?:i think|i guess|i believe|pretty sure|iirc) (?:it'?s|its|it was|they'?re|that'?s)"
     r" [^?？]{1,25}[?？]+\W*$"
-    # … or one, then a word more: "i think its japanese for like 'listening ears'? maya named it"
-    r"|^(?:i think|i guess|i believe|pretty sure|iirc) (?:it'?s|its|it was|they'?re|that'?s)"
-    r" [^?？]{1,50}[?？]+\s+[^?？]+$"
+    # … or one, then a word more: "i think its japanese for like 'listening ears'? maya named it", "i think
+    # it just reads what's posted here? the pinned post in #meta explains it"
+    r"|^(?:i think|i guess|i believe|pretty sure|iirc) [^?？]{1,50}[?？]+\s+[^?？]+$"
+    # … or worked out aloud: "~1.1k/hr with 3 rows so like 4k when its done?"
+    r"|\b(?:so|that'?s|thats) (?:like|about|around|roughly|maybe) ~?\d[^?？]{0,24}[?？]+\W*$"
     # … or a few words opened by one: "maybe a little?", "prob close to done then?"
     r"|^(?:prob|probably|prolly|maybe|i think|i guess|pretty sure)\b(?:\s+[^\s?？]+){0,4}\s*[?？]"
 )
