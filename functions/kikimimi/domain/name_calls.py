@@ -7,9 +7,10 @@ A CALL, in either language:
 - A vocative: the name opening the message or a sentence (bare, after an interjection or greeting such as
   ねえ/おい/ありがとう/hey/thanks/ok, or after a comma), followed by punctuation, a space or nothing
   (聞き耳、…, ききみみー！, 聞き耳さーん、いるー？, "kikimimi, what's …", "hey kikimimi"); the name ending
-  a Japanese message after a comma, a sentence-final particle or a greeting (教えて、聞き耳,
-  そうだよねキキミミ); an English one unless a preposition or verb makes it an object ("what do you
-  think kikimimi?", "good job kikimimi", not "have you met kikimimi?"); with an honorific and punctuation.
+  a Japanese message after a comma, a sentence-final particle, a greeting or a request (教えて、聞き耳,
+  そうだよねキキミミ, 教えてキキミミ); an English one unless a preposition or verb makes it an object
+  ("what do you think kikimimi?", "good job kikimimi", not "have you met kikimimi?"); with an honorific
+  and punctuation.
 - A question or request put to it, the name opening its clause: with は/も/的には (キキミミはどう思う？,
   ききみみ的にはどっち？, キキミミは？), or directly followed by a question, request or greeting
   (キキミミ教えて, ききみみいる？); with an honorific, directly followed by anything (聞き耳さんいる？,
@@ -21,7 +22,8 @@ TALK ABOUT IT, not a call:
   昨日キキミミが言ってた映画, キキミミのせいだ, 聞き耳に聞いたら…), or in the middle of an English
   sentence ("is kikimimi a real word?", "I asked kikimimi about git yesterday").
 - The name opening an English sentence as its subject ("lol kikimimi has been quiet today",
-  "kikimimi's answers …").
+  "kikimimi's answers …", "kikimimi summarized the thread"), or telling a friend to ask it ("you should
+  ask kikimimi").
 - A statement with a bare name opening it and no particle (キキミミ最近静かだね).
 An everyday word (the analyser knows every morpheme and they are not all proper nouns: 聞き耳, ききみみ,
 しらたき) is read the same way, except that directly followed by a predicate it counts only before words
@@ -134,6 +136,10 @@ _SPEAKS_TO = re.compile(
     r"|いつ|誰|だれ|答え|こたえ|元気|げんき|ありがと|おはよう|おやすみ|こんにちは|こんばんは|ただいま|おつかれ"
     r"|お疲れ|ごめん|ってば|てば|知って|しって|わかる|分かる|わかり|分かり)"
 )
+# A request that speaks to someone, right before the name that ends the message (教えてキキミミ).
+_ASKS_OF_IT = re.compile(
+    r"(?:教え|おしえ|助け|たすけ|手伝っ|てつだっ|聞い|きい|見|み)て[よねー〜~]*$|(?:お願い(?:します)?|おねがい|ください)$"
+)
 _TOPIC = frozenset({"は", "も"})
 _QUOTING = ("って", "とは", "という", "っていう", "てな")
 _FINAL_TRAILER = re.compile(r"[ー〜~!！?？wｗ笑…]*$")
@@ -201,6 +207,9 @@ def _trailing_ja(seen: _Seen) -> bool:
         return True
     if _GREETS_JA.search(stripped[-8:]) or _final_particle(_FINAL_TRAILER.sub("", stripped)):
         return True
+    if _ASKS_OF_IT.search(stripped):
+        return True  # 「…なんで羊なの？教えてキキミミ」: asked of it, then its name
+
     return stripped != head and stripped[-1] not in _ARGUMENT_BEFORE_SPACE
 
 
