@@ -119,6 +119,9 @@ KINDS = [
     ("anyway game night saturday, still on?", "proposal"),
     ("are we still on for friday?", "proposal"),
     ("ルールどうする？", "proposal"),  # the group's call
+    ("how do u get the portraits to fade like that, tween?", "personal"),  # how they made what they show
+    ("それどうやってそんな綺麗に咲かせたの？", "personal"),
+    ("how do you make a tween fade out?", "question"),
     ("エラー出たらどうする？", "question"),
     ("どこで買えるでしょうか？", "question"),
     ("これで合ってるのかどうか？", "question"),

@@ -286,6 +286,8 @@ _EN_PERSONAL = re.compile(
     r"|\b(?:what|which|where|when|how much)\b[^?？]*\bdid (?:you|u|ya)\b"  # "what did you fill it with?"
     r"|\b(?:your|ur) (?:new|old|own)\b"
     r"|\b(?:have|did) (?:you|u|ya) (?:already )?(?:decided|picked|named|booked|chosen)\b"
+    # how they made what they show: "how do u get the portraits to fade like that, tween?"
+    r"|\bhow (?:do|did|d) (?:you|u|ya) [^?？]{0,40}\blike (?:that|this)\b"
 )
 _JA_PERSONAL = re.compile(
     r"どうだった|どうでした|どうなった(?:ん|の|[？?]|$)|どんな感じ|使い心地|住み心地|乗り心地|いくらした|いくらだった|いくらで買"
@@ -302,6 +304,8 @@ _JA_PERSONAL = re.compile(
     # whether they have done it yet: 「名前もう決めた？」「ワクチンもう打った？」
     r"|もう(?:決めた|買った|行った|見た|観た|食べた|やった|終わった|打った|出した|予約した|申し込んだ|読んだ)"
     r"(?:の|ん)?[？?]"
+    # how they made what they show: 「それどうやってそんな綺麗に咲かせたの？」
+    r"|(?:どうやって|どうやったら)[^？?]{0,16}(?:そんな|こんな|あんな|そんなに|こんなに)"
 )
 
 
