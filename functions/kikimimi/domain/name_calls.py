@@ -217,7 +217,8 @@ def _reads_ja(seen: _Seen) -> bool:
     tail = seen.tail
     if _ASKING_JA.match(tail):
         return True
-    if not tail or tail[0] in _PUNCT_AFTER or tail[0].isspace():
+    # … or only an emoji after it (「ねえキキミミ🐑」)
+    if not tail or tail[0] in _PUNCT_AFTER or tail[0].isspace() or _only_punctuation(tail):
         if seen.opening:
             return True
         if _only_punctuation(tail) and _trailing_ja(seen):
