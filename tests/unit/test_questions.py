@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from kikimimi.domain.answer_turns import names
 from kikimimi.domain.model import Message
+from kikimimi.domain.question_owners import names
 from kikimimi.domain.questions import (
     answer_of,
     asked_again,

@@ -11,12 +11,10 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from kikimimi.domain.addressees import addressing
-from kikimimi.domain.memory.keywords import EN_STOP
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses, proposes
 from kikimimi.domain.reading import Link
-from kikimimi.domain.reading.lexicon import EN_EXTRA_STOP
 from kikimimi.domain.reading.profile import counter_question, profile
 from kikimimi.domain.reply_shapes import answer_shaped, laughs, shifts, shrugs, steps_away, welcomes
 from kikimimi.domain.rule_terms import has_word, muses, norm
@@ -34,64 +32,6 @@ def for_another(m: Message, question: Message, room: Sequence[Message]) -> bool:
     lead = profile(m.content).lead
     names = {norm(p.author_name) for p in room if p.author_id not in (m.author_id, question.author_id)}
     return lead is not None and lead in names
-
-
-BRIEF = 60  # characters of a question put in passing about someone's line (half as many in Japanese)
-
-
-def owner_answers(
-    question: Message,
-    m: Message,
-    before: Sequence[Message],
-    since: Sequence[Message],
-    around: Sequence[Message],
-) -> bool:
-    """Does the person whose line the question takes up (its words, just before it: 「達人芸いる？」 after
-    「…達人芸でスキル盛った💪」) answer with their next line, soon, whatever it says
-    (「白ゲージがすぐ落ちるんよ😭」)?"""
-    text = question.content
-    if TO_THE_ROOM.search(norm(text)) or len(text) > (BRIEF if text.isascii() else BRIEF // 2):
-        return False  # "does anyone know…", a newcomer's long question: the room's, whoever spoke last
-    if asks_a_number(text) or any(asks(p.content) for p in since):
-        return False  # a fact asked (「…って車でどれくらい？」), or their line may answer a newer question
-    common = _common_words(around)
-    recent = [x for x in before[-4:] if x.is_human and x.author_id != question.author_id]
-    owner = next((x for x in reversed(recent) if _shared(text, x.content, common)), None)
-    return owner is not None and owner.author_id == m.author_id and _their_next(question, m, since, around)
-
-
-def named_answers(question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]) -> bool:
-    """Does the person the question names ("who's igl thursday, salty again?", 「ねむねむのビルドどうなるの」)
-    answer with their next line, soon ("ya ill call, kaiju backup if i tilt")?"""
-    return names(question.content, m.author_name) and _their_next(question, m, since, around)
-
-
-def names(text: str, name: str) -> bool:
-    """Does the text name the person: their name, or the first five letters or more of a long one ("salty"
-    for saltyfries), as a word; an everyday word for a name ("will", "max") does not count."""
-    low, who = norm(text), norm(name).strip("_-. ")
-    if not who.isascii():
-        return len(who) >= 2 and who in low
-    words = set(re.findall(r"[a-z0-9_]+", low)) - EN_STOP - EN_EXTRA_STOP
-    return (len(who) >= 3 and who in words) or any(len(w) >= 5 and who.startswith(w) for w in words)
-
-
-def _their_next(question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]) -> bool:
-    """Is `m` its author's first line after the question, soon, saying something to it (not a question back,
-    a laugh, a goodbye, a new subject or a line to someone else)?"""
-    if m.author_id == question.author_id or any(p.author_id == m.author_id for p in since):
-        return False
-    if (m.created_at - question.created_at).total_seconds() > _turn_window(around):
-        return False
-    text = m.content
-    return not (
-        asks_back(text)
-        or shifts(text)
-        or laughs(text)
-        or steps_away(text)
-        or says_farewell(text)
-        or _elsewhere(m, question, around)
-    )
 
 
 # How a line may answer, by where it stands: right after the question in a room that does not address
@@ -120,11 +60,11 @@ def turn_answers(
     ):
         return False  # 「50フラット」 answers 「63ってレベル50？」 asked since, not 「何ターン続く？」
     taken = [p for p in since if not _question_back(p, question, around) and not shrugs(p.content)]
-    common = _common_words(around)
+    common = common_words(around)
     if len(taken) > 2 or any(_takes_up(question.content, p.content, SHAPE, common) for p in taken):
         return False
     newer = [p for p in taken if asks(p.content)]
-    if newer and not _shared(question.content, m.content, common) and not _fits_only(question, m, newer):
+    if newer and not shared_words(question.content, m.content, common) and not _fits_only(question, m, newer):
         return False  # a "sure" after "lunch anyone?" answers the newer question
     level = WORDS if taken else SHAPE if addressing(around) else LOOSE
     linked = link is not None and link.reply_to in thread and link.confidence >= SURE_PAST_A_REMARK
@@ -169,7 +109,7 @@ def _same_figure(asked: str, text: str) -> bool:
     return bool(set(re.findall(r"\d+", asked)) & set(re.findall(r"\d+", text)))
 
 
-def _common_words(around: Sequence[Message]) -> frozenset[str]:
+def common_words(around: Sequence[Message]) -> frozenset[str]:
     """Words on three or more of the lines around: the room's own vocabulary ("ubuntu" in a Ubuntu
     channel) ties a line to no conversation in particular."""
     seen: dict[str, int] = {}
@@ -219,7 +159,7 @@ _FILLERS = frozenset(
 )
 
 
-def _shared(a: str, b: str, common: frozenset[str]) -> frozenset[str]:
+def shared_words(a: str, b: str, common: frozenset[str]) -> frozenset[str]:
     """The content words two lines share, but for the room's common ones and fillers."""
     return (profile(a).words & profile(b).words) - common - _FILLERS
 
@@ -234,7 +174,7 @@ def _on_its_words(
     verb ("trying")? After others' lines (WORDS) one word must be a name or a version ("10.04", "ext4"),
     unless the reader too links the line to the question ("recording goes up friday" past a newcomer's
     question, to "is there a recording?")."""
-    shared = _shared(asked, text, common)
+    shared = shared_words(asked, text, common)
     if len(shared) >= 2:
         return True
     if level == WORDS and not linked:
@@ -398,10 +338,10 @@ def _question_back(p: Message, question: Message, around: Sequence[Message]) -> 
     """A brief question back to the asker: "which one?", "oh really?", 「駅前の？」."""
     brief = len(p.content) <= (40 if p.content.isascii() else 20)
     room = TO_THE_ROOM.search(norm(p.content))
-    return asks_back(p.content) and brief and not room and not _elsewhere(p, question, around)
+    return asks_back(p.content) and brief and not room and not elsewhere(p, question, around)
 
 
-def _elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool:
+def elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool:
     """Aimed at someone other than the asker: a reply, a mention, the bot, or another person's name."""
     if m.reply_to_id or m.mentions_bot or USER_MENTION.search(m.content):
         return True
@@ -426,7 +366,7 @@ NEXT_TURN_SECONDS = 90  # in the help logs half of all answers come within a min
 SLOW_TURN_CAP_SECONDS = 900  # … and in a slow room twice its median gap, as the question watch waits
 
 
-def _turn_window(around: Sequence[Message]) -> float:
+def turn_window(around: Sequence[Message]) -> float:
     """How long after the question the next turn may come: a minute and a half; in a slower room where
     nobody names anyone, twice its median gap between lines (a quiet channel's next line is its next turn,
     minutes later; where people use names, a late answer names its asker)."""
@@ -452,19 +392,19 @@ def _next_turn(
     "yeah, same here", 「それでいこう」, 「まだ」), in a room of any size, unless it is a question back,
     aimed at someone else (a reply, an address or a name, the bot), or carries on another thread."""
     after = (m.created_at - question.created_at).total_seconds()
-    if after > _turn_window(around):
+    if after > turn_window(around):
         return False
     if not since and _offers_the_figure(question.content, m.content):
         return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
     if (
         asks_back(m.content)
         or shifts(m.content)
-        or _elsewhere(m, question, around)
+        or elsewhere(m, question, around)
         or not _takes_up(
             question.content,
             m.content,
             level,
-            _common_words(around),
+            common_words(around),
             late=after > NEXT_TURN_SECONDS,
             linked=linked,
             picked=link is not None and link.reply_to in thread,  # the reader's best guess, however unsure
@@ -500,10 +440,12 @@ def _other_thread(
     # Going on with a line said since — unless (strict) that line asked nothing a "yes" could answer, or
     # the reader is unsure and the line takes up the question's words, none of that line's (「そうアモスの
     # やつ」 to 「どこの？アモス？」 past 「九蓮に振ったの！？」).
-    common = _common_words(around)
+    common = common_words(around)
     if link is not None and link.reply_to in {p.id for p in since if not strict or asks(p.content)}:
         said = next(p for p in since if p.id == link.reply_to)
-        worded = _shared(question.content, m.content, common) and not _shared(said.content, m.content, common)
+        worded = shared_words(question.content, m.content, common) and not shared_words(
+            said.content, m.content, common
+        )
         # … or its shape answers the question and not that line ("new pc!!" to "…the new pc or the old
         # laptop", past "anyone wanna do some bingo lockouts rn?")
         if link.confidence >= SURE_PAST_A_REMARK or not (worded or _fits_only(question, m, [said])):
@@ -531,8 +473,8 @@ def _other_thread(
         author = next((x.author_id for x in around if x.id == link.reply_to), None)
         if author not in (None, m.author_id, question.author_id):
             return True
-    if _shared(question.content, m.content, common):
+    if shared_words(question.content, m.content, common):
         return False
     at = next((i for i, x in enumerate(around) if x.id == m.id), len(around))
     others = [x for x in around[:at] if x.is_human and x.id not in thread]
-    return any(_shared(x.content, m.content, common) for x in others[-8:])
+    return any(shared_words(x.content, m.content, common) for x in others[-8:])

@@ -9,11 +9,12 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from kikimimi.domain.addressees import bot_answered_the_bump, replies_to
-from kikimimi.domain.answer_turns import asks_back, for_another, named_answers, owner_answers, turn_answers
+from kikimimi.domain.answer_turns import asks_back, for_another, turn_answers
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, between_two, is_open_question, participants_of
 from kikimimi.domain.question_kinds import for_the_bot, for_the_people, kind_of
+from kikimimi.domain.question_owners import named_answers, owner_answers
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.reply_shapes import bumps, calls_only, grateful, shifts, shrugs

@@ -1,0 +1,74 @@
+"""Answers from the person a question concerns, with their next line: the one it names ("who's igl
+thursday, salty again?"), or the one whose line it takes up (「達人芸いる？」 after 「…スキル盛った💪」)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kikimimi.domain.answer_turns import asks_back, common_words, elsewhere, shared_words, turn_window
+from kikimimi.domain.memory.keywords import EN_STOP
+from kikimimi.domain.model import Message
+from kikimimi.domain.open_questions import TO_THE_ROOM, asks
+from kikimimi.domain.question_kinds import asks_a_number
+from kikimimi.domain.reading.lexicon import EN_EXTRA_STOP
+from kikimimi.domain.reply_shapes import laughs, shifts, steps_away
+from kikimimi.domain.rule_terms import norm
+from kikimimi.domain.tension import says_farewell
+
+BRIEF = 60  # characters of a question put in passing about someone's line (half as many in Japanese)
+
+
+def owner_answers(
+    question: Message,
+    m: Message,
+    before: Sequence[Message],
+    since: Sequence[Message],
+    around: Sequence[Message],
+) -> bool:
+    """Does the person whose line the question takes up (its words, just before it: 「達人芸いる？」 after
+    「…達人芸でスキル盛った💪」) answer with their next line, soon, whatever it says
+    (「白ゲージがすぐ落ちるんよ😭」)?"""
+    text = question.content
+    if TO_THE_ROOM.search(norm(text)) or len(text) > (BRIEF if text.isascii() else BRIEF // 2):
+        return False  # "does anyone know…", a newcomer's long question: the room's, whoever spoke last
+    if asks_a_number(text) or any(asks(p.content) for p in since):
+        return False  # a fact asked (「…って車でどれくらい？」), or their line may answer a newer question
+    common = common_words(around)
+    recent = [x for x in before[-4:] if x.is_human and x.author_id != question.author_id]
+    owner = next((x for x in reversed(recent) if shared_words(text, x.content, common)), None)
+    return owner is not None and owner.author_id == m.author_id and _their_next(question, m, since, around)
+
+
+def named_answers(question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]) -> bool:
+    """Does the person the question names ("who's igl thursday, salty again?", 「ねむねむのビルドどうなるの」)
+    answer with their next line, soon ("ya ill call, kaiju backup if i tilt")?"""
+    return names(question.content, m.author_name) and _their_next(question, m, since, around)
+
+
+def names(text: str, name: str) -> bool:
+    """Does the text name the person: their name, or the first five letters or more of a long one ("salty"
+    for saltyfries), as a word; an everyday word for a name ("will", "max") does not count."""
+    low, who = norm(text), norm(name).strip("_-. ")
+    if not who.isascii():
+        return len(who) >= 2 and who in low
+    words = set(re.findall(r"[a-z0-9_]+", low)) - EN_STOP - EN_EXTRA_STOP
+    return (len(who) >= 3 and who in words) or any(len(w) >= 5 and who.startswith(w) for w in words)
+
+
+def _their_next(question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]) -> bool:
+    """Is `m` its author's first line after the question, soon, saying something to it (not a question back,
+    a laugh, a goodbye, a new subject or a line to someone else)?"""
+    if m.author_id == question.author_id or any(p.author_id == m.author_id for p in since):
+        return False
+    if (m.created_at - question.created_at).total_seconds() > turn_window(around):
+        return False
+    text = m.content
+    return not (
+        asks_back(text)
+        or shifts(text)
+        or laughs(text)
+        or steps_away(text)
+        or says_farewell(text)
+        or elsewhere(m, question, around)
+    )
