@@ -112,6 +112,10 @@ KINDS = [
     # Something to do together, at a time people plan for; an offer to the one asked.
     ("anyone wanna duo tonight? need like 80 rr for plat", "invitation"),
     ("anyone wanna run some maps later today?", "invitation"),
+    ("anyone wanna run unrated after ranked? trying to learn neon lol", "invitation"),
+    ("anyone wanna hop on in a bit?", "invitation"),
+    ("anyone wanna explain this error after the update?", "question"),
+    ("anyone seeing this error after the update?", "question"),
     ("22時半までに素材集め付き合おうか？", "proposal"),
     ("手伝いましょうか？", "proposal"),
     ("want me to send the link?", "proposal"),

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from kikimimi.domain.answer_turns import opens_on_its_topic
 from kikimimi.domain.model import Message
 from kikimimi.domain.question_owners import names
 from kikimimi.domain.questions import (
@@ -384,6 +385,13 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
             True,
         ),
         ([msg("1", "ann", "new printer came today", 0)], "ben", "probably 0.2mm?", False),  # nobody asked
+        # A figure worked out aloud from their own report: their estimate, whoever asked (a request here).
+        (
+            [msg("1", "ann", "post rates when u got them", 0), msg("2", "cat", "ok dinner, brb", 20)],
+            "ben",
+            "~1.1k/hr with 3 rows so like 4k when its done?",
+            True,
+        ),
         # A line that points to where the answer is, after someone's question: an answer, whatever its mark.
         (
             [msg("1", "ann", "wait does the bot log everything? like all of it", 5)],
@@ -732,6 +740,17 @@ def test_one_word_shared_past_a_newer_question_answers_when_the_reader_links_it_
     assert answer_of(q, [*BUSY, q, *later], unlinked) is None
 
 
+def test_a_word_of_the_question_said_back_answers_where_the_reader_puts_it_there() -> None:
+    # "igl" is short and plain, but the next line says it back and the reader links it to the question.
+    q = ask("who's igl tonight, me again?")
+    later = [msg("x1", "ben", "u igl, you're the only one who talks", 8)]
+    linked = {"x1": unaddressed("x1", "q", 0.95)}
+    elsewhere = {"x1": unaddressed("x1", "b3", 0.4)}
+    settled = answer_of(q, [*BUSY, q, *later], linked)
+    assert settled is not None and settled.by == "x1"
+    assert answer_of(q, [*BUSY, q, *later], elsewhere) is None
+
+
 def test_a_figure_of_the_question_said_back_past_a_remark_answers() -> None:
     # The reader puts "142 is plenty" after the question, past jaxx's remark: the figure is its word.
     q = ask("finally starting the dlc, what lvl should i be going in at? im 142")
@@ -780,6 +799,25 @@ def test_agreement_answers_a_proposal(proposal: str, reply: str, answered: bool)
     q = msg("q", "ana", proposal, 0)
     settled = answer_of(q, [*BUSY[:2], q, msg("x", "ben", reply, 10)])
     assert (settled is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "answered"),
+    [
+        ("お、今回もシングル？", "今回はダブル！Lv50フラット", True),
+        ("土曜は空いてる？", "土曜はバイトなんだよね", True),
+        ("いや、配信は今日もやる？", "あ、配信はお休み", True),
+        ("今回もシングル？", "日曜は無理かも", False),
+        ("今回もシングル？", "今回の景品なにかな", False),
+        ("シングル？", "今回はダブル", False),
+    ],
+)
+def test_a_line_opening_on_the_questions_topic_answers_it(question: str, reply: str, answered: bool) -> None:
+    assert opens_on_its_topic(question, reply) is answered
+    if answered:
+        q = msg("q", "ana", question, 0)
+        settled = answer_of(q, [*BUSY[:2], q, msg("x", "ben", reply, 10)])
+        assert settled is not None and settled.by == "x"
 
 
 @pytest.mark.parametrize(
@@ -842,6 +880,17 @@ def test_thanks_before_any_help_does_not_settle(text: str, settled: bool) -> Non
         ),
         # a third person in between: no two people talking it over
         ([("bo", "not sure", 20), ("cy", "lunch?", 30), ("al", "anyone?", 40)], None),
+        # … but a third person after they talked it over takes nothing back (「初回は基本だけでよくない？」 —
+        # 「たしかに、基本にしとく」, then the room goes on)
+        (
+            [
+                ("bo", "初回は基本だけでよくない？", 13),
+                ("al", "たしかに、基本にしとく", 23),
+                ("cy", "そういや前回のスコアシートどこいった？", 68),
+                ("dee", "部室の棚の一番上の箱", 80),
+            ],
+            "a1",
+        ),
         # one line back and forth is not yet a conversation about it …
         ([("bo", "hmm", 20), ("al", "well?", 35)], None),
         # … unless they asked what they need to know and the asker told them

@@ -188,6 +188,11 @@ def test_has_word(text: str, name: str, expected: bool) -> None:
         ("高そうだけどまあいいか", False),
         ("しょうがないか", False),
         ("これでいいか", True),
+        # what to do, asked without a mark; wondering about one's own plans is not asking
+        ("水換えした方がいいのか、触らず待った方がいいのか分からなくて…", True),
+        ("このまま使っていいのかわからないです", True),
+        ("明日間に合うのか分からん", False),
+        ("行くべきか迷ってる", False),
     ],
 )
 def test_is_question_ja(text: str, expected: bool) -> None:

@@ -598,6 +598,8 @@ def test_rule_response_type(score: Score, expected: ResponseType) -> None:
         ("really?! 😅", True),
         ("is it ready ?  ", True),
         ("what? lol", False),
+        ("not sure whether i should repot it now or wait till spring", True),
+        ("idk what happened lol", False),
         ("", False),
     ],
 )

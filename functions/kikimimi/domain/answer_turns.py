@@ -177,6 +177,8 @@ def _on_its_words(
     shared = shared_words(asked, text, common)
     if len(shared) >= 2:
         return True
+    if shared and linked and level < WORDS:
+        return True  # "u igl, you're the only one who talks" to "who's igl tonight?": the reader agrees
     if level == WORDS and not linked:
         return any(not w.isascii() or any(c.isdigit() or c in ".-_/" for c in w) for w in shared)
     # a figure of the question said back ("im 142" — "142 is plenty") is as distinctive as a name
@@ -230,6 +232,8 @@ def _takes_up(
     if guesses(text) and level < WORDS:  # "probably 0.2mm?", 「たしか〜じゃなかった？」: an answer, unsure
         return True
     if _on_its_words(asked, text, common, level, linked) or answer_shaped(asked, text, bare=level < WORDS):
+        return True
+    if opens_on_its_topic(asked, text):
         return True
     line = profile(text)
     if level == WORDS:
@@ -319,6 +323,19 @@ def _names_one(low: str) -> bool:
     """Does a brief line (not a question) open with a name or a thing, not a pronoun or a reaction?"""
     words = low.split()
     return 0 < len(words) <= 10 and not asks(low) and words[0].strip(",.!") not in _NOT_A_NAME
+
+
+# 「今回はダブル！」 to 「今回もシングル？」, 「土曜は無理」 to 「土曜は空いてる？」: the line opens on the
+# question's topic (a word the question marks with も or は) and says what holds for it.
+_JA_TOPIC_LEAD = re.compile(
+    r"^(?:(?:あ|お|え|いや|うーん)[、,\s]*)?([\u4e00-\u9fff\u30a0-\u30ffa-z0-9]{2,8})は"
+)
+
+
+def opens_on_its_topic(asked: str, text: str) -> bool:
+    """Does a Japanese line open on the topic the question is about (「今回は…」 to 「今回も…？」)?"""
+    lead = _JA_TOPIC_LEAD.match(norm(text))
+    return lead is not None and re.search(re.escape(lead.group(1)) + "[もは]", norm(asked)) is not None
 
 
 _JA_WH = re.compile(r"何|なに|どこ|いつ|誰|だれ|どれ|どの|いくら")

@@ -10,7 +10,7 @@ from itertools import pairwise
 
 from kikimimi.domain import name_calls
 from kikimimi.domain.model import Message
-from kikimimi.domain.question_kinds import for_the_bot, guesses
+from kikimimi.domain.question_kinds import for_the_bot, guesses, works_out
 from kikimimi.domain.reply_shapes import points
 from kikimimi.domain.rule_terms import directed_to, is_addressed, is_question, norm
 
@@ -318,6 +318,8 @@ def answers_with_a_guess(question: Message, before: Sequence[Message]) -> bool:
     """A guess put as a question ("probably around 9 i think?", 「22時じゃない？たぶん」), or a line that
     points to where the answer is ("i think it just reads what's posted here? the pinned post in #meta
     explains it"), after another person's question among the last lines: it answers them, it asks nobody."""
+    if works_out(question.content):
+        return True  # "~1.1k/hr with 3 rows so like 4k when its done?": their own estimate, whoever asked
     recent = [m for m in before if m.is_human and m.id != question.id][-GUESS_LINES:]
     asked = any(m.author_id != question.author_id and _asked(m.content) for m in recent)
     return asked and (guesses(question.content) or points(question.content))

@@ -41,6 +41,8 @@ _PLANNED = (
     r"tonight|today|tomorrow|this (?:week(?:end)?|evening|afternoon)|next week"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|sat|sun"
 )
+# … and, for something to do together, any time soon ("anyone wanna run unrated after ranked?").
+_SOON = r"now|rn|later|soon|in a bit|after (?:this|that|ranked|work|class|school|dinner|lunch|[a-z]+ing)"
 _EN_INVITATION = re.compile(
     # "tea, anyone?", "lunch anyone?", "drinks tonight, anyone?"
     rf"^(?:(?:the|a|some|more|quick|late|early|team)\s+)?(?:{_OUTINGS})(?:\s+(?:break|run|night|time|session|trip))?"
@@ -62,8 +64,9 @@ _EN_INVITATION = re.compile(
     r"(?:come|join|grab|get|go|play|watch|hang|eat|have|meet|hop|do a|hit|try"
     r"|duo|trio|squad|queue|q|raid|grind|scrim|team up|party up|co-?op|1v1)\b"
     # "anyone wanna run some maps tonight?": something to do together at a time people plan for
+    # … or soon, or after something ("anyone wanna run unrated after ranked?")
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna) (?!(?:to )?(?:help|explain|tell|show|check|look))"
-    rf"[^?？.!]*\b(?:{_PLANNED})\b"
+    rf"[^?？.!]*\b(?:{_PLANNED}|{_SOON})\b"
     r"|\b(?:wanna|want to|care to|fancy|you in for|join (?:us|me)) (?:come|join|grab|get|go|play|watch|hang)"
     rf"|^(?:you )?(?:up|down|in) for (?:a |some )?(?:{_OUTINGS})\b"
 )
@@ -193,6 +196,16 @@ def proposes(text: str) -> bool:
     return bool(_EN_PROPOSAL.search(low) or (not low.isascii() and _JA_PROPOSAL.search(low)))
 
 
+# A figure worked out aloud from figures just said: "~1.1k/hr with 3 rows so like 4k when its done?".
+_WORKED_OUT = r"\b(?:so|that'?s|thats) (?:like|about|around|roughly|maybe) ~?\d[^?？]{0,24}[?？]+\W*$"
+
+
+def works_out(text: str) -> bool:
+    """Is the line a figure worked out aloud ("… so like 4k when its done?"): the speaker's own estimate,
+    put with a mark of doubt, for whoever cares to check it, not a question the room owes an answer?"""
+    return bool(re.search(_WORKED_OUT, normalized(text)))
+
+
 # A guess offered with a question mark of doubt: "probably around 9 i think?", "maybe 0.2mm?",
 # 「22時じゃない？たぶん」, 「マシになるんじゃない？」. It answers someone; it asks nobody.
 _EN_GUESS = re.compile(
@@ -211,10 +224,10 @@ _EN_GUESS = re.compile(
     # … or one, then a word more: "i think its japanese for like 'listening ears'? maya named it", "i think
     # it just reads what's posted here? the pinned post in #meta explains it"
     r"|^(?:i think|i guess|i believe|pretty sure|iirc) [^?？]{1,50}[?？]+\s+[^?？]+$"
-    # … or worked out aloud: "~1.1k/hr with 3 rows so like 4k when its done?"
-    r"|\b(?:so|that'?s|thats) (?:like|about|around|roughly|maybe) ~?\d[^?？]{0,24}[?？]+\W*$"
     # … or a few words opened by one: "maybe a little?", "prob close to done then?"
     r"|^(?:prob|probably|prolly|maybe|i think|i guess|pretty sure)\b(?:\s+[^\s?？]+){0,4}\s*[?？]"
+    # … or a figure worked out aloud (`works_out`)
+    "|" + _WORKED_OUT
 )
 _JA_GUESS = re.compile(
     # 「熱海って花火大会けっこうやってなかったっけ」: remembered, asked to be confirmed

@@ -176,9 +176,9 @@ TALK_TURNS = 3  # someone, the asker, someone again: the two are talking it over
 
 
 def talked_over(question: Message, after: Sequence[Message]) -> Settled | None:
-    """The asker and one other person went back and forth right after the question (they answered, the
-    asker answered back, and so on, or they asked back and the asker answered): whatever was said, the
-    question was taken up, not passed over."""
+    """The asker and one other person went back and forth right after the question, before anyone else
+    spoke (they answered, the asker answered back, and so on, or they asked back and the asker answered):
+    whatever was said, the question was taken up, not passed over."""
     lines = [m for m in after if m.is_human and m.is_chat and m.id != question.id]
     if not lines or lines[0].author_id == question.author_id:
         return None
@@ -186,7 +186,7 @@ def talked_over(question: Message, after: Sequence[Message]) -> Settled | None:
     turns = 1
     for previous, m in pairwise(lines):
         if m.author_id not in (question.author_id, other.author_id):
-            return None
+            break  # a third person speaks: what the two said before that is what counts
         turns += m.author_id != previous.author_id
     # Someone asked what they need to know ("what distro are you on?"), the asker told them: they are on it.
     asked_back = asks(other.content) and turns >= 2

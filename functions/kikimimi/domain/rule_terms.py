@@ -120,6 +120,9 @@ _EN_QUESTION = re.compile(
     r"|\bis there (?:a|an|any)\b|\bare there any\b|\bis it possible\b"
     r"|\bany (?:ideas?|clues?|suggestions?|tips)\b"
     r"|\b(?:i|we) (?:wonder|was wondering|am wondering)\b|\bwondering (?:if|whether|how|why)\b"
+    # what to do, asked without a mark: "not sure whether i should repot it or wait"
+    r"|\b(?:not sure|unsure|(?:i )?(?:don'?t|do not|dont) know|can'?t decide|cant decide) (?:whether|if)"
+    r" (?:i|we) (?:should|need to|have to|ought to)\b"
     r"|\bwhat(?:'s| is) the (?:best|right|proper|correct|easiest) way\b"
     r"|\b(?:can|could) (?:some|any) ?(?:one|body) help\b|\bneed (?:some )?help\b|^(?:please )?help me\b"
 )
@@ -149,6 +152,9 @@ _JA_QUESTION = re.compile(
     # 「シャッタースピードってどれくらいにすればいいんでしょう」: a question word, then 〜んでしょう
     r"|(?:どれくらい|どのくらい|どう|何|なに|どこ|いつ|どれ|どの|なぜ|なんで)[^。？?]*(?:ん|の)でしょう[ねか]?[。…]*$"
     r"|(?:誰か|だれか|どなたか)(?:知|わか|分か|助|教|詳|い)|(?:わかる|分かる|知ってる|知っている|詳しい)(?:人|方)"
+    # what to do, asked without a mark: 「水換えした方がいいのか、待った方がいいのか分からなくて…」
+    r"|(?:方がいい|ほうがいい|べき|ばいい|たらいい|ていい|でいい|大丈夫|平気)な?のか[^。？?]{0,40}"
+    r"(?:分から|わから|迷って|悩んで|知りたい)"
 )
 _LEADING_NICK = re.compile(
     r"^@?([\w\-\[\]`^{}|.]{2,32}?)(?:さん|くん|君|ちゃん|様|氏)?\s*(?:[:,]\s|[：、，]\s*)"
