@@ -942,6 +942,21 @@ def unaddressed(mid: str, parent: str | None, confidence: float) -> Link:
         ("wait, where do ur numbers go?", "k2", 0.8, KEYBOARD[1:], "pell"),
         ("where did we put the staging credentials?", "k2", 0.8, KEYBOARD, None),
         ("btw where do the numbers go on a 40%?", "k2", 0.8, KEYBOARD, None),  # a subject of its own
+        # The same question as another's, on its words: asked of the room, unless it turns to them.
+        (
+            "where do the numbers go then?",
+            "kq",
+            0.8,
+            [*KEYBOARD, msg("kq", "pell", "where do numbers go?", 14)],
+            None,
+        ),
+        (
+            "wait, where do ur numbers go?",
+            "kq",
+            0.8,
+            [*KEYBOARD, msg("kq", "pell", "where do numbers go?", 14)],
+            "pell",
+        ),
         # Where people put names to whom they answer, an unnamed question is the room's.
         ("where do ur numbers go?", "k2", 0.8, [*KEYBOARD, msg("k3", "ozzy", "pell: nice!", 12)], None),
     ],

@@ -173,6 +173,13 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("did 0.9 go out yet?", "#announcements has it", True),
         ("where's the schedule?", "it's in #events", True),
         ("which issue number is it?", "#1482 I think", True),  # a number, not a channel
+        # a figure said first, hedged
+        (
+            "how long did shipping take for u guys? been eyeing one too",
+            "like 5 days to the uk for mine",
+            True,
+        ),
+        ("how long did shipping take?", "like it was ages ago, i was in the uk then", False),
     ],
 )
 def test_answer_shapes(question: str, line: str, shaped: bool) -> None:

@@ -191,6 +191,8 @@ def test_has_word(text: str, name: str, expected: bool) -> None:
         # what to do, asked without a mark; wondering about one's own plans is not asking
         ("水換えした方がいいのか、触らず待った方がいいのか分からなくて…", True),
         ("このまま使っていいのかわからないです", True),
+        ("右手側のはんだがダメなのかケーブルのせいなのか分からなくて", True),
+        ("原因が何なのか分からなくて困ってます", True),
         ("明日間に合うのか分からん", False),
         ("行くべきか迷ってる", False),
     ],

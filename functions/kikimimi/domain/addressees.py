@@ -11,7 +11,7 @@ from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, USER_MENTIO
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.reply_shapes import bumps, shifts
-from kikimimi.domain.rule_terms import directed_to, norm
+from kikimimi.domain.rule_terms import directed_to, is_question, norm
 
 # A room where people address each other by name (IRC's `nick:`) says who answers whom: there an unaddressed
 # next line must answer by its shape or its words, as after a line about something else.
@@ -63,8 +63,9 @@ def replies_to(
     parent = next((m for m in earlier if m.id == link.reply_to), None)
     if parent is None or not parent.is_human or parent.author_id == question.author_id:
         return None
-    # Someone's first line (a newcomer's question) answers no one back unless it says so ("wait, you…").
-    spoke = any(m.author_id == question.author_id for m in earlier[:at])
+    # Someone's first line (a newcomer's question) answers no one back unless it says so ("wait, you…"); a
+    # question on the words of another's question asks the same of the room, unless it turns to them.
+    spoke = any(m.author_id == question.author_id for m in earlier[:at]) and not is_question(parent.content)
     return parent.author_name if _reacts_to(text, parent.content, words=spoke) else None
 
 

@@ -361,7 +361,29 @@ def _counts_alike(question: str, low: str) -> bool:
     return bool(re.search(rf"\d\s*(?:{units})", low))
 
 
+# Words that hedge a figure said first ("like 5 days to the uk for mine", "about 20 mins").
+_HEDGES = frozenset(
+    {
+        "like",
+        "about",
+        "around",
+        "roughly",
+        "maybe",
+        "prob",
+        "probably",
+        "approx",
+        "almost",
+        "nearly",
+        "just",
+        "~",
+    }
+)
+
+
 def _numeric(low: str) -> bool:
-    """A number said as the answer: it opens the line ("20, since the upgrade") or the line is short."""
+    """A number said as the answer: it opens the line ("20, since the upgrade", "like 5 days to the uk for
+    mine") or the line is short."""
     words = low.split()
+    while len(words) > 1 and words[0] in _HEDGES:
+        words = words[1:]
     return bool(words) and (bool(_NUMBER.match(words[0])) or (len(words) <= 6 and bool(_NUMBER.search(low))))

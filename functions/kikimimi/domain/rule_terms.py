@@ -120,9 +120,11 @@ _EN_QUESTION = re.compile(
     r"|\bis there (?:a|an|any)\b|\bare there any\b|\bis it possible\b"
     r"|\bany (?:ideas?|clues?|suggestions?|tips)\b"
     r"|\b(?:i|we) (?:wonder|was wondering|am wondering)\b|\bwondering (?:if|whether|how|why)\b"
-    # what to do, asked without a mark: "not sure whether i should repot it or wait"
+    # what to do, or which it is, asked without a mark: "not sure whether i should repot it or wait",
+    # "not sure if i need port forwarding or something else", "not sure if it's the cable or the board"
     r"|\b(?:not sure|unsure|(?:i )?(?:don'?t|do not|dont) know|can'?t decide|cant decide) (?:whether|if)"
-    r" (?:i|we) (?:should|need to|have to|ought to)\b"
+    r" (?:(?:i|we) (?:should|need|have to|must|ought to|am supposed to)"
+    r"|(?:it'?s|its|this is|that'?s) (?:the|a|my))\b"
     r"|\bwhat(?:'s| is) the (?:best|right|proper|correct|easiest) way\b"
     r"|\b(?:can|could) (?:some|any) ?(?:one|body) help\b|\bneed (?:some )?help\b|^(?:please )?help me\b"
 )
@@ -155,6 +157,10 @@ _JA_QUESTION = re.compile(
     # what to do, asked without a mark: 「水換えした方がいいのか、待った方がいいのか分からなくて…」
     r"|(?:方がいい|ほうがいい|べき|ばいい|たらいい|ていい|でいい|大丈夫|平気)な?のか[^。？?]{0,40}"
     r"(?:分から|わから|迷って|悩んで|知りたい)"
+    # … which of two it is (「はんだがダメなのかケーブルのせいなのか分からなくて」), or what
+    # (「原因が何なのか」)
+    r"|のか[^。？?]{1,40}のか[^。？?]{0,10}(?:分から|わから|迷って|悩んで|知りたい)"
+    r"|(?:何|なに|どこ|どれ|どう|なぜ|なんで)[^。？?]{0,20}のか[^。？?]{0,10}(?:分から|わから|知りたい)"
 )
 _LEADING_NICK = re.compile(
     r"^@?([\w\-\[\]`^{}|.]{2,32}?)(?:さん|くん|君|ちゃん|様|氏)?\s*(?:[:,]\s|[：、，]\s*)"
