@@ -639,6 +639,9 @@ def test_the_person_a_question_names_answers_it(
         ("will the build pass today?", "will", False),  # an everyday word names nobody
         ("is the salt in the pantry?", "saltyfries", False),  # too short a part of the name
         ("what did kaiju say?", "kai", False),
+        ("is rob bringing the tape this time or are we suffering again", "crimpy_rob", True),  # a part of it
+        ("whats the max speed?", "max_power", False),
+        ("who has the big tent?", "big_tent_energy", False),
     ],
 )
 def test_a_question_names_a_person(text: str, name: str, named: bool) -> None:
@@ -673,6 +676,19 @@ def test_a_question_names_a_person(text: str, name: str, named: bool) -> None:
             "a 40% keyboard for coding?? how",
             [("pell", "layers, you get used to them in a week")],
             "x0",
+        ),
+        # … or on it in other words, opening on a reaction to it (not a question to it in passing).
+        (
+            [("nadia", "heads up, the gym's got youth comp setup until 6:30 apparently")],
+            "ugh so the cave wall's closed?",
+            [("tess", "lmao those kids climb like spiders"), ("nadia", "whole bouldering side till 6:30 yeah")],
+            "x1",
+        ),
+        (
+            [("nadia", "heads up, the gym's got youth comp setup until 6:30 apparently")],
+            "cave wall closed?",
+            [("tess", "lmao those kids climb like spiders"), ("nadia", "whole bouldering side till 6:30 yeah")],
+            None,
         ),
         # Not a question to the room, nor one the person only laughs at.
         (

@@ -37,7 +37,13 @@ def owner_answers(
     common = common_words(around)
     recent = [x for x in before[-4:] if x.is_human and x.author_id != question.author_id]
     owner = next((x for x in reversed(recent) if shared_words(text, x.content, common)), None)
+    if owner is None and recent and recent[-1] is before[-1] and _REACTS.match(norm(text)):
+        owner = recent[-1]  # "ugh so the cave wall's closed?" right after "…youth comp setup until 6:30"
     return owner is not None and owner.author_id == m.author_id and _their_next(question, m, since, around)
+
+
+# A brief question opening on a reaction to the line just before it takes that line up, in other words.
+_REACTS = re.compile(r"^(?:ugh|oh|ohh|wait|huh|ah|ahh|whoa|damn|dang|aw|aww|え|えっ|えー|まじ|マジ)(?:\W|$)")
 
 
 def named_answers(question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]) -> bool:
@@ -47,13 +53,27 @@ def named_answers(question: Message, m: Message, since: Sequence[Message], aroun
 
 
 def names(text: str, name: str) -> bool:
-    """Does the text name the person: their name, or the first five letters or more of a long one ("salty"
-    for saltyfries), as a word; an everyday word for a name ("will", "max") does not count."""
+    """Does the text name the person: their name, the first five letters or more of a long one ("salty"
+    for saltyfries), or a part of it ("rob" for crimpy_rob), as a word; an everyday word for a name
+    ("will", "max") does not count."""
     low, who = norm(text), norm(name).strip("_-. ")
     if not who.isascii():
         return len(who) >= 2 and who in low
     words = set(re.findall(r"[a-z0-9_]+", low)) - EN_STOP - EN_EXTRA_STOP
-    return (len(who) >= 3 and who in words) or any(len(w) >= 5 and who.startswith(w) for w in words)
+    parts = {p for p in re.split(r"[_.\-]+", who) if len(p) >= 3} - EN_STOP - EN_EXTRA_STOP
+    return (
+        (len(who) >= 3 and who in words)
+        or any(len(w) >= 5 and who.startswith(w) for w in words)
+        or any(_AS_A_NAME.search(low.replace(p, "\0")) for p in parts & words)  # "is rob bringing…"
+    )
+
+
+# A part of a name ("rob" of crimpy_rob) said as someone's, marked \0: asked after ("is \0 …", "ask \0")
+# or doing something ("\0 is/still/bringing …"); not "the max speed" nor "good night".
+_AS_A_NAME = re.compile(
+    r"(?:^|\b(?:is|was|does|did|has|can|will|ask|tell|where'?s|hows|how'?s)\s+)\0\b"
+    r"|\0\s+(?:is|was|still|gonna|going|bringing|coming|doing|has|had)\b"
+)
 
 
 def _their_next(question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]) -> bool:
