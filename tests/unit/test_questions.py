@@ -681,13 +681,19 @@ def test_a_question_names_a_person(text: str, name: str, named: bool) -> None:
         (
             [("nadia", "heads up, the gym's got youth comp setup until 6:30 apparently")],
             "ugh so the cave wall's closed?",
-            [("tess", "lmao those kids climb like spiders"), ("nadia", "whole bouldering side till 6:30 yeah")],
+            [
+                ("tess", "lmao those kids climb like spiders"),
+                ("nadia", "whole bouldering side till 6:30 yeah"),
+            ],
             "x1",
         ),
         (
             [("nadia", "heads up, the gym's got youth comp setup until 6:30 apparently")],
             "cave wall closed?",
-            [("tess", "lmao those kids climb like spiders"), ("nadia", "whole bouldering side till 6:30 yeah")],
+            [
+                ("tess", "lmao those kids climb like spiders"),
+                ("nadia", "whole bouldering side till 6:30 yeah"),
+            ],
             None,
         ),
         # Not a question to the room, nor one the person only laughs at.
