@@ -64,7 +64,7 @@ def names(text: str, name: str) -> bool:
     return (
         (len(who) >= 3 and who in words)
         or any(len(w) >= 5 and who.startswith(w) for w in words)
-        or any(_AS_A_NAME.search(low.replace(p, "\0")) for p in parts & words)  # "is rob bringing…"
+        or any(_AS_A_NAME.search(re.sub(rf"\b{re.escape(p)}\b", "\0", low)) for p in parts & words)
     )
 
 
