@@ -583,6 +583,8 @@ def ask(text: str, author: str = "fay") -> Message:
             [("ben", "dark mode is fine if we actually fix the contrast")],
             None,
         ),
+        # "me but after 9" to "who's free to…?": someone volunteering.
+        ("who's free to test the build tonight?", [("gus", "me but after 9, gotta eat first")], "x0"),
         # Someone volunteering after a yes: "ya ill …" to "who's…?".
         ("who's hosting the retro this week?", [("gus", "ya ill do it, dee can take notes")], "x0"),
         # A proposal that says the figure asked for answers; one without it asks back.
@@ -595,6 +597,26 @@ def ask(text: str, author: str = "fay") -> Message:
         ("so did we land on a date or not", [("gus", "14th, if it doesnt rain")], "x0"),
         # A figure opening the line answers "how fast…?".
         ("how fast are u running it?", [("ben", "200 on outer walls, looks fine so far")], "x0"),
+        # A statement of its own opening on "the" does not say what a word means; a fragment may say where.
+        (
+            "wait what does plus on block actually mean??",
+            [("gus", "the dash cancel change is the big one tho")],
+            None,
+        ),
+        ("why is ranked queue so slow tonight", [("gus", "the new map is kinda mid ngl")], None),
+        ("where's the meetup this week?", [("gus", "the cafe on 5th, same as last time")], "x0"),
+        ("which pad should i get?", [("gus", "the 8bitdo one is solid")], "x0"),
+        (
+            "anyone tried the 4.3 beta? worth switching",
+            [("gus", "the new layers are nice but it crashed twice")],
+            "x0",
+        ),
+        # … but not when its words go to the question asked just before and none to this one.
+        (
+            "does anyone know if the fantasy lineup locks at quali?",
+            [("gus", "nah parade's on at mine too")],
+            "x0",
+        ),
         # A no said first answers a yes/no question, whatever older line its words also share.
         ("did the router come back?", [("ben", "nope, cat chewed the router cable again")], "x0"),
     ],
@@ -696,6 +718,37 @@ def test_a_question_names_a_person(text: str, name: str, named: bool) -> None:
             ],
             None,
         ),
+        # A brief "and …?" goes on from the asker's last exchange: the one they were asking answers it.
+        (
+            [
+                ("dax", "psu is fine, 750w gold covers that card easy"),
+                ("gon", "ok so the 750w gold it is"),
+                ("mika", "lunch was so good today"),
+            ],
+            "and ram? 32 enough?",
+            [("mika", "brb coffee"), ("dax", "plenty for gaming, get two sticks")],
+            "x1",
+        ),
+        (
+            [
+                ("haru", "キーボードは赤軸が静かでおすすめ"),
+                ("gon", "赤軸いいね、静かなのほしかった"),
+                ("mika", "今日寒すぎ"),
+            ],
+            "あとマウスは？",
+            [("haru", "ロジのやつ無難")],
+            "x0",
+        ),
+        (
+            [
+                ("dax", "psu is fine, 750w gold covers that card easy"),
+                ("gon", "ok so the 750w gold it is"),
+                ("mika", "lunch was so good today"),
+            ],
+            "and ram? 32 enough?",  # … not with a laugh
+            [("mika", "brb coffee"), ("dax", "lmao")],
+            None,
+        ),
         # Not a question to the room, nor one the person only laughs at.
         (
             [("pell", "finally got my 40% keyboard in")],
@@ -771,6 +824,49 @@ def test_a_word_of_the_question_said_back_answers_where_the_reader_puts_it_there
     settled = answer_of(q, [*BUSY, q, *later], linked)
     assert settled is not None and settled.by == "x1"
     assert answer_of(q, [*BUSY, q, *later], elsewhere) is None
+
+
+@pytest.mark.parametrize(
+    ("offered", "reply", "answered"),
+    [
+        ("じゃあ投票作るね、日程は14日か21日", "21がいいな 14は仕事", False),  # a date picked, not the ISO
+        ("movie night: 7 or 9, your pick?", "9 pls", False),
+        ("movie night's at the usual place", "3200 should be fine handheld", True),
+        ("65c for like 4-6 hrs usually fixes it", "65 for 4-6 hrs in what tho", False),
+        ("one spool took 4 hrs", "iso 3200 for 4 secs is fine", True),
+        ("iso 800 was fine on my old one", "3200 should be fine handheld", True),
+    ],
+)
+def test_a_line_choosing_among_figures_offered_before_answers_no_newer_question(
+    offered: str, reply: str, answered: bool
+) -> None:
+    room = [msg("o", "mia", offered, 0), msg("p", "ned", "🥟", 10)]
+    q = msg("q", "pen", "手持ちだとISOどのくらいまで上げても大丈夫ですか…？", 20)
+    later = [msg("x1", "tak", reply, 30)]
+    settled = answer_of(q, [*room, q, *later], {"x1": unaddressed("x1", "q", 0.57)})
+    assert (settled is not None) is answered
+
+
+def test_a_no_on_the_words_of_the_question_before_answers_that_one() -> None:
+    room = [*BUSY, msg("p", "dee", "wait so does that mean we're skipping the drivers parade", 26)]
+    q = ask("does anyone know if the fantasy lineup locks at quali or at the race start?")
+    later = [msg("x0", "gus", "nah parade's on at mine too, 2 is before that", 38)]
+    assert answer_of(q, [*room, q, *later]) is None
+    assert answer_of(q, [*BUSY, q, *later]) is not None
+
+
+@pytest.mark.parametrize(("between_to", "confidence", "answered"), [("b4", 0.99, True), ("b4", 0.6, False)])
+def test_a_yes_the_reader_surely_puts_in_another_conversation_takes_no_turn(
+    between_to: str, confidence: float, answered: bool
+) -> None:
+    q = ask("最近ジムワイパー使ってるんだけどギア何つけたらいいの")
+    later = [
+        msg("x0", "momo", "そうそう 前半エリア3本くらいで", 38),
+        msg("x1", "shin", "ワイパーならイカ速とヒト速多めでいいと思う", 45),
+    ]
+    links = {"x0": unaddressed("x0", between_to, confidence), "x1": unaddressed("x1", "q", 0.81)}
+    settled = answer_of(q, [*BUSY, q, *later], links)
+    assert (settled is not None and settled.by == "x1") is answered
 
 
 def test_a_figure_of_the_question_said_back_past_a_remark_answers() -> None:
@@ -850,12 +946,15 @@ def test_a_line_opening_on_the_questions_topic_answers_it(question: str, reply: 
         "pizza friday?",
         "lunch anyone?",
         "movie night, who's in?",
+        "who's on tonight? wanna run the deep dive before reset",
+        "who's around later?",
         "誰か行く人ー",
         "ご飯行く人いる？",
         "the deploy went fine, right?",
         "今日は寒いよね？",
         "it's the same bug again, isn't it?",
         "are you kidding me?!",
+        "and?? crisps are food",
         "who does that?",
         "should we move the retro to thursday?",
         "じゃあ土曜にずらすのはどう？",
@@ -870,6 +969,27 @@ def test_a_brief_question_back_to_the_line_before_is_for_its_author() -> None:
     before = [msg("1", "ann", "x", 0), msg("2", "ben", "try `sudo dpkg --configure -a`", 5)]
     assert between_two(msg("q", "cat", "what was that for?", 9), before)
     assert not between_two(msg("q", "cat", "how do I rebase onto main?", 9), before)
+
+
+@pytest.mark.parametrize(
+    ("text", "theirs"),
+    [
+        ("did u update the app? they pushed one yesterday", True),
+        ("have you tried a different cable?", True),
+        ("r u on the beta build?", True),
+        ("light roast? go finer and hotter, like 94-95", True),  # a check, then advice
+        ("on wayland? try x11 first", True),
+        ("light roast? anyone know a good grinder for it?", False),
+        ("did you guys see the new trailer?", False),  # the room's
+        ("does the app have a cache setting?", False),
+    ],
+)
+def test_a_question_checking_what_someone_did_is_for_them(text: str, theirs: bool) -> None:
+    before = [
+        msg("1", "ann", "x", 0),
+        msg("2", "ben", "f1tv keeps kicking me to the error screen, anyone else??", 5),
+    ]
+    assert between_two(msg("q", "cat", text, 9), before) is theirs
 
 
 @pytest.mark.parametrize(

@@ -160,6 +160,8 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("じゃあ金曜にまとめて出すのはどう？", "それでいこう！", True),
         ("VPN落ちてる？", "こっちも落ちてる", True),
         ("三脚いる？", "いらんいらん、スナップだし", True),
+        ("小籠包って予約いる？", "並ぶ店ならいらんでしょ", True),
+        ("傘いる？", "夕方から降るらしいし持ってったほうがいいでしょ", True),
         # Not by shape: laughter, a yes to a question a yes cannot answer, a number nobody asked for.
         ("is the vpn down for anyone else?", "lol classic", False),
         ("where do I find the style guide?", "yes", False),
@@ -173,6 +175,12 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("did 0.9 go out yet?", "#announcements has it", True),
         ("where's the schedule?", "it's in #events", True),
         ("which issue number is it?", "#1482 I think", True),  # a number, not a channel
+        # The FAQ, the wiki or the docs named as holding the answer.
+        ("is there a list of recommended mods?", "faq, bottom section", True),
+        ("does orca export the plate with settings?", "the wiki covers that, under export", True),
+        ("キーキャップのプロファイルっていろいろあるんですか？", "FAQにあるよ〜 図つきで比較してる", True),
+        ("USB端子もげたんですけど終わりですか😭", "#faq 参照、もげた時の対処載ってる", True),
+        ("is there a list of recommended mods?", "faq is a mess tbh", False),
         # a figure said first, hedged
         (
             "how long did shipping take for u guys? been eyeing one too",

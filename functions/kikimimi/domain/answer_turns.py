@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 from kikimimi.domain.addressees import addressing
@@ -49,10 +49,11 @@ def turn_answers(
     since: Sequence[Message],
     around: Sequence[Message],
     follows: str | None = None,
+    links: Mapping[str, Link] | None = None,
 ) -> bool:
     """The line `m` answers the question as the next turn (`_next_turn`), if no one took a turn since.
     `follows`: the line the question itself goes on from, as the reader links it (a line that goes on from
-    there too stays in the question's conversation)."""
+    there too stays in the question's conversation); `links`: the reader's, by message id."""
     # A short question back to the asker ("which one?") or a "no idea" is not a turn taken; a line to
     # someone else (or the bot), or a new question to the room ("lunch anyone?"), is.
     if any(asks(p.content) and _same_figure(p.content, m.content) for p in since) and not _same_figure(
@@ -61,7 +62,9 @@ def turn_answers(
         return False  # 「50フラット」 answers 「63ってレベル50？」 asked since, not 「何ターン続く？」
     taken = [p for p in since if not _question_back(p, question, around) and not shrugs(p.content)]
     common = common_words(around)
-    if len(taken) > 2 or any(_takes_up(question.content, p.content, SHAPE, common) for p in taken):
+    # 「そうそう 前半エリア3本くらいで」 between: a yes the reader is sure goes to another line takes no turn
+    took = [p for p in taken if not _surely_elsewhere(links, p, thread)]
+    if len(taken) > 2 or any(_takes_up(question.content, p.content, SHAPE, common) for p in took):
         return False
     newer = [p for p in taken if asks(p.content)]
     if newer and not shared_words(question.content, m.content, common) and not _fits_only(question, m, newer):
@@ -94,6 +97,55 @@ def _offers_the_figure(asked: str, text: str) -> bool:
         bool(re.search(r"\d", head)) and end in ("。", "！", "!", ".") and bool(re.search(r"[?？]", rest))
     )
     return said_first or proposes(text)
+
+
+def _answers_the_question_before(question: Message, m: Message, around: Sequence[Message]) -> bool:
+    """Does the line share words with a question someone else asked on the line just before this one, and
+    none with this one?"""
+    common = common_words(around)
+    if shared_words(question.content, m.content, common):
+        return False
+    before = [x for x in around if x.created_at < question.created_at and x.is_human][-1:]
+    # a yes/no question, with its mark or without ("wait so does that mean we're skipping the parade")
+    return any(
+        x.author_id != m.author_id and asks_yes_no(x.content) and shared_words(x.content, m.content, common)
+        for x in before
+    )
+
+
+SURELY = 0.9  # how sure the reader must be that a line between goes to another conversation
+
+
+def _surely_elsewhere(links: Mapping[str, Link] | None, p: Message, thread: set[str]) -> bool:
+    """Is the reader sure the line goes on with a line outside the question's thread?"""
+    link = (links or {}).get(p.id)
+    return (
+        link is not None
+        and not link.certain  # a reply or an address to someone is a turn taken in the room, whoever's
+        and link.reply_to is not None
+        and link.reply_to not in thread
+        and link.confidence >= SURELY
+    )
+
+
+def _picks_offered_figures(question: Message, m: Message, around: Sequence[Message]) -> bool:
+    """Does the line choose among figures another line offered before the question, none of the question's
+    (「21がいいな 14は仕事」 to 「日程は14日か21日」, not to 「ISOどのくらいまで…？」 asked between)?"""
+    figures = set(re.findall(r"\d+", m.content))
+    if not figures or figures & set(re.findall(r"\d+", question.content)):
+        return False
+    earlier = [x for x in around if x.created_at < question.created_at and x.author_id != m.author_id][-8:]
+    # … or says back several figures of one earlier line ("65 for 4-6 hrs in what tho" after "65c for like
+    # 4-6 hrs"): going on with that line
+    return any(
+        figures <= {f for pair in _CHOICE.findall(x.content) for f in pair}
+        or (len(figures) >= 2 and figures <= set(re.findall(r"\d+", x.content)))
+        for x in earlier
+    )
+
+
+# Figures offered as a choice: 「14日か21日」, "7 or 9", "2/3", 「土曜の10時、13時」.
+_CHOICE = re.compile(r"(\d+)\D{0,3}?\s*(?:か|or|/|、|,)\s*\D{0,3}?(\d+)")
 
 
 # "nope, …", "no, …", "yeah …" (not "no takers for the board huh"), 「うん、…」
@@ -196,9 +248,15 @@ _FRAGMENT = re.compile(
 )
 _VOLUNTEER = re.compile(
     r"^(?:(?:ya|yah|yeah|yep|yes|sure|ok|okay)[,!.]*\s+)?"  # "ya ill call"
-    r"(?:i'?m in|i am in|i can|i'?ll|i will|i do|i did|i have|me too|count me|we can"
+    r"(?:i'?m in|i am in|me(?:!+|\s*$|\s+(?:but|too|tho|though|if|after|later|maybe)\b)"  # "me but after 9"
+    r"|i can|i'?ll|i will|i do|i did|i have|me too|count me|we can"
     r"|(?:i )?(?:did|tried|used|done|ran|run) (?:it|that|this|those|them)|yep,? (?:did|tried|used))\b"
 )
+# "the dash cancel change is the big one tho": a determiner's phrase that goes on as the subject of a clause
+# is a statement of its own, no answer to what a word means or why ("what does plus on block mean?"); on
+# anything else it may be ("the new tilemap layers are nice but…" to "anyone tried the 4.3 beta?")
+_STATEMENT = re.compile(r"^(?:the|a|an)\s+(?:[\w'+-]+\s+){0,4}(?:is|are|was|were|has|have)\b")
+_ASKS_MEANING = re.compile(r"\bwhat (?:does|do|did)\b.*\bmean|\bwhy\b")
 _INVITES = re.compile(
     r"^(?:is|are|am|do|does|did|can|could|will|would|should|has|have|was|were|who)\b|\bany ?(?:one|body)\b"
 )
@@ -256,7 +314,9 @@ def _takes_up(
         # "mclaren by a mile, like 3 tenths" to "whos got the best medium pace so far?", where the reader too
         # reads it as going to the question
         return True
-    return bool(_FRAGMENT.match(low) or (_VOLUNTEER.match(low) and _INVITES.search(norm(asked))))
+    if _FRAGMENT.match(low):
+        return not (_STATEMENT.match(low) and _ASKS_MEANING.search(norm(asked)))
+    return bool(_VOLUNTEER.match(low) and _INVITES.search(norm(asked)))
 
 
 # "who's got…?", "which one…?": answered by naming someone or something first ("mclaren by a mile").
@@ -409,7 +469,7 @@ def _next_turn(
     "yeah, same here", 「それでいこう」, 「まだ」), in a room of any size, unless it is a question back,
     aimed at someone else (a reply, an address or a name, the bot), or carries on another thread."""
     after = (m.created_at - question.created_at).total_seconds()
-    if after > turn_window(around):
+    if after > turn_window(around) or _picks_offered_figures(question, m, around):
         return False
     if not since and _offers_the_figure(question.content, m.content):
         return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
@@ -433,7 +493,10 @@ def _next_turn(
     asked = re.split(r"[?？]", norm(question.content), maxsplit=1)[0]
     yes_no = asks_yes_no(question.content) and not _EN_WH.search(asked)  # "q for whoever knows: how…"
     if not since and yes_no and _LEADS_YES_NO.match(norm(m.content)):
-        # … unless the reader is sure it answers another line
+        # … unless the reader is sure it answers another line, or its words go to a question just before
+        # ("nah parade's on at mine too" to "…skipping the drivers parade?", past "…fantasy lineup lock…?")
+        if _answers_the_question_before(question, m, around):
+            return False
         return link is None or link.reply_to in thread or link.confidence < SURE_PAST_A_REMARK
     # A pointer or a number right after a question that asks where or how many ("pinned 📌 second one" to
     # "is there a doc on the rate limits?") is its answer, whatever older line shares its words.

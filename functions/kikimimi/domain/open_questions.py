@@ -209,6 +209,15 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
         return True  # "honestly pretty good?? …" after "omar how'd the interview go?": omar's answer
     if TO_THE_ROOM.search(norm(question.content)):
         return False
+    if humans and humans[-1].author_id != question.author_id and _ADVICE_AFTER.search(norm(question.content)):
+        return True  # "light roast? go finer and hotter" after "…its fighting me": advice, a check first
+    if (
+        humans
+        and humans[-1].author_id != question.author_id
+        and asks(humans[-1].content)
+        and _CHECKS_WITH_YOU.match(norm(question.content))
+    ):
+        return True  # "did u update the app?" right after "f1tv keeps kicking me… anyone else??": theirs
     previous = humans[-1].content if humans else ""
     back = humans and (
         _asks_back(question.content)
@@ -221,6 +230,22 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
     people = {m.author_id for m in humans} | {question.author_id}
     turns = sum(1 for a, b in pairwise(humans) if a.author_id != b.author_id)
     return len(humans) >= 3 and len(people) == 2 and turns >= 2
+
+
+# A brief check, then advice: "light roast? go finer and hotter, like 94-95", "on wayland? try x11 first".
+_ADVICE_AFTER = re.compile(
+    r"^[^?？]{1,30}[?？]+\s*(?:then |if so,? |if yes,? )?(?:try|go|use|just|grind|turn|set|switch|drop|bump"
+    r"|you(?:'ll)? (?:need|can|should|want)|u (?:need|can|should|want))\b[^?？]*$"
+)
+# A yes/no question to "you" checking what they did or have ("did u update the app?", "have you tried
+# a different cable?", "r u on the beta?"), not to the room ("did you guys see…").
+_CHECKS_WITH_YOU = re.compile(
+    r"^(?:\S+[,:]\s*)?(?:wait |so |ok |and |hm+ |oh )?"
+    r"(?:(?:did|have) (?:you|u|ya) (?:already |even |ever )?"
+    r"(?:tr(?:y|ied)|updated?|install(?:ed)?|restart(?:ed)?|reboot(?:ed)?|check(?:ed)?|clear(?:ed)?|run|ran|plug(?:ged)?|turn(?:ed)?|enable(?:d)?|disable(?:d)?"
+    r"|log(?:ged)? ?out|reinstall(?:ed)?|reset)"
+    r"|(?:are|r) (?:you|u) (?:on|using|running))\b"
+)
 
 
 # A question word: "okay, where is that?" asks back, whatever was asked of its author.

@@ -51,6 +51,9 @@ _EN_INVITATION = re.compile(
     rf"|\b(?:{_OUTINGS})(?:\s+(?:run|break|night|time))?,?\s*(?:{_ANYONE})\s*[?？]+\W*$"
     # "movie night, who's in?", "who's coming?", "who wants to grab lunch?"
     r"|\bwho(?:'s| is| else is)? (?:in|coming|joining|down|up for|game)\b"
+    # "who's on tonight?", "who's around later?": who will be there to play or hang out
+    r"|\bwho(?:'s|s| is| else is)? (?:on|online|around|free)"
+    r"(?:\s+(?:tonight|today|later|rn|now|this \w+)|\s*[?？])"
     r"|\bwho (?:else )?(?:wants|wanna|is up for|is down for|is keen|fancies)\b"
     # "anyone up for pizza tonight?", "anyone want to join?", "anyone wanna grab food?"
     rf"|\b(?:{_ANYONE}) (?:up|down|keen|game) for\b"
@@ -111,6 +114,8 @@ _EN_RHETORICAL = re.compile(
     r"|am i right"
     r"|how hard can it be|what could (?:possibly )?go wrong|are you (?:kidding|serious|joking)(?: me)?"
     r"|seriously|really|srsly|rly|for real|is this a joke|why me)\s*[?？!！.]+\W*$"
+    # a retort: "and?? crisps are food", "so? it still counts" (no other question after it)
+    r"|^(?:and|so|so what|and what)\s*[?？]+(?![^?？]*[?？])"
     # a gripe about everything: "is it just me or does every show end on a cliffhanger now"
     r"|^is it just me or (?:does|do|is|are|did) (?:every|all|everything|everyone|everybody|nobody)\b"
 )

@@ -4,13 +4,14 @@ thursday, salty again?"), or the one whose line it takes up (「達人芸いる�
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from kikimimi.domain.answer_turns import asks_back, common_words, elsewhere, shared_words, turn_window
 from kikimimi.domain.memory.keywords import EN_STOP
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import TO_THE_ROOM, asks
 from kikimimi.domain.question_kinds import asks_a_number
+from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.lexicon import EN_EXTRA_STOP
 from kikimimi.domain.reply_shapes import laughs, shifts, steps_away
 from kikimimi.domain.rule_terms import norm
@@ -25,6 +26,7 @@ def owner_answers(
     before: Sequence[Message],
     since: Sequence[Message],
     around: Sequence[Message],
+    links: Mapping[str, Link] | None = None,
 ) -> bool:
     """Does the person whose line the question takes up (its words, just before it: 「達人芸いる？」 after
     「…達人芸でスキル盛った💪」) answer with their next line, soon, whatever it says
@@ -39,11 +41,40 @@ def owner_answers(
     owner = next((x for x in reversed(recent) if shared_words(text, x.content, common)), None)
     if owner is None and recent and recent[-1] is before[-1] and _REACTS.match(norm(text)):
         owner = recent[-1]  # "ugh so the cave wall's closed?" right after "…youth comp setup until 6:30"
+    if owner is None and _GOES_ON.match(norm(text)):
+        owner = _partner(question, before, common, links or {})  # "and tier 3 mods??": whom they asked
     return owner is not None and owner.author_id == m.author_id and _their_next(question, m, since, around)
 
 
 # A brief question opening on a reaction to the line just before it takes that line up, in other words.
 _REACTS = re.compile(r"^(?:ugh|oh|ohh|wait|huh|ah|ahh|whoa|damn|dang|aw|aww|え|えっ|えー|まじ|マジ)(?:\W|$)")
+
+
+# A brief question going on from the asker's last exchange ("and tier 3 mods??", 「あと電源は？」).
+_GOES_ON = re.compile(r"^(?:and|also|what about|how about|plus|あと|それと|ちなみに)(?:\W|$)")
+
+
+def _partner(
+    question: Message, before: Sequence[Message], common: frozenset[str], links: Mapping[str, Link]
+) -> Message | None:
+    """The latest line of the person the asker was talking with: the reader links it to one of the
+    asker's lines or one of theirs to it, or the asker's previous line took up its words just before it
+    ("goo bomber over the other ocs?" after "sludge is busted w goo bomber")."""
+    lines = [x for x in before[-12:] if x.is_human]
+    mine = {x.id for x in lines if x.author_id == question.author_id}
+    if not mine:
+        return None
+    for x in reversed(lines):
+        if x.id in mine:
+            continue
+        link = links.get(x.id)
+        if (link is not None and link.reply_to in mine) or any(
+            (mine_link := links.get(i)) is not None and mine_link.reply_to == x.id for i in mine
+        ):
+            return x
+    at = max(n for n, x in enumerate(lines) if x.id in mine)
+    earlier = [x for x in lines[max(0, at - 4) : at] if x.author_id != question.author_id]
+    return next((x for x in reversed(earlier) if shared_words(lines[at].content, x.content, common)), None)
 
 
 def named_answers(question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]) -> bool:

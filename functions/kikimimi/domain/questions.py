@@ -339,11 +339,13 @@ class _Watch:
             and (link.names_people or link.certain)
         ):
             return Settled(f"{m.author_name} answered it ({link.confidence:.2f})", m.id)
-        if turn_answers(self.question, m, link, self.thread, self.since, self.around, self.follows):
+        if turn_answers(
+            self.question, m, link, self.thread, self.since, self.around, self.follows, self.links
+        ):
             return Settled(f"{m.author_name} answered it (the next turn)", m.id)
         if named_answers(question, m, self.since, self.around):
             return Settled(f"{m.author_name}, whom it names, answered it", m.id)
-        if owner_answers(question, m, self.before, self.since, self.around):
+        if owner_answers(question, m, self.before, self.since, self.around, self.links):
             return Settled(f"{m.author_name} answered it, a question on their own line", m.id)
         self.since.append(m)
         return None

@@ -57,10 +57,14 @@ _POINTER = re.compile(
     r"\b(?:pins?|pinned|faq|wiki|docs?|documentation|readme|manual|man ?page|channel topic|topic|changelog"
     r"|release notes|above|thread|link)\b"
     r"|\bpinned\b|📌|https?://|www\.|\b(?:in|on) the pins\b|\bscroll up\b"
+    # the place named as holding it: "faq has it", "the wiki covers that", "faq, bottom section"
+    r"|\b(?:faq|wiki|docs|readme|pins)\b (?:has|have|had|covers?|explains?|says)\b"
+    r"|^(?:the )?(?:faq|wiki|docs)\s*[,:]"
     # a channel named as where it is: "#announcements has it", "it's in #faq", 「#お知らせ に書いてある」
-    r"|(?:^|\s)#[\w-]+\s*(?:has|had|says|said|ha[sd] the|に(?:書いて|ある|あった|載って))|\bin #[\w-]+"
+    r"|(?:^|\s)#[\w-]+\s*(?:has|had|says|said|ha[sd] the|参照|見て|に(?:書いて|ある|あった|載って))"
+    r"|\bin #[\w-]+"
     r"|ピン(?:留め|止め|どめ)|固定(?:メッセージ|された)"
-    r"|(?:wiki|ドキュメント|マニュアル|説明書|公式|上の|概要欄|説明欄).{0,6}(?:見て|参照|読んで|に書いて|にある)"
+    r"|(?:faq|よくある質問|wiki|ドキュメント|マニュアル|説明書|公式|上の|概要欄|説明欄).{0,6}(?:見て|参照|読んで|に書いて|にある)"
     r"|(?:概要欄|説明欄)に.{0,6}(?:貼って|はって|載って|のって|書いて)(?:ある|あった|る)"
 )
 _NUMBER = re.compile(
@@ -320,8 +324,8 @@ _ASKS_OTHERS = re.compile(
 
 # A view or advice that answers "should I…?", "is it…?": 「シャープナーで十分だと思う」, 「買わなくていいよ」.
 _JA_OPINION = re.compile(
-    r"(?:と思う|と思います|とおもう|でいい|で十分|で大丈夫|ほうがいい|方がいい|なくていい|なくて大丈夫|いらない|要らない)"
-    r"(?:よ|かな|けど|です|ね)*\W*$"
+    r"(?:と思う|と思います|とおもう|でいい|で十分|で大丈夫|ほうがいい|方がいい|なくていい|なくて大丈夫|いらない|要らない|いらん|要らん)"
+    r"(?:よ|かな|けど|です|ね|でしょ|っしょ|だろ)*\W*$"
 )
 _JA_NOT = re.compile(r"(?:ない|なかった|ません|てない|らない)")
 
