@@ -161,6 +161,9 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("VPN落ちてる？", "こっちも落ちてる", True),
         ("三脚いる？", "いらんいらん、スナップだし", True),
         ("小籠包って予約いる？", "並ぶ店ならいらんでしょ", True),
+        ("エビの脱皮殻って取った方がいいの？", "放置でOK、食べてカルシウム補給するから", True),
+        ("エビの脱皮殻って取った方がいいの？", "うちのエビ今日も元気", False),
+        ("あそこって駐車場ある？", "10時半でおk！", False),
         ("傘いる？", "夕方から降るらしいし持ってったほうがいいでしょ", True),
         # Not by shape: laughter, a yes to a question a yes cannot answer, a number nobody asked for.
         ("is the vpn down for anyone else?", "lol classic", False),

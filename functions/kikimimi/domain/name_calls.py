@@ -290,9 +290,17 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
     if words[:2] == ["about", "to"] or words[0] in ("gonna", "finna", "bout"):
         return False  # "kikimimi about to end a friendship": what it will do, said of it
     if words[0] in _SUBJECT_VERB:
-        return len(words) > 1 and _YOU.fullmatch(words[1]) is not None  # "kikimimi can you …"
+        if len(words) > 1 and _YOU.fullmatch(words[1]) is not None:
+            return True  # "kikimimi can you …"
+        # a question put to it, verb first: "kikimimi is it dangerous to wake a sleepwalker?", "kikimimi does
+        # the 2 for 1 stack?" (not "kikimimi is a weird name", "kikimimi does the summaries every night")
+        return len(words) > 1 and words[0] in _ASKS_FIRST and words[1] in _ASKED_OF and "?" in tail
     # a past tense after it: what it did, said of it ("ok wait kikimimi settled the pineapple thing")
     return not (len(words[0]) > 4 and words[0].endswith("ed"))
+
+
+_ASKS_FIRST = _words("is are was were does do did can could would should will")
+_ASKED_OF = _words("it there this that the a an i we my our he she they his her their")
 
 
 def reads_as_call(
