@@ -617,6 +617,13 @@ def ask(text: str, author: str = "fay") -> Message:
             [("gus", "nah parade's on at mine too")],
             "x0",
         ),
+        # A figure counting something else ("22時") answers no "何割"
+        (
+            "アシストコンボ使うとダメージって何割くらい下がるんですか？",
+            [("gus", "俺22時ちょい過ぎるかも")],
+            None,
+        ),
+        ("アシストコンボ使うとダメージって何割くらい下がるんですか？", [("gus", "2割くらいかな")], "x0"),
         # A no said first answers a yes/no question, whatever older line its words also share.
         ("did the router come back?", [("ben", "nope, cat chewed the router cable again")], "x0"),
     ],
@@ -650,6 +657,18 @@ def test_the_person_a_question_names_answers_it(
     lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(later)]
     settled = answer_of(q, [*room, q, *lines])
     assert (settled.by if settled else None) == answered_by
+
+
+@pytest.mark.parametrize(("to", "answered"), [("x0", False), ("q", True)])
+def test_the_named_persons_line_going_on_with_a_line_since_answers_nothing(to: str, answered: bool) -> None:
+    room = [*BUSY, msg("b6", "grubsy", "the trains go where i say", 24)]
+    q = ask("if grubsy isn't online can the rest of us still load the save and play?")
+    later = [
+        msg("x0", "otter", "lmao the station is sideways for aesthetic reasons", 40),
+        msg("x1", "grubsy", "there is no aesthetic. the trains go in backwards", 48),
+    ]
+    settled = answer_of(q, [*room, q, *later], {"x1": unaddressed("x1", to, 0.76)})
+    assert (settled is not None and settled.by == "x1") is answered
 
 
 @pytest.mark.parametrize(
@@ -955,6 +974,9 @@ def test_a_line_opening_on_the_questions_topic_answers_it(question: str, reply: 
         "it's the same bug again, isn't it?",
         "are you kidding me?!",
         "and?? crisps are food",
+        "まじ？助かる🙏",
+        "JPは設置見てからインパクトでいけない？",
+        "一回再起動したら？",
         "who does that?",
         "should we move the retro to thursday?",
         "じゃあ土曜にずらすのはどう？",

@@ -164,6 +164,12 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("エビの脱皮殻って取った方がいいの？", "放置でOK、食べてカルシウム補給するから", True),
         ("エビの脱皮殻って取った方がいいの？", "うちのエビ今日も元気", False),
         ("あそこって駐車場ある？", "10時半でおk！", False),
+        (
+            "現像したらなんか肌がオレンジっぽくなるんだけどどうすれば",
+            "カメラプロファイル「Adobe標準」のままだとそうなりがち、カメラマッチングにしてみ",
+            True,
+        ),
+        ("ノズル240でいいのかな、糸引きすごいんだけど", "230まで下げてリトラクション増やしてみ", True),
         ("傘いる？", "夕方から降るらしいし持ってったほうがいいでしょ", True),
         # Not by shape: laughter, a yes to a question a yes cannot answer, a number nobody asked for.
         ("is the vpn down for anyone else?", "lol classic", False),
@@ -176,6 +182,7 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("is the relay on racetime or just in vc?", "the relay starts at 8", False),
         # A channel named as where the answer is.
         ("did 0.9 go out yet?", "#announcements has it", True),
+        ("自作プリセットの配布ってここに貼っていいんだっけ", "#作品共有 のほうでお願い〜", True),
         ("where's the schedule?", "it's in #events", True),
         ("which issue number is it?", "#1482 I think", True),  # a number, not a channel
         # The FAQ, the wiki or the docs named as holding the answer.

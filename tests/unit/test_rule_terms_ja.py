@@ -195,6 +195,11 @@ def test_has_word(text: str, name: str, expected: bool) -> None:
         ("原因が何なのか分からなくて困ってます", True),
         ("明日間に合うのか分からん", False),
         ("行くべきか迷ってる", False),
+        # advice hedged is no question; a question word of its own still asks
+        ("とりあえず設置のあとにガードしたら何が確定するか覚えるのが先かな", False),
+        ("早めに行ったほうがいいかな", False),
+        ("何時から始めるのがいいかな", True),
+        ("どこで買うのがいいかな", True),
     ],
 )
 def test_is_question_ja(text: str, expected: bool) -> None:

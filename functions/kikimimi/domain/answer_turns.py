@@ -16,7 +16,15 @@ from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, 
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses, proposes
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
-from kikimimi.domain.reply_shapes import answer_shaped, laughs, shifts, shrugs, steps_away, welcomes
+from kikimimi.domain.reply_shapes import (
+    answer_shaped,
+    counts_otherwise,
+    laughs,
+    shifts,
+    shrugs,
+    steps_away,
+    welcomes,
+)
 from kikimimi.domain.rule_terms import has_word, muses, norm
 from kikimimi.domain.tension import says_farewell
 
@@ -229,8 +237,10 @@ def _on_its_words(
     shared = shared_words(asked, text, common)
     if len(shared) >= 2:
         return True
-    if shared and linked and level < WORDS:
-        return True  # "u igl, you're the only one who talks" to "who's igl tonight?": the reader agrees
+    if linked and level < WORDS and any(not _INFLECTED.search(w) for w in shared):
+        # "u igl, you're the only one who talks" to "who's igl tonight?": the reader agrees (a verb's form,
+        # "called", ties nothing)
+        return True
     if level == WORDS and not linked:
         return any(not w.isascii() or any(c.isdigit() or c in ".-_/" for c in w) for w in shared)
     # a figure of the question said back ("im 142" — "142 is plenty") is as distinctive as a name
@@ -471,6 +481,8 @@ def _next_turn(
     after = (m.created_at - question.created_at).total_seconds()
     if after > turn_window(around) or _picks_offered_figures(question, m, around):
         return False
+    if counts_otherwise(question.content, m.content):
+        return False  # 「俺22時ちょい過ぎるかも」 to 「何割くらい下がる？」: another count, another thread
     if not since and _offers_the_figure(question.content, m.content):
         return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
     if (

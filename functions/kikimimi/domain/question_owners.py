@@ -17,6 +17,7 @@ from kikimimi.domain.reply_shapes import laughs, shifts, steps_away
 from kikimimi.domain.rule_terms import norm
 from kikimimi.domain.tension import says_farewell
 
+GOES_ON = 0.5  # how sure the reader must be that the person's line goes on with one said since the question
 BRIEF = 60  # characters of a question put in passing about someone's line (half as many in Japanese)
 
 
@@ -43,7 +44,11 @@ def owner_answers(
         owner = recent[-1]  # "ugh so the cave wall's closed?" right after "…youth comp setup until 6:30"
     if owner is None and _GOES_ON.match(norm(text)):
         owner = _partner(question, before, common, links or {})  # "and tier 3 mods??": whom they asked
-    return owner is not None and owner.author_id == m.author_id and _their_next(question, m, since, around)
+    return (
+        owner is not None
+        and owner.author_id == m.author_id
+        and _their_next(question, m, since, around, links)
+    )
 
 
 # A brief question opening on a reaction to the line just before it takes that line up, in other words.
@@ -77,10 +82,16 @@ def _partner(
     return next((x for x in reversed(earlier) if shared_words(lines[at].content, x.content, common)), None)
 
 
-def named_answers(question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]) -> bool:
+def named_answers(
+    question: Message,
+    m: Message,
+    since: Sequence[Message],
+    around: Sequence[Message],
+    links: Mapping[str, Link] | None = None,
+) -> bool:
     """Does the person the question names ("who's igl thursday, salty again?", 「ねむねむのビルドどうなるの」)
     answer with their next line, soon ("ya ill call, kaiju backup if i tilt")?"""
-    return names(question.content, m.author_name) and _their_next(question, m, since, around)
+    return names(question.content, m.author_name) and _their_next(question, m, since, around, links)
 
 
 def names(text: str, name: str) -> bool:
@@ -107,10 +118,20 @@ _AS_A_NAME = re.compile(
 )
 
 
-def _their_next(question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]) -> bool:
+def _their_next(
+    question: Message,
+    m: Message,
+    since: Sequence[Message],
+    around: Sequence[Message],
+    links: Mapping[str, Link] | None = None,
+) -> bool:
     """Is `m` its author's first line after the question, soon, saying something to it (not a question back,
-    a laugh, a goodbye, a new subject or a line to someone else)?"""
+    a laugh, a goodbye, a new subject, a line to someone else, or one the reader puts after a line said
+    since: "there is no aesthetic…" to "the station is sideways for aesthetic reasons")?"""
     if m.author_id == question.author_id or any(p.author_id == m.author_id for p in since):
+        return False
+    link = (links or {}).get(m.id)
+    if link is not None and link.reply_to in {p.id for p in since} and link.confidence >= GOES_ON:
         return False
     if (m.created_at - question.created_at).total_seconds() > turn_window(around):
         return False

@@ -343,7 +343,7 @@ class _Watch:
             self.question, m, link, self.thread, self.since, self.around, self.follows, self.links
         ):
             return Settled(f"{m.author_name} answered it (the next turn)", m.id)
-        if named_answers(question, m, self.since, self.around):
+        if named_answers(question, m, self.since, self.around, self.links):
             return Settled(f"{m.author_name}, whom it names, answered it", m.id)
         if owner_answers(question, m, self.before, self.since, self.around, self.links):
             return Settled(f"{m.author_name} answered it, a question on their own line", m.id)

@@ -61,7 +61,8 @@ _POINTER = re.compile(
     r"|\b(?:faq|wiki|docs|readme|pins)\b (?:has|have|had|covers?|explains?|says)\b"
     r"|^(?:the )?(?:faq|wiki|docs)\s*[,:]"
     # a channel named as where it is: "#announcements has it", "it's in #faq", 「#お知らせ に書いてある」
-    r"|(?:^|\s)#[\w-]+\s*(?:has|had|says|said|ha[sd] the|参照|見て|に(?:書いて|ある|あった|載って))"
+    r"|(?:^|\s)#[\w-]+\s*"
+    r"(?:has|had|says|said|ha[sd] the|参照|見て|の?(?:ほう|方)で|に(?:書いて|ある|あった|載って))"
     r"|\bin #[\w-]+"
     r"|ピン(?:留め|止め|どめ)|固定(?:メッセージ|された)"
     r"|(?:faq|よくある質問|wiki|ドキュメント|マニュアル|説明書|公式|上の|概要欄|説明欄).{0,6}(?:見て|参照|読んで|に書いて|にある)"
@@ -246,6 +247,8 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     if kind_of(question) in ("proposal", "invitation") and agrees(line):
         return True
     said = _answer_part(low)
+    if not said.isascii() and _JA_ADVICE.search(said):
+        return True  # 「…カメラマッチングにしてみ」 to 「…どうすれば」: advice is an answer
     # 「見た？？9回のあれ何ｗｗ」: the echo answers its first question
     first = re.split(r"[?？]", q, maxsplit=1)[0]
     ja = not said.isascii() and (_JA_YES_NO.match(said) or _echoes(first, said) or _JA_OPINION.search(said))
@@ -329,6 +332,11 @@ _JA_OPINION = re.compile(
     # … said first, the reason after it: 「放置でOK、食べてカルシウム補給するから」
     r"(?:よ|かな|けど|です|ね|でしょ|っしょ|だろ)*(?:\W*$|[、。,！!]\s*\S)"
 )
+# Advice, said last: 「カメラマッチングにしてみ」, 「230まで下げてみて」, 「再起動すればいいよ」
+_JA_ADVICE = re.compile(
+    r"(?:てみ|てみて|てみな|てみたら|すればいい|したらいい|するといい|しとけ|しとくといい|がおすすめ|がオススメ)"
+    r"(?:よ|ね|な|かも)*[。！!〜~ｗw笑]*$"
+)
 _JA_NOT = re.compile(r"(?:ない|なかった|ません|てない|らない)")
 
 
@@ -345,9 +353,8 @@ def _echoes(question: str, said: str) -> bool:
 
 # A Japanese question names what it counts (何度, 何時間, 何人): the number that answers it counts the same
 # (「60度で2時間」, not 「週5って言ったら…」 said of something else).
-_JA_COUNTER = re.compile(
-    r"何(度|時間|時|日|人|回|個|分|歳|円|枚|本|台|曜|泊|年|月|週|キロ|km|センチ|cm|ミリ|mm)"
-)
+_COUNTERS = r"度|時間|時|日|人|回|個|分|歳|円|枚|本|台|曜|泊|年|月|週|割|キロ|km|センチ|cm|ミリ|mm"
+_JA_COUNTER = re.compile(rf"何({_COUNTERS})")
 
 
 _UNITS = {
@@ -356,7 +363,18 @@ _UNITS = {
     "キロ": "キロ|kg|km",
     "センチ": "センチ|cm",
     "ミリ": "ミリ|mm",
+    "割": "割|%|％|パーセント",
 }
+
+
+def counts_otherwise(question: str, line: str) -> bool:
+    """Does every figure of the line count something the question does not (「俺22時ちょい過ぎるかも」 to
+    「ダメージって何割くらい下がる？」; a bare 「3」 may count anything)?"""
+    low = normalized(line)
+    if not _JA_COUNTER.search(question) or _counts_alike(question, low):
+        return False
+    counted = re.findall(rf"\d+\s*({_COUNTERS})?", low)
+    return bool(counted) and all(counted)
 
 
 def _counts_alike(question: str, low: str) -> bool:

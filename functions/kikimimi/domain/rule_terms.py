@@ -144,6 +144,15 @@ _JA_WONDERING = re.compile(
     r"(?:(?:[おこそとのもぼごろよ]う|しよう|しょう)|(?:[れけせめべげ]る|できる|間に合う|まにあう))"
     r"かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$"
 )
+# Advice hedged, no mark: 「早めに行ったほうがいいかな」, 「何が確定するか覚えるのが先かな」 (a question
+# word inside a clause closed by か is what to learn, not what is asked; 「何時から始めるのがいいかな」 asks).
+_JA_ADVICE = re.compile(
+    r"(?:のが|ほうが|方が)(?:先|いい|良い|早い|楽|無難|確実)かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$"
+)
+_JA_EMBEDDED_WH = re.compile(
+    r"(?:何|なに|どこ|いつ|誰|だれ|どれ|どの|どう)[^、。？?]{0,20}?(?<=[るたいだのう])か(?!な)"
+)
+_JA_WH_WORD = re.compile(r"何|なに|どこ|いつ|誰|だれ|どれ|どの|どう|どっち")
 # Wondering aloud where to go or what to do next, no mark: 「まじか、朝どこ行こ」, 「今日なに食べよ」.
 _JA_MUSING = re.compile(
     r"(?:どこ|何|なに|どう|いつ|どれ)[^？?]{0,8}(?:行こ|いこ|しよ|やろ|食べよ|帰ろ|寝よ|見よ|買お|作ろ|着よ)う?"
@@ -221,6 +230,8 @@ def is_question(text: str) -> bool:
         return True
     body = norm(_strip_leading_nick(stripped))
     if _JA_MUSING.search(body):
+        return False
+    if _JA_ADVICE.search(body) and not _JA_WH_WORD.search(_JA_EMBEDDED_WH.sub("", body)):
         return False
     if _EN_QUESTION.search(body):
         return True
