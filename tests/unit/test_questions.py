@@ -624,6 +624,8 @@ def ask(text: str, author: str = "fay") -> Message:
             None,
         ),
         ("アシストコンボ使うとダメージって何割くらい下がるんですか？", [("gus", "2割くらいかな")], "x0"),
+        # The figure the question offered, said back.
+        ("noted. what valve length, 44mm?", [("gus", "for ur rims 44 is fine ya")], "x0"),
         # A no said first answers a yes/no question, whatever older line its words also share.
         ("did the router come back?", [("ben", "nope, cat chewed the router cable again")], "x0"),
     ],

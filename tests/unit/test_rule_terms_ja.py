@@ -188,6 +188,7 @@ def test_has_word(text: str, name: str, expected: bool) -> None:
         ("高そうだけどまあいいか", False),
         ("しょうがないか", False),
         ("これでいいか", True),
+        ("了解です、4Kいけるなら当面無料でいいか", False),
         # what to do, asked without a mark; wondering about one's own plans is not asking
         ("水換えした方がいいのか、触らず待った方がいいのか分からなくて…", True),
         ("このまま使っていいのかわからないです", True),

@@ -303,6 +303,8 @@ def _takes_up(
         return True
     if opens_on_its_topic(asked, text):
         return True
+    if level < WORDS and _same_figure(asked, text) and not asks(text):
+        return True  # "for ur rims 44 is fine ya" to "what valve length, 44mm?": the figure said back
     line = profile(text)
     if level == WORDS:
         return False

@@ -166,7 +166,8 @@ _JA_PROPOSAL = re.compile(
 # Questions that a number, a version or a time answers ("which node version…?", "how many…?", 「何時？」).
 _ASKS_NUMBER = re.compile(
     r"\b(?:which|what|what'?s|what is) (?:the )?(?:\w+ ){0,2}(?:version|release|number|time|day|date|port"
-    r"|size|year|build|kernel|count|amount|price|cost|limit|rate|score|total|temperature|temp|speed|budget|deadline)\b"
+    r"|size|year|build|kernel|count|amount|price|cost|limit|rate|score|total|temperature|temp|speed|budget|deadline"
+    r"|length|width|height|weight|depth|distance|capacity|pressure|voltage|wattage|resolution)\b"
     r"|\bhow (?:many|much|long|old|big|often|far|soon|fast|hot|warm|cold|high|tall|heavy|deep|wide|loud)\b"
     r"|\bwhat time\b"
     r"|(?:^|[.?!,]\s*)(?:\S+[:,]\s*)?(?:so |and |but |ok )?"

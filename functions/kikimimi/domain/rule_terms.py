@@ -137,6 +137,8 @@ _JA_QUESTION_END = re.compile(
 # Giving in, not asking: 「まあいいか」, 「しょうがないか」, 「高そうだけどまあいいか」.
 _JA_RESIGNED = re.compile(
     r"(?:まあ|まぁ|ま、|しょうがない|しょうがねえ|仕方ない|仕方がない)(?:いい)?か[\s。…~〜ｗw笑]*$"
+    # a conclusion drawn from what one heard: 「4Kいけるなら当面無料でいいか」
+    r"|なら[^？?]{0,20}(?:で|も)?いいか[\s。…~〜ｗw笑]*$"
 )
 # Musing on what one will do: 「私もセールでそれ買おうかな」, 「そろそろ寝ようかな」; or whether one can:
 # 「夕方走れるかな〜」, 「間に合うかな」 (with its mark, 「使えるかな？」 asks).
