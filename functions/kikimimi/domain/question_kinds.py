@@ -143,6 +143,13 @@ _EN_PROPOSAL = re.compile(
     r"|can we just|could we (?:just )?|let'?s|do we want to|wanna)\b.*[?？]"
     # a plan of the group's, asked again: "game night saturday, still on?", "are we still on for friday?"
     r"|\bstill on(?: for [^?？]{1,20})?\s*[?？]|\b(?:are|r) we still on\b"
+    # the group's plan on a day: "ok moder attempt saturday??", "raid tonight?"
+    r"|^(?:ok |so |alright |right )?(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have"
+    r"|what|who|where|when|why|how|which|any)\b)(?:[\w'-]+ ){1,3}(?:tonight|tomorrow|today|this weekend"
+    r"|(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s*[?？]+"
+    # a plan said, then one person asked: "8 cet is fine for me. pete?"
+    r"|[.!]\s+(?!(?:anyone|anybody|everyone|right|yes|no|ok|okay|why|how|what|when|where|who|which|thoughts"
+    r"|ideas)\b)[a-z][\w.-]{1,15}\s*[?？]+\W*$"
     # an offer to the one asked: "want me to send it?", "shall i grab you one?"
     r"|^(?:\S+[,!]?\s+)?(?:do you |u )?(?:want|wanna|need) me to\b.*[?？]|^(?:\S+[,!]?\s+)?shall i\b.*[?？]"
 )
@@ -159,6 +166,8 @@ _JA_PROPOSAL = re.compile(
     r"|^[^、。？?\s]{1,8}(?<![らば])(?:は|って)?どうする[？?]+\W*$"  # the group's call: 「ルールどうする？」
     # a suggestion to someone stuck, put as a question: 「見てからインパクトでいけない？」, 「再起動したら？」
     r"|(?:で|を|に|から)(?:いけ|行け|でき|やれ|勝て|間に合わ)ない[？?]|(?:したら|すれば|やったら|使ったら)[？?]"
+    # leave asked of the room: 「夜食テロしていい？」
+    r"|(?:して|てて|って)(?:も)?いい[？?]+\W*$"
     # an offer to the one asked: 「素材集め付き合おうか？」「部屋立てようか？」「手伝いましょうか？」
     # (not 「でしょうか？」)
     r"|(?<![だでか])(?:[おこそとのほもよろごぞぼぽ]|ましょ)うか[？?]"
