@@ -196,6 +196,7 @@ EN_ABOUT = [
     "kikimimi is a weird name",
     "kikimimi is the best bot on this server",
     "kikimimi does the summaries every night",
+    "kikimimi lowkey saved my cover letter last week btw",
     "kikimimi's answers are always long",
     "kikimimi can't even spell",
     "kikimimi said the build was green",
