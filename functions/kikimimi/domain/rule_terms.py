@@ -148,7 +148,7 @@ _JA_WONDERING = re.compile(
 )
 # Advice hedged, no mark: 「早めに行ったほうがいいかな」, 「何が確定するか覚えるのが先かな」 (a question
 # word inside a clause closed by か is what to learn, not what is asked; 「何時から始めるのがいいかな」 asks).
-_JA_ADVICE = re.compile(
+_JA_HEDGED_ADVICE = re.compile(
     r"(?:のが|ほうが|方が)(?:先|いい|良い|早い|楽|無難|確実)かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$"
 )
 _JA_EMBEDDED_WH = re.compile(
@@ -233,7 +233,7 @@ def is_question(text: str) -> bool:
     body = norm(_strip_leading_nick(stripped))
     if _JA_MUSING.search(body):
         return False
-    if _JA_ADVICE.search(body) and not _JA_WH_WORD.search(_JA_EMBEDDED_WH.sub("", body)):
+    if _JA_HEDGED_ADVICE.search(body) and not _JA_WH_WORD.search(_JA_EMBEDDED_WH.sub("", body)):
         return False
     if _EN_QUESTION.search(body):
         return True
