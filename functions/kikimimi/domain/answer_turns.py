@@ -11,9 +11,10 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 from kikimimi.domain.addressees import addressing
+from kikimimi.domain.figures import offers_the_figure, picks_offered_figures, same_figure
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, asks
-from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses, proposes
+from kikimimi.domain.question_kinds import asks_yes_no, guesses
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
 from kikimimi.domain.reply_shapes import (
@@ -27,6 +28,7 @@ from kikimimi.domain.reply_shapes import (
 )
 from kikimimi.domain.rule_terms import has_word, muses, norm
 from kikimimi.domain.tension import says_farewell
+from kikimimi.domain.topic_words import common_words, inflected, shared_words
 
 
 def asks_back(text: str) -> bool:
@@ -64,7 +66,7 @@ def turn_answers(
     there too stays in the question's conversation); `links`: the reader's, by message id."""
     # A short question back to the asker ("which one?") or a "no idea" is not a turn taken; a line to
     # someone else (or the bot), or a new question to the room ("lunch anyone?"), is.
-    if any(asks(p.content) and _same_figure(p.content, m.content) for p in since) and not _same_figure(
+    if any(asks(p.content) and same_figure(p.content, m.content) for p in since) and not same_figure(
         question.content, m.content
     ):
         return False  # 「50フラット」 answers 「63ってレベル50？」 asked since, not 「何ターン続く？」
@@ -89,22 +91,8 @@ def _fits_only(question: Message, m: Message, newer: Sequence[Message]) -> bool:
     したの？」 past 「朝霧って寒くない？」?"""
     shaped = answer_shaped(question.content, m.content, bare=False)
     return shaped and not any(
-        answer_shaped(p.content, m.content, bare=False) or _same_figure(p.content, m.content) for p in newer
+        answer_shaped(p.content, m.content, bare=False) or same_figure(p.content, m.content) for p in newer
     )
-
-
-def _offers_the_figure(asked: str, text: str) -> bool:
-    """Is the line a proposal that says the figure asked for (「22時とかどう？」 to 「何時から？」,
-    "how about 9?" to "what time?"), or the figure said first and then a question on
-    (「俺とこはくとぬまたで3。すずめは？」): an answer, not a question back?"""
-    if not asks_a_number(asked) or not re.search(r"\d", text) or shifts(text):
-        return False
-    parts = re.split(r"([。！!]|[.?？](?=\s|$))", text, maxsplit=1)
-    head, end, rest = parts if len(parts) == 3 else (text, "", "")
-    said_first = (
-        bool(re.search(r"\d", head)) and end in ("。", "！", "!", ".") and bool(re.search(r"[?？]", rest))
-    )
-    return said_first or proposes(text)
 
 
 def _answers_the_question_before(question: Message, m: Message, around: Sequence[Message]) -> bool:
@@ -136,95 +124,12 @@ def _surely_elsewhere(links: Mapping[str, Link] | None, p: Message, thread: set[
     )
 
 
-def _picks_offered_figures(question: Message, m: Message, around: Sequence[Message]) -> bool:
-    """Does the line choose among figures another line offered before the question, none of the question's
-    (「21がいいな 14は仕事」 to 「日程は14日か21日」, not to 「ISOどのくらいまで…？」 asked between)?"""
-    figures = set(re.findall(r"\d+", m.content))
-    if not figures or figures & set(re.findall(r"\d+", question.content)):
-        return False
-    earlier = [x for x in around if x.created_at < question.created_at and x.author_id != m.author_id][-8:]
-    # … or says back several figures of one earlier line ("65 for 4-6 hrs in what tho" after "65c for like
-    # 4-6 hrs"): going on with that line
-    return any(
-        figures <= {f for pair in _CHOICE.findall(x.content) for f in pair}
-        or (len(figures) >= 2 and figures <= set(re.findall(r"\d+", x.content)))
-        for x in earlier
-    )
-
-
-# Figures offered as a choice: 「14日か21日」, "7 or 9", "2/3", 「土曜の10時、13時」.
-_CHOICE = re.compile(r"(\d+)\D{0,3}?\s*(?:か|or|/|、|,)\s*\D{0,3}?(\d+)")
-
-
 # "nope, …", "no, …", "yeah …" (not "no takers for the board huh"), 「うん、…」
 _LEADS_YES_NO = re.compile(
     r"^(?:yes|yeah|yep|yup|yea|nope|nah|not yet)\b|^no(?:[,.!]|\s*$|\s+(?:it|i|we|not|sorry|idea|clue)\b)"
     r"|^(?:うん|ううん|はい|いいえ|いや|まだ)(?:[、,。!！\s]|$)"
 )
 _EN_WH = re.compile(r"\b(?:what|whats|what's|how|where|which|who|whos|who's|why|when)\b")
-
-
-def _same_figure(asked: str, text: str) -> bool:
-    """Does the line say a figure the newer question said (「50フラット」 to 「63ってレベル50？」)?"""
-    return bool(set(re.findall(r"\d+", asked)) & set(re.findall(r"\d+", text)))
-
-
-def common_words(around: Sequence[Message]) -> frozenset[str]:
-    """Words on three or more of the lines around: the room's own vocabulary ("ubuntu" in a Ubuntu
-    channel) ties a line to no conversation in particular."""
-    seen: dict[str, int] = {}
-    for x in around:
-        for w in profile(x.content).words:
-            seen[w] = seen.get(w, 0) + 1
-    return frozenset(w for w, n in seen.items() if n >= 3)
-
-
-# Words that say how, not what: two lines sharing "actually" or "literally" share no topic.
-_FILLERS = frozenset(
-    [
-        "actually",
-        "literally",
-        "basically",
-        "honestly",
-        "seriously",
-        "probably",
-        "definitely",
-        "totally",
-        "really",
-        "pretty",
-        "super",
-        "kinda",
-        "sorta",
-        "still",
-        "even",
-        "again",
-        "though",
-        "tho",
-        "already",
-        "always",
-        "never",
-        "ever",
-        "anything",
-        "something",
-        "everything",
-        "nothing",
-        "thing",
-        "things",
-        "stuff",
-        "maybe",
-        "idk",
-        "tbh",
-        "rn",
-    ]
-)
-
-
-def shared_words(a: str, b: str, common: frozenset[str]) -> frozenset[str]:
-    """The content words two lines share, but for the room's common ones and fillers."""
-    return (profile(a).words & profile(b).words) - common - _FILLERS
-
-
-_INFLECTED = re.compile(r"(?:ing|ed|es)$")
 
 
 def _on_its_words(
@@ -237,7 +142,7 @@ def _on_its_words(
     shared = shared_words(asked, text, common)
     if len(shared) >= 2:
         return True
-    if linked and level < WORDS and any(not _INFLECTED.search(w) for w in shared):
+    if linked and level < WORDS and any(not inflected(w) for w in shared):
         # "u igl, you're the only one who talks" to "who's igl tonight?": the reader agrees (a verb's form,
         # "called", ties nothing)
         return True
@@ -245,8 +150,7 @@ def _on_its_words(
         return any(not w.isascii() or any(c.isdigit() or c in ".-_/" for c in w) for w in shared)
     # a figure of the question said back ("im 142" — "142 is plenty") is as distinctive as a name
     return any(
-        not w.isascii() or any(c.isdigit() for c in w) or (len(w) >= 4 and not _INFLECTED.search(w))
-        for w in shared
+        not w.isascii() or any(c.isdigit() for c in w) or (len(w) >= 4 and not inflected(w)) for w in shared
     )
 
 
@@ -303,7 +207,7 @@ def _takes_up(
         return True
     if opens_on_its_topic(asked, text):
         return True
-    if level < WORDS and _same_figure(asked, text) and not asks(text):
+    if level < WORDS and same_figure(asked, text) and not asks(text):
         return True  # "for ur rims 44 is fine ya" to "what valve length, 44mm?": the figure said back
     line = profile(text)
     if level == WORDS:
@@ -481,11 +385,11 @@ def _next_turn(
     "yeah, same here", 「それでいこう」, 「まだ」), in a room of any size, unless it is a question back,
     aimed at someone else (a reply, an address or a name, the bot), or carries on another thread."""
     after = (m.created_at - question.created_at).total_seconds()
-    if after > turn_window(around) or _picks_offered_figures(question, m, around):
+    if after > turn_window(around) or picks_offered_figures(question, m, around):
         return False
     if counts_otherwise(question.content, m.content):
         return False  # 「俺22時ちょい過ぎるかも」 to 「何割くらい下がる？」: another count, another thread
-    if not since and _offers_the_figure(question.content, m.content):
+    if not since and offers_the_figure(question.content, m.content):
         return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
     if (
         asks_back(m.content)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from kikimimi.domain.answer_turns import asks_back, common_words, elsewhere, shared_words, turn_window
+from kikimimi.domain.answer_turns import asks_back, elsewhere, turn_window
 from kikimimi.domain.memory.keywords import EN_STOP
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import TO_THE_ROOM, asks
@@ -16,6 +16,7 @@ from kikimimi.domain.reading.lexicon import EN_EXTRA_STOP
 from kikimimi.domain.reply_shapes import laughs, shifts, steps_away
 from kikimimi.domain.rule_terms import norm
 from kikimimi.domain.tension import says_farewell
+from kikimimi.domain.topic_words import common_words, shared_words
 
 GOES_ON = 0.5  # how sure the reader must be that the person's line goes on with one said since the question
 BRIEF = 60  # characters of a question put in passing about someone's line (half as many in Japanese)

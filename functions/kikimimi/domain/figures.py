@@ -1,0 +1,49 @@
+"""Figures a question asks for and a line says: said back, offered as a choice, proposed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kikimimi.domain.model import Message
+from kikimimi.domain.question_kinds import asks_a_number, proposes
+from kikimimi.domain.reply_shapes import shifts
+
+
+def same_figure(asked: str, text: str) -> bool:
+    """Does the line say a figure the question said (「50フラット」 to 「63ってレベル50？」)?"""
+    return bool(set(re.findall(r"\d+", asked)) & set(re.findall(r"\d+", text)))
+
+
+def offers_the_figure(asked: str, text: str) -> bool:
+    """Is the line a proposal that says the figure asked for (「22時とかどう？」 to 「何時から？」,
+    "how about 9?" to "what time?"), or the figure said first and then a question on
+    (「俺とこはくとぬまたで3。すずめは？」): an answer, not a question back?"""
+    if not asks_a_number(asked) or not re.search(r"\d", text) or shifts(text):
+        return False
+    parts = re.split(r"([。！!]|[.?？](?=\s|$))", text, maxsplit=1)
+    head, end, rest = parts if len(parts) == 3 else (text, "", "")
+    said_first = (
+        bool(re.search(r"\d", head)) and end in ("。", "！", "!", ".") and bool(re.search(r"[?？]", rest))
+    )
+    return said_first or proposes(text)
+
+
+def picks_offered_figures(question: Message, m: Message, around: Sequence[Message]) -> bool:
+    """Does the line choose among figures another line offered before the question, none of the question's
+    (「21がいいな 14は仕事」 to 「日程は14日か21日」, not to 「ISOどのくらいまで…？」 asked between)?"""
+    figures = set(re.findall(r"\d+", m.content))
+    if not figures or figures & set(re.findall(r"\d+", question.content)):
+        return False
+    earlier = [x for x in around if x.created_at < question.created_at and x.author_id != m.author_id][-8:]
+    # … or says back several figures of one earlier line ("65 for 4-6 hrs in what tho" after "65c for like
+    # 4-6 hrs"): going on with that line
+    return any(
+        figures <= {f for pair in _CHOICE.findall(x.content) for f in pair}
+        or (len(figures) >= 2 and figures <= set(re.findall(r"\d+", x.content)))
+        for x in earlier
+    )
+
+
+# Figures offered as a choice: 「14日か21日」, "7 or 9", "2/3", 「土曜の10時、13時」.
+_CHOICE = re.compile(r"(\d+)\D{0,3}?\s*(?:か|or|/|、|,)\s*\D{0,3}?(\d+)")
