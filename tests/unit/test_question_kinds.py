@@ -78,6 +78,8 @@ KINDS = [
     ("で、製麺機で何作るの？", "personal"),
     # Western dialect: 「行かん？」 for 「行かない？」; "too busy, right?" in 〜すぎん？.
     ("誰か今からマルチで鍛石集め行かん？", "invitation"),
+    ("明日の昼ラーメン行かん？駅前にできた新しいとこ", "invitation"),
+    ("集合は秦野駅北口 7:30 でどう", "proposal"),
     ("みんな忙しすぎん？", "rhetorical"),
     ("なんでこれ動かん？", "question"),
     # What they are into, what they have to show: theirs.

@@ -1249,3 +1249,71 @@ def test_the_bot_answering_the_askers_call_on_its_words_settles_their_question()
     assert settled is not None and settled.by == "x3"
     unrelated = [*later[:1], msg("x2", "natsu", "kikimimi, what time is it in Oslo?", 40), later[2]]
     assert answer_of(q, [q, *unrelated], inferred=False) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "later", "answered_by"),
+    [
+        # An offer taken up past a line of banter: its thanks answer it.
+        (
+            "サブ垢のフレ呼ぶ？そこそこ上手いよ",
+            [("kanon", "ゆきちの隣の席の人かわいそう"), ("mio", "助かる！一応声かけといて")],
+            "x1",
+        ),
+        ("want me to ask him?", [("gus", "lmao my cat just ate a crayon"), ("ben", "yes please")], "x1"),
+        # … not three lines later, when the room has moved on.
+        (
+            "want me to ask him?",
+            [
+                ("gus", "lmao my cat ate a crayon"),
+                ("cy", "lol"),
+                ("dee", "lmao which one"),
+                ("ben", "yes please"),
+            ],
+            None,
+        ),
+        # A proposal's figure said back past another thread's question: agreed.
+        (
+            "集合は秦野駅北口 7:30 でどう",
+            [
+                ("oda", "ワークマンのってイージス？あれ山でいけるんだ"),
+                ("yuki", "7:30了解、バス混むから早めがいい"),
+            ],
+            "x1",
+        ),
+        # What happened, told in the past, right after a question about it.
+        ("昨日のレンダリング終わった？", [("pori", "朝起きたら落ちてた😇 12時間が無に")], "x0"),
+    ],
+)
+def test_offers_plans_and_news_taken_up(
+    question: str, later: list[tuple[str, str]], answered_by: str | None
+) -> None:
+    q = ask(question)
+    lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(later)]
+    settled = answer_of(q, [*BUSY, q, *lines])
+    assert (settled.by if settled else None) == answered_by
+
+
+def test_a_short_line_going_on_with_a_line_ten_back_does_not_answer() -> None:
+    # "busted how" asks about lowbatt's line, ten lines back in a busy room, not the quiet member's question.
+    room = [
+        msg("r0", "lowbatt", "ya tier 12 is up, rewards look kinda busted", 0),
+        msg("r1", "mirelle", "it was lag i swear", 5),
+        msg("r2", "tofu", "run it again at 9?", 10),
+        msg("r3", "bastet", "down", 15),
+        msg("r4", "snoozy", "i have like 40 spare flasks if anyone needs em", 20),
+        msg("r5", "mirelle", "down, ill bring food this time", 25),
+        msg("r6", "pixel", "oh yes pls im totally out", 28),
+    ]
+    q = msg("q", "fern", "quick q, does the great vault count heroic dungeons from before reset?", 30)
+    later = [msg("x0", "kyrrn", "busted how", 38)]
+    assert answer_of(q, [*room, q, *later]) is None
+    assert answer_of(q, [*room[-6:], q, *later]) is not None  # without the line, a short line answers
+
+
+def test_a_question_opening_on_a_slip_of_a_name_is_theirs() -> None:
+    room = [msg("a", "ArNezT", "E: Sub-process /usr/bin/dpkg returned an error code (1)", 0), *ROOM]
+    question = msg("q", "carol", "arnetzt whats ps aux | grep dpkg show?", 10)
+    assert is_open_question(question, participants_of([*room, question]), NAMES) is False
+    other = msg("q", "carol", "arnold whats ps aux | grep dpkg show?", 10)
+    assert is_open_question(other, participants_of([*room, other]), NAMES) is True

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kikimimi.domain.reply_shapes import (
+    accepts,
     agrees,
     answer_shaped,
     calls_only,
@@ -34,6 +35,25 @@ from kikimimi.domain.reply_shapes import (
 )
 def test_agreement(text: str, agreeing: bool) -> None:
     assert agrees(text) is agreeing
+
+
+@pytest.mark.parametrize(
+    ("text", "accepting"),
+    [
+        ("助かる！一応声かけといて", True),
+        ("ごめん助かる🙏", True),
+        ("まじ？お願い！", True),
+        ("yes please, im totally out", True),
+        ("omg yes pls", True),
+        ("that'd be great", True),
+        ("pls!", True),
+        ("please tell me how", False),
+        ("lol nice", False),
+        ("いらないかな", False),
+    ],
+)
+def test_taking_up_an_offer(text: str, accepting: bool) -> None:
+    assert accepts(text) is accepting
 
 
 @pytest.mark.parametrize(

@@ -14,10 +14,11 @@ from kikimimi.domain.addressees import addressing
 from kikimimi.domain.figures import offers_the_figure, picks_offered_figures, same_figure
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, asks
-from kikimimi.domain.question_kinds import asks_yes_no, guesses
+from kikimimi.domain.question_kinds import asks_yes_no, guesses, offers, proposes
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
 from kikimimi.domain.reply_shapes import (
+    accepts,
     answer_shaped,
     counts_otherwise,
     laughs,
@@ -60,10 +61,12 @@ def turn_answers(
     around: Sequence[Message],
     follows: str | None = None,
     links: Mapping[str, Link] | None = None,
+    before: Sequence[Message] = (),
 ) -> bool:
     """The line `m` answers the question as the next turn (`_next_turn`), if no one took a turn since.
     `follows`: the line the question itself goes on from, as the reader links it (a line that goes on from
-    there too stays in the question's conversation); `links`: the reader's, by message id."""
+    there too stays in the question's conversation); `links`: the reader's, by message id; `before`: the
+    room's talk before the question, further back than `around`."""
     # A short question back to the asker ("which one?") or a "no idea" is not a turn taken; a line to
     # someone else (or the bot), or a new question to the room ("lunch anyone?"), is.
     if any(asks(p.content) and same_figure(p.content, m.content) for p in since) and not same_figure(
@@ -76,6 +79,8 @@ def turn_answers(
     took = [p for p in taken if not _surely_elsewhere(links, p, thread)]
     if len(taken) > 2 or any(_takes_up(question.content, p.content, SHAPE, common) for p in took):
         return False
+    if _says_the_plan_back(question, m):
+        return (m.created_at - question.created_at).total_seconds() <= turn_window(around)
     newer = [p for p in taken if asks(p.content)]
     if newer and not shared_words(question.content, m.content, common) and not _fits_only(question, m, newer):
         return False  # a "sure" after "lunch anyone?" answers the newer question
@@ -83,7 +88,26 @@ def turn_answers(
     linked = link is not None and link.reply_to in thread and link.confidence >= SURE_PAST_A_REMARK
     if level == WORDS and linked and not any(asks(p.content) for p in taken):
         level = SHAPE  # the reader puts it after the question, past a remark in between: "yes" answers it
-    return _next_turn(question, m, link, thread, since, around, level, follows, linked)
+    return _next_turn(question, m, link, thread, since, around, level, follows, linked, before)
+
+
+def offer_taken(question: Message, m: Message, since: Sequence[Message]) -> bool:
+    """Does someone take the question's offer up soon, past a line or two ("yes please" to "want me to ask
+    him?", 「助かる！一応声かけといて」 to 「サブ垢のフレ呼ぶ？」)? Its thanks answer it."""
+    after = (m.created_at - question.created_at).total_seconds()
+    return (
+        after <= NEXT_TURN_SECONDS
+        and len(since) <= 2
+        and offers(question.content)
+        and accepts(m.content)
+        and not asks(m.content)
+    )
+
+
+def _says_the_plan_back(question: Message, m: Message) -> bool:
+    """Does the line say a proposal's figure back, asking nothing (「7:30了解、…」 to 「集合は…7:30 でどう」)?
+    Past other lines, the figure ties it to the proposal as a name would."""
+    return proposes(question.content) and same_figure(question.content, m.content) and not asks(m.content)
 
 
 def _fits_only(question: Message, m: Message, newer: Sequence[Message]) -> bool:
@@ -216,6 +240,8 @@ def _takes_up(
         return True
     if level == SHAPE or line.kind in ("lol", "thx") or _bare_ack(text):  # "ok", "nice": heard, not answered
         return False
+    if _JA_PAST_ASKED.search(norm(asked)) and _JA_PAST_SAID.search(norm(text)) and not asks(text):
+        return True  # 「朝起きたら落ちてた😇」 to 「昨日のレンダリング終わった？」: what happened, told
     if line.answer:
         return True
     low = norm(text)
@@ -314,6 +340,11 @@ def opens_on_its_topic(asked: str, text: str) -> bool:
     return lead is not None and re.search(re.escape(lead.group(1)) + "[もは]", norm(asked)) is not None
 
 
+# A Japanese question about what happened (「終わった？」「届いた？」) and a line that tells it, in the past.
+_JA_PAST_ASKED = re.compile(r"[たっ]た(?:の|ん)?[？?]")
+_JA_PAST_SAID = re.compile(
+    r"(?:た|てた|でた|だった|ちゃった|じゃった|なかった)(?:わ|よ|な|ね|けど|し)?(?:[^\w]|$)"
+)
 _JA_WH = re.compile(r"何|なに|どこ|いつ|誰|だれ|どれ|どの|いくら")
 _JA_NOUN_END = re.compile(r"[\u4e00-\u9fff\u30a0-\u30ff0-9０-９]$")
 _ACK = re.compile(
@@ -380,6 +411,7 @@ def _next_turn(
     level: int,
     follows: str | None = None,
     linked: bool = False,
+    before: Sequence[Message] = (),
 ) -> bool:
     """A line by someone else soon after a question answers it by what it says ("20, since the upgrade",
     "yeah, same here", 「それでいこう」, 「まだ」), in a room of any size, unless it is a question back,
@@ -420,7 +452,7 @@ def _next_turn(
     # "is there a doc on the rate limits?") is its answer, whatever older line shares its words.
     if not since and answer_shaped(question.content, m.content, bare=False):
         return link is None or not link.certain or link.reply_to in thread
-    return not _other_thread(question, m, link, thread, since, around, level > LOOSE, follows)
+    return not _other_thread(question, m, link, thread, since, around, level > LOOSE, follows, before)
 
 
 def _other_thread(
@@ -432,6 +464,7 @@ def _other_thread(
     around: Sequence[Message],
     strict: bool,
     follows: str | None = None,
+    earlier: Sequence[Message] = (),
 ) -> bool:
     """Does the line carry on another conversation: the reader links it there, or it shares words with a
     line of another conversation and none with the question ("the new theme uses the same font right")?"""
@@ -473,6 +506,10 @@ def _other_thread(
             return True
     if shared_words(question.content, m.content, common):
         return False
-    at = next((i for i, x in enumerate(around) if x.id == m.id), len(around))
-    others = [x for x in around[:at] if x.is_human and x.id not in thread]
-    return any(shared_words(x.content, m.content, common) for x in others[-8:])
+    # … in a busy room the line it goes on with may be ten lines back ("busted how" to "rewards look kinda
+    # busted", past a quiet member's question)
+    near = {x.id for x in around}
+    pool = [*(x for x in earlier if x.id not in near), *around]
+    at = next((i for i, x in enumerate(pool) if x.id == m.id), len(pool))
+    others = [x for x in pool[:at] if x.is_human and x.id not in thread]
+    return any(shared_words(x.content, m.content, common) for x in others[-10:])

@@ -4,6 +4,7 @@ something a member could answer (not an invitation, a rhetorical question or a g
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from itertools import pairwise
@@ -127,8 +128,18 @@ def _asks_unmarked(text: str) -> bool:
 # A name put first, then the question, with no comma (Discord habit): "lena does the battery hold up?",
 # "priya did u switch to linux". After the name comes a verb that asks, never one it could be the subject of.
 _CALLED = re.compile(
-    r"^@?([^\s,:]{3,32})\s+(?:do|does|did|have|has|can|could|would|will|u|r|you|what|how|where|when|which|why)\b"
+    r"^@?([^\s,:]{3,32})\s+(?:do|does|did|have|has|can|could|would|will|u|r|you|what|whats|what's|how|where|when"
+    r"|which|why)\b"
 )
+
+
+def _one_of(token: str, present: dict[str, str]) -> bool:
+    """Is the word the name of someone present, or a slip of it ("arnetzt" for ArNezT)?"""
+    if token in present:
+        return True
+    return token.isalnum() and any(
+        len(name) >= 5 and difflib.SequenceMatcher(None, token, name).ratio() >= 0.85 for name in present
+    )
 
 
 # After a Japanese name put first: an honorific, a particle or a break (「ねこ丸さんの…」, 「はるぴ、」).
@@ -146,7 +157,7 @@ def _called_first(text: str, present: dict[str, str]) -> bool:
     an honorific, a particle or another script follows (not 「ゆうべ…」 for ゆう)."""
     low = norm(text)
     called = _CALLED.match(low)
-    if called is not None and called.group(1) in present:
+    if called is not None and _one_of(called.group(1), present):
         return True
     if low.isascii():
         return False

@@ -88,6 +88,8 @@ _JA_INVITATION = re.compile(
     r"|(?:行か|いか|来|こ|やら|遊ば|食べ|飲ま|見|参加し|集まら)ない[？?ー〜~]|一緒に.*(?:ない|ません|よう)[かか]?[？?]"
     # the same in western dialect: 「誰か今からマルチで鍛石集め行かん？」「スマブラやらん？」
     r"|(?:誰か|だれか|みんな|今から|今夜|一緒に)[^？?。]{0,24}(?:行か|いか|やら|遊ば|来|せ|し)ん[？?ー〜~]"
+    # … where the verb alone says it (「明日の昼ラーメン行かん？」), not いかん ("no good") or 来ん
+    r"|(?:行か|やら|遊ば|食べ|飲ま|飲みに行か|食べに行か)ん[？?ー〜~]"
     r"|(?:ご飯|ごはん|飯|ランチ|昼|夕飯|飲み|カラオケ|映画|ゲーム|お茶)(?:でも|とか)?(?:行く|どう|いかが|しない)"
 )
 _TAG_ASKER = re.compile(
@@ -160,6 +162,7 @@ _JA_PROPOSAL = re.compile(
     # 「7月の三連休どう？」
     r"|(?:月|日|曜|時|週末|連休|今度|明日|来週)(?:の\S{0,6})?(?:とか|は|で|に)?(?:どう|いかが)[？?]"
     r"|\d{1,2}時\S{0,4}(?:とか|で(?:いい|どう))[？?]"  # 「9時集合とか？」
+    r"|(?:で|とか)(?:どう|いかが)(?:かな|ですか|でしょう)?[？?]*\W*$"  # 「集合は秦野駅北口 7:30 でどう」
     r"|(?:る|う|く|す|つ|ぬ|む|ぶ|ぐ|た)のは(?:どう|いかが)|(?:を|に|で|一緒に|みんなで)しない[？?]|しませんか"
     r"|(?:みんなで|皆で|一緒に)[^？?]{0,10}(?:しない|やらない|行かない)[？?]"  # 「来週末みんなで鍋しない？」
     r"|(?:しよ|しましょ|やろ|行こ|いこ)うか?[？?]|ことにしない"
@@ -200,6 +203,24 @@ def invites(text: str) -> bool:
     """An invitation to do something together ("tea, anyone?", 「ご飯行く人いる？」): for the people asked."""
     low = normalized(text)
     return bool(_EN_INVITATION.search(low) or (not low.isascii() and _JA_INVITATION.search(low)))
+
+
+# An offer of one's own help or company, put as a question: "want me to ask him?", "i can bring mine if
+# u want?", 「サブ垢のフレ呼ぶ？」, 「貸そうか？」 (a brief line whose question ends on a plain verb).
+_EN_OFFER = re.compile(
+    r"\b(?:want|wanna|need) me to\b|\bshall i\b|\bshould i (?:bring|grab|ask|call|invite|send|lend|get)\b"
+    r"|\bi (?:can|could) (?:bring|lend|send|grab|ask|invite|call|get|share)\b[^?？]*[?？]"
+)
+_JA_OFFER = re.compile(r"(?:[うくすつぬむぶぐる]|よう|そう|こう|ろう|おう)か?[？?]")
+
+
+def offers(text: str) -> bool:
+    """An offer put as a question ("want me to ask him?", 「フレ呼ぶ？」「貸そうか？」): its answer is the one
+    offered to taking it or not."""
+    low = normalized(text)
+    if low.isascii():
+        return bool(_EN_OFFER.search(low))
+    return len(low) <= 30 and bool(_JA_OFFER.search(low))
 
 
 def rhetorical(text: str) -> bool:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from kikimimi.domain.addressees import bot_answered_the_bump, replies_to
-from kikimimi.domain.answer_turns import asks_back, for_another, turn_answers
+from kikimimi.domain.answer_turns import asks_back, for_another, offer_taken, turn_answers
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, between_two, is_open_question, participants_of
@@ -324,6 +324,8 @@ class _Watch:
         question = self.question
         if m.reply_to_id == question.id:
             return Settled(f"{m.author_name} replied to it", m.id)
+        if offer_taken(question, m, self.since):
+            return Settled(f"{m.author_name} took the offer", m.id)
         if calls_only(m.content, question.author_name) or _thanks_only(m.content):
             return None  # "bob?" before what they have to say, or thanks for help given: nothing of it yet
         if _addresses(m, question) and self._about_it(link):
@@ -340,7 +342,15 @@ class _Watch:
         ):
             return Settled(f"{m.author_name} answered it ({link.confidence:.2f})", m.id)
         if turn_answers(
-            self.question, m, link, self.thread, self.since, self.around, self.follows, self.links
+            self.question,
+            m,
+            link,
+            self.thread,
+            self.since,
+            self.around,
+            self.follows,
+            self.links,
+            self.before[-12:],
         ):
             return Settled(f"{m.author_name} answered it (the next turn)", m.id)
         if named_answers(question, m, self.since, self.around, self.links):

@@ -9,6 +9,7 @@ import re
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, kind_of, normalized
 
 __all__ = [
+    "accepts",
     "agrees",
     "answer_shaped",
     "bumps",
@@ -34,6 +35,16 @@ _JA_AGREEMENT = re.compile(
     r"|OK|ok|おっけー|うん|はい|ええ|そうしよう|そうしましょう|そうだね|それ(?:な|だ)|大丈夫|もちろん|ぜひ|是非|行く|いく"
     r"|参加|乗った|のった|異議なし|問題ない|決まり|決定)"
 )
+# Taking an offer up: "yes please", "that'd be great", 「助かる！」「お願い」「ごめん助かる🙏」.
+_ACCEPTS = re.compile(
+    r"^(?:(?:oh|ah|omg|ooh|yes+|yeah|ya|sorry|まじ|マジ|え|おお|ごめん|すまん|すみません)[?？!！,、\s]*)?"
+    r"(?:yes (?:please|pls|plz)|please do|pls do|(?:please|pls|plz)(?=\W*$)"
+    r"|that'?d be (?:great|awesome|amazing|perfect|nice)|(?:that )?would be (?:great|awesome|amazing|perfect)"
+    r"|life ?saver|you'?re a life ?saver"
+    r"|助か(?:る|ります)|たすかる|ありがたい|ありがたや|お願い|おねがい|頼む|たのむ|頼んだ|たのんだ|よろしく)"
+)
+
+
 # Laughter opens a line about a joke, not an answer ("lol classic", "haha she loves the warm laptop").
 _LAUGH = re.compile(r"^(?:lo+l|lmao|rofl|ha(?:ha)+h?|he(?:he)+|heh|xd|😂|🤣|草|笑|ｗｗ|ww)(?:\W|$)")
 _EN_YES_NO = re.compile(
@@ -99,6 +110,11 @@ def agrees(text: str) -> bool:
     """Agreement (「それでいこう」「いいね」「賛成」 "works for me", "sounds good", "+1")."""
     low = normalized(text)
     return bool(_EN_AGREEMENT.match(low) or _JA_AGREEMENT.match(low))
+
+
+def accepts(text: str) -> bool:
+    """Taking up an offer ("yes please", 「助かる！一応声かけといて」)."""
+    return bool(_ACCEPTS.match(normalized(text)))
 
 
 # Someone stepping away ("brb, coffee", "back in ten", 「ちょっと離席」): a line about themselves, no answer.
