@@ -628,6 +628,35 @@ def ask(text: str, author: str = "fay") -> Message:
         ("noted. what valve length, 44mm?", [("gus", "for ur rims 44 is fine ya")], "x0"),
         # A no said first answers a yes/no question, whatever older line its words also share.
         ("did the router come back?", [("ben", "nope, cat chewed the router cable again")], "x0"),
+        # An offer taken up past a line of banter: its thanks answer it.
+        (
+            "サブ垢のフレ呼ぶ？そこそこ上手いよ",
+            [("kanon", "ゆきちの隣の席の人かわいそう"), ("mio", "助かる！一応声かけといて")],
+            "x1",
+        ),
+        ("want me to ask him?", [("gus", "lmao my cat just ate a crayon"), ("ben", "yes please")], "x1"),
+        # … not three lines later, when the room has moved on.
+        (
+            "want me to ask him?",
+            [
+                ("gus", "lmao my cat ate a crayon"),
+                ("cy", "lol"),
+                ("dee", "lmao which one"),
+                ("ben", "yes please"),
+            ],
+            None,
+        ),
+        # A proposal's figure said back past another thread's question: agreed.
+        (
+            "集合は秦野駅北口 7:30 でどう",
+            [
+                ("oda", "ワークマンのってイージス？あれ山でいけるんだ"),
+                ("yuki", "7:30了解、バス混むから早めがいい"),
+            ],
+            "x1",
+        ),
+        # What happened, told in the past, right after a question about it.
+        ("昨日のレンダリング終わった？", [("pori", "朝起きたら落ちてた😇 12時間が無に")], "x0"),
     ],
 )
 def test_next_line_answers_in_a_busy_room(
@@ -1249,49 +1278,6 @@ def test_the_bot_answering_the_askers_call_on_its_words_settles_their_question()
     assert settled is not None and settled.by == "x3"
     unrelated = [*later[:1], msg("x2", "natsu", "kikimimi, what time is it in Oslo?", 40), later[2]]
     assert answer_of(q, [q, *unrelated], inferred=False) is None
-
-
-@pytest.mark.parametrize(
-    ("question", "later", "answered_by"),
-    [
-        # An offer taken up past a line of banter: its thanks answer it.
-        (
-            "サブ垢のフレ呼ぶ？そこそこ上手いよ",
-            [("kanon", "ゆきちの隣の席の人かわいそう"), ("mio", "助かる！一応声かけといて")],
-            "x1",
-        ),
-        ("want me to ask him?", [("gus", "lmao my cat just ate a crayon"), ("ben", "yes please")], "x1"),
-        # … not three lines later, when the room has moved on.
-        (
-            "want me to ask him?",
-            [
-                ("gus", "lmao my cat ate a crayon"),
-                ("cy", "lol"),
-                ("dee", "lmao which one"),
-                ("ben", "yes please"),
-            ],
-            None,
-        ),
-        # A proposal's figure said back past another thread's question: agreed.
-        (
-            "集合は秦野駅北口 7:30 でどう",
-            [
-                ("oda", "ワークマンのってイージス？あれ山でいけるんだ"),
-                ("yuki", "7:30了解、バス混むから早めがいい"),
-            ],
-            "x1",
-        ),
-        # What happened, told in the past, right after a question about it.
-        ("昨日のレンダリング終わった？", [("pori", "朝起きたら落ちてた😇 12時間が無に")], "x0"),
-    ],
-)
-def test_offers_plans_and_news_taken_up(
-    question: str, later: list[tuple[str, str]], answered_by: str | None
-) -> None:
-    q = ask(question)
-    lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(later)]
-    settled = answer_of(q, [*BUSY, q, *lines])
-    assert (settled.by if settled else None) == answered_by
 
 
 def test_a_short_line_going_on_with_a_line_ten_back_does_not_answer() -> None:
