@@ -1,5 +1,6 @@
-"""Whom a question is for (pure), where the words do not say: a room whose people name each other, a
-brief question said back to someone's line where nobody does, a bump the bot already answered."""
+"""Whom a line is for (pure): a question, where the words do not say (a room whose people name each other,
+a brief question said back to someone's line where nobody does, a bump the bot already answered); a line
+after a question, aimed at someone other than its asker (a reply, a mention, a name)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ import re
 from collections.abc import Mapping, Sequence
 
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, USER_MENTION, participants_of
+from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, participants_of
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.reply_shapes import bumps, shifts
-from kikimimi.domain.rule_terms import directed_to, is_question, norm
+from kikimimi.domain.rule_terms import directed_to, has_word, is_question, norm
 
 # A room where people address each other by name (IRC's `nick:`) says who answers whom: there an unaddressed
 # next line must answer by its shape or its words, as after a line about something else.
@@ -92,3 +93,31 @@ def bot_answered_the_bump(question: Message, earlier: Sequence[Message]) -> bool
     at = next((i for i, m in enumerate(earlier) if m.id == question.id), len(earlier))
     own = {m.id for m in earlier[:at] if m.author_id == question.author_id}
     return any(m.is_self and m.reply_to_id in own for m in earlier[:at])
+
+
+def for_another(m: Message, question: Message, room: Sequence[Message]) -> bool:
+    """Does the line open with the name of someone in the room other than the asker (`bob, no …`)?"""
+    lead = profile(m.content).lead
+    names = {norm(p.author_name) for p in room if p.author_id not in (m.author_id, question.author_id)}
+    return lead is not None and lead in names
+
+
+def elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool:
+    """Aimed at someone other than the asker: a reply, a mention, the bot, or another person's name."""
+    if m.reply_to_id or m.mentions_bot or USER_MENTION.search(m.content):
+        return True
+    nick = NICK_PREFIX.match(m.content.strip())  # `nick: …` to someone, present or not, but the asker
+    if nick and norm(nick.group(1)) not in (*NOT_NICKS, norm(question.author_name)):
+        return True
+    low = norm(m.content)
+    if _ASKS_WHO.search(norm(question.content)):
+        return False  # "who set it up?" — "pretty sure it was ravi": the name is the answer
+    others = {
+        x.author_name for x in around if x.is_human and x.author_id not in (m.author_id, question.author_id)
+    }
+    # "lol leo your cat…": said to leo; "it's ravi's turn", 「ラヴィの番」: said of them.
+    return any(has_word(_POSSESSIVE.sub(" ", low), norm(name)) for name in others)
+
+
+_ASKS_WHO = re.compile(r"\bwho(?:'s| is| was| did| added| made| set)?\b|誰が|だれが|誰だっけ|誰の")
+_POSSESSIVE = re.compile(r"\S+(?:'s|’s|s'|の)(?=\s|$|\W)")  # a name said of someone: ravi's, ラヴィの

@@ -10,10 +10,10 @@ import statistics
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
-from kikimimi.domain.addressees import addressing
+from kikimimi.domain.addressees import addressing, elsewhere
 from kikimimi.domain.figures import offers_the_figure, picks_offered_figures, same_figure
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, asks
+from kikimimi.domain.open_questions import TO_THE_ROOM, asks
 from kikimimi.domain.question_kinds import asks_yes_no, guesses, offers, proposes
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
@@ -27,7 +27,7 @@ from kikimimi.domain.reply_shapes import (
     steps_away,
     welcomes,
 )
-from kikimimi.domain.rule_terms import has_word, muses, norm
+from kikimimi.domain.rule_terms import muses, norm
 from kikimimi.domain.tension import says_farewell
 from kikimimi.domain.topic_words import common_words, inflected, shared_words
 
@@ -36,13 +36,6 @@ def asks_back(text: str) -> bool:
     """The reader's own notion of a question back ("which one?" but not "yes! the one on 5th?"); a guess
     put as a question ("probably around 9 i think?", 「22時じゃない？たぶん」) answers."""
     return counter_question(text) and not guesses(text)
-
-
-def for_another(m: Message, question: Message, room: Sequence[Message]) -> bool:
-    """Does the line open with the name of someone in the room other than the asker (`bob, no …`)?"""
-    lead = profile(m.content).lead
-    names = {norm(p.author_name) for p in room if p.author_id not in (m.author_id, question.author_id)}
-    return lead is not None and lead in names
 
 
 # How a line may answer, by where it stands: right after the question in a room that does not address
@@ -363,27 +356,6 @@ def _question_back(p: Message, question: Message, around: Sequence[Message]) -> 
     brief = len(p.content) <= (40 if p.content.isascii() else 20)
     room = TO_THE_ROOM.search(norm(p.content))
     return asks_back(p.content) and brief and not room and not elsewhere(p, question, around)
-
-
-def elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool:
-    """Aimed at someone other than the asker: a reply, a mention, the bot, or another person's name."""
-    if m.reply_to_id or m.mentions_bot or USER_MENTION.search(m.content):
-        return True
-    nick = NICK_PREFIX.match(m.content.strip())  # `nick: …` to someone, present or not, but the asker
-    if nick and norm(nick.group(1)) not in (*NOT_NICKS, norm(question.author_name)):
-        return True
-    low = norm(m.content)
-    if _ASKS_WHO.search(norm(question.content)):
-        return False  # "who set it up?" — "pretty sure it was ravi": the name is the answer
-    others = {
-        x.author_name for x in around if x.is_human and x.author_id not in (m.author_id, question.author_id)
-    }
-    # "lol leo your cat…": said to leo; "it's ravi's turn", 「ラヴィの番」: said of them.
-    return any(has_word(_POSSESSIVE.sub(" ", low), norm(name)) for name in others)
-
-
-_ASKS_WHO = re.compile(r"\bwho(?:'s| is| was| did| added| made| set)?\b|誰が|だれが|誰だっけ|誰の")
-_POSSESSIVE = re.compile(r"\S+(?:'s|’s|s'|の)(?=\s|$|\W)")  # a name said of someone: ravi's, ラヴィの
 
 
 NEXT_TURN_SECONDS = 90  # in the help logs half of all answers come within a minute

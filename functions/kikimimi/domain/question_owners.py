@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from kikimimi.domain.answer_turns import asks_back, elsewhere, turn_window
+from kikimimi.domain.addressees import elsewhere
+from kikimimi.domain.answer_turns import asks_back, turn_window
 from kikimimi.domain.memory.keywords import EN_STOP
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import TO_THE_ROOM, asks

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from kikimimi.domain.addressees import bot_answered_the_bump, replies_to
-from kikimimi.domain.answer_turns import asks_back, for_another, offer_taken, turn_answers
+from kikimimi.domain.addressees import bot_answered_the_bump, for_another, replies_to
+from kikimimi.domain.answer_turns import asks_back, offer_taken, turn_answers
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, between_two, is_open_question, participants_of
