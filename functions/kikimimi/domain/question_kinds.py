@@ -211,7 +211,7 @@ _EN_OFFER = re.compile(
     r"\b(?:want|wanna|need) me to\b|\bshall i\b|\bshould i (?:bring|grab|ask|call|invite|send|lend|get)\b"
     r"|\bi (?:can|could) (?:bring|lend|send|grab|ask|invite|call|get|share)\b[^?？]*[?？]"
 )
-_JA_OFFER = re.compile(r"(?:[うくすつぬむぶぐる]|よう|そう|こう|ろう|おう)か?[？?]")
+_JA_OFFER = re.compile(r"[うくすつぬむぶぐる]か?[？?]")  # 「呼ぶ？」, and 「貸そうか？」 ends on う too
 
 
 def offers(text: str) -> bool:
