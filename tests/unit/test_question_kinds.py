@@ -17,6 +17,8 @@ KINDS = [
     # Invitations: for the people asked.
     ("coffee break, anyone?", "invitation"),
     ("burgers tonight?", "invitation"),
+    ("one more game?", "invitation"),
+    ("another round, anyone?", "invitation"),
     ("board games saturday, who's in?", "invitation"),
     ("anyone down for a walk after work?", "invitation"),
     ("who wants to grab ramen?", "invitation"),
@@ -29,6 +31,7 @@ KINDS = [
     # Plans asked of people, in Japanese: a day or an hour, 誰か, and what they would do.
     ("明日の配信だれか見る？", "invitation"),
     ("今夜だれか段位戦いく？", "invitation"),
+    ("誰かこのあと通話しない？眠れなくて", "invitation"),
     ("22時の卓あと1人なんだけど誰か入れる？", "invitation"),
     ("anyone wanna do a pancake run? the diner on 5th is open", "invitation"),
     # A goodbye that asks something on the way out: for the people who stay.
@@ -116,6 +119,18 @@ KINDS = [
     ("anyone wanna run some maps later today?", "invitation"),
     ("anyone wanna run unrated after ranked? trying to learn neon lol", "invitation"),
     ("anyone wanna hop on in a bit?", "invitation"),
+    # Something of one's own offered to whoever wants it: for the people, taken or not.
+    ("i have like 60 spare iron from the swamp run, anyone need some?", "invitation"),
+    ("got 2 extra tickets for saturday, anyone want them?", "invitation"),
+    ("spare potions if anyone needs?", "invitation"),
+    ("who's down to mine tonight? need diamonds for a new pick ⛏️", "invitation"),  # an emoji, still English
+    ("anyone need a ride to the meetup?", "invitation"),
+    ("ポーション余ってる、いる？", "invitation"),
+    ("誰かスリーブいる？余ってる", "invitation"),
+    ("チケット1枚余ってる人いる？", "question"),  # asks for one
+    ("does anyone need to reinstall after the update?", "question"),
+    ("alsa says connection refused to audio device, etc.. someone wanna help?", "question"),  # asks for help
+    ("anyone know if the extra dlc is worth it?", "question"),
     ("anyone wanna explain this error after the update?", "question"),
     ("anyone seeing this error after the update?", "question"),
     ("22時半までに素材集め付き合おうか？", "proposal"),

@@ -89,6 +89,9 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
         ("but will be in either /bin or /sbin", {}, False),
         ("kikimimi how do I change it?", {}, False),  # to the bot: answered at once
         ("the log level is in the config", {}, False),  # not a question
+        # Words quoted, as someone said them, ask nothing; a quoted word inside a question does not hide it.
+        ("brain just goes 'remember this? 🙂'", {}, False),
+        ("does anyone know what 'ENOSPC' means here?", {}, True),
         ("how do I change the log level?", {"reply_to": "a"}, False),  # a reply to someone
         ("how do I change the log level?", {"mention": True}, False),
     ],
@@ -331,6 +334,12 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
             "how did it even get in??",
             True,
         ),
+        # Whether they have done it yet, right after their line: for them.
+        ([msg("1", "ann", "アプデ来てるね", 5)], "ben", "もう入れた？重くなってない？", True),
+        ([msg("1", "ann", "アプデ来てるね", 5)], "ben", "新作もう発売された？", False),  # news, for anyone
+        # One word asked back in surprise: for the one who told it.
+        ([msg("1", "ann", "here but my base is on fire lol", 5)], "ben", "again??", True),
+        ([msg("1", "ann", "my base is on fire lol", 5)], "ben", "anyone??", False),  # a bump, to the room
         # "what yeast?" right after someone's problem: asked back, for them.
         (
             [msg("1", "ann", "my cider's been sitting at 1.010 for 4 days, is it stuck", 5)],
@@ -552,12 +561,17 @@ def ask(text: str, author: str = "fay") -> Message:
         ("is the wiki down for anyone else?", [("ben", "lol classic")], None),
         ("is the wiki down for anyone else?", [("dee", "the new theme uses the same font right")], None),
         ("is the wiki down for anyone else?", [("ana", "ok")], None),
+        # Gladness at someone's news answers nothing asked.
+        ("星7のレイドって一回捕まえたらもう挑戦できないんでしたっけ？", [("ana", "よかったー")], None),
+        ("is the wiki down for anyone else?", [("ana", "yay")], None),
         # Having done it answers "anyone tried…?".
         (
             "anyone tried foundationless frames? worth it?",
             [("ben", "did it last year, they build wonky comb")],
             "x0",
         ),
+        # A choice named, and what one will do with it, to "what…?".
+        ("日曜なに連れてく？", [("ben", "とりあえずいつものニンフィアで行くわ")], "x0"),
         # A brief answer first, then more, to where…?
         ("来週の撮影会どこになったんだっけ", [("ben", "葛西臨海公園！土曜の10時集合")], "x0"),
         # A figure of a question asked since answers that one.
@@ -729,6 +743,13 @@ def test_a_question_names_a_person(text: str, name: str, named: bool) -> None:
             "達人芸いる？太刀なら挑戦者のほうが安定しない？",
             [("mika", "草"), ("nemu", "白ゲージがすぐ落ちるんよ😭")],
             "x1",
+        ),
+        # … whoever else their answer names as its subject (「ぽんの…」, not to ぽん).
+        (
+            [("yuzu", "じゃ日曜13時で確定ね、遅れたら罰ゲーム"), ("ぽん", "りょ")],
+            "罰ゲームって何",
+            [("yuzu", "ぽんのランクマ代行")],
+            "x0",
         ),
         # … not a fact asked, nor past a newer question their line may answer.
         (

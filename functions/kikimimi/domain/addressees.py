@@ -115,8 +115,9 @@ def elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool:
     others = {
         x.author_name for x in around if x.is_human and x.author_id not in (m.author_id, question.author_id)
     }
-    # "lol leo your cat…": said to leo; "it's ravi's turn", 「ラヴィの番」: said of them.
-    return any(has_word(_POSSESSIVE.sub(" ", low), norm(name)) for name in others)
+    # "lol leo your cat…": said to leo; "it's ravi's turn", 「ラヴィの番」, 「ぽんのランクマ代行」: of them.
+    said = _POSSESSIVE.sub(" ", low)
+    return any(has_word(said.replace(f"{norm(name)}の", " "), norm(name)) for name in others)
 
 
 _ASKS_WHO = re.compile(r"\bwho(?:'s| is| was| did| added| made| set)?\b|誰が|だれが|誰だっけ|誰の")

@@ -29,7 +29,7 @@ from kikimimi.domain.reply_shapes import (
 )
 from kikimimi.domain.rule_terms import muses, norm
 from kikimimi.domain.tension import says_farewell
-from kikimimi.domain.topic_words import common_words, inflected, shared_words
+from kikimimi.domain.topic_words import LIGHT_VERBS, common_words, inflected, shared_words
 
 
 def asks_back(text: str) -> bool:
@@ -243,7 +243,8 @@ def _takes_up(
     # 「どこになったんだっけ」 — 「葛西臨海公園！土曜の10時集合」: a brief answer first, then more
     head = re.split(r"[！!、,。\s]", low, maxsplit=1)[0]
     named = len(head) <= 8 and bool(_JA_NOUN_END.search(head))  # a name, a place, a time: no verb
-    if not late and not low.isascii() and _JA_WH.search(norm(asked)) and named and not asks(text):
+    choice = named or _JA_CHOICE.search(low) is not None
+    if not late and not low.isascii() and _JA_WH.search(norm(asked)) and choice and not asks(text):
         return True
     if picked and not late and _ASKS_WHICH.match(norm(asked)) and _names_one(low):
         # "mclaren by a mile, like 3 tenths" to "whos got the best medium pace so far?", where the reader too
@@ -339,9 +340,15 @@ _JA_PAST_SAID = re.compile(
     r"(?:た|てた|でた|だった|ちゃった|じゃった|なかった)(?:わ|よ|な|ね|けど|し)?(?:[^\w]|$)"
 )
 _JA_WH = re.compile(r"何|なに|どこ|いつ|誰|だれ|どれ|どの|いくら")
+# A choice named, then what one will do with it: 「いつものニンフィアで行くわ」, 「駅前のラーメンにする」.
+_JA_CHOICE = re.compile(
+    r"[\u4e00-\u9fff\u30a0-\u30ff]{2,}(?:で|に|を)(?:行く|いく|する|やる|決めた|頼む|持ってく|連れてく)"
+)
 _JA_NOUN_END = re.compile(r"[\u4e00-\u9fff\u30a0-\u30ff0-9０-９]$")
 _ACK = re.compile(
-    r"^(?:ok|okay|k|kk|ah|oh|ahh|ohh|i see|alright|cool|nice|great|hmm+|なるほど|了解|りょ)[\W_]*"
+    r"^(?:ok|okay|k|kk|ah|oh|ahh|ohh|i see|alright|cool|nice|great|hmm+|なるほど|了解|りょ"
+    # glad for someone's news ("yay", 「よかったー」): heard, not an answer to anything asked
+    r"|yay+|congrats|grats|gz|よかった[ねー〜]*|おめでと[うー〜]*|やった[ーあ〜]*)[\W_]*"
 )
 
 
@@ -476,7 +483,7 @@ def _other_thread(
         author = next((x.author_id for x in around if x.id == link.reply_to), None)
         if author not in (None, m.author_id, question.author_id):
             return True
-    if shared_words(question.content, m.content, common):
+    if shared_words(question.content, m.content, common) - LIGHT_VERBS:
         return False
     # … in a busy room the line it goes on with may be ten lines back ("busted how" to "rewards look kinda
     # busted", past a quiet member's question)
@@ -484,4 +491,4 @@ def _other_thread(
     pool = [*(x for x in earlier if x.id not in near), *around]
     at = next((i for i, x in enumerate(pool) if x.id == m.id), len(pool))
     others = [x for x in pool[:at] if x.is_human and x.id not in thread]
-    return any(shared_words(x.content, m.content, common) for x in others[-10:])
+    return any(shared_words(x.content, m.content, common) - LIGHT_VERBS for x in others[-10:])

@@ -279,6 +279,9 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
         return False
     if _THIRD_PERSON_INVITE.search(head) and _INVITE_VERB.match(tail):
         return True  # "what does kikimimi think?"
+    first = re.match(r"[a-z]+", tail.lstrip())
+    if first and first.group() in ("do", "are", "were") and _last_word(head.rstrip()) in _TURNS_TO:
+        return True  # "ok random but kikimimi do octopuses have three hearts": a verb no subject of it takes
     if not seen.opening:
         return False
     if _GREETING_EN.search(head):
@@ -300,6 +303,8 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
     return not (len(words[0]) > 4 and words[0].endswith("ed"))
 
 
+# A word the speaker turns on before putting a question to someone: "… but kikimimi do …".
+_TURNS_TO = _words("but so and ok okay random also wait anyway actually q question")
 _ASKS_FIRST = _words("is are was were does do did can could would should will")
 _ASKED_OF = _words("it there this that the a an i we my our he she they his her their")
 

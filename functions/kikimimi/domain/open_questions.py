@@ -60,6 +60,11 @@ NOT_NICKS = frozenset(
 )
 USER_MENTION = re.compile(r"<@!?\d+>")
 _LINK = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+# Words quoted, as someone (or something) said them: "brain just goes 'remember this? 🙂'" asks nothing.
+_QUOTED = re.compile(
+    r"(?:(?<=\s)|^)(?:'[^'\n]{1,80}'|\"[^\"\n]{1,80}\"|‘[^’\n]{1,80}’|“[^”\n]{1,80}”)(?=\s|$|[.,!?;:])"
+    r"|「[^」\n]{1,80}」|『[^』\n]{1,80}』"
+)
 
 
 def asks(text: str) -> bool:
@@ -88,7 +93,8 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
         message.content, names
     ):  # about the bot, to friends: 「キキミミって夜中も起きてるのかな」
         return False
-    text = _LINK.sub(" ", message.content)  # a link's "?" (`viewtopic.php?f=9`) asks nothing
+    # A link's "?" (`viewtopic.php?f=9`) asks nothing, nor do words quoted.
+    text = _QUOTED.sub(" ", _LINK.sub(" ", message.content))
     if not (asks(text) or _asks_unmarked(text)) or not for_the_bot(text):
         return False
     if USER_MENTION.search(message.content):  # a Discord mention of someone (the bot's is handled above)
@@ -229,6 +235,8 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
         and _CHECKS_WITH_YOU.match(norm(question.content))
     ):
         return True  # "did u update the app?" right after "f1tv keeps kicking me… anyone else??": theirs
+    if humans and humans[-1].author_id != question.author_id and _JA_DONE_YET.match(norm(question.content)):
+        return True  # 「もう入れた？重くなってない？」 right after 「アプデ来てるね」: how it went for them
     previous = humans[-1].content if humans else ""
     back = humans and (
         _asks_back(question.content)
@@ -256,6 +264,12 @@ _CHECKS_WITH_YOU = re.compile(
     r"(?:tr(?:y|ied)|updated?|install(?:ed)?|restart(?:ed)?|reboot(?:ed)?|check(?:ed)?|clear(?:ed)?|run|ran|plug(?:ged)?|turn(?:ed)?|enable(?:d)?|disable(?:d)?"
     r"|log(?:ged)? ?out|reinstall(?:ed)?|reset)"
     r"|(?:are|r) (?:you|u) (?:on|using|running))\b"
+)
+
+
+# Whether the one before has done it yet, asked with no subject: 「もう入れた？」, 「まだ見てる？」.
+_JA_DONE_YET = re.compile(
+    r"^(?:え|えっ|お|おー)?[、,]?\s*(?:もう|まだ)[^、。？?\s]{1,10}(?:(?<!され|られ)た|だ|てる|でる)[？?]"
 )
 
 
@@ -309,13 +323,18 @@ _ABOUT_IT = re.compile(
 )
 
 
+# One word asked back in surprise, its mark doubled: "again??", "wait tonight?!".
+_ONE_WORD_BACK = re.compile(r"^(?:wait |oh |so |lol |bro )?[a-z']+\s*(?:[?？]{2,}|[?？]!+|!+[?？])\W*$")
+
+
 def _asks_back(text: str) -> bool:
     """A brief question back to the line before ("what was that for?", "GET what?", "like?", "why?",
-    "what yeast?")."""
+    "what yeast?", "again??")."""
     low = norm(text)
     brief = low.isascii() and len(low) <= 25
     told = low.isascii() and len(low.split()) <= 8 and bool(_ABOUT_IT.match(low))
-    return told or (brief and (bool(_BACK.match(low) or _WHICH_ONE.match(low)) or low.endswith(" for?")))
+    back = _BACK.match(low) or _WHICH_ONE.match(low) or _ONE_WORD_BACK.match(low)
+    return told or (brief and (back is not None or low.endswith(" for?")))
 
 
 # A guess or a suggestion put as a question, right after someone else's "where/what/when…?":

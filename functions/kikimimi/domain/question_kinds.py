@@ -29,6 +29,7 @@ _OUTINGS = (
     r"|boba|bubble tea|froyo|donuts?|wings|pho|dim sum|curry|noodles|smoothies?"
     r"|bbq|snacks?|ice ?cream|food|movies?|movie night|film|cinema|games?|game night|board ?games?|karaoke"
     r"|walk|run|gym|hike|swim|party|bowling|pub|bar|trivia|quiz night|cards|poker|football|soccer|basketball"
+    r"|rounds?|match|episode"
 )
 _WHEN = (
     r"today|tonight|tomorrow|soon|later|now|this (?:week(?:end)?|evening|afternoon|morning)|next week"
@@ -45,7 +46,8 @@ _PLANNED = (
 _SOON = r"now|rn|later|soon|in a bit|after (?:this|that|ranked|work|class|school|dinner|lunch|[a-z]+ing)"
 _EN_INVITATION = re.compile(
     # "tea, anyone?", "lunch anyone?", "drinks tonight, anyone?"
-    rf"^(?:(?:the|a|some|more|quick|late|early|team)\s+)?(?:{_OUTINGS})(?:\s+(?:break|run|night|time|session|trip))?"
+    r"^(?:(?:the|a|some|more|one more|one last|another|quick|late|early|team)\s+)?"
+    rf"(?:{_OUTINGS})(?:\s+(?:break|run|night|time|session|trip))?"
     rf"(?:\s+(?:{_WHEN}))?,?\s*(?:{_ANYONE})?\s*[?？]+\W*$"
     # "ok last call boba anyone??": the outing and "anyone" end the line
     rf"|\b(?:{_OUTINGS})(?:\s+(?:run|break|night|time))?,?\s*(?:{_ANYONE})\s*[?？]+\W*$"
@@ -76,7 +78,10 @@ _EN_INVITATION = re.compile(
 # 「誰か行く人ー」「ご飯行く人いる？」「カラオケ行かない？」「一緒にやらない？」
 _JA_ACTIVITY = r"行く|いく|来る|くる|やる|する|参加する|食べる|飲む|見る|遊ぶ|来れる|行ける|参加できる"
 # A day or hour people make plans for: 「今夜」「明日の配信」「22時の卓」.
-_JA_PLANNED = r"今夜|今晩|今日|明日|あした|あす|明後日|週末|今度|来週|土曜|日曜|今週|朝練|夜|\d{1,2}時"
+_JA_PLANNED = (
+    r"今夜|今晩|今日|明日|あした|あす|明後日|週末|今度|来週|土曜|日曜|今週|朝練|夜"
+    r"|このあと|この後|今から|\d{1,2}時"
+)
 # Plans asked of people: 「明日の配信だれか見る？」「今夜だれか段位戦いく？」「22時の卓、誰か入れる？」.
 _JA_PLANS = (
     r"行く|いく|来る|くる|やる|する|見る|みる|参加する|遊ぶ|走る|出る|入る|入れる|来れる|行ける|打つ|回る"
@@ -86,6 +91,8 @@ _JA_INVITATION = re.compile(
     rf"|(?:{_JA_PLANNED}).{{0,24}}(?:誰か|だれか|みんな)[^？?。]{{0,24}}(?:{_JA_PLANS})[？?ー〜~]"
     rf"|(?:誰か|だれか|みんな)[^？?。]{{0,24}}(?:{_JA_PLANNED})[^？?。]{{0,24}}(?:{_JA_PLANS})[？?ー〜~]"
     r"|(?:行か|いか|来|こ|やら|遊ば|食べ|飲ま|見|参加し|集まら)ない[？?ー〜~]|一緒に.*(?:ない|ません|よう)[かか]?[？?]"
+    # 「誰かこのあと通話しない？」: something to do, put to anyone
+    r"|(?:誰か|だれか)[^？?。]{0,24}(?:しない|しませんか)[？?ー〜~]"
     # the same in western dialect: 「誰か今からマルチで鍛石集め行かん？」「スマブラやらん？」
     r"|(?:誰か|だれか|みんな|今から|今夜|一緒に)[^？?。]{0,24}(?:行か|いか|やら|遊ば|来|せ|し)ん[？?ー〜~]"
     # … where the verb alone says it (「明日の昼ラーメン行かん？」), not いかん ("no good") or 来ん
@@ -200,9 +207,31 @@ def asks_a_number(question: str) -> bool:
 
 
 def invites(text: str) -> bool:
-    """An invitation to do something together ("tea, anyone?", 「ご飯行く人いる？」): for the people asked."""
+    """An invitation to do something together ("tea, anyone?", 「ご飯行く人いる？」), or something of one's
+    own offered to the room ("60 spare iron, anyone need some?", 「スリーブ余ってるけどいる？」): for the
+    people asked."""
     low = normalized(text)
-    return bool(_EN_INVITATION.search(low) or (not low.isascii() and _JA_INVITATION.search(low)))
+    if _EN_INVITATION.search(low) or _EN_GIVEAWAY.search(low):
+        return True
+    return not low.isascii() and bool(
+        _JA_INVITATION.search(low) or (_JA_SPARE.search(low) and _JA_WANTED.search(low))
+    )
+
+
+# Something offered to whoever wants it: "anyone need some?", "got 2 extra tickets, anyone want them?",
+# "spare potions if anyone needs", "anyone need a ride?" (not "anyone need to reinstall after this?").
+_EN_GIVEAWAY = re.compile(
+    rf"\b(?:{_ANYONE}|who|u|you)(?: else)? (?:(?:needs?|wants?|wanna) (?:some|one|it|them|any|these|those"
+    r"|mine|my|the (?:spare|extra|rest|leftovers?)|a (?:ride|lift|spare|copy))"
+    r"|needs? (?:a )?hand|needs? help)\b[^?？]*[?？]+\W*$"
+    rf"|\b(?:spare|extra|leftover)\b[^?？]*\bif (?:{_ANYONE}|u|you) (?:needs?|wants?)\b[^?？.!]*[?？]*\W*$"
+)
+# … in Japanese: something spare, given or lent (「余ってる」「あげる」「譲る」, not 「余ってる人いる？」,
+# which asks for it), and whether anyone wants it (「いる？」「欲しい人いる？」).
+_JA_SPARE = re.compile(
+    r"余って(?!る人|いる人)|余り|あまって(?!る人|いる人)|あげる|譲る|譲ります|ゆずる|貸せる"
+)
+_JA_WANTED = re.compile(r"(?:いる|要る|欲しい|ほしい)(?:人|ひと)?(?:いる|おる)?[？?ー〜]")
 
 
 # An offer of one's own help or company, put as a question: "want me to ask him?", "i can bring mine if

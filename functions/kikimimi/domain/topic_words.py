@@ -64,6 +64,11 @@ def shared_words(a: str, b: str, common: frozenset[str]) -> frozenset[str]:
     return (profile(a).words & profile(b).words) - common - _FILLERS
 
 
+# UniDic's kanji lemmas of light verbs (「やった方がいい」, 「やりたい」): shared alone, they tie a line to no
+# thread, though the verb may be the whole answer (「タンク誰やる？」「自分やるよ」).
+LIGHT_VERBS = frozenset({"遣る", "貰う", "呉れる", "仕舞う"})
+
+
 _INFLECTED = re.compile(r"(?:ing|ed|es)$")
 
 
