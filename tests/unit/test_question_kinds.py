@@ -32,6 +32,8 @@ KINDS = [
     ("明日の配信だれか見る？", "invitation"),
     ("今夜だれか段位戦いく？", "invitation"),
     ("誰かこのあと通話しない？眠れなくて", "invitation"),
+    ("誰か今からギャザラーのリーヴ一緒に回らん？暇な人〜", "invitation"),
+    ("誰かこのエラーの直し方知らん？", "question"),
     ("22時の卓あと1人なんだけど誰か入れる？", "invitation"),
     ("anyone wanna do a pancake run? the diner on 5th is open", "invitation"),
     # A goodbye that asks something on the way out: for the people who stay.

@@ -273,8 +273,16 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
         # it kikimimi" (the name itself is what is talked about)
         return _last_word(stripped) not in _OBJECT_OF and not _NAMED_AS.search(stripped)
     if tail[0] in ",:;!?…—–":
-        # "kikimimi, what's …" opening; ", kikimimi, …" set off mid-sentence
-        return seen.opening or head.rstrip().endswith(",")
+        # "kikimimi, what's …" opening; ", kikimimi, …" set off mid-sentence; "quick one kikimimi, how long
+        # …?": a few words first, then a question put to it (not "ask kikimimi, it knows")
+        if seen.opening or head.rstrip().endswith(","):
+            return True
+        asked = re.match(r"[,:]\s*([a-z']+)", tail)
+        stripped = head.rstrip()
+        few = len(re.findall(r"[a-z0-9_'’]+", head)) <= 3 and _last_word(stripped) not in _OBJECT_OF
+        if not asked or not few or _NAMED_AS.search(stripped) or _ASKING_EN.search(head):
+            return False
+        return asked.group(1) in _WH_WORDS or (asked.group(1) in _ASKS_WORDS and seen.question())
     if strict:
         return False
     if _THIRD_PERSON_INVITE.search(head) and _INVITE_VERB.match(tail):
@@ -303,6 +311,9 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
     return not (len(words[0]) > 4 and words[0].endswith("ed"))
 
 
+# The word a question to it opens on, after its name and a comma: a question word asks even without its mark.
+_WH_WORDS = _words("what what's whats how why when where which who")
+_ASKS_WORDS = _WH_WORDS | _words("is are was were do does did can could would should will")
 # A word the speaker turns on before putting a question to someone: "… but kikimimi do …".
 _TURNS_TO = _words("but so and ok okay random also wait anyway actually q question")
 _ASKS_FIRST = _words("is are was were does do did can could would should will")
