@@ -717,6 +717,27 @@ def test_the_named_persons_line_going_on_with_a_line_since_answers_nothing(to: s
 
 
 @pytest.mark.parametrize(
+    ("line", "answered"),
+    [
+        (
+            "kev if you do dockge it wants the stacks dir at /opt/stacks",
+            False,
+        ),  # to kev_r, by part of his name
+        (
+            "mate if you add your domain to trusted_domains the untrusted domain error goes",
+            True,
+        ),  # no mate here
+        ("check the trusted_domains array in config.php", True),
+    ],
+)
+def test_a_line_to_someone_by_part_of_their_name_answers_nobody_else(line: str, answered: bool) -> None:
+    room = [msg("r1", "kev_r", "finally moving everything to compose files", 0)]
+    q = msg("q", "fern", "nextcloud behind a proxy says untrusted domain, what am i missing?", 20)
+    settled = answer_of(q, [*room, q, msg("x0", "otti", line, 30)])
+    assert (settled is not None) is answered
+
+
+@pytest.mark.parametrize(
     ("text", "name", "named"),
     [
         ("who's igl thursday, salty again?", "saltyfries", True),

@@ -117,8 +117,15 @@ def elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool:
     }
     # "lol leo your cat…": said to leo; "it's ravi's turn", 「ラヴィの番」, 「ぽんのランクマ代行」: of them.
     said = _POSSESSIVE.sub(" ", low)
-    return any(has_word(said.replace(f"{norm(name)}の", " "), norm(name)) for name in others)
+    if any(has_word(said.replace(f"{norm(name)}の", " "), norm(name)) for name in others):
+        return True
+    # "kev if you do dockge…": a part of kev_r's name first, then "you": said to him
+    first = re.match(r"([a-z]{3,})\b", low)
+    if first is None or not _TO_YOU.match(low, first.end()):
+        return False
+    return any(first.group(1) in re.split(r"[_.\-\d]+", norm(name)) for name in others)
 
 
+_TO_YOU = re.compile(r",?\s+(?:\S+\s+){0,2}(?:you|u|ur|your|you're|youre)\b")
 _ASKS_WHO = re.compile(r"\bwho(?:'s| is| was| did| added| made| set)?\b|誰が|だれが|誰だっけ|誰の")
 _POSSESSIVE = re.compile(r"\S+(?:'s|’s|s'|の)(?=\s|$|\W)")  # a name said of someone: ravi's, ラヴィの
