@@ -313,10 +313,10 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
 
 # The word a question to it opens on, after its name and a comma: a question word asks even without its mark.
 _WH_WORDS = _words("what what's whats how why when where which who")
-_ASKS_WORDS = _WH_WORDS | _words("is are was were do does did can could would should will")
 # A word the speaker turns on before putting a question to someone: "… but kikimimi do …".
 _TURNS_TO = _words("but so and ok okay random also wait anyway actually q question")
 _ASKS_FIRST = _words("is are was were does do did can could would should will")
+_ASKS_WORDS = _WH_WORDS | _ASKS_FIRST
 _ASKED_OF = _words("it there this that the a an i we my our he she they his her their")
 
 

@@ -1,5 +1,6 @@
-"""Open questions (pure): which questions the bot watches (open_questions.py), and what in the later chat
-settles one: said outright, read from the reply links, or the next turn (answer_turns.py)."""
+"""Open questions (pure): which questions the bot watches (open_questions.py; not one for the person before,
+back_questions.py), and what in the later chat settles one: said outright, read from the reply links, or the
+next turn (answer_turns.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from itertools import pairwise
 
 from kikimimi.domain.addressees import bot_answered_the_bump, for_another, replies_to
 from kikimimi.domain.answer_turns import asks_back, offer_taken, turn_answers
+from kikimimi.domain.back_questions import between_two
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import NICK_PREFIX, asks, between_two, is_open_question, participants_of
+from kikimimi.domain.open_questions import NICK_PREFIX, asks, is_open_question, participants_of
 from kikimimi.domain.question_kinds import for_the_bot, for_the_people, kind_of
 from kikimimi.domain.question_owners import named_answers, owner_answers
 from kikimimi.domain.reading import Link

@@ -1,0 +1,260 @@
+"""Questions back (pure): a question for the person before rather than the room — asked inside a
+two-person exchange, back to the line just before it, a guess or a retort put as a question, a check on
+what they did — whatever its words, theirs to answer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import pairwise
+
+from kikimimi.domain.model import Message
+from kikimimi.domain.open_questions import LINK, TO_THE_ROOM, asks, asks_unmarked, called_first
+from kikimimi.domain.question_kinds import guesses, works_out
+from kikimimi.domain.reply_shapes import points
+from kikimimi.domain.rule_terms import directed_to, norm
+
+
+def between_two(question: Message, before: Sequence[Message]) -> bool:
+    """Asked inside a two-person exchange (the last lines by the asker and one other, taking turns), or a
+    brief question back to the line just before ("what was that for?", "GET what?"), and not to the room
+    ("anyone", 「誰か」): it is for the other person, as a line to them by name would be. A guess or a
+    retort put as a question (`answers_with_a_guess`, `_surprised`) is for the lines it answers."""
+    humans = [m for m in before if m.is_human and m.id != question.id][-5:]
+    if answers_with_a_guess(question, humans) or _surprised(question.content, humans):
+        return True  # an answer or a reaction to the lines before, whoever it names ("someone said…")
+    if humans and humans[-1].author_id != question.author_id and _reacts(question.content):
+        return True  # 「何の話ｗ」, 「それ毎回言ってない？ｗ」, 「その色いいね、何の糸？」: for the speaker
+    if humans and _asked_of(humans[-1], question.author_name) and not _ASKS_WH.search(norm(question.content)):
+        return True  # "honestly pretty good?? …" after "omar how'd the interview go?": omar's answer
+    if TO_THE_ROOM.search(norm(question.content)):
+        return False
+    if humans and humans[-1].author_id != question.author_id and _ADVICE_AFTER.search(norm(question.content)):
+        return True  # "light roast? go finer and hotter" after "…its fighting me": advice, a check first
+    if (
+        humans
+        and humans[-1].author_id != question.author_id
+        and asks(humans[-1].content)
+        and _CHECKS_WITH_YOU.match(norm(question.content))
+    ):
+        return True  # "did u update the app?" right after "f1tv keeps kicking me… anyone else??": theirs
+    if humans and humans[-1].author_id != question.author_id and _JA_DONE_YET.match(norm(question.content)):
+        return True  # 「もう入れた？重くなってない？」 right after 「アプデ来てるね」: how it went for them
+    previous = humans[-1].content if humans else ""
+    back = humans and (
+        _asks_back(question.content)
+        or _offers(question.content, previous)
+        or _echoes(question.content, previous)
+        or _asks_of_it(question.content, [m.content for m in humans if m.author_id == humans[-1].author_id])
+    )
+    if back and humans[-1].author_id != question.author_id:
+        return True
+    people = {m.author_id for m in humans} | {question.author_id}
+    turns = sum(1 for a, b in pairwise(humans) if a.author_id != b.author_id)
+    return len(humans) >= 3 and len(people) == 2 and turns >= 2
+
+
+# A brief check, then advice: "light roast? go finer and hotter, like 94-95", "on wayland? try x11 first".
+_ADVICE_AFTER = re.compile(
+    r"^[^?？]{1,30}[?？]+\s*(?:then |if so,? |if yes,? )?(?:try|go|use|just|grind|turn|set|switch|drop|bump"
+    r"|you(?:'ll)? (?:need|can|should|want)|u (?:need|can|should|want))\b[^?？]*$"
+)
+# A yes/no question to "you" checking what they did or have ("did u update the app?", "have you tried
+# a different cable?", "r u on the beta?"), not to the room ("did you guys see…").
+_CHECKS_WITH_YOU = re.compile(
+    r"^(?:\S+[,:]\s*)?(?:wait |so |ok |and |hm+ |oh )?"
+    r"(?:(?:did|have) (?:you|u|ya) (?:already |even |ever )?"
+    r"(?:tr(?:y|ied)|updated?|install(?:ed)?|restart(?:ed)?|reboot(?:ed)?|check(?:ed)?|clear(?:ed)?|run|ran|plug(?:ged)?|turn(?:ed)?|enable(?:d)?|disable(?:d)?"
+    r"|log(?:ged)? ?out|reinstall(?:ed)?|reset)"
+    r"|(?:are|r) (?:you|u) (?:on|using|running))\b"
+)
+
+
+# Whether the one before has done it yet, asked with no subject: 「もう入れた？」, 「まだ見てる？」.
+_JA_DONE_YET = re.compile(
+    r"^(?:え|えっ|お|おー)?[、,]?\s*(?:もう|まだ)[^、。？?\s]{1,10}(?:(?<!され|られ)た|だ|てる|でる)[？?]"
+)
+
+
+# A question word: "okay, where is that?" asks back, whatever was asked of its author.
+_ASKS_WH = re.compile(r"\b(?:what|where|which|who|why|how|when)\b|何|なに|どこ|いつ|誰|だれ|どれ|どの|なんで")
+
+
+def _asked_of(line: Message, name: str) -> bool:
+    """Is the line another's question put to `name` by name ("omar how'd the interview go??")?"""
+    if line.author_name == name or not asks(line.content):
+        return False
+    person = {norm(name): name}
+    return directed_to(line, person) is not None or called_first(LINK.sub(" ", line.content), person)
+
+
+# A brief Japanese question that laughs (「何の話ｗ」, 「それ毎回言ってない？ｗ」) or points at what was just
+# said or shown (「その色いいね、何の糸？」, 「それってどこの？」): banter or curiosity about another's line.
+_JA_LAUGHS_LAST = re.compile(r"^.{1,14}?[?？]*\s*[ｗw笑草]+[!！]*$")
+_JA_POINTS_BACK = re.compile(r"^(?:え[ー〜っ]*|へー|いや|てか)?[、,]?\s*(?:それ|その|そっち|そこ|あれ|あの)")
+# 「どれ？」, 「え、いつ？」, 「なにそれ」: a bare question word asked back.
+_JA_BARE_WH = re.compile(
+    r"^(?:え[ー〜っ]*|へー|まじ|ん)?(?:すご|すごい|いいな|まじか|やば)?[、,!！]?\s*"
+    r"(?:どれ|どこ|どこの|なに|何|なんで|いつ|誰|だれ|どの|どっち|なにそれ|何それ)"
+    r"(?:で|から|に|と|まで)?(?:ですか|だっけ|の)?[?？!！ｗw〜ー…]*$"
+)
+
+
+def _reacts(text: str) -> bool:
+    """A brief Japanese question reacting to another's line: laughing at it, or pointing back at it."""
+    low = norm(text)
+    if low.isascii() or not asks(low):
+        return False
+    short = len(low) <= 20 and bool(_JA_POINTS_BACK.match(low))
+    return bool(_JA_LAUGHS_LAST.match(low) or _JA_BARE_WH.match(low)) or short
+
+
+# A question back: short, with a question word or a bare echo ("GET what?", "like?", 「駅前の？」).
+_BACK = re.compile(
+    r"^(?:\S+\s+){0,2}(?:what|which|why|how|where|who|when|like|really|huh|eh)(?:,\s*\w+)?\W*[?？]\W*$"
+)  # "to what, astro?": a guess may follow the question word
+
+
+_WHICH_ONE = re.compile(r"^what\s+[\w.-]+\s*[?？]+\W*$")  # "what yeast?", "what distro?"
+
+
+# A brief question about what the one before just told, its subject a pronoun for it: "how did it even get
+# in??" after "a raccoon got into my car today", "what did he say?".
+_ABOUT_IT = re.compile(
+    r"^(?:wait |ok |so |but )?(?:how|what|why|where|when)(?: (?:did|does|do|is|was|were|would|could|can))?"
+    r" (?:it|he|she|they|that|this)\b[^?？]{0,30}[?？]+\W*$"
+)
+
+
+# One word asked back in surprise, its mark doubled: "again??", "wait tonight?!".
+_ONE_WORD_BACK = re.compile(r"^(?:wait |oh |so |lol |bro )?[a-z']+\s*(?:[?？]{2,}|[?？]!+|!+[?？])\W*$")
+
+
+def _asks_back(text: str) -> bool:
+    """A brief question back to the line before ("what was that for?", "GET what?", "like?", "why?",
+    "what yeast?", "again??")."""
+    low = norm(text)
+    brief = low.isascii() and len(low) <= 25
+    told = low.isascii() and len(low.split()) <= 8 and bool(_ABOUT_IT.match(low))
+    back = _BACK.match(low) or _WHICH_ONE.match(low) or _ONE_WORD_BACK.match(low)
+    return told or (brief and (back is not None or low.endswith(" for?")))
+
+
+# A guess or a suggestion put as a question, right after someone else's "where/what/when…?":
+# 「駅前の定食屋は？」 after 「お昼どこ行く？」, "the one on 5th?" after "which cafe?".
+# It answers them: it is theirs to take up.
+_WH_ASKED = re.compile(
+    r"^(?:\S+[:,]\s*)?(?:what|where|which|who|when)\b.*[?？]"
+    r"|(?:何|なに|どこ|いつ|誰|だれ|どれ|どの|どっち)(?!か|も|でも).*(?:[?？]|する|行く|いく|食べる|やる)\W*$"
+)
+_JA_OFFER = re.compile(r"^.{1,14}(?:は|とか|とかどう|じゃない|でいい|かな)[?？]+\W*$")
+_EN_OFFER = re.compile(r"^(?:what about|how about|maybe|perhaps|or|the|a)\b.{0,30}[?？]+\W*$")
+
+
+def _offers(text: str, before: str) -> bool:
+    """A brief guess or suggestion offered as an answer to the line before, a what/where/which question."""
+    low, prior = norm(text), norm(before)
+    if not _WH_ASKED.search(prior):
+        return False
+    return bool(_JA_OFFER.match(low) if not low.isascii() else _EN_OFFER.match(low))
+
+
+def _asks_of_it(text: str, told: Sequence[str]) -> bool:
+    """A brief Japanese question about a word of what the last speaker just told: 「島ってどこの島ｗ」 after
+    「…「俺は島を買う」って…」, 「何色の猫？」 after a story of a cat — for the one telling it."""
+    low = re.sub(r"[ｗw笑]+$", "", norm(text))
+    if low.isascii() or len(low) > 12 or not told or asks(told[-1]):
+        return False
+    words = set(re.findall(r"[\u4e00-\u9fff]+|[\u30a0-\u30ff]{2,}", low)) - {"何", "誰", "何処", "何色"}
+    return any(word in norm(line) for line in told for word in words)
+
+
+GUESS_LINES = 4  # how far back a guess put as a question ("probably 9 i think?") may answer someone
+
+
+def answers_with_a_guess(question: Message, before: Sequence[Message]) -> bool:
+    """A guess put as a question ("probably around 9 i think?", 「22時じゃない？たぶん」), or a line that
+    points to where the answer is ("i think it just reads what's posted here? the pinned post in #meta
+    explains it"), after another person's question among the last lines: it answers them, it asks nobody."""
+    if works_out(question.content):
+        return True  # "~1.1k/hr with 3 rows so like 4k when its done?": their own estimate, whoever asked
+    recent = [m for m in before if m.is_human and m.id != question.id][-GUESS_LINES:]
+    asked = any(m.author_id != question.author_id and _asked(m.content) for m in recent)
+    return asked and (guesses(question.content) or points(question.content))
+
+
+_WH_OPENS = re.compile(r"^(?:\S+[:,]\s*)?(?:so |and |ok |wait )?(?:what|where|which|who|when|how)\b")
+
+
+_KNOW_WH = re.compile(
+    r"\b(?:any ?one|any ?body|some ?one|you|u) knows? (?:what|when|where|which|who|how|if|whether)\b"
+)
+_JA_ASKED = re.compile(r"(?:何|なに|どこ|いつ|誰|だれ|どれ|いくら|どう)[^。？?]{0,24}(?:だっけ|っけ)")
+
+
+def _asked(text: str) -> bool:
+    """A question, with its mark or opening with a question word ("what time are ppl showing up tho",
+    "anyone know when the next night is", 「何倍に薄めるんだっけ いつも忘れる」)."""
+    low = norm(text)
+    return (
+        asks(text)
+        or asks_unmarked(text)  # "do eggshells actually work or is that a myth"
+        or bool(_WH_OPENS.match(low) or _KNOW_WH.search(low) or _JA_ASKED.search(low))
+    )
+
+
+# Surprise at what someone just said, asked back: "38 hrs on one plate?? brave", "170 for a keyboard??",
+# 「3時間並んだの！？」 — a few words and a doubled mark, taking up a word or a number of a line just before.
+_SURPRISE = re.compile(r"^((?:\S+\s+){0,5}\S+?)\s*(?:[?？]{2,}|[?？][!！]|[!！][?？])")
+SURPRISE_LINES = 3
+
+
+# A retort: a few words of a line just before asked back, then a word on it ("jealous of a shirt from when i
+# was 4? sure mate"); no question word or verb opens it.
+_RETORT = re.compile(r"^((?:\S+\s+){0,8}\S+?)\s*[?？]\s+(?:\S+\s*){1,4}$")
+_ASKS_FIRST = re.compile(
+    r"^(?:is|are|am|was|were|do|does|did|can|could|will|would|should|has|have|any|anyone|anybody|what|how"
+    r"|where|which|who|why|when)\b"
+)
+
+
+def _surprised(text: str, before: Sequence[Message]) -> bool:
+    """Surprise at another's line just before, asked back with a doubled mark, or a retort echoing it;
+    for them, not the room."""
+    low = norm(text)
+    said = _SURPRISE.match(low)
+    if said is None and low.isascii() and not _ASKS_FIRST.match(low):
+        retort = _RETORT.match(low)
+        said = retort if retort is not None and _echoed_word(retort.group(1), before) else None
+    if said is None or _WH_OPENS.match(low):
+        return False
+    echoed = set(re.findall(r"\w+", said.group(1)))
+    return (
+        any(echoed & set(re.findall(r"\w+", norm(m.content))) - _FILLER for m in before[-SURPRISE_LINES:])
+        if low.isascii()
+        else any(_ja_echo(said.group(1), norm(m.content)) for m in before[-SURPRISE_LINES:])
+    )
+
+
+def _echoed_word(said: str, before: Sequence[Message]) -> bool:
+    """A word of four letters or more taken up from one of the last lines."""
+    words = {w for w in re.findall(r"[a-z]{4,}", said)} - _FILLER
+    return any(words & set(re.findall(r"[a-z]{4,}", norm(m.content))) for m in before[-4:])
+
+
+_FILLER = frozenset({"a", "an", "the", "on", "in", "at", "for", "of", "to", "it", "is", "that", "this", "u"})
+
+
+def _ja_echo(said: str, line: str) -> bool:
+    """A Japanese echo: two or more characters of the line just before taken up (「3時間並んだの！？」)."""
+    return any(said[i : i + 2] in line for i in range(len(said) - 1) if not said[i : i + 2].isspace())
+
+
+_ECHO = re.compile(r"^(.{1,24}?)[?？]{1,3}(?=\s|$|[^\x00-\x7f])")
+
+
+def _echoes(text: str, before: str) -> bool:
+    """An echo of the line before, asked back: "14h?? that's commitment" after "…14h in the fridge",
+    「13万？安っ」 after 「13万ちょい」."""
+    echo = _ECHO.match(norm(text))
+    return echo is not None and len(echo.group(1).strip()) >= 2 and echo.group(1).strip() in norm(before)
