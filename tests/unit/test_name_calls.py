@@ -144,6 +144,7 @@ JA_ABOUT = [
 ]
 
 EN_CALLS = [
+    "recommend me a podcast to fall asleep to kikimimi, something boring but not tax law boring",
     "kikimimi, what's the capital of Peru?",
     "kikimimi what's up",
     "kikimimi do you know how to rebase?",

@@ -169,6 +169,15 @@ KINDS = [
     ("who knows the wifi password??", "question"),
     ("night shift tomorrow, any tips?", "question"),
     ("trying to install nvidia drivers, any ideas?", "question"),
+    # Something offered with a word on it after the mark; taking up a plan with a detail; a dialect
+    # invitation on a planned day (session 24).
+    ("also i've got a spare tv code from the bundle, anyone want it? expires end of month", "invitation"),
+    ("anyone need help? i can't figure out this error", "question"),
+    ("いけるー何時？", "proposal"),
+    ("ついでに明日の朝活で周回せん？7時くらいから", "invitation"),
+    ("明日これせんといかんのやけどどうすればいい？", "question"),
+    ("でも13時だと最初ほぼ人いなくない？みんな昼くるの遅いし", "rhetorical"),
+    ("これ高くない？どこで買えば安いか知りたい", "question"),
 ]
 
 

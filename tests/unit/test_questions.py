@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from kikimimi.domain.addressees import names
 from kikimimi.domain.answer_turns import opens_on_its_topic
 from kikimimi.domain.model import Message
-from kikimimi.domain.question_owners import names
 from kikimimi.domain.questions import (
     answer_of,
     asked_again,
@@ -749,6 +749,8 @@ def test_a_line_to_someone_by_part_of_their_name_answers_nobody_else(line: str, 
         ("is rob bringing the tape this time or are we suffering again", "crimpy_rob", True),  # a part of it
         ("whats the max speed?", "max_power", False),
         ("who has the big tent?", "big_tent_energy", False),
+        ("mo what ups was it? been eyeing a cyberpower one", "mo_dev", True),  # two letters, then asked
+        ("mo money mo problems", "mo_dev", False),
     ],
 )
 def test_a_question_names_a_person(text: str, name: str, named: bool) -> None:
@@ -800,6 +802,25 @@ def test_a_question_names_a_person(text: str, name: str, named: bool) -> None:
                 ("nadia", "whole bouldering side till 6:30 yeah"),
             ],
             "x1",
+        ),
+        (
+            [("mo", "unrelated but my ups finally died lol. whole rack went dark at 3am")],
+            "rip. everything come back up clean?",
+            [("mo", "all except the pihole which decided its sd card was done with life")],
+            "x0",
+        ),
+        # … or a bare question word about it (「なにになったん？」, "which one?"), not about the asker's own.
+        (
+            [("kuro", "静音スイッチ、向こうでめっちゃ教えてもらえた")],
+            "なにになったん？",
+            [("kuro", "Silent Red系のロープロ版。届くの来週")],
+            "x0",
+        ),
+        (
+            [("kuro", "finally flashed the new firmware")],
+            "how do i flash mine?",
+            [("kuro", "lol took me three tries")],
+            None,
         ),
         (
             [("nadia", "heads up, the gym's got youth comp setup until 6:30 apparently")],
@@ -1223,6 +1244,11 @@ def test_a_question_back_to_the_line_before_is_theirs(
             True,
         ),
         ("すみません、さっきのリーダーキーの件わかる方いますか…？", True, True),
+        (
+            "たびたびすみません、リーダーキーを先に設定する件、どなたか分かる方いらっしゃいますか…🙇",
+            True,
+            True,
+        ),
         ("anyone? 😅", False, False),  # the bot has not answered them: the bump asks again
         ("and how do I map it per filetype?", True, False),  # a new question, not a bump
     ],
@@ -1291,6 +1317,13 @@ def test_the_asker_going_to_act_on_it_settles(said: list[tuple[str, str]], settl
             "もくもく会やっぱ誰もいない？😢",
             True,
         ),
+        # "no takers?": asking after one's own invitation (its words may be too short to share)
+        (
+            [("rafe", "anyone wanna hop in vc and watch something dumb for an hour"), ("rafe", "gn june")],
+            "rafe",
+            "no vc takers? tragic. ok",
+            True,
+        ),
         # A real question asked again, or someone else's invitation taken up, is not.
         ([("dani", "how do i reset the router?")], "dani", "anyone? router still blinking", False),
         ([("lou", "anyone down for mario kart tonight?")], "dani", "which mario kart is it?", False),
@@ -1345,3 +1378,64 @@ def test_a_question_opening_on_a_slip_of_a_name_is_theirs() -> None:
     assert is_open_question(question, participants_of([*room, question]), NAMES) is False
     other = msg("q", "carol", "arnold whats ps aux | grep dpkg show?", 10)
     assert is_open_question(other, participants_of([*room, other]), NAMES) is True
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "answered"),
+    [
+        ("明日1限やのに全然眠くないのなんでなん", "わかる、夜になると元気になるやつ", True),
+        ("why am i like this. just ordered pizza with a full fridge", "same lol", True),
+        # asked with its mark, or met with something else: still open
+        ("why does the build fail on arm?", "same, no idea", False),
+        ("明日1限やのに全然眠くないのなんでなん", "コーヒー飲んだ？", False),
+    ],
+)
+def test_a_why_mused_aloud_is_settled_by_someone_sharing_it(
+    question: str, reply: str, answered: bool
+) -> None:
+    room = [msg("b0", "rin", "まだ起きとる人〜", 0)]
+    q = msg("q", "kei", question, 20)
+    settled = answer_of(q, [*room, q, msg("x0", "yuzu", reply, 38)])
+    assert (settled is not None and "shares the feeling" in settled.reason) is answered
+
+
+@pytest.mark.parametrize(
+    ("between", "answer", "answered"),
+    [
+        # someone else's question with a subject of its own, and its answer: the newcomer's is still open
+        (
+            "ホットスワップソケットって再利用できる？",
+            "FAQにあるよ、基本いけるけど抜き差し回数に上限ある",
+            False,
+        ),
+        # a brief question back to the asker does not take the turn: the answer after it is theirs
+        ("右側だけ？", "それTRRSケーブルの接触不良かも、差し直してみて", True),
+    ],
+)
+def test_a_question_of_its_own_asked_since_takes_the_turn(between: str, answer: str, answered: bool) -> None:
+    q = msg(
+        "q",
+        "shira",
+        "はじめまして、Corne v4組んだんですが右側だけ反応しません。ファームは左右に書き込み済みです",
+        0,
+    )
+    lines = [msg("x0", "tsubasa", between, 15), msg("x1", "ohagi", answer, 40)]
+    settled = answer_of(q, [q, *lines])
+    assert (settled is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("between", "answered"),
+    [
+        ("marco did u see the onboard of that lap yet, the steering corrections lmao", False),
+        ("the onboard of that lap was unreal", True),
+    ],
+)
+def test_a_line_to_someone_named_since_is_what_their_next_line_answers(between: str, answered: bool) -> None:
+    q = msg("q", "kiwi", "how does the pit lane speed limit work? is it the same at every track", 0)
+    lines = [
+        msg("x0", "jenna", between, 10),
+        msg("x1", "marco_v", "yes!! he was fighting it the whole way", 20),
+    ]
+    settled = answer_of(q, [q, *lines])
+    assert (settled is not None) is answered

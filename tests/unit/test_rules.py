@@ -335,6 +335,14 @@ CASES = {
         chat(msg("t", "dave", "昨日ボールペンを持ったまま移動して", 5)), {"unfinished", "not_mentioned"}
     ),
     "finished_ja": Case(chat(msg("t", "dave", "どこかに置いてきてしまいました", 5)), {"not_mentioned"}),
+    # Others have spoken since (a watch, minutes on): the author was not still typing.
+    "unfinished_then_others": Case(
+        chat(
+            msg("t", "dave", "フェスってソロでも出れるのかな、チーム組まないとダメなのか気になってて", 60),
+            msg("x", "erin", "the dashboard is green again", 5),
+        ),
+        {"not_mentioned"},
+    ),
     # Topics
     "keyword": Case(
         chat(msg("t", "dave", "Firestore is slow today", 5)),

@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from kikimimi.domain.memory.keywords import EN_STOP
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, participants_of
 from kikimimi.domain.reading import Link
+from kikimimi.domain.reading.lexicon import EN_EXTRA_STOP
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.reply_shapes import bumps, shifts
 from kikimimi.domain.rule_terms import directed_to, has_word, is_question, norm
@@ -129,3 +131,33 @@ def elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool:
 _TO_YOU = re.compile(r",?\s+(?:\S+\s+){0,2}(?:you|u|ur|your|you're|youre)\b")
 _ASKS_WHO = re.compile(r"\bwho(?:'s| is| was| did| added| made| set)?\b|誰が|だれが|誰だっけ|誰の")
 _POSSESSIVE = re.compile(r"\S+(?:'s|’s|s'|の)(?=\s|$|\W)")  # a name said of someone: ravi's, ラヴィの
+
+
+def names(text: str, name: str) -> bool:
+    """Does the text name the person: their name, the first five letters or more of a long one ("salty"
+    for saltyfries), or a part of it ("rob" for crimpy_rob), as a word; an everyday word for a name
+    ("will", "max") does not count."""
+    low, who = norm(text), norm(name).strip("_-. ")
+    if not who.isascii():
+        return len(who) >= 2 and who in low
+    words = set(re.findall(r"[a-z0-9_]+", low)) - EN_STOP - EN_EXTRA_STOP
+    parts = {p for p in re.split(r"[_.\-]+", who) if len(p) >= 3} - EN_STOP - EN_EXTRA_STOP
+    short = {p for p in re.split(r"[_.\-]+", who) if len(p) == 2} - EN_STOP - EN_EXTRA_STOP
+    return (
+        (len(who) >= 3 and who in words)
+        or any(len(w) >= 5 and who.startswith(w) for w in words)
+        or any(_AS_A_NAME.search(re.sub(rf"\b{re.escape(p)}\b", "\0", low)) for p in parts & words)
+        or any(re.match(rf"{re.escape(p)}\s+{_ASKING}", low) for p in short)  # "mo what ups was it?"
+    )
+
+
+# What a short part of a name ("mo" of mo_dev) opening a line is followed by when it calls them.
+_ASKING = r"(?:what|where|which|who|why|how|when|did|do|does|is|are|was|were|can|could|u|you|ur)\b"
+
+
+# A part of a name ("rob" of crimpy_rob) said as someone's, marked \0: asked after ("is \0 …", "ask \0")
+# or doing something ("\0 is/still/bringing …"); not "the max speed" nor "good night".
+_AS_A_NAME = re.compile(
+    r"(?:^|\b(?:is|was|does|did|has|can|will|ask|tell|where'?s|hows|how'?s)\s+)\0\b"
+    r"|\0\s+(?:is|was|still|gonna|going|bringing|coming|doing|has|had)\b"
+)

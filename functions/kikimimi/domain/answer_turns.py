@@ -10,7 +10,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
-from kikimimi.domain.addressees import addressing, elsewhere
+from kikimimi.domain.addressees import addressing, elsewhere, names
 from kikimimi.domain.figures import offers_the_figure, picks_offered_figures, same_figure
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import TO_THE_ROOM, asks
@@ -74,6 +74,10 @@ def turn_answers(
         return False
     if _says_the_plan_back(question, m):
         return (m.created_at - question.created_at).total_seconds() <= turn_window(around)
+    if any(names(p.content, m.author_name) for p in taken) and not shared_words(
+        question.content, m.content, common
+    ):
+        return False  # "marco did u see the onboard…" said since: marco's "yes!!" answers that
     newer = [p for p in taken if asks(p.content)]
     if newer and not shared_words(question.content, m.content, common) and not _fits_only(question, m, newer):
         return False  # a "sure" after "lunch anyone?" answers the newer question
@@ -359,10 +363,17 @@ def _bare_ack(text: str) -> bool:
 
 
 def _question_back(p: Message, question: Message, around: Sequence[Message]) -> bool:
-    """A brief question back to the asker: "which one?", "oh really?", 「駅前の？」."""
+    """A brief question back to the asker: "which one?", "oh really?", 「駅前の？」; one that brings a
+    subject of its own (「ホットスワップソケットって再利用できる？」) asks the room something new."""
     brief = len(p.content) <= (40 if p.content.isascii() else 20)
     room = TO_THE_ROOM.search(norm(p.content))
-    return asks_back(p.content) and brief and not room and not elsewhere(p, question, around)
+    if not asks_back(p.content) or not brief or room or elsewhere(p, question, around):
+        return False
+    return not _OWN_SUBJECT.search(p.content) or bool(shared_words(question.content, p.content, frozenset()))
+
+
+# A Japanese question that names its own subject first: 「〇〇って…？」, 「〇〇は…？」 (not 「それって？」).
+_OWN_SUBJECT = re.compile(r"^(?!それ|あれ|これ|どれ|なに|何)[^\s、。？?]{3,}(?:って|は)(?!\s*[？?])")
 
 
 NEXT_TURN_SECONDS = 90  # in the help logs half of all answers come within a minute

@@ -280,6 +280,8 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
         asked = re.match(r"[,:]\s*([a-z']+)", tail)
         stripped = head.rstrip()
         few = len(re.findall(r"[a-z0-9_'’]+", head)) <= 3 and _last_word(stripped) not in _OBJECT_OF
+        if _REQUEST_EN.match(head) and not _NAMED_AS.search(stripped) and not _ASKING_EN.search(head):
+            return True  # "recommend me a podcast to fall asleep to kikimimi, something boring": asked of it
         if not asked or not few or _NAMED_AS.search(stripped) or _ASKING_EN.search(head):
             return False
         return asked.group(1) in _WH_WORDS or (asked.group(1) in _ASKS_WORDS and seen.question())
@@ -311,6 +313,11 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
     return not (len(words[0]) > 4 and words[0].endswith("ed"))
 
 
+# A request opening the line, put to whoever it then names: "recommend me …", "tell me …", "pls explain …".
+_REQUEST_EN = re.compile(
+    r"^(?:(?:pls|please|ok|okay|so|hey)\s+)?(?:recommend|suggest|tell me|give me|show me|find me"
+    r"|help me|teach me|explain|remind me|pick)\b"
+)
 # The word a question to it opens on, after its name and a comma: a question word asks even without its mark.
 _WH_WORDS = _words("what what's whats how why when where which who")
 # A word the speaker turns on before putting a question to someone: "… but kikimimi do …".

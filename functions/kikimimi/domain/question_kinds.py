@@ -94,7 +94,7 @@ _JA_INVITATION = re.compile(
     # 「誰かこのあと通話しない？」: something to do, put to anyone
     r"|(?:誰か|だれか)[^？?。]{0,24}(?:しない|しませんか)[？?ー〜~]"
     # the same in western dialect: 「誰か今からマルチで鍛石集め行かん？」「スマブラやらん？」
-    r"|(?:誰か|だれか|みんな|今から|今夜|一緒に)[^？?。]{0,24}(?:行か|いか|やら|遊ば|来|せ|し)ん[？?ー〜~]"
+    rf"|(?:誰か|だれか|みんな|一緒に|{_JA_PLANNED})[^？?。]{{0,24}}(?:行か|いか|やら|遊ば|来|せ|し)ん[？?ー〜~]"
     # … any verb so (「誰か今から…一緒に回らん？」), but not 「誰か知らん？」 ("doesn't anyone know?")
     r"|(?:誰か|だれか|みんな)[^？?。]{0,24}一緒に[^？?。]{0,12}(?<!知)(?<!分か)(?<!わか)[らかさたなまがばわ]ん[？?ー〜~]"
     # … where the verb alone says it (「明日の昼ラーメン行かん？」), not いかん ("no good") or 来ん
@@ -141,6 +141,8 @@ _JA_RHETORICAL = re.compile(
     r"|(?:なんで|何で)[^？?]{0,20}(?:んだよ|んだよな|のさ)"  # 「なんで6月だけないんだよ」: a gripe
     # a pressing "isn't it?" with a word of feeling after it: 「今日あっつすぎん？？溶ける」
     r"|(?:よね|でしょ|じゃん|くない|すぎない|すぎん)[ぇえ〜~ー]*[？?]+\s*[^？?\s]{1,8}$"
+    # … or a reason after it: 「でも13時だと最初ほぼ人いなくない？みんな昼くるの遅いし」
+    r"|(?:よね|でしょ|じゃん|くない|すぎない|すぎん)[ぇえ〜~ー]*[？?]+\s*[^？?\s]{1,20}(?:し|もん|からな?)[ｗw笑…]*$"
     # agreeing, then a line of the same feeling, no mark: 「ほんとそれ、土曜どこいった」
     r"|^(?:ほんとそれ|まじそれ|それな|わかる|わかりみ)[、,\s!！ｗw]+[^？?]+$"
     # a why that trails off into a feeling, no mark: 「なんでこの時間に見せるの…お腹すいた」
@@ -226,6 +228,9 @@ _EN_GIVEAWAY = re.compile(
     rf"\b(?:{_ANYONE}|who|u|you)(?: else)? (?:(?:needs?|wants?|wanna) (?:some|one|it|them|any|these|those"
     r"|mine|my|the (?:spare|extra|rest|leftovers?)|a (?:ride|lift|spare|copy))"
     r"|needs? (?:a )?hand|needs? help)\b[^?？]*[?？]+\W*$"
+    # … with a word on it after: "anyone want it? expires end of month" (not "anyone need help? i can't …")
+    rf"|\b(?:{_ANYONE}|who)(?: else)? (?:wants?|wanna) (?:it|them|one|some)[?？]+"
+    r"(?![^?？]*\bi\b)[^?？]{0,40}$"
     rf"|\b(?:spare|extra|leftover)\b[^?？]*\bif (?:{_ANYONE}|u|you) (?:needs?|wants?)\b[^?？.!]*[?？]*\W*$"
 )
 # … in Japanese: something spare, given or lent (「余ってる」「あげる」「譲る」, not 「余ってる人いる？」,
@@ -343,14 +348,15 @@ _EN_ACCEPT = re.compile(
     r"^(?:yes|yeah|yep|yup|ya|sure|bet|i'?m (?:down|in|game)|down|in|count me in|sounds good|works for me"
     r"|deal|me(?: too)?)\b"
 )
-_JA_ACCEPT = re.compile(r"^(?:行く|いく|いいね|いいよ|参加|乗った|のった|やる)")
+_JA_ACCEPT = re.compile(r"^(?:行く|いく|いける|行ける|いいね|いいよ|参加|乗った|のった|やる)")
 
 
 def _accepts(low: str) -> bool:
     agreement = _EN_ACCEPT.match(low) if low.isascii() else _JA_ACCEPT.match(low)
     if agreement is None or ("?" not in low and "？" not in low):
         return False
-    rest = re.sub(r"^(?:[\s,!.、。！]*(?:i'?m in|i'?m down|down|in|行く|いく))+", "", low[agreement.end() :])
+    said = r"^(?:[\s,!.、。！ー〜~]*(?:i'?m in|i'?m down|down|in|行く|いく))+[ー〜~]*"
+    rest = re.sub(said, "", low[agreement.end() :])
     return bool(_ACCEPTS_DETAIL.match(rest)) and len(rest.split()) <= 4
 
 

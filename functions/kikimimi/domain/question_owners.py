@@ -6,14 +6,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from kikimimi.domain.addressees import elsewhere
+from kikimimi.domain.addressees import elsewhere, names
 from kikimimi.domain.answer_turns import asks_back, turn_window
-from kikimimi.domain.memory.keywords import EN_STOP
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import TO_THE_ROOM, asks
 from kikimimi.domain.question_kinds import asks_a_number
 from kikimimi.domain.reading import Link
-from kikimimi.domain.reading.lexicon import EN_EXTRA_STOP
 from kikimimi.domain.reply_shapes import laughs, shifts, steps_away
 from kikimimi.domain.rule_terms import norm
 from kikimimi.domain.tension import says_farewell
@@ -44,6 +42,8 @@ def owner_answers(
     owner = next((x for x in reversed(recent) if shared_words(text, x.content, common)), None)
     if owner is None and recent and recent[-1] is before[-1] and _REACTS.match(norm(text)):
         owner = recent[-1]  # "ugh so the cave wall's closed?" right after "…youth comp setup until 6:30"
+    if owner is None and recent and recent[-1] is before[-1] and _BARE_WH.match(norm(text)):
+        owner = recent[-1]  # 「なにになったん？」 right after 「静音スイッチ、向こうで教えてもらえた」
     if owner is None and _GOES_ON.match(norm(text)):
         owner = _partner(question, before, common, links or {})  # "and tier 3 mods??": whom they asked
     return (
@@ -54,7 +54,18 @@ def owner_answers(
 
 
 # A brief question opening on a reaction to the line just before it takes that line up, in other words.
-_REACTS = re.compile(r"^(?:ugh|oh|ohh|wait|huh|ah|ahh|whoa|damn|dang|aw|aww|え|えっ|えー|まじ|マジ)(?:\W|$)")
+_REACTS = re.compile(
+    r"^(?:ugh|oh|ohh|wait|huh|ah|ahh|whoa|damn|dang|aw|aww|rip|oof|yikes|ouch|omg|wow|nice|lol|lmao|haha"
+    r"|ooh|no way|え|えっ|えー|まじ|マジ|まじか|やば|えぐ|すご|おお)(?:\W|$)"
+)
+
+
+# A bare question word and a few words more, nothing of the asker's own ("which one?", "how much was it?",
+# 「なにになったん？」, not "how do i …"): about the line just before it.
+_BARE_WH = re.compile(
+    r"^(?:what|which|how|where|who|when)\b(?![^?？]*\b(?:i|my|me|i'm|im)\b)(?:\W+\w+){0,4}\W*[?？]+\W*$"
+    r"|^(?:なに|何|どれ|どこ|いつ|誰|だれ|どの|どっち|いくら)[^？?、。\s]{0,8}[？?]+\W*$"
+)
 
 
 # A brief question going on from the asker's last exchange ("and tier 3 mods??", 「あと電源は？」).
@@ -94,30 +105,6 @@ def named_answers(
     """Does the person the question names ("who's igl thursday, salty again?", 「ねむねむのビルドどうなるの」)
     answer with their next line, soon ("ya ill call, kaiju backup if i tilt")?"""
     return names(question.content, m.author_name) and _their_next(question, m, since, around, links)
-
-
-def names(text: str, name: str) -> bool:
-    """Does the text name the person: their name, the first five letters or more of a long one ("salty"
-    for saltyfries), or a part of it ("rob" for crimpy_rob), as a word; an everyday word for a name
-    ("will", "max") does not count."""
-    low, who = norm(text), norm(name).strip("_-. ")
-    if not who.isascii():
-        return len(who) >= 2 and who in low
-    words = set(re.findall(r"[a-z0-9_]+", low)) - EN_STOP - EN_EXTRA_STOP
-    parts = {p for p in re.split(r"[_.\-]+", who) if len(p) >= 3} - EN_STOP - EN_EXTRA_STOP
-    return (
-        (len(who) >= 3 and who in words)
-        or any(len(w) >= 5 and who.startswith(w) for w in words)
-        or any(_AS_A_NAME.search(re.sub(rf"\b{re.escape(p)}\b", "\0", low)) for p in parts & words)
-    )
-
-
-# A part of a name ("rob" of crimpy_rob) said as someone's, marked \0: asked after ("is \0 …", "ask \0")
-# or doing something ("\0 is/still/bringing …"); not "the max speed" nor "good night".
-_AS_A_NAME = re.compile(
-    r"(?:^|\b(?:is|was|does|did|has|can|will|ask|tell|where'?s|hows|how'?s)\s+)\0\b"
-    r"|\0\s+(?:is|was|still|gonna|going|bringing|coming|doing|has|had)\b"
-)
 
 
 def _their_next(

@@ -66,6 +66,7 @@ _TAKES_IT = re.compile(
     r"|^(?:ok|okay|oh|ah)[,!. ]+(?:cool|nice|perfect|sweet|bet)\b"  # "ok cool, my stand is def not level"
     r"|^(?:おけ|おっけ|オッケ|了解|りょ|ありがと|なるほど)?[ー〜!！、,。\s]*(?:見てくる|見てみる|見てみます|試してみ|やってみ"
     r"|調べてみ|買ってくる|ポチる|ポチった)"
+    r"|^なるほど"  # taking in what they were told: 「なるほど、一応現金も持ってくわ」
 )
 
 
@@ -142,7 +143,13 @@ def asked_again(question: Message, before: Sequence[Message]) -> bool:
     if not own or not for_the_people(own[-1].content):
         return False
     shared = profile(question.content).words & profile(own[-1].content).words
-    return bumps(question.content) or bool(shared)
+    return bumps(question.content) or bool(shared) or bool(_NO_TAKERS.search(norm(question.content)))
+
+
+# Asking after one's own invitation: "no vc takers? tragic", "nobody? ok", 「誰もおらん？」.
+_NO_TAKERS = re.compile(
+    r"\bno (?:\w+ )?takers\b|^(?:so )?(?:nobody|no one|noone)\b|誰も(?:いない|おらん|おらへん|来ない|こない)"
+)
 
 
 def answer_of(
@@ -343,6 +350,8 @@ class _Watch:
             and (link.names_people or link.certain)
         ):
             return Settled(f"{m.author_name} answered it ({link.confidence:.2f})", m.id)
+        if not self.since and _shares_the_feeling(question, m):
+            return Settled(f"{m.author_name} shares the feeling", m.id)
         if turn_answers(
             self.question,
             m,
@@ -372,6 +381,25 @@ class _Watch:
                 and (not self.inferred or link.reply_to in self.thread or link.reply_to is None)
             )
         )
+
+
+# A "why" mused aloud, no mark (「明日1限やのに全然眠くないのなんでなん」, "why am i like this"), and a line
+# that opens by sharing it (「わかる、…」, "same lol"): the room took it as a feeling, not a request.
+_WHY = re.compile(r"\bwhy\b|なんで|何で|どうして|なぜ")
+_RELATES = re.compile(
+    r"^(?:わかる|分かる|わかりみ|それな|ほんとそれ|まじそれ|same|mood|relatable|me too|ikr|so true)"
+    r"(?:\W|$|[ｗw笑〜ー])"
+)
+
+
+def _shares_the_feeling(question: Message, m: Message) -> bool:
+    text = question.content
+    return (
+        "?" not in text
+        and "？" not in text
+        and bool(_WHY.search(norm(text)))
+        and bool(_RELATES.match(norm(m.content)))
+    )
 
 
 def inferred_about(

@@ -61,7 +61,8 @@ def conversation_terms(
         and not _new_question(messages[:at], trigger, config.turn_seconds)
     ):
         add("just_answered")
-    if is_unfinished(trigger.content):
+    # Still typing the rest: only while nobody has spoken since (a watch, minutes on, finds it finished).
+    if is_unfinished(trigger.content) and at >= len(messages) - 1:
         add("unfinished")
 
 
