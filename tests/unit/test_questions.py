@@ -1439,3 +1439,40 @@ def test_a_line_to_someone_named_since_is_what_their_next_line_answers(between: 
     ]
     settled = answer_of(q, [q, *lines])
     assert (settled is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("before", "question", "reply", "answered"),
+    [
+        # A question told with its details is answered by its words or its shape, not by the next short
+        # line of the banter around it, nor by a verb it happens to share.
+        (
+            [("ivy", "6 comfy, 7 if someone takes the ottoman"), ("tobi", "dibs not ottoman")],
+            "does anyone know what size sleeves wingspan cards take? trying to order before the sale ends",
+            "ottoman builds character",
+            False,
+        ),
+        (
+            [("sora", "エリトラ持ってない人いる？予備あるから貸そうか？"), ("take", "助かる！！ほしい")],
+            "すみません、このサーバーってMOD入れても大丈夫でしたっけ？ミニマップだけ入れたいんですけど…",
+            "拠点のチェストに入れとくわ、左から2番目",
+            False,
+        ),
+        (
+            [("sora", "エリトラ持ってない人いる？予備あるから貸そうか？"), ("take", "助かる！！ほしい")],
+            "すみません、このサーバーってMOD入れても大丈夫でしたっけ？ミニマップだけ入れたいんですけど…",
+            "ミニマップ系のMODならOKだよ、ピン留めにリストある",
+            True,
+        ),
+        # A when or how many is answered by a figure, not by someone volunteering for another plan.
+        ([("sora", "自分やるよ")], "イベントの報酬交換っていつまでだっけ？", "じゃあヒーラーは私で", False),
+        ([("sora", "自分やるよ")], "イベントの報酬交換っていつまでだっけ？", "来週の水曜まで", True),
+    ],
+)
+def test_the_next_turn_answers_by_what_the_question_asks_for(
+    before: list[tuple[str, str]], question: str, reply: str, answered: bool
+) -> None:
+    room = [msg(f"b{i}", who, text, 2 * i) for i, (who, text) in enumerate(before)]
+    q = msg("q", "fumi", question, 20)
+    settled = answer_of(q, [*room, q, msg("x0", "dee", reply, 34)])
+    assert (settled is not None) is answered

@@ -14,7 +14,7 @@ from kikimimi.domain.addressees import addressing, elsewhere, names
 from kikimimi.domain.figures import offers_the_figure, picks_offered_figures, same_figure
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import TO_THE_ROOM, asks
-from kikimimi.domain.question_kinds import asks_yes_no, guesses, offers, proposes
+from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses, offers, proposes
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
 from kikimimi.domain.reply_shapes import (
@@ -81,11 +81,22 @@ def turn_answers(
     newer = [p for p in taken if asks(p.content)]
     if newer and not shared_words(question.content, m.content, common) and not _fits_only(question, m, newer):
         return False  # a "sure" after "lunch anyone?" answers the newer question
-    level = WORDS if taken else SHAPE if addressing(around) else LOOSE
+    level = WORDS if taken else SHAPE if addressing(around) or _detailed(question.content) else LOOSE
     linked = link is not None and link.reply_to in thread and link.confidence >= SURE_PAST_A_REMARK
     if level == WORDS and linked and not any(asks(p.content) for p in taken):
         level = SHAPE  # the reader puts it after the question, past a remark in between: "yes" answers it
     return _next_turn(question, m, link, thread, since, around, level, follows, linked, before)
+
+
+_KANA_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # Japanese, not an emoji or "£2"
+_JA_VERB = re.compile(r"[うくすつぬふむゆるぐずづぶぷい]$")  # a verb's or adjective's dictionary form
+DETAILED = 80  # characters of a question told with its details (half as many in Japanese)
+
+
+def _detailed(text: str) -> bool:
+    """A question told with its details (a newcomer's setup, what they tried): its answer takes up its
+    words or its shape, not whatever short line comes next ("ottoman builds character")."""
+    return len(text) > (DETAILED // 2 if _KANA_KANJI.search(text) else DETAILED)
 
 
 def offer_taken(question: Message, m: Message, since: Sequence[Message]) -> bool:
@@ -161,6 +172,10 @@ def _on_its_words(
     unless the reader too links the line to the question ("recording goes up friday" past a newcomer's
     question, to "is there a recording?")."""
     shared = shared_words(asked, text, common)
+    if _detailed(asked):
+        # A verb alone (「入れとく」, 「出よう」, 「やりたい」) ties nothing to a long question, whose answer
+        # takes up what it is about (「タンク誰やる？」「自分やるよ」: to a short one it may)
+        shared = {w for w in shared if not _JA_VERB.search(w)}
     if len(shared) >= 2:
         return True
     if linked and level < WORDS and any(not inflected(w) for w in shared):
@@ -237,6 +252,8 @@ def _takes_up(
         return True
     if level == SHAPE or line.kind in ("lol", "thx") or _bare_ack(text):  # "ok", "nice": heard, not answered
         return False
+    if asks_a_number(asked) and not _FIGURE.search(norm(text)) and not _COUNTS_PEOPLE.search(norm(asked)):
+        return False  # 「じゃあヒーラーは私で」 to 「…いつまでだっけ？」: a when or how many wants a figure
     if _JA_PAST_ASKED.search(norm(asked)) and _JA_PAST_SAID.search(norm(text)) and not asks(text):
         return True  # 「朝起きたら落ちてた😇」 to 「昨日のレンダリング終わった？」: what happened, told
     if line.answer:
@@ -259,6 +276,17 @@ def _takes_up(
     return bool(_VOLUNTEER.match(low) and _INVITES.search(norm(asked)))
 
 
+# A count of people ("how many can make it?", 「今日何人来れそ？」): someone saying they can answers it.
+_COUNTS_PEOPLE = re.compile(
+    r"何人|なんにん|\bhow many (?:people|ppl|of (?:us|you|u)|can|are|r|coming|going)\b"
+)
+# A figure, a day or a span: what a when or how-many question is answered with.
+_FIGURE = re.compile(
+    r"\d|[一二三四五六七八九十百千万半毎]|明日|あした|今日|今夜|来週|今週|週末|月末|来月|今月|まで|ずっと|いつでも|昨日"
+    r"|\b(?:tomorrow|tonight|today|yesterday|next|last|week|weekend|month|year|noon|midnight|morning|evening"
+    r"|forever|always|never|until|till|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty"
+    r"|half|few|couple|dozen|hundred|monday|tuesday|wednesday|thursday|friday|saturday|sunday|same)\b"
+)
 # "who's got…?", "which one…?": answered by naming someone or something first ("mclaren by a mile").
 _ASKS_WHICH = re.compile(r"^(?:so |ok |and |wait )?(?:who|whos|who's|who has|which)\b")
 _NOT_A_NAME = frozenset(
@@ -369,9 +397,21 @@ def _question_back(p: Message, question: Message, around: Sequence[Message]) -> 
     room = TO_THE_ROOM.search(norm(p.content))
     if not asks_back(p.content) or not brief or room or elsewhere(p, question, around):
         return False
-    return not _OWN_SUBJECT.search(p.content) or bool(shared_words(question.content, p.content, frozenset()))
+    low = norm(p.content)
+    if low.isascii():  # "which one?", "what distro are you on?", not "what time are we rolling out sunday"
+        own = (
+            len(re.findall(r"[a-z0-9']+", low)) > 3
+            and not _TO_YOU.search(low)
+            and not _POINTS_BACK.search(low)
+        )
+    else:
+        own = bool(_OWN_SUBJECT.search(p.content))
+    return not own or bool(shared_words(question.content, p.content, frozenset()))
 
 
+_TO_YOU = re.compile(r"\b(?:you|your|yours|u|ur|urs)\b")
+# … or to what they said: "wait so does that mean we're skipping the parade", "is it the blue one?"
+_POINTS_BACK = re.compile(r"^(?:wait|so|oh|huh|hm+|and)\b|\b(?:that|it|this|those|these|there)\b")
 # A Japanese question that names its own subject first: 「〇〇って…？」, 「〇〇は…？」 (not 「それって？」).
 _OWN_SUBJECT = re.compile(r"^(?!それ|あれ|これ|どれ|なに|何)[^\s、。？?]{3,}(?:って|は)(?!\s*[？?])")
 
@@ -441,6 +481,8 @@ def _next_turn(
     # A pointer or a number right after a question that asks where or how many ("pinned 📌 second one" to
     # "is there a doc on the rate limits?") is its answer, whatever older line shares its words.
     if not since and answer_shaped(question.content, m.content, bare=False):
+        if _detailed(question.content) and _echoes_another(question, m, thread, around, before):
+            return False  # 「子株の外し方、前にまとめたやつあるよ https://…」: a pointer for another thread
         return link is None or not link.certain or link.reply_to in thread
     return not _other_thread(question, m, link, thread, since, around, level > LOOSE, follows, before)
 
@@ -494,10 +536,18 @@ def _other_thread(
         author = next((x.author_id for x in around if x.id == link.reply_to), None)
         if author not in (None, m.author_id, question.author_id):
             return True
+    return _echoes_another(question, m, thread, around, earlier)
+
+
+def _echoes_another(
+    question: Message, m: Message, thread: set[str], around: Sequence[Message], earlier: Sequence[Message]
+) -> bool:
+    """Does the line share words with a line of another conversation and none with the question? In a busy
+    room the line it goes on with may be ten lines back ("busted how" to "rewards look kinda busted", past
+    a quiet member's question)."""
+    common = common_words(around)
     if shared_words(question.content, m.content, common) - LIGHT_VERBS:
         return False
-    # … in a busy room the line it goes on with may be ten lines back ("busted how" to "rewards look kinda
-    # busted", past a quiet member's question)
     near = {x.id for x in around}
     pool = [*(x for x in earlier if x.id not in near), *around]
     at = next((i for i, x in enumerate(pool) if x.id == m.id), len(pool))
