@@ -175,7 +175,7 @@ def _on_its_words(
     if _detailed(asked):
         # A verb alone (「入れとく」, 「出よう」, 「やりたい」) ties nothing to a long question, whose answer
         # takes up what it is about (「タンク誰やる？」「自分やるよ」: to a short one it may)
-        shared = {w for w in shared if not _JA_VERB.search(w)}
+        shared = frozenset(w for w in shared if not _JA_VERB.search(w))
     if len(shared) >= 2:
         return True
     if linked and level < WORDS and any(not inflected(w) for w in shared):
