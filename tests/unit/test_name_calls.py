@@ -95,6 +95,7 @@ JA_CALLS = [
 ]
 
 JA_ABOUT = [
+    "うちの妹、聞き耳さんのこと「ききみみちゃん」って呼んでてかわいい",  # the name quoted
     "キキミミに聞けば？",  # telling a friend to ask it
     "ききみみに聞いてみたら？",
     "聞き耳に相談したらどう？",

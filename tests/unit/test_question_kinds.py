@@ -178,6 +178,20 @@ KINDS = [
     ("明日これせんといかんのやけどどうすればいい？", "question"),
     ("でも13時だと最初ほぼ人いなくない？みんな昼くるの遅いし", "rhetorical"),
     ("これ高くない？どこで買えば安いか知りたい", "question"),
+    # Session 24, round 3: invitations with a remark after them, a bare day and hour, a plan's place
+    # asked, a spare with its name, a welcome back with its question.
+    ("anyone wanna do one quick round of skribbl before bed? just one", "invitation"),
+    ("誰か今からマイクラ入らん？ちょっとだけ", "invitation"),
+    ("誰か分かる人おらん？", "question"),
+    ("誰かこのエラー知らん？", "question"),
+    ("friday 8pm?", "proposal"),
+    ("sat 10am?", "proposal"),
+    ("ほな14日で。場所はいつもの駅前の雀荘でええ？", "proposal"),
+    ("このコマンドでいい？", "question"),
+    ("i printed way too many owlbears lol, anyone want a spare? unpainted", "invitation"),
+    ("anyone want the dupe? free to a good home", "invitation"),
+    ("おつかれ〜 今日混んでた？", "personal"),
+    ("おつかれさまです、質問いいですか？", "question"),
 ]
 
 

@@ -1467,6 +1467,8 @@ def test_a_line_to_someone_named_since_is_what_their_next_line_answers(between: 
         # A when or how many is answered by a figure, not by someone volunteering for another plan.
         ([("sora", "自分やるよ")], "イベントの報酬交換っていつまでだっけ？", "じゃあヒーラーは私で", False),
         ([("sora", "自分やるよ")], "イベントの報酬交換っていつまでだっけ？", "来週の水曜まで", True),
+        # a figure said roughly, its counter left out
+        ([("sora", "昨日の3Dライブ見た！？")], "同接何人いってたっけ", "ピークで12万くらい", True),
     ],
 )
 def test_the_next_turn_answers_by_what_the_question_asks_for(

@@ -245,6 +245,8 @@ def _takes_up(
         return True
     if level < WORDS and same_figure(asked, text) and not asks(text):
         return True  # "for ur rims 44 is fine ya" to "what valve length, 44mm?": the figure said back
+    if level < WORDS and asks_a_number(asked) and _HEDGED_FIGURE.search(norm(text)) and not asks(text):
+        return True  # 「ピークで12万くらい」 to 「同接何人いってたっけ」: a figure, roughly
     line = profile(text)
     if level == WORDS:
         return False
@@ -276,6 +278,11 @@ def _takes_up(
     return bool(_VOLUNTEER.match(low) and _INVITES.search(norm(asked)))
 
 
+# A figure said roughly, its counter left out: 「12万くらい」, "like 40k", "200 or so".
+_HEDGED_FIGURE = re.compile(
+    r"\d+(?:[.,]\d+)?\s*(?:万|千|百|k|m)?\s*(?:くらい|ぐらい|ほど|ちょい|近く|超え|弱|強|ish\b|or so\b)"
+    r"|\b(?:like|about|around|roughly|maybe) \d"
+)
 # A count of people ("how many can make it?", 「今日何人来れそ？」): someone saying they can answers it.
 _COUNTS_PEOPLE = re.compile(
     r"何人|なんにん|\bhow many (?:people|ppl|of (?:us|you|u)|can|are|r|coming|going)\b"

@@ -341,6 +341,8 @@ def reads_as_call(
     if head.endswith("@"):
         return True
     tail = _sentence_tail(low, at.after)
+    if head.endswith(_QUOTES_OPEN) and tail.startswith(_QUOTES_CLOSE):
+        return False  # 「ききみみちゃん」って呼んでて: the name quoted is the name talked about
     if not asking and (_ASKING_JA.match(tail) or _ASKING_EN.search(head)):
         return False
     sentence = low[at.start - len(head) : at.after + len(tail)]
@@ -358,6 +360,10 @@ def reads_as_call(
     if japanese_context:
         return _reads_ja(seen)
     return _reads_en(seen, strict=False)
+
+
+_QUOTES_OPEN = ("「", "『", '"', "“", "'")
+_QUOTES_CLOSE = ("」", "』", '"', "”", "'")
 
 
 def called(

@@ -43,7 +43,10 @@ _PLANNED = (
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|sat|sun"
 )
 # … and, for something to do together, any time soon ("anyone wanna run unrated after ranked?").
-_SOON = r"now|rn|later|soon|in a bit|after (?:this|that|ranked|work|class|school|dinner|lunch|[a-z]+ing)"
+_SOON = (
+    r"now|rn|later|soon|in a bit|after (?:this|that|ranked|work|class|school|dinner|lunch|[a-z]+ing)"
+    r"|before (?:bed|sleep|dinner|lunch|work|class|we start)"
+)
 _EN_INVITATION = re.compile(
     # "tea, anyone?", "lunch anyone?", "drinks tonight, anyone?"
     r"^(?:(?:the|a|some|more|one more|one last|another|quick|late|early|team)\s+)?"
@@ -66,7 +69,7 @@ _EN_INVITATION = re.compile(
     rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:watching|playing|streaming|doing|hosting)\b"
     rf"[^?？.!]*\b(?:{_PLANNED})\b"
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|fancy|fancies|feel like) (?:to )?"
-    r"(?:come|join|grab|get|go|play|watch|hang|eat|have|meet|hop|do a|hit|try"
+    r"(?:come|join|grab|get|go|play|watch|hang|eat|have|meet|hop|do (?:a|an|one|some)|hit|try"
     r"|duo|trio|squad|queue|q|raid|grind|scrim|team up|party up|co-?op|1v1)\b"
     # "anyone wanna run some maps tonight?": something to do together at a time people plan for
     # … or soon, or after something ("anyone wanna run unrated after ranked?")
@@ -97,6 +100,8 @@ _JA_INVITATION = re.compile(
     rf"|(?:誰か|だれか|みんな|一緒に|{_JA_PLANNED})[^？?。]{{0,24}}(?:行か|いか|やら|遊ば|来|せ|し)ん[？?ー〜~]"
     # … any verb so (「誰か今から…一緒に回らん？」), but not 「誰か知らん？」 ("doesn't anyone know?")
     r"|(?:誰か|だれか|みんな)[^？?。]{0,24}一緒に[^？?。]{0,12}(?<!知)(?<!分か)(?<!わか)[らかさたなまがばわ]ん[？?ー〜~]"
+    # … or alone (「誰か今からマイクラ入らん？」), but not 「誰か分かる人おらん？」 (help asked for)
+    r"|(?:誰か|だれか)[^？?。]{0,24}(?<!知)(?<!分か)(?<!わか)(?<!お)[らかさたなまがばわ]ん[？?ー〜~]"
     # … where the verb alone says it (「明日の昼ラーメン行かん？」), not いかん ("no good") or 来ん
     r"|(?:行か|やら|遊ば|食べ|飲ま|飲みに行か|食べに行か)ん[？?ー〜~]"
     r"|(?:ご飯|ごはん|飯|ランチ|昼|夕飯|飲み|カラオケ|映画|ゲーム|お茶)(?:でも|とか)?(?:行く|どう|いかが|しない)"
@@ -160,6 +165,9 @@ _EN_PROPOSAL = re.compile(
     r"|^(?:ok |so |alright |right )?(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have"
     r"|what|who|where|when|why|how|which|any)\b)(?:[\w'-]+ ){1,3}(?:tonight|tomorrow|today|this weekend"
     r"|(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s*[?？]+"
+    # a bare day and hour: "friday 8pm?", "sat 10am?", "9ish?"
+    r"|^(?:ok |so |then )?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun"
+    r"|tmrw|tomorrow|tonight)?\s*(?:at |@)?\d{1,2}(?::\d\d)?\s*(?:am|pm|ish)?\s*[?？]+\W*$"
     # a plan said, then one person asked: "8 cet is fine for me. pete?"
     r"|[.!]\s+(?!(?:anyone|anybody|everyone|right|yes|no|ok|okay|why|how|what|when|where|who|which|thoughts"
     r"|ideas)\b)[a-z][\w.-]{1,15}\s*[?？]+\W*$"
@@ -173,6 +181,8 @@ _JA_PROPOSAL = re.compile(
     # 「7月の三連休どう？」
     r"|(?:月|日|曜|時|週末|連休|今度|明日|来週)(?:の\S{0,6})?(?:とか|は|で|に)?(?:どう|いかが)[？?]"
     r"|\d{1,2}時\S{0,4}(?:とか|で(?:いい|どう))[？?]"  # 「9時集合とか？」
+    # 「土曜10時でええ？」, 「場所はいつもの駅前の雀荘でええ？」
+    rf"|(?:{_JA_PLANNED}|\d{{1,2}}日|集合|場所|店)[^？?。]{{0,20}}で(?:いい|ええ|よい|おけ|OK|ok)[？?]"
     r"|(?:で|とか)(?:どう|いかが)(?:かな|ですか|でしょう)?[？?]*\W*$"  # 「集合は秦野駅北口 7:30 でどう」
     r"|(?:る|う|く|す|つ|ぬ|む|ぶ|ぐ|た)のは(?:どう|いかが)|(?:を|に|で|一緒に|みんなで)しない[？?]|しませんか"
     r"|(?:みんなで|皆で|一緒に)[^？?]{0,10}(?:しない|やらない|行かない)[？?]"  # 「来週末みんなで鍋しない？」
@@ -229,7 +239,8 @@ _EN_GIVEAWAY = re.compile(
     r"|mine|my|the (?:spare|extra|rest|leftovers?)|a (?:ride|lift|spare|copy))"
     r"|needs? (?:a )?hand|needs? help)\b[^?？]*[?？]+\W*$"
     # … with a word on it after: "anyone want it? expires end of month" (not "anyone need help? i can't …")
-    rf"|\b(?:{_ANYONE}|who)(?: else)? (?:wants?|wanna) (?:it|them|one|some)[?？]+"
+    rf"|\b(?:{_ANYONE}|who)(?: else)? (?:wants?|wanna)"
+    r" (?:it|them|one|some|a spare|the (?:dupe|extra|spare|rest))[?？]+"
     r"(?![^?？]*\bi\b)[^?？]{0,40}$"
     rf"|\b(?:spare|extra|leftover)\b[^?？]*\bif (?:{_ANYONE}|u|you) (?:needs?|wants?)\b[^?？.!]*[?？]*\W*$"
 )
@@ -366,6 +377,7 @@ _EN_PERSONAL = re.compile(
     r"\bhow(?:'s|s| is| was| does| did|'d| do)? (?:it|that|they|the new \w+|your \w+|ur \w+)"
     r" (?:feel|feels|feeling|going|go|went|treating|holding up|sound|sounds|look|looks|taste|tastes)\b"
     r"|\bhow (?:was|were) (?:it|that|they|the|your|ur)\b"
+    r"|^(?:welcome back|wb)\b[^?？]{0,40}[?？]"  # "welcome back! was the flight ok?": for them
     # what they are into, what they have to show: "what are u all watching rn?", "pics??"
     r"|\bwhat (?:are|r) (?:you|u|y'?all|you guys|ppl|people)(?: all)?"
     r" (?:watching|playing|reading|listening to|into)\b"
@@ -394,6 +406,8 @@ _JA_PERSONAL = re.compile(
     # whether they have done it yet: 「名前もう決めた？」「ワクチンもう打った？」
     r"|もう(?:決めた|買った|行った|見た|観た|食べた|やった|終わった|打った|出した|予約した|申し込んだ|読んだ)"
     r"(?:の|ん)?[？?]"
+    # welcoming someone back, then asking them: 「おつかれ〜 今日混んでた？」, 「おかえり！どうだった？」
+    r"|^(?:おつかれ|お疲れ|おつ|おかえり|お帰り)(?!さま)[ー〜~！!、,。\s]+[^？?]{1,24}[？?]"
     # how they made what they show: 「それどうやってそんな綺麗に咲かせたの？」
     r"|(?:どうやって|どうやったら)[^？?]{0,16}(?:そんな|こんな|あんな|そんなに|こんなに)"
 )
