@@ -192,6 +192,7 @@ KINDS = [
     ("anyone want the dupe? free to a good home", "invitation"),
     ("おつかれ〜 今日混んでた？", "personal"),
     ("おつかれさまです、質問いいですか？", "question"),
+    ("あと今夜22時くらいにオンラインで協力ライブやる人おらん？", "invitation"),
 ]
 
 
