@@ -11,7 +11,14 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 from kikimimi.domain.addressees import addressing, elsewhere, names
-from kikimimi.domain.figures import offers_the_figure, picks_offered_figures, same_figure
+from kikimimi.domain.figures import (
+    counts_people,
+    offers_the_figure,
+    picks_offered_figures,
+    same_figure,
+    says_a_figure,
+    says_roughly,
+)
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import TO_THE_ROOM, asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses, offers, proposes
@@ -245,7 +252,7 @@ def _takes_up(
         return True
     if level < WORDS and same_figure(asked, text) and not asks(text):
         return True  # "for ur rims 44 is fine ya" to "what valve length, 44mm?": the figure said back
-    if level < WORDS and asks_a_number(asked) and _HEDGED_FIGURE.search(norm(text)) and not asks(text):
+    if level < WORDS and asks_a_number(asked) and says_roughly(text) and not asks(text):
         return True  # 「ピークで12万くらい」 to 「同接何人いってたっけ」: a figure, roughly
     line = profile(text)
     if level == WORDS:
@@ -254,7 +261,7 @@ def _takes_up(
         return True
     if level == SHAPE or line.kind in ("lol", "thx") or _bare_ack(text):  # "ok", "nice": heard, not answered
         return False
-    if asks_a_number(asked) and not _FIGURE.search(norm(text)) and not _COUNTS_PEOPLE.search(norm(asked)):
+    if asks_a_number(asked) and not says_a_figure(text) and not counts_people(asked):
         return False  # 「じゃあヒーラーは私で」 to 「…いつまでだっけ？」: a when or how many wants a figure
     if _JA_PAST_ASKED.search(norm(asked)) and _JA_PAST_SAID.search(norm(text)) and not asks(text):
         return True  # 「朝起きたら落ちてた😇」 to 「昨日のレンダリング終わった？」: what happened, told
@@ -278,22 +285,6 @@ def _takes_up(
     return bool(_VOLUNTEER.match(low) and _INVITES.search(norm(asked)))
 
 
-# A figure said roughly, its counter left out: 「12万くらい」, "like 40k", "200 or so".
-_HEDGED_FIGURE = re.compile(
-    r"\d+(?:[.,]\d+)?\s*(?:万|千|百|k|m)?\s*(?:くらい|ぐらい|ほど|ちょい|近く|超え|弱|強|ish\b|or so\b)"
-    r"|\b(?:like|about|around|roughly|maybe) \d"
-)
-# A count of people ("how many can make it?", 「今日何人来れそ？」): someone saying they can answers it.
-_COUNTS_PEOPLE = re.compile(
-    r"何人|なんにん|\bhow many (?:people|ppl|of (?:us|you|u)|can|are|r|coming|going)\b"
-)
-# A figure, a day or a span: what a when or how-many question is answered with.
-_FIGURE = re.compile(
-    r"\d|[一二三四五六七八九十百千万半毎]|明日|あした|今日|今夜|来週|今週|週末|月末|来月|今月|まで|ずっと|いつでも|昨日"
-    r"|\b(?:tomorrow|tonight|today|yesterday|next|last|week|weekend|month|year|noon|midnight|morning|evening"
-    r"|forever|always|never|until|till|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty"
-    r"|half|few|couple|dozen|hundred|monday|tuesday|wednesday|thursday|friday|saturday|sunday|same)\b"
-)
 # "who's got…?", "which one…?": answered by naming someone or something first ("mclaren by a mile").
 _ASKS_WHICH = re.compile(r"^(?:so |ok |and |wait )?(?:who|whos|who's|who has|which)\b")
 _NOT_A_NAME = frozenset(

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from kikimimi.domain.model import Message
 from kikimimi.domain.question_kinds import asks_a_number, proposes
 from kikimimi.domain.reply_shapes import shifts
+from kikimimi.domain.rule_terms import norm
 
 
 def same_figure(asked: str, text: str) -> bool:
@@ -47,3 +48,37 @@ def picks_offered_figures(question: Message, m: Message, around: Sequence[Messag
 
 # Figures offered as a choice: 「14日か21日」, "7 or 9", "2/3", 「土曜の10時、13時」.
 _CHOICE = re.compile(r"(\d+)\D{0,3}?\s*(?:か|or|/|、|,)\s*\D{0,3}?(\d+)")
+
+
+def says_a_figure(text: str) -> bool:
+    """Does the line say a figure, a day or a span: what a "when" or "how many" is answered with?"""
+    return bool(_FIGURE.search(norm(text)))
+
+
+def says_roughly(text: str) -> bool:
+    """Does the line say a figure roughly, its counter left out (「12万くらい」, "like 40k", "200 or so")?"""
+    return bool(_HEDGED_FIGURE.search(norm(text)))
+
+
+def counts_people(question: str) -> bool:
+    """Does the question count people ("how many can make it?", 「今日何人来れそ？」): someone saying they
+    can answers it, no figure needed."""
+    return bool(_COUNTS_PEOPLE.search(norm(question)))
+
+
+# A figure said roughly, its counter left out: 「12万くらい」, "like 40k", "200 or so".
+_HEDGED_FIGURE = re.compile(
+    r"\d+(?:[.,]\d+)?\s*(?:万|千|百|k|m)?\s*(?:くらい|ぐらい|ほど|ちょい|近く|超え|弱|強|ish\b|or so\b)"
+    r"|\b(?:like|about|around|roughly|maybe) \d"
+)
+# A count of people ("how many can make it?", 「今日何人来れそ？」): someone saying they can answers it.
+_COUNTS_PEOPLE = re.compile(
+    r"何人|なんにん|\bhow many (?:people|ppl|of (?:us|you|u)|can|are|r|coming|going)\b"
+)
+# A figure, a day or a span: what a when or how-many question is answered with.
+_FIGURE = re.compile(
+    r"\d|[一二三四五六七八九十百千万半毎]|明日|あした|今日|今夜|来週|今週|週末|月末|来月|今月|まで|ずっと|いつでも|昨日"
+    r"|\b(?:tomorrow|tonight|today|yesterday|next|last|week|weekend|month|year|noon|midnight|morning|evening"
+    r"|forever|always|never|until|till|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty"
+    r"|half|few|couple|dozen|hundred|monday|tuesday|wednesday|thursday|friday|saturday|sunday|same)\b"
+)
