@@ -349,3 +349,20 @@ def test_a_bump_after_the_bots_answer_gets_no_second_answer(scenario: Make) -> N
     assert [p.reply_to for p in s.posts] == ["q1"]
     reasons = {e["reason"] for e in s.events("judgment_skipped") if e.get("trigger") == "b1"}
     assert "a bump of a question the bot already answered" in reasons
+
+
+def test_a_busy_room_passing_a_question_over_still_gets_it_answered(scenario: Make) -> None:
+    # More lines come after the question than a watch's window holds (two other conversations at IRC
+    # pace): the watch reads further instead of losing the question.
+    s = scenario()
+    said = [
+        ("alice", "bob did you finish the raid last night"),
+        ("bob", "alice yeah we cleared it at 2am lol"),
+        ("carol", "erin the pasta place closed down btw"),
+        ("erin", "carol noooo that was my favourite"),
+    ]
+    talk = [s.msg(f"b{i}", *said[i % 4], ASKED + 20 + 3 * i) for i in range(48)]
+    s.run(*asked(s), *talk)
+    (watched,) = [e for e in s.events("judgment") if e["kind"] == "watch"]
+    assert (watched["trigger"], watched["should_respond"]) == ("q1", True)
+    assert [p.reply_to for p in s.posts] == ["q1"]

@@ -22,6 +22,10 @@ KINDS = [
     ("board games saturday, who's in?", "invitation"),
     ("anyone down for a walk after work?", "invitation"),
     ("who wants to grab ramen?", "invitation"),
+    ("i wanna play some ranked tonight, who's in?", "invitation"),  # the asker's wish, put to the room
+    # … but the asker's own plan, then a question, is a question.
+    ("I want to get a MiniDV camera. How do I know it will work with linux?", "question"),
+    ("i want to get a new gpu, anyone know if the 4070 is worth it?", "question"),
     ("anyone going to the meetup on friday?", "invitation"),
     ("anyone watching the game tonight?", "invitation"),  # whose plans: for the people asked
     ("who's streaming saturday?", "invitation"),

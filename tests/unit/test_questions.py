@@ -92,6 +92,9 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
         # Words quoted, as someone said them, ask nothing; a quoted word inside a question does not hide it.
         ("brain just goes 'remember this? 🙂'", {}, False),
         ("does anyone know what 'ENOSPC' means here?", {}, True),
+        # A link's own "?" asks nothing; the sentence's mark after a link still asks.
+        ("https://forum.example.org/viewtopic.php?f=9&t=1", {}, False),
+        ("anyone know why there is no beta download link on www.example.com?", {}, True),
         ("how do I change the log level?", {"reply_to": "a"}, False),  # a reply to someone
         ("how do I change the log level?", {"mention": True}, False),
     ],
@@ -452,6 +455,33 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
             [msg("1", "ann", "x", 0), msg("2", "cat", "where should we eat?", 5)],
             "ben",
             "does anyone know if the vpn is down?",
+            False,
+        ),
+        # A question that carries its own evidence as a link is asked, not a pointer to an answer; a call to
+        # the room is not surprise at the line before; a greeting first opens a newcomer's own question.
+        (
+            [msg("1", "ann", "x", 0), msg("2", "cat", "where are the release notes?", 5)],
+            "ben",
+            "I get this error when wubi starts: https://paste.example.org/123 any idea?",
+            False,
+        ),
+        (
+            [msg("1", "ann", "x", 0), msg("2", "cat", "where are the release notes?", 5)],
+            "ben",
+            "https://example.org/notes ?",
+            True,
+        ),
+        ([msg("1", "ann", "can't help with that", 5)], "ben", "can anyone help me???", False),
+        (
+            [msg("1", "ann", "x", 0), msg("2", "cat", "which kernel are you on?", 5)],
+            "ben",
+            "hi all, my touchpad stopped working after the upgrade to 24.04, maybe a driver?",
+            False,
+        ),
+        (
+            [msg("1", "ann", "x", 0), msg("2", "cat", "みんなどのカーネル使ってる？", 5)],
+            "ben",
+            "こんにちは、アプデしたらタッチパッドが効かなくなったんですが、ドライバかな？",
             False,
         ),
         # Three people, or one person talking alone: the room.

@@ -12,6 +12,7 @@ from kikimimi.domain.reply_shapes import (
     calls_only,
     grateful,
     laughs,
+    points,
     shifts,
     shrugs,
     steps_away,
@@ -244,3 +245,21 @@ def test_a_bare_yes_answers_only_right_after_the_question() -> None:
 )
 def test_saying_you_do_not_know_is_not_an_answer(text: str, shrug: bool) -> None:
     assert shrugs(text) is shrug
+
+
+@pytest.mark.parametrize(
+    ("text", "pointer"),
+    [
+        ("see https://wiki.example.org/grub", True),
+        ("https://paste.example.org/5982", True),
+        ("is this what you mean? https://example.org/a", True),
+        ("check the pinned message", True),
+        ("ピン留め見て", True),
+        # A link that comes with its author's own trouble, or a call to the room: the question's evidence.
+        ("any help about this? https://forum.example.org/t=337170", False),
+        ("I finally found my CUPS error log. does anybody know why? https://paste.example.org/1", False),
+        ("このエラー分かる人いる？ https://example.org/a", False),
+    ],
+)
+def test_a_pointer_to_the_answer(text: str, pointer: bool) -> None:
+    assert points(text) is pointer

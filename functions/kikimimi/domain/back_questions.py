@@ -21,13 +21,18 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
     ("anyone", 「誰か」): it is for the other person, as a line to them by name would be. A guess or a
     retort put as a question (`answers_with_a_guess`, `_surprised`) is for the lines it answers."""
     humans = [m for m in before if m.is_human and m.id != question.id][-5:]
-    if answers_with_a_guess(question, humans) or _surprised(question.content, humans):
+    low = norm(question.content)
+    if _HELLO.match(low):
+        return False  # "hi, I'm trying to … and get this error, maybe…?": a newcomer's question to the room
+    if answers_with_a_guess(question, humans) or (
+        _surprised(question.content, humans) and not TO_THE_ROOM.search(low)
+    ):
         return True  # an answer or a reaction to the lines before, whoever it names ("someone said…")
     if humans and humans[-1].author_id != question.author_id and _reacts(question.content):
         return True  # 「何の話ｗ」, 「それ毎回言ってない？ｗ」, 「その色いいね、何の糸？」: for the speaker
     if humans and _asked_of(humans[-1], question.author_name) and not _ASKS_WH.search(norm(question.content)):
         return True  # "honestly pretty good?? …" after "omar how'd the interview go?": omar's answer
-    if TO_THE_ROOM.search(norm(question.content)):
+    if TO_THE_ROOM.search(low):
         return False
     if humans and humans[-1].author_id != question.author_id and _ADVICE_AFTER.search(norm(question.content)):
         return True  # "light roast? go finer and hotter" after "…its fighting me": advice, a check first
@@ -52,6 +57,14 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
     people = {m.author_id for m in humans} | {question.author_id}
     turns = sum(1 for a, b in pairwise(humans) if a.author_id != b.author_id)
     return len(humans) >= 3 and len(people) == 2 and turns >= 2
+
+
+# A greeting first: someone arriving with their own question ("Hello, today I updated …", 「こんにちは、…」).
+_HELLO = re.compile(
+    r"^(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening))\b"
+    r"(?:\s+(?:all|everyone|everybody|guys|folks|there|people))?\s*[,.!…:]"
+    r"|^(?:こんにちは|こんばんは|おはようございます|はじめまして|初めまして)"
+)
 
 
 # A brief check, then advice: "light roast? go finer and hotter, like 94-95", "on wayland? try x11 first".

@@ -57,7 +57,8 @@ NOT_NICKS = frozenset(
     }
 )
 USER_MENTION = re.compile(r"<@!?\d+>")
-LINK = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+# A link, without the sentence's mark after it ("… link on www.ubuntu.com?" still asks).
+LINK = re.compile(r"(?:https?://|www\.)\S*?(?=[?？.,!)]*(?:\s|$))", re.IGNORECASE)
 # Words quoted, as someone (or something) said them: "brain just goes 'remember this? 🙂'" asks nothing.
 _QUOTED = re.compile(
     r"(?:(?<=\s)|^)(?:'[^'\n]{1,80}'|\"[^\"\n]{1,80}\"|‘[^’\n]{1,80}’|“[^”\n]{1,80}”)(?=\s|$|[.,!?;:])"

@@ -75,7 +75,13 @@ _EN_INVITATION = re.compile(
     # … or soon, or after something ("anyone wanna run unrated after ranked?")
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna) (?!(?:to )?(?:help|explain|tell|show|check|look))"
     rf"[^?？.!]*\b(?:{_PLANNED}|{_SOON})\b"
-    r"|\b(?:wanna|want to|care to|fancy|you in for|join (?:us|me)) (?:come|join|grab|get|go|play|watch|hang)"
+    # … asked of others, not the asker's own plan ("I want to get a MiniDV camera. How do I know …?")
+    r"|(?<!\bi )(?<!\bi really )(?<!\bi just )(?<!\bi'd )(?<!\bi still )"
+    r"\b(?:wanna|want to|care to|fancy|you in for|join (?:us|me)) (?:come|join|grab|get|go|play|watch|hang)"
+    # … or the asker's own wish, put to the room: "i wanna play tonight, anyone?", "i really want to go,
+    # who else?"
+    r"|\bi (?:really |just |still )?(?:wanna|want to) (?:come|join|grab|get|go|play|watch|hang)\b[^?？]*"
+    rf"[,.!\s](?:{_ANYONE}|who(?:'s| is)?(?: else)?(?: in| down| coming| joining)?)\s*[?？]+\W*$"
     rf"|^(?:you )?(?:up|down|in) for (?:a |some )?(?:{_OUTINGS})\b"
 )
 # 「誰か行く人ー」「ご飯行く人いる？」「カラオケ行かない？」「一緒にやらない？」

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from kikimimi.domain.open_questions import LINK
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, kind_of, normalized
 
 __all__ = [
@@ -78,6 +79,13 @@ _POINTER = re.compile(
     r"|ピン(?:留め|止め|どめ)|固定(?:メッセージ|された)"
     r"|(?:faq|よくある質問|wiki|ドキュメント|マニュアル|説明書|公式|上の|概要欄|説明欄).{0,6}(?:見て|参照|読んで|に書いて|にある)"
     r"|(?:概要欄|説明欄)に.{0,6}(?:貼って|はって|載って|のって|書いて)(?:ある|あった|る)"
+)
+# Whose trouble a line with a link is about: its author's ("I get…", "my…") or the room's to answer
+# ("anyone", "any idea", 「分かる人」).
+_OWN_TROUBLE = re.compile(
+    r"\b(?:i|i'?m|i'?ve|i'?d|my|me|any ?(?:one|body)|some ?(?:one|body)"
+    r"|any (?:help|idea|ideas|suggestions?|clue))\b"
+    r"|誰か|だれか|どなたか|(?:分かる|わかる|知ってる)(?:人|方)|私|僕|俺|うち(?:の|で|は)"
 )
 _NUMBER = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|noon|midnight)\b|[一二三四五六七八九十]"
@@ -233,8 +241,14 @@ def laughs(text: str) -> bool:
 
 
 def points(text: str) -> bool:
-    """Points to where the answer is: a link, "check the pinned message", "pinned 📌", 「ピン留め見て」."""
-    return bool(_POINTER.search(normalized(text)))
+    """Points to where the answer is: a link, "check the pinned message", "pinned 📌", 「ピン留め見て」.
+    A link that comes with its author's own trouble or a call to the room ("I get this error: <paste>, any
+    idea?") is the question's evidence, not a pointer."""
+    low = normalized(text)
+    if not _POINTER.search(low):
+        return False
+    bare = LINK.sub(" ", low)
+    return bool(_POINTER.search(bare)) or not (("?" in bare or "？" in bare) and _OWN_TROUBLE.search(bare))
 
 
 # Whether something heard is true ("is it true that…", 「…って噂ほんと？」), and what someone said or wrote

@@ -220,6 +220,7 @@ def _not_for_bot(decision: Decision, room: Hearing) -> Decision:
 
 
 RULES_WINDOW = 20  # what the rule terms read (who talks with whom needs the last twenty lines)
+BUSY_WATCH_FACTOR = 3  # a watch in a busy room reads up to this many windows of lines since its question
 
 
 def _read_window(deps: Deps, task: JudgeTask, now: datetime) -> tuple[list[Message], int]:
@@ -231,6 +232,10 @@ def _read_window(deps: Deps, task: JudgeTask, now: datetime) -> tuple[list[Messa
     limit = s.context_messages * 2
     before = timedelta(seconds=(task.wait_seconds or s.question_watch_seconds) + 120)
     window = channel.since(deps, key, now, now - before, limit, by="judge")
+    if not any(m.id == task.trigger_id for m in window):
+        # A busy room: more lines since the question than a window holds; read them all, up to a bound.
+        limit *= BUSY_WATCH_FACTOR
+        window = channel.since(deps, key, now, now - before, limit, by="judge")
     if not any(m.id == task.trigger_id for m in window):  # a late delivery: look through the buffer
         window = channel.recent(deps, key, now, limit, by="judge")
     return window, limit
