@@ -1508,3 +1508,50 @@ def test_the_next_turn_answers_by_what_the_question_asks_for(
     q = msg("q", "fumi", question, 20)
     settled = answer_of(q, [*room, q, msg("x0", "dee", reply, 34)])
     assert (settled is not None) is answered
+
+
+# An IRC-style room, where people open their lines with the name of whom they answer.
+NAMED = [
+    msg("n1", "ann", "ben: try the nomodeset boot option", 0),
+    msg("n2", "ben", "ann: that worked, thanks", 6),
+    msg("n3", "cy", "dee: which release are you on?", 12),
+    msg("n4", "dee", "cy: 24.04", 18),
+]
+
+
+@pytest.mark.parametrize(
+    ("later", "to", "answered"),
+    [
+        # An unnamed link right after a question, in a room that names whom it answers, answers it only
+        # when it takes up the question's words or the reader puts it in the question's thread.
+        ("https://paste.example.org/71024", "n4", False),
+        ("https://paste.example.org/71024", "q", True),
+        ("sshd logs to https://wiki.example.org/SSHD#logs", "n4", True),
+    ],
+)
+def test_an_unnamed_link_where_people_name_whom_they_answer(later: str, to: str, answered: bool) -> None:
+    q = msg("q", "fay", "where does sshd log to?", 30)
+    settled = answer_of(q, [*NAMED, q, msg("x0", "gus", later, 40)], {"x0": link("x0", to, 0.45)})
+    assert (settled is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("later", "answered"),
+    [
+        # Another person's own trouble, told right after, is another question, not the answer …
+        ("when i install ubuntu my sound driver doesnt work even with the right driver", False),
+        ("I'm getting buffer I/O errors on device dm-8", False),
+        # … unless it says how it was fixed.
+        ("my sound driver didnt work either, fixed it with alsa-base reinstall", True),
+    ],
+)
+def test_another_persons_own_trouble_does_not_answer(later: str, answered: bool) -> None:
+    q = ask("when I installed the proprietary sound driver, how do I get rid of it again?")
+    settled = answer_of(q, [*BUSY, q, msg("x0", "gus", later, 40)], {"x0": link("x0", "q", 0.6)})
+    assert (settled is not None) is answered
+
+
+def test_another_persons_trouble_answers_a_question_about_others() -> None:
+    q = ask("is the sound driver broken for anyone else since the update?")
+    later = msg("x0", "gus", "my sound driver stopped working after it too", 40)
+    assert answer_of(q, [*BUSY, q, later], {"x0": link("x0", "q", 0.6)}) is not None

@@ -24,6 +24,7 @@ from kikimimi.settings import Settings, SettingsError
 from kikimimi_dev.tools.commands_cli import add_commands_parser
 from kikimimi_dev.tools.discord_import import add_import_parser
 from kikimimi_dev.tools.errors import UsageError, explain
+from kikimimi_dev.tools.help_set import add_help_set_parser
 from kikimimi_dev.tools.links_cli import add_links_parsers
 from kikimimi_dev.tools.memory_report import add_memory_parser
 from kikimimi_dev.tools.options import add_common, positive, require_llm, settings_from
@@ -55,6 +56,10 @@ EXAMPLES = {
   kikimimi links ../shared/eval/help/dev_transcript.jsonl --strip-addresses --json   # without `nick:`""",
     "train-links": """  kikimimi train-links
   kikimimi train-links --table named --holdout 30 --out /tmp/reply_links.json""",
+    "help-set": """  kikimimi help-set ../shared/eval/links/train_transcript.jsonl \\
+      ../shared/eval/links/train_links.jsonl --out /tmp/help   # the 153 training logs, in 2 parts
+  kikimimi replay /tmp/help/part0_transcript.jsonl --json --llm none > /tmp/help/part0_events.jsonl
+  python3 ../shared/eval/help_score.py /tmp/help/part0_questions.jsonl /tmp/help/part0_events.jsonl""",
     "memory": """  FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 kikimimi memory 1234567890 --guild 42
   KIKIMIMI_MODE=gcp GOOGLE_CLOUD_PROJECT=my-project kikimimi memory forget-user 42 1001""",
 }
@@ -215,6 +220,7 @@ def parser() -> argparse.ArgumentParser:
     add_timeline_parser(sub)
     _add_eval(sub)
     add_links_parsers(sub)
+    add_help_set_parser(sub)
     add_memory_parser(sub)
     add_settings_parser(sub)
     add_commands_parser(sub)

@@ -29,9 +29,11 @@ from kikimimi.domain.reply_shapes import (
     answer_shaped,
     counts_otherwise,
     laughs,
+    points,
     shifts,
     shrugs,
     steps_away,
+    tells_own_trouble,
     welcomes,
 )
 from kikimimi.domain.rule_terms import muses, norm
@@ -449,6 +451,8 @@ def _next_turn(
         return False
     if counts_otherwise(question.content, m.content):
         return False  # 「俺22時ちょい過ぎるかも」 to 「何割くらい下がる？」: another count, another thread
+    if tells_own_trouble(question.content, m.content):
+        return False  # "when i install ubuntu my sound driver doesnt work": another asker
     if not since and offers_the_figure(question.content, m.content):
         return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
     if (
@@ -481,6 +485,13 @@ def _next_turn(
     if not since and answer_shaped(question.content, m.content, bare=False):
         if _detailed(question.content) and _echoes_another(question, m, thread, around, before):
             return False  # 「子株の外し方、前にまとめたやつあるよ https://…」: a pointer for another thread
+        if (
+            addressing(around)
+            and points(m.content)
+            and not shared_words(question.content, m.content, common_words(around))
+            and (link is None or link.reply_to not in thread)
+        ):
+            return False  # where people name whom they answer, an unnamed link is as often for another
         return link is None or not link.certain or link.reply_to in thread
     return not _other_thread(question, m, link, thread, since, around, level > LOOSE, follows, before)
 

@@ -19,7 +19,7 @@ from kikimimi.domain.question_kinds import for_the_bot, for_the_people, kind_of
 from kikimimi.domain.question_owners import named_answers, owner_answers
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.reply_shapes import bumps, calls_only, grateful, shifts, shrugs
+from kikimimi.domain.reply_shapes import bumps, calls_only, grateful, shifts, shrugs, tells_own_trouble
 from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, norm
 from kikimimi.domain.tension import sees_off
 
@@ -347,6 +347,7 @@ class _Watch:
             and link.reply_to in self.thread
             and link.confidence >= self.sure
             and not asks_back(m.content)
+            and not tells_own_trouble(question.content, m.content)  # "my … doesnt work either": me too
             and (link.names_people or link.certain)
         ):
             return Settled(f"{m.author_name} answered it ({link.confidence:.2f})", m.id)

@@ -21,6 +21,7 @@ __all__ = [
     "shifts",
     "shrugs",
     "steps_away",
+    "tells_own_trouble",
     "welcomes",
 ]
 
@@ -355,6 +356,31 @@ _EN_SAME = re.compile(r"^(?:same(?: here| for me| issue| problem)?|me too|here t
 _ASKS_OTHERS = re.compile(
     r"\b(?:any ?(?:one|body)|just me|only me|for you|you too|others?|y'?all|you guys)\b"
 )
+
+
+# Its author's own trouble told ("when i install ubuntu my sound driver doesnt work", "I'm getting buffer I/O
+# errors"): another asker, not an answer — unless the question asks whether others have it too, or the line
+# says how it was fixed. (English: a Japanese 「うちも…動かない」 is as often the answer to 「アプデした？」.)
+_EN_TROUBLE = re.compile(
+    r"\b(?:i'?m getting|i get|i got|i keep getting|i'?m having|i have|i'?ve got|i'?m seeing|i see)"
+    r" (?:an? |the |this |these |some |same )?(?:[\w/.-]+ ){0,3}"
+    r"(?:errors?|problems?|issues?|crash(?:es)?|segfaults?|warnings?|freezes?)\b"
+    r"|\bmy [\w-]+(?: [\w-]+){0,2} (?:doesn'?t|does not|won'?t|will not|can'?t|cannot|isn'?t|is not"
+    r"|stopped|keeps|fails?|failed|crashe[sd]|is broken|broke)\b"
+)
+_FIXED = re.compile(r"\b(?:fixed|solved|worked|works now|sorted|try|tried|you|u)\b")
+
+
+def tells_own_trouble(question: str, line: str) -> bool:
+    """Does the line tell its author's own trouble, asked by nobody (`_EN_TROUBLE`), to a question that does
+    not ask whether others have it too?"""
+    low, q = normalized(line), normalized(question)
+    return (
+        bool(_EN_TROUBLE.search(low))
+        and not _FIXED.search(low)
+        and not _ASKS_OTHERS.search(q)
+        and not _EN_SAME.match(low)
+    )
 
 
 # A view or advice that answers "should I…?", "is it…?": 「シャープナーで十分だと思う」, 「買わなくていいよ」.
