@@ -112,6 +112,13 @@ KINDS = [
     ("ほんとそれ、土曜どこいった", "rhetorical"),
     ("今日あっつすぎん？？溶ける", "rhetorical"),
     ("なんで6月だけないんだよ誰が決めたん", "rhetorical"),
+    ("てかなんで説明書のネジの番号と袋の番号ちゃうねん。なんでこうなるん", "rhetorical"),  # a Kansai gripe
+    ("なんでこのエラー出るん？", "question"),
+    # where one's own things went: only they can know
+    ("キーキャップ引き抜くやつどこやったっけ…", "rhetorical"),
+    ("where did i put my keycap puller", "rhetorical"),
+    ("where do i put the config file?", "question"),
+    ("ピン留めってどこにあったっけ？", "question"),
     ("なんで6月は祝日ないの？", "question"),
     ("わかる、あれ何時からだっけ？", "question"),
     ("俺1限なんだけど？？なんで起きてんの俺", "rhetorical"),
@@ -197,6 +204,9 @@ KINDS = [
     ("おつかれ〜 今日混んでた？", "personal"),
     ("おつかれさまです、質問いいですか？", "question"),
     ("あと今夜22時くらいにオンラインで協力ライブやる人おらん？", "invitation"),
+    # a hand asked for on a day ahead is people's time; help with a problem now is a question
+    ("あと誰か明日の昼マイクラのサーバーの整地手伝ってくれへん？拠点広げたいねん", "invitation"),
+    ("誰かこのエラー直すの手伝ってくれない？", "question"),
 ]
 
 

@@ -1541,6 +1541,8 @@ def test_an_unnamed_link_where_people_name_whom_they_answer(later: str, to: str,
         # Another person's own trouble, told right after, is another question, not the answer …
         ("when i install ubuntu my sound driver doesnt work even with the right driver", False),
         ("I'm getting buffer I/O errors on device dm-8", False),
+        ("I cant figure out why ubuntu would not install to my SATA drive", False),
+        ("Question: I've been using Chrome for a while and since the upgrade it freezes", False),
         # … unless it says how it was fixed.
         ("my sound driver didnt work either, fixed it with alsa-base reinstall", True),
     ],
@@ -1555,3 +1557,45 @@ def test_another_persons_trouble_answers_a_question_about_others() -> None:
     q = ask("is the sound driver broken for anyone else since the update?")
     later = msg("x0", "gus", "my sound driver stopped working after it too", 40)
     assert answer_of(q, [*BUSY, q, later], {"x0": link("x0", "q", 0.6)}) is not None
+
+
+def test_an_unnamed_link_past_another_line_where_people_name_whom_they_answer() -> None:
+    q = msg("q", "fay", "can I run that on a running system to detect new drives?", 30)
+    later = [
+        msg("x0", "hal", "it locked up my soundcard :/", 34),
+        msg("x1", "gus", "https://paste.example.org/5982", 38),
+    ]
+    assert answer_of(q, [*NAMED, q, *later], {"x1": link("x1", "n3", 0.44)}) is None
+
+
+def test_a_line_someone_who_asked_before_thanks_at_once_was_their_answer() -> None:
+    # "check pins …" right after a newcomer's question, then "perfect thanks" from whoever asked before.
+    earlier = [msg("o1", "ollie", "unrelated but where's the pinout for the rp2040 clones", 20)]
+    q = msg("q", "hannah", "hi! first split build, the right half never connects over ble, any idea?", 30)
+    answer = msg("x0", "kes", "check pins, it's the third one https://imgur.example/a", 40)
+    thanks = msg("x1", "ollie", "perfect thanks", 48)
+    assert answer_of(q, [*BUSY, *earlier, q, answer, thanks], {}) is None
+    assert answer_of(q, [*BUSY, *earlier, q, answer], {}) is not None
+
+
+@pytest.mark.parametrize(
+    ("musing", "between"),
+    [
+        (
+            "キキミミって名前さ、誰がつけたんだろうね。センスいいよな",
+            True,
+        ),  # wondered aloud: the guess answers it
+        ("キキミミって名前、センスいいよな", False),
+    ],
+)
+def test_a_guess_after_a_question_wondered_aloud(musing: str, between: bool) -> None:
+    before = [msg("1", "ann", "x", 0), msg("2", "sota", musing, 5)]
+    assert between_two(msg("q", "mio", "管理人さんじゃない？知らんけど", 20), before) is between
+
+
+@pytest.mark.parametrize(("ack", "settled"), [("おけ", True), ("ok!", True), ("おけ、あとで見る", False)])
+def test_the_askers_bare_ok_right_after_a_line_takes_it_as_the_answer(ack: str, settled: bool) -> None:
+    q = msg("q", "shiro", "21時ならワイも行ける、何狩る？", 30)
+    later = [msg("x0", "takeru", "歴戦ゴア周回したい", 40), msg("x1", "shiro", ack, 48)]
+    found = answer_of(q, [*BUSY, q, *later], {})
+    assert (found is not None and found.by == "x1") is settled

@@ -191,6 +191,7 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
             True,
         ),
         ("ノズル240でいいのかな、糸引きすごいんだけど", "230まで下げてリトラクション増やしてみ", True),
+        ("埋め込みJPEGのまま見とく設定ってある？", "読み込みのとき「埋め込みとサイドカー」選んどけば", True),
         ("傘いる？", "夕方から降るらしいし持ってったほうがいいでしょ", True),
         # Not by shape: laughter, a yes to a question a yes cannot answer, a number nobody asked for.
         ("is the vpn down for anyone else?", "lol classic", False),
@@ -259,6 +260,8 @@ def test_saying_you_do_not_know_is_not_an_answer(text: str, shrug: bool) -> None
         ("any help about this? https://forum.example.org/t=337170", False),
         ("I finally found my CUPS error log. does anybody know why? https://paste.example.org/1", False),
         ("このエラー分かる人いる？ https://example.org/a", False),
+        ("also i'm streaming some solo runs later if anyone wants to lurk https://twitch.tv/x", False),
+        ("i made a guide for this https://example.org/guide", True),
     ],
 )
 def test_a_pointer_to_the_answer(text: str, pointer: bool) -> None:

@@ -28,6 +28,7 @@ from kikimimi.domain.reply_shapes import (
     accepts,
     answer_shaped,
     counts_otherwise,
+    grateful,
     laughs,
     points,
     shifts,
@@ -453,6 +454,8 @@ def _next_turn(
         return False  # 「俺22時ちょい過ぎるかも」 to 「何割くらい下がる？」: another count, another thread
     if tells_own_trouble(question.content, m.content):
         return False  # "when i install ubuntu my sound driver doesnt work": another asker
+    if _thanked_by_another(question, m, around):
+        return False  # "check pins https://…", then "perfect thanks" from whoever asked before: theirs
     if not since and offers_the_figure(question.content, m.content):
         return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
     if (
@@ -470,6 +473,13 @@ def _next_turn(
         )
     ):
         return False
+    if (
+        addressing(around)
+        and points(m.content)
+        and not shared_words(question.content, m.content, common_words(around))
+        and (link is None or link.reply_to not in thread)
+    ):
+        return False  # where people name whom they answer, an unnamed link is as often for another
     # "nope, straight outta the bag" right after "did u dry it first?": a yes or a no said first answers a
     # yes/no question, whatever other line its words also share.
     asked = re.split(r"[?？]", norm(question.content), maxsplit=1)[0]
@@ -485,15 +495,29 @@ def _next_turn(
     if not since and answer_shaped(question.content, m.content, bare=False):
         if _detailed(question.content) and _echoes_another(question, m, thread, around, before):
             return False  # 「子株の外し方、前にまとめたやつあるよ https://…」: a pointer for another thread
-        if (
-            addressing(around)
-            and points(m.content)
-            and not shared_words(question.content, m.content, common_words(around))
-            and (link is None or link.reply_to not in thread)
-        ):
-            return False  # where people name whom they answer, an unnamed link is as often for another
         return link is None or not link.certain or link.reply_to in thread
     return not _other_thread(question, m, link, thread, since, around, level > LOOSE, follows, before)
+
+
+_WH_WORD = re.compile(r"\b(?:what|where|which|who|how|when|why|whats|what's|where's|wheres)\b")
+
+
+def _wonders(text: str) -> bool:
+    """A question, with its mark or not ("unrelated but where's the pinout for the rp2040 clones")."""
+    return asks(text) or bool(_WH_WORD.search(norm(text)))
+
+
+def _thanked_by_another(question: Message, m: Message, around: Sequence[Message]) -> bool:
+    """Does someone who asked something before the question thank the line at once (within the next two
+    lines)? Then it was their answer, however near this question it stands."""
+    askers = {
+        p.author_id
+        for p in around
+        if p.created_at <= question.created_at and p.id != question.id and _wonders(p.content)
+    }
+    askers -= {question.author_id, m.author_id}
+    later = [p for p in around if p.created_at >= m.created_at and p.id != m.id and p.is_human][:2]
+    return any(p.author_id in askers and grateful(p.content) for p in later)
 
 
 def _other_thread(

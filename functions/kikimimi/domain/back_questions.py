@@ -202,7 +202,10 @@ _WH_OPENS = re.compile(r"^(?:\S+[:,]\s*)?(?:so |and |ok |wait )?(?:what|where|wh
 _KNOW_WH = re.compile(
     r"\b(?:any ?one|any ?body|some ?one|you|u) knows? (?:what|when|where|which|who|how|if|whether)\b"
 )
-_JA_ASKED = re.compile(r"(?:何|なに|どこ|いつ|誰|だれ|どれ|いくら|どう)[^。？?]{0,24}(?:だっけ|っけ)")
+# … or wondered aloud: 「キキミミって名前さ、誰がつけたんだろうね」
+_JA_ASKED = re.compile(
+    r"(?:何|なに|どこ|いつ|誰|だれ|どれ|いくら|どう)[^。？?]{0,24}(?:だっけ|っけ|んだろう?|のかな)"
+)
 
 
 def _asked(text: str) -> bool:

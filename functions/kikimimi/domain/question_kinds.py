@@ -111,6 +111,9 @@ _JA_INVITATION = re.compile(
     # … where the verb alone says it (「明日の昼ラーメン行かん？」), not いかん ("no good") or 来ん
     r"|(?:行か|やら|遊ば|食べ|飲ま|飲みに行か|食べに行か)ん[？?ー〜~]"
     r"|(?:ご飯|ごはん|飯|ランチ|昼|夕飯|飲み|カラオケ|映画|ゲーム|お茶)(?:でも|とか)?(?:行く|どう|いかが|しない)"
+    # a hand asked for on a day ahead: 「誰か明日の昼マイクラの整地手伝ってくれへん？」 (people's time)
+    r"|(?:明日|あした|明後日|週末|今度|来週|土曜|日曜|今夜|今晩|このあと|この後|\d{1,2}時)[^？?。]{0,30}"
+    r"手伝って(?:くれ|ほし|もらえ)"
 )
 _TAG_ASKER = re.compile(
     r"^(?:\S+[:,]\s*)?(?:is|are|am|was|were|do|does|did|can|could|will|would|should|has|have|what|how|where|which|who|why|when)\b"
@@ -138,6 +141,8 @@ _EN_RHETORICAL = re.compile(
     r"|seriously|really|srsly|rly|for real|is this a joke|why me)\s*[?？!！.]+\W*$"
     # a retort: "and?? crisps are food", "so? it still counts" (no other question after it)
     r"|^(?:and|so|so what|and what)\s*[?？]+(?![^?？]*[?？])"
+    # where one's own things went: "where did i put my keycap puller…"
+    r"|\bwhere (?:did i (?:put|leave|stash)|have i (?:put|left|stashed))\b"
     # a gripe about everything: "is it just me or does every show end on a cliffhanger now"
     r"|^is it just me or (?:does|do|is|are|did) (?:every|all|everything|everyone|everybody|nobody)\b"
 )
@@ -150,6 +155,10 @@ _JA_RHETORICAL = re.compile(
     r"|[？?][!！]|[!！][？?]"
     r"|(?:なんで|何で)(?:やねん|だよ)|誰が(?:得|やる|するん|決めた)"
     r"|(?:なんで|何で)[^？?]{0,20}(?:んだよ|んだよな|のさ)"  # 「なんで6月だけないんだよ」: a gripe
+    # where one's own things went: 「キーキャップ引き抜くやつどこやったっけ…」 (only they can know)
+    r"|どこ(?:に)?(?:やった|置いた|おいた|しまった|片付けた)(?:ん)?(?:だ)?っけ"
+    # … in Kansai: 「なんで説明書のネジの番号と袋の番号ちゃうねん」, 「なんでこうなるん」
+    r"|(?:なんで|何で)[^？?。]{0,30}ねん(?:[。、\s！!ｗw笑]|$)|(?:なんで|何で)(?:こう|そう)(?:なるん|なんねん|なるの)"
     # a pressing "isn't it?" with a word of feeling after it: 「今日あっつすぎん？？溶ける」
     r"|(?:よね|でしょ|じゃん|くない|すぎない|すぎん)[ぇえ〜~ー]*[？?]+\s*[^？?\s]{1,8}$"
     # … or a reason after it: 「でも13時だと最初ほぼ人いなくない？みんな昼くるの遅いし」

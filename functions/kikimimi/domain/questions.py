@@ -59,6 +59,11 @@ _SETTLED = re.compile(
 )
 
 
+# A bare "ok" from the asker right after someone's line: they took it as the answer.
+_ACK = re.compile(
+    r"^(?:おけ|おっけ[ーい]?|オッケ[ーい]?|了解|りょ|りょうかい|ok|okay|k|kk|got it|gotcha|bet|👍)"
+    r"[!！。.〜ー\s]*$"
+)
 # The asker going to act on what someone said ("ok will try that", 「おけ、見てくる」, 「試してみます」).
 _TAKES_IT = re.compile(
     r"^(?:ok|okay|kk|k|oh|ah|ty|thx|thanks)?[,!. ]*(?:will try|i'?ll try|gonna try|trying that|will check"
@@ -293,6 +298,10 @@ class _Watch:
             return Settled("the asker settled it", m.id)
         if self.since and _TAKES_IT.search(norm(m.content)):
             return Settled("the asker is trying what they were told", m.id)  # 「おけ、見てくる」
+        if self.since and _ACK.match(norm(m.content)) and self._right_after(self.since[-1], m):
+            return Settled(
+                f"the asker took {self.since[-1].author_name}'s answer", m.id
+            )  # 「歴戦ゴア周回したい」「おけ」
         helper = self._helper(m, link)
         if helper is not None:
             return Settled(f"the asker is talking with {helper.author_name}", m.id)
@@ -309,6 +318,11 @@ class _Watch:
             and line.author_id == self.question.author_id
             and bool(profile(line.content).words & profile(self.question.content).words)
         )
+
+    def _right_after(self, line: Message, m: Message) -> bool:
+        """Is `m` the next line after `line`?"""
+        at = next((i for i, p in enumerate(self.after) if p.id == m.id), 0)
+        return at > 0 and self.after[at - 1].id == line.id
 
     def _sees_off(self, m: Message) -> bool:
         """The asker's goodbye to someone else leaving: they stay, and their question is still open."""

@@ -88,6 +88,14 @@ _OWN_TROUBLE = re.compile(
     r"|any (?:help|idea|ideas|suggestions?|clue))\b"
     r"|誰か|だれか|どなたか|(?:分かる|わかる|知ってる)(?:人|方)|私|僕|俺|うち(?:の|で|は)"
 )
+# … or with something of its author's own, offered to the room ("also i'm streaming some runs later if
+# anyone wants to lurk <link>"): news, not a pointer for the question before ("i made a guide for this
+# <link>" still points).
+_SHARES = re.compile(
+    r"\b(?:i'?m (?:streaming|live|selling|hosting|running|doing)|i'?ll be (?:streaming|live)"
+    r"|my (?:stream|channel|shop))\b"
+    r"|\bif (?:any ?one|any ?body|u|you|ya|y'?all) (?:wants?|wanna|needs?)\b"
+)
 _NUMBER = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|noon|midnight)\b|[一二三四五六七八九十]"
 )
@@ -244,12 +252,16 @@ def laughs(text: str) -> bool:
 def points(text: str) -> bool:
     """Points to where the answer is: a link, "check the pinned message", "pinned 📌", 「ピン留め見て」.
     A link that comes with its author's own trouble or a call to the room ("I get this error: <paste>, any
-    idea?") is the question's evidence, not a pointer."""
+    idea?") is the question's evidence, and one with something of their own to share is news: neither
+    points to an answer."""
     low = normalized(text)
     if not _POINTER.search(low):
         return False
     bare = LINK.sub(" ", low)
-    return bool(_POINTER.search(bare)) or not (("?" in bare or "？" in bare) and _OWN_TROUBLE.search(bare))
+    if _POINTER.search(bare):
+        return True
+    asked = ("?" in bare or "？" in bare) and _OWN_TROUBLE.search(bare)
+    return not (asked or _SHARES.search(bare))
 
 
 # Whether something heard is true ("is it true that…", 「…って噂ほんと？」), and what someone said or wrote
@@ -367,6 +379,10 @@ _EN_TROUBLE = re.compile(
     r"(?:errors?|problems?|issues?|crash(?:es)?|segfaults?|warnings?|freezes?)\b"
     r"|\bmy [\w-]+(?: [\w-]+){0,2} (?:doesn'?t|does not|won'?t|will not|can'?t|cannot|isn'?t|is not"
     r"|stopped|keeps|fails?|failed|crashe[sd]|is broken|broke)\b"
+    # … or asked for help with it: "I cant figure out why …", "I need a little help about terminal"
+    r"|\bi (?:can'?t|cannot|couldn'?t) (?:figure out|seem to|get (?:it|my|the)|make (?:it|my|the))\b"
+    r"|\bi need (?:some |a little |a bit of )?help\b|\bi'?ve been (?:trying|having|struggling)\b"
+    r"|^(?:question|quick question|q)\s*:"
 )
 _FIXED = re.compile(r"\b(?:fixed|solved|worked|works now|sorted|try|tried|you|u)\b")
 
@@ -390,9 +406,11 @@ _JA_OPINION = re.compile(
     # … said first, the reason after it: 「放置でOK、食べてカルシウム補給するから」
     r"(?:よ|かな|けど|です|ね|でしょ|っしょ|だろ)*(?:\W*$|[、。,！!]\s*\S)"
 )
-# Advice, said last: 「カメラマッチングにしてみ」, 「230まで下げてみて」, 「再起動すればいいよ」
+# Advice, said last: 「カメラマッチングにしてみ」, 「230まで下げてみて」, 「再起動すればいいよ」, and a bare
+# "if you (had) done it" (「読み込みのとき「埋め込みとサイドカー」選んどけば」, 「入れとけば」)
 _JA_ADVICE = re.compile(
-    r"(?:てみ|てみて|てみな|てみたら|すればいい|したらいい|するといい|しとけ|しとくといい|がおすすめ|がオススメ)"
+    r"(?:てみ|てみて|てみな|てみたら|すればいい|したらいい|するといい|しとけ|しとくといい|がおすすめ|がオススメ"
+    r"|[とど]けば|[てで]おけば)"
     r"(?:よ|ね|な|かも)*[。！!〜~ｗw笑]*$"
 )
 _JA_NOT = re.compile(r"(?:ない|なかった|ません|てない|らない)")
