@@ -117,6 +117,10 @@ KINDS = [
     # where one's own things went: only they can know
     ("キーキャップ引き抜くやつどこやったっけ…", "rhetorical"),
     ("where did i put my keycap puller", "rhetorical"),
+    ("え、誰やろ楽しみ", "rhetorical"),  # wondered, with a feeling after it
+    ("誰が来るんやろ？", "question"),
+    ("今から通話でキャラシ作る人おらん？暇やねん", "invitation"),
+    ("これ分かる人いる？", "question"),
     ("where do i put the config file?", "question"),
     ("ピン留めってどこにあったっけ？", "question"),
     ("なんで6月は祝日ないの？", "question"),

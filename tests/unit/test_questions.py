@@ -1599,3 +1599,22 @@ def test_the_askers_bare_ok_right_after_a_line_takes_it_as_the_answer(ack: str, 
     later = [msg("x0", "takeru", "歴戦ゴア周回したい", 40), msg("x1", "shiro", ack, 48)]
     found = answer_of(q, [*BUSY, q, *later], {})
     assert (found is not None and found.by == "x1") is settled
+
+
+def test_a_question_of_ones_own_right_after_answers_nothing() -> None:
+    q = ask(
+        "hi all, first post. qmk toolbox shows nothing when I hold esc while plugging in the dz60, any idea?"
+    )
+    own = msg("x0", "pine", "is there a way to make caps do esc on tap and ctrl on hold", 40)
+    told = msg("x0", "pine", "you have to hold esc and plug in the dz60 with the reset pressed", 40)
+    assert answer_of(q, [*BUSY, q, own], {}) is None
+    assert answer_of(q, [*BUSY, q, told], {}) is not None
+
+
+def test_a_guess_that_goes_on_with_a_count_said_before_is_for_that_line() -> None:
+    # 「今回5人やしなあ」, a newcomer's yes/no question, then 「5人でもいけるんちゃう？」: about the five.
+    earlier = [msg("o1", "mike", "あれ推奨4人やねん、今回5人やしなあ", 20)]
+    q = msg("q", "yuzu", "CoCの6版で作った探索者って7版のセッションにそのまま持ち込めるんでしたっけ？", 30)
+    guess = msg("x0", "kana", "5人でもいけるんちゃう？KPが調整すれば", 40)
+    assert answer_of(q, [*BUSY, *earlier, q, guess], {}) is None
+    assert answer_of(q, [*BUSY, q, guess], {}) is not None

@@ -454,6 +454,8 @@ def _next_turn(
         return False  # 「俺22時ちょい過ぎるかも」 to 「何割くらい下がる？」: another count, another thread
     if tells_own_trouble(question.content, m.content):
         return False  # "when i install ubuntu my sound driver doesnt work": another asker
+    if _asks_its_own(m.content):
+        return False  # "is there a way to make caps do esc on tap…": another question, whatever it shares
     if _thanked_by_another(question, m, around):
         return False  # "check pins https://…", then "perfect thanks" from whoever asked before: theirs
     if not since and offers_the_figure(question.content, m.content):
@@ -497,6 +499,21 @@ def _next_turn(
             return False  # 「子株の外し方、前にまとめたやつあるよ https://…」: a pointer for another thread
         return link is None or not link.certain or link.reply_to in thread
     return not _other_thread(question, m, link, thread, since, around, level > LOOSE, follows, before)
+
+
+# A question of one's own, put to the room ("is there a way to…", "how do i…", "does anyone…"), not to
+# the one asked ("have you tried…?" checks with them, and may answer).
+_OWN_QUESTION = re.compile(
+    r"^(?:\S+[,.!]?\s+){0,2}?(?:is there (?:a|any) (?:way|setting|option)|how (?:do|can|would|should) i"
+    r"|does any ?(?:one|body)|any ?(?:one|body) (?:know|have|tried|else)|what'?s the best way)\b"
+)
+_TO_YOU = re.compile(r"\b(?:you|u|ya|your|ur)\b")
+
+
+def _asks_its_own(text: str) -> bool:
+    """Does the line put a question of its own to the room (English forms)?"""
+    low = norm(text)
+    return bool(_OWN_QUESTION.search(low)) and not _TO_YOU.search(low)
 
 
 _WH_WORD = re.compile(r"\b(?:what|where|which|who|how|when|why|whats|what's|where's|wheres)\b")

@@ -42,8 +42,18 @@ def picks_offered_figures(question: Message, m: Message, around: Sequence[Messag
     return any(
         figures <= {f for pair in _CHOICE.findall(x.content) for f in pair}
         or (len(figures) >= 2 and figures <= set(re.findall(r"\d+", x.content)))
+        # … or one figure with its counter (「5人でもいけるんちゃう？」 after 「今回5人やしなあ」)
+        or bool(_counted(m.content) & _counted(x.content) - _counted(question.content))
         for x in earlier
     )
+
+
+# A figure with its counter word: 「5人」, "5 people", "3 runs".
+_COUNTED = re.compile(r"(\d+)\s*(人|回|個|枚|本|台|周|people|players|runs|times)")
+
+
+def _counted(text: str) -> set[tuple[str, str]]:
+    return set(_COUNTED.findall(norm(text)))
 
 
 # Figures offered as a choice: 「14日か21日」, "7 or 9", "2/3", 「土曜の10時、13時」.
