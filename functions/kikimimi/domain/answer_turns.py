@@ -507,6 +507,8 @@ _OWN_QUESTION = re.compile(
     r"^(?:\S+[,.!]?\s+){0,2}?(?:is there (?:a|any) (?:way|setting|option)|how (?:do|can|would|should) i"
     r"|does any ?(?:one|body)|any ?(?:one|body) (?:know|have|tried|else)|what'?s the best way)\b"
 )
+
+
 def _asks_its_own(text: str) -> bool:
     """Does the line put a question of its own to the room (English forms)?"""
     low = norm(text)
