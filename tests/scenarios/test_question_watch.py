@@ -366,3 +366,26 @@ def test_a_busy_room_passing_a_question_over_still_gets_it_answered(scenario: Ma
     (watched,) = [e for e in s.events("judgment") if e["kind"] == "watch"]
     assert (watched["trigger"], watched["should_respond"]) == ("q1", True)
     assert [p.reply_to for p in s.posts] == ["q1"]
+
+
+@pytest.mark.parametrize(
+    ("text", "posted"),
+    [
+        pytest.param("did you update the package list first?", False, id="what-they-did"),
+        pytest.param("is your repository list up to date?", False, id="theirs"),
+        pytest.param("do you need to update the package list first?", True, id="you-anyone"),
+    ],
+)
+def test_a_question_about_what_someone_did_is_theirs_where_nobody_names_anyone(
+    scenario: Make, text: str, posted: bool
+) -> None:
+    s = scenario()
+    s.run(*three_people(s), s.msg("q1", "dave", text, ASKED), *chatter(s))
+    assert len(watch_events(s, "watch_scheduled")) == 1  # an open question, watched
+    skipped = [e for e in watch_events(s, "judgment_skipped") if e["kind"] == "watch"]
+    assert bool(s.posts) is posted
+    if not posted:
+        assert (skipped[0]["decision"], skipped[0]["reason"]) == (
+            "directed",
+            "a question about what the one asked did or has: theirs",
+        )

@@ -215,6 +215,8 @@ EN_ABOUT = [
     "just ask kikimimi lol",
     "you should ask kikimimi, it untangled that flaky test thread last week",
     "ok wait kikimimi settled the pineapple pizza thing for us last week",
+    "btw kikimimi dug up that miso butter pasta recipe for me earlier, made it, it slaps",
+    "kikimimi found me a great recipe yesterday",
     "kikimimi about to end a friendship",
     "the name kikimimi comes from a folk tale",
     "who added kikimimi to this server?",

@@ -85,9 +85,18 @@ KINDS = [
     ("そういえばこないだの子とはどうなったん", "personal"),
     ("どこの買ったの？", "personal"),
     ("で、製麺機で何作るの？", "personal"),
+    ("ファズフェイスって電源どうしてるん？PNPやろ", "personal"),  # how they do it
+    ("9pm est?", "proposal"),  # a time, in a time zone
+    ("anyone wanna co-watch the agdq run before the race? i'll stream it in vc", "invitation"),
+    ("土曜のやつ、持ち時間どうする？", "proposal"),  # the group's call, its subject first
+    ("今何Ω付いてる？", "personal"),  # their setup now
+    ("フィギュアのホコリ対策ってみんなどうしてる？", "question"),  # advice asked of the room
+    ("LEDがめっちゃ眩しいんですけど抵抗何Ωにしたらいいですか", "question"),
     # Western dialect: 「行かん？」 for 「行かない？」; "too busy, right?" in 〜すぎん？.
     ("誰か今からマルチで鍛石集め行かん？", "invitation"),
     ("明日の昼ラーメン行かん？駅前にできた新しいとこ", "invitation"),
+    ("土曜の夜BGAで卓立てへん？", "invitation"),  # Kansai's へん
+    ("明日雨降らへん？", "question"),
     ("集合は秦野駅北口 7:30 でどう", "proposal"),
     ("みんな忙しすぎん？", "rhetorical"),
     ("なんでこれ動かん？", "question"),

@@ -12,6 +12,7 @@ from kikimimi.domain.model import Message
 from kikimimi.domain.questions import (
     answer_of,
     asked_again,
+    asks_about_them,
     between_two,
     bot_answered_the_bump,
     inferred_about,
@@ -839,6 +840,23 @@ def test_a_question_names_a_person(text: str, name: str, named: bool) -> None:
             [("mo", "all except the pihole which decided its sd card was done with life")],
             "x0",
         ),
+        # … past a newer question someone else has taken up, which their line does not go on with.
+        (
+            [("negi", "Lily58のケース、3Dプリントしたやつ届いた〜")],
+            "おお、色なに？",
+            [
+                ("hal", "ProMicroとRP2040、新しく組むならどっちがいいんだっけ"),
+                ("tekka", "RP2040"),
+                ("negi", "半透明のグレー！"),
+            ],
+            "x2",
+        ),
+        (
+            [("negi", "Lily58のケース、3Dプリントしたやつ届いた〜")],
+            "おお、色なに？",
+            [("hal", "ProMicroとRP2040、新しく組むならどっちがいいんだっけ"), ("negi", "RP2040かな")],
+            None,
+        ),
         # … or a bare question word about it (「なにになったん？」, "which one?"), not about the asker's own.
         (
             [("kuro", "静音スイッチ、向こうでめっちゃ教えてもらえた")],
@@ -915,6 +933,24 @@ def test_a_question_on_someones_line_is_answered_by_them(
     lines = [msg(f"x{i}", who, text, 30 + 8 * i) for i, (who, text) in enumerate(later)]
     settled = answer_of(q, [*room, q, *lines])
     assert (settled.by if settled else None) == answered_by
+
+
+@pytest.mark.parametrize(
+    ("answer", "answered"), [("半透明のグレー！", True), ("RP2040のほうが安いよ", False)]
+)
+def test_the_owner_answers_though_the_reader_puts_it_on_a_question_someone_took(
+    answer: str, answered: bool
+) -> None:
+    room = [msg("b0", "negi", "Lily58のケース、3Dプリントしたやつ届いた〜", 0)]
+    q = msg("q", "piyo", "おお、色なに？", 18)
+    later = [
+        msg("x0", "hal", "ProMicroとRP2040、新しく組むならどっちがいいんだっけ", 30),
+        msg("x1", "tekka", "RP2040", 40),
+        msg("x2", "negi", answer, 47),
+    ]
+    links = {"x1": unaddressed("x1", "x0", 0.89), "x2": unaddressed("x2", "x0", 0.53)}
+    settled = answer_of(q, [*room, q, *later], links)
+    assert (settled is not None and settled.by == "x2") is answered
 
 
 @pytest.mark.parametrize(
@@ -1142,6 +1178,39 @@ def test_a_question_checking_what_someone_did_is_for_them(text: str, theirs: boo
 
 
 @pytest.mark.parametrize(
+    ("text", "theirs"),
+    [
+        ("are you in the group?", True),
+        ("did you update the package list?", True),
+        ('is your ubuntu "brown" or "blue"?', True),
+        ("you logged in with ssh?", True),
+        ("I don't know of any. Can you paste your lilo.conf to pastebin?", True),
+        ("so did it work for you before?", False),  # "did it": not what they did
+        ("do you need a swap partition for hibernate?", False),  # you, anyone
+        ("can you run steam on arm?", False),
+        ("how do you change the resolution?", False),
+        ("have any of you tried the new kernel?", False),  # the room's
+        ("are you guys seeing lag too?", False),
+    ],
+)
+def test_a_question_about_what_someone_did_or_has_is_theirs_where_nobody_names_anyone(
+    text: str, theirs: bool
+) -> None:
+    before = [
+        msg("1", "ann", "my wifi drops every few minutes since the update", 0),
+        msg("2", "ben", "which card is it", 5),
+        msg("3", "ann", "an intel one i think", 8),
+        msg("4", "dee", "anyone watching the match later", 9),
+    ]
+    q = msg("q", "ben", text, 12)
+    assert asks_about_them(q, [*before, q], {"q": unaddressed("q", "3", 0.4)}) is theirs
+    # … not where people name whom they talk to (the room's lines, or the reader's reading of it)
+    named = [*before[:2], msg("3", "ann", "ben, an intel one i think", 8), before[3]]
+    assert not asks_about_them(q, [*named, q], {"q": unaddressed("q", "3", 0.4)})
+    assert not asks_about_them(q, [*before, q], {"q": Link("q", "3", 0.4, certain=False, names_people=True)})
+
+
+@pytest.mark.parametrize(
     ("text", "settled"),
     [("thanks in advance", False), ("thank you for any help", False), ("thanks, that did it", True)],
 )
@@ -1279,6 +1348,7 @@ def test_a_question_back_to_the_line_before_is_theirs(
             True,
             True,
         ),
+        ("すみません、上の右手の一番下の行が反応しない件、どなたか分かる方いたら…🙏", True, True),
         ("anyone? 😅", False, False),  # the bot has not answered them: the bump asks again
         ("and how do I map it per filetype?", True, False),  # a new question, not a bump
     ],
@@ -1315,6 +1385,8 @@ def test_a_line_that_changes_the_subject_takes_up_no_question(text: str, about: 
         ([("cy", "lol classic"), ("fay", "ok will try that")], "x1"),  # the asker acts on what was said
         ([("fay", "ok will try reinstalling")], None),  # … but nobody said anything
         ([("cy", "lol classic"), ("fay", "ok cool, my stand is def not level 😅")], "x1"),  # taken in
+        ([("cy", "草"), ("fay", "青です、10kにしてみます")], "x1"),  # doing as told
+        ([("cy", "草"), ("fay", "青です、どうしようかな")], None),
     ],
 )
 def test_the_asker_going_to_act_on_it_settles(said: list[tuple[str, str]], settled: str | None) -> None:
@@ -1618,3 +1690,23 @@ def test_a_guess_that_goes_on_with_a_count_said_before_is_for_that_line() -> Non
     guess = msg("x0", "kana", "5人でもいけるんちゃう？KPが調整すれば", 40)
     assert answer_of(q, [*BUSY, *earlier, q, guess], {}) is None
     assert answer_of(q, [*BUSY, q, guess], {}) is not None
+
+
+@pytest.mark.parametrize(
+    ("line", "answered"),
+    [
+        ("if not cd /etc/init.d and look for it", False),  # goes on from its author's line before
+        ("otherwise check the ftpd package is installed", False),
+        ("yes it works fine with firefox", True),
+    ],
+)
+def test_a_line_going_on_from_its_authors_own_line_before_the_question_answers_nothing(
+    line: str, answered: bool
+) -> None:
+    room = [
+        msg("b0", "chris", "how do I start the ftp server?", 0),
+        msg("b1", "lin", "/etc/init.d/ftpd start most likely", 10),
+    ]
+    q = msg("q", "jason", "does mozilla-plugin-vlc work with firefox?", 20)
+    later = [msg("x0", "lin", line, 30)]
+    assert (answer_of(q, [*room, q, *later]) is not None) is answered

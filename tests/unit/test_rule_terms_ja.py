@@ -201,6 +201,10 @@ def test_has_word(text: str, name: str, expected: bool) -> None:
         ("早めに行ったほうがいいかな", False),
         ("何時から始めるのがいいかな", True),
         ("どこで買うのがいいかな", True),
+        # someone who knows, asked for; not told that there are some
+        ("詳しい人いたら教えて", True),
+        ("これ詳しい人いますか", True),
+        ("#パーツ相談 で聞いてみ、詳しい人おるで", False),
     ],
 )
 def test_is_question_ja(text: str, expected: bool) -> None:

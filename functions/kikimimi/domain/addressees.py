@@ -72,6 +72,41 @@ def replies_to(
     return parent.author_name if _reacts_to(text, parent.content, words=spoke) else None
 
 
+def about_them(text: str) -> bool:
+    """A question about what the one asked did, has or is ("did you update the package list?", "is your
+    ubuntu brown or blue?", "you logged in with ssh?", "can you paste your lilo.conf?"), not the room's."""
+    low = norm(text)
+    return _ABOUT_THEM.search(low) is not None and not TO_THE_ROOM.search(low)
+
+
+def asks_about_them(question: Message, earlier: Sequence[Message], links: Mapping[str, Link]) -> bool:
+    """`about_them`, in a room where nobody names anyone (the reader's reading of the question, and the
+    room's last `ROOM_LINES` lines before it, `earlier`): a helper's question to the one helped, or theirs to
+    the helper, whoever the reader links it to. Where people name whom they talk to, one put to a person
+    names them (「have you done a media check on the install cd Nichola?」)."""
+    link = links.get(question.id)
+    if link is None or link.names_people or not about_them(question.content):
+        return False
+    at = next((i for i, m in enumerate(earlier) if m.id == question.id), len(earlier))
+    room = earlier[max(0, at - ROOM_LINES) : at]
+    present = participants_of(earlier)
+    return not (addressing(room) or any(_leads_with_a_name(m, present) for m in room))
+
+
+ROOM_LINES = 40  # how far back a room is read for whether its people name whom they talk to
+
+
+# What the one asked did, has or is, put to them. Not "do you need a swap partition?" or "can you run steam
+# on arm?" (you, anyone), nor "did it work for you?"
+_ABOUT_THEM = re.compile(
+    r"(?:^|[.!?:;]\s+|\b(?:so|and|but|ok|okay|also|wait|then|hmm|um|oh|well|strange|ah)\b,?\s+)"
+    r"(?:(?:are|were|did|have|had)\s+(?:you|u|ya)|(?:is|are|was|were|does|did|has|have)\s+(?:your|ur))\b"
+    r"|^(?:you|u)\s+(?!can\b|could\b|should\b|would\b|might\b|need\b|have to\b|gotta\b|just\b)"
+    r"[a-z']+[^?？]*[?？]"
+    r"|\b(?:can|could|would|will)\s+(?:you|u)\b[^?？]*\b(?:your|ur|you|u)\b"
+)
+
+
 # What shows a question reacting to the line before: surprise (え、, "wait"), "you", or that line's words.
 _REACTION = re.compile(
     r"^(?:え|えっ|えー|まじ|マジ|ほんと|本当|wait|oh|ooh|huh|whoa|wow|damn|lol|really|no way)\b"

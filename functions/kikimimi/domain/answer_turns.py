@@ -572,6 +572,10 @@ def _other_thread(
     before = {x.id for x in around if x.author_id == m.author_id and x.created_at < question.created_at}
     if strict and link is not None and link.reply_to in before and link.confidence >= 0.8:
         return True
+    # … or that plainly goes on from its author's line just before the question ("chrischio, /etc/init.d/ftpd
+    # start most likely", the question, "if not cd /etc/init.d and look for it")
+    if earlier and earlier[-1].author_id == m.author_id and _GOES_ON_FROM.match(norm(m.content)):
+        return True
     if link is not None and link.reply_to not in thread and link.certain:
         return True  # a reply reference or an address to another line
     if (
@@ -586,6 +590,10 @@ def _other_thread(
         if author not in (None, m.author_id, question.author_id):
             return True
     return _echoes_another(question, m, thread, around, earlier)
+
+
+# What opens a line that goes on from its author's own last one: "if not…", "otherwise…", "or…", "also…".
+_GOES_ON_FROM = re.compile(r"^(?:if not|if that fails|otherwise|else|or else|or|also|and then|then)\b")
 
 
 def _echoes_another(

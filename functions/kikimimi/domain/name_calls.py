@@ -91,6 +91,12 @@ _SUBJECT_VERB = _words(
     told tells made makes gave gives likes loves hates wants needs uses used bot itself here there isn't
     be being been 's ’s"""
 )
+# Past tenses that do not end in -ed, of what a member of the room does.
+_PAST = _words(
+    """dug found sent brought taught saw came ran left built bought caught took threw drew chose forgot
+    understood heard meant paid sold spent won lost held fed felt fought led lent overheard ate drank sang
+    woke began broke spoke stole froze became knew wrote gave told made got went said did had"""
+)
 # An English word before a name ending the sentence that makes it an object (talk about it).
 _NAMED_AS = re.compile(
     r"\b(?:named|called|call|name|calling|naming|renamed|rename) (?:it|him|her|them|this|that|the bot)$"
@@ -309,8 +315,9 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
         # a question put to it, verb first: "kikimimi is it dangerous to wake a sleepwalker?", "kikimimi does
         # the 2 for 1 stack?" (not "kikimimi is a weird name", "kikimimi does the summaries every night")
         return len(words) > 1 and words[0] in _ASKS_FIRST and words[1] in _ASKED_OF and "?" in tail
-    # a past tense after it: what it did, said of it ("ok wait kikimimi settled the pineapple thing")
-    return not (len(words[0]) > 4 and words[0].endswith("ed"))
+    # a past tense after it: what it did, said of it ("ok wait kikimimi settled the pineapple thing", "btw
+    # kikimimi dug up that recipe")
+    return not ((len(words[0]) > 4 and words[0].endswith("ed")) or words[0] in _PAST)
 
 
 # A request opening the line, put to whoever it then names: "recommend me …", "tell me …", "pls explain …".

@@ -45,7 +45,7 @@ _PLANNED = (
 # … and, for something to do together, any time soon ("anyone wanna run unrated after ranked?").
 _SOON = (
     r"now|rn|later|soon|in a bit|after (?:this|that|ranked|work|class|school|dinner|lunch|[a-z]+ing)"
-    r"|before (?:bed|sleep|dinner|lunch|work|class|we start)"
+    r"|before (?:bed|sleep|dinner|lunch|work|class|we start|the (?:race|game|match|raid|stream|show|run))"
 )
 _EN_INVITATION = re.compile(
     # "tea, anyone?", "lunch anyone?", "drinks tonight, anyone?"
@@ -69,7 +69,7 @@ _EN_INVITATION = re.compile(
     rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:watching|playing|streaming|doing|hosting)\b"
     rf"[^?？.!]*\b(?:{_PLANNED})\b"
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|fancy|fancies|feel like) (?:to )?"
-    r"(?:come|join|grab|get|go|play|watch|hang|eat|have|meet|hop|do (?:a|an|one|some)|hit|try"
+    r"(?:come|join|grab|get|go|play|watch|co-?watch|hang|eat|have|meet|hop|do (?:a|an|one|some)|hit|try"
     r"|duo|trio|squad|queue|q|raid|grind|scrim|team up|party up|co-?op|1v1)\b"
     # "anyone wanna run some maps tonight?": something to do together at a time people plan for
     # … or soon, or after something ("anyone wanna run unrated after ranked?")
@@ -108,6 +108,9 @@ _JA_INVITATION = re.compile(
     r"|(?:誰か|だれか|みんな)[^？?。]{0,24}一緒に[^？?。]{0,12}(?<!知)(?<!分か)(?<!わか)[らかさたなまがばわ]ん[？?ー〜~]"
     # … or alone (「誰か今からマイクラ入らん？」), but not 「誰か分かる人おらん？」 (help asked for)
     r"|(?:誰か|だれか)[^？?。]{0,24}(?<!知)(?<!分か)(?<!わか)(?<!お)[らかさたなまがばわ]ん[？?ー〜~]"
+    # … or in Kansai's へん (「土曜の夜BGAで卓立てへん？」), not 「明日雨降らへん？」 (a question)
+    rf"|(?:誰か|だれか|みんな|一緒に|{_JA_PLANNED})[^？?。]{{0,24}}"
+    r"(?:立て|行か|いか|やら|遊ば|せえ|しい|来え|集まら|飲ま|食べ|入ら|回ら|打た)へん[？?ー〜~]"
     # … where the verb alone says it (「明日の昼ラーメン行かん？」), not いかん ("no good") or 来ん
     r"|(?:行か|やら|遊ば|食べ|飲ま|飲みに行か|食べに行か)ん[？?ー〜~]"
     r"|(?:ご飯|ごはん|飯|ランチ|昼|夕飯|飲み|カラオケ|映画|ゲーム|お茶)(?:でも|とか)?(?:行く|どう|いかが|しない)"
@@ -186,7 +189,8 @@ _EN_PROPOSAL = re.compile(
     r"|(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s*[?？]+"
     # a bare day and hour: "friday 8pm?", "sat 10am?", "9ish?"
     r"|^(?:ok |so |then )?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun"
-    r"|tmrw|tomorrow|tonight)?\s*(?:at |@)?\d{1,2}(?::\d\d)?\s*(?:am|pm|ish)?\s*[?？]+\W*$"
+    r"|tmrw|tomorrow|tonight)?\s*(?:at |@)?\d{1,2}(?::\d\d)?\s*(?:am|pm|ish)?"
+    r"\s*(?:est|edt|cst|cdt|pst|pdt|et|pt|ct|gmt|bst|utc|cet|cest|jst|aest)?\s*[?？]+\W*$"
     # a plan said, then one person asked: "8 cet is fine for me. pete?"
     r"|[.!]\s+(?!(?:anyone|anybody|everyone|right|yes|no|ok|okay|why|how|what|when|where|who|which|thoughts"
     r"|ideas)\b)[a-z][\w.-]{1,15}\s*[?？]+\W*$"
@@ -206,7 +210,8 @@ _JA_PROPOSAL = re.compile(
     r"|(?:る|う|く|す|つ|ぬ|む|ぶ|ぐ|た)のは(?:どう|いかが)|(?:を|に|で|一緒に|みんなで)しない[？?]|しませんか"
     r"|(?:みんなで|皆で|一緒に)[^？?]{0,10}(?:しない|やらない|行かない)[？?]"  # 「来週末みんなで鍋しない？」
     r"|(?:しよ|しましょ|やろ|行こ|いこ)うか?[？?]|ことにしない"
-    r"|^[^、。？?\s]{1,8}(?<![らば])(?:は|って)?どうする[？?]+\W*$"  # the group's call: 「ルールどうする？」
+    # the group's call: 「ルールどうする？」, 「土曜のやつ、持ち時間どうする？」
+    r"|^(?:[^、。？?\s]{1,12}[、,]\s*)?[^、。？?\s]{1,8}(?<![らば])(?:は|って)?どうする[？?]+\W*$"
     # a suggestion to someone stuck, put as a question: 「見てからインパクトでいけない？」, 「再起動したら？」
     r"|(?:で|を|に|から)(?:いけ|行け|でき|やれ|勝て|間に合わ)ない[？?]|(?:したら|すれば|やったら|使ったら)[？?]"
     # leave asked of the room: 「夜食テロしていい？」
@@ -429,6 +434,11 @@ _JA_PERSONAL = re.compile(
     r"|^(?:おつかれ|お疲れ|おつ|おかえり|お帰り)(?!さま)[ー〜~！!、,。\s]+[^？?]{1,24}[？?]"
     # how they made what they show: 「それどうやってそんな綺麗に咲かせたの？」
     r"|(?:どうやって|どうやったら)[^？?]{0,16}(?:そんな|こんな|あんな|そんなに|こんなに)"
+    # how they do it, what their setup is now: 「ファズフェイスって電源どうしてるん？」, 「今何Ω付いてる？」
+    # (not 「…ってみんなどうしてる？」, advice asked of the room)
+    r"|^(?!.*(?:みんな|皆|誰か|だれか|どなたか)).*?どうして(?:る|ます|いる)(?:の|ん)?[？?]"
+    r"|(?:今|いま)(?:何|なに|どれ|どの|どんな)[^？?。]{0,10}(?:付いて|ついて|使って|入って|挿して|刺さって|なって)"
+    r"(?:る|ます)(?:の|ん)?[？?]"
 )
 
 

@@ -10,7 +10,7 @@ from kikimimi.domain.addressees import elsewhere, names
 from kikimimi.domain.answer_turns import asks_back, turn_window
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import TO_THE_ROOM, asks
-from kikimimi.domain.question_kinds import asks_a_number
+from kikimimi.domain.question_kinds import asks_a_number, for_the_people
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reply_shapes import laughs, shifts, steps_away
 from kikimimi.domain.rule_terms import norm
@@ -35,11 +35,11 @@ def owner_answers(
     text = question.content
     if TO_THE_ROOM.search(norm(text)) or len(text) > (BRIEF if text.isascii() else BRIEF // 2):
         return False  # "does anyone know…", a newcomer's long question: the room's, whoever spoke last
-    if asks_a_number(text) or any(asks(p.content) for p in since):
+    if asks_a_number(text) or any(_open(p, since, m) for p in since if asks(p.content)):
         return False  # a fact asked (「…って車でどれくらい？」), or their line may answer a newer question
     common = common_words(around)
     recent = [x for x in before[-4:] if x.is_human and x.author_id != question.author_id]
-    owner = next((x for x in reversed(recent) if shared_words(text, x.content, common)), None)
+    owner = next((x for x in reversed(recent) if shared_words(x.content, text, common)), None)
     if owner is None and recent and recent[-1] is before[-1] and _REACTS.match(norm(text)):
         owner = recent[-1]  # "ugh so the cave wall's closed?" right after "…youth comp setup until 6:30"
     if owner is None and recent and recent[-1] is before[-1] and _BARE_WH.match(norm(text)):
@@ -51,6 +51,25 @@ def owner_answers(
         and owner.author_id == m.author_id
         and _their_next(question, m, since, around, links)
     )
+
+
+def _taken(said: Message, since: Sequence[Message], m: Message) -> bool:
+    """Is the line said since a question someone else took up, whose words the owner's line does not share
+    (「半透明のグレー！」 is not a second answer to 「ProMicroとRP2040どっち？」 after 「RP2040」)?"""
+    return (
+        asks(said.content)
+        and not _open(said, since, m)
+        and not shared_words(said.content, m.content, frozenset())
+    )
+
+
+def _open(newer: Message, since: Sequence[Message], m: Message) -> bool:
+    """Is a question asked since still open for the owner's line: put to everyone, or nobody else has spoken
+    after it yet (「RP2040」 took 「…どっち？」; then 「半透明のグレー！」 answers 「おお、色なに？」)?"""
+    if TO_THE_ROOM.search(norm(newer.content)) or for_the_people(newer.content):
+        return True  # "anyone going to the meetup?": "yeah I'll be there", then "me too probably"
+    after = since[since.index(newer) + 1 :]
+    return not any(p.author_id not in (newer.author_id, m.author_id) for p in after)
 
 
 # A brief question opening on a reaction to the line just before it takes that line up, in other words.
@@ -92,7 +111,7 @@ def _partner(
             return x
     at = max(n for n, x in enumerate(lines) if x.id in mine)
     earlier = [x for x in lines[max(0, at - 4) : at] if x.author_id != question.author_id]
-    return next((x for x in reversed(earlier) if shared_words(lines[at].content, x.content, common)), None)
+    return next((x for x in reversed(earlier) if shared_words(x.content, lines[at].content, common)), None)
 
 
 def named_answers(
@@ -120,7 +139,8 @@ def _their_next(
     if m.author_id == question.author_id or any(p.author_id == m.author_id for p in since):
         return False
     link = (links or {}).get(m.id)
-    if link is not None and link.reply_to in {p.id for p in since} and link.confidence >= GOES_ON:
+    said = next((p for p in since if link is not None and p.id == link.reply_to), None)
+    if said is not None and link is not None and link.confidence >= GOES_ON and not _taken(said, since, m):
         return False
     if (m.created_at - question.created_at).total_seconds() > turn_window(around):
         return False

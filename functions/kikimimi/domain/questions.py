@@ -9,7 +9,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from kikimimi.domain.addressees import bot_answered_the_bump, for_another, replies_to
+from kikimimi.domain.addressees import (
+    ROOM_LINES,
+    about_them,
+    asks_about_them,
+    bot_answered_the_bump,
+    for_another,
+    replies_to,
+)
 from kikimimi.domain.answer_turns import asks_back, offer_taken, turn_answers
 from kikimimi.domain.back_questions import between_two
 from kikimimi.domain.language import japanese_share
@@ -24,10 +31,13 @@ from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, nor
 from kikimimi.domain.tension import sees_off
 
 __all__ = [
+    "ROOM_LINES",
     "Settled",
+    "about_them",
     "answer_of",
     "asked_again",
     "asks",
+    "asks_about_them",
     "asks_again",
     "between_two",
     "bot_answered_the_bump",
@@ -72,6 +82,8 @@ _TAKES_IT = re.compile(
     r"|^(?:おけ|おっけ|オッケ|了解|りょ|ありがと|なるほど)?[ー〜!！、,。\s]*(?:見てくる|見てみる|見てみます|試してみ|やってみ"
     r"|調べてみ|買ってくる|ポチる|ポチった)"
     r"|^なるほど"  # taking in what they were told: 「なるほど、一応現金も持ってくわ」
+    # doing as they were told, after a word of their own: 「青です、10kにしてみます」
+    r"|(?:^|[、,。\s])[^、,。\s]{0,12}(?:に|で|を)(?:して|変えて|替えて|換えて|付けて|使って|交換して)み(?:る|ます)"
 )
 
 

@@ -60,8 +60,22 @@ _FILLERS = frozenset(
 
 
 def shared_words(a: str, b: str, common: frozenset[str]) -> frozenset[str]:
-    """The content words two lines share, but for the room's common ones and fillers."""
-    return (profile(a).words & profile(b).words) - common - _FILLERS
+    """The content words line `b` shares with the earlier line `a` it may take up, but for the room's
+    common ones and fillers, and a katakana word `b` says only to qualify a longer one: 「キーキャップ」 is
+    a cap, not the キー of 「親指キー」 (a later line may clip a long one: ゴア for ゴアテックス)."""
+    shared = (profile(a).words & profile(b).words) - common - _FILLERS
+    return frozenset(w for w in shared if not _KATAKANA.fullmatch(w) or not _qualifies(w, b))
+
+
+_KATAKANA = re.compile(r"[\u30a1-\u30faー]+")
+
+
+def _qualifies(word: str, text: str) -> bool:
+    """Is the katakana word said in the text only at the head of longer ones, where it qualifies what the
+    compound ends on (キーキャップ; ジムワイパー is a ワイパー)? A lemma spelt otherwise than the text
+    (ユーザ for ユーザー) is left as it is."""
+    runs = [run.group() for run in _KATAKANA.finditer(text) if word in run.group()]
+    return bool(runs) and not any(run.endswith(word) for run in runs)
 
 
 # UniDic's kanji lemmas of light verbs (「やった方がいい」, 「やりたい」): shared alone, they tie a line to no

@@ -280,6 +280,12 @@ def _skip_reason(
             return "answered", "a bump of a question the bot already answered", None
         if questions.asked_again(trigger, [m for m in older if m.created_at < trigger.created_at]):
             return "not_for_bot", "its asker's own invitation or plan, asked again: for the people", None
+    if questions.about_them(trigger.content):
+        # Whether people name whom they talk to is the room's habit: read further back than the watch, once.
+        since = len(window) - window.index(trigger)
+        older = channel.recent(deps, task.key, now, since + questions.ROOM_LINES, by="judge")
+        if questions.asks_about_them(trigger, older or window, read):
+            return "directed", "a question about what the one asked did or has: theirs", None
     person = questions.replies_to(trigger, window, read, deps.settings.answer_link_confidence)
     if person is not None:
         return "directed", f"a question back to {person}'s line: theirs to answer", None

@@ -1,0 +1,31 @@
+"""The words two lines share: what ties a line to a question."""
+
+from __future__ import annotations
+
+import pytest
+
+from kikimimi.domain.topic_words import shared_words
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "shared"),
+    [
+        ("親指キーが反応しない", "キーが反応しないなら配線かも", {"キー", "反応"}),
+        ("ケーブル替えた？", "ケーブルは替えたよ", {"ケーブル", "変える"}),
+        # a katakana word the later line says only to qualify a longer one ties nothing (キーキャップ)…
+        ("右手側だけ親指キー以外が反応しません", "キーキャップ沼にまたハマりそう", set()),
+        # … the one a compound ends on still does (a ジムワイパー is a ワイパー)
+        (
+            "ジムワイパー使ってるんだけどギア何つけたらいい",
+            "ワイパーならイカ速多めでいい",
+            {"ワイパー"},
+        ),
+        # … but the later line may clip a long one (ゴア for ゴアテックス)
+        ("ゴアテックスじゃないとダメかな", "ゴアじゃなくても全然いけるよ", {"ゴア"}),
+        # … a lemma spelt otherwise than the line (ユーザ, ユーザー) still ties them
+        ("ユーザ設定どこ", "ユーザー設定はここ", {"ユーザー", "設定"}),
+        ("the grub menu is gone", "reinstall grub from a live usb", {"grub"}),
+    ],
+)
+def test_shared_words(a: str, b: str, shared: set[str]) -> None:
+    assert shared_words(a, b, frozenset()) == shared
