@@ -145,6 +145,7 @@ JA_ABOUT = [
 ]
 
 EN_CALLS = [
+    "kikimimi does crepuscular mean dawn AND dusk or just dusk?",  # does, a subject, a bare verb
     "recommend me a podcast to fall asleep to kikimimi, something boring but not tax law boring",
     "kikimimi, what's the capital of Peru?",
     "kikimimi what's up",
@@ -216,6 +217,7 @@ EN_ABOUT = [
     "you should ask kikimimi, it untangled that flaky test thread last week",
     "ok wait kikimimi settled the pineapple pizza thing for us last week",
     "btw kikimimi dug up that miso butter pasta recipe for me earlier, made it, it slaps",
+    "kikimimi does summaries too?",
     "kikimimi found me a great recipe yesterday",
     "kikimimi about to end a friendship",
     "the name kikimimi comes from a folk tale",

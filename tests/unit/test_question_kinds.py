@@ -89,6 +89,9 @@ KINDS = [
     ("9pm est?", "proposal"),  # a time, in a time zone
     ("anyone wanna co-watch the agdq run before the race? i'll stream it in vc", "invitation"),
     ("土曜のやつ、持ち時間どうする？", "proposal"),  # the group's call, its subject first
+    ("土曜のジョーシンの大会だれ行く？", "invitation"),  # who is going, on a planned day
+    ("今夜ボイチャでセッティング詰めよかなって思ってんねんけど、誰か来る？", "invitation"),
+    ("こわ、何言われてたん", "personal"),  # what was said to them
     ("今何Ω付いてる？", "personal"),  # their setup now
     ("フィギュアのホコリ対策ってみんなどうしてる？", "question"),  # advice asked of the room
     ("LEDがめっちゃ眩しいんですけど抵抗何Ωにしたらいいですか", "question"),

@@ -1710,3 +1710,52 @@ def test_a_line_going_on_from_its_authors_own_line_before_the_question_answers_n
     q = msg("q", "jason", "does mozilla-plugin-vlc work with firefox?", 20)
     later = [msg("x0", "lin", line, 30)]
     assert (answer_of(q, [*room, q, *later]) is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("line", "answered"),
+    [("午後から降るらしいで", True), ("明日は休みらしいで", True), ("午後から降るらしいで？", False)],
+)
+def test_what_is_said_or_looks_so_answers_a_yes_or_no(line: str, answered: bool) -> None:
+    q = msg("q", "nui", "明日って雨なん？", 0)
+    later = [msg("x0", "mochi", line, 60)]
+    assert (answer_of(q, [q, *later]) is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("said", "answered"),
+    [
+        # a docs link after a newer question and its answer, thanked by that question's asker: theirs
+        (
+            [("marrow", "is there a keycode for mute or do i have to do it in the OS"), ("bit", "KC_MUTE")],
+            False,
+        ),
+        ([("lumen", "finally got my split talking over serial"), ("bit", "nice")], True),
+    ],
+)
+def test_a_pointer_the_asker_of_a_newer_question_thanks_was_theirs(
+    said: list[tuple[str, str]], answered: bool
+) -> None:
+    q = msg(
+        "q", "pine", "hi! first build here. my right half does nothing over bluetooth, wrong firmware?", 0
+    )
+    lines = [msg(f"x{i}", who, text, 20 + 10 * i) for i, (who, text) in enumerate(said)]
+    link = msg("l", "kes", "https://docs.qmk.fm/keycodes_basic", 50)
+    thanks = msg("t", said[0][0], "ty both", 60)
+    assert (answer_of(q, [q, *lines, link, thanks]) is not None) is answered
+
+
+def test_a_pointer_the_asker_of_a_newer_question_goes_to_look_at_was_theirs() -> None:
+    q = msg(
+        "q",
+        "haru",
+        "はじめまして。darktableでLUTを当てたいんですが、どのモジュールで読み込めばいいのか分かりません",
+        0,
+    )
+    lines = [
+        msg("x0", "tsumugi", "ノイズ除去ってDxOとLightroomどっちがいいんだろ", 20),
+        msg("x1", "den", "個人的にはDxO", 30),
+        msg("x2", "roku", "FAQにあるよ、比較画像つきで", 40),
+    ]
+    assert answer_of(q, [q, *lines, msg("x3", "tsumugi", "見てくる〜", 50)]) is None
+    assert answer_of(q, [q, *lines]) is not None  # nobody took it: the pointer may be for the question

@@ -194,6 +194,7 @@ def test_has_word(text: str, name: str, expected: bool) -> None:
         ("このまま使っていいのかわからないです", True),
         ("右手側のはんだがダメなのかケーブルのせいなのか分からなくて", True),
         ("原因が何なのか分からなくて困ってます", True),
+        ("どのモジュールで読み込めばいいのか分かりません。よろしくお願いします🙇", True),
         ("明日間に合うのか分からん", False),
         ("行くべきか迷ってる", False),
         # advice hedged is no question; a question word of its own still asks

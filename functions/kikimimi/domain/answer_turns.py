@@ -34,6 +34,7 @@ from kikimimi.domain.reply_shapes import (
     shifts,
     shrugs,
     steps_away,
+    takes_it,
     tells_own_trouble,
     welcomes,
 )
@@ -98,6 +99,10 @@ def turn_answers(
     return _next_turn(question, m, link, thread, since, around, level, follows, linked, before)
 
 
+# A statement of what is said or looks so: 「…らしいで」, 「…みたいよ」, 「…っぽい」.
+_JA_HEARSAY = re.compile(
+    r"(?:らしい|みたい|っぽい)(?:で|よ|ね|だよ|やで|です|やって|だって)?[ｗw笑!！。〜ー]*$"
+)
 _KANA_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # Japanese, not an emoji or "£2"
 _JA_VERB = re.compile(r"[うくすつぬふむゆるぐずづぶぷい]$")  # a verb's or adjective's dictionary form
 DETAILED = 80  # characters of a question told with its details (half as many in Japanese)
@@ -271,6 +276,9 @@ def _takes_up(
     if line.answer:
         return True
     low = norm(text)
+    if not low.isascii() and asks_yes_no(asked) and _JA_HEARSAY.search(low) and not asks(text):
+        return True  # 「午後から降るらしいで」 to 「明日って雨なん？」: what is said or looks so, told
+
     if not late and (len(low.split()) <= 3 if low.isascii() else len(low) <= 8):
         return True
     # 「どこになったんだっけ」 — 「葛西臨海公園！土曜の10時集合」: a brief answer first, then more
@@ -515,25 +523,28 @@ def _asks_its_own(text: str) -> bool:
     return bool(_OWN_QUESTION.search(low)) and not _TO_YOU.search(low)
 
 
-_WH_WORD = re.compile(r"\b(?:what|where|which|who|how|when|why|whats|what's|where's|wheres)\b")
+_WH_WORD = re.compile(
+    r"\b(?:what|where|which|who|how|when|why|whats|what's|where's|wheres)\b"
+    r"|^(?:is there|are there|does|do|can|is|are) (?:there|a|an|any|it|this|that|the|i|my)\b"  # no mark
+    r"|どっち|どれ|どこ|いつ|誰|なに|何|どう(?!も)"  # 「…DxOとLightroomどっちがいいんだろ」
+)
 
 
 def _wonders(text: str) -> bool:
-    """A question, with its mark or not ("unrelated but where's the pinout for the rp2040 clones")."""
+    """A question, with its mark or not ("unrelated but where's the pinout for the rp2040 clones",
+    「ノイズ除去ってDxOとLightroomどっちがいいんだろ」)."""
     return asks(text) or bool(_WH_WORD.search(norm(text)))
 
 
 def _thanked_by_another(question: Message, m: Message, around: Sequence[Message]) -> bool:
-    """Does someone who asked something before the question thank the line at once (within the next two
-    lines)? Then it was their answer, however near this question it stands."""
-    askers = {
-        p.author_id
-        for p in around
-        if p.created_at <= question.created_at and p.id != question.id and _wonders(p.content)
-    }
+    """Does someone who asked something before the line (before the question, or since: "is there a
+    keycode for mute…", "KC_MUTE", a docs link, "ty both") thank it at once (within the next two lines)?
+    Then it was their answer, however near this question it stands."""
+    at = next((i for i, p in enumerate(around) if p.id == m.id), len(around))
+    askers = {p.author_id for p in around[:at] if p.id != question.id and _wonders(p.content)}
     askers -= {question.author_id, m.author_id}
-    later = [p for p in around if p.created_at >= m.created_at and p.id != m.id and p.is_human][:2]
-    return any(p.author_id in askers and grateful(p.content) for p in later)
+    later = [p for p in around[at + 1 :] if p.is_human][:2]
+    return any(p.author_id in askers and (grateful(p.content) or takes_it(p.content)) for p in later)
 
 
 def _other_thread(

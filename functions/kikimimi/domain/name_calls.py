@@ -314,10 +314,21 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
             return True  # "kikimimi can you …"
         # a question put to it, verb first: "kikimimi is it dangerous to wake a sleepwalker?", "kikimimi does
         # the 2 for 1 stack?" (not "kikimimi is a weird name", "kikimimi does the summaries every night")
-        return len(words) > 1 and words[0] in _ASKS_FIRST and words[1] in _ASKED_OF and "?" in tail
+        if len(words) > 1 and words[0] in _ASKS_FIRST and words[1] in _ASKED_OF and "?" in tail:
+            return True
+        # "kikimimi does crepuscular mean dawn AND dusk?": does, a subject, a bare verb (not "kikimimi does
+        # summaries too?", said of it)
+        return words[0] in ("does", "do", "did") and "?" in tail and any(w in _BARE_VERBS for w in words[2:6])
     # a past tense after it: what it did, said of it ("ok wait kikimimi settled the pineapple thing", "btw
     # kikimimi dug up that recipe")
     return not ((len(words[0]) > 4 and words[0].endswith("ed")) or words[0] in _PAST)
+
+
+# Bare verbs a "does X …?" question turns on, after its subject.
+_BARE_VERBS = _words(
+    """mean work have need count matter make go come help cause affect exist happen stack apply run say know
+    cost last take hurt stay fit support include"""
+)
 
 
 # A request opening the line, put to whoever it then names: "recommend me …", "tell me …", "pls explain …".

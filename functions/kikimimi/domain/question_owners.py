@@ -75,7 +75,7 @@ def _open(newer: Message, since: Sequence[Message], m: Message) -> bool:
 # A brief question opening on a reaction to the line just before it takes that line up, in other words.
 _REACTS = re.compile(
     r"^(?:ugh|oh|ohh|wait|huh|ah|ahh|whoa|damn|dang|aw|aww|rip|oof|yikes|ouch|omg|wow|nice|lol|lmao|haha"
-    r"|ooh|no way|え|えっ|えー|まじ|マジ|まじか|やば|えぐ|すご|おお)(?:\W|$)"
+    r"|ooh|no way|え|えっ|えー|まじ|マジ|まじか|やば|えぐ|すご|おお|こわ|怖|うわ|へえ|へー)(?:\W|$)"
 )
 
 

@@ -26,7 +26,15 @@ from kikimimi.domain.question_kinds import for_the_bot, for_the_people, kind_of
 from kikimimi.domain.question_owners import named_answers, owner_answers
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.reply_shapes import bumps, calls_only, grateful, shifts, shrugs, tells_own_trouble
+from kikimimi.domain.reply_shapes import (
+    bumps,
+    calls_only,
+    grateful,
+    shifts,
+    shrugs,
+    takes_it,
+    tells_own_trouble,
+)
 from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, norm
 from kikimimi.domain.tension import sees_off
 
@@ -73,17 +81,6 @@ _SETTLED = re.compile(
 _ACK = re.compile(
     r"^(?:おけ|おっけ[ーい]?|オッケ[ーい]?|了解|りょ|りょうかい|ok|okay|k|kk|got it|gotcha|bet|👍)"
     r"[!！。.〜ー\s]*$"
-)
-# The asker going to act on what someone said ("ok will try that", 「おけ、見てくる」, 「試してみます」).
-_TAKES_IT = re.compile(
-    r"^(?:ok|okay|kk|k|oh|ah|ty|thx|thanks)?[,!. ]*(?:will try|i'?ll try|gonna try|trying that|will check"
-    r"|i'?ll check|checking now|on it)\b"
-    r"|^(?:ok|okay|oh|ah)[,!. ]+(?:cool|nice|perfect|sweet|bet)\b"  # "ok cool, my stand is def not level"
-    r"|^(?:おけ|おっけ|オッケ|了解|りょ|ありがと|なるほど)?[ー〜!！、,。\s]*(?:見てくる|見てみる|見てみます|試してみ|やってみ"
-    r"|調べてみ|買ってくる|ポチる|ポチった)"
-    r"|^なるほど"  # taking in what they were told: 「なるほど、一応現金も持ってくわ」
-    # doing as they were told, after a word of their own: 「青です、10kにしてみます」
-    r"|(?:^|[、,。\s])[^、,。\s]{0,12}(?:に|で|を)(?:して|変えて|替えて|換えて|付けて|使って|交換して)み(?:る|ます)"
 )
 
 
@@ -308,7 +305,7 @@ class _Watch:
         """The asker settles it, turns to someone who took it up, or goes on with it."""
         if settles(m.content) and not self._sees_off(m):
             return Settled("the asker settled it", m.id)
-        if self.since and _TAKES_IT.search(norm(m.content)):
+        if self.since and takes_it(m.content):
             return Settled("the asker is trying what they were told", m.id)  # 「おけ、見てくる」
         if self.since and _ACK.match(norm(m.content)) and self._right_after(self.since[-1], m):
             return Settled(

@@ -188,10 +188,29 @@ def welcomes(text: str) -> bool:
 # even to the asker (who helped someone else), it answers none of their questions.
 _GRATEFUL = re.compile(
     r"\b(?:thanks|thank (?:you|u)|thx|tysm|cheers|appreciated?|life ?saver|you rock"
+    r"|ty(?:ty)?(?= (?:both|all|guys|y'?all|so much|for)\b|\W*$)"  # "ty both", "tyty"
     r"|you(?:'ve| have| were| are|'re)? (?:been )?(?:so |very |really |super |more |most |the most )?helpful"
     r"|saved my (?:life|day|bacon|butt)|you(?:'re| are) (?:the best|awesome|a star|a legend|a hero))\b"
     r"|ありがと|有難う|助かった|助かりました|助かる|感謝"
 )
+
+
+# Going to act on what someone said ("ok will try that", 「おけ、見てくる」, 「試してみます」).
+_TAKES_IT = re.compile(
+    r"^(?:ok|okay|kk|k|oh|ah|ty|thx|thanks)?[,!. ]*(?:will try|i'?ll try|gonna try|trying that|will check"
+    r"|i'?ll check|checking now|on it)\b"
+    r"|^(?:ok|okay|oh|ah)[,!. ]+(?:cool|nice|perfect|sweet|bet)\b"  # "ok cool, my stand is def not level"
+    r"|^(?:おけ|おっけ|オッケ|了解|りょ|ありがと|なるほど)?[ー〜!！、,。\s]*(?:見てくる|見てみる|見てみます|試してみ|やってみ"
+    r"|調べてみ|買ってくる|ポチる|ポチった)"
+    r"|^なるほど"  # taking in what they were told: 「なるほど、一応現金も持ってくわ」
+    # doing as they were told, after a word of their own: 「青です、10kにしてみます」
+    r"|(?:^|[、,。\s])[^、,。\s]{0,12}(?:に|で|を)(?:して|変えて|替えて|換えて|付けて|使って|交換して)み(?:る|ます)"
+)
+
+
+def takes_it(text: str) -> bool:
+    """Going to act on what one was told ("ok will try that", 「おけ、見てくる」, 「10kにしてみます」)."""
+    return bool(_TAKES_IT.search(normalized(text)))
 
 
 def grateful(text: str) -> bool:
