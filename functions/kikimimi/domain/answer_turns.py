@@ -544,7 +544,13 @@ def _thanked_by_another(question: Message, m: Message, around: Sequence[Message]
     askers = {p.author_id for p in around[:at] if p.id != question.id and _wonders(p.content)}
     askers -= {question.author_id, m.author_id}
     later = [p for p in around[at + 1 :] if p.is_human][:2]
-    return any(p.author_id in askers and (grateful(p.content) or takes_it(p.content)) for p in later)
+    return any(
+        p.author_id in askers and (grateful(p.content) or takes_it(p.content) or _TY.match(norm(p.content)))
+        for p in later
+    )
+
+
+_TY = re.compile(r"^(?:ok |oh )?ty(?:ty)?(?: (?:both|all|guys|y'?all|so much))?\W*$")  # "ty both", "tyty"
 
 
 def _other_thread(

@@ -188,7 +188,6 @@ def welcomes(text: str) -> bool:
 # even to the asker (who helped someone else), it answers none of their questions.
 _GRATEFUL = re.compile(
     r"\b(?:thanks|thank (?:you|u)|thx|tysm|cheers|appreciated?|life ?saver|you rock"
-    r"|ty(?:ty)?(?= (?:both|all|guys|y'?all|so much|for)\b|\W*$)"  # "ty both", "tyty"
     r"|you(?:'ve| have| were| are|'re)? (?:been )?(?:so |very |really |super |more |most |the most )?helpful"
     r"|saved my (?:life|day|bacon|butt)|you(?:'re| are) (?:the best|awesome|a star|a legend|a hero))\b"
     r"|ありがと|有難う|助かった|助かりました|助かる|感謝"
