@@ -83,7 +83,7 @@ def asks_about_them(question: Message, earlier: Sequence[Message], links: Mappin
     """`about_them`, in a room where nobody names anyone (the reader's reading of the question, and the
     room's last `ROOM_LINES` lines before it, `earlier`): a helper's question to the one helped, or theirs to
     the helper, whoever the reader links it to. Where people name whom they talk to, one put to a person
-    names them (「have you done a media check on the install cd Nichola?」)."""
+    names them ("have you done a media check on the install cd Nichola?")."""
     link = links.get(question.id)
     if link is None or link.names_people or not about_them(question.content):
         return False

@@ -278,7 +278,6 @@ def _takes_up(
     low = norm(text)
     if not low.isascii() and asks_yes_no(asked) and _JA_HEARSAY.search(low) and not asks(text):
         return True  # 「午後から降るらしいで」 to 「明日って雨なん？」: what is said or looks so, told
-
     if not late and (len(low.split()) <= 3 if low.isascii() else len(low) <= 8):
         return True
     # 「どこになったんだっけ」 — 「葛西臨海公園！土曜の10時集合」: a brief answer first, then more
