@@ -94,6 +94,7 @@ KINDS = [
     ("こわ、何言われてたん", "personal"),  # what was said to them
     ("今何Ω付いてる？", "personal"),  # their setup now
     ("フィギュアのホコリ対策ってみんなどうしてる？", "question"),  # advice asked of the room
+    ("装備どうしてる？", "question"),
     ("LEDがめっちゃ眩しいんですけど抵抗何Ωにしたらいいですか", "question"),
     # Western dialect: 「行かん？」 for 「行かない？」; "too busy, right?" in 〜すぎん？.
     ("誰か今からマルチで鍛石集め行かん？", "invitation"),
