@@ -224,6 +224,22 @@ KINDS = [
     # a hand asked for on a day ahead is people's time; help with a problem now is a question
     ("あと誰か明日の昼マイクラのサーバーの整地手伝ってくれへん？拠点広げたいねん", "invitation"),
     ("誰かこのエラー直すの手伝ってくれない？", "question"),
+    # more of what the room plays, put to it; the group's own hour; a gripe with who it happens to between
+    ("last round of gartic phone before bed? anyone?", "invitation"),
+    ("one more game?", "invitation"),
+    ("last time i checked was it 2gb?", "question"),
+    ("今夜の友人戦、何時からにする？", "proposal"),
+    ("なんで私だけいっつもこうなるん", "rhetorical"),
+    ("そういや福袋で余ったキーキャップあるんやけど、誰かいる？", "invitation"),  # something spare, offered
+    ("余った人いる？", "question"),
+    ("どこで撮ったん？", "personal"),  # where they did it
+    ("なんで毎回洗車した次の日に限って雨降るん", "rhetorical"),  # why it always happens: a gripe
+    ("なんで毎回ログイン切れるの？", "question"),
+    ("8pm? most people are off work by then", "proposal"),  # an hour, and why
+    ("anyone want my old dremel? free, pickup only, never use it anymore", "invitation"),  # a giveaway
+    ("anyone want my old dremel? i can't get it to spin", "question"),
+    ("8pm? or is that too late?", "question"),
+    ("どこでエラー出る？", "question"),
 ]
 
 
@@ -304,6 +320,9 @@ def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:
         ("which port does the dev server use?", True, False),  # a port is a number
         ("where do the release notes live?", False, False),
         ("how fast are u running it?", True, False),
+        ("え、全部？容量どうしたん", True, True),  # a quantity asked after by name
+        ("何匹釣れたん？", True, False),
+        ("え、全部？どうしたん", False, True),
     ],
 )
 def test_what_kind_of_answer_a_question_asks_for(question: str, number: bool, yes_no: bool) -> None:

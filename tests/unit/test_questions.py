@@ -163,6 +163,7 @@ def test_the_asker_does_not_settle(text: str) -> None:
 
 
 Q = msg("q", "carol", "how do I change the log level?", 10)
+NAMING = msg("n", "dan", "erin: morning", 5)  # a room whose people name whom they answer
 
 
 @pytest.mark.parametrize(
@@ -227,9 +228,10 @@ def link(mid: str, parent: str | None, confidence: float) -> Link:
 @pytest.mark.parametrize(
     ("later", "links", "answered"),
     [
-        # An unaddressed answer the reader links to the question settles it, when the reader is sure.
+        # An unaddressed answer the reader links to the question settles it, when the reader is sure, in a
+        # room whose people name whom they answer.
         (
-            [msg("x", "bob", "set LOG_LEVEL=debug in .env", 40)],
+            [NAMING, msg("x", "bob", "set LOG_LEVEL=debug in .env", 40)],
             [link("x", "q", 0.8)],
             "bob answered it (0.80)",
         ),
@@ -256,7 +258,11 @@ def link(mid: str, parent: str | None, confidence: float) -> Link:
         ),
         # An answer to the asker's own follow-up line answers the question it goes on with.
         (
-            [msg("x", "carol", "it's the docker setup", 20), msg("y", "bob", "then it's LOG_LEVEL", 40)],
+            [
+                NAMING,
+                msg("x", "carol", "it's the docker setup", 20),
+                msg("y", "bob", "then it's LOG_LEVEL", 40),
+            ],
             [link("x", "q", 0.9), link("y", "x", 0.7)],
             "bob answered it (0.70)",
         ),
@@ -702,6 +708,61 @@ def ask(text: str, author: str = "fay") -> Message:
         ),
         # What happened, told in the past, right after a question about it.
         ("昨日のレンダリング終わった？", [("pori", "朝起きたら落ちてた😇 12時間が無に")], "x0"),
+        # Another asker's bump takes no turn; a thanks that names someone else thanks them.
+        (
+            "so the offset sign depends on the repeater, right?",
+            [
+                ("tobi", "bump, still stuck on the igate thing above"),
+                ("kes", "yep, check repeaterbook for each one"),
+                ("nia", "got it, thx vic"),
+            ],
+            "x1",
+        ),
+        # "whats …" asks without its mark too, and takes the pointer after it.
+        (
+            "hi, first post: put an ips kit in my gbc and the screen is solid white, backlight works. ideas?",
+            [
+                ("ohm", "whats the difference between the v2 and v3 charge boards"),
+                ("ben", "faq, second section"),
+            ],
+            None,
+        ),
+        # A guess said laughing is a joke, not an answer.
+        ("ゲート処理って400番で合ってます？", [("zaku", "雨男おるんちゃう？ｗ")], None),
+        # A count in the unit asked for answers past a newer question about an hour.
+        ("何匹釣れたん？", [("take", "ほな何時集合にする？"), ("mio", "31匹！小さいのばっかやけど")], "x1"),
+        # … but a question of one's own put to anyone takes the turn.
+        (
+            "so the offset sign depends on the repeater, right?",
+            [
+                ("sam", "anyone else seeing CI flake on the windows runner today"),
+                ("dev", "yeah twice on my PR"),
+            ],
+            None,
+        ),
+        # Things listed, no verb, to what it asks.
+        ("ちなみにどのサイズ？", [("taka", "MとLと2L")], "x0"),
+        # A quantity asked after by name, a figure with its unit.
+        ("え、全部？容量どうしたん", [("kiri", "8TBを2本。財布は死んだ")], "x0"),
+        # A newer question without its mark takes the pointer after it.
+        (
+            "hi! new here. flashed both halves of my lily58 but the right one types nothing over bluetooth, "
+            "left is fine. what am i missing?",
+            [
+                ("ori", "is there a list anywhere of which boards run vial"),
+                ("viv", "check pins, it's linked there"),
+            ],
+            None,
+        ),
+        (
+            "first post here: my two heltec v3 nodes see each other but no dm ever arrives, both on the same "
+            "channel and key, what else should i check?",
+            [
+                ("rik", "has anyone tried the new beta or does it still wipe settings"),
+                ("sam", "pins have a warning"),
+            ],
+            None,
+        ),
     ],
 )
 def test_next_line_answers_in_a_busy_room(
@@ -778,6 +839,8 @@ def test_a_line_to_someone_by_part_of_their_name_answers_nobody_else(line: str, 
         ("is the salt in the pantry?", "saltyfries", False),  # too short a part of the name
         ("what did kaiju say?", "kai", False),
         ("is rob bringing the tape this time or are we suffering again", "crimpy_rob", True),  # a part of it
+        ("got it, thx vic", "oldman_vic", True),  # thanked by a part of it
+        ("got it, thx", "oldman_vic", False),
         ("whats the max speed?", "max_power", False),
         ("who has the big tent?", "big_tent_energy", False),
         ("mo what ups was it? been eyeing a cyberpower one", "mo_dev", True),  # two letters, then asked
@@ -1759,3 +1822,66 @@ def test_a_pointer_the_asker_of_a_newer_question_goes_to_look_at_was_theirs() ->
     ]
     assert answer_of(q, [q, *lines, msg("x3", "tsumugi", "見てくる〜", 50)]) is None
     assert answer_of(q, [q, *lines]) is not None  # nobody took it: the pointer may be for the question
+
+
+@pytest.mark.parametrize(("thanks", "answered"), [("got it, thx vic", True), ("got it, thanks!", False)])
+def test_thanks_that_names_someone_else_leaves_the_answer_between_to_the_question(
+    thanks: str, answered: bool
+) -> None:
+    earlier = [
+        msg("n0", "nia", "how do i get the lotw badge on my qrz page?", 0),
+        msg("v0", "vic", "faq, third question", 10),
+    ]
+    q = msg("q", "pam", "so the offset sign depends on the repeater, right?", 20)
+    lines = [msg("x0", "kes", "yep, check repeaterbook for each one", 35), msg("x1", "nia", thanks, 45)]
+    settled = answer_of(q, [*earlier, q, *lines])
+    assert (settled is not None and settled.by == "x0") is answered
+
+
+@pytest.mark.parametrize(
+    ("between", "answered"),
+    [
+        ("ほな日曜どこ行く？", True),
+        ("そういえばけんの犬元気？", False),
+    ],  # put to its author by name: theirs
+)
+def test_a_figure_in_the_unit_asked_for_outweighs_an_unsure_link_to_a_question_between(
+    between: str, answered: bool
+) -> None:
+    q = msg("q", "saki", "だれか、図書館って夜何時まで開いてるか知ってる？", 0)
+    lines = [msg("x0", "yui", between, 10), msg("x1", "けん", "毎朝6時に起こされるんよな笑", 20)]
+    settled = answer_of(q, [*BUSY, q, *lines], {"x1": unaddressed("x1", "x0", 0.85)})
+    assert (settled is not None and settled.by == "x1") is answered
+
+
+@pytest.mark.parametrize(
+    ("earlier", "answered"), [("Vialでエンコーダーの割り当てってどこでやるん？", False), ("おはー", True)]
+)
+def test_a_line_going_on_with_its_authors_own_thread_answers_nothing_whatever_the_link(
+    earlier: str, answered: bool
+) -> None:
+    room = [
+        msg("r0", "kii", earlier, 0),
+        msg("r1", "neji", "hana: ピン留め見て", 5),
+        msg("r2", "kii", "あった", 10),
+    ]
+    q = msg("q", "shin", "はじめまして。Lily58の右手側だけ反応しません。どこを確認すればいいでしょうか？", 20)
+    line = msg("x0", "kii", "エンコーダー動いた！", 40)
+    links = {"x0": Link("x0", "q", 0.7, certain=False, names_people=True)}
+    settled = answer_of(q, [*room, q, line], links)
+    assert (settled is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("between", "answer", "answered"),
+    [
+        # a yes past a newer question that a yes cannot answer, where the reader too puts it on this one
+        ("what tip temp do you guys use for the cpu shield?", "yeah. no dust gap and way less glare", True),
+        ("is the shield hard to solder?", "yeah. no dust gap and way less glare", False),
+    ],
+)
+def test_a_yes_past_a_newer_question_it_cannot_answer(between: str, answer: str, answered: bool) -> None:
+    q = msg("q", "pix", "is the laminated screen actually worth the extra?", 0)
+    lines = [msg("x0", "sold", between, 15), msg("x1", "ben", answer, 30)]
+    settled = answer_of(q, [*BUSY, q, *lines], {"x1": unaddressed("x1", "q", 0.9)})
+    assert (settled is not None and settled.by == "x1") is answered

@@ -291,6 +291,9 @@ def test_explain_reads_as_links_do_and_shows_each_choice() -> None:
 Q, A = "q", "a"
 
 
+NAMING = msg("n", "erin", "dave: morning", -30)  # a room whose people name whom they answer
+
+
 def _links(*pairs: tuple[str, str | None, float], names_people: bool = True) -> list[Link]:
     """Learned links, read where people name each other (names_people=False: where nobody does)."""
     return [Link(mid, to, p, False, names_people) for mid, to, p in pairs]
@@ -308,9 +311,9 @@ def _slow_room(greeting: str, back: str) -> list[Message]:
 
 ANSWERED: list[tuple[str, list[Message], list[Link], dict[str, Answer]]] = [
     (
-        "another person's answer",
-        [msg("q", "alice", "anyone tried the new build?", 0), msg("a", "bob", "yes, works fine", 20)],
-        _links(("q", None, 0.9), ("a", "q", 0.8)),
+        "another person's answer, where people name whom they answer",
+        [NAMING, msg("q", "alice", "anyone tried the new build?", 0), msg("a", "bob", "yes, works fine", 20)],
+        _links(("n", None, 0.9), ("q", None, 0.9), ("a", "q", 0.8)),
         {"q": Answer("q", "a", 0.8, "bob answered it (0.80)")},
     ),
     (
@@ -332,12 +335,13 @@ ANSWERED: list[tuple[str, list[Message], list[Link], dict[str, Answer]]] = [
     (
         "a question back does not answer; the asker answering it is being helped",
         [
+            NAMING,
             msg("q", "alice", "where is the config?", 0),
             msg("b", "bob", "which one?", 10),
             msg("c", "alice", "the nginx one", 20),
             msg("d", "bob", "in /etc/nginx", 30),
         ],
-        _links(("q", None, 0.9), ("b", "q", 0.9), ("c", "b", 0.9), ("d", "q", 0.7)),
+        _links(("n", None, 0.9), ("q", None, 0.9), ("b", "q", 0.9), ("c", "b", 0.9), ("d", "q", 0.7)),
         {
             "q": Answer("q", "c", 0.9, "the asker is talking with bob"),
             "b": Answer("b", "c", 0.9, "alice answered it (0.90)"),
@@ -346,11 +350,12 @@ ANSWERED: list[tuple[str, list[Message], list[Link], dict[str, Answer]]] = [
     (
         "an answer to the asker's follow-up line",
         [
+            NAMING,
             msg("q", "alice", "anyone know how to mount a usb drive?", 0),
             msg("f", "alice", "it's ext4", 10),
             msg("a", "bob", "sudo mount /dev/sdb1 /mnt", 20),
         ],
-        _links(("q", None, 0.9), ("f", "q", 0.9), ("a", "f", 0.6)),
+        _links(("n", None, 0.9), ("q", None, 0.9), ("f", "q", 0.9), ("a", "f", 0.6)),
         {"q": Answer("q", "a", 0.6, "bob answered it (0.60)")},
     ),
     (
@@ -426,11 +431,12 @@ ANSWERED: list[tuple[str, list[Message], list[Link], dict[str, Answer]]] = [
     (
         "a line linked to another question answers that one",
         [
+            NAMING,
             msg("q", "alice", "is the wiki down?", 0),
             msg("r", "carol", "lunch at noon?", 5),
             msg("a", "bob", "sure", 10),
         ],
-        _links(("q", None, 0.9), ("r", None, 0.9), ("a", "r", 0.9)),
+        _links(("n", None, 0.9), ("q", None, 0.9), ("r", None, 0.9), ("a", "r", 0.9)),
         {"r": Answer("r", "a", 0.9, "bob answered it (0.90)")},
     ),
     (

@@ -165,6 +165,18 @@ CASES = {
         spoke_ago=[95],
         shares={"participation": 1 / 8},
     ),
+    # … or replying to the one remark made on it since: said to them.
+    "engagement_lapses_when_the_one_it_answered_replies_to_a_remark": Case(
+        [
+            msg("a1", "paul", "kikimimi, why do cats knead blankets?", 300),
+            msg("b1", "kikimimi", "it's a leftover from kittenhood", 299, own=True, reply_to="a1"),
+            msg("a2", "omar", "the one question keeping you awake at 1am lol", 250),
+            msg("t", "paul", "mine does it every night on my legs", 150),
+        ],
+        {"exchange", "participation"},
+        spoke_ago=[299],
+        shares={"participation": 1 / 8},
+    ),
     "engagement_from_intervention": Case(
         chat(msg("t", "dave", "going to lunch soon", 5)), {"engagement", "not_mentioned"}, spoke_ago=[250]
     ),

@@ -194,5 +194,6 @@ _ASKING = r"(?:what|where|which|who|why|how|when|did|do|does|is|are|was|were|can
 # or doing something ("\0 is/still/bringing …"); not "the max speed" nor "good night".
 _AS_A_NAME = re.compile(
     r"(?:^|\b(?:is|was|does|did|has|can|will|ask|tell|where'?s|hows|how'?s)\s+)\0\b"
+    r"|\b(?:thanks|thank you|thx|ty|tysm|cheers)[,!\s]+\0(?!\w)"  # "got it, thx vic"
     r"|\0\s+(?:is|was|still|gonna|going|bringing|coming|doing|has|had)\b"
 )

@@ -27,6 +27,7 @@ from kikimimi.domain.reading.profile import counter_question, profile
 from kikimimi.domain.reply_shapes import (
     accepts,
     answer_shaped,
+    bumps,
     counts_otherwise,
     grateful,
     laughs,
@@ -77,7 +78,14 @@ def turn_answers(
         question.content, m.content
     ):
         return False  # 「50フラット」 answers 「63ってレベル50？」 asked since, not 「何ターン続く？」
-    taken = [p for p in since if not _question_back(p, question, around) and not shrugs(p.content)]
+    # … nor is another asker's bump of their own older question ("bump, still stuck on the igate thing")
+    taken = [
+        p
+        for p in since
+        if not _question_back(p, question, around)
+        and not shrugs(p.content)
+        and not _bumps_another(p, question)
+    ]
     common = common_words(around)
     # 「そうそう 前半エリア3本くらいで」 between: a yes the reader is sure goes to another line takes no turn
     took = [p for p in taken if not _surely_elsewhere(links, p, thread)]
@@ -89,14 +97,32 @@ def turn_answers(
         question.content, m.content, common
     ):
         return False  # "marco did u see the onboard…" said since: marco's "yes!!" answers that
-    newer = [p for p in taken if asks(p.content)]
-    if newer and not shared_words(question.content, m.content, common) and not _fits_only(question, m, newer):
+    newer = [p for p in taken if asks(p.content) or _ASKS_UNMARKED.match(norm(p.content))]
+    # a "yeah." the reader too puts on the question, past a newer one that a yes cannot answer ("what tip
+    # temp do you use?"), answers this one
+    linked = link is not None and link.reply_to in thread and link.confidence >= SURE_PAST_A_REMARK
+    yes_past = linked and bool(newer) and _yes_only_to(question, m, newer)
+    if (
+        newer
+        and not shared_words(question.content, m.content, common)
+        and not _fits_only(question, m, newer)
+        and not yes_past
+    ):
         return False  # a "sure" after "lunch anyone?" answers the newer question
     level = WORDS if taken else SHAPE if addressing(around) or _detailed(question.content) else LOOSE
-    linked = link is not None and link.reply_to in thread and link.confidence >= SURE_PAST_A_REMARK
-    if level == WORDS and linked and not any(asks(p.content) for p in taken):
+    if level == WORDS and linked and (yes_past or not any(asks(p.content) for p in taken)):
         level = SHAPE  # the reader puts it after the question, past a remark in between: "yes" answers it
     return _next_turn(question, m, link, thread, since, around, level, follows, linked, before)
+
+
+# An English question put without its mark ("is there a list somewhere of boards with vial", "how many
+# layers does via give you"); not a why, which is as often mused aloud ("why do my tweezers vanish…").
+_ASKS_UNMARKED = re.compile(
+    r"^(?:(?:is|are|was|were|has|have|does|do|did|can|could|will|should)\s+"
+    r"(?:there|anyone|anybody|any|it|this|that|the|a|an|you|u|i|my|we)"
+    r"|(?:anyone|anybody)\s+(?:know|knows|have|got|tried|seen|use|using|running)"
+    r"|how (?:many|much|do|does|can|long)|what(?:'?s)?(?!\s+even)|where|which|who)\b"
+)
 
 
 # A statement of what is said or looks so: 「…らしいで」, 「…みたいよ」, 「…っぽい」.
@@ -131,6 +157,35 @@ def _says_the_plan_back(question: Message, m: Message) -> bool:
     """Does the line say a proposal's figure back, asking nothing (「7:30了解、…」 to 「集合は…7:30 でどう」)?
     Past other lines, the figure ties it to the proposal as a name would."""
     return proposes(question.content) and same_figure(question.content, m.content) and not asks(m.content)
+
+
+def _fits_over(question: Message, m: Message, said: Message) -> bool:
+    """Does the line give the count the question asks for, which the line the reader links it to does not
+    ask, a line not put to its author by name (「ほな何時集合にする？」, not 「そういえばけんの猫元気？」)?"""
+    return (
+        asks_a_number(question.content)
+        and _fits_only(question, m, [said])
+        and not names(said.content, m.author_name)
+    )
+
+
+def _yes_only_to(question: Message, m: Message, newer: Sequence[Message]) -> bool:
+    """Is the line a yes or a no first, to this yes/no question, past newer ones that a yes cannot answer?"""
+    return (
+        asks_yes_no(question.content)
+        and bool(_LEADS_YES_NO.match(norm(m.content)))
+        and not any(asks_yes_no(p.content) for p in newer)
+    )
+
+
+def _bumps_another(p: Message, question: Message) -> bool:
+    """Is the line someone else's bump of a question of their own, asked before this one: said to be one
+    ("bump, still stuck on…", 「上の件…」) or a reply to it (not "anyone else seeing CI flake today")?"""
+    said = _BUMP_SAID.search(norm(p.content)) is not None or p.reply_to_id is not None
+    return p.author_id != question.author_id and bumps(p.content) and said
+
+
+_BUMP_SAID = re.compile(r"\bbump|上の件|さっきの件|再掲|あげ(?:とき|ます)")
 
 
 def _fits_only(question: Message, m: Message, newer: Sequence[Message]) -> bool:
@@ -252,7 +307,8 @@ def _takes_up(
         or profile(text).kind == "hi"
     ):
         return False
-    if guesses(text) and level < WORDS:  # "probably 0.2mm?", 「たしか〜じゃなかった？」: an answer, unsure
+    # "probably 0.2mm?", 「たしか〜じゃなかった？」: an answer, unsure; not a joke (「雨男おるんちゃう？ｗ」)
+    if guesses(text) and level < WORDS and not _JOKE_END.search(text):
         return True
     if _on_its_words(asked, text, common, level, linked) or answer_shaped(asked, text, bare=level < WORDS):
         return True
@@ -283,6 +339,7 @@ def _takes_up(
     # 「どこになったんだっけ」 — 「葛西臨海公園！土曜の10時集合」: a brief answer first, then more
     head = re.split(r"[！!、,。\s]", low, maxsplit=1)[0]
     named = len(head) <= 8 and bool(_JA_NOUN_END.search(head))  # a name, a place, a time: no verb
+    named = named or bool(_JA_LISTED.match(low))  # 「オレンジ2本とピンク1本」: things listed, no verb
     choice = named or _JA_CHOICE.search(low) is not None
     if not late and not low.isascii() and _JA_WH.search(norm(asked)) and choice and not asks(text):
         return True
@@ -293,6 +350,9 @@ def _takes_up(
     if _FRAGMENT.match(low):
         return not (_STATEMENT.match(low) and _ASKS_MEANING.search(norm(asked)))
     return bool(_VOLUNTEER.match(low) and _INVITES.search(norm(asked)))
+
+
+_JOKE_END = re.compile(r"(?:[ｗ笑]|(?<![a-z])w|\blol|\blmao)[\s!！ｗw笑]*$", re.IGNORECASE)  # said laughing
 
 
 # "who's got…?", "which one…?": answered by naming someone or something first ("mclaren by a mile").
@@ -385,6 +445,9 @@ _JA_CHOICE = re.compile(
     r"[\u4e00-\u9fff\u30a0-\u30ff]{2,}(?:で|に|を)(?:行く|いく|する|やる|決めた|頼む|持ってく|連れてく)"
 )
 _JA_NOUN_END = re.compile(r"[\u4e00-\u9fff\u30a0-\u30ff0-9０-９]$")
+_JA_LISTED = re.compile(
+    r"^(?:[^\s、。？?！!]{1,10}?(?:と|や|、)){1,4}[^\s、。？?！!]{0,9}[\u4e00-\u9fff\u30a0-\u30ff0-9０-９]$"
+)
 _ACK = re.compile(
     r"^(?:ok|okay|k|kk|ah|oh|ahh|ohh|i see|alright|cool|nice|great|hmm+|なるほど|了解|りょ"
     # glad for someone's news ("yay", 「よかったー」): heard, not an answer to anything asked
@@ -543,8 +606,11 @@ def _thanked_by_another(question: Message, m: Message, around: Sequence[Message]
     askers = {p.author_id for p in around[:at] if p.id != question.id and _wonders(p.content)}
     askers -= {question.author_id, m.author_id}
     later = [p for p in around[at + 1 :] if p.is_human][:2]
+    others = {p.author_name for p in around if p.is_human and p.author_id != m.author_id}
     return any(
-        p.author_id in askers and (grateful(p.content) or takes_it(p.content) or _TY.match(norm(p.content)))
+        p.author_id in askers
+        and (grateful(p.content) or takes_it(p.content) or _TY.match(norm(p.content)))
+        and not any(names(p.content, name) for name in others)  # "got it, thx vic": vic's, not this line's
         for p in later
     )
 
@@ -575,8 +641,10 @@ def _other_thread(
             said.content, m.content, common
         )
         # … or its shape answers the question and not that line ("new pc!!" to "…the new pc or the old
-        # laptop", past "anyone wanna do some bingo lockouts rn?")
-        if link.confidence >= SURE_PAST_A_REMARK or not (worded or _fits_only(question, m, [said])):
+        # laptop", past "anyone wanna do some bingo lockouts rn?"; 「23匹！」 to 「何匹釣れたん？」
+        # past 「ほな何時集合にする？」), which outweighs all but a sure link
+        sure = SURELY if _fits_over(question, m, said) else SURE_PAST_A_REMARK
+        if link.confidence >= sure or not (worded or _fits_only(question, m, [said])):
             return True
     # Going on with what its author said since the question: their own thread ("woo fluxbox works" then
     # "ubuntu is so great").
@@ -602,9 +670,9 @@ def _other_thread(
     ):
         # The reader sees it going on with a third person's line: another conversation's turn (not the line
         # the question itself took up: "海とかどう？" then "いいね、海行きたい" both answer "週末どこ行く？").
-        author = next((x.author_id for x in around if x.id == link.reply_to), None)
-        if author not in (None, m.author_id, question.author_id):
-            return True
+        linked = next((x for x in around if x.id == link.reply_to), None)
+        if linked is not None and linked.author_id not in (m.author_id, question.author_id):
+            return link.confidence >= SURELY or not _fits_over(question, m, linked)
     return _echoes_another(question, m, thread, around, earlier)
 
 

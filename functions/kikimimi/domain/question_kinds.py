@@ -48,6 +48,9 @@ _SOON = (
     r"|before (?:bed|sleep|dinner|lunch|work|class|we start|the (?:race|game|match|raid|stream|show|run))"
 )
 _EN_INVITATION = re.compile(
+    # "last round of gartic phone before bed? anyone?", "one more game?": more of what the room is playing
+    r"^(?:ok |so |alright )?(?:one )?(?:last|more|another|final)\s+(?:round|game|match|run|episode)s?\b"
+    rf"(?:\s+of\s+[\w' -]{{1,30}}?)?(?:\s+(?:before \w+|{_WHEN}))?\s*[?？,]*\s*(?:{_ANYONE})?\s*[?？]+\W*$|"
     # "tea, anyone?", "lunch anyone?", "drinks tonight, anyone?"
     r"^(?:(?:the|a|some|more|one more|one last|another|quick|late|early|team)\s+)?"
     rf"(?:{_OUTINGS})(?:\s+(?:break|run|night|time|session|trip))?"
@@ -168,7 +171,9 @@ _JA_RHETORICAL = re.compile(
     # where one's own things went: 「キーキャップ引き抜くやつどこやったっけ…」 (only they can know)
     r"|どこ(?:に)?(?:やった|置いた|おいた|しまった|片付けた)(?:ん)?(?:だ)?っけ"
     # … in Kansai: 「なんで説明書のネジの番号と袋の番号ちゃうねん」, 「なんでこうなるん」
-    r"|(?:なんで|何で)[^？?。]{0,30}ねん(?:[。、\s！!ｗw笑]|$)|(?:なんで|何で)(?:こう|そう)(?:なるん|なんねん|なるの)"
+    r"|(?:なんで|何で)[^？?。]{0,30}ねん(?:[。、\s！!ｗw笑]|$)|(?:なんで|何で)[^？?。]{0,12}(?:こう|そう)(?:なるん|なんねん|なるの)"
+    # why it always happens, no mark: 「なんで毎回釣り行く前の日に限って雨予報になるん」 (a gripe)
+    r"|^(?:なんで|何で)[^？?。]{0,6}(?:毎回|いつも|いっつも|決まって)[^？?]{0,30}(?:ん|の|ねん|んだ)[ｗw笑…]*$"
     # a pressing "isn't it?" with a word of feeling after it: 「今日あっつすぎん？？溶ける」
     r"|(?:よね|でしょ|じゃん|くない|すぎない|すぎん)[ぇえ〜~ー]*[？?]+\s*[^？?\s]{1,8}$"
     # … or a reason after it: 「でも13時だと最初ほぼ人いなくない？みんな昼くるの遅いし」
@@ -190,10 +195,10 @@ _EN_PROPOSAL = re.compile(
     r"|^(?:ok |so |alright |right )?(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have"
     r"|what|who|where|when|why|how|which|any)\b)(?:[\w'-]+ ){1,3}(?:tonight|tomorrow|today|this weekend"
     r"|(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s*[?？]+"
-    # a bare day and hour: "friday 8pm?", "sat 10am?", "9ish?"
+    # a bare day and hour: "friday 8pm?", "sat 10am?", "9ish?" (a reason may follow: "7pm? the crowd…")
     r"|^(?:ok |so |then )?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun"
     r"|tmrw|tomorrow|tonight)?\s*(?:at |@)?\d{1,2}(?::\d\d)?\s*(?:am|pm|ish)?"
-    r"\s*(?:est|edt|cst|cdt|pst|pdt|et|pt|ct|gmt|bst|utc|cet|cest|jst|aest)?\s*[?？]+\W*$"
+    r"\s*(?:est|edt|cst|cdt|pst|pdt|et|pt|ct|gmt|bst|utc|cet|cest|jst|aest)?\s*[?？]+(?:\W*$|\s+[^?？]+$)"
     # a plan said, then one person asked: "8 cet is fine for me. pete?"
     r"|[.!]\s+(?!(?:anyone|anybody|everyone|right|yes|no|ok|okay|why|how|what|when|where|who|which|thoughts"
     r"|ideas)\b)[a-z][\w.-]{1,15}\s*[?？]+\W*$"
@@ -201,8 +206,8 @@ _EN_PROPOSAL = re.compile(
     r"|^(?:\S+[,!]?\s+)?(?:do you |u )?(?:want|wanna|need) me to\b.*[?？]|^(?:\S+[,!]?\s+)?shall i\b.*[?？]"
 )
 _JA_PROPOSAL = re.compile(
-    # the group's own plan asked: 「宿はどのへんにする？」「何月に行く？」「何時集合にする？」
-    r"(?:どこ|どの\S{0,2}|何時|何月|何日|何曜|いつ|どれ|何|なに)(?:に|で|から|まで|へ|集合に)?"
+    # the group's own plan asked: 「宿はどのへんにする？」「何時集合にする？」「何時からにする？」
+    r"(?:どこ|どの\S{0,2}|何時|何月|何日|何曜|いつ|どれ|何|なに)(?:から|まで)?(?:に|で|へ|集合に)?"
     r"(?:する|しよ|行く|いく|集合|集まる|出る|出発する|泊まる|やる|回す|始める|潜る)[？?]"
     # 「7月の三連休どう？」
     r"|(?:月|日|曜|時|週末|連休|今度|明日|来週)(?:の\S{0,6})?(?:とか|は|で|に)?(?:どう|いかが)[？?]"
@@ -233,7 +238,9 @@ _ASKS_NUMBER = re.compile(
     r"|(?:^|[.?!,]\s*)(?:\S+[:,]\s*)?(?:so |and |but |ok )?"
     r"when (?:is|are|was|were|do|does|did|will|can|should)\b"
     r"|何時|何日|何人|何回|何個|何分|何歳|何度|何泊|何年|何週|何キロ|何センチ|何ミリ|いくら|いくつ|幾つ|いつ|何曜"
-    r"|どのくらい|どれくらい|何円|何枚|何本|何台|バージョン"
+    r"|どのくらい|どれくらい|何円|何枚|何本|何台|何匹|何杯|何冊|何件|何着|バージョン"
+    # a quantity asked after by name: 「容量どうしたん」, 「予算は？」
+    r"|(?:容量|予算|値段|料金|価格|金額|サイズ|重さ|距離|枚数|人数|台数|本数)(?:は|って)?(?:どう|どれ|何|なに|いくら|[？?])"
 )
 
 
@@ -267,14 +274,15 @@ _EN_GIVEAWAY = re.compile(
     r"|needs? (?:a )?hand|needs? help)\b[^?？]*[?？]+\W*$"
     # … with a word on it after: "anyone want it? expires end of month" (not "anyone need help? i can't …")
     rf"|\b(?:{_ANYONE}|who)(?: else)? (?:wants?|wanna)"
-    r" (?:it|them|one|some|a spare|the (?:dupe|extra|spare|rest))[?？]+"
-    r"(?![^?？]*\bi\b)[^?？]{0,40}$"
+    r" (?:it|them|one|some|a spare|the (?:dupe|extra|spare|rest)"
+    r"|my (?:old |spare |extra )?[\w-]+(?: [\w-]+)?)"
+    r"[?？]+(?![^?？]*\bi\b)[^?？]{0,60}$"  # "anyone want my old mfj tuner? free, pickup only, …"
     rf"|\b(?:spare|extra|leftover)\b[^?？]*\bif (?:{_ANYONE}|u|you) (?:needs?|wants?)\b[^?？.!]*[?？]*\W*$"
 )
 # … in Japanese: something spare, given or lent (「余ってる」「あげる」「譲る」, not 「余ってる人いる？」,
 # which asks for it), and whether anyone wants it (「いる？」「欲しい人いる？」).
 _JA_SPARE = re.compile(
-    r"余って(?!る人|いる人)|余り|あまって(?!る人|いる人)|あげる|譲る|譲ります|ゆずる|貸せる"
+    r"余って(?!る人|いる人)|余った(?!人)|余り|あまって(?!る人|いる人)|あまった(?!人)|あげる|譲る|譲ります|ゆずる|貸せる"
 )
 _JA_WANTED = re.compile(r"(?:いる|要る|欲しい|ほしい)(?:人|ひと)?(?:いる|おる)?[？?ー〜]")
 
@@ -424,6 +432,8 @@ _JA_PERSONAL = re.compile(
     # what they did: 「どこ行ったんだっけ」「何買ったの？」「誰と行ったの」
     r"|(?:どこ|何|なに|誰と|だれと)(?:に|へ|を|で|の)?(?:行った|いった|行ってた|食べた|買った|観た|見た|頼んだ)"
     r"(?:の|ん|っけ|[？?])"
+    # … or where they did it: 「どこで釣ったん？」, 「どこで撮ったの？」
+    r"|どこで[^？?。、]{0,6}(?:った|んだ|いた|した|てた)(?:ん|の)?[？?]"
     # what they will do with it: 「製麺機で何作るの？」
     r"|(?:何|なに)(?:を)?(?:作る|つくる|する|買う|食べる|頼む|着る|撮る)の[？?]"
     # what they are into: 「今期なに見てる？」「最近なにやってる？」

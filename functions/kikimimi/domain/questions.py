@@ -37,6 +37,7 @@ from kikimimi.domain.reply_shapes import (
 )
 from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, norm
 from kikimimi.domain.tension import sees_off
+from kikimimi.domain.topic_words import common_words, shared_words
 
 __all__ = [
     "ROOM_LINES",
@@ -372,6 +373,7 @@ class _Watch:
             and not asks_back(m.content)
             and not tells_own_trouble(question.content, m.content)  # "my … doesnt work either": me too
             and (link.names_people or link.certain)
+            and not self._own_thread(m)  # 「エンコーダー動いた！」 after their own encoder question
         ):
             return Settled(f"{m.author_name} answered it ({link.confidence:.2f})", m.id)
         if not self.since and _shares_the_feeling(question, m):
@@ -394,6 +396,15 @@ class _Watch:
             return Settled(f"{m.author_name} answered it, a question on their own line", m.id)
         self.since.append(m)
         return None
+
+    def _own_thread(self, m: Message) -> bool:
+        """Does the line share words with its author's own line before the question, and none with it:
+        their own thread going on, whatever the reader links it to?"""
+        common = common_words(self.around)
+        if shared_words(self.question.content, m.content, common):
+            return False
+        own = [p for p in self.before[-12:] if p.author_id == m.author_id]
+        return any(shared_words(p.content, m.content, common) for p in own)
 
     def _about_it(self, link: Link | None) -> bool:
         """A line addressed to the asker is about this question unless (as the reader sees it) it is about

@@ -447,7 +447,9 @@ def _echoes(question: str, said: str) -> bool:
 
 # A Japanese question names what it counts (何度, 何時間, 何人): the number that answers it counts the same
 # (「60度で2時間」, not 「週5って言ったら…」 said of something else).
-_COUNTERS = r"度|時間|時|日|人|回|個|分|歳|円|枚|本|台|曜|泊|年|月|週|割|キロ|km|センチ|cm|ミリ|mm"
+_COUNTERS = (
+    r"度|時間|時|日|人|回|個|分|歳|円|枚|本|台|曜|泊|年|月|週|割|キロ|km|センチ|cm|ミリ|mm|匹|杯|冊|件|着"
+)
 _JA_COUNTER = re.compile(rf"何({_COUNTERS})")
 
 

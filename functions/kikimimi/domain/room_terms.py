@@ -14,6 +14,7 @@ from kikimimi.domain.conversation import passed_over, replies_to_other
 from kikimimi.domain.model import ConversationState, Message
 from kikimimi.domain.reactions import reaction_kind
 from kikimimi.domain.reading.profile import profile
+from kikimimi.domain.reply_shapes import laughs
 from kikimimi.domain.rule_config import RuleConfig
 from kikimimi.domain.rule_terms import directed_to, is_addressed, is_closing, is_question, norm
 from kikimimi.domain.states import TENSE
@@ -147,9 +148,27 @@ def _floor_passed(messages: Sequence[Message], trigger: Message, config: RuleCon
         and not is_addressed(asked, config.names)
         and not is_question(trigger.content)
     )
-    return answers_them or (
-        (about or moved_on) and _seconds(trigger.created_at, asked.created_at) <= config.turn_seconds
+    # The one the bot answered turns to the one who remarked on it since, alone ("the ONE thing keeping you
+    # up" — "it's been haunting me since the zoo trip"): said to that person, not to the bot.
+    remarked = (
+        spoke_to == trigger.author_id
+        and len(since) == 1
+        and reaction_kind(asked.content)
+        in (None, "laughter")  # "…keeping you awake at 1am lol" says something
+        and not laughs(asked.content)
+        and len(asked.content) >= (_REMARK if asked.content.isascii() else _REMARK // 2)
+        and not name_calls.named(asked.content, config.names)
+        and not is_question(trigger.content)
+        and _seconds(trigger.created_at, asked.created_at) <= config.engagement_seconds
     )
+    return (
+        answers_them
+        or remarked
+        or ((about or moved_on) and _seconds(trigger.created_at, asked.created_at) <= config.turn_seconds)
+    )
+
+
+_REMARK = 12  # characters of a remark that says something (half as many in Japanese), not "lol" or "ok"
 
 
 _ECHO = re.compile(
