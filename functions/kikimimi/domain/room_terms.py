@@ -149,12 +149,12 @@ def _floor_passed(messages: Sequence[Message], trigger: Message, config: RuleCon
         and not is_question(trigger.content)
     )
     # The one the bot answered turns to the one who remarked on it since, alone ("the ONE thing keeping you
-    # up" — "it's been haunting me since the zoo trip"): said to that person, not to the bot.
+    # up" — "it's been haunting me since the zoo trip"): said to that person, not to the bot. A remark may
+    # end laughing ("…keeping you awake at 1am lol"), but laughter alone remarks nothing.
     remarked = (
         spoke_to == trigger.author_id
         and len(since) == 1
-        and reaction_kind(asked.content)
-        in (None, "laughter")  # "…keeping you awake at 1am lol" says something
+        and reaction_kind(asked.content) in (None, "laughter")
         and not laughs(asked.content)
         and len(asked.content) >= (_REMARK if asked.content.isascii() else _REMARK // 2)
         and not name_calls.named(asked.content, config.names)
