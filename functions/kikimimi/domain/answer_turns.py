@@ -21,6 +21,14 @@ from kikimimi.domain.figures import (
 )
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import TO_THE_ROOM, asks
+from kikimimi.domain.other_threads import (
+    SURE_PAST_A_REMARK,
+    SURELY,
+    answers_the_question_before,
+    echoes_another,
+    fits_only,
+    other_thread,
+)
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses, offers, proposes
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
@@ -41,7 +49,7 @@ from kikimimi.domain.reply_shapes import (
 )
 from kikimimi.domain.rule_terms import muses, norm
 from kikimimi.domain.tension import says_farewell
-from kikimimi.domain.topic_words import LIGHT_VERBS, common_words, inflected, shared_words
+from kikimimi.domain.topic_words import common_words, inflected, shared_words
 
 
 def asks_back(text: str) -> bool:
@@ -54,7 +62,6 @@ def asks_back(text: str) -> bool:
 # people by name, loosely ("the one downtown"); right after it where people use names, by its shape ("yes",
 # "20", "check the pinned message") or words; after others' lines, only by its words or a content shape.
 LOOSE, SHAPE, WORDS = 0, 1, 2
-SURE_PAST_A_REMARK = 0.5  # how sure the reader must be that a line past someone's remark goes to the question
 
 
 def turn_answers(
@@ -105,7 +112,7 @@ def turn_answers(
     if (
         newer
         and not shared_words(question.content, m.content, common)
-        and not _fits_only(question, m, newer)
+        and not fits_only(question, m, newer)
         and not yes_past
     ):
         return False  # a "sure" after "lunch anyone?" answers the newer question
@@ -159,16 +166,6 @@ def _says_the_plan_back(question: Message, m: Message) -> bool:
     return proposes(question.content) and same_figure(question.content, m.content) and not asks(m.content)
 
 
-def _fits_over(question: Message, m: Message, said: Message) -> bool:
-    """Does the line give the count the question asks for, which the line the reader links it to does not
-    ask, a line not put to its author by name (「ほな何時集合にする？」, not 「そういえばけんの猫元気？」)?"""
-    return (
-        asks_a_number(question.content)
-        and _fits_only(question, m, [said])
-        and not names(said.content, m.author_name)
-    )
-
-
 def _yes_only_to(question: Message, m: Message, newer: Sequence[Message]) -> bool:
     """Is the line a yes or a no first, to this yes/no question, past newer ones that a yes cannot answer?"""
     return (
@@ -186,32 +183,6 @@ def _bumps_another(p: Message, question: Message) -> bool:
 
 
 _BUMP_SAID = re.compile(r"\bbump|上の件|さっきの件|再掲|あげ(?:とき|ます)")
-
-
-def _fits_only(question: Message, m: Message, newer: Sequence[Message]) -> bool:
-    """Is the line's shape an answer to this question and to none of the newer ones: "13万ちょい" to 「いくら
-    したの？」 past 「朝霧って寒くない？」?"""
-    shaped = answer_shaped(question.content, m.content, bare=False)
-    return shaped and not any(
-        answer_shaped(p.content, m.content, bare=False) or same_figure(p.content, m.content) for p in newer
-    )
-
-
-def _answers_the_question_before(question: Message, m: Message, around: Sequence[Message]) -> bool:
-    """Does the line share words with a question someone else asked on the line just before this one, and
-    none with this one?"""
-    common = common_words(around)
-    if shared_words(question.content, m.content, common):
-        return False
-    before = [x for x in around if x.created_at < question.created_at and x.is_human][-1:]
-    # a yes/no question, with its mark or without ("wait so does that mean we're skipping the parade")
-    return any(
-        x.author_id != m.author_id and asks_yes_no(x.content) and shared_words(x.content, m.content, common)
-        for x in before
-    )
-
-
-SURELY = 0.9  # how sure the reader must be that a line between goes to another conversation
 
 
 def _surely_elsewhere(links: Mapping[str, Link] | None, p: Message, thread: set[str]) -> bool:
@@ -559,16 +530,16 @@ def _next_turn(
     if not since and yes_no and _LEADS_YES_NO.match(norm(m.content)):
         # … unless the reader is sure it answers another line, or its words go to a question just before
         # ("nah parade's on at mine too" to "…skipping the drivers parade?", past "…fantasy lineup lock…?")
-        if _answers_the_question_before(question, m, around):
+        if answers_the_question_before(question, m, around):
             return False
         return link is None or link.reply_to in thread or link.confidence < SURE_PAST_A_REMARK
     # A pointer or a number right after a question that asks where or how many ("pinned 📌 second one" to
     # "is there a doc on the rate limits?") is its answer, whatever older line shares its words.
     if not since and answer_shaped(question.content, m.content, bare=False):
-        if _detailed(question.content) and _echoes_another(question, m, thread, around, before):
+        if _detailed(question.content) and echoes_another(question, m, thread, around, before):
             return False  # 「子株の外し方、前にまとめたやつあるよ https://…」: a pointer for another thread
         return link is None or not link.certain or link.reply_to in thread
-    return not _other_thread(question, m, link, thread, since, around, level > LOOSE, follows, before)
+    return not other_thread(question, m, link, thread, since, around, level > LOOSE, follows, before)
 
 
 # A question of one's own, put to the room ("is there a way to…", "how do i…", "does anyone…"), not to
@@ -616,81 +587,3 @@ def _thanked_by_another(question: Message, m: Message, around: Sequence[Message]
 
 
 _TY = re.compile(r"^(?:ok |oh )?ty(?:ty)?(?: (?:both|all|guys|y'?all|so much))?\W*$")  # "ty both", "tyty"
-
-
-def _other_thread(
-    question: Message,
-    m: Message,
-    link: Link | None,
-    thread: set[str],
-    since: Sequence[Message],
-    around: Sequence[Message],
-    strict: bool,
-    follows: str | None = None,
-    earlier: Sequence[Message] = (),
-) -> bool:
-    """Does the line carry on another conversation: the reader links it there, or it shares words with a
-    line of another conversation and none with the question ("the new theme uses the same font right")?"""
-    # Going on with a line said since — unless (strict) that line asked nothing a "yes" could answer, or
-    # the reader is unsure and the line takes up the question's words, none of that line's (「そうアモスの
-    # やつ」 to 「どこの？アモス？」 past 「九蓮に振ったの！？」).
-    common = common_words(around)
-    if link is not None and link.reply_to in {p.id for p in since if not strict or asks(p.content)}:
-        said = next(p for p in since if p.id == link.reply_to)
-        worded = shared_words(question.content, m.content, common) and not shared_words(
-            said.content, m.content, common
-        )
-        # … or its shape answers the question and not that line ("new pc!!" to "…the new pc or the old
-        # laptop", past "anyone wanna do some bingo lockouts rn?"; 「23匹！」 to 「何匹釣れたん？」
-        # past 「ほな何時集合にする？」), which outweighs all but a sure link
-        sure = SURELY if _fits_over(question, m, said) else SURE_PAST_A_REMARK
-        if link.confidence >= sure or not (worded or _fits_only(question, m, [said])):
-            return True
-    # Going on with what its author said since the question: their own thread ("woo fluxbox works" then
-    # "ubuntu is so great").
-    own = {p.id for p in since if p.author_id == m.author_id}
-    if link is not None and link.reply_to in own and link.confidence >= 0.5:
-        return True
-    # … or with what they said before it, where the reader is sure and the room is busy or uses names (in a
-    # small room it links many lines to their author's own line, wrongly).
-    before = {x.id for x in around if x.author_id == m.author_id and x.created_at < question.created_at}
-    if strict and link is not None and link.reply_to in before and link.confidence >= 0.8:
-        return True
-    # … or that plainly goes on from its author's line just before the question ("chrischio, /etc/init.d/ftpd
-    # start most likely", the question, "if not cd /etc/init.d and look for it")
-    if earlier and earlier[-1].author_id == m.author_id and _GOES_ON_FROM.match(norm(m.content)):
-        return True
-    if link is not None and link.reply_to not in thread and link.certain:
-        return True  # a reply reference or an address to another line
-    if (
-        link is not None
-        and link.reply_to not in thread
-        and link.reply_to != follows
-        and link.confidence >= 0.5
-    ):
-        # The reader sees it going on with a third person's line: another conversation's turn (not the line
-        # the question itself took up: "海とかどう？" then "いいね、海行きたい" both answer "週末どこ行く？").
-        linked = next((x for x in around if x.id == link.reply_to), None)
-        if linked is not None and linked.author_id not in (m.author_id, question.author_id):
-            return link.confidence >= SURELY or not _fits_over(question, m, linked)
-    return _echoes_another(question, m, thread, around, earlier)
-
-
-# What opens a line that goes on from its author's own last one: "if not…", "otherwise…", "or…", "also…".
-_GOES_ON_FROM = re.compile(r"^(?:if not|if that fails|otherwise|else|or else|or|also|and then|then)\b")
-
-
-def _echoes_another(
-    question: Message, m: Message, thread: set[str], around: Sequence[Message], earlier: Sequence[Message]
-) -> bool:
-    """Does the line share words with a line of another conversation and none with the question? In a busy
-    room the line it goes on with may be ten lines back ("busted how" to "rewards look kinda busted", past
-    a quiet member's question)."""
-    common = common_words(around)
-    if shared_words(question.content, m.content, common) - LIGHT_VERBS:
-        return False
-    near = {x.id for x in around}
-    pool = [*(x for x in earlier if x.id not in near), *around]
-    at = next((i for i, x in enumerate(pool) if x.id == m.id), len(pool))
-    others = [x for x in pool[:at] if x.is_human and x.id not in thread]
-    return any(shared_words(x.content, m.content, common) - LIGHT_VERBS for x in others[-10:])

@@ -1,0 +1,135 @@
+"""Whether a line after a question carries on another conversation (pure): the reader links it there, it
+goes on from its author's own line, or it shares words with another conversation and none with the
+question ("the new theme uses the same font right", "lol classic") — and whether its shape fits this
+question rather than a newer one asked since."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kikimimi.domain.addressees import names
+from kikimimi.domain.figures import same_figure
+from kikimimi.domain.model import Message
+from kikimimi.domain.open_questions import asks
+from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no
+from kikimimi.domain.reading import Link
+from kikimimi.domain.reply_shapes import answer_shaped
+from kikimimi.domain.rule_terms import norm
+from kikimimi.domain.topic_words import LIGHT_VERBS, common_words, shared_words
+
+SURE_PAST_A_REMARK = 0.5  # how sure the reader must be that a line past someone's remark goes to the question
+
+
+def fits_over(question: Message, m: Message, said: Message) -> bool:
+    """Does the line give the count the question asks for, which the line the reader links it to does not
+    ask, a line not put to its author by name (「ほな何時集合にする？」, not 「そういえばけんの猫元気？」)?"""
+    return (
+        asks_a_number(question.content)
+        and fits_only(question, m, [said])
+        and not names(said.content, m.author_name)
+    )
+
+
+def fits_only(question: Message, m: Message, newer: Sequence[Message]) -> bool:
+    """Is the line's shape an answer to this question and to none of the newer ones: "13万ちょい" to 「いくら
+    したの？」 past 「朝霧って寒くない？」?"""
+    shaped = answer_shaped(question.content, m.content, bare=False)
+    return shaped and not any(
+        answer_shaped(p.content, m.content, bare=False) or same_figure(p.content, m.content) for p in newer
+    )
+
+
+def answers_the_question_before(question: Message, m: Message, around: Sequence[Message]) -> bool:
+    """Does the line share words with a question someone else asked on the line just before this one, and
+    none with this one?"""
+    common = common_words(around)
+    if shared_words(question.content, m.content, common):
+        return False
+    before = [x for x in around if x.created_at < question.created_at and x.is_human][-1:]
+    # a yes/no question, with its mark or without ("wait so does that mean we're skipping the parade")
+    return any(
+        x.author_id != m.author_id and asks_yes_no(x.content) and shared_words(x.content, m.content, common)
+        for x in before
+    )
+
+
+SURELY = 0.9  # how sure the reader must be that a line between goes to another conversation
+
+
+def other_thread(
+    question: Message,
+    m: Message,
+    link: Link | None,
+    thread: set[str],
+    since: Sequence[Message],
+    around: Sequence[Message],
+    strict: bool,
+    follows: str | None = None,
+    earlier: Sequence[Message] = (),
+) -> bool:
+    """Does the line carry on another conversation: the reader links it there, or it shares words with a
+    line of another conversation and none with the question ("the new theme uses the same font right")?"""
+    # Going on with a line said since — unless (strict) that line asked nothing a "yes" could answer, or
+    # the reader is unsure and the line takes up the question's words, none of that line's (「そうアモスの
+    # やつ」 to 「どこの？アモス？」 past 「九蓮に振ったの！？」).
+    common = common_words(around)
+    if link is not None and link.reply_to in {p.id for p in since if not strict or asks(p.content)}:
+        said = next(p for p in since if p.id == link.reply_to)
+        worded = shared_words(question.content, m.content, common) and not shared_words(
+            said.content, m.content, common
+        )
+        # … or its shape answers the question and not that line ("new pc!!" to "…the new pc or the old
+        # laptop", past "anyone wanna do some bingo lockouts rn?"; 「23匹！」 to 「何匹釣れたん？」
+        # past 「ほな何時集合にする？」), which outweighs all but a sure link
+        sure = SURELY if fits_over(question, m, said) else SURE_PAST_A_REMARK
+        if link.confidence >= sure or not (worded or fits_only(question, m, [said])):
+            return True
+    # Going on with what its author said since the question: their own thread ("woo fluxbox works" then
+    # "ubuntu is so great").
+    own = {p.id for p in since if p.author_id == m.author_id}
+    if link is not None and link.reply_to in own and link.confidence >= 0.5:
+        return True
+    # … or with what they said before it, where the reader is sure and the room is busy or uses names (in a
+    # small room it links many lines to their author's own line, wrongly).
+    before = {x.id for x in around if x.author_id == m.author_id and x.created_at < question.created_at}
+    if strict and link is not None and link.reply_to in before and link.confidence >= 0.8:
+        return True
+    # … or that plainly goes on from its author's line just before the question ("chrischio, /etc/init.d/ftpd
+    # start most likely", the question, "if not cd /etc/init.d and look for it")
+    if earlier and earlier[-1].author_id == m.author_id and _GOES_ON_FROM.match(norm(m.content)):
+        return True
+    if link is not None and link.reply_to not in thread and link.certain:
+        return True  # a reply reference or an address to another line
+    if (
+        link is not None
+        and link.reply_to not in thread
+        and link.reply_to != follows
+        and link.confidence >= 0.5
+    ):
+        # The reader sees it going on with a third person's line: another conversation's turn (not the line
+        # the question itself took up: "海とかどう？" then "いいね、海行きたい" both answer "週末どこ行く？").
+        linked = next((x for x in around if x.id == link.reply_to), None)
+        if linked is not None and linked.author_id not in (m.author_id, question.author_id):
+            return link.confidence >= SURELY or not fits_over(question, m, linked)
+    return echoes_another(question, m, thread, around, earlier)
+
+
+# What opens a line that goes on from its author's own last one: "if not…", "otherwise…", "or…", "also…".
+_GOES_ON_FROM = re.compile(r"^(?:if not|if that fails|otherwise|else|or else|or|also|and then|then)\b")
+
+
+def echoes_another(
+    question: Message, m: Message, thread: set[str], around: Sequence[Message], earlier: Sequence[Message]
+) -> bool:
+    """Does the line share words with a line of another conversation and none with the question? In a busy
+    room the line it goes on with may be ten lines back ("busted how" to "rewards look kinda busted", past
+    a quiet member's question)."""
+    common = common_words(around)
+    if shared_words(question.content, m.content, common) - LIGHT_VERBS:
+        return False
+    near = {x.id for x in around}
+    pool = [*(x for x in earlier if x.id not in near), *around]
+    at = next((i for i, x in enumerate(pool) if x.id == m.id), len(pool))
+    others = [x for x in pool[:at] if x.is_human and x.id not in thread]
+    return any(shared_words(x.content, m.content, common) - LIGHT_VERBS for x in others[-10:])
