@@ -154,6 +154,7 @@ EN_CALLS = [
     "kikimimi is it actually dangerous to wake up a sleepwalker? my roommate is up",
     "kikimimi does the member discount stack with the sale?",
     "kikimimi can i freeze cooked rice?",
+    "kikimimi is it bad to have chamomile tea if i already had coffee at 8pm, like does it cancel out or",
     "ok random but kikimimi do octopuses actually have three hearts or is that a tumblr myth",
     "quick one kikimimi, how long should a nap be tomorrow so i dont wake up feeling like garbage",
     "real question kikimimi, is it bad to nap after 4?",

@@ -240,6 +240,16 @@ KINDS = [
     ("anyone want my old dremel? i can't get it to spin", "question"),
     ("8pm? or is that too late?", "question"),
     ("どこでエラー出る？", "question"),
+    ("9pm server time?", "proposal"),
+    ("should we do thursday too or is that too much cox for one week", "proposal"),  # its mark left off
+    ("anyone want one last round of geoguessr? one. i swear", "invitation"),  # an hour on the server's clock
+    ("anyone wanna split a bulk rubber order from marco? need 4 ppl for the discount", "invitation"),
+    ("何枚書いたん？", "personal"),  # how much of it they did
+    ("昨日何人来たっけ？", "question"),  # … not how many came: the room's
+    ("ええやん！サイズなんぼにしたん？", "personal"),  # what they chose
+    ("今から誰か通話でセッティングいじらへん？ﾋﾏやねん", "invitation"),  # Kansai へん, put to anyone
+    ("誰か知らへん？", "question"),  # … not "doesn't anyone know?"
+    ("[image] 新しいボディ塗ってん、どう", "personal"),  # their work shown, an opinion asked
 ]
 
 
@@ -303,6 +313,9 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("夕方走れるかな〜", False),
         ("いまんとこ6人かな", True),
         ("何時くらい？", False),
+        # Kansai 「ちゃう？」 guesses; 「どっちがいいと思う？」 asks.
+        ("昔話の頭巾のやつちゃう？かぶると動物の声が聞こえるってやつ", True),
+        ("GBCのシェル、クリアパープルとクリアグリーンどっちがいいと思う？", False),
     ],
 )
 def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:

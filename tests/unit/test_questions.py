@@ -84,6 +84,7 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
             True,
         ),
         ("how do i install flash", {}, False),  # an opener, maybe: the pause judgment's
+        ("ah the urob one? ty", {}, False),  # a check, thanked for already
         ("quick q does the grid drop still count if he qualified last, or does it carry over", {}, True),
         ("α6400で室内撮ったらブレました…シャッタースピードってどれくらいにすればいいんでしょう", {}, True),
         ("彼も来るんでしょう", {}, False),
@@ -284,6 +285,20 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
 @pytest.mark.parametrize(
     ("before", "asker", "text", "between"),
     [
+        # Which one, a guess after it: back to the line before.
+        (
+            [msg("1", "cw", "my iron tip just fell off", 0), msg("2", "mari", "time for a hakko", 5)],
+            "cw",
+            "which one, the 888?",
+            True,
+        ),
+        # A guess put as a question after another's musing (「…なんなんやろ」): it answers them.
+        (
+            [msg("1", "dai", "キキミミってさ、名前の由来なんなんやろ", 0)],
+            "neko",
+            "昔話の頭巾のやつちゃう？かぶると動物の声が聞こえるってやつ",
+            True,
+        ),
         # Two people taking turns: a question between them is for the other one…
         (
             [
@@ -763,6 +778,48 @@ def ask(text: str, author: str = "fay") -> Message:
             ],
             None,
         ),
+        # Agreement answers a plan past a newer question a yes cannot answer; "still on" what still holds,
+        # past an invitation nobody took.
+        ("9pm server time?", [("lumen", "how many trains are running on that"), ("mav", "works")], "x1"),
+        (
+            "is the fall expo still happening? saw something about a venue change",
+            [
+                ("tilt", "anyone wanna split a bulk rubber order? need 4 ppl for the discount"),
+                ("mari", "still on, at the convention center now"),
+            ],
+            "x1",
+        ),
+        # A guess past a plan it does not take up answers the question before it.
+        (
+            "明日の先発だれだっけ",
+            [("rin", "土曜行きたい！13時に駅集合とかどう？"), ("kazu", "たぶん高田じゃない？ローテ通りなら")],
+            "x1",
+        ),
+        # A pick from the newer "A or B" answers that one, whatever word it shares with the older question.
+        (
+            "sorry kinda random but what do the turn and fade numbers actually mean?",
+            [
+                ("okra", "are we doing doubles or singles saturday"),
+                ("pauly", "yesss thank you 🙏"),
+                ("drew", "doubles, random draw, losers buy coffee"),
+            ],
+            None,
+        ),
+        # A question of one's own answers nothing (「どっちがいいと思う？」 asks, it does not guess) …
+        (
+            "はじめまして。GBAにIPS液晶のキットを入れたんですが、画面が真っ白のままです。原因わかりますか？",
+            [
+                ("mikan", "ドライヤーか〜次からそうする"),
+                ("pochi", "GBCのシェル、クリアパープルとクリアグリーンどっちがいいと思う？"),
+            ],
+            None,
+        ),
+        # … and a newer question of its own subject is no question back: its answer is its own.
+        (
+            "あの、登ったあと前腕がパンパンになった時って冷やした方がいいんですか？",
+            [("take", "新しいとこ駐車場あったっけ？"), ("chi", "3台くらいしかないで、電車の方がええかも")],
+            None,
+        ),
     ],
 )
 def test_next_line_answers_in_a_busy_room(
@@ -845,6 +902,14 @@ def test_a_line_to_someone_by_part_of_their_name_answers_nobody_else(line: str, 
         ("who has the big tent?", "big_tent_energy", False),
         ("mo what ups was it? been eyeing a cyberpower one", "mo_dev", True),  # two letters, then asked
         ("mo money mo problems", "mo_dev", False),
+        # a part of a name in a newcomer's paragraph is as likely a word of its own
+        (
+            "first roll at home with the cs41 kit. the negatives have a magenta tint on the base and edges"
+            " and scans look muddy. dev was 3:30 at 102°F, blix 8 min, then wash. is my blix dying?",
+            "dev_dan",
+            False,
+        ),
+        ("dev was right about the blix", "dev_dan", True),
     ],
 )
 def test_a_question_names_a_person(text: str, name: str, named: bool) -> None:
@@ -1320,6 +1385,17 @@ def test_thanks_before_any_help_does_not_settle(text: str, settled: bool) -> Non
         ([("bo", "what distro, and are you on pipewire?", 20), ("al", "arch, pipewire", 35)], "a1"),
         # the asker speaks first: no one took it up
         ([("al", "anyone?", 20), ("bo", "no idea", 30), ("al", "ok", 40)], None),
+        # two people taking turns, not talking to each other: one answers someone else by name …
+        ([("bo", "dee: you meant umount?", 20), ("al", "ok?", 30), ("bo", "dee, then remount", 40)], None),
+        # … or puts a question of their own to the room
+        (
+            [
+                ("bo", "can anyone explain how to set up openvpn on this", 20),
+                ("al", "on feisty i mean", 30),
+                ("bo", "the network manager plugin one", 40),
+            ],
+            None,
+        ),
     ],
 )
 def test_a_question_the_asker_talked_over_with_someone_is_taken_up(
@@ -1728,12 +1804,41 @@ def test_a_guess_after_a_question_wondered_aloud(musing: str, between: bool) -> 
     assert between_two(msg("q", "mio", "管理人さんじゃない？知らんけど", 20), before) is between
 
 
-@pytest.mark.parametrize(("ack", "settled"), [("おけ", True), ("ok!", True), ("おけ、あとで見る", False)])
+@pytest.mark.parametrize(
+    ("ack", "settled"),
+    [
+        ("おけ", True),
+        ("ok!", True),
+        ("おけ、あとで見る", False),
+        ("せやった", True),  # "right, it was": taken
+        ("あ、さっきのゴア周回ってそれか", True),  # recognising what was just said
+        ("oh that's the one", True),
+    ],
+)
 def test_the_askers_bare_ok_right_after_a_line_takes_it_as_the_answer(ack: str, settled: bool) -> None:
     q = msg("q", "shiro", "21時ならワイも行ける、何狩る？", 30)
     later = [msg("x0", "takeru", "歴戦ゴア周回したい", 40), msg("x1", "shiro", ack, 48)]
     found = answer_of(q, [*BUSY, q, *later], {})
     assert (found is not None and found.by == "x1") is settled
+
+
+@pytest.mark.parametrize(
+    ("taken", "settled"),
+    [
+        ("22時りょ", True),  # the figure said since, taken with a word
+        ("9 works", False),  # not the figure said (22)
+        ("22時は無理かも", False),
+    ],
+)
+def test_the_asker_taking_the_figure_said_since_settles_it(taken: str, settled: bool) -> None:
+    q = msg("q", "ponzu", "何時から？", 30)
+    later = [
+        msg("x0", "shiro", "段ボールまだ半分残ってるけどなｗ", 40),
+        msg("x1", "tako", "22時どう？", 48),
+        msg("x2", "ponzu", taken, 60),
+    ]
+    found = answer_of(q, [*BUSY, q, *later], {})
+    assert (found is not None and found.by == "x2") is settled
 
 
 def test_a_question_of_ones_own_right_after_answers_nothing() -> None:

@@ -32,6 +32,9 @@ from kikimimi.domain.reply_shapes import (
         ("bet, 8 at the pho place", True),
         ("no way, thursday is packed", False),
         ("金曜は無理かも", False),
+        ("works", True),  # to "9pm server time?"
+        ("9 works for me", True),
+        ("nothing works", False),
     ],
 )
 def test_agreement(text: str, agreeing: bool) -> None:
@@ -220,6 +223,13 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
             True,
         ),
         ("how long did shipping take?", "like it was ages ago, i was in the uk then", False),
+        # a yes said short, or said of the thing asked about
+        ("anyone doing field day with the club this year?", "ye, signed up for the 40m station", True),
+        ("has anyone ordered from that new LED shop? prices look too good", "they're legit, slow tho", True),
+        # a date is not a price
+        ("いくらしたの？", "レンズ付きで13万ちょい", True),
+        ("いくらしたの？", "朝霧って寒くない？まだ2月だよ", False),
+        ("通勤どれくらいかかるの？", "電車で40分くらい", True),  # … but how long is said in minutes
     ],
 )
 def test_answer_shapes(question: str, line: str, shaped: bool) -> None:
@@ -256,6 +266,11 @@ def test_saying_you_do_not_know_is_not_an_answer(text: str, shrug: bool) -> None
         ("is this what you mean? https://example.org/a", True),
         ("check the pinned message", True),
         ("ピン留め見て", True),
+        # a channel, as typed or as Discord sends its mention, said first or as where to look
+        ("#marketplace maybe, people sell bags of them there", True),
+        ("try #antennas, the balun people live there", True),
+        ("check <#1190023344556677>", True),
+        ("#1 fan of that shop lol", False),
         # A link that comes with its author's own trouble, or a call to the room: the question's evidence.
         ("any help about this? https://forum.example.org/t=337170", False),
         ("I finally found my CUPS error log. does anybody know why? https://paste.example.org/1", False),

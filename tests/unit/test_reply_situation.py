@@ -406,3 +406,23 @@ def test_a_question_answered_while_the_reply_was_written_is_not_posted() -> None
     (why,) = twins.skipped()
     assert why.startswith("while writing: the question was answered meanwhile") and "(x1)" in why
     assert twins.discord.messages == []
+
+
+def test_a_question_reply_reads_the_room_before_the_question_too() -> None:
+    # In a busy room the question may be the oldest of the newest twenty lines: the reply reads further back,
+    # as the question's watch did, so what the room was saying just before it (who names whom, which
+    # conversations were going on) is read with what came after it.
+    named = [
+        message(f"n{i}", who, f"{to}: line {i} of the other conversation", -300 + 10 * i)
+        for i, (who, to) in enumerate([("bob", "carol"), ("carol", "bob")] * 4)
+    ]
+    question = message("q1", "dave", "how do I rotate the API key?", 0)
+    after = [
+        message(f"y{i}", who, f"{to}: more of it", 30 + 10 * i)
+        for i, (who, to) in enumerate([("bob", "carol"), ("carol", "bob")] * 9 + [("bob", "carol")])
+    ]
+    twins = Twins("en", [*named, question, *after])
+    assert twins.deps.settings.context_messages == len(after) + 1  # the question, oldest of the newest
+    assert reply(twins.deps, WATCH_REPLY) is not None
+    (request,) = twins.writer.requests
+    assert "line 7 of the other conversation" in request.system + request.user

@@ -178,12 +178,20 @@ def names(text: str, name: str) -> bool:
     words = set(re.findall(r"[a-z0-9_]+", low)) - EN_STOP - EN_EXTRA_STOP
     parts = {p for p in re.split(r"[_.\-]+", who) if len(p) >= 3} - EN_STOP - EN_EXTRA_STOP
     short = {p for p in re.split(r"[_.\-]+", who) if len(p) == 2} - EN_STOP - EN_EXTRA_STOP
+    # A part of a name in a long message is as likely a word of its own ("dev was 3:30 at 102°F" in a
+    # newcomer's paragraph, with dev_dan in the room): parts count in a line of a few words.
+    brief = len(low.split()) <= PART_NAME_WORDS
     return (
         (len(who) >= 3 and who in words)
         or any(len(w) >= 5 and who.startswith(w) for w in words)
-        or any(_AS_A_NAME.search(re.sub(rf"\b{re.escape(p)}\b", "\0", low)) for p in parts & words)
+        or (
+            brief and any(_AS_A_NAME.search(re.sub(rf"\b{re.escape(p)}\b", "\0", low)) for p in parts & words)
+        )
         or any(re.match(rf"{re.escape(p)}\s+{_ASKING}", low) for p in short)  # "mo what ups was it?"
     )
+
+
+PART_NAME_WORDS = 25  # how long a line may be for a part of a name in it to name the person
 
 
 # What a short part of a name ("mo" of mo_dev) opening a line is followed by when it calls them.

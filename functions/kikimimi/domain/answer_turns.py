@@ -25,6 +25,7 @@ from kikimimi.domain.other_threads import (
     SURE_PAST_A_REMARK,
     SURELY,
     answers_the_question_before,
+    cannot_answer,
     echoes_another,
     fits_only,
     other_thread,
@@ -104,7 +105,11 @@ def turn_answers(
         question.content, m.content, common
     ):
         return False  # "marco did u see the onboard…" said since: marco's "yes!!" answers that
-    newer = [p for p in taken if asks(p.content) or _ASKS_UNMARKED.match(norm(p.content))]
+    newer = [
+        p
+        for p in taken
+        if (asks(p.content) or _ASKS_UNMARKED.match(norm(p.content))) and not cannot_answer(p, m)
+    ]
     # a "yeah." the reader too puts on the question, past a newer one that a yes cannot answer ("what tip
     # temp do you use?"), answers this one
     linked = link is not None and link.reply_to in thread and link.confidence >= SURE_PAST_A_REMARK
@@ -116,9 +121,15 @@ def turn_answers(
         and not yes_past
     ):
         return False  # a "sure" after "lunch anyone?" answers the newer question
+    if any(fits_only(p, m, [question]) for p in newer):
+        return False  # "doubles, random draw" picks from "are we doing doubles or singles", asked since
     level = WORDS if taken else SHAPE if addressing(around) or _detailed(question.content) else LOOSE
     if level == WORDS and linked and (yes_past or not any(asks(p.content) for p in taken)):
         level = SHAPE  # the reader puts it after the question, past a remark in between: "yes" answers it
+    if level == WORDS and not newer and guesses(m.content) and not _JOKE_END.search(m.content):
+        level = SHAPE  # 「たぶん高田じゃない？」 past a plan it does not take up: no other question for it
+    if level == WORDS and newer and fits_only(question, m, newer):
+        level = SHAPE  # "works" to "9pm server time?" past "how many trains…": it fits this one alone
     return _next_turn(question, m, link, thread, since, around, level, follows, linked, before)
 
 
@@ -129,6 +140,14 @@ _ASKS_UNMARKED = re.compile(
     r"(?:there|anyone|anybody|any|it|this|that|the|a|an|you|u|i|my|we)"
     r"|(?:anyone|anybody)\s+(?:know|knows|have|got|tried|seen|use|using|running)"
     r"|how (?:many|much|do|does|can|long)|what(?:'?s)?(?!\s+even)|where|which|who)\b"
+)
+
+
+# Whether a thing still holds, asked ("is the fall expo still happening?") and told ("still on, …", "nope,
+# not anymore").
+_ASKS_STILL = re.compile(r"\bstill\b[^?？]*[?？]")
+_SAYS_STILL = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|ya|nope|no|nah)[,!.]*\s+)?(?:it'?s |it is |they'?re )?(?:still|not anymore)\b"
 )
 
 
@@ -199,7 +218,8 @@ def _surely_elsewhere(links: Mapping[str, Link] | None, p: Message, thread: set[
 
 # "nope, …", "no, …", "yeah …" (not "no takers for the board huh"), 「うん、…」
 _LEADS_YES_NO = re.compile(
-    r"^(?:yes|yeah|yep|yup|yea|nope|nah|not yet)\b|^no(?:[,.!]|\s*$|\s+(?:it|i|we|not|sorry|idea|clue)\b)"
+    r"^(?:yes|yeah|yep|yup|yea|yah|nope|nah|not yet)\b|^ye(?=[,.!\s])"
+    r"|^no(?:[,.!]|\s*$|\s+(?:it|i|we|not|sorry|idea|clue)\b)"
     r"|^(?:うん|ううん|はい|いいえ|いや|まだ)(?:[、,。!！\s]|$)"
 )
 _EN_WH = re.compile(r"\b(?:what|whats|what's|how|where|which|who|whos|who's|why|when)\b")
@@ -289,6 +309,8 @@ def _takes_up(
         return True  # "for ur rims 44 is fine ya" to "what valve length, 44mm?": the figure said back
     if level < WORDS and asks_a_number(asked) and says_roughly(text) and not asks(text):
         return True  # 「ピークで12万くらい」 to 「同接何人いってたっけ」: a figure, roughly
+    if _ASKS_STILL.search(norm(asked)) and _SAYS_STILL.match(norm(text)):
+        return True  # "still on, just moved to the convention center" to "is the fall expo still happening?"
     line = profile(text)
     if level == WORDS:
         return False
@@ -446,8 +468,10 @@ def _question_back(p: Message, question: Message, around: Sequence[Message]) -> 
             and not _TO_YOU.search(low)
             and not _POINTS_BACK.search(low)
         )
-    else:
-        own = bool(_OWN_SUBJECT.search(p.content))
+    else:  # 「駅前の？」, 「それってどこで買えるん？」, not 「新しいとこ駐車場あったっけ？」
+        own = bool(_OWN_SUBJECT.search(p.content)) or (
+            len(low) > 10 and bool(_JA_COMPOUND.search(low)) and not _JA_POINTS_BACK.match(low)
+        )
     return not own or bool(shared_words(question.content, p.content, frozenset()))
 
 
@@ -455,6 +479,10 @@ _TO_YOU = re.compile(r"\b(?:you|your|yours|u|ur|urs)\b")
 # … or to what they said: "wait so does that mean we're skipping the parade", "is it the blue one?"
 _POINTS_BACK = re.compile(r"^(?:wait|so|oh|huh|hm+|and)\b|\b(?:that|it|this|those|these|there)\b")
 # A Japanese question that names its own subject first: 「〇〇って…？」, 「〇〇は…？」 (not 「それって？」).
+_JA_COMPOUND = re.compile(r"[\u4e00-\u9fff]{3,}|[\u30a0-\u30ff]{3,}")  # a subject's noun: 駐車場, シューズ
+_JA_POINTS_BACK = re.compile(
+    r"^(?:え[ー〜っ]*[、,]?\s*)?(?:それ|その|あれ|あの|これ|この|そっち|どれ|どの|どこの)"
+)
 _OWN_SUBJECT = re.compile(r"^(?!それ|あれ|これ|どれ|なに|何)[^\s、。？?]{3,}(?:って|は)(?!\s*[？?])")
 
 
@@ -495,7 +523,7 @@ def _next_turn(
         return False  # 「俺22時ちょい過ぎるかも」 to 「何割くらい下がる？」: another count, another thread
     if tells_own_trouble(question.content, m.content):
         return False  # "when i install ubuntu my sound driver doesnt work": another asker
-    if _asks_its_own(m.content):
+    if asks_its_own(m.content):
         return False  # "is there a way to make caps do esc on tap…": another question, whatever it shares
     if _thanked_by_another(question, m, around):
         return False  # "check pins https://…", then "perfect thanks" from whoever asked before: theirs
@@ -546,11 +574,13 @@ def _next_turn(
 # the one asked ("have you tried…?" checks with them, and may answer).
 _OWN_QUESTION = re.compile(
     r"^(?:\S+[,.!]?\s+){0,2}?(?:is there (?:a|any) (?:way|setting|option)|how (?:do|can|would|should) i"
-    r"|does any ?(?:one|body)|any ?(?:one|body) (?:know|have|tried|else)|what'?s the best way)\b"
+    r"|does any ?(?:one|body)|any ?(?:one|body) (?:know|have|tried|else)|what'?s the best way"
+    r"|can (?:any|some) ?(?:one|body) (?:explain|help|tell|recommend|suggest|point)|is there any ?way"
+    r"|i (?:have|got) a (?:quick )?question)\b"
 )
 
 
-def _asks_its_own(text: str) -> bool:
+def asks_its_own(text: str) -> bool:
     """Does the line put a question of its own to the room (English forms)?"""
     low = norm(text)
     return bool(_OWN_QUESTION.search(low)) and not _TO_YOU.search(low)

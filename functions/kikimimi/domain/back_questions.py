@@ -128,7 +128,11 @@ _BACK = re.compile(
 )  # "to what, astro?": a guess may follow the question word
 
 
-_WHICH_ONE = re.compile(r"^what\s+[\w.-]+\s*[?？]+\W*$")  # "what yeast?", "what distro?"
+# "what yeast?", "what distro?", "which one, the 888?": a guess of which may follow
+_WHICH_ONE = re.compile(
+    r"^what\s+[\w.-]+\s*[?？]+\W*$"
+    r"|^(?:what|which)\s+[\w.-]+,\s*(?:the\s+)?[\w.'-]+(?:\s+[\w.'-]+)?\s*[?？]+\W*$"
+)
 
 
 # A brief question about what the one before just told, its subject a pronoun for it: "how did it even get
@@ -204,7 +208,7 @@ _KNOW_WH = re.compile(
 )
 # … or wondered aloud: 「キキミミって名前さ、誰がつけたんだろうね」
 _JA_ASKED = re.compile(
-    r"(?:何|なに|どこ|いつ|誰|だれ|どれ|いくら|どう)[^。？?]{0,24}(?:だっけ|っけ|んだろう?|のかな)"
+    r"(?:何|なに|なん|どこ|いつ|誰|だれ|どれ|いくら|どう)[^。？?]{0,24}(?:だっけ|っけ|んだろう?|のかな|んやろ|やろか)"
 )
 
 

@@ -316,6 +316,9 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
         # the 2 for 1 stack?" (not "kikimimi is a weird name", "kikimimi does the summaries every night")
         if len(words) > 1 and words[0] in _ASKS_FIRST and words[1] in _ASKED_OF and "?" in tail:
             return True
+        # … its mark left off, as people do: "kikimimi is it bad to have chamomile after coffee, like…"
+        if len(words) > 3 and words[0] in _ASKS_FIRST and words[1] in ("it", "there", "this", "that"):
+            return True
         # "kikimimi does crepuscular mean dawn AND dusk?": does, a subject, a bare verb (not "kikimimi does
         # summaries too?", said of it)
         return words[0] in ("does", "do", "did") and "?" in tail and any(w in _BARE_VERBS for w in words[2:6])

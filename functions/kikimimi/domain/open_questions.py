@@ -94,8 +94,8 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
         return False
     # A link's "?" (`viewtopic.php?f=9`) asks nothing, nor do words quoted.
     text = _QUOTED.sub(" ", LINK.sub(" ", message.content))
-    if not (asks(text) or asks_unmarked(text)) or not for_the_bot(text):
-        return False
+    if not (asks(text) or asks_unmarked(text)) or not for_the_bot(text) or _THANKED_AFTER.search(norm(text)):
+        return False  # "ah the urob one? ty": a check, thanked for already
     if USER_MENTION.search(message.content):  # a Discord mention of someone (the bot's is handled above)
         return False
     prefix = NICK_PREFIX.match(message.content.strip())
@@ -107,6 +107,11 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
         and not called_first(text, present)
         and not _asks_of_someone(text, present)
     )
+
+
+_THANKED_AFTER = re.compile(
+    r"[?？]\s*(?:ty|thx|thanks|thank you|tysm|ありがと\S*|サンキュ\S*|さんきゅ\S*)\W*$"
+)
 
 
 # A question asked without its mark, as Discord people often do: one between two things ("are hall effect

@@ -12,9 +12,9 @@ from kikimimi.domain.addressees import names
 from kikimimi.domain.figures import same_figure
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import asks
-from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no
+from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, kind_of
 from kikimimi.domain.reading import Link
-from kikimimi.domain.reply_shapes import answer_shaped
+from kikimimi.domain.reply_shapes import accepts, agrees, answer_shaped, takes_it
 from kikimimi.domain.rule_terms import norm
 from kikimimi.domain.topic_words import LIGHT_VERBS, common_words, shared_words
 
@@ -35,9 +35,27 @@ def fits_only(question: Message, m: Message, newer: Sequence[Message]) -> bool:
     """Is the line's shape an answer to this question and to none of the newer ones: "13万ちょい" to 「いくら
     したの？」 past 「朝霧って寒くない？」?"""
     shaped = answer_shaped(question.content, m.content, bare=False)
-    return shaped and not any(
-        answer_shaped(p.content, m.content, bare=False) or same_figure(p.content, m.content) for p in newer
+    if shaped:
+        return not any(
+            answer_shaped(p.content, m.content, bare=False) or same_figure(p.content, m.content)
+            for p in newer
+        )
+    # "works" to "9pm server time?" past "how many trains are running on that": agreement fits a plan put
+    # to the room, not a question that a yes cannot answer
+    return (
+        kind_of(question.content) in ("proposal", "invitation")
+        and agrees(m.content)
+        and not any(kind_of(p.content) in ("proposal", "invitation") or asks_yes_no(p.content) for p in newer)
     )
+
+
+def cannot_answer(asked: Message, m: Message) -> bool:
+    """Is `asked` a question the line cannot answer by its kind: an invitation or a plan it does not take up
+    ("anyone wanna split a bulk order?" before "still on, just moved…", 「13時に駅集合とかどう？」 before
+    「たぶん高田じゃない？」), a gripe asked of nobody?"""
+    kind = kind_of(asked.content)
+    taken_up = agrees(m.content) or accepts(m.content) or takes_it(m.content)
+    return (kind in ("invitation", "proposal") and not taken_up) or kind == "rhetorical"
 
 
 def answers_the_question_before(question: Message, m: Message, around: Sequence[Message]) -> bool:
@@ -74,7 +92,8 @@ def other_thread(
     # the reader is unsure and the line takes up the question's words, none of that line's (「そうアモスの
     # やつ」 to 「どこの？アモス？」 past 「九蓮に振ったの！？」).
     common = common_words(around)
-    if link is not None and link.reply_to in {p.id for p in since if not strict or asks(p.content)}:
+    went_to = {p.id for p in since if (not strict or asks(p.content)) and not cannot_answer(p, m)}
+    if link is not None and link.reply_to in went_to:
         said = next(p for p in since if p.id == link.reply_to)
         worded = shared_words(question.content, m.content, common) and not shared_words(
             said.content, m.content, common

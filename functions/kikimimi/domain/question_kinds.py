@@ -73,7 +73,10 @@ _EN_INVITATION = re.compile(
     rf"[^?？.!]*\b(?:{_PLANNED})\b"
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|fancy|fancies|feel like) (?:to )?"
     r"(?:come|join|grab|get|go|play|watch|co-?watch|hang|eat|have|meet|hop|do (?:a|an|one|some)|hit|try"
-    r"|duo|trio|squad|queue|q|raid|grind|scrim|team up|party up|co-?op|1v1)\b"
+    r"|duo|trio|squad|queue|q|raid|grind|scrim|team up|party up|co-?op|1v1|split|chip in|go in on|carpool)\b"
+    # "anyone want one last round of geoguessr?", "anyone up for a quick game?": more of what the room plays
+    rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|up for|down for|fancy)\s+(?:a|an|one|some)?\s*"
+    r"(?:more|last|final|quick|another)?\s*(?:more\s+)?(?:last\s+)?(?:round|game|match|run)s?\b"
     # "anyone wanna run some maps tonight?": something to do together at a time people plan for
     # … or soon, or after something ("anyone wanna run unrated after ranked?")
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna) (?!(?:to )?(?:help|explain|tell|show|check|look))"
@@ -111,6 +114,8 @@ _JA_INVITATION = re.compile(
     r"|(?:誰か|だれか|みんな)[^？?。]{0,24}一緒に[^？?。]{0,12}(?<!知)(?<!分か)(?<!わか)[らかさたなまがばわ]ん[？?ー〜~]"
     # … or alone (「誰か今からマイクラ入らん？」), but not 「誰か分かる人おらん？」 (help asked for)
     r"|(?:誰か|だれか)[^？?。]{0,24}(?<!知)(?<!分か)(?<!わか)(?<!お)[らかさたなまがばわ]ん[？?ー〜~]"
+    # … in Kansai's へん (「誰か通話でセッティングいじらへん？」)
+    r"|(?:誰か|だれか)[^？?。]{0,24}(?<!知)(?<!分か)(?<!わか)(?<!お)[らかさたなまがばわ]へん[？?ー〜~]"
     # who is going on a planned day (「土曜のジョーシンの大会だれ行く？」), anyone coming (「…誰か来る？」)
     rf"|(?:{_JA_PLANNED})[^？?。]{{0,24}}(?:誰|だれ)(?:が)?(?:{_JA_PLANS})[？?ー〜~]"
     r"|(?:誰か|だれか)(?:来る|くる|来れる|来ない|こない|来[ーえ]へん)[？?ー〜~]*\W*$"
@@ -189,6 +194,8 @@ _JA_RHETORICAL = re.compile(
 _EN_PROPOSAL = re.compile(
     r"^(?:so |ok |okay |then |well )?(?:should we|shall we|how about|what about we|what if we|why don'?t we"
     r"|can we just|could we (?:just )?|let'?s|do we want to|wanna)\b.*[?？]"
+    # … its mark left off: "should we do thursday too or is that too much"
+    r"|^(?:so |ok |okay |then |well )?(?:should|shall) we\b"
     # a plan of the group's, asked again: "game night saturday, still on?", "are we still on for friday?"
     r"|\bstill on(?: for [^?？]{1,20})?\s*[?？]|\b(?:are|r) we still on\b"
     # the group's plan on a day: "ok moder attempt saturday??", "raid tonight?"
@@ -198,7 +205,8 @@ _EN_PROPOSAL = re.compile(
     # a bare day and hour: "friday 8pm?", "sat 10am?", "9ish?" (a reason may follow: "7pm? the crowd…")
     r"|^(?:ok |so |then )?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat|sun"
     r"|tmrw|tomorrow|tonight)?\s*(?:at |@)?\d{1,2}(?::\d\d)?\s*(?:am|pm|ish)?"
-    r"\s*(?:est|edt|cst|cdt|pst|pdt|et|pt|ct|gmt|bst|utc|cet|cest|jst|aest)?\s*[?？]+(?:\W*$|\s+[^?？]+$)"
+    r"\s*(?:est|edt|cst|cdt|pst|pdt|et|pt|ct|gmt|bst|utc|cet|cest|jst|aest|server time)?\s*[?？]+"
+    r"(?:\W*$|\s+[^?？]+$)"
     # a plan said, then one person asked: "8 cet is fine for me. pete?"
     r"|[.!]\s+(?!(?:anyone|anybody|everyone|right|yes|no|ok|okay|why|how|what|when|where|who|which|thoughts"
     r"|ideas)\b)[a-z][\w.-]{1,15}\s*[?？]+\W*$"
@@ -356,13 +364,14 @@ _JA_GUESS = re.compile(
     r"なかったっけ[？?]*[w笑。…〜~]*$"
     # 「22時くらい？」, 「3人とか？」: a figure offered, about
     r"|^[^？?]{0,8}\d[^？?]{0,6}(?:くらい|ぐらい|位|ごろ|頃|とか)[？?]+[w笑。…〜~]*$"
-    r"|(?:じゃない|じゃなかった|じゃね|じゃないかな|んじゃない|んじゃね|と思う|と思うけど|じゃないの|んちゃう)[？?]+"
+    r"|(?:じゃない|じゃなかった|じゃね|じゃないかな|んじゃない|んじゃね|と思う|と思うけど|じゃないの|んちゃう"
+    r"|やつちゃう|ちゃうかな|とちゃう)[？?]+"
     r"\s*(?:たぶん|多分|知らんけど|知らないけど|わからんけど|しらんけど|[^？?]{0,24}(?:かも|かな|けど|気がする|すれば|したら))?"
     r"[ｗw笑。…〜~]*$"
     r"|^[^？?]*(?:かな|かなぁ|かなあ|かも)[ｗw笑。…〜~]*$"  # 「いまんとこ6人かな」: no mark at all
     r"|^[^？?]{1,20}(?:かな|かも)[、,][^？?]*$"  # 「遊舎工房かな、小分けのやつ」: the guess, then more
     # 「野菜なら500倍じゃなかった？ボトルの裏に書いてあるよ」: the guess, then where to check
-    r"|^[^？?]{1,30}(?:じゃなかった|じゃなかったっけ|じゃない|んじゃない)[？?]+[^？?]{2,30}$"
+    r"|^[^？?]{1,30}(?:じゃなかった|じゃなかったっけ|じゃない|んじゃない|やつちゃう|とちゃう)[？?]+[^？?]{2,30}$"
     # 「たしか全部ついてたはず…自信ない」: said unsure, no mark
     r"|^(?:たしか|確か)[^？?]*(?:はず|と思う|気がする)|^[^？?]*はず[^？?]{0,4}(?:自信ない|知らんけど|たぶん)"
     # 「夕方からって天気予報で言ってた気がする」: remembered, not sure
@@ -427,13 +436,20 @@ _EN_PERSONAL = re.compile(
     r"|\bhow (?:do|did|d) (?:you|u|ya) [^?？]{0,40}\blike (?:that|this)\b"
 )
 _JA_PERSONAL = re.compile(
+    # what they show, their opinion asked: 「[image] 新しいボディ塗ってん、どう」
+    r"^\[(?:image|画像|写真)\][^？?]*(?:どう|どない|いい感じ|どうかな)[？?]?\W*$"
+    r"|(?:塗って|作って|描いて|撮って|組んで|組み立てて)(?:ん|みた|きた|もうた)[、,。!！\s]*(?:どう|どない)[？?]?\W*$|"
     r"どうだった|どうでした|どうなった(?:ん|の|[？?]|$)|どんな感じ|使い心地|住み心地|乗り心地|いくらした|いくらだった|いくらで買"
     r"|どこで買った|どこの(?:やつ|？|\?)|何にした|なににした|どれにした|どれ買った"
+    r"|(?:なんぼ|いくつ|何(?:センチ|サイズ|色|号|cm|mm))にした"  # 「サイズなんぼにしたん？」: what they chose
     # what they did: 「どこ行ったんだっけ」「何買ったの？」「誰と行ったの」
     r"|(?:どこ|何|なに|誰と|だれと)(?:に|へ|を|で|の)?(?:行った|いった|行ってた|食べた|買った|観た|見た|頼んだ)"
     r"(?:の|ん|っけ|[？?])"
     # … or where they did it: 「どこで釣ったん？」, 「どこで撮ったの？」
     r"|どこで[^？?。、]{0,6}(?:った|んだ|いた|した|てた)(?:ん|の)?[？?]"
+    # … or how much of it they did: 「何枚書いたん？」 (not 「何人来たっけ」, the room's)
+    r"|(?:何|なん)(?:枚|匹|本|回|周|冊|杯|個|キロ|km|時間|ページ)[^？?。、]{0,6}(?:った|んだ|いた|した|てた|れた)"
+    r"(?:ん|の)?[？?]"
     # what they will do with it: 「製麺機で何作るの？」
     r"|(?:何|なに)(?:を)?(?:作る|つくる|する|買う|食べる|頼む|着る|撮る)の[？?]"
     # what they are into: 「今期なに見てる？」「最近なにやってる？」
@@ -525,7 +541,7 @@ def for_the_people(text: str) -> bool:
 
 _WH = re.compile(
     r"^(?:\S+[:,]\s*)?(?:what|what's|whats|how|where|which|who|why|when|whose)\b"
-    r"|(?:何|なに|どこ|どう|いつ|誰|だれ|どれ|どの|なぜ|なんで)(?!か|も|でも)"
+    r"|(?:何|なに|どこ|どう|いつ|誰|だれ|どれ|どの|どっち|いくら|なぜ|なんで)(?!か|も|でも)"
 )
 
 

@@ -14,11 +14,13 @@ from kikimimi.domain.addressees import (
     about_them,
     asks_about_them,
     bot_answered_the_bump,
+    elsewhere,
     for_another,
     replies_to,
 )
-from kikimimi.domain.answer_turns import asks_back, offer_taken, turn_answers
+from kikimimi.domain.answer_turns import asks_back, asks_its_own, offer_taken, turn_answers
 from kikimimi.domain.back_questions import between_two
+from kikimimi.domain.figures import same_figure
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, is_open_question, participants_of
@@ -80,7 +82,20 @@ _SETTLED = re.compile(
 
 # A bare "ok" from the asker right after someone's line: they took it as the answer.
 _ACK = re.compile(
-    r"^(?:おけ|おっけ[ーい]?|オッケ[ーい]?|了解|りょ|りょうかい|ok|okay|k|kk|got it|gotcha|bet|👍)"
+    r"^(?:おけ|おっけ[ーい]?|オッケ[ーい]?|了解|りょ|りょうかい|ok|okay|k|kk|got it|gotcha|bet|👍"
+    r"|せやった|せやな|そうやった|そうだった|たしかに|確かに|なるほど|そっか|ほんまや|oh right|ah right|true)"
+    r"[!！。.〜ー\s]*$"
+)
+
+
+# … or recognising what was just pointed to: 「あ、さっきのVitalってそれか」, "oh that's the one".
+_ACK_FOUND = re.compile(
+    r"^(?:あ|ああ|あー|おお|お|え)[っ、,!！\s]*[^？?]{0,24}(?:それか|これか|それね|これね|それだ|これだ)[!！。〜ー]*$"
+    r"|^(?:oh|ah|ahh|ooh)[,!.\s]+(?:that'?s (?:the one|it)|so that'?s it|there it is)\b"
+)
+# … or the figure said since, taken with a word: 「22時りょ」, "9pm works", "ok 8 it is".
+_ACK_FIGURE = re.compile(
+    r"^(?:ok |okay |おけ)?\S{1,10}?\s*(?:りょ|了解|おけ|おっけ[ーい]?|ok|okay|works|it is|でいこう|で|ね)"
     r"[!！。.〜ー\s]*$"
 )
 
@@ -193,24 +208,32 @@ def answer_of(
         settled = watch.read(m)
         if settled is not None:
             return settled
-    return talked_over(question, watch.after) if inferred else None
+    return talked_over(question, watch.after, watch.around) if inferred else None
 
 
 TALK_TURNS = 3  # someone, the asker, someone again: the two are talking it over
 
 
-def talked_over(question: Message, after: Sequence[Message]) -> Settled | None:
+def talked_over(
+    question: Message, after: Sequence[Message], around: Sequence[Message] = ()
+) -> Settled | None:
     """The asker and one other person went back and forth right after the question, before anyone else
     spoke (they answered, the asker answered back, and so on, or they asked back and the asker answered):
-    whatever was said, the question was taken up, not passed over."""
+    whatever was said, the question was taken up, not passed over. Not when that person's lines go to
+    someone else (`fabiob: you meant umount?`) or put a question of their own to the room: two people
+    taking turns in a busy room are not always talking to each other."""
     lines = [m for m in after if m.is_human and m.is_chat and m.id != question.id]
     if not lines or lines[0].author_id == question.author_id:
         return None
     other = lines[0]
+    if elsewhere(other, question, around) or asks_its_own(other.content):
+        return None
     turns = 1
     for previous, m in pairwise(lines):
         if m.author_id not in (question.author_id, other.author_id):
             break  # a third person speaks: what the two said before that is what counts
+        if m.author_id == other.author_id and elsewhere(m, question, around):
+            break  # they turned to someone else
         turns += m.author_id != previous.author_id
     # Someone asked what they need to know ("what distro are you on?"), the asker told them: they are on it.
     asked_back = asks(other.content) and turns >= 2
@@ -308,10 +331,14 @@ class _Watch:
             return Settled("the asker settled it", m.id)
         if self.since and takes_it(m.content):
             return Settled("the asker is trying what they were told", m.id)  # 「おけ、見てくる」
-        if self.since and _ACK.match(norm(m.content)) and self._right_after(self.since[-1], m):
+        acked = _ACK.match(norm(m.content)) or _ACK_FOUND.match(norm(m.content))
+        if self.since and acked and self._right_after(self.since[-1], m):
             return Settled(
                 f"the asker took {self.since[-1].author_name}'s answer", m.id
             )  # 「歴戦ゴア周回したい」「おけ」
+        said = next((p for p in reversed(self.since) if same_figure(p.content, m.content)), None)
+        if said is not None and _ACK_FIGURE.match(norm(m.content)):
+            return Settled(f"the asker took {said.author_name}'s answer", m.id)  # 「22時どう？」「22時りょ」
         helper = self._helper(m, link)
         if helper is not None:
             return Settled(f"the asker is talking with {helper.author_name}", m.id)

@@ -30,7 +30,8 @@ _EN_AGREEMENT = re.compile(
     r"^(?:\+1|👍|yes|yeah|yep|yup|sure|ok|okay|k|alright|agreed|agree|deal|done|fine by me|fine|totally"
     r"|absolutely|definitely|of course|sounds (?:good|great|fine|like a plan)|works for me|that works"
     r"|good idea|great idea|let'?s do (?:it|that)|let'?s go|i'?m in|count me in|me too|same|why not"
-    r"|perfect|great|cool|nice|i'?m down|down|in|bet|say less|lets do this)\b"
+    r"|perfect|great|cool|nice|i'?m down|down|in|bet|say less|lets do this|works"
+    r"|(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|ish)?|either|both|any ?time) works)\b"
 )
 _JA_AGREEMENT = re.compile(
     r"^(?:それで(?:いこう|いい|行こう|OK|ok|オッケー|大丈夫)|いいね|いいよ|いいです|いいと思|賛成|了解|りょ|おけ|オッケー"
@@ -50,10 +51,11 @@ _ACCEPTS = re.compile(
 # Laughter opens a line about a joke, not an answer ("lol classic", "haha she loves the warm laptop").
 _LAUGH = re.compile(r"^(?:lo+l|lmao|rofl|ha(?:ha)+h?|he(?:he)+|heh|xd|😂|🤣|草|笑|ｗｗ|ww)(?:\W|$)")
 _EN_YES_NO = re.compile(
-    r"^(?:yes|yeah|yep|yup|yea|ya|no|nope|nah|sure|correct|right|exactly|indeed|maybe|probably|possibly"
+    r"^(?:yes|yeah|yep|yup|yea|ya|yah|ye(?=[,.!\s])|no|nope|nah|sure|correct|right|exactly|indeed|maybe|probably|possibly"
     r"|not (?:yet|really|anymore)"
     r"|it (?:is|was|does|did|should|shouldn'?t|doesn'?t|isn'?t|can|can'?t|will|won'?t|works?|worked)"
     r"|it'?s (?:not|fine|down|up|back|working)"
+    r"|they(?:'re| are| were| do| did| have)\b|they (?:aren'?t|weren'?t|don'?t|didn'?t|haven'?t)\b"
     r"|works (?:for me|fine|here)|not for me"
     r"|i (?:think|believe|guess|doubt|don'?t think|don'?t know|haven'?t)"
     r"|you (?:can|can'?t|need|should|have to|must)"
@@ -74,9 +76,14 @@ _POINTER = re.compile(
     r"|\b(?:faq|wiki|docs|readme|pins)\b (?:has|have|had|covers?|explains?|says)\b"
     r"|^(?:the )?(?:faq|wiki|docs)\s*[,:]"
     # a channel named as where it is: "#announcements has it", "it's in #faq", 「#お知らせ に書いてある」
-    r"|(?:^|\s)#[\w-]+\s*"
+    # (as typed, `#faq`, or as Discord sends a channel mention, `<#123…>`)
+    r"|(?:<#\d+>|(?:^|\s)#[\w-]+)\s*"
     r"(?:has|had|says|said|ha[sd] the|参照|見て|の?(?:ほう|方)で|に(?:書いて|ある|あった|載って))"
-    r"|\bin #[\w-]+"
+    r"|\bin (?:#[\w-]+|<#\d+>)"
+    # … said first, as a suggestion ("#marketplace maybe, people sell them there"), or where to ask
+    r"|^(?:<#\d+>|#[\w-]+)(?:\s*[,.!]|\s+(?:maybe|prob|probably|i think|perhaps|is where|or)\b|\s*$)"
+    r"|\b(?:try|check|see|read|ask (?:in|over in)|head (?:to|over to)|go to|over in|post (?:it )?in)\s+"
+    r"(?:<#\d+>|#[\w-]+)"
     r"|ピン(?:留め|止め|どめ)|固定(?:メッセージ|された)"
     r"|(?:faq|よくある質問|wiki|ドキュメント|マニュアル|説明書|公式|上の|概要欄|説明欄).{0,6}(?:見て|参照|読んで|に書いて|にある)"
     r"|(?:概要欄|説明欄)に.{0,6}(?:貼って|はって|載って|のって|書いて)(?:ある|あった|る)"
@@ -476,7 +483,10 @@ def counts_otherwise(question: str, line: str) -> bool:
 def _counts_alike(question: str, low: str) -> bool:
     counters = set(_JA_COUNTER.findall(question))
     if not counters:
-        return True
+        # 「いくらしたの？」: not 「まだ2月だよ」, a date is not a price (but 「40分くらい」 is how long)
+        price = re.search(r"いくら|値段|how much|price|cost", question)
+        dates = re.search(r"\d", low) and not re.search(r"\d(?![\d.,]*\s*(?:月|日|時|分|年|曜))", low)
+        return not (price and dates)
     units = "|".join(_UNITS.get(c, re.escape(c)) for c in counters | {c[0] for c in counters})
     return bool(re.search(rf"\d\s*(?:{units})", low))
 

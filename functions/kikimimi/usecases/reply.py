@@ -344,10 +344,15 @@ def _window(deps: Deps, key: ChannelKey, task: ReplyTask, now: datetime) -> list
     """The recent lines the reply reads; for an open question, reaching back to it."""
     limit = deps.settings.context_messages
     window = channel.recent(deps, key, now, limit, by=READER)
-    if task.question_id and not any(m.id == task.question_id for m in window):
-        # A busy room since the question: read further back (reads cost one per document).
+    at = next((i for i, m in enumerate(window) if m.id == task.question_id), None)
+    if task.question_id and (at is None or at < LINES_BEFORE_THE_QUESTION):
+        # A busy room since the question: read further back (reads cost one per document), to the lines
+        # before it too, as its watch read them: who names whom there, which conversations were going on.
         window = channel.recent(deps, key, now, limit * 2, by=READER)
     return window
+
+
+LINES_BEFORE_THE_QUESTION = 6  # what the room said just before a question, read with what came after it
 
 
 def _write(deps: Deps, key: ChannelKey, request: LLMRequest, retry: bool) -> LLMResult | None:
