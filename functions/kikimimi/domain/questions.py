@@ -336,9 +336,12 @@ class _Watch:
             return Settled(
                 f"the asker took {self.since[-1].author_name}'s answer", m.id
             )  # 「歴戦ゴア周回したい」「おけ」
-        said = next((p for p in reversed(self.since) if same_figure(p.content, m.content)), None)
-        if said is not None and _ACK_FIGURE.match(norm(m.content)):
-            return Settled(f"the asker took {said.author_name}'s answer", m.id)  # 「22時どう？」「22時りょ」
+        if _ACK_FIGURE.match(norm(m.content)):
+            said = next((p for p in reversed(self.since) if same_figure(p.content, m.content)), None)
+            if said is not None:
+                return Settled(
+                    f"the asker took {said.author_name}'s answer", m.id
+                )  # 「22時どう？」「22時りょ」
         helper = self._helper(m, link)
         if helper is not None:
             return Settled(f"the asker is talking with {helper.author_name}", m.id)
