@@ -145,6 +145,8 @@ JA_ABOUT = [
 ]
 
 EN_CALLS = [
+    # the name closing a question put in the middle of the line
+    "settle this, what's the boiling point of water up in denver kikimimi, marcy says it's like 80",
     "kikimimi does crepuscular mean dawn AND dusk or just dusk?",  # does, a subject, a bare verb
     "recommend me a podcast to fall asleep to kikimimi, something boring but not tax law boring",
     "kikimimi, what's the capital of Peru?",
@@ -195,6 +197,8 @@ EN_CALLS = [
 ]
 
 EN_ABOUT = [
+    "is it weird i named my plant kikimimi, lol",
+    "how does kikimimi, the bot, decide when to talk",
     "lol kikimimi has been quiet today",
     "who named it kikimimi",  # the name itself, talked about
     "why did they call it kikimimi",

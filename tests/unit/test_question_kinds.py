@@ -14,6 +14,15 @@ from kikimimi.domain.question_kinds import (
 )
 
 KINDS = [
+    # The group's plan asked of the group, first or alone.
+    ("日曜どうする？ 上流のほう行く？", "proposal"),
+    ("what are we doing friday? bowling again?", "proposal"),
+    ("what time are we meeting", "proposal"),
+    ("what are we doing wrong here, the build fails", "question"),
+    # an offer said short, as in Kansai
+    ("描こか？", "proposal"),
+    ("持ってこか？", "proposal"),
+    ("どこか？", "question"),
     # Invitations: for the people asked.
     ("coffee break, anyone?", "invitation"),
     ("burgers tonight?", "invitation"),
@@ -316,6 +325,8 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         # Kansai 「ちゃう？」 guesses; 「どっちがいいと思う？」 asks.
         ("昔話の頭巾のやつちゃう？かぶると動物の声が聞こえるってやつ", True),
         ("GBCのシェル、クリアパープルとクリアグリーンどっちがいいと思う？", False),
+        ("isn't it on the wiki? shells page, like halfway down", True),
+        ("isn't that the one from last year?", True),
     ],
 )
 def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:

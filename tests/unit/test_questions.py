@@ -1990,3 +1990,89 @@ def test_a_yes_past_a_newer_question_it_cannot_answer(between: str, answer: str,
     lines = [msg("x0", "sold", between, 15), msg("x1", "ben", answer, 30)]
     settled = answer_of(q, [*BUSY, q, *lines], {"x1": unaddressed("x1", "q", 0.9)})
     assert (settled is not None and settled.by == "x1") is answered
+
+
+@pytest.mark.parametrize(
+    ("answer", "answered"),
+    [("7本！ 細いのを組んでる", True), ("とりあえず7つ", False), ("7時に起きた", False)],
+)
+def test_a_count_said_as_it_was_asked_answers_lines_later(answer: str, answered: bool) -> None:
+    q = msg("q", "minami", "めっちゃいい！ 流木何本使ってる？", 0)
+    between = [
+        msg("x0", "sakura", "すご…森みたい", 12),
+        msg("x1", "ryo", "外部フィルターから異音するんやけど、どこで聞けばいい？", 32),
+        msg("x2", "kokemaru", "#機材相談 で聞いて", 40),
+    ]
+    assert (answer_of(q, [q, *between, msg("a", "ponzu", answer, 51)]) is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("line", "answered"),
+    [("have you tried drying them with a hairdryer first?", True), ("did you see the new trailer?", False)],
+)
+def test_something_to_try_put_right_after_takes_the_question_up(line: str, answered: bool) -> None:
+    q = msg("q", "silver", "do anyone else's paterson reels jam halfway through loading? driving me nuts", 0)
+    assert (answer_of(q, [q, msg("a", "bob", line, 13)]) is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("line", "answered"),
+    [("午後からやって。午前中勝負やな", True), ("午後からやって？", False)],
+)
+def test_what_one_was_told_answers_a_yes_or_no(line: str, answered: bool) -> None:
+    q = msg("q", "tatsu", "日曜って雨予報ちゃうかったっけ", 0)
+    assert (answer_of(q, [q, msg("a", "mio", line, 16)]) is not None) is answered
+
+
+def test_a_plan_asked_by_when_takes_the_time_said_after_it() -> None:
+    q = msg("q", "tomasz", "how long does sealant actually last before you have to top it up?", 0)
+    plan = msg("x0", "mika", "what time are we rolling out sunday", 6)
+    assert answer_of(q, [*BUSY, q, plan, msg("x1", "dan", "8:30 at the bakery like always", 14)]) is None
+
+
+@pytest.mark.parametrize(
+    ("answer", "answered"),
+    [("木工用ボンド", True), ("スチロールは安いし失敗してもええしな", False)],
+)
+def test_the_one_a_short_question_follows_answers_it_past_a_remark(answer: str, answered: bool) -> None:
+    room = [
+        msg("b0", "nuko", "[画像: E5系が高架線を走ってる写真]", 0),
+        msg("b1", "take", "これどこの高架？自作？", 20),
+        msg("b2", "nuko", "高架はTOMIXのセット、山は100均の発泡スチロール削った", 50),
+        msg("b3", "take", "え、100均でここまでいけるんや", 60),
+    ]
+    q = msg("q", "ichigo", "固定は何でしてるん？", 75)
+    later = [msg("x0", "moha", "スチロールは安いし失敗してもええしな", 87), msg("x1", "nuko", answer, 104)]
+    assert (answer_of(q, [*room, q, *later]) is not None) is answered
+
+
+def test_a_question_of_its_own_is_not_put_to_the_one_it_follows() -> None:
+    room = [msg("b0", "lin", "/etc/init.d/ftpd start most likely", 0)]
+    q = msg("q", "jason", "does mozilla-plugin-vlc work with firefox?", 10)
+    assert answer_of(q, [*room, q, msg("x0", "kim", "lol", 20), msg("x1", "lin", "brb coffee", 30)]) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "open_"),
+    [
+        ("#kakou-tech で聞いて、あっちに詳しい人おる", False),
+        ("まじ？お願いしたい🙏", False),
+        ("まじ？それどこで買えるん？", True),
+    ],
+)
+def test_where_to_ask_and_a_surprise_said_first_are_no_questions(text: str, open_: bool) -> None:
+    assert is_open_question(msg("q", "a", text, 0), {}, ["kikimimi"]) is open_
+
+
+def test_how_it_is_said_by_the_one_asked_answers_past_a_question_to_the_room() -> None:
+    room = [msg("b0", "otto", "funnyplaying. the other one has that weird haze", 0)]
+    q = msg("q", "mags", "clean work. buttons feel ok with that shell?", 18)
+    between = msg("x0", "pip", "what temp are ppl running for the gba board, my iron keeps lifting pads", 40)
+    answer = msg("x1", "otto", "bit mushy tbh, gonna swap the membranes", 56)
+    assert answer_of(q, [*room, q, between, answer]) is not None
+
+
+def test_a_short_line_minutes_later_is_no_answer_from_the_one_a_question_follows() -> None:
+    room = [msg("b0", "omar", "yep, around 11, all green", 0), msg("b1", "iris", "great, thanks", 60)]
+    q = msg("q", "pia", "is there a template for the incident report somewhere?", 600)
+    assert answer_of(q, [*room, q, msg("x0", "omar", "heading to lunch", 900)]) is None

@@ -16,6 +16,7 @@ from kikimimi.domain.reply_shapes import (
     shifts,
     shrugs,
     steps_away,
+    suggests,
     welcomes,
 )
 
@@ -230,6 +231,12 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("いくらしたの？", "レンズ付きで13万ちょい", True),
         ("いくらしたの？", "朝霧って寒くない？まだ2月だよ", False),
         ("通勤どれくらいかかるの？", "電車で40分くらい", True),  # … but how long is said in minutes
+        # an echo answers the yes/no asked second, after a plan's question
+        ("日曜どうする？ 上流のほう行く？", "行く行く！ 前回ボウズやったからリベンジしたい", True),
+        ("日曜どうする？ 上流のほう行く？", "雨らしいで", False),
+        # who did something, told by describing someone
+        ("the score carried so hard. who did it?", "same guy who did that whale documentary", True),
+        ("the score carried so hard. who did it?", "the guy is a genius honestly", False),
     ],
 )
 def test_answer_shapes(question: str, line: str, shaped: bool) -> None:
@@ -277,7 +284,29 @@ def test_saying_you_do_not_know_is_not_an_answer(text: str, shrug: bool) -> None
         ("このエラー分かる人いる？ https://example.org/a", False),
         ("also i'm streaming some solo runs later if anyone wants to lurk https://twitch.tv/x", False),
         ("i made a guide for this https://example.org/guide", True),
+        # where to ask, in Japanese; a GIF alone is a reaction
+        ("#mix-soudan で聞いたほうが詳しい人おるで", True),
+        ("#機材相談 で聞いて", True),
+        ("#雑談 で話してたやつ", False),
+        ("https://tenor.com/view/this-is-fine-dog-fire-gif-24177057", False),
     ],
 )
 def test_a_pointer_to_the_answer(text: str, pointer: bool) -> None:
     assert points(text) is pointer
+
+
+@pytest.mark.parametrize(
+    ("text", "suggestion"),
+    [
+        ("have you tried drying them with a hairdryer first?", True),
+        ("did u reseat the ram?", True),
+        ("tried a different cable?", True),
+        ("再起動してみた？", True),
+        ("did you see the new trailer?", False),
+        ("have you eaten yet?", False),
+        ("did you check the logs", False),  # no mark: said, not asked
+        ("昨日の配信見た？", False),
+    ],
+)
+def test_something_to_try_put_as_a_question(text: str, suggestion: bool) -> None:
+    assert suggests(text) is suggestion

@@ -641,6 +641,10 @@ def test_is_question(text: str, expected: bool) -> None:
         ("type it", False),
         ("ok", False),
         ("thanks " + "x" * 40, False),
+        # goodnight said first, with a name or an emoji at most
+        ("night 👋", True),
+        ("night june!", True),
+        ("movie night was fun", False),
     ],
 )
 def test_is_closing(text: str, expected: bool) -> None:

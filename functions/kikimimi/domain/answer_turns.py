@@ -35,8 +35,10 @@ from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question, profile
 from kikimimi.domain.reply_shapes import (
     accepts,
+    agrees,
     answer_shaped,
     bumps,
+    counts_as_asked,
     counts_otherwise,
     grateful,
     laughs,
@@ -44,6 +46,7 @@ from kikimimi.domain.reply_shapes import (
     shifts,
     shrugs,
     steps_away,
+    suggests,
     takes_it,
     tells_own_trouble,
     welcomes,
@@ -63,6 +66,7 @@ def asks_back(text: str) -> bool:
 # people by name, loosely ("the one downtown"); right after it where people use names, by its shape ("yes",
 # "20", "check the pinned message") or words; after others' lines, only by its words or a content shape.
 LOOSE, SHAPE, WORDS = 0, 1, 2
+COUNTED_LATE_LINES = 5  # others' lines a count said as it was asked (「7本！」 to 「何本？」) may come after
 
 
 def turn_answers(
@@ -94,6 +98,17 @@ def turn_answers(
         and not shrugs(p.content)
         and not _bumps_another(p, question)
     ]
+    if (
+        len(taken) <= COUNTED_LATE_LINES
+        and counts_as_asked(question.content, m.content)
+        and not any(asks(p.content) and counts_as_asked(p.content, m.content) for p in taken)
+        and not elsewhere(m, question, around)
+        and not any(names(p.content, m.author_name) for p in taken)
+    ):
+        # 「7本！」 to 「流木何本使ってる？」 three lines on: the count asked for, as only it was asked
+        return (m.created_at - question.created_at).total_seconds() <= turn_window(around)
+    if answers_as_the_one_asked(question, m, since, around):
+        return True
     common = common_words(around)
     # 「そうそう 前半エリア3本くらいで」 between: a yes the reader is sure goes to another line takes no turn
     took = [p for p in taken if not _surely_elsewhere(links, p, thread)]
@@ -133,6 +148,56 @@ def turn_answers(
     return _next_turn(question, m, link, thread, since, around, level, follows, linked, before)
 
 
+ASKED_OF_LINES = 3  # a short question right after one of these lines of someone's is theirs to answer
+ASKED_BACK_LINES = (
+    8  # … or one that takes up a word of theirs said this recently (「E5の連結部ってスムーズ？」)
+)
+
+
+# What someone did or has, asked of them: 「流木何本使ってる？」, 「固定は何でしてるん？」, 「何作ったん」.
+_JA_DONE_BY_YOU = re.compile(r"(?:てる|でる|てた|でた|たん|だん|った|した)(?:ん|の|んや|ん\?)?[？?]*\W*$")
+
+
+def asked_of(question: Message, around: Sequence[Message]) -> frozenset[str]:
+    """Whom a short unnamed question may be put to where nobody names anyone: those who said the lines it
+    follows (「こんな感じ📷」 — 「流木何本使ってる？」), and whoever said the thing it names
+    (「E5系届いた！」 — 「E5の連結部ってスムーズ？」)."""
+    low = norm(question.content)
+    if _detailed(question.content) or TO_THE_ROOM.search(low) or addressing(around):
+        return frozenset()
+    if low.isascii() and not (_TO_YOU.search(low) or re.search(r"\b(?:that|this|those|these)\b", low)):
+        return frozenset()  # "does mozilla-plugin-vlc work with firefox?": a question of its own
+    if not low.isascii() and (_OWN_SUBJECT.search(low) or not _JA_DONE_BY_YOU.search(low)):
+        return frozenset()  # 「会場って駐車場ある？」: a subject of its own, not what they did or have
+    before = [x for x in around if x.is_human and x.created_at < question.created_at][-ASKED_BACK_LINES:]
+    if any(names(question.content, x.author_name) for x in before):
+        return frozenset()
+    common = common_words(around)
+    named = {x.author_id for x in before if shared_words(x.content, question.content, common)}
+    return frozenset({x.author_id for x in before[-ASKED_OF_LINES:]} | named) - {question.author_id}
+
+
+def answers_as_the_one_asked(
+    question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]
+) -> bool:
+    """Does the one a short question was put to (`asked_of`) answer it with their next line, a few lines on
+    (「木工用ボンド」 to 「固定は何でしてるん？」 past 「スチロールは安いし…」)?"""
+    if not since or len(since) > ASKED_OF_LINES or any(p.author_id == m.author_id for p in since):
+        return False  # the next line itself is read as the next turn (`_next_turn`)
+    common = common_words(around)
+    if any(names(p.content, m.author_name) for p in since) or any(
+        asks(p.content) and _takes_up(p.content, m.content, SHAPE, common) for p in since
+    ):
+        return False  # something else asked of them since, which their line may answer
+    if m.author_id not in asked_of(question, around) or asks(m.content) or elsewhere(m, question, around):
+        return False
+    after = (m.created_at - question.created_at).total_seconds()
+    if agrees(m.content) or accepts(m.content) or _bare_ack(m.content) or _VOLUNTEER.match(norm(m.content)):
+        return False  # "sounds good to me", "I will bring some snacks": to the talk going on, not to it
+    late = after > NEXT_TURN_SECONDS
+    return after <= turn_window(around) and _takes_up(question.content, m.content, LOOSE, common, late=late)
+
+
 # An English question put without its mark ("is there a list somewhere of boards with vial", "how many
 # layers does via give you"); not a why, which is as often mused aloud ("why do my tweezers vanish…").
 _ASKS_UNMARKED = re.compile(
@@ -154,6 +219,8 @@ _SAYS_STILL = re.compile(
 # A statement of what is said or looks so: 「…らしいで」, 「…みたいよ」, 「…っぽい」.
 _JA_HEARSAY = re.compile(
     r"(?:らしい|みたい|っぽい)(?:で|よ|ね|だよ|やで|です|やって|だって)?[ｗw笑!！。〜ー]*$"
+    # … or what one was told, first thing: 「午後からやって。午前中勝負やな」, 「中止なんだって」
+    r"|^[^。！!？?]{1,16}(?:から|まで|なん|なの|んの|\d)(?:やって|だって)(?:[。！!ｗw笑〜ー]|$)"
 )
 _KANA_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # Japanese, not an emoji or "£2"
 _JA_VERB = re.compile(r"[うくすつぬふむゆるぐずづぶぷい]$")  # a verb's or adjective's dictionary form
@@ -255,6 +322,7 @@ def _on_its_words(
 # "7ish") or someone volunteering ("I'm in", "I can take it") after a yes/no or who/anyone question.
 _FRAGMENT = re.compile(
     r"^(?:the|a|an|at|in|on|by|around|about|after|before|from|with|just|only|maybe|probably"
+    r"|bit|kinda|pretty|quite|fairly|mostly|super"  # how it is: "bit mushy tbh", "pretty solid"
     r"|\d[\d.,:]*(?:st|nd|rd|th|am|pm|k|x|h|m|s|ish)?)\b"
 )
 _VOLUNTEER = re.compile(
@@ -331,7 +399,7 @@ def _takes_up(
         return True
     # 「どこになったんだっけ」 — 「葛西臨海公園！土曜の10時集合」: a brief answer first, then more
     head = re.split(r"[！!、,。\s]", low, maxsplit=1)[0]
-    named = len(head) <= 8 and bool(_JA_NOUN_END.search(head))  # a name, a place, a time: no verb
+    named = len(head) <= 12 and bool(_JA_NOUN_END.search(head))  # a name, a place, a time: no verb
     named = named or bool(_JA_LISTED.match(low))  # 「オレンジ2本とピンク1本」: things listed, no verb
     choice = named or _JA_CHOICE.search(low) is not None
     if not late and not low.isascii() and _JA_WH.search(norm(asked)) and choice and not asks(text):
@@ -529,8 +597,12 @@ def _next_turn(
         return False  # "check pins https://…", then "perfect thanks" from whoever asked before: theirs
     if not since and offers_the_figure(question.content, m.content):
         return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
+    if not since and suggests(m.content) and not elsewhere(m, question, around):
+        return True  # "have you tried drying them with a hairdryer first?": taken up, with what to try
+    # 「それは #パーツ情報 で聞いて、まとめてくれてる人おる」: where to ask, told, is no question back
+    told_where = points(m.content) and not re.search(r"[?？]", m.content)
     if (
-        asks_back(m.content)
+        (asks_back(m.content) and not told_where)
         or shifts(m.content)
         or elsewhere(m, question, around)
         or not _takes_up(

@@ -288,6 +288,17 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
         few = len(re.findall(r"[a-z0-9_'’]+", head)) <= 3 and _last_word(stripped) not in _OBJECT_OF
         if _REQUEST_EN.match(head) and not _NAMED_AS.search(stripped) and not _ASKING_EN.search(head):
             return True  # "recommend me a podcast to fall asleep to kikimimi, something boring": asked of it
+        clause = re.split(r"[,.;!?]\s*", stripped)[-1]
+        if (
+            _ASKED_CLAUSE.match(clause)
+            and len(clause.split()) >= 4
+            and not re.search(r"\b(?:any ?one|any ?body|you guys|y'?all|u guys|named?|call(?:ed)?)\b", clause)
+            and not re.match(r",\s*(?:the|our|this|that|a)\b", tail)  # "…, the bot, …": said of it
+            and _last_word(stripped) not in _OBJECT_OF
+            and not _NAMED_AS.search(stripped)
+            and not _ASKING_EN.search(head)
+        ):
+            return True  # "settle this, what's the boiling point up in denver kikimimi, marcy says…"
         if not asked or not few or _NAMED_AS.search(stripped) or _ASKING_EN.search(head):
             return False
         return asked.group(1) in _WH_WORDS or (asked.group(1) in _ASKS_WORDS and seen.question())
@@ -325,6 +336,12 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
     # a past tense after it: what it did, said of it ("ok wait kikimimi settled the pineapple thing", "btw
     # kikimimi dug up that recipe")
     return not ((len(words[0]) > 4 and words[0].endswith("ed")) or words[0] in _PAST)
+
+
+# A clause put as a question, which the name then closes: "what's the boiling point … kikimimi, …".
+_ASKED_CLAUSE = re.compile(
+    r"(?:what|what's|whats|how|why|when|where|which|is|are|does|do|can|could|should)\b"
+)
 
 
 # Bare verbs a "does X …?" question turns on, after its subject.

@@ -14,8 +14,8 @@ from kikimimi.domain.question_kinds import for_the_bot
 from kikimimi.domain.rule_terms import directed_to, is_addressed, is_question, norm
 
 # `nick: …` addresses a person even if they have not spoken lately (IRC's and many chats' convention);
-# these words before a colon introduce the message instead.
-NICK_PREFIX = re.compile(r"^@?([\w\-\[\]`^{}|.]{2,32}):\s")
+# these words before a colon introduce the message instead; a bracketed "[image: a tank]" is a picture.
+NICK_PREFIX = re.compile(r"^@?(?!\[[^\]]*\]\s*$)([\w\-\[\]`^{}|.]{2,32}):\s")
 NOT_NICKS = frozenset(
     {
         "question",
@@ -92,10 +92,16 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
         message.content, names
     ):  # about the bot, to friends: 「キキミミって夜中も起きてるのかな」
         return False
-    # A link's "?" (`viewtopic.php?f=9`) asks nothing, nor do words quoted.
+    # A link's "?" (`viewtopic.php?f=9`) asks nothing, nor do words quoted, nor a surprise said first
+    # (「まじ？お願いしたい🙏」, "wait really? omg yes").
     text = _QUOTED.sub(" ", LINK.sub(" ", message.content))
+    surprise = _SURPRISE.match(text.strip())
+    if surprise and surprise.end() < len(text.strip()):
+        text = text.strip()[surprise.end() :]
     if not (asks(text) or asks_unmarked(text)) or not for_the_bot(text) or _THANKED_AFTER.search(norm(text)):
         return False  # "ah the urob one? ty": a check, thanked for already
+    if _SENDS_ELSEWHERE.match(text.strip()) and not re.search(r"[?？]", text):
+        return False  # 「#kakou-tech で聞いて、あっちに詳しい人おる」: where to ask, told
     if USER_MENTION.search(message.content):  # a Discord mention of someone (the bot's is handled above)
         return False
     prefix = NICK_PREFIX.match(message.content.strip())
@@ -109,6 +115,12 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
     )
 
 
+_SURPRISE = re.compile(
+    r"(?:え[ーっ〜]*[、,]?\s*)?(?:まじ|マジ|まじで|マジで|ほんま|ほんまに|本当|ほんと|ほんとに|えっ)[？?!！]+\s*"
+    r"|(?:wait |oh )?(?:really|seriously|fr|for real|no way)[?!]+\s*",
+    re.IGNORECASE,
+)
+_SENDS_ELSEWHERE = re.compile(r"(?:<#\d+>|#[\w-]+)\s*(?:で|に|へ|is where|maybe|prob)")
 _THANKED_AFTER = re.compile(
     r"[?？]\s*(?:ty|thx|thanks|thank you|tysm|ありがと\S*|サンキュ\S*|さんきゅ\S*)\W*$"
 )

@@ -49,13 +49,24 @@ def fits_only(question: Message, m: Message, newer: Sequence[Message]) -> bool:
     )
 
 
+# A plan asked for by what, when or where, not offered ("what time are we rolling out sunday",
+# 「どこ集合にする？」; not 「13時に駅集合とかどう？」, which a yes takes).
+_ASKS_THE_PLAN = re.compile(
+    r"^(?:so |ok |okay |then )?(?:what|where|which|when)\b|何時|どこ|どれ|いつ|何曜|何日"
+)
+
+
 def cannot_answer(asked: Message, m: Message) -> bool:
     """Is `asked` a question the line cannot answer by its kind: an invitation or a plan it does not take up
     ("anyone wanna split a bulk order?" before "still on, just moved…", 「13時に駅集合とかどう？」 before
     「たぶん高田じゃない？」), a gripe asked of nobody?"""
     kind = kind_of(asked.content)
     taken_up = agrees(m.content) or accepts(m.content) or takes_it(m.content)
-    return (kind in ("invitation", "proposal") and not taken_up) or kind == "rhetorical"
+    # a plan asked with what, when or where ("what time are we rolling out sunday", 「何時集合にする？」) is
+    # answered by saying it ("8:30 at the bakery like always")
+    told = _ASKS_THE_PLAN.search(norm(asked.content)) is not None and not re.search(r"\d", asked.content)
+    plan = kind == "invitation" or (kind == "proposal" and not told)
+    return (plan and not taken_up) or kind == "rhetorical"
 
 
 def answers_the_question_before(question: Message, m: Message, around: Sequence[Message]) -> bool:

@@ -196,6 +196,10 @@ _EN_PROPOSAL = re.compile(
     r"|can we just|could we (?:just )?|let'?s|do we want to|wanna)\b.*[?？]"
     # … its mark left off: "should we do thursday too or is that too much"
     r"|^(?:so |ok |okay |then |well )?(?:should|shall) we\b"
+    # the group's plan asked of the group: "what are we doing friday?", "what time are we meeting"
+    r"|^(?:so |ok |okay |then |alright )?(?:what'?s the plan|what is the plan"
+    r"|what are we (?:doing(?! wrong)|playing|eating|watching|running)|what time (?:are|r) we"
+    r"|where (?:are|r) we (?:meeting|going|eating|playing))\b"
     # a plan of the group's, asked again: "game night saturday, still on?", "are we still on for friday?"
     r"|\bstill on(?: for [^?？]{1,20})?\s*[?？]|\b(?:are|r) we still on\b"
     # the group's plan on a day: "ok moder attempt saturday??", "raid tonight?"
@@ -235,6 +239,8 @@ _JA_PROPOSAL = re.compile(
     # an offer to the one asked: 「素材集め付き合おうか？」「部屋立てようか？」「手伝いましょうか？」
     # (not 「でしょうか？」)
     r"|(?<![だでか])(?:[おこそとのほもよろごぞぼぽ]|ましょ)うか[？?]"
+    # … said short, as in Kansai: 「描こか？」「見たろか？」「持ってこか？」「送ろっか？」
+    r"|(?:[\u4e00-\u9fff][こごそぞとどのぼぽもろ]|やろ|しよ|てこ|とこ|たろ)っ?か[？?]+\W*$"
 )
 # Questions that a number, a version or a time answers ("which node version…?", "how many…?", 「何時？」).
 _ASKS_NUMBER = re.compile(
@@ -356,6 +362,8 @@ _EN_GUESS = re.compile(
     r"|^(?:i think|i guess|i believe|pretty sure|iirc) [^?？]{1,50}[?？]+\s+[^?？]+$"
     # … or a few words opened by one: "maybe a little?", "prob close to done then?"
     r"|^(?:prob|probably|prolly|maybe|i think|i guess|pretty sure)\b(?:\s+[^\s?？]+){0,4}\s*[?？]"
+    # … or put as a negative question: "isn't it on the wiki? shells page, like halfway down"
+    r"|^(?:isn'?t|isnt|wasn'?t|wasnt|aren'?t|arent) (?:it|that|there|this|they)\b[^?？]{1,50}[?？]"
     # … or a figure worked out aloud (`works_out`)
     "|" + _WORKED_OUT
 )
@@ -520,6 +528,15 @@ def kind_of(text: str) -> str:
     if rhetorical(text):
         return "rhetorical"
     if proposes(text) or _accepts(normalized(text)) or _EN_SUGGESTION.match(normalized(text)):
+        return "proposal"
+    # 「日曜どうする？ 上流のほう行く？」: a plan put to the group first, then a question about it
+    first = re.match(r"[^?？]+[?？]+", low)
+    if (
+        first
+        and not low.isascii()
+        and first.end() < len(low.rstrip())
+        and kind_of(first.group(0)) == "proposal"
+    ):
         return "proposal"
     if personal(text):
         return "personal"

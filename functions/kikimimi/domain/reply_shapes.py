@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from kikimimi.domain.open_questions import LINK
+from kikimimi.domain.open_questions import LINK, asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, kind_of, normalized
 
 __all__ = [
@@ -78,7 +78,9 @@ _POINTER = re.compile(
     # a channel named as where it is: "#announcements has it", "it's in #faq", 「#お知らせ に書いてある」
     # (as typed, `#faq`, or as Discord sends a channel mention, `<#123…>`)
     r"|(?:<#\d+>|(?:^|\s)#[\w-]+)\s*"
-    r"(?:has|had|says|said|ha[sd] the|参照|見て|の?(?:ほう|方)で|に(?:書いて|ある|あった|載って))"
+    r"(?:has|had|says|said|ha[sd] the|参照|見て|の?(?:ほう|方)で|に(?:書いて|ある|あった|載って)"
+    # … or where to ask: 「#機材相談 で聞いて」, 「#mix-soudan で聞いたほうが詳しい人おるで」
+    r"|で(?:聞いて|きいて|聞いた(?:ほう|方)|聞くと|質問して|相談して)|(?:に|へ)(?:行って|いって|どうぞ))"
     r"|\bin (?:#[\w-]+|<#\d+>)"
     # … said first, as a suggestion ("#marketplace maybe, people sell them there"), or where to ask
     r"|^(?:<#\d+>|#[\w-]+)(?:\s*[,.!]|\s+(?:maybe|prob|probably|i think|perhaps|is where|or)\b|\s*$)"
@@ -274,14 +276,34 @@ def laughs(text: str) -> bool:
     return not (_EN_YES_NO.match(rest) or (not rest.isascii() and _JA_YES_NO.match(rest)))
 
 
+# Something to try, put as a question to the one who asked: "have you tried drying them first?", "did u
+# reseat the ram?", 「再起動してみた？」. Whoever says it has taken the question up.
+_SUGGESTS = re.compile(
+    r"^(?:(?:hm+|hmm+|oh|ok|so|well|wait)[,.!]*\s+)?(?:have|did|have you|did you)?\s*(?:you|u|ya)\s+"
+    r"(?:tri|try|check|clean|updat|reset|restart|reboot|reseat|reinstall|dri|dry|swap|turn|flash|clear)\w*"
+    r"[^?？]*[?？]"
+    r"|^(?:maybe |perhaps |or )?(?:tried|try) (?!to\b)[^?？]*[?？]"
+    r"|(?:してみた|試した|ためした|やってみた|確認した|再起動した|入れ直した|挿し直した)(?:[？?]|ん?か[？?]|\s*$)"
+)
+
+
+def suggests(text: str) -> bool:
+    """Is the line something to try, asked of the one who asked ("have you tried reseating it?")?"""
+    low = normalized(text)
+    return bool(_SUGGESTS.search(low)) and len(low) <= 120
+
+
+_GIF = re.compile(r"(?:https?://)?(?:www\.|media\d*\.)?(?:tenor\.com|giphy\.com|gfycat\.com)/\S*|\S+\.gif")
+
+
 def points(text: str) -> bool:
     """Points to where the answer is: a link, "check the pinned message", "pinned 📌", 「ピン留め見て」.
     A link that comes with its author's own trouble or a call to the room ("I get this error: <paste>, any
     idea?") is the question's evidence, and one with something of their own to share is news: neither
     points to an answer."""
     low = normalized(text)
-    if not _POINTER.search(low):
-        return False
+    if not _POINTER.search(low) or _GIF.fullmatch(low.strip()):
+        return False  # a GIF alone (tenor, giphy) is a reaction, not where an answer is
     bare = LINK.sub(" ", low)
     if _POINTER.search(bare):
         return True
@@ -301,6 +323,16 @@ _HEARSAY = re.compile(
 )
 
 
+# Who did something, asked ("the score carried so hard. who did it?") and told by describing someone ("same
+# guy who did that whale documentary", "some studio from montreal").
+_ASKS_WHO = re.compile(r"\bwho(?:'?s| is| was| did| made| wrote| composed| directed| drew| sang| voiced)\b")
+_SAYS_WHO = re.compile(
+    r"^(?:it'?s |it was |that'?s |that was |prob |probably |i think )?(?:the |some |same |that |this )+"
+    r"(?:guy|dude|person|lady|woman|man|girl|composer|band|studio|artist|team|people|folks|director|author)s?"
+    r"\s+(?:who|that|from|behind|as|named|called)\b"
+)
+
+
 def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     """Does the line's shape answer this question by itself: a pointer, a number or version to "which
     version"/"how many", and — if `bare` (right after the question, where a bare word can only mean it) —
@@ -310,6 +342,8 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return False
     if points(line) or (asks_a_number(q) and _numeric(low) and _counts_alike(q, low)) or _picks(q, low):
         return True
+    if _ASKS_WHO.search(q) and _SAYS_WHO.match(low) and not asks(line):
+        return True  # "same guy who did that whale documentary" to "who did the score?": someone, described
     if _ASKS_TRUE.search(q) and _HEARSAY.search(low):
         return True  # 「…って噂ほんと？」 — 「ブログで「夏っぽいもの撮った」って言ってたよね」: what was said
     if not bare:
@@ -323,7 +357,11 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     first = re.split(r"[?？]", q, maxsplit=1)[0]
     ja = not said.isascii() and (_JA_YES_NO.match(said) or _echoes(first, said) or _JA_OPINION.search(said))
     yes_no = _EN_YES_NO.match(said) or ja or (_EN_SAME.match(said) and _ASKS_OTHERS.search(q))
-    return bool(yes_no) and asks_yes_no(q)
+    if bool(yes_no) and asks_yes_no(q):
+        return True
+    # 「日曜どうする？ 上流のほう行く？」 — 「行く行く！」: the echo answers the yes/no asked second
+    asked = re.findall(r"[^?？]+[?？]", q)[1:]
+    return not said.isascii() and any(asks_yes_no(a) and _echoes(a.strip(), said) for a in asked)
 
 
 # One of two things asked between ("was that on the new pc or the old laptop" — "new pc!!", "is the relay on
@@ -478,6 +516,18 @@ def counts_otherwise(question: str, line: str) -> bool:
         return False
     counted = re.findall(rf"\d+\s*({_COUNTERS})?", low)
     return bool(counted) and all(counted)
+
+
+def counts_as_asked(question: str, line: str) -> bool:
+    """Does the line open on a figure counted as the Japanese question counts (「7本！細いのを組んでる」 to
+    「流木何本使ってる？」, 「とりあえず4個」 to 「何個作ったん？」)? Said so, it answers that question even
+    lines later."""
+    counters = set(_JA_COUNTER.findall(question))
+    low = normalized(line)
+    first = re.search(rf"\d+\s*({_COUNTERS})?", low)
+    if not counters or first is None or first.start() > 8 or not first.group(1) or asks(line):
+        return False
+    return _counts_alike(question, first.group(0))
 
 
 def _counts_alike(question: str, low: str) -> bool:

@@ -272,7 +272,14 @@ def is_closing(text: str) -> bool:
     low = norm(text)
     if not low or len(low) > 40 or is_question(low):
         return False
+    if _NIGHT.match(low):
+        return True
     return is_thanks(low) or any(_own_clause(low, phrase) for phrase in CLOSING_PHRASES if phrase in low)
+
+
+# "night 👋", "night june!", "nite all": goodnight said first, with a name or an emoji at most ("movie night
+# was fun" is not one).
+_NIGHT = re.compile(r"^(?:night|nite|nighty night|night night|g'?night|goodnight)(?:\s+[\w'-]+)?[^\w]*$")
 
 
 def directed_to(message: Message, participants: Mapping[str, str]) -> str | None:
