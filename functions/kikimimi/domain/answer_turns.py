@@ -107,8 +107,6 @@ def turn_answers(
     ):
         # 「7本！」 to 「流木何本使ってる？」 three lines on: the count asked for, as only it was asked
         return (m.created_at - question.created_at).total_seconds() <= turn_window(around)
-    if answers_as_the_one_asked(question, m, since, around):
-        return True
     common = common_words(around)
     # 「そうそう 前半エリア3本くらいで」 between: a yes the reader is sure goes to another line takes no turn
     took = [p for p in taken if not _surely_elsewhere(links, p, thread)]
@@ -148,54 +146,33 @@ def turn_answers(
     return _next_turn(question, m, link, thread, since, around, level, follows, linked, before)
 
 
-ASKED_OF_LINES = 3  # a short question right after one of these lines of someone's is theirs to answer
-ASKED_BACK_LINES = (
-    8  # … or one that takes up a word of theirs said this recently (「E5の連結部ってスムーズ？」)
-)
-
-
 # What someone did or has, asked of them: 「流木何本使ってる？」, 「固定は何でしてるん？」, 「何作ったん」.
 _JA_DONE_BY_YOU = re.compile(r"(?:てる|でる|てた|でた|たん|だん|った|した)(?:ん|の|んや|ん\?)?[？?]*\W*$")
 
 
-def asked_of(question: Message, around: Sequence[Message]) -> frozenset[str]:
-    """Whom a short unnamed question may be put to where nobody names anyone: those who said the lines it
-    follows (「こんな感じ📷」 — 「流木何本使ってる？」), and whoever said the thing it names
-    (「E5系届いた！」 — 「E5の連結部ってスムーズ？」)."""
-    low = norm(question.content)
-    if _detailed(question.content) or TO_THE_ROOM.search(low) or addressing(around):
-        return frozenset()
-    if low.isascii() and not (_TO_YOU.search(low) or re.search(r"\b(?:that|this|those|these)\b", low)):
-        return frozenset()  # "does mozilla-plugin-vlc work with firefox?": a question of its own
-    if not low.isascii() and (_OWN_SUBJECT.search(low) or not _JA_DONE_BY_YOU.search(low)):
-        return frozenset()  # 「会場って駐車場ある？」: a subject of its own, not what they did or have
-    before = [x for x in around if x.is_human and x.created_at < question.created_at][-ASKED_BACK_LINES:]
-    if any(names(question.content, x.author_name) for x in before):
-        return frozenset()
-    common = common_words(around)
-    named = {x.author_id for x in before if shared_words(x.content, question.content, common)}
-    return frozenset({x.author_id for x in before[-ASKED_OF_LINES:]} | named) - {question.author_id}
-
-
-def answers_as_the_one_asked(
-    question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]
-) -> bool:
-    """Does the one a short question was put to (`asked_of`) answer it with their next line, a few lines on
-    (「木工用ボンド」 to 「固定は何でしてるん？」 past 「スチロールは安いし…」)?"""
-    if not since or len(since) > ASKED_OF_LINES or any(p.author_id == m.author_id for p in since):
-        return False  # the next line itself is read as the next turn (`_next_turn`)
-    common = common_words(around)
-    if any(names(p.content, m.author_name) for p in since) or any(
-        asks(p.content) and _takes_up(p.content, m.content, SHAPE, common) for p in since
-    ):
-        return False  # something else asked of them since, which their line may answer
-    if m.author_id not in asked_of(question, around) or asks(m.content) or elsewhere(m, question, around):
+def asks_of_them(text: str) -> bool:
+    """Is a short question about what the one asked did, has or showed ("buttons feel ok with that
+    shell?", 「固定は何でしてるん？」), not one with a subject of its own ("does mozilla-plugin-vlc work with
+    firefox?", 「会場って駐車場ある？」)?"""
+    low = norm(text)
+    if _detailed(text):
         return False
-    after = (m.created_at - question.created_at).total_seconds()
-    if agrees(m.content) or accepts(m.content) or _bare_ack(m.content) or _VOLUNTEER.match(norm(m.content)):
-        return False  # "sounds good to me", "I will bring some snacks": to the talk going on, not to it
-    late = after > NEXT_TURN_SECONDS
-    return after <= turn_window(around) and _takes_up(question.content, m.content, LOOSE, common, late=late)
+    if low.isascii():
+        return bool(_TO_YOU.search(low) or re.search(r"\b(?:that|this|those|these)\b", low))
+    return not _OWN_SUBJECT.search(low) and bool(_JA_DONE_BY_YOU.search(low))
+
+
+def says_how_it_is(asked: str, text: str, common: frozenset[str], late: bool) -> bool:
+    """Does the line answer the question loosely ("bit mushy tbh", 「木工用ボンド」), not as an agreement, an
+    ack or an offer to the talk going on ("sounds good to me", "I will bring some snacks")?"""
+    if agrees(text) or accepts(text) or _bare_ack(text) or _VOLUNTEER.match(norm(text)):
+        return False
+    return _takes_up(asked, text, LOOSE, common, late=late)
+
+
+def takes_up_by_shape(asked: str, text: str, common: frozenset[str]) -> bool:
+    """Does the line take up the question by its words or its shape (a yes/no, a figure, a pointer)?"""
+    return _takes_up(asked, text, SHAPE, common)
 
 
 # An English question put without its mark ("is there a list somewhere of boards with vial", "how many

@@ -1,13 +1,21 @@
 """Answers from the person a question concerns, with their next line: the one it names ("who's igl
-thursday, salty again?"), or the one whose line it takes up (「達人芸いる？」 after 「…スキル盛った💪」)."""
+thursday, salty again?"), the one whose line it takes up (「達人芸いる？」 after 「…スキル盛った💪」), or the
+one whose show-and-tell it asks about (「固定は何でしてるん？」 a few lines after the photo)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
 
-from kikimimi.domain.addressees import elsewhere, names
-from kikimimi.domain.answer_turns import asks_back, turn_window
+from kikimimi.domain.addressees import addressing, elsewhere, names
+from kikimimi.domain.answer_turns import (
+    NEXT_TURN_SECONDS,
+    asks_back,
+    asks_of_them,
+    says_how_it_is,
+    takes_up_by_shape,
+    turn_window,
+)
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import TO_THE_ROOM, asks
 from kikimimi.domain.question_kinds import asks_a_number, for_the_people
@@ -19,6 +27,8 @@ from kikimimi.domain.topic_words import common_words, shared_words
 
 GOES_ON = 0.5  # how sure the reader must be that the person's line goes on with one said since the question
 BRIEF = 60  # characters of a question put in passing about someone's line (half as many in Japanese)
+ASKED_OF_LINES = 3  # a short question right after one of these lines of someone's is theirs to answer
+ASKED_BACK_LINES = 8  # … or one that takes up a word they said this recently
 
 
 def owner_answers(
@@ -153,3 +163,35 @@ def _their_next(
         or says_farewell(text)
         or elsewhere(m, question, around)
     )
+
+
+def asked_of(question: Message, around: Sequence[Message]) -> frozenset[str]:
+    """Whom a short unnamed question about what someone did or has (`asks_of_them`) may be put to where
+    nobody names anyone: those who said the lines it follows (「こんな感じ📷」 — 「流木何本使ってる？」), and
+    whoever said the thing it names (「E5系届いた！」 — 「E5の連結部ってスムーズ？」)."""
+    if TO_THE_ROOM.search(norm(question.content)) or addressing(around) or not asks_of_them(question.content):
+        return frozenset()
+    before = [x for x in around if x.is_human and x.created_at < question.created_at][-ASKED_BACK_LINES:]
+    if any(names(question.content, x.author_name) for x in before):
+        return frozenset()
+    common = common_words(around)
+    named = {x.author_id for x in before if shared_words(x.content, question.content, common)}
+    return frozenset({x.author_id for x in before[-ASKED_OF_LINES:]} | named) - {question.author_id}
+
+
+def shown_answers(question: Message, m: Message, since: Sequence[Message], around: Sequence[Message]) -> bool:
+    """Does one of those a short question was put to (`asked_of`) answer it with their next line, past a
+    line or three of others (「木工用ボンド」 to 「固定は何でしてるん？」)? The very next line is read as the
+    next turn (`answer_turns`)."""
+    if not since or len(since) > ASKED_OF_LINES or any(p.author_id == m.author_id for p in since):
+        return False
+    common = common_words(around)
+    if any(names(p.content, m.author_name) for p in since) or any(
+        asks(p.content) and takes_up_by_shape(p.content, m.content, common) for p in since
+    ):
+        return False  # something else asked of them since, which their line may answer
+    if m.author_id not in asked_of(question, around) or asks(m.content) or elsewhere(m, question, around):
+        return False
+    after = (m.created_at - question.created_at).total_seconds()
+    late = after > NEXT_TURN_SECONDS
+    return after <= turn_window(around) and says_how_it_is(question.content, m.content, common, late)

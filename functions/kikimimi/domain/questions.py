@@ -25,7 +25,7 @@ from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, is_open_question, participants_of
 from kikimimi.domain.question_kinds import for_the_bot, for_the_people, kind_of
-from kikimimi.domain.question_owners import named_answers, owner_answers
+from kikimimi.domain.question_owners import named_answers, owner_answers, shown_answers
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.reply_shapes import (
@@ -424,6 +424,8 @@ class _Watch:
             return Settled(f"{m.author_name}, whom it names, answered it", m.id)
         if owner_answers(question, m, self.before, self.since, self.around, self.links):
             return Settled(f"{m.author_name} answered it, a question on their own line", m.id)
+        if shown_answers(question, m, self.since, self.around):
+            return Settled(f"{m.author_name} answered it, a question about what they showed", m.id)
         self.since.append(m)
         return None
 
