@@ -326,6 +326,8 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("昔話の頭巾のやつちゃう？かぶると動物の声が聞こえるってやつ", True),
         ("GBCのシェル、クリアパープルとクリアグリーンどっちがいいと思う？", False),
         ("isn't it on the wiki? shells page, like halfway down", True),
+        ("it's japanese for like, an ear listening in? which tracks, it reads everything", True),
+        ("its down? anyone else getting 502s", False),
         ("isn't that the one from last year?", True),
     ],
 )

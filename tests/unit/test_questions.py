@@ -419,6 +419,16 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
             True,
         ),
         ([msg("1", "ann", "new printer came today", 0)], "ben", "probably 0.2mm?", False),  # nobody asked
+        # A negative question proposing the answer, after a request to the room put without its mark.
+        (
+            [
+                msg("1", "ann", "does anyone have the link to that shell trimming guide for the ips kits", 0),
+                msg("2", "cat", "https://imgur.com/a/Qm3vT7r", 20),
+            ],
+            "ben",
+            "isn't it on the wiki? shells page, like halfway down",
+            True,
+        ),
         # A figure worked out aloud from their own report: their estimate, whoever asked (a request here).
         (
             [msg("1", "ann", "post rates when u got them", 0), msg("2", "cat", "ok dinner, brb", 20)],

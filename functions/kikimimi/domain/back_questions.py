@@ -205,6 +205,8 @@ _WH_OPENS = re.compile(r"^(?:\S+[:,]\s*)?(?:so |and |ok |wait )?(?:what|where|wh
 
 _KNOW_WH = re.compile(
     r"\b(?:any ?one|any ?body|some ?one|you|u) knows? (?:what|when|where|which|who|how|if|whether)\b"
+    # … or a request to the room, its mark left off: "does anyone have the link to that guide"
+    r"|^(?:does|do|did|can|could|has) (?:any ?one|any ?body|some ?one) (?:have|got|know|remember|still)\b"
 )
 # … or wondered aloud: 「キキミミって名前さ、誰がつけたんだろうね」
 _JA_ASKED = re.compile(

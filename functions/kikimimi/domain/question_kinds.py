@@ -362,6 +362,9 @@ _EN_GUESS = re.compile(
     r"|^(?:i think|i guess|i believe|pretty sure|iirc) [^?？]{1,50}[?？]+\s+[^?？]+$"
     # … or a few words opened by one: "maybe a little?", "prob close to done then?"
     r"|^(?:prob|probably|prolly|maybe|i think|i guess|pretty sure)\b(?:\s+[^\s?？]+){0,4}\s*[?？]"
+    # … or a statement put with a mark of doubt, then more said of it: "it's japanese for like, an ear
+    # listening in? which tracks, it reads everything"
+    r"|^(?:it'?s|its|that'?s|thats|they'?re|theyre) [^?？]{1,50}[?？]+\s+(?!any ?(?:one|body)\b)[^?？]+$"
     # … or put as a negative question: "isn't it on the wiki? shells page, like halfway down"
     r"|^(?:isn'?t|isnt|wasn'?t|wasnt|aren'?t|arent) (?:it|that|there|this|they)\b[^?？]{1,50}[?？]"
     # … or a figure worked out aloud (`works_out`)
