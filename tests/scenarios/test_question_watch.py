@@ -351,6 +351,25 @@ def test_a_bump_after_the_bots_answer_gets_no_second_answer(scenario: Make) -> N
     assert "a bump of a question the bot already answered" in reasons
 
 
+def test_a_bump_put_as_a_reply_to_a_question_taken_up_and_left_is_answered(scenario: Make) -> None:
+    # Someone asked the asker for a picture and never came back; the asker bumps their question as a reply
+    # to it: asked again, so watched again, and answered when nobody takes it.
+    s = scenario()
+    s.run(
+        *asked(s),
+        s.msg("h1", "alice", "can you post a pic of the error?", ASKED + 20, reply_to="q1"),
+        s.msg("h2", "dave", "[image: the error dialog]", ASKED + 60, reply_to="h1"),
+        *chatter(s, ASKED + 90),
+        s.msg(
+            "b1", "dave", "sorry to bump 🙏 anyone know what that error means?", ASKED + 400, reply_to="q1"
+        ),
+        s.msg("x9", "bob", "anyone seen the new office chairs", ASKED + 430),
+    )
+    watched = [e for e in s.events("judgment") if e["kind"] == "watch" and e["trigger"] == "b1"]
+    assert [e["should_respond"] for e in watched] == [True]
+    assert "b1" in [p.reply_to for p in s.posts]
+
+
 def test_a_busy_room_passing_a_question_over_still_gets_it_answered(scenario: Make) -> None:
     # More lines come after the question than a watch's window holds (two other conversations at IRC
     # pace): the watch reads further instead of losing the question.

@@ -145,6 +145,7 @@ JA_ABOUT = [
 ]
 
 EN_CALLS = [
+    "kikimimi-san, what time does the hardware store close on sundays?",
     # the name closing a question put in the middle of the line
     "settle this, what's the boiling point of water up in denver kikimimi, marcy says it's like 80",
     "kikimimi does crepuscular mean dawn AND dusk or just dusk?",  # does, a subject, a bare verb
@@ -213,6 +214,7 @@ EN_ABOUT = [
     "i told kikimimi, what a day",
     "kikimimi lowkey saved my cover letter last week btw",
     "kikimimi's answers are always long",
+    "kikimimi-style summaries are lowkey the best thing in this server",  # a compound, said of it
     "kikimimi can't even spell",
     "kikimimi said the build was green",
     "have you met kikimimi?",

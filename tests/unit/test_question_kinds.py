@@ -23,12 +23,17 @@ KINDS = [
     ("描こか？", "proposal"),
     ("持ってこか？", "proposal"),
     ("どこか？", "question"),
+    ("来週から何見る？", "proposal"),  # what the group will watch
+    ("何曜日にする？", "proposal"),
+    ("このアニメ何話まである？", "question"),
+    ("なんか設定で直せたりしませんか？", "question"),  # 〜たりしませんか asks, it proposes nothing
     # Invitations: for the people asked.
     ("coffee break, anyone?", "invitation"),
     ("burgers tonight?", "invitation"),
     ("one more game?", "invitation"),
     ("another round, anyone?", "invitation"),
     ("board games saturday, who's in?", "invitation"),
+    ("who's running talk-in at field day? last year nobody did", "invitation"),  # a job to take on
     ("anyone down for a walk after work?", "invitation"),
     ("who wants to grab ramen?", "invitation"),
     ("i wanna play some ranked tonight, who's in?", "invitation"),  # the asker's wish, put to the room
@@ -329,6 +334,13 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("it's japanese for like, an ear listening in? which tracks, it reads everything", True),
         ("its down? anyone else getting 502s", False),
         ("isn't that the one from last year?", True),
+        # … and a brief Kansai one, what it is, offered with ちゃう
+        ("22時ちゃう？", True),
+        ("pretty sure tatsu said $5 entry, all of it to top 3?", True),
+        ("先月くらい？管理人さんが入れてた気がする", True),
+        ("どれくらい？", False),
+        ("来月ちゃう？告知まだ出てへんやろ", True),
+        ("どれがええと思う？", False),
     ],
 )
 def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:
@@ -349,6 +361,8 @@ def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:
         ("え、全部？容量どうしたん", True, True),  # a quantity asked after by name
         ("何匹釣れたん？", True, False),
         ("え、全部？どうしたん", False, True),
+        ("what hydration?", True, False),
+        ("when's the next session?", True, False),  # a quantity, by its name
     ],
 )
 def test_what_kind_of_answer_a_question_asks_for(question: str, number: bool, yes_no: bool) -> None:

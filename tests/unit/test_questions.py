@@ -10,11 +10,13 @@ from kikimimi.domain.addressees import names
 from kikimimi.domain.answer_turns import opens_on_its_topic
 from kikimimi.domain.model import Message
 from kikimimi.domain.questions import (
+    about_them,
     answer_of,
     asked_again,
     asks_about_them,
     between_two,
     bot_answered_the_bump,
+    bumps_its_own,
     inferred_about,
     is_open_question,
     maybe_answers,
@@ -73,6 +75,8 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
             True,
         ),
         ("should i get the 4070 or wait for the super", {}, True),
+        # … after a word that only opens the line
+        ("wait does ancient fruit keep producing after you harvest it or do i have to replant", {}, True),
         (
             "btw does mending work in ur offhand or does it have to be main hand. tryna fix my shield",
             {},
@@ -2068,6 +2072,12 @@ def test_a_question_of_its_own_is_not_put_to_the_one_it_follows() -> None:
         ("#kakou-tech で聞いて、あっちに詳しい人おる", False),
         ("まじ？お願いしたい🙏", False),
         ("まじ？それどこで買えるん？", True),
+        ("は？？えぐ", False),
+        ("え？それどこで買えるん？", True),
+        # asked and answered in one breath
+        ("should i? yes", False),
+        ("will i? no", False),
+        ("does this work? yes i tried it on two machines", True),
     ],
 )
 def test_where_to_ask_and_a_surprise_said_first_are_no_questions(text: str, open_: bool) -> None:
@@ -2086,3 +2096,184 @@ def test_a_short_line_minutes_later_is_no_answer_from_the_one_a_question_follows
     room = [msg("b0", "omar", "yep, around 11, all green", 0), msg("b1", "iris", "great, thanks", 60)]
     q = msg("q", "pia", "is there a template for the incident report somewhere?", 600)
     assert answer_of(q, [*room, q, msg("x0", "omar", "heading to lunch", 900)]) is None
+
+
+def test_a_shrug_put_as_a_reply_leaves_the_question_open() -> None:
+    q = ask("wait does ancient fruit keep producing after you harvest it or do i have to replant every time")
+    shrug = msg("x0", "turnip", "idk sorry, never grown it", 60, reply_to=q.id)
+    assert answer_of(q, [*BUSY, q, shrug], inferred=False) is None
+    lead = msg("x0", "turnip", "idk but i think it keeps producing", 60, reply_to=q.id)
+    assert answer_of(q, [*BUSY, q, lead], inferred=False) is not None
+
+
+def test_the_same_brief_question_asked_twice_is_answered_once() -> None:
+    first = msg("p", "yuzu", "合言葉は？", 30)
+    q = msg("q", "numa", "パスなに？", 33)
+    answer = msg("x0", "mizuki", "4721", 39, reply_to="p")
+    settled = answer_of(q, [*BUSY, first, q, answer], inferred=False)
+    assert settled is not None and settled.by == "x0"
+    # … not a long question of its own, nor one asked a minute later
+    long_q = msg("q", "numa", "パスってどこで確認できるんでしたっけ、前回のと同じやつですか？", 33)
+    assert answer_of(long_q, [*BUSY, first, long_q, answer], inferred=False) is None
+    late = msg("q", "numa", "パスなに？", 90)
+    late_answer = msg("x0", "mizuki", "4721", 96, reply_to="p")
+    assert answer_of(late, [*BUSY, first, late, late_answer], inferred=False) is None
+
+
+@pytest.mark.parametrize(
+    ("answer", "answered"),
+    [
+        ("こむぎじゃなかった？", True),  # someone in the room, named: the one who did it
+        ("ｗｗｗ", False),
+    ],
+)
+def test_a_who_question_is_answered_by_naming_someone(answer: str, answered: bool) -> None:
+    room = [
+        msg("b1", "こむぎ", "今日カフェで隣の席の話に聞き耳立てちゃった…", 0),
+        msg("b2", "しんた", "で、どうなったの", 10),
+        msg("b3", "こむぎ", "パフェ食べ終わるまで待ってって言ってた", 20),
+    ]
+    q = msg("q", "るる", "てか“ききみみ”って名前かわいくない？だれが付けたんだっけ", 40)
+    # … whatever line the reader ties it to (here, surely, the story before)
+    links = {"x0": Link("x0", "b3", 0.93, certain=False, names_people=False)}
+    settled = answer_of(q, [*room, q, msg("x0", "しんた", answer, 60)], links)
+    assert (settled is not None) is answered
+
+
+def test_a_line_adding_to_its_authors_own_talk_answers_nothing() -> None:
+    room = [
+        msg("b1", "lark", "cranberries are the best fall crop", 0),
+        msg("b2", "bram", "pumpkins tho", 8),
+        msg("b3", "lark", "giant pumpkins are a lottery ticket, cranberries just keep paying", 16),
+    ]
+    q = msg(
+        "q", "oat", "wait does ancient fruit keep producing after you harvest it or do i have to replant", 30
+    )
+    also = msg("x0", "lark", "also cranberries sometimes drop extra berries per harvest. math.", 40)
+    assert answer_of(q, [*room, q, also]) is None
+
+
+def test_a_newer_question_without_its_mark_takes_the_link_after_it() -> None:
+    q = ask("first roll i developed at home and the negatives have lighter streaks along both edges, why")
+    later = [
+        msg("x0", "tuck", "ok ordering xtol. where do people get it in the eu, everywhere's sold out", 50),
+        msg("x1", "ramona", "https://www.fotoimpex.com/chemistry/", 60),
+    ]
+    assert answer_of(q, [*BUSY, q, *later]) is None
+
+
+def test_the_one_who_showed_answers_after_answering_what_was_asked_of_them_first() -> None:
+    room = [
+        msg("b0", "takoyaki", "[画像: でんせつ999のリザルト画面のスクショ]", 0),
+        msg("b1", "kotetsu", "takoyaki、それ一回も回線落ちおらんかったん？", 8),
+    ]
+    q = msg("q", "numacchi", "ブキ編成なんやったん", 14)
+    later = [
+        msg("x0", "takoyaki", "うん 奇跡やった", 25),
+        msg("x1", "takoyaki", "ハイドラとリッターとボトルとジムワイパー", 32),
+    ]
+    settled = answer_of(q, [*room, q, *later])
+    assert settled is not None and settled.by == "x1"
+
+
+@pytest.mark.parametrize(
+    ("answer", "answered"),
+    [
+        ("オトシンクルスにしとき。5cmくらいやし苔も食べてくれるで", True),  # a pick, recommended
+        ("それは水槽から顔出るやつやな", False),
+    ],
+)
+def test_a_recommendation_answers_what_was_asked_for(answer: str, answered: bool) -> None:
+    room = [
+        msg("b0", "mizukusa", "セルフィンやったら40cm超えるで", 0),
+        msg("b1", "nanamin", "40！？うちの水槽45cmやねん", 10),
+    ]
+    q = msg("q", "nanamin", "ほな小さいのはおらんの？", 30)
+    assert (answer_of(q, [*room, q, msg("x0", "mizukusa", answer, 55)]) is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("answer", "answered"),
+    [("saturday 7 i think. night!!", True), ("ok night!!", False)],
+)
+def test_an_answer_given_on_the_way_out_answers(answer: str, answered: bool) -> None:
+    room = [msg("b0", "dex", "ok i'm actually going to sleep, standup at 9", 0)]
+    q = msg("q", "pam", "wait before you go, when's the next session? i forgot to write it down", 50)
+    assert (answer_of(q, [*room, q, msg("x0", "dex", answer, 75)]) is not None) is answered
+
+
+def test_a_yes_to_a_call_just_before_the_question_is_no_turn_taken() -> None:
+    room = [msg("b0", "reelbetty", "lumen did the driver fix it", 0)]
+    q = msg(
+        "q",
+        "jonah",
+        "also does fusion have a keyframe ease thing or do i have to do it in the spline editor",
+        19,
+    )
+    later = [
+        msg("x0", "lumen", "yep renders fine now. i am a clown", 35),
+        msg("x1", "kestrel", "spline editor, select the keys and hit S to smooth", 56),
+    ]
+    settled = answer_of(q, [*room, q, *later])
+    assert settled is not None and settled.by == "x1"
+
+
+@pytest.mark.parametrize(
+    ("text", "reply_to", "bumped"),
+    [
+        ("sorry to bump 🙏 is 1.020 stuck or am i overthinking it?", "q", True),
+        ("すみません、さっきのWi-Fiの件わかる人おらんですか…🙏", "q", True),
+        ("sorry to bump, same issue here", "o", False),  # another's question
+        ("is 1.020 stuck?", "q", False),  # no bump
+        ("sorry to bump 🙏 anyone?", "gone", True),  # older than the window: its words say it
+    ],
+)
+def test_a_bump_put_as_a_reply_to_ones_own_question(text: str, reply_to: str, bumped: bool) -> None:
+    window = [
+        msg("q", "finn", "is my fermentation stuck?", 0),
+        msg("o", "ana", "does anyone sell grain mills?", 5),
+    ]
+    bump = msg("b", "finn", text, 300, reply_to=reply_to)
+    assert bumps_its_own(bump, [*window, bump]) is bumped
+
+
+@pytest.mark.parametrize(
+    ("line", "answered"),
+    [
+        (
+            "今日焼いたグアテマラ、2ハゼ手前でちょうど止められた [image: 焙煎したての豆の写真]",
+            False,
+        ),  # own news
+        ("火力を弱めて距離を離すといいよ、100gなら多くない", True),
+    ],
+)
+def test_ones_own_work_shown_is_no_answer_to_a_detailed_question(line: str, answered: bool) -> None:
+    q = msg(
+        "q",
+        "hiyoko",
+        "はじめまして、手網焙煎を始めたばかりです。毎回表面だけ焦げて中が生っぽい感じになってしまいます。"
+        "1ハゼまで8分、火は中火です。火力を下げるべきか、距離を離すべきか、豆の量が多すぎるんでしょうか？",
+        0,
+    )
+    assert (answer_of(q, [q, msg("x0", "mameta", line, 40)]) is not None) is answered
+
+
+def test_a_part_of_a_name_put_first_calls_that_person() -> None:
+    present = {"dobsonian_dan": "dobsonian_dan", "lunarlisa": "lunarlisa"}
+    q = msg("q", "lunarlisa", "dan what eyepiece were you using at the lunar night?", 0)
+    assert not is_open_question(q, present, ["kikimimi"])
+    assert is_open_question(
+        msg("q", "lunarlisa", "what eyepiece do people use for the moon?", 0), present, ["kikimimi"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "theirs"),
+    [
+        ("can you paste your lilo.conf?", True),
+        # a general "you", twice: anyone's question
+        ("can you thin contrast paints with plain water or do you need the contrast medium?", False),
+    ],
+)
+def test_can_you_asks_the_one_asked_only_of_their_own(text: str, theirs: bool) -> None:
+    assert about_them(text) is theirs

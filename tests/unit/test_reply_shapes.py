@@ -12,6 +12,7 @@ from kikimimi.domain.reply_shapes import (
     calls_only,
     grateful,
     laughs,
+    only_shrugs,
     points,
     shifts,
     shrugs,
@@ -206,6 +207,16 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("was that on the new pc or the old laptop", "new pc!! first night on it", True),
         ("is the relay on racetime or just in vc?", "racetime, link in 30", True),
         ("is the relay on racetime or just in vc?", "the relay starts at 8", False),
+        ("also is it on their server or ours", "theirs, ill post the party code here", True),
+        # others have it too
+        (
+            "is it just me or do fridges get louder after midnight",
+            "mine roars around 3, it's not just you",
+            True,
+        ),
+        # a moment, to when
+        ("摘心ってどのタイミングでやるの？", "トマトなら支柱のてっぺんに届いたくらいで", True),
+        ("摘心ってどのタイミングでやるの？", "トマトなら支柱は180cmで", False),
         # A channel named as where the answer is.
         ("did 0.9 go out yet?", "#announcements has it", True),
         ("自作プリセットの配布ってここに貼っていいんだっけ", "#作品共有 のほうでお願い〜", True),
@@ -263,6 +274,22 @@ def test_a_bare_yes_answers_only_right_after_the_question() -> None:
 )
 def test_saying_you_do_not_know_is_not_an_answer(text: str, shrug: bool) -> None:
     assert shrugs(text) is shrug
+
+
+@pytest.mark.parametrize(
+    ("text", "only"),
+    [
+        ("idk sorry, never grown it", True),
+        ("わからん", True),
+        ("+1 i wanna know too, mine are 35s and i've just been guessing", True),  # wanting to know too
+        ("私も知りたい", True),
+        ("idk, try the wiki", False),
+        ("no idea but i think it's 3 days", False),
+        ("わからんけど公式に載ってるかも", False),
+    ],
+)
+def test_a_shrug_with_nothing_to_go_on(text: str, only: bool) -> None:
+    assert only_shrugs(text) is only
 
 
 @pytest.mark.parametrize(

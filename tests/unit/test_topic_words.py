@@ -25,6 +25,10 @@ from kikimimi.domain.topic_words import shared_words
         # … a lemma spelt otherwise than the line (ユーザ, ユーザー) still ties them
         ("ユーザ設定どこ", "ユーザー設定はここ", {"ユーザー", "設定"}),
         ("the grub menu is gone", "reinstall grub from a live usb", {"grub"}),
+        # a plural takes up its noun
+        ("do i need a separate license to use the repeater", "tech is plenty for repeaters", {"repeater"}),
+        # "a way", "way more": no topic
+        ("is there a way to see which jokers i haven't won with?", "nah anaglyph is way more fun", set()),
     ],
 )
 def test_shared_words(a: str, b: str, shared: set[str]) -> None:

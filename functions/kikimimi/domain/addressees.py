@@ -103,7 +103,7 @@ _ABOUT_THEM = re.compile(
     r"(?:(?:are|were|did|have|had)\s+(?:you|u|ya)|(?:is|are|was|were|does|did|has|have)\s+(?:your|ur))\b"
     r"|^(?:you|u)\s+(?!can\b|could\b|should\b|would\b|might\b|need\b|have to\b|gotta\b|just\b)"
     r"[a-z']+[^?？]*[?？]"
-    r"|\b(?:can|could|would|will)\s+(?:you|u)\b[^?？]*\b(?:your|ur|you|u)\b"
+    r"|\b(?:can|could|would|will)\s+(?:you|u)\b[^?？]*\b(?:your|ur)\b"  # not a second, general "you"
 )
 
 
@@ -161,6 +161,11 @@ def elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool:
     if first is None or not _TO_YOU.match(low, first.end()):
         return False
     return any(first.group(1) in re.split(r"[_.\-\d]+", norm(name)) for name in others)
+
+
+def asks_who(text: str) -> bool:
+    """Does the question ask who did something ("who even set that up", 「だれが付けたんだっけ」)?"""
+    return bool(_ASKS_WHO.search(norm(text)))
 
 
 _TO_YOU = re.compile(r",?\s+(?:\S+\s+){0,2}(?:you|u|ur|your|you're|youre)\b")

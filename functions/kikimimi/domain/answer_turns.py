@@ -10,7 +10,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
-from kikimimi.domain.addressees import addressing, elsewhere, names
+from kikimimi.domain.addressees import addressing, asks_who, elsewhere, names
 from kikimimi.domain.figures import (
     counts_people,
     offers_the_figure,
@@ -84,6 +84,8 @@ def turn_answers(
     `follows`: the line the question itself goes on from, as the reader links it (a line that goes on from
     there too stays in the question's conversation); `links`: the reader's, by message id; `before`: the
     room's talk before the question, further back than `around`."""
+    if _answers_a_call(m, question, before):
+        return False  # "yep renders fine now", to "lumen did the driver fix it" just before the question
     # A short question back to the asker ("which one?") or a "no idea" is not a turn taken; a line to
     # someone else (or the bot), or a new question to the room ("lunch anyone?"), is.
     if any(asks(p.content) and same_figure(p.content, m.content) for p in since) and not same_figure(
@@ -109,7 +111,11 @@ def turn_answers(
         return (m.created_at - question.created_at).total_seconds() <= turn_window(around)
     common = common_words(around)
     # 「そうそう 前半エリア3本くらいで」 between: a yes the reader is sure goes to another line takes no turn
-    took = [p for p in taken if not _surely_elsewhere(links, p, thread)]
+    took = [
+        p
+        for p in taken
+        if not _surely_elsewhere(links, p, thread) and not _answers_a_call(p, question, before)
+    ]
     if len(taken) > 2 or any(_takes_up(question.content, p.content, SHAPE, common) for p in took):
         return False
     if _says_the_plan_back(question, m):
@@ -119,9 +125,7 @@ def turn_answers(
     ):
         return False  # "marco did u see the onboard…" said since: marco's "yes!!" answers that
     newer = [
-        p
-        for p in taken
-        if (asks(p.content) or _ASKS_UNMARKED.match(norm(p.content))) and not cannot_answer(p, m)
+        p for p in taken if (asks(p.content) or asks_unmarked_clause(p.content)) and not cannot_answer(p, m)
     ]
     # a "yeah." the reader too puts on the question, past a newer one that a yes cannot answer ("what tip
     # temp do you use?"), answers this one
@@ -181,8 +185,14 @@ _ASKS_UNMARKED = re.compile(
     r"^(?:(?:is|are|was|were|has|have|does|do|did|can|could|will|should)\s+"
     r"(?:there|anyone|anybody|any|it|this|that|the|a|an|you|u|i|my|we)"
     r"|(?:anyone|anybody)\s+(?:know|knows|have|got|tried|seen|use|using|running)"
-    r"|how (?:many|much|do|does|can|long)|what(?:'?s)?(?!\s+even)|where|which|who)\b"
+    r"|how (?:many|much|do|does|can|long)|what(?:'?s(?!\s+even)|(?!\s+(?:even|a|an)\b))|where|which|who)\b"
 )
+
+
+def asks_unmarked_clause(text: str) -> bool:
+    """Does the line, or a sentence of it, put an English question without its mark ("ok ordering xtol.
+    where do people get it in the eu, everywhere's sold out")?"""
+    return any(_ASKS_UNMARKED.match(part) for part in re.split(r"(?<=[.!;])\s+", norm(text)) if part)
 
 
 # Whether a thing still holds, asked ("is the fall expo still happening?") and told ("still on, …", "nope,
@@ -260,6 +270,37 @@ def _surely_elsewhere(links: Mapping[str, Link] | None, p: Message, thread: set[
     )
 
 
+# Its author's own work shown with a picture, said as news ("finally finished the purple gbc [image: …]").
+_PICTURE = re.compile(r"\[(?:image|画像|photo|写真|pic)[:：]", re.IGNORECASE)
+_OWN_NEWS = re.compile(
+    r"^(?:今日|昨日|さっき|やっと|ついに|今朝|先週)"
+    r"|\b(?:finally|just) (?:finished|got|built|painted|made|did|baked|roasted|brewed|printed|caught)\b"
+)
+
+
+def _shows_own(text: str) -> bool:
+    """Does the line show its author's own work, with a picture, as news?"""
+    return bool(_PICTURE.search(text) and _OWN_NEWS.search(norm(text)))
+
+
+def _answers_a_call(p: Message, question: Message, before: Sequence[Message]) -> bool:
+    """Is the line its author's first since someone asked them by name, just before the question ("lumen
+    did the driver fix it", the question, "yep renders fine now")? Their answer to that, not a turn here."""
+    recent = [
+        x for x in before if x.is_human and x.created_at <= question.created_at and x.id != question.id
+    ][-3:]
+    called = [
+        x
+        for x in recent
+        if x.author_id != p.author_id
+        and names(x.content, p.author_name)
+        and (asks(x.content) or _ASKS_UNMARKED.match(norm(x.content).split(" ", 1)[-1]))  # "lumen did …"
+    ]
+    return bool(called) and not any(
+        x.author_id == p.author_id and x.created_at > called[-1].created_at for x in recent
+    )
+
+
 # "nope, …", "no, …", "yeah …" (not "no takers for the board huh"), 「うん、…」
 _LEADS_YES_NO = re.compile(
     r"^(?:yes|yeah|yep|yup|yea|yah|nope|nah|not yet)\b|^ye(?=[,.!\s])"
@@ -333,6 +374,10 @@ def _takes_up(
     also a bare yes/no (まだ, そうだよ, "same here") or agreement to a proposal; at LOOSE also a short line
     (not when it comes minutes later, `late`: "heading to lunch"), a fragment, someone volunteering, an
     answer's form."""
+    # "saturday 7 i think. night!!": the answer, then a goodnight on the way out
+    said = _LEAVING_AFTER.sub("", text)
+    if said != text and said.strip():
+        return _takes_up(asked, said, level, common, late=late, linked=linked, picked=picked)
     # "lol classic", "brb", "night all", "welcome!": not answers
     if (
         laughs(text)
@@ -356,6 +401,8 @@ def _takes_up(
         return True  # 「ピークで12万くらい」 to 「同接何人いってたっけ」: a figure, roughly
     if _ASKS_STILL.search(norm(asked)) and _SAYS_STILL.match(norm(text)):
         return True  # "still on, just moved to the convention center" to "is the fall expo still happening?"
+    if level < WORDS and _JA_RECOMMENDS.match(norm(text)) and not asks(text):
+        return True  # 「オトシンクルスにしとき。…」 to 「小さいのはおらんの？」: a pick, recommended
     line = profile(text)
     if level == WORDS:
         return False
@@ -390,6 +437,11 @@ def _takes_up(
     return bool(_VOLUNTEER.match(low) and _INVITES.search(norm(asked)))
 
 
+_LEAVING_AFTER = re.compile(
+    r"(?:[.!,、。！]\s*|\s+)(?:good ?night|night|nite|gn|bye|cya|see ya|おやすみ\S*|じゃあね|またね)"
+    r"[\s!！.〜ー~💤🌙]*$",
+    re.IGNORECASE,
+)
 _JOKE_END = re.compile(r"(?:[ｗ笑]|(?<![a-z])w|\blol|\blmao)[\s!！ｗw笑]*$", re.IGNORECASE)  # said laughing
 
 
@@ -477,10 +529,18 @@ _JA_PAST_ASKED = re.compile(r"[たっ]た(?:の|ん)?[？?]")
 _JA_PAST_SAID = re.compile(
     r"(?:た|てた|でた|だった|ちゃった|じゃった|なかった)(?:わ|よ|な|ね|けど|し)?(?:[^\w]|$)"
 )
-_JA_WH = re.compile(r"何|なに|どこ|いつ|誰|だれ|どれ|どの|いくら")
+_JA_WH = re.compile(
+    # … and Kansai's なん: 「ブキ編成なんやったん」
+    r"何|なに|どこ|いつ|誰|だれ|どれ|どの|いくら|なん(?:やった|やっけ|だった|だっけ|やねん|なん)"
+)
 # A choice named, then what one will do with it: 「いつものニンフィアで行くわ」, 「駅前のラーメンにする」.
 _JA_CHOICE = re.compile(
     r"[\u4e00-\u9fff\u30a0-\u30ff]{2,}(?:で|に|を)(?:行く|いく|する|やる|決めた|頼む|持ってく|連れてく)"
+)
+# Something recommended, first thing: 「オトシンクルスにしとき」, 「ネオンテトラがおすすめ」.
+_JA_RECOMMENDS = re.compile(
+    r"^[^。？?！!]{1,20}(?:にしとき|にしとけ|にしたら|にすれば|にしな"
+    r"|がおすすめ|がオススメ|がええで|がいいよ|がいいと思う)"
 )
 _JA_NOUN_END = re.compile(r"[\u4e00-\u9fff\u30a0-\u30ff0-9０-９]$")
 _JA_LISTED = re.compile(
@@ -564,6 +624,8 @@ def _next_turn(
     after = (m.created_at - question.created_at).total_seconds()
     if after > turn_window(around) or picks_offered_figures(question, m, around):
         return False
+    if _detailed(question.content) and _shows_own(m.content):
+        return False  # 「今日焼いたグアテマラ、…止められた [image: …]」: their own work shown, not an answer
     if counts_otherwise(question.content, m.content):
         return False  # 「俺22時ちょい過ぎるかも」 to 「何割くらい下がる？」: another count, another thread
     if tells_own_trouble(question.content, m.content):
@@ -616,7 +678,22 @@ def _next_turn(
         if _detailed(question.content) and echoes_another(question, m, thread, around, before):
             return False  # 「子株の外し方、前にまとめたやつあるよ https://…」: a pointer for another thread
         return link is None or not link.certain or link.reply_to in thread
+    if not since and _names_who(question, m, around):
+        return (
+            True  # 「こむぎじゃなかった？」 to 「だれが付けたんだっけ」, whatever line the reader ties it to
+        )
     return not other_thread(question, m, link, thread, since, around, level > LOOSE, follows, before)
+
+
+def _names_who(question: Message, m: Message, around: Sequence[Message]) -> bool:
+    """Is a who-question answered, right after, by a brief line naming someone in the room ("moth did i
+    think", 「こむぎじゃなかった？」)?"""
+    if not asks_who(question.content) or asks_back(m.content):
+        return False
+    low = norm(m.content)
+    brief = len(low.split()) <= 6 if low.isascii() else len(low) <= 16
+    present = {x.author_name for x in around if x.is_human and x.author_id != m.author_id}
+    return brief and any(names(m.content, name) for name in present)
 
 
 # A question of one's own, put to the room ("is there a way to…", "how do i…", "does anyone…"), not to

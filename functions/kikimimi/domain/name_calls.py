@@ -313,8 +313,8 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
         return False
     if _GREETING_EN.search(head):
         return True  # "hey kikimimi is it …"
-    if tail[0] in "'’":
-        return False  # "kikimimi's answers"
+    if tail[0] in "'’" or re.match(r"-(?!(?:san|chan|kun|sama)\b)[a-z]", tail):
+        return False  # "kikimimi's answers", "kikimimi-style summaries" (not "kikimimi-san, …")
     words = re.findall(r"[a-z0-9_'’]+", tail)
     if not words:
         return True

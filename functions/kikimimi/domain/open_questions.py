@@ -100,6 +100,8 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
         text = text.strip()[surprise.end() :]
     if not (asks(text) or asks_unmarked(text)) or not for_the_bot(text) or _THANKED_AFTER.search(norm(text)):
         return False  # "ah the urob one? ty": a check, thanked for already
+    if _ANSWERED_ITSELF.search(norm(text)):
+        return False  # "should i? yes", "will i? no": asked and answered in one breath
     if _SENDS_ELSEWHERE.match(text.strip()) and not re.search(r"[?？]", text):
         return False  # 「#kakou-tech で聞いて、あっちに詳しい人おる」: where to ask, told
     if USER_MENTION.search(message.content):  # a Discord mention of someone (the bot's is handled above)
@@ -117,10 +119,15 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
 
 _SURPRISE = re.compile(
     r"(?:え[ーっ〜]*[、,]?\s*)?(?:まじ|マジ|まじで|マジで|ほんま|ほんまに|本当|ほんと|ほんとに|えっ)[？?!！]+\s*"
+    r"|(?:は|はあ|はぁ|え|えぇ|ええ)[？?][？?!！]*\s*"  # 「は？？えぐ」: surprise, then what one thinks
     r"|(?:wait |oh )?(?:really|seriously|fr|for real|no way)[?!]+\s*",
     re.IGNORECASE,
 )
 _SENDS_ELSEWHERE = re.compile(r"(?:<#\d+>|#[\w-]+)\s*(?:で|に|へ|is where|maybe|prob)")
+_ANSWERED_ITSELF = re.compile(
+    r"[?？]\s*(?:yes|yep|yeah|no|nope|nah|obviously|absolutely|of course|never|nope not|probably not"
+    r"|definitely(?: not)?|not really|はい|いいえ|うん|ううん|いや|無理|むり)[\s.!。！ｗw笑]*$"
+)
 _THANKED_AFTER = re.compile(
     r"[?？]\s*(?:ty|thx|thanks|thank you|tysm|ありがと\S*|サンキュ\S*|さんきゅ\S*)\W*$"
 )
@@ -130,7 +137,11 @@ _THANKED_AFTER = re.compile(
 # sticks actually better or is that just marketing"), or how to do something, after what was tried ("i added
 # it to .gitignore but it still shows up. how do i make git stop tracking it"). Its form asks; a sentence
 # may follow it ("… main hand. tryna fix my shield").
-_CLAUSE = r"(?:^|[.!;:]\s+|\b(?:lol|lmao|btw|ok|so|quick q|quick question|dumb q|dumb question)\s+)"
+# … after a word that only opens the line ("wait does ancient fruit keep producing … or do i replant").
+_CLAUSE = (
+    r"(?:^|[.!;:]\s+|\b(?:lol|lmao|btw|ok|so|quick q|quick question|dumb q|dumb question)\s+"
+    r"|^(?:wait|hmm+|hey|oh|um+|uh+|also|actually)[,.]?\s+)"
+)
 _EITHER_OR = re.compile(
     rf"{_CLAUSE}(?:is|are|was|were|do|does|did|should|would|will|can|could)"
     r"\s+(?!(?:be|been|have|not|just|get|go)\b)[a-z0-9]\S*\s[^.!?;]{2,80}\bor\b[^.!?;]{2,60}(?:[.!;]|$)"
@@ -159,6 +170,8 @@ def _one_of(token: str, present: dict[str, str]) -> bool:
     """Is the word the name of someone present, or a slip of it ("arnetzt" for ArNezT)?"""
     if token in present:
         return True
+    if len(token) >= 3 and any(token in re.split(r"[_.\-\d]+", name) for name in present):
+        return True  # "dan what eyepiece…" for dobsonian_dan
     return token.isalnum() and any(
         len(name) >= 5 and difflib.SequenceMatcher(None, token, name).ratio() >= 0.85 for name in present
     )

@@ -129,6 +129,10 @@ def other_thread(
     # start most likely", the question, "if not cd /etc/init.d and look for it")
     if earlier and earlier[-1].author_id == m.author_id and _GOES_ON_FROM.match(norm(m.content)):
         return True
+    # … or adds to what its author was saying a few lines before it ("also cranberries sometimes drop extra
+    # berries per harvest", back in the crop argument, past a quiet member's question)
+    if adds_to_own(m, earlier):
+        return True
     if link is not None and link.reply_to not in thread and link.certain:
         return True  # a reply reference or an address to another line
     if (
@@ -146,6 +150,14 @@ def other_thread(
 
 
 # What opens a line that goes on from its author's own last one: "if not…", "otherwise…", "or…", "also…".
+_ADDS = re.compile(r"^(?:also|plus)\b")
+
+
+def adds_to_own(m: Message, earlier: Sequence[Message]) -> bool:
+    """Does the line add to what its author said in the last lines before the question ("also …")?"""
+    return bool(_ADDS.match(norm(m.content))) and any(x.author_id == m.author_id for x in earlier[-8:])
+
+
 _GOES_ON_FROM = re.compile(r"^(?:if not|if that fails|otherwise|else|or else|or|also|and then|then)\b")
 
 

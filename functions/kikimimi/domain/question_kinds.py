@@ -63,6 +63,9 @@ _EN_INVITATION = re.compile(
     r"|\bwho(?:'s|s| is| else is)? (?:on|online|around|free)"
     r"(?:\s+(?:tonight|today|later|rn|now|this \w+)|\s*[?？])"
     r"|\bwho (?:else )?(?:wants|wanna|is up for|is down for|is keen|fancies)\b"
+    # "who's running talk-in at field day?", "who's bringing setups?": who will take a job on
+    r"|\bwho(?:'s|s| is)(?: gonna| going to)? (?:bringing|running|driving|hosting|organi[sz]ing|cooking"
+    r"|handling|covering|booking|picking up|taking care of)\b"
     # "anyone up for pizza tonight?", "anyone want to join?", "anyone wanna grab food?"
     rf"|\b(?:{_ANYONE}) (?:up|down|keen|game) for\b"
     # "anyone going to the meetup on thursday?" (but not "anyone going to fix the build?")
@@ -219,15 +222,17 @@ _EN_PROPOSAL = re.compile(
 )
 _JA_PROPOSAL = re.compile(
     # the group's own plan asked: 「宿はどのへんにする？」「何時集合にする？」「何時からにする？」
-    r"(?:どこ|どの\S{0,2}|何時|何月|何日|何曜|いつ|どれ|何|なに)(?:から|まで)?(?:に|で|へ|集合に)?"
-    r"(?:する|しよ|行く|いく|集合|集まる|出る|出発する|泊まる|やる|回す|始める|潜る)[？?]"
+    r"(?:どこ|どの\S{0,2}|何時|何月|何日|何曜日?|いつ|どれ|何|なに)(?:から|まで)?(?:に|で|へ|集合に)?"
+    r"(?:する|しよ|行く|いく|集合|集まる|出る|出発する|泊まる|やる|回す|始める|潜る"
+    r"|見る|観る|遊ぶ|食べる|食う|飲む|頼む|歌う)[？?]"  # 「来週から何見る？」
     # 「7月の三連休どう？」
     r"|(?:月|日|曜|時|週末|連休|今度|明日|来週)(?:の\S{0,6})?(?:とか|は|で|に)?(?:どう|いかが)[？?]"
     r"|\d{1,2}時\S{0,4}(?:とか|で(?:いい|どう))[？?]"  # 「9時集合とか？」
     # 「土曜10時でええ？」, 「場所はいつもの駅前の雀荘でええ？」
     rf"|(?:{_JA_PLANNED}|\d{{1,2}}日|集合|場所|店)[^？?。]{{0,20}}で(?:いい|ええ|よい|おけ|OK|ok)[？?]"
     r"|(?:で|とか)(?:どう|いかが)(?:かな|ですか|でしょう)?[？?]*\W*$"  # 「集合は秦野駅北口 7:30 でどう」
-    r"|(?:る|う|く|す|つ|ぬ|む|ぶ|ぐ|た)のは(?:どう|いかが)|(?:を|に|で|一緒に|みんなで)しない[？?]|しませんか"
+    r"|(?:る|う|く|す|つ|ぬ|む|ぶ|ぐ|た)のは(?:どう|いかが)|(?:を|に|で|一緒に|みんなで)しない[？?]"
+    r"|(?<!たり)(?<!だり)しませんか"  # not 「設定で直せたりしませんか？」, a question
     r"|(?:みんなで|皆で|一緒に)[^？?]{0,10}(?:しない|やらない|行かない)[？?]"  # 「来週末みんなで鍋しない？」
     r"|(?:しよ|しましょ|やろ|行こ|いこ)うか?[？?]|ことにしない"
     # the group's call: 「ルールどうする？」, 「土曜のやつ、持ち時間どうする？」
@@ -246,11 +251,12 @@ _JA_PROPOSAL = re.compile(
 _ASKS_NUMBER = re.compile(
     r"\b(?:which|what|what'?s|what is) (?:the )?(?:\w+ ){0,2}(?:version|release|number|time|day|date|port"
     r"|size|year|build|kernel|count|amount|price|cost|limit|rate|score|total|temperature|temp|speed|budget|deadline"
-    r"|length|width|height|weight|depth|distance|capacity|pressure|voltage|wattage|resolution)\b"
+    r"|length|width|height|weight|depth|distance|capacity|pressure|voltage|wattage|resolution"
+    r"|hydration|ratio|dilution|percentage|gauge|dose|dosage|iso|fps|dpi|rpm|ppm|frequency|ohms?)\b"
     r"|\bhow (?:many|much|long|old|big|often|far|soon|fast|hot|warm|cold|high|tall|heavy|deep|wide|loud)\b"
     r"|\bwhat time\b"
     r"|(?:^|[.?!,]\s*)(?:\S+[:,]\s*)?(?:so |and |but |ok )?"
-    r"when (?:is|are|was|were|do|does|did|will|can|should)\b"
+    r"when(?:'?s| is| are| was| were| do| does| did| will| can| should)\b"
     r"|何時|何日|何人|何回|何個|何分|何歳|何度|何泊|何年|何週|何キロ|何センチ|何ミリ|いくら|いくつ|幾つ|いつ|何曜"
     r"|どのくらい|どれくらい|何円|何枚|何本|何台|何匹|何杯|何冊|何件|何着|バージョン"
     # a quantity asked after by name: 「容量どうしたん」, 「予算は？」
@@ -357,6 +363,10 @@ _EN_GUESS = re.compile(
     # … or said after one: "#events, pinned calendar. i think it's the 14th?"
     r"|\b(?:i think|i guess|i believe|pretty sure|iirc) (?:it'?s|its|it was|they'?re|that'?s)"
     r" [^?？]{1,25}[?？]+\W*$"
+    # … or any statement opened by one, with its mark of doubt: "pretty sure tatsu said $5 entry, all of it to
+    # top 3?"
+    r"|^(?:(?:oh|um+|hmm+|well)[,.\s]+)?(?:pretty sure|i'?m pretty sure|i think|i believe|iirc)"
+    r" [^?？]{1,60}[?？]+\W*$"
     # … or one, then a word more: "i think its japanese for like 'listening ears'? maya named it", "i think
     # it just reads what's posted here? the pinned post in #meta explains it"
     r"|^(?:i think|i guess|i believe|pretty sure|iirc) [^?？]{1,50}[?？]+\s+[^?？]+$"
@@ -375,6 +385,8 @@ _JA_GUESS = re.compile(
     r"なかったっけ[？?]*[w笑。…〜~]*$"
     # 「22時くらい？」, 「3人とか？」: a figure offered, about
     r"|^[^？?]{0,8}\d[^？?]{0,6}(?:くらい|ぐらい|位|ごろ|頃|とか)[？?]+[w笑。…〜~]*$"
+    # 「先月くらい？管理人さんが入れてた気がする」: about when, offered, then more
+    r"|^[^？?\d]{1,8}(?:くらい|ぐらい|ごろ|頃)[？?]+(?:[^？?]{2,40})?[w笑。…〜~]*$"
     r"|(?:じゃない|じゃなかった|じゃね|じゃないかな|んじゃない|んじゃね|と思う|と思うけど|じゃないの|んちゃう"
     r"|やつちゃう|ちゃうかな|とちゃう)[？?]+"
     r"\s*(?:たぶん|多分|知らんけど|知らないけど|わからんけど|しらんけど|[^？?]{0,24}(?:かも|かな|けど|気がする|すれば|したら))?"
@@ -382,7 +394,9 @@ _JA_GUESS = re.compile(
     r"|^[^？?]*(?:かな|かなぁ|かなあ|かも)[ｗw笑。…〜~]*$"  # 「いまんとこ6人かな」: no mark at all
     r"|^[^？?]{1,20}(?:かな|かも)[、,][^？?]*$"  # 「遊舎工房かな、小分けのやつ」: the guess, then more
     # 「野菜なら500倍じゃなかった？ボトルの裏に書いてあるよ」: the guess, then where to check
-    r"|^[^？?]{1,30}(?:じゃなかった|じゃなかったっけ|じゃない|んじゃない|やつちゃう|とちゃう)[？?]+[^？?]{2,30}$"
+    r"|^[^？?]{1,30}(?:じゃなかった|じゃなかったっけ|じゃない|んじゃない|やつちゃう|とちゃう|ちゃう|やない)[？?]+[^？?]{2,30}$"
+    # 「22時ちゃう？」, 「来月やない？」: a brief Kansai guess, what it is offered with ちゃう
+    r"|^[^？?]{1,12}(?:ちゃう|ちゃいます|やない|やないの|やないか)[？?]+[ｗw笑。…〜~]*$"
     # 「たしか全部ついてたはず…自信ない」: said unsure, no mark
     r"|^(?:たしか|確か)[^？?]*(?:はず|と思う|気がする)|^[^？?]*はず[^？?]{0,4}(?:自信ない|知らんけど|たぶん)"
     # 「夕方からって天気予報で言ってた気がする」: remembered, not sure

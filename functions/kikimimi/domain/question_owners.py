@@ -183,13 +183,37 @@ def shown_answers(question: Message, m: Message, since: Sequence[Message], aroun
     """Does one of those a short question was put to (`asked_of`) answer it with their next line, past a
     line or three of others (「木工用ボンド」 to 「固定は何でしてるん？」)? The very next line is read as the
     next turn (`answer_turns`)."""
-    if not since or len(since) > ASKED_OF_LINES or any(p.author_id == m.author_id for p in since):
+    if not since or len(since) > ASKED_OF_LINES:
         return False
     common = common_words(around)
-    if any(names(p.content, m.author_name) for p in since) or any(
-        asks(p.content) and takes_up_by_shape(p.content, m.content, common) for p in since
+    own = [p for p in since if p.author_id == m.author_id]
+    # … what others asked of them since, or since they last spoke before the question
+    spoke = max(
+        (
+            i
+            for i, p in enumerate(around)
+            if p.author_id == m.author_id and p.created_at < question.created_at
+        ),
+        default=-1,
+    )
+    pending = [p for p in around[spoke + 1 :] if p.created_at < question.created_at and p.id != question.id]
+    others = [
+        p
+        for p in [*pending, *since]
+        if p.author_id != m.author_id
+        and (
+            names(p.content, m.author_name)
+            or (asks(p.content) and takes_up_by_shape(p.content, m.content, common))
+        )
+    ]
+    # Something else asked of them since, which their line may answer; unless they answered that already
+    # (「たこやき、それ一回も回線落ちおらんかったん？」「うん 奇跡やった」, then the lineup asked before).
+    if (own or others) and not (
+        others
+        and len(own) == len(others)
+        and all(o.created_at > a.created_at for o, a in zip(own, others, strict=True))
     ):
-        return False  # something else asked of them since, which their line may answer
+        return False
     if m.author_id not in asked_of(question, around) or asks(m.content) or elsewhere(m, question, around):
         return False
     after = (m.created_at - question.created_at).total_seconds()

@@ -24,7 +24,8 @@ from kikimimi.domain.figures import same_figure
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, is_open_question, participants_of
-from kikimimi.domain.question_kinds import for_the_bot, for_the_people, kind_of
+from kikimimi.domain.other_threads import adds_to_own
+from kikimimi.domain.question_kinds import asks_a_number, for_the_bot, for_the_people, kind_of
 from kikimimi.domain.question_owners import named_answers, owner_answers, shown_answers
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
@@ -32,6 +33,7 @@ from kikimimi.domain.reply_shapes import (
     bumps,
     calls_only,
     grateful,
+    only_shrugs,
     shifts,
     shrugs,
     takes_it,
@@ -158,6 +160,16 @@ def asks_again(text: str) -> bool:
     return bumps(text) or (len(low) <= 16 if japanese else len(low.split()) <= 5)
 
 
+def bumps_its_own(message: Message, window: Sequence[Message]) -> bool:
+    """A reply to one's own question that bumps it ("sorry to bump 🙏 … is 1.020 stuck?", 「さっきの件、
+    分かる方いませんか…」): asked again, so open again, however the first was taken up."""
+    if not message.is_human or message.reply_to_id is None or not bumps(message.content):
+        return False
+    # … the line it replies to may be older than a short window: the bump's own words say what it is
+    own = next((m for m in window if m.id == message.reply_to_id), None)
+    return own is None or (own.author_id == message.author_id and asks(own.content))
+
+
 def asked_again(question: Message, before: Sequence[Message]) -> bool:
     """Is the question its asker's own invitation or plan asked again ("anyone down for mario kart
     tonight?", then "... mario kart? anyone? 🥲")? Still for the people, as the first was."""
@@ -209,6 +221,15 @@ def answer_of(
         if settled is not None:
             return settled
     return talked_over(question, watch.after, watch.around) if inferred else None
+
+
+SAME_ASK_SECONDS = 20  # two brief questions this close, by two people, ask the same thing
+
+
+def _bare_ask(text: str) -> bool:
+    """A question of a word or two ("code?", 「パスなに？」): it can only ask again what was just asked."""
+    low = norm(text)
+    return len(low.split()) <= 3 if low.isascii() else len(low) <= 8
 
 
 TALK_TURNS = 3  # someone, the asker, someone again: the two are talking it over
@@ -385,8 +406,13 @@ class _Watch:
     def _by_other(self, m: Message, link: Link | None) -> Settled | None:
         """Someone else replies, answers the asker, answers it as the reader links it, or takes the turn."""
         question = self.question
+        if m.reply_to_id == question.id and only_shrugs(m.content):
+            self.since.append(m)  # "idk sorry, never grown it", as a reply: still open for someone who knows
+            return None
         if m.reply_to_id == question.id:
             return Settled(f"{m.author_name} replied to it", m.id)
+        if self._answers_the_same_ask(m):
+            return Settled(f"{m.author_name} answered the same question, asked just before", m.id)
         if offer_taken(question, m, self.since):
             return Settled(f"{m.author_name} took the offer", m.id)
         if calls_only(m.content, question.author_name) or _thanks_only(m.content):
@@ -428,6 +454,23 @@ class _Watch:
             return Settled(f"{m.author_name} answered it, a question about what they showed", m.id)
         self.since.append(m)
         return None
+
+    def _answers_the_same_ask(self, m: Message) -> bool:
+        """Two people ask the same brief thing at once (「合言葉は？」, 「パスなに？」): a reply to the first,
+        with no question of its own, answers both."""
+        prior = self.before[-1] if self.before else None
+        return (
+            prior is not None
+            and prior.is_human
+            and m.reply_to_id == prior.id
+            and prior.author_id not in (self.question.author_id, m.author_id)
+            and (self.question.created_at - prior.created_at).total_seconds() <= SAME_ASK_SECONDS
+            and asks(prior.content)
+            and asks_again(prior.content)
+            and _bare_ask(self.question.content)
+            and asks_a_number(prior.content) == asks_a_number(self.question.content)
+            and not asks(m.content)
+        )
 
     def _own_thread(self, m: Message) -> bool:
         """Does the line share words with its author's own line before the question, and none with it:
@@ -498,4 +541,5 @@ def maybe_answers(
         and link.reply_to == question.id
         and link.names_people
         and unsure <= link.confidence < sure
+        and not adds_to_own(m, later[: at - 1])
     ]

@@ -122,14 +122,37 @@ def _answer_part(low: str) -> str:
 _SHRUG = re.compile(
     r"^(?:sorry[,.]?\s*)?(?:not sure|no idea|no clue|dunno|idk|i don'?t know|i have no idea|can'?t help"
     r"|not that i know|beats me|no clue)\b"
-    r"|^(?:ごめん[、,]?\s*)?(?:わからない|分からない|わかんない|分かんない|知らない|しらない|知らん|不明)"
+    r"|^(?:ごめん[、,]?\s*)?(?:わからない|分からない|わかんない|分かんない|わからん|分からん|わからへん|分からへん"
+    r"|知らない|しらない|知らん|不明)"
 )
 
 
 def shrugs(text: str) -> bool:
-    """Someone says they do not know ("not sure, sorry", 「わからない」): the question is still open."""
+    """Someone says they do not know ("not sure, sorry", 「わからない」), or wants to know too ("+1 i wanna
+    know too", 「私も知りたい」): the question is still open."""
     low = _answer_part(normalized(text))
-    return bool(_SHRUG.match(low)) and len(low.split()) <= 8
+    return (bool(_SHRUG.match(low)) and len(low.split()) <= 8) or (
+        bool(_ASKS_TOO.search(low)) and len(low.split()) <= 16
+    )
+
+
+_ASKS_TOO = re.compile(
+    r"^same q(?:uestion)?\b|\b(?:i|i'?d) (?:wanna|want to|would like to|'?d like to|also want to) know"
+    r"(?: this)? too\b|^(?:also|same,?) wondering\b"
+    r"|^(?:私|わたし|自分|俺|おれ|僕|ぼく|うち|ワイ)も(?:知りたい|気になる|気になって)|^(?:それ)?(?:私も|自分も)?気になる[！!。〜ー]*$"
+)
+
+
+def only_shrugs(text: str) -> bool:
+    """A shrug and nothing else to go on ("idk sorry, never grown it", 「わからん」), not one with a lead
+    ("idk, try the wiki", "no idea but i think it's 3 days")."""
+    low = normalized(text)
+    return shrugs(text) and not points(text) and not _LEAD.search(low)
+
+
+_LEAD = re.compile(
+    r"\b(?:but|try|maybe|prob|probably|think|guess|might|check)\b|けど|かも|たぶん|多分|思う|見て"
+)
 
 
 def agrees(text: str) -> bool:
@@ -323,6 +346,13 @@ _HEARSAY = re.compile(
 )
 
 
+# When to do something, asked in Japanese and told by a moment, not a figure: 「…届いたくらいで」.
+_ASKS_WHEN_JA = re.compile(r"どのタイミング|いつ(?:やる|する|頃|ごろ|くらい|ぐらい)|何時ごろ|何時頃")
+_SAYS_WHEN_JA = re.compile(
+    r"(?:くらい|ぐらい|頃|ごろ|たら|とき|時|前|後|まで)(?:で|に|かな|よ|やで|だよ|ね|がいい|がええ)?[。!！〜ー]*$"
+)
+
+
 # Who did something, asked ("the score carried so hard. who did it?") and told by describing someone ("same
 # guy who did that whale documentary", "some studio from montreal").
 _ASKS_WHO = re.compile(r"\bwho(?:'?s| is| was| did| made| wrote| composed| directed| drew| sang| voiced)\b")
@@ -342,10 +372,14 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return False
     if points(line) or (asks_a_number(q) and _numeric(low) and _counts_alike(q, low)) or _picks(q, low):
         return True
+    if _ASKS_WHEN_JA.search(q) and _SAYS_WHEN_JA.search(low) and not asks(line):
+        return True  # 「トマトなら支柱のてっぺんに届いたくらいで」 to 「摘心ってどのタイミングで…？」
     if _ASKS_WHO.search(q) and _SAYS_WHO.match(low) and not asks(line):
         return True  # "same guy who did that whale documentary" to "who did the score?": someone, described
     if _ASKS_TRUE.search(q) and _HEARSAY.search(low):
         return True  # 「…って噂ほんと？」 — 「ブログで「夏っぽいもの撮った」って言ってたよね」: what was said
+    if _ASKS_OTHERS.search(q) and _NOT_JUST_YOU.search(low):
+        return True  # "mine sounds like a jet around 3, it's not just you" to "is it just me or…"
     if not bare:
         return False
     if kind_of(question) in ("proposal", "invitation") and agrees(line):
@@ -421,12 +455,17 @@ def _picks(question: str, line: str) -> bool:
     if either is None:
         return False
     sides = set(re.findall(r"[\w'.-]+", either.group(1) + " " + either.group(2))) - _NOT_A_CHOICE
-    first = set(re.findall(r"[\w'.-]+", line)[:3])
+    first = {form for w in re.findall(r"[\w'.-]+", line)[:3] for form in (w, _OWNED.get(w, w))}
     return bool({w for w in sides if len(w) >= 2} & first)
+
+
+# "theirs" picks "their server" from "is it on their server or ours"
+_OWNED = {"theirs": "their", "ours": "our", "mine": "my", "yours": "your", "hers": "her"}
 
 
 # "Same here", "me too": an answer to a question about others' experience ("is the wiki down for anyone
 # else?", "just me?"), not to "can you plant garlic in spring?" (there it agrees with someone's line).
+_NOT_JUST_YOU = re.compile(r"\bnot (?:just|only) (?:you|u)\b|\byou'?re not (?:alone|the only one)\b")
 _EN_SAME = re.compile(r"^(?:same(?: here| for me| issue| problem)?|me too|here too)\b")
 _ASKS_OTHERS = re.compile(
     r"\b(?:any ?(?:one|body)|just me|only me|for you|you too|others?|y'?all|you guys)\b"

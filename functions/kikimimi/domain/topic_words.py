@@ -50,6 +50,8 @@ _FILLERS = frozenset(
         "nothing",
         "thing",
         "things",
+        "way",  # "is there a way to…", "way more fun": no topic
+        "lot",
         "stuff",
         "maybe",
         "idk",
@@ -63,8 +65,16 @@ def shared_words(a: str, b: str, common: frozenset[str]) -> frozenset[str]:
     """The content words line `b` shares with the earlier line `a` it may take up, but for the room's
     common ones and fillers, and a katakana word `b` says only to qualify a longer one: 「キーキャップ」 is
     a cap, not the キー of 「親指キー」 (a later line may clip a long one: ゴア for ゴアテックス)."""
-    shared = (profile(a).words & profile(b).words) - common - _FILLERS
+    said = {_singular(w) for w in profile(b).words}
+    shared = {w for w in profile(a).words if _singular(w) in said} - common - _FILLERS
     return frozenset(w for w in shared if not _KATAKANA.fullmatch(w) or not _qualifies(w, b))
+
+
+def _singular(word: str) -> str:
+    """An English plural folded onto its noun ("repeaters" takes up "the repeater")."""
+    if word.isascii() and len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
 
 
 _KATAKANA = re.compile(r"[\u30a1-\u30faー]+")

@@ -225,7 +225,10 @@ def _schedule_judgments(
         outcome = "judgment_scheduled"
     if (
         s.question_watch_seconds > 0
-        and questions.is_open_question(message, questions.participants_of(window), s.names)
+        and (
+            questions.is_open_question(message, questions.participants_of(window), s.names)
+            or questions.bumps_its_own(message, window)
+        )
         and not questions.between_two(message, window)
         and not questions.bot_answered_the_bump(message, window)
     ):
@@ -363,7 +366,9 @@ def _settle_watches(deps: Deps, key: ChannelKey, window: list[Message], message:
     chat = window if any(m.id == message.id for m in window) else [*window, message]
     cancels: list[_Cancel] = []
     for asked in chat:
-        if asked.id == message.id or not questions.is_open_question(asked, present, s.names):
+        if asked.id == message.id or not (
+            questions.is_open_question(asked, present, s.names) or questions.bumps_its_own(asked, chat)
+        ):
             continue
         # Only what was said outright: the firing watch reads the reply structure over its own window.
         settled = answered.settled(deps, asked, chat, inferred=False)

@@ -266,7 +266,9 @@ def _skip_reason(
     if not questions.for_the_bot(trigger.content):
         kind = questions.kind_of(trigger.content)
         return "not_for_bot", f"{kind}: for the people asked, not a question for the bot", None
-    if not questions.is_open_question(trigger, questions.participants_of(window), deps.settings.names):
+    if not questions.is_open_question(
+        trigger, questions.participants_of(window), deps.settings.names
+    ) and not questions.bumps_its_own(trigger, window):
         return "directed", "the question is aimed at someone who is here", None
     if questions.between_two(trigger, window[: window.index(trigger)]):
         return "directed", "asked inside a two-person exchange: for the other person", None
