@@ -338,6 +338,8 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("22時ちゃう？", True),
         ("pretty sure tatsu said $5 entry, all of it to top 3?", True),
         ("先月くらい？管理人さんが入れてた気がする", True),
+        ("夜やろ？9時とかでええんちゃう", True),  # a time proposed, unsure
+        ("何時がいいんちゃう？", False),
         ("どれくらい？", False),
         ("来月ちゃう？告知まだ出てへんやろ", True),
         ("どれがええと思う？", False),
@@ -362,6 +364,7 @@ def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:
         ("何匹釣れたん？", True, False),
         ("え、全部？どうしたん", False, True),
         ("what hydration?", True, False),
+        ("what flight times are you getting on 1300s?", True, False),
         ("when's the next session?", True, False),  # a quantity, by its name
     ],
 )

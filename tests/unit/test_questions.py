@@ -75,6 +75,12 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
             True,
         ),
         ("should i get the 4070 or wait for the super", {}, True),
+        # … two asked of oneself, either-or, after a condition
+        (
+            "probably a dumb q but if i come tonight do i need my own card, or can i play as guest",
+            {},
+            True,
+        ),
         # … after a word that only opens the line
         ("wait does ancient fruit keep producing after you harvest it or do i have to replant", {}, True),
         (

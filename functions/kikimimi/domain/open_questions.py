@@ -152,10 +152,20 @@ _HOW_AFTER = re.compile(
 )
 
 
+# … or two asked of oneself, either-or, anywhere in the line: "… if i come tonight do i need my own card,
+# or can i play as guest"
+_ME_EITHER_OR = re.compile(
+    r"\b(?:do|does|can|should|will|would|could|am|is|are)\s+(?:i|we)\s+[^.!?;]{2,80}\bor\s+"
+    r"(?:can|do|should|will|would|could|is|are|am)\s+(?:i|we)\b"
+)
+
+
 def asks_unmarked(text: str) -> bool:
     """A question asked without its mark: either-or, or how to, after what the asker tried."""
     low = norm(text)
-    return low.isascii() and bool(_EITHER_OR.search(low) or _HOW_AFTER.search(low))
+    return low.isascii() and bool(
+        _EITHER_OR.search(low) or _HOW_AFTER.search(low) or _ME_EITHER_OR.search(low)
+    )
 
 
 # A name put first, then the question, with no comma (Discord habit): "lena does the battery hold up?",

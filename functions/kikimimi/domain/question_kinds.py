@@ -252,7 +252,7 @@ _ASKS_NUMBER = re.compile(
     r"\b(?:which|what|what'?s|what is) (?:the )?(?:\w+ ){0,2}(?:version|release|number|time|day|date|port"
     r"|size|year|build|kernel|count|amount|price|cost|limit|rate|score|total|temperature|temp|speed|budget|deadline"
     r"|length|width|height|weight|depth|distance|capacity|pressure|voltage|wattage|resolution"
-    r"|hydration|ratio|dilution|percentage|gauge|dose|dosage|iso|fps|dpi|rpm|ppm|frequency|ohms?)\b"
+    r"|hydration|ratio|dilution|percentage|gauge|dose|dosage|iso|fps|dpi|rpm|ppm|frequency|ohm)s?\b"
     r"|\bhow (?:many|much|long|old|big|often|far|soon|fast|hot|warm|cold|high|tall|heavy|deep|wide|loud)\b"
     r"|\bwhat time\b"
     r"|(?:^|[.?!,]\s*)(?:\S+[:,]\s*)?(?:so |and |but |ok )?"
@@ -385,6 +385,8 @@ _JA_GUESS = re.compile(
     r"なかったっけ[？?]*[w笑。…〜~]*$"
     # 「22時くらい？」, 「3人とか？」: a figure offered, about
     r"|^[^？?]{0,8}\d[^？?]{0,6}(?:くらい|ぐらい|位|ごろ|頃|とか)[？?]+[w笑。…〜~]*$"
+    # 「夜やろ？9時とかでええんちゃう」: a time or a thing proposed, unsure, no mark needed
+    r"|(?:とか|で|が)(?:ええ|いい)ん(?:ちゃう|じゃない|じゃね)[？?]*[w笑。…〜~]*$"
     # 「先月くらい？管理人さんが入れてた気がする」: about when, offered, then more
     r"|^[^？?\d]{1,8}(?:くらい|ぐらい|ごろ|頃)[？?]+(?:[^？?]{2,40})?[w笑。…〜~]*$"
     r"|(?:じゃない|じゃなかった|じゃね|じゃないかな|んじゃない|んじゃね|と思う|と思うけど|じゃないの|んちゃう"
