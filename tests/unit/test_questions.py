@@ -2168,17 +2168,39 @@ def test_a_newer_question_without_its_mark_takes_the_link_after_it() -> None:
     assert answer_of(q, [*BUSY, q, *later]) is None
 
 
-def test_the_one_who_showed_answers_after_answering_what_was_asked_of_them_first() -> None:
-    room = [
-        msg("b0", "takoyaki", "[画像: でんせつ999のリザルト画面のスクショ]", 0),
-        msg("b1", "kotetsu", "takoyaki、それ一回も回線落ちおらんかったん？", 8),
-    ]
-    q = msg("q", "numacchi", "ブキ編成なんやったん", 14)
-    later = [
-        msg("x0", "takoyaki", "うん 奇跡やった", 25),
-        msg("x1", "takoyaki", "ハイドラとリッターとボトルとジムワイパー", 32),
-    ]
-    settled = answer_of(q, [*room, q, *later])
+@pytest.mark.parametrize(
+    ("room", "question", "later"),
+    [
+        # the one who showed something answers what they were asked by name first, then the question
+        (
+            [
+                ("takoyaki", "[画像: でんせつ999のリザルト画面のスクショ]"),
+                ("kotetsu", "takoyaki、それ一回も回線落ちおらんかったん？"),
+            ],
+            ("numacchi", "ブキ編成なんやったん"),
+            [("takoyaki", "うん 奇跡やった"), ("takoyaki", "ハイドラとリッターとボトルとジムワイパー")],
+        ),
+        # a "yes" to someone asked by name just before the question takes no turn
+        (
+            [("reelbetty", "lumen did the driver fix it")],
+            (
+                "jonah",
+                "also does fusion have a keyframe ease thing or do i have to do it in the spline editor",
+            ),
+            [
+                ("lumen", "yep renders fine now. i am a clown"),
+                ("kestrel", "spline editor, select the keys and hit S"),
+            ],
+        ),
+    ],
+)
+def test_an_answer_to_a_call_just_before_the_question_leaves_it_to_the_next_line(
+    room: list[tuple[str, str]], question: tuple[str, str], later: list[tuple[str, str]]
+) -> None:
+    before = [msg(f"b{i}", who, text, 8 * i) for i, (who, text) in enumerate(room)]
+    q = msg("q", *question, 20)
+    after = [msg(f"x{i}", who, text, 30 + 10 * i) for i, (who, text) in enumerate(later)]
+    settled = answer_of(q, [*before, q, *after])
     assert settled is not None and settled.by == "x1"
 
 
@@ -2206,22 +2228,6 @@ def test_an_answer_given_on_the_way_out_answers(answer: str, answered: bool) -> 
     room = [msg("b0", "dex", "ok i'm actually going to sleep, standup at 9", 0)]
     q = msg("q", "pam", "wait before you go, when's the next session? i forgot to write it down", 50)
     assert (answer_of(q, [*room, q, msg("x0", "dex", answer, 75)]) is not None) is answered
-
-
-def test_a_yes_to_a_call_just_before_the_question_is_no_turn_taken() -> None:
-    room = [msg("b0", "reelbetty", "lumen did the driver fix it", 0)]
-    q = msg(
-        "q",
-        "jonah",
-        "also does fusion have a keyframe ease thing or do i have to do it in the spline editor",
-        19,
-    )
-    later = [
-        msg("x0", "lumen", "yep renders fine now. i am a clown", 35),
-        msg("x1", "kestrel", "spline editor, select the keys and hit S to smooth", 56),
-    ]
-    settled = answer_of(q, [*room, q, *later])
-    assert settled is not None and settled.by == "x1"
 
 
 @pytest.mark.parametrize(
