@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from kikimimi.domain.addressees import names
-from kikimimi.domain.answer_turns import opens_on_its_topic
+from kikimimi.domain.answer_words import opens_on_its_topic
 from kikimimi.domain.model import Message
 from kikimimi.domain.questions import (
     about_them,

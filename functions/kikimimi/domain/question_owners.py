@@ -8,14 +8,8 @@ import re
 from collections.abc import Mapping, Sequence
 
 from kikimimi.domain.addressees import addressing, elsewhere, names
-from kikimimi.domain.answer_turns import (
-    NEXT_TURN_SECONDS,
-    asks_back,
-    asks_of_them,
-    says_how_it_is,
-    takes_up_by_shape,
-    turn_window,
-)
+from kikimimi.domain.answer_turns import NEXT_TURN_SECONDS, asks_back, asks_of_them, turn_window
+from kikimimi.domain.answer_words import says_how_it_is, takes_up_by_shape
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import TO_THE_ROOM, asks
 from kikimimi.domain.question_kinds import asks_a_number, for_the_people

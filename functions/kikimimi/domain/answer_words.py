@@ -1,0 +1,354 @@
+"""What a line says to a question (pure): whether it takes the question up by its words or its shape, at a
+level set by where it stands (`answer_turns`): right after it, loosely; where people name whom they answer,
+by its shape ("yes", "20", "check the pinned message"); after others' lines, only by its words."""
+
+from __future__ import annotations
+
+import re
+
+from kikimimi.domain.figures import (
+    counts_people,
+    same_figure,
+    says_a_figure,
+    says_roughly,
+)
+from kikimimi.domain.open_questions import asks
+from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses
+from kikimimi.domain.reading.profile import profile
+from kikimimi.domain.reply_shapes import (
+    accepts,
+    agrees,
+    answer_shaped,
+    laughs,
+    steps_away,
+    welcomes,
+)
+from kikimimi.domain.rule_terms import muses, norm
+from kikimimi.domain.tension import says_farewell
+from kikimimi.domain.topic_words import inflected, shared_words
+
+# How a line may answer, by where it stands: right after the question in a room that does not address
+# people by name, loosely ("the one downtown"); right after it where people use names, by its shape ("yes",
+# "20", "check the pinned message") or words; after others' lines, only by its words or a content shape.
+LOOSE, SHAPE, WORDS = 0, 1, 2
+
+
+def says_how_it_is(asked: str, text: str, common: frozenset[str], late: bool) -> bool:
+    """Does the line answer the question loosely ("bit mushy tbh", 「木工用ボンド」), not as an agreement, an
+    ack or an offer to the talk going on ("sounds good to me", "I will bring some snacks")?"""
+    if agrees(text) or accepts(text) or _bare_ack(text) or _VOLUNTEER.match(norm(text)):
+        return False
+    return takes_up(asked, text, LOOSE, common, late=late)
+
+
+def takes_up_by_shape(asked: str, text: str, common: frozenset[str]) -> bool:
+    """Does the line take up the question by its words or its shape (a yes/no, a figure, a pointer)?"""
+    return takes_up(asked, text, SHAPE, common)
+
+
+# Whether a thing still holds, asked ("is the fall expo still happening?") and told ("still on, …", "nope,
+# not anymore").
+_ASKS_STILL = re.compile(r"\bstill\b[^?？]*[?？]")
+
+
+_SAYS_STILL = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|ya|nope|no|nah)[,!.]*\s+)?(?:it'?s |it is |they'?re )?(?:still|not anymore)\b"
+)
+
+
+# A statement of what is said or looks so: 「…らしいで」, 「…みたいよ」, 「…っぽい」.
+_JA_HEARSAY = re.compile(
+    r"(?:らしい|みたい|っぽい)(?:で|よ|ね|だよ|やで|です|やって|だって)?[ｗw笑!！。〜ー]*$"
+    # … or what one was told, first thing: 「午後からやって。午前中勝負やな」, 「中止なんだって」
+    r"|^[^。！!？?]{1,16}(?:から|まで|なん|なの|んの|\d)(?:やって|だって)(?:[。！!ｗw笑〜ー]|$)"
+)
+
+
+_KANA_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # Japanese, not an emoji or "£2"
+
+
+_JA_VERB = re.compile(r"[うくすつぬふむゆるぐずづぶぷい]$")  # a verb's or adjective's dictionary form
+
+
+DETAILED = 80  # characters of a question told with its details (half as many in Japanese)
+
+
+def is_detailed(text: str) -> bool:
+    """A question told with its details (a newcomer's setup, what they tried): its answer takes up its
+    words or its shape, not whatever short line comes next ("ottoman builds character")."""
+    return len(text) > (DETAILED // 2 if _KANA_KANJI.search(text) else DETAILED)
+
+
+def _on_its_words(
+    asked: str, text: str, common: frozenset[str], level: int = LOOSE, linked: bool = False
+) -> bool:
+    """Does the line take up the question's words: a distinctive one ("grub", 設定) or two, not a passing
+    verb ("trying")? After others' lines (WORDS) one word must be a name or a version ("10.04", "ext4"),
+    unless the reader too links the line to the question ("recording goes up friday" past a newcomer's
+    question, to "is there a recording?")."""
+    shared = shared_words(asked, text, common)
+    if is_detailed(asked):
+        # A verb alone (「入れとく」, 「出よう」, 「やりたい」) ties nothing to a long question, whose answer
+        # takes up what it is about (「タンク誰やる？」「自分やるよ」: to a short one it may)
+        shared = frozenset(w for w in shared if not _JA_VERB.search(w))
+    if len(shared) >= 2:
+        return True
+    if linked and level < WORDS and any(not inflected(w) for w in shared):
+        # "u igl, you're the only one who talks" to "who's igl tonight?": the reader agrees (a verb's form,
+        # "called", ties nothing)
+        return True
+    if level == WORDS and not linked:
+        return any(not w.isascii() or any(c.isdigit() or c in ".-_/" for c in w) for w in shared)
+    # a figure of the question said back ("im 142" — "142 is plenty") is as distinctive as a name
+    return any(
+        not w.isascii() or any(c.isdigit() for c in w) or (len(w) >= 4 and not inflected(w)) for w in shared
+    )
+
+
+# How a next turn takes a question up when it names nothing: a fragment ("the one downtown", "a bit",
+# "7ish") or someone volunteering ("I'm in", "I can take it") after a yes/no or who/anyone question.
+_FRAGMENT = re.compile(
+    r"^(?:the|a|an|at|in|on|by|around|about|after|before|from|with|just|only|maybe|probably"
+    r"|bit|kinda|pretty|quite|fairly|mostly|super"  # how it is: "bit mushy tbh", "pretty solid"
+    r"|\d[\d.,:]*(?:st|nd|rd|th|am|pm|k|x|h|m|s|ish)?)\b"
+)
+
+
+_VOLUNTEER = re.compile(
+    r"^(?:(?:ya|yah|yeah|yep|yes|sure|ok|okay)[,!.]*\s+)?"  # "ya ill call"
+    r"(?:i'?m in|i am in|me(?:!+|\s*$|\s+(?:but|too|tho|though|if|after|later|maybe)\b)"  # "me but after 9"
+    r"|i can|i'?ll|i will|i do|i did|i have|me too|count me|we can"
+    r"|(?:i )?(?:did|tried|used|done|ran|run) (?:it|that|this|those|them)|yep,? (?:did|tried|used))\b"
+)
+
+
+# "the dash cancel change is the big one tho": a determiner's phrase that goes on as the subject of a clause
+# is a statement of its own, no answer to what a word means or why ("what does plus on block mean?"); on
+# anything else it may be ("the new tilemap layers are nice but…" to "anyone tried the 4.3 beta?")
+_STATEMENT = re.compile(r"^(?:the|a|an)\s+(?:[\w'+-]+\s+){0,4}(?:is|are|was|were|has|have)\b")
+
+
+_ASKS_MEANING = re.compile(r"\bwhat (?:does|do|did)\b.*\bmean|\bwhy\b")
+
+
+_INVITES = re.compile(
+    r"^(?:is|are|am|do|does|did|can|could|will|would|should|has|have|was|were|who)\b|\bany ?(?:one|body)\b"
+)
+
+
+def takes_up(
+    asked: str,
+    text: str,
+    level: int,
+    common: frozenset[str] = frozenset(),
+    *,
+    late: bool = False,
+    linked: bool = False,
+    picked: bool = False,
+) -> bool:
+    """Does this line read as a reply to the question (not a new topic) at this `level`: sharing a content
+    word with it, a content shape (a version to "which version", "check the pinned message"); at SHAPE
+    also a bare yes/no (まだ, そうだよ, "same here") or agreement to a proposal; at LOOSE also a short line
+    (not when it comes minutes later, `late`: "heading to lunch"), a fragment, someone volunteering, an
+    answer's form."""
+    # "saturday 7 i think. night!!": the answer, then a goodnight on the way out
+    said = _LEAVING_AFTER.sub("", text)
+    if said != text and said.strip():
+        return takes_up(asked, said, level, common, late=late, linked=linked, picked=picked)
+    # "lol classic", "brb", "night all", "welcome!": not answers
+    if (
+        laughs(text)
+        or steps_away(text)
+        or says_farewell(text)
+        or welcomes(text)
+        or muses(text)  # 「夕方走れるかな〜」: wondering about one's own plans
+        or profile(text).kind == "hi"
+    ):
+        return False
+    # "probably 0.2mm?", 「たしか〜じゃなかった？」: an answer, unsure; not a joke (「雨男おるんちゃう？ｗ」)
+    if guesses(text) and level < WORDS and not JOKE_END.search(text):
+        return True
+    if _on_its_words(asked, text, common, level, linked) or answer_shaped(asked, text, bare=level < WORDS):
+        return True
+    if opens_on_its_topic(asked, text):
+        return True
+    if level < WORDS and same_figure(asked, text) and not asks(text):
+        return True  # "for ur rims 44 is fine ya" to "what valve length, 44mm?": the figure said back
+    if level < WORDS and asks_a_number(asked) and says_roughly(text) and not asks(text):
+        return True  # 「ピークで12万くらい」 to 「同接何人いってたっけ」: a figure, roughly
+    if _ASKS_STILL.search(norm(asked)) and _SAYS_STILL.match(norm(text)):
+        return True  # "still on, just moved to the convention center" to "is the fall expo still happening?"
+    if level < WORDS and _JA_RECOMMENDS.match(norm(text)) and not asks(text):
+        return True  # 「オトシンクルスにしとき。…」 to 「小さいのはおらんの？」: a pick, recommended
+    line = profile(text)
+    if level == WORDS:
+        return False
+    if line.kind in ("yes", "no"):
+        return True
+    if level == SHAPE or line.kind in ("lol", "thx") or _bare_ack(text):  # "ok", "nice": heard, not answered
+        return False
+    if asks_a_number(asked) and not says_a_figure(text) and not counts_people(asked):
+        return False  # 「じゃあヒーラーは私で」 to 「…いつまでだっけ？」: a when or how many wants a figure
+    if _JA_PAST_ASKED.search(norm(asked)) and _JA_PAST_SAID.search(norm(text)) and not asks(text):
+        return True  # 「朝起きたら落ちてた😇」 to 「昨日のレンダリング終わった？」: what happened, told
+    if line.answer:
+        return True
+    low = norm(text)
+    if not low.isascii() and asks_yes_no(asked) and _JA_HEARSAY.search(low) and not asks(text):
+        return True  # 「午後から降るらしいで」 to 「明日って雨なん？」: what is said or looks so, told
+    if not late and (len(low.split()) <= 3 if low.isascii() else len(low) <= 8):
+        return True
+    # 「どこになったんだっけ」 — 「葛西臨海公園！土曜の10時集合」: a brief answer first, then more
+    head = re.split(r"[！!、,。\s]", low, maxsplit=1)[0]
+    named = len(head) <= 12 and bool(_JA_NOUN_END.search(head))  # a name, a place, a time: no verb
+    named = named or bool(_JA_LISTED.match(low))  # 「オレンジ2本とピンク1本」: things listed, no verb
+    choice = named or _JA_CHOICE.search(low) is not None
+    if not late and not low.isascii() and _JA_WH.search(norm(asked)) and choice and not asks(text):
+        return True
+    if picked and not late and _ASKS_WHICH.match(norm(asked)) and _names_one(low):
+        # "mclaren by a mile, like 3 tenths" to "whos got the best medium pace so far?", where the reader too
+        # reads it as going to the question
+        return True
+    if _FRAGMENT.match(low):
+        return not (_STATEMENT.match(low) and _ASKS_MEANING.search(norm(asked)))
+    return bool(_VOLUNTEER.match(low) and _INVITES.search(norm(asked)))
+
+
+_LEAVING_AFTER = re.compile(
+    r"(?:[.!,、。！]\s*|\s+)(?:good ?night|night|nite|gn|bye|cya|see ya|おやすみ\S*|じゃあね|またね)"
+    r"[\s!！.〜ー~💤🌙]*$",
+    re.IGNORECASE,
+)
+
+
+JOKE_END = re.compile(r"(?:[ｗ笑]|(?<![a-z])w|\blol|\blmao)[\s!！ｗw笑]*$", re.IGNORECASE)  # said laughing
+
+
+# "who's got…?", "which one…?": answered by naming someone or something first ("mclaren by a mile").
+_ASKS_WHICH = re.compile(r"^(?:so |ok |and |wait )?(?:who|whos|who's|who has|which)\b")
+
+
+_NOT_A_NAME = frozenset(
+    [
+        "i",
+        "im",
+        "i'm",
+        "ive",
+        "i've",
+        "id",
+        "i'd",
+        "you",
+        "u",
+        "ur",
+        "we",
+        "they",
+        "he",
+        "she",
+        "it",
+        "its",
+        "it's",
+        "that",
+        "thats",
+        "that's",
+        "this",
+        "there",
+        "theres",
+        "lol",
+        "lmao",
+        "lmfao",
+        "omg",
+        "wait",
+        "so",
+        "and",
+        "but",
+        "or",
+        "if",
+        "what",
+        "why",
+        "how",
+        "when",
+        "where",
+        "who",
+        "idk",
+        "dunno",
+        "no",
+        "yes",
+        "yeah",
+        "yep",
+        "nah",
+        "ok",
+        "okay",
+        "hmm",
+        "same",
+        "me",
+        "my",
+    ]
+)
+
+
+def _names_one(low: str) -> bool:
+    """Does a brief line (not a question) open with a name or a thing, not a pronoun or a reaction?"""
+    words = low.split()
+    return 0 < len(words) <= 10 and not asks(low) and words[0].strip(",.!") not in _NOT_A_NAME
+
+
+# 「今回はダブル！」 to 「今回もシングル？」, 「土曜は無理」 to 「土曜は空いてる？」: the line opens on the
+# question's topic (a word the question marks with も or は) and says what holds for it.
+_JA_TOPIC_LEAD = re.compile(
+    r"^(?:(?:あ|お|え|いや|うーん)[、,\s]*)?([\u4e00-\u9fff\u30a0-\u30ffa-z0-9]{2,8})は"
+)
+
+
+def opens_on_its_topic(asked: str, text: str) -> bool:
+    """Does a Japanese line open on the topic the question is about (「今回は…」 to 「今回も…？」)?"""
+    lead = _JA_TOPIC_LEAD.match(norm(text))
+    return lead is not None and re.search(re.escape(lead.group(1)) + "[もは]", norm(asked)) is not None
+
+
+# A Japanese question about what happened (「終わった？」「届いた？」) and a line that tells it, in the past.
+_JA_PAST_ASKED = re.compile(r"[たっ]た(?:の|ん)?[？?]")
+
+
+_JA_PAST_SAID = re.compile(
+    r"(?:た|てた|でた|だった|ちゃった|じゃった|なかった)(?:わ|よ|な|ね|けど|し)?(?:[^\w]|$)"
+)
+
+
+_JA_WH = re.compile(
+    # … and Kansai's なん: 「ブキ編成なんやったん」
+    r"何|なに|どこ|いつ|誰|だれ|どれ|どの|いくら|なん(?:やった|やっけ|だった|だっけ|やねん|なん)"
+)
+
+
+# A choice named, then what one will do with it: 「いつものニンフィアで行くわ」, 「駅前のラーメンにする」.
+_JA_CHOICE = re.compile(
+    r"[\u4e00-\u9fff\u30a0-\u30ff]{2,}(?:で|に|を)(?:行く|いく|する|やる|決めた|頼む|持ってく|連れてく)"
+)
+
+
+# Something recommended, first thing: 「オトシンクルスにしとき」, 「ネオンテトラがおすすめ」.
+_JA_RECOMMENDS = re.compile(
+    r"^[^。？?！!]{1,20}(?:にしとき|にしとけ|にしたら|にすれば|にしな"
+    r"|がおすすめ|がオススメ|がええで|がいいよ|がいいと思う)"
+)
+
+
+_JA_NOUN_END = re.compile(r"[\u4e00-\u9fff\u30a0-\u30ff0-9０-９]$")
+
+
+_JA_LISTED = re.compile(
+    r"^(?:[^\s、。？?！!]{1,10}?(?:と|や|、)){1,4}[^\s、。？?！!]{0,9}[\u4e00-\u9fff\u30a0-\u30ff0-9０-９]$"
+)
+
+
+_ACK = re.compile(
+    r"^(?:ok|okay|k|kk|ah|oh|ahh|ohh|i see|alright|cool|nice|great|hmm+|なるほど|了解|りょ"
+    # glad for someone's news ("yay", 「よかったー」): heard, not an answer to anything asked
+    r"|yay+|congrats|grats|gz|よかった[ねー〜]*|おめでと[うー〜]*|やった[ーあ〜]*)[\W_]*"
+)
+
+
+def _bare_ack(text: str) -> bool:
+    """Only an acknowledgement ("ok", "nice!"), not one that goes on to say something (「了解、10時ね」)."""
+    ack = _ACK.match(norm(text))
+    return ack is not None and not norm(text)[ack.end() :].strip()
