@@ -264,6 +264,27 @@ KINDS = [
     ("今から誰か通話でセッティングいじらへん？ﾋﾏやねん", "invitation"),  # Kansai へん, put to anyone
     ("誰か知らへん？", "question"),  # … not "doesn't anyone know?"
     ("[image] 新しいボディ塗ってん、どう", "personal"),  # their work shown, an opinion asked
+    # Hands asked for with a job to do: for the people asked; help with one's own problem is a question.
+    ("週末の作品展、搬入手伝える人いますか？", "invitation"),
+    ("撤収手伝ってくれる方いませんか？", "invitation"),
+    ("明日の練習、参加する人いますか？", "invitation"),
+    ("詳しい方いますか？", "question"),
+    ("anyone free to help set up the booth saturday?", "invitation"),
+    ("who can help carry the kiln shelves in?", "invitation"),
+    ("can anyone help me with my wiring?", "question"),
+    # "ok?" ending a sentence that asks is no tag
+    (
+        "what's the safe way to clean up the extra? and was i supposed to topcoat first or is doing lines on"
+        " bare plastic ok?",
+        "question",
+    ),
+    ("we meet at the shop at 8 ok?", "rhetorical"),
+    # whether someone will be there, and one more player looked for: the people's to answer
+    ("is teo coming? he said maybe on sunday", "invitation"),
+    ("is tinker in the patch notes?", "question"),
+    ("is ranked coming back this season?", "question"),
+    ("ほなミッドできる5人目探さなあかんな。誰かおる？", "invitation"),
+    ("みんな持ち寄り何作る？", "proposal"),  # what each will bring: the people's
 ]
 
 
@@ -343,6 +364,12 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("どれくらい？", False),
         ("来月ちゃう？告知まだ出てへんやろ", True),
         ("どれがええと思う？", False),
+        # what should be so, remembered; a place suggested politely
+        ("来週の火曜までやったはず", True),
+        ("前回と同じお弁当屋さんでいいんじゃないですか", True),
+        ("はずしたほうがいい？", False),
+        ("たぶん土曜…？", True),  # unsure, first thing
+        ("たぶん何時？", False),
     ],
 )
 def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:

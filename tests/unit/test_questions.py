@@ -9,6 +9,7 @@ import pytest
 from kikimimi.domain.addressees import names
 from kikimimi.domain.answer_words import opens_on_its_topic
 from kikimimi.domain.model import Message
+from kikimimi.domain.open_questions import asks_unmarked
 from kikimimi.domain.questions import (
     about_them,
     answer_of,
@@ -2289,3 +2290,138 @@ def test_a_part_of_a_name_put_first_calls_that_person() -> None:
 )
 def test_can_you_asks_the_one_asked_only_of_their_own(text: str, theirs: bool) -> None:
     assert about_them(text) is theirs
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "answered"),
+    [
+        # the question's own verb said back
+        ("そういやバラ園て三脚あかんかったっけ？", "あかんで。去年注意されてる人おったわ", True),
+        ("日曜って教室開いてる？", "開いてるよー、10時から", True),
+        ("この変換線路ってユニトラックにも使える？", "使えへん。専用のがあるで", True),
+        ("そういやバラ園て三脚あかんかったっけ？", "土曜楽しみやな〜 新しい単焦点デビューや", False),
+        # the same felt
+        (
+            "隣の部屋の人めちゃくちゃ歌うまくなかった？ドリンク取りに行くとき思わず聞いちゃった",
+            "わかる、あれプロかと思った",
+            True,
+        ),
+        # a brief answer first, then more
+        ("does the new place have parking or is it street only", "lot behind it, free after 6", True),
+        ("does the new place have parking or is it street only", "brb, pizza's here", False),
+        (
+            "can you plant garlic in spring or is it strictly a fall thing?",
+            "beer traps!! saved my lettuce",
+            False,
+        ),
+        # something asked for is no answer
+        (
+            "how do you actually do a live catch? i keep trying on deadpool and the ball just bounces off the"
+            " flipper every time",
+            "not the one where i tilted on my last ball pls",
+            False,
+        ),
+        # what should be so, remembered
+        ("イベントっていつまでやっけ", "来週の火曜までやったはず", True),
+        # one's own experience, to "anyone tried…?"
+        (
+            "anyone tried aquila reds on a concert? thinking of ditching the stock strings",
+            "got them on my tenor. bit louder, feel grippier",
+            True,
+        ),
+    ],
+)
+def test_an_answer_read_by_its_form(question: str, answer: str, answered: bool) -> None:
+    q = msg("q", "asker", question, 0)
+    assert (answer_of(q, [q, msg("x0", "other", answer, 25)]) is not None) is answered
+
+
+def test_a_guess_after_a_question_asked_without_its_mark_answers_it() -> None:
+    before = [
+        msg("b0", "kelpie", "patch notes dropped btw https://example.com/release-notes", 0),
+        msg("b1", "tallow", "did they finally fix the harpoon rubberbanding", 10),
+    ]
+    assert between_two(msg("q", "kelpie", "pretty sure it's still under known issues?", 26), before)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "named"),
+    [
+        ("11 works. dax you bringing the mini ramp pieces?", "dax_grinds", True),
+        ("11 works. the dax set is cheaper", "dax_grinds", False),
+        # the first letters of a name, as an everyday word in a newcomer's paragraph, name nobody
+        (
+            "hi! first time posting here. i just finished my first kit and tried panel lining with a black"
+            " marker pen. it kind of went everywhere, there's smears around most of the lines and some of it"
+            " got into the textured bits on the legs. what's the safe way to clean it up?",
+            "panel_liner",
+            False,
+        ),
+        ("panel what do you use for lining?", "panel_liner", True),
+    ],
+)
+def test_a_name_said_in_a_line(text: str, name: str, named: bool) -> None:
+    assert names(text, name) is named
+
+
+@pytest.mark.parametrize(
+    ("text", "open_"),
+    [
+        ("for a decal? absolutely not", False),
+        ("for a decal? hell no", False),
+        ("for a decal?", True),
+        ("right?? i had like four", False),  # agreement exclaimed, then what one thinks
+    ],
+)
+def test_a_question_answered_in_the_same_breath_is_not_open(text: str, open_: bool) -> None:
+    assert is_open_question(msg("q", "gnome", text, 0), {}, NAMES) is open_
+
+
+@pytest.mark.parametrize(
+    ("text", "theirs"),
+    [
+        ("どんなテク？", True),  # what kind, asked back of the line before
+        ("どういう意味？", True),
+        ("どんな接着剤を使えば表と裏どっちも貼れるかわからなくて困ってます。おすすめありますか？", False),
+    ],
+)
+def test_a_what_kind_asked_back_in_a_word_is_for_the_one_before(text: str, theirs: bool) -> None:
+    before = [
+        msg("b0", "aoi", "隣のブースの会話に聞き耳立ててたら、値切り方めっちゃ勉強になった笑", 0),
+    ]
+    assert between_two(msg("q", "takkun", text, 40), before) is theirs
+
+
+@pytest.mark.parametrize(
+    ("text", "open_"),
+    [("ほな登録しとくわ。後輩から返事来たら教えてな", False), ("誰かわかる人いたら教えてください", True)],
+)
+def test_to_be_told_later_is_no_question(text: str, open_: bool) -> None:
+    assert is_open_question(msg("q", "kei", text, 0), {}, NAMES) is open_
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        (
+            "quick one, if the host runs the bigger lobby mod do the rest of us need it installed too or is"
+            " it host only",
+            True,
+        ),
+        ("if the host runs the mod it just works, tried it or not", False),
+    ],
+)
+def test_an_either_or_asked_after_a_condition_asks(text: str, asked: bool) -> None:
+    assert asks_unmarked(text) is asked
+
+
+def test_a_brb_between_takes_no_turn() -> None:
+    q = msg(
+        "q", "oat", "wait did we sell the apparatus before getting fired or did it just die with the ship", 0
+    )
+    later = [
+        msg("x0", "juno", "brb grabbing food", 13),
+        msg("x1", "gravel", "yep, still 80 short after that", 22),
+    ]
+    settled = answer_of(q, [q, *later])
+    assert settled is not None and settled.by == "x1"

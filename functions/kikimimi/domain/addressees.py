@@ -188,7 +188,7 @@ def names(text: str, name: str) -> bool:
     brief = len(low.split()) <= PART_NAME_WORDS
     return (
         (len(who) >= 3 and who in words)
-        or any(len(w) >= 5 and who.startswith(w) for w in words)
+        or (brief and any(len(w) >= 5 and who.startswith(w) for w in words))  # not "panel" in a paragraph
         or (
             brief and any(_AS_A_NAME.search(re.sub(rf"\b{re.escape(p)}\b", "\0", low)) for p in parts & words)
         )
@@ -209,4 +209,6 @@ _AS_A_NAME = re.compile(
     r"(?:^|\b(?:is|was|does|did|has|can|will|ask|tell|where'?s|hows|how'?s)\s+)\0\b"
     r"|\b(?:thanks|thank you|thx|ty|tysm|cheers)[,!\s]+\0(?!\w)"  # "got it, thx vic"
     r"|\0\s+(?:is|was|still|gonna|going|bringing|coming|doing|has|had)\b"
+    # … or put first in a second sentence, asked: "11 works. dax you bringing the mini ramp pieces?"
+    r"|[.!?;]\s+\0\s+(?:you|u|ur|did|do|are|can|could|will|would)\b"
 )

@@ -48,6 +48,7 @@ from kikimimi.domain.reply_shapes import (
     points,
     shifts,
     shrugs,
+    steps_away,
     suggests,
     takes_it,
     tells_own_trouble,
@@ -95,6 +96,7 @@ def turn_answers(
         if not _question_back(p, question, around)
         and not shrugs(p.content)
         and not _bumps_another(p, question)
+        and not steps_away(p.content)  # "brb grabbing food" takes no turn in the talk
     ]
     if (
         len(taken) <= COUNTED_LATE_LINES

@@ -118,7 +118,9 @@ _VOLUNTEER = re.compile(
     r"^(?:(?:ya|yah|yeah|yep|yes|sure|ok|okay)[,!.]*\s+)?"  # "ya ill call"
     r"(?:i'?m in|i am in|me(?:!+|\s*$|\s+(?:but|too|tho|though|if|after|later|maybe)\b)"  # "me but after 9"
     r"|i can|i'?ll|i will|i do|i did|i have|me too|count me|we can"
-    r"|(?:i )?(?:did|tried|used|done|ran|run) (?:it|that|this|those|them)|yep,? (?:did|tried|used))\b"
+    r"|(?:i )?(?:did|tried|used|done|ran|run) (?:it|that|this|those|them)|yep,? (?:did|tried|used)"
+    # … or has one: "got them on my tenor"
+    r"|(?:i )?(?:got|have|had|own|use|bought) (?:them|those|these|em|one|a pair|a set))\b"
 )
 
 
@@ -165,6 +167,8 @@ def takes_up(
         or profile(text).kind == "hi"
     ):
         return False
+    if _ASKS_FOR.search(norm(text)):
+        return False  # "not the one where i tilted on my last ball pls": something asked for, no answer
     # "probably 0.2mm?", 「たしか〜じゃなかった？」: an answer, unsure; not a joke (「雨男おるんちゃう？ｗ」)
     if guesses(text) and level < WORDS and not JOKE_END.search(text):
         return True
@@ -180,6 +184,12 @@ def takes_up(
         return True  # "still on, just moved to the convention center" to "is the fall expo still happening?"
     if level < WORDS and _JA_RECOMMENDS.match(norm(text)) and not asks(text):
         return True  # 「オトシンクルスにしとき。…」 to 「小さいのはおらんの？」: a pick, recommended
+    if level < WORDS and _SEEKS_AGREEMENT.search(norm(asked)) and relates(text):
+        return (
+            True  # 「わかる、あれプロかと思った」 to 「隣の人めちゃくちゃ歌うまくなかった？」: the same felt
+        )
+    if level < WORDS and asks_yes_no(asked) and echoes_the_predicate(asked, text) and not asks(text):
+        return True  # 「あかんで。」 to 「三脚あかんかったっけ？」: the question's own verb, said back
     line = profile(text)
     if level == WORDS:
         return False
@@ -209,9 +219,79 @@ def takes_up(
         # "mclaren by a mile, like 3 tenths" to "whos got the best medium pace so far?", where the reader too
         # reads it as going to the question
         return True
+    if not late and low.isascii() and _brief_first(asked, low):
+        return True  # "lot behind it, free after 6" to "…have parking or is it street only": brief, then more
     if _FRAGMENT.match(low):
         return not (_STATEMENT.match(low) and _ASKS_MEANING.search(norm(asked)))
     return bool(_VOLUNTEER.match(low) and _INVITES.search(norm(asked)))
+
+
+# A line that opens by sharing what was said or felt (「わかる、…」, "same lol", "ikr").
+_RELATES = re.compile(
+    r"^(?:わかる|分かる|わかりみ|それな|ほんとそれ|まじそれ|same|mood|relatable|me too|ikr|so true)"
+    r"(?:\W|$|[ｗw笑〜ー])"
+)
+
+
+def relates(text: str) -> bool:
+    """Does the line open by sharing the feeling ("same lol", 「わかる、…」)?"""
+    return bool(_RELATES.match(norm(text)))
+
+
+# A question put for agreement, negatively: 「…うまくなかった？」, "wasn't that set insane?"
+_SEEKS_AGREEMENT = re.compile(
+    r"(?:なかった|くない|じゃない|やない|ちゃう|へん|ひん)(?:か|の|ん)?[？?]"
+    r"|^(?:\S+\s+)?(?:wasn'?t|isn'?t|didn'?t|doesn'?t|aren'?t|weren'?t|don'?t)\b"
+)
+
+
+# Something asked for, not said: "send it pls", "not that one please".
+_ASKS_FOR = re.compile(r"\b(?:pls|plz|please|pleas+e)[\s!.🙏]*$")
+
+
+# A Japanese yes/no question's own predicate, said back as its answer (「あかんかったっけ？」「あかんで」,
+# 「開いてる？」「開いてるよ」, 「使える？」「使えへん」): the line's first clause, its ending taken off.
+_JA_ENDING = re.compile(
+    r"(?:へん|ひん|ない|ません|なかった)?"
+    r"(?:やで|だよ|です|ですよ|やん|やろ|だね|やね|で|よ|ね|な|わ|ぞ|ぜ|さ|し|けど)*[ー〜!！。]*$"
+)
+_JA_QUESTION_END = re.compile(r"[ぁ-ん]{0,8}[？?]*$")
+
+
+def echoes_the_predicate(asked: str, text: str) -> bool:
+    """Does a Japanese line open with the verb or adjective the yes/no question ends on?"""
+    low, question = norm(text), norm(asked)
+    if low.isascii() or question.isascii():
+        return False
+    head = re.split(r"[、,。！!？?\s]", low, maxsplit=1)[0]
+    stem = _JA_ENDING.sub("", head)
+    if not 2 <= len(stem) <= 8 or not re.search(r"[ぁ-ん]", stem[-1]):
+        return False  # 「木曜。」 is no verb; 「あかん」, 「行ける」, 「開いてる」 are
+    core = re.split(r"[？?]", question, maxsplit=1)[0]
+    at = core.rfind(stem)
+    return at >= 0 and _JA_QUESTION_END.fullmatch(core[at + len(stem) :]) is not None
+
+
+# A brief answer first, then more ("lot behind it, free after 6", "new place, it's in #announcements") to a
+# question that asks which, where or what: its first clause names it.
+_OPEN_ASK = re.compile(r"\bor\b|^(?:\S+\s+)?(?:what|which|where|when|how many|how much|how long)\b")
+
+
+def _brief_first(asked: str, low: str) -> bool:
+    """Does the English line open with a clause of three words or fewer that names something?"""
+    head = re.split(r"[,;—]|\s-\s", low, maxsplit=1)[0]  # not "beer traps!! saved my lettuce": exclaimed
+    if head == low or len(head.split()) > 3 or not _OPEN_ASK.search(norm(asked)):
+        return False
+    words = head.split()
+    return (
+        bool(words)
+        and words[0] not in _NOT_A_NAME
+        and not _bare_ack(head)
+        and not laughs(head)
+        and not agrees(head)
+        and profile(head).kind not in ("lol", "thx", "hi")
+        and not asks(low)
+    )
 
 
 _LEAVING_AFTER = re.compile(

@@ -110,6 +110,8 @@ _JA_BARE_WH = re.compile(
     r"^(?:え[ー〜っ]*|へー|まじ|ん)?(?:すご|すごい|いいな|まじか|やば)?[、,!！]?\s*"
     r"(?:どれ|どこ|どこの|なに|何|なんで|いつ|誰|だれ|どの|どっち|なにそれ|何それ)"
     r"(?:で|から|に|と|まで)?(?:ですか|だっけ|の)?[?？!！ｗw〜ー…]*$"
+    # 「どんなテク？」, 「どういう意味？」, 「どうやって？」: what kind or how, asked back in a word or two
+    r"|^(?:え[ー〜っ]*[、,]?\s*)?(?:どんな|どういう|どうやって|どうやったん)[^\s？?。、]{0,5}[?？!！ｗw〜ー…]*$"
 )
 
 
@@ -222,7 +224,15 @@ def _asked(text: str) -> bool:
         asks(text)
         or asks_unmarked(text)  # "do eggshells actually work or is that a myth"
         or bool(_WH_OPENS.match(low) or _KNOW_WH.search(low) or _JA_ASKED.search(low))
+        or bool(_YES_NO_OPENS.match(low))
     )
+
+
+# … or a yes/no question, its mark left off: "did they finally fix the harpoon rubberbanding"
+_YES_NO_OPENS = re.compile(
+    r"^(?:so |wait |ok )?(?:did|does|do|is|are|was|were|has|have|can|will)"
+    r" (?:they|it|he|she|the|anyone|anybody|you|u|we|this|that)\b"
+)
 
 
 # Surprise at what someone just said, asked back: "38 hrs on one plate?? brave", "170 for a keyboard??",

@@ -120,12 +120,13 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
 _SURPRISE = re.compile(
     r"(?:え[ーっ〜]*[、,]?\s*)?(?:まじ|マジ|まじで|マジで|ほんま|ほんまに|本当|ほんと|ほんとに|えっ)[？?!！]+\s*"
     r"|(?:は|はあ|はぁ|え|えぇ|ええ)[？?][？?!！]*\s*"  # 「は？？えぐ」: surprise, then what one thinks
-    r"|(?:wait |oh )?(?:really|seriously|fr|for real|no way)[?!]+\s*",
+    r"|(?:wait |oh )?(?:really|seriously|fr|for real|no way|right|ikr)[?!]+\s*",  # "right?? i had like four"
     re.IGNORECASE,
 )
 _SENDS_ELSEWHERE = re.compile(r"(?:<#\d+>|#[\w-]+)\s*(?:で|に|へ|is where|maybe|prob)")
 _ANSWERED_ITSELF = re.compile(
-    r"[?？]\s*(?:yes|yep|yeah|no|nope|nah|obviously|absolutely|of course|never|nope not|probably not"
+    r"[?？]\s*(?:yes|yep|yeah|no|nope|nah|obviously|absolutely(?: not)?|of course|never|nope not|probably not"
+    r"|hell (?:no|yes|yeah)|no way|no chance|not a chance|not even close|not for me"
     r"|definitely(?: not)?|not really|はい|いいえ|うん|ううん|いや|無理|むり)[\s.!。！ｗw笑]*$"
 )
 _THANKED_AFTER = re.compile(
@@ -139,7 +140,9 @@ _THANKED_AFTER = re.compile(
 # may follow it ("… main hand. tryna fix my shield").
 # … after a word that only opens the line ("wait does ancient fruit keep producing … or do i replant").
 _CLAUSE = (
-    r"(?:^|[.!;:]\s+|\b(?:lol|lmao|btw|ok|so|quick q|quick question|dumb q|dumb question)\s+"
+    r"(?:^|[.!;:]\s+|\b(?:lol|lmao|btw|ok|so|quick q|quick question|quick one|dumb q|dumb question)[,:]?\s+"
+    # … or after a condition: "if the host runs the mod do the rest of us need it too or is it host only"
+    r"|\bif\s+[^.!?;,]{3,60}?\s+(?=(?:do|does|is|are|can|should|will)\s)"
     r"|^(?:wait|hmm+|hey|oh|um+|uh+|also|actually)[,.]?\s+)"
 )
 _EITHER_OR = re.compile(

@@ -5,9 +5,9 @@ What a reply says by its shape is reply_shapes.py."""
 from __future__ import annotations
 
 import re
-import unicodedata
 
-from kikimimi.domain.rule_terms import muses, norm
+from kikimimi.domain.invitations import JA_PLANNED, invites
+from kikimimi.domain.rule_terms import muses, normalized
 
 __all__ = [
     "asks_a_number",
@@ -15,125 +15,12 @@ __all__ = [
     "for_the_bot",
     "for_the_people",
     "guesses",
-    "invites",
     "kind_of",
-    "normalized",
     "personal",
     "proposes",
     "rhetorical",
 ]
 
-# Things people do together: "tea, anyone?", "pizza friday?", "movie night, who's in?".
-_OUTINGS = (
-    r"tea|coffee|lunch|dinner|breakfast|brunch|supper|drinks?|beers?|pints?|pizza|sushi|ramen|tacos?|burgers?"
-    r"|boba|bubble tea|froyo|donuts?|wings|pho|dim sum|curry|noodles|smoothies?"
-    r"|bbq|snacks?|ice ?cream|food|movies?|movie night|film|cinema|games?|game night|board ?games?|karaoke"
-    r"|walk|run|gym|hike|swim|party|bowling|pub|bar|trivia|quiz night|cards|poker|football|soccer|basketball"
-    r"|rounds?|match|episode"
-)
-_WHEN = (
-    r"today|tonight|tomorrow|soon|later|now|this (?:week(?:end)?|evening|afternoon|morning)|next week"
-    r"|after(?: work)?|mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:rs(?:day)?)?|fri(?:day)?"
-    r"|sat(?:urday)?|sun(?:day)?|at \d{1,2}(?::\d\d)?(?: ?[ap]m)?|\d{1,2} ?[ap]m"
-)
-_ANYONE = r"any ?(?:one|body)|some ?(?:one|body)|y'?all|guys|folks|people|peeps|team|everyone"
-# A day people make plans for (not "now" or "after": "anyone seeing this error after the update?" asks).
-_PLANNED = (
-    r"tonight|today|tomorrow|this (?:week(?:end)?|evening|afternoon)|next week"
-    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|sat|sun"
-)
-# … and, for something to do together, any time soon ("anyone wanna run unrated after ranked?").
-_SOON = (
-    r"now|rn|later|soon|in a bit|after (?:this|that|ranked|work|class|school|dinner|lunch|[a-z]+ing)"
-    r"|before (?:bed|sleep|dinner|lunch|work|class|we start|the (?:race|game|match|raid|stream|show|run))"
-)
-_EN_INVITATION = re.compile(
-    # "last round of gartic phone before bed? anyone?", "one more game?": more of what the room is playing
-    r"^(?:ok |so |alright )?(?:one )?(?:last|more|another|final)\s+(?:round|game|match|run|episode)s?\b"
-    rf"(?:\s+of\s+[\w' -]{{1,30}}?)?(?:\s+(?:before \w+|{_WHEN}))?\s*[?？,]*\s*(?:{_ANYONE})?\s*[?？]+\W*$|"
-    # "tea, anyone?", "lunch anyone?", "drinks tonight, anyone?"
-    r"^(?:(?:the|a|some|more|one more|one last|another|quick|late|early|team)\s+)?"
-    rf"(?:{_OUTINGS})(?:\s+(?:break|run|night|time|session|trip))?"
-    rf"(?:\s+(?:{_WHEN}))?,?\s*(?:{_ANYONE})?\s*[?？]+\W*$"
-    # "ok last call boba anyone??": the outing and "anyone" end the line
-    rf"|\b(?:{_OUTINGS})(?:\s+(?:run|break|night|time))?,?\s*(?:{_ANYONE})\s*[?？]+\W*$"
-    # "movie night, who's in?", "who's coming?", "who wants to grab lunch?"
-    r"|\bwho(?:'s| is| else is)? (?:in|coming|joining|down|up for|game)\b"
-    # "who's on tonight?", "who's around later?": who will be there to play or hang out
-    r"|\bwho(?:'s|s| is| else is)? (?:on|online|around|free)"
-    r"(?:\s+(?:tonight|today|later|rn|now|this \w+)|\s*[?？])"
-    r"|\bwho (?:else )?(?:wants|wanna|is up for|is down for|is keen|fancies)\b"
-    # "who's running talk-in at field day?", "who's bringing setups?": who will take a job on
-    r"|\bwho(?:'s|s| is)(?: gonna| going to)? (?:bringing|running|driving|hosting|organi[sz]ing|cooking"
-    r"|handling|covering|booking|picking up|taking care of)\b"
-    # "anyone up for pizza tonight?", "anyone want to join?", "anyone wanna grab food?"
-    rf"|\b(?:{_ANYONE}) (?:up|down|keen|game) for\b"
-    # "anyone going to the meetup on thursday?" (but not "anyone going to fix the build?")
-    rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:going|coming|heading|attending|joining)"
-    r"(?: to (?:the|a|an|this|that|my|our)\b| tonight| today| tomorrow| later|\s*[?？])"
-    # "anyone watching the match tomorrow?", "who's playing ranked tonight?": whose plans, not a question
-    rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:watching|playing|streaming|doing|hosting)\b"
-    rf"[^?？.!]*\b(?:{_PLANNED})\b"
-    rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|fancy|fancies|feel like) (?:to )?"
-    r"(?:come|join|grab|get|go|play|watch|co-?watch|hang|eat|have|meet|hop|do (?:a|an|one|some)|hit|try"
-    r"|duo|trio|squad|queue|q|raid|grind|scrim|team up|party up|co-?op|1v1|split|chip in|go in on|carpool)\b"
-    # "anyone want one last round of geoguessr?", "anyone up for a quick game?": more of what the room plays
-    rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|up for|down for|fancy)\s+(?:a|an|one|some)?\s*"
-    r"(?:more|last|final|quick|another)?\s*(?:more\s+)?(?:last\s+)?(?:round|game|match|run)s?\b"
-    # "anyone wanna run some maps tonight?": something to do together at a time people plan for
-    # … or soon, or after something ("anyone wanna run unrated after ranked?")
-    rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna) (?!(?:to )?(?:help|explain|tell|show|check|look))"
-    rf"[^?？.!]*\b(?:{_PLANNED}|{_SOON})\b"
-    # … asked of others, not the asker's own plan ("I want to get a MiniDV camera. How do I know …?")
-    r"|(?<!\bi )(?<!\bi really )(?<!\bi just )(?<!\bi'd )(?<!\bi still )"
-    r"\b(?:wanna|want to|care to|fancy|you in for|join (?:us|me)) (?:come|join|grab|get|go|play|watch|hang)"
-    # … or the asker's own wish, put to the room: "i wanna play tonight, anyone?", "i really want to go,
-    # who else?"
-    r"|\bi (?:really |just |still )?(?:wanna|want to) (?:come|join|grab|get|go|play|watch|hang)\b[^?？]*"
-    rf"[,.!\s](?:{_ANYONE}|who(?:'s| is)?(?: else)?(?: in| down| coming| joining)?)\s*[?？]+\W*$"
-    rf"|^(?:you )?(?:up|down|in) for (?:a |some )?(?:{_OUTINGS})\b"
-)
-# 「誰か行く人ー」「ご飯行く人いる？」「カラオケ行かない？」「一緒にやらない？」
-_JA_ACTIVITY = r"行く|いく|来る|くる|やる|する|参加する|食べる|飲む|見る|遊ぶ|来れる|行ける|参加できる"
-# A day or hour people make plans for: 「今夜」「明日の配信」「22時の卓」.
-_JA_PLANNED = (
-    r"今夜|今晩|今日|明日|あした|あす|明後日|週末|今度|来週|土曜|日曜|今週|朝練|夜"
-    r"|このあと|この後|今から|\d{1,2}時"
-)
-# Plans asked of people: 「明日の配信だれか見る？」「今夜だれか段位戦いく？」「22時の卓、誰か入れる？」.
-_JA_PLANS = (
-    r"行く|いく|来る|くる|やる|する|見る|みる|参加する|遊ぶ|走る|出る|入る|入れる|来れる|行ける|打つ|回る"
-)
-_JA_INVITATION = re.compile(
-    rf"(?:{_JA_ACTIVITY})人(?:いる|いない|おる|おらん|おらへん|[ー〜~！!？?]|$)"
-    rf"|(?:{_JA_PLANNED}).{{0,24}}(?:誰か|だれか|みんな)[^？?。]{{0,24}}(?:{_JA_PLANS})[？?ー〜~]"
-    rf"|(?:誰か|だれか|みんな)[^？?。]{{0,24}}(?:{_JA_PLANNED})[^？?。]{{0,24}}(?:{_JA_PLANS})[？?ー〜~]"
-    r"|(?:行か|いか|来|こ|やら|遊ば|食べ|飲ま|見|参加し|集まら)ない[？?ー〜~]|一緒に.*(?:ない|ません|よう)[かか]?[？?]"
-    # 「誰かこのあと通話しない？」: something to do, put to anyone
-    r"|(?:誰か|だれか)[^？?。]{0,24}(?:しない|しませんか)[？?ー〜~]"
-    # the same in western dialect: 「誰か今からマルチで鍛石集め行かん？」「スマブラやらん？」
-    rf"|(?:誰か|だれか|みんな|一緒に|{_JA_PLANNED})[^？?。]{{0,24}}(?:行か|いか|やら|遊ば|来|せ|し)ん[？?ー〜~]"
-    # … any verb so (「誰か今から…一緒に回らん？」), but not 「誰か知らん？」 ("doesn't anyone know?")
-    r"|(?:誰か|だれか|みんな)[^？?。]{0,24}一緒に[^？?。]{0,12}(?<!知)(?<!分か)(?<!わか)[らかさたなまがばわ]ん[？?ー〜~]"
-    # … or alone (「誰か今からマイクラ入らん？」), but not 「誰か分かる人おらん？」 (help asked for)
-    r"|(?:誰か|だれか)[^？?。]{0,24}(?<!知)(?<!分か)(?<!わか)(?<!お)[らかさたなまがばわ]ん[？?ー〜~]"
-    # … in Kansai's へん (「誰か通話でセッティングいじらへん？」)
-    r"|(?:誰か|だれか)[^？?。]{0,24}(?<!知)(?<!分か)(?<!わか)(?<!お)[らかさたなまがばわ]へん[？?ー〜~]"
-    # who is going on a planned day (「土曜のジョーシンの大会だれ行く？」), anyone coming (「…誰か来る？」)
-    rf"|(?:{_JA_PLANNED})[^？?。]{{0,24}}(?:誰|だれ)(?:が)?(?:{_JA_PLANS})[？?ー〜~]"
-    r"|(?:誰か|だれか)(?:来る|くる|来れる|来ない|こない|来[ーえ]へん)[？?ー〜~]*\W*$"
-    # … or in Kansai's へん (「土曜の夜BGAで卓立てへん？」), not 「明日雨降らへん？」 (a question)
-    rf"|(?:誰か|だれか|みんな|一緒に|{_JA_PLANNED})[^？?。]{{0,24}}"
-    r"(?:立て|行か|いか|やら|遊ば|せえ|しい|来え|集まら|飲ま|食べ|入ら|回ら|打た)へん[？?ー〜~]"
-    # … where the verb alone says it (「明日の昼ラーメン行かん？」), not いかん ("no good") or 来ん
-    r"|(?:行か|やら|遊ば|食べ|飲ま|飲みに行か|食べに行か)ん[？?ー〜~]"
-    r"|(?:ご飯|ごはん|飯|ランチ|昼|夕飯|飲み|カラオケ|映画|ゲーム|お茶)(?:でも|とか)?(?:行く|どう|いかが|しない)"
-    # something to do now, asked of people: 「今から通話でキャラシ作る人おらん？暇やねん」
-    r"|(?:今から|このあと|この後|通話で|一緒に)[^？?。]{0,20}人(?:いる|おる|おらん|おらへん|いない)[？?ー〜]"
-    # a hand asked for on a day ahead: 「誰か明日の昼マイクラの整地手伝ってくれへん？」 (people's time)
-    r"|(?:明日|あした|明後日|週末|今度|来週|土曜|日曜|今夜|今晩|このあと|この後|\d{1,2}時)[^？?。]{0,30}"
-    r"手伝って(?:くれ|ほし|もらえ)"
-)
 _TAG_ASKER = re.compile(
     r"^(?:\S+[:,]\s*)?(?:is|are|am|was|were|do|does|did|can|could|will|would|should|has|have|what|how|where|which|who|why|when)\b"
 )
@@ -224,12 +111,13 @@ _JA_PROPOSAL = re.compile(
     # the group's own plan asked: 「宿はどのへんにする？」「何時集合にする？」「何時からにする？」
     r"(?:どこ|どの\S{0,2}|何時|何月|何日|何曜日?|いつ|どれ|何|なに)(?:から|まで)?(?:に|で|へ|集合に)?"
     r"(?:する|しよ|行く|いく|集合|集まる|出る|出発する|泊まる|やる|回す|始める|潜る"
-    r"|見る|観る|遊ぶ|食べる|食う|飲む|頼む|歌う)[？?]"  # 「来週から何見る？」
+    # 「来週から何見る？」, 「みんな持ち寄り何作る？」
+    r"|見る|観る|遊ぶ|食べる|食う|飲む|頼む|歌う|作る|持ってく|持っていく|着てく|着る)[？?]"
     # 「7月の三連休どう？」
     r"|(?:月|日|曜|時|週末|連休|今度|明日|来週)(?:の\S{0,6})?(?:とか|は|で|に)?(?:どう|いかが)[？?]"
     r"|\d{1,2}時\S{0,4}(?:とか|で(?:いい|どう))[？?]"  # 「9時集合とか？」
     # 「土曜10時でええ？」, 「場所はいつもの駅前の雀荘でええ？」
-    rf"|(?:{_JA_PLANNED}|\d{{1,2}}日|集合|場所|店)[^？?。]{{0,20}}で(?:いい|ええ|よい|おけ|OK|ok)[？?]"
+    rf"|(?:{JA_PLANNED}|\d{{1,2}}日|集合|場所|店)[^？?。]{{0,20}}で(?:いい|ええ|よい|おけ|OK|ok)[？?]"
     r"|(?:で|とか)(?:どう|いかが)(?:かな|ですか|でしょう)?[？?]*\W*$"  # 「集合は秦野駅北口 7:30 でどう」
     r"|(?:る|う|く|す|つ|ぬ|む|ぶ|ぐ|た)のは(?:どう|いかが)|(?:を|に|で|一緒に|みんなで)しない[？?]"
     r"|(?<!たり)(?<!だり)しませんか"  # not 「設定で直せたりしませんか？」, a question
@@ -264,47 +152,9 @@ _ASKS_NUMBER = re.compile(
 )
 
 
-def normalized(text: str) -> str:
-    """The text as the rules read it: NFKC, casefolded, spaces collapsed."""
-    return norm(unicodedata.normalize("NFKC", text))
-
-
 def asks_a_number(question: str) -> bool:
     """A question that a number, a version or a time answers ("which node version…?", 「何時？」)."""
     return bool(_ASKS_NUMBER.search(normalized(question)))
-
-
-def invites(text: str) -> bool:
-    """An invitation to do something together ("tea, anyone?", 「ご飯行く人いる？」), or something of one's
-    own offered to the room ("60 spare iron, anyone need some?", 「スリーブ余ってるけどいる？」): for the
-    people asked."""
-    low = normalized(text)
-    if _EN_INVITATION.search(low) or _EN_GIVEAWAY.search(low):
-        return True
-    return not low.isascii() and bool(
-        _JA_INVITATION.search(low) or (_JA_SPARE.search(low) and _JA_WANTED.search(low))
-    )
-
-
-# Something offered to whoever wants it: "anyone need some?", "got 2 extra tickets, anyone want them?",
-# "spare potions if anyone needs", "anyone need a ride?" (not "anyone need to reinstall after this?").
-_EN_GIVEAWAY = re.compile(
-    rf"\b(?:{_ANYONE}|who|u|you)(?: else)? (?:(?:needs?|wants?|wanna) (?:some|one|it|them|any|these|those"
-    r"|mine|my|the (?:spare|extra|rest|leftovers?)|a (?:ride|lift|spare|copy))"
-    r"|needs? (?:a )?hand|needs? help)\b[^?？]*[?？]+\W*$"
-    # … with a word on it after: "anyone want it? expires end of month" (not "anyone need help? i can't …")
-    rf"|\b(?:{_ANYONE}|who)(?: else)? (?:wants?|wanna)"
-    r" (?:it|them|one|some|a spare|the (?:dupe|extra|spare|rest)"
-    r"|my (?:old |spare |extra )?[\w-]+(?: [\w-]+)?)"
-    r"[?？]+(?![^?？]*\bi\b)[^?？]{0,60}$"  # "anyone want my old mfj tuner? free, pickup only, …"
-    rf"|\b(?:spare|extra|leftover)\b[^?？]*\bif (?:{_ANYONE}|u|you) (?:needs?|wants?)\b[^?？.!]*[?？]*\W*$"
-)
-# … in Japanese: something spare, given or lent (「余ってる」「あげる」「譲る」, not 「余ってる人いる？」,
-# which asks for it), and whether anyone wants it (「いる？」「欲しい人いる？」).
-_JA_SPARE = re.compile(
-    r"余って(?!る人|いる人)|余った(?!人)|余り|あまって(?!る人|いる人)|あまった(?!人)|あげる|譲る|譲ります|ゆずる|貸せる"
-)
-_JA_WANTED = re.compile(r"(?:いる|要る|欲しい|ほしい)(?:人|ひと)?(?:いる|おる)?[？?ー〜]")
 
 
 # An offer of one's own help or company, put as a question: "want me to ask him?", "i can bring mine if
@@ -328,7 +178,9 @@ def offers(text: str) -> bool:
 def rhetorical(text: str) -> bool:
     """A question that asks nothing: a tag ("…, right?", 「〜よね？」), an exclamation ("seriously?!")."""
     low = normalized(text)
-    tag = bool(_EN_TAG.search(low)) and not _TAG_ASKER.match(low)
+    # "… what's the safe way to clean it? and is doing lines on bare plastic ok?": its last sentence asks
+    last = re.sub(r"^(?:and|so|but|or|also|plus)\s+", "", re.split(r"(?<=[.!?？])\s+", low.strip())[-1])
+    tag = bool(_EN_TAG.search(low)) and not _TAG_ASKER.match(low) and not _TAG_ASKER.match(last)
     return tag or bool(_EN_RHETORICAL.search(low) or (not low.isascii() and _JA_RHETORICAL.search(low)))
 
 
@@ -386,7 +238,7 @@ _JA_GUESS = re.compile(
     # 「22時くらい？」, 「3人とか？」: a figure offered, about
     r"|^[^？?]{0,8}\d[^？?]{0,6}(?:くらい|ぐらい|位|ごろ|頃|とか)[？?]+[w笑。…〜~]*$"
     # 「夜やろ？9時とかでええんちゃう」: a time or a thing proposed, unsure, no mark needed
-    r"|(?:とか|で|が)(?:ええ|いい)ん(?:ちゃう|じゃない|じゃね)[？?]*[w笑。…〜~]*$"
+    r"|(?:とか|で|が)(?:ええ|いい)ん(?:ちゃう|ちゃいます|じゃない|じゃね)(?:ですか|でしょうか|か)?[？?]*[w笑。…〜~]*$"
     # 「先月くらい？管理人さんが入れてた気がする」: about when, offered, then more
     r"|^[^？?\d]{1,8}(?:くらい|ぐらい|ごろ|頃)[？?]+(?:[^？?]{2,40})?[w笑。…〜~]*$"
     r"|(?:じゃない|じゃなかった|じゃね|じゃないかな|んじゃない|んじゃね|と思う|と思うけど|じゃないの|んちゃう"
@@ -399,8 +251,12 @@ _JA_GUESS = re.compile(
     r"|^[^？?]{1,30}(?:じゃなかった|じゃなかったっけ|じゃない|んじゃない|やつちゃう|とちゃう|ちゃう|やない)[？?]+[^？?]{2,30}$"
     # 「22時ちゃう？」, 「来月やない？」: a brief Kansai guess, what it is offered with ちゃう
     r"|^[^？?]{1,12}(?:ちゃう|ちゃいます|やない|やないの|やないか)[？?]+[ｗw笑。…〜~]*$"
+    # 「たぶん土曜…？」: said unsure, first thing
+    r"|^(?:たぶん|多分|たしか|確か|おそらく)[、,\s]*[^？?、。]{1,16}[…。.]*[？?]+[ｗw笑…〜~]*$"
     # 「たしか全部ついてたはず…自信ない」: said unsure, no mark
     r"|^(?:たしか|確か)[^？?]*(?:はず|と思う|気がする)|^[^？?]*はず[^？?]{0,4}(?:自信ない|知らんけど|たぶん)"
+    # 「来週の火曜までやったはず」: what should be so, remembered
+    r"|^[^？?]{2,30}はず(?:や|だ|です|やで|だよ|よ|やけど|だけど|けど)?[ｗw笑。…〜~！!]*$"
     # 「夕方からって天気予報で言ってた気がする」: remembered, not sure
     r"|^[^？?]*(?:気がする|気がします)(?:よ|けど|な|ね)*[w笑。…〜~]*$"
 )

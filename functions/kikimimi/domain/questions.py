@@ -19,6 +19,7 @@ from kikimimi.domain.addressees import (
     replies_to,
 )
 from kikimimi.domain.answer_turns import asks_back, asks_its_own, offer_taken, turn_answers
+from kikimimi.domain.answer_words import relates
 from kikimimi.domain.back_questions import between_two
 from kikimimi.domain.figures import same_figure
 from kikimimi.domain.language import japanese_share
@@ -496,20 +497,11 @@ class _Watch:
 # A "why" mused aloud, no mark (「明日1限やのに全然眠くないのなんでなん」, "why am i like this"), and a line
 # that opens by sharing it (「わかる、…」, "same lol"): the room took it as a feeling, not a request.
 _WHY = re.compile(r"\bwhy\b|なんで|何で|どうして|なぜ")
-_RELATES = re.compile(
-    r"^(?:わかる|分かる|わかりみ|それな|ほんとそれ|まじそれ|same|mood|relatable|me too|ikr|so true)"
-    r"(?:\W|$|[ｗw笑〜ー])"
-)
 
 
 def _shares_the_feeling(question: Message, m: Message) -> bool:
     text = question.content
-    return (
-        "?" not in text
-        and "？" not in text
-        and bool(_WHY.search(norm(text)))
-        and bool(_RELATES.match(norm(m.content)))
-    )
+    return "?" not in text and "？" not in text and bool(_WHY.search(norm(text))) and relates(m.content)
 
 
 def inferred_about(

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 from kikimimi.domain.open_questions import LINK, asks
-from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, kind_of, normalized
+from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, kind_of
+from kikimimi.domain.rule_terms import normalized
 
 __all__ = [
     "accepts",

@@ -13,6 +13,7 @@ written in (kana and kanji, honorifics, stretched, width and case): name_forms.v
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
@@ -161,6 +162,8 @@ _JA_MUSING = re.compile(
     r"[ーぁ〜~]*[\s。…~〜ｗw笑]*$"
 )
 _JA_QUESTION = re.compile(
+    # (not 「後輩から返事来たら教えてな」: to be told later, when it happens)
+    r"(?<!来たら)(?<!きたら)(?<!なったら)(?<!出たら)(?<!決まったら)(?<!届いたら)(?<!着いたら)(?<!終わったら)"
     r"(?:教えて|おしえて)|(?:どうすれば|どうしたら|どうやって|どうやったら|どうすると)"
     # 「シャッタースピードってどれくらいにすればいいんでしょう」: a question word, then 〜んでしょう
     r"|(?:どれくらい|どのくらい|どう|何|なに|どこ|いつ|どれ|どの|なぜ|なんで)[^。？?]*(?:ん|の)でしょう[ねか]?[。…]*$"
@@ -192,6 +195,11 @@ _NOT_THANKS = re.compile(r"\bno thanks\b|\bthanks to (?!you\b|u\b|y'?all\b|every
 
 def norm(text: str) -> str:
     return text.casefold().strip()
+
+
+def normalized(text: str) -> str:
+    """The text as the rules read it: NFKC, casefolded, spaces collapsed."""
+    return norm(unicodedata.normalize("NFKC", text))
 
 
 def _occurrences(low_text: str, low_name: str) -> list[int]:
