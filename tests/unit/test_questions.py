@@ -9,7 +9,7 @@ import pytest
 from kikimimi.domain.addressees import names
 from kikimimi.domain.answer_words import opens_on_its_topic
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import asks_unmarked
+from kikimimi.domain.open_questions import NICK_PREFIX, asks, asks_unmarked
 from kikimimi.domain.questions import (
     about_them,
     answer_of,
@@ -2323,6 +2323,14 @@ def test_can_you_asks_the_one_asked_only_of_their_own(text: str, theirs: bool) -
         ),
         # what should be so, remembered
         ("イベントっていつまでやっけ", "来週の火曜までやったはず", True),
+        # a verdict on the thing someone asked about trying
+        (
+            "has anyone tried the tandy eco-flo dyes? they're on sale this week",
+            "fine for small stuff, streaky on big panels. dilute it and do a few thin coats",
+            True,
+        ),
+        # a link, to where something will be
+        ("今度の株交換会、場所決まった？", "https://example.com/kabukoukan", True),
         # one's own experience, to "anyone tried…?"
         (
             "anyone tried aquila reds on a concert? thinking of ditching the stock strings",
@@ -2425,3 +2433,31 @@ def test_a_brb_between_takes_no_turn() -> None:
     ]
     settled = answer_of(q, [q, *later])
     assert settled is not None and settled.by == "x1"
+
+
+@pytest.mark.parametrize(
+    ("text", "nick"),
+    [
+        ("[image: 葉が3枚だけになったガジュマルの写真] これ生きてる？", False),  # a placeholder, not a name
+        ("[Image: a screenshot of the map rotation] this?", False),
+        ("[pErry]: ok", True),
+        ("bob: try the pins", True),
+    ],
+)
+def test_an_attachments_placeholder_addresses_nobody(text: str, nick: bool) -> None:
+    assert bool(NICK_PREFIX.match(text)) is nick
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        (
+            "Godot4で書き出したWeb版をitch.ioに上げたら、画面が真っ黒のまま進まないんですが何か設定が要るんでしょうか"
+            "…ローカルだと普通に動いてます",
+            True,
+        ),
+        ("そうなんですか…知らなかった", False),
+    ],
+)
+def test_a_japanese_question_trailing_off_into_a_remark_asks(text: str, asked: bool) -> None:
+    assert asks(text) is asked

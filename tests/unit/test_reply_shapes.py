@@ -5,21 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.domain.reply_shapes import (
-    accepts,
-    agrees,
-    answer_shaped,
-    calls_only,
-    grateful,
-    laughs,
-    only_shrugs,
-    points,
-    shifts,
-    shrugs,
-    steps_away,
-    suggests,
-    welcomes,
-)
+from kikimimi.domain.remarks import accepts, agrees, calls_only, grateful, shifts, steps_away, welcomes
+from kikimimi.domain.reply_shapes import answer_shaped, laughs, only_shrugs, points, shrugs, suggests
 
 
 @pytest.mark.parametrize(

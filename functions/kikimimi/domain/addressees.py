@@ -13,7 +13,7 @@ from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, 
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.lexicon import EN_EXTRA_STOP
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.reply_shapes import bumps, shifts
+from kikimimi.domain.remarks import bumps, shifts
 from kikimimi.domain.rule_terms import directed_to, has_word, is_question, norm
 
 # A room where people address each other by name (IRC's `nick:`) says who answers whom: there an unaddressed

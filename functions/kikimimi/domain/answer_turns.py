@@ -38,19 +38,14 @@ from kikimimi.domain.other_threads import (
 from kikimimi.domain.question_kinds import asks_yes_no, guesses, offers, proposes
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question
+from kikimimi.domain.remarks import accepts, bumps, grateful, shifts, steps_away, takes_it
 from kikimimi.domain.reply_shapes import (
-    accepts,
     answer_shaped,
-    bumps,
     counts_as_asked,
     counts_otherwise,
-    grateful,
     points,
-    shifts,
     shrugs,
-    steps_away,
     suggests,
-    takes_it,
     tells_own_trouble,
 )
 from kikimimi.domain.rule_terms import norm

@@ -15,14 +15,8 @@ from kikimimi.domain.figures import (
 from kikimimi.domain.open_questions import asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.reply_shapes import (
-    accepts,
-    agrees,
-    answer_shaped,
-    laughs,
-    steps_away,
-    welcomes,
-)
+from kikimimi.domain.remarks import accepts, agrees, steps_away, welcomes
+from kikimimi.domain.reply_shapes import answer_shaped, laughs
 from kikimimi.domain.rule_terms import muses, norm
 from kikimimi.domain.tension import says_farewell
 from kikimimi.domain.topic_words import inflected, shared_words
@@ -219,6 +213,8 @@ def takes_up(
         # "mclaren by a mile, like 3 tenths" to "whos got the best medium pace so far?", where the reader too
         # reads it as going to the question
         return True
+    if _ASKS_TRIED.search(norm(asked)) and _VERDICT.match(low) and not asks(text):
+        return True  # "fine for small stuff, streaky on big panels" to "has anyone tried the eco-flo dyes?"
     if not late and low.isascii() and _brief_first(asked, low):
         return True  # "lot behind it, free after 6" to "…have parking or is it street only": brief, then more
     if _FRAGMENT.match(low):
@@ -270,6 +266,18 @@ def echoes_the_predicate(asked: str, text: str) -> bool:
     core = re.split(r"[？?]", question, maxsplit=1)[0]
     at = core.rfind(stem)
     return at >= 0 and _JA_QUESTION_END.fullmatch(core[at + len(stem) :]) is not None
+
+
+# Someone's experience of a thing, asked ("has anyone tried the eco-flo dyes?"), and a verdict on it, first
+# thing ("fine for small stuff, …", "meh, …", "not worth it imo").
+_ASKS_TRIED = re.compile(
+    r"\b(?:any ?one|any ?body|some ?one|who|you|u|y'?all) (?:ever )?(?:tried|used|played|run|owned|had)\b"
+)
+_VERDICT = re.compile(
+    r"^(?:(?:yeah|yep|ya|yes|tbh|honestly|imo)[,.]?\s+)?(?:it'?s |its |they'?re |theyre |they are )?"
+    r"(?:fine|good|great|decent|solid|meh|ok|okay|not bad|pretty good|pretty bad|terrible|awful|mid|garbage"
+    r"|overrated|underrated|worth it|not worth it|amazing|love (?:it|them|em)|hate (?:it|them|em))\b"
+)
 
 
 # A brief answer first, then more ("lot behind it, free after 6", "new place, it's in #announcements") to a

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from kikimimi.domain.model import Message
 from kikimimi.domain.question_kinds import asks_a_number, proposes
-from kikimimi.domain.reply_shapes import shifts
+from kikimimi.domain.remarks import shifts
 from kikimimi.domain.rule_terms import norm
 
 

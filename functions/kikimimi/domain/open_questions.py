@@ -15,7 +15,12 @@ from kikimimi.domain.rule_terms import directed_to, is_addressed, is_question, n
 
 # `nick: …` addresses a person even if they have not spoken lately (IRC's and many chats' convention);
 # these words before a colon introduce the message instead; a bracketed "[image: a tank]" is a picture.
-NICK_PREFIX = re.compile(r"^@?(?!\[[^\]]*\]\s*$)([\w\-\[\]`^{}|.]{2,32}):\s")
+# (not an attachment's placeholder, "[image: a screenshot of …]", 「[画像: …]」)
+NICK_PREFIX = re.compile(
+    r"^@?(?!\[[^\]]*\]\s*$)(?!\[(?:image|img|photo|picture|pic|video|gif|file|attachment|screenshot|画像|写真"
+    r"|動画|スクショ|ファイル)\b)([\w\-\[\]`^{}|.]{2,32}):\s",
+    re.IGNORECASE,
+)
 NOT_NICKS = frozenset(
     {
         "question",

@@ -14,7 +14,8 @@ from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, kind_of
 from kikimimi.domain.reading import Link
-from kikimimi.domain.reply_shapes import accepts, agrees, answer_shaped, takes_it
+from kikimimi.domain.remarks import accepts, agrees, takes_it
+from kikimimi.domain.reply_shapes import answer_shaped
 from kikimimi.domain.rule_terms import norm
 from kikimimi.domain.topic_words import LIGHT_VERBS, common_words, shared_words
 

@@ -14,7 +14,8 @@ from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import TO_THE_ROOM, asks
 from kikimimi.domain.question_kinds import asks_a_number, for_the_people
 from kikimimi.domain.reading import Link
-from kikimimi.domain.reply_shapes import laughs, shifts, steps_away
+from kikimimi.domain.remarks import shifts, steps_away
+from kikimimi.domain.reply_shapes import laughs
 from kikimimi.domain.rule_terms import norm
 from kikimimi.domain.tension import says_farewell
 from kikimimi.domain.topic_words import common_words, shared_words

@@ -30,16 +30,8 @@ from kikimimi.domain.question_kinds import asks_a_number, for_the_bot, for_the_p
 from kikimimi.domain.question_owners import named_answers, owner_answers, shown_answers
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.reply_shapes import (
-    bumps,
-    calls_only,
-    grateful,
-    only_shrugs,
-    shifts,
-    shrugs,
-    takes_it,
-    tells_own_trouble,
-)
+from kikimimi.domain.remarks import bumps, calls_only, grateful, shifts, takes_it
+from kikimimi.domain.reply_shapes import only_shrugs, shrugs, tells_own_trouble
 from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, norm
 from kikimimi.domain.tension import sees_off
 from kikimimi.domain.topic_words import common_words, shared_words

@@ -135,6 +135,10 @@ _JA_QUESTION_END = re.compile(
     r"|だろうか|あるか|いるか|いいか|できるか|わかるか|分かるか|ないか)"
     r"[ねなぁあ]?[\s。．.!！…~〜ｗw笑]*$"
 )
+# … or one asked, then a word after it: 「何か設定が要るんでしょうか…ローカルだと普通に動いてます」.
+_JA_QUESTION_THEN = re.compile(
+    r"(?<!そう)(?<!そうな)(?<!そうなん)(?:でしょうか|ですか|ますか|ませんか|んですか|のですか)…+\s*[^？?]{2,60}$"
+)
 # Giving in, not asking: 「まあいいか」, 「しょうがないか」, 「高そうだけどまあいいか」.
 _JA_RESIGNED = re.compile(
     r"(?:まあ|まぁ|ま、|しょうがない|しょうがねえ|仕方ない|仕方がない)(?:いい)?か[\s。…~〜ｗw笑]*$"
@@ -180,7 +184,9 @@ _JA_QUESTION = re.compile(
     r"(?:分から|わから|分かりません|わかりません|知りたい)"
 )
 _LEADING_NICK = re.compile(
-    r"^@?([\w\-\[\]`^{}|.]{2,32}?)(?:さん|くん|君|ちゃん|様|氏)?\s*(?:[:,]\s|[：、，]\s*)"
+    r"^@?(?!\[(?:image|img|photo|picture|pic|video|gif|file|attachment|screenshot|画像|写真|動画|スクショ|ファイル)\b)"
+    r"([\w\-\[\]`^{}|.]{2,32}?)(?:さん|くん|君|ちゃん|様|氏)?\s*(?:[:,]\s|[：、，]\s*)",
+    re.IGNORECASE,
 )
 _AT_NAME = re.compile(r"@([\w\-.]{2,32})")
 
@@ -249,8 +255,10 @@ def is_question(text: str) -> bool:
     if _EN_QUESTION.search(body):
         return True
     if (
-        _JA_QUESTION_END.search(body) and not (_JA_RESIGNED.search(body) or _JA_WONDERING.search(body))
-    ) or _JA_QUESTION.search(body):
+        (_JA_QUESTION_END.search(body) and not (_JA_RESIGNED.search(body) or _JA_WONDERING.search(body)))
+        or _JA_QUESTION.search(body)
+        or _JA_QUESTION_THEN.search(body)
+    ):
         return True
     return not body.isascii() and japanese.plain_wh_question(body)
 

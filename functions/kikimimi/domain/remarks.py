@@ -1,0 +1,179 @@
+"""Remarks (pure): what a line does other than answer what was asked — agreeing to a plan, taking an offer,
+stepping away, changing the subject, welcoming someone, thanking, going to try what one was told, calling
+someone by name, bumping one's own question. What a reply says to a question by its shape is
+reply_shapes.py."""
+
+from __future__ import annotations
+
+import re
+
+from kikimimi.domain.rule_terms import normalized
+
+__all__ = [
+    "accepts",
+    "agrees",
+    "bumps",
+    "calls_only",
+    "grateful",
+    "shifts",
+    "steps_away",
+    "takes_it",
+    "welcomes",
+]
+
+
+# Agreeing to a proposal: 「それでいこう」「いいね」「賛成」 "works for me", "sounds good", "+1".
+_EN_AGREEMENT = re.compile(
+    r"^(?:\+1|👍|yes|yeah|yep|yup|sure|ok|okay|k|alright|agreed|agree|deal|done|fine by me|fine|totally"
+    r"|absolutely|definitely|of course|sounds (?:good|great|fine|like a plan)|works for me|that works"
+    r"|good idea|great idea|let'?s do (?:it|that)|let'?s go|i'?m in|count me in|me too|same|why not"
+    r"|perfect|great|cool|nice|i'?m down|down|in|bet|say less|lets do this|works"
+    r"|(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|ish)?|either|both|any ?time) works)\b"
+)
+_JA_AGREEMENT = re.compile(
+    r"^(?:それで(?:いこう|いい|行こう|OK|ok|オッケー|大丈夫)|いいね|いいよ|いいです|いいと思|賛成|了解|りょ|おけ|オッケー"
+    r"|OK|ok|おっけー|うん|はい|ええ|そうしよう|そうしましょう|そうだね|それ(?:な|だ)|大丈夫|もちろん|ぜひ|是非|行く|いく"
+    r"|参加|乗った|のった|異議なし|問題ない|決まり|決定)"
+)
+# Taking an offer up: "yes please", "that'd be great", 「助かる！」「お願い」「ごめん助かる🙏」.
+_ACCEPTS = re.compile(
+    r"^(?:(?:oh|ah|omg|ooh|yes+|yeah|ya|sorry|まじ|マジ|え|おお|ごめん|すまん|すみません)[?？!！,、\s]*)?"
+    r"(?:yes (?:please|pls|plz)|please do|pls do|(?:please|pls|plz)(?=\W*$)"
+    r"|that'?d be (?:great|awesome|amazing|perfect|nice)|(?:that )?would be (?:great|awesome|amazing|perfect)"
+    r"|life ?saver|you'?re a life ?saver"
+    r"|助か(?:る|ります)|たすかる|ありがたい|ありがたや|お願い|おねがい|頼む|たのむ|頼んだ|たのんだ|よろしく)"
+)
+
+
+def agrees(text: str) -> bool:
+    """Agreement (「それでいこう」「いいね」「賛成」 "works for me", "sounds good", "+1")."""
+    low = normalized(text)
+    return bool(_EN_AGREEMENT.match(low) or _JA_AGREEMENT.match(low))
+
+
+def accepts(text: str) -> bool:
+    """Taking up an offer ("yes please", 「助かる！一応声かけといて」)."""
+    return bool(_ACCEPTS.match(normalized(text)))
+
+
+# Someone stepping away ("brb, coffee", "back in ten", 「ちょっと離席」): a line about themselves, no answer.
+_AWAY = re.compile(
+    r"^(?:(?:same|me too|ok|okay|k)[,!. ]+)?(?:brb|afk|gtg|g2g|bbl|bbiab|got(?:ta)? (?:go|run)|be right back"
+    r"|back in (?:a |an |\d+|one|two|five|ten|fifteen|twenty|thirty|half)|stepping (?:out|away)"
+    r"|(?:ちょっと)?(?:離席|抜け|離れ|外し)|落ちます|風呂(?:入って|行って)くる)"
+)
+
+
+def steps_away(text: str) -> bool:
+    """Someone says they are stepping away ("brb, coffee", "same, back in ten", 「離席します」)."""
+    return bool(_AWAY.match(normalized(text)))
+
+
+# A line that says it changes the subject ("by the way", 「そういえば」, 「てか」) answers nothing before it.
+_SHIFT = re.compile(
+    r"^(?:by the way|btw|anyway|anyways|speaking of|oh,? and|unrelated|off topic|totally unrelated"
+    r"|そういえば|そう言えば|ところで|話変わる|話は変わる|関係ない|全然関係|てか|ってか|つーか|それより)"
+)
+
+
+def shifts(text: str) -> bool:
+    """A line that opens by changing the subject ("btw …", 「そういえば…」, 「てか昨日の…」)."""
+    return bool(_SHIFT.match(normalized(text)))
+
+
+# Welcoming someone who arrived ("welcome!", "wb", 「いらっしゃい〜」): to the newcomer, no answer.
+_WELCOME = re.compile(
+    r"^(?:hi+ and |hey+ and |oh )?(?:welcome|wb\b|welc)|^(?:いらっしゃい|ようこそ|ようこそようこそ|おかえり)"
+)
+
+
+# What a bare welcome may go on with: whom or where to ("welcome to the server", "welcome aboard, sam").
+_WELCOME_REST = re.compile(
+    r"^[\W_]*(?:(?:to (?:the )?[\w#-]+(?: server| channel| club)?|aboard|back|in)[\W_]*)?(?:\w+)?[\W_]*$"
+)
+
+
+def welcomes(text: str) -> bool:
+    """Only a welcome to someone who just arrived ("welcome!", "welcome to the server", 「いらっしゃい〜」):
+    it answers nothing they asked ("welcome! udisksctl mount works" does)."""
+    low = normalized(text)
+    welcome = _WELCOME.match(low)
+    if welcome is None:
+        return False
+    rest = re.sub(r"^\w*", "", low[welcome.end() :])  # the rest of the word ("welcome", "いらっしゃい")
+    if not low.isascii():
+        return len(re.sub(r"[\W_]", "", rest)) <= 8
+    return bool(_WELCOME_REST.match(rest))
+
+
+# Gratitude or praise for help given ("thanks!", "you've been more helpful than google", 「助かった！」): said
+# even to the asker (who helped someone else), it answers none of their questions.
+_GRATEFUL = re.compile(
+    r"\b(?:thanks|thank (?:you|u)|thx|tysm|cheers|appreciated?|life ?saver|you rock"
+    r"|you(?:'ve| have| were| are|'re)? (?:been )?(?:so |very |really |super |more |most |the most )?helpful"
+    r"|saved my (?:life|day|bacon|butt)|you(?:'re| are) (?:the best|awesome|a star|a legend|a hero))\b"
+    r"|ありがと|有難う|助かった|助かりました|助かる|感謝"
+)
+
+
+# Going to act on what someone said ("ok will try that", 「おけ、見てくる」, 「試してみます」).
+_TAKES_IT = re.compile(
+    r"^(?:ok|okay|kk|k|oh|ah|ty|thx|thanks)?[,!. ]*(?:will try|i'?ll try|gonna try|trying that|will check"
+    r"|i'?ll check|checking now|on it)\b"
+    r"|^(?:ok|okay|oh|ah)[,!. ]+(?:cool|nice|perfect|sweet|bet)\b"  # "ok cool, my stand is def not level"
+    r"|^(?:おけ|おっけ|オッケ|了解|りょ|ありがと|なるほど)?[ー〜!！、,。\s]*(?:見てくる|見てみる|見てみます|試してみ|やってみ"
+    r"|調べてみ|買ってくる|ポチる|ポチった)"
+    r"|^なるほど"  # taking in what they were told: 「なるほど、一応現金も持ってくわ」
+    # doing as they were told, after a word of their own: 「青です、10kにしてみます」
+    r"|(?:^|[、,。\s])[^、,。\s]{0,12}(?:に|で|を)(?:して|変えて|替えて|換えて|付けて|使って|交換して)み(?:る|ます)"
+)
+
+
+def takes_it(text: str) -> bool:
+    """Going to act on what one was told ("ok will try that", 「おけ、見てくる」, 「10kにしてみます」)."""
+    return bool(_TAKES_IT.search(normalized(text)))
+
+
+def grateful(text: str) -> bool:
+    """Thanks or praise for help ("thx!", "you've been so helpful", 「助かった」), not a question."""
+    low = normalized(text)
+    return bool(_GRATEFUL.search(low)) and "?" not in low and "？" not in low
+
+
+# What may stand beside a name in a bare call for someone's attention: "hey bob", "bob?", 「ゆうさーん」.
+_CALL_WORDS = frozenset(
+    {"hey", "hi", "hello", "yo", "oi", "ping", "psst", "さん", "くん", "ちゃん", "ねえ", "ねぇ", "おーい"}
+)
+
+
+def calls_only(text: str, name: str) -> bool:
+    """Is the line only a call for someone's attention: their name or mention, with at most "hey" (said
+    before what one has to say, it says nothing yet)?"""
+    bare = re.sub(r"[\W_]+", "", normalized(name))
+    low = re.sub(r"<@!?\d+>", " ", normalized(text)).replace("ー", "").replace("〜", "")
+    called = "<@" in text
+    for word in re.findall(r"\w+", low):
+        if bare and word.startswith(bare) and (word == bare or word[len(bare) :] in _CALL_WORDS):
+            called = True
+        elif word not in _CALL_WORDS:
+            return False
+    return called
+
+
+# A bump: the asker asking anyone again, nothing new ("anyone? 😅", "bump", 「誰かわかる人いますか…」).
+_BUMP = re.compile(
+    r"^(?:bump|anyone|any ?body|any ideas|any help|someone|help|still (?:stuck|need help)|[?？]+)\b"
+    r"|\bbump(?:ing)?\b|\b(?:my|the) (?:earlier |previous |above )?question\b"
+    r"|^(?:すみません|あの|あのー)?[、,\s]*(?:誰か|だれか|どなたか)"
+    r"|(?:さっき|先ほど|先程|上)の.{0,24}(?:質問|件|やつ)"
+    # asking again, naming it: 「たびたびすみません、…の件、どなたか分かる方…」, 「…反応しない件、どなたか…」
+    r"|^(?:たびたび|度々|何度も)(?:すみません|すいません|失礼)|(?<![\u4e00-\u9fff])件[、,\s]*(?:誰か|だれか|どなたか)"
+)
+
+
+def bumps(text: str) -> bool:
+    """A short call for anyone to answer what was asked before, saying nothing new (or only naming it:
+    "sorry to bump, anyone know about the cookie thing?", 「さっきの件わかる方いますか…？」)."""
+    low = normalized(text)
+    said = len(low) <= 200 and bool(re.search(r"\bbump(?:ing)?\b", low))  # "sorry to bump, …" said outright
+    return said or (len(low) <= 80 and bool(_BUMP.search(low)))
