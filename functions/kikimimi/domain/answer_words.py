@@ -182,8 +182,6 @@ def takes_up(
         return (
             True  # 「わかる、あれプロかと思った」 to 「隣の人めちゃくちゃ歌うまくなかった？」: the same felt
         )
-    if level < WORDS and asks_yes_no(asked) and echoes_the_predicate(asked, text) and not asks(text):
-        return True  # 「あかんで。」 to 「三脚あかんかったっけ？」: the question's own verb, said back
     line = profile(text)
     if level == WORDS:
         return False
@@ -243,29 +241,6 @@ _SEEKS_AGREEMENT = re.compile(
 
 # Something asked for, not said: "send it pls", "not that one please".
 _ASKS_FOR = re.compile(r"\b(?:pls|plz|please|pleas+e)[\s!.🙏]*$")
-
-
-# A Japanese yes/no question's own predicate, said back as its answer (「あかんかったっけ？」「あかんで」,
-# 「開いてる？」「開いてるよ」, 「使える？」「使えへん」): the line's first clause, its ending taken off.
-_JA_ENDING = re.compile(
-    r"(?:へん|ひん|ない|ません|なかった)?"
-    r"(?:やで|だよ|です|ですよ|やん|やろ|だね|やね|で|よ|ね|な|わ|ぞ|ぜ|さ|し|けど)*[ー〜!！。]*$"
-)
-_JA_QUESTION_END = re.compile(r"[ぁ-ん]{0,8}[？?]*$")
-
-
-def echoes_the_predicate(asked: str, text: str) -> bool:
-    """Does a Japanese line open with the verb or adjective the yes/no question ends on?"""
-    low, question = norm(text), norm(asked)
-    if low.isascii() or question.isascii():
-        return False
-    head = re.split(r"[、,。！!？?\s]", low, maxsplit=1)[0]
-    stem = _JA_ENDING.sub("", head)
-    if not 2 <= len(stem) <= 8 or not re.search(r"[ぁ-ん]", stem[-1]):
-        return False  # 「木曜。」 is no verb; 「あかん」, 「行ける」, 「開いてる」 are
-    core = re.split(r"[？?]", question, maxsplit=1)[0]
-    at = core.rfind(stem)
-    return at >= 0 and _JA_QUESTION_END.fullmatch(core[at + len(stem) :]) is not None
 
 
 # Someone's experience of a thing, asked ("has anyone tried the eco-flo dyes?"), and a verdict on it, first

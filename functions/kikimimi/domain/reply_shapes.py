@@ -358,8 +358,8 @@ _JA_NOT = re.compile(r"(?:ない|なかった|ません|てない|らない)")
 
 def _echoes(question: str, said: str) -> bool:
     """A Japanese yes or no said by echoing the question's verb: 「見た？」「見た見た」,
-    「行く？」「行く行く！」, 「知ってる？」「知らない」."""
-    tail = re.sub(r"(?:の|か|かな|よね|ね)?[?？!！\s]*$", "", question)[-6:]
+    「行く？」「行く行く！」, 「知ってる？」「知らない」, 「三脚あかんかったっけ？」「あかんで」."""
+    tail = re.sub(r"(?:っけ|の|か|かな|よね|ね)?[?？!！\s]*$", "", question)[-6:]
     head = re.split(r"[、,!！。\s]", said, maxsplit=1)[0]
     if len(head) < 2 or len(head) > 12:
         return False
