@@ -179,9 +179,8 @@ def takes_up(
     if level < WORDS and _JA_RECOMMENDS.match(norm(text)) and not asks(text):
         return True  # 「オトシンクルスにしとき。…」 to 「小さいのはおらんの？」: a pick, recommended
     if level < WORDS and _SEEKS_AGREEMENT.search(norm(asked)) and relates(text):
-        return (
-            True  # 「わかる、あれプロかと思った」 to 「隣の人めちゃくちゃ歌うまくなかった？」: the same felt
-        )
+        # 「わかる、あれプロかと思った」 to 「隣の人めちゃくちゃ歌うまくなかった？」: the same felt
+        return True
     line = profile(text)
     if level == WORDS:
         return False
