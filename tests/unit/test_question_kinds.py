@@ -59,6 +59,8 @@ KINDS = [
     ("gn! you still on for sat?", "farewell"),
     # Rhetorical: they ask nothing.
     ("the release went out on a friday, right?", "rhetorical"),
+    ("結局仲直りしてた。何だったの", "rhetorical"),  # what it all was, wondered after telling it
+    ("昨日の地震何だったの？", "question"),
     ("it's freezing in here, isn't it?", "rhetorical"),
     ("you can't be serious?!", "rhetorical"),
     ("who even does that?", "rhetorical"),
@@ -271,6 +273,12 @@ KINDS = [
     ("詳しい方いますか？", "question"),
     ("anyone free to help set up the booth saturday?", "invitation"),
     ("who can help carry the kiln shelves in?", "invitation"),
+    ("need a roamer, anyone?", "invitation"),  # a place to fill
+    ("来月のオフ会、梅田で集まれる人おる？", "invitation"),
+    ("アウェイ戦、車出せる人おる？", "invitation"),  # a lift asked for
+    ("what's everyone up to tonight?", "invitation"),  # the room's own doings, theirs to say
+    ("こんな時間にみんな何してんの", "invitation"),
+    ("need help with my config, anyone?", "question"),
     ("can anyone help me with my wiring?", "question"),
     # "ok?" ending a sentence that asks is no tag
     (
@@ -333,6 +341,10 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("名古屋って開演何時だっけ", False),
         # A figure offered, about: 「22時くらい？」, "8ish?".
         ("22時くらい？", True),
+        ("たぶん？先週の投票で鈴鹿勝ってた気がする", True),  # unsure, said first, then why
+        ("60cmやなかった？前に写真で見たで", True),
+        ("probably? the vote last week went that way", True),
+        ("たぶん？", False),
         ("遊舎工房かな、小分けのやつ", True),
         ("3人とか？", True),
         ("8ish?", True),

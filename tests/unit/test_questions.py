@@ -69,6 +69,15 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
         ("bobさん去年のセールで何玉買ったっけｗ", {}, False),
         # Musing on what one will do asks nothing.
         ("私もセールでそれ買おうかな", {}, False),
+        ("ほな出してみよかな", {}, False),  # … said short
+        # What or where, half remembered, then a remark: it asks.
+        ("あのー、TETR.IOのリプレイ保存ってどこからやったっけ…前に見た気するんやけど見つからへん", {}, True),
+        ("病院って明日何時からだっけ…あ、9時半だ。自己解決", {}, False),  # found out in the same breath
+        ("じゃあ買ってみよっかな", {}, False),
+        ("次の会場どこかな", {}, True),
+        # A check, then the answer said on: asked and answered.
+        ("the teal one? yes, gorgeous, but shake it like you mean it", {}, False),
+        ("the teal one? yes or the green?", {}, True),
         # Between two things, asked without its mark: its form asks.
         (
             "tried that already lol. are hall effect sticks actually better or is that just marketing",
@@ -130,6 +139,8 @@ def test_open_questions(text: str, extra: dict, opens: bool) -> None:
         ("そういえばはるぴ、バイトの面接どうやった？", False),  # the name after an opener
         ("あ、ゆう来れる？", False),
         ("あゆみって誰？", True),  # あ opens the word here, not the line
+        ("テツさん、こないだ言うてたタント紙ってどこで買うたん？", False),  # 紙屋のテツ is called テツ
+        ("紙屋ってどこにあるん？", True),
     ],
 )
 def test_a_japanese_question_put_to_someone_present_is_theirs(text: str, opens: bool) -> None:
@@ -137,6 +148,7 @@ def test_a_japanese_question_put_to_someone_present_is_theirs(text: str, opens: 
         msg("a", "はるぴ", "財布が死ぬやつ", 0),
         msg("b", "ゆう", "はじめまして", 5),
         msg("c", "ねこ丸", "行く", 7),
+        msg("d", "紙屋のテツ", "ハンズ", 8),
     ]
     question = msg("q", "みつば", text, 10)
     assert is_open_question(question, participants_of([*room, question]), NAMES) is opens
@@ -527,6 +539,58 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
             "こんにちは、アプデしたらタッチパッドが効かなくなったんですが、ドライバかな？",
             False,
         ),
+        # Which one the one before means, checked; surprise at what was just shown, then a word on it.
+        (
+            [msg("1", "hollis", "last nights sunny meadows run was actually cursed", 0)],
+            "pip",
+            "the one where kev died in like the first 2 minutes?",
+            True,
+        ),
+        (
+            [msg("1", "kessa", "[image: screenshot of the currency exchange]", 0)],
+            "tarn",
+            "wait it went UP?? ridiculous",
+            True,
+        ),
+        (
+            [msg("1", "ann", "x", 0), msg("2", "ben", "y", 5)],
+            "cat",
+            "the one on 5th street, is it still open?",
+            False,
+        ),
+        # Praise first, then a brief question on what was just shown.
+        (
+            [msg("1", "shijimi", "昨日うちの子、貝殻引っ越ししとったわ [画像: 新しい殻]", 0)],
+            "maru",
+            "ええやん、サイズぴったりちゃう？",
+            True,
+        ),
+        # Which of what the one before just said they would do; marvelled at, asked back.
+        ([msg("1", "minami", "ほなポチるわ", 0)], "yuzu", "どれ買うん", True),
+        ([msg("1", "chihiro", "今カップ麺食べてる", 0)], "ken", "この時間に？強い", True),
+        ([msg("1", "chihiro", "x", 0), msg("2", "ann", "y", 5)], "ken", "みんな何時に寝る？", False),
+        # What came next in someone's story, asked in a word: theirs to tell.
+        (
+            [
+                msg(
+                    "1",
+                    "rio",
+                    "今日カフェで隣の席のカップルの別れ話を聞いちゃってさ、続きが気になって寝れない",
+                    0,
+                ),
+                msg("2", "miu", "それは気になる", 5),
+            ],
+            "haru",
+            "結末は？",
+            True,
+        ),
+        (
+            [msg("1", "rio", "so i finally called the landlord about the leak and he just hung up on me", 0)],
+            "haru",
+            "and then?",
+            True,
+        ),
+        ([msg("1", "rio", "x", 0), msg("2", "miu", "y", 5)], "haru", "結末は？", False),
         # Three people, or one person talking alone: the room.
         (
             [msg("1", "ann", "x", 0), msg("2", "ben", "y", 5), msg("3", "cat", "z", 9)],
@@ -825,6 +889,53 @@ def ask(text: str, author: str = "fay") -> Message:
                 ("drew", "doubles, random draw, losers buy coffee"),
             ],
             None,
+        ),
+        # Joining someone's plan answers no other question; "same here" answers "… for anyone else?"
+        (
+            "公式大会ってヒクオ付けてもレギュ的に大丈夫なんやったっけ？来月はじめて出よう思てて",
+            [("taku", "俺も行くわ、リベンジや")],
+            None,
+        ),
+        ("is the wiki down for anyone else?", [("gus", "same here")], "x0"),
+        ("is the wiki still on the old server?", [("gus", "same here")], None),
+        # One's own, told to "what's everyone using?"; a count to "enough of us?"; what someone said.
+        ("話変わるけど、人工餌どこのん使てる？", [("nani", "うちはずっと同じやつ、沈むタイプのん")], "x0"),
+        (
+            "なあ最近みんなカスタム何使てる？そろそろ飽きてきたわ",
+            [("minami", "うちまだデイジーで内側バイクやで")],
+            "x0",
+        ),
+        ("what's everyone running for the new season?", [("kaz", "i'm still on the old aggro list")], "x0"),
+        ("メンツ足りとる？6v6やろ", [("yuzu", "いま5人。あと一人おったらいける")], "x0"),
+        (
+            "are we short a medic again tonight or did someone pick it up",
+            [("grub", "doc said hes on it")],
+            "x0",
+        ),
+        # The answer said first, then a musing; a count asked by its counter (羽).
+        ("ところでみんな、来月の作品展の出品どないする？", [("kami", "出すで。連鶴にしよかな")], "x0"),
+        ("連鶴って何羽つなぐん？", [("kami", "妹背山にしよ思てる、2羽のやつ")], "x0"),
+        # Advice past the question, to a newer "will it do?"; 一回 ("for now") is no count.
+        (
+            "ビンディングの角度ってみんなどれくらいにしてます？ショップで前15後ろ0って言われたんですけど、迷ってて",
+            [
+                ("yuki", "ホットワックス？さとぴアイロン持ってたっけ"),
+                ("sato", "持ってない…簡易のスプレーのやつでいいかな"),
+                ("ryo", "新品なら一回ショップでやってもらうのがいいよ"),
+            ],
+            None,
+        ),
+        (
+            "has anyone tried those foraging wheels from the pet shop?",
+            [("juno", "juno solved hers in about 4 minutes and then ignored it forever")],
+            "x0",
+        ),
+        # A guess with a mark of doubt, then why; a verdict on what was asked about, owned.
+        ("第1と第2どっちだっけ", [("takumi", "たぶん第2のはず？前回と同じなら")], "x0"),
+        (
+            "random but has anyone tried the niteangel cork hides? they look nice but the price",
+            [("pip", "have two, they're fine, nothing special. mine chewed a corner off in a week")],
+            "x0",
         ),
         # A question of one's own answers nothing (「どっちがいいと思う？」 asks, it does not guess) …
         (

@@ -16,6 +16,7 @@ from kikimimi.domain.answer_words import (
     LOOSE,
     SHAPE,
     WORDS,
+    gives_verdict,
     is_detailed,
     takes_up,
 )
@@ -38,7 +39,7 @@ from kikimimi.domain.other_threads import (
 from kikimimi.domain.question_kinds import asks_yes_no, guesses, offers, proposes
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import counter_question
-from kikimimi.domain.remarks import accepts, bumps, grateful, shifts, steps_away, takes_it
+from kikimimi.domain.remarks import accepts, bumps, grateful, joins, shifts, steps_away, takes_it
 from kikimimi.domain.reply_shapes import (
     answer_shaped,
     counts_as_asked,
@@ -338,6 +339,8 @@ def _next_turn(
         return False  # "when i install ubuntu my sound driver doesnt work": another asker
     if asks_its_own(m.content):
         return False  # "is there a way to make caps do esc on tap…": another question, whatever it shares
+    if joins(m.content) and not TO_THE_ROOM.search(norm(question.content)):
+        return False  # 「俺も行くわ」 joins someone's plan; "same here" answers only "…down for anyone else?"
     if _thanked_by_another(question, m, around):
         return False  # "check pins https://…", then "perfect thanks" from whoever asked before: theirs
     if not since and offers_the_figure(question.content, m.content):
@@ -372,7 +375,7 @@ def _next_turn(
     # yes/no question, whatever other line its words also share.
     asked = re.split(r"[?？]", norm(question.content), maxsplit=1)[0]
     yes_no = asks_yes_no(question.content) and not _EN_WH.search(asked)  # "q for whoever knows: how…"
-    if not since and yes_no and _LEADS_YES_NO.match(norm(m.content)):
+    if not since and yes_no and (_LEADS_YES_NO.match(norm(m.content)) or gives_verdict(asked, m.content)):
         # … unless the reader is sure it answers another line, or its words go to a question just before
         # ("nah parade's on at mine too" to "…skipping the drivers parade?", past "…fantasy lineup lock…?")
         if answers_the_question_before(question, m, around):

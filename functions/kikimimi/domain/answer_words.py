@@ -51,6 +51,28 @@ _SAYS_STILL = re.compile(
 
 
 # A statement of what is said or looks so: 「…らしいで」, 「…みたいよ」, 「…っぽい」.
+# What everyone uses or does, asked of the room: 「最近みんなカスタム何使てる？」, "what's everyone running?"
+_ASKS_AROUND = re.compile(
+    r"(?:みんな|皆|各自|他の人)[^？?]{0,12}(?:何|なに|どれ|どこ|どんな)[^？?]{0,10}"
+    r"(?:てる|でる|使|派|やって|して)[^？?]{0,4}[？?]"
+    # … or with no subject, what one uses asked of the room: 「人工餌どこのん使てる？」
+    r"|(?:何|なに|どれ|どこの|どんな)[^？?]{0,6}(?:使て|使って|使っ)(?:る|てる|ます)[^？?]{0,4}[？?]"
+    r"|\bwhat(?:'s| is| are| do)? (?:you all|y'?all|everyone|everybody|you guys|u guys|people) "
+    r"(?:using|running|playing|on|maining|doing|use|run|play|main)\b"
+)
+# One's own, told first: 「うちまだデイジーで…」, "i'm still on daisy", "mine's the stock one".
+_TELLS_OWN = re.compile(
+    r"^(?:うち|俺|おれ|オレ|私|わたし|あたし|僕|ぼく|わい|ワイ|自分)(?:は|も)?(?:まだ|今|いま|ずっと|最近)?[^？?]{2,30}$"
+    r"|^(?:i'?m|i|me|mine(?:'s| is)?)\b[^?]{2,60}$"
+)
+# Whether there are enough, asked: 「メンツ足りとる？」, "do we have enough for 6v6?"; answered by a count.
+_ASKS_ENOUGH = re.compile(r"足り|揃|集まっ|\benough\b|\bfull\b")
+_COUNT_FIRST = re.compile(
+    r"^(?:いま|今|現在|今んとこ|今のところ|あと|currently|rn|so far|we'?re at|at)?\s*\d+\s*"
+    r"(?:人|名|ppl|people|of|so far|rn|now|$|[、,。.!！])"
+)
+# What someone said, told first: "doc said hes on it", "mod told us it's back friday".
+_EN_HEARSAY = re.compile(r"^(?:[\w.'-]+ ){1,2}(?:said|says|told (?:me|us)|mentioned|confirmed)\b")
 _JA_HEARSAY = re.compile(
     r"(?:らしい|みたい|っぽい)(?:で|よ|ね|だよ|やで|です|やって|だって)?[ｗw笑!！。〜ー]*$"
     # … or what one was told, first thing: 「午後からやって。午前中勝負やな」, 「中止なんだって」
@@ -157,7 +179,8 @@ def takes_up(
         or steps_away(text)
         or says_farewell(text)
         or welcomes(text)
-        or muses(text)  # 「夕方走れるかな〜」: wondering about one's own plans
+        # 「夕方走れるかな〜」: wondering about one's own plans (not 「出すで。連鶴にしよかな」, said first)
+        or (muses(text) and not re.search(r"[。！!]\s*\S", text.strip()))
         or profile(text).kind == "hi"
     ):
         return False
@@ -181,6 +204,16 @@ def takes_up(
     if level < WORDS and _SEEKS_AGREEMENT.search(norm(asked)) and relates(text):
         # 「わかる、あれプロかと思った」 to 「隣の人めちゃくちゃ歌うまくなかった？」: the same felt
         return True
+    if level < WORDS and _ASKS_AROUND.search(norm(asked)) and _TELLS_OWN.match(norm(text)) and not asks(text):
+        return (
+            True  # 「うちまだデイジーで内側バイクやで」 to 「最近みんなカスタム何使てる？」: their own, told
+        )
+    if level < WORDS and _ASKS_ENOUGH.search(norm(asked)) and _COUNT_FIRST.match(norm(text)):
+        return True  # 「いま5人。あと一人おったらいける」 to 「メンツ足りとる？」: how many so far
+    if level < WORDS and asks_yes_no(asked) and _EN_HEARSAY.match(norm(text)) and not asks(text):
+        return True  # "doc said hes on it" to "are we short a medic again tonight or did someone pick it up"
+    if level < WORDS and gives_verdict(asked, text):
+        return True  # "fine for small stuff, streaky on big panels" to "has anyone tried the eco-flo dyes?"
     line = profile(text)
     if level == WORDS:
         return False
@@ -210,8 +243,6 @@ def takes_up(
         # "mclaren by a mile, like 3 tenths" to "whos got the best medium pace so far?", where the reader too
         # reads it as going to the question
         return True
-    if _ASKS_TRIED.search(norm(asked)) and _VERDICT.match(low) and not asks(text):
-        return True  # "fine for small stuff, streaky on big panels" to "has anyone tried the eco-flo dyes?"
     if not late and low.isascii() and _brief_first(asked, low):
         return True  # "lot behind it, free after 6" to "…have parking or is it street only": brief, then more
     if _FRAGMENT.match(low):
@@ -244,11 +275,27 @@ _ASKS_FOR = re.compile(r"\b(?:pls|plz|please|pleas+e)[\s!.🙏]*$")
 
 # Someone's experience of a thing, asked ("has anyone tried the eco-flo dyes?"), and a verdict on it, first
 # thing ("fine for small stuff, …", "meh, …", "not worth it imo").
+def gives_verdict(asked: str, text: str) -> bool:
+    """Does the line say how something was found ("have two, they're fine…") to "has anyone tried…?"?"""
+    low = norm(text)
+    told = _VERDICT.match(low) or (_OWNED.search(low) and _PAST.search(low))  # "juno solved hers in 4 min"
+    return bool(_ASKS_TRIED.search(norm(asked)) and told) and not asks(text)
+
+
+# How it went with the thing asked about: "juno solved hers in about 4 minutes", "ours lasted a week", "we
+# used them all summer" (not "i pushed the docs fix": nothing of it said).
+_OWNED = re.compile(r"\b(?:mine|ours|hers|his|theirs|it|them|one|ones)\b")
+_PAST = re.compile(r"\b(?:\w{3,}ed|got|had|took|broke|ate|went|was|were|did|made|gave|wore|tore|lasted)\b")
+
+
 _ASKS_TRIED = re.compile(
     r"\b(?:any ?one|any ?body|some ?one|who|you|u|y'?all) (?:ever )?(?:tried|used|played|run|owned|had)\b"
 )
 _VERDICT = re.compile(
-    r"^(?:(?:yeah|yep|ya|yes|tbh|honestly|imo)[,.]?\s+)?(?:it'?s |its |they'?re |theyre |they are )?"
+    # "have two, they're fine": owning or having tried them, said first
+    r"^(?:(?:i )?(?:have|got|own|had|use|used|tried)(?: (?:one|two|three|a couple|a few|some|them|it|\d+))?"
+    r"[,.;]?\s+(?:and )?)?"
+    r"(?:(?:yeah|yep|ya|yes|tbh|honestly|imo)[,.]?\s+)?(?:it'?s |its |they'?re |theyre |they are )?"
     r"(?:fine|good|great|decent|solid|meh|ok|okay|not bad|pretty good|pretty bad|terrible|awful|mid|garbage"
     r"|overrated|underrated|worth it|not worth it|amazing|love (?:it|them|em)|hate (?:it|them|em))\b"
 )

@@ -30,6 +30,17 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
         return True  # an answer or a reaction to the lines before, whoever it names ("someone said…")
     if humans and humans[-1].author_id != question.author_id and _reacts(question.content):
         return True  # 「何の話ｗ」, 「それ毎回言ってない？ｗ」, 「その色いいね、何の糸？」: for the speaker
+    told = humans and humans[-1].author_id != question.author_id and not asks(humans[-1].content)
+    if told and _JA_ASKS_WHICH_OF_IT.match(low):
+        return True  # 「どれ買うん」 right after 「ほなポチるわ」: what they just said they would do
+    if humans and humans[-1].author_id != question.author_id and _EN_MARVELS.match(low):
+        return True  # "wait it went UP?? ridiculous" at the screenshot just shown: a reaction, asked of none
+    if told and _THE_ONE_WHERE.match(low):
+        return (
+            True  # "the one where kev died in like the first 2 minutes?" after "last nights run was cursed"
+        )
+    if not TO_THE_ROOM.search(low) and _after_a_story(question, humans):
+        return True  # 「結末は？」 two lines after 「…別れ話に聞き耳立てちゃってさ…」: for the teller
     if humans and _asked_of(humans[-1], question.author_name) and not _ASKS_WH.search(norm(question.content)):
         return True  # "honestly pretty good?? …" after "omar how'd the interview go?": omar's answer
     if TO_THE_ROOM.search(low):
@@ -93,6 +104,54 @@ _JA_DONE_YET = re.compile(
 _ASKS_WH = re.compile(r"\b(?:what|where|which|who|why|how|when)\b|何|なに|どこ|いつ|誰|だれ|どれ|どの|なんで")
 
 
+# Which, what or where of what the one before just said they did or will do, in a few words: 「どれ買うん」,
+# 「何作ったん？」, 「どこで買ったの」.
+_JA_ASKS_WHICH_OF_IT = re.compile(
+    r"^(?:で|ほんで|それで|え)?[、,]?\s*(?:どれ|何|なに|どこ|どっち)(?:を|に|で|から)?"
+    r"[^\s？?、。]{1,5}(?:ん|の|んや|のん)[？?]*$"
+)
+
+
+# Surprise at what was just said or shown, then a word on it: "wait it went UP?? ridiculous".
+_EN_MARVELS = re.compile(
+    r"^[^?？]{1,40}(?:[?？]{2,}|[?？]!+)\s*(?:ridiculous|insane|crazy|wild|nuts|unreal|wow|damn|dang|lol|lmao"
+    r"|bruh|wtf|no way|cmon|come on|rip|nice|love it|amazing|incredible|absurd|criminal)\W*$"
+)
+# Which one the one before means, checked: "the one where kev died in the first 2 minutes?", 「昨日のやつ？」.
+_THE_ONE_WHERE = re.compile(
+    r"^(?:wait |oh |you mean |u mean |like )?(?:the|that) (?:one|run|game|match|time|night|video|thing)"
+    r" (?:where|when|with|that|from|at|in)\b[^?？]{0,60}[?？]+\W*$"
+    r"|^(?:あの|その)?[^？?\s]{1,20}(?:の|た|てた|だった)(?:やつ|時|とき|回)(?:の(?:こと)?)?[？?]+[ｗw笑]*$"
+)
+
+
+# What comes next in someone's story, asked in a word: 「結末は？」, 「その後は？」, "and then?".
+_JA_AND_THEN = re.compile(
+    r"^(?:で|それで|んで|えっ?)?[、,]?\s*(?:[^\s？?、。]{1,6}は|どうなった(?:の|ん)?|その(?:後|あと)(?:は)?)[?？]+[ｗw笑!！]*$"
+)
+_EN_AND_THEN = re.compile(
+    r"^(?:so |and |wait |ok )?(?:and then|then what|what happened(?: next| after| then)?|how did it end)\W*$"
+)
+_JA_TOLD = re.compile(r"(?:た|て|ちゃ|じゃ)(?:ん|の)?(?:さ|てさ|けど|て|ねん|んだけど)?[、,。…ｗw笑]")
+STORY_LINES = 3  # how far back the story a brief "and then?" follows may be
+
+
+def _after_a_story(question: Message, before: Sequence[Message]) -> bool:
+    """A brief "and then?" after another member told what happened to them: only they can go on."""
+    low = norm(question.content)
+    if not (_JA_AND_THEN.match(low) or _EN_AND_THEN.match(low)) or _ASKS_WH.search(low.split("は")[0]):
+        return False
+    for line in before[-STORY_LINES:]:
+        told = norm(line.content)
+        if line.author_id == question.author_id or asks(line.content):
+            continue
+        if told.isascii() and len(told.split()) >= 10 and re.search(r"\b(?:i|my|me)\b", told):
+            return True
+        if not told.isascii() and len(told) >= 20 and _JA_TOLD.search(told):
+            return True
+    return False
+
+
 def _asked_of(line: Message, name: str) -> bool:
     """Is the line another's question put to `name` by name ("omar how'd the interview go??")?"""
     if line.author_name == name or not asks(line.content):
@@ -121,7 +180,23 @@ def _reacts(text: str) -> bool:
     if low.isascii() or not asks(low):
         return False
     short = len(low) <= 20 and bool(_JA_POINTS_BACK.match(low))
-    return bool(_JA_LAUGHS_LAST.match(low) or _JA_BARE_WH.match(low)) or short
+    marvels = _JA_MARVELS.match(low) is not None and not _ASKS_WH.search(low)
+    marvels = marvels or _JA_PRAISE_FIRST.match(low) is not None  # 「ええやん、サイズぴったりちゃう？」
+    return bool(_JA_LAUGHS_LAST.match(low) or _JA_BARE_WH.match(low)) or short or marvels
+
+
+# A few words asked back, then marvelled at: 「この時間に？強い」, 「3周目？やば」.
+_JA_MARVELS = re.compile(
+    r"^[^？?]{1,10}[？?]+\s*(?:強い|つよ|強すぎ|すご|凄|えら|偉|やば|ヤバ|天才|神|さすが|流石|ウケ|草|笑|ｗ|w"
+    r"|まじか|マジか|うらやま|羨ま|いいな|勇者|猛者|正気)[^？?]{0,4}$"
+)
+
+
+# Praise first, then a brief question on what was shown: 「ええやん、サイズぴったりちゃう？」.
+_JA_PRAISE_FIRST = re.compile(
+    r"^(?:ええやん|いいやん|いいね|ええな|すご|すごい|かわいい|可愛い|きれい|綺麗|めっちゃええ|かっこいい|かっこええ)"
+    r"[ー〜!！、,。\s]+[^？?]{1,16}[？?]+[ｗw笑!！]*$"
+)
 
 
 # A question back: short, with a question word or a bare echo ("GET what?", "like?", 「駅前の？」).

@@ -65,6 +65,9 @@ _EN_INVITATION = re.compile(
     r" help(?: us| out)?(?: with)?(?: the)? (?:set ?up|setting up|carry|carrying|move|moving|load|loading"
     r"|unload|unloading|tear ?down|tearing down|pack(?:ing)? up|clean ?up|cleaning up|staff|run the"
     r"|out at|at the (?:booth|stall|table|door|event|show))\b"
+    # "need a roamer, anyone?", "we need one more for stacks, anybody?": a place to fill, asked of the room
+    r"|^(?:we |still )?need (?:a|an|one more|another|\d|two|a \w+)\b[^?？]{0,30}[,.\s]\s*"
+    rf"(?:{_ANYONE}|takers)\s*[?？]+\W*$"
     # "anyone up for pizza tonight?", "anyone want to join?", "anyone wanna grab food?"
     rf"|\b(?:{_ANYONE}) (?:up|down|keen|game) for\b"
     # "anyone going to the meetup on thursday?" (but not "anyone going to fix the build?")
@@ -94,7 +97,8 @@ _EN_INVITATION = re.compile(
 )
 # 「誰か行く人ー」「ご飯行く人いる？」「カラオケ行かない？」「一緒にやらない？」
 _JA_ACTIVITY = (
-    r"行く|いく|来る|くる|やる|する|参加する|食べる|飲む|見る|遊ぶ|来れる|行ける|参加できる"
+    r"行く|いく|来る|くる|やる|する|参加する|食べる|飲む|見る|遊ぶ|来れる|行ける|参加できる|集まれる|出れる|出られる"
+    r"|車出せる|乗せられる|乗せれる"  # a lift asked for: 「アウェイ戦、車出せる人おる？」
     # … or a hand asked for with a job to do (「搬入手伝える人いますか？」「撤収手伝ってくれる方ー」)
     r"|手伝える|手伝ってくれる|手伝ってもらえる|手伝いに来れる|手伝いできる"
 )
@@ -147,11 +151,19 @@ def invites(text: str) -> bool:
     own offered to the room ("60 spare iron, anyone need some?", 「スリーブ余ってるけどいる？」): for the
     people asked."""
     low = normalized(text)
-    if _EN_INVITATION.search(low) or _EN_GIVEAWAY.search(low):
+    if _EN_INVITATION.search(low) or _EN_GIVEAWAY.search(low) or _DOINGS.search(low):
         return True
     return not low.isascii() and bool(
         _JA_INVITATION.search(low) or (_JA_SPARE.search(low) and _JA_WANTED.search(low))
     )
+
+
+# What the people in the room are up to, asked of them: "what's everyone up to tonight?",
+# 「こんな時間にみんな何してんの」 (theirs to say).
+_DOINGS = re.compile(
+    r"\bwhat(?:'s| is| are)? (?:everyone|everybody|y'?all|you guys|u guys|people) (?:up to|doing)\b"
+    r"|(?:みんな|皆)[^？?。]{0,10}(?:何|なに)(?:して|やって)(?:る|ん|ます)"
+)
 
 
 # Something offered to whoever wants it: "anyone need some?", "got 2 extra tickets, anyone want them?",

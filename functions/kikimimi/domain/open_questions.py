@@ -84,8 +84,17 @@ def asks(text: str) -> bool:
 
 
 def participants_of(messages: Sequence[Message]) -> dict[str, str]:
-    """Who is present, by casefolded display name (what `nick:` / `nickさん` refers to)."""
-    return {norm(m.author_name): m.author_name for m in messages if m.is_human}
+    """Who is present, by casefolded display name (what `nick:` / `nickさん` refers to), and by the name a
+    Japanese display name of the form 「紙屋のテツ」 ("Tetsu of the paper shop") is called by: テツ."""
+    present = {norm(m.author_name): m.author_name for m in messages if m.is_human}
+    for key, name in list(present.items()):
+        called = _OF_A_PLACE.match(key)
+        if called and not key.isascii():
+            present.setdefault(called.group(1), name)
+    return present
+
+
+_OF_A_PLACE = re.compile(r"^[^\sの]{1,6}の([^\sの]{2,8})$")  # 紙屋のテツ, 池田のおっちゃん
 
 
 def is_open_question(message: Message, others: dict[str, str], names: Sequence[str]) -> bool:
@@ -133,6 +142,8 @@ _ANSWERED_ITSELF = re.compile(
     r"[?？]\s*(?:yes|yep|yeah|no|nope|nah|obviously|absolutely(?: not)?|of course|never|nope not|probably not"
     r"|hell (?:no|yes|yeah)|no way|no chance|not a chance|not even close|not for me"
     r"|definitely(?: not)?|not really|はい|いいえ|うん|ううん|いや|無理|むり)[\s.!。！ｗw笑]*$"
+    # "the teal one? yes, gorgeous, but shake it": a check, then the answer said on
+    r"|[?？]\s*(?:yes|yep|yeah|no|nope|nah|はい|うん|ううん)[,、!！]\s*\S"
 )
 _THANKED_AFTER = re.compile(
     r"[?？]\s*(?:ty|thx|thanks|thank you|tysm|ありがと\S*|サンキュ\S*|さんきゅ\S*)\W*$"

@@ -63,6 +63,8 @@ _JA_RHETORICAL = re.compile(
     r"|(?:なんで|何で)[^？?]{0,20}(?:んだよ|んだよな|のさ)"  # 「なんで6月だけないんだよ」: a gripe
     # wondered with a feeling after it: 「え、誰やろ楽しみ」, 「何が出るんだろう、わくわく」
     r"|(?:やろ|だろう?)[なねー〜]*[、,\s]*(?:楽しみ|たのしみ|気になる|きになる|わくわく|ワクワク)[！!〜ー]*$"
+    # what it all was, wondered after telling it: 「結局仲直りしてた。何だったの」, 「なんやったんあれ」
+    r"|(?:何|なん)(?:だった|やった)(?:の|ん|んだ|んや)(?:あれ|それ)?(?:ろう|やろ|か)?[。…〜ーｗw笑]*$"
     # where one's own things went: 「キーキャップ引き抜くやつどこやったっけ…」 (only they can know)
     r"|どこ(?:に)?(?:やった|置いた|おいた|しまった|片付けた)(?:ん)?(?:だ)?っけ"
     # … in Kansai: 「なんで説明書のネジの番号と袋の番号ちゃうねん」, 「なんでこうなるん」
@@ -147,6 +149,7 @@ _ASKS_NUMBER = re.compile(
     r"when(?:'?s| is| are| was| were| do| does| did| will| can| should)\b"
     r"|何時|何日|何人|何回|何個|何分|何歳|何度|何泊|何年|何週|何キロ|何センチ|何ミリ|いくら|いくつ|幾つ|いつ|何曜"
     r"|どのくらい|どれくらい|何円|何枚|何本|何台|何匹|何杯|何冊|何件|何着|バージョン"
+    r"|何(?:羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦)"  # 「連鶴って何羽つなぐん？」
     # a quantity asked after by name: 「容量どうしたん」, 「予算は？」
     r"|(?:容量|予算|値段|料金|価格|金額|サイズ|重さ|距離|枚数|人数|台数|本数)(?:は|って)?(?:どう|どれ|何|なに|いくら|[？?])"
 )
@@ -222,6 +225,8 @@ _EN_GUESS = re.compile(
     # … or one, then a word more: "i think its japanese for like 'listening ears'? maya named it", "i think
     # it just reads what's posted here? the pinned post in #meta explains it"
     r"|^(?:i think|i guess|i believe|pretty sure|iirc) [^?？]{1,50}[?？]+\s+[^?？]+$"
+    # … or unsure, said first, then why: "probably? the vote last week went that way"
+    r"|^(?:prob|probably|prolly|maybe|i think so|pretty sure)\s*[?？]+\s+[^?？]{2,60}$"
     # … or a few words opened by one: "maybe a little?", "prob close to done then?"
     r"|^(?:prob|probably|prolly|maybe|i think|i guess|pretty sure)\b(?:\s+[^\s?？]+){0,4}\s*[?？]"
     # … or a statement put with a mark of doubt, then more said of it: "it's japanese for like, an ear
@@ -248,13 +253,18 @@ _JA_GUESS = re.compile(
     r"|^[^？?]*(?:かな|かなぁ|かなあ|かも)[ｗw笑。…〜~]*$"  # 「いまんとこ6人かな」: no mark at all
     r"|^[^？?]{1,20}(?:かな|かも)[、,][^？?]*$"  # 「遊舎工房かな、小分けのやつ」: the guess, then more
     # 「野菜なら500倍じゃなかった？ボトルの裏に書いてあるよ」: the guess, then where to check
-    r"|^[^？?]{1,30}(?:じゃなかった|じゃなかったっけ|じゃない|んじゃない|やつちゃう|とちゃう|ちゃう|やない)[？?]+[^？?]{2,30}$"
+    r"|^[^？?]{1,30}(?:じゃなかった|じゃなかったっけ|じゃない|んじゃない|やつちゃう|とちゃう|ちゃう|やない|やなかった)"
+    r"[？?]+[^？?]{2,30}$"
     # 「22時ちゃう？」, 「来月やない？」: a brief Kansai guess, what it is offered with ちゃう
     r"|^[^？?]{1,12}(?:ちゃう|ちゃいます|やない|やないの|やないか)[？?]+[ｗw笑。…〜~]*$"
+    # 「たぶん？先週の投票で鈴鹿勝ってた気がする」: unsure, said first, then why
+    r"|^(?:たぶん|多分|たしか|確か|おそらく)[ー〜…]*[？?]+\s*[^？?]{2,40}$"
     # 「たぶん土曜…？」: said unsure, first thing
     r"|^(?:たぶん|多分|たしか|確か|おそらく)[、,\s]*[^？?、。]{1,16}[…。.]*[？?]+[ｗw笑…〜~]*$"
     # 「たしか全部ついてたはず…自信ない」: said unsure, no mark
     r"|^(?:たしか|確か)[^？?]*(?:はず|と思う|気がする)|^[^？?]*はず[^？?]{0,4}(?:自信ない|知らんけど|たぶん)"
+    # 「たぶん第2のはず？前回と同じなら」: what should be so, with a mark of doubt, then why
+    r"|^[^？?]{1,30}はず(?:や|だ|です)?(?:けど|だけど)?[？?]+[^？?]{0,24}$"
     # 「来週の火曜までやったはず」: what should be so, remembered
     r"|^[^？?]{2,30}はず(?:や|だ|です|やで|だよ|よ|やけど|だけど|けど)?[ｗw笑。…〜~！!]*$"
     # 「夕方からって天気予報で言ってた気がする」: remembered, not sure

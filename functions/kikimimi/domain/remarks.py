@@ -15,6 +15,7 @@ __all__ = [
     "bumps",
     "calls_only",
     "grateful",
+    "joins",
     "shifts",
     "steps_away",
     "takes_it",
@@ -49,6 +50,22 @@ def agrees(text: str) -> bool:
     """Agreement (「それでいこう」「いいね」「賛成」 "works for me", "sounds good", "+1")."""
     low = normalized(text)
     return bool(_EN_AGREEMENT.match(low) or _JA_AGREEMENT.match(low))
+
+
+# Joining in on what someone else said ("me too", "same here", 「俺も行くわ」): brief, about oneself.
+_EN_JOINS = re.compile(
+    r"^(?:(?:me too|me as well|me also|i'?m (?:in|down|coming|going) too|count me in too"
+    r"|i'?ll (?:come|go|join|be there) too)\b[^?]{0,30}|same(?: here)?(?: lol| tbh)?[\W_]*)$"
+)
+_JA_JOINS = re.compile(
+    r"^(?:俺|おれ|オレ|私|わたし|あたし|僕|ぼく|ボク|ワイ|わい|うち|ウチ|自分|わし)も[^？?]{0,10}$"
+)
+
+
+def joins(text: str) -> bool:
+    """A brief line joining in on what someone else said ("same here", 「俺も行くわ、リベンジや」)."""
+    low = normalized(text)
+    return bool(_EN_JOINS.match(low) or _JA_JOINS.match(low))
 
 
 def accepts(text: str) -> bool:

@@ -218,6 +218,8 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # 「…って噂ほんと？」 — 「ブログで「夏っぽいもの撮った」って言ってたよね」: what was said
     if _ASKS_OTHERS.search(q) and _NOT_JUST_YOU.search(low):
         return True  # "mine sounds like a jet around 3, it's not just you" to "is it just me or…"
+    if _JA_ASKS_VIEW.search(q) and _JA_OPINION.search(low) and not asks(line):
+        return True  # 「新品なら一回ショップでやってもらうのがいいよ」 to 「簡易のスプレーのやつでいいかな」
     if not bare:
         return False
     if kind_of(question) in ("proposal", "invitation") and agrees(line):
@@ -341,10 +343,14 @@ def tells_own_trouble(question: str, line: str) -> bool:
 
 # A view or advice that answers "should I…?", "is it…?": 「シャープナーで十分だと思う」, 「買わなくていいよ」.
 _JA_OPINION = re.compile(
-    r"(?:と思う|と思います|とおもう|でいい|で十分|で大丈夫|ほうがいい|方がいい|なくていい|なくて大丈夫|いらない|要らない|いらん|要らん"
+    r"(?:と思う|と思います|とおもう|でいい|で十分|で大丈夫|ほうがいい|方がいい|のがいい|なくていい|なくて大丈夫|いらない|要らない|いらん|要らん"
     r"|(?<![\d時分半日曜])(?:でok|でおk|でおけ))"  # not 「10時半でおk」: agreeing to a time proposed
     # … said first, the reason after it: 「放置でOK、食べてカルシウム補給するから」
     r"(?:よ|かな|けど|です|ね|でしょ|っしょ|だろ)*(?:\W*$|[、。,！!]\s*\S)"
+)
+# Whether something will do, asked: 「簡易のスプレーのやつでいいかな」, 「先に洗ったほうがいい？」.
+_JA_ASKS_VIEW = re.compile(
+    r"(?:でいい|で大丈夫|でok|で足りる|ほうがいい|方がいい|べき)(?:の|ん)?(?:かな|か|でしょうか|ですか)?[？?ぁあ〜ー…]*$"
 )
 # Advice, said last: 「カメラマッチングにしてみ」, 「230まで下げてみて」, 「再起動すればいいよ」, and a bare
 # "if you (had) done it" (「読み込みのとき「埋め込みとサイドカー」選んどけば」, 「入れとけば」)
@@ -371,6 +377,7 @@ def _echoes(question: str, said: str) -> bool:
 # (「60度で2時間」, not 「週5って言ったら…」 said of something else).
 _COUNTERS = (
     r"度|時間|時|日|人|回|個|分|歳|円|枚|本|台|曜|泊|年|月|週|割|キロ|km|センチ|cm|ミリ|mm|匹|杯|冊|件|着"
+    r"|羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦"
 )
 _JA_COUNTER = re.compile(rf"何({_COUNTERS})")
 
@@ -437,9 +444,17 @@ _HEDGES = frozenset(
 )
 
 
+# A kanji numeral that counts nothing: 一応, 一緒, 統一, and 「一回ショップで…」 ("for now", not "once").
+_JA_NOT_A_COUNT = re.compile(
+    r"(?:統|唯|万)一|一(?:応|緒|番|旦|気|瞬|生|般|部|方|体|斉|層|致|同|員)"
+    r"|一(?:回|度)(?!(?:だけ|くらい|ぐらい|きり|目)?[\W_ｗ笑]*$)"
+)
+
+
 def _numeric(low: str) -> bool:
     """A number said as the answer: it opens the line ("20, since the upgrade", "like 5 days to the uk for
     mine") or the line is short."""
+    low = _JA_NOT_A_COUNT.sub("", low)
     words = low.split()
     while len(words) > 1 and words[0] in _HEDGES:
         words = words[1:]

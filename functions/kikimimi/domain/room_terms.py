@@ -12,6 +12,7 @@ from datetime import datetime
 from kikimimi.domain import name_calls
 from kikimimi.domain.conversation import passed_over, replies_to_other
 from kikimimi.domain.model import ConversationState, Message
+from kikimimi.domain.open_questions import participants_of
 from kikimimi.domain.reactions import reaction_kind
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.reply_shapes import laughs
@@ -345,8 +346,7 @@ def _decay(room: Room) -> Fired:
 def _directed_elsewhere(room: Room) -> Fired:
     """The trigger is aimed at another person: by name, or as a reply to their line."""
     trigger, messages = room.trigger, room.messages
-    participants = {norm(m.author_name): m.author_name for m in messages if m.is_human}
-    participants.pop(norm(trigger.author_name), None)
+    participants = {k: v for k, v in participants_of(messages).items() if v != trigger.author_name}
     aimed = bool(directed_to(trigger, participants) or replies_to_other(trigger, messages))
     return _fires("directed_elsewhere", not room.addressed and aimed)
 

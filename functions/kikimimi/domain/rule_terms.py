@@ -138,6 +138,10 @@ _JA_QUESTION_END = re.compile(
 # … or one asked, then a word after it: 「何か設定が要るんでしょうか…ローカルだと普通に動いてます」.
 _JA_QUESTION_THEN = re.compile(
     r"(?<!そう)(?<!そうな)(?<!そうなん)(?:でしょうか|ですか|ますか|ませんか|んですか|のですか)…+\s*[^？?]{2,60}$"
+    # … or what or where, half remembered: 「リプレイ保存ってどこからやったっけ…前に見た気するんやけど」
+    # (not 「何時からだっけ…あ、9時半だ。自己解決」: found out in the same breath)
+    r"|(?:何|なに|どこ|いつ|誰|だれ|どれ|どの|どう|どっち)[^。？?]{0,20}っけ[…、,]+\s*"
+    r"(?!あ[、,っ])(?![^？?]*(?:解決|思い出|わかった|分かった|見つけ|見つかっ|あった))[^？?]{2,60}$"
 )
 # Giving in, not asking: 「まあいいか」, 「しょうがないか」, 「高そうだけどまあいいか」.
 _JA_RESIGNED = re.compile(
@@ -150,6 +154,8 @@ _JA_RESIGNED = re.compile(
 _JA_WONDERING = re.compile(
     r"(?:(?:[おこそとのもぼごろよ]う|しよう|しょう)|(?:[れけせめべげ]る|できる|間に合う|まにあう))"
     r"かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$"
+    # … said short, as people type it: 「ほな出してみよかな」, 「買ってみよっかな」, 「寝よっかな」
+    r"|(?:[てで]みよ|しよ|やろ|行こ|いこ|買お|寝よ|帰ろ|出よ|見よ|食べよ)っ?かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$"
 )
 # Advice hedged, no mark: 「早めに行ったほうがいいかな」, 「何が確定するか覚えるのが先かな」 (a question
 # word inside a clause closed by か is what to learn, not what is asked; 「何時から始めるのがいいかな」 asks).
