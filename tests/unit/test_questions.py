@@ -912,6 +912,22 @@ def ask(text: str, author: str = "fay") -> Message:
             [("grub", "doc said hes on it")],
             "x0",
         ),
+        # … not an error quoted ("it says …"), nor a long line that happens to hold a past verb
+        (
+            "is anyone able to help with a dns problem?",
+            [("jj", "IT says You installation CD could not be mounted.")],
+            None,
+        ),
+        (
+            "has anyone had any luck installing nginx 1.1.4 from apt??",
+            [
+                (
+                    "funny",
+                    "hmm on irc.us.irc.net the channels I join don't work one has a user named Analgetica",
+                )
+            ],
+            None,
+        ),
         # The answer said first, then a musing; a count asked by its counter (羽).
         ("ところでみんな、来月の作品展の出品どないする？", [("kami", "出すで。連鶴にしよかな")], "x0"),
         ("連鶴って何羽つなぐん？", [("kami", "妹背山にしよ思てる、2羽のやつ")], "x0"),

@@ -72,7 +72,11 @@ _COUNT_FIRST = re.compile(
     r"(?:人|名|ppl|people|of|so far|rn|now|$|[、,。.!！])"
 )
 # What someone said, told first: "doc said hes on it", "mod told us it's back friday".
-_EN_HEARSAY = re.compile(r"^(?:[\w.'-]+ ){1,2}(?:said|says|told (?:me|us)|mentioned|confirmed)\b")
+# (not "IT says You installation CD could not be mounted": an error quoted)
+_EN_HEARSAY = re.compile(
+    r"^(?!(?:it|this|that|the|error|log)\b)(?:[\w.'-]+ ){1,2}"
+    r"(?:said|says|told (?:me|us)|mentioned|confirmed)\b"
+)
 _JA_HEARSAY = re.compile(
     r"(?:らしい|みたい|っぽい)(?:で|よ|ね|だよ|やで|です|やって|だって)?[ｗw笑!！。〜ー]*$"
     # … or what one was told, first thing: 「午後からやって。午前中勝負やな」, 「中止なんだって」
@@ -278,13 +282,14 @@ _ASKS_FOR = re.compile(r"\b(?:pls|plz|please|pleas+e)[\s!.🙏]*$")
 def gives_verdict(asked: str, text: str) -> bool:
     """Does the line say how something was found ("have two, they're fine…") to "has anyone tried…?"?"""
     low = norm(text)
-    told = _VERDICT.match(low) or (_OWNED.search(low) and _PAST.search(low))  # "juno solved hers in 4 min"
+    owned = _OWNED.search(low) and _PAST.search(low) and len(low.split()) <= 15  # "juno solved hers in 4 min"
+    told = _VERDICT.match(low) or owned
     return bool(_ASKS_TRIED.search(norm(asked)) and told) and not asks(text)
 
 
 # How it went with the thing asked about: "juno solved hers in about 4 minutes", "ours lasted a week", "we
 # used them all summer" (not "i pushed the docs fix": nothing of it said).
-_OWNED = re.compile(r"\b(?:mine|ours|hers|his|theirs|it|them|one|ones)\b")
+_OWNED = re.compile(r"\b(?:mine|ours|hers|his|theirs|it|them)\b")
 _PAST = re.compile(r"\b(?:\w{3,}ed|got|had|took|broke|ate|went|was|were|did|made|gave|wore|tore|lasted)\b")
 
 
