@@ -17,7 +17,7 @@ from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.remarks import accepts, agrees, steps_away, welcomes
 from kikimimi.domain.reply_shapes import answer_shaped, laughs
-from kikimimi.domain.rule_terms import muses, norm
+from kikimimi.domain.rule_terms import JA_I, muses, norm
 from kikimimi.domain.tension import says_farewell
 from kikimimi.domain.topic_words import inflected, shared_words
 
@@ -62,7 +62,7 @@ _ASKS_AROUND = re.compile(
 )
 # One's own, told first: 「うちまだデイジーで…」, "i'm still on daisy", "mine's the stock one".
 _TELLS_OWN = re.compile(
-    r"^(?:うち|俺|おれ|オレ|私|わたし|あたし|僕|ぼく|わい|ワイ|自分)(?:は|も)?(?:まだ|今|いま|ずっと|最近)?[^？?]{2,30}$"
+    rf"^(?:{JA_I})(?:は|も)?(?:まだ|今|いま|ずっと|最近)?[^？?]{{2,30}}$"
     r"|^(?:i'?m|i|me|mine(?:'s| is)?)\b[^?]{2,60}$"
 )
 # Whether there are enough, asked: 「メンツ足りとる？」, "do we have enough for 6v6?"; answered by a count.

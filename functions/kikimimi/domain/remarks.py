@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from kikimimi.domain.rule_terms import normalized
+from kikimimi.domain.rule_terms import JA_I, normalized
 
 __all__ = [
     "accepts",
@@ -57,9 +57,7 @@ _EN_JOINS = re.compile(
     r"^(?:(?:me too|me as well|me also|i'?m (?:in|down|coming|going) too|count me in too"
     r"|i'?ll (?:come|go|join|be there) too)\b[^?]{0,30}|same(?: here)?(?: lol| tbh)?[\W_]*)$"
 )
-_JA_JOINS = re.compile(
-    r"^(?:俺|おれ|オレ|私|わたし|あたし|僕|ぼく|ボク|ワイ|わい|うち|ウチ|自分|わし)も[^？?]{0,10}$"
-)
+_JA_JOINS = re.compile(rf"^(?:{JA_I})も[^？?]{{0,10}}$")
 
 
 def joins(text: str) -> bool:

@@ -112,6 +112,8 @@ THANKS_PHRASES = (
     "cheers",
 )
 QUESTION_END = re.compile(r"[?？]\s*[\W_]{0,6}$")
+# "I" in Japanese, as people write it in chat (a pattern's alternatives, for the readers' own patterns).
+JA_I = r"俺|おれ|オレ|私|わたし|あたし|僕|ぼく|ボク|ワイ|わい|うち|ウチ|自分|わし"
 
 # Questions written without a question mark: requests for help and questions to the room.
 _EN_QUESTION = re.compile(
