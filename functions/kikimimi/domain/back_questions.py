@@ -36,9 +36,7 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
     if humans and humans[-1].author_id != question.author_id and _EN_MARVELS.match(low):
         return True  # "wait it went UP?? ridiculous" at the screenshot just shown: a reaction, asked of none
     if told and _THE_ONE_WHERE.match(low):
-        return (
-            True  # "the one where kev died in like the first 2 minutes?" after "last nights run was cursed"
-        )
+        return True  # "the one where kev died in the first 2 minutes?" after "last night's run was cursed"
     if not TO_THE_ROOM.search(low) and _after_a_story(question, humans):
         return True  # 「結末は？」 two lines after 「…別れ話に聞き耳立てちゃってさ…」: for the teller
     if humans and _asked_of(humans[-1], question.author_name) and not _ASKS_WH.search(norm(question.content)):
