@@ -209,9 +209,7 @@ def takes_up(
         # 「わかる、あれプロかと思った」 to 「隣の人めちゃくちゃ歌うまくなかった？」: the same felt
         return True
     if level < WORDS and _ASKS_AROUND.search(norm(asked)) and _TELLS_OWN.match(norm(text)) and not asks(text):
-        return (
-            True  # 「うちまだデイジーで内側バイクやで」 to 「最近みんなカスタム何使てる？」: their own, told
-        )
+        return True  # 「うちまだデイジーで…」 to 「最近みんなカスタム何使てる？」: their own, told
     if level < WORDS and _ASKS_ENOUGH.search(norm(asked)) and _COUNT_FIRST.match(norm(text)):
         return True  # 「いま5人。あと一人おったらいける」 to 「メンツ足りとる？」: how many so far
     if level < WORDS and asks_yes_no(asked) and _EN_HEARSAY.match(norm(text)) and not asks(text):
