@@ -22,18 +22,19 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
     retort put as a question (`answers_with_a_guess`, `_surprised`) is for the lines it answers."""
     humans = [m for m in before if m.is_human and m.id != question.id][-5:]
     low = norm(question.content)
+    other = bool(humans) and humans[-1].author_id != question.author_id  # the last line is someone else's
     if _HELLO.match(low):
         return False  # "hi, I'm trying to … and get this error, maybe…?": a newcomer's question to the room
     if answers_with_a_guess(question, humans) or (
         _surprised(question.content, humans) and not TO_THE_ROOM.search(low)
     ):
         return True  # an answer or a reaction to the lines before, whoever it names ("someone said…")
-    if humans and humans[-1].author_id != question.author_id and _reacts(question.content):
+    if other and _reacts(question.content):
         return True  # 「何の話ｗ」, 「それ毎回言ってない？ｗ」, 「その色いいね、何の糸？」: for the speaker
-    told = humans and humans[-1].author_id != question.author_id and not asks(humans[-1].content)
+    told = other and not asks(humans[-1].content)
     if told and _JA_ASKS_WHICH_OF_IT.match(low):
         return True  # 「どれ買うん」 right after 「ほなポチるわ」: what they just said they would do
-    if humans and humans[-1].author_id != question.author_id and _EN_MARVELS.match(low):
+    if other and _EN_MARVELS.match(low):
         return True  # "wait it went UP?? ridiculous" at the screenshot just shown: a reaction, asked of none
     if told and _THE_ONE_WHERE.match(low):
         return True  # "the one where kev died in the first 2 minutes?" after "last night's run was cursed"
@@ -43,16 +44,11 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
         return True  # "honestly pretty good?? …" after "omar how'd the interview go?": omar's answer
     if TO_THE_ROOM.search(low):
         return False
-    if humans and humans[-1].author_id != question.author_id and _ADVICE_AFTER.search(norm(question.content)):
+    if other and _ADVICE_AFTER.search(norm(question.content)):
         return True  # "light roast? go finer and hotter" after "…its fighting me": advice, a check first
-    if (
-        humans
-        and humans[-1].author_id != question.author_id
-        and asks(humans[-1].content)
-        and _CHECKS_WITH_YOU.match(norm(question.content))
-    ):
+    if other and asks(humans[-1].content) and _CHECKS_WITH_YOU.match(norm(question.content)):
         return True  # "did u update the app?" right after "f1tv keeps kicking me… anyone else??": theirs
-    if humans and humans[-1].author_id != question.author_id and _JA_DONE_YET.match(norm(question.content)):
+    if other and _JA_DONE_YET.match(norm(question.content)):
         return True  # 「もう入れた？重くなってない？」 right after 「アプデ来てるね」: how it went for them
     previous = humans[-1].content if humans else ""
     back = humans and (
@@ -61,7 +57,7 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
         or _echoes(question.content, previous)
         or _asks_of_it(question.content, [m.content for m in humans if m.author_id == humans[-1].author_id])
     )
-    if back and humans[-1].author_id != question.author_id:
+    if back and other:
         return True
     people = {m.author_id for m in humans} | {question.author_id}
     turns = sum(1 for a, b in pairwise(humans) if a.author_id != b.author_id)
