@@ -293,6 +293,11 @@ KINDS = [
     ("is ranked coming back this season?", "question"),
     ("ほなミッドできる5人目探さなあかんな。誰かおる？", "invitation"),
     ("みんな持ち寄り何作る？", "proposal"),  # what each will bring: the people's
+    # what to do, put to the one who said their trouble; not asked how, nor a what-if
+    ("ホットミルク飲めば？", "proposal"),
+    ("羊数えてみたら？", "proposal"),
+    ("いつ行けば？", "question"),
+    ("雨だったら？", "question"),
 ]
 
 

@@ -18,6 +18,7 @@ from kikimimi.domain.questions import (
     between_two,
     bot_answered_the_bump,
     bumps_its_own,
+    in_an_exchange,
     inferred_about,
     is_open_question,
     maybe_answers,
@@ -173,6 +174,8 @@ def test_bot_messages_never_open_a_watch() -> None:
         "やっぱそうか〜ちょっといいやつにしよ",  # taking in what someone told them
         "ahh makes sense",
         "huh ok good to know",
+        "見ました、木綿にします",  # having looked where they were pointed
+        "checked the pins, ty",
     ],
 )
 def test_the_asker_settles(text: str) -> None:
@@ -968,6 +971,25 @@ def ask(text: str, author: str = "fay") -> Message:
             [("take", "新しいとこ駐車場あったっけ？"), ("chi", "3台くらいしかないで、電車の方がええかも")],
             None,
         ),
+        # the figure as it is now, to a yes/no that says one; not one's own plan
+        ("駐車場ってまだ500円やんな？", [("take", "土日は700になったで")], "x0"),
+        ("is the raid still at 8?", [("gus", "9 now, they pushed it")], "x0"),
+        # how it is this time, to "again?"
+        ("bingo teams random again?", [("gus", "captains draft this time")], "x0"),
+        ("今回もシングル？", [("take", "今回はダブル！")], "x0"),
+        # having it, to who is bringing it
+        ("is anyone bringing the spare paddle or is that me", [("gus", "got it in the car already")], "x0"),
+        # yes on a condition, to a plan asked
+        ("明日の夜もまた通話する？", [("take", "22時以降ならいける")], "x0"),
+        ("scrims again tomorrow?", [("gus", "im in if its after 9")], "x0"),
+        # a time guessed, then more, to "when?"; not wondering whether one can
+        ("最後に混ぜたんいつ？", [("take", "おとといの夜…やったかな。昨日バタバタしてて")], "x0"),
+        # past a newer question put by name to someone else, which the line cannot be answering
+        (
+            "最後に混ぜたんいつ？",
+            [("chi", "おはよー。ana、実山椒どこで買うたん？"), ("take", "おとといの夜…やったかな")],
+            "x1",
+        ),
     ],
 )
 def test_next_line_answers_in_a_busy_room(
@@ -1426,6 +1448,40 @@ def test_invitations_and_rhetorical_questions_are_not_watched(text: str) -> None
     assert not is_open_question(question, participants_of([*ROOM, question]), NAMES)
 
 
+@pytest.mark.parametrize(
+    ("text", "theirs"),
+    [
+        ("どこの会の人だったの？", True),  # what was in the story: only the teller knows
+        ("結末は？", True),
+        ("who was it??", True),
+        ("三味線の弦ってどこで買えるの？", False),  # a question of its own
+        ("how do you tune it?", False),
+    ],
+)
+def test_a_question_about_someone_s_story_is_for_the_teller(text: str, theirs: bool) -> None:
+    before = [
+        msg("4", "haru", "スクイは誰でも通る道よ", 0),
+        msg(
+            "5", "koharu", "そういえば帰りの電車で隣の人が津軽三味線の話してて、思わず聞き耳立てちゃった笑", 5
+        ),
+        msg("6", "yuki", "わかる、つい聞いちゃうよね", 8),
+    ]
+    assert between_two(msg("q", "haru", text, 10), before) is theirs
+
+
+def test_a_reason_guessed_after_someone_s_remark_is_no_question() -> None:
+    before = [
+        msg("1", "sato", "仕込んだ味噌、今日天地返ししました", 0),
+        msg("2", "mado", "いい色！去年のより明るいですね", 5),
+    ]
+    assert between_two(msg("q", "sato", "今年は麹多めにしたからかな", 9), before)
+    assert between_two(msg("q", "sato", "prob cause i used more koji this year?", 9), before)
+    assert not between_two(msg("q", "sato", "麹多めにすると色って明るくなるんですかね？", 9), before)
+    # … and still answers a question why
+    asked = msg("q", "mado", "なんで今年こんな明るいの？", 0)
+    assert answer_of(asked, [asked, msg("a", "sato", "麹多めにしたからかな", 20)]) is not None
+
+
 def test_a_brief_question_back_to_the_line_before_is_for_its_author() -> None:
     before = [msg("1", "ann", "x", 0), msg("2", "ben", "try `sudo dpkg --configure -a`", 5)]
     assert between_two(msg("q", "cat", "what was that for?", 9), before)
@@ -1440,6 +1496,8 @@ def test_a_brief_question_back_to_the_line_before_is_for_its_author() -> None:
         ("r u on the beta build?", True),
         ("light roast? go finer and hotter, like 94-95", True),  # a check, then advice
         ("on wayland? try x11 first", True),
+        ("ついでに水たまってへん？たまってたらキッチンペーパーで吸うといて", True),
+        ("これどうしたらいい？教えてほしい", False),
         ("light roast? anyone know a good grinder for it?", False),
         ("did you guys see the new trailer?", False),  # the room's
         ("does the app have a cache setting?", False),
@@ -1467,6 +1525,14 @@ def test_a_question_checking_what_someone_did_is_for_them(text: str, theirs: boo
         ("how do you change the resolution?", False),
         ("have any of you tried the new kernel?", False),  # the room's
         ("are you guys seeing lag too?", False),
+        ("It seems to be working fine for me. What version of Ubuntu are you using?", True),
+        ("what are you using to connect to dropbox?", True),
+        ("can you please tell me which ubuntu version you using ?", True),
+        ("how did you remove these files? rm", True),
+        ("what does iwconfig say about your wifi device?", True),
+        ("what do you use for backups?", False),  # anyone's habit, put to the room
+        ("how have you guys set it up?", False),
+        ("what does the log say?", False),
     ],
 )
 def test_a_question_about_what_someone_did_or_has_is_theirs_where_nobody_names_anyone(
@@ -1480,10 +1546,22 @@ def test_a_question_about_what_someone_did_or_has_is_theirs_where_nobody_names_a
     ]
     q = msg("q", "ben", text, 12)
     assert asks_about_them(q, [*before, q], {"q": unaddressed("q", "3", 0.4)}) is theirs
-    # … not where people name whom they talk to (the room's lines, or the reader's reading of it)
+    # … not where people name whom they talk to as a habit (more than one line in ten), nor unread
     named = [*before[:2], msg("3", "ann", "ben, an intel one i think", 8), before[3]]
     assert not asks_about_them(q, [*named, q], {"q": unaddressed("q", "3", 0.4)})
-    assert not asks_about_them(q, [*before, q], {"q": Link("q", "3", 0.4, certain=False, names_people=True)})
+    assert not asks_about_them(q, [*before, q], {})
+
+
+def test_a_name_now_and_then_is_no_habit_of_naming_whom_one_talks_to() -> None:
+    chat = [
+        msg(f"c{i}", ("ann", "ben", "dee")[i % 3], f"line {i} about the wifi driver", i) for i in range(20)
+    ]
+    once = [*chat[:10], msg("n", "dee", "ann its the latest version", 10), *chat[10:]]
+    q = msg("q", "ben", "are you following a howto?", 30)
+    link = {"q": unaddressed("q", "c19", 0.4)}
+    assert asks_about_them(q, [*once, q], link)  # one name in 21 lines: the room does not name people
+    often = [m if i % 4 else msg(m.id, m.author_name, f"ann: {m.content}", i) for i, m in enumerate(chat)]
+    assert not asks_about_them(q, [*often, q], link)
 
 
 @pytest.mark.parametrize(
@@ -1531,6 +1609,7 @@ def test_thanks_before_any_help_does_not_settle(text: str, settled: bool) -> Non
         ([("bo", "hmm", 20), ("al", "well?", 35)], None),
         # … unless they asked what they need to know and the asker told them
         ([("bo", "what distro, and are you on pipewire?", 20), ("al", "arch, pipewire", 35)], "a1"),
+        ([("bo", "what light is it under", 20), ("al", "a little led bar", 35)], "a1"),  # its mark left off
         # the asker speaks first: no one took it up
         ([("al", "anyone?", 20), ("bo", "no idea", 30), ("al", "ok", 40)], None),
         # two people taking turns, not talking to each other: one answers someone else by name …
@@ -1553,6 +1632,59 @@ def test_a_question_the_asker_talked_over_with_someone_is_taken_up(
     after = [msg(f"a{i + 1}", author, text, t) for i, (author, text, t) in enumerate(lines)]
     settled = talked_over(question, after)
     assert (settled.by if settled else None) == by
+
+
+# A regular (bex) helping fern through questions, without names, while others talk.
+EXCHANGE = [
+    msg("e1", "fern", "the moss on the left side of my jar is going brown", 0),
+    msg("e2", "bex", "what light is it under", 10),
+    msg("e3", "fern", "a little led bar, 12h a day", 20),
+    msg("e4", "tom", "is the springtail guide still on the wiki", 30),
+    msg("e5", "bex", "sheet moss cooks easily that close. distilled or tap?", 40),
+    msg("e6", "clove", "pinned, there's a newer one", 50),
+    msg("e7", "fern", "tap", 60),
+]
+
+
+@pytest.mark.parametrize(
+    ("author", "text", "link", "partner"),
+    [
+        ("bex", "also how long has it been sealed?", ("e6", 0.3), "fern"),  # unsure where it goes: theirs
+        ("bex", "近くにエアコンあります？", ("e7", 0.7), "fern"),
+        ("bex", "anyone know if springtails eat moss?", ("e7", 0.7), None),  # put to the room
+        ("bex", "is the guide the one with the charcoal?", ("e4", 0.9), None),  # surely to tom's line
+        ("tom", "how long has it been sealed?", ("e7", 0.7), None),  # tom has answered nobody
+        # a fact recalled, a how-to, or a question of substance: the room's, whoever the asker talks with
+        ("bex", "登山電車ってSuica使えるんだっけ？", ("e7", 0.7), None),
+        ("bex", "how do i get springtails to breed?", ("e7", 0.7), None),
+        (
+            "bex",
+            "bottling q: can i use table sugar instead of corn sugar for priming, and is it the same amount?",
+            ("e7", 0.7),
+            None,
+        ),
+        ("bex", "is the moss from the garden centre ok?", ("e6", 0.3), None),  # on nobody's line of theirs
+    ],
+)
+def test_a_question_inside_an_exchange_is_for_the_other_one(
+    author: str, text: str, link: tuple[str, float], partner: str | None
+) -> None:
+    q = msg("q", author, text, 70)
+    links = {
+        "e2": unaddressed("e2", "e1", 0.9),
+        "e3": unaddressed("e3", "e2", 0.9),
+        "e5": unaddressed("e5", "e3", 0.8),
+        "e6": unaddressed("e6", "e4", 0.8),
+        "e7": unaddressed("e7", "e5", 0.8),
+        "q": unaddressed("q", *link),
+    }
+    assert in_an_exchange(q, [*EXCHANGE, q], links, sure=0.5) == partner
+    named = [
+        *EXCHANGE[:3],
+        msg("e4", "tom", "clove: is the springtail guide still on the wiki", 30),
+        *EXCHANGE[4:],
+    ]
+    assert in_an_exchange(q, [*named, q], links, sure=0.5) is None  # a room that names whom it talks to
 
 
 # A chat where nobody names anyone: pell's new keyboard, then dani's question back to pell.
@@ -1614,8 +1746,9 @@ def test_a_question_back_to_the_line_before_is_theirs(
     q = msg("q", "dani", text, 20)
     links = {"q": unaddressed("q", parent, confidence)}
     assert replies_to(q, [*room, q], links, sure=0.5) == person
+    # Which table of weights read it does not decide: one address in twenty lines is no habit of naming.
     named = {"q": Link("q", parent, confidence, certain=False, names_people=True)}
-    assert replies_to(q, [*room, q], named, sure=0.5) is None  # read by the named table: the room's
+    assert replies_to(q, [*room, q], named, sure=0.5) == person
 
 
 @pytest.mark.parametrize(

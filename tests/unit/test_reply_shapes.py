@@ -71,6 +71,10 @@ def test_laughter_is_not_an_answer_unless_it_says_one(text: str, laughing: bool)
         ("gotta go, later", True),
         ("afk", True),
         ("ちょっと離席します", True),
+        ("ミルク温めてくる", True),  # off to do something
+        ("コンビニ行ってくるわ", True),
+        ("まじで泣けてくる", False),  # a feeling coming on
+        ("眠くなってくる", False),
         ("back in black is the best album", False),
         ("yes, back in 2019 it did", False),
         ("bye all", False),  # a goodbye (is_closing), not a stepping away

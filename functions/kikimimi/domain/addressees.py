@@ -51,12 +51,10 @@ def replies_to(
     after 「新しいキーキャップ届いた！」). Such a question is theirs to answer, not the room's; None if not.
     Where people put names to whom they answer (`nick:`, mentions), an unnamed question is the room's."""
     link = links.get(question.id)
-    if link is None or link.names_people or link.reply_to is None or link.confidence < sure:
+    if link is None or link.reply_to is None or link.confidence < sure:
         return None
     at = next((i for i, m in enumerate(earlier) if m.id == question.id), len(earlier))
-    lately = earlier[max(0, at - 12) : at]
-    present = participants_of(earlier)
-    if addressing(lately) or any(_leads_with_a_name(m, present) for m in lately):
+    if names_as_a_habit(earlier, at):
         return None
     text = question.content
     if TO_THE_ROOM.search(norm(text)) or len(text) > (BRIEF if text.isascii() else BRIEF // 2):
@@ -72,6 +70,53 @@ def replies_to(
     return parent.author_name if _reacts_to(text, parent.content, words=spoke) else None
 
 
+def in_an_exchange(
+    question: Message, earlier: Sequence[Message], links: Mapping[str, Link], sure: float
+) -> str | None:
+    """Whom a brief question goes on talking with, where people seldom name whom they talk to: the one
+    person its asker has been answering and been answered by in the room's last `EXCHANGE_LINES` lines, as
+    the reader links them, sure (a regular helping another through questions: 「近くにエアコンあります？」,
+    "also how long has it been sealed?"), when the reader puts it on that person's line or it goes on from
+    the asker's own ("also …", 「あと、…」). Not a fact recalled (「…持ち込んでいいんだっけ？」), a how-to, or
+    a question of substance: those are the room's, whoever the asker was talking with. None if not theirs."""
+    text = question.content
+    low = norm(text)
+    head = re.split(r"(?<=[?？])", text, maxsplit=1)[0]
+    if len(head) > (BRIEF if head.isascii() else BRIEF // 2) or _ROOMS_TO_ANSWER.search(low):
+        return None
+    at = next((i for i, m in enumerate(earlier) if m.id == question.id), len(earlier))
+    if TO_THE_ROOM.search(low) or shifts(text) or names_as_a_habit(earlier, at):
+        return None
+    recent = {m.id: m for m in earlier[max(0, at - EXCHANGE_LINES) : at] if m.is_human}
+    pairs = set()
+    for m in recent.values():
+        answered = links.get(m.id)
+        target = recent.get(answered.reply_to or "") if answered is not None else None
+        if target is not None and answered is not None and answered.confidence >= sure:
+            pairs.add((m.author_id, target.author_id))
+    me = question.author_id
+    partners = {b for a, b in pairs if a == me and b != me and (b, me) in pairs}
+    if len(partners) != 1:
+        return None
+    (partner,) = partners
+    link = links.get(question.id)
+    parent = next((m for m in earlier[:at] if link is not None and m.id == link.reply_to), None)
+    if not ((parent is not None and parent.author_id == partner) or _GOES_ON_OWN.match(low)):
+        return None
+    return next(m.author_name for m in recent.values() if m.author_id == partner)
+
+
+# What a room answers, whoever asks it: a fact recalled (「…使えるんだっけ？」, "was it 9 again?"), a how-to.
+_ROOMS_TO_ANSWER = re.compile(
+    r"っけ|\bagain\?|どうやる|どうすれば|どうしたら|やり方|\bhow (?:do|does|can|should) (?:i|you|we|u|one)\b"
+)
+# Going on from one's own line: "also …", "and …", 「あと、…」, 「それと…」, 「ついでに…」.
+_GOES_ON_OWN = re.compile(r"^(?:also|and|plus|oh and|btw also)\b|^(?:あと|それと|あとさ|ついでに|それから)")
+
+
+EXCHANGE_LINES = 12  # how far back a question's asker and another are read answering each other
+
+
 def about_them(text: str) -> bool:
     """A question about what the one asked did, has or is ("did you update the package list?", "is your
     ubuntu brown or blue?", "you logged in with ssh?", "can you paste your lilo.conf?"), not the room's."""
@@ -80,20 +125,34 @@ def about_them(text: str) -> bool:
 
 
 def asks_about_them(question: Message, earlier: Sequence[Message], links: Mapping[str, Link]) -> bool:
-    """`about_them`, in a room where nobody names anyone (the reader's reading of the question, and the
-    room's last `ROOM_LINES` lines before it, `earlier`): a helper's question to the one helped, or theirs to
-    the helper, whoever the reader links it to. Where people name whom they talk to, one put to a person
-    names them ("have you done a media check on the install cd Nichola?")."""
-    link = links.get(question.id)
-    if link is None or link.names_people or not about_them(question.content):
+    """`about_them`, in a room where people seldom name whom they talk to (the room's last `ROOM_LINES`
+    lines before it, `earlier`): a helper's question to the one helped, or theirs to the helper, whoever
+    the reader links it to. Where people name whom they talk to as a habit, one put to a person names
+    them ("have you done a media check on the install cd Nichola?"); a name now and then ("stevenj its
+    the latest version") is no such habit."""
+    if links.get(question.id) is None or not about_them(question.content):
         return False
     at = next((i for i, m in enumerate(earlier) if m.id == question.id), len(earlier))
-    room = earlier[max(0, at - ROOM_LINES) : at]
+    return not names_as_a_habit(earlier, at)
+
+
+def names_as_a_habit(earlier: Sequence[Message], at: int) -> bool:
+    """Do the people of the room's last `ROOM_LINES` lines before earlier[at] name whom they talk to as a
+    habit (`nick: …`, a mention, a present name first), more than one line in ten?"""
+    room = [m for m in earlier[max(0, at - ROOM_LINES) : at] if m.is_human]
     present = participants_of(earlier)
-    return not (addressing(room) or any(_leads_with_a_name(m, present) for m in room))
+    named = sum(
+        1
+        for m in room
+        if NICK_PREFIX.match(m.content.strip())
+        or USER_MENTION.search(m.content)
+        or _leads_with_a_name(m, present)
+    )
+    return named > NAMING_SHARE * len(room)
 
 
 ROOM_LINES = 40  # how far back a room is read for whether its people name whom they talk to
+NAMING_SHARE = 0.1  # at most one line in ten naming someone: a room that does not name whom it talks to
 
 
 # What the one asked did, has or is, put to them. Not "do you need a swap partition?" or "can you run steam
@@ -103,7 +162,16 @@ _ABOUT_THEM = re.compile(
     r"(?:(?:are|were|did|have|had)\s+(?:you|u|ya)|(?:is|are|was|were|does|did|has|have)\s+(?:your|ur))\b"
     r"|^(?:you|u)\s+(?!can\b|could\b|should\b|would\b|might\b|need\b|have to\b|gotta\b|just\b)"
     r"[a-z']+[^?？]*[?？]"
-    r"|\b(?:can|could|would|will)\s+(?:you|u)\b[^?？]*\b(?:your|ur)\b"  # not a second, general "you"
+    # a request to show or try something of theirs ("can you paste your lilo.conf?"), not a general "you"
+    # ("can u trade when it's not ur turn?")
+    r"|\b(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+|pls\s+)?(?:paste|pastebin|post|show|send|share"
+    r"|check|try|run|tell|give|upload|open|look|type|copy|describe|explain)\b[^?？]*\b(?:your|ur)\b"
+    # asked with a wh-word: what they are doing or did ("what version are you using?", "how did you remove
+    # them?", "which version you using"), what their own thing says ("what does iwconfig say about your
+    # wifi?"); not how anyone does it ("how do you change the resolution?")
+    r"|\b(?:what|which|how|where|why)\b[^?？.!]*?\b(?:(?:are|were)\s+(?:you|u)\s+(?:\w+ing|on)"
+    r"|(?:did|have|had)\s+(?:you|u)\s+\w+|(?:you|u)\s+using)\b"
+    r"|\b(?:what|which)\b[^?？.!]*?\b(?:say|says|show|shows|output|print|report)\b[^?？.!]*?\b(?:your|ur)\b"
 )
 
 

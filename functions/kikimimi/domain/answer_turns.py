@@ -31,6 +31,7 @@ from kikimimi.domain.other_threads import (
     SURE_PAST_A_REMARK,
     SURELY,
     answers_the_question_before,
+    asked_of_another,
     cannot_answer,
     echoes_another,
     fits_only,
@@ -119,7 +120,11 @@ def turn_answers(
     ):
         return False  # "marco did u see the onboard…" said since: marco's "yes!!" answers that
     newer = [
-        p for p in taken if (asks(p.content) or asks_unmarked_clause(p.content)) and not cannot_answer(p, m)
+        p
+        for p in taken
+        if (asks(p.content) or asks_unmarked_clause(p.content))
+        and not cannot_answer(p, m)
+        and not asked_of_another(p, m, around)
     ]
     # a "yeah." the reader too puts on the question, past a newer one that a yes cannot answer ("what tip
     # temp do you use?"), answers this one

@@ -15,7 +15,7 @@ from kikimimi.domain.figures import (
 from kikimimi.domain.open_questions import asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.remarks import accepts, agrees, steps_away, welcomes
+from kikimimi.domain.remarks import accepts, agrees, on_a_condition, steps_away, welcomes
 from kikimimi.domain.reply_shapes import answer_shaped, laughs
 from kikimimi.domain.rule_terms import JA_I, muses, norm
 from kikimimi.domain.tension import says_farewell
@@ -43,6 +43,12 @@ def takes_up_by_shape(asked: str, text: str, common: frozenset[str]) -> bool:
 # Whether a thing still holds, asked ("is the fall expo still happening?") and told ("still on, …", "nope,
 # not anymore").
 _ASKS_STILL = re.compile(r"\bstill\b[^?？]*[?？]")
+
+
+# Whether it is as before, asked ("bingo teams random again?", 「今回もシングル？」), and how it is this
+# time, told ("captains draft this time", 「今回はダブル！」).
+_ASKS_AGAIN = re.compile(r"\bagain\b[^?？]*[?？]|(?:今回|今年|今度|次)も[^？?]*[？?]")
+_SAYS_THIS_TIME = re.compile(r"\bthis (?:time|year|round|season|week)\b|(?:今回|今年|今度|次)は")
 
 
 _SAYS_STILL = re.compile(
@@ -140,7 +146,8 @@ _VOLUNTEER = re.compile(
     r"|i can|i'?ll|i will|i do|i did|i have|me too|count me|we can"
     r"|(?:i )?(?:did|tried|used|done|ran|run) (?:it|that|this|those|them)|yep,? (?:did|tried|used)"
     # … or has one: "got them on my tenor"
-    r"|(?:i )?(?:got|have|had|own|use|bought) (?:them|those|these|em|one|a pair|a set))\b"
+    r"|(?:i )?(?:got|have|had|own|use|bought) (?:them|those|these|em|one|a pair|a set)"
+    r"|(?:i )?(?:got|have) it (?=\w))\b"  # "got it in the car already" to "is anyone bringing the spare…"
 )
 
 
@@ -199,8 +206,12 @@ def takes_up(
         return True
     if level < WORDS and same_figure(asked, text) and not asks(text):
         return True  # "for ur rims 44 is fine ya" to "what valve length, 44mm?": the figure said back
+    if level < WORDS and _corrects_figure(asked, text):
+        return True  # 「土日は700になったで」 to 「駐車場ってまだ500円やんな？」: the figure, as it is now
     if level < WORDS and asks_a_number(asked) and says_roughly(text) and not asks(text):
         return True  # 「ピークで12万くらい」 to 「同接何人いってたっけ」: a figure, roughly
+    if _ASKS_AGAIN.search(norm(asked)) and _SAYS_THIS_TIME.search(norm(text)) and not asks(text):
+        return True  # "captains draft this time" to "bingo teams random again?": how it is now, told
     if _ASKS_STILL.search(norm(asked)) and _SAYS_STILL.match(norm(text)):
         return True  # "still on, just moved to the convention center" to "is the fall expo still happening?"
     if level < WORDS and _JA_RECOMMENDS.match(norm(text)) and not asks(text):
@@ -221,6 +232,8 @@ def takes_up(
         return False
     if line.kind in ("yes", "no"):
         return True
+    if level == LOOSE and asks_yes_no(asked) and on_a_condition(text) and not asks(text):
+        return True  # 「22時以降ならいける」 to 「明日の夜もまた通話する？」: yes, on a condition
     if level == SHAPE or line.kind in ("lol", "thx") or _bare_ack(text):  # "ok", "nice": heard, not answered
         return False
     if asks_a_number(asked) and not says_a_figure(text) and not counts_people(asked):
@@ -235,7 +248,7 @@ def takes_up(
     if not late and (len(low.split()) <= 3 if low.isascii() else len(low) <= 8):
         return True
     # 「どこになったんだっけ」 — 「葛西臨海公園！土曜の10時集合」: a brief answer first, then more
-    head = re.split(r"[！!、,。\s]", low, maxsplit=1)[0]
+    head = re.split(r"[！!、,。…\s]", low, maxsplit=1)[0]
     named = len(head) <= 12 and bool(_JA_NOUN_END.search(head))  # a name, a place, a time: no verb
     named = named or bool(_JA_LISTED.match(low))  # 「オレンジ2本とピンク1本」: things listed, no verb
     choice = named or _JA_CHOICE.search(low) is not None
@@ -250,6 +263,27 @@ def takes_up(
     if _FRAGMENT.match(low):
         return not (_STATEMENT.match(low) and _ASKS_MEANING.search(norm(asked)))
     return bool(_VOLUNTEER.match(low) and _INVITES.search(norm(asked)))
+
+
+def _corrects_figure(asked: str, text: str) -> bool:
+    """Is the line a brief figure, not one's own plan, to a yes/no question that says one ("still 500,
+    right?" — "700 now")?"""
+    low = norm(text)
+    brief = len(low.split()) <= 8 if low.isascii() else len(low) <= 20
+    return (
+        brief
+        and asks_yes_no(asked)
+        and bool(_NUMBER.search(asked) and _NUMBER.search(text))
+        and not asks(text)
+        and not _OWN_PLAN.match(low)
+    )
+
+
+_NUMBER = re.compile(r"(?<![A-Za-z0-9])\d")  # a figure said, not a name's digits ("arm64", "ps5")
+
+
+# One's own plan or state, said first: 「俺22時過ぎるかも」, "i'll be on at 9", "im 142".
+_OWN_PLAN = re.compile(rf"^(?:{JA_I})|^(?:i|i'?ll|i'?m|im|me|we|we'?ll|we'?re)\b")
 
 
 # A line that opens by sharing what was said or felt (「わかる、…」, "same lol", "ikr").

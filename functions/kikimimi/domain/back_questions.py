@@ -76,6 +76,9 @@ _HELLO = re.compile(
 _ADVICE_AFTER = re.compile(
     r"^[^?？]{1,30}[?？]+\s*(?:then |if so,? |if yes,? )?(?:try|go|use|just|grind|turn|set|switch|drop|bump"
     r"|you(?:'ll)? (?:need|can|should|want)|u (?:need|can|should|want))\b[^?？]*$"
+    # 「ついでに水たまってへん？たまってたらキッチンペーパーで吸うといて」, 「冷えてない？なら温めてみて」
+    r"|^[^?？]{1,20}[?？]+[^?？]{0,40}(?:といて|とき|ときな|てみて|でみて|してみ|たらええ|たらいい|ればいい|とけば)"
+    r"[。！!ね〜ー]*$"
 )
 # A yes/no question to "you" checking what they did or have ("did u update the app?", "have you tried
 # a different cable?", "r u on the beta?"), not to the room ("did you guys see…").
@@ -127,13 +130,23 @@ _EN_AND_THEN = re.compile(
     r"^(?:so |and |wait |ok )?(?:and then|then what|what happened(?: next| after| then)?|how did it end)\W*$"
 )
 _JA_TOLD = re.compile(r"(?:た|て|ちゃ|じゃ)(?:ん|の)?(?:さ|てさ|けど|て|ねん|んだけど)?[、,。…ｗw笑]")
+# … or a brief question of what was in it, in the past: 「どこの会の人だったの？」, "who was it??"
+_OF_THE_STORY = re.compile(
+    r"^(?=[^？?]*(?:どこ|だれ|誰|何|なに|なん|どんな|どう|いつ))[^？?]{1,16}"
+    r"(?:だったの|だったん|やったん|やったの|てたの|てたん|った(?:の|ん)|した(?:の|ん))[？?]+[ｗw笑!！]*$"
+    r"|^(?:wait |so |and )?(?:who|what|where|which|how)\b[^?]{0,30}\b(?:was|were|did)\b[^?]{0,30}\?+\W*$"
+)
 STORY_LINES = 3  # how far back the story a brief "and then?" follows may be
 
 
 def _after_a_story(question: Message, before: Sequence[Message]) -> bool:
-    """A brief "and then?" after another member told what happened to them: only they can go on."""
+    """A brief "and then?", or what was in it, after another member told what happened to them: only they
+    can go on."""
     low = norm(question.content)
-    if not (_JA_AND_THEN.match(low) or _EN_AND_THEN.match(low)) or _ASKS_WH.search(low.split("は")[0]):
+    and_then = (_JA_AND_THEN.match(low) or _EN_AND_THEN.match(low)) and not _ASKS_WH.search(
+        low.split("は")[0]
+    )
+    if not (and_then or _OF_THE_STORY.match(low)):
         return False
     for line in before[-STORY_LINES:]:
         told = norm(line.content)
@@ -267,8 +280,17 @@ def answers_with_a_guess(question: Message, before: Sequence[Message]) -> bool:
     if works_out(question.content):
         return True  # "~1.1k/hr with 3 rows so like 4k when its done?": their own estimate, whoever asked
     recent = [m for m in before if m.is_human and m.id != question.id][-GUESS_LINES:]
+    if recent and recent[-1].author_id != question.author_id and _GUESSES_WHY.search(norm(question.content)):
+        return True  # 「今年は麹多めにしたからかな」 after 「去年のより明るいですね」: why, as they guess it
     asked = any(m.author_id != question.author_id and _asked(m.content) for m in recent)
     return asked and (guesses(question.content) or points(question.content))
+
+
+# A reason guessed: 「…したからかな」, 「…のせいかも」, "prob cause i used more koji?"
+_GUESSES_WHY = re.compile(
+    r"(?:から|ので|せい|おかげ)(?:か|かな|かなぁ|かも)[。…〜ｗw笑]*$"
+    r"|^(?:prob(?:ably)? |maybe |i think |i guess )?(?:cause|because|cuz|bc) [^?？]{3,}[?？]?$"
+)
 
 
 _WH_OPENS = re.compile(r"^(?:\S+[:,]\s*)?(?:so |and |ok |wait )?(?:what|where|which|who|when|how)\b")

@@ -88,6 +88,7 @@ _COUNTS_PEOPLE = re.compile(
 # A figure, a day or a span: what a when or how-many question is answered with.
 _FIGURE = re.compile(
     r"\d|[一二三四五六七八九十百千万半毎]|明日|あした|今日|今夜|来週|今週|週末|月末|来月|今月|まで|ずっと|いつでも|昨日"
+    r"|おととい|一昨日|先週|先月|去年|今朝|さっき|朝|昼|夕方|夜"
     r"|\b(?:tomorrow|tonight|today|yesterday|next|last|week|weekend|month|year|noon|midnight|morning|evening"
     r"|forever|always|never|until|till|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty"
     r"|half|few|couple|dozen|hundred|monday|tuesday|wednesday|thursday|friday|saturday|sunday|same)\b"

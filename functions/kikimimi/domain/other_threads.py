@@ -70,6 +70,19 @@ def cannot_answer(asked: Message, m: Message) -> bool:
     return (plan and not taken_up) or kind == "rhetorical"
 
 
+def asked_of_another(asked: Message, m: Message, around: Sequence[Message]) -> bool:
+    """Is `asked` put by name to someone other than the line's author (「たくあん、…どこで買うたん？」 before
+    みつき's 「おとといの夜…」)? The line does not answer it."""
+    others = {
+        x.author_name for x in around if x.is_human and x.author_id not in (m.author_id, asked.author_id)
+    }
+    return (
+        asks(asked.content)
+        and any(names(asked.content, name) for name in others)
+        and not names(asked.content, m.author_name)
+    )
+
+
 def answers_the_question_before(question: Message, m: Message, around: Sequence[Message]) -> bool:
     """Does the line share words with a question someone else asked on the line just before this one, and
     none with this one?"""
@@ -104,7 +117,11 @@ def other_thread(
     # the reader is unsure and the line takes up the question's words, none of that line's (「そうアモスの
     # やつ」 to 「どこの？アモス？」 past 「九蓮に振ったの！？」).
     common = common_words(around)
-    went_to = {p.id for p in since if (not strict or asks(p.content)) and not cannot_answer(p, m)}
+    went_to = {
+        p.id
+        for p in since
+        if (not strict or asks(p.content)) and not cannot_answer(p, m) and not asked_of_another(p, m, around)
+    }
     if link is not None and link.reply_to in went_to:
         said = next(p for p in since if p.id == link.reply_to)
         worded = shared_words(question.content, m.content, common) and not shared_words(
@@ -144,8 +161,13 @@ def other_thread(
     ):
         # The reader sees it going on with a third person's line: another conversation's turn (not the line
         # the question itself took up: "海とかどう？" then "いいね、海行きたい" both answer "週末どこ行く？").
+        # (Not a question put by name to someone else: 「たくあん、…どこで買うたん？」 is not みつき's.)
         linked = next((x for x in around if x.id == link.reply_to), None)
-        if linked is not None and linked.author_id not in (m.author_id, question.author_id):
+        if (
+            linked is not None
+            and linked.author_id not in (m.author_id, question.author_id)
+            and not asked_of_another(linked, m, around)
+        ):
             return link.confidence >= SURELY or not fits_over(question, m, linked)
     return echoes_another(question, m, thread, around, earlier)
 

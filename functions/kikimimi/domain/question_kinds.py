@@ -252,6 +252,9 @@ _JA_GUESS = re.compile(
     r"[ｗw笑。…〜~]*$"
     r"|^[^？?]*(?:かな|かなぁ|かなあ|かも)[ｗw笑。…〜~]*$"  # 「いまんとこ6人かな」: no mark at all
     r"|^[^？?]{1,20}(?:かな|かも)[、,][^？?]*$"  # 「遊舎工房かな、小分けのやつ」: the guess, then more
+    # 「おとといの夜…やったかな。昨日バタバタしてて」: a thing or a past guessed, then a sentence (not
+    # 「行けるかな。ちょっと考える」, wondering)
+    r"|^[^？?]{1,20}(?<![うくすつぬふむゆるぐずづぶぷい])(?:かな|かも)。[^？?]*$"
     # 「野菜なら500倍じゃなかった？ボトルの裏に書いてあるよ」: the guess, then where to check
     r"|^[^？?]{1,30}(?:じゃなかった|じゃなかったっけ|じゃない|んじゃない|やつちゃう|とちゃう|ちゃう|やない|やなかった)"
     r"[？?]+[^？?]{2,30}$"
@@ -375,7 +378,13 @@ def personal(text: str) -> bool:
 
 # A suggestion put as a question, to someone with a problem: "maybe try clearing the cache?", "try a
 # different cable?" — theirs to take or leave. ("have you tried…?" asks what they did: it stays a question.)
-_EN_SUGGESTION = re.compile(r"^(?:maybe|perhaps|or|just|you could|could)?\s*(?:just )?try \w+[^?？]*[?？]")
+_EN_SUGGESTION = re.compile(
+    r"^(?:maybe|perhaps|or|just|you could|could)?\s*(?:just )?try \w+[^?？]*[?？]"
+    # 「ホットミルク飲めば？」, 「寝たら？」, 「羊数えてみたら？」: what to do, put to the one who said their
+    # trouble (not 「どうすれば？」, asked, nor 「雨だったら？」, a what-if)
+    r"|^(?![^?？]*(?:どう|何|なに|なん|いつ|どこ|誰|だれ|どれ))[^?？]{1,20}"
+    r"(?:[えけげせぜてでねべぺめれ]ば|(?<![だや]っ)たら|(?<!な)だら)(?:いい(?:じゃん|やん|のに)?|ええやん)?[?？]+[w笑ｗ]*$"
+)
 
 
 # A goodbye that asks something on the way out (「おやすみ！結果出たら教えてね」, "gn! still on for sat?"):

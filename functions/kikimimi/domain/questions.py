@@ -10,15 +10,23 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from kikimimi.domain.addressees import (
+    EXCHANGE_LINES,
     ROOM_LINES,
     about_them,
     asks_about_them,
     bot_answered_the_bump,
     elsewhere,
     for_another,
+    in_an_exchange,
     replies_to,
 )
-from kikimimi.domain.answer_turns import asks_back, asks_its_own, offer_taken, turn_answers
+from kikimimi.domain.answer_turns import (
+    asks_back,
+    asks_its_own,
+    asks_unmarked_clause,
+    offer_taken,
+    turn_answers,
+)
 from kikimimi.domain.answer_words import relates
 from kikimimi.domain.back_questions import between_two
 from kikimimi.domain.figures import same_figure
@@ -37,6 +45,7 @@ from kikimimi.domain.tension import sees_off
 from kikimimi.domain.topic_words import common_words, shared_words
 
 __all__ = [
+    "EXCHANGE_LINES",
     "ROOM_LINES",
     "Settled",
     "about_them",
@@ -50,6 +59,7 @@ __all__ = [
     "bumps",
     "for_the_bot",
     "for_the_people",
+    "in_an_exchange",
     "inferred_about",
     "is_open_question",
     "kind_of",
@@ -72,6 +82,9 @@ _SETTLED = re.compile(
     r"|^(?:ahh?,? |oh,? |ok,? )?(?:makes sense|gotcha|that explains it)\b"
     r"|\bgood to know\b|^(?:huh,? |ahh?,? |oh,? |ok,? )*(?:i see|noted|til)\W*$"  # "huh ok good to know"
     r"|^(?:やっぱ|やっぱり)?そう(?:か|なんだ|なのか)[〜ー!！。、]"
+    # having looked where they were pointed: 「見ました、木綿にします」, "checked the pins, ty"
+    r"|^(?:あ[、,]?\s*)?(?:見ました|見てきました|見てきた|見た|確認しました|確認した)(?:[、,!！。]|$)"
+    r"|^(?:ok,? |oh,? )?(?:checked|read|saw) (?:it|that|the pins?|the faq|the pinned (?:one|message|post))\b"
 )
 
 
@@ -250,7 +263,7 @@ def talked_over(
             break  # they turned to someone else
         turns += m.author_id != previous.author_id
     # Someone asked what they need to know ("what distro are you on?"), the asker told them: they are on it.
-    asked_back = asks(other.content) and turns >= 2
+    asked_back = (asks(other.content) or asks_unmarked_clause(other.content)) and turns >= 2
     if turns < TALK_TURNS and not asked_back:
         return None
     return Settled(f"{other.author_name} and the asker talked it over", other.id)

@@ -36,6 +36,11 @@ _JA_AGREEMENT = re.compile(
     r"|OK|ok|おっけー|うん|はい|ええ|そうしよう|そうしましょう|そうだね|それ(?:な|だ)|大丈夫|もちろん|ぜひ|是非|行く|いく"
     r"|参加|乗った|のった|異議なし|問題ない|決まり|決定)"
 )
+# Yes on a condition: 「22時以降ならいける」, 「土曜やったら行ける」, "im in if its after 9".
+_ON_A_CONDITION = re.compile(
+    r"^[^？?]{1,20}(?:なら|やったら|だったら)(?:いける|行ける|行く|いく|大丈夫|参加|できる|出れる|出られる)"
+    r"|^(?:i'?m|im) (?:in|down|free|good) if\b|^(?:down|in|free) if\b"
+)
 # Taking an offer up: "yes please", "that'd be great", 「助かる！」「お願い」「ごめん助かる🙏」.
 _ACCEPTS = re.compile(
     r"^(?:(?:oh|ah|omg|ooh|yes+|yeah|ya|sorry|まじ|マジ|え|おお|ごめん|すまん|すみません)[?？!！,、\s]*)?"
@@ -47,9 +52,14 @@ _ACCEPTS = re.compile(
 
 
 def agrees(text: str) -> bool:
-    """Agreement (「それでいこう」「いいね」「賛成」 "works for me", "sounds good", "+1")."""
+    """Agreement (「それでいこう」「いいね」「賛成」 "works for me", "+1"), also on a condition."""
     low = normalized(text)
-    return bool(_EN_AGREEMENT.match(low) or _JA_AGREEMENT.match(low))
+    return bool(_EN_AGREEMENT.match(low) or _JA_AGREEMENT.match(low) or _ON_A_CONDITION.match(low))
+
+
+def on_a_condition(text: str) -> bool:
+    """Yes on a condition (「22時以降ならいける」, "im in if its after 9"), to "…again tomorrow?"."""
+    return bool(_ON_A_CONDITION.match(normalized(text)))
 
 
 # Joining in on what someone else said ("me too", "same here", 「俺も行くわ」): brief, about oneself.
@@ -75,7 +85,10 @@ def accepts(text: str) -> bool:
 _AWAY = re.compile(
     r"^(?:(?:same|me too|ok|okay|k)[,!. ]+)?(?:brb|afk|gtg|g2g|bbl|bbiab|got(?:ta)? (?:go|run)|be right back"
     r"|back in (?:a |an |\d+|one|two|five|ten|fifteen|twenty|thirty|half)|stepping (?:out|away)"
-    r"|(?:ちょっと)?(?:離席|抜け|離れ|外し)|落ちます|風呂(?:入って|行って)くる)"
+    r"|(?:ちょっと)?(?:離席|抜け|離れ|外し)|落ちます|風呂(?:入って|行って)くる"
+    # 「ミルク温めてくる」, 「コンビニ行ってくる」: off to do something, back later (not 「泣けてくる」,
+    # 「眠くなってくる」: a feeling coming on)
+    r"|[^？?、。]{1,10}(?<![けえ])(?<!なっ)(?<!立っ)(?:て|で)くる[わねよー〜!！]*$)"
 )
 
 

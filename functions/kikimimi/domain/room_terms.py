@@ -15,6 +15,7 @@ from kikimimi.domain.model import ConversationState, Message
 from kikimimi.domain.open_questions import participants_of
 from kikimimi.domain.reactions import reaction_kind
 from kikimimi.domain.reading.profile import profile
+from kikimimi.domain.remarks import steps_away
 from kikimimi.domain.reply_shapes import laughs
 from kikimimi.domain.rule_config import RuleConfig
 from kikimimi.domain.rule_terms import directed_to, is_addressed, is_closing, is_question, norm
@@ -97,7 +98,8 @@ def read_room(
         last_spoke=last_spoke,
         engaged=turn is not None
         and turn <= config.engagement_seconds
-        and not _floor_passed(messages, trigger, config),
+        and not _floor_passed(messages, trigger, config)
+        and not steps_away(trigger.content),  # 「ミルク温めてくる」 after the bot's answer: off to do it
         cooling=turn is not None and turn <= config.cooldown_seconds and not addressed,
         question=question,
         humans=humans,
