@@ -1657,6 +1657,7 @@ EXCHANGE = [
         # a fact recalled, a how-to, or a question of substance: the room's, whoever the asker talks with
         ("bex", "登山電車ってSuica使えるんだっけ？", ("e7", 0.7), None),
         ("bex", "how do i get springtails to breed?", ("e7", 0.7), None),
+        ("bex", "how to change gtk1 themes ?", ("e7", 0.7), None),
         (
             "bex",
             "bottling q: can i use table sugar instead of corn sugar for priming, and is it the same amount?",

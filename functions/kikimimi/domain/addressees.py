@@ -108,7 +108,8 @@ def in_an_exchange(
 
 # What a room answers, whoever asks it: a fact recalled (「…使えるんだっけ？」, "was it 9 again?"), a how-to.
 _ROOMS_TO_ANSWER = re.compile(
-    r"っけ|\bagain\?|どうやる|どうすれば|どうしたら|やり方|\bhow (?:do|does|can|should) (?:i|you|we|u|one)\b"
+    r"っけ|\bagain\?|どうやる|どうすれば|どうしたら|やり方"
+    r"|\bhow to\b|\bhow (?:do|does|can|should) (?:i|you|we|u|one)\b"
 )
 # Going on from one's own line: "also …", "and …", 「あと、…」, 「それと…」, 「ついでに…」.
 _GOES_ON_OWN = re.compile(r"^(?:also|and|plus|oh and|btw also)\b|^(?:あと|それと|あとさ|ついでに|それから)")
