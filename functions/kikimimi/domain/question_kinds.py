@@ -378,7 +378,7 @@ def personal(text: str) -> bool:
 
 # A suggestion put as a question, to someone with a problem: "maybe try clearing the cache?", "try a
 # different cable?" — theirs to take or leave. ("have you tried…?" asks what they did: it stays a question.)
-_EN_SUGGESTION = re.compile(
+_SUGGESTION = re.compile(
     r"^(?:maybe|perhaps|or|just|you could|could)?\s*(?:just )?try \w+[^?？]*[?？]"
     # 「ホットミルク飲めば？」, 「寝たら？」, 「羊数えてみたら？」: what to do, put to the one who said their
     # trouble (not 「どうすれば？」, asked, nor 「雨だったら？」, a what-if)
@@ -421,7 +421,7 @@ def kind_of(text: str) -> str:
         return "invitation"
     if rhetorical(text):
         return "rhetorical"
-    if proposes(text) or _accepts(normalized(text)) or _EN_SUGGESTION.match(normalized(text)):
+    if proposes(text) or _accepts(normalized(text)) or _SUGGESTION.match(normalized(text)):
         return "proposal"
     # 「日曜どうする？ 上流のほう行く？」: a plan put to the group first, then a question about it
     first = re.match(r"[^?？]+[?？]+", low)
