@@ -79,13 +79,10 @@ def in_an_exchange(
     "also how long has it been sealed?"), when the reader puts it on that person's line or it goes on from
     the asker's own ("also …", 「あと、…」). Not a fact recalled (「…持ち込んでいいんだっけ？」), a how-to, or
     a question of substance: those are the room's, whoever the asker was talking with. None if not theirs."""
-    text = question.content
-    low = norm(text)
-    head = re.split(r"(?<=[?？])", text, maxsplit=1)[0]
-    if len(head) > (BRIEF if head.isascii() else BRIEF // 2) or _ROOMS_TO_ANSWER.search(low):
+    if not asks_on(question.content):
         return None
     at = next((i for i, m in enumerate(earlier) if m.id == question.id), len(earlier))
-    if TO_THE_ROOM.search(low) or shifts(text) or names_as_a_habit(earlier, at):
+    if names_as_a_habit(earlier, at):
         return None
     recent = {m.id: m for m in earlier[max(0, at - EXCHANGE_LINES) : at] if m.is_human}
     pairs = set()
@@ -101,9 +98,24 @@ def in_an_exchange(
     (partner,) = partners
     link = links.get(question.id)
     parent = next((m for m in earlier[:at] if link is not None and m.id == link.reply_to), None)
-    if not ((parent is not None and parent.author_id == partner) or _GOES_ON_OWN.match(low)):
+    if not (
+        (parent is not None and parent.author_id == partner) or _GOES_ON_OWN.match(norm(question.content))
+    ):
         return None
     return next(m.author_name for m in recent.values() if m.author_id == partner)
+
+
+def asks_on(text: str) -> bool:
+    """Could the question go on from an exchange by its words alone: brief, not put to the room, not a new
+    subject, a fact recalled, a how-to? (`in_an_exchange` reads the room only for such a one.)"""
+    low = norm(text)
+    head = re.split(r"(?<=[?？])", text, maxsplit=1)[0]
+    return not (
+        len(head) > (BRIEF if head.isascii() else BRIEF // 2)
+        or _ROOMS_TO_ANSWER.search(low)
+        or TO_THE_ROOM.search(low)
+        or shifts(text)
+    )
 
 
 # What a room answers, whoever asks it: a fact recalled (「…使えるんだっけ？」, "was it 9 again?"), a how-to.

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from kikimimi.domain.figures import (
+    corrects_figure,
     counts_people,
     same_figure,
     says_a_figure,
@@ -206,7 +207,7 @@ def takes_up(
         return True
     if level < WORDS and same_figure(asked, text) and not asks(text):
         return True  # "for ur rims 44 is fine ya" to "what valve length, 44mm?": the figure said back
-    if level < WORDS and _corrects_figure(asked, text):
+    if level < WORDS and corrects_figure(asked, text):
         return True  # 「土日は700になったで」 to 「駐車場ってまだ500円やんな？」: the figure, as it is now
     if level < WORDS and asks_a_number(asked) and says_roughly(text) and not asks(text):
         return True  # 「ピークで12万くらい」 to 「同接何人いってたっけ」: a figure, roughly
@@ -263,27 +264,6 @@ def takes_up(
     if _FRAGMENT.match(low):
         return not (_STATEMENT.match(low) and _ASKS_MEANING.search(norm(asked)))
     return bool(_VOLUNTEER.match(low) and _INVITES.search(norm(asked)))
-
-
-def _corrects_figure(asked: str, text: str) -> bool:
-    """Is the line a brief figure, not one's own plan, to a yes/no question that says one ("still 500,
-    right?" — "700 now")?"""
-    low = norm(text)
-    brief = len(low.split()) <= 8 if low.isascii() else len(low) <= 20
-    return (
-        brief
-        and asks_yes_no(asked)
-        and bool(_NUMBER.search(asked) and _NUMBER.search(text))
-        and not asks(text)
-        and not _OWN_PLAN.match(low)
-    )
-
-
-_NUMBER = re.compile(r"(?<![A-Za-z0-9])\d")  # a figure said, not a name's digits ("arm64", "ps5")
-
-
-# One's own plan or state, said first: 「俺22時過ぎるかも」, "i'll be on at 9", "im 142".
-_OWN_PLAN = re.compile(rf"^(?:{JA_I})|^(?:i|i'?ll|i'?m|im|me|we|we'?ll|we'?re)\b")
 
 
 # A line that opens by sharing what was said or felt (「わかる、…」, "same lol", "ikr").

@@ -6,9 +6,10 @@ import re
 from collections.abc import Sequence
 
 from kikimimi.domain.model import Message
-from kikimimi.domain.question_kinds import asks_a_number, proposes
+from kikimimi.domain.open_questions import asks
+from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, proposes
 from kikimimi.domain.remarks import shifts
-from kikimimi.domain.rule_terms import norm
+from kikimimi.domain.rule_terms import JA_I, norm
 
 
 def same_figure(asked: str, text: str) -> bool:
@@ -58,6 +59,27 @@ def _counted(text: str) -> set[tuple[str, str]]:
 
 # Figures offered as a choice: 「14日か21日」, "7 or 9", "2/3", 「土曜の10時、13時」.
 _CHOICE = re.compile(r"(\d+)\D{0,3}?\s*(?:か|or|/|、|,)\s*\D{0,3}?(\d+)")
+
+
+def corrects_figure(asked: str, text: str) -> bool:
+    """Is the line a brief figure, not one's own plan, to a yes/no question that says one ("still 500,
+    right?" — "700 now")?"""
+    low = norm(text)
+    brief = len(low.split()) <= 8 if low.isascii() else len(low) <= 20
+    return (
+        brief
+        and asks_yes_no(asked)
+        and bool(_NUMBER.search(asked) and _NUMBER.search(text))
+        and not asks(text)
+        and not _OWN_PLAN.match(low)
+    )
+
+
+_NUMBER = re.compile(r"(?<![A-Za-z0-9])\d")  # a figure said, not a name's digits ("arm64", "ps5")
+
+
+# One's own plan or state, said first: 「俺22時過ぎるかも」, "i'll be on at 9", "im 142".
+_OWN_PLAN = re.compile(rf"^(?:{JA_I})|^(?:i|i'?ll|i'?m|im|me|we|we'?ll|we'?re)\b")
 
 
 def says_a_figure(text: str) -> bool:

@@ -291,13 +291,14 @@ def _skip_reason(
     person = questions.replies_to(trigger, window, read, deps.settings.answer_link_confidence)
     if person is not None:
         return "directed", f"a question back to {person}'s line: theirs to answer", None
-    # Who has been answering whom before the question: read further back than the watch, once.
-    since = len(window) - window.index(trigger)
-    older = channel.recent(deps, task.key, now, since + questions.EXCHANGE_LINES, by="judge") or window
-    sure = deps.settings.answer_link_confidence
-    partner = questions.in_an_exchange(trigger, older, answered.links(deps, older), sure)
-    if partner is not None:
-        return "directed", f"asked on in an exchange with {partner}: theirs to answer", None
+    if questions.asks_on(trigger.content):
+        # Who has been answering whom before the question: read further back than the watch, once.
+        since = len(window) - window.index(trigger)
+        older = channel.recent(deps, task.key, now, since + questions.EXCHANGE_LINES, by="judge") or window
+        sure = deps.settings.answer_link_confidence
+        partner = questions.in_an_exchange(trigger, older, answered.links(deps, older), sure)
+        if partner is not None:
+            return "directed", f"asked on in an exchange with {partner}: theirs to answer", None
     return None
 
 
