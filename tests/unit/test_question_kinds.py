@@ -358,6 +358,7 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("i think it's broken, how do i fix it?", False),
         ("i think its japanese for like 'listening ears'? maya from infra named it", True),
         ("like 60? stopped counting tbh", True),
+        ("like 5:15? registration closes 6:30 i think", True),  # a time, guessed
         ("around 200 bucks?", True),
         ("~1.1k/hr with 3 rows so like 4k when its done?", True),
         ("like what?", False),

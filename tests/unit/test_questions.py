@@ -109,6 +109,19 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
         ("quick q does the grid drop still count if he qualified last, or does it carry over", {}, True),
         ("α6400で室内撮ったらブレました…シャッタースピードってどれくらいにすればいいんでしょう", {}, True),
         ("彼も来るんでしょう", {}, False),
+        # … trailing off into a remark, or asked politely, then more
+        (
+            "「もっと息入れて」と「もっと大きく」って何が違うんでしょう…自分だとどっちも同じ気がしてて",
+            {},
+            True,
+        ),
+        (
+            "縦のまま書き出したいんですけど、どこを設定したらええんでしょうか。よろしくお願いします🙇",
+            {},
+            True,
+        ),
+        ("そうですか。残念", {}, False),
+        ("了解です。明日行きます", {}, False),
         ("but will be in either /bin or /sbin", {}, False),
         ("kikimimi how do I change it?", {}, False),  # to the bot: answered at once
         ("the log level is in the config", {}, False),  # not a question
@@ -990,6 +1003,13 @@ def ask(text: str, author: str = "fay") -> Message:
             [("chi", "おはよー。ana、実山椒どこで買うたん？"), ("take", "おとといの夜…やったかな")],
             "x1",
         ),
+        # a link alone, whatever "?" its address carries; a size to "what size?"; who is coming, named
+        ("link?", [("gus", "https://results.example.se/followfull.php?comp=28114&lang=en")], "x0"),
+        ("7ならOK、サイズは？", [("take", "L")], "x0"),
+        ("how many of you? i've got 3 seats in the golf", [("gus", "me and priya i think")], "x0"),
+        ("how many of you? i've got 3 seats in the golf", [("gus", "meet at the leisure centre")], None),
+        ("タイムラインの解像度なんぼにしてる？", [("take", "あ、720のままやったわ…そらにじむわ")], "x0"),
+        ("is there a dress code for the gala or is it more of a vibe thing", [("gus", "pins")], "x0"),
     ],
 )
 def test_next_line_answers_in_a_busy_room(
@@ -1501,6 +1521,10 @@ def test_a_brief_question_back_to_the_line_before_is_for_its_author() -> None:
         ("light roast? anyone know a good grinder for it?", False),
         ("did you guys see the new trailer?", False),  # the room's
         ("does the app have a cache setting?", False),
+        # sympathy or alarm at what they told, then a brief question about it
+        ("oh no which one? the android app?", True),
+        ("oof, what version are they on?", True),
+        ("oh, is the server down?", False),  # a plain "oh" opens the room's question as often
     ],
 )
 def test_a_question_checking_what_someone_did_is_for_them(text: str, theirs: bool) -> None:
@@ -1665,6 +1689,12 @@ EXCHANGE = [
             None,
         ),
         ("bex", "is the moss from the garden centre ok?", ("e6", 0.3), None),  # on nobody's line of theirs
+        # how it went, asked of the one who went off to try
+        ("bex", "any luck?", ("e6", 0.3), "fern"),
+        ("bex", "いまどのへんまで進みました？", ("e6", 0.3), "fern"),
+        # a side question "btw", said after its first words, goes on with the exchange
+        ("bex", "how are the jar seals looking btw, tight or loose?", ("e6", 0.3), "fern"),
+        ("bex", "btw is the moss from the garden centre ok?", ("e6", 0.3), None),  # opened by it: new
     ],
 )
 def test_a_question_inside_an_exchange_is_for_the_other_one(
@@ -2217,7 +2247,9 @@ def test_thanks_that_names_someone_else_leaves_the_answer_between_to_the_questio
 ) -> None:
     earlier = [
         msg("n0", "nia", "how do i get the lotw badge on my qrz page?", 0),
-        msg("v0", "vic", "faq, third question", 10),
+        msg(
+            "v0", "vic", "oh good one, i never found that either", 10
+        ),  # no answer: thanks later may be kes's
     ]
     q = msg("q", "pam", "so the offset sign depends on the repeater, right?", 20)
     lines = [msg("x0", "kes", "yep, check repeaterbook for each one", 35), msg("x1", "nia", thanks, 45)]
@@ -2722,3 +2754,102 @@ def test_an_attachments_placeholder_addresses_nobody(text: str, nick: bool) -> N
 )
 def test_a_japanese_question_trailing_off_into_a_remark_asks(text: str, asked: bool) -> None:
     assert asks(text) is asked
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("https://results.example.se/followfull.php?comp=28114&lang=en", False),  # the link's own "?"
+        ("results are up https://results.example.se/view?id=3", False),
+        ("is this the one? https://results.example.se/view?id=3", True),
+        ("anyone seen the link on www.example.com?", True),  # the sentence's mark after a link
+    ],
+)
+def test_a_link_s_question_mark_asks_nothing(text: str, asked: bool) -> None:
+    assert asks(text) is asked
+
+
+def test_the_asker_answering_a_question_put_back_at_once_was_taken_up() -> None:
+    q = msg("q", "deano", "who's doing lifts to the night O on the 14th? my car's in the garage", 30)
+    later = [
+        msg("x0", "bram", "did you skip 7? half the W21s missed that one", 38, reply_to="b3"),
+        msg("x1", "tess", "how many of you? i've got 3 seats in the golf", 52),
+        msg("x2", "deano", "me and priya i think", 61),
+    ]
+    settled = answer_of(q, [*BUSY, q, *later])
+    assert settled is not None and settled.by == "x2" and "tess" in settled.reason
+    # … not one put to someone else's line by a Discord reply, nor a line that answers nothing of it
+    to_another = [
+        later[0],
+        msg("x1", "tess", "how many of you? i've got 3 seats", 52, reply_to="b3"),
+        later[2],
+    ]
+    assert answer_of(q, [*BUSY, q, *to_another]) is None
+    elsewhere = [*later[:2], msg("x2", "deano", "lol the bandstand one got me too", 61)]
+    assert answer_of(q, [*BUSY, q, *elsewhere]) is None
+
+
+@pytest.mark.parametrize(("after", "answered"), [(124, True), (200, False)])
+def test_an_answer_by_its_form_may_come_past_another_pair_s_lines(after: float, answered: bool) -> None:
+    q = msg("q", "mira", "morning all. is the march photo challenge theme up yet?", 0)
+    later = [
+        msg("x0", "pete", "straight from the bottle, like 2 drops", 62),
+        msg("x1", "kohler", "yeah that's way too much. dilute it about 1:10 with water", 102),
+        msg("x2", "stentor", "yep, 'symmetry'. it's in #announcements", after),
+    ]
+    room = [
+        msg("r1", "pete", "ok so i tried the onion thing again and it's a brown smear now", -90),
+        msg("r2", "kohler", "how much iodine did you use? straight or diluted?", -40),
+    ]
+    links = {"x0": unaddressed("x0", "r2", 0.91), "x1": unaddressed("x1", "x0", 0.96)}  # their own talk
+    settled = answer_of(q, [*room, q, *later], links, 0.5)
+    assert (settled is not None and settled.by == "x2") is answered
+
+
+def test_thanks_for_an_answer_given_before_the_line_are_not_for_it() -> None:
+    room = [
+        msg("r1", "yuzu", "「ふるさと」のアンサンブル版の楽譜ってどこで買えますか？", 0),
+        msg("r2", "mizu", "ファはまだかすれます…指のせいかも", 30),
+        msg("r3", "shiori", "https://www.print-gakufu.com/ で「ふるさと オカリナ」って検索したら出るよ", 45),
+    ]
+    q = msg("q", "mizu", "鏡、やってみます。樹脂管でも跡が残るくらい強く押さえた方がいいですか？", 115)
+    later = [
+        msg("x0", "tsuchi", "そこまで強くなくて大丈夫。力むとかえってピッチ上がるよ", 150),
+        msg("x1", "yuzu", "ありがとうございます、ポチりました", 170),
+    ]
+    settled = answer_of(q, [*room, q, *later])
+    assert settled is not None and settled.by == "x0"
+
+
+@pytest.mark.parametrize(
+    ("text", "theirs"),
+    [
+        ("あらら。素材なに？ウール100？", True),
+        ("うわー、いつから？", True),
+        ("あらら、誰か直し方知ってる？", False),  # put to the room
+    ],
+)
+def test_a_question_after_sympathy_is_for_the_one_in_trouble(text: str, theirs: bool) -> None:
+    before = [
+        msg("1", "ann", "x", 0),
+        msg("2", "pon", "あかん、セーター縮んでもうた…子供服みたいなってる", 5),
+    ]
+    assert between_two(msg("q", "nana", text, 9), before) is theirs
+
+
+def test_a_line_answering_another_s_question_asked_before_takes_no_turn() -> None:
+    room = [
+        msg("r1", "mizu", "さっきの「ウ」の口、かなり良くなりました！高いミまで出ました", 0),
+        msg("r2", "tsuchi", "おー！よかった。最高音のファも出そう？", 25),
+    ]
+    q = msg("q", "yuzu", "「ふるさと」のアンサンブル版の楽譜ってどこで買えますか？", 45)
+    later = [
+        msg("x0", "mizu", "ファはまだかすれます…指のせいかも", 75),
+        msg("x1", "shiori", "https://www.print-gakufu.com/ で「ふるさと オカリナ」って検索したら出るよ", 90),
+    ]
+    links = {"x0": unaddressed("x0", "r2", 0.85), "x1": unaddressed("x1", "r2", 0.76)}
+    settled = answer_of(q, [*room, q, *later], links, 0.5)
+    assert settled is not None and settled.by == "x1"
+    # … where the reader is sure the pointer goes to that older line, it does
+    surely = {**links, "x1": unaddressed("x1", "r2", 0.95)}
+    assert answer_of(q, [*room, q, *later], surely, 0.5) is None

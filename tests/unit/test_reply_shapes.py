@@ -307,6 +307,11 @@ def test_a_shrug_with_nothing_to_go_on(text: str, only: bool) -> None:
         ("#機材相談 で聞いて", True),
         ("#雑談 で話してたやつ", False),
         ("https://tenor.com/view/this-is-fine-dog-fire-gif-24177057", False),
+        # the place named alone
+        ("pins", True),
+        ("faq lol", True),
+        ("pins?", False),  # asked, not told
+        ("pinsir is my fav", False),
     ],
 )
 def test_a_pointer_to_the_answer(text: str, pointer: bool) -> None:

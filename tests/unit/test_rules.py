@@ -152,6 +152,21 @@ CASES = {
         spoke_ago=[95],
         shares={"participation": 1 / 8},
     ),
+    # … nor, lines of theirs later, a remark on another's line about nothing the bot's talk was about,
+    # even by the one it answered.
+    "engagement_lapses_later_for_a_remark_on_another_line": Case(
+        [
+            msg("a1", "nemu", "ききみみ、「独擅場」ってどっちの読みが正しいの？", 100),
+            msg("b1", "kikimimi", "本来は「どくせんじょう」です", 95, own=True, reply_to="a1"),
+            msg("a2", "shino", "明日って祝日だっけ？", 60),
+            msg("a3", "kota", "ちがう、普通に平日", 50),
+            msg("a4", "ringo", "明日の自分に全部任せよう…", 30),
+            msg("t", "nemu", "明日の自分かわいそう", 10),
+        ],
+        {"cooldown", "exchange", "participation"},  # (exchange weighs nothing)
+        spoke_ago=[95],
+        shares={"participation": 1 / 8},
+    ),
     # The one it answered answering someone else's question to them ("wait you bake?? since when" — "since
     # the kids started demanding it"): their turn, in a room of any size.
     "engagement_lapses_when_the_one_it_answered_answers_another": Case(

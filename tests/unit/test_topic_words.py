@@ -29,6 +29,12 @@ from kikimimi.domain.topic_words import shared_words
         ("do i need a separate license to use the repeater", "tech is plenty for repeaters", {"repeater"}),
         # "a way", "way more": no topic
         ("is there a way to see which jokers i haven't won with?", "nah anaglyph is way more fun", set()),
+        # 「今度は」, said by both, ties no topic
+        (
+            "解像度を変えたら今度は他のクリップが拡大された",
+            "縁取りできた！けど今度は文字がにじむねんけど",
+            set(),
+        ),
     ],
 )
 def test_shared_words(a: str, b: str, shared: set[str]) -> None:

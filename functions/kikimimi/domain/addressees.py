@@ -98,8 +98,11 @@ def in_an_exchange(
     (partner,) = partners
     link = links.get(question.id)
     parent = next((m for m in earlier[:at] if link is not None and m.id == link.reply_to), None)
+    low = norm(question.content)
     if not (
-        (parent is not None and parent.author_id == partner) or _GOES_ON_OWN.match(norm(question.content))
+        (parent is not None and parent.author_id == partner)
+        or _GOES_ON_OWN.match(low)
+        or _CHECKS_IN.search(low)
     ):
         return None
     return next(m.author_name for m in recent.values() if m.author_id == partner)
@@ -124,7 +127,21 @@ _ROOMS_TO_ANSWER = re.compile(
     r"|\bhow to\b|\bhow (?:do|does|can|should) (?:i|you|we|u|one)\b"
 )
 # Going on from one's own line: "also …", "and …", 「あと、…」, 「それと…」, 「ついでに…」.
-_GOES_ON_OWN = re.compile(r"^(?:also|and|plus|oh and|btw also)\b|^(?:あと|それと|あとさ|ついでに|それから)")
+_GOES_ON_OWN = re.compile(
+    r"^(?:also|and|plus|oh and|btw also)\b|^(?:あと|それと|あとさ|ついでに|それから)"
+    r"|^[^?？]{8,}\b(?:btw|by the way)\W*[,?？]"  # "how are the saw cuts looking btw, ends flush…?"
+)
+
+
+# How it went, asked of the one who went off to try: "any luck?", "how's it looking, steady steam yet?",
+# 「いまどのへんまで進みました？」, 「いけた？」.
+_CHECKS_IN = re.compile(
+    r"^(?:so |ok |and )?(?:how'?s it (?:going|looking|coming along)"
+    r"|how (?:is|did) it (?:go|going|look|looking)|how'?d it go|any luck|did (?:it|that) work|is it working"
+    r"|any better)\b"
+    r"|^(?:で、?|それで、?)?(?:いま|今)?(?:どうなった|どうでした|どうだった|いけた|できた|うまくいった|進んだ|直った)[？?]"
+    r"|(?:どこ|どの(?:へん|辺))まで(?:進|いけ|でき)"
+)
 
 
 EXCHANGE_LINES = 12  # how far back a question's asker and another are read answering each other

@@ -26,7 +26,7 @@ from kikimimi.domain.figures import (
     same_figure,
 )
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import TO_THE_ROOM, asks
+from kikimimi.domain.open_questions import LINK, TO_THE_ROOM, asks
 from kikimimi.domain.other_threads import (
     SURE_PAST_A_REMARK,
     SURELY,
@@ -57,7 +57,8 @@ from kikimimi.domain.topic_words import common_words, shared_words
 def asks_back(text: str) -> bool:
     """The reader's own notion of a question back ("which one?" but not "yes! the one on 5th?"); a guess
     put as a question ("probably around 9 i think?", 「22時じゃない？たぶん」) answers."""
-    return counter_question(text) and not guesses(text)
+    bare = LINK.sub(" ", text)  # a link alone answers "link?", whatever "?" it carries
+    return counter_question(bare) and not guesses(bare)
 
 
 COUNTED_LATE_LINES = 5  # others' lines a count said as it was asked (「7本！」 to 「何本？」) may come after
@@ -109,7 +110,9 @@ def turn_answers(
     took = [
         p
         for p in taken
-        if not _surely_elsewhere(links, p, thread) and not _answers_a_call(p, question, before)
+        if not _surely_elsewhere(links, p, thread)
+        and not _answers_another(links, p, thread, around)
+        and not _answers_a_call(p, question, before)
     ]
     if len(taken) > 2 or any(takes_up(question.content, p.content, SHAPE, common) for p in took):
         return False
@@ -231,6 +234,18 @@ def _surely_elsewhere(links: Mapping[str, Link] | None, p: Message, thread: set[
     )
 
 
+def _answers_another(
+    links: Mapping[str, Link] | None, p: Message, thread: set[str], around: Sequence[Message]
+) -> bool:
+    """Does the reader put the line, likely, on someone else's question outside the question's thread
+    (「ファはまだかすれます…指のせいかも」 to 「最高音のファも出そう？」, asked just before)?"""
+    link = (links or {}).get(p.id)
+    if link is None or link.certain or link.reply_to in thread or link.confidence < SURE_PAST_A_REMARK:
+        return False
+    asked = next((x for x in around if x.id == link.reply_to), None)
+    return asked is not None and asked.author_id != p.author_id and asks(asked.content)
+
+
 # Its author's own work shown with a picture, said as news ("finally finished the purple gbc [image: …]").
 _PICTURE = re.compile(r"\[(?:image|画像|photo|写真|pic)[:：]", re.IGNORECASE)
 _OWN_NEWS = re.compile(
@@ -305,6 +320,7 @@ _OWN_SUBJECT = re.compile(r"^(?!それ|あれ|これ|どれ|なに|何)[^\s、�
 
 NEXT_TURN_SECONDS = 90  # in the help logs half of all answers come within a minute
 SLOW_TURN_CAP_SECONDS = 900  # … and in a slow room twice its median gap, as the question watch waits
+SHAPED_TURN_SECONDS = 180  # a line whose form answers it (a pointer, the figure asked for): up to 3 minutes
 
 
 def turn_window(around: Sequence[Message]) -> float:
@@ -334,7 +350,10 @@ def _next_turn(
     "yeah, same here", 「それでいこう」, 「まだ」), in a room of any size, unless it is a question back,
     aimed at someone else (a reply, an address or a name, the bot), or carries on another thread."""
     after = (m.created_at - question.created_at).total_seconds()
-    if after > turn_window(around) or picks_offered_figures(question, m, around):
+    window = turn_window(around)
+    if answer_shaped(question.content, m.content, bare=False) and not asks(m.content):
+        window = max(window, SHAPED_TURN_SECONDS)  # "yep, 'symmetry'. it's in #announcements", two minutes on
+    if after > window or picks_offered_figures(question, m, around):
         return False
     if is_detailed(question.content) and _shows_own(m.content):
         return False  # 「今日焼いたグアテマラ、…止められた [image: …]」: their own work shown, not an answer
@@ -353,7 +372,7 @@ def _next_turn(
     if not since and suggests(m.content) and not elsewhere(m, question, around):
         return True  # "have you tried drying them with a hairdryer first?": taken up, with what to try
     # 「それは #パーツ情報 で聞いて、まとめてくれてる人おる」: where to ask, told, is no question back
-    told_where = points(m.content) and not re.search(r"[?？]", m.content)
+    told_where = points(m.content) and not re.search(r"[?？]", LINK.sub(" ", m.content))
     if (
         (asks_back(m.content) and not told_where)
         or shifts(m.content)
@@ -444,7 +463,11 @@ def _thanked_by_another(question: Message, m: Message, around: Sequence[Message]
     keycode for mute…", "KC_MUTE", a docs link, "ty both") thank it at once (within the next two lines)?
     Then it was their answer, however near this question it stands."""
     at = next((i for i, p in enumerate(around) if p.id == m.id), len(around))
-    askers = {p.author_id for p in around[:at] if p.id != question.id and _wonders(p.content)}
+    askers = {
+        p.author_id
+        for k, p in enumerate(around[:at])
+        if p.id != question.id and _wonders(p.content) and not _answered_between(p, around[k + 1 : at], m)
+    }
     askers -= {question.author_id, m.author_id}
     later = [p for p in around[at + 1 :] if p.is_human][:2]
     others = {p.author_name for p in around if p.is_human and p.author_id != m.author_id}
@@ -453,6 +476,17 @@ def _thanked_by_another(question: Message, m: Message, around: Sequence[Message]
         and (grateful(p.content) or takes_it(p.content) or _TY.match(norm(p.content)))
         and not any(names(p.content, name) for name in others)  # "got it, thx vic": vic's, not this line's
         for p in later
+    )
+
+
+def _answered_between(asked: Message, between: Sequence[Message], m: Message) -> bool:
+    """Did a third person answer `asked` by its form before the line `m` (「…で検索したら出るよ」 with a link,
+    to 「楽譜ってどこで買えますか？」)? Thanks that come after `m` are then for that answer."""
+    return any(
+        p.is_human
+        and p.author_id not in (asked.author_id, m.author_id)
+        and answer_shaped(asked.content, p.content, bare=False)
+        for p in between
     )
 
 

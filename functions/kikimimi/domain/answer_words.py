@@ -78,6 +78,13 @@ _COUNT_FIRST = re.compile(
     r"^(?:いま|今|現在|今んとこ|今のところ|あと|currently|rn|so far|we'?re at|at)?\s*\d+\s*"
     r"(?:人|名|ppl|people|of|so far|rn|now|$|[、,。.!！])"
 )
+# Who is coming, named: "me and priya", "just me", "sam and me", "both of us", 「俺とけんた」, 「私だけ」.
+_NAMES_WHO_COMES = re.compile(
+    r"^(?:(?:just|only|prob|probably|maybe|i think)\s+)?(?:me|us|myself)"
+    r"(?:\s*(?:and|&|\+|n)\s+\S+|\s*$|\s+(?:too|only|i think)\b)"
+    r"|^\S+\s*(?:and|&|\+)\s*me\b|^(?:both|all (?:three|four|five) of us|the (?:two|three|four) of us)\b"
+    rf"|^(?:{JA_I})(?:と\S|だけ|ひとり|一人)"
+)
 # What someone said, told first: "doc said hes on it", "mod told us it's back friday".
 # (not "IT says You installation CD could not be mounted": an error quoted)
 _EN_HEARSAY = re.compile(
@@ -222,6 +229,8 @@ def takes_up(
         return True
     if level < WORDS and _ASKS_AROUND.search(norm(asked)) and _TELLS_OWN.match(norm(text)) and not asks(text):
         return True  # 「うちまだデイジーで…」 to 「最近みんなカスタム何使てる？」: their own, told
+    if level < WORDS and counts_people(asked) and _NAMES_WHO_COMES.match(norm(text)) and not asks(text):
+        return True  # "me and priya i think" to "how many of you? i've got 3 seats": a headcount, by name
     if level < WORDS and _ASKS_ENOUGH.search(norm(asked)) and _COUNT_FIRST.match(norm(text)):
         return True  # 「いま5人。あと一人おったらいける」 to 「メンツ足りとる？」: how many so far
     if level < WORDS and asks_yes_no(asked) and _EN_HEARSAY.match(norm(text)) and not asks(text):

@@ -32,6 +32,8 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
     if other and _reacts(question.content):
         return True  # 「何の話ｗ」, 「それ毎回言ってない？ｗ」, 「その色いいね、何の糸？」: for the speaker
     told = other and not asks(humans[-1].content)
+    if other and _FELT_THEN_ASKS.match(low) and not TO_THE_ROOM.search(low):
+        return True  # 「あらら。素材なに？ウール100？」 after 「セーター縮んでもうた…」: about their trouble
     if told and _JA_ASKS_WHICH_OF_IT.match(low):
         return True  # 「どれ買うん」 right after 「ほなポチるわ」: what they just said they would do
     if other and _EN_MARVELS.match(low):
@@ -69,6 +71,15 @@ _HELLO = re.compile(
     r"^(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening))\b"
     r"(?:\s+(?:all|everyone|everybody|guys|folks|there|people))?\s*[,.!…:]"
     r"|^(?:こんにちは|こんばんは|おはようございます|はじめまして|初めまして)"
+)
+
+
+# Sympathy or alarm at what was just told, then a brief question about it: 「あらら。素材なに？」,
+# "oof, what temp did you run it at?", "oh no which one?"
+_FELT_THEN_ASKS = re.compile(
+    r"^(?:あらら|あら|ありゃ|あちゃ[ーあ〜]*|うわ[ーあっ〜]*|まじか|マジか|えー+"
+    r"|oh no+|oof|ouch|yikes|rip|no+o|aw+|damn)"
+    r"[ー〜っ!！、,。.…\s]+[^?？]{1,40}[?？]"
 )
 
 

@@ -84,7 +84,7 @@ _OWN_PLAN = re.compile(rf"^(?:{JA_I})|^(?:i|i'?ll|i'?m|im|me|we|we'?ll|we'?re)\b
 
 def says_a_figure(text: str) -> bool:
     """Does the line say a figure, a day or a span: what a "when" or "how many" is answered with?"""
-    return bool(_FIGURE.search(norm(text)))
+    return bool(_FIGURE.search(norm(text)) or _SIZE.match(norm(text)))
 
 
 def says_roughly(text: str) -> bool:
@@ -106,6 +106,10 @@ _HEDGED_FIGURE = re.compile(
 # A count of people ("how many can make it?", 「今日何人来れそ？」): someone saying they can answers it.
 _COUNTS_PEOPLE = re.compile(
     r"何人|なんにん|\bhow many (?:people|ppl|of (?:us|you|u)|can|are|r|coming|going)\b"
+)
+# A size said alone, as clothes and shoes are sized: "L", "xl pls", 「Mで」.
+_SIZE = re.compile(
+    r"^(?:xxs|xs|s|m|l|ll|[2-5]?xl|xxl|xxxl|[3-5]l)(?:\s*(?:pls|please|i think)|で|かな|です)?[!！。.\s]*$"
 )
 # A figure, a day or a span: what a when or how-many question is answered with.
 _FIGURE = re.compile(

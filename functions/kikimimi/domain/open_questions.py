@@ -78,7 +78,8 @@ def asks(text: str) -> bool:
     the real question still to come, or a musing: the pause judgment may take it, a watch does not.
     Japanese questions often end without ？ (…ですか。, どこで買える), so their forms count.
     """
-    if "?" in text or "？" in text:
+    bare = LINK.sub(" ", text)  # a link's own "?" ("…/follow.php?comp=28114") asks nothing
+    if "?" in bare or "？" in bare:
         return True
     return not text.isascii() and is_question(text)
 

@@ -168,7 +168,16 @@ def other_thread(
             and linked.author_id not in (m.author_id, question.author_id)
             and not asked_of_another(linked, m, around)
         ):
-            return link.confidence >= SURELY or not fits_over(question, m, linked)
+            # … unless that line came before the question and, the reader unsure, the line takes up the
+            # question's words and none of that line's (a pointer with 「ふるさと」 to 「「ふるさと」の…楽譜
+            # ってどこで買えますか？」, past 「最高音のファも出そう？」 asked before it)
+            worded = (
+                linked.created_at <= question.created_at
+                and linked.id not in {p.id for p in since}
+                and bool(shared_words(question.content, m.content, common))
+                and not shared_words(linked.content, m.content, common)
+            )
+            return link.confidence >= SURELY or not (fits_over(question, m, linked) or worded)
     return echoes_another(question, m, thread, around, earlier)
 
 

@@ -147,7 +147,7 @@ _ASKS_NUMBER = re.compile(
     r"|\bwhat time\b"
     r"|(?:^|[.?!,]\s*)(?:\S+[:,]\s*)?(?:so |and |but |ok )?"
     r"when(?:'?s| is| are| was| were| do| does| did| will| can| should)\b"
-    r"|何時|何日|何人|何回|何個|何分|何歳|何度|何泊|何年|何週|何キロ|何センチ|何ミリ|いくら|いくつ|幾つ|いつ|何曜"
+    r"|何時|何日|何人|何回|何個|何分|何歳|何度|何泊|何年|何週|何キロ|何センチ|何ミリ|いくら|いくつ|幾つ|いつ|何曜|なんぼ"
     r"|どのくらい|どれくらい|何円|何枚|何本|何台|何匹|何杯|何冊|何件|何着|バージョン"
     r"|何(?:羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦)"  # 「連鶴って何羽つなぐん？」
     # a quantity asked after by name: 「容量どうしたん」, 「予算は？」
@@ -212,7 +212,7 @@ _EN_GUESS = re.compile(
     r"\s+(?:(?:like|around|about|at|by|on|the|a)\s+)*\d[^?？]{0,16}[?？]"
     # … or offered about: "8ish?", "around 9?", "like 60? stopped counting tbh"
     r"|^(?:like |around |about )?\d{1,2}(?::\d\d)?\s*(?:-?ish|or so)\s*[?？]"
-    r"|^(?:like|around|about|roughly|prob|probably|maybe) ~?\d[\d,.]*(?:\s*[a-z]+)?\s*[?？]"
+    r"|^(?:like|around|about|roughly|prob|probably|maybe) ~?\d[\d,.:]*(?:\s*[a-z]+)?\s*[?？]"
     # … or a hedge tacked on after it: "sunday i think?", "the blue one maybe?"
     r"|\b(?:i think|i guess|i believe|maybe|probably|prob|iirc)\s*[?？]+"
     # … or said after one: "#events, pinned calendar. i think it's the 14th?"

@@ -24,17 +24,18 @@ from kikimimi.domain.addressees import (
 from kikimimi.domain.answer_turns import (
     asks_back,
     asks_its_own,
+    asks_of_them,
     asks_unmarked_clause,
     offer_taken,
     turn_answers,
 )
-from kikimimi.domain.answer_words import relates
+from kikimimi.domain.answer_words import SHAPE, relates, takes_up
 from kikimimi.domain.back_questions import between_two
 from kikimimi.domain.figures import same_figure
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, is_open_question, participants_of
-from kikimimi.domain.other_threads import adds_to_own
+from kikimimi.domain.other_threads import adds_to_own, asked_of_another
 from kikimimi.domain.question_kinds import asks_a_number, for_the_bot, for_the_people, kind_of
 from kikimimi.domain.question_owners import named_answers, owner_answers, shown_answers
 from kikimimi.domain.reading import Link
@@ -271,6 +272,9 @@ def talked_over(
     return Settled(f"{other.author_name} and the asker talked it over", other.id)
 
 
+BACK_LINES = 3  # how soon after the question the asker's answer to a question put back comes
+
+
 @dataclass
 class _Watch:
     """A question read against the lines after it, one at a time: what each line says of it, and what
@@ -371,12 +375,26 @@ class _Watch:
                 return Settled(
                     f"the asker took {said.author_name}'s answer", m.id
                 )  # 「22時どう？」「22時りょ」
-        helper = self._helper(m, link)
+        helper = self._helper(m, link) or self._asked_back(m)
         if helper is not None:
             return Settled(f"the asker is talking with {helper.author_name}", m.id)
         if link is None or link.reply_to in self.thread:
             self.thread.add(m.id)
         return None
+
+    def _asked_back(self, m: Message) -> Message | None:
+        """Who put a question back to the asker just after theirs ("how many of you? i've got 3 seats",
+        "are you using ext2 or ext3?") that the asker's line answers ("me and priya i think"): they took
+        the question up, whatever line the reader ties theirs to."""
+        at = next((i for i, p in enumerate(self.after) if p.id == m.id), len(self.after))
+        back = next((p for p in reversed(self.after[:at]) if p.author_id != m.author_id), None)
+        if at > BACK_LINES or back is None or not back.is_human or asks(m.content):
+            return None
+        if back.reply_to_id not in (None, *self.thread) or asked_of_another(back, m, self.around):
+            return None  # put to someone else's line, or to someone by name
+        if not (asks(back.content) and asks_of_them(back.content)):
+            return None
+        return back if takes_up(back.content, m.content, SHAPE, common_words(self.around)) else None
 
     def _put_to_the_bot(self, line_id: str | None) -> bool:
         """Is the line the bot answered the asker's own, after the question and on its words (「チョコって

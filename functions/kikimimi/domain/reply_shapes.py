@@ -47,6 +47,8 @@ _POINTER = re.compile(
     # the place named as holding it: "faq has it", "the wiki covers that", "faq, bottom section"
     r"|\b(?:faq|wiki|docs|readme|pins)\b (?:has|have|had|covers?|explains?|says)\b"
     r"|^(?:the )?(?:faq|wiki|docs)\s*[,:]"
+    # … or named alone: "pins", "faq lol", "the wiki"
+    r"|^(?:the |in the )?(?:pins?|faq|wiki|docs)[^\w?？]*(?:lol|ya|yep|bro)?[^\w?？]*$"
     # a channel named as where it is: "#announcements has it", "it's in #faq", 「#お知らせ に書いてある」
     # (as typed, `#faq`, or as Discord sends a channel mention, `<#123…>`)
     r"|(?:<#\d+>|(?:^|\s)#[\w-]+)\s*"

@@ -136,10 +136,19 @@ def _floor_passed(messages: Sequence[Message], trigger: Message, config: RuleCon
         or reaction_kind(trigger.content) == "laughter"
         or bool(since and len(profile(trigger.content).words & profile(since[-1].content).words) >= 2)
     )
+    # … or, lines of theirs later, a remark after another's line on nothing the bot's talk was about
+    # (「明日の自分かわいそう」 after 「明日の自分に全部任せよう…」), even by the one the bot answered.
+    answered = next((m for m in messages if m.id == messages[own].reply_to_id), None)
+    talk = profile(messages[own].content).words | (profile(answered.content).words if answered else set())
+    later = (
+        len(since) >= MOVED_ON_LINES
+        and since[-1].author_id != trigger.author_id
+        and not profile(trigger.content).words & talk
+    )
     moved_on = (
         busy
         and not is_question(trigger.content)
-        and ((spoke_to is not None and spoke_to != trigger.author_id) or echoes)
+        and ((spoke_to is not None and spoke_to != trigger.author_id) or echoes or later)
     )
     # In any room, a question someone put to another since the bot spoke ("wait you bake?? since when"), then
     # that person's answer ("since the kids started demanding it"): the turn is theirs, not the bot's.
@@ -190,6 +199,7 @@ def _spoken_to(messages: Sequence[Message], own: Message) -> str | None:
 
 
 SMALL_ROOM = 3  # speakers among the last 8 lines: a room that winds down together
+MOVED_ON_LINES = 3  # people's lines since the bot spoke, after which a busy room's talk is among themselves
 
 
 def _ending(

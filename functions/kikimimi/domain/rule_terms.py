@@ -145,6 +145,11 @@ _JA_QUESTION_THEN = re.compile(
     r"|(?:何|なに|どこ|いつ|誰|だれ|どれ|どの|どう|どっち)[^。？?]{0,20}っけ[…、,]+\s*"
     r"(?!あ[、,っ])(?![^？?]*(?:解決|思い出|わかった|分かった|見つけ|見つかっ|あった))[^？?]{2,60}$"
 )
+# … or asked politely in a sentence of its own, then more: 「どこを設定したらええんでしょうか。よろしく
+# お願いします」.
+_JA_ASKED_THEN = re.compile(
+    r"(?<!そう)(?<!そうな)(?<!そうなん)(?:でしょうか|ですか|ますか|ませんか|んですか|のですか)[。．]\s*\S"
+)
 # Giving in, not asking: 「まあいいか」, 「しょうがないか」, 「高そうだけどまあいいか」.
 _JA_RESIGNED = re.compile(
     r"(?:まあ|まぁ|ま、|しょうがない|しょうがねえ|仕方ない|仕方がない)(?:いい)?か[\s。…~〜ｗw笑]*$"
@@ -179,6 +184,8 @@ _JA_QUESTION = re.compile(
     r"(?:教えて|おしえて)|(?:どうすれば|どうしたら|どうやって|どうやったら|どうすると)"
     # 「シャッタースピードってどれくらいにすればいいんでしょう」: a question word, then 〜んでしょう
     r"|(?:どれくらい|どのくらい|どう|何|なに|どこ|いつ|どれ|どの|なぜ|なんで)[^。？?]*(?:ん|の)でしょう[ねか]?[。…]*$"
+    # … trailing off into a remark: 「何が違うんでしょう…自分だとどっちも同じことしてる気がしてて」
+    r"|(?:どれくらい|どのくらい|どう|何|なに|どこ|いつ|どれ|どの)[^。？?]*(?:ん|の)でしょう[ねか]?…+\s*[^？?]{2,60}$"
     r"|(?:誰か|だれか|どなたか)(?:知|わか|分か|助|教|詳|い)|(?:わかる|分かる|知ってる|知っている|詳しい)(?:人|方)"
     # … not told that there are some: 「#パーツ相談 で聞いてみ、詳しい人おるで」
     r"(?![がはも]?(?:おる|いる|居る|います|おります)(?:で|よ|から|ので|し|けど|と思う))"
@@ -266,6 +273,7 @@ def is_question(text: str) -> bool:
         (_JA_QUESTION_END.search(body) and not (_JA_RESIGNED.search(body) or _JA_WONDERING.search(body)))
         or _JA_QUESTION.search(body)
         or _JA_QUESTION_THEN.search(body)
+        or _JA_ASKED_THEN.search(body)
     ):
         return True
     return not body.isascii() and japanese.plain_wh_question(body)

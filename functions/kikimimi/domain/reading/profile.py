@@ -114,7 +114,8 @@ def profile(content: str) -> Profile:
     token, body = _lead(low)
     words = _ascii_words(body) if body.isascii() else _japanese_words(body) | _ascii_words(body)
     hedge = _hedges(text, body)
-    question = asks(text) and not hedge
+    # a "?" anywhere, a link's own included ("…/watch?v=…"), as the weights were trained to read it
+    question = ("?" in text or "？" in text or asks(text)) and not hedge
     answer = hedge or (not question and _answer_shaped(body, low))
     greeting, thanks = bool(_GREETING.match(body)), is_thanks(body)
     url, code = bool(_URL.search(body)), bool(_CODE.search(body))
