@@ -50,8 +50,9 @@ def answered(events: list[dict[str, Any]]) -> dict[str, str]:
         # A help channel: answers without names, the asker's thanks; the yaml question is talked past (the
         # meetup invitation is not watched).
         ("help_channel_en.jsonl", "h008", {"h001": "h003", "h004": "h007", "h005": "h006"}),
-        # Gamers: 「まだ、強すぎる」 answers; 「そういえば…」 changes the subject: the guild question is open.
-        ("game_ja.jsonl", "g009", {"g001": "g003", "g004": "g005", "g007": "g008", "g011": "g012"}),
+        # Gamers: 「まだ、強すぎる」 answers; 「そういえば…」 changes the subject: the guild question is open
+        # (「まじか、朝だけ？」, alarm then a question on what was just told, is for its teller: not watched).
+        ("game_ja.jsonl", "g009", {"g001": "g003", "g004": "g005", "g007": "g008"}),
         # The demo: bob answers alice's question (carol's "oh really?" is a question back to him, not
         # watched); dave's is passed over; erin asks the bot.
         ("demo_conversation.jsonl", "m010", {"m001": "m002"}),
