@@ -408,3 +408,50 @@ def test_a_question_about_what_someone_did_is_theirs_where_nobody_names_anyone(
             "directed",
             "a question about what the one asked did or has: theirs",
         )
+
+
+def repair_bench(s: Scenario) -> list[MessageCreated]:
+    """A help room: gremlin has been helping lint through questions, no names, since before the watch's
+    window; others talk and a newcomer asks meanwhile; then gremlin asks lint one more thing."""
+    return [
+        s.msg("h1", "lint", "ok cover's off. no sound and the dial lamps died at the same time", 0),
+        s.msg("h2", "gremlin", "yep that's the usual layout. what are you using for a meter?", 45),
+        s.msg("h3", "ohm", "got a dead technics amp at a garage sale for $10, wish me luck", 95),
+        s.msg("h4", "lint", "some cheap yellow one from the hardware store", 125),
+        s.msg("h5", "lint", "it does continuity and dc volts tho", 140),
+        s.msg("h6", "kate", "which model", 165),
+        s.msg("h7", "gremlin", "that's plenty. start with the fuses on the power supply board", 205),
+        s.msg("h8", "ohm", "su-v6 i think. lights come on, no sound either side", 240),
+        s.msg("h9", "lint", "fuses look ok visually. how do i know for sure", 300),
+        s.msg("h10", "gremlin", "pull each one and put it across the meter on continuity. beep = fine", 335),
+        s.msg("h11", "kate", "lights but no sound on those is almost always a dirty protection relay", 355),
+        s.msg("h12", "kate", "relay cleaning guide is in the pins", 385),
+        s.msg(
+            "h13",
+            "fern",
+            "hi all, first time posting. my amp's left channel crackles after 10 minutes, relay?",
+            425,
+        ),
+        s.msg("h14", "ohm", "oh nice, didn't think to check the pins", 450, reply_to="h12"),
+        s.msg(
+            "q1", "gremlin", "also how old is your iron? the cheap ones can't heat the big ground joints", 505
+        ),
+        s.msg("h16", "kate", "check the bias while you're in there too, those run hot", 565),
+        s.msg("h17", "ohm", "is there a service manual floating around for it", 610),
+        s.msg("h18", "kate", "https://www.hifiengine.com/manual_library/technics/su-v6.shtml", 640),
+    ]
+
+
+def test_a_helpers_question_to_the_one_helped_is_theirs_though_the_exchange_began_long_before(
+    scenario: Make,
+) -> None:
+    # The watch reads its own few minutes; who has been answering whom is read further back, and the
+    # reader reads a few lines before that too, so the exchange's first answers know what they answer.
+    s = scenario()
+    s.run(*repair_bench(s))
+    (skipped,) = [e for e in watch_events(s, "judgment_skipped") if e["kind"] == "watch"]
+    assert (skipped["decision"], skipped["reason"]) == (
+        "directed",
+        "asked on in an exchange with lint: theirs to answer",
+    )
+    assert "q1" not in {p.reply_to for p in s.posts}

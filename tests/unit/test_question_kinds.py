@@ -109,6 +109,27 @@ KINDS = [
     ("今夜ボイチャでセッティング詰めよかなって思ってんねんけど、誰か来る？", "invitation"),
     ("こわ、何言われてたん", "personal"),  # what was said to them
     ("今何Ω付いてる？", "personal"),  # their setup now
+    # whether they go anywhere, what their plans are: theirs (or a plan), never the bot's
+    ("週末どっか行く？", "personal"),
+    ("夏休みどこか行った？", "personal"),
+    ("どっか空いてる店知らない？", "question"),
+    ("you going anywhere for the holidays?", "personal"),
+    ("any plans this weekend?", "personal"),
+    ("any plans to add a dark mode?", "question"),
+    ("is anywhere open late near the station?", "question"),
+    ("dishwasher update?", "personal"),  # how their thing is going, checked in on
+    ("is there an update?", "question"),
+    # a place in the game offered to the room
+    ("one more slot, anyone lurking? :wololo:", "invitation"),
+    ("2 spots left, who wants in?", "invitation"),
+    ("one more slot in the config file, anyone know why?", "question"),
+    # whether they saw or heard it: news shared as a question, for the people
+    ("今日の新衣装のティザー見た？？？", "personal"),
+    ("昨日の配信みた？", "personal"),
+    ("did you guys see the new trailer?", "personal"),
+    ("did anyone see the patch notes?", "personal"),
+    ("did anyone see my charger? its a white anker one", "question"),
+    ("has anyone seen this error before: E: dpkg was interrupted?", "question"),  # help asked for
     ("フィギュアのホコリ対策ってみんなどうしてる？", "question"),  # advice asked of the room
     ("装備どうしてる？", "question"),
     ("LEDがめっちゃ眩しいんですけど抵抗何Ωにしたらいいですか", "question"),

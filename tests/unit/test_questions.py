@@ -795,6 +795,24 @@ def ask(text: str, author: str = "fay") -> Message:
         ("noted. what valve length, 44mm?", [("gus", "for ur rims 44 is fine ya")], "x0"),
         # A no said first answers a yes/no question, whatever older line its words also share.
         ("did the router come back?", [("ben", "nope, cat chewed the router cable again")], "x0"),
+        # A guess said first answers, whatever it then suggests as a question.
+        (
+            "マレニアの追憶って何と交換するのがいいの？",
+            [
+                (
+                    "kaede",
+                    "たぶん刀のほうが人気だった気がする…信仰振ってるならエオニアもあり？使ったことないけど",
+                )
+            ],
+            "x0",
+        ),
+        ("which pad should i get?", [("gus", "probably the 8bitdo tbh. what do you mostly play?")], "x0"),
+        ("which pad should i get?", [("gus", "what do you mostly play?")], None),
+        # The question's own verb said back, yes or no.
+        ("4人いればなんとか…なる？", [("gus", "ならない（経験談）")], "x0"),
+        ("駐車場ある？", [("gus", "ないよ、コインパ使って")], "x0"),
+        ("明日晴れる？", [("gus", "なんで？")], None),
+        ("日曜は大阪城から中之島抜けるんやんな？", [("gus", "せやで、そのあと天満で昼飯")], "x0"),
         # An offer taken up past a line of banter: its thanks answer it.
         (
             "サブ垢のフレ呼ぶ？そこそこ上手いよ",
@@ -1544,6 +1562,9 @@ def test_a_question_checking_what_someone_did_is_for_them(text: str, theirs: boo
         ("you logged in with ssh?", True),
         ("I don't know of any. Can you paste your lilo.conf to pastebin?", True),
         ("so did it work for you before?", False),  # "did it": not what they did
+        ("do you still have the transit bolts? the long ones in a little bag", True),
+        ("do you have the receipt?", True),
+        ("do you have to reinstall grub after the update?", False),  # you, anyone
         ("do you need a swap partition for hibernate?", False),  # you, anyone
         ("can you run steam on arm?", False),
         ("how do you change the resolution?", False),
@@ -1670,6 +1691,27 @@ EXCHANGE = [
 ]
 
 
+def test_a_question_on_the_line_of_one_of_two_it_talks_with_is_theirs() -> None:
+    # bex has been going back and forth with fern and, by the reader's links, with clove too
+    chat = [*EXCHANGE, msg("e8", "bex", "ah the newer one, cool", 62)]
+    links = {
+        "e2": unaddressed("e2", "e1", 0.9),
+        "e3": unaddressed("e3", "e2", 0.9),
+        "e5": unaddressed("e5", "e3", 0.8),
+        "e6": unaddressed("e6", "e5", 0.6),
+        "e7": unaddressed("e7", "e5", 0.8),
+        "e8": unaddressed("e8", "e6", 0.7),
+    }
+    on_ferns = msg("q", "bex", "近くにエアコンあります？", 70)
+    assert (
+        in_an_exchange(on_ferns, [*chat, on_ferns], {**links, "q": unaddressed("q", "e7", 0.4)}, 0.5)
+        == "fern"
+    )
+    # going on from their own line, with two to talk to: whose it is, nothing says
+    also = msg("q", "bex", "also how long has it been sealed?", 70)
+    assert in_an_exchange(also, [*chat, also], {**links, "q": unaddressed("q", "e4", 0.2)}, 0.5) is None
+
+
 @pytest.mark.parametrize(
     ("author", "text", "link", "partner"),
     [
@@ -1695,6 +1737,20 @@ EXCHANGE = [
         # a side question "btw", said after its first words, goes on with the exchange
         ("bex", "how are the jar seals looking btw, tight or loose?", ("e6", 0.3), "fern"),
         ("bex", "btw is the moss from the garden centre ok?", ("e6", 0.3), None),  # opened by it: new
+        # what the helper says first does not make the question a long one: the question is its sentence
+        ("bex", "電気は使用時間で考える人も多いです。日中ずっとその部屋に置いてます？", ("e7", 0.7), "fern"),
+        (
+            "bex",
+            "that sounds like root rot from the tap water. is the jar sealed tight?",
+            ("e7", 0.7),
+            "fern",
+        ),
+        (
+            "bex",
+            "unrelated but is there a way to make springtails breed faster without a culture kit?",
+            ("e7", 0.7),
+            None,
+        ),
     ],
 )
 def test_a_question_inside_an_exchange_is_for_the_other_one(
@@ -2125,6 +2181,9 @@ def test_a_guess_after_a_question_wondered_aloud(musing: str, between: bool) -> 
         ("せやった", True),  # "right, it was": taken
         ("あ、さっきのゴア周回ってそれか", True),  # recognising what was just said
         ("oh that's the one", True),
+        ("あーあの子か！", True),  # 「リザーブに誰おったっけ」 — 「18番の若い子」
+        ("legend", True),
+        ("あの子誰？", False),
     ],
 )
 def test_the_askers_bare_ok_right_after_a_line_takes_it_as_the_answer(ack: str, settled: bool) -> None:
@@ -2132,6 +2191,52 @@ def test_the_askers_bare_ok_right_after_a_line_takes_it_as_the_answer(ack: str, 
     later = [msg("x0", "takeru", "歴戦ゴア周回したい", 40), msg("x1", "shiro", ack, 48)]
     found = answer_of(q, [*BUSY, q, *later], {})
     assert (found is not None and found.by == "x1") is settled
+
+
+# A fan room in Kansai dialect: a timetable, then a question about ticket limits among other talk.
+LIVE = [
+    msg("w1", "tako", "日曜のタイテ出たで！ルミポラ4番目やって", 0),
+    msg("w2", "minami", "4番目ええやん、終演そんな遅ならんな", 8),
+    msg("w3", "pora", "何時スタートなん？", 20),
+    msg("w4", "tako", "[image: 日曜の対バンのタイムテーブルのスクショ]", 30, reply_to="w3"),
+    msg("w5", "pora", "16:40からか、仕事終わってギリ間に合うわ", 45),
+]
+
+
+@pytest.mark.parametrize(
+    ("reaction", "linked", "settled"),
+    [
+        ("まじか、ほな10枚は無理か", ("x1", 0.6), True),  # drawing from the recollection
+        ("damn ok, guess i'll buy five then", ("x1", 0.6), True),
+        ("まじか、ほな10枚は無理か", ("x1", 0.3), False),  # the reader unsure it is for that line
+        ("まじか、10枚いける？", ("x1", 0.6), False),  # asks more
+    ],
+)
+def test_the_asker_reacting_to_the_line_just_after_takes_it_as_the_answer(
+    reaction: str, linked: tuple[str, float], settled: bool
+) -> None:
+    q = msg("q", "shige", "チェキ券って今回も1人5枚までやったっけ", 65)
+    later = [
+        msg(
+            "x0",
+            "yuzu",
+            "名古屋から行くんやけど夜行バスしか取れへんかった…誰か梅田着の同じ便の人おらん？",
+            74,
+        ),
+        msg("x1", "minami", "たしかそうやった気する、前回5枚で止められたし", 88),
+        msg("x2", "shige", reaction, 99),
+    ]
+    links = {
+        "x0": unaddressed("x0", "w2", 0.2),
+        "x1": unaddressed("x1", "q", 0.4),
+        "x2": unaddressed("x2", *linked),
+    }
+    found = answer_of(q, [*LIVE, q, *later], links)
+    assert (found is not None and found.by == "x2") is settled
+    # the line reacted to is news of another thread, as the reader reads it: the question stays open
+    links["x1"] = unaddressed("x1", "x0", 0.4)
+    found = answer_of(q, [*LIVE, q, *later], links)
+    assert found is None or found.by != "x2"
 
 
 @pytest.mark.parametrize(
@@ -2853,3 +2958,14 @@ def test_a_line_answering_another_s_question_asked_before_takes_no_turn() -> Non
     # … where the reader is sure the pointer goes to that older line, it does
     surely = {**links, "x1": unaddressed("x1", "r2", 0.95)}
     assert answer_of(q, [*room, q, *later], surely, 0.5) is None
+
+
+def test_a_yes_is_not_for_its_authors_own_question() -> None:
+    # The reader puts "YES. i screamed" on thornvale's own question before; nobody says yes to their own.
+    asked = msg("o1", "thornvale", "did anyone catch the showmatch last night? that last game was insane", 20)
+    q = msg("q", "madsaxon", "the trebuchet snipe at the end??", 29)
+    yes = msg("x0", "thornvale", "YES. i screamed", 35)
+    for parent, answered in (("o1", True), ("b4", False)):
+        links = {"q": unaddressed("q", "o1", 0.6), "x0": unaddressed("x0", parent, 0.6)}
+        found = answer_of(q, [*BUSY, asked, q, yes], links)
+        assert (found is not None and found.by == "x0") is answered

@@ -93,17 +93,14 @@ def in_an_exchange(
             pairs.add((m.author_id, target.author_id))
     me = question.author_id
     partners = {b for a, b in pairs if a == me and b != me and (b, me) in pairs}
-    if len(partners) != 1:
-        return None
-    (partner,) = partners
     link = links.get(question.id)
     parent = next((m for m in earlier[:at] if link is not None and m.id == link.reply_to), None)
     low = norm(question.content)
-    if not (
-        (parent is not None and parent.author_id == partner)
-        or _GOES_ON_OWN.match(low)
-        or _CHECKS_IN.search(low)
-    ):
+    if parent is not None and parent.author_id in partners:
+        partner = parent.author_id  # on the line of one of those it talks with, however many
+    elif len(partners) == 1 and (_GOES_ON_OWN.match(low) or _CHECKS_IN.search(low)):
+        (partner,) = partners
+    else:
         return None
     return next(m.author_name for m in recent.values() if m.author_id == partner)
 
@@ -112,13 +109,20 @@ def asks_on(text: str) -> bool:
     """Could the question go on from an exchange by its words alone: brief, not put to the room, not a new
     subject, a fact recalled, a how-to? (`in_an_exchange` reads the room only for such a one.)"""
     low = norm(text)
-    head = re.split(r"(?<=[?？])", text, maxsplit=1)[0]
+    head = _asked_sentence(text)
     return not (
         len(head) > (BRIEF if head.isascii() else BRIEF // 2)
         or _ROOMS_TO_ANSWER.search(low)
         or TO_THE_ROOM.search(low)
         or shifts(text)
     )
+
+
+def _asked_sentence(text: str) -> str:
+    """The sentence that puts the first question, without what was said before it (「電気は使用時間で考える
+    人も多いです。日中ずっとその部屋で作業してます？」 asks 「日中ずっとその部屋で作業してます？」)."""
+    head = re.split(r"(?<=[?？])", text, maxsplit=1)[0]
+    return re.split(r"(?<=[。！!])\s*|(?<=[.])\s+", head)[-1] or head
 
 
 # What a room answers, whoever asks it: a fact recalled (「…使えるんだっけ？」, "was it 9 again?"), a how-to.
@@ -145,6 +149,9 @@ _CHECKS_IN = re.compile(
 
 
 EXCHANGE_LINES = 12  # how far back a question's asker and another are read answering each other
+# … and how many lines before those the reader reads first, so that the exchange's first lines are linked
+# knowing what they answer (cut off there, "some cheap yellow one" loses the "what meter?" it answers).
+LEAD_LINES = 8
 
 
 def about_them(text: str) -> bool:
@@ -189,7 +196,10 @@ NAMING_SHARE = 0.1  # at most one line in ten naming someone: a room that does n
 # on arm?" (you, anyone), nor "did it work for you?"
 _ABOUT_THEM = re.compile(
     r"(?:^|[.!?:;]\s+|\b(?:so|and|but|ok|okay|also|wait|then|hmm|um|oh|well|strange|ah)\b,?\s+)"
-    r"(?:(?:are|were|did|have|had)\s+(?:you|u|ya)|(?:is|are|was|were|does|did|has|have)\s+(?:your|ur))\b"
+    r"(?:(?:are|were|did|have|had)\s+(?:you|u|ya)|(?:is|are|was|were|does|did|has|have)\s+(?:your|ur)"
+    # what they still have or do: "do you still have the transit bolts?", "do you have the receipt?"
+    r"|do\s+(?:you|u|ya)\s+(?:still|already|currently)\s+\w+"
+    r"|do\s+(?:you|u|ya)\s+have\s+(?:the|your|ur|those|these|that|it|them)\b)\b"
     r"|^(?:you|u)\s+(?!can\b|could\b|should\b|would\b|might\b|need\b|have to\b|gotta\b|just\b)"
     r"[a-z']+[^?？]*[?？]"
     # a request to show or try something of theirs ("can you paste your lilo.conf?"), not a general "you"

@@ -17,6 +17,7 @@ from kikimimi.domain.answer_words import (
     SHAPE,
     WORDS,
     gives_verdict,
+    guessed_first,
     is_detailed,
     takes_up,
 )
@@ -58,7 +59,8 @@ def asks_back(text: str) -> bool:
     """The reader's own notion of a question back ("which one?" but not "yes! the one on 5th?"); a guess
     put as a question ("probably around 9 i think?", 「22時じゃない？たぶん」) answers."""
     bare = LINK.sub(" ", text)  # a link alone answers "link?", whatever "?" it carries
-    return counter_question(bare) and not guesses(bare)
+    # … and a guess said first answers, whatever it then suggests
+    return counter_question(bare) and not guesses(bare) and not guessed_first(bare)
 
 
 COUNTED_LATE_LINES = 5  # others' lines a count said as it was asked (「7本！」 to 「何本？」) may come after
@@ -283,6 +285,31 @@ _LEADS_YES_NO = re.compile(
     r"|^no(?:[,.!]|\s*$|\s+(?:it|i|we|not|sorry|idea|clue)\b)"
     r"|^(?:うん|ううん|はい|いいえ|いや|まだ)(?:[、,。!！\s]|$)"
 )
+# … in Japanese, as the west and everyone say them: 「せやで、そのあと天満で昼飯」, 「そうそう」, 「ちゃうで」
+_JA_YES_NO = re.compile(
+    r"^(?:うん|ううん|はい|いいえ|いや|せや|そう|そうそう|ちゃう|ちがう|違う)"
+    r"(?:で|よ|ね|な|だよ|やで|です)?(?:[、,。!！\s]|$)"
+)
+# A Japanese yes/no question's last verb (「…なる？」, 「行ける？」, 「使えるん？」), which the answer says
+# back (「ならない（経験談）」, 「行けるよ」, 「使えへん」).
+_JA_LAST_VERB = re.compile(r"([一-龥ァ-ヶー]?[ぁ-ゖ]{1,5}?)(?:ん|の)?[…]*[？?]*\W*$")
+_JA_SAID_BACK = re.compile(r"^[^、,。!！？?（(\s]{1,9}")
+
+
+def says_the_verb_back(asked: str, text: str) -> bool:
+    """Does the line open by saying the yes/no question's last verb back, yes or no (「4人いればなんとか
+    …なる？」 — 「ならない（経験談）」), and ask nothing?"""
+    verb = _JA_LAST_VERB.search(asked)
+    said = _JA_SAID_BACK.match(norm(text))
+    if verb is None or said is None or asks(text) or norm(text).isascii():
+        return False
+    word = verb.group(1)
+    if word.endswith("ある"):
+        return said.group(0).startswith(("ある", "あり", "ない", "なかっ"))
+    stem = word[:-1] if word[-1] in "うくぐすつぬぶむる" else word
+    return len(said.group(0)) <= len(word) + 5 and said.group(0).startswith(stem) and len(stem) >= 1
+
+
 _EN_WH = re.compile(r"\b(?:what|whats|what's|how|where|which|who|whos|who's|why|when)\b")
 
 
@@ -371,6 +398,17 @@ def _next_turn(
         return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
     if not since and suggests(m.content) and not elsewhere(m, question, around):
         return True  # "have you tried drying them with a hairdryer first?": taken up, with what to try
+    # 「ならない（経験談）」 right after 「4人いればなんとか…なる？」, 「せやで」: yes or no, said first
+    if (
+        not since
+        and asks_yes_no(question.content)
+        and (says_the_verb_back(question.content, m.content) or _JA_YES_NO.match(norm(m.content)))
+        and not asks(m.content)
+        and not elsewhere(m, question, around)
+        and not answers_the_question_before(question, m, around)
+        and (link is None or link.reply_to in thread or link.confidence < SURE_PAST_A_REMARK)
+    ):
+        return True
     # 「それは #パーツ情報 で聞いて、まとめてくれてる人おる」: where to ask, told, is no question back
     told_where = points(m.content) and not re.search(r"[?？]", LINK.sub(" ", m.content))
     if (
@@ -404,7 +442,10 @@ def _next_turn(
         # ("nah parade's on at mine too" to "…skipping the drivers parade?", past "…fantasy lineup lock…?")
         if answers_the_question_before(question, m, around):
             return False
-        return link is None or link.reply_to in thread or link.confidence < SURE_PAST_A_REMARK
+        # "YES. i screamed" that the reader puts on its author's own question before: nobody says yes to
+        # their own question, so it is this one's
+        own = link is not None and any(p.id == link.reply_to and p.author_id == m.author_id for p in around)
+        return link is None or link.reply_to in thread or link.confidence < SURE_PAST_A_REMARK or own
     # A pointer or a number right after a question that asks where or how many ("pinned 📌 second one" to
     # "is there a doc on the rate limits?") is its answer, whatever older line shares its words.
     if not since and answer_shaped(question.content, m.content, bare=False):

@@ -173,6 +173,20 @@ _INVITES = re.compile(
 )
 
 
+# A guess said outright: "probably the katana tbh", 「たぶん刀のほうが人気だった気がする」.
+_GUESSED = re.compile(
+    r"\b(?:probably|prob|i think|i thought|pretty sure|iirc|afaik|i guess|should be)\b"
+    r"|たぶん|多分|気がする|はず|と思う|と思います|だったかな|やったかな"
+)
+
+
+def guessed_first(text: str) -> bool:
+    """Does the line open with a guess said outright, then go on to ask or suggest ("probably the katana tbh.
+    if you went faith maybe eonia?", 「たぶん刀のほうが人気だった気がする…エオニアもあり？」)?"""
+    first = re.split(r"(?<=[。.！!…])\s*", text.strip(), maxsplit=1)[0]
+    return first != text.strip() and not re.search(r"[?？]", first) and bool(_GUESSED.search(norm(first)))
+
+
 def takes_up(
     asked: str,
     text: str,
@@ -206,7 +220,7 @@ def takes_up(
     if _ASKS_FOR.search(norm(text)):
         return False  # "not the one where i tilted on my last ball pls": something asked for, no answer
     # "probably 0.2mm?", 「たしか〜じゃなかった？」: an answer, unsure; not a joke (「雨男おるんちゃう？ｗ」)
-    if guesses(text) and level < WORDS and not JOKE_END.search(text):
+    if (guesses(text) or guessed_first(text)) and level < WORDS and not JOKE_END.search(text):
         return True
     if _on_its_words(asked, text, common, level, linked) or answer_shaped(asked, text, bare=level < WORDS):
         return True

@@ -68,6 +68,13 @@ _EN_INVITATION = re.compile(
     # "need a roamer, anyone?", "we need one more for stacks, anybody?": a place to fill, asked of the room
     r"|^(?:we |still )?need (?:a|an|one more|another|\d|two|a \w+)\b[^?？]{0,30}[,.\s]\s*"
     rf"(?:{_ANYONE}|takers)\s*[?？]+\W*$"
+    # "one more slot, anyone lurking?", "2 spots left, anyone?": a place in the game, offered to the room
+    r"|^(?:(?:one|1|two|2|a) (?:more|last)|last|(?:one|1|two|2) (?:open|free))"
+    r" (?:slot|spot|seat|place|player)s?\b[^?？]{0,24}\b"
+    rf"(?:{_ANYONE}|takers|who(?:'s| wants)?)"
+    r"\s*(?:lurking|around|on|online|in|down|wants? (?:in|it))?\s*[?？]"
+    # "anyone lurking?": people to play with, looked for
+    rf"|^(?:{_ANYONE}) (?:else )?lurking\b"
     # "anyone up for pizza tonight?", "anyone want to join?", "anyone wanna grab food?"
     rf"|\b(?:{_ANYONE}) (?:up|down|keen|game) for\b"
     # "anyone going to the meetup on thursday?" (but not "anyone going to fix the build?")

@@ -327,6 +327,21 @@ _EN_PERSONAL = re.compile(
     r" (?:end up|finally|actually|ever)?\s*(?:get|buy|go|like|love|enjoy|finish|pass|win|make it|pick)\b"
     r"|\b(?:what|which|where|when|how much)\b[^?？]*\bdid (?:you|u|ya)\b"  # "what did you fill it with?"
     r"|\b(?:your|ur) (?:new|old|own)\b"
+    # whether they saw or heard it: "did you guys see the new trailer?", "have you seen the patch notes?"
+    # (not "has anyone seen this error before", help asked for)
+    r"|^(?:(?:so|and|btw|yo|omg|wait|ok)[,!\s]+)*(?:did|have|has) (?:(?:you|u|ya|y'?all|you guys)(?: all)?"
+    r" (?:already |just )?(?:see|seen|watch|watched|catch|caught|hear|heard|read)\b"
+    r"(?![^?？]*\b(?:error|problem|issue|bug|warning|crash)s?\b)"
+    r"|(?:anyone|anybody|everyone) (?:already |just )?"
+    r"(?:see|seen|watch|watched|catch|caught|hear|heard|read)\b"
+    r"[^?？]{0,30}\b(?:trailer|teaser|video|vod|stream|episode|ep|news|announcement|patch notes|post|tweet"
+    r"|pics|photos|(?:show)?match|game|show|movie|clip|finale|reveal|drop)s?\b)"
+    # how their thing is going, checked in on: "dishwasher update?", "pizza status??"
+    r"|^(?:[a-z']+\s+){1,2}(?:update|status|progress|report)\s*[?？]+\W*$"
+    # their plans: "you going anywhere for the holidays?", "any plans this weekend?"
+    r"|\b(?:you|u|ya) (?:going|headed|heading|off) (?:anywhere|somewhere)\b"
+    r"|^(?:so |and )?(?:any|got any) (?:big )?plans"
+    r"(?: (?:this|for|tonight|tomorrow|today|on|over|after)\b|\s*[?？])"
     r"|\b(?:have|did) (?:you|u|ya) (?:already )?(?:decided|picked|named|booked|chosen)\b"
     # how they made what they show: "how do u get the portraits to fade like that, tween?"
     r"|\bhow (?:do|did|d) (?:you|u|ya) [^?？]{0,40}\blike (?:that|this)\b"
@@ -338,6 +353,11 @@ _JA_PERSONAL = re.compile(
     r"どうだった|どうでした|どうなった(?:ん|の|[？?]|$)|どんな感じ|使い心地|住み心地|乗り心地|いくらした|いくらだった|いくらで買"
     r"|どこで買った|どこの(?:やつ|？|\?)|何にした|なににした|どれにした|どれ買った"
     r"|(?:なんぼ|いくつ|何(?:センチ|サイズ|色|号|cm|mm))にした"  # 「サイズなんぼにしたん？」: what they chose
+    # whether they saw or heard it: 「新衣装のティザー見た？？？」, 「あのニュース聞いた？」
+    r"|(?:見た|みた|観た|読んだ|聴いた|聞いた)(?:ん|の)?[？?]+\W*$"
+    # whether they go anywhere: 「週末どっか行く？」, 「夏休みどこか行った？」
+    r"|(?:どっか|どこか)(?:に|へ)?(?:遊びに|飲みに|食べに)?(?:行く|いく|行った|いった|行ってた|出かけ|出掛け)"
+    r"[^？?。]{0,4}[？?]"
     # what they did: 「どこ行ったんだっけ」「何買ったの？」「誰と行ったの」
     r"|(?:どこ|何|なに|誰と|だれと)(?:に|へ|を|で|の)?(?:行った|いった|行ってた|食べた|買った|観た|見た|頼んだ)"
     r"(?:の|ん|っけ|[？?])"

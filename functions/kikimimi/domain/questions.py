@@ -11,6 +11,7 @@ from itertools import pairwise
 
 from kikimimi.domain.addressees import (
     EXCHANGE_LINES,
+    LEAD_LINES,
     ROOM_LINES,
     about_them,
     asks_about_them,
@@ -48,6 +49,7 @@ from kikimimi.domain.topic_words import common_words, shared_words
 
 __all__ = [
     "EXCHANGE_LINES",
+    "LEAD_LINES",
     "ROOM_LINES",
     "Settled",
     "about_them",
@@ -94,20 +96,29 @@ _SETTLED = re.compile(
 # A bare "ok" from the asker right after someone's line: they took it as the answer.
 _ACK = re.compile(
     r"^(?:おけ|おっけ[ーい]?|オッケ[ーい]?|了解|りょ|りょうかい|ok|okay|k|kk|got it|gotcha|bet|👍"
-    r"|せやった|せやな|そうやった|そうだった|たしかに|確かに|なるほど|そっか|ほんまや|oh right|ah right|true)"
+    r"|せやった|せやな|そうやった|そうだった|たしかに|確かに|なるほど|そっか|ほんまや|oh right|ah right|true"
+    r"|(?:you(?:'re| are)? (?:a )?)?(?:legend|lifesaver|life saver|star|hero)|nice one|perfect|sweet|ace)"
     r"[!！。.〜ー\s]*$"
 )
 
 
 # … or recognising what was just pointed to: 「あ、さっきのVitalってそれか」, "oh that's the one".
 _ACK_FOUND = re.compile(
-    r"^(?:あ|ああ|あー|おお|お|え)[っ、,!！\s]*[^？?]{0,24}(?:それか|これか|それね|これね|それだ|これだ)[!！。〜ー]*$"
+    r"^(?:あ|ああ|あー|おお|お|え)[っ、,!！\s]*[^？?]{0,24}"
+    r"(?:それ|これ|あれ|あの[^\s？?！!、。]{1,6}?)(?:か|ね|だ)[!！。〜ー]*$"  # 「あーあの子か！」
     r"|^(?:oh|ah|ahh|ooh)[,!.\s]+(?:that'?s (?:the one|it)|so that'?s it|there it is)\b"
 )
 # … or the figure said since, taken with a word: 「22時りょ」, "9pm works", "ok 8 it is".
 _ACK_FIGURE = re.compile(
     r"^(?:ok |okay |おけ)?\S{1,10}?\s*(?:りょ|了解|おけ|おっけ[ーい]?|ok|okay|works|it is|でいこう|で|ね)"
     r"[!！。.〜ー\s]*$"
+)
+
+
+# … or reacting to it and drawing from it: 「まじか、ほな10枚は無理か」, "damn ok, guess i'll wait then".
+_ACK_REACT = re.compile(
+    r"^(?:まじか|マジか|まじで|そうなんや|そうなんだ|そうなの|そうなんか|へー|へえ|ええ[ー〜]*|えー+|うわ[ーあ〜]*"
+    r"|damn|dang|oh no|oh nice|oh ok(?:ay)?|ah ok(?:ay)?|ahh ok(?:ay)?|welp|rip|huh)[、,!！.。〜ー\s]+\S"
 )
 
 
@@ -369,6 +380,8 @@ class _Watch:
             return Settled(
                 f"the asker took {self.since[-1].author_name}'s answer", m.id
             )  # 「歴戦ゴア周回したい」「おけ」
+        if self.since and self._reacts(m, link):
+            return Settled(f"the asker took {self.since[-1].author_name}'s answer", m.id)
         if _ACK_FIGURE.match(norm(m.content)):
             said = next((p for p in reversed(self.since) if same_figure(p.content, m.content)), None)
             if said is not None:
@@ -381,6 +394,24 @@ class _Watch:
         if link is None or link.reply_to in self.thread:
             self.thread.add(m.id)
         return None
+
+    def _reacts(self, m: Message, link: Link | None) -> bool:
+        """Does the asker react to the line just before, which the reader is sure it answers and puts on the
+        question, and draw from it without asking more (「たしかそうやった気する」 — 「まじか、ほな10枚は
+        無理か」)? Not "damn, that sucks" to news of another thread."""
+        last = self.since[-1]
+        told = self.links.get(last.id) if self.links else None
+        return (
+            told is not None
+            and told.reply_to in self.thread
+            and _ACK_REACT.match(norm(m.content)) is not None
+            and not asks(m.content)
+            and not asks(last.content)
+            and self._right_after(last, m)
+            and link is not None
+            and link.reply_to == last.id
+            and link.confidence >= self.sure
+        )
 
     def _asked_back(self, m: Message) -> Message | None:
         """Who put a question back to the asker just after theirs ("how many of you? i've got 3 seats",

@@ -293,8 +293,11 @@ def _skip_reason(
         return "directed", f"a question back to {person}'s line: theirs to answer", None
     if questions.asks_on(trigger.content):
         # Who has been answering whom before the question: read further back than the watch, once.
+        # The people's lines only: the bot's own posts there (its answer to a newcomer) are no part of it.
         since = len(window) - window.index(trigger)
-        older = channel.recent(deps, task.key, now, since + questions.EXCHANGE_LINES, by="judge") or window
+        lines = since + questions.EXCHANGE_LINES + questions.LEAD_LINES
+        recent = channel.recent(deps, task.key, now, lines, by="judge") or window
+        older = [m for m in recent if not m.is_self]
         sure = deps.settings.answer_link_confidence
         partner = questions.in_an_exchange(trigger, older, answered.links(deps, older), sure)
         if partner is not None:
