@@ -349,6 +349,7 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
     ("text", "guess"),
     [
         ("probably around 9 i think? depends how long pho takes", True),
+        ("たしか金曜の夜？19時くらい", True),  # recalled, unsure, said first
         ("maybe 0.2mm?", True),
         ("sunday i think?", True),
         ("22時じゃない？たぶん", True),

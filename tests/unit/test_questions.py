@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from kikimimi.domain.addressees import names
+from kikimimi.domain.answer_turns import says_the_verb_back
 from kikimimi.domain.answer_words import opens_on_its_topic
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, asks_unmarked
@@ -813,6 +814,28 @@ def ask(text: str, author: str = "fay") -> Message:
         ("駐車場ある？", [("gus", "ないよ、コインパ使って")], "x0"),
         ("明日晴れる？", [("gus", "なんで？")], None),
         ("日曜は大阪城から中之島抜けるんやんな？", [("gus", "せやで、そのあと天満で昼飯")], "x0"),
+        ("今日のパッチ来た？", [("gus", "来てたで、ソーラグ弱なってる")], "x0"),  # in the past tense
+        ("搬入って金曜だっけ？", [("gus", "たしか金曜の夜？19時くらい")], "x0"),  # recalled, unsure
+        # an English yes/no question's own word, said first
+        ("is anyone else still wired or is it just me", [("gus", "wired. brain is still on loop")], "x0"),
+        ("is the wiki down?", [("gus", "what wiki?")], None),
+        # a pointer two lines on, past a line of another pair that no pointer answers
+        (
+            "is there a list somewhere of which tuning apps people here actually use?",
+            [
+                ("olli", "the left one. is that wrong?"),
+                ("quill", "it's in the faq, like third question down"),
+            ],
+            "x1",
+        ),
+        (
+            "is there a list somewhere of which tuning apps people here actually use?",
+            [
+                ("olli", "where's the mute strip guide?"),
+                ("quill", "it's in the faq, like third question down"),
+            ],
+            None,
+        ),
         # An offer taken up past a line of banter: its thanks answer it.
         (
             "サブ垢のフレ呼ぶ？そこそこ上手いよ",
@@ -2969,3 +2992,21 @@ def test_a_yes_is_not_for_its_authors_own_question() -> None:
         links = {"q": unaddressed("q", "o1", 0.6), "x0": unaddressed("x0", parent, 0.6)}
         found = answer_of(q, [*BUSY, asked, q, yes], links)
         assert (found is not None and found.by == "x0") is answered
+
+
+@pytest.mark.parametrize(
+    ("asked", "said", "back"),
+    [
+        ("4人いればなんとか…なる？", "ならない（経験談）", True),
+        ("今日のパッチ来た？", "来てたで、ソーラグ弱なってる", True),  # the past
+        ("今日のパッチ来た？", "来週らしい", False),  # a word that starts alike
+        ("駐車場ある？", "ないよ", True),
+        ("それ使えるん？", "使えへん", True),
+        ("明日晴れる？", "なんで？", False),  # asks back
+        ("is the wiki down?", "down for me too", False),  # English: its word said first, not a verb back
+    ],
+)
+def test_a_japanese_yes_no_question_is_answered_by_its_verb_said_back(
+    asked: str, said: str, back: bool
+) -> None:
+    assert says_the_verb_back(asked, said) is back

@@ -303,11 +303,34 @@ def says_the_verb_back(asked: str, text: str) -> bool:
     said = _JA_SAID_BACK.match(norm(text))
     if verb is None or said is None or asks(text) or norm(text).isascii():
         return False
-    word = verb.group(1)
-    if word.endswith("ある"):
-        return said.group(0).startswith(("ある", "あり", "ない", "なかっ"))
-    stem = word[:-1] if word[-1] in "うくぐすつぬぶむる" else word
-    return len(said.group(0)) <= len(word) + 5 and said.group(0).startswith(stem) and len(stem) >= 1
+    word, back = verb.group(1), said.group(0)
+    if word.endswith(("ある", "あった")):
+        return back.startswith(("ある", "あり", "あっ", "ない", "なかっ"))
+    if word[-1] in "ただ":  # the past: 「パッチ来た？」 — 「来てたで」, 「行った？」 — 「行ってへん」
+        stem = re.sub(r"(?:っ|ん|い|し)?[ただ]$", "", word)
+    else:
+        stem = word[:-1] if word[-1] in "うくぐすつぬぶむる" else word
+    # said back as a verb, not a word that starts alike (「来週」 to 「来た？」)
+    inflected = len(back) == len(stem) or re.match(r"[ぁ-ゖ]", back[len(stem) :]) is not None
+    return bool(stem) and len(back) <= len(word) + 5 and back.startswith(stem) and inflected
+
+
+# An English yes/no question's own word said first, as its answer: "wired." to "is anyone else still
+# wired or is it just me", "down for me too" to "is the wiki down?".
+_FIRST_WORD = re.compile(r"^([a-z][a-z'-]{3,})\b")
+_NOT_ECHOES = frozenset(
+    {"this", "that", "what", "when", "where", "which", "there", "they", "their", "just", "also"}
+)
+
+
+def says_its_word_first(asked: str, text: str) -> bool:
+    """Does the line open with a word of the yes/no question (not a function word) and ask nothing?"""
+    low = norm(text)
+    first = _FIRST_WORD.match(low)
+    if first is None or not low.isascii() or asks(text):
+        return False
+    word = first.group(1)
+    return bool(shared_words(asked, word, frozenset()))  # a word of its topic, not "here" or "that"
 
 
 _EN_WH = re.compile(r"\b(?:what|whats|what's|how|where|which|who|whos|who's|why|when)\b")
@@ -402,7 +425,11 @@ def _next_turn(
     if (
         not since
         and asks_yes_no(question.content)
-        and (says_the_verb_back(question.content, m.content) or _JA_YES_NO.match(norm(m.content)))
+        and (
+            says_the_verb_back(question.content, m.content)
+            or _JA_YES_NO.match(norm(m.content))
+            or says_its_word_first(question.content, m.content)
+        )
         and not asks(m.content)
         and not elsewhere(m, question, around)
         and not answers_the_question_before(question, m, around)
@@ -452,11 +479,30 @@ def _next_turn(
         if is_detailed(question.content) and echoes_another(question, m, thread, around, before):
             return False  # 「子株の外し方、前にまとめたやつあるよ https://…」: a pointer for another thread
         return link is None or not link.certain or link.reply_to in thread
+    # "it's in the faq, like third question down" two lines after "is there a list somewhere…?", past a
+    # line of another pair ("the left one. is that wrong?") that a pointer cannot answer: this one's
+    if (
+        0 < len(since) <= 2
+        and points(m.content)
+        and _ASKS_WHERE_TO_READ.search(norm(question.content))
+        and not any(_ASKS_WHERE_TO_READ.search(norm(p.content)) for p in since)
+        and (link is None or not link.certain or link.reply_to in thread)
+    ):
+        return True
     if not since and _names_who(question, m, around):
         return (
             True  # 「こむぎじゃなかった？」 to 「だれが付けたんだっけ」, whatever line the reader ties it to
         )
     return not other_thread(question, m, link, thread, since, around, level > LOOSE, follows, before)
+
+
+# Something to read asked for: "is there a list somewhere of…", "where's the guide", 「まとめある？」.
+_ASKS_WHERE_TO_READ = re.compile(
+    r"\b(?:is there|are there|got|any|have)\b[^?？]{0,20}\b(?:list|guide|doc|docs|link|page|wiki|faq|thread"
+    r"|video|tutorial|chart|spreadsheet|writeup|write-up)s?\b"
+    r"|\bwhere (?:can|do|does|is|are|'s|did)\b|\blink\s*[?？]"
+    r"|(?:まとめ|リンク|資料|ガイド|一覧|表)(?:って|は)?(?:ある|あります|ない|どこ)"
+)
 
 
 def _names_who(question: Message, m: Message, around: Sequence[Message]) -> bool:

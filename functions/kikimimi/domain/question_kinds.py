@@ -240,6 +240,8 @@ _EN_GUESS = re.compile(
 _JA_GUESS = re.compile(
     # 「熱海って花火大会けっこうやってなかったっけ」: remembered, asked to be confirmed
     r"なかったっけ[？?]*[w笑。…〜~]*$"
+    # 「たしか金曜の夜？19時くらい」: recalled, unsure, and said first
+    r"|^(?:たしか|確か|多分|たぶん)(?!に)[、,\s]*[^？?]{1,16}[？?]+(?:[^？?]{0,24})?[w笑。…〜~]*$"
     # 「22時くらい？」, 「3人とか？」: a figure offered, about
     r"|^[^？?]{0,8}\d[^？?]{0,6}(?:くらい|ぐらい|位|ごろ|頃|とか)[？?]+[w笑。…〜~]*$"
     # 「夜やろ？9時とかでええんちゃう」: a time or a thing proposed, unsure, no mark needed
