@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from kikimimi.domain.addressees import names
-from kikimimi.domain.answer_turns import says_the_verb_back
-from kikimimi.domain.answer_words import opens_on_its_topic
+from kikimimi.domain.answer_words import opens_on_its_topic, says_the_verb_back
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, asks_unmarked
 from kikimimi.domain.questions import (

@@ -173,6 +173,51 @@ _INVITES = re.compile(
 )
 
 
+# A Japanese yes or no said first, as the west and everyone say them: 「せやで、そのあと…」, 「ちゃうで」.
+JA_YES_NO = re.compile(
+    r"^(?:うん|ううん|はい|いいえ|いや|せや|そう|そうそう|ちゃう|ちがう|違う)"
+    r"(?:で|よ|ね|な|だよ|やで|です)?(?:[、,。!！\s]|$)"
+)
+# A Japanese yes/no question's last verb (「…なる？」, 「行ける？」, 「使えるん？」), which the answer says
+# back (「ならない（経験談）」, 「行けるよ」, 「使えへん」).
+_JA_LAST_VERB = re.compile(r"([一-龥ァ-ヶー]?[ぁ-ゖ]{1,5}?)(?:ん|の)?[…]*[？?]*\W*$")
+_JA_SAID_BACK = re.compile(r"^[^、,。!！？?（(\s]{1,9}")
+
+
+def says_the_verb_back(asked: str, text: str) -> bool:
+    """Does the line open by saying the yes/no question's last verb back, yes or no (「4人いればなんとか
+    …なる？」 — 「ならない（経験談）」), and ask nothing?"""
+    verb = _JA_LAST_VERB.search(asked)
+    said = _JA_SAID_BACK.match(norm(text))
+    if verb is None or said is None or asks(text) or norm(text).isascii():
+        return False
+    word, back = verb.group(1), said.group(0)
+    if word.endswith(("ある", "あった")):
+        return back.startswith(("ある", "あり", "あっ", "ない", "なかっ"))
+    if word[-1] in "ただ":  # the past: 「パッチ来た？」 — 「来てたで」, 「行った？」 — 「行ってへん」
+        stem = re.sub(r"(?:っ|ん|い|し)?[ただ]$", "", word)
+    else:
+        stem = word[:-1] if word[-1] in "うくぐすつぬぶむる" else word
+    # said back as a verb, not a word that starts alike (「来週」 to 「来た？」)
+    inflected = len(back) == len(stem) or re.match(r"[ぁ-ゖ]", back[len(stem) :]) is not None
+    return bool(stem) and len(back) <= len(word) + 5 and back.startswith(stem) and inflected
+
+
+# An English yes/no question's own word said first, as its answer: "wired." to "is anyone else still
+# wired or is it just me", "down for me too" to "is the wiki down?".
+_FIRST_WORD = re.compile(r"^([a-z][a-z'-]{3,})\b")
+
+
+def says_its_word_first(asked: str, text: str) -> bool:
+    """Does the line open with a topic word of the yes/no question and ask nothing?"""
+    low = norm(text)
+    first = _FIRST_WORD.match(low)
+    if first is None or not low.isascii() or asks(text):
+        return False
+    word = first.group(1)
+    return bool(shared_words(asked, word, frozenset()))  # a word of its topic, not "here" or "that"
+
+
 # A guess said outright: "probably the katana tbh", 「たぶん刀のほうが人気だった気がする」.
 _GUESSED = re.compile(
     r"\b(?:probably|prob|i think|i thought|pretty sure|iirc|afaik|i guess|should be)\b"
