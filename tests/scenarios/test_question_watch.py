@@ -455,3 +455,27 @@ def test_a_helpers_question_to_the_one_helped_is_theirs_though_the_exchange_bega
         "asked on in an exchange with lint: theirs to answer",
     )
     assert "q1" not in {p.reply_to for p in s.posts}
+
+
+def test_a_question_taken_up_by_a_question_back_waits_for_the_asker(scenario: Make) -> None:
+    # A helper asks the asker about their setup at once; others talk; the asker is slow to come back. The
+    # watch does not answer over the helper: it looks again after QUESTION_SILENCE_SECONDS, when the asker
+    # has answered the helper, and stays quiet.
+    s = scenario()
+    s.run(
+        *three_people(s),
+        s.msg(
+            "q1",
+            "dave",
+            "my foundation chain is so tight i can barely get the hook back in. is that normal?",
+            30,
+        ),
+        s.msg("b1", "carol", "what hook and yarn are you using?", 60),
+        s.msg("b2", "alice", "does anyone have the frog keychain pattern link? cant find it", 90),
+        s.msg("b3", "bob", "pins", 110),
+        s.msg("b4", "dave", "5mm, label says worsted / 4", 250),
+        s.msg("b5", "carol", "chain with a 6mm, then switch back to the 5 for row 1", 290),
+    )
+    (again,) = [e for e in watch_events(s, "watch_scheduled") if "asked back" in e["reason"]]
+    assert again["t"] == ASKED + WATCH
+    assert "q1" not in {p.reply_to for p in s.posts}

@@ -86,6 +86,9 @@ KINDS = [
     ("7月の三連休どう？", "proposal"),
     ("私も行きたい、9時集合とか？", "proposal"),
     ("てか来週末みんなで鍋しない？", "proposal"),
+    ("誰が最初に寝落ちするか選手権やる？", "proposal"),  # a thing to do together, named
+    ("このあとマリカやる？", "proposal"),
+    ("これどうやる？", "question"),
     # A suggestion put as a question, to someone with a problem.
     ("maybe try clearing the cache? browsers hold onto favicons forever", "proposal"),
     ("try a different cable?", "proposal"),
@@ -93,6 +96,18 @@ KINDS = [
     ("wait which one did u end up getting", "personal"),
     ("ooh rapid trigger? hows it feel", "personal"),
     ("how was the concert?", "personal"),
+    # Their call on who wins: theirs to make.
+    ("関西勢は今年どこが全日本行けると思う？", "personal"),
+    ("誰が勝つと思う？", "personal"),
+    ("who do you guys think takes it tonight?", "personal"),
+    ("which team do you think will win the cup?", "personal"),
+    ("wifi切れるんですけど、どうしたらいいと思いますか？", "question"),
+    # whether someone they know is coming, what they show, what they did: theirs
+    ("anyone know if jun's coming? he said maybe", "personal"),
+    ("is it coming to ps5?", "question"),
+    ("anyone know if ranked is coming back?", "question"),
+    ("[image: same terminus, now 4 platforms and a flyover] better??", "personal"),
+    ("右下って何の札置いてたの", "personal"),
     ("so did you get the job??", "personal"),
     ("what did you fill it with?", "personal"),
     ("えーいいな！どこの？", "personal"),

@@ -9,7 +9,8 @@ import pytest
 from kikimimi.domain.addressees import names
 from kikimimi.domain.answer_words import opens_on_its_topic, says_the_verb_back
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import NICK_PREFIX, asks, asks_unmarked
+from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, asks, asks_unmarked
+from kikimimi.domain.question_kinds import asks_a_number
 from kikimimi.domain.questions import (
     about_them,
     answer_of,
@@ -79,6 +80,15 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
         # A check, then the answer said on: asked and answered.
         ("the teal one? yes, gorgeous, but shake it like you mean it", {}, False),
         ("the teal one? yes or the green?", {}, True),
+        (
+            "the aliexpress ones? tried one. works but the lag when you start pedalling is noticeable",
+            {},
+            False,
+        ),
+        ("the aliexpress ones? are they any good?", {}, True),
+        ("アリエクのやつ？使ったことあるけど反応ちょっと遅い", {}, False),
+        ("じゃあ傘いらないか", {}, False),  # a conclusion drawn, said to oneself
+        ("じゃあ傘いる？", {}, True),
         # Between two things, asked without its mark: its form asks.
         (
             "tried that already lol. are hall effect sticks actually better or is that just marketing",
@@ -1140,6 +1150,14 @@ def test_a_line_to_someone_by_part_of_their_name_answers_nobody_else(line: str, 
             False,
         ),
         ("dev was right about the blix", "dev_dan", True),
+        # a short kana name inside a word is the word: かな in 「…もんなんかな」, not かな
+        ("曲によって色変えたりするもんなんかな", "かな", False),
+        ("かなちゃん一般いつから？", "かな", True),
+        ("そういえばけんの犬元気？", "けん", True),
+        ("一般って、かなは申し込んだ？", "かな", True),
+        ("ねむ明日何時起き？", "ねむ", True),
+        ("まだ起きてる人〜", "ゆず", False),
+        ("ねむねむのビルドどうなるの", "ねむねむ", True),
     ],
 )
 def test_a_question_names_a_person(text: str, name: str, named: bool) -> None:
@@ -1291,6 +1309,28 @@ def test_a_question_on_someones_line_is_answered_by_them(
     lines = [msg(f"x{i}", who, text, 30 + 8 * i) for i, (who, text) in enumerate(later)]
     settled = answer_of(q, [*room, q, *lines])
     assert (settled.by if settled else None) == answered_by
+
+
+@pytest.mark.parametrize(
+    ("reacted_to", "answer", "answered"),
+    [
+        ("b0", "結局パフェ頼んで仲直りしてた", True),  # the teller, whose story the last line reacted to
+        ("b0", "www", False),  # … laughing is no answer
+        (None, "結局パフェ頼んで仲直りしてた", False),  # the reader does not put the reaction on the story
+    ],
+)
+def test_so_then_asked_after_a_story_is_the_tellers_to_answer(
+    reacted_to: str | None, answer: str, answered: bool
+) -> None:
+    room = [
+        msg("b0", "koharu", "今日カフェで隣の席のカップルの別れ話に思わず聞き耳立てちゃった", 0),
+        msg("b1", "yuna", "それは聞いちゃうわ", 30),
+    ]
+    q = msg("q", "take", "で、別れたの？", 50)
+    told = msg("x0", "koharu", answer, 90)
+    links = {"b1": unaddressed("b1", reacted_to, 0.95), "x0": unaddressed("x0", "b1", 0.66)}
+    settled = answer_of(q, [*room, q, told], links)
+    assert (settled is not None and settled.by == "x0") is answered
 
 
 @pytest.mark.parametrize(
@@ -1773,6 +1813,20 @@ def test_a_question_on_the_line_of_one_of_two_it_talks_with_is_theirs() -> None:
             ("e7", 0.7),
             None,
         ),
+        # going on from one's own line, a question may say more
+        (
+            "bex",
+            "あと、置き場所って冷蔵庫の上とか、ちょっと暖かいところに変えられそう？",
+            ("e6", 0.3),
+            "fern",
+        ),
+        (
+            "bex",
+            "置き場所って冷蔵庫の上とか、ちょっと暖かいところに変えられそうですかね？",
+            ("e6", 0.3),
+            None,
+        ),
+        ("bex", "ちなみに回線って1ギガのプラン？", ("e6", 0.3), "fern"),
     ],
 )
 def test_a_question_inside_an_exchange_is_for_the_other_one(
@@ -2280,6 +2334,60 @@ def test_the_asker_taking_the_figure_said_since_settles_it(taken: str, settled: 
     assert (found is not None and found.by == "x2") is settled
 
 
+@pytest.mark.parametrize(
+    ("line", "settled"),
+    [
+        ("了解。ついでに、牛乳パックごと作るとき口ってどうしてます？", True),  # taken, and on to the next
+        ("ok ty. also is there a wiki for the dough ratios?", True),
+        ("ついでに、牛乳パックの口ってどうしてます？", False),  # nothing taken
+    ],
+)
+def test_the_asker_taking_an_answer_and_asking_the_next_thing_settles_it(line: str, settled: bool) -> None:
+    q = msg("q", "guriko", "煮沸って、スプーンもしといたほうがいい？", 30)
+    later = [
+        msg("x0", "tomo", "豆乳でもヨーグルトってできるんだっけ", 70),
+        msg("x1", "hoshino", "うん", 105),
+        msg("x2", "tomo", "なるほど", 120),
+        msg("x4", "guriko", line, 140),
+    ]
+    found = answer_of(q, [*BUSY, q, *later], {})
+    assert (found is not None and found.by == "x4") is settled
+
+
+def test_the_asker_relieved_right_after_a_screenshot_settles_it() -> None:
+    q = msg("q", "rafe", "did the host autosave at the end or did we lose the last hour", 30)
+    shot = msg("x0", "teodor", "[image: screenshot of the save games folder, autosave modified 01:52]", 90)
+    assert answer_of(q, [*BUSY, q, shot, msg("x1", "rafe", "bless", 110)]) is not None
+
+
+@pytest.mark.parametrize(
+    ("chosen", "settled"),
+    [
+        ("lol fair, roof it is", True),  # one of the question's own options, chosen after an answer
+        ("ok roof then", True),
+        ("fine then", False),  # nothing of the question chosen
+        ("mast it is", False),
+        ("fair. roof", True),  # the option said after a word taking the answer
+        ("fair. sounds good", False),
+    ],
+)
+def test_the_asker_choosing_one_of_the_questions_options_settles_it(chosen: str, settled: bool) -> None:
+    q = msg(
+        "q",
+        "gusty",
+        "is there a recommended height for the anemometer or do people just stick it on the roof",
+        30,
+    )
+    later = [
+        msg("x0", "mike", "10 m is the official number. nobody actually does it", 45),
+        msg("x1", "walt", "yeah FALLING, and just count++ in the isr", 60),
+        msg("x2", "dana", "that's it then. reed switches bounce, ignore anything within 50ms", 90),
+        msg("x3", "gusty", chosen, 112),
+    ]
+    found = answer_of(q, [*BUSY, q, *later], {})
+    assert (found is not None and found.by == "x3") is settled
+
+
 def test_a_question_of_ones_own_right_after_answers_nothing() -> None:
     q = ask(
         "hi all, first post. qmk toolbox shows nothing when I hold esc while plugging in the dz60, any idea?"
@@ -2713,6 +2821,20 @@ def test_can_you_asks_the_one_asked_only_of_their_own(text: str, theirs: bool) -
 
 
 @pytest.mark.parametrize(
+    ("text", "theirs"),
+    [
+        ("開閉センサーも付けてる？", True),  # what they fitted to their own setup
+        ("アダプターどれ使ってる？", True),
+        ("アプリ更新した？昨日のバージョンで直ったらしいよ", True),  # its question, then a word more
+        ("サーバー落ちてる？", False),  # how a thing is: anyone's question
+        ("みんなルーター何使ってる？", False),  # asked of the room
+    ],
+)
+def test_a_japanese_question_about_what_they_fitted_or_did_is_theirs(text: str, theirs: bool) -> None:
+    assert about_them(text) is theirs
+
+
+@pytest.mark.parametrize(
     ("question", "answer", "answered"),
     [
         # the question's own verb said back
@@ -3002,6 +3124,10 @@ def test_a_yes_is_not_for_its_authors_own_question() -> None:
         ("駐車場ある？", "ないよ", True),
         ("それ使えるん？", "使えへん", True),
         ("明日晴れる？", "なんで？", False),  # asks back
+        ("4人いればなんとかなる？", "ならない", True),  # the verb, not the kana before it
+        ("4人いればなんとかなる？", "なるほど", False),  # a word that starts with the verb's one-kana stem
+        # the verb asked, before what the asker says after it
+        ("型ってダイソーのステンレスのやつでもいける？今プラのやつ使てるんやけど", "いけるいける", True),
         ("is the wiki down?", "down for me too", False),  # English: its word said first, not a verb back
     ],
 )
@@ -3009,3 +3135,127 @@ def test_a_japanese_yes_no_question_is_answered_by_its_verb_said_back(
     asked: str, said: str, back: bool
 ) -> None:
     assert says_the_verb_back(asked, said) is back
+
+
+@pytest.mark.parametrize(
+    ("back", "answer", "settled"),
+    [
+        # asked what they want, answered by a likeness: the two talked it over
+        ("どのくらい固くしたいの？", "クリームチーズっぽいくらい", True),
+        ("どのくらい固くしたいの？", "今日はもう寝る", False),
+        # a question back about what they did, then a word more: its question is about them
+        ("アプリ更新した？昨日のバージョンで直ったらしいよ", "してなかった…更新したら通知すぐ来た", True),
+    ],
+)
+def test_a_question_back_about_the_asker_then_their_answer_settles_it(
+    back: str, answer: str, settled: bool
+) -> None:
+    q = msg("q", "mameta", "ギリシャヨーグルトにしたいんだけど、水切りって何時間くらい？", 30)
+    later = [
+        msg("x0", "fujimi", "すみません、さっきの件もしわかる方いたらお願いします🙏", 50),
+        msg("x1", "guriko", back, 75),
+        msg("x2", "mameta", answer, 105),
+    ]
+    found = answer_of(q, [*BUSY, q, *later], {"x1": unaddressed("x1", "x0", 0.3)})
+    assert (found is not None and found.by == "x2") is settled
+
+
+def test_thanks_that_say_what_they_are_for_leave_the_line_to_the_question() -> None:
+    # りんご's thanks are for the PIN link before, in its words: the answer between stays this question's
+    q = msg("q", "mitsuki", "開閉センサーってあった方がいいんですか？", 30)
+    earlier = [
+        msg("b0", "ringo", "Alexaで施錠はしたいけど、解錠を声でやられるのはちょっと怖いんだよね", 0),
+        msg("b1", "numata", "https://support.example.com/alexa-unlock-pin", 10),
+        msg("b2", "ringo", "うちは半年ちょいかな", 20),
+    ]
+    answer = msg("x0", "kazuma", "オートロックを閉めたらにできるから、あると誤作動かなり減るよ", 60)
+    thanks = msg("x1", "ringo", "音声解錠はPIN設定すればいけるのね、ありがと", 80)
+    found = answer_of(q, [*earlier, q, answer, thanks], {})
+    assert found is not None and found.by == "x0"
+
+
+def test_a_line_sharing_more_words_with_another_conversation_goes_on_there() -> None:
+    # a results screenshot of the half marathon talked of before, past a newcomer's question that shares
+    # one of its words: the screenshot goes on with the half marathon
+    earlier = [
+        msg("b0", "numa", "関東インカレのハーフ見た？駒澤の1年えぐかったな", 0),
+        msg("b1", "tako", "見た見た、あれで1年はおかしいやろ", 8),
+    ]
+    q = msg(
+        "q",
+        "yuzu",
+        "あの、関東の全日本選考会って10000mの合計タイムで決まるんですよね？何人分の合計なんかが分かってなくて…",
+        30,
+    )
+    shot = msg("x0", "tako", "[画像: 関東インカレ1部ハーフマラソン上位のリザルトのスクショ]", 45)
+    found = answer_of(q, [*earlier, q, msg("xa", "numa", "國學院はエース抜けたんがどう出るかやな", 35), shot])
+    assert found is None or found.by != "x0"
+
+
+def test_a_question_back_answered_past_another_pairs_lines_settles_it() -> None:
+    # the helper asks back at once, another pair asks and answers, then the asker answers the helper
+    q = msg(
+        "q",
+        "komorebi",
+        "freeeで銀行の明細が同じ取引2回ずつ取り込まれてるっぽいんですけど、これって何が原因なんでしょう",
+        0,
+    )
+    later = [
+        msg("x0", "usagi", "口座連携って途中で一回切って繋ぎ直したりしました？", 52),
+        msg("x1", "hinata", "インボイスの登録番号って請求書のどこに書くのが普通ですか？", 90),
+        msg("x2", "zeikomi", "どこでもいいけど、だいたい右上の自社名の下かな", 135),
+        msg(
+            "x3", "komorebi", "あ、先月ネットバンクのパスワード変えたときにエラーになって再連携しました", 165
+        ),
+    ]
+    found = answer_of(q, [q, *later], {"x0": unaddressed("x0", "q", 1.0), "x3": unaddressed("x3", "x2", 0.4)})
+    assert found is not None and found.by == "x3"
+
+
+@pytest.mark.parametrize(
+    ("answer", "settled"),
+    [
+        ("いけるいける。むしろ外しやすいで", True),  # its verb said back, past another pair's answer
+        ("うん、助かる", False),  # a bare yes past another pair's answer may be theirs
+    ],
+)
+def test_a_verb_said_back_answers_past_another_pairs_line(answer: str, settled: bool) -> None:
+    q = msg("q", "naoki", "型ってダイソーのステンレスのやつでもいける？今プラのやつ使てるんやけど", 0)
+    later = [
+        msg("x0", "akane", "うん、無水って書いてあるほうな。消毒用のは水入っとるからあかん", 20),
+        msg("x1", "ponzu", answer, 50),
+    ]
+    before = [msg("b0", "cheese", "エタノールって薬局で売ってるやつでええの？", -25)]
+    links = {"x0": unaddressed("x0", "b0", 0.6), "x1": unaddressed("x1", "x0", 0.4)}
+    found = answer_of(q, [*before, q, *later], links)
+    assert (found is not None and found.by == "x1") is settled
+
+
+def test_a_reaction_said_straight_on_asks_the_one_who_showed_it() -> None:
+    # 「うわ痛そう」 with no space or comma after the interjection, about the photo just before
+    room = [msg("b0", "yuzu", "[image: 膝の横にできた青あざの写真]", 0)]
+    q = msg("q", "shun", "うわ痛そう　プロテクターしてなかったの？", 9)
+    found = answer_of(q, [*room, q, msg("x0", "yuzu", "してた…してたのにちょうどその横いった", 23)])
+    assert found is not None and found.by == "x0"
+
+
+def test_those_who_do_it_asked_are_the_room() -> None:
+    assert TO_THE_ROOM.search("液肥のec測ってる方って、どのメーター使ってます？")
+    assert TO_THE_ROOM.search("これ使ってる人いる？")
+    assert not TO_THE_ROOM.search("アダプターどれ使ってる？")
+
+
+def test_a_reading_asked_is_a_number_asked() -> None:
+    assert asks_a_number("what's the stone reading when you launch? IR gun on the middle")
+
+
+def test_a_fact_asked_without_its_mark_is_no_answer_to_the_question_before() -> None:
+    q = msg(
+        "q",
+        "harlan",
+        "hi, first time posting. port 30000 is forwarded but times out from outside, is the vpn eating it?",
+        0,
+    )
+    unmarked = msg("x0", "mimsy", "what's the default port for wireguard again, i never write it down", 60)
+    found = answer_of(q, [*BUSY, q, unmarked], {})
+    assert found is None or found.by != "x0"

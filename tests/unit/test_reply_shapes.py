@@ -55,6 +55,8 @@ def test_taking_up_an_offer(text: str, accepting: bool) -> None:
         ("lol classic", True),
         ("hahaha he did it again", True),
         ("草", True),
+        ("www", True),  # laughter typed long
+        ("ｗｗｗｗ", True),
         ("lol yes", False),
         ("yes lol", False),
     ],
@@ -239,6 +241,46 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         # who did something, told by describing someone
         ("the score carried so hard. who did it?", "same guy who did that whale documentary", True),
         ("the score carried so hard. who did it?", "the guy is a genius honestly", False),
+        # a fact recalled, answered by what was heard of it
+        ("明日雨なんだっけ", "午後からって言ってた", True),
+        ("土曜って雨予報ちゃうかった？", "夜は降水確率30%やって", True),
+        ("明日雨なんだっけ", "まじかー", False),
+        # not just them, said as how it is here
+        (
+            "is it just me or did the rain get insanely loud",
+            "hammering here too. the gutter is doing a drum solo",
+            True,
+        ),
+        (
+            "did 10.10 break trickplay for anyone else or is it just me",
+            "mine's fine, it's probably still generating",
+            True,
+        ),
+        ("is it just me or did the rain get insanely loud", "the gutter is doing a drum solo", False),
+        # a verdict on what was asked about, said first, whatever follows
+        (
+            "with what, feeler gauges? I only have the ones from a car kit",
+            "those are perfect. what's the gap?",
+            True,
+        ),
+        ("with what, feeler gauges?", "that is the worst part lol", False),
+        # what to do, told by an instruction, to a question about what the asker must do
+        (
+            "do i have to return it and borrow it again or will it just show up now",
+            "sign out of overdrive in the kobo settings, sign back in with the new card, then sync",
+            True,
+        ),
+        ("is the new season out yet", "sign up for the beta lol", False),
+        # which colour or model, one named first
+        ("ランプ何色になっとる？", "オレンジや。白にならへん", True),
+        ("ランプ何色になっとる？", "え、見てくる", False),
+        # whether it is better to have it, told by what it does for you
+        (
+            "開閉センサーってあった方がいいんですか？",
+            "オートロックを閉めたらにできるから、あると誤作動かなり減るよ",
+            True,
+        ),
+        ("開閉センサーってあった方がいいんですか？", "うちは付けてないなあ", False),
     ],
 )
 def test_answer_shapes(question: str, line: str, shaped: bool) -> None:
@@ -311,6 +353,7 @@ def test_a_shrug_with_nothing_to_go_on(text: str, only: bool) -> None:
         ("pins", True),
         ("faq lol", True),
         ("pins?", False),  # asked, not told
+        ("機種による。FAQに載っとるで、機種別のとこ", True),  # the FAQ as holding it, in Kansai
         ("pinsir is my fav", False),
     ],
 )

@@ -110,12 +110,10 @@ def asks_on(text: str) -> bool:
     subject, a fact recalled, a how-to? (`in_an_exchange` reads the room only for such a one.)"""
     low = norm(text)
     head = _asked_sentence(text)
-    return not (
-        len(head) > (BRIEF if head.isascii() else BRIEF // 2)
-        or _ROOMS_TO_ANSWER.search(low)
-        or TO_THE_ROOM.search(low)
-        or shifts(text)
-    )
+    brief = BRIEF if head.isascii() else BRIEF // 2
+    if _GOES_ON_OWN.match(low):
+        brief *= 2  # going on from one's own line (「あと、置き場所って…変えられそう？」) may say more
+    return not (len(head) > brief or _ROOMS_TO_ANSWER.search(low) or TO_THE_ROOM.search(low) or shifts(text))
 
 
 def _asked_sentence(text: str) -> str:
@@ -132,7 +130,7 @@ _ROOMS_TO_ANSWER = re.compile(
 )
 # Going on from one's own line: "also …", "and …", 「あと、…」, 「それと…」, 「ついでに…」.
 _GOES_ON_OWN = re.compile(
-    r"^(?:also|and|plus|oh and|btw also)\b|^(?:あと|それと|あとさ|ついでに|それから)"
+    r"^(?:also|and|plus|oh and|btw also)\b|^(?:あと|それと|あとさ|ついでに|それから|ちなみに)"
     r"|^[^?？]{8,}\b(?:btw|by the way)\W*[,?？]"  # "how are the saw cuts looking btw, ends flush…?"
 )
 
@@ -158,7 +156,12 @@ def about_them(text: str) -> bool:
     """A question about what the one asked did, has or is ("did you update the package list?", "is your
     ubuntu brown or blue?", "you logged in with ssh?", "can you paste your lilo.conf?"), not the room's."""
     low = norm(text)
-    return _ABOUT_THEM.search(low) is not None and not TO_THE_ROOM.search(low)
+    if TO_THE_ROOM.search(low):
+        return False
+    if not low.isascii():
+        asked = _asked_sentence(text)
+        return len(asked) <= BRIEF // 2 and _JA_ABOUT_THEM.search(norm(asked)) is not None
+    return _ABOUT_THEM.search(low) is not None
 
 
 def asks_about_them(question: Message, earlier: Sequence[Message], links: Mapping[str, Link]) -> bool:
@@ -212,6 +215,17 @@ _ABOUT_THEM = re.compile(
     r"|\b(?:what|which|how|where|why)\b[^?？.!]*?\b(?:(?:are|were)\s+(?:you|u)\s+(?:\w+ing|on)"
     r"|(?:did|have|had)\s+(?:you|u)\s+\w+|(?:you|u)\s+using)\b"
     r"|\b(?:what|which)\b[^?？.!]*?\b(?:say|says|show|shows|output|print|report)\b[^?？.!]*?\b(?:your|ur)\b"
+)
+
+
+# … in Japanese, what they have fitted, use or did to their own setup, briefly: 「開閉センサーも付けてる？」,
+# 「アプリ更新した？」, 「アダプターどれ使ってる？」 (not 「サーバー落ちてる？」, how a thing is).
+_JA_ABOUT_THEM = re.compile(
+    r"(?:付け|つけ|使っ|つかっ|入れ|いれ|持っ|もっ|買っ|試し|やっ|挿し|刺し|設定し|更新し|変え|替え|設置し|繋い|つない"
+    r"|接続し|登録し|組ん|取り付け|外し|巻い|貼っ|たりし|直し)"
+    r"(?:てる|ている|てます|た|てた|ました|とる|とった)(?:ん|の|んです|のです)?(?:か)?[？?]+\W*$"
+    # … or how their own setting is: 「「制限なし」になっとる？」
+    r"|[」』]\s*(?:に|って)なっ(?:てる|とる|てます)(?:ん|の)?[？?]"
 )
 
 
@@ -287,7 +301,11 @@ def names(text: str, name: str) -> bool:
     ("will", "max") does not count."""
     low, who = norm(text), norm(name).strip("_-. ")
     if not who.isascii():
-        return len(who) >= 2 and who in low
+        return (
+            len(who) >= 2
+            and who in low
+            and (len(who) > 2 or not _KANA.fullmatch(who) or _said_as_a_name(low, who))
+        )
     words = set(re.findall(r"[a-z0-9_]+", low)) - EN_STOP - EN_EXTRA_STOP
     parts = {p for p in re.split(r"[_.\-]+", who) if len(p) >= 3} - EN_STOP - EN_EXTRA_STOP
     short = {p for p in re.split(r"[_.\-]+", who) if len(p) == 2} - EN_STOP - EN_EXTRA_STOP
@@ -301,6 +319,21 @@ def names(text: str, name: str) -> bool:
             brief and any(_AS_A_NAME.search(re.sub(rf"\b{re.escape(p)}\b", "\0", low)) for p in parts & words)
         )
         or any(re.match(rf"{re.escape(p)}\s+{_ASKING}", low) for p in short)  # "mo what ups was it?"
+    )
+
+
+_KANA = re.compile(r"[\u3041-\u30ffー]+")
+# A name said in Japanese: at the start of a line or a clause, after `@`, with an honorific or a particle.
+_JA_BEFORE = " 、。,.!！?？…「『(（@"
+_JA_HONORIFIC = re.compile(r"(?:さ[ー〜]*ん|ちゃ[ー〜]*ん|くん|君|氏|様|さま|先輩|っち|[のはがも](?![ー〜]))")
+
+
+def _said_as_a_name(low: str, who: str) -> bool:
+    """Is a short kana name said as a name, not as a piece of a word (かな in 「もんなんかな」): at the start
+    of a line or a clause, with an honorific, or as the subject or owner (「けんの犬」, 「けんは？」)?"""
+    return any(
+        hit.start() == 0 or low[hit.start() - 1] in _JA_BEFORE or _JA_HONORIFIC.match(low, hit.end())
+        for hit in re.finditer(re.escape(who), low)
     )
 
 

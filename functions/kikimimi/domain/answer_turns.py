@@ -10,7 +10,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
-from kikimimi.domain.addressees import addressing, asks_who, elsewhere, names
+from kikimimi.domain.addressees import about_them, addressing, asks_who, elsewhere, names
 from kikimimi.domain.answer_words import (
     JA_YES_NO,
     JOKE_END,
@@ -43,7 +43,7 @@ from kikimimi.domain.other_threads import (
 )
 from kikimimi.domain.question_kinds import asks_yes_no, guesses, offers, proposes
 from kikimimi.domain.reading import Link
-from kikimimi.domain.reading.profile import counter_question
+from kikimimi.domain.reading.profile import counter_question, profile
 from kikimimi.domain.remarks import accepts, bumps, grateful, joins, shifts, steps_away, takes_it
 from kikimimi.domain.reply_shapes import (
     answer_shaped,
@@ -53,6 +53,7 @@ from kikimimi.domain.reply_shapes import (
     shrugs,
     suggests,
     tells_own_trouble,
+    verdict_first,
 )
 from kikimimi.domain.rule_terms import norm
 from kikimimi.domain.topic_words import common_words, shared_words
@@ -62,8 +63,11 @@ def asks_back(text: str) -> bool:
     """The reader's own notion of a question back ("which one?" but not "yes! the one on 5th?"); a guess
     put as a question ("probably around 9 i think?", 「22時じゃない？たぶん」) answers."""
     bare = LINK.sub(" ", text)  # a link alone answers "link?", whatever "?" it carries
-    # … and a guess said first answers, whatever it then suggests
-    return counter_question(bare) and not guesses(bare) and not guessed_first(bare)
+    # … and a guess said first answers, whatever it then suggests, as does a verdict said first ("those are
+    # perfect. what's the gap?", 「それで大丈夫。何ミリ？」)
+    return (
+        counter_question(bare) and not guesses(bare) and not guessed_first(bare) and not verdict_first(bare)
+    )
 
 
 COUNTED_LATE_LINES = 5  # others' lines a count said as it was asked (「7本！」 to 「何本？」) may come after
@@ -158,7 +162,10 @@ def turn_answers(
 
 
 # What someone did or has, asked of them: 「流木何本使ってる？」, 「固定は何でしてるん？」, 「何作ったん」.
-_JA_DONE_BY_YOU = re.compile(r"(?:てる|でる|てた|でた|たん|だん|った|した)(?:ん|の|んや|ん\?)?[？?]*\W*$")
+# … or what they want (「どのくらい固くしたいの？」)
+_JA_DONE_BY_YOU = re.compile(
+    r"(?:てる|でる|てた|でた|たん|だん|った|した|たい)(?:ん|の|んや|ん\?)?[？?]*\W*$"
+)
 
 
 def asks_of_them(text: str) -> bool:
@@ -170,7 +177,10 @@ def asks_of_them(text: str) -> bool:
         return False
     if low.isascii():
         return bool(_TO_YOU.search(low) or re.search(r"\b(?:that|this|those|these)\b", low))
-    return not _OWN_SUBJECT.search(low) and bool(_JA_DONE_BY_YOU.search(low))
+    asked = re.split(r"(?<=[?？])", low, maxsplit=1)[0]  # 「アプリ更新した？…直ったらしいよ」: its question
+    if about_them(asked):
+        return True  # 「口座連携って…繋ぎ直したりしました？」: what they did to a thing named first
+    return not _OWN_SUBJECT.search(asked) and bool(_JA_DONE_BY_YOU.search(asked))
 
 
 # An English question put without its mark ("is there a list somewhere of boards with vial", "how many
@@ -366,7 +376,7 @@ def _next_turn(
         return False  # 「俺22時ちょい過ぎるかも」 to 「何割くらい下がる？」: another count, another thread
     if tells_own_trouble(question.content, m.content):
         return False  # "when i install ubuntu my sound driver doesnt work": another asker
-    if asks_its_own(m.content):
+    if asks_its_own(m.content) and not verdict_first(m.content):
         return False  # "is there a way to make caps do esc on tap…": another question, whatever it shares
     if joins(m.content) and not TO_THE_ROOM.search(norm(question.content)):
         return False  # 「俺も行くわ」 joins someone's plan; "same here" answers only "…down for anyone else?"
@@ -376,15 +386,13 @@ def _next_turn(
         return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
     if not since and suggests(m.content) and not elsewhere(m, question, around):
         return True  # "have you tried drying them with a hairdryer first?": taken up, with what to try
-    # 「ならない（経験談）」 right after 「4人いればなんとか…なる？」, 「せやで」: yes or no, said first
+    # 「ならない（経験談）」 right after 「4人いればなんとか…なる？」, 「せやで」: yes or no, said first (past
+    # another pair's line when it says the question's own verb back: 「いけるいける」 to 「…でもいける？」)
+    echoed = says_the_verb_back(question.content, m.content)
     if (
-        not since
+        (not since or (len(since) == 1 and echoed and not _echoes_any(since, m)))
         and asks_yes_no(question.content)
-        and (
-            says_the_verb_back(question.content, m.content)
-            or JA_YES_NO.match(norm(m.content))
-            or says_its_word_first(question.content, m.content)
-        )
+        and (echoed or JA_YES_NO.match(norm(m.content)) or says_its_word_first(question.content, m.content))
         and not asks(m.content)
         and not elsewhere(m, question, around)
         and not answers_the_question_before(question, m, around)
@@ -451,6 +459,11 @@ def _next_turn(
     return not other_thread(question, m, link, thread, since, around, level > LOOSE, follows, before)
 
 
+def _echoes_any(since: Sequence[Message], m: Message) -> bool:
+    """Does the line say back the verb of a question said since (then it answers that one)?"""
+    return any(asks(p.content) and says_the_verb_back(p.content, m.content) for p in since)
+
+
 # Something to read asked for: "is there a list somewhere of…", "where's the guide", 「まとめある？」.
 _ASKS_WHERE_TO_READ = re.compile(
     r"\b(?:is there|are there|got|any|have)\b[^?？]{0,20}\b(?:list|guide|doc|docs|link|page|wiki|faq|thread"
@@ -477,7 +490,9 @@ _OWN_QUESTION = re.compile(
     r"^(?:\S+[,.!]?\s+){0,2}?(?:is there (?:a|any) (?:way|setting|option)|how (?:do|can|would|should) i"
     r"|does any ?(?:one|body)|any ?(?:one|body) (?:know|have|tried|else)|what'?s the best way"
     r"|can (?:any|some) ?(?:one|body) (?:explain|help|tell|recommend|suggest|point)|is there any ?way"
-    r"|i (?:have|got) a (?:quick )?question)\b"
+    r"|i (?:have|got) a (?:quick )?question"
+    # a fact recalled, asked without its mark: "what's the default port for wireguard again, i never…"
+    r"|what'?s the \w+(?: \w+){0,3} (?:for|of|on|in) [^,.!]{2,40} again)\b"
 )
 
 
@@ -513,12 +528,30 @@ def _thanked_by_another(question: Message, m: Message, around: Sequence[Message]
     askers -= {question.author_id, m.author_id}
     later = [p for p in around[at + 1 :] if p.is_human][:2]
     others = {p.author_name for p in around if p.is_human and p.author_id != m.author_id}
+    common = common_words(around)
     return any(
         p.author_id in askers
         and (grateful(p.content) or takes_it(p.content) or _TY.match(norm(p.content)))
         and not any(names(p.content, name) for name in others)  # "got it, thx vic": vic's, not this line's
+        and not _thanks_for_another(p, m, around[:at], common)
         for p in later
     )
+
+
+def _thanks_for_another(
+    thanks: Message, m: Message, before: Sequence[Message], common: frozenset[str]
+) -> bool:
+    """Do the thanks say what they are for, in words of their own or of an earlier line, and none of the
+    line's (「音声解錠はPIN設定すればいけるのね、ありがと」 after a link about PIN unlocking)?"""
+    if shared_words(thanks.content, m.content, common):
+        return False
+    said = profile(thanks.content).words - common
+    return len(said) >= THANKS_SAY_WHAT or any(
+        p.is_human and shared_words(thanks.content, p.content, common) for p in before[-8:]
+    )
+
+
+THANKS_SAY_WHAT = 4  # words of their own that tell what thanks are for ("that fixed it, thanks" does not)
 
 
 def _answered_between(asked: Message, between: Sequence[Message], m: Message) -> bool:

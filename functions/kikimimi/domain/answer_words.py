@@ -52,6 +52,21 @@ _ASKS_AGAIN = re.compile(r"\bagain\b[^?？]*[?？]|(?:今回|今年|今度|次)�
 _SAYS_THIS_TIME = re.compile(r"\bthis (?:time|year|round|season|week)\b|(?:今回|今年|今度|次)は")
 
 
+# What they use, asked ("what hook and yarn are you using?", 「アダプターどれ使ってる？」), and told briefly,
+# by a size, a model or a number, with no question of its own ("5mm, label says worsted / 4", 「中サイズ」).
+_ASKS_WHAT_THEY_USE = re.compile(
+    r"\b(?:what|which)\b[^?？]{0,30}\b(?:are|r) (?:you|u) (?:using|running|on|with)\b"
+    r"|\b(?:what|which)\b[^?？]{0,30}\b(?:do|did) (?:you|u) (?:use|have|get|buy|run)\b"
+    r"|(?:何|なに|どれ|どの\S{0,6})(?:を)?(?:使って|使っと|使て|入れて|つけて|付けて)(?:る|ます|ん)"
+)
+_TELLS_A_SPEC = re.compile(r"^(?!.*[?？])(?=.{1,60}$).*\d")
+
+
+# How much, asked (「どのくらい固くしたいの？」) and told by a likeness or an amount (「…っぽいくらい」).
+_ASKS_DEGREE = re.compile(r"(?:どの|どれ|どん)(?:くらい|ぐらい)")
+_SAYS_DEGREE = re.compile(r"(?:くらい|ぐらい|ほど|程度)(?:かな|かも|で|だ|や|よ|ね|が)*[!！。〜ーw笑]*$")
+
+
 _SAYS_STILL = re.compile(
     r"^(?:(?:yes|yeah|yep|yup|ya|nope|no|nah)[,!.]*\s+)?(?:it'?s |it is |they'?re )?(?:still|not anymore)\b"
 )
@@ -187,11 +202,19 @@ _JA_SAID_BACK = re.compile(r"^[^、,。!！？?（(\s]{1,9}")
 def says_the_verb_back(asked: str, text: str) -> bool:
     """Does the line open by saying the yes/no question's last verb back, yes or no (「4人いればなんとか
     …なる？」 — 「ならない（経験談）」), and ask nothing?"""
-    verb = _JA_LAST_VERB.search(asked)
+    head = re.match(r"[^？?]*[？?]", asked)  # 「…でもいける？今プラの使てるんやけど」: the verb asked
+    verb = _JA_LAST_VERB.search(head.group(0) if head else asked)
     said = _JA_SAID_BACK.match(norm(text))
     if verb is None or said is None or asks(text) or norm(text).isascii():
         return False
-    word, back = verb.group(1), said.group(0)
+    # The verb is the end of the question's last run of kana (and the kanji before it): 「なる」 of
+    # 「なんとかなる？」, 「いける」 of 「…でもいける？」.
+    run, back = verb.group(1), said.group(0)
+    return any(_said_back(run[i:], back) for i in range(len(run) - 1))
+
+
+def _said_back(word: str, back: str) -> bool:
+    """Is `back` the verb `word` said again, yes or no (「なる」 — 「ならない」, 「来た」 — 「来てたで」)?"""
     if word.endswith(("ある", "あった")):
         return back.startswith(("ある", "あり", "あっ", "ない", "なかっ"))
     if word[-1] in "ただ":  # the past: 「パッチ来た？」 — 「来てたで」, 「行った？」 — 「行ってへん」
@@ -200,7 +223,16 @@ def says_the_verb_back(asked: str, text: str) -> bool:
         stem = word[:-1] if word[-1] in "うくぐすつぬぶむる" else word
     # said back as a verb, not a word that starts alike (「来週」 to 「来た？」)
     inflected = len(back) == len(stem) or re.match(r"[ぁ-ゖ]", back[len(stem) :]) is not None
-    return bool(stem) and len(back) <= len(word) + 5 and back.startswith(stem) and inflected
+    if len(stem) < 2 and re.search(r"[一-龥]", stem) is None:
+        # a stem of one kana starts too many words (「な」 of 「なる」 and 「なるほど」): the verb, inflected
+        return re.fullmatch(re.escape(stem) + _ONE_KANA_INFLECTED, back) is not None
+    return len(back) <= len(word) + 5 and back.startswith(stem) and inflected
+
+
+# A verb of one kana's stem said back, inflected, whole (「ならない」, 「なった」, 「なります」).
+_ONE_KANA_INFLECTED = (
+    r"[らりるれろっ](?:ない|なかった|へん|ひん|ん|ます|ません|た|て|てる|とる|てた|る)?(?:よ|で|ね|わ|な|し)*"
+)
 
 
 # An English yes/no question's own word said first, as its answer: "wired." to "is anyone else still
@@ -277,6 +309,15 @@ def takes_up(
         return True  # 「土日は700になったで」 to 「駐車場ってまだ500円やんな？」: the figure, as it is now
     if level < WORDS and asks_a_number(asked) and says_roughly(text) and not asks(text):
         return True  # 「ピークで12万くらい」 to 「同接何人いってたっけ」: a figure, roughly
+    if (
+        level < WORDS
+        and _ASKS_DEGREE.search(norm(asked))
+        and _SAYS_DEGREE.search(norm(text))
+        and not asks(text)
+    ):
+        return True  # 「クリームチーズっぽいくらい」 to 「どのくらい固くしたいの？」: a degree, by a likeness
+    if level < WORDS and _ASKS_WHAT_THEY_USE.search(norm(asked)) and _TELLS_A_SPEC.search(norm(text)):
+        return True  # "5mm, label says worsted / 4" to "what hook and yarn are you using?": theirs, told
     if _ASKS_AGAIN.search(norm(asked)) and _SAYS_THIS_TIME.search(norm(text)) and not asks(text):
         return True  # "captains draft this time" to "bingo teams random again?": how it is now, told
     if _ASKS_STILL.search(norm(asked)) and _SAYS_STILL.match(norm(text)):

@@ -220,6 +220,13 @@ def _trailing_ja(seen: _Seen) -> bool:
     return stripped != head and stripped[-1] not in _ARGUMENT_BEFORE_SPACE
 
 
+# The name as the object of a deed made a subject, its particle dropped: 「キキミミ入れたのって…」,
+# 「キキミミ作ったの誰？」, 「キキミミ使ってる人いる？」.
+_DONE_TO_IT = re.compile(
+    r"^[^、。？?!！\s]{1,10}?(?:た|だ|る)(?:の|ん|人|やつ)(?:って|は|が|誰|だれ|いる|おる)"
+)
+
+
 def _reads_ja(seen: _Seen) -> bool:
     tail = seen.tail
     if _ASKING_JA.match(tail):
@@ -254,6 +261,8 @@ def _reads_ja(seen: _Seen) -> bool:
         return False
     if seen.at.honorific:
         return True  # てばさきさん出番です, とまとさん素敵！
+    if _DONE_TO_IT.match(tail):
+        return False  # 「キキミミ入れたのって部長だっけ？」: what someone did with it, asked of the room
     if seen.everyday:
         return _SPEAKS_TO.match(tail) is not None
     return (

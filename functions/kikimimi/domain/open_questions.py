@@ -117,6 +117,8 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
         return False  # "ah the urob one? ty": a check, thanked for already
     if _ANSWERED_ITSELF.search(norm(text)):
         return False  # "should i? yes", "will i? no": asked and answered in one breath
+    if _CONCLUDES.match(text.strip()):
+        return False  # 「じゃあ傘いらないか」: what the asker draws from an answer, said to themselves
     if _SENDS_ELSEWHERE.match(text.strip()) and not re.search(r"[?？]", text):
         return False  # 「#kakou-tech で聞いて、あっちに詳しい人おる」: where to ask, told
     if USER_MENTION.search(message.content):  # a Discord mention of someone (the bot's is handled above)
@@ -145,6 +147,14 @@ _ANSWERED_ITSELF = re.compile(
     r"|definitely(?: not)?|not really|はい|いいえ|うん|ううん|いや|無理|むり)[\s.!。！ｗw笑]*$"
     # "the teal one? yes, gorgeous, but shake it": a check, then the answer said on
     r"|[?？]\s*(?:yes|yep|yeah|no|nope|nah|はい|うん|ううん)[,、!！]\s*\S"
+    # "the aliexpress ones? tried one. works but…": which is meant, checked, then told on without asking
+    r"|^(?:oh |ah |wait |hm+ )?(?:the|those|these|that|you mean(?: the)?) [^?？.!]{1,30}[?？]\s+[^?？]{3,}$"
+    # 「アリエクのやつ？使ったことある」
+    r"|^[^？?。、\s]{1,12}(?:のやつ|のこと|の方|ってこと)[？?]\s*[^？?]{3,}$"
+)
+# A conclusion drawn from what was just said, ending on a musing 「か」 with no question mark.
+_CONCLUDES = re.compile(
+    r"^(?:じゃあ|じゃ|ほな|なら|それなら|ほんなら|そしたら)[、,\s]*[^？?]{1,20}か[ー〜。…]*$"
 )
 _THANKED_AFTER = re.compile(
     r"[?？]\s*(?:ty|thx|thanks|thank you|tysm|ありがと\S*|サンキュ\S*|さんきゅ\S*)\W*$"
@@ -268,4 +278,6 @@ def _script(char: str) -> str:
 TO_THE_ROOM = re.compile(
     r"\b(?:any ?(?:one|body)|some ?(?:one|body)|every ?(?:one|body)|you (?:all|guys)|y'?all|folks|people)\b"
     r"|誰か|だれか|どなたか|みんな|皆さん|みなさん"
+    # … or those who do it: 「EC測ってる方って…？」, 「使ってる人いる？」
+    r"|(?:る|た|だ)(?:方|人|ひと)(?:って|は|いる|いない|おる|おらん|います|いません|いたら|おったら)"
 )

@@ -178,7 +178,7 @@ def other_thread(
                 and not shared_words(linked.content, m.content, common)
             )
             return link.confidence >= SURELY or not (fits_over(question, m, linked) or worded)
-    return echoes_another(question, m, thread, around, earlier)
+    return echoes_another(question, m, thread, around, earlier, follows)
 
 
 # What opens a line that goes on from its author's own last one: "if not…", "otherwise…", "or…", "also…".
@@ -194,16 +194,26 @@ _GOES_ON_FROM = re.compile(r"^(?:if not|if that fails|otherwise|else|or else|or|
 
 
 def echoes_another(
-    question: Message, m: Message, thread: set[str], around: Sequence[Message], earlier: Sequence[Message]
+    question: Message,
+    m: Message,
+    thread: set[str],
+    around: Sequence[Message],
+    earlier: Sequence[Message],
+    follows: str | None = None,
 ) -> bool:
-    """Does the line share words with a line of another conversation and none with the question? In a busy
-    room the line it goes on with may be ten lines back ("busted how" to "rewards look kinda busted", past
-    a quiet member's question)."""
+    """Does the line share words with a line of another conversation (not the one the question `follows`)
+    and none with the question, or more of them (a results screenshot of 「関東インカレのハーフ」 past a
+    question on 「関東の全日本選考会」)? In a busy room the line it goes on with may be ten lines back
+    ("busted how" to "rewards look kinda busted", past a quiet member's question)."""
     common = common_words(around)
-    if shared_words(question.content, m.content, common) - LIGHT_VERBS:
-        return False
+    asked = len(shared_words(question.content, m.content, common) - LIGHT_VERBS)
     near = {x.id for x in around}
     pool = [*(x for x in earlier if x.id not in near), *around]
     at = next((i for i, x in enumerate(pool) if x.id == m.id), len(pool))
-    others = [x for x in pool[:at] if x.is_human and x.id not in thread]
-    return any(shared_words(x.content, m.content, common) - LIGHT_VERBS for x in others[-10:])
+    # not the line the question itself takes up (「屋外やろ？」 on 「ベランダのメダカ、ヒーターなしで…」)
+    others = [x for x in pool[:at] if x.is_human and x.id not in thread and x.id != follows]
+    need = 1 if not asked else max(asked + 1, MORE_WORDS)
+    return any(len(shared_words(x.content, m.content, common) - LIGHT_VERBS) >= need for x in others[-10:])
+
+
+MORE_WORDS = 2  # words shared with another conversation's line, more than with the question: it goes on there

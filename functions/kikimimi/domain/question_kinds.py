@@ -125,6 +125,8 @@ _JA_PROPOSAL = re.compile(
     r"|(?<!たり)(?<!だり)しませんか"  # not 「設定で直せたりしませんか？」, a question
     r"|(?:みんなで|皆で|一緒に)[^？?]{0,10}(?:しない|やらない|行かない)[？?]"  # 「来週末みんなで鍋しない？」
     r"|(?:しよ|しましょ|やろ|行こ|いこ)うか?[？?]|ことにしない"
+    # a thing to do together, named and put to the room: 「選手権やる？」「マリカやる？」「鍋する？」
+    r"|[\u4e00-\u9fff\u30a1-\u30ffー]{2,}(?:やる|する|やらん|せーへん|せえへん|やらへん)[？?]+\W*$"
     # the group's call: 「ルールどうする？」, 「土曜のやつ、持ち時間どうする？」
     r"|^(?:[^、。？?\s]{1,12}[、,]\s*)?[^、。？?\s]{1,8}(?<![らば])(?:は|って)?どうする[？?]+\W*$"
     # a suggestion to someone stuck, put as a question: 「見てからインパクトでいけない？」, 「再起動したら？」
@@ -141,6 +143,7 @@ _JA_PROPOSAL = re.compile(
 _ASKS_NUMBER = re.compile(
     r"\b(?:which|what|what'?s|what is) (?:the )?(?:\w+ ){0,2}(?:version|release|number|time|day|date|port"
     r"|size|year|build|kernel|count|amount|price|cost|limit|rate|score|total|temperature|temp|speed|budget|deadline"
+    r"|reading"
     r"|length|width|height|weight|depth|distance|capacity|pressure|voltage|wattage|resolution"
     r"|hydration|ratio|dilution|percentage|gauge|dose|dosage|iso|fps|dpi|rpm|ppm|frequency|ohm)s?\b"
     r"|\bhow (?:many|much|long|old|big|often|far|soon|fast|hot|warm|cold|high|tall|heavy|deep|wide|loud)\b"
@@ -347,6 +350,15 @@ _EN_PERSONAL = re.compile(
     r"|\b(?:have|did) (?:you|u|ya) (?:already )?(?:decided|picked|named|booked|chosen)\b"
     # how they made what they show: "how do u get the portraits to fade like that, tween?"
     r"|\bhow (?:do|did|d) (?:you|u|ya) [^?？]{0,40}\blike (?:that|this)\b"
+    # whether someone they know is coming: "anyone know if jun's coming?"
+    r"|\bif (?!it\b|this\b|that\b|there\b|what\b)[a-z][\w.-]*(?:'s|’s) (?:coming|joining|around|playing)\b"
+    # what they show, their opinion asked: "[image: …] better??"
+    r"|^\[(?:image|screenshot|photo|pic)[^\]]*\]\s*"
+    r"(?:better|thoughts|how'?s (?:this|that)|rate it|good|ok|any good)\W*$"
+    # their call on who wins or gets through: "who do you guys think takes it tonight?", "your picks?"
+    r"|\b(?:who|which (?:\w+ )?\w+) (?:do|d'?) ?(?:you|u|ya|y'?all|we)(?: guys| all)? think"
+    r" (?:will |'?ll |is gonna |gonna )?(?:wins?|takes?|makes?|gets?|goes|go|tops?|finish(?:es)?)\b"
+    r"|^(?:so |ok |and )?(?:your|ur|any) (?:picks|predictions|bets)\s*[?？]"
 )
 _JA_PERSONAL = re.compile(
     # what they show, their opinion asked: 「[image] 新しいボディ塗ってん、どう」
@@ -360,8 +372,10 @@ _JA_PERSONAL = re.compile(
     # whether they go anywhere: 「週末どっか行く？」, 「夏休みどこか行った？」
     r"|(?:どっか|どこか)(?:に|へ)?(?:遊びに|飲みに|食べに)?(?:行く|いく|行った|いった|行ってた|出かけ|出掛け)"
     r"[^？?。]{0,4}[？?]"
-    # what they did: 「どこ行ったんだっけ」「何買ったの？」「誰と行ったの」
+    # what they did: 「どこ行ったんだっけ」「何買ったの？」「誰と行ったの」「何の札置いてたの」
     r"|(?:どこ|何|なに|誰と|だれと)(?:に|へ|を|で|の)?(?:行った|いった|行ってた|食べた|買った|観た|見た|頼んだ)"
+    r"(?:の|ん|っけ|[？?])"
+    r"|(?:何|なに)の\S{1,4}(?:置いてた|置いた|使ってた|入れてた|やってた|持ってた|付けてた)"
     r"(?:の|ん|っけ|[？?])"
     # … or where they did it: 「どこで釣ったん？」, 「どこで撮ったの？」
     r"|どこで[^？?。、]{0,6}(?:った|んだ|いた|した|てた)(?:ん|の)?[？?]"
@@ -388,6 +402,10 @@ _JA_PERSONAL = re.compile(
     r"|(?:何|なに)(?:て|を)?(?:言われ|聞かれ|され)(?:た|てた|とった)(?:の|ん)?"
     r"|(?:今|いま)(?:何|なに|どれ|どの|どんな)[^？?。]{0,10}(?:付いて|ついて|使って|入って|挿して|刺さって|なって)"
     r"(?:る|ます)(?:の|ん)?[？?]"
+    # their call on who wins or gets through: 「関西勢は今年どこが全日本行けると思う？」, 「誰が勝つと思う？」
+    r"|(?:どこ|誰|だれ|どの\S{0,4}|どっち|何位)(?:が|は|まで)[^？?。]{0,20}"
+    r"(?:勝つ|勝て|勝ち|行ける|いける|優勝|残る|残れ|上がる|上がれ|通る|抜ける|獲る|取る|強い)"
+    r"(?:と|って)?(?:思う|思います|予想)[？?]"
 )
 
 

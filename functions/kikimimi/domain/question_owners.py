@@ -49,6 +49,8 @@ def owner_answers(
         owner = recent[-1]  # "ugh so the cave wall's closed?" right after "…youth comp setup until 6:30"
     if owner is None and recent and recent[-1] is before[-1] and _BARE_WH.match(norm(text)):
         owner = recent[-1]  # 「なにになったん？」 right after 「静音スイッチ、向こうで教えてもらえた」
+    if owner is None and recent and recent[-1] is before[-1] and _SO_THEN.match(norm(text)):
+        owner = _teller(before, links or {}, m)  # 「で、別れたの？」 after a story and a reaction to it
     if owner is None and _GOES_ON.match(norm(text)):
         owner = _partner(question, before, common, links or {})  # "and tier 3 mods??": whom they asked
     return (
@@ -80,7 +82,8 @@ def _open(newer: Message, since: Sequence[Message], m: Message) -> bool:
 # A brief question opening on a reaction to the line just before it takes that line up, in other words.
 _REACTS = re.compile(
     r"^(?:ugh|oh|ohh|wait|huh|ah|ahh|whoa|damn|dang|aw|aww|rip|oof|yikes|ouch|omg|wow|nice|lol|lmao|haha"
-    r"|ooh|no way|え|えっ|えー|まじ|マジ|まじか|やば|えぐ|すご|おお|こわ|怖|うわ|へえ|へー)(?:\W|$)"
+    r"|ooh|no way|え|えっ|えー)(?:\W|$)"
+    r"|^(?:まじ|マジ|まじか|やば|えぐ|すご|おお|こわ|怖|うわ|へえ|へー)"  # said straight on: 「うわ痛そう」
 )
 
 
@@ -94,6 +97,29 @@ _BARE_WH = re.compile(
 
 # A brief question going on from the asker's last exchange ("and tier 3 mods??", 「あと電源は？」).
 _GOES_ON = re.compile(r"^(?:and|also|what about|how about|plus|あと|それと|ちなみに)(?:\W|$)")
+
+
+# "So …?" asked of what was just told: how it ended, what came of it (「で、別れたの？」, "so did it work?").
+_SO_THEN = re.compile(
+    r"^(?:で|んで|それで|ほんで|ほいで|so|and so|and then)[、,!！]\s*\S|^(?:で|それで|so)\s+\S"
+)
+TELLER_SURE = 0.5  # how sure the reader must be that the last line reacts to the teller's
+
+
+def _teller(before: Sequence[Message], links: Mapping[str, Link], m: Message) -> Message | None:
+    """Who told what the question asks after: the last speaker, or the one whose line they reacted to (the
+    story, then 「それは聞いちゃうわ」, then 「で、別れたの？」) when `m` is by them."""
+    last = before[-1]
+    link = links.get(last.id)
+    told = next((x for x in before if link is not None and x.id == link.reply_to), None)
+    if (
+        told is not None
+        and link is not None
+        and link.confidence >= TELLER_SURE
+        and told.author_id == m.author_id
+    ):
+        return told
+    return last
 
 
 def _partner(

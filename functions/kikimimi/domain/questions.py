@@ -35,7 +35,7 @@ from kikimimi.domain.back_questions import between_two
 from kikimimi.domain.figures import same_figure
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import NICK_PREFIX, asks, is_open_question, participants_of
+from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, asks, is_open_question, participants_of
 from kikimimi.domain.other_threads import adds_to_own, asked_of_another
 from kikimimi.domain.question_kinds import asks_a_number, for_the_bot, for_the_people, kind_of
 from kikimimi.domain.question_owners import named_answers, owner_answers, shown_answers
@@ -59,6 +59,7 @@ __all__ = [
     "asks_about_them",
     "asks_again",
     "asks_on",
+    "awaits_the_asker",
     "between_two",
     "bot_answered_the_bump",
     "bumps",
@@ -97,6 +98,7 @@ _SETTLED = re.compile(
 _ACK = re.compile(
     r"^(?:おけ|おっけ[ーい]?|オッケ[ーい]?|了解|りょ|りょうかい|ok|okay|k|kk|got it|gotcha|bet|👍"
     r"|せやった|せやな|そうやった|そうだった|たしかに|確かに|なるほど|そっか|ほんまや|oh right|ah right|true"
+    r"|bless|phew|whew|thank god|thank goodness"
     r"|(?:you(?:'re| are)? (?:a )?)?(?:legend|lifesaver|life saver|star|hero)|nice one|perfect|sweet|ace)"
     r"[!！。.〜ー\s]*$"
 )
@@ -112,6 +114,26 @@ _ACK_FOUND = re.compile(
 _ACK_FIGURE = re.compile(
     r"^(?:ok |okay |おけ)?\S{1,10}?\s*(?:りょ|了解|おけ|おっけ[ーい]?|ok|okay|works|it is|でいこう|で|ね)"
     r"[!！。.〜ー\s]*$"
+)
+
+
+# … or taking it and asking the next thing: 「了解。ついでに、パックの口ってどうしてます？」, "ok ty. also …".
+_ACK_AND_ON = re.compile(
+    r"^(?:了解|りょ|おけ|おっけ[ーい]?|なるほど|そっか|ok|okay|got it|gotcha|thanks|thx|ty|ありがと\S*)"
+    r"[、。,.!！\s]+(?:ty[,.!\s]+|thanks[,.!\s]+)?"
+    r"(?:ついでに|あと[、,]|それと|もう一(?:つ|個)|ちなみに|also\b|btw\b|another (?:q|question)\b|unrelated\b"
+    r"|while i'?m here\b)"
+)
+
+
+# … or one of the question's own options chosen: "lol fair, roof it is", 「じゃあ屋根にするわ」.
+_ACK_CHOICE = re.compile(
+    r"^(?:(?:lol|lmao|ok|okay|fair|fair enough|alright|right|ah|oh|huh|welp|guess|ha+)[,!.\s]+)*"
+    r"(?P<en>[^,.!?]{2,24}?)\s+(?:it is|then)[!.\s]*$"
+    # … or said after a word taking the answer: "fair. keeping it"
+    r"|^(?:fair|fair enough|ok|okay|true|alright|gotcha)[,!.]+\s+(?P<said>[^,.!?]{2,24}?)[!.\s]*$"
+    r"|^(?:(?:じゃあ|ほな|なら|ほんなら|よし|おけ|了解|りょ|そっか|なるほど)[、,\s]*)*"
+    r"(?P<ja>[^、。？?\s]{1,12}?)(?:にする|にしよ(?:う|っと)?|にします|でいく|でいこう?|で決まり)(?:わ|か|ね)?[!！。〜ー\s]*$"
 )
 
 
@@ -286,6 +308,33 @@ def talked_over(
 BACK_LINES = 3  # how soon after the question the asker's answer to a question put back comes
 
 
+def _linked_to(links: Mapping[str, Link], m: Message, question: Message) -> bool:
+    link = links.get(m.id)
+    return link is not None and link.reply_to == question.id
+
+
+def awaits_the_asker(question: Message, later: Sequence[Message], links: Mapping[str, Link]) -> bool:
+    """Did someone take the question up by asking the asker about their own setup right after it ("what
+    hook and yarn are you using?", 「口座連携って…繋ぎ直したりしました？」), on the question's line as the
+    reader links it, the asker not back yet? Then the two are on it: the watch waits for the asker, as for
+    a question met by silence."""
+    at = next((i for i, m in enumerate(later) if m.id == question.id), None)
+    if at is None:
+        return False
+    after = [m for m in later[at + 1 :] if m.is_human]
+    if any(m.author_id == question.author_id for m in after):
+        return False
+    return any(
+        m.author_id != question.author_id
+        and (m.reply_to_id == question.id or (m.reply_to_id is None and _linked_to(links, m, question)))
+        and asks(m.content)
+        and not TO_THE_ROOM.search(norm(m.content))
+        and asks_of_them(m.content)
+        and not asked_of_another(m, question, later)
+        for m in after[:BACK_LINES]
+    )
+
+
 @dataclass
 class _Watch:
     """A question read against the lines after it, one at a time: what each line says of it, and what
@@ -388,6 +437,14 @@ class _Watch:
                 return Settled(
                     f"the asker took {said.author_name}'s answer", m.id
                 )  # 「22時どう？」「22時りょ」
+        if self.since and _ACK_AND_ON.match(norm(m.content)):
+            return Settled(
+                f"the asker took {self.since[-1].author_name}'s answer", m.id
+            )  # 「了解。ついでに…」
+        chose = _ACK_CHOICE.match(norm(m.content))
+        choice = chose and (chose["en"] or chose["said"] or chose["ja"])
+        if self.since and choice and shared_words(choice, self.question.content, frozenset()):
+            return Settled(f"the asker took {self.since[-1].author_name}'s answer", m.id)  # "roof it is"
         helper = self._helper(m, link) or self._asked_back(m)
         if helper is not None:
             return Settled(f"the asker is talking with {helper.author_name}", m.id)
@@ -418,13 +475,22 @@ class _Watch:
         "are you using ext2 or ext3?") that the asker's line answers ("me and priya i think"): they took
         the question up, whatever line the reader ties theirs to."""
         at = next((i for i, p in enumerate(self.after) if p.id == m.id), len(self.after))
-        back = next((p for p in reversed(self.after[:at]) if p.author_id != m.author_id), None)
-        if at > BACK_LINES or back is None or not back.is_human or asks(m.content):
+        if asks(m.content):
             return None
-        if back.reply_to_id not in (None, *self.thread) or asked_of_another(back, m, self.around):
+        # The latest question about them since, past another pair's lines (「インボイスの番号どこに書く？」
+        # 「右上かな」 between), but not past the asker's own.
+        back = None
+        for k in range(at - 1, -1, -1):
+            p = self.after[k]
+            if p.author_id == m.author_id or k >= BACK_LINES or at - k > BACK_LINES:
+                return None
+            if p.is_human and asks(p.content) and asks_of_them(p.content):
+                back = p
+                break
+        if back is None or back.reply_to_id not in (None, *self.thread):
+            return None
+        if asked_of_another(back, m, self.around):
             return None  # put to someone else's line, or to someone by name
-        if not (asks(back.content) and asks_of_them(back.content)):
-            return None
         return back if takes_up(back.content, m.content, SHAPE, common_words(self.around)) else None
 
     def _put_to_the_bot(self, line_id: str | None) -> bool:

@@ -21,7 +21,7 @@ __all__ = [
 ]
 
 # Laughter opens a line about a joke, not an answer ("lol classic", "haha she loves the warm laptop").
-_LAUGH = re.compile(r"^(?:lo+l|lmao|rofl|ha(?:ha)+h?|he(?:he)+|heh|xd|😂|🤣|草|笑|ｗｗ|ww)(?:\W|$)")
+_LAUGH = re.compile(r"^(?:lo+l|lmao|rofl|ha(?:ha)+h?|he(?:he)+|heh|xd|😂|🤣|草|笑|ｗ{2,}|w{2,})(?:\W|$)")
 _EN_YES_NO = re.compile(
     r"^(?:yes|yeah|yep|yup|yea|ya|yah|ye(?=[,.!\s])|no|nope|nah|sure|correct|right|exactly|indeed|maybe|probably|possibly"
     r"|not (?:yet|really|anymore)"
@@ -61,7 +61,8 @@ _POINTER = re.compile(
     r"|\b(?:try|check|see|read|ask (?:in|over in)|head (?:to|over to)|go to|over in|post (?:it )?in)\s+"
     r"(?:<#\d+>|#[\w-]+)"
     r"|ピン(?:留め|止め|どめ)|固定(?:メッセージ|された)"
-    r"|(?:faq|よくある質問|wiki|ドキュメント|マニュアル|説明書|公式|上の|概要欄|説明欄).{0,6}(?:見て|参照|読んで|に書いて|にある)"
+    r"|(?:faq|よくある質問|wiki|ドキュメント|マニュアル|説明書|公式|上の|概要欄|説明欄).{0,6}"
+    r"(?:見て|参照|読んで|に書いて|にある|に載って|に載っと|にのって|にのっと)"
     r"|(?:概要欄|説明欄)に.{0,6}(?:貼って|はって|載って|のって|書いて)(?:ある|あった|る)"
 )
 # Whose trouble a line with a link is about: its author's ("I get…", "my…") or the room's to answer
@@ -203,6 +204,23 @@ _SAYS_WHO = re.compile(
 )
 
 
+# A verdict on what was asked about, said first ("those are perfect. what's the gap?", "that works",
+# 「それで大丈夫。何ミリ？」): whatever follows, it answers.
+_VERDICT_FIRST = re.compile(
+    r"^(?:(?:yeah|yep|yes|oh|ah|ok)[,!\s]+)?"
+    r"(?:(?:those|these|that|this|they|it)(?:'s|'re| is| are| will| would|'ll)? (?:be |do )?"
+    r"(?:perfect|fine|ok|okay|good|great|right|enough|the right ones?)|that works|should work)"
+    r"(?:[.!,]\s+\S|[.!]*$)"
+    r"|^(?:それ|そのまま|それで|そっち)(?:で|でも)?(?:大丈夫|ok|いい|ええ|いける|十分)(?:よ|やで|だよ|です)?"
+    r"(?:[。！!、,]\s*\S|[。！!]*$)"
+)
+
+
+def verdict_first(text: str) -> bool:
+    """Does the line open on a verdict on what was asked about ("those are perfect. …", 「それで大丈夫」)?"""
+    return bool(_VERDICT_FIRST.match(normalized(text)))
+
+
 def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     """Does the line's shape answer this question by itself: a pointer, a number or version to "which
     version"/"how many", and — if `bare` (right after the question, where a bare word can only mean it) —
@@ -216,12 +234,20 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # 「トマトなら支柱のてっぺんに届いたくらいで」 to 「摘心ってどのタイミングで…？」
     if _ASKS_WHO.search(q) and _SAYS_WHO.match(low) and not asks(line):
         return True  # "same guy who did that whale documentary" to "who did the score?": someone, described
+    if _JA_ASKS_RECALLED.search(q) and _JA_HEARD.search(low) and not asks(line):
+        return True  # 「午後からって言ってた」 to 「明日雨なんだっけ」: what was heard, passed on
     if _ASKS_TRUE.search(q) and _HEARSAY.search(low):
         return True  # 「…って噂ほんと？」 — 「ブログで「夏っぽいもの撮った」って言ってたよね」: what was said
     if _ASKS_OTHERS.search(q) and _NOT_JUST_YOU.search(low):
         return True  # "mine sounds like a jet around 3, it's not just you" to "is it just me or…"
     if _JA_ASKS_VIEW.search(q) and _JA_OPINION.search(low) and not asks(line):
         return True  # 「新品なら一回ショップでやってもらうのがいいよ」 to 「簡易のスプレーのやつでいいかな」
+    if _ASKS_WHICH_JA.search(q) and _NAMES_ONE_JA.match(low) and not asks(line):
+        return True  # 「オレンジや。白にならへん」 to 「ランプ何色になっとる？」: the one, named first
+    if verdict_first(line):
+        return True  # "those are perfect. what's the gap?" to "with what, feeler gauges?"
+    if low.isascii() and _EN_ASKS_WHAT_TO_DO.search(q) and _EN_INSTRUCTS.match(low) and not asks(line):
+        return True  # "sign out…, then sync" to "do i have to return it or…": what to do, told
     if not bare:
         return False
     if kind_of(question) in ("proposal", "invitation") and agrees(line):
@@ -307,7 +333,12 @@ _OWNED = {"theirs": "their", "ours": "our", "mine": "my", "yours": "your", "hers
 
 # "Same here", "me too": an answer to a question about others' experience ("is the wiki down for anyone
 # else?", "just me?"), not to "can you plant garlic in spring?" (there it agrees with someone's line).
-_NOT_JUST_YOU = re.compile(r"\bnot (?:just|only) (?:you|u)\b|\byou'?re not (?:alone|the only one)\b")
+_NOT_JUST_YOU = re.compile(
+    r"\bnot (?:just|only) (?:you|u)\b|\byou'?re not (?:alone|the only one)\b"
+    # … or how it is for them: "hammering here too", "mine's fine, it's probably still generating"
+    r"|\b(?:here|for me|on mine|at mine) too\b|\bsame (?:here|for me|on mine)\b"
+    r"|\bmine(?:'s| is)? (?:fine|ok|okay|good|working|the same|too|as well|does it)\b"
+)
 _EN_SAME = re.compile(r"^(?:same(?: here| for me| issue| problem)?|me too|here too)\b")
 _ASKS_OTHERS = re.compile(
     r"\b(?:any ?(?:one|body)|just me|only me|for you|you too|others?|y'?all|you guys)\b"
@@ -349,6 +380,9 @@ _JA_OPINION = re.compile(
     r"|(?<![\d時分半日曜])(?:でok|でおk|でおけ))"  # not 「10時半でおk」: agreeing to a time proposed
     # … said first, the reason after it: 「放置でOK、食べてカルシウム補給するから」
     r"(?:よ|かな|けど|です|ね|でしょ|っしょ|だろ)*(?:\W*$|[、。,！!]\s*\S)"
+    # … or what it does for you, said last: 「あると誤作動かなり減るよ」, 「入れとくと楽やで」
+    r"|(?:と|ば|たら)[^？?、。]{0,14}(?:減る|減ります|増える|楽になる|楽|便利|安心|違う|変わる|助かる|マシ)"
+    r"(?:よ|で|ね|な|です|だよ|やで)*[。！!〜ｗw笑]*$"
 )
 # Whether something will do, asked: 「簡易のスプレーのやつでいいかな」, 「先に洗ったほうがいい？」.
 _JA_ASKS_VIEW = re.compile(
@@ -360,6 +394,34 @@ _JA_ADVICE = re.compile(
     r"(?:てみ|てみて|てみな|てみたら|すればいい|したらいい|するといい|しとけ|しとくといい|がおすすめ|がオススメ"
     r"|[とど]けば|[てで]おけば)"
     r"(?:よ|ね|な|かも)*[。！!〜~ｗw笑]*$"
+)
+# Which colour, model or size, asked (「ランプ何色になっとる？」), and one named first (「オレンジや。…」).
+_ASKS_WHICH_JA = re.compile(r"(?:何|なに|なん)(?:色|型|番|系|味|号|サイズ|モデル|バージョン|ver)")
+_NAMES_ONE_JA = re.compile(
+    r"^[\u30a0-\u30ff\u4e00-\u9fffa-z0-9ー・]{1,10}(?:や|だ|です|っす|よ|やで|だよ|かな)?(?:[。、,.!！〜ー]|$)"
+)
+
+
+# A fact recalled, asked (「明日雨なんだっけ」, 「土曜って雨予報ちゃうかった？」), and what was heard of it,
+# passed on (「午後からって言ってた」, 「夜は降水確率30%やって」, 「昼過ぎかららしい」).
+_JA_ASKS_RECALLED = re.compile(r"っけ|(?:ちゃう|じゃな|では?な)かった[？?]|だったよね[？?]")
+_JA_HEARD = re.compile(
+    r"(?:って言ってた|っていってた|って言うてた|言うとった|らしい|みたい|やって|だって|って話|って聞いた)"
+    r"(?:よ|で|な|ね|わ|気がする|けど)*[。！!〜ーw笑]*$"
+)
+
+
+# What the asker must or should do, asked ("do i have to return it…", "how do i…", "should i…") and told
+# by an instruction first thing ("sign out of overdrive…, then sync", "just hold both buttons").
+_EN_ASKS_WHAT_TO_DO = re.compile(
+    r"\b(?:do|should|would|can) i (?:have to|need to|just|still)\b|\bhow (?:do|can|should) i\b"
+    r"|\bwhat (?:do|should) i (?:do|try)\b|\bdo i need\b|\bshould i\b"
+)
+_EN_INSTRUCTS = re.compile(
+    r"^(?:(?:just|then|first|ok|yeah|yep|nah|no|nope)[,.!\s]+)*(?:sign|log|go|open|close|turn|set|try|use|hold"
+    r"|press|click|tap|restart|reboot|reset|unplug|plug|remove|delete|install|reinstall|update|check|put|run"
+    r"|add|drop|leave|keep|swap|replace|switch|change|clear|disable|enable|flash|tighten|loosen|back off"
+    r"|re-?sync|sync|redo|return|borrow|wait|don'?t)\b"
 )
 _JA_NOT = re.compile(r"(?:ない|なかった|ません|てない|らない)")
 

@@ -138,7 +138,7 @@ def _skipped(
     if not channel.enabled(deps, key) or channel.quiet(deps, key, now):
         deps.emit("judgment_skipped", key, **base, decision="quiet", reason="channel disabled or quiet")
         return True
-    return task.watch and _wait_out_silence(deps, task, window, trigger, now, base)
+    return task.watch and _wait_out_silence(deps, task, window, trigger, now, base, read)
 
 
 def _read_room(
@@ -306,16 +306,24 @@ def _skip_reason(
 
 
 def _wait_out_silence(
-    deps: Deps, task: JudgeTask, window: list[Message], trigger: Message, now: datetime, base: dict
+    deps: Deps,
+    task: JudgeTask,
+    window: list[Message],
+    trigger: Message,
+    now: datetime,
+    base: dict,
+    read: dict[str, Link],
 ) -> bool:
     """A question met by silence (nobody else spoke since) is watched once more, after people had a fair
-    chance (QUESTION_SILENCE_SECONDS): a quiet room is not a room that passed the question over."""
+    chance (QUESTION_SILENCE_SECONDS): a quiet room is not a room that passed the question over. So is one
+    someone took up by asking the asker about their setup, the asker not back yet."""
     s, key = channel.tuned(deps, task.key), task.key
     wait = s.question_silence_seconds
+    awaited = questions.awaits_the_asker(trigger, window, read)
     if (
         task.silence
         or wait <= (task.wait_seconds or s.question_watch_seconds)
-        or passed_over(window, trigger)
+        or (passed_over(window, trigger) and not awaited)
     ):
         return False
     eta = max(now, trigger.created_at + timedelta(seconds=wait))
@@ -336,7 +344,11 @@ def _wait_out_silence(
             **base,
             task=name,
             delay_seconds=(eta - now).total_seconds(),
-            reason=f"met by silence: people get {wait:g}s to answer first",
+            reason=(
+                f"asked back, the asker not back yet: they get {wait:g}s"
+                if awaited
+                else f"met by silence: people get {wait:g}s to answer first"
+            ),
         )
     return True
 
