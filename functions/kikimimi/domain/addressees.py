@@ -160,7 +160,11 @@ def about_them(text: str) -> bool:
         return False
     if not low.isascii():
         asked = _asked_sentence(text)
-        return len(asked) <= BRIEF // 2 and _JA_ABOUT_THEM.search(norm(asked)) is not None
+        return (
+            len(asked) <= BRIEF // 2
+            and _JA_ABOUT_THEM.search(norm(asked)) is not None
+            and not _JA_WHEN.search(asked)
+        )
     return _ABOUT_THEM.search(low) is not None
 
 
@@ -219,7 +223,8 @@ _ABOUT_THEM = re.compile(
 
 
 # … in Japanese, what they have fitted, use or did to their own setup, briefly: 「開閉センサーも付けてる？」,
-# 「アプリ更新した？」, 「アダプターどれ使ってる？」 (not 「サーバー落ちてる？」, how a thing is).
+# 「アプリ更新した？」, 「アダプターどれ使ってる？」 (not 「サーバー落ちてる？」, how a thing is, nor
+# 「焼き会って何時からやった？」, a time recalled).
 _JA_ABOUT_THEM = re.compile(
     r"(?:付け|つけ|使っ|つかっ|入れ|いれ|持っ|もっ|買っ|試し|やっ|挿し|刺し|設定し|更新し|変え|替え|設置し|繋い|つない"
     r"|接続し|登録し|組ん|取り付け|外し|巻い|貼っ|たりし|直し)"
@@ -227,6 +232,9 @@ _JA_ABOUT_THEM = re.compile(
     # … or how their own setting is: 「「制限なし」になっとる？」
     r"|[」』]\s*(?:に|って)なっ(?:てる|とる|てます)(?:ん|の)?[？?]"
 )
+
+
+_JA_WHEN = re.compile(r"何時|いつ|何日|何曜|何月|っけ")
 
 
 # What shows a question reacting to the line before: surprise (え、, "wait"), "you", or that line's words.

@@ -308,13 +308,16 @@ def talked_over(
 BACK_LINES = 3  # how soon after the question the asker's answer to a question put back comes
 
 
+ASKED_BACK_SURE = 0.5  # how sure the reader must be that a question back is put to the question
+
+
 def _linked_to(links: Mapping[str, Link], m: Message, question: Message) -> bool:
     link = links.get(m.id)
-    return link is not None and link.reply_to == question.id
+    return link is not None and link.reply_to == question.id and link.confidence >= ASKED_BACK_SURE
 
 
 def awaits_the_asker(question: Message, later: Sequence[Message], links: Mapping[str, Link]) -> bool:
-    """Did someone take the question up by asking the asker about their own setup right after it ("what
+    """Did someone take the question up by asking the asker about their own setup at once ("what
     hook and yarn are you using?", 「口座連携って…繋ぎ直したりしました？」), on the question's line as the
     reader links it, the asker not back yet? Then the two are on it: the watch waits for the asker, as for
     a question met by silence."""
@@ -331,8 +334,11 @@ def awaits_the_asker(question: Message, later: Sequence[Message], links: Mapping
         and not TO_THE_ROOM.search(norm(m.content))
         and asks_of_them(m.content)
         and not asked_of_another(m, question, later)
-        for m in after[:BACK_LINES]
+        for m in after[:ASKED_AT_ONCE]
     )
+
+
+ASKED_AT_ONCE = 2  # a question back takes the question up when it comes among the first lines after it
 
 
 @dataclass
