@@ -16,6 +16,7 @@ from kikimimi.domain.questions import (
     answer_of,
     asked_again,
     asks_about_them,
+    awaits_the_asker,
     between_two,
     bot_answered_the_bump,
     bumps_its_own,
@@ -2827,6 +2828,8 @@ def test_can_you_asks_the_one_asked_only_of_their_own(text: str, theirs: bool) -
         ("アダプターどれ使ってる？", True),
         ("アプリ更新した？昨日のバージョンで直ったらしいよ", True),  # its question, then a word more
         ("サーバー落ちてる？", False),  # how a thing is: anyone's question
+        ("明日の焼き会って何時からやった？", False),  # a time recalled: the room's
+        ("ええなあ！何の噺やったん？", True),
         ("みんなルーター何使ってる？", False),  # asked of the room
     ],
 )
@@ -3259,3 +3262,23 @@ def test_a_fact_asked_without_its_mark_is_no_answer_to_the_question_before() -> 
     unmarked = msg("x0", "mimsy", "what's the default port for wireguard again, i never write it down", 60)
     found = answer_of(q, [*BUSY, q, unmarked], {})
     assert found is None or found.by != "x0"
+
+
+@pytest.mark.parametrize(
+    ("lines", "confidence", "awaited"),
+    [
+        (["what hook and yarn are you using?"], 0.9, True),  # asked back at once, on the question
+        (["what hook and yarn are you using?"], 0.3, False),  # the reader unsure it is put to the question
+        (["lol", "brb", "what hook and yarn are you using?"], 0.9, False),  # not at once
+        (["does anyone have the frog pattern link?"], 0.9, False),  # to the room, not about them
+    ],
+)
+def test_a_question_back_at_once_awaits_the_asker(lines: list[str], confidence: float, awaited: bool) -> None:
+    q = msg(
+        "q", "tomasz", "my foundation chain is so tight i can barely get the hook back in. is that normal?", 0
+    )
+    later = [msg(f"x{i}", f"p{i}", text, 20 + 10 * i) for i, text in enumerate(lines)]
+    links = {later[-1].id: unaddressed(later[-1].id, "q", confidence)}
+    assert awaits_the_asker(q, [q, *later], links) is awaited
+    back = msg("x9", "tomasz", "5mm, label says worsted / 4", 90)
+    assert not awaits_the_asker(q, [q, *later, back], links)  # the asker is back
