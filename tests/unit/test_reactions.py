@@ -91,6 +91,8 @@ def test_clear_signals_get_their_reaction(text: str, kind: str, emoji: str) -> N
         "草むしりしてきた",
         "see www.example.com",
         "aww",
+        # a question asked, then laughed at: it needs words
+        "is it true you can't bring peanut butter in a carry-on, kikimimi? nightjar was gonna pack some lol",
         # plain chat: too common to react to
         "got it",
         "I pushed the branch",

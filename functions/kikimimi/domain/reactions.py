@@ -97,12 +97,20 @@ def _normalized(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().strip()
 
 
+# A question put before the line's last words (its mark inside, a word of it asking first).
+_ASKED_INSIDE = re.compile(
+    r"^(?:is|are|do|does|did|can|could|will|would|should|what|which|where|when|how|who|why)\b[^?？]*[?？]\s*\S"
+)
+
+
 def reaction_kind(text: str) -> str | None:
     """What a short, non-question message clearly is: good_news, thanks, laughter or agreement (None when
     unclear)."""
     body = _normalized(text)
     if not body or len(body) > MAX_LENGTH or is_question(text) or _MIXED.search(body):
         return None
+    if _ASKED_INSIDE.search(body):
+        return None  # "is it true you can't bring peanut butter, kikimimi? … lol": asked, then laughed
     # Good news first: "thanks, it works now!" is worth celebrating more than acknowledging.
     if _GOOD_NEWS.search(body) and not _HEDGED.search(body):
         return "good_news"
