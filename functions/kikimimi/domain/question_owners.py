@@ -99,10 +99,9 @@ _BARE_WH = re.compile(
 _GOES_ON = re.compile(r"^(?:and|also|what about|how about|plus|あと|それと|ちなみに)(?:\W|$)")
 
 
-# "So …?" asked of what was just told: how it ended, what came of it (「で、別れたの？」, "so did it work?").
-_SO_THEN = re.compile(
-    r"^(?:で|んで|それで|ほんで|ほいで|so|and so|and then)[、,!！]\s*\S|^(?:で|それで|so)\s+\S"
-)
+# 「で、…？」 asked of what was just told: how it ended, what came of it (「で、別れたの？」). Japanese
+# only: an English "so, …" opens as many new questions as follow-ups.
+_SO_THEN = re.compile(r"^(?:で|んで|それで|ほんで|ほいで)[、,!！]\s*\S|^(?:で|それで)\s+\S")
 TELLER_SURE = 0.5  # how sure the reader must be that the last line reacts to the teller's
 
 

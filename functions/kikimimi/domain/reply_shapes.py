@@ -209,7 +209,7 @@ _SAYS_WHO = re.compile(
 _VERDICT_FIRST = re.compile(
     r"^(?:(?:yeah|yep|yes|oh|ah|ok)[,!\s]+)?"
     r"(?:(?:those|these|that|this|they|it)(?:'s|'re| is| are| will| would|'ll)? (?:be |do )?"
-    r"(?:perfect|fine|ok|okay|good|great|right|enough|the right ones?)|that works|should work)"
+    r"(?:perfect|fine|ok|okay|good|great|right|enough|the right ones?)|that works)"
     r"(?:[.!,]\s+\S|[.!]*$)"
     r"|^(?:それ|そのまま|それで|そっち)(?:で|でも)?(?:大丈夫|ok|いい|ええ|いける|十分)(?:よ|やで|だよ|です)?"
     r"(?:[。！!、,]\s*\S|[。！!]*$)"
@@ -421,7 +421,7 @@ _EN_INSTRUCTS = re.compile(
     r"^(?:(?:just|then|first|ok|yeah|yep|nah|no|nope)[,.!\s]+)*(?:sign|log|go|open|close|turn|set|try|use|hold"
     r"|press|click|tap|restart|reboot|reset|unplug|plug|remove|delete|install|reinstall|update|check|put|run"
     r"|add|drop|leave|keep|swap|replace|switch|change|clear|disable|enable|flash|tighten|loosen|back off"
-    r"|re-?sync|sync|redo|return|borrow|wait|don'?t)\b"
+    r"|re-?sync|sync|redo|return|borrow|don'?t)\b"
 )
 _JA_NOT = re.compile(r"(?:ない|なかった|ません|てない|らない)")
 
