@@ -290,6 +290,10 @@ def test_answer_shapes(question: str, line: str, shaped: bool) -> None:
 def test_a_bare_yes_answers_only_right_after_the_question() -> None:
     # After other lines, a bare "yes" may answer any of them; a version or a pointer still says which.
     assert not answer_shaped("is the vpn down?", "yes", bare=False)
+    # … and so may hearsay: 「ホテルのチェックイン15時だって」 lines later is another thread's news
+    assert not answer_shaped(
+        "登山電車ってSuica使えるんだっけ？", "ホテルのチェックイン15時だって", bare=False
+    )
     assert answer_shaped("which node version?", "20, since the upgrade", bare=False)
     assert answer_shaped("where is the style guide?", "see the wiki page", bare=False)
 

@@ -234,8 +234,6 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # 「トマトなら支柱のてっぺんに届いたくらいで」 to 「摘心ってどのタイミングで…？」
     if _ASKS_WHO.search(q) and _SAYS_WHO.match(low) and not asks(line):
         return True  # "same guy who did that whale documentary" to "who did the score?": someone, described
-    if _JA_ASKS_RECALLED.search(q) and _JA_HEARD.search(low) and not asks(line):
-        return True  # 「午後からって言ってた」 to 「明日雨なんだっけ」: what was heard, passed on
     if _ASKS_TRUE.search(q) and _HEARSAY.search(low):
         return True  # 「…って噂ほんと？」 — 「ブログで「夏っぽいもの撮った」って言ってたよね」: what was said
     if _ASKS_OTHERS.search(q) and _NOT_JUST_YOU.search(low):
@@ -250,6 +248,8 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # "sign out…, then sync" to "do i have to return it or…": what to do, told
     if not bare:
         return False
+    if _JA_ASKS_RECALLED.search(q) and _JA_HEARD.search(low) and not asks(line):
+        return True  # 「午後からって言ってた」 right after 「明日雨なんだっけ」: what was heard, passed on
     if kind_of(question) in ("proposal", "invitation") and agrees(line):
         return True
     said = _answer_part(low)
