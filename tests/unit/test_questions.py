@@ -3271,6 +3271,7 @@ def test_a_fact_asked_without_its_mark_is_no_answer_to_the_question_before() -> 
         (["what hook and yarn are you using?"], 0.3, False),  # the reader unsure it is put to the question
         (["lol", "brb", "what hook and yarn are you using?"], 0.9, False),  # not at once
         (["does anyone have the frog pattern link?"], 0.9, False),  # to the room, not about them
+        (["do you have to preshrink woven fusible interfacing?"], 0.9, False),  # a general "you"
     ],
 )
 def test_a_question_back_at_once_awaits_the_asker(lines: list[str], confidence: float, awaited: bool) -> None:

@@ -332,7 +332,7 @@ def awaits_the_asker(question: Message, later: Sequence[Message], links: Mapping
         and (m.reply_to_id == question.id or (m.reply_to_id is None and _linked_to(links, m, question)))
         and asks(m.content)
         and not TO_THE_ROOM.search(norm(m.content))
-        and asks_of_them(m.content)
+        and about_them(m.content)  # "are you using…", not a general "do you have to…"
         and not asked_of_another(m, question, later)
         for m in after[:ASKED_AT_ONCE]
     )
