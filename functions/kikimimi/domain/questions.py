@@ -35,7 +35,7 @@ from kikimimi.domain.back_questions import between_two
 from kikimimi.domain.figures import same_figure
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, asks, is_open_question, participants_of
+from kikimimi.domain.open_questions import NICK_PREFIX, asks, is_open_question, participants_of
 from kikimimi.domain.other_threads import adds_to_own, asked_of_another
 from kikimimi.domain.question_kinds import asks_a_number, for_the_bot, for_the_people, kind_of
 from kikimimi.domain.question_owners import named_answers, owner_answers, shown_answers
@@ -327,12 +327,10 @@ def awaits_the_asker(question: Message, later: Sequence[Message], links: Mapping
     after = [m for m in later[at + 1 :] if m.is_human]
     if any(m.author_id == question.author_id for m in after):
         return False
-    return any(
-        m.author_id != question.author_id
-        and (m.reply_to_id == question.id or (m.reply_to_id is None and _linked_to(links, m, question)))
+    return any(  # none of `after` is the asker's
+        (m.reply_to_id == question.id or (m.reply_to_id is None and _linked_to(links, m, question)))
         and asks(m.content)
-        and not TO_THE_ROOM.search(norm(m.content))
-        and about_them(m.content)  # "are you using…", not a general "do you have to…"
+        and about_them(m.content)  # "are you using…", not a general "do you have to…" nor one to the room
         and not asked_of_another(m, question, later)
         for m in after[:ASKED_AT_ONCE]
     )
