@@ -31,6 +31,8 @@ KINDS = [
     ("coffee break, anyone?", "invitation"),
     ("burgers tonight?", "invitation"),
     ("one more game?", "invitation"),
+    # a habit of one's own, put to the room to relate to
+    ("does anyone else hum the same jingle all night or is that a me thing", "rhetorical"),
     ("another round, anyone?", "invitation"),
     ("board games saturday, who's in?", "invitation"),
     ("who's running talk-in at field day? last year nobody did", "invitation"),  # a job to take on
@@ -448,6 +450,8 @@ def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:
         ("what hydration?", True, False),
         ("what flight times are you getting on 1300s?", True, False),
         ("when's the next session?", True, False),  # a quantity, by its name
+        ("集合いつ？", True, False),
+        ("お好み焼きどこ？いつものとこ？", False, False),  # いつも is "the usual", not "when"
     ],
 )
 def test_what_kind_of_answer_a_question_asks_for(question: str, number: bool, yes_no: bool) -> None:

@@ -3283,3 +3283,151 @@ def test_a_question_back_at_once_awaits_the_asker(lines: list[str], confidence: 
     assert awaits_the_asker(q, [q, *later], links) is awaited
     back = msg("x9", "tomasz", "5mm, label says worsted / 4", 90)
     assert not awaits_the_asker(q, [q, *later, back], links)  # the asker is back
+
+
+@pytest.mark.parametrize(
+    ("between", "answered"),
+    [
+        # 「ゆきおつ！…」 names ゆき just before her line: her 「次は…」 replies to it, whatever word it
+        # shares with the question
+        ("ゆきおつ！これで上級デッキ組めるね", False),
+        ("ゆき、その弓ってどう？", True),  # … a question put to her is another turn, read as before
+    ],
+)
+def test_a_line_right_after_someone_names_them_replies_to_that(between: str, answered: bool) -> None:
+    room = [msg("b0", "ゆき", "やっと伝説の弓ドロップした", 0), msg("b1", "けい", "おおお", 6)]
+    q = msg("q", "みな", "始めたばかりなんですが、弓の素材ってフレンドの分も共有されますか？", 20)
+    later = [msg("x0", "けい", between, 28), msg("x1", "ゆき", "次は弓の強化素材集めが地獄", 36)]
+    settled = answer_of(q, [*room, q, *later], {"x1": unaddressed("x1", "q", 0.7)})
+    assert (settled is not None and settled.by == "x1") is answered
+
+
+@pytest.mark.parametrize(
+    ("caption", "answered"),
+    [
+        ("来週のリーグ戦の日程出たよ", False),  # the picture is of their own news
+        ("これ、柔らかめのやつ", True),  # … or it is shown as the answer
+    ],
+)
+def test_a_picture_its_author_captions_as_other_news_answers_nothing(caption: str, answered: bool) -> None:
+    q = msg("q", "sawa", "初心者なんですが、ボールが全然弾まないのは柔らかめのに変えたほうがいいですか？", 0)
+    later = [
+        msg("x0", "tatsu", "[image: リーグ戦の日程表のスクショ]", 10),
+        msg("x1", "tatsu", caption, 14),
+    ]
+    if answered:
+        later[0] = msg("x0", "tatsu", "[image: 柔らかめのボールの写真]", 10)
+    settled = answer_of(q, [*ROOM, q, *later], {"x0": link("x0", "q", 0.7)})
+    assert (settled is not None and settled.by == "x0") is answered
+
+
+def test_a_brief_question_on_a_plan_said_five_lines_back_is_its_proposers() -> None:
+    room = [
+        msg("b0", "miya", "日曜、練習のあとみんなでたこ焼き行かない？", 0),
+        msg("b1", "shiba", "行く", 8),
+        msg("b2", "gen", "いいね", 12),
+        msg("b3", "yuzu", "ラケットのグリップって何がいい？", 20),
+        msg("b4", "shiba", "ウェットタイプが好き", 30),
+    ]
+    q = msg("q", "tacchi", "たこ焼きどこ？いつもの店？", 40)
+    later = [msg("x0", "shiba", "すぐ黒くなるけどね", 46), msg("x1", "miya", "うん", 55)]
+    settled = answer_of(q, [*room, q, *later])
+    assert settled is not None and settled.by == "x1"
+
+
+@pytest.mark.parametrize(
+    ("text", "theirs"),
+    [
+        ("ルーター何グラム…いや、付属のアンテナ何本付けました？", True),  # said politely: what they did
+        ("電源アダプタ、純正のに変えました？", True),
+        ("ほなイヤホンの設定は見たやろうし、いまBluetoothつながってる？", True),  # the ask after the reason
+        ("次のオフ会いつにしました？", False),  # when: the room's
+        ("このアプリって無料ですか？", False),
+    ],
+)
+def test_a_helpers_question_about_the_ones_own_setup_is_theirs(text: str, theirs: bool) -> None:
+    assert about_them(text) is theirs
+
+
+@pytest.mark.parametrize(
+    ("answer", "answered"),
+    [("250gくらいです", True), ("800mlにしてます", False), ("3時から漬けてます", False)],
+)
+def test_grams_said_as_they_were_asked_answer_lines_later(answer: str, answered: bool) -> None:
+    q = msg("q", "mame", "黒豆は乾燥で何グラム使ってます？", 0)
+    between = [
+        msg("x0", "kinu", "[画像: 型から出したおぼろ豆腐]", 12),
+        msg("x1", "momen", "きれい！", 20),
+    ]
+    assert (answer_of(q, [q, *between, msg("a", "ponzu", answer, 40)]) is not None) is answered
+
+
+def test_a_pointer_right_after_a_newer_question_takes_no_turn_in_an_older_one() -> None:
+    room = [msg("b0", "yuzu", "バックアップまだ止まったまま", 0)]
+    q = msg("q", "tetsu", "いま充電しながらWi-Fiつながってる？", 20)
+    later = [
+        msg("x0", "gon", "共有アルバムって画質落ちるんやっけ", 45),
+        msg("x1", "miya", "それFAQにあるで、2番目", 60),
+        msg("x2", "yuzu", "あ、Wi-Fiは家のやけど充電はしてへんかった", 80),
+    ]
+    settled = answer_of(q, [*room, q, *later])
+    assert settled is not None and settled.by == "x2"
+
+
+@pytest.mark.parametrize(
+    ("line", "answered"),
+    [
+        ("ok reset it. do i pair from the phone or the speaker now", False),  # their own next step
+        ("nope, you just hold the button for 5s", True),
+    ],
+)
+def test_what_to_do_next_asked_by_someone_else_answers_nothing(line: str, answered: bool) -> None:
+    q = msg(
+        "q",
+        "newbie",
+        "hi, my speaker pairs with my laptop but sounds like a phone call whenever discord is open. "
+        "i already re-paired it. is there a way to stop it switching modes?",
+        0,
+    )
+    assert (answer_of(q, [q, msg("x0", "pal", line, 25)]) is not None) is answered
+
+
+def test_a_name_said_to_who_does_it_is_answered_by_the_one_named() -> None:
+    q = msg("q", "ゆず", "配信って今回も誰かやるの？", 0)
+    later = [msg("x0", "みかん", "てっかでしょw", 7), msg("x1", "てっか", "うん、やるよ〜 ゆるめで", 15)]
+    settled = answer_of(q, [*ROOM, q, *later])
+    assert settled is not None and settled.by == "x1"
+
+
+@pytest.mark.parametrize(
+    ("text", "opens"),
+    [
+        # put politely with no mark, then why it is asked
+        ("土曜って室内用の靴じゃなくても入れますかね…まだ買えてなくて", True),
+        ("土曜は室内用の靴で行きます。まだ買えてなくて", False),  # told, not asked
+    ],
+)
+def test_a_japanese_question_without_its_mark_then_its_reason_is_watched(text: str, opens: bool) -> None:
+    assert is_open_question(msg("q", "mio", text, 0), {}, ["kikimimi"]) is opens
+
+
+@pytest.mark.parametrize(("reply", "answered"), [("まあたしかに。空気入れればいけるか", True), ("草", False)])
+def test_agreement_said_first_answers_a_question_put_as_a_suggestion(reply: str, answered: bool) -> None:
+    q = msg("q", "take", "今のやつまだ普通に使えない？", 0)
+    assert (answer_of(q, [*ROOM, q, msg("x0", "kohei", reply, 9)]) is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("between", "answered"),
+    [
+        ("no way you're holding the flyer wave with that", True),  # disbelief, in another conversation
+        ("no, just steam", False),  # … a no, which takes the question
+    ],
+)
+def test_disbelief_at_another_line_takes_no_turn(between: str, answered: bool) -> None:
+    room = [msg("b0", "grave", "2 barracks at the first bend, arcane + 2 artillery in the middle", -7)]
+    q = msg("q", "kiyo", "is the sale on mobile too or just steam", 0)
+    later = [msg("x0", "bram", between, 6), msg("x1", "witch", "steam only i think", 18)]
+    links = {"x0": unaddressed("x0", "b0", 0.74), "x1": unaddressed("x1", "q", 0.5)}
+    settled = answer_of(q, [*room, q, *later], links)
+    assert (settled is not None and settled.by == "x1") is answered

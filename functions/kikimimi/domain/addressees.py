@@ -160,8 +160,9 @@ def about_them(text: str) -> bool:
         return False
     if not low.isascii():
         asked = _asked_sentence(text)
+        clause = re.split(r"(?<=[しど]、)", asked)[-1]  # 「…オフやろうし、いまWi-Fiつながってる？」: its ask
         return (
-            len(asked) <= BRIEF // 2
+            len(clause) <= BRIEF // 2
             and _JA_ABOUT_THEM.search(norm(asked)) is not None
             and not _JA_WHEN.search(asked)
         )
@@ -227,8 +228,10 @@ _ABOUT_THEM = re.compile(
 # 「焼き会って何時からやった？」, a time recalled).
 _JA_ABOUT_THEM = re.compile(
     r"(?:付け|つけ|使っ|つかっ|入れ|いれ|持っ|もっ|買っ|試し|やっ|挿し|刺し|設定し|更新し|変え|替え|設置し|繋い|つない"
-    r"|接続し|登録し|組ん|取り付け|外し|巻い|貼っ|たりし|直し)"
+    r"|接続し|登録し|組ん|取り付け|外し|巻い|貼っ|たりし|直し|つながっ|繋がっ)"
     r"(?:てる|ている|てます|た|てた|ました|とる|とった)(?:ん|の|んです|のです)?(?:か)?[？?]+\W*$"
+    # … said politely: 「何グラム使いました？」
+    r"|(?:使い|入れ|付け|つけ|試し|買い|変え|替え|設定し|更新し|接続し|登録し|外し|直し)ました(?:か)?[？?]+\W*$"
     # … or how their own setting is: 「「制限なし」になっとる？」
     r"|[」』]\s*(?:に|って)なっ(?:てる|とる|てます)(?:ん|の)?[？?]"
 )

@@ -100,7 +100,7 @@ def turn_answers(
     taken = [
         p
         for p in since
-        if not _question_back(p, question, around)
+        if not _question_back(p, question, around, before)
         and not shrugs(p.content)
         and not _bumps_another(p, question)
         and not steps_away(p.content)  # "brb grabbing food" takes no turn in the talk
@@ -122,13 +122,16 @@ def turn_answers(
         if not _surely_elsewhere(links, p, thread)
         and not _answers_another(links, p, thread, around)
         and not _answers_a_call(p, question, before)
+        and not _points_the_newer(p, since, question)
     ]
     if len(taken) > 2 or any(takes_up(question.content, p.content, SHAPE, common) for p in took):
         return False
     if _says_the_plan_back(question, m):
         return (m.created_at - question.created_at).total_seconds() <= turn_window(around)
-    if any(names(p.content, m.author_name) for p in taken) and not shared_words(
-        question.content, m.content, common
+    called = [p for p in taken if names(p.content, m.author_name)]
+    if called and (
+        not shared_words(question.content, m.content, common)
+        or _called_just_before(called[-1], since, question, common)
     ):
         return False  # "marco did u see the onboard…" said since: marco's "yes!!" answers that
     newer = [
@@ -144,7 +147,7 @@ def turn_answers(
     yes_past = linked and bool(newer) and _yes_only_to(question, m, newer)
     if (
         newer
-        and not shared_words(question.content, m.content, common)
+        and not _shares_a_topic(question, m, common)
         and not fits_only(question, m, newer)
         and not yes_past
     ):
@@ -180,7 +183,9 @@ def asks_of_them(text: str) -> bool:
     asked = re.split(r"(?<=[?？])", low, maxsplit=1)[0]  # 「アプリ更新した？…直ったらしいよ」: its question
     if about_them(asked):
         return True  # 「口座連携って…繋ぎ直したりしました？」: what they did to a thing named first
-    return not _OWN_SUBJECT.search(asked) and bool(_JA_DONE_BY_YOU.search(asked))
+    # 「ほな…はオフやろうし、いまWi-Fiつながってる？」: the subject of its last clause
+    clause = re.split(r"[、,]", asked)[-1]
+    return not _OWN_SUBJECT.search(clause) and bool(_JA_DONE_BY_YOU.search(asked))
 
 
 # An English question put without its mark ("is there a list somewhere of boards with vial", "how many
@@ -261,6 +266,19 @@ def _answers_another(
     return asked is not None and asked.author_id != p.author_id and asks(asked.content)
 
 
+def _points_the_newer(p: Message, since: Sequence[Message], question: Message) -> bool:
+    """Is the line a pointer (「それFAQにあるで、3番目」) said right after someone else's newer question: an
+    answer to that one, taking no turn in this question's talk?"""
+    at = next((i for i, x in enumerate(since) if x is p), 0)
+    asked = since[at - 1] if at > 0 else None
+    return (
+        asked is not None
+        and asked.author_id not in (p.author_id, question.author_id)
+        and asks(asked.content)
+        and points(p.content)
+    )
+
+
 # Its author's own work shown with a picture, said as news ("finally finished the purple gbc [image: …]").
 _PICTURE = re.compile(r"\[(?:image|画像|photo|写真|pic)[:：]", re.IGNORECASE)
 _OWN_NEWS = re.compile(
@@ -301,13 +319,17 @@ _LEADS_YES_NO = re.compile(
 _EN_WH = re.compile(r"\b(?:what|whats|what's|how|where|which|who|whos|who's|why|when)\b")
 
 
-def _question_back(p: Message, question: Message, around: Sequence[Message]) -> bool:
+def _question_back(
+    p: Message, question: Message, around: Sequence[Message], before: Sequence[Message] = ()
+) -> bool:
     """A brief question back to the asker: "which one?", "oh really?", 「駅前の？」; one that brings a
     subject of its own (「ホットスワップソケットって再利用できる？」) asks the room something new."""
     brief = len(p.content) <= (40 if p.content.isascii() else 20)
     room = TO_THE_ROOM.search(norm(p.content))
     if not asks_back(p.content) or not brief or room or elsewhere(p, question, around):
         return False
+    if _takes_up_another(p, question, [*before, *around]):
+        return False  # 「減らすと…減りますよね？」 goes on from the helper's 「…まで減らしてみてください」
     low = norm(p.content)
     if low.isascii():  # "which one?", "what distro are you on?", not "what time are we rolling out sunday"
         own = (
@@ -322,6 +344,25 @@ def _question_back(p: Message, question: Message, around: Sequence[Message]) -> 
     return not own or bool(shared_words(question.content, p.content, frozenset()))
 
 
+def _takes_up_another(p: Message, question: Message, room: Sequence[Message]) -> bool:
+    """Does the question take up the words of someone else's line before the question, and none of the
+    question's but a kanji alone (減らす of 「…まで減らしてみてください」, not 量): it goes on with their
+    exchange, not back to the asker?"""
+    shared = shared_words(question.content, p.content, frozenset())
+    if any(len(w) > 1 or p.content.isascii() for w in shared) or says_the_verb_back(
+        question.content, p.content
+    ):
+        return False  # 「割れてるｗ 録ったの誰」 says the question's own word back
+    asked = max(map(len, shared), default=0)  # a kanji alone (量) is a weaker tie than a word (減らす)
+    before = [x for x in room if x.is_human and x.created_at <= question.created_at and x.id != question.id]
+    before = list({x.id: x for x in before}.values())  # the room's last lines before the question
+    said = [x for x in before[-EXCHANGE_LINES:] if x.author_id not in (p.author_id, question.author_id)]
+    return any(len(w) > asked for x in said for w in shared_words(x.content, p.content, frozenset()))
+
+
+EXCHANGE_LINES = 3  # how close before the question the line of the exchange a question goes on with is
+
+
 _TO_YOU = re.compile(r"\b(?:you|your|yours|u|ur|urs)\b")
 # … or to what they said: "wait so does that mean we're skipping the parade", "is it the blue one?"
 _POINTS_BACK = re.compile(r"^(?:wait|so|oh|huh|hm+|and)\b|\b(?:that|it|this|those|these|there)\b")
@@ -330,7 +371,9 @@ _JA_COMPOUND = re.compile(r"[\u4e00-\u9fff]{3,}|[\u30a0-\u30ff]{3,}")  # a subje
 _JA_POINTS_BACK = re.compile(
     r"^(?:え[ー〜っ]*[、,]?\s*)?(?:それ|その|あれ|あの|これ|この|そっち|どれ|どの|どこの)"
 )
-_OWN_SUBJECT = re.compile(r"^(?!それ|あれ|これ|どれ|なに|何)[^\s、。？?]{3,}(?:って|は)(?!\s*[？?])")
+_OWN_SUBJECT = re.compile(  # not a verb's って (「つながってる？」)
+    r"^(?!それ|あれ|これ|どれ|なに|何)[^\s、。？?]{3,}(?:って(?![るたなまいん])|は)(?!\s*[？?])"
+)
 
 
 NEXT_TURN_SECONDS = 90  # in the help logs half of all answers come within a minute
@@ -459,6 +502,34 @@ def _next_turn(
     return not other_thread(question, m, link, thread, since, around, level > LOOSE, follows, before)
 
 
+_ASKS_FOR_SOMEONE = re.compile(r"誰|だれ|どなた|\b(?:who|whos|who's|anyone|anybody|someone|somebody)\b")
+# A counter said with a figure (「3回」, 「一回」) is how much, not what about: no topic shared by it.
+_COUNT_WORD = re.compile(r"[回個本分時日人度枚台杯件着周割]")
+
+
+def _shares_a_topic(question: Message, m: Message, common: frozenset[str]) -> bool:
+    """Does the line share a word of the question's topic, not just a counter (「一回成功させた方が」 and
+    「3回くらい混ぜています」 share 回)?"""
+    shared = shared_words(question.content, m.content, common)
+    return any(not _COUNT_WORD.fullmatch(w) for w in shared)
+
+
+def _called_just_before(
+    p: Message, since: Sequence[Message], question: Message, common: frozenset[str]
+) -> bool:
+    """Is the line that names them the one just before theirs, and of something else (「にしんおめ！…」,
+    then にしん's 「次はアーマー稼ぎ地獄が待ってる」): their reply to it, whatever word it shares with the
+    question?"""
+    return (
+        bool(since)
+        and since[-1] is p
+        and p.author_id != question.author_id
+        and not _ASKS_FOR_SOMEONE.search(norm(question.content))  # 「誰かやるの？」: a name is its answer
+        and not asks(p.content)
+        and not shared_words(p.content, question.content, common)
+    )
+
+
 def _echoes_any(since: Sequence[Message], m: Message) -> bool:
     """Does the line say back the verb of a question said since (then it answers that one)?"""
     return any(asks(p.content) and says_the_verb_back(p.content, m.content) for p in since)
@@ -493,6 +564,8 @@ _OWN_QUESTION = re.compile(
     r"|i (?:have|got) a (?:quick )?question"
     # a fact recalled, asked without its mark: "what's the default port for wireguard again, i never…"
     r"|what'?s the \w+(?: \w+){0,3} (?:for|of|on|in) [^,.!]{2,40} again)\b"
+    # what to do next, after saying what they did ("ok deleted it. do i pair from the car or the phone now")
+    r"|(?:^|[.!?]\s+)(?:do|should|can) i (?!think|guess|know|care)\w+"
 )
 
 

@@ -190,7 +190,7 @@ _INVITES = re.compile(
 
 # A Japanese yes or no said first, as the west and everyone say them: 「せやで、そのあと…」, 「ちゃうで」.
 JA_YES_NO = re.compile(
-    r"^(?:うん|ううん|はい|いいえ|いや|せや|そう|そうそう|ちゃう|ちがう|違う)"
+    r"^(?:まあ|まぁ)?(?:うん|ううん|はい|いいえ|いや|せや|そう|そうそう|ちゃう|ちがう|違う|たしかに|確かに)"
     r"(?:で|よ|ね|な|だよ|やで|です)?(?:[、,。!！\s]|$)"
 )
 # A Japanese yes/no question's last verb (「…なる？」, 「行ける？」, 「使えるん？」), which the answer says
@@ -340,7 +340,7 @@ def takes_up(
     line = profile(text)
     if level == WORDS:
         return False
-    if line.kind in ("yes", "no"):
+    if line.kind in ("yes", "no") and not _DISBELIEF.match(norm(text)):
         return True
     if level == LOOSE and asks_yes_no(asked) and on_a_condition(text) and not asks(text):
         return True  # 「22時以降ならいける」 to 「明日の夜もまた通話する？」: yes, on a condition
@@ -373,6 +373,10 @@ def takes_up(
     if _FRAGMENT.match(low):
         return not (_STATEMENT.match(low) and _ASKS_MEANING.search(norm(asked)))
     return bool(_VOLUNTEER.match(low) and _INVITES.search(norm(asked)))
+
+
+# Disbelief at what someone said, not a no: "no way you're holding the flyer wave with that".
+_DISBELIEF = re.compile(r"^no way (?:you|u|he|she|they|we|that|this|it|i)\b")
 
 
 # A line that opens by sharing what was said or felt (「わかる、…」, "same lol", "ikr").

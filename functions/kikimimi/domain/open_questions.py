@@ -190,12 +190,19 @@ _ME_EITHER_OR = re.compile(
 )
 
 
+# A Japanese question of its topic put politely with no mark, then why it is asked: 「日曜って外のスニーカー
+# でも入れますかね…体育館シューズまだ買えてなくて」 (not 「そろそろ寝ますかね」, said to oneself).
+_JA_ASKS_ON = re.compile(
+    r"^[^。！!？?]{2,}(?:って|は)[^。！!？?]{2,40}?(?:ます|です|でしょう)か(?:ね|な)?[…。、\s]+\S"
+)
+
+
 def asks_unmarked(text: str) -> bool:
     """A question asked without its mark: either-or, or how to, after what the asker tried."""
     low = norm(text)
-    return low.isascii() and bool(
-        _EITHER_OR.search(low) or _HOW_AFTER.search(low) or _ME_EITHER_OR.search(low)
-    )
+    if not low.isascii():
+        return bool(_JA_ASKS_ON.search(low))
+    return bool(_EITHER_OR.search(low) or _HOW_AFTER.search(low) or _ME_EITHER_OR.search(low))
 
 
 # A name put first, then the question, with no comma (Discord habit): "lena does the battery hold up?",

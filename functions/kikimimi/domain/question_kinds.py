@@ -51,6 +51,8 @@ _EN_RHETORICAL = re.compile(
     r"|\bwhere (?:did i (?:put|leave|stash)|have i (?:put|left|stashed))\b"
     # a gripe about everything: "is it just me or does every show end on a cliffhanger now"
     r"|^is it just me or (?:does|do|is|are|did) (?:every|all|everything|everyone|everybody|nobody)\b"
+    # … or a habit of one's own, put to the room to relate to: "…or is that a me problem"
+    r"|\bis (?:it|that|this) (?:just )?a me (?:problem|thing)\b"
 )
 _JA_RHETORICAL = re.compile(
     # 「〜よね？」「〜でしょ？」「多くない？w」
@@ -150,8 +152,8 @@ _ASKS_NUMBER = re.compile(
     r"|\bwhat time\b"
     r"|(?:^|[.?!,]\s*)(?:\S+[:,]\s*)?(?:so |and |but |ok )?"
     r"when(?:'?s| is| are| was| were| do| does| did| will| can| should)\b"
-    r"|何時|何日|何人|何回|何個|何分|何歳|何度|何泊|何年|何週|何キロ|何センチ|何ミリ|いくら|いくつ|幾つ|いつ|何曜|なんぼ"
-    r"|どのくらい|どれくらい|何円|何枚|何本|何台|何匹|何杯|何冊|何件|何着|バージョン"
+    r"|何時|何日|何人|何回|何個|何分|何歳|何度|何泊|何年|何週|何キロ|何センチ|何ミリ|いくら|いくつ|幾つ|いつ(?!も)|何曜|なんぼ"
+    r"|どのくらい|どれくらい|何円|何枚|何本|何台|何匹|何杯|何冊|何件|何着|何グラム|何リットル|何ml|何cc|バージョン"
     r"|何(?:羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦)"  # 「連鶴って何羽つなぐん？」
     # a quantity asked after by name: 「容量どうしたん」, 「予算は？」
     r"|(?:容量|予算|値段|料金|価格|金額|サイズ|重さ|距離|枚数|人数|台数|本数)(?:は|って)?(?:どう|どれ|何|なに|いくら|[？?])"

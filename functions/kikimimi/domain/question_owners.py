@@ -22,6 +22,7 @@ from kikimimi.domain.topic_words import common_words, shared_words
 
 GOES_ON = 0.5  # how sure the reader must be that the person's line goes on with one said since the question
 BRIEF = 60  # characters of a question put in passing about someone's line (half as many in Japanese)
+OWNER_LINES = 6  # a brief question may take up the words of a line this far back (「お好み焼きどこ？」)
 ASKED_OF_LINES = 3  # a short question right after one of these lines of someone's is theirs to answer
 ASKED_BACK_LINES = 8  # … or one that takes up a word they said this recently
 
@@ -44,7 +45,8 @@ def owner_answers(
         return False  # a fact asked (「…って車でどれくらい？」), or their line may answer a newer question
     common = common_words(around)
     recent = [x for x in before[-4:] if x.is_human and x.author_id != question.author_id]
-    owner = next((x for x in reversed(recent) if shared_words(x.content, text, common)), None)
+    taken_up = [x for x in before[-OWNER_LINES:] if x.is_human and x.author_id != question.author_id]
+    owner = next((x for x in reversed(taken_up) if shared_words(x.content, text, common)), None)
     if owner is None and recent and recent[-1] is before[-1] and _REACTS.match(norm(text)):
         owner = recent[-1]  # "ugh so the cave wall's closed?" right after "…youth comp setup until 6:30"
     if owner is None and recent and recent[-1] is before[-1] and _BARE_WH.match(norm(text)):

@@ -546,7 +546,12 @@ class _Watch:
             return None  # "bob?" before what they have to say, or thanks for help given: nothing of it yet
         if _addresses(m, question) and self._about_it(link):
             return Settled(f"{m.author_name} answered the asker", m.id)
-        if not self.inferred or for_another(m, question, self.later) or shrugs(m.content):
+        if (
+            not self.inferred
+            or for_another(m, question, self.later)
+            or shrugs(m.content)
+            or self._captioned_elsewhere(m)
+        ):
             self.since.append(m)  # "not sure, sorry": taken up, still open for someone who knows
             return None
         if (
@@ -608,6 +613,20 @@ class _Watch:
         own = [p for p in self.before[-12:] if p.author_id == m.author_id]
         return any(shared_words(p.content, m.content, common) for p in own)
 
+    def _captioned_elsewhere(self, m: Message) -> bool:
+        """Is the line a picture its author goes straight on to say is of something else (「[image: 大会の
+        組み合わせ表]」, then 「来月の大会の組み合わせ出たで」): news of their own, not an answer?"""
+        if not _PICTURE_ONLY.match(m.content.strip()):
+            return False
+        at = next((i for i, p in enumerate(self.after) if p.id == m.id), None)
+        nxt = self.after[at + 1] if at is not None and at + 1 < len(self.after) else None
+        if nxt is None or nxt.author_id != m.author_id:
+            return False
+        common = common_words(self.around)
+        return bool(shared_words(m.content, nxt.content, common)) and not shared_words(
+            self.question.content, nxt.content, common
+        )
+
     def _about_it(self, link: Link | None) -> bool:
         """A line addressed to the asker is about this question unless (as the reader sees it) it is about
         one of their earlier lines: an answer to another of their questions leaves this one open."""
@@ -618,6 +637,9 @@ class _Watch:
                 and (not self.inferred or link.reply_to in self.thread or link.reply_to is None)
             )
         )
+
+
+_PICTURE_ONLY = re.compile(r"^\[(?:image|画像|photo|写真|pic)[:：][^\]]*\]\W*$", re.IGNORECASE)
 
 
 # A "why" mused aloud, no mark (「明日1限やのに全然眠くないのなんでなん」, "why am i like this"), and a line

@@ -23,7 +23,9 @@ __all__ = [
 # Laughter opens a line about a joke, not an answer ("lol classic", "haha she loves the warm laptop").
 _LAUGH = re.compile(r"^(?:lo+l|lmao|rofl|ha(?:ha)+h?|he(?:he)+|heh|xd|😂|🤣|草|笑|ｗ{2,}|w{2,})(?:\W|$)")
 _EN_YES_NO = re.compile(
-    r"^(?:yes|yeah|yep|yup|yea|ya|yah|ye(?=[,.!\s])|no|nope|nah|sure|correct|right|exactly|indeed|maybe|probably|possibly"
+    r"^(?:yes|yeah|yep|yup|yea|ya|yah|ye(?=[,.!\s])"
+    r"|no(?! way (?:you|u|he|she|they|we|that|this|it|i)\b)"  # not disbelief: "no way you're holding it"
+    r"|nope|nah|sure|correct|right|exactly|indeed|maybe|probably|possibly"
     r"|not (?:yet|really|anymore)"
     r"|it (?:is|was|does|did|should|shouldn'?t|doesn'?t|isn'?t|can|can'?t|will|won'?t|works?|worked)"
     r"|it'?s (?:not|fine|down|up|back|working)"
@@ -441,7 +443,7 @@ def _echoes(question: str, said: str) -> bool:
 # (「60度で2時間」, not 「週5って言ったら…」 said of something else).
 _COUNTERS = (
     r"度|時間|時|日|人|回|個|分|歳|円|枚|本|台|曜|泊|年|月|週|割|キロ|km|センチ|cm|ミリ|mm|匹|杯|冊|件|着"
-    r"|羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦"
+    r"|羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦|グラム|kg|g(?![a-z])|リットル|ml|cc"
 )
 _JA_COUNTER = re.compile(rf"何({_COUNTERS})")
 
@@ -453,6 +455,9 @@ _UNITS = {
     "センチ": "センチ|cm",
     "ミリ": "ミリ|mm",
     "割": "割|%|％|パーセント",
+    "グラム": "グラム|g(?![a-z])|kg|キロ",
+    "リットル": "リットル|l(?![a-z])|ℓ|ml|cc",
+    "ml": "ml|cc|リットル|l(?![a-z])",
 }
 
 
