@@ -10,7 +10,7 @@ from kikimimi.domain.addressees import names
 from kikimimi.domain.answer_words import opens_on_its_topic, says_the_verb_back
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, asks, asks_unmarked
-from kikimimi.domain.question_kinds import asks_a_number
+from kikimimi.domain.question_kinds import asks_a_number, kind_of
 from kikimimi.domain.questions import (
     about_them,
     answer_of,
@@ -3431,3 +3431,54 @@ def test_disbelief_at_another_line_takes_no_turn(between: str, answered: bool) -
     links = {"x0": unaddressed("x0", "b0", 0.74), "x1": unaddressed("x1", "q", 0.5)}
     settled = answer_of(q, [*room, q, *later], links)
     assert (settled is not None and settled.by == "x1") is answered
+
+
+@pytest.mark.parametrize(("reply", "answered"), [("初めて！降りたくなかった", True), ("ｗｗｗ", False)])
+def test_the_questions_own_word_said_back_first_answers_it(reply: str, answered: bool) -> None:
+    room = [msg("b0", "sora", "今日のフライトの余韻がまだ抜けない…", 0)]
+    q = msg("q", "kaza", "15分も飛べたの初めてじゃない？", 30)
+    assert (answer_of(q, [*room, q, msg("x0", "sora", reply, 60)]) is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("reply", "answered"),
+    [
+        ("ダンボールw まあ木守れたらなんでもええか", True),  # the asker says its word back: taken
+        ("ベルトってどこで売ってる？", False),  # … asking more is not
+    ],
+)
+def test_the_asker_saying_an_answers_word_back_takes_it(reply: str, answered: bool) -> None:
+    q = msg("q", "mitchan", "ところでツリープロテクター新しいの買うた人おる？前のやつボロボロやねん", 0)
+    later = [
+        msg("x0", "yusuke", "立ち上がるとき腕振りすぎてまうのが課題やな", 9),
+        msg("x1", "take", "俺こないだダンボールで代用したで笑", 20),
+        msg("x2", "mitchan", reply, 30),
+    ]
+    assert (answer_of(q, [*ROOM, q, *later]) is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("なんで覚えてるの", "personal"),
+        ("なんで知ってるん？", "personal"),
+        ("なんで画面消えてるの", "question"),
+    ],
+)
+def test_why_they_know_or_do_it_is_theirs(text: str, kind: str) -> None:
+    assert kind_of(text) == kind
+
+
+@pytest.mark.parametrize(
+    ("away", "theirs"),
+    [("ok brb", True), ("ok trying that now", False)],
+)
+def test_a_question_to_one_who_stepped_away_is_theirs(away: str, theirs: bool) -> None:
+    before = [
+        msg("b0", "mb", "found it, output was set to optical", 0),
+        msg("b1", "fer", "now power cycle both, unplug the bar at the wall for 30s", 20),
+        msg("b2", "mb", away, 40),
+        msg("b3", "dimmer", "ugh fine, thanks", 55),
+    ]
+    q = msg("q", "fer", "oh also is the bar on a power strip or straight into the wall?", 80)
+    assert between_two(q, before) is theirs

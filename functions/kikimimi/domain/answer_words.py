@@ -243,11 +243,18 @@ _FIRST_WORD = re.compile(r"^([a-z][a-z'-]{3,})\b")
 def says_its_word_first(asked: str, text: str) -> bool:
     """Does the line open with a topic word of the yes/no question and ask nothing?"""
     low = norm(text)
+    if not low.isascii() and not asks(text):
+        # 「初めて！降りたくなかった」 to 「12分も飛べたの初めてじゃない？」: its own word, said back first
+        head = re.split(r"[！!、,。…\s]", low, maxsplit=1)[0]
+        return 2 <= len(head) <= 6 and bool(_JA_CONTENT.search(head)) and head in norm(asked)
     first = _FIRST_WORD.match(low)
     if first is None or not low.isascii() or asks(text):
         return False
     word = first.group(1)
     return bool(shared_words(asked, word, frozenset()))  # a word of its topic, not "here" or "that"
+
+
+_JA_CONTENT = re.compile(r"[一-龥ァ-ヶ]")  # a word of substance, not a particle or 「そう」
 
 
 # A guess said outright: "probably the katana tbh", 「たぶん刀のほうが人気だった気がする」.

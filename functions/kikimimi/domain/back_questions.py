@@ -11,8 +11,18 @@ from itertools import pairwise
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import LINK, TO_THE_ROOM, asks, asks_unmarked, called_first
 from kikimimi.domain.question_kinds import guesses, works_out
+from kikimimi.domain.remarks import steps_away
 from kikimimi.domain.reply_shapes import points
 from kikimimi.domain.rule_terms import directed_to, norm
+
+
+def _to_one_away(question: Message, humans: Sequence[Message]) -> bool:
+    """Did someone, in the last few lines, step away ("ok brb", 「ちょっと見てくる」) right after a line of
+    the asker's to them: the asker's next question is for them, when they are back?"""
+    for i in range(len(humans) - 1, max(-1, len(humans) - 4), -1):
+        if humans[i].author_id != question.author_id and steps_away(humans[i].content):
+            return i > 0 and humans[i - 1].author_id == question.author_id
+    return False
 
 
 def between_two(question: Message, before: Sequence[Message]) -> bool:
@@ -46,6 +56,8 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
         return True  # "honestly pretty good?? …" after "omar how'd the interview go?": omar's answer
     if TO_THE_ROOM.search(low):
         return False
+    if _to_one_away(question, humans):
+        return True  # "oh also is the bar on a power strip…?" after the helped one's "ok brb": theirs
     if other and _ADVICE_AFTER.search(norm(question.content)):
         return True  # "light roast? go finer and hotter" after "…its fighting me": advice, a check first
     if other and asks(humans[-1].content) and _CHECKS_WITH_YOU.match(norm(question.content)):

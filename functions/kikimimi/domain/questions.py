@@ -449,12 +449,27 @@ class _Watch:
         choice = chose and (chose["en"] or chose["said"] or chose["ja"])
         if self.since and choice and shared_words(choice, self.question.content, frozenset()):
             return Settled(f"the asker took {self.since[-1].author_name}'s answer", m.id)  # "roof it is"
+        echoed = self._echoes_an_answer(m)
+        if echoed is not None:
+            return Settled(f"the asker took {echoed.author_name}'s answer", m.id)  # 「カーペットw まあ…」
         helper = self._helper(m, link) or self._asked_back(m)
         if helper is not None:
             return Settled(f"the asker is talking with {helper.author_name}", m.id)
         if link is None or link.reply_to in self.thread:
             self.thread.add(m.id)
         return None
+
+    def _echoes_an_answer(self, m: Message) -> Message | None:
+        """The line of the last few said since whose word the asker says back first, asking nothing, a word
+        their question did not say (「…カーペットの切れ端で代用したで笑」 — 「カーペットw まあ木守れたら
+        なんでもええか」): they took it as an answer."""
+        low = norm(m.content)
+        head = re.split(r"[！!、,。…\sｗw笑?？]", low, maxsplit=1)[0]
+        if low.isascii() or asks(m.content) or not 2 <= len(head) <= 8 or not _JA_WORD.search(head):
+            return None
+        if head in norm(self.question.content):
+            return None
+        return next((p for p in reversed(self.since[-3:]) if head in norm(p.content)), None)
 
     def _reacts(self, m: Message, link: Link | None) -> bool:
         """Does the asker react to the line just before, which the reader is sure it answers and puts on the
@@ -639,6 +654,7 @@ class _Watch:
         )
 
 
+_JA_WORD = re.compile(r"[一-龥ァ-ヶ]{2,}")  # a word said back: カーペット, 代用 (not 「うん」)
 _PICTURE_ONLY = re.compile(r"^\[(?:image|画像|photo|写真|pic)[:：][^\]]*\]\W*$", re.IGNORECASE)
 
 
