@@ -2328,6 +2328,7 @@ def test_the_asker_taking_the_figure_said_since_settles_it(taken: str, settled: 
     q = msg("q", "ponzu", "何時から？", 30)
     later = [
         msg("x0", "shiro", "段ボールまだ半分残ってるけどなｗ", 40),
+        msg("x0b", "mugi", "それな", 44),
         msg("x1", "tako", "22時どう？", 48),
         msg("x2", "ponzu", taken, 60),
     ]
@@ -3482,3 +3483,88 @@ def test_a_question_to_one_who_stepped_away_is_theirs(away: str, theirs: bool) -
     ]
     q = msg("q", "fer", "oh also is the bar on a power strip or straight into the wall?", 80)
     assert between_two(q, before) is theirs
+
+
+@pytest.mark.parametrize(("reply", "answered"), [("ちょうどいいじゃん", True), ("まだ決めてない", False)])
+def test_the_asker_judging_an_answer_good_takes_it(reply: str, answered: bool) -> None:
+    q = msg("q", "kazami", "土曜の海岸、風どうなりそう？", 0)
+    later = [msg("x0", "tonbi", "南の4mくらいって予報", 8), msg("x1", "kazami", reply, 14)]
+    settled = answer_of(q, [*ROOM, q, *later])
+    assert (settled is not None and settled.by == "x1") is answered
+
+
+def test_who_cannot_come_counted_before_booking_is_for_the_people() -> None:
+    assert (
+        kind_of("店そろそろ予約しよ思てんねんけど、来られへん人おる？") == "invitation"
+        or kind_of("店そろそろ予約しよ思てんねんけど、行かれへん人おる？") == "invitation"
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "answered"),
+    [
+        ("8 est like always?", "8 works for me", True),  # the figure agreed, past another pair's line
+        ("did anyone save the jungle map or are we starting over", "yep kit saved it", True),  # yes, its verb
+        ("did anyone save the jungle map or are we starting over", "yep lol", False),
+    ],
+)
+def test_a_figure_agreed_or_a_yes_with_its_verb_answers_past_another_pairs_line(
+    question: str, reply: str, answered: bool
+) -> None:
+    q = msg("q", "okra", question, 0)
+    later = [msg("x0", "toast", "@grub thats just strategy", 6), msg("x1", "mire", reply, 15)]
+    settled = answer_of(q, [*BUSY, q, *later])
+    assert (settled is not None and settled.by == "x1") is answered
+
+
+def test_a_time_proposed_past_a_remark_answers_what_time() -> None:
+    q = msg("q", "kaz", "ええよ〜何時に迎えに行ったらええ？", 0)
+    later = [
+        msg("x0", "miko", "前回たけのこさんだけ逆向いとって目立っとったで笑", 10),
+        msg("x1", "sasa", "1時に駅のロータリーでどう？", 25),
+    ]
+    settled = answer_of(q, [*ROOM, q, *later])
+    assert settled is not None and settled.by == "x1"
+
+
+@pytest.mark.parametrize(("reply", "answered"), [("2週間ちょっと", True), ("2回ちょっと", False)])
+def test_a_length_of_time_told_in_another_unit_answers_how_many_days(reply: str, answered: bool) -> None:
+    q = msg("q", "hazuki", "おー早い！何日くらいかかった？", 0)
+    assert (answer_of(q, [*ROOM, q, msg("x0", "komo", reply, 20)]) is not None) is answered
+
+
+@pytest.mark.parametrize(("reply", "answered"), [("私〜。去年の春くらい", True), ("ｗｗｗ", False)])
+def test_oneself_said_first_answers_who_did_it(reply: str, answered: bool) -> None:
+    q = msg("q", "shijimi", "そういえばこのサーバー作ったのって誰だっけ", 0)
+    assert (answer_of(q, [*ROOM, q, msg("x0", "aoi", reply, 30)]) is not None) is answered
+
+
+def test_the_asker_answering_a_check_put_first_thing_is_talking_it_over() -> None:
+    q = msg("q", "bram", "FOUND IT. but the dropdown only goes up to 100??", 0)
+    later = [
+        msg("x0", "vex", "is there a hdmi 2.1 port on the tv?", 15),
+        msg("x1", "nin", "nice, doing mine now then", 35),
+        msg("x2", "bram", "yes one, next to the optical", 60),
+    ]
+    settled = answer_of(q, [*ROOM, q, *later])
+    assert settled is not None and settled.by == "x2"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("is there any way to see your old match history after the fact?", "question"),  # a how-to
+        ("how's your new bike?", "personal"),
+    ],
+)
+def test_your_in_a_how_to_is_anyones(text: str, kind: str) -> None:
+    assert kind_of(text) == kind
+
+
+@pytest.mark.parametrize(
+    ("before", "answered"), [("what enchant was the keg", False), ("the keg carried that whole run", True)]
+)
+def test_a_guess_at_the_question_just_before_answers_that_one(before: str, answered: bool) -> None:
+    q = msg("q", "pebble", "is there any way to see old run boards? forgot to screenshot mine", 70)
+    lines = [msg("b0", "grit", before, 60), q, msg("x0", "tallow", "fiery i think? burn stacked fast", 76)]
+    assert (answer_of(q, lines) is not None) is answered

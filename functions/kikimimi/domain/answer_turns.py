@@ -425,7 +425,8 @@ def _next_turn(
         return False  # 「俺も行くわ」 joins someone's plan; "same here" answers only "…down for anyone else?"
     if _thanked_by_another(question, m, around):
         return False  # "check pins https://…", then "perfect thanks" from whoever asked before: theirs
-    if not since and offers_the_figure(question.content, m.content):
+    past_a_remark = len(since) == 1 and not asks(since[0].content)
+    if (not since or past_a_remark) and offers_the_figure(question.content, m.content):
         return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
     if not since and suggests(m.content) and not elsewhere(m, question, around):
         return True  # "have you tried drying them with a hairdryer first?": taken up, with what to try
@@ -442,6 +443,15 @@ def _next_turn(
         and (link is None or link.reply_to in thread or link.confidence < SURE_PAST_A_REMARK)
     ):
         return True
+    if (
+        not since
+        and asks_who(question.content)
+        and _SELF_FIRST.match(norm(m.content))
+        and not asks(m.content)
+    ):
+        return True  # 「私〜。去年の年末くらい」 to 「…入れたのって誰だっけ」: who did it, said of oneself
+    if not since and guesses(m.content) and answers_the_question_before(question, m, around):
+        return False  # "fiery i think?" guesses at "what enchant was the keg", asked just before
     # 「それは #パーツ情報 で聞いて、まとめてくれてる人おる」: where to ask, told, is no question back
     told_where = points(m.content) and not re.search(r"[?？]", LINK.sub(" ", m.content))
     if (
@@ -553,6 +563,13 @@ def _names_who(question: Message, m: Message, around: Sequence[Message]) -> bool
     brief = len(low.split()) <= 6 if low.isascii() else len(low) <= 16
     present = {x.author_name for x in around if x.is_human and x.author_id != m.author_id}
     return brief and any(names(m.content, name) for name in present)
+
+
+# Oneself, said first to who did it: 「私〜。去年の年末くらい」, "me lol", "i did, ages ago".
+_SELF_FIRST = re.compile(
+    r"^(?:私|わたし|あたし|俺|おれ|僕|ぼく|うち|自分)(?:です|だよ|やで|や|だ)?[〜ー!！。、,w笑\s]"
+    r"|^(?:me|i did|guilty)\b"
+)
 
 
 # A question of one's own, put to the room ("is there a way to…", "how do i…", "does anyone…"), not to

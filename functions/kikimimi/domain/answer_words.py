@@ -202,6 +202,8 @@ _JA_SAID_BACK = re.compile(r"^[^、,。!！？?（(\s]{1,9}")
 def says_the_verb_back(asked: str, text: str) -> bool:
     """Does the line open by saying the yes/no question's last verb back, yes or no (「4人いればなんとか
     …なる？」 — 「ならない（経験談）」), and ask nothing?"""
+    if norm(text).isascii():
+        return _says_its_verb_after_yes(asked, text)
     head = re.match(r"[^？?]*[？?]", asked)  # 「…でもいける？今プラの使てるんやけど」: the verb asked
     verb = _JA_LAST_VERB.search(head.group(0) if head else asked)
     said = _JA_SAID_BACK.match(norm(text))
@@ -211,6 +213,29 @@ def says_the_verb_back(asked: str, text: str) -> bool:
     # 「なんとかなる？」, 「いける」 of 「…でもいける？」.
     run, back = verb.group(1), said.group(0)
     return any(_said_back(run[i:], back) for i in range(len(run) - 1))
+
+
+_EN_YES_LEAD = re.compile(r"^(?:yep|yeah|yes|yup|ya|nope|no|nah)\b[,.!]*\s+")
+
+
+def _says_its_verb_after_yes(asked: str, text: str) -> bool:
+    """A yes or a no, then the question's verb said again ("yep toast saved it" to "did anyone save the
+    castle board…"), asking nothing."""
+    low = norm(text)
+    lead = _EN_YES_LEAD.match(low)
+    verb = _EN_ASKED_VERB.match(re.split(r"[?？]", norm(asked), maxsplit=1)[0])
+    if lead is None or verb is None or asks(text):
+        return False
+    stem = verb.group(1)[:4]
+    return any(w.startswith(stem) for w in re.findall(r"[a-z]{4,}", low[lead.end() :]))
+
+
+# The verb a yes/no question asks about: "did anyone save…" → save, "do u still have…" → have.
+_EN_ASKED_VERB = re.compile(
+    r"^(?:\S+[,.!]?\s+)?(?:did|does|do|has|have|can|could|will|would)\s+"
+    r"(?:any ?one|any ?body|some ?one|some ?body|you|u|ya|we|they|he|she|it|the \w+|\w+)\s+"
+    r"(?:still |already |ever |actually )?([a-z]{4,})\b"
+)
 
 
 def _said_back(word: str, back: str) -> bool:
@@ -344,6 +369,8 @@ def takes_up(
         return True  # "doc said hes on it" to "are we short a medic again tonight or did someone pick it up"
     if level < WORDS and gives_verdict(asked, text):
         return True  # "fine for small stuff, streaky on big panels" to "has anyone tried the eco-flo dyes?"
+    if same_figure(asked, text) and agrees(text) and not asks(text):
+        return True  # "9 works for me" to "9 est like usual?", past another pair's line: the figure agreed
     line = profile(text)
     if level == WORDS:
         return False

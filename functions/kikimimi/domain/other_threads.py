@@ -12,7 +12,7 @@ from kikimimi.domain.addressees import names
 from kikimimi.domain.figures import same_figure
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import asks
-from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, kind_of
+from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses, kind_of
 from kikimimi.domain.reading import Link
 from kikimimi.domain.remarks import accepts, agrees, takes_it
 from kikimimi.domain.reply_shapes import answer_shaped
@@ -92,10 +92,17 @@ def answers_the_question_before(question: Message, m: Message, around: Sequence[
     before = [x for x in around if x.created_at < question.created_at and x.is_human][-1:]
     # a yes/no question, with its mark or without ("wait so does that mean we're skipping the parade")
     return any(
-        x.author_id != m.author_id and asks_yes_no(x.content) and shared_words(x.content, m.content, common)
+        x.author_id != m.author_id
+        and (
+            (asks_yes_no(x.content) and shared_words(x.content, m.content, common))
+            # … or a guess at what the one before asked ("fiery i think?" to "what enchant was the keg")
+            or (_ASKS_WHAT.match(norm(x.content)) is not None and guesses(m.content))
+        )
         for x in before
     )
 
+
+_ASKS_WHAT = re.compile(r"^(?:what|which|who|where|when)\b|^\S{0,12}(?:何|なに|どれ|どこ|誰)")
 
 SURELY = 0.9  # how sure the reader must be that a line between goes to another conversation
 
@@ -182,7 +189,11 @@ def other_thread(
 
 
 # What opens a line that goes on from its author's own last one: "if not…", "otherwise…", "or…", "also…".
-_ADDS = re.compile(r"^(?:also|plus)\b")
+_ADDS = re.compile(
+    r"^(?:also|plus)\b"
+    # 「あと踏むときの袋は…」, not 「あと5分」
+    r"|^(?:あと(?![0-9０-９一二三四五六七八九十少ちょっ何])|それと|ついでに)"
+)
 
 
 def adds_to_own(m: Message, earlier: Sequence[Message]) -> bool:

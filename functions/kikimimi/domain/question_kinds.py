@@ -417,7 +417,12 @@ def personal(text: str) -> bool:
     """A question about the one asked ("which one did u end up getting", "how's it feel", 「どうだった？」):
     theirs to answer; a member who was not there cannot."""
     low = normalized(text)
+    if low.isascii() and _HOW_TO.match(low):
+        return False  # "is there any way to look at your old run boards…": a how-to, "your" anyone's
     return bool(_EN_PERSONAL.search(low) if low.isascii() else _JA_PERSONAL.search(low))
+
+
+_HOW_TO = re.compile(r"^(?:\S+[,.!]?\s+)?(?:is there (?:a|any) ?way|how (?:do|can|would) (?:i|we|one))\b")
 
 
 # A suggestion put as a question, to someone with a problem: "maybe try clearing the cache?", "try a

@@ -35,7 +35,7 @@ from kikimimi.domain.back_questions import between_two
 from kikimimi.domain.figures import same_figure
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import NICK_PREFIX, asks, is_open_question, participants_of
+from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, asks, is_open_question, participants_of
 from kikimimi.domain.other_threads import adds_to_own, asked_of_another
 from kikimimi.domain.question_kinds import asks_a_number, for_the_bot, for_the_people, kind_of
 from kikimimi.domain.question_owners import named_answers, owner_answers, shown_answers
@@ -99,7 +99,9 @@ _ACK = re.compile(
     r"^(?:おけ|おっけ[ーい]?|オッケ[ーい]?|了解|りょ|りょうかい|ok|okay|k|kk|got it|gotcha|bet|👍"
     r"|せやった|せやな|そうやった|そうだった|たしかに|確かに|なるほど|そっか|ほんまや|oh right|ah right|true"
     r"|bless|phew|whew|thank god|thank goodness"
-    r"|(?:you(?:'re| are)? (?:a )?)?(?:legend|lifesaver|life saver|star|hero)|nice one|perfect|sweet|ace)"
+    r"|(?:you(?:'re| are)? (?:a )?)?(?:legend|lifesaver|life saver|star|hero)|nice one|perfect|sweet|ace"
+    # … or judged good, by the asker: 「ちょうどいいじゃん」, "sounds good"
+    r"|ちょうどいい(?:じゃん|やん|ね|な)?|いいじゃん|ええやん|最高|完璧|助かる|sounds good|that works)"
     r"[!！。.〜ー\s]*$"
 )
 
@@ -503,7 +505,11 @@ class _Watch:
             p = self.after[k]
             if p.author_id == m.author_id or k >= BACK_LINES or at - k > BACK_LINES:
                 return None
-            if p.is_human and asks(p.content) and asks_of_them(p.content):
+            if (
+                p.is_human
+                and asks(p.content)
+                and (asks_of_them(p.content) or (k == 0 and _checks(p.content)))
+            ):
                 back = p
                 break
         if back is None or back.reply_to_id not in (None, *self.thread):
@@ -652,6 +658,17 @@ class _Watch:
                 and (not self.inferred or link.reply_to in self.thread or link.reply_to is None)
             )
         )
+
+
+# A brief yes/no check put first thing after the question ("is there a displayport on the monitor?"): of
+# the asker's setup, theirs to answer.
+_CHECK = re.compile(
+    r"^(?:is|are|was|were|does|do|did|has|have|can) (?!any ?(?:one|body)\b)\w+(?: \S+){0,8}[?？]+\W*$"
+)
+
+
+def _checks(text: str) -> bool:
+    return not TO_THE_ROOM.search(norm(text)) and _CHECK.match(norm(text)) is not None
 
 
 _JA_WORD = re.compile(r"[一-龥ァ-ヶ]{2,}")  # a word said back: カーペット, 代用 (not 「うん」)

@@ -29,6 +29,7 @@ _EN_YES_NO = re.compile(
     r"|not (?:yet|really|anymore)"
     r"|it (?:is|was|does|did|should|shouldn'?t|doesn'?t|isn'?t|can|can'?t|will|won'?t|works?|worked)"
     r"|it'?s (?:not|fine|down|up|back|working)"
+    r"|there (?:is|was|are|were)(?:n'?t)?\b"  # "there is. brb" to "was there a dp cable in the box?"
     r"|they(?:'re| are| were| do| did| have)\b|they (?:aren'?t|weren'?t|don'?t|didn'?t|haven'?t)\b"
     r"|works (?:for me|fine|here)|not for me"
     r"|i (?:think|believe|guess|doubt|don'?t think|don'?t know|haven'?t)"
@@ -455,6 +456,10 @@ _UNITS = {
     "センチ": "センチ|cm",
     "ミリ": "ミリ|mm",
     "割": "割|%|％|パーセント",
+    # a length of time, told in the unit that fits it: 「1週間ちょっと」 to 「何日くらい？」
+    "日": "日|週|ヶ月|か月|カ月|ヵ月",
+    "分": "分|時間|秒",
+    "時間": "時間|分|日",
     "グラム": "グラム|g(?![a-z])|kg|キロ",
     "リットル": "リットル|l(?![a-z])|ℓ|ml|cc",
     "ml": "ml|cc|リットル|l(?![a-z])",
