@@ -355,12 +355,12 @@ def _takes_up_another(p: Message, question: Message, room: Sequence[Message]) ->
         return False  # 「割れてるｗ 録ったの誰」 says the question's own word back
     asked = max(map(len, shared), default=0)  # a kanji alone (量) is a weaker tie than a word (減らす)
     before = [x for x in room if x.is_human and x.created_at <= question.created_at and x.id != question.id]
-    before = list({x.id: x for x in before}.values())  # the room's last lines before the question
-    said = [x for x in before[-EXCHANGE_LINES:] if x.author_id not in (p.author_id, question.author_id)]
+    before = list({x.id: x for x in before}.values())  # a line may come in both, once
+    said = [x for x in before[-TAKEN_UP_LINES:] if x.author_id not in (p.author_id, question.author_id)]
     return any(len(w) > asked for x in said for w in shared_words(x.content, p.content, frozenset()))
 
 
-EXCHANGE_LINES = 3  # how close before the question the line of the exchange a question goes on with is
+TAKEN_UP_LINES = 3  # how close before the question a line whose words a question back takes up is
 
 
 _TO_YOU = re.compile(r"\b(?:you|your|yours|u|ur|urs)\b")

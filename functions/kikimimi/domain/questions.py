@@ -668,6 +668,7 @@ _CHECK = re.compile(
 
 
 def _checks(text: str) -> bool:
+    """Is the line such a check (`_CHECK`), not put to the room?"""
     return not TO_THE_ROOM.search(norm(text)) and _CHECK.match(norm(text)) is not None
 
 
