@@ -17,7 +17,7 @@ from kikimimi.domain.open_questions import asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.remarks import accepts, agrees, on_a_condition, steps_away, welcomes
-from kikimimi.domain.reply_shapes import answer_shaped, laughs
+from kikimimi.domain.reply_shapes import answer_shaped, disbelieves, laughs
 from kikimimi.domain.rule_terms import JA_I, muses, norm
 from kikimimi.domain.tension import says_farewell
 from kikimimi.domain.topic_words import inflected, shared_words
@@ -374,7 +374,7 @@ def takes_up(
     line = profile(text)
     if level == WORDS:
         return False
-    if line.kind in ("yes", "no") and not _DISBELIEF.match(norm(text)):
+    if line.kind in ("yes", "no") and not disbelieves(text):
         return True
     if level == LOOSE and asks_yes_no(asked) and on_a_condition(text) and not asks(text):
         return True  # 「22時以降ならいける」 to 「明日の夜もまた通話する？」: yes, on a condition
@@ -407,10 +407,6 @@ def takes_up(
     if _FRAGMENT.match(low):
         return not (_STATEMENT.match(low) and _ASKS_MEANING.search(norm(asked)))
     return bool(_VOLUNTEER.match(low) and _INVITES.search(norm(asked)))
-
-
-# Disbelief at what someone said, not a no: "no way you're holding the flyer wave with that".
-_DISBELIEF = re.compile(r"^no way (?:you|u|he|she|they|we|that|this|it|i)\b")
 
 
 # A line that opens by sharing what was said or felt (「わかる、…」, "same lol", "ikr").

@@ -22,9 +22,19 @@ __all__ = [
 
 # Laughter opens a line about a joke, not an answer ("lol classic", "haha she loves the warm laptop").
 _LAUGH = re.compile(r"^(?:lo+l|lmao|rofl|ha(?:ha)+h?|he(?:he)+|heh|xd|😂|🤣|草|笑|ｗ{2,}|w{2,})(?:\W|$)")
+# Disbelief at what someone said, not a no: "no way you're holding the flyer wave with that".
+_NO_WAY = r"way (?:you|u|he|she|they|we|that|this|it|i)\b"
+_DISBELIEF = re.compile(rf"^no {_NO_WAY}")
+
+
+def disbelieves(text: str) -> bool:
+    """Does the line open on disbelief ("no way you're holding it"), which is no "no"?"""
+    return bool(_DISBELIEF.match(normalized(text)))
+
+
 _EN_YES_NO = re.compile(
     r"^(?:yes|yeah|yep|yup|yea|ya|yah|ye(?=[,.!\s])"
-    r"|no(?! way (?:you|u|he|she|they|we|that|this|it|i)\b)"  # not disbelief: "no way you're holding it"
+    rf"|no(?! {_NO_WAY})"  # not disbelief: "no way you're holding it"
     r"|nope|nah|sure|correct|right|exactly|indeed|maybe|probably|possibly"
     r"|not (?:yet|really|anymore)"
     r"|it (?:is|was|does|did|should|shouldn'?t|doesn'?t|isn'?t|can|can'?t|will|won'?t|works?|worked)"
