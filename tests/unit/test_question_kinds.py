@@ -336,6 +336,12 @@ KINDS = [
     ("羊数えてみたら？", "proposal"),
     ("いつ行けば？", "question"),
     ("雨だったら？", "question"),
+    # what the asker wants the answer for, said after it, invites nobody
+    (
+        "does the switch version have the farewell stuff too or only pc? wanna grab it for my commute",
+        "question",
+    ),
+    ("anyone up for ranked? wanna get my placements done", "invitation"),
 ]
 
 

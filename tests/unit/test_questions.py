@@ -1353,6 +1353,86 @@ def test_the_owner_answers_though_the_reader_puts_it_on_a_question_someone_took(
 
 
 @pytest.mark.parametrize(
+    ("asked", "replied", "answer", "answered"),
+    [
+        # The reader puts the question on her line and her next line on the question: her turn, taken.
+        ("b0", "q", "ASUSのVivobookです、3年くらい前に買ったやつ", True),
+        (None, "q", "ASUSのVivobookです、3年くらい前に買ったやつ", False),  # the question: the room's
+        ("b0", "b0", "ASUSのVivobookです、3年くらい前に買ったやつ", False),  # her line goes on with her own
+        ("b0", "q", "機種ってどこ見ればわかりますか？", False),  # a question back is no answer
+    ],
+)
+def test_a_question_put_to_someone_is_answered_by_their_next_turn(
+    asked: str | None, replied: str, answer: str, answered: bool
+) -> None:
+    room = [msg("b0", "kamome", "ノートのファンがずっとうるさくて、動画見てるだけでブォーってなります", 0)]
+    q = msg("q", "nejimaki", "機種は何ですか？", 40)
+    later = [msg("x0", "kamome", answer, 95)]
+    links = {"q": unaddressed("q", asked, 0.95), "x0": unaddressed("x0", replied, 0.94)}
+    settled = answer_of(q, [*room, q, *later], links)
+    assert (settled is not None and settled.by == "x0") is answered
+
+
+def test_a_question_read_as_put_to_a_line_further_back_is_not_theirs_to_answer() -> None:
+    # The reader puts raj's question on zoe's older question, and zoe's news of her own on raj's: no turn.
+    room = [
+        msg("b0", "zoe", "is there a doc on the API rate limits somewhere?", 0),
+        msg("b1", "mia", "pinned 📌 second one", 15),
+    ]
+    q = msg("q", "raj", "does the beta build support arm64 macs yet?", 115)
+    later = [msg("x0", "zoe", "found it, 50 requests a minute per token", 160)]
+    links = {"q": unaddressed("q", "b0", 0.82), "x0": unaddressed("x0", "q", 0.87)}
+    assert answer_of(q, [*room, q, *later], links) is None
+
+
+def test_going_on_from_ones_own_line_is_no_turn_taken_on_the_question() -> None:
+    room = [msg("b0", "linlin", "/etc/init.d/ftpd start most likely", 0)]
+    q = msg("q", "jason", "does mozilla-plugin-vlc work with firefox?", 0)
+    later = [msg("x0", "linlin", "if not cd /etc/init.d and look for it", 0)]
+    links = {"q": unaddressed("q", "b0", 0.95), "x0": unaddressed("x0", "q", 0.94)}
+    assert answer_of(q, [*room, q, *later], links) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "answered"),
+    [
+        # A question of one's own, opened as an aside, answers no other: not as the next turn…
+        ("also who keeps bringing wardens to chaos maps", False),
+        ("you keep them, the new host gets your tomes", True),
+    ],
+)
+def test_an_aside_asking_its_own_question_is_no_answer(line: str, answered: bool) -> None:
+    q = msg(
+        "q",
+        "velvet",
+        "if the host drops mid mission do you keep the tomes you already picked up or does it reset?",
+        100,
+    )
+    later = [msg("x0", "grimnir", line, 126)]
+    settled = answer_of(q, [*BUSY, q, *later])
+    assert (settled is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("line", "answered"),
+    [
+        ("wait is the festival event still going or did it end sunday", False),
+        ("it counts, the squad's win", True),
+    ],
+)
+def test_an_aside_asking_its_own_question_is_no_answer_the_reader_links(line: str, answered: bool) -> None:
+    q = msg(
+        "q", "moth", "if i get eliminated in round 2 but my squad wins the final, does that count for me?", 10
+    )
+    later = [msg("x0", "jess", line, 40)]
+    assert (
+        answer_of(q, [NAMING, q, *later], {"x0": link("x0", "q", 0.53)}, sure=0.5) is not None
+    ) is answered
+    maybe = maybe_answers(q, [NAMING, q, *later], {"x0": link("x0", "q", 0.4)}, unsure=0.25, sure=0.5)
+    assert maybe == ([] if not answered else ["x0"])
+
+
+@pytest.mark.parametrize(
     ("reply", "to", "answered"),
     [
         # A name said first answers "who's got…?" where the reader too puts the line on the question…

@@ -583,6 +583,10 @@ _OWN_QUESTION = re.compile(
     r"|what'?s the \w+(?: \w+){0,3} (?:for|of|on|in) [^,.!]{2,40} again)\b"
     # what to do next, after saying what they did ("ok deleted it. do i pair from the car or the phone now")
     r"|(?:^|[.!?]\s+)(?:do|should|can) i (?!think|guess|know|care)\w+"
+    # a question of one's own, opened as an aside ("also who keeps bringing wardens to chaos maps", "wait is
+    # the festival event still going or did it end sunday")
+    r"|^(?:also|wait|btw|oh and|unrelated but)\W*\s*"
+    r"(?:who|what|where|when|which|is|are|does|do|did|can|will)\b"
 )
 
 

@@ -152,7 +152,7 @@ def other_thread(
         return True
     # … or that plainly goes on from its author's line just before the question ("chrischio, /etc/init.d/ftpd
     # start most likely", the question, "if not cd /etc/init.d and look for it")
-    if earlier and earlier[-1].author_id == m.author_id and _GOES_ON_FROM.match(norm(m.content)):
+    if goes_on_from_own(m, earlier):
         return True
     # … or adds to what its author was saying a few lines before it ("also cranberries sometimes drop extra
     # berries per harvest", back in the crop argument, past a quiet member's question)
@@ -202,6 +202,13 @@ def adds_to_own(m: Message, earlier: Sequence[Message]) -> bool:
 
 
 _GOES_ON_FROM = re.compile(r"^(?:if not|if that fails|otherwise|else|or else|or|also|and then|then)\b")
+
+
+def goes_on_from_own(m: Message, earlier: Sequence[Message]) -> bool:
+    """Does the line plainly go on from its author's line just before the question ("if not …")?"""
+    return (
+        bool(earlier) and earlier[-1].author_id == m.author_id and bool(_GOES_ON_FROM.match(norm(m.content)))
+    )
 
 
 def echoes_another(

@@ -466,6 +466,11 @@ def kind_of(text: str) -> str:
         return "farewell"
     if _ANNOUNCED.search(low):
         return "question"  # its tag (「…だよね？」) asks to be told
+    if _OWN_PURPOSE.search(low):
+        # What it asks, not what its asker wants it for ("…or did that only come to pc? wanna grab it for
+        # my train commute" asks a fact; the "wanna" is theirs)
+        text = _asked_part(text)
+        low = normalized(text)
     if invites(text):
         return "invitation"
     if rhetorical(text):
@@ -484,6 +489,19 @@ def kind_of(text: str) -> str:
     if personal(text):
         return "personal"
     return "question"
+
+
+def _asked_part(text: str) -> str:
+    """The line up to its last question mark."""
+    marks = [m.end() for m in re.finditer(r"[?？]+", text)]
+    return text[: marks[-1]] if marks else text
+
+
+# After the question, what its asker wants the answer for: "…? wanna grab it for my train commute", "…?
+# trying to decide if i build the lens line first".
+_OWN_PURPOSE = re.compile(
+    r"[?？]\s*(?:i )?(?:wanna|want to|gonna|trying to|need to)\b[^?？]*\b(?:my|me|i)\b[^?？]*$"
+)
 
 
 def for_the_bot(text: str) -> bool:

@@ -1,6 +1,7 @@
 """Answers from the person a question concerns, with their next line: the one it names ("who's igl
-thursday, salty again?"), the one whose line it takes up (「達人芸いる？」 after 「…スキル盛った💪」), or the
-one whose show-and-tell it asks about (「固定は何でしてるん？」 a few lines after the photo)."""
+thursday, salty again?"), the one whose line it takes up (「達人芸いる？」 after 「…スキル盛った💪」) or the
+reader puts it on, replying in turn (「機種は何ですか？」 — 「ASUSのVivobookです」), or the one whose
+show-and-tell it asks about (「固定は何でしてるん？」 a few lines after the photo)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from kikimimi.domain.answer_turns import NEXT_TURN_SECONDS, asks_back, asks_of_t
 from kikimimi.domain.answer_words import says_how_it_is, takes_up_by_shape
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import TO_THE_ROOM, asks
+from kikimimi.domain.other_threads import goes_on_from_own
 from kikimimi.domain.question_kinds import asks_a_number, for_the_people
 from kikimimi.domain.reading import Link
 from kikimimi.domain.remarks import shifts, steps_away
@@ -20,6 +22,7 @@ from kikimimi.domain.rule_terms import norm
 from kikimimi.domain.tension import says_farewell
 from kikimimi.domain.topic_words import common_words, shared_words
 
+TURNED_TO = 0.8  # how sure the reader must be that a question responds to someone's line to make it theirs
 GOES_ON = 0.5  # how sure the reader must be that the person's line goes on with one said since the question
 BRIEF = 60  # characters of a question put in passing about someone's line (half as many in Japanese)
 OWNER_LINES = 6  # a brief question may take up the words of a line this far back (「お好み焼きどこ？」)
@@ -55,11 +58,29 @@ def owner_answers(
         owner = _teller(before, links or {}, m)  # 「で、別れたの？」 after a story and a reaction to it
     if owner is None and _GOES_ON.match(norm(text)):
         owner = _partner(question, before, common, links or {})  # "and tier 3 mods??": whom they asked
+    if owner is None and _replies(m, question, links or {}) and not goes_on_from_own(m, before):
+        owner = _turned_to(question, before, links or {})  # 「機種は何ですか？」 after 「ノートのファンが…」
     return (
         owner is not None
         and owner.author_id == m.author_id
         and _their_next(question, m, since, around, links)
     )
+
+
+def _turned_to(question: Message, before: Sequence[Message], links: Mapping[str, Link]) -> Message | None:
+    """The line just before the question, another's, when the reader is sure the question responds to it:
+    the question is theirs to answer, in their next turn."""
+    link = links.get(question.id)
+    last = before[-1] if before else None
+    if link is None or link.confidence < TURNED_TO or last is None or last.id != link.reply_to:
+        return None
+    return last if last.is_human and last.author_id != question.author_id else None
+
+
+def _replies(m: Message, question: Message, links: Mapping[str, Link]) -> bool:
+    """Does the reader read `m` as the reply to the question?"""
+    link = links.get(m.id)
+    return link is not None and link.reply_to == question.id
 
 
 def _taken(said: Message, since: Sequence[Message], m: Message) -> bool:

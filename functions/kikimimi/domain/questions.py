@@ -580,6 +580,7 @@ class _Watch:
             and link.reply_to in self.thread
             and link.confidence >= self.sure
             and not asks_back(m.content)
+            and not asks_its_own(m.content)  # "wait is the festival event still going…": another question
             and not tells_own_trouble(question.content, m.content)  # "my … doesnt work either": me too
             and (link.names_people or link.certain)
             and not self._own_thread(m)  # 「エンコーダー動いた！」 after their own encoder question
@@ -716,4 +717,5 @@ def maybe_answers(
         and link.names_people
         and unsure <= link.confidence < sure
         and not adds_to_own(m, later[: at - 1])
+        and not asks_its_own(m.content)  # "wait is the festival event still going…": another question
     ]
