@@ -27,6 +27,25 @@ KINDS = [
     ("何曜日にする？", "proposal"),
     ("このアニメ何話まである？", "question"),
     ("なんか設定で直せたりしませんか？", "question"),  # 〜たりしませんか asks, it proposes nothing
+    # The group's plan asked again: "same time next week?"
+    ("are we doing the same time next week?", "proposal"),
+    ("same time tomorrow?", "proposal"),
+    ("what time next week?", "question"),
+    # A helper tells the one they help what to try, then asks of theirs, or asks for their details.
+    ("今ちょっと味見してみて。しょっぱいだけか、甘みが出てきてるか。あと蓋はきっちり閉めてる？", "personal"),
+    ("あ、iPadOSのバージョンもいくつか教えて", "personal"),
+    ("再起動してみて。誰かこのエラー分かる？", "question"),  # then asks the room
+    ("同じ症状の人いる？", "personal"),  # whether someone here has it: theirs to say
+    ("今回コルダ上がる人おるん？", "personal"),
+    ("このエラー分かる人いる？", "question"),  # help asked for
+    ("check the pins. anyone else have this?", "question"),
+    ("どうやって設定するか教えて", "question"),  # a how-to, anyone's to answer
+    ("ルーターの設定で、ネットワーク分離がオンになってないか見られます？", "personal"),  # asks them to look
+    ("can you check which port it's plugged into?", "personal"),
+    ("do we want departure slots or does everyone just taxi at once", "proposal"),  # a choice for the group
+    # Places taken so far, the rest offered to the room.
+    ("ok 3 seats sat: marta, ravi, ? anyone else", "invitation"),
+    ("does anyone else have this bug?", "question"),
     # Invitations: for the people asked.
     ("coffee break, anyone?", "invitation"),
     ("burgers tonight?", "invitation"),
@@ -211,7 +230,7 @@ KINDS = [
     ("anyone need a ride to the meetup?", "invitation"),
     ("ポーション余ってる、いる？", "invitation"),
     ("誰かスリーブいる？余ってる", "invitation"),
-    ("チケット1枚余ってる人いる？", "question"),  # asks for one
+    ("チケット1枚余ってる人いる？", "personal"),  # asks for one: theirs to give
     ("does anyone need to reinstall after the update?", "question"),
     ("alsa says connection refused to audio device, etc.. someone wanna help?", "question"),  # asks for help
     ("anyone know if the extra dlc is worth it?", "question"),
@@ -285,7 +304,7 @@ KINDS = [
     ("今夜の友人戦、何時からにする？", "proposal"),
     ("なんで私だけいっつもこうなるん", "rhetorical"),
     ("そういや福袋で余ったキーキャップあるんやけど、誰かいる？", "invitation"),  # something spare, offered
-    ("余った人いる？", "question"),
+    ("余った人いる？", "personal"),  # whether someone here has some: theirs to say
     ("どこで撮ったん？", "personal"),  # where they did it
     ("なんで毎回洗車した次の日に限って雨降るん", "rhetorical"),  # why it always happens: a gripe
     ("なんで毎回ログイン切れるの？", "question"),

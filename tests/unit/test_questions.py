@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from kikimimi.domain.addressees import names
-from kikimimi.domain.answer_words import opens_on_its_topic, says_the_verb_back
+from kikimimi.domain.answer_words import SHAPE, opens_on_its_topic, says_the_verb_back, takes_up
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, asks, asks_unmarked
 from kikimimi.domain.question_kinds import asks_a_number, kind_of
@@ -1061,6 +1061,14 @@ def ask(text: str, author: str = "fay") -> Message:
         ("how many of you? i've got 3 seats in the golf", [("gus", "meet at the leisure centre")], None),
         ("タイムラインの解像度なんぼにしてる？", [("take", "あ、720のままやったわ…そらにじむわ")], "x0"),
         ("is there a dress code for the gala or is it more of a vibe thing", [("gus", "pins")], "x0"),
+        # a figure said first, to how long or how many
+        ("これ長さ何メートル？", [("take", "4.2mを2本。ターナーの身長的にちょうどええかなって")], "x0"),
+        # the line right after a newer question someone else asked is that one's turn
+        (
+            "腕が細い人ってフックとトップロールどっちから覚えるのがいいんでしょう",
+            [("gus", "土曜って市民体育館？"), ("take", "今週は第二武道場。ピン留めにあるよ")],
+            None,
+        ),
     ],
 )
 def test_next_line_answers_in_a_busy_room(
@@ -2849,6 +2857,8 @@ def test_an_answer_given_on_the_way_out_answers(answer: str, answered: bool) -> 
         ("sorry to bump, same issue here", "o", False),  # another's question
         ("is 1.020 stuck?", "q", False),  # no bump
         ("sorry to bump 🙏 anyone?", "gone", True),  # older than the window: its words say it
+        # the call first, then why, at some length
+        ("anyone? 😅 sorry, still stuck with the blinking remote, would rather not buy a new one", "q", True),
     ],
 )
 def test_a_bump_put_as_a_reply_to_ones_own_question(text: str, reply_to: str, bumped: bool) -> None:
@@ -3648,3 +3658,31 @@ def test_a_guess_at_the_question_just_before_answers_that_one(before: str, answe
     q = msg("q", "pebble", "is there any way to see old run boards? forgot to screenshot mine", 70)
     lines = [msg("b0", "grit", before, 60), q, msg("x0", "tallow", "fiery i think? burn stacked fast", 76)]
     assert (answer_of(q, lines) is not None) is answered
+
+
+@pytest.mark.parametrize(("shown_at", "answered"), [(36, "kwame replied to it"), (-40, None)])
+def test_a_reply_to_the_askers_line_just_before_the_question_replies_to_it(
+    shown_at: float, answered: str | None
+) -> None:
+    """ "[image: the shelf]" — "this one?": one turn; a reply to the photo answers the question (not to a
+    line of theirs a minute before)."""
+    photo = msg(
+        "p", "mags", "[image: blurry photo of the hall cupboard, a blue bag on the top shelf]", shown_at
+    )
+    question = msg("q", "mags", "this one?", 40)
+    later = [photo, question, msg("x", "kwame", "YES thank u", 50, reply_to="p")]
+    settled = answer_of(question, later)
+    assert (settled.reason if settled else None) == answered
+
+
+@pytest.mark.parametrize(
+    ("reply", "takes"),
+    [
+        ("去年やったよ。ストレッチほんと大事", True),
+        ("使ったことあるけど微妙だった", True),
+        ("それってやばいの？", False),  # a question back
+    ],
+)
+def test_whether_it_ever_happened_to_anyone_is_answered_as_it_happened(reply: str, takes: bool) -> None:
+    """「…腰やったことある人いない？」 — 「去年やったよ」: it happened to them, told."""
+    assert takes_up("シザースの練習で腰やったことある人いない？私だけ？", reply, SHAPE) is takes

@@ -23,6 +23,11 @@ from kikimimi.domain.reply_shapes import answer_shaped, laughs, only_shrugs, poi
         ("金曜は無理かも", False),
         ("works", True),  # to "9pm server time?"
         ("9 works for me", True),
+        # the day said first, to "are we doing the same time next week?"
+        ("thursday works for me", True),
+        ("friday's fine", True),
+        ("tomorrow yeah", True),
+        ("thursday is when i play", False),
         ("nothing works", False),
     ],
 )
@@ -358,6 +363,7 @@ def test_a_shrug_with_nothing_to_go_on(text: str, only: bool) -> None:
         ("faq lol", True),
         ("pins?", False),  # asked, not told
         ("機種による。FAQに載っとるで、機種別のとこ", True),  # the FAQ as holding it, in Kansai
+        ("FAQに当番表のリンクあるで", True),  # … what it holds said after
         ("pinsir is my fav", False),
     ],
 )

@@ -180,6 +180,33 @@ CASES = {
         spoke_ago=[95],
         shares={"participation": 1 / 8},
     ),
+    # … or saying something to a question put to the room a line or two back, marked or not ("who
+    # schedules calls that late honestly" — "me. i did."; 「みんな明日何時起き？」 — 「10時」 —
+    # 「休みだから決めてない」).
+    "engagement_lapses_when_the_one_it_answered_answers_the_room": Case(
+        [
+            msg("a1", "juno", "kikimimi, how many hours ahead of london is tokyo?", 100),
+            msg("b1", "kikimimi", "8 hours in summer", 95, own=True, reply_to="a1"),
+            msg("a2", "ferris", "don't look at me, i can't even do my own time zone", 60),
+            msg("a3", "bex", "who schedules calls across half the planet honestly", 40),
+            msg("t", "juno", "me. i did. past me is my enemy", 10),
+        ],
+        {"cooldown", "exchange", "participation"},  # (exchange weighs nothing)
+        spoke_ago=[95],
+        shares={"participation": 1 / 8},
+    ),
+    "engagement_lapses_when_another_asked_the_room_two_lines_back": Case(
+        [
+            msg("a1", "kabosu", "ききみみ、カフェインって何時間くらいで抜けるの？", 200),
+            msg("b1", "kikimimi", "5時間くらいで半分になります", 195, own=True, reply_to="a1"),
+            msg("a2", "nemu", "みんな明日何時起き？", 60),
+            msg("a3", "shiro", "10時", 40),
+            msg("t", "kabosu", "休みだから決めてない", 10),
+        ],
+        {"exchange", "participation"},  # (exchange weighs nothing)
+        spoke_ago=[195],
+        shares={"participation": 1 / 8},
+    ),
     # … or replying to the one remark made on it since: said to them.
     "engagement_lapses_when_the_one_it_answered_replies_to_a_remark": Case(
         [

@@ -509,7 +509,39 @@ def _next_turn(
         return (
             True  # 「こむぎじゃなかった？」 to 「だれが付けたんだっけ」, whatever line the reader ties it to
         )
+    # 「今週は第二武道場。ピン留めにあるよ」 right after 「土曜って市民体育館？」: not the older question's
+    if _after_a_newer_question(question, m, link, thread, since, around):
+        return False
     return not other_thread(question, m, link, thread, since, around, level > LOOSE, follows, before)
+
+
+def _after_a_newer_question(
+    question: Message,
+    m: Message,
+    link: Link | None,
+    thread: set[str],
+    since: Sequence[Message],
+    around: Sequence[Message],
+) -> bool:
+    """Does the line come right after a question of its own someone else asked since (not one back about
+    this one: 「右側だけ？」, nor a bump), sharing no words with this one, nor the yes a yes/no question
+    asks, and the reader not sure it goes here? Its turn is that question's."""
+    if not since or (link is not None and link.reply_to in thread and link.confidence >= SURE_PAST_A_REMARK):
+        return False
+    last, common = since[-1], common_words(around)
+    # "yeah. no dust gap…" to "is laminated worth it?", past "what tip temp do you use?": a yes fits this one
+    yes_no = asks_yes_no(question.content) and not asks_yes_no(last.content)
+    return (
+        last.author_id not in (m.author_id, question.author_id)
+        and not bumps(last.content)  # "bump, still stuck on the igate thing": nothing newly asked
+        and not (yes_no and _LEADS_YES_NO.match(norm(m.content)))
+        and not shared_words(question.content, last.content, common)
+        and asks(last.content)
+        and not cannot_answer(last, m)
+        and not asked_of_another(last, m, around)  # 「ana、実山椒どこで買うたん？」: ana's to answer
+        and not fits_only(question, m, [last])  # "new pc!!" to "…the new pc or the old laptop"
+        and not shared_words(question.content, m.content, common)
+    )
 
 
 _ASKS_FOR_SOMEONE = re.compile(r"誰|だれ|どなた|\b(?:who|whos|who's|anyone|anybody|someone|somebody)\b")

@@ -341,6 +341,8 @@ def takes_up(
         return True  # 「土日は700になったで」 to 「駐車場ってまだ500円やんな？」: the figure, as it is now
     if level < WORDS and asks_a_number(asked) and says_roughly(text) and not asks(text):
         return True  # 「ピークで12万くらい」 to 「同接何人いってたっけ」: a figure, roughly
+    if level < WORDS and asks_a_number(asked) and _FIGURE_FIRST.match(norm(text)) and not asks(text):
+        return True  # 「4.2mを2本。…」 to 「これ長さ何メートル？」: the figure, said first
     if (
         level < WORDS
         and _ASKS_DEGREE.search(norm(asked))
@@ -367,6 +369,13 @@ def takes_up(
         return True  # 「いま5人。あと一人おったらいける」 to 「メンツ足りとる？」: how many so far
     if level < WORDS and asks_yes_no(asked) and _EN_HEARSAY.match(norm(text)) and not asks(text):
         return True  # "doc said hes on it" to "are we short a medic again tonight or did someone pick it up"
+    if (
+        level < WORDS
+        and _JA_ASKS_EXPERIENCE.search(norm(asked))
+        and _JA_PAST_SAID.search(norm(text))
+        and not asks(text)
+    ):
+        return True  # 「去年やったよ。…」 to 「…で腰やったことある人いない？」: it happened to them, told
     if level < WORDS and gives_verdict(asked, text):
         return True  # "fine for small stuff, streaky on big panels" to "has anyone tried the eco-flo dyes?"
     if same_figure(asked, text) and agrees(text) and not asks(text):
@@ -574,8 +583,15 @@ def opens_on_its_topic(asked: str, text: str) -> bool:
     return lead is not None and re.search(re.escape(lead.group(1)) + "[もは]", norm(asked)) is not None
 
 
+# A figure said first, with its unit or alone: 「4.2mを2本」, "12 i think", 「たしか3000円」.
+_FIGURE_FIRST = re.compile(
+    r"^(?:(?:約|だいたい|たぶん|多分|確か|たしか|like|about|around|roughly|maybe|prob)\s*)?\d+(?:[.,]\d+)?"
+    r"(?:\s*[a-z%]{1,5}\b|\s*[ぁ-んァ-ヶ一-龥ー](?![目番])|[\s、,。.!！]|$)"  # not 「2点目の…」, an ordinal
+)
 # A Japanese question about what happened (「終わった？」「届いた？」) and a line that tells it, in the past.
 _JA_PAST_ASKED = re.compile(r"[たっ]た(?:の|ん)?[？?]")
+# Whether it ever happened to anyone: 「腰やったことある人いない？」, 「使ったことある？」.
+_JA_ASKS_EXPERIENCE = re.compile(r"[たっだ]こと(?:ある|あり|ない)[^？?]{0,8}[？?]")
 
 
 _JA_PAST_SAID = re.compile(

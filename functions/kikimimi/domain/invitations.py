@@ -68,6 +68,8 @@ _EN_INVITATION = re.compile(
     # "need a roamer, anyone?", "we need one more for stacks, anybody?": a place to fill, asked of the room
     r"|^(?:we |still )?need (?:a|an|one more|another|\d|two|a \w+)\b[^?？]{0,30}[,.\s]\s*"
     rf"(?:{_ANYONE}|takers)\s*[?？]+\W*$"
+    # "ok 3 seats sat: marta, ravi, ? anyone else": places taken so far, the rest offered to the room
+    rf"|\b(?:seats?|spots?|slots?|places?|tickets?)\b.{{0,40}}?(?:{_ANYONE}) else\s*[?？]*\W*$"
     # "one more slot, anyone lurking?", "2 spots left, anyone?": a place in the game, offered to the room
     r"|^(?:(?:one|1|two|2|a) (?:more|last)|last|(?:one|1|two|2) (?:open|free))"
     r" (?:slot|spot|seat|place|player)s?\b[^?？]{0,24}\b"

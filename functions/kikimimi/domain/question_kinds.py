@@ -90,12 +90,17 @@ _EN_PROPOSAL = re.compile(
     r"|can we just|could we (?:just )?|let'?s|do we want to|wanna)\b.*[?？]"
     # … its mark left off: "should we do thursday too or is that too much"
     r"|^(?:so |ok |okay |then |well )?(?:should|shall) we\b"
+    # a choice put to the group: "do we want departure slots or does everyone just taxi at once"
+    r"|^(?:so |ok |okay |then |well )?do we want\b[^?？]*\bor\b"
     # the group's plan asked of the group: "what are we doing friday?", "what time are we meeting"
     r"|^(?:so |ok |okay |then |alright )?(?:what'?s the plan|what is the plan"
     r"|what are we (?:doing(?! wrong)|playing|eating|watching|running)|what time (?:are|r) we"
     r"|where (?:are|r) we (?:meeting|going|eating|playing))\b"
     # a plan of the group's, asked again: "game night saturday, still on?", "are we still on for friday?"
     r"|\bstill on(?: for [^?？]{1,20})?\s*[?？]|\b(?:are|r) we still on\b"
+    # … or again: "are we doing the same time next week?", "same time tomorrow?"
+    r"|^(?:so |ok |okay |alright )?(?:(?:are|r) we (?:doing|meeting|playing|on for) )?(?:the )?same time"
+    r" (?:next week|tomorrow|next time|again|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\s*[?？]"
     # the group's plan on a day: "ok moder attempt saturday??", "raid tonight?"
     r"|^(?:ok |so |alright |right )?(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have"
     r"|what|who|where|when|why|how|which|any)\b)(?:[\w'-]+ ){1,3}(?:tonight|tomorrow|today|this weekend"
@@ -154,7 +159,8 @@ _ASKS_NUMBER = re.compile(
     r"when(?:'?s| is| are| was| were| do| does| did| will| can| should)\b"
     r"|何時|何日|何人|何回|何個|何分|何歳|何度|何泊|何年|何週|何キロ|何センチ|何ミリ|いくら|いくつ|幾つ|いつ(?!も)|何曜|なんぼ"
     r"|どのくらい|どれくらい|何円|何枚|何本|何台|何匹|何杯|何冊|何件|何着|何グラム|何リットル|何ml|何cc|バージョン"
-    r"|何(?:羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦)"  # 「連鶴って何羽つなぐん？」
+    # 「連鶴って何羽つなぐん？」, 「これ長さ何メートル？」
+    r"|何(?:羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦|メートル|キロ|グラム|時間|ワット|倍|割|%)"
     # a quantity asked after by name: 「容量どうしたん」, 「予算は？」
     r"|(?:容量|予算|値段|料金|価格|金額|サイズ|重さ|距離|枚数|人数|台数|本数)(?:は|って)?(?:どう|どれ|何|なに|いくら|[？?])"
 )
@@ -419,7 +425,35 @@ def personal(text: str) -> bool:
     low = normalized(text)
     if low.isascii() and _HOW_TO.match(low):
         return False  # "is there any way to look at your old run boards…": a how-to, "your" anyone's
+    if _TOLD_THEN_ASKED.search(low) and not _OF_THE_ROOM.search(low):
+        return True  # "unplug it for a minute. does the light come back?": for the one told what to try
+    if not low.isascii() and _JA_ANYONE_WHO.search(low) and not _JA_KNOWS.search(low):
+        return True
     return bool(_EN_PERSONAL.search(low) if low.isascii() else _JA_PERSONAL.search(low))
+
+
+# A helper's line that tells the one they help what to try, then asks of what they have or did: 「今ちょっと
+# 味見してみて。…あと蓋はきっちり閉めてる？」, "try another cable first. is it usb 3?"; or asks them for
+# their details: 「iPadOSのバージョンも教えて」.
+_TOLD_THEN_ASKED = re.compile(
+    r"(?:[てで]みて|して(?:ください|下さい))[。！!\s][^？?]*[？?]"
+    r"|^(?:ok |so |first |then )?(?:try|unplug|restart|reboot|check|make sure)\b[^?.!]*[.!]\s+[^?]*\?"
+    r"|(?:バージョン|型番|機種|os|環境|スペック)[^？?。]{0,8}(?:教えて|おしえて)"
+    # … or asks them to look: 「…オンになってないか見られます？」, "can you check which port it's in?"
+    r"|(?:見|確認|試|チェック|調べ)(?:られ|でき|てもらえ|てみてもらえ|てみられ)(?:ます|る)[？?]"
+    r"|^(?:\S+[,:]?\s+)?(?:can|could) (?:you|u) (?:check|try|look|see if|run|send|post|tell me|share|paste)\b"
+)
+# Whether someone here is so, or wants it: 「今回コルダ上がる人おるん？」, 「ボールいる人いる？」 — theirs to
+# say (not 「分かる人いる？」, help asked for).
+_JA_ANYONE_WHO = re.compile(
+    r"人(?:おる|いる|いない|おらん|おらへん|いますか|いません|います)(?:ん|の|かな|か)?[？?]"
+)
+_JA_KNOWS = re.compile(
+    r"(?:分かる|わかる|知って|知っとる|詳しい|教えて|分かり|わかり|できる|出来る)(?:方|人)"
+)
+_OF_THE_ROOM = re.compile(
+    r"\b(?:any ?(?:one|body)|every ?(?:one|body)|some ?(?:one|body))\b|誰か|だれか|みんな|皆さん"
+)
 
 
 _HOW_TO = re.compile(r"^(?:\S+[,.!]?\s+)?(?:is there (?:a|any) ?way|how (?:do|can|would) (?:i|we|one))\b")

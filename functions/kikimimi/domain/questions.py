@@ -338,6 +338,7 @@ def awaits_the_asker(question: Message, later: Sequence[Message], links: Mapping
     )
 
 
+TURN_SECONDS = 30  # the asker's lines this close before the question are one turn with it
 ASKED_AT_ONCE = 2  # a question back takes the question up when it comes among the first lines after it
 
 
@@ -397,6 +398,18 @@ class _Watch:
             follows,
             thread={question.id},
         )
+
+    @property
+    def turn(self) -> set[str]:
+        """The question and the asker's lines sent just before it, one turn ("[image: the shelf]" — "this
+        one?"): a Discord reply to any of them replies to the question."""
+        ids = {self.question.id}
+        for p in reversed(self.before):
+            seconds = (self.question.created_at - p.created_at).total_seconds()
+            if p.author_id != self.question.author_id or seconds > TURN_SECONDS:
+                break
+            ids.add(p.id)
+        return ids
 
     @property
     def around(self) -> list[Message]:
@@ -554,10 +567,11 @@ class _Watch:
     def _by_other(self, m: Message, link: Link | None) -> Settled | None:
         """Someone else replies, answers the asker, answers it as the reader links it, or takes the turn."""
         question = self.question
-        if m.reply_to_id == question.id and only_shrugs(m.content):
+        replied = m.reply_to_id is not None and m.reply_to_id in self.turn
+        if replied and only_shrugs(m.content):
             self.since.append(m)  # "idk sorry, never grown it", as a reply: still open for someone who knows
             return None
-        if m.reply_to_id == question.id:
+        if replied:
             return Settled(f"{m.author_name} replied to it", m.id)
         if self._answers_the_same_ask(m):
             return Settled(f"{m.author_name} answered the same question, asked just before", m.id)

@@ -29,7 +29,10 @@ _EN_AGREEMENT = re.compile(
     r"|absolutely|definitely|of course|sounds (?:good|great|fine|like a plan)|works for me|that works"
     r"|good idea|great idea|let'?s do (?:it|that)|let'?s go|i'?m in|count me in|me too|same|why not"
     r"|perfect|great|cool|nice|i'?m down|down|in|bet|say less|lets do this|works"
-    r"|(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|ish)?|either|both|any ?time) works)\b"
+    r"|(?:\d{1,2}(?::\d\d)?\s*(?:am|pm|ish)?|either|both|any ?time) works"
+    # the day said first: "thursday works for me", "friday's fine", "tomorrow yeah"
+    r"|(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tmrw|tomorrow|tonight|next week|the weekend)"
+    r"(?:'?s)?\s*(?:works|is fine|fine|is good|good|yeah|yes|yep|ok|okay|👍))\b"
 )
 _JA_AGREEMENT = re.compile(
     r"^(?:それで(?:いこう|いい|行こう|OK|ok|オッケー|大丈夫)|いいね|いいよ|いいです|いいと思|賛成|了解|りょ|おけ|オッケー"
@@ -204,4 +207,9 @@ def bumps(text: str) -> bool:
     "sorry to bump, anyone know about the cookie thing?", 「さっきの件わかる方いますか…？」)."""
     low = normalized(text)
     said = len(low) <= 200 and bool(re.search(r"\bbump(?:ing)?\b", low))  # "sorry to bump, …" said outright
-    return said or (len(low) <= 80 and bool(_BUMP.search(low)))
+    # "anyone? 😅 sorry, still stuck with the blinking remote, …": the call first, then why, at more length
+    called = len(low) <= 200 and bool(_CALLS_FIRST.match(low))
+    return said or called or (len(low) <= 80 and bool(_BUMP.search(low)))
+
+
+_CALLS_FIRST = re.compile(r"^(?:anyone|any ?body|someone)\s*[?？]+")

@@ -77,6 +77,8 @@ _POINTER = re.compile(
     r"|(?:faq|よくある質問|wiki|ドキュメント|マニュアル|説明書|公式|上の|概要欄|説明欄).{0,6}"
     r"(?:見て|参照|読んで|に書いて|にある|に載って|に載っと|にのって|にのっと)"
     r"|(?:概要欄|説明欄)に.{0,6}(?:貼って|はって|載って|のって|書いて)(?:ある|あった|る)"
+    # what it holds, said after: 「FAQに当番表のリンクあるで」
+    r"|(?:faq|よくある質問|wiki|マニュアル)に.{0,12}(?:ある|あり|あった|載って|のって|書いて|まとめて)"
 )
 # Whose trouble a line with a link is about: its author's ("I get…", "my…") or the room's to answer
 # ("anyone", "any idea", 「分かる人」).

@@ -150,6 +150,16 @@ def _floor_passed(messages: Sequence[Message], trigger: Message, config: RuleCon
         and not is_question(trigger.content)
         and ((spoke_to is not None and spoke_to != trigger.author_id) or echoes or later)
     )
+    # A question someone put to the room a line or two back, the trigger saying something to it ("who
+    # schedules calls across half the planet honestly" — "me. i did."; 「みんな明日何時起き？」 — 「10時」 —
+    # 「休みだから決めてない」): even by the one the bot answered, it is said to them.
+    put = [
+        m
+        for m in since[-3:]
+        if m.author_id != trigger.author_id and not is_addressed(m, config.names) and _puts_a_question(m)
+    ]
+    if put and not is_question(trigger.content) and reaction_kind(trigger.content) != "thanks":
+        return True
     # In any room, a question someone put to another since the bot spoke ("wait you bake?? since when"), then
     # that person's answer ("since the kids started demanding it"): the turn is theirs, not the bot's.
     asked = since[-1] if since else None
@@ -178,6 +188,18 @@ def _floor_passed(messages: Sequence[Message], trigger: Message, config: RuleCon
         or remarked
         or ((about or moved_on) and _seconds(trigger.created_at, asked.created_at) <= config.turn_seconds)
     )
+
+
+def _puts_a_question(m: Message) -> bool:
+    """A question or a wondering put to the room, marked or not ("who schedules calls that late honestly",
+    「なんで冬の夜ってアイス食べたくなるんだろ」)."""
+    low = norm(m.content)
+    return profile(m.content).asks or bool(_WONDERS.search(low))
+
+
+_WONDERS = re.compile(
+    r"^(?:who|what|why|how|where|which)\b|^(?:なんで|何で|どうして|なぜ)|(?:んだろ|んだろう|のかな)$"
+)
 
 
 _REMARK = 12  # characters of a remark that says something (half as many in Japanese), not "lol" or "ok"
