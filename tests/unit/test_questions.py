@@ -9,7 +9,7 @@ import pytest
 from kikimimi.domain.addressees import names
 from kikimimi.domain.answer_words import SHAPE, opens_on_its_topic, says_the_verb_back, takes_up
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, asks, asks_unmarked
+from kikimimi.domain.open_questions import NICK_PREFIX, asks, asks_unmarked
 from kikimimi.domain.question_kinds import asks_a_number, kind_of
 from kikimimi.domain.questions import (
     about_them,
@@ -30,6 +30,7 @@ from kikimimi.domain.questions import (
     talked_over,
 )
 from kikimimi.domain.reading import Link
+from kikimimi.domain.rule_terms import TO_THE_ROOM
 from tests.chat import line
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

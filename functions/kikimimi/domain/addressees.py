@@ -9,12 +9,12 @@ from collections.abc import Mapping, Sequence
 
 from kikimimi.domain.memory.keywords import EN_STOP
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, TO_THE_ROOM, USER_MENTION, participants_of
+from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, USER_MENTION, participants_of
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.lexicon import EN_EXTRA_STOP
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.remarks import bumps, shifts
-from kikimimi.domain.rule_terms import directed_to, has_word, is_question, norm
+from kikimimi.domain.rule_terms import TO_THE_ROOM, directed_to, has_word, is_question, norm
 
 # A room where people address each other by name (IRC's `nick:`) says who answers whom: there an unaddressed
 # next line must answer by its shape or its words, as after a line about something else.

@@ -30,7 +30,7 @@ from kikimimi.domain.figures import (
     same_figure,
 )
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import LINK, TO_THE_ROOM, asks
+from kikimimi.domain.open_questions import LINK, asks
 from kikimimi.domain.other_threads import (
     SURE_PAST_A_REMARK,
     SURELY,
@@ -55,7 +55,7 @@ from kikimimi.domain.reply_shapes import (
     tells_own_trouble,
     verdict_first,
 )
-from kikimimi.domain.rule_terms import norm
+from kikimimi.domain.rule_terms import TO_THE_ROOM, norm
 from kikimimi.domain.topic_words import common_words, shared_words
 
 

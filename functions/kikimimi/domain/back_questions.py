@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import LINK, TO_THE_ROOM, asks, asks_unmarked, called_first
+from kikimimi.domain.open_questions import LINK, asks, asks_unmarked, called_first
 from kikimimi.domain.question_kinds import guesses, works_out
 from kikimimi.domain.remarks import steps_away
 from kikimimi.domain.reply_shapes import points
-from kikimimi.domain.rule_terms import directed_to, norm
+from kikimimi.domain.rule_terms import TO_THE_ROOM, directed_to, norm
 
 
 def _to_one_away(question: Message, humans: Sequence[Message]) -> bool:

@@ -279,12 +279,3 @@ def _script(char: str) -> str:
     if "\u30a0" <= char <= "\u30ff":
         return "katakana"
     return "kanji" if "\u4e00" <= char <= "\u9fff" else "other"
-
-
-# A question put to the room, not to the one person the asker is talking with.
-TO_THE_ROOM = re.compile(
-    r"\b(?:any ?(?:one|body)|some ?(?:one|body)|every ?(?:one|body)|you (?:all|guys)|y'?all|folks|people)\b"
-    r"|誰か|だれか|どなたか|みんな|皆さん|みなさん"
-    # … or those who do it: 「EC測ってる方って…？」, 「使ってる人いる？」
-    r"|(?:る|た|だ)(?:方|人|ひと)(?:って|は|いる|いない|おる|おらん|います|いません|いたら|おったら)"
-)

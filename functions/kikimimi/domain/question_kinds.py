@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from kikimimi.domain.invitations import JA_PLANNED, invites
-from kikimimi.domain.rule_terms import muses, normalized
+from kikimimi.domain.rule_terms import TO_THE_ROOM, muses, normalized
 
 __all__ = [
     "asks_a_number",
@@ -425,7 +425,7 @@ def personal(text: str) -> bool:
     low = normalized(text)
     if low.isascii() and _HOW_TO.match(low):
         return False  # "is there any way to look at your old run boards…": a how-to, "your" anyone's
-    if _TOLD_THEN_ASKED.search(low) and not _OF_THE_ROOM.search(low):
+    if _TOLD_THEN_ASKED.search(low) and not TO_THE_ROOM.search(low):
         return True  # "unplug it for a minute. does the light come back?": for the one told what to try
     if not low.isascii() and _JA_ANYONE_WHO.search(low) and not _JA_KNOWS.search(low):
         return True
@@ -450,9 +450,6 @@ _JA_ANYONE_WHO = re.compile(
 )
 _JA_KNOWS = re.compile(
     r"(?:分かる|わかる|知って|知っとる|詳しい|教えて|分かり|わかり|できる|出来る)(?:方|人)"
-)
-_OF_THE_ROOM = re.compile(
-    r"\b(?:any ?(?:one|body)|every ?(?:one|body)|some ?(?:one|body))\b|誰か|だれか|みんな|皆さん"
 )
 
 

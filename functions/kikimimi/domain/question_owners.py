@@ -12,13 +12,13 @@ from kikimimi.domain.addressees import addressing, elsewhere, names
 from kikimimi.domain.answer_turns import NEXT_TURN_SECONDS, asks_back, asks_of_them, turn_window
 from kikimimi.domain.answer_words import says_how_it_is, takes_up_by_shape
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import TO_THE_ROOM, asks
+from kikimimi.domain.open_questions import asks
 from kikimimi.domain.other_threads import goes_on_from_own
 from kikimimi.domain.question_kinds import asks_a_number, for_the_people
 from kikimimi.domain.reading import Link
 from kikimimi.domain.remarks import shifts, steps_away
 from kikimimi.domain.reply_shapes import laughs
-from kikimimi.domain.rule_terms import norm
+from kikimimi.domain.rule_terms import TO_THE_ROOM, norm
 from kikimimi.domain.tension import says_farewell
 from kikimimi.domain.topic_words import common_words, shared_words
 

@@ -35,7 +35,7 @@ from kikimimi.domain.back_questions import between_two
 from kikimimi.domain.figures import same_figure
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
-from kikimimi.domain.open_questions import NICK_PREFIX, TO_THE_ROOM, asks, is_open_question, participants_of
+from kikimimi.domain.open_questions import NICK_PREFIX, asks, is_open_question, participants_of
 from kikimimi.domain.other_threads import adds_to_own, asked_of_another
 from kikimimi.domain.question_kinds import asks_a_number, for_the_bot, for_the_people, kind_of
 from kikimimi.domain.question_owners import named_answers, owner_answers, shown_answers
@@ -43,7 +43,7 @@ from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.remarks import bumps, calls_only, grateful, shifts, takes_it
 from kikimimi.domain.reply_shapes import only_shrugs, shrugs, tells_own_trouble
-from kikimimi.domain.rule_terms import directed_to, is_closing, is_question, norm
+from kikimimi.domain.rule_terms import TO_THE_ROOM, directed_to, is_closing, is_question, norm
 from kikimimi.domain.tension import sees_off
 from kikimimi.domain.topic_words import common_words, shared_words
 

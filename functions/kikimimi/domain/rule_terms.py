@@ -344,3 +344,12 @@ def directed_to(message: Message, participants: Mapping[str, str]) -> str | None
                 ):
                     return person
     return None
+
+
+# A question put to the room, not to the one person the asker is talking with.
+TO_THE_ROOM = re.compile(
+    r"\b(?:any ?(?:one|body)|some ?(?:one|body)|every ?(?:one|body)|you (?:all|guys)|y'?all|folks|people)\b"
+    r"|誰か|だれか|どなたか|みんな|皆さん|みなさん"
+    # … or those who do it: 「EC測ってる方って…？」, 「使ってる人いる？」
+    r"|(?:る|た|だ)(?:方|人|ひと)(?:って|は|いる|いない|おる|おらん|います|いません|いたら|おったら)"
+)
