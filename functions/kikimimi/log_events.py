@@ -120,10 +120,11 @@ EVENTS: dict[str, EventSpec] = {
     ),
     "llm_call": _fn(
         "INFO",
-        (*PLACE, *TASK, "model", "input_tokens", "output_tokens", "latency_ms", "context_cut"),
+        (*PLACE, *TASK, "model", "input_tokens", "output_tokens", "latency_ms", "context_cut", "cut_off"),
         "one LLM call with its tokens; the judge's, writer's and summarizer's carry `context_cut`: what the "
         "context builder's bounds left out, as counts (places, memory_chars, parent_lines, threads, "
-        "thread_lines), never words",
+        "thread_lines), never words; `cut_off` (true) when the output cap stopped the answer (a reply is "
+        "then ended at its last whole sentence)",
     ),
     "grounded": _fn(
         "INFO",

@@ -292,7 +292,13 @@ class BehaviourFields:
     llm_timeout_seconds: float = setting(
         20.0, "LLM_TIMEOUT_SECONDS", "timeout of one Gemini call", gt=0, le=60
     )
-    reply_max_tokens: int = setting(400, "REPLY_MAX_TOKENS", "output tokens of a full reply", ge=16, le=8192)
+    reply_max_tokens: int = setting(
+        400,
+        "REPLY_MAX_TOKENS",
+        "output tokens of a full reply (one cut off there ends at its last whole sentence)",
+        ge=16,
+        le=8192,
+    )
     reply_max_messages: int = setting(
         3,
         "REPLY_MAX_MESSAGES",

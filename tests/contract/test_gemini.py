@@ -96,11 +96,19 @@ def test_plain_call_puts_user_text_in_contents_without_json_mode(
 ) -> None:
     result = gemini_llm.generate(LLMRequest(purpose="reply", system="Be brief.", user="hello"))
 
-    assert result.text == "ok"
+    assert result.text == "ok" and not result.cut_off
     assert result.input_tokens > 0 and result.output_tokens > 0
     config = gemini_standin.requests[0].generation_config
     assert "responseMimeType" not in config and "responseJsonSchema" not in config
     assert gemini_standin.requests[0].body["contents"][0]["parts"] == [{"text": "hello"}]
+
+
+def test_an_answer_stopped_at_the_output_cap_is_marked_cut_off(
+    gemini_standin: GeminiStandIn, gemini_llm: GeminiLLM
+) -> None:
+    gemini_standin.reply_cut_off("Restart it. Then open the")
+    result = gemini_llm.generate(LLMRequest(purpose="reply", system="Be brief.", max_output_tokens=8))
+    assert (result.text, result.cut_off) == ("Restart it. Then open the", True)
 
 
 @pytest.mark.parametrize(

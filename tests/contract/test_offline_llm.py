@@ -133,6 +133,7 @@ class FakeLlama:
     def __init__(self, content: str = "hello", error: Exception | None = None) -> None:
         self.content = content
         self.error = error
+        self.finish = "stop"  # "length": stopped at max_tokens
         self.calls: list[dict[str, Any]] = []
         self.opened: list[Path] = []  # model paths the adapter loaded
 
@@ -141,7 +142,9 @@ class FakeLlama:
         if self.error is not None:
             raise self.error
         return {
-            "choices": [{"message": {"role": "assistant", "content": self.content}, "finish_reason": "stop"}],
+            "choices": [
+                {"message": {"role": "assistant", "content": self.content}, "finish_reason": self.finish}
+            ],
             "usage": {"prompt_tokens": 11, "completion_tokens": 3, "total_tokens": 14},
         }
 
@@ -176,6 +179,15 @@ def test_adapter_sends_system_first_and_maps_usage(fake_llama: FakeLlama, tmp_pa
     assert (first["max_tokens"], first["temperature"], first["seed"]) == (40, 0.5, 3)
     assert "grammar" not in first and "response_format" not in first
     assert (result.text, result.model, result.input_tokens, result.output_tokens) == ("hello", "m", 11, 3)
+
+
+def test_a_plain_answer_stopped_at_max_tokens_is_marked_cut_off(
+    fake_llama: FakeLlama, tmp_path: Path
+) -> None:
+    llm = LlamaLLM(tmp_path / "m.gguf")
+    assert not llm.generate(LLMRequest(purpose="reply", system="SYS")).cut_off
+    fake_llama.finish = "length"
+    assert llm.generate(LLMRequest(purpose="reply", system="SYS")).cut_off
 
 
 def test_adapter_constrains_and_clamps_json(fake_llama: FakeLlama, tmp_path: Path) -> None:

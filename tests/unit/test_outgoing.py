@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kikimimi.domain.outgoing import ZWSP, shape_reply
+from kikimimi.domain.outgoing import ZWSP, complete_sentences, shape_reply
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,58 @@ def test_single_line(text: str, expected: str) -> None:
 def test_no_length_cap_here_the_splitter_decides() -> None:
     # Cutting at 1,800 characters left code blocks open; reply_parts splits and cuts at a boundary.
     assert shape_reply("x" * 5000) == "x" * 5000
+
+
+LOG_LEVEL = (
+    "Open the config file and find the logging section. You might see this:\n\n```\n[Logging]\n"
+    "level = INFO\n```\n\nChange the `level` to the desired"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(LOG_LEVEL, LOG_LEVEL[: LOG_LEVEL.index("```\n\n") + 3], id="after-a-closed-block"),
+        pytest.param("It works. Then open the set", "It works. Then open the…", id="too-little-complete"),
+        pytest.param("Sure thing! Restart it and the", "Sure thing! Restart it and…", id="half-or-less"),
+        pytest.param("Restart the service now. Then check the lo", "Restart the service now.", id="sentence"),
+        pytest.param(
+            "Is the service running on 8080? Try the other po",
+            "Is the service running on 8080?",
+            id="question",
+        ),
+        pytest.param('He said "do it." Then the', 'He said "do it."', id="closing-quote"),
+        pytest.param(
+            "設定はconfig.yamlで変えられます。level: debugにすると詳しく出ます。再起動すると反映され",
+            "設定はconfig.yamlで変えられます。level: debugにすると詳しく出ます。",
+            id="japanese",
+        ),
+        pytest.param(
+            "再起動すると反映されるはずなんだけど", "再起動すると反映されるはずなんだけど…", id="ja-no-end"
+        ),
+        pytest.param(
+            "Steps:\n1. Open the file\n2. Change the level to",
+            "Steps:\n1. Open the file\n2. Change the level…",
+            id="list-numbers-are-no-ends",
+        ),
+        pytest.param(
+            "Use a tool, e.g. the built-in one or the", "Use a tool, e.g. the built-in one or…", id="abbrev"
+        ),
+        pytest.param(
+            "Try this:\n```bash\nsudo apt install foo\nsudo apt upd",
+            "Try this:\n```bash\nsudo apt install foo\n```\n…",
+            id="whole-code-lines-only",
+        ),
+        pytest.param("Try this:\n```bash\nsudo apt upd", "Try this…", id="no-whole-code-line"),
+        pytest.param(
+            "Run it like this:\n```\nmake all\n",
+            "Run it like this:\n```\nmake all\n```\n…",
+            id="cut-after-a-line",
+        ),
+        pytest.param("Version 3.5 is out and the", "Version 3.5 is out and…", id="decimal-is-no-end"),
+        pytest.param("ok, and", "ok…", id="trailing-comma"),
+        pytest.param("word", "word…", id="one-word"),
+    ],
+)
+def test_complete_sentences_ends_a_cut_off_reply_where_a_sentence_does(text: str, expected: str) -> None:
+    assert complete_sentences(text) == expected

@@ -259,14 +259,19 @@ class RecordingLLM:
     name = "recording"
 
     def __init__(
-        self, text: str = "Both of you have a point. dave: run `keys rotate` in the admin CLI."
+        self,
+        text: str = "Both of you have a point. dave: run `keys rotate` in the admin CLI.",
+        cut_off: bool = False,
     ) -> None:
         self.text = text
+        self.cut_off = cut_off  # the answer stopped at the output cap
         self.requests: list[LLMRequest] = []
 
     def generate(self, request: LLMRequest) -> LLMResult:
         self.requests.append(request)
-        return LLMResult(text=self.text, model=self.name, input_tokens=1, output_tokens=1)
+        return LLMResult(
+            text=self.text, model=self.name, input_tokens=1, output_tokens=1, cut_off=self.cut_off
+        )
 
 
 class Twins:
@@ -426,3 +431,15 @@ def test_a_question_reply_reads_the_room_before_the_question_too() -> None:
     assert reply(twins.deps, WATCH_REPLY) is not None
     (request,) = twins.writer.requests
     assert "line 7 of the other conversation" in request.system + request.user
+
+
+@pytest.mark.parametrize("cut_off", [True, False])
+def test_a_reply_cut_off_at_the_output_cap_ends_at_its_last_whole_sentence(cut_off: bool) -> None:
+    text = "Both of you have a point. dave: run `keys rotate` in the admin CLI. Then check the"
+    twins = Twins("en", CHAT, writer=RecordingLLM(text, cut_off=cut_off))
+    assert reply(twins.deps, WATCH_REPLY) is not None
+    (sent,) = twins.discord.messages
+    expected = text.rsplit(" Then", 1)[0] if cut_off else text  # a model that ended there meant it
+    assert sent.content == expected
+    (call,) = twins.events.named("llm_call")
+    assert call.get("cut_off", False) is cut_off

@@ -119,6 +119,7 @@ class LlamaLLM:
             input_tokens=int(usage.get("prompt_tokens") or 0),
             output_tokens=int(usage.get("completion_tokens") or 0),
             latency_ms=latency_ms,
+            cut_off=schema is None and finish == "length",  # a JSON answer is conformed above instead
         )
 
 

@@ -57,15 +57,20 @@ def default_responder(body: dict[str, Any]) -> str | dict[str, Any] | list[Any]:
 
 
 def candidate_body(
-    text: str, model: str, usage: tuple[int, ...], sources: tuple[tuple[str, str], ...] = ()
+    text: str,
+    model: str,
+    usage: tuple[int, ...],
+    sources: tuple[tuple[str, str], ...] = (),
+    finish: str = "STOP",
 ) -> dict[str, Any]:
     """A generateContent response with one text candidate and usage metadata ((prompt, candidates[,
     thoughts]) tokens: a thinking model reports its thoughts apart); `sources` ((uri, title) pairs) become
-    the candidate's grounding metadata, as a Google Search grounded answer carries it."""
+    the candidate's grounding metadata, as a Google Search grounded answer carries it; `finish` is its
+    finish reason (MAX_TOKENS: cut off at maxOutputTokens)."""
     thoughts = {"thoughtsTokenCount": usage[2]} if len(usage) > 2 else {}
     candidate: dict[str, Any] = {
         "content": {"role": "model", "parts": [{"text": text}]},
-        "finishReason": "STOP",
+        "finishReason": finish,
         "index": 0,
     }
     if sources:

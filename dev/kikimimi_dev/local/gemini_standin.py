@@ -63,6 +63,7 @@ class _Step:
     delay_s: float = 0.0
     usage: tuple[int, ...] | None = None  # (prompt, candidates[, thoughts]) token counts
     sources: tuple[tuple[str, str], ...] = ()  # (uri, title) of the grounding chunks
+    finish: str = "STOP"  # the candidate's finish reason
 
 
 class GeminiStandIn:
@@ -117,6 +118,10 @@ class GeminiStandIn:
     def reply_text(self, text: str, usage: tuple[int, ...] | None = None) -> None:
         """Queue a candidate whose text is `text`; `usage` is (prompt, candidates[, thoughts]) tokens."""
         self._push(_Step(text=text, usage=usage))
+
+    def reply_cut_off(self, text: str) -> None:
+        """Queue a candidate that stopped at maxOutputTokens (finish reason MAX_TOKENS) after `text`."""
+        self._push(_Step(text=text, finish="MAX_TOKENS"))
 
     def reply_grounded(self, text: str, sources: list[tuple[str, str]]) -> None:
         """Queue a candidate grounded on the web: `sources` are the (uri, title) of its grounding chunks,
@@ -181,7 +186,8 @@ class GeminiStandIn:
                 return 500, error_body(500, message=f"responder failed: {exc!r}"), step.delay_s
             text = answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False)
         usage = step.usage or (estimate_tokens(json.dumps(record.body)), estimate_tokens(text))
-        return step.status, candidate_body(text, record.model, usage, step.sources), step.delay_s
+        body = candidate_body(text, record.model, usage, step.sources, step.finish)
+        return step.status, body, step.delay_s
 
 
 def _handler_for(standin: GeminiStandIn) -> type[BaseHTTPRequestHandler]:

@@ -92,6 +92,7 @@ class GeminiLLM:
             else 0,
             latency_ms=latency_ms,
             sources=_sources(response),
+            cut_off=_cut_off(response),
         )
 
     def _config(self, request: LLMRequest) -> types.GenerateContentConfig:
@@ -141,6 +142,13 @@ def _sources(response: Any) -> tuple[WebSource, ...]:
         if web is not None and web.uri:
             found.setdefault(web.uri, WebSource(uri=web.uri, title=web.title or "", domain=web.domain or ""))
     return tuple(found.values())
+
+
+def _cut_off(response: Any) -> bool:
+    """The answer stopped at max_output_tokens (finish reason MAX_TOKENS), not where the model ended it."""
+    candidates = response.candidates or []
+    reason = getattr(candidates[0], "finish_reason", None) if candidates else None
+    return str(getattr(reason, "value", reason)) == "MAX_TOKENS"
 
 
 def _why_empty(response: Any) -> str:

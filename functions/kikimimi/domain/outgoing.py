@@ -29,6 +29,37 @@ def shape_reply(text: str, single_line: bool = False) -> str:
     return _ROLE.sub(lambda m: "<@&" + ZWSP + m.group(1) + ">", text)
 
 
+# A sentence ends at . ! ? or … (with any closing quote or bracket) before a space or the end, or at a
+# Japanese 。！？ wherever it stands.
+_SENTENCE_END = re.compile(r"[.!?…]+[\"'”’)\]」』）]*(?=\s|$)|[。！？]+[」』）]*")
+# … but not after a list number ("1.") or an abbreviation that runs on ("e.g.", "i.e.", "vs.").
+_NOT_AN_END = re.compile(r"(?:^|\n)\s*\d+[.)]$|\b(?:e\.g|i\.e|vs|etc|approx|cf)\.$", re.IGNORECASE)
+KEEP_SHARE = 0.5  # complete sentences replace a cut-off text when they hold at least this share of it
+CUT = "…"
+
+
+def complete_sentences(text: str) -> str:
+    """A text the model was cut off in (its output cap), ended where a sentence or a code block ends; when
+    those hold less than half of it, its whole lines of code or words, trailing off with "…"."""
+    whole_line = text.endswith("\n")  # the cut fell after a line: its last line is whole
+    text = text.rstrip()
+    fences = _fence_lines(text)
+    ends = [m.end() for m in _SENTENCE_END.finditer(text) if not _NOT_AN_END.search(text[: m.end()])]
+    ends += [min(after - 1, len(text)) for _, after, _ in fences[1::2]]  # a closing fence ends a block
+    done = [end for end in ends if _open_fence_at(fences, end) is None]
+    if done and max(done) >= KEEP_SHARE * len(text):
+        return text[: max(done)].rstrip()
+    if _open_fence_at(fences, len(text) + 1) is not None:  # cut inside a code block
+        opener_start, opener_after, _ = fences[-1]
+        code_end = len(text) if whole_line else text.rfind("\n")
+        if code_end >= opener_after:  # whole lines of code: keep them, never half a command
+            return f"{text[:code_end]}\n{FENCE}\n{CUT}"
+        return text[:opener_start].rstrip().rstrip(",;:-") + CUT  # nothing of the block is whole
+    head, space, _ = text.rpartition(" ")
+    kept = text if whole_line or not space or not head.strip() else head  # the last word may be half
+    return kept.rstrip().rstrip(",;:-") + CUT
+
+
 def reply_parts(text: str, max_messages: int, limit: int = DISCORD_LIMIT) -> list[str]:
     """The messages a reply is posted as: at most `max_messages`, each within `limit`, none blank."""
     return [c.text for c in split_chunks(text, limit, max(1, max_messages)) if c.text.strip()]

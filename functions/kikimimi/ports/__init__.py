@@ -151,6 +151,7 @@ class LLMResult:
     output_tokens: int = 0
     latency_ms: float = 0.0
     sources: tuple[WebSource, ...] = ()
+    cut_off: bool = False  # the model stopped at max_output_tokens: the text may end mid-sentence
 
 
 class LLMError(Exception):

@@ -145,7 +145,8 @@ class Deps:
         self.events.emit(event, {"channel": key.channel_id, "thread": key.thread_id, **fields})
 
     def llm_call(self, key: ChannelKey, function: str, result: LLMResult, **fields: Any) -> None:
-        """The `llm_call` log line (model, tokens, latency) that the LLM metrics count."""
+        """The `llm_call` log line (model, tokens, latency; `cut_off` when the output cap stopped the
+        answer) that the LLM metrics count."""
         self.emit(
             "llm_call",
             key,
@@ -154,6 +155,7 @@ class Deps:
             input_tokens=result.input_tokens,
             output_tokens=result.output_tokens,
             latency_ms=result.latency_ms,
+            **({"cut_off": True} if result.cut_off else {}),
             **fields,
         )
 

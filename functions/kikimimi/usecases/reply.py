@@ -15,7 +15,7 @@ from kikimimi import prompts
 from kikimimi.domain import policy
 from kikimimi.domain.links import keep_known_links
 from kikimimi.domain.model import ChannelKey, Intervention, Message, ResponseType
-from kikimimi.domain.outgoing import ReplyDraft, part_nonce, reply_parts, shape_reply
+from kikimimi.domain.outgoing import ReplyDraft, complete_sentences, part_nonce, reply_parts, shape_reply
 from kikimimi.domain.prompt_context import PromptContext, build_context, last_lines, said_recently
 from kikimimi.domain.wire import ReplyTask
 from kikimimi.ports import DiscordError, LLMError, LLMRequest, LLMResult
@@ -214,7 +214,9 @@ def _write_draft(
         return None
     cut = context.place.cut.counts() if context.place else {}
     deps.llm_call(key, "reply", result, guild=task.guild_id, trigger=task.trigger_id, context_cut=cut)
-    shaped = shape_reply(result.text, single_line=purpose == "short_ack")
+    # A reply cut off at the output cap ends where its last sentence does, never mid-word.
+    written = complete_sentences(result.text) if result.cut_off else result.text
+    shaped = shape_reply(written, single_line=purpose == "short_ack")
     shaped = grounding.cited(deps, key, base, shaped, result)  # the sites a grounded answer drew on
     text = _known_links_only(deps, key, base, shaped, request, result)
     if not text:
