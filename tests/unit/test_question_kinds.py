@@ -83,6 +83,14 @@ KINDS = [
     ("結局仲直りしてた。何だったの", "rhetorical"),  # what it all was, wondered after telling it
     ("昨日の地震何だったの？", "question"),
     ("it's freezing in here, isn't it?", "rhetorical"),
+    # settled by its asker in the same line: the room is asked nothing any more
+    ("nobody up for splitting the bulk order? ok i'll just buy the small bag", "rhetorical"),
+    ("anyone got a spare 3d printer nozzle? nvm i'll just order one", "rhetorical"),
+    ("ベランダの配線、誰かわかる？じゃあ自分で調べるか", "rhetorical"),
+    ("空いてる人いない？まあいいや", "rhetorical"),
+    # … but a question still asked after a plan of one's own is a question
+    ("ok i'll just reinstall it, but which version should i get?", "question"),
+    ("じゃあ一人で行くけど、駐車場ってある？", "question"),
     ("you can't be serious?!", "rhetorical"),
     ("who even does that?", "rhetorical"),
     ("who cares?", "rhetorical"),

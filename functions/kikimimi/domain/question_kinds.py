@@ -189,9 +189,21 @@ def offers(text: str) -> bool:
     return len(low) <= 30 and bool(_JA_OFFER.search(low))
 
 
+# A question its asker settles in the same line, giving up on the room: "so nobody for the cal hypo split?
+# ok ill just grab 2 buckets for myself", 「誰も来ない？じゃあ一人で行くか」.
+_SETTLES_ITSELF = re.compile(
+    r"[?？]+\s*(?:(?:ok(?:ay)?|oh well|fine|alright|guess|nvm|never ?mind|welp)\b[,.!]*\s*"
+    r"(?:then\s+)?(?:i'?ll|ill|i will|i guess i'?ll|guess i'?ll|just)\b[^?？]*$"
+    r"|(?:じゃあ|じゃ|ほな|まあ|しゃーない|仕方ない|しゃあない)[、,]?[^?？]*(?:[るうくすつぬむぶぐ]か|しよう?|いいや)[ぁ-ん〜ー。…w笑]*$)"
+)
+
+
 def rhetorical(text: str) -> bool:
-    """A question that asks nothing: a tag ("…, right?", 「〜よね？」), an exclamation ("seriously?!")."""
+    """A question that asks nothing: a tag ("…, right?", 「〜よね？」), an exclamation ("seriously?!"), or
+    one its asker settles in the same line ("nobody for the split? ok i'll just grab 2 for myself")."""
     low = normalized(text)
+    if _SETTLES_ITSELF.search(low):
+        return True
     # "… what's the safe way to clean it? and is doing lines on bare plastic ok?": its last sentence asks
     last = re.sub(r"^(?:and|so|but|or|also|plus)\s+", "", re.split(r"(?<=[.!?？])\s+", low.strip())[-1])
     tag = bool(_EN_TAG.search(low)) and not _TAG_ASKER.match(low) and not _TAG_ASKER.match(last)
