@@ -190,7 +190,7 @@ def offers(text: str) -> bool:
 
 
 # A question its asker settles in the same line, giving up on the room: "so nobody for the cal hypo split?
-# ok ill just grab 2 buckets for myself", 「誰も来ない？じゃあ一人で行くか」.
+# ok ill just grab 2 buckets for myself", 「ベランダの配線、誰かわかる？じゃあ自分で調べるか」.
 _SETTLES_ITSELF = re.compile(
     r"[?？]+\s*(?:(?:ok(?:ay)?|oh well|fine|alright|guess|nvm|never ?mind|welp)\b[,.!]*\s*"
     r"(?:then\s+)?(?:i'?ll|ill|i will|i guess i'?ll|guess i'?ll|just)\b[^?？]*$"
