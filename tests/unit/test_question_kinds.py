@@ -14,6 +14,10 @@ from kikimimi.domain.question_kinds import (
 )
 
 KINDS = [
+    # being named, answered in jest
+    ("呼んだ？それ入れたの俺だよ", "rhetorical"),
+    ("you rang? yeah i set that bot up", "rhetorical"),
+    ("誰が呼んだの？", "question"),
     # The group's plan asked of the group, first or alone.
     ("日曜どうする？ 上流のほう行く？", "proposal"),
     ("what are we doing friday? bowling again?", "proposal"),

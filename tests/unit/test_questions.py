@@ -1064,6 +1064,32 @@ def ask(text: str, author: str = "fay") -> Message:
         ("is there a dress code for the gala or is it more of a vibe thing", [("gus", "pins")], "x0"),
         # a figure said first, to how long or how many
         ("これ長さ何メートル？", [("take", "4.2mを2本。ターナーの身長的にちょうどええかなって")], "x0"),
+        # a why of one's own answers nothing, whatever words it shares; "why not" agrees
+        (
+            "how do you stop the chain skipping on the big cog?",
+            [("gus", "why does my chain always squeak the day after i clean it")],
+            None,
+        ),
+        ("should we move the meetup to the brewery?", [("gus", "why not, closer for everyone")], "x0"),
+        # when, told to a question that asks when, right after it …
+        ("when are you free to swap the tyres?", [("ben", "saturday after 2 works")], "x0"),
+        ("いつ空いてる？", [("ben", "来週なら土日どっちでも")], "x0"),
+        # … and to a newer one that asks when, whatever it shares with the older one
+        (
+            "is next week's session ok for total beginners?",
+            [("cy", "when are you free for the shop run?"), ("ben", "next week, tuesday or wed")],
+            None,
+        ),
+        (
+            "来週の練習って初心者でも大丈夫ですか？",
+            [("cy", "買い出しいつ行ける？"), ("ben", "来週なら火曜がいい")],
+            None,
+        ),
+        # who, named past another pair's remark
+        ("who took the spare pump home?", [("cy", "standup is at 10 again"), ("ben", "dee i think")], "x1"),
+        ("予備のポンプ誰が持って帰ったっけ", [("cy", "明日は10時集合ね"), ("ben", "たぶんdeeさん")], "x1"),
+        # how thick, told by a measure
+        ("how thick should the first coat of varnish be?", [("ben", "1mm tops, thin coats")], "x0"),
         # the line right after a newer question someone else asked is that one's turn
         (
             "腕が細い人ってフックとトップロールどっちから覚えるのがいいんでしょう",
@@ -3687,3 +3713,28 @@ def test_a_reply_to_the_askers_line_just_before_the_question_replies_to_it(
 def test_whether_it_ever_happened_to_anyone_is_answered_as_it_happened(reply: str, takes: bool) -> None:
     """「…腰やったことある人いない？」 — 「去年やったよ」: it happened to them, told."""
     assert takes_up("シザースの練習で腰やったことある人いない？私だけ？", reply, SHAPE) is takes
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "settled"),
+    [
+        ("beeswax like a candle or the proper zip stuff?", True),  # asks about the answer's word
+        ("蜜蝋ってろうそくのやつでいいの？", True),
+        ("zip wax or something?", False),  # "zip": their own question's word
+        ("wait what?", False),  # no word of a topic
+    ],
+)
+def test_the_asker_asking_about_an_answer_took_it_up(follow_up: str, settled: bool) -> None:
+    q = ask("my tent zip is getting really stiff, anyone else?")
+    told = (
+        "sand. rinse it and rub a bit of beeswax on it"
+        if follow_up.isascii()
+        else "砂だね。洗って蜜蝋塗っとけば直る"
+    )
+    lines = [
+        msg("x0", "ben", told, 40),
+        msg("x1", "cy", "standup at 10 tomorrow", 48),
+        msg("x2", "fay", follow_up, 56),
+    ]
+    result = answer_of(q, [*BUSY, q, *lines])
+    assert (result is not None and result.by == "x2") is settled

@@ -53,6 +53,7 @@ from kikimimi.domain.reply_shapes import (
     shrugs,
     suggests,
     tells_own_trouble,
+    tells_when,
     verdict_first,
 )
 from kikimimi.domain.rule_terms import TO_THE_ROOM, norm
@@ -428,6 +429,11 @@ def _next_turn(
     past_a_remark = len(since) == 1 and not asks(since[0].content)
     if (not since or past_a_remark) and offers_the_figure(question.content, m.content):
         return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
+    if past_a_remark and _names_who(question, m, around) and not elsewhere(m, question, around):
+        return True  # 「たぶん田辺さん」 to 「…誰が持って帰ったっけ」, past another pair's remark
+    told_when = tells_when(question.content, m.content) and not asks(m.content)
+    if not since and told_when and not elsewhere(m, question, around):
+        return True  # 「来週なら土日どっちでも」 right after 「いつ空いてる？」: when, told
     if not since and suggests(m.content) and not elsewhere(m, question, around):
         return True  # "have you tried drying them with a hairdryer first?": taken up, with what to try
     # 「ならない（経験談）」 right after 「4人いればなんとか…なる？」, 「せやで」: yes or no, said first (past
@@ -540,8 +546,16 @@ def _after_a_newer_question(
         and not cannot_answer(last, m)
         and not asked_of_another(last, m, around)  # 「ana、実山椒どこで買うたん？」: ana's to answer
         and not fits_only(question, m, [last])  # "new pc!!" to "…the new pc or the old laptop"
-        and not shared_words(question.content, m.content, common)
+        and not (
+            shared_words(question.content, m.content, common) and not _tells_the_newer_when(question, m, last)
+        )
     )
+
+
+def _tells_the_newer_when(question: Message, m: Message, newer: Message) -> bool:
+    """Does the line tell when to the newer question that asks it, not to this one (「来週なら土日どっちでも」
+    to 「いつ空いてる？」, whatever it shares with 「来週はじめて銭湯…手ぶらで行けますか？」)?"""
+    return tells_when(newer.content, m.content) and not tells_when(question.content, m.content)
 
 
 _ASKS_FOR_SOMEONE = re.compile(r"誰|だれ|どなた|\b(?:who|whos|who's|anyone|anybody|someone|somebody)\b")
@@ -619,6 +633,10 @@ _OWN_QUESTION = re.compile(
     # the festival event still going or did it end sunday")
     r"|^(?:also|wait|btw|oh and|unrelated but)\W*\s*"
     r"(?:who|what|where|when|which|is|are|does|do|did|can|will)\b"
+    # a why of one's own, wondered at the room ("why does the wind always die the second i stake out"):
+    # asked or not, it answers nothing ("why not" and "why would we" say no; "why do you…" asks back)
+    r"|^(?:\S+[,.!]?\s+)?why (?:on earth |tf |the hell )?(?:do|does|did|is|are|am|was|were|can'?t|cant"
+    r"|won'?t|wont|must|has|have|isn'?t|doesn'?t|don'?t)\b"
 )
 
 

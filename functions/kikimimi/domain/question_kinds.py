@@ -45,6 +45,8 @@ _EN_RHETORICAL = re.compile(
     r"|am i right"
     r"|how hard can it be|what could (?:possibly )?go wrong|are you (?:kidding|serious|joking)(?: me)?"
     r"|seriously|really|srsly|rly|for real|is this a joke|why me)\s*[?？!！.]+\W*$"
+    # being named, answered in jest: "you rang?", "did someone say my name?"
+    r"|^(?:you rang|(?:did )?(?:some|any) ?(?:one|body) (?:say|said|call|called) my name|who called)\b"
     # a retort: "and?? crisps are food", "so? it still counts" (no other question after it)
     r"|^(?:and|so|so what|and what)\s*[?？]+(?![^?？]*[?？])"
     # where one's own things went: "where did i put my keycap puller…"
@@ -58,6 +60,8 @@ _JA_RHETORICAL = re.compile(
     # 「〜よね？」「〜でしょ？」「多くない？w」
     r"(?:よね|よな|でしょ|だろ|じゃん|やん|じゃね|くない|すぎない|すぎん|すぎじゃない)[ぇえ〜~ー]*[？?]+[\Wｗw笑]*$"
     r"|^(?:まじ|マジ|本当|ほんと|ホント|うそ|嘘|え|えっ|は)(?:で|に)?[？?!！]+\W*$"  # 「マジで？」「嘘？！」
+    # being named, answered in jest: 「呼んだ？入れたの俺」, 「…呼んだ？」
+    r"|^(?:呼んだ|よんだ|呼ばれた|よばれた)(?:\?|？|[^\w]*$)"
     # … and then glad of it: 「まじ？助かる🙏」, 「ほんと？うれしい」
     r"|^(?:まじ|マジ|本当|ほんと|ホント)(?:で|に)?[？?!！]+\s*(?:助かる|たすかる|ありがと|ありがたい|うれしい|嬉しい|神)"
     r"|[？?][!！]|[!！][？?]"
@@ -153,7 +157,8 @@ _ASKS_NUMBER = re.compile(
     r"|reading"
     r"|length|width|height|weight|depth|distance|capacity|pressure|voltage|wattage|resolution"
     r"|hydration|ratio|dilution|percentage|gauge|dose|dosage|iso|fps|dpi|rpm|ppm|frequency|ohm)s?\b"
-    r"|\bhow (?:many|much|long|old|big|often|far|soon|fast|hot|warm|cold|high|tall|heavy|deep|wide|loud)\b"
+    r"|\bhow (?:many|much|long|old|big|often|far|soon|fast|hot|warm|cold|high|tall|heavy|deep|wide|loud"
+    r"|thin|thick|short|small|low|narrow|strong|tight)\b"
     r"|\bwhat time\b"
     r"|(?:^|[.?!,]\s*)(?:\S+[:,]\s*)?(?:so |and |but |ok )?"
     r"when(?:'?s| is| are| was| were| do| does| did| will| can| should)\b"

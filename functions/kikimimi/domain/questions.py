@@ -467,6 +467,9 @@ class _Watch:
         echoed = self._echoes_an_answer(m)
         if echoed is not None:
             return Settled(f"the asker took {echoed.author_name}'s answer", m.id)  # 「カーペットw まあ…」
+        about = self._asks_about_an_answer(m)
+        if about is not None:
+            return Settled(f"the asker is asking {about.author_name} about their answer", m.id)
         helper = self._helper(m, link) or self._asked_back(m)
         if helper is not None:
             return Settled(f"the asker is talking with {helper.author_name}", m.id)
@@ -485,6 +488,31 @@ class _Watch:
         if head in norm(self.question.content):
             return None
         return next((p for p in reversed(self.since[-3:]) if head in norm(p.content)), None)
+
+    def _asks_about_an_answer(self, m: Message) -> Message | None:
+        """The line of the last few said since (by someone else, asking nothing) whose word the asker asks
+        about first, a word their question did not say ("silicone like a spray or the stick thing?" to
+        "salt. rinse it… silicone only"; 「セモリナってスーパーに売ってる？」): they took that line up."""
+        if not asks(m.content):
+            return None
+        low = norm(m.content)
+        cut = r"[\s,.!?…]" if low.isascii() else r"[！!、,。…\sｗw笑?？]|って"  # "w" laughs only in Japanese
+        head = re.split(cut, low, maxsplit=1)[0]
+        common = common_words(self.around)
+        if not (3 if low.isascii() else 2) <= len(head) <= 16 or not shared_words(head, head, common):
+            return None  # "wait", "so", 「それ」: no word of a topic
+        if shared_words(head, self.question.content, common):
+            return None  # their own question's word: a follow-up, not a question about an answer
+        return next(
+            (
+                p
+                for p in reversed(self.since[-3:])
+                if p.author_id != m.author_id
+                and not asks(p.content)
+                and shared_words(head, p.content, common)
+            ),
+            None,
+        )
 
     def _reacts(self, m: Message, link: Link | None) -> bool:
         """Does the asker react to the line just before, which the reader is sure it answers and puts on the

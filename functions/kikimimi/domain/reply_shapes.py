@@ -488,6 +488,25 @@ def counts_otherwise(question: str, line: str) -> bool:
     return bool(counted) and all(counted)
 
 
+# When, asked ("when are you free?", 「いつ空いてる？」) and told ("next week, either day",
+# 「来週なら土日どっちでも」).
+_ASKS_WHEN = re.compile(r"\bwhen\b|\bwhat time\b|\bwhich day\b|\bwhat day\b|いつ(?!も)|何時|何日|何曜|どの日")
+_SAYS_WHEN = re.compile(
+    r"^(?:\S+\s+){0,3}?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight"
+    r"|next (?:week|weekend|month)|this (?:week|weekend|evening|afternoon)|(?:the )?weekend"
+    r"|\d{1,2}(?::\d\d)?\s*(?:am|pm|ish)"
+    r"|noon|after (?:work|lunch|dinner))\b"
+    r"|^(?:来週|今週|再来週|明日|あした|明後日|あさって|今日|今夜|今晩|週末|土日|平日|[月火水木金土日]曜|夜|朝|昼"
+    r"|午前|午後|\d{1,2}(?:時|日|/))"
+)
+
+
+def tells_when(question: str, line: str) -> bool:
+    """Does the line open on when, told to a question that asks when ("saturday works" to "when are you
+    free?", 「来週なら土日どっちでも」 to 「いつ空いてる？」)?"""
+    return bool(_ASKS_WHEN.search(normalized(question))) and bool(_SAYS_WHEN.search(normalized(line)))
+
+
 def counts_as_asked(question: str, line: str) -> bool:
     """Does the line open on a figure counted as the Japanese question counts (「7本！細いのを組んでる」 to
     「流木何本使ってる？」, 「とりあえず4個」 to 「何個作ったん？」)? Said so, it answers that question even
