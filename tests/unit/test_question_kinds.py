@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kikimimi.domain.invitations import invites
 from kikimimi.domain.question_kinds import (
     asks_a_number,
     asks_yes_no,
@@ -14,6 +15,10 @@ from kikimimi.domain.question_kinds import (
 )
 
 KINDS = [
+    # something to do, fancied by name; people's time asked for on a day ahead (not help asked for)
+    ("anyone fancy a bike ride to the coast tomorrow? i'll bring snacks", "invitation"),
+    ("明日の練習試合、見に来てくれる人ー？", "invitation"),
+    ("who called you", "question"),
     # being named, answered in jest
     ("呼んだ？それ入れたの俺だよ", "rhetorical"),
     ("you rang? yeah i set that bot up", "rhetorical"),
@@ -494,3 +499,17 @@ def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:
 def test_what_kind_of_answer_a_question_asks_for(question: str, number: bool, yes_no: bool) -> None:
     assert asks_a_number(question) is number
     assert asks_yes_no(question) is yes_no
+
+
+@pytest.mark.parametrize(
+    ("text", "inviting"),
+    [
+        ("今夜テスト配信見てくれる人ー？音量見たい", True),
+        ("土曜のライブ、誰か聴きに来てくれる人いない？", True),
+        ("明日までにこのエラー直したいんだけど、見てくれる人いる？", False),  # help by a deadline
+        ("anyone fancy a swim at the reservoir sunday?", True),
+        ("anyone fancied trying the new build yet?", False),
+    ],
+)
+def test_peoples_time_asked_for_is_an_invitation(text: str, inviting: bool) -> None:
+    assert invites(text) is inviting

@@ -88,6 +88,8 @@ _EN_INVITATION = re.compile(
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|fancy|fancies|feel like) (?:to )?"
     r"(?:come|join|grab|get|go|play|watch|co-?watch|hang|eat|have|meet|hop|do (?:a|an|one|some)|hit|try"
     r"|duo|trio|squad|queue|q|raid|grind|scrim|team up|party up|co-?op|1v1|split|chip in|go in on|carpool)\b"
+    # "anyone fancy a dawn dip at the lido saturday?": something to do, fancied by name
+    rf"|\b(?:{_ANYONE}) (?:else )?(?:fancy|fancies) (?:a|an|some|the)\b"
     # "anyone want one last round of geoguessr?", "anyone up for a quick game?": more of what the room plays
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|up for|down for|fancy)\s+(?:a|an|one|some)?\s*"
     r"(?:more|last|final|quick|another)?\s*(?:more\s+)?(?:last\s+)?(?:round|game|match|run)s?\b"
@@ -151,9 +153,10 @@ _JA_INVITATION = re.compile(
     r"|(?:ご飯|ごはん|飯|ランチ|昼|夕飯|飲み|カラオケ|映画|ゲーム|お茶)(?:でも|とか)?(?:行く|どう|いかが|しない)"
     # something to do now, asked of people: 「今から通話でキャラシ作る人おらん？暇やねん」
     r"|(?:今から|このあと|この後|通話で|一緒に)[^？?。]{0,20}人(?:いる|おる|おらん|おらへん|いない)[？?ー〜]"
-    # a hand asked for on a day ahead: 「誰か明日の昼マイクラの整地手伝ってくれへん？」 (people's time)
-    r"|(?:明日|あした|明後日|週末|今度|来週|土曜|日曜|今夜|今晩|このあと|この後|\d{1,2}時)[^？?。]{0,30}"
-    r"手伝って(?:くれ|ほし|もらえ)"
+    # a hand asked for on a day ahead: 「誰か明日の昼マイクラの整地手伝ってくれへん？」 (people's time),
+    # or to come, watch or listen (「今夜テスト配信見てくれる人ー？」): people's time, not the bot's
+    r"|(?:明日|あした|明後日|週末|今度|来週|土曜|日曜|今夜|今晩|このあと|この後|\d{1,2}時)(?!まで)[^？?。]{0,30}"
+    r"(?:手伝って|見て|観て|聞いて|聴いて|来て|付き合って|参加して)(?:くれ|ほし|もらえ)"
 )
 
 

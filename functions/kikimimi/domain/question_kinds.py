@@ -46,7 +46,8 @@ _EN_RHETORICAL = re.compile(
     r"|how hard can it be|what could (?:possibly )?go wrong|are you (?:kidding|serious|joking)(?: me)?"
     r"|seriously|really|srsly|rly|for real|is this a joke|why me)\s*[?？!！.]+\W*$"
     # being named, answered in jest: "you rang?", "did someone say my name?"
-    r"|^(?:you rang|(?:did )?(?:some|any) ?(?:one|body) (?:say|said|call|called) my name|who called)\b"
+    r"|^(?:you rang|(?:did )?(?:some|any) ?(?:one|body) (?:say|said|call|called) my name"
+    r"|who called (?:me|for me))\b"
     # a retort: "and?? crisps are food", "so? it still counts" (no other question after it)
     r"|^(?:and|so|so what|and what)\s*[?？]+(?![^?？]*[?？])"
     # where one's own things went: "where did i put my keycap puller…"

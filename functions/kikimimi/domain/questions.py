@@ -490,9 +490,10 @@ class _Watch:
         return next((p for p in reversed(self.since[-3:]) if head in norm(p.content)), None)
 
     def _asks_about_an_answer(self, m: Message) -> Message | None:
-        """The line of the last few said since (by someone else, asking nothing) whose word the asker asks
-        about first, a word their question did not say ("silicone like a spray or the stick thing?" to
-        "salt. rinse it… silicone only"; 「セモリナってスーパーに売ってる？」): they took that line up."""
+        """The line right after the question (by someone else, asking nothing, among the last few) whose
+        word the asker asks about first, a word their question did not say ("silicone like a spray or the
+        stick thing?" to "salt. rinse it… silicone only"; 「セモリナってスーパーに売ってる？」): they took
+        that line up."""
         if not asks(m.content):
             return None
         low = norm(m.content)
@@ -503,16 +504,12 @@ class _Watch:
             return None  # "wait", "so", 「それ」: no word of a topic
         if shared_words(head, self.question.content, common):
             return None  # their own question's word: a follow-up, not a question about an answer
-        return next(
-            (
-                p
-                for p in reversed(self.since[-3:])
-                if p.author_id != m.author_id
-                and not asks(p.content)
-                and shared_words(head, p.content, common)
-            ),
-            None,
-        )
+        # the line right after the question (the next turn), not a remark of later lines on its topic
+        # (「俺トリル対策でちょうはつ入れたわ」, then 「ちょうはつ誰に持たせてんの」)
+        first = self.since[0] if self.since and self.since[0] in self.since[-3:] else None
+        if first is None or first.author_id == m.author_id or asks(first.content):
+            return None
+        return first if shared_words(head, first.content, common) else None
 
     def _reacts(self, m: Message, link: Link | None) -> bool:
         """Does the asker react to the line just before, which the reader is sure it answers and puts on the
