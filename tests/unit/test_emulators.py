@@ -138,3 +138,33 @@ def test_early_exit_reports_code_and_log(java_env: dict[str, str], tmp_path: Pat
     with pytest.raises(EmulatorError, match="exited with code 3") as info:
         start_firestore(env=env, candidates=(), timeout=10)
     assert "Address already in use" in str(info.value)
+
+
+# A stand-in whose first answer is not HTTP/1 (the emulator's gRPC side, up before its HTTP one).
+GRPC_FIRST = f"""#!/bin/sh
+[ "$1" = info ] && exit 0
+for arg in "$@"; do
+  case "$arg" in
+    --port=*) PORT="${{arg#--port=}}" ;;
+    --host-port=*) PORT="${{arg##*:}}" ;;
+  esac
+done
+exec {sys.executable} -c '
+import socket, sys
+server = socket.create_server(("127.0.0.1", int(sys.argv[1])))
+for answer in (b"\\x00\\x00\\x12\\x04 Unexpected HTTP/1.x request: GET /", b"HTTP/1.0 200 OK\\r\\n\\r\\nOk"):
+    conn, _ = server.accept()
+    conn.recv(1024)
+    conn.sendall(answer)
+    conn.close()
+server.accept()[0].recv(1)
+' "$PORT"
+"""
+
+
+def test_a_first_answer_that_is_not_http_is_waited_past(java_env: dict[str, str], tmp_path: Path) -> None:
+    sdk = tmp_path / "sdk"
+    _script(sdk / "platform/pubsub-emulator/bin/cloud-pubsub-emulator", GRPC_FIRST)
+    env = {**java_env, "CLOUDSDK_ROOT_DIR": str(sdk)}
+    with start_pubsub(env=env, candidates=(), timeout=20) as emulator:
+        assert emulator.running

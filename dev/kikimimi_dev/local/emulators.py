@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import http.client
 import shutil
 import socket
 import subprocess
@@ -140,6 +141,10 @@ def _wait_until_up(emulator: Emulator, timeout: float) -> None:
         except urllib.error.HTTPError:
             return  # any HTTP answer means the server is listening
         except (urllib.error.URLError, OSError):
+            time.sleep(0.1)
+        except http.client.HTTPException:
+            # not HTTP/1 yet: under load the emulator's gRPC side answers before its HTTP one
+            # ("Unexpected HTTP/1.x request: GET /")
             time.sleep(0.1)
     raise EmulatorError(
         f"The {emulator.name} emulator did not answer on {url} within {timeout:.0f} s. "
