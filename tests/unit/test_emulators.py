@@ -18,19 +18,21 @@ from kikimimi_dev.local.emulators import (
     start_pubsub,
 )
 
+# The port a stand-in serves on, from the launcher's --port / --host-port.
+PORT_ARG = """for arg in "$@"; do
+  case "$arg" in
+    --port=*) PORT="${arg#--port=}" ;;
+    --host-port=*) PORT="${arg##*:}" ;;
+  esac
+done
+"""
 # A stand-in emulator: logs a line, leaves a child in its group, then serves HTTP on --port / --host-port.
 FAKE_SERVER = f"""#!/bin/sh
 [ "$1" = info ] && exit 0
 echo "starting fake $*"
 /bin/sleep 300 &
 echo $! > "${{0%/*}}/child.pid"
-for arg in "$@"; do
-  case "$arg" in
-    --port=*) PORT="${{arg#--port=}}" ;;
-    --host-port=*) PORT="${{arg##*:}}" ;;
-  esac
-done
-{sys.executable} -m http.server --bind 127.0.0.1 "$PORT" &
+{PORT_ARG}{sys.executable} -m http.server --bind 127.0.0.1 "$PORT" &
 wait
 """
 
@@ -143,13 +145,7 @@ def test_early_exit_reports_code_and_log(java_env: dict[str, str], tmp_path: Pat
 # A stand-in whose first answer is not HTTP/1 (the emulator's gRPC side, up before its HTTP one).
 GRPC_FIRST = f"""#!/bin/sh
 [ "$1" = info ] && exit 0
-for arg in "$@"; do
-  case "$arg" in
-    --port=*) PORT="${{arg#--port=}}" ;;
-    --host-port=*) PORT="${{arg##*:}}" ;;
-  esac
-done
-exec {sys.executable} -c '
+{PORT_ARG}exec {sys.executable} -c '
 import socket, sys
 server = socket.create_server(("127.0.0.1", int(sys.argv[1])))
 for answer in (b"\\x00\\x00\\x12\\x04 Unexpected HTTP/1.x request: GET /", b"HTTP/1.0 200 OK\\r\\n\\r\\nOk"):

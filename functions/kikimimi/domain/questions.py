@@ -506,7 +506,7 @@ class _Watch:
             return None  # their own question's word: a follow-up, not a question about an answer
         # the line right after the question (the next turn), not a remark of later lines on its topic
         # (「俺トリル対策でちょうはつ入れたわ」, then 「ちょうはつ誰に持たせてんの」)
-        first = self.since[0] if self.since and self.since[0] in self.since[-3:] else None
+        first = self.since[0] if 0 < len(self.since) <= 3 else None
         if first is None or first.author_id == m.author_id or asks(first.content):
             return None
         return first if shared_words(head, first.content, common) else None
