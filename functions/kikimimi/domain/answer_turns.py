@@ -10,7 +10,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
-from kikimimi.domain.addressees import about_them, addressing, asks_who, elsewhere, names
+from kikimimi.domain.addressees import addressing, asks_who, elsewhere, names
 from kikimimi.domain.answer_words import (
     JA_YES_NO,
     JOKE_END,
@@ -18,7 +18,6 @@ from kikimimi.domain.answer_words import (
     SHAPE,
     WORDS,
     gives_verdict,
-    guessed_first,
     is_detailed,
     says_its_word_first,
     says_the_verb_back,
@@ -41,9 +40,17 @@ from kikimimi.domain.other_threads import (
     fits_only,
     other_thread,
 )
+from kikimimi.domain.question_forms import (
+    asks_back,
+    asks_its_own,
+    asks_unmarked_clause,
+    brings_its_subject,
+    opens_unmarked,
+    wonders,
+)
 from kikimimi.domain.question_kinds import asks_yes_no, guesses, offers, proposes
 from kikimimi.domain.reading import Link
-from kikimimi.domain.reading.profile import counter_question, profile
+from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.remarks import accepts, bumps, grateful, joins, shifts, steps_away, takes_it
 from kikimimi.domain.reply_shapes import (
     answer_shaped,
@@ -58,18 +65,6 @@ from kikimimi.domain.reply_shapes import (
 )
 from kikimimi.domain.rule_terms import TO_THE_ROOM, norm
 from kikimimi.domain.topic_words import common_words, shared_words
-
-
-def asks_back(text: str) -> bool:
-    """The reader's own notion of a question back ("which one?" but not "yes! the one on 5th?"); a guess
-    put as a question ("probably around 9 i think?", 「22時じゃない？たぶん」) answers."""
-    bare = LINK.sub(" ", text)  # a link alone answers "link?", whatever "?" it carries
-    # … and a guess said first answers, whatever it then suggests, as does a verdict said first ("those are
-    # perfect. what's the gap?", 「それで大丈夫。何ミリ？」)
-    return (
-        counter_question(bare) and not guesses(bare) and not guessed_first(bare) and not verdict_first(bare)
-    )
-
 
 COUNTED_LATE_LINES = 5  # others' lines a count said as it was asked (「7本！」 to 「何本？」) may come after
 
@@ -163,46 +158,6 @@ def turn_answers(
     if level == WORDS and newer and fits_only(question, m, newer):
         level = SHAPE  # "works" to "9pm server time?" past "how many trains…": it fits this one alone
     return _next_turn(question, m, link, thread, since, around, level, follows, linked, before)
-
-
-# What someone did or has, asked of them: 「流木何本使ってる？」, 「固定は何でしてるん？」, 「何作ったん」.
-# … or what they want (「どのくらい固くしたいの？」)
-_JA_DONE_BY_YOU = re.compile(
-    r"(?:てる|でる|てた|でた|たん|だん|った|した|たい)(?:ん|の|んや|ん\?)?[？?]*\W*$"
-)
-
-
-def asks_of_them(text: str) -> bool:
-    """Is a short question about what the one asked did, has or showed ("buttons feel ok with that
-    shell?", 「固定は何でしてるん？」), not one with a subject of its own ("does mozilla-plugin-vlc work with
-    firefox?", 「会場って駐車場ある？」)?"""
-    low = norm(text)
-    if is_detailed(text):
-        return False
-    if low.isascii():
-        return bool(_TO_YOU.search(low) or re.search(r"\b(?:that|this|those|these)\b", low))
-    asked = re.split(r"(?<=[?？])", low, maxsplit=1)[0]  # 「アプリ更新した？…直ったらしいよ」: its question
-    if about_them(asked):
-        return True  # 「口座連携って…繋ぎ直したりしました？」: what they did to a thing named first
-    # 「ほな…はオフやろうし、いまWi-Fiつながってる？」: the subject of its last clause
-    clause = re.split(r"[、,]", asked)[-1]
-    return not _OWN_SUBJECT.search(clause) and bool(_JA_DONE_BY_YOU.search(asked))
-
-
-# An English question put without its mark ("is there a list somewhere of boards with vial", "how many
-# layers does via give you"); not a why, which is as often mused aloud ("why do my tweezers vanish…").
-_ASKS_UNMARKED = re.compile(
-    r"^(?:(?:is|are|was|were|has|have|does|do|did|can|could|will|should)\s+"
-    r"(?:there|anyone|anybody|any|it|this|that|the|a|an|you|u|i|my|we)"
-    r"|(?:anyone|anybody)\s+(?:know|knows|have|got|tried|seen|use|using|running)"
-    r"|how (?:many|much|do|does|can|long)|what(?:'?s(?!\s+even)|(?!\s+(?:even|a|an)\b))|where|which|who)\b"
-)
-
-
-def asks_unmarked_clause(text: str) -> bool:
-    """Does the line, or a sentence of it, put an English question without its mark ("ok ordering xtol.
-    where do people get it in the eu, everywhere's sold out")?"""
-    return any(_ASKS_UNMARKED.match(part) for part in re.split(r"(?<=[.!;])\s+", norm(text)) if part)
 
 
 def offer_taken(question: Message, m: Message, since: Sequence[Message]) -> bool:
@@ -304,7 +259,7 @@ def _answers_a_call(p: Message, question: Message, before: Sequence[Message]) ->
         for x in recent
         if x.author_id != p.author_id
         and names(x.content, p.author_name)
-        and (asks(x.content) or _ASKS_UNMARKED.match(norm(x.content).split(" ", 1)[-1]))  # "lumen did …"
+        and (asks(x.content) or opens_unmarked(norm(x.content).split(" ", 1)[-1]))  # "lumen did …"
     ]
     return bool(called) and not any(
         x.author_id == p.author_id and x.created_at > called[-1].created_at for x in recent
@@ -331,18 +286,7 @@ def _question_back(
         return False
     if _takes_up_another(p, question, [*before, *around]):
         return False  # 「減らすと…減りますよね？」 goes on from the helper's 「…まで減らしてみてください」
-    low = norm(p.content)
-    if low.isascii():  # "which one?", "what distro are you on?", not "what time are we rolling out sunday"
-        own = (
-            len(re.findall(r"[a-z0-9']+", low)) > 3
-            and not _TO_YOU.search(low)
-            and not _POINTS_BACK.search(low)
-        )
-    else:  # 「駅前の？」, 「それってどこで買えるん？」, not 「新しいとこ駐車場あったっけ？」
-        own = bool(_OWN_SUBJECT.search(p.content)) or (
-            len(low) > 10 and bool(_JA_COMPOUND.search(low)) and not _JA_POINTS_BACK.match(low)
-        )
-    return not own or bool(shared_words(question.content, p.content, frozenset()))
+    return not brings_its_subject(p.content) or bool(shared_words(question.content, p.content, frozenset()))
 
 
 def _takes_up_another(p: Message, question: Message, room: Sequence[Message]) -> bool:
@@ -362,19 +306,6 @@ def _takes_up_another(p: Message, question: Message, room: Sequence[Message]) ->
 
 
 TAKEN_UP_LINES = 3  # how close before the question a line whose words a question back takes up is
-
-
-_TO_YOU = re.compile(r"\b(?:you|your|yours|u|ur|urs)\b")
-# … or to what they said: "wait so does that mean we're skipping the parade", "is it the blue one?"
-_POINTS_BACK = re.compile(r"^(?:wait|so|oh|huh|hm+|and)\b|\b(?:that|it|this|those|these|there)\b")
-# A Japanese question that names its own subject first: 「〇〇って…？」, 「〇〇は…？」 (not 「それって？」).
-_JA_COMPOUND = re.compile(r"[\u4e00-\u9fff]{3,}|[\u30a0-\u30ff]{3,}")  # a subject's noun: 駐車場, シューズ
-_JA_POINTS_BACK = re.compile(
-    r"^(?:え[ー〜っ]*[、,]?\s*)?(?:それ|その|あれ|あの|これ|この|そっち|どれ|どの|どこの)"
-)
-_OWN_SUBJECT = re.compile(  # not a verb's って (「つながってる？」)
-    r"^(?!それ|あれ|これ|どれ|なに|何)[^\s、。？?]{3,}(?:って(?![るたなまいん])|は)(?!\s*[？?])"
-)
 
 
 NEXT_TURN_SECONDS = 90  # in the help logs half of all answers come within a minute
@@ -618,47 +549,6 @@ _SELF_FIRST = re.compile(
 )
 
 
-# A question of one's own, put to the room ("is there a way to…", "how do i…", "does anyone…"), not to
-# the one asked ("have you tried…?" checks with them, and may answer).
-_OWN_QUESTION = re.compile(
-    r"^(?:\S+[,.!]?\s+){0,2}?(?:is there (?:a|any) (?:way|setting|option)|how (?:do|can|would|should) i"
-    r"|does any ?(?:one|body)|any ?(?:one|body) (?:know|have|tried|else)|what'?s the best way"
-    r"|can (?:any|some) ?(?:one|body) (?:explain|help|tell|recommend|suggest|point)|is there any ?way"
-    r"|i (?:have|got) a (?:quick )?question"
-    # a fact recalled, asked without its mark: "what's the default port for wireguard again, i never…"
-    r"|what'?s the \w+(?: \w+){0,3} (?:for|of|on|in) [^,.!]{2,40} again)\b"
-    # what to do next, after saying what they did ("ok deleted it. do i pair from the car or the phone now")
-    r"|(?:^|[.!?]\s+)(?:do|should|can) i (?!think|guess|know|care)\w+"
-    # a question of one's own, opened as an aside ("also who keeps bringing wardens to chaos maps", "wait is
-    # the festival event still going or did it end sunday")
-    r"|^(?:also|wait|btw|oh and|unrelated but)\W*\s*"
-    r"(?:who|what|where|when|which|is|are|does|do|did|can|will)\b"
-    # a why of one's own, wondered at the room ("why does the wind always die the second i stake out"):
-    # asked or not, it answers nothing ("why not" and "why would we" say no; "why do you…" asks back)
-    r"|^(?:\S+[,.!]?\s+)?why (?:on earth |tf |the hell )?(?:do|does|did|is|are|am|was|were|can'?t|cant"
-    r"|won'?t|wont|must|has|have|isn'?t|doesn'?t|don'?t)\b"
-)
-
-
-def asks_its_own(text: str) -> bool:
-    """Does the line put a question of its own to the room (English forms)?"""
-    low = norm(text)
-    return bool(_OWN_QUESTION.search(low)) and not _TO_YOU.search(low)
-
-
-_WH_WORD = re.compile(
-    r"\b(?:what|where|which|who|how|when|why|whats|what's|where's|wheres)\b"
-    r"|^(?:is there|are there|does|do|can|is|are) (?:there|a|an|any|it|this|that|the|i|my)\b"  # no mark
-    r"|どっち|どれ|どこ|いつ|誰|なに|何|どう(?!も)"  # 「…DxOとLightroomどっちがいいんだろ」
-)
-
-
-def _wonders(text: str) -> bool:
-    """A question, with its mark or not ("unrelated but where's the pinout for the rp2040 clones",
-    「ノイズ除去ってDxOとLightroomどっちがいいんだろ」)."""
-    return asks(text) or bool(_WH_WORD.search(norm(text)))
-
-
 def _thanked_by_another(question: Message, m: Message, around: Sequence[Message]) -> bool:
     """Does someone who asked something before the line (before the question, or since: "is there a
     keycode for mute…", "KC_MUTE", a docs link, "ty both") thank it at once (within the next two lines)?
@@ -667,7 +557,7 @@ def _thanked_by_another(question: Message, m: Message, around: Sequence[Message]
     askers = {
         p.author_id
         for k, p in enumerate(around[:at])
-        if p.id != question.id and _wonders(p.content) and not _answered_between(p, around[k + 1 : at], m)
+        if p.id != question.id and wonders(p.content) and not _answered_between(p, around[k + 1 : at], m)
     }
     askers -= {question.author_id, m.author_id}
     later = [p for p in around[at + 1 :] if p.is_human][:2]

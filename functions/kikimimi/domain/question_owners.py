@@ -9,11 +9,12 @@ import re
 from collections.abc import Mapping, Sequence
 
 from kikimimi.domain.addressees import addressing, elsewhere, names
-from kikimimi.domain.answer_turns import NEXT_TURN_SECONDS, asks_back, asks_of_them, turn_window
+from kikimimi.domain.answer_turns import NEXT_TURN_SECONDS, turn_window
 from kikimimi.domain.answer_words import says_how_it_is, takes_up_by_shape
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import asks
 from kikimimi.domain.other_threads import goes_on_from_own
+from kikimimi.domain.question_forms import asks_back, asks_of_them
 from kikimimi.domain.question_kinds import asks_a_number, for_the_people
 from kikimimi.domain.reading import Link
 from kikimimi.domain.remarks import shifts, steps_away

@@ -22,14 +22,7 @@ from kikimimi.domain.addressees import (
     in_an_exchange,
     replies_to,
 )
-from kikimimi.domain.answer_turns import (
-    asks_back,
-    asks_its_own,
-    asks_of_them,
-    asks_unmarked_clause,
-    offer_taken,
-    turn_answers,
-)
+from kikimimi.domain.answer_turns import offer_taken, turn_answers
 from kikimimi.domain.answer_words import SHAPE, relates, takes_up
 from kikimimi.domain.back_questions import between_two
 from kikimimi.domain.figures import same_figure
@@ -37,6 +30,7 @@ from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, is_open_question, participants_of
 from kikimimi.domain.other_threads import adds_to_own, asked_of_another
+from kikimimi.domain.question_forms import asks_back, asks_its_own, asks_of_them, asks_unmarked_clause
 from kikimimi.domain.question_kinds import asks_a_number, for_the_bot, for_the_people, kind_of
 from kikimimi.domain.question_owners import named_answers, owner_answers, shown_answers
 from kikimimi.domain.reading import Link
