@@ -211,6 +211,7 @@ EN_ABOUT = [
     "kikimimi is a weird name",
     "kikimimi is the best bot on this server",
     "kikimimi does the summaries every night",
+    "kikimimi does this, it summarises whenever the room goes quiet",  # the clause ends: said of it
     "and kikimimi does the summaries too",
     "i wonder how kikimimi do it",
     "who named it kikimimi, was it dee?",

@@ -85,6 +85,9 @@ def test_asks_unmarked_clause(text: str, expected: bool) -> None:
         ("why not, sounds fun", False),
         ("have you tried reseating the ram?", False),  # checks with the one asked
         ("yeah it works fine for me", False),
+        # a tag question, its mark left off
+        ("the riverside club has that lefty with the weird serve dont they", True),
+        ("yeah they do", False),
     ],
 )
 def test_asks_its_own(text: str, expected: bool) -> None:

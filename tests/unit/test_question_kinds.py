@@ -15,6 +15,27 @@ from kikimimi.domain.question_kinds import (
 )
 
 KINDS = [
+    # a headcount, a call people join, people's time for a game on a day ahead
+    ("ok who's actually coming to the pub quiz friday?", "invitation"),
+    ("who is actually in charge of the wiki?", "question"),
+    ("anyone joining the sketch-along stream tuesday?", "invitation"),
+    ("anyone wanna help me playtest my new deck saturday? 2 hrs max", "invitation"),
+    ("can anyone help me fix my wiring before saturday?", "question"),
+    ("明日の夜ディスコで合奏する人ー", "invitation"),
+    ("うちも上の階うるさいよ、夜中に掃除機かける人いるし", "question"),
+    ("今夜これ使ってる人いる？", "personal"),
+    # the group's plan asked of the group
+    ("what are we opening with, the same reel as last time?", "proposal"),
+    # a share of a group buy; a job done together at a planned time, not help by a deadline
+    ("anyone want in on a bulk order of filament? 10% off at 5 spools", "invitation"),
+    ("coffee run at 3, who wants in?", "invitation"),
+    ("does anyone want in-app purchases turned off on the kids tablet?", "question"),
+    ("anyone want to help sort the lost and found tonight? it's a mountain", "invitation"),
+    ("anyone want to help me understand why my build fails today?", "question"),
+    # what they are doing now, asked of someone
+    ("いま何やってんの", "personal"),
+    ("今なにしてる？", "personal"),
+    ("いま何やってもエラーになる", "question"),
     # something to do, fancied by name; people's time asked for on a day ahead (not help asked for)
     ("anyone fancy a bike ride to the coast tomorrow? i'll bring snacks", "invitation"),
     ("明日の練習試合、見に来てくれる人ー？", "invitation"),

@@ -623,14 +623,24 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
         (
             [msg("1", "ann", "x", 0), msg("2", "ben", "y", 5), msg("3", "cat", "z", 9)],
             "ann",
-            "which place?",
+            "which ramen place is open late on sundays?",
             False,
         ),
         (
             [msg("1", "ann", "x", 0), msg("2", "ann", "y", 5), msg("3", "ann", "z", 9)],
             "ben",
-            "which one?",
+            "which mouse should i get for fps games?",
             False,
+        ),
+        # … but "which ones?" right after someone's line goes back to it, whoever else spoke
+        (
+            [
+                msg("1", "kettle", "migrated my world to v13, only two modules exploded", 0),
+                msg("2", "oona", "only two is a win honestly", 5),
+            ],
+            "stav",
+            "which ones?",
+            True,
         ),
     ],
 )
@@ -1090,6 +1100,39 @@ def ask(text: str, author: str = "fay") -> Message:
         ("予備のポンプ誰が持って帰ったっけ", [("cy", "明日は10時集合ね"), ("ben", "たぶんdeeさん")], "x1"),
         # how thick, told by a measure
         ("how thick should the first coat of varnish be?", [("ben", "1mm tops, thin coats")], "x0"),
+        # how long, told in words
+        (
+            "how long does new leather take to soften up?",
+            [("ben", "a few weeks of wearing, then it moulds")],
+            "x0",
+        ),
+        (
+            "how long should the reeds soak before gluing?",
+            [("ben", "half an hour or so, then let them drip")],
+            "x0",
+        ),
+        ("how long does a sourdough starter take?", [("ben", "couple weeks if your kitchen is warm")], "x0"),
+        # whether a shop sells it, told by whether it is there, past another pair's remark
+        (
+            "レジンってダイソーにも売ってる？",
+            [("cy", "明日は10時集合ね"), ("ben", "あるよ、手芸コーナーの奥")],
+            "x1",
+        ),
+        # "me too! …" past an invitation joins the invitation
+        (
+            "do i need to loosen the strings after every session?",
+            [
+                ("cy", "tonight anyone up for a voice jam? 9ish"),
+                ("ben", "in!"),
+                ("dee", "me too! need the practice"),
+            ],
+            None,
+        ),
+        (
+            "弦って毎回ゆるめたほうがいいですか？",
+            [("cy", "今夜ボイチャで合奏する人ー"), ("ben", "行くー"), ("dee", "私も！あの曲やりたい")],
+            None,
+        ),
         # the line right after a newer question someone else asked is that one's turn
         (
             "腕が細い人ってフックとトップロールどっちから覚えるのがいいんでしょう",
@@ -1178,6 +1221,10 @@ def test_a_line_to_someone_by_part_of_their_name_answers_nobody_else(line: str, 
         ("who has the big tent?", "big_tent_energy", False),
         ("mo what ups was it? been eyeing a cyberpower one", "mo_dev", True),  # two letters, then asked
         ("mo money mo problems", "mo_dev", False),
+        # the first letters of a name said as a thing, after a determiner
+        ("how do you stop a cheap whistle clogging up?", "whistlepig", False),
+        ("my salty crisps went soft overnight, any tips?", "saltyfries", False),
+        ("whistle did you ever fix that slide?", "whistlepig", True),
         # a part of a name in a newcomer's paragraph is as likely a word of its own
         (
             "first roll at home with the cs41 kit. the negatives have a magenta tint on the base and edges"
@@ -3738,3 +3785,90 @@ def test_the_asker_asking_about_an_answer_took_it_up(follow_up: str, settled: bo
     ]
     result = answer_of(q, [*BUSY, q, *lines])
     assert (result is not None and result.by == "x2") is settled
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "settled"),
+    [
+        ("ahh that explains why mine kept jamming", True),
+        ("oh that makes sense, i had it backwards", True),
+        ("so that's why the left one never lit", True),
+        ("なるほど、だから毎回ずれてたのか", True),
+        ("that explains nothing, still jams", True),  # said of the answer, whatever it thinks of it
+        ("ok but why does it jam?", False),  # asks on
+    ],
+)
+def test_the_asker_who_understood_took_the_answer(follow_up: str, settled: bool) -> None:
+    """ "ahh that explains…" from the asker, past a line to someone else by name: they took the answer."""
+    q = ask("whats the difference between the two feed dogs on this machine?")
+    told = "the front ones pull the fabric, the back ones just hold it flat"
+    lines = [
+        msg("x0", "cy", "lol", 40),
+        msg("x1", "eli", "lmao", 44),
+        msg("x2", "gus", "haha", 48),
+        msg("x3", "ben", told, 52),
+        msg("x4", "cy", "@dee 8:30 at the hall then", 58),
+        msg("x5", "fay", follow_up, 64),
+    ]
+    result = answer_of(q, [*BUSY, msg("d0", "dee", "in for sunday", 26), q, *lines])
+    assert (result is not None and result.by == "x5") is settled
+
+
+@pytest.mark.parametrize(
+    ("before", "text", "theirs"),
+    [
+        # a setting of theirs checked in a few words, right after their question
+        (
+            [("oona", "anyone else getting stutter in obs recordings? like every few seconds")],
+            "gpu encoder on?",
+            True,
+        ),
+        (
+            [("oona", "anyone else getting stutter in obs recordings? like every few seconds")],
+            "vsync off?",
+            True,
+        ),
+        ([("oona", "finally got the capture card working")], "vsync off?", False),  # nothing asked before
+        # a guess put as a question, right after a line that tells what its writer did not catch
+        ([("pedal", "実況がぼそっと何か言ったけど聞き取れんかった")], "ペナルティの話ちゃう？", True),
+        ([("pedal", "実況の声いいよね")], "ペナルティの話ちゃう？", False),
+    ],
+)
+def test_a_check_or_a_guess_right_after_someone_is_theirs(
+    before: list[tuple[str, str]], text: str, theirs: bool
+) -> None:
+    lines = [msg(f"b{i}", who, said, 5 * i) for i, (who, said) in enumerate(before)]
+    assert between_two(msg("q", "haru", text, 20), lines) is theirs
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("yep (?i)readme matched it. had to restart the watcher", False),  # a pattern's "(?", not a question
+        ("use `a?b` in the glob, it matches one char", False),
+        ("did you run `git stash pop`?", True),
+    ],
+)
+def test_code_said_inline_asks_nothing(text: str, asked: bool) -> None:
+    assert asks(text) is asked
+
+
+def test_a_yes_said_first_answers_whatever_it_is_glad_of() -> None:
+    """「付いてた。…のは助かる」 to 「…付いてた？」: yes, then what it is glad of — not thanks alone."""
+    q = msg("q", "oh", "kazのラック、セーフティに保護カバー付いてた？", 30)
+    lines = [msg("x0", "kaz", "付いてた。床に傷つかんのは助かる", 40)]
+    settled = answer_of(q, [*BUSY, q, *lines])
+    assert settled is not None and settled.by == "x0"
+
+
+@pytest.mark.parametrize(
+    ("said_back", "answered"), [("26かぁ、上げてみよかな", False), ("右巻きでいいよ", True)]
+)
+def test_a_figure_said_back_from_before_the_question_goes_on_with_that_line(
+    said_back: str, answered: bool
+) -> None:
+    """「26かぁ…」 right after a newcomer's question goes on with 「俺26」, said before it."""
+    earlier = [msg("e0", "ami", "ガットみんな何ポンド？", 0), msg("e1", "sae", "俺26", 6)]
+    q = msg("q", "nori", "初心者なんですけど、グリップテープって巻く向き決まってますか？", 30)
+    settled = answer_of(q, [*earlier, *BUSY, q, msg("x0", "ami", said_back, 40)])
+    assert (settled is not None and settled.by == "x0") is answered

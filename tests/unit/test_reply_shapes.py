@@ -386,3 +386,24 @@ def test_a_pointer_to_the_answer(text: str, pointer: bool) -> None:
 )
 def test_something_to_try_put_as_a_question(text: str, suggestion: bool) -> None:
     assert suggests(text) is suggestion
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "shaped"),
+    [
+        # which one, named first by its code or as "the … one"
+        ("nice swap. which battery?", "45N1739, the 9 cell one", True),
+        ("nice swap. which battery?", "the 9 cell one", True),
+        ("nice swap. which battery?", "lol it barely fits", False),
+        # where to get it, a place named first
+        ("塗料ってどこで買うのが安い？", "ヨドバシならポイント付くよ", True),
+        ("塗料ってどこで買うのが安い？", "それな、高いよね", False),
+        # a count of what is asked, its counter left to the question; how many are left, to "enough?"
+        ("みんなガット何ポンドで張ってる？", "俺26", True),
+        ("みんなガット何ポンドで張ってる？", "22時には帰る", False),
+        ("テーピング足りる？", "あと3ロールある", True),
+        ("do we have enough cones for saturday?", "like 20, plus the old ones", True),
+    ],
+)
+def test_the_answer_a_question_asks_for_by_its_shape(question: str, line: str, shaped: bool) -> None:
+    assert answer_shaped(question, line) is shaped

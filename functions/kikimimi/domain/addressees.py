@@ -327,7 +327,8 @@ def names(text: str, name: str) -> bool:
     brief = len(low.split()) <= PART_NAME_WORDS
     return (
         (len(who) >= 3 and who in words)
-        or (brief and any(len(w) >= 5 and who.startswith(w) for w in words))  # not "panel" in a paragraph
+        # not "panel" in a paragraph, nor "whistle" of whistlepig in "a cheap whistle clogging up"
+        or (brief and any(len(w) >= 5 and who.startswith(w) and not _said_as_a_thing(low, w) for w in words))
         or (
             brief and any(_AS_A_NAME.search(re.sub(rf"\b{re.escape(p)}\b", "\0", low)) for p in parts & words)
         )
@@ -348,6 +349,20 @@ def _said_as_a_name(low: str, who: str) -> bool:
         hit.start() == 0 or low[hit.start() - 1] in _JA_BEFORE or _JA_HONORIFIC.match(low, hit.end())
         for hit in re.finditer(re.escape(who), low)
     )
+
+
+# A word said as a thing, not a name: after a determiner, an adjective between ("a cheap whistle", "my old
+# salty bag").
+_DETERMINER = re.compile(
+    r"\b(?:a|an|the|my|your|ur|his|her|our|their|this|that|these|those|some|any|each|every|one|no)"
+    r"\s+(?:[a-z'-]+\s+)?$"
+)
+
+
+def _said_as_a_thing(low: str, word: str) -> bool:
+    """Is every use of the word in the line after a determiner (a thing named, not a person)?"""
+    hits = list(re.finditer(rf"\b{re.escape(word)}\b", low))
+    return bool(hits) and all(_DETERMINER.search(low[: hit.start()]) for hit in hits)
 
 
 PART_NAME_WORDS = 25  # how long a line may be for a part of a name in it to name the person

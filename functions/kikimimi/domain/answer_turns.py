@@ -28,6 +28,7 @@ from kikimimi.domain.figures import (
     picks_offered_figures,
     same_figure,
 )
+from kikimimi.domain.invitations import invites
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import LINK, asks
 from kikimimi.domain.other_threads import (
@@ -51,7 +52,7 @@ from kikimimi.domain.question_forms import (
 from kikimimi.domain.question_kinds import asks_yes_no, guesses, offers, proposes
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.remarks import accepts, bumps, grateful, joins, shifts, steps_away, takes_it
+from kikimimi.domain.remarks import accepts, bumps, grateful, joins, joins_first, shifts, steps_away, takes_it
 from kikimimi.domain.reply_shapes import (
     answer_shaped,
     counts_as_asked,
@@ -110,6 +111,8 @@ def turn_answers(
     ):
         # 「7本！」 to 「流木何本使ってる？」 three lines on: the count asked for, as only it was asked
         return (m.created_at - question.created_at).total_seconds() <= turn_window(around)
+    if joins_first(m.content) and any(invites(p.content) for p in taken):
+        return False  # 「私も！早弾きのとこ練習したい」 past 「今夜…合わせる人ー」: joins the invitation
     common = common_words(around)
     # 「そうそう 前半エリア3本くらいで」 between: a yes the reader is sure goes to another line takes no turn
     took = [
@@ -343,7 +346,9 @@ def _next_turn(
     window = turn_window(around)
     if answer_shaped(question.content, m.content, bare=False) and not asks(m.content):
         window = max(window, SHAPED_TURN_SECONDS)  # "yep, 'symmetry'. it's in #announcements", two minutes on
-    if after > window or picks_offered_figures(question, m, around):
+    if after > window or picks_offered_figures(
+        question, m, list({x.id: x for x in [*before, *around]}.values())
+    ):
         return False
     if is_detailed(question.content) and _shows_own(m.content):
         return False  # 「今日焼いたグアテマラ、…止められた [image: …]」: their own work shown, not an answer

@@ -207,12 +207,23 @@ def says_the_verb_back(asked: str, text: str) -> bool:
     head = re.match(r"[^？?]*[？?]", asked)  # 「…でもいける？今プラの使てるんやけど」: the verb asked
     verb = _JA_LAST_VERB.search(head.group(0) if head else asked)
     said = _JA_SAID_BACK.match(norm(text))
-    if verb is None or said is None or asks(text) or norm(text).isascii():
+    if asks(text) or norm(text).isascii():
+        return False
+    if _JA_SOLD.search(head.group(0) if head else asked) and _JA_THERE.match(norm(text)):
+        return True  # 「あるよ、文具コーナーの端っこ」 to 「…ダイソーにも売ってる？」: there, or not
+    if verb is None or said is None:
         return False
     # The verb is the end of the question's last run of kana (and the kanji before it): 「なる」 of
     # 「なんとかなる？」, 「いける」 of 「…でもいける？」.
     run, back = verb.group(1), said.group(0)
     return any(_said_back(run[i:], back) for i in range(len(run) - 1))
+
+
+# Whether a shop has it, asked (「…にも売ってる？」, 「置いてます？」) and told by whether it is there.
+_JA_SOLD = re.compile(r"(?:売って|置いて|扱って|在庫)(?:る|ます|た|あ[るり])?(?:か|の)?[？?]")
+_JA_THERE = re.compile(
+    r"(?:ある|あった|あります|ありました|あるある|ない|無い|なかった|ありません)(?:[よでねわ]|[、,。!！\s…]|$)"
+)
 
 
 _EN_YES_LEAD = re.compile(r"^(?:yep|yeah|yes|yup|ya|nope|no|nah)\b[,.!]*\s+")

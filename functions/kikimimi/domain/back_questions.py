@@ -62,6 +62,8 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
         return True  # "light roast? go finer and hotter" after "…its fighting me": advice, a check first
     if other and asks(humans[-1].content) and _CHECKS_WITH_YOU.match(norm(question.content)):
         return True  # "did u update the app?" right after "f1tv keeps kicking me… anyone else??": theirs
+    if other and asks(humans[-1].content) and _SETTING_CHECKED.match(norm(question.content)):
+        return True  # "camera on auto exposure?" right after "anyone else getting flicker…?": their setup
     if other and _JA_DONE_YET.match(norm(question.content)):
         return True  # 「もう入れた？重くなってない？」 right after 「アプデ来てるね」: how it went for them
     previous = humans[-1].content if humans else ""
@@ -111,6 +113,14 @@ _CHECKS_WITH_YOU = re.compile(
     r"(?:tr(?:y|ied)|updated?|install(?:ed)?|restart(?:ed)?|reboot(?:ed)?|check(?:ed)?|clear(?:ed)?|run|ran|plug(?:ged)?|turn(?:ed)?|enable(?:d)?|disable(?:d)?"
     r"|log(?:ged)? ?out|reinstall(?:ed)?|reset)"
     r"|(?:are|r) (?:you|u) (?:on|using|running))\b"
+)
+
+# A setting of theirs checked in a few words, with no verb of its own: "camera on auto exposure?", "vsync
+# off?", "firmware up to date?", "cable in the front port?".
+_SETTING_CHECKED = re.compile(
+    r"^(?:\S+[,:]\s*)?(?:wait |so |hm+ |oh )?(?!(?:any ?one|any ?body|is|are|does|do|did|can|what|which|who"
+    r"|where|how|why|when)\b)(?:[\w.-]+\s+){1,3}"
+    r"(?:on|off|enabled|disabled|plugged in|up to date|set to|in|at)\b[^?？.!]{0,24}[?？]+\W*$"
 )
 
 
@@ -235,9 +245,9 @@ _BACK = re.compile(
 )  # "to what, astro?": a guess may follow the question word
 
 
-# "what yeast?", "what distro?", "which one, the 888?": a guess of which may follow
+# "what yeast?", "what distro?", "which ones?", "which one, the 888?": a guess of which may follow
 _WHICH_ONE = re.compile(
-    r"^what\s+[\w.-]+\s*[?？]+\W*$"
+    r"^(?:what|which)\s+[\w.-]+\s*[?？]+\W*$"
     r"|^(?:what|which)\s+[\w.-]+,\s*(?:the\s+)?[\w.'-]+(?:\s+[\w.'-]+)?\s*[?？]+\W*$"
 )
 
@@ -306,7 +316,21 @@ def answers_with_a_guess(question: Message, before: Sequence[Message]) -> bool:
     if recent and recent[-1].author_id != question.author_id and _GUESSES_WHY.search(norm(question.content)):
         return True  # 「今年は麹多めにしたからかな」 after 「去年のより明るいですね」: why, as they guess it
     asked = any(m.author_id != question.author_id and _asked(m.content) for m in recent)
-    return asked and (guesses(question.content) or points(question.content))
+    # … or after a line that tells what its writer did not catch or know (「…聞き取れんかった」): a wonder
+    wondered = (
+        bool(recent)
+        and recent[-1].author_id != question.author_id
+        and _UNCAUGHT.search(norm(recent[-1].content))
+    )
+    return (asked or bool(wondered)) and (guesses(question.content) or points(question.content))
+
+
+# What one did not catch or does not know, told: 「聞き取れんかった」, 「なんやったんやろ」, "couldn't hear
+# what he said", "no idea what that was".
+_UNCAUGHT = re.compile(
+    r"(?:聞き取れ|聞こえ|分から|わから|読め|見え)(?:ん|へん|ない|なかった|んかった)|(?:なん|何)(?:やった|だった)(?:んやろ|んだろ)"
+    r"|\bcould(?:n'?t|nt) (?:hear|tell|catch|read|see|make out)\b|\bno idea what\b|\bwonder what\b"
+)
 
 
 # A reason guessed: 「…したからかな」, 「…のせいかも」, "prob cause i used more koji?"

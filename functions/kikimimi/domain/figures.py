@@ -38,6 +38,12 @@ def picks_offered_figures(question: Message, m: Message, around: Sequence[Messag
     if not figures or figures & set(re.findall(r"\d+", question.content)):
         return False
     earlier = [x for x in around if x.created_at < question.created_at and x.author_id != m.author_id][-8:]
+    # … or opens by saying back a figure one of them said (「24かぁ、ちょっと上げてみよかな」 after 「俺24」)
+    said_back = re.match(
+        r"^\D{0,3}?(\d+)(?:かぁ|か|って|\?|？|!|！|\s*(?:huh|eh|really|tho|though))", m.content
+    )
+    if said_back and any(said_back.group(1) in re.findall(r"\d+", x.content) for x in earlier):
+        return True
     # … or says back several figures of one earlier line ("65 for 4-6 hrs in what tho" after "65c for like
     # 4-6 hrs"): going on with that line
     return any(

@@ -51,7 +51,8 @@ _EN_INVITATION = re.compile(
     # "ok last call boba anyone??": the outing and "anyone" end the line
     rf"|\b(?:{_OUTINGS})(?:\s+(?:run|break|night|time))?,?\s*(?:{_ANYONE})\s*[?？]+\W*$"
     # "movie night, who's in?", "who's coming?", "who wants to grab lunch?"
-    r"|\bwho(?:'s| is| else is)? (?:in|coming|joining|down|up for|game)\b"
+    r"|\bwho(?:'s| is| else is)? (?:actually |still |even )?"
+    r"(?:in(?! (?:charge|the|a|an|my|your|that|this|it|there|here)\b)|coming|joining|down|up for|game)\b"
     # "who's on tonight?", "who's around later?": who will be there to play or hang out
     r"|\bwho(?:'s|s| is| else is)? (?:on|online|around|free)"
     r"(?:\s+(?:tonight|today|later|rn|now|this \w+)|\s*[?？])"
@@ -82,6 +83,9 @@ _EN_INVITATION = re.compile(
     # "anyone going to the meetup on thursday?" (but not "anyone going to fix the build?")
     rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:going|coming|heading|attending|joining)"
     r"(?: to (?:the|a|an|this|that|my|our)\b| tonight| today| tomorrow| later|\s*[?？])"
+    # "anyone joining the weave-along call saturday?": a thing people will join, at a time they plan for
+    rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:joining|attending) (?:the|a|an|this|that|my|our|us)\b"
+    rf"[^?？.!]*\b(?:{_PLANNED}|call|stream|session|meetup|meet-?up|event|game|match|raid)\b"
     # "anyone watching the match tomorrow?", "who's playing ranked tonight?": whose plans, not a question
     rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:watching|playing|streaming|doing|hosting)\b"
     rf"[^?？.!]*\b(?:{_PLANNED})\b"
@@ -97,6 +101,15 @@ _EN_INVITATION = re.compile(
     # … or soon, or after something ("anyone wanna run unrated after ranked?")
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna) (?!(?:to )?(?:help|explain|tell|show|check|look))"
     rf"[^?？.!]*\b(?:{_PLANNED}|{_SOON})\b"
+    # "anyone wanna help me playtest a one-shot sunday?": people's time for something done together, on a day
+    # ahead (not "can anyone help me fix my wiring before saturday?") …
+    # … or with any job, done at a time people plan for ("anyone want to help triage the backlog tonight?"),
+    # not by a deadline ("… before saturday")
+    rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|want to|free to|up to) help (?:me |us )?"
+    r"(?!(?:understand|figure|fix|debug|solve|decide|work out|find|get|with|out|me|us)\b)[a-z]+\b"
+    rf"[^?？.!]*(?<!before )(?<!by )(?<!until )(?<!till )\b(?:{_PLANNED})\b"
+    # a share of something bought together: "anyone want in on a group order?", "who wants in?"
+    rf"|\b(?:{_ANYONE}|who) (?:else )?(?:wants?|wanna) in(?: on\b| for\b|\s*[?？!,]|\s*$)"
     # … asked of others, not the asker's own plan ("I want to get a MiniDV camera. How do I know …?")
     r"|(?<!\bi )(?<!\bi really )(?<!\bi just )(?<!\bi'd )(?<!\bi still )"
     r"\b(?:wanna|want to|care to|fancy|you in for|join (?:us|me)) (?:come|join|grab|get|go|play|watch|hang)"
@@ -153,6 +166,10 @@ _JA_INVITATION = re.compile(
     r"|(?:ご飯|ごはん|飯|ランチ|昼|夕飯|飲み|カラオケ|映画|ゲーム|お茶)(?:でも|とか)?(?:行く|どう|いかが|しない)"
     # something to do now, asked of people: 「今から通話でキャラシ作る人おらん？暇やねん」
     r"|(?:今から|このあと|この後|通話で|一緒に)[^？?。]{0,20}人(?:いる|おる|おらん|おらへん|いない)[？?ー〜]"
+    # something to do on a day ahead, anyone who will: 「今夜ボイチャで安里屋ユンタ合わせる人ー」 (not
+    # 「今夜これ使ってる人いる？」, who has or knows something)
+    rf"|(?:{JA_PLANNED})(?!まで)[^？?。]{{0,24}}(?<!知って)(?<!持って)(?<!使って)(?<!分か)(?<!わか)(?<!あ)(?<!て)る(?:人|方)"
+    r"(?:[ー〜~！!]|(?:いる|おる|いない|おらん|います|いますか|いません|おらへん)(?:[？?ー〜~]|\W*$))"
     # a hand asked for on a day ahead: 「誰か明日の昼マイクラの整地手伝ってくれへん？」 (people's time),
     # or to come, watch or listen (「今夜テスト配信見てくれる人ー？」): people's time, not the bot's
     r"|(?:明日|あした|明後日|週末|今度|来週|土曜|日曜|今夜|今晩|このあと|この後|\d{1,2}時)(?!まで)[^？?。]{0,30}"

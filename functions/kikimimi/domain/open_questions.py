@@ -64,6 +64,8 @@ NOT_NICKS = frozenset(
 USER_MENTION = re.compile(r"<@!?\d+>")
 # A link, without the sentence's mark after it ("… link on www.ubuntu.com?" still asks).
 LINK = re.compile(r"(?:https?://|www\.)\S*?(?=[?？.,!)]*(?:\s|$))", re.IGNORECASE)
+# Code said inline: a `backticked` span, or a pattern's "(?d)", "(?i)", "(?:".
+_CODE = re.compile(r"`[^`\n]+`|\(\?[a-zA-Z:=!<#]")
 # Words quoted, as someone (or something) said them: "brain just goes 'remember this? 🙂'" asks nothing.
 _QUOTED = re.compile(
     r"(?:(?<=\s)|^)(?:'[^'\n]{1,80}'|\"[^\"\n]{1,80}\"|‘[^’\n]{1,80}’|“[^”\n]{1,80}”)(?=\s|$|[.,!?;:])"
@@ -79,6 +81,7 @@ def asks(text: str) -> bool:
     Japanese questions often end without ？ (…ですか。, どこで買える), so their forms count.
     """
     bare = LINK.sub(" ", text)  # a link's own "?" ("…/follow.php?comp=28114") asks nothing
+    bare = _CODE.sub(" ", bare)  # nor does code's: "`git stash pop`?" does, "(?d)node_modules did it" not
     if "?" in bare or "？" in bare:
         return True
     return not text.isascii() and is_question(text)

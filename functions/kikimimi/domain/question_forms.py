@@ -114,6 +114,8 @@ _OWN_QUESTION = re.compile(
     r"(?:who|what|where|when|which|is|are|does|do|did|can|will)\b"
     # a why of one's own, wondered at the room ("why does the wind always die the second i stake out"):
     # asked or not, it answers nothing ("why not" and "why would we" say no; "why do you…" asks back)
+    # a tag question, its mark left off: "hollins have that one guy with long pips dont they"
+    r"|\w\s+(?:do|does|did|is|are|was|were|have|has|wo|ca)n'?t (?:they|it|he|she|we|there)\W*$"
     r"|^(?:\S+[,.!]?\s+)?why (?:on earth |tf |the hell )?(?:do|does|did|is|are|am|was|were|can'?t|cant"
     r"|won'?t|wont|must|has|have|isn'?t|doesn'?t|don'?t)\b"
 )

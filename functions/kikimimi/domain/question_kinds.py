@@ -99,7 +99,8 @@ _EN_PROPOSAL = re.compile(
     r"|^(?:so |ok |okay |then |well )?do we want\b[^?？]*\bor\b"
     # the group's plan asked of the group: "what are we doing friday?", "what time are we meeting"
     r"|^(?:so |ok |okay |then |alright )?(?:what'?s the plan|what is the plan"
-    r"|what are we (?:doing(?! wrong)|playing|eating|watching|running)|what time (?:are|r) we"
+    r"|what are we (?:doing(?! wrong)|playing|eating|watching|running|starting with|opening with"
+    r"|kicking off with|bringing|ordering|cooking|going with)|what time (?:are|r) we"
     r"|where (?:are|r) we (?:meeting|going|eating|playing))\b"
     # a plan of the group's, asked again: "game night saturday, still on?", "are we still on for friday?"
     r"|\bstill on(?: for [^?？]{1,20})?\s*[?？]|\b(?:are|r) we still on\b"
@@ -166,7 +167,8 @@ _ASKS_NUMBER = re.compile(
     r"|何時|何日|何人|何回|何個|何分|何歳|何度|何泊|何年|何週|何キロ|何センチ|何ミリ|いくら|いくつ|幾つ|いつ(?!も)|何曜|なんぼ"
     r"|どのくらい|どれくらい|何円|何枚|何本|何台|何匹|何杯|何冊|何件|何着|何グラム|何リットル|何ml|何cc|バージョン"
     # 「連鶴って何羽つなぐん？」, 「これ長さ何メートル？」
-    r"|何(?:羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦|メートル|キロ|グラム|時間|ワット|倍|割|%)"
+    r"|何(?:羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦|メートル|キロ|グラム|時間|ワット|倍|割|%"
+    r"|ポンド|インチ|ドル|ページ|ボルト|ヘルツ|パーセント|ヶ月|か月|カ月)"
     # a quantity asked after by name: 「容量どうしたん」, 「予算は？」
     r"|(?:容量|予算|値段|料金|価格|金額|サイズ|重さ|距離|枚数|人数|台数|本数)(?:は|って)?(?:どう|どれ|何|なに|いくら|[？?])"
 )
@@ -398,6 +400,8 @@ _JA_PERSONAL = re.compile(
     # whether they go anywhere: 「週末どっか行く？」, 「夏休みどこか行った？」
     r"|(?:どっか|どこか)(?:に|へ)?(?:遊びに|飲みに|食べに)?(?:行く|いく|行った|いった|行ってた|出かけ|出掛け)"
     r"[^？?。]{0,4}[？?]"
+    # what they are doing now: 「いま何やってんの」, 「今なにしてる？」 (everyone's: `invitations._DOINGS`)
+    r"|^(?:いま|今)(?:は)?(?:何|なに|なん)(?:を)?(?:やって|して|やっと|しと)(?:ん|る|ます)(?:の|ん)?[？?]*\W*$"
     # what they did: 「どこ行ったんだっけ」「何買ったの？」「誰と行ったの」「何の札置いてたの」
     r"|(?:どこ|何|なに|誰と|だれと)(?:に|へ|を|で|の)?(?:行った|いった|行ってた|食べた|買った|観た|見た|頼んだ)"
     r"(?:の|ん|っけ|[？?])"

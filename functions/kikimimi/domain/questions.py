@@ -20,10 +20,11 @@ from kikimimi.domain.addressees import (
     elsewhere,
     for_another,
     in_an_exchange,
+    names,
     replies_to,
 )
 from kikimimi.domain.answer_turns import offer_taken, turn_answers
-from kikimimi.domain.answer_words import SHAPE, relates, takes_up
+from kikimimi.domain.answer_words import SHAPE, relates, says_the_verb_back, takes_up
 from kikimimi.domain.back_questions import between_two
 from kikimimi.domain.figures import same_figure
 from kikimimi.domain.language import japanese_share
@@ -137,6 +138,17 @@ _ACK_CHOICE = re.compile(
 _ACK_REACT = re.compile(
     r"^(?:まじか|マジか|まじで|そうなんや|そうなんだ|そうなの|そうなんか|へー|へえ|ええ[ー〜]*|えー+|うわ[ーあ〜]*"
     r"|damn|dang|oh no|oh nice|oh ok(?:ay)?|ah ok(?:ay)?|ahh ok(?:ay)?|welp|rip|huh)[、,!！.。〜ー\s]+\S"
+)
+
+
+# The asker understood, whatever follows: "ahh that explains the 40 mins i spent staring at a field", "oh
+# that makes sense", "so that's why it kept failing", 「なるほど、だから点かなかったのか」.
+_UNDERSTOOD = re.compile(
+    r"^(?:(?:ahh*|ohh*|ooh|aha|ah ok|oh ok|right|ok|okay)[,!.\s]+)?"
+    r"(?:that|this|which) (?:explains|makes sense)\b"
+    r"|^(?:(?:ahh*|ohh*|aha|right)[,!.\s]+)?(?:so )?that'?s why\b"
+    r"|^(?:ahh*|ohh*|aha)[,!.\s]+(?:i see|makes sense)\b"
+    r"|^(?:なるほど|そういうことか|そういうことね|それでか|だからか)"
 )
 
 
@@ -261,6 +273,7 @@ def answer_of(
     return talked_over(question, watch.after, watch.around) if inferred else None
 
 
+BEFORE_LINES = 12  # the room's lines before a question that tell what a line after it goes on with
 SAME_ASK_SECONDS = 20  # two brief questions this close, by two people, ask the same thing
 
 
@@ -442,6 +455,9 @@ class _Watch:
             return Settled(
                 f"the asker took {self.since[-1].author_name}'s answer", m.id
             )  # 「歴戦ゴア周回したい」「おけ」
+        told = self._understood(m)
+        if told is not None:
+            return Settled(f"the asker took {told.author_name}'s answer", m.id)
         if self.since and self._reacts(m, link):
             return Settled(f"the asker took {self.since[-1].author_name}'s answer", m.id)
         if _ACK_FIGURE.match(norm(m.content)):
@@ -470,6 +486,22 @@ class _Watch:
         if link is None or link.reply_to in self.thread:
             self.thread.add(m.id)
         return None
+
+    def _understood(self, m: Message) -> Message | None:
+        """The line the asker says they understood by (「なるほど、だから…」): the latest of the last
+        three since that no Discord reply or mention puts on another line."""
+        if not self.since or not _UNDERSTOOD.match(norm(m.content)) or asks(m.content):
+            return None
+        links = self.links or {}
+        asker = self.question.author_id
+        others = {x.author_name for x in self.around if x.is_human and x.author_id != asker}
+        told = [
+            p
+            for p in self.since[-3:]
+            if not (p.id in links and links[p.id].certain and links[p.id].reply_to not in self.thread)
+            and not any(names(p.content, name) for name in others - {p.author_name})  # "@cairn_bee 8:30…"
+        ]
+        return told[-1] if told else None
 
     def _echoes_an_answer(self, m: Message) -> Message | None:
         """The line of the last few said since whose word the asker says back first, asking nothing, a word
@@ -596,8 +628,11 @@ class _Watch:
             return Settled(f"{m.author_name} answered the same question, asked just before", m.id)
         if offer_taken(question, m, self.since):
             return Settled(f"{m.author_name} took the offer", m.id)
-        if calls_only(m.content, question.author_name) or _thanks_only(m.content):
-            return None  # "bob?" before what they have to say, or thanks for help given: nothing of it yet
+        thanks = _thanks_only(m.content) and not says_the_verb_back(question.content, m.content)
+        if calls_only(m.content, question.author_name) or thanks:
+            # "bob?" before what they have to say, or thanks for help given: nothing of it yet (but
+            # 「付いてた。…のは助かる」 says yes first)
+            return None
         if _addresses(m, question) and self._about_it(link):
             return Settled(f"{m.author_name} answered the asker", m.id)
         if (
@@ -630,7 +665,7 @@ class _Watch:
             self.around,
             self.follows,
             self.links,
-            self.before[-12:],
+            self.before[-BEFORE_LINES:],
         ):
             return Settled(f"{m.author_name} answered it (the next turn)", m.id)
         if named_answers(question, m, self.since, self.around, self.links):
@@ -665,7 +700,7 @@ class _Watch:
         common = common_words(self.around)
         if shared_words(self.question.content, m.content, common):
             return False
-        own = [p for p in self.before[-12:] if p.author_id == m.author_id]
+        own = [p for p in self.before[-BEFORE_LINES:] if p.author_id == m.author_id]
         return any(shared_words(p.content, m.content, common) for p in own)
 
     def _captioned_elsewhere(self, m: Message) -> bool:

@@ -73,6 +73,17 @@ _EN_JOINS = re.compile(
 _JA_JOINS = re.compile(rf"^(?:{JA_I})も[^？?]{{0,10}}$")
 
 
+# … whatever it then says: "me too! need to practise the fast bit", 「私も！早弾きのとこ練習したい」.
+_JOINS_FIRST = re.compile(
+    rf"^(?:me too|me as well|count me in|i'?m in too|same)[!！,.\s]|^(?:{JA_I})も[!！、,。〜ー]"
+)
+
+
+def joins_first(text: str) -> bool:
+    """A line that opens by joining in ("me too! …", 「私も！…」)."""
+    return bool(_JOINS_FIRST.match(normalized(text)))
+
+
 def joins(text: str) -> bool:
     """A brief line joining in on what someone else said ("same here", 「俺も行くわ、リベンジや」)."""
     low = normalized(text)

@@ -97,6 +97,8 @@ _SHARES = re.compile(
 )
 _NUMBER = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|noon|midnight)\b|[一二三四五六七八九十]"
+    # … or an amount in words ("couple weeks of playing", "a few days", "half an hour")
+    r"|\b(?:couple|few|several|half|dozen)\b"
 )
 # An interjection before the answer ("oh, no I didn't", "well yes"): the answer is what follows.
 _INTERJECTION = re.compile(
@@ -263,6 +265,17 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # "sign out…, then sync" to "do i have to return it or…": what to do, told
     if not bare:
         return False
+    if (
+        low.isascii()
+        and _ASKS_WHICH_EN.search(q)
+        and _NAMES_ONE_EN.match(_answer_part(low))
+        and not asks(line)
+    ):
+        return True  # "B133HAN04.9, the ips one" right after "thats clean. which panel?": the one, named
+    if _ASKS_ENOUGH.search(q) and _numeric(low) and not asks(line):
+        return True  # 「…あと2ダース」 right after 「シャトル足りる？」: how many are left, counted
+    if _ASKS_WHERE_JA.search(q) and _NAMES_PLACE_JA.match(low) and not asks(line):
+        return True  # 「ジモティーで探したら…」 right after 「…どこで買うのが安い？」: a place, named
     if _JA_ASKS_RECALLED.search(q) and _JA_HEARD.search(low) and not asks(line):
         return True  # 「午後からって言ってた」 right after 「明日雨なんだっけ」: what was heard, passed on
     if kind_of(question) in ("proposal", "invitation") and agrees(line):
@@ -416,6 +429,25 @@ _NAMES_ONE_JA = re.compile(
     r"^[\u30a0-\u30ff\u4e00-\u9fffa-z0-9ー・]{1,10}(?:や|だ|です|っす|よ|やで|だよ|かな)?(?:[。、,.!！〜ー]|$)"
 )
 
+# Which one, asked in English ("which panel?", "what model is it?"), and one named first: a model's code
+# ("B133HAN04.9, the ips one"), or "the blue one".
+_ASKS_WHICH_EN = re.compile(r"\bwhich\b|\bwhat (?:model|version|brand|size|kind|type|panel|board|chip)\b")
+_NAMES_ONE_EN = re.compile(
+    r"^(?:the |a |an )?(?:[a-z]*\d[\w.-]*|(?:[\w-]+ ){1,2}one)(?:[,.!]|\s*$|\s+(?:from|on|at|i)\b)"
+)
+
+
+# Whether there are enough, asked: 「シャトル足りる？」, "do we have enough chairs?", "any left?".
+_ASKS_ENOUGH = re.compile(r"足り(?:る|てる|ない|へん|ん)|残って(?:る|ない)|\benough\b|\b(?:any|some) left\b")
+
+
+# Where to get or find it, asked (「プレートってどこで買うのが安い？」), and a place named first
+# (「ジモティーで探したら…」, 「駅前のカインズなら…」).
+_ASKS_WHERE_JA = re.compile(r"どこ(?:で|に|の|が|から|なら)")
+_NAMES_PLACE_JA = re.compile(
+    r"^[\u30a0-\u30ff\u4e00-\u9fffa-z0-9ー・の]{2,14}?(?:で|なら|に)(?![^、。]*[？?])"
+)
+
 
 # A fact recalled, asked (「明日雨なんだっけ」, 「土曜って雨予報ちゃうかった？」), and what was heard of it,
 # passed on (「午後からって言ってた」, 「夜は降水確率30%やって」, 「昼過ぎかららしい」).
@@ -457,6 +489,7 @@ def _echoes(question: str, said: str) -> bool:
 _COUNTERS = (
     r"度|時間|時|日|人|回|個|分|歳|円|枚|本|台|曜|泊|年|月|週|割|キロ|km|センチ|cm|ミリ|mm|匹|杯|冊|件|着"
     r"|羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦|グラム|kg|g(?![a-z])|リットル|ml|cc"
+    r"|ポンド|lbs?|インチ|ドル|ページ|ボルト|ヘルツ|パーセント|ヶ月|か月|カ月"
 )
 _JA_COUNTER = re.compile(rf"何({_COUNTERS})")
 
@@ -527,7 +560,11 @@ def _counts_alike(question: str, low: str) -> bool:
         dates = re.search(r"\d", low) and not re.search(r"\d(?![\d.,]*\s*(?:月|日|時|分|年|曜))", low)
         return not (price and dates)
     units = "|".join(_UNITS.get(c, re.escape(c)) for c in counters | {c[0] for c in counters})
-    return bool(re.search(rf"\d\s*(?:{units})", low))
+    # … or a bare figure, its counter left to the question (「俺24」 to 「みんな何ポンドで張ってる？」)
+    return bool(re.search(rf"\d\s*(?:{units})", low) or _BARE_FIGURE.search(low))
+
+
+_BARE_FIGURE = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?=[、,。!！\s]|$)")
 
 
 # Words that hedge a figure said first ("like 5 days to the uk for mine", "about 20 mins").
@@ -545,6 +582,8 @@ _HEDGES = frozenset(
         "nearly",
         "just",
         "~",
+        "a",
+        "an",
     }
 )
 
