@@ -3829,6 +3829,7 @@ def test_the_asker_who_understood_took_the_answer(follow_up: str, settled: bool)
             True,
         ),
         ([("oona", "finally got the capture card working")], "vsync off?", False),  # nothing asked before
+        ([("oona", "maybe its my xorg.conf settings?")], "gaim 1.3.0 is in backports ??", False),  # a verb
         # a guess put as a question, right after a line that tells what its writer did not catch
         ([("pedal", "実況がぼそっと何か言ったけど聞き取れんかった")], "ペナルティの話ちゃう？", True),
         ([("pedal", "実況の声いいよね")], "ペナルティの話ちゃう？", False),

@@ -118,7 +118,8 @@ _CHECKS_WITH_YOU = re.compile(
 # A setting of theirs checked in a few words, with no verb of its own: "camera on auto exposure?", "vsync
 # off?", "firmware up to date?", "cable in the front port?".
 _SETTING_CHECKED = re.compile(
-    r"^(?:\S+[,:]\s*)?(?:wait |so |hm+ |oh )?(?!(?:any ?one|any ?body|is|are|does|do|did|can|what|which|who"
+    r"^(?!.*\b(?:is|are|was|were|be|been|has|have|had|get|got|gets|goes|going|i|we|they)\b)"
+    r"(?:\S+[,:]\s*)?(?:wait |so |hm+ |oh )?(?!(?:any ?one|any ?body|is|are|does|do|did|can|what|which|who"
     r"|where|how|why|when)\b)(?:[\w.-]+\s+){1,3}"
     r"(?:on|off|enabled|disabled|plugged in|up to date|set to|in|at)\b[^?？.!]{0,24}[?？]+\W*$"
 )
