@@ -302,13 +302,20 @@ def _takes_up_another(p: Message, question: Message, room: Sequence[Message]) ->
     ):
         return False  # 「割れてるｗ 録ったの誰」 says the question's own word back
     asked = max(map(len, shared), default=0)  # a kanji alone (量) is a weaker tie than a word (減らす)
-    before = [x for x in room if x.is_human and x.created_at <= question.created_at and x.id != question.id]
-    before = list({x.id: x for x in before}.values())  # a line may come in both, once
+    before = [
+        x for x in _once(room) if x.is_human and x.created_at <= question.created_at and x.id != question.id
+    ]
     said = [x for x in before[-TAKEN_UP_LINES:] if x.author_id not in (p.author_id, question.author_id)]
     return any(len(w) > asked for x in said for w in shared_words(x.content, p.content, frozenset()))
 
 
 TAKEN_UP_LINES = 3  # how close before the question a line whose words a question back takes up is
+
+
+def _once(*groups: Sequence[Message]) -> list[Message]:
+    """The lines of the groups in order, each once (the lines before a question and those around it
+    overlap)."""
+    return list({x.id: x for group in groups for x in group}.values())
 
 
 NEXT_TURN_SECONDS = 90  # in the help logs half of all answers come within a minute
@@ -346,9 +353,7 @@ def _next_turn(
     window = turn_window(around)
     if answer_shaped(question.content, m.content, bare=False) and not asks(m.content):
         window = max(window, SHAPED_TURN_SECONDS)  # "yep, 'symmetry'. it's in #announcements", two minutes on
-    if after > window or picks_offered_figures(
-        question, m, list({x.id: x for x in [*before, *around]}.values())
-    ):
+    if after > window or picks_offered_figures(question, m, _once(before, around)):
         return False
     if is_detailed(question.content) and _shows_own(m.content):
         return False  # 「今日焼いたグアテマラ、…止められた [image: …]」: their own work shown, not an answer

@@ -202,15 +202,16 @@ _JA_SAID_BACK = re.compile(r"^[^、,。!！？?（(\s]{1,9}")
 def says_the_verb_back(asked: str, text: str) -> bool:
     """Does the line open by saying the yes/no question's last verb back, yes or no (「4人いればなんとか
     …なる？」 — 「ならない（経験談）」), and ask nothing?"""
-    if norm(text).isascii():
+    low = norm(text)
+    if low.isascii():
         return _says_its_verb_after_yes(asked, text)
-    head = re.match(r"[^？?]*[？?]", asked)  # 「…でもいける？今プラの使てるんやけど」: the verb asked
-    verb = _JA_LAST_VERB.search(head.group(0) if head else asked)
-    said = _JA_SAID_BACK.match(norm(text))
-    if asks(text) or norm(text).isascii():
+    if asks(text):
         return False
-    if _JA_SOLD.search(head.group(0) if head else asked) and _JA_THERE.match(norm(text)):
+    head = re.match(r"[^？?]*[？?]", asked)  # 「…でもいける？今プラの使てるんやけど」: the verb asked
+    first = head.group(0) if head else asked
+    if _JA_SOLD.search(first) and _JA_THERE.match(low):
         return True  # 「あるよ、文具コーナーの端っこ」 to 「…ダイソーにも売ってる？」: there, or not
+    verb, said = _JA_LAST_VERB.search(first), _JA_SAID_BACK.match(low)
     if verb is None or said is None:
         return False
     # The verb is the end of the question's last run of kana (and the kanji before it): 「なる」 of

@@ -338,9 +338,8 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
             return True
         # … its mark left off, as people do: "kikimimi is it bad to have chamomile after coffee, like…"
         # (not "kikimimi does that, kinda spooky": the clause ends there, said of it)
-        ends_there = re.match(r"\s*[a-z']+\s+(?:it|there|this|that)\s*[,.;!…]", tail)
         if len(words) > 3 and words[0] in _ASKS_FIRST and words[1] in ("it", "there", "this", "that"):
-            return not ends_there
+            return not re.match(r"\s*[a-z']+\s+(?:it|there|this|that)\s*[,.;!…]", tail)
         # "kikimimi does crepuscular mean dawn AND dusk?": does, a subject, a bare verb (not "kikimimi does
         # summaries too?", said of it)
         return words[0] in ("does", "do", "did") and "?" in tail and any(w in _BARE_VERBS for w in words[2:6])

@@ -184,10 +184,12 @@ _GOES_ON = re.compile(
 )
 
 
-def _thanks_only(text: str) -> bool:
-    """Thanks or praise ("you've been so helpful!") that brings nothing of its own (an answer, a link)."""
+def _thanks_only(text: str, asked: str) -> bool:
+    """Thanks or praise ("you've been so helpful!") that brings nothing of its own (an answer, a link, a
+    yes said first: 「付いてた。…のは助かる」 to 「…付いてた？」)."""
     line = profile(text)
-    return grateful(text) and not (line.answer or line.code or line.url or _GOES_ON.search(norm(text)))
+    said = line.answer or line.code or line.url or _GOES_ON.search(norm(text))
+    return grateful(text) and not said and not says_the_verb_back(asked, text)
 
 
 def _bare(name: str) -> str:
@@ -628,11 +630,8 @@ class _Watch:
             return Settled(f"{m.author_name} answered the same question, asked just before", m.id)
         if offer_taken(question, m, self.since):
             return Settled(f"{m.author_name} took the offer", m.id)
-        thanks = _thanks_only(m.content) and not says_the_verb_back(question.content, m.content)
-        if calls_only(m.content, question.author_name) or thanks:
-            # "bob?" before what they have to say, or thanks for help given: nothing of it yet (but
-            # 「付いてた。…のは助かる」 says yes first)
-            return None
+        if calls_only(m.content, question.author_name) or _thanks_only(m.content, question.content):
+            return None  # "bob?" before what they have to say, or thanks for help given: nothing of it yet
         if _addresses(m, question) and self._about_it(link):
             return Settled(f"{m.author_name} answered the asker", m.id)
         if (
