@@ -114,6 +114,7 @@ JA_ABOUT = [
     "ききみみを入れてから便利になった",
     "なんでキキミミ返事しないの？",
     "キキミミ入れたのって部長だっけ？",  # what someone did with it, its particle dropped
+    "キキミミさん入れたのって誰だっけ",  # … with its honorific
     "キキミミ作ったの誰？",
     "ききみみ使ってる人いる？",
     "キキミミ最近静かだね",

@@ -88,6 +88,14 @@ def test_asks_unmarked_clause(text: str, expected: bool) -> None:
         # a tag question, its mark left off
         ("the riverside club has that lefty with the weird serve dont they", True),
         ("yeah they do", False),
+        # a fact of its own subject, asked without its mark; not about what was said
+        ("whats the max range on the bafang mid drive", True),
+        ("what's the torque spec for the crank bolts", True),
+        ("what's the point of that", False),
+        ("whats the deal with it", False),
+        # a why wondered at oneself in Japanese
+        ("なんで毎回締め切り前になってから本気出すんだろう…", True),
+        ("なんで？", False),
     ],
 )
 def test_asks_its_own(text: str, expected: bool) -> None:

@@ -31,6 +31,16 @@ KINDS = [
     ("coffee run at 3, who wants in?", "invitation"),
     ("does anyone want in-app purchases turned off on the kids tablet?", "question"),
     ("anyone want to help sort the lost and found tonight? it's a mountain", "invitation"),
+    # the group's plan put as a bare deed; a date people plan for; one's own invitation asked again
+    ("meet outside the north gate at 6:30?", "proposal"),
+    ("carpool from the library lot? i can take four", "proposal"),
+    ("carpool lanes open on weekends?", "question"),
+    ("anyone doing the maker faire on the 21st?", "invitation"),
+    ("anyone going to the repair cafe on march 8?", "invitation"),
+    ("anyone doing the 2nd edition rules?", "question"),
+    ("nobody for trivia tonight? we need two more", "invitation"),
+    ("no one up for a dawn paddle?", "invitation"),
+    ("nobody knows why the build fails?", "question"),
     ("anyone want to help me understand why my build fails today?", "question"),
     # what they are doing now, asked of someone
     ("いま何やってんの", "personal"),

@@ -1225,6 +1225,9 @@ def test_a_line_to_someone_by_part_of_their_name_answers_nobody_else(line: str, 
         ("how do you stop a cheap whistle clogging up?", "whistlepig", False),
         ("my salty crisps went soft overnight, any tips?", "saltyfries", False),
         ("whistle did you ever fix that slide?", "whistlepig", True),
+        # a part of a name put first and asking, in a line of any length
+        ("tern did you get any fish sounds on the pond recording or just the bugs", "tern.wav", True),
+        ("wind did a number on the tent last night, pegs everywhere, anyone got spare ones", "wind_rider", False),
         # a part of a name in a newcomer's paragraph is as likely a word of its own
         (
             "first roll at home with the cs41 kit. the negatives have a magenta tint on the base and edges"
@@ -3873,3 +3876,84 @@ def test_a_figure_said_back_from_before_the_question_goes_on_with_that_line(
     q = msg("q", "nori", "初心者なんですけど、グリップテープって巻く向き決まってますか？", 30)
     settled = answer_of(q, [*earlier, *BUSY, q, msg("x0", "ami", said_back, 40)])
     assert (settled is not None and settled.by == "x0") is answered
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "takes"),
+    [
+        # what happened last time, told to a yes/no question
+        ("駐車場って土日も空いてる？", "前回は朝イチで普通に停められたで", True),
+        ("does the ferry take bikes?", "last time we went they let us on with two", True),
+        # … or what one's own does
+        ("モバイルバッテリーでスマホ2回充電できる？", "うちのは10000mAhで2回いけた", True),
+        ("will a 20W charger handle it overnight?", "mine handled it fine on a 20W brick", True),
+        ("駐車場って空いてる？", "うちの猫が朝だけ鳴くんよね", False),
+        ("駐車場って土日も空いてる？", "前回はどうだった？", False),  # asked back
+    ],
+)
+def test_a_case_told_answers_a_yes_no_question(question: str, reply: str, takes: bool) -> None:
+    """「…止められへん？」 — 「前回は21時までは何も言われんかったで」: how it went, or how theirs does."""
+    assert takes_up(question, reply, SHAPE) is takes
+
+
+@pytest.mark.parametrize(
+    ("reaction", "settled"),
+    [
+        ("ugh fine, guess i'll wait for spring then", True),  # drawing from the answer
+        ("oof ok, i'll hold off", True),
+        ("まじか、じゃあ来月にするわ", True),
+        ("ugh ok, what about with a heat pack?", False),  # asks more
+        ("ugh, my landlord again", False),  # a reaction that draws nothing
+    ],
+)
+def test_the_asker_drawing_from_the_next_turn_takes_it_as_the_answer(reaction: str, settled: bool) -> None:
+    q = msg("q", "ollie", "do shops still ship live plants when it's below freezing?", 30)
+    later = [msg("x1", "drey", "most stop under 40F, even with heat packs", 50), msg("x2", "ollie", reaction, 70)]
+    found = answer_of(q, [*BUSY, q, *later], {})
+    assert (found is not None and found.by == "x2") is settled
+    # another line between: the asker's reaction may be to that one
+    between = [later[0], msg("x9", "pell", "lol my cat just knocked the tank lid off", 60), later[1]]
+    found = answer_of(q, [*BUSY, q, *between], {})
+    assert found is None or found.by != "x2"
+
+
+@pytest.mark.parametrize(
+    ("ack", "settled"),
+    [
+        ("そんなもんか", True),
+        ("まあそんな感じか", True),
+        ("fair enough", True),
+        ("そんなもんじゃないでしょ", False),
+    ],
+)
+def test_the_asker_taking_the_answer_as_about_what_they_expected(ack: str, settled: bool) -> None:
+    q = msg("q", "mochi", "キャプチャボードの遅延って実際どれくらい？", 30)
+    later = [msg("x1", "neji", "体感ほぼ気にならんレベル", 45), msg("x2", "mochi", ack, 60)]
+    found = answer_of(q, [*BUSY, q, *later], {})
+    assert (found is not None and found.by == "x2") is settled
+
+
+@pytest.mark.parametrize(
+    ("between", "link", "answered"),
+    [
+        # someone joins the invitation made before the question, as the reader surely reads it: no turn
+        # taken in this question's talk, so a bare yes after it answers as it would right after the question
+        ("im in for saturday, bringing the big thermos", ("inv", 0.8), True),
+        ("im in for saturday, bringing the big thermos", ("inv", 0.3), False),  # the reader unsure
+        ("wait which lot do you mean", ("q", 0.8), False),  # a line on the question itself
+    ],
+)
+def test_a_line_to_another_conversation_between_takes_no_turn(
+    between: str, link: tuple[str, float], answered: bool
+) -> None:
+    invitation = msg("inv", "okapi", "anyone up for the ridge walk saturday? meet 7 at the gate", 24)
+    q = msg("q", "dell", "is the north car park open on sundays? the map says permit only", 30)
+    later = [msg("x1", "ribbon", between, 35), msg("x2", "hush", "yep, from 8", 41)]
+    links = {
+        "inv": unaddressed("inv", None, 0.6),
+        "q": unaddressed("q", None, 0.6),
+        "x1": unaddressed("x1", *link),
+        "x2": unaddressed("x2", "x1", 0.4),
+    }
+    found = answer_of(q, [*BUSY, invitation, q, *later], links)
+    assert (found is not None and found.by == "x2") is answered

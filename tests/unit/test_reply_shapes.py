@@ -6,7 +6,17 @@ from __future__ import annotations
 import pytest
 
 from kikimimi.domain.remarks import accepts, agrees, calls_only, grateful, shifts, steps_away, welcomes
-from kikimimi.domain.reply_shapes import answer_shaped, laughs, only_shrugs, points, shrugs, suggests
+from kikimimi.domain.reply_shapes import (
+    answer_shaped,
+    counts_as_asked,
+    counts_otherwise,
+    laughs,
+    only_shrugs,
+    points,
+    shrugs,
+    suggests,
+    tells_when,
+)
 
 
 @pytest.mark.parametrize(
@@ -407,3 +417,38 @@ def test_something_to_try_put_as_a_question(text: str, suggestion: bool) -> None
 )
 def test_the_answer_a_question_asks_for_by_its_shape(question: str, line: str, shaped: bool) -> None:
     assert answer_shaped(question, line) is shaped
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "told"),
+    [
+        ("when do you want to start?", "saturday works", True),
+        ("so when is the raid", "friday 9pm", True),
+        # "when" as a clause of time asks nothing of when
+        ("does it overheat when you run it for an hour?", "tuesday i tried it for two", False),
+        # a day put as the plan answers when
+        ("いつ？平日は無理", "じゃあ日曜にしない？", True),
+        ("いつ空いてる？", "なら来週の土曜とか", True),
+    ],
+)
+def test_when_told(question: str, line: str, told: bool) -> None:
+    assert tells_when(question, line) is told
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "otherwise"),
+    [
+        # a time of day is not how long (何時間)
+        ("フル充電って何時間くらいかかる？", "21時には終わってたで", True),
+        ("フル充電って何時間くらいかかる？", "2時間半くらい", False),
+        # milliseconds counted
+        ("遅延って何msくらい？", "うちのは80msくらい", False),
+        ("遅延って何msくらい？", "3人で使ってる", True),
+    ],
+)
+def test_a_figure_that_counts_something_else(question: str, line: str, otherwise: bool) -> None:
+    assert counts_otherwise(question, line) is otherwise
+
+
+def test_milliseconds_asked_are_counted() -> None:
+    assert counts_as_asked("入力遅延って何msある？", "12msくらい")

@@ -333,6 +333,8 @@ def names(text: str, name: str) -> bool:
             brief and any(_AS_A_NAME.search(re.sub(rf"\b{re.escape(p)}\b", "\0", low)) for p in parts & words)
         )
         or any(re.match(rf"{re.escape(p)}\s+{_ASKING}", low) for p in short)  # "mo what ups was it?"
+        # … or a part of it first, asking, in a line of any length ("tern did you get any fish sounds or…")
+        or any(re.match(rf"{re.escape(p)},?\s+{_ASKS_THEM}", low) for p in parts)
     )
 
 
@@ -370,6 +372,8 @@ PART_NAME_WORDS = 25  # how long a line may be for a part of a name in it to nam
 
 # What a short part of a name ("mo" of mo_dev) opening a line is followed by when it calls them.
 _ASKING = r"(?:what|where|which|who|why|how|when|did|do|does|is|are|was|were|can|could|u|you|ur)\b"
+# asked of them: "tern did you …", "kai you coming" (not "wind did a number on the tent")
+_ASKS_THEM = r"(?:(?:did|do|does|can|could|will|would|have) )?(?:you|u|ya)\b"
 
 
 # A part of a name ("rob" of crimpy_rob) said as someone's, marked \0: asked after ("is \0 …", "ask \0")

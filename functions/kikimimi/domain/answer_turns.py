@@ -49,7 +49,7 @@ from kikimimi.domain.question_forms import (
     opens_unmarked,
     wonders,
 )
-from kikimimi.domain.question_kinds import asks_yes_no, guesses, offers, proposes
+from kikimimi.domain.question_kinds import asks_yes_no, guesses, kind_of, offers, proposes
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.remarks import accepts, bumps, grateful, joins, joins_first, shifts, steps_away, takes_it
@@ -156,6 +156,8 @@ def turn_answers(
     level = WORDS if taken else SHAPE if addressing(around) or is_detailed(question.content) else LOOSE
     if level == WORDS and linked and (yes_past or not any(asks(p.content) for p in taken)):
         level = SHAPE  # the reader puts it after the question, past a remark in between: "yes" answers it
+    if level == WORDS and taken and not newer and all(_joins_a_plan(links, p, around) for p in taken):
+        level = SHAPE  # each line between joins another's plan ("im in for sunday…"): none took a turn
     if level == WORDS and not newer and guesses(m.content) and not JOKE_END.search(m.content):
         level = SHAPE  # 「たぶん高田じゃない？」 past a plan it does not take up: no other question for it
     if level == WORDS and newer and fits_only(question, m, newer):
@@ -225,6 +227,20 @@ def _answers_another(
     return asked is not None and asked.author_id != p.author_id and asks(asked.content)
 
 
+def _joins_a_plan(links: Mapping[str, Link] | None, p: Message, around: Sequence[Message]) -> bool:
+    """Does the reader surely put the line on someone's invitation or plan ("im in for sunday, bringing the
+    flask" to "anyone up for the dawn chorus walk sunday?")? It joins that, and answers no question."""
+    link = (links or {}).get(p.id)
+    if link is None or link.certain or link.confidence < SURE_PAST_A_REMARK:
+        return False
+    plan = next((x for x in around if x.id == link.reply_to), None)
+    return (
+        plan is not None
+        and plan.author_id != p.author_id
+        and kind_of(plan.content) in ("invitation", "proposal")
+    )
+
+
 def _points_the_newer(p: Message, since: Sequence[Message], question: Message) -> bool:
     """Is the line a pointer (「それFAQにあるで、3番目」) said right after someone else's newer question: an
     answer to that one, taking no turn in this question's talk?"""
@@ -275,6 +291,7 @@ _LEADS_YES_NO = re.compile(
     r"|^no(?:[,.!]|\s*$|\s+(?:it|i|we|not|sorry|idea|clue)\b)"
     r"|^(?:うん|ううん|はい|いいえ|いや|まだ)(?:[、,。!！\s]|$)"
 )
+_ASKS_WH = re.compile(r"\b(?:what|where|which|who|when|how)\b|どこ|どれ|どっち|何|なに|いつ|誰")
 _EN_WH = re.compile(r"\b(?:what|whats|what's|how|where|which|who|whos|who's|why|when)\b")
 
 
@@ -372,7 +389,10 @@ def _next_turn(
         return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
     if past_a_remark and _names_who(question, m, around) and not elsewhere(m, question, around):
         return True  # 「たぶん田辺さん」 to 「…誰が持って帰ったっけ」, past another pair's remark
-    told_when = tells_when(question.content, m.content) and not asks(m.content)
+    # … or put as the plan (「じゃあ土曜にしない？」 to 「いつ？平日は無理」; not 「ほな日曜どこ行く？」)
+    told_when = tells_when(question.content, m.content) and (
+        not asks(m.content) or (proposes(m.content) and not _ASKS_WH.search(norm(m.content)))
+    )
     if not since and told_when and not elsewhere(m, question, around):
         return True  # 「来週なら土日どっちでも」 right after 「いつ空いてる？」: when, told
     if not since and suggests(m.content) and not elsewhere(m, question, around):

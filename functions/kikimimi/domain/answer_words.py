@@ -106,6 +106,16 @@ _EN_HEARSAY = re.compile(
     r"^(?!(?:it|this|that|the|error|log)\b)(?:[\w.'-]+ ){1,2}"
     r"(?:said|says|told (?:me|us)|mentioned|confirmed)\b"
 )
+# A case told to a yes/no question: what happened last time ("last time we went nobody checked", 「前回は
+# …言われんかった」), or what one's own does ("mine lasts about 8 hours", 「うちのは弱なら8時間いける」).
+_TELLS_A_CASE = re.compile(
+    r"^(?:(?:we|i) (?:\w+ )?)?last (?:time|year|summer|winter|month|week)\b(?! (?:i checked|i looked)\b)"
+    r"|^(?:mine|my (?:\w+ ){1,2}?)(?:lasts?|lasted|does|did|runs?|ran|goes|went|works?|worked|handles?"
+    r"|handled|(?:is|was|has been) fine|gets|got|holds?|held)\b"
+    r"|^(?:前回|この前|こないだ|去年|昨年|先月|先週|前行った時|前やった時)(?:は|も)?[、,\s]?\S"
+    r"|^(?:うちの|うちは|俺の|おれの|私の|わたしの|僕の|ぼくの|自分の)\S*?"
+    r"(?:いける|いけた|もつ|もった|持つ|持った|大丈夫|問題ない|問題なかった|平気|できる|できた)"
+)
 _JA_HEARSAY = re.compile(
     r"(?:らしい|みたい|っぽい)(?:で|よ|ね|だよ|やで|です|やって|だって)?[ｗw笑!！。〜ー]*$"
     # … or what one was told, first thing: 「午後からやって。午前中勝負やな」, 「中止なんだって」
@@ -381,6 +391,10 @@ def takes_up(
         return True  # 「いま5人。あと一人おったらいける」 to 「メンツ足りとる？」: how many so far
     if level < WORDS and asks_yes_no(asked) and _EN_HEARSAY.match(norm(text)) and not asks(text):
         return True  # "doc said hes on it" to "are we short a medic again tonight or did someone pick it up"
+    if level < WORDS and asks_yes_no(asked) and _TELLS_A_CASE.match(norm(text)) and not asks(text):
+        # 「前回は21時までは何も言われんかったで」 to 「…警備員さんに止められへん？」, 「うちの500Whで弱
+        # なら8時間いける」 to 「…一晩もつ？」: what happened last time, or what their own does, told
+        return True
     if (
         level < WORDS
         and _JA_ASKS_EXPERIENCE.search(norm(asked))

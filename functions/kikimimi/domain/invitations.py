@@ -28,6 +28,10 @@ _ANYONE = r"any ?(?:one|body)|some ?(?:one|body)|y'?all|guys|folks|people|peeps|
 _PLANNED = (
     r"tonight|today|tomorrow|this (?:week(?:end)?|evening|afternoon)|next week"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|sat|sun"
+    # a date ("… swap meet on the 9th?", "… on june 14")
+    r"|on the \d{1,2}(?:st|nd|rd|th)"
+    r"|(?:january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.? \d{1,2}(?:st|nd|rd|th)?(?!\d)"
 )
 # … and, for something to do together, any time soon ("anyone wanna run unrated after ranked?").
 _SOON = (
@@ -76,6 +80,10 @@ _EN_INVITATION = re.compile(
     r" (?:slot|spot|seat|place|player)s?\b[^?？]{0,24}\b"
     rf"(?:{_ANYONE}|takers|who(?:'s| wants)?)"
     r"\s*(?:lurking|around|on|online|in|down|wants? (?:in|it))?\s*[?？]"
+    # "nobody for the tbc group buy?", "no takers for saturday?": one's own invitation, asked again
+    r"|^(?:so |ok |welp |hm+ |well )?(?:nobody|no ?one|no takers)(?: else| at all)?"
+    r" (?:for|up for|down for|keen on|interested in|in on|wants? in|wants? to)\b[^?？]*[?？]+"
+    r"(?![^?？]*\b(?:i'?ll|guess|fine|whatever|nvm|never ?mind)\b)"  # not given up: "… ok i'll just buy it"
     # "anyone lurking?": people to play with, looked for
     rf"|^(?:{_ANYONE}) (?:else )?lurking\b"
     # "anyone up for pizza tonight?", "anyone want to join?", "anyone wanna grab food?"

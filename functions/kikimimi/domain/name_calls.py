@@ -259,10 +259,12 @@ def _reads_ja(seen: _Seen) -> bool:
             at = Occurrence(seen.at.start, seen.at.end, listed.end(), True)
             return _reads_ja(dataclasses.replace(seen, at=at, tail=_sentence_tail(seen.low, listed.end())))
         return False
+    if _DONE_TO_IT.match(tail):
+        return (
+            False  # 「キキミミ(さん)入れたのって部長だっけ？」: what someone did with it, asked of the room
+        )
     if seen.at.honorific:
         return True  # てばさきさん出番です, とまとさん素敵！
-    if _DONE_TO_IT.match(tail):
-        return False  # 「キキミミ入れたのって部長だっけ？」: what someone did with it, asked of the room
     if seen.everyday:
         return _SPEAKS_TO.match(tail) is not None
     return (

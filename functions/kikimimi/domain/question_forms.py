@@ -118,11 +118,17 @@ _OWN_QUESTION = re.compile(
     r"|\w\s+(?:do|does|did|is|are|was|were|have|has|wo|ca)n'?t (?:they|it|he|she|we|there)\W*$"
     r"|^(?:\S+[,.!]?\s+)?why (?:on earth |tf |the hell )?(?:do|does|did|is|are|am|was|were|can'?t|cant"
     r"|won'?t|wont|must|has|have|isn'?t|doesn'?t|don'?t)\b"
+    # a fact of its own subject asked ("whats the top speed on the 395 in game"), not of what was said
+    r"|^(?:\S+[,.!]?\s+)?(?:what'?s|whats|what is|where'?s|wheres|where is|how much is) the"
+    r" (?!(?:one|other|same|point|deal|problem|issue|matter|difference)\b)\w+(?: \w+){0,2}"
+    r" (?:on|of|for|in|at|with) (?!(?:it|that|this|there|them|those|these)\b)\w+"
+    # a why wondered at oneself in Japanese (「なんで毎月月末になってから…気づくんだろう…」)
+    r"|^(?:なんで|何で|どうして|なぜ)[^？?]{4,}(?:んだろう?|んやろ(?:な|か)?|のだろう|のかな|んだろうな)[…。ｗw笑〜ー]*$"
 )
 
 
 def asks_its_own(text: str) -> bool:
-    """Does the line put a question of its own to the room (English forms)?"""
+    """Does the line put a question of its own to the room (English forms, and a why wondered in Japanese)?"""
     low = norm(text)
     return bool(_OWN_QUESTION.search(low)) and not _TO_YOU.search(low)
 

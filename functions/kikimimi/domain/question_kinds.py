@@ -119,6 +119,10 @@ _EN_PROPOSAL = re.compile(
     # a plan said, then one person asked: "8 cet is fine for me. pete?"
     r"|[.!]\s+(?!(?:anyone|anybody|everyone|right|yes|no|ok|okay|why|how|what|when|where|who|which|thoughts"
     r"|ideas)\b)[a-z][\w.-]{1,15}\s*[?？]+\W*$"
+    # the group's plan put as a bare deed: "carpool from the park and ride?", "meet at the trailhead at 7?"
+    r"|^(?:ok |so |then |alright )?(?:carpool|car ?share|meet(?: up)?|regroup|head out|roll out|convoy)"
+    r" (?:at|from|in|by|around|after|before|outside|near|on|tomorrow|tonight|first)\b[^?？]{0,60}[?？]+"
+    r"(?:\W*$|\s+[^?？]+$)"
     # an offer to the one asked: "want me to send it?", "shall i grab you one?"
     r"|^(?:\S+[,!]?\s+)?(?:do you |u )?(?:want|wanna|need) me to\b.*[?？]|^(?:\S+[,!]?\s+)?shall i\b.*[?？]"
 )

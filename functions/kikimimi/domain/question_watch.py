@@ -52,7 +52,9 @@ _ACK = re.compile(
     r"|bless|phew|whew|thank god|thank goodness"
     r"|(?:you(?:'re| are)? (?:a )?)?(?:legend|lifesaver|life saver|star|hero)|nice one|perfect|sweet|ace"
     # … or judged good, by the asker: 「ちょうどいいじゃん」, "sounds good"
-    r"|ちょうどいい(?:じゃん|やん|ね|な)?|いいじゃん|ええやん|最高|完璧|助かる|sounds good|that works)"
+    r"|ちょうどいい(?:じゃん|やん|ね|な)?|いいじゃん|ええやん|最高|完璧|助かる|sounds good|that works"
+    # … or about as expected: 「そんなもんか」, "fair enough"
+    r"|(?:まあ)?そんな(?:もん|感じ)(?:か|なんや|なんだ|なのか|やな|だよね)|fair enough)"
     r"[!！。.〜ー\s]*$"
 )
 
@@ -93,7 +95,14 @@ _ACK_CHOICE = re.compile(
 # … or reacting to it and drawing from it: 「まじか、ほな10枚は無理か」, "damn ok, guess i'll wait then".
 _ACK_REACT = re.compile(
     r"^(?:まじか|マジか|まじで|そうなんや|そうなんだ|そうなの|そうなんか|へー|へえ|ええ[ー〜]*|えー+|うわ[ーあ〜]*"
-    r"|damn|dang|oh no|oh nice|oh ok(?:ay)?|ah ok(?:ay)?|ahh ok(?:ay)?|welp|rip|huh)[、,!！.。〜ー\s]+\S"
+    r"|damn|dang|oh no|oh nice|oh ok(?:ay)?|ah ok(?:ay)?|ahh ok(?:ay)?|welp|rip|huh|ugh(?: ok(?:ay)?)?|oof"
+    r"|ah well|aw+(?: man)?)[、,!！.。〜ー\s]+\S"
+)
+
+
+# … drawing from it: "… waiting then", "guess i'll …", 「ほな…」「じゃあ…」.
+_DRAWS = re.compile(
+    r"\bthen\W*$|\bguess i'?ll\b|\bi guess\W*$|\bi'?ll (?:wait|hold off|skip)\b|ほな|じゃあ|なら"
 )
 
 
@@ -292,6 +301,10 @@ class Watch:
         told = self._understood(m)
         if told is not None:
             return Settled(f"the asker took {told.author_name}'s answer", m.id)
+        if self._draws_from_the_next_turn(m):
+            return Settled(
+                f"the asker took {self.since[0].author_name}'s answer", m.id
+            )  # "ugh ok, waiting then"
         if self.since and self._reacts(m, link):
             return Settled(f"the asker took {self.since[-1].author_name}'s answer", m.id)
         if _ACK_FIGURE.match(norm(m.content)):
@@ -387,6 +400,19 @@ class Watch:
             and link is not None
             and link.reply_to == last.id
             and link.confidence >= self.sure
+        )
+
+    def _draws_from_the_next_turn(self, m: Message) -> bool:
+        """Does the asker react to the one line said since, the next turn, and draw from it without asking
+        more ("most won't ship under 40F…" — "ugh ok, waiting then"; 「ほな10枚は無理か」)?"""
+        low = norm(m.content)
+        return (
+            len(self.since) == 1
+            and self._right_after(self.since[0], m)
+            and _ACK_REACT.match(low) is not None
+            and _DRAWS.search(low) is not None
+            and not asks(m.content)
+            and not asks(self.since[0].content)
         )
 
     def _asked_back(self, m: Message) -> Message | None:

@@ -489,7 +489,7 @@ def _echoes(question: str, said: str) -> bool:
 _COUNTERS = (
     r"度|時間|時|日|人|回|個|分|歳|円|枚|本|台|曜|泊|年|月|週|割|キロ|km|センチ|cm|ミリ|mm|匹|杯|冊|件|着"
     r"|羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦|グラム|kg|g(?![a-z])|リットル|ml|cc"
-    r"|ポンド|lbs?|インチ|ドル|ページ|ボルト|ヘルツ|パーセント|ヶ月|か月|カ月"
+    r"|ポンド|lbs?|インチ|ドル|ページ|ボルト|ヘルツ|パーセント|ヶ月|か月|カ月|ms|ミリ秒|秒"
 )
 _JA_COUNTER = re.compile(rf"何({_COUNTERS})")
 
@@ -523,13 +523,21 @@ def counts_otherwise(question: str, line: str) -> bool:
 
 # When, asked ("when are you free?", 「いつ空いてる？」) and told ("next week, either day",
 # 「来週なら土日どっちでも」).
-_ASKS_WHEN = re.compile(r"\bwhen\b|\bwhat time\b|\bwhich day\b|\bwhat day\b|いつ(?!も)|何時|何日|何曜|どの日")
+# "when" that asks (at a clause's head, or before its verb), not a clause of time ("…or does it drop to 48
+# when you use all of them?")
+_ASKS_WHEN = re.compile(
+    r"(?:^|[,.!?;:]\s*)(?:\S+\s+){0,2}?when\b"
+    r"|\bwhen (?:is|are|was|were|do|does|did|will|would|can|could|should|shall|'?s|r|u)\b"
+    r"|\bwhat time\b|\bwhich day\b|\bwhat day\b|いつ(?!も)|何時|何日|何曜|どの日"
+)
 _SAYS_WHEN = re.compile(
     r"^(?:\S+\s+){0,3}?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight"
     r"|next (?:week|weekend|month)|this (?:week|weekend|evening|afternoon)|(?:the )?weekend"
     r"|\d{1,2}(?::\d\d)?\s*(?:am|pm|ish)"
     r"|noon|after (?:work|lunch|dinner))\b"
-    r"|^(?:来週|今週|再来週|明日|あした|明後日|あさって|今日|今夜|今晩|週末|土日|平日|[月火水木金土日]曜|夜|朝|昼"
+    # … a day put as the plan, too: 「じゃあ土曜にしない？」 to 「いつ？平日は無理」
+    r"|^(?:(?:じゃあ|じゃ|なら|ほな|ほんなら|それなら)[、,\s]*)?"
+    r"(?:来週|今週|再来週|明日|あした|明後日|あさって|今日|今夜|今晩|週末|土日|平日|[月火水木金土日]曜|夜|朝|昼"
     r"|午前|午後|\d{1,2}(?:時|日|/))"
 )
 
@@ -559,7 +567,9 @@ def _counts_alike(question: str, low: str) -> bool:
         price = re.search(r"いくら|値段|how much|price|cost", question)
         dates = re.search(r"\d", low) and not re.search(r"\d(?![\d.,]*\s*(?:月|日|時|分|年|曜))", low)
         return not (price and dates)
-    units = "|".join(_UNITS.get(c, re.escape(c)) for c in counters | {c[0] for c in counters})
+    # (not 時 for 何時間: 「21時までは…」 tells a time of day, not how long)
+    heads = {c[0] for c in counters if c != "時間"}
+    units = "|".join(_UNITS.get(c, re.escape(c)) for c in counters | heads)
     # … or a bare figure, its counter left to the question (「俺24」 to 「みんな何ポンドで張ってる？」)
     return bool(re.search(rf"\d\s*(?:{units})", low) or _BARE_FIGURE.search(low))
 
