@@ -1227,7 +1227,11 @@ def test_a_line_to_someone_by_part_of_their_name_answers_nobody_else(line: str, 
         ("whistle did you ever fix that slide?", "whistlepig", True),
         # a part of a name put first and asking, in a line of any length
         ("tern did you get any fish sounds on the pond recording or just the bugs", "tern.wav", True),
-        ("wind did a number on the tent last night, pegs everywhere, anyone got spare ones", "wind_rider", False),
+        (
+            "wind did a number on the tent last night, pegs everywhere, anyone got spare ones",
+            "wind_rider",
+            False,
+        ),
         # a part of a name in a newcomer's paragraph is as likely a word of its own
         (
             "first roll at home with the cs41 kit. the negatives have a magenta tint on the base and edges"
@@ -3908,7 +3912,10 @@ def test_a_case_told_answers_a_yes_no_question(question: str, reply: str, takes:
 )
 def test_the_asker_drawing_from_the_next_turn_takes_it_as_the_answer(reaction: str, settled: bool) -> None:
     q = msg("q", "ollie", "do shops still ship live plants when it's below freezing?", 30)
-    later = [msg("x1", "drey", "most stop under 40F, even with heat packs", 50), msg("x2", "ollie", reaction, 70)]
+    later = [
+        msg("x1", "drey", "most stop under 40F, even with heat packs", 50),
+        msg("x2", "ollie", reaction, 70),
+    ]
     found = answer_of(q, [*BUSY, q, *later], {})
     assert (found is not None and found.by == "x2") is settled
     # another line between: the asker's reaction may be to that one
