@@ -115,6 +115,7 @@ JA_ABOUT = [
     "なんでキキミミ返事しないの？",
     "キキミミ入れたのって部長だっけ？",  # what someone did with it, its particle dropped
     "キキミミさん入れたのって誰だっけ",  # … with its honorific
+    "キキミミさん入れてから計画立てるの楽になったよね",  # since it was done, with its honorific
     "キキミミ作ったの誰？",
     "ききみみ使ってる人いる？",
     "キキミミ最近静かだね",

@@ -96,6 +96,7 @@ def test_asks_unmarked_clause(text: str, expected: bool) -> None:
         # a why wondered at oneself in Japanese
         ("なんで毎回締め切り前になってから本気出すんだろう…", True),
         ("なんで？", False),
+        ("なんで連休前って仕事が増えるんだろうね", True),
     ],
 )
 def test_asks_its_own(text: str, expected: bool) -> None:

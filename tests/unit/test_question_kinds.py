@@ -41,6 +41,20 @@ KINDS = [
     ("nobody for trivia tonight? we need two more", "invitation"),
     ("no one up for a dawn paddle?", "invitation"),
     ("nobody knows why the build fails?", "question"),
+    # joining a plan with a question of it; a day ahead by the month; one's own invitation asked again
+    ("im in for the late show, save me a seat?", "invitation"),
+    ("im in canada, does the store ship here?", "question"),
+    ("anyone want to co-op the new campaign next weekend?", "invitation"),
+    ("鍋会だれもいない？まあいいけど", "invitation"),
+    # surprise at the time, a muse that answers itself
+    ("え、もうそんな季節？", "rhetorical"),
+    ("3日遅れたけど、まあいいか", "rhetorical"),
+    # the group's plan: mused, confirmed, its contingency
+    ("ほな二次会はカラオケかな", "proposal"),
+    ("じゃあ明日は晴れるかな", "question"),
+    ("来月の第2土曜で確定でいい？", "proposal"),
+    ("日曜雨ならどうする？", "proposal"),
+    ("スマホ落としたらどうする？", "question"),
     ("anyone want to help me understand why my build fails today?", "question"),
     # what they are doing now, asked of someone
     ("いま何やってんの", "personal"),

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from kikimimi.domain.addressees import names
-from kikimimi.domain.answer_words import SHAPE, opens_on_its_topic, says_the_verb_back, takes_up
+from kikimimi.domain.answer_words import LOOSE, SHAPE, opens_on_its_topic, says_the_verb_back, takes_up
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, asks_unmarked
 from kikimimi.domain.question_kinds import asks_a_number, kind_of
@@ -3964,3 +3964,22 @@ def test_a_line_to_another_conversation_between_takes_no_turn(
     }
     found = answer_of(q, [*BUSY, invitation, q, *later], links)
     assert (found is not None and found.by == "x2") is answered
+
+
+@pytest.mark.parametrize(
+    ("ack", "settled"), [("それそれ", True), ("that's the one", True), ("それより明日何時？", False)]
+)
+def test_the_asker_recognising_what_they_meant_takes_the_answer(ack: str, settled: bool) -> None:
+    q = msg("q", "yusuke", "「ちくわぶ」って知ってる？東京のおでんにしかないらしい", 30)
+    later = [
+        msg("x1", "shijimi", "小麦粉を練ったやつでしょ、真ん中に穴あいてる", 45),
+        msg("x2", "yusuke", ack, 60),
+    ]
+    found = answer_of(q, [*BUSY, q, *later], {})
+    assert (found is not None and found.by == "x2") is settled
+
+
+def test_a_title_named_first_answers_what_to_read() -> None:
+    assert takes_up("緑帯って最初なに読むのがいいの？", "『こころ』から入るのが無難", LOOSE)
+    assert takes_up("最初どれから観るのがいい？", "『攻殻機動隊』の劇場版から入るのが正解", LOOSE)
+    assert not takes_up("緑帯って最初なに読むのがいいの？", "それより今日寒すぎん？", LOOSE)

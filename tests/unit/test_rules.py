@@ -731,3 +731,29 @@ def test_just_answered_is_about_the_bot_s_own_exchange(last: Message, fires: boo
     bot = replace(msg("b", "kikimimi", "delete the files under /var/log/app", 300, own=True), reply_to_id="a")
     score = score_room([*chat(), asked, bot, last], last, None, RuleConfig(names=NAMES))
     assert score.has("just_answered") is fires
+
+
+# In a small room too, once the talk has gone on among the people, the bot's recent answer does not make a
+# remark on another's line its turn: by one it was not talking with, at once, on nothing its talk was about
+# (「それはそれでリアル」 to a friend's line), or by anyone, lines later.
+SMALL_AFTER_ANSWER = [
+    msg("a1", "neri", "ききみみ、グレイスとモデナって乾いたあとどっちが縮む？", 300),
+    msg("b1", "kikimimi", "モデナのほうが縮みやすいです", 295, own=True, reply_to="a1"),
+    msg("a2", "panko", "それ私も知りたかった", 250),
+    msg("a3", "uzura", "オムライスの卵、黄土色入れすぎて焼きすぎみたいな色になった", 60),
+]
+
+
+@pytest.mark.parametrize(
+    ("author", "text", "engaged"),
+    [
+        ("panko", "それはそれでリアル", False),  # to uzura's line, on nothing of the bot's answer
+        ("panko", "モデナにしてよかった、縮むの助かる", True),  # on the bot's talk
+        ("neri", "それはそれでリアル", True),  # the one it answered, at once
+    ],
+)
+def test_engagement_in_a_small_room(author: str, text: str, engaged: bool) -> None:
+    config = RuleConfig(names=NAMES)
+    messages = [*SMALL_AFTER_ANSWER, msg("t", author, text, 10)]
+    score = score_room(messages, messages[-1], NOW, config, bot_spoke_at=[NOW - timedelta(seconds=295)])
+    assert score.has("engagement") is engaged

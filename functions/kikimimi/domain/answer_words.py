@@ -429,6 +429,9 @@ def takes_up(
     # 「どこになったんだっけ」 — 「葛西臨海公園！土曜の10時集合」: a brief answer first, then more
     head = re.split(r"[！!、,。…\s]", low, maxsplit=1)[0]
     named = len(head) <= 12 and bool(_JA_NOUN_END.search(head))  # a name, a place, a time: no verb
+    named = named or bool(
+        _JA_TITLE_FIRST.match(low)
+    )  # 「『坊っちゃん』から入るのが無難」: a title named first
     named = named or bool(_JA_LISTED.match(low))  # 「オレンジ2本とピンク1本」: things listed, no verb
     choice = named or _JA_CHOICE.search(low) is not None
     if not late and not low.isascii() and _JA_WH.search(norm(asked)) and choice and not asks(text):
@@ -442,6 +445,9 @@ def takes_up(
     if _FRAGMENT.match(low):
         return not (_STATEMENT.match(low) and _ASKS_MEANING.search(norm(asked)))
     return bool(_VOLUNTEER.match(low) and _INVITES.search(norm(asked)))
+
+
+_JA_TITLE_FIRST = re.compile(r"^[『「【][^』」】]{1,30}[』」】]")
 
 
 # A line that opens by sharing what was said or felt (「わかる、…」, "same lol", "ikr").

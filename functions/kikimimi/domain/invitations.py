@@ -26,7 +26,7 @@ _WHEN = (
 _ANYONE = r"any ?(?:one|body)|some ?(?:one|body)|y'?all|guys|folks|people|peeps|team|everyone"
 # A day people make plans for (not "now" or "after": "anyone seeing this error after the update?" asks).
 _PLANNED = (
-    r"tonight|today|tomorrow|this (?:week(?:end)?|evening|afternoon)|next week"
+    r"tonight|today|tomorrow|this (?:week(?:end)?|evening|afternoon|month)|next (?:week(?:end)?|month)"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|sat|sun"
     # a date ("… swap meet on the 9th?", "… on june 14")
     r"|on the \d{1,2}(?:st|nd|rd|th)"
@@ -84,6 +84,8 @@ _EN_INVITATION = re.compile(
     r"|^(?:so |ok |welp |hm+ |well )?(?:nobody|no ?one|no takers)(?: else| at all)?"
     r" (?:for|up for|down for|keen on|interested in|in on|wants? in|wants? to)\b[^?？]*[?？]+"
     r"(?![^?？]*\b(?:i'?ll|guess|fine|whatever|nvm|never ?mind)\b)"  # not given up: "… ok i'll just buy it"
+    # joining someone's plan, with a question of it: "im in for depot, pick me up at 8?"
+    r"|^(?:i'?m|im) in(?: for [^?？,.]{1,20})?[,.!]\s*[^?？]*[?？]"
     # "anyone lurking?": people to play with, looked for
     rf"|^(?:{_ANYONE}) (?:else )?lurking\b"
     # "anyone up for pizza tonight?", "anyone want to join?", "anyone wanna grab food?"
@@ -147,6 +149,8 @@ _JA_PLANS = (
 )
 _JA_INVITATION = re.compile(
     rf"(?:{_JA_ACTIVITY})(?:人|方)(?:いる|いない|いま[すせ]|おる|おらん|おらへん|おりま|[ー〜~！!？?]|$)"
+    # one's own invitation, asked again: 「作り置き会だれもいない？笑」
+    r"|^[^？?。]{0,16}(?:誰|だれ)も(?:いない|おらん|おらへん|来ない|こない|来ーへん)[？?]"
     # one more player looked for: 「ミッドできる5人目探さなあかんな。誰かおる？」
     r"|(?:人目|メンバー|メンツ|面子|助っ人)[^？?]{0,24}(?:誰か|だれか)[^？?]{0,6}"
     r"(?:おる|いる|いない|おらん|おらへん|いません|いますか)[？?ー〜]"

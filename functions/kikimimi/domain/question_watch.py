@@ -53,6 +53,8 @@ _ACK = re.compile(
     r"|(?:you(?:'re| are)? (?:a )?)?(?:legend|lifesaver|life saver|star|hero)|nice one|perfect|sweet|ace"
     # … or judged good, by the asker: 「ちょうどいいじゃん」, "sounds good"
     r"|ちょうどいい(?:じゃん|やん|ね|な)?|いいじゃん|ええやん|最高|完璧|助かる|sounds good|that works"
+    # … or recognised as what they meant: 「それそれ」, "that's the one"
+    r"|それそれ|そうそうそれ|そうそれ|それです|that'?s the one|that'?s it|yep that'?s it|exactly"
     # … or about as expected: 「そんなもんか」, "fair enough"
     r"|(?:まあ)?そんな(?:もん|感じ)(?:か|なんや|なんだ|なのか|やな|だよね)|fair enough)"
     r"[!！。.〜ー\s]*$"

@@ -76,11 +76,14 @@ _JA_JOINS = re.compile(rf"^(?:{JA_I})も[^？?]{{0,10}}$")
 # … whatever it then says: "me too! need to practise the fast bit", 「私も！早弾きのとこ練習したい」.
 _JOINS_FIRST = re.compile(
     rf"^(?:me too|me as well|count me in|i'?m in too|same)[!！,.\s]|^(?:{JA_I})も[!！、,。〜ー]"
+    # … or by saying one is in: "i'm in, got a spoon handle to finish", 「行く！…」
+    r"|^(?:i'?m|im|i am) (?:in|down|game)(?: for (?:it|that|this))?(?:[!！,.\s]|$)"
+    r"|^(?:行く|いく|行きます|参加(?:する|します)?|乗った|のった)(?:[!！〜ー]|$)"
 )
 
 
 def joins_first(text: str) -> bool:
-    """A line that opens by joining in ("me too! …", 「私も！…」)."""
+    """A line that opens by joining in ("me too! …", "i'm in, …", 「私も！…」)."""
     return bool(_JOINS_FIRST.match(normalized(text)))
 
 
