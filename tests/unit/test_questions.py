@@ -3983,3 +3983,23 @@ def test_a_title_named_first_answers_what_to_read() -> None:
     assert takes_up("緑帯って最初なに読むのがいいの？", "『こころ』から入るのが無難", LOOSE)
     assert takes_up("最初どれから観るのがいい？", "『攻殻機動隊』の劇場版から入るのが正解", LOOSE)
     assert not takes_up("緑帯って最初なに読むのがいいの？", "それより今日寒すぎん？", LOOSE)
+
+
+@pytest.mark.parametrize(
+    ("answer", "settled"),
+    [
+        (
+            "nope, the lug width has to match exactly",
+            True,
+        ),  # a no with its reason, past another pair's answer
+        ("yep", False),  # a bare yes there may be that pair's
+        ("ok thanks, that helps", False),
+    ],
+)
+def test_a_no_with_its_reason_answers_past_another_pairs_answer(answer: str, settled: bool) -> None:
+    before = [msg("b0", "shige", "is background refresh on for the zepp app?", -30)]
+    q = msg("q", "mochi", "can a 22mm band go on a 20mm watch body?", 0)
+    later = [msg("x0", "ayane", "it's on, yes", 20), msg("x1", "yuki", answer, 45)]
+    links = {"x0": unaddressed("x0", "b0", 0.95), "x1": unaddressed("x1", "q", 0.4)}
+    found = answer_of(q, [*before, q, *later], links)
+    assert (found is not None and found.by == "x1") is settled

@@ -156,8 +156,20 @@ def turn_answers(
     level = WORDS if taken else SHAPE if addressing(around) or is_detailed(question.content) else LOOSE
     if level == WORDS and linked and (yes_past or not any(asks(p.content) for p in taken)):
         level = SHAPE  # the reader puts it after the question, past a remark in between: "yes" answers it
-    if level == WORDS and taken and not newer and all(_joins_a_plan(links, p, around) for p in taken):
-        level = SHAPE  # each line between joins another's plan ("im in for sunday…"): none took a turn
+    # Each line between joins another's plan ("im in for sunday…") or answers another's question, as the
+    # reader surely reads it: none took a turn here. Past another pair's answer, though, a bare yes or thanks
+    # (「うん、助かる」) may be that pair's; a no with its reason (「無理だね、幅はぴったり…」) is this one's.
+    if (
+        level == WORDS
+        and taken
+        and not newer
+        and not took
+        and (
+            all(_joins_a_plan(links, p, around) for p in taken)
+            or not (grateful(m.content) or _bare_yes_no(m.content))
+        )
+    ):
+        level = SHAPE
     if level == WORDS and not newer and guesses(m.content) and not JOKE_END.search(m.content):
         level = SHAPE  # 「たぶん高田じゃない？」 past a plan it does not take up: no other question for it
     if level == WORDS and newer and fits_only(question, m, newer):
@@ -225,6 +237,12 @@ def _answers_another(
         return False
     asked = next((x for x in around if x.id == link.reply_to), None)
     return asked is not None and asked.author_id != p.author_id and asks(asked.content)
+
+
+def _bare_yes_no(text: str) -> bool:
+    """A yes or no said alone, or nearly ("yep", 「うん、そう」)."""
+    low = norm(text)
+    return profile(text).kind in ("yes", "no") and (len(low.split()) <= 3 if low.isascii() else len(low) <= 8)
 
 
 def _joins_a_plan(links: Mapping[str, Link] | None, p: Message, around: Sequence[Message]) -> bool:
