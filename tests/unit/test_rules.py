@@ -733,9 +733,9 @@ def test_just_answered_is_about_the_bot_s_own_exchange(last: Message, fires: boo
     assert score.has("just_answered") is fires
 
 
-# In a small room too, once the talk has gone on among the people, the bot's recent answer does not make a
-# remark on another's line its turn: by one it was not talking with, at once, on nothing its talk was about
-# (「それはそれでリアル」 to a friend's line), or by anyone, lines later.
+# In a small room too, once the bot answered a call and the talk has gone on among the people, its answer does
+# not make a remark on another's line its turn: by one it was not talking with, at once, on nothing its talk
+# was about (「それはそれでリアル」 to a friend's line), or by anyone, lines later.
 SMALL_AFTER_ANSWER = [
     msg("a1", "neri", "ききみみ、グレイスとモデナって乾いたあとどっちが縮む？", 300),
     msg("b1", "kikimimi", "モデナのほうが縮みやすいです", 295, own=True, reply_to="a1"),
@@ -745,15 +745,19 @@ SMALL_AFTER_ANSWER = [
 
 
 @pytest.mark.parametrize(
-    ("author", "text", "engaged"),
+    ("called", "author", "text", "engaged"),
     [
-        ("panko", "それはそれでリアル", False),  # to uzura's line, on nothing of the bot's answer
-        ("panko", "モデナにしてよかった、縮むの助かる", True),  # on the bot's talk
-        ("neri", "それはそれでリアル", True),  # the one it answered, at once
+        (True, "panko", "それはそれでリアル", False),  # to uzura's line, on nothing of the bot's answer
+        (True, "panko", "モデナにしてよかった、縮むの助かる", True),  # on the bot's talk
+        (True, "neri", "それはそれでリアル", True),  # the one it answered, at once
+        # the bot talking as one of the three, not answering a call: still one of the voices
+        (False, "panko", "それはそれでリアル", True),
     ],
 )
-def test_engagement_in_a_small_room(author: str, text: str, engaged: bool) -> None:
+def test_engagement_in_a_small_room(called: bool, author: str, text: str, engaged: bool) -> None:
     config = RuleConfig(names=NAMES)
-    messages = [*SMALL_AFTER_ANSWER, msg("t", author, text, 10)]
+    first = SMALL_AFTER_ANSWER[0]
+    asked = first if called else msg("a1", "neri", "グレイスとモデナって乾いたあとどっちが縮むんだろ", 300)
+    messages = [asked, *SMALL_AFTER_ANSWER[1:], msg("t", author, text, 10)]
     score = score_room(messages, messages[-1], NOW, config, bot_spoke_at=[NOW - timedelta(seconds=295)])
     assert score.has("engagement") is engaged

@@ -145,9 +145,11 @@ def _floor_passed(messages: Sequence[Message], trigger: Message, config: RuleCon
         and since[-1].author_id != trigger.author_id
         and not profile(trigger.content).words & talk
     )
-    # In a small room too, once the talk has gone on among the people: lines of theirs later, or at once a
-    # remark after another's line, by one the bot was not talking with, on nothing its talk was about
-    # (「それはそれでリアル」 after a friend's line, the bot having answered another's call minutes before).
+    # In a small room too, once the bot has answered a call and the talk has gone on among the people: lines
+    # of theirs later, or at once a remark after another's line, by one the bot was not talking with, on
+    # nothing its talk was about (「それはそれでリアル」 after a friend's line, the bot having answered
+    # another's call minutes before). Where the bot was talking as one of the three, it still is.
+    called = answered is not None and is_addressed(answered, config.names) is not None
     turned = (
         spoke_to is not None
         and spoke_to != trigger.author_id
@@ -157,7 +159,7 @@ def _floor_passed(messages: Sequence[Message], trigger: Message, config: RuleCon
     )
     moved_on = not is_question(trigger.content) and (
         (busy and ((spoke_to is not None and spoke_to != trigger.author_id) or echoes or later))
-        or (not busy and (later or turned))
+        or (not busy and called and (later or turned))
     )
     # A question someone put to the room a line or two back, the trigger saying something to it ("who
     # schedules calls across half the planet honestly" — "me. i did."; 「みんな明日何時起き？」 — 「10時」 —
