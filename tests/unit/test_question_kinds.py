@@ -41,6 +41,7 @@ KINDS = [
     ("nobody for trivia tonight? we need two more", "invitation"),
     ("no one up for a dawn paddle?", "invitation"),
     ("nobody knows why the build fails?", "question"),
+    ("nobody wants to help me with the fn keys?", "question"),
     # joining a plan with a question of it; a day ahead by the month; one's own invitation asked again
     ("im in for the late show, save me a seat?", "invitation"),
     ("im in canada, does the store ship here?", "question"),

@@ -80,8 +80,9 @@ _EN_INVITATION = re.compile(
     r" (?:slot|spot|seat|place|player)s?\b[^?？]{0,24}\b"
     rf"(?:{_ANYONE}|takers|who(?:'s| wants)?)"
     r"\s*(?:lurking|around|on|online|in|down|wants? (?:in|it))?\s*[?？]"
-    # "nobody for the tbc group buy?", "no takers for saturday?": one's own invitation, asked again
-    r"|^(?:so |ok |welp |hm+ |well )?(?:nobody|no ?one|no takers)(?: else| at all)?"
+    # "nobody for the tbc group buy?", "no takers for saturday?": one's own invitation, asked again (not a
+    # plea for help bumped: "nobody wants to help me out?")
+    r"|^(?:so |ok |welp |hm+ |well )?(?:nobody|no ?one|no takers)(?: else| at all)?(?![^?？]*\bhelp)"
     r" (?:for|up for|down for|keen on|interested in|in on|wants? in|wants? to)\b[^?？]*[?？]+"
     r"(?![^?？]*\b(?:i'?ll|guess|fine|whatever|nvm|never ?mind)\b)"  # not given up: "… ok i'll just buy it"
     # joining someone's plan, with a question of it: "im in for depot, pick me up at 8?"
