@@ -56,6 +56,14 @@ KINDS = [
     ("来月の第2土曜で確定でいい？", "proposal"),
     ("日曜雨ならどうする？", "proposal"),
     ("スマホ落としたらどうする？", "question"),
+    # polls of the group; what everyone is into; company asked for; a place to fill; joining with a question
+    ("what are we thinking, over or under 180 for the final?", "proposal"),
+    ("遠征、金曜と土曜どっちがいい人多い？", "proposal"),
+    ("what's everyone reading lately? i need a new novel", "personal"),
+    ("anyone want to do the couch to 5k program with me?", "invitation"),
+    ("anyone want to help me with this error?", "question"),
+    ("board game night at mine friday, still need one more. anyone?", "invitation"),
+    ("参加！集合どこ？", "invitation"),
     ("anyone want to help me understand why my build fails today?", "question"),
     # what they are doing now, asked of someone
     ("いま何やってんの", "personal"),

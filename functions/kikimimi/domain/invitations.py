@@ -71,7 +71,7 @@ _EN_INVITATION = re.compile(
     r"|unload|unloading|tear ?down|tearing down|pack(?:ing)? up|clean ?up|cleaning up|staff|run the"
     r"|out at|at the (?:booth|stall|table|door|event|show))\b"
     # "need a roamer, anyone?", "we need one more for stacks, anybody?": a place to fill, asked of the room
-    r"|^(?:we |still )?need (?:a|an|one more|another|\d|two|a \w+)\b[^?？]{0,30}[,.\s]\s*"
+    r"|(?:^|[.!,;]\s+)(?:we |still )?need (?:a|an|one more|another|\d|two|a \w+)\b[^?？]{0,30}[,.\s]\s*"
     rf"(?:{_ANYONE}|takers)\s*[?？]+\W*$"
     # "ok 3 seats sat: marta, ravi, ? anyone else": places taken so far, the rest offered to the room
     rf"|\b(?:seats?|spots?|slots?|places?|tickets?)\b.{{0,40}}?(?:{_ANYONE}) else\s*[?？]*\W*$"
@@ -85,6 +85,10 @@ _EN_INVITATION = re.compile(
     r"|^(?:so |ok |welp |hm+ |well )?(?:nobody|no ?one|no takers)(?: else| at all)?(?![^?？]*\bhelp)"
     r" (?:for|up for|down for|keen on|interested in|in on|wants? in|wants? to)\b[^?？]*[?？]+"
     r"(?![^?？]*\b(?:i'?ll|guess|fine|whatever|nvm|never ?mind)\b)"  # not given up: "… ok i'll just buy it"
+    # company asked for: "anyone want to do the 100k in march with me?"
+    rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|want to|fancy|up for|down for)\b[^?？.!]*\bwith (?:me|us)\b"
+    # joining someone's plan, with a question of it: "im in for depot, pick me up at 8?", 「入る！合言葉は？」
+    r"|^(?:入る|入ります|行く|いく|参加(?:する|します)?|乗った)[!！]+\s*[^？?]{0,20}[？?]"
     # joining someone's plan, with a question of it: "im in for depot, pick me up at 8?"
     r"|^(?:i'?m|im) in(?: for [^?？,.]{1,20})?[,.!]\s*[^?？]*[?？]"
     # "anyone lurking?": people to play with, looked for

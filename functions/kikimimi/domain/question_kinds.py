@@ -101,6 +101,8 @@ _EN_PROPOSAL = re.compile(
     r"|^(?:so |ok |okay |then |well )?(?:should|shall) we\b"
     # a choice put to the group: "do we want departure slots or does everyone just taxi at once"
     r"|^(?:so |ok |okay |then |well )?do we want\b[^?？]*\bor\b"
+    # the group's guess asked of the group: "what are we thinking, nz lead of 250 by stumps?"
+    r"|^(?:so |ok |okay |alright )?what (?:are|r) we thinking\b"
     # the group's plan asked of the group: "what are we doing friday?", "what time are we meeting"
     r"|^(?:so |ok |okay |then |alright )?(?:what'?s the plan|what is the plan"
     r"|what are we (?:doing(?! wrong)|playing|eating|watching|running|starting with|opening with"
@@ -133,6 +135,8 @@ _EN_PROPOSAL = re.compile(
 _JA_PROPOSAL = re.compile(
     # a plan mused for the group: 「えらい！じゃあ初日の夜は赤玉かな」
     r"(?:^|[！!。、,]\s*)(?:じゃあ|ほな|なら)[^？?、。]{0,16}(?:は|で)[^？?、。\s]{1,12}?(?<![るたいうく])かな[ぁあー〜]*$|"
+    # a poll of the group: 「練習、土日どっちがいい人多い？」
+    r"(?:どっち|どれ|いつ|何時)[^？?]{0,10}(?:人|ひと)(?:多い|おおい)[？?]|"
     # the group's own plan asked: 「宿はどのへんにする？」「何時集合にする？」「何時からにする？」
     r"(?:どこ|どの\S{0,2}|何時|何月|何日|何曜日?|いつ|どれ|何|なに)(?:から|まで)?(?:に|で|へ|集合に)?"
     r"(?:する|しよ|行く|いく|集合|集まる|出る|出発する|泊まる|やる|回す|始める|潜る"
@@ -366,6 +370,7 @@ _EN_PERSONAL = re.compile(
     # what they are into, what they have to show: "what are u all watching rn?", "pics??"
     r"|\bwhat (?:are|r) (?:you|u|y'?all|you guys|ppl|people)(?: all)?"
     r" (?:watching|playing|reading|listening to|into)\b"
+    r"|\bwhat'?s everyone (?:watching|playing|reading|listening to|into|working on|eating|drinking)\b"
     r"|^(?:pics|photos|pic|screenshot|screenie)\s*(?:or it didn'?t happen|pls|please)?\s*[?？]+"
     # "did u get it in the end?", "did you like it?": what they did or got
     r"|(?:^|[,.!?？]\s*|\b(?:so|and|but|wait|ooh|oh|ok|lol|also)\s+)did (?:you|u|ya)"
