@@ -567,3 +567,36 @@ def test_what_kind_of_answer_a_question_asks_for(question: str, number: bool, ye
 )
 def test_peoples_time_asked_for_is_an_invitation(text: str, inviting: bool) -> None:
     assert invites(text) is inviting
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # the group's plan on a day, put after a sentence
+        ("bags are packed, ferry tomorrow?", "proposal"),
+        ("wait, is it tomorrow?", "question"),
+        # whose plans: an outing on a day ahead
+        ("anyone paddling the lower gorge sunday? launching 9am", "invitation"),
+        ("anyone riding with clipless pedals? are they worth it", "question"),
+        # a plan for all, urged
+        ("紅葉そろそろ見頃じゃない？みんなで行こうよ", "invitation"),
+        # each one's own state, checked on
+        ("みんなチケット買えた？", "personal"),
+        ("did everyone book their train?", "personal"),
+        ("みんなこれ取れた？どうやるの", "question"),
+    ],
+)
+def test_plans_and_checks_of_the_group(text: str, kind: str) -> None:
+    assert kind_of(text) == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("無料って何GBまででしたっけ？", True),
+        ("whats the safe temp range for them?", True),
+        ("9回のあれ何ｗｗ", False),
+    ],
+)
+def test_a_number_asked_by_its_unit(text: str, number: bool) -> None:
+    assert asks_a_number(text) is number

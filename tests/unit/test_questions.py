@@ -4003,3 +4003,84 @@ def test_a_no_with_its_reason_answers_past_another_pairs_answer(answer: str, set
     links = {"x0": unaddressed("x0", "b0", 0.95), "x1": unaddressed("x1", "q", 0.4)}
     found = answer_of(q, [*before, q, *later], links)
     assert (found is not None and found.by == "x1") is settled
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "takes"),
+    [
+        # whether a thing still happens, told by when it is now
+        ("is the river cleanup still happening this spring?", "moved to april, same park", True),
+        ("is the winter league happening this year?", "starts in march, signups open now", True),
+        ("is the river cleanup still happening this spring?", "april is so far away", False),
+        # a figure told as a bound
+        (
+            "what's the max water temp for the shrimp tank?",
+            "keep it below 26C. they stress fast above that",
+            True,
+        ),
+        ("発酵って何度くらいがいい？", "室温25度以下で、夏は冷蔵庫", True),
+        ("what's the max water temp for the shrimp tank?", "keep it away from the window", False),
+        # having done what the room was asked whether anyone had done
+        ("has anyone tried the new oat milk at lidl?", "tried it last week, too sweet", True),
+        ("has anyone been to the new bouldering gym?", "went there on friday, great setting", True),
+        (
+            "has anyone tried the new oat milk at lidl?",
+            "saw it at the store yesterday",
+            False,
+        ),  # another deed
+        # a plan of its own, guessed at, is no answer
+        (
+            "eBirdってチェックリスト場所ごとに分けたほうがいい？",
+            "紅葉そろそろ見頃じゃない？みんなで行こうよ",
+            False,
+        ),
+    ],
+)
+def test_answers_told_by_when_it_is_a_bound_or_having_done_it(question: str, reply: str, takes: bool) -> None:
+    assert takes_up(question, reply, SHAPE) is takes
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "named"),
+    [
+        ("ところで侍さん、例の件どうなった？", "峠の侍", True),
+        ("そういえば鬼さん、キック変えたって言ってたけどどう？", "平泳ぎの鬼", True),
+        ("赤鬼さんが来た", "平泳ぎの鬼", False),  # a word of its own
+        ("鬼ごっこしよう", "平泳ぎの鬼", False),  # no honorific
+    ],
+)
+def test_a_later_part_of_a_japanese_name_called_with_an_honorific(text: str, name: str, named: bool) -> None:
+    assert names(text, name) is named
+
+
+@pytest.mark.parametrize(("ask_for", "settled"), [("source?", True), ("リンクある？", True), ("ok?", False)])
+def test_the_thing_just_mentioned_asked_for_is_for_who_mentioned_it(ask_for: str, settled: bool) -> None:
+    said = msg("s", "tomo", "the new firmware fixes the battery drain on the older units", 24)
+    q = msg("q", "rin", ask_for, 30)
+    later = [msg("x1", "tomo", "changelog on their forum, second bullet from the top", 70)]
+    found = answer_of(q, [*BUSY, said, q, *later], {})
+    assert (found is not None and found.by == "x1") is settled
+
+
+def test_a_pointer_that_names_what_was_sought_answers_it() -> None:
+    """A link right after "is there a … somewhere?", in the question's words, answers it, whatever older
+    talk it also shares words with."""
+    pointer = "https://example.org/audio has every unit of the esperanto course read aloud"
+    before = [
+        msg(
+            "b1",
+            "nao",
+            "finally finished unit 12 of the esperanto course, the accusative unit nearly ended me",
+            0,
+        ),
+        msg("b2", "ivo", "that one is the wall, everyone hits it. the next is a breather", 15),
+    ]
+    q = msg(
+        "q",
+        "ama",
+        "is there a free recording of it read aloud somewhere? my used copy didn't come with the cd",
+        30,
+    )
+    later = [msg("x1", "lea", pointer, 60)]
+    found = answer_of(q, [*before, q, *later], {})
+    assert found is not None and found.by == "x1"

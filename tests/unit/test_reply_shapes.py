@@ -452,3 +452,41 @@ def test_a_figure_that_counts_something_else(question: str, line: str, otherwise
 
 def test_milliseconds_asked_are_counted() -> None:
     assert counts_as_asked("入力遅延って何msある？", "12msくらい")
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "shaped"),
+    [
+        # a plan adopted answers whatever way the plan was put (「〜ない？」 is read as a question)
+        ("土曜は前半だけ流して、後半に新曲入れない？", "いいね、そうしよう", True),
+        ("what if the opener goes last this time?", "ok let's go with that", True),
+        ("土曜は前半だけ流して、後半に新曲入れない？", "いいね", False),  # agreement alone, to no proposal
+        ("土曜は前半だけ流して、後半に新曲入れない？", "それでいこうか？", False),  # asked back
+        # what a source says answers whether something holds
+        ("来週の花火大会ってやるの？", "市のお知らせだと雨天順延だって", True),
+        ("is the pool open on mondays now?", "according to the site they're shut mondays till june", True),
+        ("is the pool open on mondays now?", "the site is so slow lol", False),
+        # anything will do, to 「〜でいいの？」
+        ("ここの下地ってシーラーでいいの？", "どれでもいい、薄く塗れば", True),
+        ("ここの下地ってシーラーでいいの？", "なんでもないよ", False),
+        # where it is, to whether it is there
+        ("説明書って箱に入ってる？", "箱の底に入ってたよ", True),
+        ("説明書って箱に入ってる？", "箱は捨てちゃった", False),
+        # one side of "A or B" chosen, with a full stop after it
+        ("north lot or the garage?", "garage. north lot is full by 9", True),
+    ],
+)
+def test_answers_told_by_a_plan_taken_a_source_or_a_place(question: str, line: str, shaped: bool) -> None:
+    assert answer_shaped(question, line) is shaped
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "counted"),
+    [
+        ("無料プランって何GBまで？", "5GB、写真込みで", True),
+        ("このバッテリー何mAh？", "5000mAhのやつ", True),
+        ("無料プランって何GBまで？", "5時間くらいかかった", False),
+    ],
+)
+def test_data_units_are_counted(question: str, line: str, counted: bool) -> None:
+    assert counts_as_asked(question, line) is counted

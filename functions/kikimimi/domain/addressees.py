@@ -318,7 +318,7 @@ def names(text: str, name: str) -> bool:
             len(who) >= 2
             and who in low
             and (len(who) > 2 or not _KANA.fullmatch(who) or _said_as_a_name(low, who))
-        )
+        ) or any(_called_by_part(low, part) for part in re.split(r"[の・_.\-\s]+", who)[1:] if part)
     words = set(re.findall(r"[a-z0-9_]+", low)) - EN_STOP - EN_EXTRA_STOP
     parts = {p for p in re.split(r"[_.\-]+", who) if len(p) >= 3} - EN_STOP - EN_EXTRA_STOP
     short = {p for p in re.split(r"[_.\-]+", who) if len(p) == 2} - EN_STOP - EN_EXTRA_STOP
@@ -342,6 +342,19 @@ _KANA = re.compile(r"[\u3041-\u30ffー]+")
 # A name said in Japanese: at the start of a line or a clause, after `@`, with an honorific or a particle.
 _JA_BEFORE = " 、。,.!！?？…「『(（@"
 _JA_HONORIFIC = re.compile(r"(?:さ[ー〜]*ん|ちゃ[ー〜]*ん|くん|君|氏|様|さま|先輩|っち|[のはがも](?![ー〜]))")
+
+
+def _called_by_part(low: str, part: str) -> bool:
+    """Is a later part of a name called with a person's honorific (「鬼さん」 for 平泳ぎの鬼), where it begins
+    a line or a clause?"""
+    return any(
+        _CLAUSE_OPENS.search(low[: hit.start()]) and _PERSON_HONORIFIC.match(low, hit.end())
+        for hit in re.finditer(re.escape(part), low)
+    )
+
+
+_PERSON_HONORIFIC = re.compile(r"さ[ー〜]*ん|ちゃ[ー〜]*ん|くん|君|氏|様|さま|先輩")
+_CLAUSE_OPENS = re.compile(r"(?:^|[ 、。,.!！?？…「『(（@]|そういえば|ところで|てか|ねえ|ねぇ|あと)$")
 
 
 def _said_as_a_name(low: str, who: str) -> bool:

@@ -232,11 +232,17 @@ def _answers_another(
 ) -> bool:
     """Does the reader put the line, likely, on someone else's question outside the question's thread
     (「ファはまだかすれます…指のせいかも」 to 「最高音のファも出そう？」, asked just before)?"""
+    asked = _taken_up(links, p, around)
+    return asked is not None and asked.id not in thread and asks(asked.content)
+
+
+def _taken_up(links: Mapping[str, Link] | None, p: Message, around: Sequence[Message]) -> Message | None:
+    """The line of someone else's the reader puts this line on, past a remark at least, if it does."""
     link = (links or {}).get(p.id)
-    if link is None or link.certain or link.reply_to in thread or link.confidence < SURE_PAST_A_REMARK:
-        return False
-    asked = next((x for x in around if x.id == link.reply_to), None)
-    return asked is not None and asked.author_id != p.author_id and asks(asked.content)
+    if link is None or link.certain or link.confidence < SURE_PAST_A_REMARK:
+        return None
+    line = next((x for x in around if x.id == link.reply_to), None)
+    return line if line is not None and line.author_id != p.author_id else None
 
 
 def _bare_yes_no(text: str) -> bool:
@@ -248,15 +254,8 @@ def _bare_yes_no(text: str) -> bool:
 def _joins_a_plan(links: Mapping[str, Link] | None, p: Message, around: Sequence[Message]) -> bool:
     """Does the reader surely put the line on someone's invitation or plan ("im in for sunday, bringing the
     flask" to "anyone up for the dawn chorus walk sunday?")? It joins that, and answers no question."""
-    link = (links or {}).get(p.id)
-    if link is None or link.certain or link.confidence < SURE_PAST_A_REMARK:
-        return False
-    plan = next((x for x in around if x.id == link.reply_to), None)
-    return (
-        plan is not None
-        and plan.author_id != p.author_id
-        and kind_of(plan.content) in ("invitation", "proposal")
-    )
+    plan = _taken_up(links, p, around)
+    return plan is not None and kind_of(plan.content) in ("invitation", "proposal")
 
 
 def _points_the_newer(p: Message, since: Sequence[Message], question: Message) -> bool:
@@ -477,7 +476,11 @@ def _next_turn(
     # A pointer or a number right after a question that asks where or how many ("pinned 📌 second one" to
     # "is there a doc on the rate limits?") is its answer, whatever older line shares its words.
     if not since and answer_shaped(question.content, m.content, bare=False):
-        if is_detailed(question.content) and echoes_another(question, m, thread, around, before):
+        if (
+            is_detailed(question.content)
+            and not _sought_here(question, m, around)
+            and echoes_another(question, m, thread, around, before)
+        ):
             return False  # 「子株の外し方、前にまとめたやつあるよ https://…」: a pointer for another thread
         return link is None or not link.certain or link.reply_to in thread
     # "it's in the faq, like third question down" two lines after "is there a list somewhere…?", past a
@@ -574,9 +577,19 @@ def _echoes_any(since: Sequence[Message], m: Message) -> bool:
 _ASKS_WHERE_TO_READ = re.compile(
     r"\b(?:is there|are there|got|any|have)\b[^?？]{0,20}\b(?:list|guide|doc|docs|link|page|wiki|faq|thread"
     r"|video|tutorial|chart|spreadsheet|writeup|write-up)s?\b"
+    # "is there a free recording … somewhere?"
+    r"|\b(?:is there|are there|any)\b[^?？]{0,60}\bsomewhere\s*[?？]"
     r"|\bwhere (?:can|do|does|is|are|'s|did)\b|\blink\s*[?？]"
     r"|(?:まとめ|リンク|資料|ガイド|一覧|表)(?:って|は)?(?:ある|あります|ない|どこ)"
 )
+
+
+def _sought_here(question: Message, m: Message, around: Sequence[Message]) -> bool:
+    """Does the question ask where to find something ("is there a free recording … somewhere?") and the
+    pointer right after name it by the question's own words ("… has every chapter read aloud")? It is that
+    answer, whatever the room's older talk it also shares words with."""
+    shared = shared_words(question.content, m.content, common_words(around))
+    return bool(_ASKS_WHERE_TO_READ.search(norm(question.content)) and shared)
 
 
 def _names_who(question: Message, m: Message, around: Sequence[Message]) -> bool:

@@ -13,6 +13,7 @@ from kikimimi.domain.figures import (
     says_a_figure,
     says_roughly,
 )
+from kikimimi.domain.invitations import invites
 from kikimimi.domain.open_questions import asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses
 from kikimimi.domain.reading.profile import profile
@@ -41,9 +42,9 @@ def takes_up_by_shape(asked: str, text: str, common: frozenset[str]) -> bool:
     return takes_up(asked, text, SHAPE, common)
 
 
-# Whether a thing still holds, asked ("is the fall expo still happening?") and told ("still on, …", "nope,
-# not anymore").
-_ASKS_STILL = re.compile(r"\bstill\b[^?？]*[?？]")
+# Whether a thing still holds, asked ("is the fall expo still happening?", "is the fence actually happening
+# this year?") and told ("still on, …", "nope, not anymore", "starts on the 10th", "pushed to fall").
+_ASKS_STILL = re.compile(r"\b(?:still|happening|going ahead)\b[^?？]*[?？]")
 
 
 # Whether it is as before, asked ("bingo teams random again?", 「今回もシングル？」), and how it is this
@@ -68,7 +69,11 @@ _SAYS_DEGREE = re.compile(r"(?:くらい|ぐらい|ほど|程度)(?:かな|か�
 
 
 _SAYS_STILL = re.compile(
-    r"^(?:(?:yes|yeah|yep|yup|ya|nope|no|nah)[,!.]*\s+)?(?:it'?s |it is |they'?re )?(?:still|not anymore)\b"
+    r"^(?:(?:yes|yeah|yep|yup|ya|nope|no|nah)[,!.]*\s+)?(?:it'?s |it is |they'?re |it )?(?:still|not anymore"
+    # … or when it is now: "starts on the 10th", "pushed to fall", "moved to march"
+    r"|(?:starts|begins|opens|kicks off|runs) (?:on|in|at|from|next|this)"
+    r"|(?:got |been )?(?:pushed|moved|postponed|delayed|rescheduled|bumped) (?:to|back|until|till)"
+    r"|(?:got |been )?(?:cancell?ed|canned|called off))\b"
 )
 
 
@@ -260,6 +265,52 @@ _EN_ASKED_VERB = re.compile(
 )
 
 
+def _tells_own_experience(asked: str, text: str) -> bool:
+    """Does the line open on having done what the room was asked whether anyone had done ("saw one at the
+    store" to "has anyone seen …?", "tried it last winter" to "anyone tried …?"), asking nothing?"""
+    verb = _EN_ASKS_IF_DONE.match(norm(asked))
+    told = _EN_TELLS_DONE.match(norm(text))
+    return (
+        verb is not None
+        and told is not None
+        and _DONE_FORMS.get(verb.group(1)) == _DONE_FORMS.get(told.group(1))
+        and not asks(text)
+    )
+
+
+# The forms of the verbs of experience: "seen", "saw", "see" are one.
+_DONE_FORMS = {
+    form: lemma
+    for lemma, forms in {
+        "see": "see saw seen",
+        "try": "try tried",
+        "use": "use used",
+        "read": "read",
+        "have": "have had",
+        "play": "play played",
+        "hear": "hear heard",
+        "own": "own owned",
+        "ride": "ride rode ridden",
+        "drive": "drive drove driven",
+        "visit": "visit visited",
+        "eat": "eat ate eaten",
+        "watch": "watch watched",
+        "install": "install installed",
+        "wear": "wear wore worn",
+        "be": "be been went",
+    }.items()
+    for form in forms.split()
+}
+_EN_ASKS_IF_DONE = re.compile(
+    r"^(?:\S+[,.!]?\s+)?(?:(?:has|have|did) )?(?:any ?one|any ?body|you|u|y'?all|you guys)(?: here| else)?"
+    rf" (?:ever |actually )?({'|'.join(_DONE_FORMS)})\b"
+)
+_EN_TELLS_DONE = re.compile(
+    rf"^(?:(?:i|we|my \w+) )?(?:have |had |'ve |just |once )?({'|'.join(_DONE_FORMS)})"
+    r" (?:one|it|them|those|that|this|a|an|the|there|him|her)\b"
+)
+
+
 def _said_back(word: str, back: str) -> bool:
     """Is `back` the verb `word` said again, yes or no (「なる」 — 「ならない」, 「来た」 — 「来てたで」)?"""
     if word.endswith(("ある", "あった")):
@@ -351,7 +402,12 @@ def takes_up(
     if _ASKS_FOR.search(norm(text)):
         return False  # "not the one where i tilted on my last ball pls": something asked for, no answer
     # "probably 0.2mm?", 「たしか〜じゃなかった？」: an answer, unsure; not a joke (「雨男おるんちゃう？ｗ」)
-    if (guesses(text) or guessed_first(text)) and level < WORDS and not JOKE_END.search(text):
+    if (
+        (guesses(text) or guessed_first(text))
+        and level < WORDS
+        and not JOKE_END.search(text)
+        and not invites(text)  # 「…そろそろピークじゃない？みんなで行こうよ」: a plan of its own
+    ):
         return True
     if _on_its_words(asked, text, common, level, linked) or answer_shaped(asked, text, bare=level < WORDS):
         return True
@@ -365,6 +421,13 @@ def takes_up(
         return True  # 「ピークで12万くらい」 to 「同接何人いってたっけ」: a figure, roughly
     if level < WORDS and asks_a_number(asked) and _FIGURE_FIRST.match(norm(text)) and not asks(text):
         return True  # 「4.2mを2本。…」 to 「これ長さ何メートル？」: the figure, said first
+    if (
+        level < WORDS
+        and asks_a_number(asked)
+        and _FIGURE_BOUND.search(_first_clause(text))
+        and not asks(text)
+    ):
+        return True  # "keep it under 80F. …" to "whats the safe temp range for them?": a bound, told
     if (
         level < WORDS
         and _ASKS_DEGREE.search(norm(asked))
@@ -389,6 +452,8 @@ def takes_up(
         return True  # "me and priya i think" to "how many of you? i've got 3 seats": a headcount, by name
     if level < WORDS and _ASKS_ENOUGH.search(norm(asked)) and _COUNT_FIRST.match(norm(text)):
         return True  # 「いま5人。あと一人おったらいける」 to 「メンツ足りとる？」: how many so far
+    if level < WORDS and _tells_own_experience(asked, text):
+        return True  # "saw one at the covent garden store, …" to "has anyone seen the titanium T Line?"
     if level < WORDS and asks_yes_no(asked) and _EN_HEARSAY.match(norm(text)) and not asks(text):
         return True  # "doc said hes on it" to "are we short a medic again tonight or did someone pick it up"
     if level < WORDS and asks_yes_no(asked) and _TELLS_A_CASE.match(norm(text)) and not asks(text):
@@ -616,6 +681,19 @@ def opens_on_its_topic(asked: str, text: str) -> bool:
 
 
 # A figure said first, with its unit or alone: 「4.2mを2本」, "12 i think", 「たしか3000円」.
+# A figure told as a bound, in the line's first clause: "keep it under 80F", "no more than 2 tbsp",
+# 「25度以下で」.
+_FIGURE_BOUND = re.compile(
+    r"\b(?:under|over|below|above|at least|at most|no more than|less than|more than|up to|max|min|between)"
+    r"\s+\$?\d|\d+(?:[.,]\d+)?\s*[a-z%℃°]{0,4}\s*(?:以下|以上|未満|まで|前後|以内)"
+)
+
+
+def _first_clause(text: str) -> str:
+    """The line up to its first full stop ("keep it under 80F" of "keep it under 80F. they can't sweat…")."""
+    return re.split(r"(?<=[.!?。！？])\s*", norm(text), maxsplit=1)[0]
+
+
 _FIGURE_FIRST = re.compile(
     r"^(?:(?:約|だいたい|たぶん|多分|確か|たしか|like|about|around|roughly|maybe|prob)\s*)?\d+(?:[.,]\d+)?"
     r"(?:\s*[a-z%]{1,5}\b|\s*[ぁ-んァ-ヶ一-龥ー](?![目番])|[\s、,。.!！]|$)"  # not 「2点目の…」, an ordinal

@@ -101,8 +101,10 @@ _EN_INVITATION = re.compile(
     # "anyone joining the weave-along call saturday?": a thing people will join, at a time they plan for
     rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:joining|attending) (?:the|a|an|this|that|my|our|us)\b"
     rf"[^?？.!]*\b(?:{_PLANNED}|call|stream|session|meetup|meet-?up|event|game|match|raid)\b"
-    # "anyone watching the match tomorrow?", "who's playing ranked tonight?": whose plans, not a question
-    rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:watching|playing|streaming|doing|hosting)\b"
+    # "anyone watching the match tomorrow?", "who's playing ranked tonight?", "anyone riding the loop
+    # saturday?": whose plans, not a question
+    rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:watching|playing|streaming|doing|hosting|riding|cycling"
+    r"|biking|hiking|paddling|climbing|skating|fishing|swimming|skiing|camping)\b"
     rf"[^?？.!]*\b(?:{_PLANNED})\b"
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|fancy|fancies|feel like) (?:to )?"
     r"(?:come|join|grab|get|go|play|watch|co-?watch|hang|eat|have|meet|hop|do (?:a|an|one|some)|hit|try"
@@ -181,6 +183,9 @@ _JA_INVITATION = re.compile(
     # … where the verb alone says it (「明日の昼ラーメン行かん？」), not いかん ("no good") or 来ん
     r"|(?:行か|やら|遊ば|食べ|飲ま|飲みに行か|食べに行か)ん[？?ー〜~]"
     r"|(?:ご飯|ごはん|飯|ランチ|昼|夕飯|飲み|カラオケ|映画|ゲーム|お茶)(?:でも|とか)?(?:行く|どう|いかが|しない)"
+    # a plan for all, urged: 「そろそろピークじゃない？みんなで行こうよ」, 「一緒にやろうぜ」
+    r"|(?:みんなで|皆で|一緒に)[^？?。]{0,20}(?:行こ|いこ|やろ|しよ|遊ぼ|飲も|食べよ|見よ|観よ)う"
+    r"(?:よ|ぜ|や|ね|ー|〜|!|！)*\W*$"
     # something to do now, asked of people: 「今から通話でキャラシ作る人おらん？暇やねん」
     r"|(?:今から|このあと|この後|通話で|一緒に)[^？?。]{0,20}人(?:いる|おる|おらん|おらへん|いない)[？?ー〜]"
     # something to do on a day ahead, anyone who will: 「今夜ボイチャで安里屋ユンタ合わせる人ー」 (not

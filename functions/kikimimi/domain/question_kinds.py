@@ -113,8 +113,10 @@ _EN_PROPOSAL = re.compile(
     # … or again: "are we doing the same time next week?", "same time tomorrow?"
     r"|^(?:so |ok |okay |alright )?(?:(?:are|r) we (?:doing|meeting|playing|on for) )?(?:the )?same time"
     r" (?:next week|tomorrow|next time|again|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\s*[?？]"
-    # the group's plan on a day: "ok moder attempt saturday??", "raid tonight?"
-    r"|^(?:ok |so |alright |right )?(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have"
+    # the group's plan on a day: "ok moder attempt saturday??", "raid tonight?", "key's in my bag, golem
+    # tomorrow?"
+    r"|(?:^|[,.!;]\s+)(?:ok |so |alright |right )?"
+    r"(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have"
     r"|what|who|where|when|why|how|which|any)\b)(?:[\w'-]+ ){1,3}(?:tonight|tomorrow|today|this weekend"
     r"|(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s*[?？]+"
     # a bare day and hour: "friday 8pm?", "sat 10am?", "9ish?" (a reason may follow: "7pm? the crowd…")
@@ -172,7 +174,7 @@ _JA_PROPOSAL = re.compile(
 _ASKS_NUMBER = re.compile(
     r"\b(?:which|what|what'?s|what is) (?:the )?(?:\w+ ){0,2}(?:version|release|number|time|day|date|port"
     r"|size|year|build|kernel|count|amount|price|cost|limit|rate|score|total|temperature|temp|speed|budget|deadline"
-    r"|reading"
+    r"|reading|range"
     r"|length|width|height|weight|depth|distance|capacity|pressure|voltage|wattage|resolution"
     r"|hydration|ratio|dilution|percentage|gauge|dose|dosage|iso|fps|dpi|rpm|ppm|frequency|ohm)s?\b"
     r"|\bhow (?:many|much|long|old|big|often|far|soon|fast|hot|warm|cold|high|tall|heavy|deep|wide|loud"
@@ -184,7 +186,8 @@ _ASKS_NUMBER = re.compile(
     r"|どのくらい|どれくらい|何円|何枚|何本|何台|何匹|何杯|何冊|何件|何着|何グラム|何リットル|何ml|何cc|バージョン"
     # 「連鶴って何羽つなぐん？」, 「これ長さ何メートル？」
     r"|何(?:羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦|メートル|キロ|グラム|時間|ワット|倍|割|%"
-    r"|ポンド|インチ|ドル|ページ|ボルト|ヘルツ|パーセント|ヶ月|か月|カ月)"
+    # … or by a unit in letters: 「無料って何GBまで？」 (not 「あれ何ｗｗ」)
+    r"|ポンド|インチ|ドル|ページ|ボルト|ヘルツ|パーセント|ヶ月|か月|カ月|(?!w+(?![a-z]))[a-z]{1,4}(?![a-z]))"
     # a quantity asked after by name: 「容量どうしたん」, 「予算は？」
     r"|(?:容量|予算|値段|料金|価格|金額|サイズ|重さ|距離|枚数|人数|台数|本数)(?:は|って)?(?:どう|どれ|何|なに|いくら|[？?])"
 )
@@ -404,6 +407,12 @@ _EN_PERSONAL = re.compile(
     r"|\b(?:who|which (?:\w+ )?\w+) (?:do|d'?) ?(?:you|u|ya|y'?all|we)(?: guys| all)? think"
     r" (?:will |'?ll |is gonna |gonna )?(?:wins?|takes?|makes?|gets?|goes|go|tops?|finish(?:es)?)\b"
     r"|^(?:so |ok |and )?(?:your|ur|any) (?:picks|predictions|bets)\s*[?？]"
+    # each one's own state, checked on: "did everyone get the day off?", "you all booked?"
+    r"|\b(?:did|has|have) (?:everyone|everybody|you all|y'?all|you guys)(?: all)?"
+    r" (?:get|got|manage|book|booked|finish|finished|sort|sorted|grab|buy|bought|request|requested"
+    r"|pack|packed)\b"
+    r"|^(?:so |ok |and )?(?:is )?(?:everyone|everybody|you all|y'?all)"
+    r" (?:booked|packed|sorted|set|ready)\s*[?？]"
 )
 _JA_PERSONAL = re.compile(
     # what they show, their opinion asked: 「[image] 新しいボディ塗ってん、どう」
@@ -451,6 +460,9 @@ _JA_PERSONAL = re.compile(
     r"|(?:何|なに)(?:て|を)?(?:言われ|聞かれ|され)(?:た|てた|とった)(?:の|ん)?"
     r"|(?:今|いま)(?:何|なに|どれ|どの|どんな)[^？?。]{0,10}(?:付いて|ついて|使って|入って|挿して|刺さって|なって)"
     r"(?:る|ます)(?:の|ん)?[？?]"
+    # each one's own state, checked on: 「みんな休み取れた？」, 「各自チケット買えた？」
+    r"|(?!.*(?:どうやっ|どうやる|どうすれ|やり方|方法|コツ))(?:みんな|皆|各自|全員)[^？?。]{0,12}(?:取れた|とれた|決まった|終わった|済んだ|できた|出来た|買えた|届いた"
+    r"|予約した|予約できた|申し込んだ|準備できた)(?:の|ん)?[？?]"
     # their call on who wins or gets through: 「関西勢は今年どこが全日本行けると思う？」, 「誰が勝つと思う？」
     r"|(?:どこ|誰|だれ|どの\S{0,4}|どっち|何位)(?:が|は|まで)[^？?。]{0,20}"
     r"(?:勝つ|勝て|勝ち|行ける|いける|優勝|残る|残れ|上がる|上がれ|通る|抜ける|獲る|取る|強い)"

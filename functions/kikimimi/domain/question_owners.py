@@ -55,6 +55,8 @@ def owner_answers(
         owner = recent[-1]  # "ugh so the cave wall's closed?" right after "…youth comp setup until 6:30"
     if owner is None and recent and recent[-1] is before[-1] and _BARE_WH.match(norm(text)):
         owner = recent[-1]  # 「なにになったん？」 right after 「静音スイッチ、向こうで教えてもらえた」
+    if owner is None and recent and recent[-1] is before[-1] and _ASKS_FOR_IT.match(norm(text)):
+        owner = recent[-1]  # "link?" right after "the agenda tray on printables is nice too"
     if owner is None and recent and recent[-1] is before[-1] and _SO_THEN.match(norm(text)):
         owner = _teller(before, links or {}, m)  # 「で、別れたの？」 after a story and a reaction to it
     if owner is None and _GOES_ON.match(norm(text)):
@@ -113,6 +115,12 @@ _REACTS = re.compile(
 
 # A bare question word and a few words more, nothing of the asker's own ("which one?", "how much was it?",
 # 「なにになったん？」, not "how do i …"): about the line just before it.
+# The thing just mentioned, asked for in a word: "link?", "source?", "pics?", 「リンクある？」, 「写真は？」.
+_ASKS_FOR_IT = re.compile(
+    r"^(?:got a |have a |any )?(?:link|links|url|source|sauce|pics?|photos?|screenshot|model|price)"
+    r"(?:\s+(?:pls|please|plz|to it|for it|for that))?\s*[?？]+\W*$"
+    r"|^(?:リンク|URL|url|ソース|写真|画像|スクショ|型番|値段)(?:ある|ください|ちょうだい|くれ|は|って)?[？?]+\W*$"
+)
 _BARE_WH = re.compile(
     r"^(?:what|which|how|where|who|when)\b(?![^?？]*\b(?:i|my|me|i'm|im)\b)(?:\W+\w+){0,4}\W*[?？]+\W*$"
     r"|^(?:なに|何|どれ|どこ|いつ|誰|だれ|どの|どっち|いくら)[^？?、。\s]{0,8}[？?]+\W*$"

@@ -11,6 +11,7 @@ from kikimimi.domain.rule_terms import JA_I, normalized
 
 __all__ = [
     "accepts",
+    "adopts",
     "agrees",
     "bumps",
     "calls_only",
@@ -58,6 +59,20 @@ def agrees(text: str) -> bool:
     """Agreement (「それでいこう」「いいね」「賛成」 "works for me", "+1"), also on a condition."""
     low = normalized(text)
     return bool(_EN_AGREEMENT.match(low) or _JA_AGREEMENT.match(low) or _ON_A_CONDITION.match(low))
+
+
+# A plan adopted, whatever way it was put (「いいね、それでいこ」 to 「…ミナトのパーティクルに繋げない？」,
+# "ok let's go with that"): only something proposed can be taken so.
+_ADOPTS = re.compile(
+    r"それで(?:いこ|行こ|いきま|行きま|決まり|決定)|そうしよ|それにしよ|それでよろしく"
+    r"|\blet'?s (?:do|go with) (?:it|that|this|those)\b|\bsounds like a plan\b|\bthat'?s the plan\b"
+)
+
+
+def adopts(text: str) -> bool:
+    """A plan taken as one's own (「それでいこ」, 「そうしよう」, "let's go with that"), asking nothing."""
+    low = normalized(text)
+    return bool(_ADOPTS.search(low)) and "?" not in low and "？" not in low
 
 
 def on_a_condition(text: str) -> bool:

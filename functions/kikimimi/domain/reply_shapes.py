@@ -9,7 +9,7 @@ import re
 
 from kikimimi.domain.open_questions import LINK, asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, kind_of
-from kikimimi.domain.remarks import agrees
+from kikimimi.domain.remarks import adopts, agrees
 from kikimimi.domain.rule_terms import normalized
 
 __all__ = [
@@ -263,6 +263,8 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # "those are perfect. what's the gap?" to "with what, feeler gauges?"
     if low.isascii() and _EN_ASKS_WHAT_TO_DO.search(q) and _EN_INSTRUCTS.match(low) and not asks(line):
         return True  # "sign out…, then sync" to "do i have to return it or…": what to do, told
+    if _ASKS_IF_THERE_JA.search(q) and _SAYS_WHERE_IT_IS_JA.match(low) and not asks(line):
+        return True  # 「グローブボックスに入ってた」 to 「充電カードって車に積んであるの？」: where it is
     if not bare:
         return False
     if (
@@ -280,6 +282,12 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # 「午後からって言ってた」 right after 「明日雨なんだっけ」: what was heard, passed on
     if kind_of(question) in ("proposal", "invitation") and agrees(line):
         return True
+    if adopts(line):
+        return (
+            True  # 「いいね、それでいこ」 right after 「…に繋げない？」: a plan adopted, however it was put
+        )
+    if asks_yes_no(q) and _SOURCED.search(low) and not asks(line):
+        return True  # 「県の道路情報だと今週末から開通」 to 「今年はもう開いてる？」: what a source says
     said = _answer_part(low)
     if not said.isascii() and _JA_ADVICE.search(said):
         return True  # 「…カメラマッチングにしてみ」 to 「…どうすれば」: advice is an answer
@@ -351,7 +359,9 @@ def _picks(question: str, line: str) -> bool:
     if either is None:
         return False
     sides = set(re.findall(r"[\w'.-]+", either.group(1) + " " + either.group(2))) - _NOT_A_CHOICE
-    first = {form for w in re.findall(r"[\w'.-]+", line)[:3] for form in (w, _OWNED.get(w, w))}
+    # "woodward. dryline bulge…": the word chosen, its full stop left off
+    said = [w.rstrip(".") for w in re.findall(r"[\w'.-]+", line)[:3]]
+    first = {form for w in said for form in (w, _OWNED.get(w, w))}
     return bool({w for w in sides if len(w) >= 2} & first)
 
 
@@ -402,9 +412,10 @@ def tells_own_trouble(question: str, line: str) -> bool:
     )
 
 
-# A view or advice that answers "should I…?", "is it…?": 「シャープナーで十分だと思う」, 「買わなくていいよ」.
+# A view or advice that answers "should I…?", "is it…?": 「シャープナーで十分だと思う」, 「買わなくていいよ」,
+# 「なんでもいい、キッチンペーパーで薄くね」.
 _JA_OPINION = re.compile(
-    r"(?:と思う|と思います|とおもう|でいい|で十分|で大丈夫|ほうがいい|方がいい|のがいい|なくていい|なくて大丈夫|いらない|要らない|いらん|要らん"
+    r"(?:と思う|と思います|とおもう|でいい|で十分|で大丈夫|(?:なんでも|何でも|どれでも|どっちでも|どちらでも)(?:いい|ええ|大丈夫)|ほうがいい|方がいい|のがいい|なくていい|なくて大丈夫|いらない|要らない|いらん|要らん"
     r"|(?<![\d時分半日曜])(?:でok|でおk|でおけ))"  # not 「10時半でおk」: agreeing to a time proposed
     # … said first, the reason after it: 「放置でOK、食べてカルシウム補給するから」
     r"(?:よ|かな|けど|です|ね|でしょ|っしょ|だろ)*(?:\W*$|[、。,！!]\s*\S)"
@@ -443,9 +454,31 @@ _ASKS_ENOUGH = re.compile(r"足り(?:る|てる|ない|へん|ん)|残って(?:�
 
 # Where to get or find it, asked (「プレートってどこで買うのが安い？」), and a place named first
 # (「ジモティーで探したら…」, 「駅前のカインズなら…」).
+# Whether a thing is there, asked (「充電カードって車に積んであるの？」, 「説明書って箱に入ってる？」), and
+# where it is, told (「グローブボックスに入ってた」, 「蓋の裏にあるよ」).
+_ASKS_IF_THERE_JA = re.compile(
+    r"(?:ある|あります|入ってる|入ってます|積んである|置いてある|ついてる|付いてる|付属してる)(?:の|ん)?(?:か|ですか)?[？?]"
+)
+_SAYS_WHERE_IT_IS_JA = re.compile(
+    r"^[^？?、。]{1,20}(?:に|の中に|の裏に|の下に)(?:入って|あっ|あり|積んで|置いて|挟まって|刺さって|付いて|ついて)"
+    r"(?:た|る|ある|ます|ました|たよ|るよ|たで|るで)?"
+    r"|^[^？?、。]{1,20}(?:に|の中に|の裏に|の下に)ある"
+)
 _ASKS_WHERE_JA = re.compile(r"どこ(?:で|に|の|が|から|なら)")
 _NAMES_PLACE_JA = re.compile(
     r"^[\u30a0-\u30ff\u4e00-\u9fffa-z0-9ー・の]{2,14}?(?:で|なら|に)(?![^、。]*[？?])"
+)
+
+
+# Where the news comes from, told ("pushed to fall. got an email from the highway dept", 「県の道路情報だと
+# …」, "according to the site…"): an answer to whether something holds, passed on from a source.
+_SOURCED = re.compile(
+    r"\b(?:got|get|saw|received) (?:an? |the |their )?(?:email|e-mail|mail|text|notice|letter|newsletter"
+    r"|update|announcement)\b|\baccording to\b|\bheard (?:back )?from\b"
+    r"|\b(?:site|website|page|notice|schedule|sign|announcement|email|newsletter|app|forecast|board|tracker)"
+    r" (?:says|said)\b"
+    r"|(?:情報|発表|お知らせ|告知|公式|ニュース|サイト|HP|ホームページ|アプリ|メール|掲示|貼り紙|張り紙|案内|予報)"
+    r"(?:だと|では|によると|によれば|見たら|で見た|に書いて)|によると|によれば"
 )
 
 
@@ -488,7 +521,7 @@ def _echoes(question: str, said: str) -> bool:
 # (「60度で2時間」, not 「週5って言ったら…」 said of something else).
 _COUNTERS = (
     r"度|時間|時|日|人|回|個|分|歳|円|枚|本|台|曜|泊|年|月|週|割|キロ|km|センチ|cm|ミリ|mm|匹|杯|冊|件|着"
-    r"|羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦|グラム|kg|g(?![a-z])|リットル|ml|cc"
+    r"|羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦|グラム|kg|gbps|mbps|gb|mb|tb|mah|fps|hz|g(?![a-z])|リットル|ml|cc"
     r"|ポンド|lbs?|インチ|ドル|ページ|ボルト|ヘルツ|パーセント|ヶ月|か月|カ月|ms|ミリ秒|秒"
 )
 _JA_COUNTER = re.compile(rf"何({_COUNTERS})")
@@ -552,7 +585,7 @@ def counts_as_asked(question: str, line: str) -> bool:
     """Does the line open on a figure counted as the Japanese question counts (「7本！細いのを組んでる」 to
     「流木何本使ってる？」, 「とりあえず4個」 to 「何個作ったん？」)? Said so, it answers that question even
     lines later."""
-    counters = set(_JA_COUNTER.findall(question))
+    counters = set(_JA_COUNTER.findall(normalized(question)))
     low = normalized(line)
     first = re.search(rf"\d+\s*({_COUNTERS})?", low)
     if not counters or first is None or first.start() > 8 or not first.group(1) or asks(line):
@@ -561,14 +594,14 @@ def counts_as_asked(question: str, line: str) -> bool:
 
 
 def _counts_alike(question: str, low: str) -> bool:
-    counters = set(_JA_COUNTER.findall(question))
+    counters = set(_JA_COUNTER.findall(normalized(question)))
     if not counters:
         # 「いくらしたの？」: not 「まだ2月だよ」, a date is not a price (but 「40分くらい」 is how long)
         price = re.search(r"いくら|値段|how much|price|cost", question)
         dates = re.search(r"\d", low) and not re.search(r"\d(?![\d.,]*\s*(?:月|日|時|分|年|曜))", low)
         return not (price and dates)
     # (not 時 for 何時間: 「21時までは…」 tells a time of day, not how long)
-    heads = {c[0] for c in counters if c != "時間"}
+    heads = {c[0] for c in counters if c != "時間" and not c.isascii()}
     units = "|".join(_UNITS.get(c, re.escape(c)) for c in counters | heads)
     # … or a bare figure, its counter left to the question (「俺24」 to 「みんな何ポンドで張ってる？」)
     return bool(re.search(rf"\d\s*(?:{units})", low) or _BARE_FIGURE.search(low))
