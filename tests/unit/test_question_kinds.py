@@ -600,3 +600,24 @@ def test_plans_and_checks_of_the_group(text: str, kind: str) -> None:
 )
 def test_a_number_asked_by_its_unit(text: str, number: bool) -> None:
     assert asks_a_number(text) is number
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # surprise at what was just offered, taken up at once: for the one who offered
+        ("いいの？持ってく", "rhetorical"),
+        ("you sure? i'll grab it", "rhetorical"),
+        ("いいの？それとも別のほうがいい？", "question"),
+        ("really? how did you fix it without a reflash", "question"),
+        # stopping for the night, put to the room
+        ("今夜はこの辺までにしよっか", "proposal"),
+    ],
+)
+def test_an_offer_taken_with_surprise_and_a_night_ended(text: str, kind: str) -> None:
+    assert kind_of(text) == kind
+
+
+def test_the_most_or_least_is_a_number_asked() -> None:
+    assert asks_a_number("what's the longest you've left it running?")
+    assert not asks_a_number("what's the best way to clean it?")

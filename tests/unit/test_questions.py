@@ -4028,6 +4028,22 @@ def test_a_no_with_its_reason_answers_past_another_pairs_answer(answer: str, set
             "saw it at the store yesterday",
             False,
         ),  # another deed
+        # what a source says, to a brief yes/no question (not to a newcomer's detailed one)
+        ("来週の花火大会ってやるの？", "市のお知らせだと雨天順延だって", True),
+        ("is the pool open on mondays now?", "according to the site they're shut mondays till june", True),
+        ("is the pool open on mondays now?", "the site is so slow lol", False),
+        (
+            "hi all, i installed the restricted modules for my amd64 x2 but the message says the package has"
+            " been obsoleted, is that expected?",
+            "gd still doesn't exist according to bitweaver",
+            False,
+        ),
+        # "anyone have time?" asks no deed done
+        (
+            "anyone have time for a quick question? what does ~ stand for?",
+            "my friend have a trouble with sound",
+            False,
+        ),
         # a plan of its own, guessed at, is no answer
         (
             "eBirdってチェックリスト場所ごとに分けたほうがいい？",
@@ -4084,3 +4100,58 @@ def test_a_pointer_that_names_what_was_sought_answers_it() -> None:
     later = [msg("x1", "lea", pointer, 60)]
     found = answer_of(q, [*before, q, *later], {})
     assert found is not None and found.by == "x1"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "takes"),
+    [
+        # a plan of its own, put to the room, answers nothing
+        ("この接着剤って木にも使える？", "今夜作業通話する人ー、22時から", False),
+        # a figure told in the first words, after a verb
+        ("what's the longest you've left it running?", "did 14 hours once, no issues", True),
+        ("what's the longest you've left it running?", "lol same", False),
+    ],
+)
+def test_plans_of_its_own_and_figures_told_early(question: str, reply: str, takes: bool) -> None:
+    assert takes_up(question, reply, SHAPE) is takes
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "back"),
+    [
+        ("これって手で外せたっけ", "マイナスドライバーで外せる", True),
+        ("ガイド交換って工具なしでいけたっけ", "ドライバー1本でいける", True),
+        ("これって手で外せたっけ", "今日は駅で待ってる", False),
+    ],
+)
+def test_the_verb_said_back_last_with_how(question: str, reply: str, back: bool) -> None:
+    assert says_the_verb_back(question, reply) is back
+
+
+def test_a_figure_between_two_offered_outweighs_an_unsure_link_to_another_question() -> None:
+    q = msg("q", "fen", "is the 3mm ply from the usual place actually 3mm this batch or 2.7 again", 30)
+    later = [
+        msg("x0", "otto", "is the follower tip flat? flat ones hate a steep rise", 39),
+        msg("x1", "ivy", "2.8 on mine, calipered it last week", 45),
+    ]
+    links = {"x0": unaddressed("x0", None, 0.5), "x1": unaddressed("x1", "x0", 0.61)}
+    found = answer_of(q, [*BUSY, q, *later], links)
+    assert found is not None and found.by == "x1"
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        ("見逃したｗ 隣の人が肘でつついて教えてくれた", False),  # told, in the past
+        ("使い方教えて", True),
+        ("赤は激レアじゃん、テールランプとかかな", False),  # a guess at what it is, hedged
+        ("どこのやつかな", True),
+    ],
+)
+def test_told_in_the_past_and_a_hedged_guess_ask_nothing(text: str, question: bool) -> None:
+    assert asks(text) is question
+
+
+def test_sold_out_asked_and_there_told_last() -> None:
+    assert says_the_verb_back("今月の筋書ってもう売り切れてる？", "昨日の昼はまだ二階の売店にあったよ")
+    assert not says_the_verb_back("今月の筋書ってもう売り切れてる？", "昨日の昼は楽しかった")

@@ -16,6 +16,7 @@ from kikimimi.domain.reply_shapes import (
     shrugs,
     suggests,
     tells_when,
+    wonders_a_view,
 )
 
 
@@ -462,10 +463,6 @@ def test_milliseconds_asked_are_counted() -> None:
         ("what if the opener goes last this time?", "ok let's go with that", True),
         ("土曜は前半だけ流して、後半に新曲入れない？", "いいね", False),  # agreement alone, to no proposal
         ("土曜は前半だけ流して、後半に新曲入れない？", "それでいこうか？", False),  # asked back
-        # what a source says answers whether something holds
-        ("来週の花火大会ってやるの？", "市のお知らせだと雨天順延だって", True),
-        ("is the pool open on mondays now?", "according to the site they're shut mondays till june", True),
-        ("is the pool open on mondays now?", "the site is so slow lol", False),
         # anything will do, to 「〜でいいの？」
         ("ここの下地ってシーラーでいいの？", "どれでもいい、薄く塗れば", True),
         ("ここの下地ってシーラーでいいの？", "なんでもないよ", False),
@@ -476,7 +473,7 @@ def test_milliseconds_asked_are_counted() -> None:
         ("north lot or the garage?", "garage. north lot is full by 9", True),
     ],
 )
-def test_answers_told_by_a_plan_taken_a_source_or_a_place(question: str, line: str, shaped: bool) -> None:
+def test_answers_told_by_a_plan_taken_or_a_place(question: str, line: str, shaped: bool) -> None:
     assert answer_shaped(question, line) is shaped
 
 
@@ -490,3 +487,29 @@ def test_answers_told_by_a_plan_taken_a_source_or_a_place(question: str, line: s
 )
 def test_data_units_are_counted(question: str, line: str, counted: bool) -> None:
     assert counts_as_asked(question, line) is counted
+
+
+def test_a_figure_measured_between_two_offered() -> None:
+    assert answer_shaped("is the new batch 12mm or 11.5 again", "11.8 on mine", bare=False)
+    assert not answer_shaped("is the new batch 12mm or 11.5 again", "no idea", bare=False)
+
+
+@pytest.mark.parametrize(
+    ("line", "wondered"),
+    [("棚、もう一段増やしたほうがいいかな", True), ("もう一段増やしたほうがいいよ", False)],
+)
+def test_a_view_wondered_at_is_no_yes_or_no(line: str, wondered: bool) -> None:
+    assert wonders_a_view(line) is wondered
+    assert answer_shaped("これって補強いる？", line) is not wondered
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "named"),
+    [
+        ("[画像] これ。ウニ？", "ブンブクだねそれ、割れてないのすごい", True),
+        ("それってカワセミ？", "ヒヨドリっぽい", True),
+        ("それってカワセミ？", "今日寒いね", False),
+    ],
+)
+def test_what_a_thing_shown_is_named(question: str, line: str, named: bool) -> None:
+    assert answer_shaped(question, line, bare=False) is named

@@ -63,6 +63,7 @@ from kikimimi.domain.reply_shapes import (
     tells_own_trouble,
     tells_when,
     verdict_first,
+    wonders_a_view,
 )
 from kikimimi.domain.rule_terms import TO_THE_ROOM, norm
 from kikimimi.domain.topic_words import common_words, shared_words
@@ -136,7 +137,7 @@ def turn_answers(
     newer = [
         p
         for p in taken
-        if (asks(p.content) or asks_unmarked_clause(p.content))
+        if (asks(p.content) or asks_unmarked_clause(p.content) or wonders_a_view(p.content))
         and not cannot_answer(p, m)
         and not asked_of_another(p, m, around)
     ]

@@ -111,6 +111,16 @@ _EN_HEARSAY = re.compile(
     r"^(?!(?:it|this|that|the|error|log)\b)(?:[\w.'-]+ ){1,2}"
     r"(?:said|says|told (?:me|us)|mentioned|confirmed)\b"
 )
+# Where the news comes from, told to a brief question ("pushed to fall. got an email from the highway
+# dept", 「県の道路情報だと…」, "according to the site…"): whether something holds, passed on from a source.
+_SOURCED = re.compile(
+    r"\b(?:got|get|saw|received) (?:an? |the |their )?(?:email|e-mail|mail|text|notice|letter|newsletter"
+    r"|update|announcement)\b|\baccording to\b|\bheard (?:back )?from\b"
+    r"|\b(?:site|website|page|notice|schedule|sign|announcement|email|newsletter|app|forecast|board|tracker)"
+    r" (?:says|said)\b"
+    r"|(?:情報|発表|お知らせ|告知|公式|ニュース|サイト|hp|ホームページ|アプリ|メール|掲示|貼り紙|張り紙|案内|予報)"
+    r"(?:だと|では|によると|によれば|見たら|で見た|に書いて)|によると|によれば"
+)
 # A case told to a yes/no question: what happened last time ("last time we went nobody checked", 「前回は
 # …言われんかった」), or what one's own does ("mine lasts about 8 hours", 「うちのは弱なら8時間いける」).
 _TELLS_A_CASE = re.compile(
@@ -212,6 +222,10 @@ JA_YES_NO = re.compile(
 # back (「ならない（経験談）」, 「行けるよ」, 「使えへん」).
 _JA_LAST_VERB = re.compile(r"([一-龥ァ-ヶー]?[ぁ-ゖ]{1,5}?)(?:ん|の)?[…]*[？?]*\W*$")
 _JA_SAID_BACK = re.compile(r"^[^、,。!！？?（(\s]{1,9}")
+# The verb a Japanese line ends on, after a particle: 「…1本で(いける)」, 「…箱に(入ってる)よ」.
+_JA_ENDS_ON_A_VERB = re.compile(
+    r"[でにをがは]((?:[一-龥]?[ぁ-ゖ]{2,6}))(?:よ|で|わ|ね|な|ぞ)?[。！!〜ーw笑]*$"
+)
 
 
 def says_the_verb_back(asked: str, text: str) -> bool:
@@ -224,19 +238,34 @@ def says_the_verb_back(asked: str, text: str) -> bool:
         return False
     head = re.match(r"[^？?]*[？?]", asked)  # 「…でもいける？今プラの使てるんやけど」: the verb asked
     first = head.group(0) if head else asked
-    if _JA_SOLD.search(first) and _JA_THERE.match(low):
-        return True  # 「あるよ、文具コーナーの端っこ」 to 「…ダイソーにも売ってる？」: there, or not
+    if _JA_SOLD.search(first) and (_JA_THERE.match(low) or _JA_THERE_LAST.search(low)):
+        # 「あるよ、文具コーナーの端っこ」 to 「…ダイソーにも売ってる？」, 「昨日の昼はまだ二階の売店に
+        # あったよ」 to 「筋書ってもう売り切れてる？」: there, or not
+        return True
     verb, said = _JA_LAST_VERB.search(first), _JA_SAID_BACK.match(low)
     if verb is None or said is None:
         return False
     # The verb is the end of the question's last run of kana (and the kanji before it): 「なる」 of
     # 「なんとかなる？」, 「いける」 of 「…でもいける？」.
     run, back = verb.group(1), said.group(0)
-    return any(_said_back(run[i:], back) for i in range(len(run) - 1))
+    if any(_said_back(run[i:], back) for i in range(len(run) - 1)):
+        return True
+    # … or said last, with how (「ドライバー1本でいける」 to 「…工具なしでいけたっけ」)
+    run = re.sub(r"っ?け$", "", run)
+    last = _JA_ENDS_ON_A_VERB.search(low)
+    return last is not None and any(
+        _said_back(run[i:], last.group(1)) for i in range(len(run) - 1) if len(run) - i >= 2
+    )
 
 
 # Whether a shop has it, asked (「…にも売ってる？」, 「置いてます？」) and told by whether it is there.
-_JA_SOLD = re.compile(r"(?:売って|置いて|扱って|在庫)(?:る|ます|た|あ[るり])?(?:か|の)?[？?]")
+_JA_SOLD = re.compile(
+    r"(?:売って|置いて|扱って|在庫|売り切れて|売り切れ)(?:る|ます|た|あ[るり])?(?:か|の)?[？?]"
+)
+_JA_THERE_LAST = re.compile(
+    r"(?:に|で)(?:まだ|もう)?(?:あった|ある|あります|ありました|なかった|ない|残ってた|残ってる)"
+    r"(?:よ|で|ね|わ|な)*[。！!〜ーw笑]*$"
+)
 _JA_THERE = re.compile(
     r"(?:ある|あった|あります|ありました|あるある|ない|無い|なかった|ありません)(?:[よでねわ]|[、,。!！\s…]|$)"
 )
@@ -265,17 +294,24 @@ _EN_ASKED_VERB = re.compile(
 )
 
 
+def _own_topic_first(asked: str, text: str) -> bool:
+    """Does a Japanese line name a topic of its own first, one the question does not share
+    (「キルゾーンの通路、…」 after a question on the forge)? What it then wonders is about that."""
+    topic = re.match(
+        r"^([^、。？?！!\s]{1,14}[一-龥ァ-ヶー])、", norm(text)
+    )  # a noun, not 「遊舎工房かな、」
+    return topic is not None and not shared_words(asked, topic.group(1), frozenset())
+
+
 def _tells_own_experience(asked: str, text: str) -> bool:
     """Does the line open on having done what the room was asked whether anyone had done ("saw one at the
     store" to "has anyone seen …?", "tried it last winter" to "anyone tried …?"), asking nothing?"""
     verb = _EN_ASKS_IF_DONE.match(norm(asked))
     told = _EN_TELLS_DONE.match(norm(text))
-    return (
-        verb is not None
-        and told is not None
-        and _DONE_FORMS.get(verb.group(1)) == _DONE_FORMS.get(told.group(1))
-        and not asks(text)
-    )
+    if verb is None or told is None or asks(text):
+        return False
+    asked_verb = next(v for v in verb.groups() if v)
+    return _DONE_FORMS.get(asked_verb) == _DONE_FORMS.get(told.group(1))
 
 
 # The forms of the verbs of experience: "seen", "saw", "see" are one.
@@ -297,16 +333,32 @@ _DONE_FORMS = {
         "watch": "watch watched",
         "install": "install installed",
         "wear": "wear wore worn",
-        "be": "be been went",
+        "go": "go been went",
     }.items()
     for form in forms.split()
 }
+_PAST_FORMS = (
+    "saw seen tried used read had played heard owned rode ridden drove driven visited ate eaten watched"
+    " installed wore worn been went"
+)
+_PARTICIPLES = (
+    "seen tried used read had played heard owned ridden driven visited eaten watched installed worn been"
+)
+_BASE_FORMS = "see try use read have play hear own ride drive visit eat watch install wear go"
 _EN_ASKS_IF_DONE = re.compile(
-    r"^(?:\S+[,.!]?\s+)?(?:(?:has|have|did) )?(?:any ?one|any ?body|you|u|y'?all|you guys)(?: here| else)?"
-    rf" (?:ever |actually )?({'|'.join(_DONE_FORMS)})\b"
+    r"^(?:\S+[,.!]?\s+)?(?:"
+    # "has anyone seen …?", "have you ever tried …?"
+    r"(?:has|have) (?:any ?one|any ?body|you|u|y'?all|you guys)(?: here| else)? (?:ever |actually )?"
+    rf"({'|'.join(_PARTICIPLES.split())})"
+    # "did anyone try …?"
+    r"|did (?:any ?one|any ?body|you|u|y'?all|you guys)(?: here| else)? (?:ever |actually )?"
+    rf"({'|'.join(_BASE_FORMS.split())})"
+    # "anyone tried the new …?"
+    rf"|(?:any ?one|any ?body)(?: here| else)? (?:ever )?({'|'.join(_PARTICIPLES.split())})"
+    r")\b"
 )
 _EN_TELLS_DONE = re.compile(
-    rf"^(?:(?:i|we|my \w+) )?(?:have |had |'ve |just |once )?({'|'.join(_DONE_FORMS)})"
+    rf"^(?:(?:i|we) )?(?:have |had |'ve |just |once |already )?({'|'.join(_PAST_FORMS.split())})"
     r" (?:one|it|them|those|that|this|a|an|the|there|him|her)\b"
 )
 
@@ -401,12 +453,15 @@ def takes_up(
         return False
     if _ASKS_FOR.search(norm(text)):
         return False  # "not the one where i tilted on my last ball pls": something asked for, no answer
+    if invites(text) and not invites(asked):
+        return False  # 「今夜ボイスで作業通話する人ー、22時から」: a plan of its own, put to the room
     # "probably 0.2mm?", 「たしか〜じゃなかった？」: an answer, unsure; not a joke (「雨男おるんちゃう？ｗ」)
     if (
         (guesses(text) or guessed_first(text))
         and level < WORDS
         and not JOKE_END.search(text)
         and not invites(text)  # 「…そろそろピークじゃない？みんなで行こうよ」: a plan of its own
+        and not _own_topic_first(asked, text)  # 「キルゾーンの通路、もう一段伸ばしたほうがいいかな」
     ):
         return True
     if _on_its_words(asked, text, common, level, linked) or answer_shaped(asked, text, bare=level < WORDS):
@@ -428,6 +483,8 @@ def takes_up(
         and not asks(text)
     ):
         return True  # "keep it under 80F. …" to "whats the safe temp range for them?": a bound, told
+    if level < WORDS and asks_a_number(asked) and _FIGURE_SOON.match(norm(text)) and not asks(text):
+        return True  # "ran 130 no problem, …" to "what's the most segments you've had…?": told early
     if (
         level < WORDS
         and _ASKS_DEGREE.search(norm(asked))
@@ -454,6 +511,10 @@ def takes_up(
         return True  # 「いま5人。あと一人おったらいける」 to 「メンツ足りとる？」: how many so far
     if level < WORDS and _tells_own_experience(asked, text):
         return True  # "saw one at the covent garden store, …" to "has anyone seen the titanium T Line?"
+    if level < WORDS and asks_yes_no(asked) and not is_detailed(asked) and _SOURCED.search(norm(text)):
+        return not asks(
+            text
+        )  # 「県の道路情報だと今週末から開通」 to 「今年はもう開いてる？」: what a source says
     if level < WORDS and asks_yes_no(asked) and _EN_HEARSAY.match(norm(text)) and not asks(text):
         return True  # "doc said hes on it" to "are we short a medic again tonight or did someone pick it up"
     if level < WORDS and asks_yes_no(asked) and _TELLS_A_CASE.match(norm(text)) and not asks(text):
@@ -687,6 +748,10 @@ _FIGURE_BOUND = re.compile(
     r"\b(?:under|over|below|above|at least|at most|no more than|less than|more than|up to|max|min|between)"
     r"\s+\$?\d|\d+(?:[.,]\d+)?\s*[a-z%℃°]{0,4}\s*(?:以下|以上|未満|まで|前後|以内)"
 )
+
+
+# A figure in a line's first few words, after a verb: "ran 130 no problem", "got 42 on mine", "i did 8".
+_FIGURE_SOON = re.compile(r"^(?:i |we |mine )?[a-z]{2,8} (?:like |about |around )?\d+(?:[.,]\d+)?\b")
 
 
 def _first_clause(text: str) -> str:

@@ -22,11 +22,15 @@ from kikimimi.domain.topic_words import LIGHT_VERBS, common_words, shared_words
 SURE_PAST_A_REMARK = 0.5  # how sure the reader must be that a line past someone's remark goes to the question
 
 
+# Two figures to choose between: "… actually 3mm this batch or 2.7 again", "20 or 25 min?".
+_FIGURES_OFFERED = re.compile(r"\d[^?？]{0,20}\bor\b[^?？]{0,10}\d")
+
+
 def fits_over(question: Message, m: Message, said: Message) -> bool:
     """Does the line give the count the question asks for, which the line the reader links it to does not
     ask, a line not put to its author by name (「ほな何時集合にする？」, not 「そういえばけんの猫元気？」)?"""
     return (
-        asks_a_number(question.content)
+        (asks_a_number(question.content) or bool(_FIGURES_OFFERED.search(norm(question.content))))
         and fits_only(question, m, [said])
         and not names(said.content, m.author_name)
     )

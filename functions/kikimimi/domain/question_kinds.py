@@ -135,6 +135,8 @@ _EN_PROPOSAL = re.compile(
     r"|^(?:\S+[,!]?\s+)?(?:do you |u )?(?:want|wanna|need) me to\b.*[?？]|^(?:\S+[,!]?\s+)?shall i\b.*[?？]"
 )
 _JA_PROPOSAL = re.compile(
+    # stopping for the night, put to the room: 「今日はここまでにして続きはまた明日かな」
+    r"(?:今日|今夜|今回|きょう)は(?:ここ|この辺|このへん|これ)まで(?:に(?:して|しよ|する|しと)|で|かな|にしよ)|"
     # a plan mused for the group: 「えらい！じゃあ初日の夜は赤玉かな」
     r"(?:^|[！!。、,]\s*)(?:じゃあ|ほな|なら)[^？?、。]{0,16}(?:は|で)[^？?、。\s]{1,12}?(?<![るたいうく])かな[ぁあー〜]*$|"
     # a poll of the group: 「練習、土日どっちがいい人多い？」
@@ -180,6 +182,9 @@ _ASKS_NUMBER = re.compile(
     r"|\bhow (?:many|much|long|old|big|often|far|soon|fast|hot|warm|cold|high|tall|heavy|deep|wide|loud"
     r"|thin|thick|short|small|low|narrow|strong|tight)\b"
     r"|\bwhat time\b"
+    # the most or least asked for: "what's the most segments you've had before it lagged?"
+    r"|\bwhat(?:'?s| is| was) the"
+    r" (?:most|max|maximum|least|min|minimum|fewest|highest|lowest|longest|biggest)\b"
     r"|(?:^|[.?!,]\s*)(?:\S+[:,]\s*)?(?:so |and |but |ok )?"
     r"when(?:'?s| is| are| was| were| do| does| did| will| can| should)\b"
     r"|何時|何日|何人|何回|何個|何分|何歳|何度|何泊|何年|何週|何キロ|何センチ|何ミリ|いくら|いくつ|幾つ|いつ(?!も)|何曜|なんぼ"
@@ -555,7 +560,7 @@ def kind_of(text: str) -> str:
         low = normalized(text)
     if invites(text):
         return "invitation"
-    if rhetorical(text):
+    if rhetorical(text) or _SURE_OF_THE_OFFER.match(low):
         return "rhetorical"
     if proposes(text) or _accepts(normalized(text)) or _SUGGESTION.match(normalized(text)):
         return "proposal"
@@ -571,6 +576,14 @@ def kind_of(text: str) -> str:
     if personal(text):
         return "personal"
     return "question"
+
+
+# Surprise at what was just offered, taken up at once (「いいの？持ってく」, "you sure? i'll grab it"): for
+# the one who offered, if anyone.
+_SURE_OF_THE_OFFER = re.compile(
+    r"^(?:(?:え|ええ|oh|wait|wow)[、,!！\s]*)?(?:いいの|いいん(?:です)?か|いいんですか|まじで|本当に|ほんとに|ほんま"
+    r"|you sure|u sure|are you sure|for real|really)[？?]+[^？?]{0,24}$"
+)
 
 
 def _asked_part(text: str) -> str:

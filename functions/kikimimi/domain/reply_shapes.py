@@ -233,6 +233,12 @@ _VERDICT_FIRST = re.compile(
 )
 
 
+def wonders_a_view(text: str) -> bool:
+    """A view wondered at aloud (「キルゾーンの通路、もう一段伸ばしたほうがいいかな」): one's own question to
+    the room, put without a mark."""
+    return bool(_WONDERED.search(normalized(text)))
+
+
 def verdict_first(text: str) -> bool:
     """Does the line open on a verdict on what was asked about ("those are perfect. …", 「それで大丈夫」)?"""
     return bool(_VERDICT_FIRST.match(normalized(text)))
@@ -265,6 +271,8 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # "sign out…, then sync" to "do i have to return it or…": what to do, told
     if _ASKS_IF_THERE_JA.search(q) and _SAYS_WHERE_IT_IS_JA.match(low) and not asks(line):
         return True  # 「グローブボックスに入ってた」 to 「充電カードって車に積んであるの？」: where it is
+    if _ASKS_WHAT_IT_IS_JA.search(q) and _NAMES_IT_JA.match(low) and not asks(line):
+        return True  # 「ブンブクだねそれ、…」 to 「[画像] これ。ウニ？」: what it is, named
     if not bare:
         return False
     if (
@@ -286,14 +294,14 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return (
             True  # 「いいね、それでいこ」 right after 「…に繋げない？」: a plan adopted, however it was put
         )
-    if asks_yes_no(q) and _SOURCED.search(low) and not asks(line):
-        return True  # 「県の道路情報だと今週末から開通」 to 「今年はもう開いてる？」: what a source says
     said = _answer_part(low)
     if not said.isascii() and _JA_ADVICE.search(said):
         return True  # 「…カメラマッチングにしてみ」 to 「…どうすれば」: advice is an answer
     # 「見た？？9回のあれ何ｗｗ」: the echo answers its first question
     first = re.split(r"[?？]", q, maxsplit=1)[0]
-    ja = not said.isascii() and (_JA_YES_NO.match(said) or _echoes(first, said) or _JA_OPINION.search(said))
+    # (a view wondered at, 「…伸ばしたほうがいいかな」, is one's own question, not a yes or a no)
+    opinion = _JA_OPINION.search(said) and not wonders_a_view(said)
+    ja = not said.isascii() and (_JA_YES_NO.match(said) or _echoes(first, said) or opinion)
     yes_no = _EN_YES_NO.match(said) or ja or (_EN_SAME.match(said) and _ASKS_OTHERS.search(q))
     if bool(yes_no) and asks_yes_no(q):
         return True
@@ -362,6 +370,8 @@ def _picks(question: str, line: str) -> bool:
     # "woodward. dryline bulge…": the word chosen, its full stop left off
     said = [w.rstrip(".") for w in re.findall(r"[\w'.-]+", line)[:3]]
     first = {form for w in said for form in (w, _OWNED.get(w, w))}
+    if any(re.search(r"\d", w) for w in sides) and said and re.match(r"~?\d", said[0]):
+        return True  # "2.8 on mine" to "… actually 3mm this batch or 2.7 again": a figure, measured
     return bool({w for w in sides if len(w) >= 2} & first)
 
 
@@ -412,6 +422,7 @@ def tells_own_trouble(question: str, line: str) -> bool:
     )
 
 
+_WONDERED = re.compile(r"(?:ほうが|方が|のが)(?:いい|良い)かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$")
 # A view or advice that answers "should I…?", "is it…?": 「シャープナーで十分だと思う」, 「買わなくていいよ」,
 # 「なんでもいい、キッチンペーパーで薄くね」.
 _JA_OPINION = re.compile(
@@ -454,6 +465,12 @@ _ASKS_ENOUGH = re.compile(r"足り(?:る|てる|ない|へん|ん)|残って(?:�
 
 # Where to get or find it, asked (「プレートってどこで買うのが安い？」), and a place named first
 # (「ジモティーで探したら…」, 「駅前のカインズなら…」).
+# What a thing shown is, asked by a guess (「[画像] これ。ウニ？」, 「それってカワセミ？」), and named
+# (「ブンブクだねそれ」, 「ヒヨドリっぽい」).
+_ASKS_WHAT_IT_IS_JA = re.compile(r"(?:これ|それ|あれ)(?:って|は)?[。、\s]?[^？?。、]{1,10}[？?]+\W*$")
+_NAMES_IT_JA = re.compile(
+    r"^[^、。？?\s]{1,12}(?:だね|だよ|やね|やな|やで|ですね|ですよ|っぽい|かも)(?:それ|これ)?(?:[、。!！\s]|$)"
+)
 # Whether a thing is there, asked (「充電カードって車に積んであるの？」, 「説明書って箱に入ってる？」), and
 # where it is, told (「グローブボックスに入ってた」, 「蓋の裏にあるよ」).
 _ASKS_IF_THERE_JA = re.compile(
@@ -467,18 +484,6 @@ _SAYS_WHERE_IT_IS_JA = re.compile(
 _ASKS_WHERE_JA = re.compile(r"どこ(?:で|に|の|が|から|なら)")
 _NAMES_PLACE_JA = re.compile(
     r"^[\u30a0-\u30ff\u4e00-\u9fffa-z0-9ー・の]{2,14}?(?:で|なら|に)(?![^、。]*[？?])"
-)
-
-
-# Where the news comes from, told ("pushed to fall. got an email from the highway dept", 「県の道路情報だと
-# …」, "according to the site…"): an answer to whether something holds, passed on from a source.
-_SOURCED = re.compile(
-    r"\b(?:got|get|saw|received) (?:an? |the |their )?(?:email|e-mail|mail|text|notice|letter|newsletter"
-    r"|update|announcement)\b|\baccording to\b|\bheard (?:back )?from\b"
-    r"|\b(?:site|website|page|notice|schedule|sign|announcement|email|newsletter|app|forecast|board|tracker)"
-    r" (?:says|said)\b"
-    r"|(?:情報|発表|お知らせ|告知|公式|ニュース|サイト|HP|ホームページ|アプリ|メール|掲示|貼り紙|張り紙|案内|予報)"
-    r"(?:だと|では|によると|によれば|見たら|で見た|に書いて)|によると|によれば"
 )
 
 

@@ -164,6 +164,9 @@ _JA_WONDERING = re.compile(
     # … said short, as people type it: 「ほな出してみよかな」, 「買ってみよっかな」, 「寝よっかな」
     r"|(?:[てで]みよ|しよ|やろ|行こ|いこ|買お|寝よ|帰ろ|出よ|見よ|食べよ)っ?かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$"
 )
+# A guess at what a thing is, hedged, no mark: 「赤は激レアじゃん、テールランプとかかな」 (not
+# 「何がいいかな」).
+_JA_HEDGED_GUESS = re.compile(r"(?:とか|やつ|系|あたり|辺り)かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$")
 # Advice hedged, no mark: 「早めに行ったほうがいいかな」, 「何が確定するか覚えるのが先かな」 (a question
 # word inside a clause closed by か is what to learn, not what is asked; 「何時から始めるのがいいかな」 asks).
 _JA_HEDGED_ADVICE = re.compile(
@@ -181,7 +184,9 @@ _JA_MUSING = re.compile(
 _JA_QUESTION = re.compile(
     # (not 「後輩から返事来たら教えてな」: to be told later, when it happens)
     r"(?<!来たら)(?<!きたら)(?<!なったら)(?<!出たら)(?<!決まったら)(?<!届いたら)(?<!着いたら)(?<!終わったら)"
-    r"(?:教えて|おしえて)|(?:どうすれば|どうしたら|どうやって|どうやったら|どうすると)"
+    # (nor 「隣のおばあちゃんが肘でつついて教えてくれた」: told, in the past)
+    r"(?:教えて|おしえて)(?!くれた|もらった|くれて|もらって|くれる人いた)"
+    r"|(?:どうすれば|どうしたら|どうやって|どうやったら|どうすると)"
     # 「シャッタースピードってどれくらいにすればいいんでしょう」: a question word, then 〜んでしょう
     r"|(?:どれくらい|どのくらい|どう|何|なに|どこ|いつ|どれ|どの|なぜ|なんで)[^。？?]*(?:ん|の)でしょう[ねか]?[。…]*$"
     # … trailing off into a remark: 「何が違うんでしょう…自分だとどっちも同じことしてる気がしてて」
@@ -265,7 +270,9 @@ def is_question(text: str) -> bool:
     body = norm(_strip_leading_nick(stripped))
     if _JA_MUSING.search(body):
         return False
-    if _JA_HEDGED_ADVICE.search(body) and not _JA_WH_WORD.search(_JA_EMBEDDED_WH.sub("", body)):
+    if (_JA_HEDGED_ADVICE.search(body) or _JA_HEDGED_GUESS.search(body)) and not _JA_WH_WORD.search(
+        _JA_EMBEDDED_WH.sub("", body)
+    ):
         return False
     if _EN_QUESTION.search(body):
         return True
