@@ -621,3 +621,7 @@ def test_an_offer_taken_with_surprise_and_a_night_ended(text: str, kind: str) ->
 def test_the_most_or_least_is_a_number_asked() -> None:
     assert asks_a_number("what's the longest you've left it running?")
     assert not asks_a_number("what's the best way to clean it?")
+
+
+def test_surprise_then_a_question_unmarked_still_asks() -> None:
+    assert kind_of("wait really? does it not shrink") == "question"

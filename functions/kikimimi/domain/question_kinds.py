@@ -582,7 +582,8 @@ def kind_of(text: str) -> str:
 # the one who offered, if anyone.
 _SURE_OF_THE_OFFER = re.compile(
     r"^(?:(?:え|ええ|oh|wait|wow)[、,!！\s]*)?(?:いいの|いいん(?:です)?か|いいんですか|まじで|本当に|ほんとに|ほんま"
-    r"|you sure|u sure|are you sure|for real|really)[？?]+[^？?]{0,24}$"
+    r"|you sure|u sure|are you sure|for real|really)[？?]+"
+    r"(?!\s*(?:does|do|did|is|are|was|can|could|will|would|how|what|why|where|which|when|who)\b)[^？?]{0,24}$"
 )
 
 
