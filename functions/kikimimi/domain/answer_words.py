@@ -741,7 +741,6 @@ def opens_on_its_topic(asked: str, text: str) -> bool:
     return lead is not None and re.search(re.escape(lead.group(1)) + "[もは]", norm(asked)) is not None
 
 
-# A figure said first, with its unit or alone: 「4.2mを2本」, "12 i think", 「たしか3000円」.
 # A figure told as a bound, in the line's first clause: "keep it under 80F", "no more than 2 tbsp",
 # 「25度以下で」.
 _FIGURE_BOUND = re.compile(
@@ -759,6 +758,7 @@ def _first_clause(text: str) -> str:
     return re.split(r"(?<=[.!?。！？])\s*", norm(text), maxsplit=1)[0]
 
 
+# A figure said first, with its unit or alone: 「4.2mを2本」, "12 i think", 「たしか3000円」.
 _FIGURE_FIRST = re.compile(
     r"^(?:(?:約|だいたい|たぶん|多分|確か|たしか|like|about|around|roughly|maybe|prob)\s*)?\d+(?:[.,]\d+)?"
     r"(?:\s*[a-z%]{1,5}\b|\s*[ぁ-んァ-ヶ一-龥ー](?![目番])|[\s、,。.!！]|$)"  # not 「2点目の…」, an ordinal

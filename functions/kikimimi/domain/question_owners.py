@@ -113,14 +113,14 @@ _REACTS = re.compile(
 )
 
 
-# A bare question word and a few words more, nothing of the asker's own ("which one?", "how much was it?",
-# 「なにになったん？」, not "how do i …"): about the line just before it.
 # The thing just mentioned, asked for in a word: "link?", "source?", "pics?", 「リンクある？」, 「写真は？」.
 _ASKS_FOR_IT = re.compile(
     r"^(?:got a |have a |any )?(?:link|links|url|source|sauce|pics?|photos?|screenshot|model|price)"
     r"(?:\s+(?:pls|please|plz|to it|for it|for that))?\s*[?？]+\W*$"
     r"|^(?:リンク|URL|url|ソース|写真|画像|スクショ|型番|値段)(?:ある|ください|ちょうだい|くれ|は|って)?[？?]+\W*$"
 )
+# A bare question word and a few words more, nothing of the asker's own ("which one?", "how much was it?",
+# 「なにになったん？」, not "how do i …"): about the line just before it.
 _BARE_WH = re.compile(
     r"^(?:what|which|how|where|who|when)\b(?![^?？]*\b(?:i|my|me|i'm|im)\b)(?:\W+\w+){0,4}\W*[?？]+\W*$"
     r"|^(?:なに|何|どれ|どこ|いつ|誰|だれ|どの|どっち|いくら)[^？?、。\s]{0,8}[？?]+\W*$"

@@ -463,8 +463,6 @@ _NAMES_ONE_EN = re.compile(
 _ASKS_ENOUGH = re.compile(r"足り(?:る|てる|ない|へん|ん)|残って(?:る|ない)|\benough\b|\b(?:any|some) left\b")
 
 
-# Where to get or find it, asked (「プレートってどこで買うのが安い？」), and a place named first
-# (「ジモティーで探したら…」, 「駅前のカインズなら…」).
 # What a thing shown is, asked by a guess (「[画像] これ。ウニ？」, 「それってカワセミ？」), and named
 # (「ブンブクだねそれ」, 「ヒヨドリっぽい」).
 _ASKS_WHAT_IT_IS_JA = re.compile(r"(?:これ|それ|あれ)(?:って|は)?[。、\s]?[^？?。、]{1,10}[？?]+\W*$")
@@ -481,6 +479,8 @@ _SAYS_WHERE_IT_IS_JA = re.compile(
     r"(?:た|る|ある|ます|ました|たよ|るよ|たで|るで)?"
     r"|^[^？?、。]{1,20}(?:に|の中に|の裏に|の下に)ある"
 )
+# Where to get or find it, asked (「プレートってどこで買うのが安い？」), and a place named first
+# (「ジモティーで探したら…」, 「駅前のカインズなら…」).
 _ASKS_WHERE_JA = re.compile(r"どこ(?:で|に|の|が|から|なら)")
 _NAMES_PLACE_JA = re.compile(
     r"^[\u30a0-\u30ff\u4e00-\u9fffa-z0-9ー・の]{2,14}?(?:で|なら|に)(?![^、。]*[？?])"
