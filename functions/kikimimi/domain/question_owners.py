@@ -117,7 +117,7 @@ _REACTS = re.compile(
 _ASKS_FOR_IT = re.compile(
     r"^(?:got a |have a |any )?(?:link|links|url|source|sauce|pics?|photos?|screenshot|model|price)"
     r"(?:\s+(?:pls|please|plz|to it|for it|for that))?\s*[?？]+\W*$"
-    r"|^(?:リンク|URL|url|ソース|写真|画像|スクショ|型番|値段)(?:ある|ください|ちょうだい|くれ|は|って)?[？?]+\W*$"
+    r"|^(?:リンク|url|ソース|写真|画像|スクショ|型番|値段)(?:ある|ください|ちょうだい|くれ|は|って)?[？?]+\W*$"
 )
 # A bare question word and a few words more, nothing of the asker's own ("which one?", "how much was it?",
 # 「なにになったん？」, not "how do i …"): about the line just before it.
