@@ -297,9 +297,8 @@ _EN_ASKED_VERB = re.compile(
 def _own_topic_first(asked: str, text: str) -> bool:
     """Does a Japanese line name a topic of its own first, one the question does not share
     (「キルゾーンの通路、…」 after a question on the forge)? What it then wonders is about that."""
-    topic = re.match(
-        r"^([^、。？?！!\s]{1,14}[一-龥ァ-ヶー])、", norm(text)
-    )  # a noun, not 「遊舎工房かな、」
+    # a noun before the comma, not 「遊舎工房かな、」
+    topic = re.match(r"^([^、。？?！!\s]{1,14}[一-龥ァ-ヶー])、", norm(text))
     return topic is not None and not shared_words(asked, topic.group(1), frozenset())
 
 
@@ -314,51 +313,45 @@ def _tells_own_experience(asked: str, text: str) -> bool:
     return _DONE_FORMS.get(asked_verb) == _DONE_FORMS.get(told.group(1))
 
 
-# The forms of the verbs of experience: "seen", "saw", "see" are one.
-_DONE_FORMS = {
-    form: lemma
-    for lemma, forms in {
-        "see": "see saw seen",
-        "try": "try tried",
-        "use": "use used",
-        "read": "read",
-        "have": "have had",
-        "play": "play played",
-        "hear": "hear heard",
-        "own": "own owned",
-        "ride": "ride rode ridden",
-        "drive": "drive drove driven",
-        "visit": "visit visited",
-        "eat": "eat ate eaten",
-        "watch": "watch watched",
-        "install": "install installed",
-        "wear": "wear wore worn",
-        "go": "go been went",
-    }.items()
-    for form in forms.split()
+# The verbs of experience, as (base, past, participle): "see", "saw", "seen" are one deed.
+_DEEDS = {
+    "see": ("see", "saw", "seen"),
+    "try": ("try", "tried", "tried"),
+    "use": ("use", "used", "used"),
+    "read": ("read", "read", "read"),
+    "have": ("have", "had", "had"),
+    "play": ("play", "played", "played"),
+    "hear": ("hear", "heard", "heard"),
+    "own": ("own", "owned", "owned"),
+    "ride": ("ride", "rode", "ridden"),
+    "drive": ("drive", "drove", "driven"),
+    "visit": ("visit", "visited", "visited"),
+    "eat": ("eat", "ate", "eaten"),
+    "watch": ("watch", "watched", "watched"),
+    "install": ("install", "installed", "installed"),
+    "wear": ("wear", "wore", "worn"),
+    "go": ("go", "went", "been"),
 }
-_PAST_FORMS = (
-    "saw seen tried used read had played heard owned rode ridden drove driven visited ate eaten watched"
-    " installed wore worn been went"
+_DONE_FORMS = {form: lemma for lemma, forms in _DEEDS.items() for form in forms}
+_BASE_FORMS = "|".join(base for base, _, _ in _DEEDS.values())
+_PARTICIPLES = "|".join(participle for _, _, participle in _DEEDS.values())
+_PAST_FORMS = "|".join(
+    dict.fromkeys(form for _, past, participle in _DEEDS.values() for form in (past, participle))
 )
-_PARTICIPLES = (
-    "seen tried used read had played heard owned ridden driven visited eaten watched installed worn been"
-)
-_BASE_FORMS = "see try use read have play hear own ride drive visit eat watch install wear go"
 _EN_ASKS_IF_DONE = re.compile(
     r"^(?:\S+[,.!]?\s+)?(?:"
     # "has anyone seen …?", "have you ever tried …?"
     r"(?:has|have) (?:any ?one|any ?body|you|u|y'?all|you guys)(?: here| else)? (?:ever |actually )?"
-    rf"({'|'.join(_PARTICIPLES.split())})"
+    rf"({_PARTICIPLES})"
     # "did anyone try …?"
     r"|did (?:any ?one|any ?body|you|u|y'?all|you guys)(?: here| else)? (?:ever |actually )?"
-    rf"({'|'.join(_BASE_FORMS.split())})"
+    rf"({_BASE_FORMS})"
     # "anyone tried the new …?"
-    rf"|(?:any ?one|any ?body)(?: here| else)? (?:ever )?({'|'.join(_PARTICIPLES.split())})"
+    rf"|(?:any ?one|any ?body)(?: here| else)? (?:ever )?({_PARTICIPLES})"
     r")\b"
 )
 _EN_TELLS_DONE = re.compile(
-    rf"^(?:(?:i|we) )?(?:have |had |'ve |just |once |already )?({'|'.join(_PAST_FORMS.split())})"
+    rf"^(?:(?:i|we) )?(?:have |had |'ve |just |once |already )?({_PAST_FORMS})"
     r" (?:one|it|them|those|that|this|a|an|the|there|him|her)\b"
 )
 
@@ -512,9 +505,8 @@ def takes_up(
     if level < WORDS and _tells_own_experience(asked, text):
         return True  # "saw one at the covent garden store, …" to "has anyone seen the titanium T Line?"
     if level < WORDS and asks_yes_no(asked) and not is_detailed(asked) and _SOURCED.search(norm(text)):
-        return not asks(
-            text
-        )  # 「県の道路情報だと今週末から開通」 to 「今年はもう開いてる？」: what a source says
+        # 「県の道路情報だと今週末から開通」 to 「今年はもう開いてる？」: what a source says
+        return not asks(text)
     if level < WORDS and asks_yes_no(asked) and _EN_HEARSAY.match(norm(text)) and not asks(text):
         return True  # "doc said hes on it" to "are we short a medic again tonight or did someone pick it up"
     if level < WORDS and asks_yes_no(asked) and _TELLS_A_CASE.match(norm(text)) and not asks(text):
