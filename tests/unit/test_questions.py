@@ -7,9 +7,10 @@ from datetime import UTC, datetime
 import pytest
 
 from kikimimi.domain.addressees import names
-from kikimimi.domain.answer_words import LOOSE, SHAPE, opens_on_its_topic, says_the_verb_back, takes_up
+from kikimimi.domain.answer_words import LOOSE, SHAPE, opens_on_its_topic, takes_up
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks, asks_unmarked
+from kikimimi.domain.question_echoes import says_the_verb_back
 from kikimimi.domain.question_kinds import asks_a_number, kind_of
 from kikimimi.domain.questions import (
     about_them,

@@ -19,8 +19,6 @@ from kikimimi.domain.answer_words import (
     WORDS,
     gives_verdict,
     is_detailed,
-    says_its_word_first,
-    says_the_verb_back,
     takes_up,
 )
 from kikimimi.domain.figures import (
@@ -41,6 +39,7 @@ from kikimimi.domain.other_threads import (
     fits_only,
     other_thread,
 )
+from kikimimi.domain.question_echoes import says_its_word_first, says_the_verb_back
 from kikimimi.domain.question_forms import (
     asks_back,
     asks_its_own,

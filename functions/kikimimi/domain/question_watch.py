@@ -10,12 +10,13 @@ from dataclasses import dataclass, field
 
 from kikimimi.domain.addressees import for_another, names
 from kikimimi.domain.answer_turns import offer_taken, turn_answers
-from kikimimi.domain.answer_words import SHAPE, relates, says_the_verb_back, takes_up
+from kikimimi.domain.answer_words import SHAPE, relates, takes_up
 from kikimimi.domain.figures import same_figure
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks
 from kikimimi.domain.other_threads import asked_of_another
+from kikimimi.domain.question_echoes import says_the_verb_back
 from kikimimi.domain.question_forms import asks_back, asks_its_own, asks_of_them
 from kikimimi.domain.question_kinds import asks_a_number
 from kikimimi.domain.question_owners import named_answers, owner_answers, shown_answers

@@ -11,6 +11,7 @@ from kikimimi.domain.open_questions import LINK, asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, kind_of
 from kikimimi.domain.remarks import adopts, agrees
 from kikimimi.domain.rule_terms import normalized
+from kikimimi.domain.whereabouts import asks_if_there, says_where_it_is
 
 __all__ = [
     "answer_shaped",
@@ -269,7 +270,7 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # "those are perfect. what's the gap?" to "with what, feeler gauges?"
     if low.isascii() and _EN_ASKS_WHAT_TO_DO.search(q) and _EN_INSTRUCTS.match(low) and not asks(line):
         return True  # "sign out…, then sync" to "do i have to return it or…": what to do, told
-    if _ASKS_IF_THERE_JA.search(q) and _SAYS_WHERE_IT_IS_JA.match(low) and not asks(line):
+    if asks_if_there(q) and says_where_it_is(low) and not asks(line):
         return True  # 「グローブボックスに入ってた」 to 「充電カードって車に積んであるの？」: where it is
     if _ASKS_WHAT_IT_IS_JA.search(q) and _NAMES_IT_JA.match(low) and not asks(line):
         return True  # 「ブンブクだねそれ、…」 to 「[画像] これ。ウニ？」: what it is, named
@@ -468,16 +469,6 @@ _ASKS_ENOUGH = re.compile(r"足り(?:る|てる|ない|へん|ん)|残って(?:�
 _ASKS_WHAT_IT_IS_JA = re.compile(r"(?:これ|それ|あれ)(?:って|は)?[。、\s]?[^？?。、]{1,10}[？?]+\W*$")
 _NAMES_IT_JA = re.compile(
     r"^[^、。？?\s]{1,12}(?:だね|だよ|やね|やな|やで|ですね|ですよ|っぽい|かも)(?:それ|これ)?(?:[、。!！\s]|$)"
-)
-# Whether a thing is there, asked (「充電カードって車に積んであるの？」, 「説明書って箱に入ってる？」), and
-# where it is, told (「グローブボックスに入ってた」, 「蓋の裏にあるよ」).
-_ASKS_IF_THERE_JA = re.compile(
-    r"(?:ある|あります|入ってる|入ってます|積んである|置いてある|ついてる|付いてる|付属してる)(?:の|ん)?(?:か|ですか)?[？?]"
-)
-_SAYS_WHERE_IT_IS_JA = re.compile(
-    r"^[^？?、。]{1,20}(?:に|の中に|の裏に|の下に)(?:入って|あっ|あり|積んで|置いて|挟まって|刺さって|付いて|ついて)"
-    r"(?:た|る|ある|ます|ました|たよ|るよ|たで|るで)?"
-    r"|^[^？?、。]{1,20}(?:に|の中に|の裏に|の下に)ある"
 )
 # Where to get or find it, asked (「プレートってどこで買うのが安い？」), and a place named first
 # (「ジモティーで探したら…」, 「駅前のカインズなら…」).
