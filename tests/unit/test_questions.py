@@ -202,6 +202,9 @@ def test_bot_messages_never_open_a_watch() -> None:
         "huh ok good to know",
         "見ました、木綿にします",  # having looked where they were pointed
         "checked the pins, ty",
+        "へー、メモっとく",  # "good to know", in Japanese
+        "なるほど、覚えておきます",
+        "勉強になりました！",
     ],
 )
 def test_the_asker_settles(text: str) -> None:
@@ -209,7 +212,16 @@ def test_the_asker_settles(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["still broken", "it does not work", "any ideas?", "まだダメです", "そうかな？"]
+    "text",
+    [
+        "still broken",
+        "it does not work",
+        "any ideas?",
+        "まだダメです",
+        "そうかな？",
+        "これ参考になるよ",
+        "えっ、勉強になります？",
+    ],
 )
 def test_the_asker_does_not_settle(text: str) -> None:
     assert not settles(text)
@@ -4024,6 +4036,10 @@ def test_a_no_with_its_reason_answers_past_another_pairs_answer(answer: str, set
         # having done what the room was asked whether anyone had done
         ("has anyone tried the new oat milk at lidl?", "tried it last week, too sweet", True),
         ("has anyone been to the new bouldering gym?", "went there on friday, great setting", True),
+        # … or having had one, to whether anyone used or tried it
+        ("has anyone used the anker 737 for a laptop?", "had one for a year, charges my macbook fine", True),
+        ("quick q, has anyone tried the decathlon 2-second tent?", "bought one in june, folds up fine", True),
+        ("has anyone seen the new trailer for the film?", "got one ticket left for friday", False),
         (
             "has anyone tried the new oat milk at lidl?",
             "saw it at the store yesterday",
@@ -4145,6 +4161,11 @@ def test_a_figure_between_two_offered_outweighs_an_unsure_link_to_another_questi
     [
         ("見逃したｗ 隣の人が肘でつついて教えてくれた", False),  # told, in the past
         ("使い方教えて", True),
+        ("面接どうだったかあとで教えて", False),  # to be told how it went, later
+        ("レースの結果教えてね！", False),
+        ("会議室まだ誰かいるみたい", False),  # someone seems to be there, told
+        ("倉庫に誰かいたっぽい", False),
+        ("誰かいますか", True),
         ("赤は激レアじゃん、テールランプとかかな", False),  # a guess at what it is, hedged
         ("どこのやつかな", True),
     ],

@@ -466,6 +466,9 @@ def test_milliseconds_asked_are_counted() -> None:
         # anything will do, to 「〜でいいの？」
         ("ここの下地ってシーラーでいいの？", "どれでもいい、薄く塗れば", True),
         ("ここの下地ってシーラーでいいの？", "なんでもないよ", False),
+        # the one that is good, named (「…がいい」)
+        ("ソースって先に入れたほうがいいの？", "最後がいい、焦げるから", True),
+        ("ソースって先に入れたほうがいいの？", "焦げるの嫌だね", False),
         # where it is, to whether it is there
         ("説明書って箱に入ってる？", "箱の底に入ってたよ", True),
         ("説明書って箱に入ってる？", "箱は捨てちゃった", False),

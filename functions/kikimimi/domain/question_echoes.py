@@ -81,8 +81,9 @@ def tells_own_experience(asked: str, text: str) -> bool:
     told = _EN_TELLS_DONE.match(norm(text))
     if verb is None or told is None or asks(text):
         return False
-    asked_verb = next(v for v in verb.groups() if v)
-    return _DONE_FORMS.get(asked_verb) == _DONE_FORMS.get(told.group(1))
+    asked, done = _DONE_FORMS.get(next(v for v in verb.groups() if v)), _DONE_FORMS.get(told.group(1))
+    # … or having had one, to whether anyone used or tried it ("we had one at the june tourney")
+    return asked == done or (done in _HAVING and asked in _KNOWN_BY_HAVING)
 
 
 # The verbs of experience, as (base, past, participle): "see", "saw", "seen" are one deed.
@@ -103,7 +104,12 @@ _DEEDS = {
     "install": ("install", "installed", "installed"),
     "wear": ("wear", "wore", "worn"),
     "go": ("go", "went", "been"),
+    "get": ("get", "got", "gotten"),
+    "buy": ("buy", "bought", "bought"),
 }
+# Having a thing, and the deeds one knows of by having had it.
+_HAVING = frozenset({"have", "own", "get", "buy"})
+_KNOWN_BY_HAVING = frozenset({"use", "try", "have", "own", "get", "buy", "ride", "drive", "wear", "install"})
 _DONE_FORMS = {form: lemma for lemma, forms in _DEEDS.items() for form in forms}
 _BASE_FORMS = "|".join(base for base, _, _ in _DEEDS.values())
 _PARTICIPLES = "|".join(participle for _, _, participle in _DEEDS.values())
@@ -111,7 +117,7 @@ _PAST_FORMS = "|".join(
     dict.fromkeys(form for _, past, participle in _DEEDS.values() for form in (past, participle))
 )
 _EN_ASKS_IF_DONE = re.compile(
-    r"^(?:\S+[,.!]?\s+)?(?:"
+    r"^(?:\S+[,.!]?\s+){0,2}(?:"  # "unrelated but has anyone…", "quick q, did anyone…"
     # "has anyone seen …?", "have you ever tried …?"
     r"(?:has|have) (?:any ?one|any ?body|you|u|y'?all|you guys)(?: here| else)? (?:ever |actually )?"
     rf"({_PARTICIPLES})"

@@ -39,6 +39,11 @@ _SETTLED = re.compile(
     # taking in what someone told them: 「やっぱそうか〜」, "ahh makes sense", "gotcha"
     r"|^(?:ahh?,? |oh,? |ok,? )?(?:makes sense|gotcha|that explains it)\b"
     r"|\bgood to know\b|^(?:huh,? |ahh?,? |oh,? |ok,? )*(?:i see|noted|til)\W*$"  # "huh ok good to know"
+    # … and in Japanese: 「ほー、覚えとく」, 「メモった」, 「参考になります」
+    # (not 「これ参考になるよ」, a pointer, nor 「えっ、勉強になります？」, asked)
+    r"|(?![^?？]*[?？])(?:覚えと(?:く|こ|きます)|覚えておき?(?:く|ます)"
+    r"|メモ(?:った|っとく|っとこ|しとく|しとこ|しました|しておきます)"
+    r"|勉強にな(?:る|った|ります|りました)|参考にな(?:った|ります|りました)|いいこと聞いた)"
     r"|^(?:やっぱ|やっぱり)?そう(?:か|なんだ|なのか)[〜ー!！。、]"
     # having looked where they were pointed: 「見ました、木綿にします」, "checked the pins, ty"
     r"|^(?:あ[、,]?\s*)?(?:見ました|見てきました|見てきた|見た|確認しました|確認した)(?:[、,!！。]|$)"
