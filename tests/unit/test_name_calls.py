@@ -233,6 +233,7 @@ EN_ABOUT = [
     "kikimimi does summaries too?",
     "kikimimi found me a great recipe yesterday",
     "kikimimi about to end a friendship",
+    "kikimimi pulling up my old tent question from june was a bit much lol",  # what it did, judged
     "the name kikimimi comes from a folk tale",
     "who added kikimimi to this server?",
     "i think kikimimi misunderstood",

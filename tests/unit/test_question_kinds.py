@@ -612,6 +612,12 @@ def test_a_number_asked_by_its_unit(text: str, number: bool) -> None:
         ("really? how did you fix it without a reflash", "question"),
         # stopping for the night, put to the room
         ("今夜はこの辺までにしよっか", "proposal"),
+        # news shared as a question, then told by its asker
+        ("did you guys see the eclipse pics from the coast? the ring one is unreal", "rhetorical"),
+        ("昨日の決勝見た？延長の同点ゴールやばすぎ", "rhetorical"),
+        ("did anyone catch the final? i missed the second half", "question"),  # they missed it
+        ("did anyone see my blue thermos? it was by the sink", "question"),  # a lost thing
+        ("has anyone seen the new museum wing? looks huge in photos", "question"),  # asks who has
     ],
 )
 def test_an_offer_taken_with_surprise_and_a_night_ended(text: str, kind: str) -> None:

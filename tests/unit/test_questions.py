@@ -2153,6 +2153,11 @@ def test_a_line_that_changes_the_subject_takes_up_no_question(text: str, about: 
         ([("cy", "lol classic"), ("fay", "ok cool, my stand is def not level 😅")], "x1"),  # taken in
         ([("cy", "草"), ("fay", "青です、10kにしてみます")], "x1"),  # doing as told
         ([("cy", "草"), ("fay", "青です、どうしようかな")], None),
+        # glad of it, and doing it; or trying it, said last
+        ([("cy", "lol classic"), ("fay", "perfect, flashing it tonight")], "x1"),
+        ([("cy", "lol classic"), ("fay", "nice lighting in that pic")], None),  # "nice" of something else
+        ([("cy", "草"), ("fay", "明日ハンズで探してみる")], "x1"),
+        ([("cy", "草"), ("fay", "明日ハンズで探してみる？")], None),
     ],
 )
 def test_the_asker_going_to_act_on_it_settles(said: list[tuple[str, str]], settled: str | None) -> None:
@@ -3476,7 +3481,9 @@ def test_a_question_back_at_once_awaits_the_asker(lines: list[str], confidence: 
         # 「ゆきおつ！…」 names ゆき just before her line: her 「次は…」 replies to it, whatever word it
         # shares with the question
         ("ゆきおつ！これで上級デッキ組めるね", False),
-        ("ゆき、その弓ってどう？", True),  # … a question put to her is another turn, read as before
+        # … or a question put to her by name: her line is its answer, whatever the reader says
+        ("ゆき、その弓ってどう？", False),
+        ("その弓ってどう？", True),  # … not put to her: the reader's link stands
     ],
 )
 def test_a_line_right_after_someone_names_them_replies_to_that(between: str, answered: bool) -> None:
@@ -4025,6 +4032,10 @@ def test_a_no_with_its_reason_answers_past_another_pairs_answer(answer: str, set
         ("is the river cleanup still happening this spring?", "moved to april, same park", True),
         ("is the winter league happening this year?", "starts in march, signups open now", True),
         ("is the river cleanup still happening this spring?", "april is so far away", False),
+        # … or that it is mended now
+        ("does the sync bug still wipe playlists on android?", "fixed in 4.1 for me", True),
+        ("is the map editor still crashing on mac?", "patched since 2.3, update", True),
+        ("is the map editor still crashing on mac?", "fixed my coffee machine today", False),
         # a figure told as a bound
         (
             "what's the max water temp for the shrimp tank?",
@@ -4165,6 +4176,8 @@ def test_a_figure_between_two_offered_outweighs_an_unsure_link_to_another_questi
         ("レースの結果教えてね！", False),
         ("会議室まだ誰かいるみたい", False),  # someone seems to be there, told
         ("倉庫に誰かいたっぽい", False),
+        ("片付け終わるのあと30分くらいかな", False),  # an estimate of one's own, hedged
+        ("片付け終わるのあと何分くらいかな", True),
         ("誰かいますか", True),
         ("赤は激レアじゃん、テールランプとかかな", False),  # a guess at what it is, hedged
         ("どこのやつかな", True),

@@ -514,9 +514,19 @@ def _after_a_newer_question(
     """Does the line come right after a question of its own someone else asked since (not one back about
     this one: 「右側だけ？」, nor a bump), sharing no words with this one, nor the yes a yes/no question
     asks, and the reader not sure it goes here? Its turn is that question's."""
-    if not since or (link is not None and link.reply_to in thread and link.confidence >= SURE_PAST_A_REMARK):
+    if not since:
         return False
     last, common = since[-1], common_words(around)
+    if (
+        last.author_id not in (m.author_id, question.author_id)
+        and asks(last.content)
+        and names(last.content, m.author_name)
+        and not names(question.content, m.author_name)
+    ):
+        # 「栗田さんとこのヒーター何使ってるんだっけ」, then 栗田's line: theirs, whatever the reader says
+        return True
+    if link is not None and link.reply_to in thread and link.confidence >= SURE_PAST_A_REMARK:
+        return False
     # "yeah. no dust gap…" to "is laminated worth it?", past "what tip temp do you use?": a yes fits this one
     yes_no = asks_yes_no(question.content) and not asks_yes_no(last.content)
     return (

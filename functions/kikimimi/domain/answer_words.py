@@ -74,7 +74,9 @@ _SAYS_STILL = re.compile(
     # … or when it is now: "starts on the 10th", "pushed to fall", "moved to march"
     r"|(?:starts|begins|opens|kicks off|runs) (?:on|in|at|from|next|this)"
     r"|(?:got |been )?(?:pushed|moved|postponed|delayed|rescheduled|bumped) (?:to|back|until|till)"
-    r"|(?:got |been )?(?:cancell?ed|canned|called off))\b"
+    r"|(?:got |been )?(?:cancell?ed|canned|called off)"
+    # … or that it is mended now: "fixed in 25.04.1 for me", "patched since 1.2"
+    r"|(?:got |been |was )?(?:fixed|patched|resolved) (?:in|since|with|by|for|after))\b"
 )
 
 

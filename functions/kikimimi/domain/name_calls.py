@@ -91,6 +91,8 @@ _SUBJECT_VERB = _words(
     told tells made makes gave gives likes loves hates wants needs uses used bot itself here there isn't
     be being been 's ’s"""
 )
+# The verb that judges what a name was doing, said after it: "kikimimi quoting me back at me was rude".
+_JUDGED = _words("was is were felt feels seemed seems kinda lowkey")
 # Past tenses that do not end in -ed, of what a member of the room does.
 _PAST = _words(
     """dug found sent brought taught saw came ran left built bought caught took threw drew chose forgot
@@ -333,6 +335,8 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
         return True
     if words[:2] == ["about", "to"] or words[0] in ("gonna", "finna", "bout"):
         return False  # "kikimimi about to end a friendship": what it will do, said of it
+    if len(words[0]) > 4 and words[0].endswith("ing") and _JUDGED.intersection(words[2:]):
+        return False  # "kikimimi digging up my question from last week was kinda creepy": what it did, judged
     if words[0] in _SUBJECT_VERB:
         if len(words) > 1 and _YOU.fullmatch(words[1]) is not None:
             return True  # "kikimimi can you …"

@@ -560,7 +560,7 @@ def kind_of(text: str) -> str:
         low = normalized(text)
     if invites(text):
         return "invitation"
-    if rhetorical(text) or _SURE_OF_THE_OFFER.match(low):
+    if rhetorical(text) or _SURE_OF_THE_OFFER.match(low) or _SHARES_NEWS.search(low):
         return "rhetorical"
     if proposes(text) or _accepts(normalized(text)) or _SUGGESTION.match(normalized(text)):
         return "proposal"
@@ -584,6 +584,18 @@ _SURE_OF_THE_OFFER = re.compile(
     r"^(?:(?:え|ええ|oh|wait|wow)[、,!！\s]*)?(?:いいの|いいん(?:です)?か|いいんですか|まじで|本当に|ほんとに|ほんま"
     r"|you sure|u sure|are you sure|for real|really)[？?]+"
     r"(?!\s*(?:does|do|did|is|are|was|can|could|will|would|how|what|why|where|which|when|who)\b)[^？?]{0,24}$"
+)
+
+
+# News shared as a question, then told by its asker ("did anyone catch the wildcard uploads? the loop ones
+# were unreal", 「土曜の気温見た？山の上-15℃予報だった」): they saw it; not "did anyone see my charger? …",
+# "did you catch the walleye yet? …", "did anyone catch the score? i missed it", nor "has anyone seen …?",
+# which asks for someone who has.
+_SHARES_NEWS = re.compile(
+    r"^(?:\S+[,.!]?\s+)?did (?:any ?one|any ?body|you|u|y'?all|you guys|everyone)"
+    r"(?: else| here)? (?:catch|see|watch|hear)\b(?!\s+(?:my|our)\b)(?![^?？]*\byet\b)[^?？]*[?？]+\s+"
+    r"(?![^?？]*\b(?:i|i'm|im|i've|my|me|missed|anyone|someone|somebody)\b)[^?？]{8,}$"
+    r"|(?:見た|観た|見ました|聞いた|読んだ)[？?]+\s*(?![^？?]*(?:見逃|聞き逃|俺|私|僕|自分|わたし|教えて))[^？?]{6,}$"
 )
 
 

@@ -181,11 +181,16 @@ _TAKES_IT = re.compile(
     r"^(?:ok|okay|kk|k|oh|ah|ty|thx|thanks)?[,!. ]*(?:will try|i'?ll try|gonna try|trying that|will check"
     r"|i'?ll check|checking now|on it)\b"
     r"|^(?:ok|okay|oh|ah)[,!. ]+(?:cool|nice|perfect|sweet|bet)\b"  # "ok cool, my stand is def not level"
+    # … or glad of it, and doing it: "nice, updating tonight", "perfect, ordering one now"
+    r"|^(?![^?]*\?)(?:nice|cool|great|perfect|sweet|awesome|ace)[,!.]+ *"
+    r"(?:\w+ing(?! (?:is|was|with|here)\b)|i'?ll|ill|gonna|will)\b"
     r"|^(?:おけ|おっけ|オッケ|了解|りょ|ありがと|なるほど)?[ー〜!！、,。\s]*(?:見てくる|見てみる|見てみます|試してみ|やってみ"
     r"|調べてみ|買ってくる|ポチる|ポチった)"
     r"|^なるほど"  # taking in what they were told: 「なるほど、一応現金も持ってくわ」
     # doing as they were told, after a word of their own: 「青です、10kにしてみます」
     r"|(?:^|[、,。\s])[^、,。\s]{0,12}(?:に|で|を)(?:して|変えて|替えて|換えて|付けて|使って|交換して)み(?:る|ます)"
+    # … or, at its end, to try doing it: 「今度作ってみる」, 「週末に張ってみます」
+    r"|^(?![^？?]*[？?])[^、,。\s]{0,8}(?:て|で)み(?:る|ます|よう|よっと)(?:わ|か|ね)?[!！。〜ーw笑\s]*$"
 )
 
 

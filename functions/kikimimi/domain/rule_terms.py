@@ -164,9 +164,11 @@ _JA_WONDERING = re.compile(
     # … said short, as people type it: 「ほな出してみよかな」, 「買ってみよっかな」, 「寝よっかな」
     r"|(?:[てで]みよ|しよ|やろ|行こ|いこ|買お|寝よ|帰ろ|出よ|見よ|食べよ)っ?かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$"
 )
-# A guess at what a thing is, hedged, no mark: 「赤は激レアじゃん、テールランプとかかな」 (not
-# 「何がいいかな」).
-_JA_HEDGED_GUESS = re.compile(r"(?:とか|やつ|系|あたり|辺り)かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$")
+# A guess at what a thing is or how much, hedged, no mark: 「赤は激レアじゃん、テールランプとかかな」,
+# 「風のピークあと2時間くらいかな」 (not 「何がいいかな」, 「何時くらいかな」).
+_JA_HEDGED_GUESS = re.compile(
+    r"(?:とか|やつ|系|あたり|辺り|くらい|ぐらい|程度|頃|ごろ)かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$"
+)
 # Advice hedged, no mark: 「早めに行ったほうがいいかな」, 「何が確定するか覚えるのが先かな」 (a question
 # word inside a clause closed by か is what to learn, not what is asked; 「何時から始めるのがいいかな」 asks).
 _JA_HEDGED_ADVICE = re.compile(
