@@ -124,6 +124,7 @@ KINDS = [
     # … but the asker's own plan, then a question, is a question.
     ("I want to get a MiniDV camera. How do I know it will work with linux?", "question"),
     ("i want to get a new gpu, anyone know if the 4070 is worth it?", "question"),
+    ("is the ferry running sunday? really don't want to get stuck on the island", "question"),  # a fear
     ("anyone going to the meetup on friday?", "invitation"),
     ("anyone watching the game tonight?", "invitation"),  # whose plans: for the people asked
     ("who's streaming saturday?", "invitation"),

@@ -1284,6 +1284,13 @@ def test_a_question_names_a_person(text: str, name: str, named: bool) -> None:
             [("yuzu", "ぽんのランクマ代行")],
             "x0",
         ),
+        # … with an honorific (「ぽんさんの…」)
+        (
+            [("yuzu", "じゃ日曜13時で確定ね、遅れたら罰ゲーム"), ("ぽん", "りょ")],
+            "罰ゲームって何",
+            [("yuzu", "ぽんさんのランクマ代行")],
+            "x0",
+        ),
         # … not a fact asked, nor past a newer question their line may answer.
         (
             [("haru", "そうそう美ら海")],
@@ -3322,6 +3329,9 @@ def test_a_yes_is_not_for_its_authors_own_question() -> None:
         # the verb asked, before what the asker says after it
         ("型ってダイソーのステンレスのやつでもいける？今プラのやつ使てるんやけど", "いけるいける", True),
         ("is the wiki down?", "down for me too", False),  # English: its word said first, not a verb back
+        # … or the English verb itself, first, with how much
+        ("do we still need drivers for saturday?", "need one more, the van's full", True),
+        ("do we still need drivers for saturday?", "needles are in the drawer", False),
     ],
 )
 def test_a_japanese_yes_no_question_is_answered_by_its_verb_said_back(
@@ -4036,6 +4046,7 @@ def test_a_no_with_its_reason_answers_past_another_pairs_answer(answer: str, set
         ("does the sync bug still wipe playlists on android?", "fixed in 4.1 for me", True),
         ("is the map editor still crashing on mac?", "patched since 2.3, update", True),
         ("is the map editor still crashing on mac?", "fixed my coffee machine today", False),
+        ("is the spare tarp still missing?", "found it under the canoe trailer", True),
         # a figure told as a bound
         (
             "what's the max water temp for the shrimp tank?",
@@ -4178,6 +4189,8 @@ def test_a_figure_between_two_offered_outweighs_an_unsure_link_to_another_questi
         ("倉庫に誰かいたっぽい", False),
         ("片付け終わるのあと30分くらいかな", False),  # an estimate of one's own, hedged
         ("片付け終わるのあと何分くらいかな", True),
+        ("the grid gives B?N?H so one letter left", False),  # letters left blank, as puzzles write words
+        ("ok tried everything, anyone to help out ?Cheers", True),
         ("誰かいますか", True),
         ("赤は激レアじゃん、テールランプとかかな", False),  # a guess at what it is, hedged
         ("どこのやつかな", True),

@@ -140,6 +140,7 @@ def test_a_line_that_changes_the_subject(text: str, shift: bool) -> None:
         ("bob: you've been more helpful than google", True),
         ("cheers mate, saved my day", True),
         ("助かった〜ありがとう", True),
+        ("え、そんなのあるんだ。ありがたい", True),
         ("thanks, does that work on 22.04?", False),  # a question of its own
         ("try the helper script", False),
     ],
@@ -474,6 +475,9 @@ def test_milliseconds_asked_are_counted() -> None:
         ("説明書って箱に入ってる？", "箱は捨てちゃった", False),
         # one side of "A or B" chosen, with a full stop after it
         ("north lot or the garage?", "garage. north lot is full by 9", True),
+        # … said by its stem, from the few words before the "or"
+        ("are you laminating the cards or just sleeving them?", "lamination. sleeves peel", True),
+        ("are you laminating the cards or just sleeving them?", "lamps are on sale btw", False),
     ],
 )
 def test_answers_told_by_a_plan_taken_or_a_place(question: str, line: str, shaped: bool) -> None:

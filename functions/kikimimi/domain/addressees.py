@@ -287,9 +287,9 @@ def elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool:
     others = {
         x.author_name for x in around if x.is_human and x.author_id not in (m.author_id, question.author_id)
     }
-    # "lol leo your cat…": said to leo; "it's ravi's turn", 「ラヴィの番」, 「ぽんのランクマ代行」: of them.
+    # "lol leo your cat…": said to leo; "it's ravi's turn", 「ラヴィの番」, 「つばめさんのまとめ」: of them.
     said = _POSSESSIVE.sub(" ", low)
-    if any(has_word(said.replace(f"{norm(name)}の", " "), norm(name)) for name in others):
+    if any(has_word(_of_them(said, norm(name)), norm(name)) for name in others):
         return True
     # "kev if you do dockge…": a part of kev_r's name first, then "you": said to him
     first = re.match(r"([a-z]{3,})\b", low)
@@ -305,6 +305,13 @@ def asks_who(text: str) -> bool:
 
 _TO_YOU = re.compile(r",?\s+(?:\S+\s+){0,2}(?:you|u|ur|your|you're|youre)\b")
 _ASKS_WHO = re.compile(r"\bwho(?:'s| is| was| did| added| made| set)?\b|誰が|だれが|誰だっけ|誰の")
+
+
+def _of_them(low: str, name: str) -> str:
+    """The line without the name said of them, honorific or not (「つばめさんのまとめ」)."""
+    return re.sub(re.escape(name) + r"(?:さん|ちゃん|くん|君|氏|様|さま)?の", " ", low)
+
+
 _POSSESSIVE = re.compile(r"\S+(?:'s|’s|s'|の)(?=\s|$|\W)")  # a name said of someone: ravi's, ラヴィの
 
 

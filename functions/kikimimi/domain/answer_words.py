@@ -75,8 +75,10 @@ _SAYS_STILL = re.compile(
     r"|(?:starts|begins|opens|kicks off|runs) (?:on|in|at|from|next|this)"
     r"|(?:got |been )?(?:pushed|moved|postponed|delayed|rescheduled|bumped) (?:to|back|until|till)"
     r"|(?:got |been )?(?:cancell?ed|canned|called off)"
-    # … or that it is mended now: "fixed in 25.04.1 for me", "patched since 1.2"
-    r"|(?:got |been |was )?(?:fixed|patched|resolved) (?:in|since|with|by|for|after))\b"
+    # … or that it is mended or found now: "fixed in 25.04.1 for me", "patched since 1.2", "found it in the
+    # paddle bin"
+    r"|(?:got |been |was )?(?:fixed|patched|resolved) (?:in|since|with|by|for|after)"
+    r"|found (?:it|them)|(?:it )?(?:turned|showed) up)\b"
 )
 
 

@@ -127,8 +127,9 @@ _EN_INVITATION = re.compile(
     rf"[^?？.!]*(?<!before )(?<!by )(?<!until )(?<!till )\b(?:{_PLANNED})\b"
     # a share of something bought together: "anyone want in on a group order?", "who wants in?"
     rf"|\b(?:{_ANYONE}|who) (?:else )?(?:wants?|wanna) in(?: on\b| for\b|\s*[?？!,]|\s*$)"
-    # … asked of others, not the asker's own plan ("I want to get a MiniDV camera. How do I know …?")
-    r"|(?<!\bi )(?<!\bi really )(?<!\bi just )(?<!\bi'd )(?<!\bi still )"
+    # … asked of others, not the asker's own plan ("I want to get a MiniDV camera. How do I know …?") nor
+    # a fear ("really don't want to get turned away at the station")
+    r"|(?<!\bi )(?<!\bi really )(?<!\bi just )(?<!\bi'd )(?<!\bi still )(?<!n't )(?<!\bdont )(?<!\bnot )"
     r"\b(?:wanna|want to|care to|fancy|you in for|join (?:us|me)) (?:come|join|grab|get|go|play|watch|hang)"
     # … or the asker's own wish, put to the room: "i wanna play tonight, anyone?", "i really want to go,
     # who else?"

@@ -65,6 +65,8 @@ USER_MENTION = re.compile(r"<@!?\d+>")
 # A link, without the sentence's mark after it ("… link on www.ubuntu.com?" still asks).
 LINK = re.compile(r"(?:https?://|www\.)\S*?(?=[?？.,!)]*(?:\s|$))", re.IGNORECASE)
 # Code said inline: a `backticked` span, or a pattern's "(?d)", "(?i)", "(?:".
+# Letters with blanks in them, as puzzles write words ("T?RC?", "C?A?T?R"): no question (not "ok?Cheers").
+_BLANKS = re.compile(r"(?<![\w?])[A-Z]+\?[A-Z](?![a-z])[A-Z?]*")
 _CODE = re.compile(r"`[^`\n]+`|\(\?[a-zA-Z:=!<#]")
 # Words quoted, as someone (or something) said them: "brain just goes 'remember this? 🙂'" asks nothing.
 _QUOTED = re.compile(
@@ -82,6 +84,7 @@ def asks(text: str) -> bool:
     """
     bare = LINK.sub(" ", text)  # a link's own "?" ("…/follow.php?comp=28114") asks nothing
     bare = _CODE.sub(" ", bare)  # nor does code's: "`git stash pop`?" does, "(?d)node_modules did it" not
+    bare = _BLANKS.sub(" ", bare)  # nor a letter left blank in a word: "the squares give T?RC?"
     if "?" in bare or "？" in bare:
         return True
     return not text.isascii() and is_question(text)

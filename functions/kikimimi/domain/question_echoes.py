@@ -56,13 +56,20 @@ _EN_YES_LEAD = re.compile(r"^(?:yep|yeah|yes|yup|ya|nope|no|nah)\b[,.!]*\s+")
 
 def _says_its_verb_after_yes(asked: str, text: str) -> bool:
     """A yes or a no, then the question's verb said again ("yep toast saved it" to "did anyone save the
-    castle board…"), asking nothing."""
+    castle board…"), or the verb first, asking nothing."""
     low = norm(text)
     lead = _EN_YES_LEAD.match(low)
     verb = _EN_ASKED_VERB.match(re.split(r"[?？]", norm(asked), maxsplit=1)[0])
-    if lead is None or verb is None or asks(text):
+    if verb is None or asks(text):
         return False
     stem = verb.group(1)[:4]
+    if lead is None:
+        # … or the verb itself, first, with how much ("need 2 more on the sewing table" to "do we still need
+        # people…?"; not "needles are in the drawer")
+        base = verb.group(1)
+        first = re.match(r"([a-z]+)\s+\S", low)
+        forms = {base, base + "s", base + "es", base + "ed", base + "d", base + "ing", base[:-1] + "ing"}
+        return first is not None and first.group(1) in forms
     return any(w.startswith(stem) for w in re.findall(r"[a-z]{4,}", low[lead.end() :]))
 
 

@@ -172,7 +172,7 @@ _GRATEFUL = re.compile(
     r"\b(?:thanks|thank (?:you|u)|thx|tysm|cheers|appreciated?|life ?saver|you rock"
     r"|you(?:'ve| have| were| are|'re)? (?:been )?(?:so |very |really |super |more |most |the most )?helpful"
     r"|saved my (?:life|day|bacon|butt)|you(?:'re| are) (?:the best|awesome|a star|a legend|a hero))\b"
-    r"|ありがと|有難う|助かった|助かりました|助かる|感謝"
+    r"|ありがと|有難う|ありがたい|ありがたや|助かった|助かりました|助かる|感謝"
 )
 
 

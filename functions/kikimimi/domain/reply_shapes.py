@@ -373,7 +373,15 @@ def _picks(question: str, line: str) -> bool:
     first = {form for w in said for form in (w, _OWNED.get(w, w))}
     if any(re.search(r"\d", w) for w in sides) and said and re.match(r"~?\d", said[0]):
         return True  # "2.8 on mine" to "… actually 3mm this batch or 2.7 again": a figure, measured
-    return bool({w for w in sides if len(w) >= 2} & first)
+    if {w for w in sides if len(w) >= 2} & first:
+        return True
+    # "magnets. 3x1mm fit…" to "…magnetizing the doors or just gluing them": a side's verb, said first as
+    # its thing, from the few words before the "or" (not "the relay starts at 8": its subject, said again)
+    wider = sides | set(re.findall(r"[\w'.-]+", question[: either.start(1)])[-3:])
+    head = said[0] if said else ""
+    return len(head) >= 5 and any(
+        len(w) >= 5 and w != head and w[:5] == head[:5] for w in wider - _NOT_A_CHOICE
+    )
 
 
 # "theirs" picks "their server" from "is it on their server or ours"
