@@ -88,9 +88,9 @@ def tells_own_experience(asked: str, text: str) -> bool:
     told = _EN_TELLS_DONE.match(norm(text))
     if verb is None or told is None or asks(text):
         return False
-    asked, done = _DONE_FORMS.get(next(v for v in verb.groups() if v)), _DONE_FORMS.get(told.group(1))
+    deed, done = _DONE_FORMS.get(next(v for v in verb.groups() if v)), _DONE_FORMS.get(told.group(1))
     # … or having had one, to whether anyone used or tried it ("we had one at the june tourney")
-    return asked == done or (done in _HAVING and asked in _KNOWN_BY_HAVING)
+    return deed == done or (done in _HAVING and deed in _KNOWN_BY_HAVING)
 
 
 # The verbs of experience, as (base, past, participle): "see", "saw", "seen" are one deed.
