@@ -613,6 +613,10 @@ def test_a_number_asked_by_its_unit(text: str, number: bool) -> None:
         ("really? how did you fix it without a reflash", "question"),
         # stopping for the night, put to the room
         ("今夜はこの辺までにしよっか", "proposal"),
+        # a grumble; going on somewhere together; an outing fancied
+        ("この渋滞なんとかならんかなー", "rhetorical"),
+        ("帰りに温泉も寄らない？", "proposal"),
+        ("anyone fancy grabbing tacos after the meetup?", "invitation"),
         # news shared as a question, then told by its asker
         ("did you guys see the eclipse pics from the coast? the ring one is unreal", "rhetorical"),
         ("昨日の決勝見た？延長の同点ゴールやばすぎ", "rhetorical"),

@@ -4189,6 +4189,10 @@ def test_a_figure_between_two_offered_outweighs_an_unsure_link_to_another_questi
         ("倉庫に誰かいたっぽい", False),
         ("片付け終わるのあと30分くらいかな", False),  # an estimate of one's own, hedged
         ("片付け終わるのあと何分くらいかな", True),
+        ("抽選当たったら教えてね", False),  # to be told when it happens
+        ("いい店あったら教えて", True),  # … not whatever there is, asked now
+        ("詳しい人いたら教えてください", True),
+        ("来週、結び方教えてください", False),  # someone's time on a day ahead
         ("the grid gives B?N?H so one letter left", False),  # letters left blank, as puzzles write words
         ("ok tried everything, anyone to help out ?Cheers", True),
         ("誰かいますか", True),

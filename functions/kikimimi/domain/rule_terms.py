@@ -183,9 +183,16 @@ _JA_MUSING = re.compile(
     r"(?:どこ|何|なに|どう|いつ|どれ)[^？?]{0,8}(?:行こ|いこ|しよ|やろ|食べよ|帰ろ|寝よ|見よ|買お|作ろ|着よ)う?"
     r"[ーぁ〜~]*[\s。…~〜ｗw笑]*$"
 )
+# Someone's time asked for on a day ahead, to be shown in person: 「今週末、畳み方教えてください…」 (the
+# people's to give, not a question).
+_JA_TIME_ASKED = re.compile(
+    r"(?:今週末|週末|今度|来週|明日|あした|土曜|日曜|次の練習|次回)[、,]?[^。？?]{0,16}(?:教えて|おしえて)"
+    r"(?:ください|下さい|くれ|ね|ほしい|欲しい|もらえ)"
+)
 _JA_QUESTION = re.compile(
-    # (not 「後輩から返事来たら教えてな」: to be told later, when it happens)
-    r"(?<!来たら)(?<!きたら)(?<!なったら)(?<!出たら)(?<!決まったら)(?<!届いたら)(?<!着いたら)(?<!終わったら)"
+    # (not 「後輩から返事来たら教えてな」, 「取れたら教えてね」: to be told later, when it happens; but
+    # 「いいのあったら教えて」, 「詳しい方いたら教えてください」 ask now for whatever there is)
+    r"(?:(?<=あったら)|(?<=いたら)|(?<=あったら、)|(?<=いたら、)|(?<!たら)(?<!たら、)(?<!だら))"
     # (nor 「結果また教えて〜」 to someone on their way to do it: to be told how it went, later)
     r"(?<!結果)(?<!結果また)(?<!感想)(?<!どうだったか)(?<!どうなったか)(?<!あとで)(?<!後で)(?<!また)"
     # (nor 「隣のおばあちゃんが肘でつついて教えてくれた」: told, in the past)
@@ -270,6 +277,8 @@ def is_question(text: str) -> bool:
     """A question: a trailing `?`/`？`, a request for help without one, or a Japanese question form."""
     # Japanese: …ですか, …かな, 教えて, or a question word with a plain ending (どこで買える).
     stripped = text.strip()
+    if _JA_TIME_ASKED.search(stripped) and not re.search(r"[?？]", stripped):
+        return False
     if QUESTION_END.search(stripped):
         return True
     body = norm(_strip_leading_nick(stripped))
