@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from kikimimi.domain.memory.keywords import EN_STOP
 from kikimimi.domain.model import Message
+from kikimimi.domain.name_forms import JA_HONORIFICS
 from kikimimi.domain.open_questions import NICK_PREFIX, NOT_NICKS, USER_MENTION, participants_of
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.lexicon import EN_EXTRA_STOP
@@ -309,7 +310,7 @@ _ASKS_WHO = re.compile(r"\bwho(?:'s| is| was| did| added| made| set)?\b|誰が|�
 
 def _of_them(low: str, name: str) -> str:
     """The line without the name said of them, honorific or not (「つばめさんのまとめ」)."""
-    return re.sub(re.escape(name) + r"(?:さん|ちゃん|くん|君|氏|様|さま)?の", " ", low)
+    return re.sub(re.escape(name) + JA_HONORIFICS + "?の", " ", low)
 
 
 _POSSESSIVE = re.compile(r"\S+(?:'s|’s|s'|の)(?=\s|$|\W)")  # a name said of someone: ravi's, ラヴィの

@@ -25,8 +25,10 @@ _HONORIFIC = re.compile(
     r"(?:さ[ーぁ〜~]*ん|さま|様|く[ーぅ〜~]*ん|君|ちゃ[ーぁ〜~]*ん|ちゃま|たん|氏|殿|どの|先生|せんせ[ーい]?"
     r"|[-\s]?(?:san|sama|kun|chan|sensei)(?![a-z0-9_]))[ー〜~ぁぃぅぇぉ]*"
 )
-LISTED = re.compile(r"(?:さん|さま|様|くん|君|ちゃん|氏)(?:と|や|も|とか)$")  # えのきさんとてばさきさん
-LISTED_NEXT = re.compile(r"(?:と|や|とか)[^\s、，,。．.!！?？]{1,12}?(?:さん|さま|様|くん|君|ちゃん|氏)")
+# The honorifics said after a person's name, as a pattern.
+JA_HONORIFICS = r"(?:さん|さま|様|くん|君|ちゃん|氏)"
+LISTED = re.compile(rf"{JA_HONORIFICS}(?:と|や|も|とか)$")  # えのきさんとてばさきさん
+LISTED_NEXT = re.compile(rf"(?:と|や|とか)[^\s、，,。．.!！?？]{{1,12}}?{JA_HONORIFICS}")
 
 
 def fold(text: str) -> str:
