@@ -6,11 +6,13 @@ import pytest
 
 from kikimimi.domain.invitations import invites
 from kikimimi.domain.question_kinds import (
+    asks_a_guess,
     asks_a_number,
     asks_yes_no,
     for_the_bot,
     for_the_people,
     guesses,
+    hedges,
     kind_of,
 )
 
@@ -380,6 +382,10 @@ KINDS = [
     ("どこで撮ったん？", "personal"),  # where they did it
     ("なんで毎回洗車した次の日に限って雨降るん", "rhetorical"),  # why it always happens: a gripe
     ("なんで毎回ログイン切れるの？", "question"),
+    # … with more said before the 毎回 (session 46)
+    ("なんでうちの近所のスーパーって毎回レジ1台しか開いてないの", "rhetorical"),
+    ("なんで週末の朝の電車っていつも工事してんの", "rhetorical"),
+    ("なんでうちの近所のスーパーって毎回レジ1台しか開いてないの？", "question"),
     ("8pm? most people are off work by then", "proposal"),  # an hour, and why
     ("anyone want my old dremel? free, pickup only, never use it anymore", "invitation"),  # a giveaway
     ("anyone want my old dremel? i can't get it to spin", "question"),
@@ -524,6 +530,12 @@ def test_only_invitations_rhetorical_questions_and_plans_silence_the_bot_in_its_
         ("はずしたほうがいい？", False),
         ("たぶん土曜…？", True),  # unsure, first thing
         ("たぶん何時？", False),
+        # a thing offered, then why, hedged (session 46); a thing asked for, then a hedge, still asks
+        ("眼鏡の人？手帳持ってるし、たぶん書記のほう", True),
+        ("WD-40？ゴム傷むかもだから少しだけ", True),
+        ("充電器ある？たぶん明日いる", False),
+        ("明日来る？たぶん雨だけど", False),
+        ("ケーブル何？たぶんUSB-Cだと思うけど", False),
     ],
 )
 def test_a_guess_put_with_a_question_mark(text: str, guess: bool) -> None:
@@ -636,3 +648,35 @@ def test_the_most_or_least_is_a_number_asked() -> None:
 
 def test_surprise_then_a_question_unmarked_still_asks() -> None:
     assert kind_of("wait really? does it not shrink") == "question"
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("who do you think sent the anonymous card?", True),
+        ("any theories on why the clock stopped?", True),
+        ("what's your guess, forger or the cousin?", True),
+        ("犯人だれだと思う？", True),
+        ("この手紙、どう思う？", True),
+        ("who sent the anonymous card?", False),
+        ("犯人だれ？", False),
+        ("i think it was the cousin", False),
+    ],
+)
+def test_a_guess_or_view_asked_of_the_room(text: str, asks: bool) -> None:
+    assert asks_a_guess(text) is asks
+
+
+@pytest.mark.parametrize(
+    ("text", "hedged"),
+    [
+        ("probably the cousin, the handwriting slants the same way", True),
+        ("my guess is the gardener", True),
+        ("たぶん従兄弟のほう", True),
+        ("庭師っぽい", True),
+        ("the cousin, the handwriting slants the same way", False),
+        ("庭師だよ", False),
+    ],
+)
+def test_a_view_given_as_a_guess(text: str, hedged: bool) -> None:
+    assert hedges(text) is hedged

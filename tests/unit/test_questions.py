@@ -2165,6 +2165,10 @@ def test_a_line_that_changes_the_subject_takes_up_no_question(text: str, about: 
         ([("cy", "lol classic"), ("fay", "nice lighting in that pic")], None),  # "nice" of something else
         ([("cy", "草"), ("fay", "明日ハンズで探してみる")], "x1"),
         ([("cy", "草"), ("fay", "明日ハンズで探してみる？")], None),
+        # … or bought it at once (session 46)
+        ([("cy", "草"), ("fay", "注文しました！")], "x1"),
+        ([("cy", "lol classic"), ("fay", "just ordered the small tub, ty")], "x1"),
+        ([("cy", "lol classic"), ("fay", "bought one last spring but it leaks")], None),  # their own story
     ],
 )
 def test_the_asker_going_to_act_on_it_settles(said: list[tuple[str, str]], settled: str | None) -> None:
@@ -3647,6 +3651,7 @@ def test_the_questions_own_word_said_back_first_answers_it(reply: str, answered:
     [
         ("ダンボールw まあ木守れたらなんでもええか", True),  # the asker says its word back: taken
         ("ベルトってどこで売ってる？", False),  # … asking more is not
+        ("あーダンボールか、その手があった", True),  # … the word between a sound of taking it in and 「か」
     ],
 )
 def test_the_asker_saying_an_answers_word_back_takes_it(reply: str, answered: bool) -> None:
@@ -4207,3 +4212,56 @@ def test_told_in_the_past_and_a_hedged_guess_ask_nothing(text: str, question: bo
 def test_sold_out_asked_and_there_told_last() -> None:
     assert says_the_verb_back("今月の筋書ってもう売り切れてる？", "昨日の昼はまだ二階の売店にあったよ")
     assert not says_the_verb_back("今月の筋書ってもう売り切れてる？", "昨日の昼は楽しかった")
+
+
+@pytest.mark.parametrize(
+    ("reply", "answered"),
+    [
+        ("90 seconds is wild, ok convinced", True),  # the next turn's figure said back, asking nothing
+        ("thermostat sounds fancy", True),  # … or its word
+        ("90 seconds? for a full pan?", False),  # … asked back
+        ("anyway the lids came today", False),
+    ],
+)
+def test_the_asker_saying_the_next_turns_figure_back_takes_it(reply: str, answered: bool) -> None:
+    """Session 46: "3 hours is rough with two kids" to "…takes 3 hours tho", in a busy room."""
+    q = msg(
+        "q", "wren", "anyone actually compared an induction hob to an old gas one? thinking of swapping", 0
+    )
+    later = [
+        msg("x0", "odile", "ours has a thermostat ring and boils a pan in 90 seconds", 10),
+        msg("x1", "wren", reply, 20),
+    ]
+    settled = answer_of(q, [*BUSY, q, *later], {})
+    assert (settled is not None and settled.by == "x1") is answered
+
+
+@pytest.mark.parametrize(
+    ("question", "later", "answered_by"),
+    [
+        # when, told by the month (session 46)
+        ("when's the regional qualifier this year?", [("gus", "mid october, same as last year")], "x0"),
+        ("地区予選って何日だっけ", [("ben", "10月の最初の土曜。毎年そのへん")], "x0"),
+        # a guess confirmed
+        ("中古だと3万くらい？", [("ben", "そのくらい。箱なしならもっと安い")], "x0"),
+        ("like 40 bucks used?", [("ben", "about that, less without the box")], "x0"),
+        # a guess, to a question that asks for one
+        (
+            "who do you think left the anonymous review?",
+            [("gus", "probably the guy from the spring market, same spelling mistakes")],
+            "x0",
+        ),
+        ("この写真の場所どこだと思う？", [("ben", "灯台の形的にたぶん江ノ島の裏側")], "x0"),
+        ("この写真の場所どこだと思う？", [("ben", "今日めっちゃ寒くない？")], None),
+        # a thing offered with a question mark, taken with thanks
+        ("OBSIDIAN?", [("ben", "OBSIDIAN!! yes, thank you")], "x0"),
+        ("ブルーグレー？", [("ben", "それだ！ありがとう")], "x0"),
+    ],
+)
+def test_answers_told_by_month_guess_or_taken_with_thanks(
+    question: str, later: list[tuple[str, str]], answered_by: str | None
+) -> None:
+    q = ask(question)
+    lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(later)]
+    settled = answer_of(q, [*BUSY, q, *lines])
+    assert (settled.by if settled else None) == answered_by

@@ -431,6 +431,12 @@ def test_the_answer_a_question_asks_for_by_its_shape(question: str, line: str, s
         # a day put as the plan answers when
         ("いつ？平日は無理", "じゃあ日曜にしない？", True),
         ("いつ空いてる？", "なら来週の土曜とか", True),
+        # … or by the month (session 46)
+        ("when does the ice rink open again?", "early december, they posted it", True),
+        ("when's the swap meet?", "end of the month i think", True),
+        ("when's the swap meet?", "may be cancelled honestly", False),  # "may", a verb
+        ("祭りって何日だっけ", "8月の第2土曜", True),
+        ("祭りって何日だっけ", "雨だったら中止", False),
     ],
 )
 def test_when_told(question: str, line: str, told: bool) -> None:
@@ -478,6 +484,9 @@ def test_milliseconds_asked_are_counted() -> None:
         # … said by its stem, from the few words before the "or"
         ("are you laminating the cards or just sleeving them?", "lamination. sleeves peel", True),
         ("are you laminating the cards or just sleeving them?", "lamps are on sale btw", False),
+        # a guess confirmed as about right (session 46)
+        ("so like 3 hours each way?", "roughly, a bit less if the ferry's on time", True),
+        ("so like 3 hours each way?", "sounds about right", True),
     ],
 )
 def test_answers_told_by_a_plan_taken_or_a_place(question: str, line: str, shaped: bool) -> None:
@@ -520,3 +529,9 @@ def test_a_view_wondered_at_is_no_yes_or_no(line: str, wondered: bool) -> None:
 )
 def test_what_a_thing_shown_is_named(question: str, line: str, named: bool) -> None:
     assert answer_shaped(question, line, bare=False) is named
+
+
+def test_a_date_is_no_other_count() -> None:
+    """「11月の半ばの日曜」 to 「何日だっけ」 tells a date; 「3時間」 to 「何日かかる？」 counts otherwise."""
+    assert not counts_otherwise("祭りって何日だっけ", "8月の第2土曜")
+    assert counts_otherwise("乾くまで何日かかる？", "3時間くらい")

@@ -48,7 +48,15 @@ from kikimimi.domain.question_forms import (
     opens_unmarked,
     wonders,
 )
-from kikimimi.domain.question_kinds import asks_yes_no, guesses, kind_of, offers, proposes
+from kikimimi.domain.question_kinds import (
+    asks_a_guess,
+    asks_yes_no,
+    guesses,
+    hedges,
+    kind_of,
+    offers,
+    proposes,
+)
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.remarks import accepts, bumps, grateful, joins, joins_first, shifts, steps_away, takes_it
@@ -179,15 +187,28 @@ def turn_answers(
 
 def offer_taken(question: Message, m: Message, since: Sequence[Message]) -> bool:
     """Does someone take the question's offer up soon, past a line or two ("yes please" to "want me to ask
-    him?", 「助かる！一応声かけといて」 to 「サブ垢のフレ呼ぶ？」)? Its thanks answer it."""
+    him?", 「助かる！一応声かけといて」 to 「サブ垢のフレ呼ぶ？」), or thank for what it put forward, right
+    after ("HAWKEYE!! perfect, thank you" to "HAWKEYE?")? Its thanks answer it."""
     after = (m.created_at - question.created_at).total_seconds()
-    return (
-        after <= NEXT_TURN_SECONDS
-        and len(since) <= 2
-        and offers(question.content)
-        and accepts(m.content)
-        and not asks(m.content)
-    )
+    if after > NEXT_TURN_SECONDS or asks(m.content):
+        return False
+    if not since and grateful(m.content) and _THAT_ONE.match(norm(m.content)):
+        return True  # 「それだ！ありがとう」, "that's it, thanks"
+    if not since and grateful(m.content) and _says_its_first_word(question.content, m.content):
+        return True
+    return len(since) <= 2 and offers(question.content) and accepts(m.content)
+
+
+# The one that was wanted, found: "that's it!", 「それだ！」.
+_THAT_ONE = re.compile(r"^(?:that'?s (?:it|the one|exactly it))\b|^(?:それだ|それです|これだ)")
+
+
+def _says_its_first_word(question: str, line: str) -> bool:
+    """Does the line open on the word a short question offered ("HAWKEYE!!" to "HAWKEYE?", not "does the
+    trick" to "does anyone…?")?"""
+    asked = re.findall(r"\w+", norm(question))
+    said = re.findall(r"\w+", norm(line))
+    return 0 < len(asked) <= 3 and bool(said) and len(asked[0]) >= 3 and asked[0] == said[0]
 
 
 def _says_the_plan_back(question: Message, m: Message) -> bool:
@@ -414,6 +435,13 @@ def _next_turn(
         return True  # 「来週なら土日どっちでも」 right after 「いつ空いてる？」: when, told
     if not since and suggests(m.content) and not elsewhere(m, question, around):
         return True  # "have you tried drying them with a hairdryer first?": taken up, with what to try
+    if (
+        not since
+        and asks_a_guess(question.content)
+        and (guesses(m.content) or (hedges(m.content) and not asks(m.content)))
+        and not elsewhere(m, question, around)
+    ):
+        return True  # 「帽子の人？…たぶん大工チームの誰か」 to 「…だれだと思う？」: a guess, asked for
     # 「ならない（経験談）」 right after 「4人いればなんとか…なる？」, 「せやで」: yes or no, said first (past
     # another pair's line when it says the question's own verb back: 「いけるいける」 to 「…でもいける？」)
     echoed = says_the_verb_back(question.content, m.content)

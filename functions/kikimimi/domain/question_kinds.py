@@ -82,8 +82,9 @@ _JA_RHETORICAL = re.compile(
     r"|どこ(?:に)?(?:やった|置いた|おいた|しまった|片付けた)(?:ん)?(?:だ)?っけ"
     # … in Kansai: 「なんで説明書のネジの番号と袋の番号ちゃうねん」, 「なんでこうなるん」
     r"|(?:なんで|何で)[^？?。]{0,30}ねん(?:[。、\s！!ｗw笑]|$)|(?:なんで|何で)[^？?。]{0,12}(?:こう|そう)(?:なるん|なんねん|なるの)"
-    # why it always happens, no mark: 「なんで毎回釣り行く前の日に限って雨予報になるん」 (a gripe)
-    r"|^(?:なんで|何で)[^？?。]{0,6}(?:毎回|いつも|いっつも|決まって)[^？?]{0,30}(?:ん|の|ねん|んだ)[ｗw笑…]*$"
+    # why it always happens, no mark: 「なんで毎回釣り行く前の日に限って雨予報になるん」, 「なんで深夜アニメの
+    # 前のCMって毎回同じソシャゲなの」 (a gripe)
+    r"|^(?:なんで|何で)[^？?。]{0,16}(?:毎回|いつも|いっつも|決まって)[^？?]{0,30}(?:ん|の|ねん|んだ)[ｗw笑…]*$"
     # a pressing "isn't it?" with a word of feeling after it: 「今日あっつすぎん？？溶ける」
     r"|(?:よね|でしょ|じゃん|くない|すぎない|すぎん)[ぇえ〜~ー]*[？?]+\s*[^？?\s]{1,8}$"
     # … or a reason after it: 「でも13時だと最初ほぼ人いなくない？みんな昼くるの遅いし」
@@ -300,6 +301,9 @@ _JA_GUESS = re.compile(
     r"なかったっけ[？?]*[w笑。…〜~]*$"
     # 「たしか金曜の夜？19時くらい」: recalled, unsure, and said first
     r"|^(?:たしか|確か|多分|たぶん)(?!に)[、,\s]*[^？?]{1,16}[？?]+(?:[^？?]{0,24})?[w笑。…〜~]*$"
+    # 「帽子の人？工具持ってるし、たぶん大工チームの誰か」: a thing offered, then why, hedged (not
+    # 「HDMIある？たぶん明日使う」, which asks)
+    r"|^[^？?、。\s]{0,9}[一-龥ァ-ヶーA-Za-z0-9][？?]+[^？?]{0,30}(?:たぶん|多分|かも|と思う)[^？?]{0,20}[w笑。…〜~]*$"
     # 「22時くらい？」, 「3人とか？」: a figure offered, about
     r"|^[^？?]{0,8}\d[^？?]{0,6}(?:くらい|ぐらい|位|ごろ|頃|とか)[？?]+[w笑。…〜~]*$"
     # 「夜やろ？9時とかでええんちゃう」: a time or a thing proposed, unsure, no mark needed
@@ -333,6 +337,30 @@ _JA_GUESS = re.compile(
     # 「夕方からって天気予報で言ってた気がする」: remembered, not sure
     r"|^[^？?]*(?:気がする|気がします)(?:よ|けど|な|ね)*[w笑。…〜~]*$"
 )
+
+
+# Asking the room for a guess or a view: "who do you think it is?", "any theories?", 「だれだと思う？」.
+_ASKS_A_GUESS = re.compile(
+    r"\b(?:what|who|which|where) do (?:you|u|y'?all|you guys|people|we) (?:think|reckon)\b"
+    r"|\bany (?:guesses|theories)\b|\bwhat'?s (?:your|ur) (?:guess|read|take)\b"
+    r"|(?:だと|と|って)(?:思う|おもう|思います)[？?]|どう(?:思う|おもう|思います)|予想[はし]"
+)
+# A view given as a guess: "probably the carpenter", 「たぶん大工チームの誰か」.
+_HEDGED = re.compile(
+    r"\b(?:probably|prob|prolly|maybe|i think|i'?d say|my guess|i reckon|pretty sure|gotta be|has to be"
+    r"|must be)\b"
+    r"|たぶん|多分|かも|と思う|じゃないかな|っぽい|気がする|ちゃうかな|やと思う"
+)
+
+
+def asks_a_guess(text: str) -> bool:
+    """Does the question ask the room for a guess or a view ("who do you think…?", 「だれだと思う？」)?"""
+    return bool(_ASKS_A_GUESS.search(normalized(text)))
+
+
+def hedges(text: str) -> bool:
+    """Does the line give a view as a guess ("probably the carpenter", 「たぶん大工チームの誰か」)?"""
+    return bool(_HEDGED.search(normalized(text)))
 
 
 def guesses(text: str) -> bool:

@@ -363,12 +363,34 @@ class Watch:
         their question did not say (「…カーペットの切れ端で代用したで笑」 — 「カーペットw まあ木守れたら
         なんでもええか」): they took it as an answer."""
         low = norm(m.content)
-        head = re.split(r"[！!、,。…\sｗw笑?？]", low, maxsplit=1)[0]
-        if low.isascii() or asks(m.content) or not 2 <= len(head) <= 8 or not _JA_WORD.search(head):
+        if asks(m.content):
+            return None
+        if low.isascii():
+            return self._says_the_next_turn_back(m)
+        # 「あー工具か、見てなかった」: the word, between a sound of taking it in and 「か」
+        head = re.split(r"[！!、,。…\sｗw笑?？]", _TAKING_IN.sub("", low), maxsplit=1)[0]
+        head = re.sub(r"(?<=[一-龥ァ-ヶー])(?:かぁ|かー|か)$", "", head)
+        if not 2 <= len(head) <= 8 or not _JA_WORD.search(head):
             return None
         if head in norm(self.question.content):
             return None
         return next((p for p in reversed(self.since[-3:]) if head in norm(p.content)), None)
+
+    def _says_the_next_turn_back(self, m: Message) -> Message | None:
+        """The one line said since, just before, whose figure and unit or word the asker opens on, a word
+        their question did not say ("3 hours is rough with two kids" to "…takes 3 hours tho")."""
+        if len(self.since) != 1 or not self._right_after(self.since[0], m) or asks(self.since[0].content):
+            return None
+        told = self.since[0]
+        head = " ".join(norm(m.content).split()[:3])
+        common = common_words(self.around)
+        said = shared_words(head, told.content, common) - shared_words(head, self.question.content, common)
+        figure = re.match(r"(\d[\d.,]*)\s*([a-z]+)", head)
+        if figure and re.search(
+            rf"(?<![\d.]){re.escape(figure[1])}\s*{re.escape(figure[2])}", norm(told.content)
+        ):
+            return told
+        return told if any(len(word) >= 5 for word in said) else None
 
     def _asks_about_an_answer(self, m: Message) -> Message | None:
         """The line right after the question (by someone else, asking nothing, among the last few) whose
@@ -606,6 +628,7 @@ def _checks(text: str) -> bool:
     return not TO_THE_ROOM.search(norm(text)) and _CHECK.match(norm(text)) is not None
 
 
+_TAKING_IN = re.compile(r"^(?:あー+|あ[、,\s]|おー+|へー+|ほー+|えー+|なるほど)[、,\s]*")
 _JA_WORD = re.compile(r"[一-龥ァ-ヶ]{2,}")  # a word said back: カーペット, 代用 (not 「うん」)
 _PICTURE_ONLY = re.compile(r"^\[(?:image|画像|photo|写真|pic)[:：][^\]]*\]\W*$", re.IGNORECASE)
 

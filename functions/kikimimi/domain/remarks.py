@@ -185,7 +185,12 @@ _TAKES_IT = re.compile(
     r"|^(?![^?]*\?)(?:nice|cool|great|perfect|sweet|awesome|ace)[,!.]+ *"
     r"(?:\w+ing(?! (?:is|was|with|here)\b)|i'?ll|ill|gonna|will)\b"
     r"|^(?:おけ|おっけ|オッケ|了解|りょ|ありがと|なるほど)?[ー〜!！、,。\s]*(?:見てくる|見てみる|見てみます|試してみ|やってみ"
-    r"|調べてみ|買ってくる|ポチる|ポチった)"
+    r"|調べてみ|買ってくる|ポチ(?:る|った|りました|ります|っとく|っときます|っちゃった)"
+    r"|注文(?:した|しました|します|しとく)|(?:買い|かい)ました|買っとく|買ってきます)"
+    # … or bought at once: "ordered one, ty", "just ordered the kure one"
+    r"|^(?:ok|okay|oh|nice|sweet|perfect|done)?[,!. ]*(?:just )?(?:ordered|ordering|bought|grabbed)"
+    r" (?:one|it|that|them|a pair|some|a can|the)\b"
+    r"(?![^?]*\?)(?![^?]*\b(?:but|still|not|wrong|last|ago|years?|n't|(?:19|20)\d\d)\b)(?:\W+\w+){0,5}\W*$"
     r"|^なるほど"  # taking in what they were told: 「なるほど、一応現金も持ってくわ」
     # doing as they were told, after a word of their own: 「青です、10kにしてみます」
     r"|(?:^|[、,。\s])[^、,。\s]{0,12}(?:に|で|を)(?:して|変えて|替えて|換えて|付けて|使って|交換して)み(?:る|ます)"

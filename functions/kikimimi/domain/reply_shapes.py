@@ -45,7 +45,9 @@ _EN_YES_NO = re.compile(
     r"|works (?:for me|fine|here)|not for me"
     r"|i (?:think|believe|guess|doubt|don'?t think|don'?t know|haven'?t)"
     r"|you (?:can|can'?t|need|should|have to|must)"
-    r"|only|just|always|never|sometimes|depends)\b"
+    r"|only|just|always|never|sometimes|depends"
+    # a guess confirmed: "about that, …" to "like $80 used?"
+    r"|about that|around that|roughly|ballpark|thereabouts|something like that|sounds about right)\b"
 )
 _JA_YES_NO = re.compile(
     r"^(?:うん|ううん|はい|いいえ|いえ|いや(?!ー|あ)|まだ|そう(?!いえば|言えば|いう|いや)|ええ|もちろん|たぶん|多分"
@@ -552,8 +554,8 @@ def counts_otherwise(question: str, line: str) -> bool:
     """Does every figure of the line count something the question does not (「俺22時ちょい過ぎるかも」 to
     「ダメージって何割くらい下がる？」; a bare 「3」 may count anything)?"""
     low = normalized(line)
-    if not _JA_COUNTER.search(question) or _counts_alike(question, low):
-        return False
+    if not _JA_COUNTER.search(question) or _counts_alike(question, low) or tells_when(question, line):
+        return False  # 「11月の半ばの日曜」 to 「何日だっけ」: a date, not a count of days
     counted = re.findall(rf"\d+\s*({_COUNTERS})?", low)
     return bool(counted) and all(counted)
 
@@ -565,17 +567,27 @@ def counts_otherwise(question: str, line: str) -> bool:
 _ASKS_WHEN = re.compile(
     r"(?:^|[,.!?;:]\s*)(?:\S+\s+){0,2}?when\b"
     r"|\bwhen (?:is|are|was|were|do|does|did|will|would|can|could|should|shall|'?s|r|u)\b"
-    r"|\bwhat time\b|\bwhich day\b|\bwhat day\b|いつ(?!も)|何時|何日|何曜|どの日"
+    # (not how long: 「何時間」, 「何日かかる」)
+    r"|\bwhat time\b|\bwhich day\b|\bwhat day\b|いつ(?!も)|何時(?!間)|何日(?!間|も)(?![^、。？?]{0,6}かか)"
+    r"|何曜|どの日"
 )
 _SAYS_WHEN = re.compile(
     r"^(?:\S+\s+){0,3}?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight"
     r"|next (?:week|weekend|month)|this (?:week|weekend|evening|afternoon)|(?:the )?weekend"
     r"|\d{1,2}(?::\d\d)?\s*(?:am|pm|ish)"
-    r"|noon|after (?:work|lunch|dinner))\b"
+    r"|noon|after (?:work|lunch|dinner)"
+    # … or by the month: "mid november", "end of march", "early jan" (not "may", a verb too)
+    r"|(?:(?:early|mid|late|end of|start of|beginning of|in|around)[- ](?:the )?)?"
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+    r"|(?:early|mid|late|end of|start of|beginning of|in|around)[- ]may"
+    r"|(?:end|start|middle) of (?:the|this|next) (?:month|year))\b"
     # … a day put as the plan, too: 「じゃあ土曜にしない？」 to 「いつ？平日は無理」
     r"|^(?:(?:じゃあ|じゃ|なら|ほな|ほんなら|それなら)[、,\s]*)?"
     r"(?:来週|今週|再来週|明日|あした|明後日|あさって|今日|今夜|今晩|週末|土日|平日|[月火水木金土日]曜|夜|朝|昼"
-    r"|午前|午後|\d{1,2}(?:時|日|/))"
+    r"|午前|午後|\d{1,2}(?:時(?!間)|日(?!間)|/)"
+    # … or by the month: 「11月の半ばの日曜」, 「来月頭」, 「年明けすぐ」
+    r"|\d{1,2}月|来月|今月|再来月|先月|月末|月初|年末|年明け|年始)"
 )
 
 
