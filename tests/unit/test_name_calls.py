@@ -166,6 +166,9 @@ EN_CALLS = [
     "ok random but kikimimi do octopuses actually have three hearts or is that a tumblr myth",
     "quick one kikimimi, how long should a nap be tomorrow so i dont wake up feeling like garbage",
     "real question kikimimi, is it bad to nap after 4?",
+    # after a clause and a comma, opening the next (session 46)
+    "ok serious one, hey kikimimi roughly how far is the walk from the pier to the castle?",
+    "sorry to derail, kikimimi what year did the bridge open?",
     "kikimimi help",
     "Kikimimi!",
     "kikimimi?",
@@ -203,6 +206,7 @@ EN_CALLS = [
 ]
 
 EN_ABOUT = [
+    "i told him, kikimimi is just a bot that reads the channel",  # said of it, after a comma
     "is it weird i named my plant kikimimi, lol",
     "how does kikimimi, the bot, decide when to talk",
     "lol kikimimi has been quiet today",

@@ -128,6 +128,13 @@ KINDS = [
     ("i want to get a new gpu, anyone know if the 4070 is worth it?", "question"),
     ("is the ferry running sunday? really don't want to get stuck on the island", "question"),  # a fear
     ("anyone going to the meetup on friday?", "invitation"),
+    # going up or out on a day, coming to something on one (session 46)
+    ("anyone heading out to the reservoir sunday? thinking an early swim", "invitation"),
+    ("anyone coming to the repair cafe thursday?", "invitation"),
+    ("anyone going to upgrade the router this weekend or waiting for the patch?", "question"),
+    # a thing to settle now, for the group
+    ("そろそろ会場決めへん？", "proposal"),
+    ("まだ決めてない？", "question"),
     ("anyone watching the game tonight?", "invitation"),  # whose plans: for the people asked
     ("who's streaming saturday?", "invitation"),
     ("カラオケ行く人いる？", "invitation"),

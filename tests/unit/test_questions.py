@@ -1818,6 +1818,8 @@ def test_a_question_checking_what_someone_did_is_for_them(text: str, theirs: boo
         ("do you have the receipt?", True),
         ("do you have to reinstall grub after the update?", False),  # you, anyone
         ("do you need a swap partition for hibernate?", False),  # you, anyone
+        ("do you still need a permit for the upper lakes in winter?", False),  # a rule, still (session 46)
+        ("do you still need the spare pump or can i return it?", False),
         ("can you run steam on arm?", False),
         ("how do you change the resolution?", False),
         ("have any of you tried the new kernel?", False),  # the room's
@@ -2459,6 +2461,10 @@ def test_a_guess_after_a_question_wondered_aloud(musing: str, between: bool) -> 
         ("あーあの子か！", True),  # 「リザーブに誰おったっけ」 — 「18番の若い子」
         ("legend", True),
         ("あの子誰？", False),
+        ("やっぱそれか", True),  # figured as much (session 46)
+        ("あった！ちょっと待ってて", True),  # found where it was pointed to (session 46)
+        ("found it, brb", True),
+        ("あったらいいね", False),
     ],
 )
 def test_the_askers_bare_ok_right_after_a_line_takes_it_as_the_answer(ack: str, settled: bool) -> None:
@@ -3336,6 +3342,9 @@ def test_a_yes_is_not_for_its_authors_own_question() -> None:
         # … or the English verb itself, first, with how much
         ("do we still need drivers for saturday?", "need one more, the van's full", True),
         ("do we still need drivers for saturday?", "needles are in the drawer", False),
+        # of two questions, the second one's verb, said last in the line's first clause (session 46)
+        ("ブーツって専用のワックスいる？普通の靴クリームでいける？", "普通のでいける。色つきは避けて", True),
+        ("ブーツって専用のワックスいる？普通の靴クリームでいける？", "今日は雨でしんどい。", False),
     ],
 )
 def test_a_japanese_yes_no_question_is_answered_by_its_verb_said_back(
@@ -4067,6 +4076,10 @@ def test_a_no_with_its_reason_answers_past_another_pairs_answer(answer: str, set
         ("has anyone used the anker 737 for a laptop?", "had one for a year, charges my macbook fine", True),
         ("quick q, has anyone tried the decathlon 2-second tent?", "bought one in june, folds up fine", True),
         ("has anyone seen the new trailer for the film?", "got one ticket left for friday", False),
+        # … or having used it another way (session 46)
+        ("anyone raced in the new trail shoes yet?", "wore them at the fell race, grip was fine", True),
+        ("has anyone used the new trail shoes?", "ran it twice, no blisters", True),
+        ("has anyone seen the new trail shoes?", "wore my old ones today", False),
         (
             "has anyone tried the new oat milk at lidl?",
             "saw it at the store yesterday",
@@ -4265,3 +4278,79 @@ def test_answers_told_by_month_guess_or_taken_with_thanks(
     lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(later)]
     settled = answer_of(q, [*BUSY, q, *lines])
     assert (settled.by if settled else None) == answered_by
+
+
+@pytest.mark.parametrize(
+    ("last", "settled"),
+    [
+        ("それでいこう", "x2"),  # the asker agrees to the plan put just before (session 46)
+        ("sounds good, sunday it is", "x2"),
+        ("雨だとどうする？", None),  # … asking more is no agreement
+    ],
+)
+def test_the_asker_agreeing_to_a_plan_put_since_settles_it(last: str, settled: str | None) -> None:
+    q = ask("来月の河原清掃、日取りの希望ある？")
+    lines = [
+        msg("x0", "ben", "川沿いは午前中のほうが涼しい", 40),
+        msg("x1", "cy", "じゃあ第3日曜の朝にしない？", 48),
+        msg("x2", "fay", last, 56),
+    ]
+    got = answer_of(q, [*BUSY, q, *lines], {})
+    assert (got.by if got else None) == settled
+
+
+EVERYONE = "pressure check, what's everyone running for the sunday loop?"
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "second", "confidence", "answered"),
+    [
+        # two people, one after the other, each giving theirs to a question put to everyone (session 46)
+        (EVERYONE, "28 front, 30 rear on the gravel tyres", "32 both, i'm heavier than most", 0.35, True),
+        (EVERYONE, "28 front, 30 rear on the gravel tyres", "32 both, i'm heavier than most", 0.2, False),
+        (EVERYONE, "28 front, 30 rear on the gravel tyres", "wait which tyres are you on?", 0.35, False),
+        (
+            EVERYONE,
+            "28 front, 30 rear on the gravel tyres",
+            "btw the cafe stop moved to the mill",
+            0.35,
+            False,
+        ),
+        (EVERYONE, "28 front, 30 rear on the gravel tyres", "gus always overinflates lol", 0.35, False),
+        # … not to one who wants an answer: two lines the reader puts there may be another thread's
+        (
+            "is a 2.1 tyre too wide for the club's old frames?",
+            "28 front, 30 rear on the gravel tyres",
+            "32 both, i'm heavier than most",
+            0.35,
+            False,
+        ),
+    ],
+)
+def test_two_people_giving_theirs_answer_a_question_put_to_everyone(
+    question: str, first: str, second: str, confidence: float, answered: bool
+) -> None:
+    room = [
+        msg("b0", "ana", "the club's gravel tyres are shot, front one's down to the threads", 0),
+        msg("b1", "ben", "rear too, i'm heavier than most and it shows", 6),
+    ]
+    q = msg("q", "fay", question, 12)
+    later = [msg("x0", "gus", first, 18), msg("x1", "hal", second, 24)]
+    links = {"x0": unaddressed("x0", "q", confidence), "x1": unaddressed("x1", "q", confidence)}
+    settled = answer_of(q, [*room, q, *later], links)
+    assert (settled is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("reply", "answered"),
+    [
+        ("はい、私やります。車も出せます", True),  # taking it on, first thing (session 46)
+        ("oh i'll do it, i've got the big cooler", True),
+        ("あ、俺やるよ。脚立あるし", True),
+        ("私は去年やったからパスで", False),
+    ],
+)
+def test_taking_on_what_who_asks_answers_it(reply: str, answered: bool) -> None:
+    q = msg("q", "fay", "今回の打ち上げの買い出し、誰が行く？", 0)
+    settled = answer_of(q, [*ROOM, q, msg("x0", "gus", reply, 10)], {})
+    assert (settled is not None) is answered

@@ -207,7 +207,8 @@ _ABOUT_THEM = re.compile(
     r"(?:^|[.!?:;]\s+|\b(?:so|and|but|ok|okay|also|wait|then|hmm|um|oh|well|strange|ah)\b,?\s+)"
     r"(?:(?:are|were|did|have|had)\s+(?:you|u|ya)|(?:is|are|was|were|does|did|has|have)\s+(?:your|ur)"
     # what they still have or do: "do you still have the transit bolts?", "do you have the receipt?"
-    r"|do\s+(?:you|u|ya)\s+(?:still|already|currently)\s+\w+"
+    # (not what anyone still needs: "do you still need a timed entry reservation for rmnp…?", a rule)
+    r"|do\s+(?:you|u|ya)\s+(?:still|already|currently)\s+(?!need\b|have to\b|gotta\b|require\b)\w+"
     r"|do\s+(?:you|u|ya)\s+have\s+(?:the|your|ur|those|these|that|it|them)\b)\b"
     r"|^(?:you|u)\s+(?!can\b|could\b|should\b|would\b|might\b|need\b|have to\b|gotta\b|just\b)"
     r"[a-z']+[^?？]*[?？]"

@@ -643,8 +643,11 @@ def _names_who(question: Message, m: Message, around: Sequence[Message]) -> bool
 
 # Oneself, said first to who did it: 「私〜。去年の年末くらい」, "me lol", "i did, ages ago".
 _SELF_FIRST = re.compile(
-    r"^(?:私|わたし|あたし|俺|おれ|僕|ぼく|うち|自分)(?:です|だよ|やで|や|だ)?[〜ー!！。、,w笑\s]"
-    r"|^(?:me|i did|guilty)\b"
+    r"^(?:(?:あ|あっ|はい|じゃあ|お|おっ)[、,\s]*)?"
+    r"(?:私|わたし|あたし|俺|おれ|僕|ぼく|うち|自分)(?:が)?(?:です|だよ|やで|や|だ|やる(?:よ|わ)?|やります)?[〜ー!！。、,w笑\s]"
+    # … or taking it on: "oh i'll do it, …", 「あ、俺やるよ」
+    r"|^(?:(?:oh|ok|okay|sure|yeah)[,\s]+)?"
+    r"(?:me|i did|guilty|i'?ll do it|i can do it|i got it|i'?ll take it)\b"
 )
 
 

@@ -97,7 +97,11 @@ _EN_INVITATION = re.compile(
     rf"|\b(?:{_ANYONE}) (?:up|down|keen|game) for\b"
     # "anyone going to the meetup on thursday?" (but not "anyone going to fix the build?")
     rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:going|coming|heading|attending|joining)"
-    r"(?: to (?:the|a|an|this|that|my|our)\b| tonight| today| tomorrow| later|\s*[?？])"
+    r"(?: to (?:the|a|an|this|that|my|our)\b| tonight| today| tomorrow| later|\s*[?？]"
+    # … going up or out on a day planned, or coming to something on one: "anyone going up saturday
+    # morning?", "anyone coming to open bench at the co-op thursday?"
+    rf"| (?:up|out|over|down)\b[^?？.!]{{0,20}}\b(?:{_PLANNED})\b"
+    rf"| to [^?？.!]{{1,40}}\b(?:{_PLANNED})\b\s*[?？])"
     # "anyone joining the weave-along call saturday?": a thing people will join, at a time they plan for
     rf"|\b(?:{_ANYONE}|who(?:'s| is)?(?: else)?) (?:joining|attending) (?:the|a|an|this|that|my|our|us)\b"
     rf"[^?？.!]*\b(?:{_PLANNED}|call|stream|session|meetup|meet-?up|event|game|match|raid)\b"

@@ -194,7 +194,13 @@ class _Seen:
 
     @property
     def opening(self) -> bool:
-        return _OPENING.search(self.head) is not None or bool(LISTED.search(self.head))
+        # … or the clause after a comma (「ok real question, hey kikimimi roughly how long…」)
+        clause = re.split(r"[,、，]", self.head)[-1]
+        return (
+            _OPENING.search(self.head) is not None
+            or bool(LISTED.search(self.head))
+            or (clause != self.head and _OPENING.match(clause) is not None and clause.strip() != "")
+        )
 
 
 def _final_particle(text: str) -> bool:

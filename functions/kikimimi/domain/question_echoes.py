@@ -29,8 +29,14 @@ def says_the_verb_back(asked: str, text: str) -> bool:
         return _says_its_verb_after_yes(asked, text)
     if asks(text):
         return False
-    head = re.match(r"[^？?]*[？?]", asked)  # 「…でもいける？今プラの使てるんやけど」: the verb asked
-    first = head.group(0) if head else asked
+    # 「…でもいける？今プラの使てるんやけど」: the verb asked; of two questions (「専用ピンセットいる？普通の
+    # でいける？」), either one's
+    heads = re.findall(r"[^？?]*[？?]+", asked)[:2] or [asked]
+    return any(_says_its_verb(first, low) for first in heads)
+
+
+def _says_its_verb(first: str, low: str) -> bool:
+    """`says_the_verb_back` for one question, `first`, and the normalized line `low`."""
     if asks_if_sold(first) and says_if_there(low):
         # 「あるよ、文具コーナーの端っこ」 to 「…ダイソーにも売ってる？」, 「昨日の昼はまだ二階の売店に
         # あったよ」 to 「筋書ってもう売り切れてる？」: there, or not
@@ -45,9 +51,10 @@ def says_the_verb_back(asked: str, text: str) -> bool:
         return True
     # … or said last, with how (「ドライバー1本でいける」 to 「…工具なしでいけたっけ」)
     run = re.sub(r"っ?け$", "", run)
-    last = _JA_ENDS_ON_A_VERB.search(low)
-    return last is not None and any(
-        _said_back(run[i:], last.group(1)) for i in range(len(run) - 1) if len(run) - i >= 2
+    # (at the end of the line or of its first clause: 「普通のでいける。先が平たい方が…」)
+    ends = [e for e in (_JA_ENDS_ON_A_VERB.search(low), _JA_ENDS_ON_A_VERB.search(back)) if e is not None]
+    return any(
+        _said_back(run[i:], last.group(1)) for last in ends for i in range(len(run) - 1) if len(run) - i >= 2
     )
 
 
@@ -90,7 +97,8 @@ def tells_own_experience(asked: str, text: str) -> bool:
         return False
     deed, done = _DONE_FORMS.get(next(v for v in verb.groups() if v)), _DONE_FORMS.get(told.group(1))
     # … or having had one, to whether anyone used or tried it ("we had one at the june tourney")
-    return deed == done or (done in _HAVING and deed in _KNOWN_BY_HAVING)
+    # … or having used it another way ("wore them in manchester" to "anyone raced in the …?")
+    return deed == done or (done in _HAVING and deed in _KNOWN_BY_HAVING) or {deed, done} <= _OF_USE
 
 
 # The verbs of experience, as (base, past, participle): "see", "saw", "seen" are one deed.
@@ -113,10 +121,14 @@ _DEEDS = {
     "go": ("go", "went", "been"),
     "get": ("get", "got", "gotten"),
     "buy": ("buy", "bought", "bought"),
+    "race": ("race", "raced", "raced"),
+    "run": ("run", "ran", "run"),
 }
 # Having a thing, and the deeds one knows of by having had it.
 _HAVING = frozenset({"have", "own", "get", "buy"})
 _KNOWN_BY_HAVING = frozenset({"use", "try", "have", "own", "get", "buy", "ride", "drive", "wear", "install"})
+# The deeds of putting a thing to use, each told by another: racing in shoes is wearing them.
+_OF_USE = frozenset({"use", "try", "wear", "ride", "drive", "race", "run", "play", "install"})
 _DONE_FORMS = {form: lemma for lemma, forms in _DEEDS.items() for form in forms}
 _BASE_FORMS = "|".join(base for base, _, _ in _DEEDS.values())
 _PARTICIPLES = "|".join(participle for _, _, participle in _DEEDS.values())

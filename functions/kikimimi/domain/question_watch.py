@@ -18,11 +18,11 @@ from kikimimi.domain.open_questions import NICK_PREFIX, asks
 from kikimimi.domain.other_threads import asked_of_another
 from kikimimi.domain.question_echoes import says_the_verb_back
 from kikimimi.domain.question_forms import asks_back, asks_its_own, asks_of_them
-from kikimimi.domain.question_kinds import asks_a_number
+from kikimimi.domain.question_kinds import asks_a_number, proposes
 from kikimimi.domain.question_owners import named_answers, owner_answers, shown_answers
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.remarks import bumps, calls_only, grateful, shifts, takes_it
+from kikimimi.domain.remarks import agrees, bumps, calls_only, grateful, shifts, takes_it
 from kikimimi.domain.reply_shapes import only_shrugs, shrugs, tells_own_trouble
 from kikimimi.domain.rule_terms import TO_THE_ROOM, directed_to, is_closing, is_question, norm
 from kikimimi.domain.tension import sees_off
@@ -69,9 +69,12 @@ _ACK = re.compile(
 
 # … or recognising what was just pointed to: 「あ、さっきのVitalってそれか」, "oh that's the one".
 _ACK_FOUND = re.compile(
-    r"^(?:あ|ああ|あー|おお|お|え)[っ、,!！\s]*[^？?]{0,24}"
+    r"^(?:あ|ああ|あー|おお|お|え|やっぱ|やっぱり)[っ、,!！\s]*[^？?]{0,24}"
     r"(?:それ|これ|あれ|あの[^\s？?！!、。]{1,6}?)(?:か|ね|だ)[!！。〜ー]*$"  # 「あーあの子か！」
     r"|^(?:oh|ah|ahh|ooh)[,!.\s]+(?:that'?s (?:the one|it)|so that'?s it|there it is)\b"
+    # … or found where it was pointed to: 「あったわ、Lで」, "found it, ty"
+    r"|^(?:(?:あ|ああ|あー|お)[っ、,!！\s]*)?(?:あった|見つけた|みつけた|見つかった)(?:わ|ー|！|!|。|、|,|\s|$)"
+    r"|^(?:(?:oh|ah|ok)[,!.\s]+)?(?:found it|there it is)\b"
 )
 # … or the figure said since, taken with a word: 「22時りょ」, "9pm works", "ok 8 it is".
 _ACK_FIGURE = re.compile(
@@ -196,6 +199,7 @@ def _bare_ask(text: str) -> bool:
 
 
 BACK_LINES = 3  # how soon after the question the asker's answer to a question put back comes
+TWO_TAKE_IT_UP = 0.3  # how sure the reader must be of each of two people's lines right after a question
 
 TURN_SECONDS = 30  # the asker's lines this close before the question are one turn with it
 
@@ -301,6 +305,8 @@ class Watch:
             return Settled("the asker settled it", m.id)
         if self.since and takes_it(m.content):
             return Settled("the asker is trying what they were told", m.id)  # 「おけ、見てくる」
+        if self._agrees_to_a_plan(m):
+            return Settled(f"the asker took {self.since[-1].author_name}'s plan", m.id)  # 「それでいこう」
         acked = _ACK.match(norm(m.content)) or _ACK_FOUND.match(norm(m.content))
         if self.since and acked and self._right_after(self.since[-1], m):
             return Settled(
@@ -341,6 +347,39 @@ class Watch:
         if link is None or link.reply_to in self.thread:
             self.thread.add(m.id)
         return None
+
+    def _agrees_to_a_plan(self, m: Message) -> bool:
+        """Does the asker agree to a plan put just before, in the talk their question opened (「来月の日程、
+        候補ある？」 … 「じゃあ土曜にしない？」 — 「それでいこう」)? What they asked is settled by it."""
+        if not self.since or not agrees(m.content) or asks(m.content):
+            return False
+        plan = self.since[-1]
+        if re.search(r"\d", m.content) and not same_figure(plan.content, m.content):
+            return False  # "9 works" to 「22時どう？」: another time, put back
+        return self._right_after(plan, m) and proposes(plan.content) and len(self.since) <= 3
+
+    def _taken_up_by_two(self, m: Message, link: Link | None) -> bool:
+        """Do two people, one after the other, right after a question put to everyone ("what are yall
+        running…?", 「今みんなどの子育ててる？」), each reply to it as the reader reads them, asking nothing
+        and opening nothing new ("110 front 115 rear", "120 both but i'm heavier")? Each gave theirs: it
+        is answered, in whatever room."""
+        if len(self.since) != 1 or link is None or link.reply_to not in self.thread:
+            return False
+        if not _TO_EVERYONE.search(norm(self.question.content)) or shifts(m.content):
+            return False
+        first = self.since[0]
+        told = self.links.get(first.id) if self.links else None
+        return (
+            told is not None
+            and told.reply_to in self.thread
+            and first.author_id != m.author_id
+            and [p.id for p in self.after[:2]] == [first.id, m.id]
+            and not asks(first.content)
+            and not asks(m.content)
+            and not shifts(first.content)
+            and not names(m.content, first.author_name)  # 「ヨシまたぶっ飛んで…」: about the one before
+            and min(told.confidence, link.confidence) >= TWO_TAKE_IT_UP
+        )
 
     def _understood(self, m: Message) -> Message | None:
         """The line the asker says they understood by (「なるほど、だから…」): the latest of the last
@@ -555,6 +594,8 @@ class Watch:
             self.before[-BEFORE_LINES:],
         ):
             return Settled(f"{m.author_name} answered it (the next turn)", m.id)
+        if self._taken_up_by_two(m, link):
+            return Settled(f"{self.since[0].author_name} and {m.author_name} took it up", m.id)
         if named_answers(question, m, self.since, self.around, self.links):
             return Settled(f"{m.author_name}, whom it names, answered it", m.id)
         if owner_answers(question, m, self.before, self.since, self.around, self.links):
@@ -628,6 +669,10 @@ def _checks(text: str) -> bool:
     return not TO_THE_ROOM.search(norm(text)) and _CHECK.match(norm(text)) is not None
 
 
+# A question put to each one there, a poll: "what are yall running…?", 「みんな何使ってる？」.
+_TO_EVERYONE = re.compile(
+    r"\b(?:y'?all|you all|you guys|everyone|everybody|every1|folks)\b|みんな|皆さん|みなさん|皆様|各自"
+)
 _TAKING_IN = re.compile(r"^(?:あー+|あ[、,\s]|おー+|へー+|ほー+|えー+|なるほど)[、,\s]*")
 _JA_WORD = re.compile(r"[一-龥ァ-ヶ]{2,}")  # a word said back: カーペット, 代用 (not 「うん」)
 _PICTURE_ONLY = re.compile(r"^\[(?:image|画像|photo|写真|pic)[:：][^\]]*\]\W*$", re.IGNORECASE)
