@@ -484,14 +484,6 @@ def test_milliseconds_asked_are_counted() -> None:
         # … said by its stem, from the few words before the "or"
         ("are you laminating the cards or just sleeving them?", "lamination. sleeves peel", True),
         ("are you laminating the cards or just sleeving them?", "lamps are on sale btw", False),
-        # which it is, told (session 46)
-        (
-            "is that a real oboe in the intro or a synth patch?",
-            "it's the old korg patch, same as track 2",
-            True,
-        ),
-        ("is that a real oboe in the intro or a synth patch?", "it's raining here lol", False),
-        ("is that a real oboe in the intro or a synth patch?", "oh it's just scrap, i have scrap", False),
         # a guess confirmed as about right (session 46)
         ("so like 3 hours each way?", "roughly, a bit less if the ferry's on time", True),
         ("so like 3 hours each way?", "sounds about right", True),

@@ -377,8 +377,6 @@ def _picks(question: str, line: str) -> bool:
         return True  # "2.8 on mine" to "… actually 3mm this batch or 2.7 again": a figure, measured
     if {w for w in sides if len(w) >= 2} & first:
         return True
-    if _WHICH_IT_IS.match(line):
-        return True  # "it's the snes brass thing" to "is it a bass or that tuba-ish patch": which it is, told
     # "magnets. 3x1mm fit…" to "…magnetizing the doors or just gluing them": a side's verb, said first as
     # its thing, from the few words before the "or" (not "the relay starts at 8": its subject, said again)
     wider = sides | set(re.findall(r"[\w'.-]+", question[: either.start(1)])[-3:])
@@ -386,11 +384,6 @@ def _picks(question: str, line: str) -> bool:
     return len(head) >= 5 and any(
         len(w) >= 5 and w != head and w[:5] == head[:5] for w in wider - _NOT_A_CHOICE
     )
-
-
-# Which it is, told: "it's the snes brass-ish thing", "its more of a tuba" (not "it's fine", a verdict, nor
-# "oh it's just scrap", a remark).
-_WHICH_IT_IS = re.compile(r"^(?:(?:yeah|nah|no)[,.\s]+)?(?:it'?s|its|that'?s|thats) (?:the|a|an|more)\b")
 
 
 # "theirs" picks "their server" from "is it on their server or ours"
