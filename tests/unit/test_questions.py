@@ -4231,7 +4231,7 @@ def test_sold_out_asked_and_there_told_last() -> None:
     ("reply", "answered"),
     [
         ("90 seconds is wild, ok convinced", True),  # the next turn's figure said back, asking nothing
-        ("thermostat sounds fancy", True),  # … or its word
+        ("thermostat is for the oven, not the hob", False),  # a word said back may correct it
         ("90 seconds? for a full pan?", False),  # … asked back
         ("anyway the lids came today", False),
     ],

@@ -416,20 +416,18 @@ class Watch:
         return next((p for p in reversed(self.since[-3:]) if head in norm(p.content)), None)
 
     def _says_the_next_turn_back(self, m: Message) -> Message | None:
-        """The one line said since, just before, whose figure and unit or word the asker opens on, a word
-        their question did not say ("3 hours is rough with two kids" to "…takes 3 hours tho")."""
+        """The one line said since, just before, whose figure and unit the asker opens on ("3 hours is rough
+        with two kids" to "…takes 3 hours tho"). A word said back may as well correct it ("Thunderbird is
+        client software")."""
         if len(self.since) != 1 or not self._right_after(self.since[0], m) or asks(self.since[0].content):
             return None
         told = self.since[0]
-        head = " ".join(norm(m.content).split()[:3])
-        common = common_words(self.around)
-        said = shared_words(head, told.content, common) - shared_words(head, self.question.content, common)
-        figure = re.match(r"(\d[\d.,]*)\s*([a-z]+)", head)
+        figure = re.match(r"(\d[\d.,]*)\s*([a-z]+)", norm(m.content))
         if figure and re.search(
             rf"(?<![\d.]){re.escape(figure[1])}\s*{re.escape(figure[2])}", norm(told.content)
         ):
             return told
-        return told if any(len(word) >= 5 for word in said) else None
+        return None
 
     def _asks_about_an_answer(self, m: Message) -> Message | None:
         """The line right after the question (by someone else, asking nothing, among the last few) whose
