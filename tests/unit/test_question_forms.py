@@ -97,6 +97,8 @@ def test_asks_unmarked_clause(text: str, expected: bool) -> None:
         ("なんで毎回締め切り前になってから本気出すんだろう…", True),
         ("なんで？", False),
         ("なんで連休前って仕事が増えるんだろうね", True),
+        ("なんで雨の日に限ってバス遅れるんやろな", True),  # Kansai (session 47)
+        ("なんで洗濯した日に限って降るのやろう", True),
     ],
 )
 def test_asks_its_own(text: str, expected: bool) -> None:

@@ -604,6 +604,20 @@ def test_peoples_time_asked_for_is_an_invitation(text: str, inviting: bool) -> N
         ("みんなチケット買えた？", "personal"),
         ("did everyone book their train?", "personal"),
         ("みんなこれ取れた？どうやるの", "question"),
+        # the group's plan put as 「〜のどう？」 (its は left off), or a stop on its way home
+        ("始発で行って昼に帰るのどう？空いてそう", "proposal"),
+        ("明日早いけど行くのどうしよ", "question"),
+        ("この靴、雨の日に履くのどう思う？", "question"),
+        ("毎年ベランダが鳩に汚されるのどうにかならないかな", "question"),
+        ("帰りに道の駅よる？", "proposal"),
+        # whether they did it: theirs (not 「誰か買ったの？」)
+        ("昨日の花火大会行ったの？", "personal"),
+        ("誰か福袋買ったの？", "question"),
+        # an invitation given up on in the same line
+        ("nobody for karaoke tonight? fine. singing to the cat", "rhetorical"),
+        ("anyone know a good scanner app? fine print never scans right", "question"),
+        ("この電車って新宿に寄る？", "question"),
+        ("練習のあと駅前のパン屋寄ってかない？", "proposal"),
     ],
 )
 def test_plans_and_checks_of_the_group(text: str, kind: str) -> None:

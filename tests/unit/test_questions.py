@@ -200,6 +200,8 @@ def test_bot_messages_never_open_a_watch() -> None:
         "やっぱそうか〜ちょっといいやつにしよ",  # taking in what someone told them
         "ahh makes sense",
         "huh ok good to know",
+        "noted, skipping the friday sailing then",  # taking it in, and what follows from it
+        "ha, thought so. he always rounds up",  # the answer they expected
         "見ました、木綿にします",  # having looked where they were pointed
         "checked the pins, ty",
         "へー、メモっとく",  # "good to know", in Japanese
@@ -221,6 +223,8 @@ def test_the_asker_settles(text: str) -> None:
         "そうかな？",
         "これ参考になるよ",
         "えっ、勉強になります？",
+        "noted, but does that apply to bikes too?",
+        "knew it?",
     ],
 )
 def test_the_asker_does_not_settle(text: str) -> None:
@@ -344,6 +348,35 @@ def test_maybe_answers_are_the_unsure_links_from_others() -> None:
     later = [msg("x", "bob", "maybe LOG_LEVEL", 40), msg("y", "carol", "hmm", 50), msg("z", "dan", "yes", 60)]
     links = {"x": link("x", "q", 0.4), "y": link("y", "q", 0.4), "z": link("z", "q", 0.9)}
     assert maybe_answers(Q, later, links, unsure=0.25, sure=0.5) == ["x"]
+
+
+def test_a_japanese_line_without_its_mark_is_no_question_before() -> None:
+    """「行く、30分で着く」 just before 「百均の網で十分？」 asks nothing: 「十分。…」 answers it."""
+    room = [msg("r1", "aki", "今から川いく人ー？", 0), msg("r2", "ben", "行く、30分で着く", 8)]
+    q = ask("百均の網で十分？", author="cyo")
+    later = [msg("x0", "dai", "十分。ただ柄が折れやすいから予備あると安心", 40)]
+    settled = answer_of(q, [*room, q, *later])
+    assert settled is not None and settled.by == "x0"
+
+
+def test_how_their_thing_does_asked_right_after_their_line_is_theirs() -> None:
+    """ "how's the mic on calls?" right after ben's news of his headset: ben's next line answers it."""
+    q = ask("how's the mic on calls?")
+    room = [*BUSY, msg("n", "ben", "finally got the new headset, the one with the boom", 26)]
+    settled = answer_of(q, [*room, q, msg("x0", "ben", "crisp, nobody complained yet", 40)])
+    assert settled is not None and settled.by == "x0"
+
+
+def test_a_line_right_after_a_newer_question_is_no_maybe_answer() -> None:
+    """ "the rust bucket" right after "name for the team?" is that question's, however the reader ties it to
+    an older "how long should the shaft be…?" (an unsure link there would keep the bot from answering it)."""
+    later = [
+        msg("a", "dan", "ok team name ideas? the form wants one", 40),
+        msg("x", "bob", "the rust bucket", 50),
+        msg("y", "eve", "rust never sleeps", 60),
+    ]
+    links = {"x": link("x", "q", 0.4), "y": link("y", "q", 0.4)}
+    assert maybe_answers(Q, later, links, unsure=0.25, sure=0.5) == ["y"]
 
 
 @pytest.mark.parametrize(
@@ -1169,6 +1202,46 @@ def ask(text: str, author: str = "fay") -> Message:
         # a thing offered with a question mark, taken with thanks
         ("OBSIDIAN?", [("ben", "OBSIDIAN!! yes, thank you")], "x0"),
         ("ブルーグレー？", [("ben", "それだ！ありがとう")], "x0"),
+        # where, told by a place first; who has it in stock, told by the seller first (session 47)
+        (
+            "where do you all lock bikes at the station? the racks look full",
+            [("gus", "railings behind the cafe, nobody checks")],
+            "x0",
+        ),
+        ("where do you all lock bikes at the station?", [("gus", "no clue honestly, i walk")], None),
+        (
+            "are the blue cartridges back in stock anywhere yet?",
+            [("gus", "the shop on king st had a box friday")],
+            "x0",
+        ),
+        ("are the blue cartridges back in stock anywhere yet?", [("gus", "it had a box friday")], None),
+        # a pointer that names who wrote it up is said of them, not to them; asked of them, it is to them
+        (
+            "is anybody still using a solar charger or did everyone switch to power banks",
+            [("gus", "check the pinned message, ana did a whole comparison last month")],
+            "x0",
+        ),
+        ("is anybody still using a solar charger?", [("gus", "ana did you ever get the new charger")], None),
+        # a figure offered for a yes, said back first
+        ("how long is the cooldown now, still 30?", [("gus", "30 yeah, they never touched it")], "x0"),
+        ("いまの制限時間まだ90秒？", [("ben", "90。変わってない")], "x0"),
+        # a side's verb in another form, to an either-or
+        (
+            "did the parcel ship yet or is it still in the warehouse",
+            [("gus", "shipped! arrives friday")],
+            "x0",
+        ),
+        # whether it is any good, judged first
+        (
+            "is the deluxe edition worth it?",
+            [("gus", "honestly not worth it, the extra maps are tiny")],
+            "x0",
+        ),
+        ("is the deluxe edition worth it?", [("gus", "my cousin bought it yesterday")], None),
+        # which one, named first with a hedge
+        ("今日の一番どれ？", [("ben", "モンブランかなあ、栗が濃かった")], "x0"),
+        # a missed thing, told where it is
+        ("has anyone seen the spare tent pegs?", [("gus", "in the blue tub under the stairs")], "x0"),
     ],
 )
 def test_next_line_answers_in_a_busy_room(
@@ -1177,6 +1250,53 @@ def test_next_line_answers_in_a_busy_room(
     q = ask(question)
     lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(later)]
     settled = answer_of(q, [*BUSY, q, *lines])
+    assert (settled.by if settled else None) == answered_by
+
+
+def test_a_line_the_reader_puts_on_someones_invitation_gets_their_answer() -> None:
+    """「やるやる、何時から？」, which the reader puts on ken's invitation made since: ken's 「21時からね」
+    answers that, not 「…裏からもかけたほうがいい？」, though both speak of times and beads."""
+    q = ask("片面だけアイロンしたやつって、裏からもかけたほうがいい？", author="hana")
+    said = [("ken", "今夜ビーズ会やる人ー"), ("sora", "やるやる、何時から？"), ("ken", "21時からね")]
+    lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(said)]
+    on_ken = {"x1": unaddressed("x1", "x0", 0.6), "x2": unaddressed("x2", "q", 0.6)}
+    assert answer_of(q, [*BUSY, q, *lines], on_ken) is None
+
+
+def test_a_line_to_someone_does_not_keep_their_answer_of_the_question_from_counting() -> None:
+    """ben answered dee's old question (「南単騎や」) just before; dee's 「こっちも落ちてる」 still answers
+    「…落ちてへん？うちだけ？」: its form answers it, whatever was said to dee."""
+    room = [*BUSY, msg("d1", "dee", "単騎なに待ちやったん", 24)]
+    q = ask("てか雀魂落ちてへん？ロビーから進まへんねんけど、うちだけ？")
+    lines = [msg("x0", "ben", "南単騎や。ラス牌やったで", 40), msg("x1", "dee", "こっちも落ちてる", 48)]
+    settled = answer_of(q, [*room, q, *lines])
+    assert settled is not None and settled.by == "x1"
+
+
+@pytest.mark.parametrize(
+    ("later", "answered_by"),
+    [
+        # 「写真はって！」 is put to the Totoro's maker: her 「アイロンかけたらね」 answers that
+        ([("sora", "トトロ完成したら写真はって！"), ("mio", "アイロンかけたらね、いま台紙さがしてる")], None),
+        # … a line of another thread between does not keep her from answering it
+        (
+            [("sora", "次の会いつにする？"), ("mio", "裏からもアイロンかけたほうがいいよ、割れにくくなる")],
+            "x1",
+        ),
+    ],
+)
+def test_a_line_put_to_someone_gets_their_answer_not_the_question(
+    later: list[tuple[str, str]], answered_by: str | None
+) -> None:
+    room = [
+        msg("r1", "mio", "トトロの図案、やっとプレート6枚ぶん並べ終わった", 0),
+        msg("r2", "sora", "でかっ！何粒使ったの", 8),
+        msg("r3", "mio", "3000粒くらい、途中で数えるのやめた", 16),
+        msg("r4", "ken", "新色のくすみカラー出てたよ", 22),
+    ]
+    q = ask("片面だけアイロンしたやつって、裏からもかけたほうがいい？", author="hana")
+    lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(later)]
+    settled = answer_of(q, [*room, q, *lines])
     assert (settled.by if settled else None) == answered_by
 
 
@@ -2184,6 +2304,10 @@ def test_a_line_that_changes_the_subject_takes_up_no_question(text: str, about: 
         ([("cy", "lol classic"), ("fay", "nice lighting in that pic")], None),  # "nice" of something else
         ([("cy", "草"), ("fay", "明日ハンズで探してみる")], "x1"),
         ([("cy", "草"), ("fay", "明日ハンズで探してみる？")], None),
+        # … sold on it, into the cart (session 47)
+        ([("cy", "草"), ("fay", "sold, adding it to my cart next to the gasket kit")], "x1"),
+        # … a word said back first (session 47)
+        ([("cy", "草"), ("fay", "倍…ネットの値段と比べてみます")], "x1"),
         # … or bought it at once (session 46)
         ([("cy", "草"), ("fay", "注文しました！")], "x1"),
         ([("cy", "lol classic"), ("fay", "just ordered the small tub, ty")], "x1"),

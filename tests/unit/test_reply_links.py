@@ -237,6 +237,19 @@ def test_each_room_is_read_by_the_weights_for_its_kind() -> None:
     assert [link.reply_to for link in ReplyReader(NEAREST).links(plain, NAMES)] == [None, "m1", "m2", "m3"]
 
 
+def test_calling_the_bot_is_no_sign_that_people_name_each_other() -> None:
+    """A room whose only address is a call to the bot ("kikimimi, does the ferry…?") is still read by the
+    unaddressed table: people there answer each other without names."""
+    reader = ReplyReader(NEAREST, unaddressed=TWO_BACK)
+    called = _room(
+        ("alice", "kikimimi, does the oban ferry sail daily?"),
+        ("bob", "campervan or b&bs in the end?"),
+        ("carol", "b&bs on barra"),
+        ("dave", "love it"),
+    )
+    assert [link.names_people for link in reader.links(called, NAMES)[1:]] == [False, False, False]
+
+
 def test_a_dialogue_takes_turns_where_nobody_names_anyone(reader: ReplyReader) -> None:
     """Two people going back and forth without names: each line answers the other's line before it."""
     room = _room(

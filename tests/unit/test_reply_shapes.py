@@ -31,6 +31,10 @@ from kikimimi.domain.reply_shapes import (
         ("+1", True),
         ("bet, 8 at the pho place", True),
         ("no way, thursday is packed", False),
+        ("早起きできるならアリ", True),  # 「アリ」: that works, on a condition
+        ("全然あり、楽しそう", True),
+        ("ありがとう、助かった", False),
+        ("アリの巣が玄関にできてた", False),  # ants
         ("金曜は無理かも", False),
         ("works", True),  # to "9pm server time?"
         ("9 works for me", True),
@@ -298,6 +302,29 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
             True,
         ),
         ("開閉センサーってあった方がいいんですか？", "うちは付けてないなあ", False),
+        # one side of "A or B" named first, a word with "&" in it, or another form of the side's word
+        ("back from the shop. r&d or sales for the booth?", "r&d, they know the demo", True),
+        ("do they take bookings or is it walk in only", "bookable online, a week out", True),
+        ("do they take bookings or is it walk in only", "the soup is great", False),
+        # a missed thing asked after, and where it is told first
+        ("has anyone seen the spare head torch?", "on the shelf by the kettle", True),
+        ("where'd the zip ties go? the black ones", "i put them in the red crate", True),
+        ("has anyone seen the spare head torch?", "wasnt that the one with the red strap", False),
+        ("did anyone find the answer to question 3?", "on the quiz? no idea", False),
+        # where, asked in English, and a place told first; who has it in stock, the seller named first
+        (
+            "where's everyone parking for the derby? the main lot is closed",
+            "side streets behind the library",
+            True,
+        ),
+        ("where's everyone parking for the derby?", "dunno, at the bar probably", False),
+        ("is the 35mm ektar back in stock anywhere?", "the camera exchange had six rolls tuesday", True),
+        ("is the 35mm ektar back in stock anywhere?", "it had six rolls tuesday", False),
+        # how everyone does it, asked, and one's own way told
+        ("みんな鍋の焦げってどうやって落としてる？", "重曹入れて煮てる。一発", True),
+        ("みんな鍋の焦げってどうやって落としてる？", "わかる、落ちないよね", False),
+        ("how do you all keep the dough from sticking?", "i just flour the banneton with rice flour", True),
+        ("how do you all keep the dough from sticking?", "i think it's the hydration?", False),
     ],
 )
 def test_answer_shapes(question: str, line: str, shaped: bool) -> None:
@@ -353,6 +380,8 @@ def test_a_shrug_with_nothing_to_go_on(text: str, only: bool) -> None:
         ("https://paste.example.org/5982", True),
         ("is this what you mean? https://example.org/a", True),
         ("check the pinned message", True),
+        ('it was on the front page last week, search "two stroke jetting"', True),  # what to search for
+        ("search me, no idea", False),
         ("ピン留め見て", True),
         # a channel, as typed or as Discord sends its mention, said first or as where to look
         ("#marketplace maybe, people sell bags of them there", True),

@@ -310,8 +310,17 @@ _ASKS_WHO = re.compile(r"\bwho(?:'s| is| was| did| added| made| set)?\b|誰が|�
 
 
 def _of_them(low: str, name: str) -> str:
-    """The line without the name said of them, honorific or not (「つばめさんのまとめ」)."""
-    return re.sub(re.escape(name) + JA_HONORIFICS + "?の", " ", low)
+    """The line without the name said of them, honorific or not (「つばめさんのまとめ」), or as the one who
+    did something ("h2oh did a whole writeup", "ravi posted it"; not "ravi did you…", asked of him)."""
+    low = re.sub(re.escape(name) + JA_HONORIFICS + "?の", " ", low)
+    return re.sub(re.escape(name) + _DID_IT, " ", low) if low.isascii() else low
+
+
+# the name as the one who did it: "h2oh did a whole writeup", "ravi posted it" (not "ravi did you…")
+_DID_IT = (
+    r"\s+(?:did|made|wrote|posted|said|has|had|was|does|covered|explained|mentioned|shared|linked"
+    r"|pinned|recorded|tested|built|found)\b(?!\s+(?:you|u|ya|y'?all)\b)"
+)
 
 
 _POSSESSIVE = re.compile(r"\S+(?:'s|’s|s'|の)(?=\s|$|\W)")  # a name said of someone: ravi's, ラヴィの

@@ -110,6 +110,8 @@ def turn_answers(
         and not _bumps_another(p, question)
         and not steps_away(p.content)  # "brb grabbing food" takes no turn in the talk
     ]
+    if taken and taken[-1] is since[-1] and _put_to_them(taken[-1], m, question, [*before, *around], links):
+        return False  # 「アイロンかけたらね」 answers 「カービィ完成したら写真はって！」 (its maker's Kirby)
     if (
         len(taken) <= COUNTED_LATE_LINES
         and counts_as_asked(question.content, m.content)
@@ -194,7 +196,7 @@ def offer_taken(question: Message, m: Message, since: Sequence[Message]) -> bool
         return False
     if not since and grateful(m.content) and _THAT_ONE.match(norm(m.content)):
         return True  # 「それだ！ありがとう」, "that's it, thanks"
-    if not since and grateful(m.content) and _says_its_first_word(question.content, m.content):
+    if not since and grateful(m.content) and _names_the_word_offered(question.content, m.content):
         return True
     return len(since) <= 2 and offers(question.content) and accepts(m.content)
 
@@ -203,12 +205,29 @@ def offer_taken(question: Message, m: Message, since: Sequence[Message]) -> bool
 _THAT_ONE = re.compile(r"^(?:that'?s (?:it|the one|exactly it))\b|^(?:それだ|それです|これだ)")
 
 
-def _says_its_first_word(question: str, line: str) -> bool:
-    """Does the line open on the word a short question offered ("HAWKEYE!!" to "HAWKEYE?", not "does the
-    trick" to "does anyone…?")?"""
+def _names_the_word_offered(question: str, line: str) -> bool:
+    """Does the line open on the very word a question of at most three words offered ("HAWKEYE!!" to
+    "HAWKEYE?", not "does the trick" to "does anyone…?")? Narrower than `says_its_word_first`, which takes
+    any topic word of a yes/no question: with thanks, only the word offered names the one that was wanted."""
     asked = re.findall(r"\w+", norm(question))
     said = re.findall(r"\w+", norm(line))
     return 0 < len(asked) <= 3 and bool(said) and len(asked[0]) >= 3 and asked[0] == said[0]
+
+
+# A figure offered for a yes at the question's end ("…, still 10?", 「まだ10分？」), and said back first
+_OFFERS_A_FIGURE = re.compile(r"\d+(?:\.\d+)?\s*[^\d\s?？]{0,6}\s*[?？]+\W*$")
+_FIGURE_FIRST = re.compile(r"^\D{0,4}?\d")
+
+
+def _confirms_the_figure(question: str, line: str) -> bool:
+    """Does the line open on the figure the question offered for a yes ("10 mins yeah" to "…still 10?")?"""
+    low = norm(line)
+    return (
+        _OFFERS_A_FIGURE.search(norm(question)) is not None
+        and _FIGURE_FIRST.match(low) is not None
+        and same_figure(question, line)
+        and not asks(line)
+    )
 
 
 def _says_the_plan_back(question: Message, m: Message) -> bool:
@@ -342,6 +361,8 @@ def _question_back(
     room = TO_THE_ROOM.search(norm(p.content))
     if not asks_back(p.content) or not brief or room or elsewhere(p, question, around):
         return False
+    if joins_first(p.content):
+        return False  # 「やるやる、お題なに？」 joins someone's plan and asks of it: not back to the asker
     if _takes_up_another(p, question, [*before, *around]):
         return False  # 「減らすと…減りますよね？」 goes on from the helper's 「…まで減らしてみてください」
     return not brings_its_subject(p.content) or bool(shared_words(question.content, p.content, frozenset()))
@@ -365,6 +386,39 @@ def _takes_up_another(p: Message, question: Message, room: Sequence[Message]) ->
 
 
 TAKEN_UP_LINES = 3  # how close before the question a line whose words a question back takes up is
+
+
+def _put_to_them(
+    p: Message, m: Message, question: Message, room: Sequence[Message], links: Mapping[str, Link] | None
+) -> bool:
+    """Is `p`, the line just before `m`, put to m's author: it takes up words of their own line before the
+    question, or the reader puts it on a line of theirs, and it shares none of the question's? Their line
+    right after it is their answer to it."""
+    if (
+        p.author_id in (m.author_id, question.author_id)
+        or shared_words(question.content, p.content, frozenset())
+        or answer_shaped(
+            question.content, m.content
+        )  # 「こっちも落ちてる」 to 「…うちだけ？」, whatever p said
+    ):
+        return False
+    said = (links or {}).get(p.id)
+    if said is not None and said.confidence >= SURE_PAST_A_REMARK:
+        on = next((x for x in _once(room) if x.id == said.reply_to), None)
+        if on is not None and on.author_id == m.author_id:
+            return True  # 「やるやる、お題なに？」 on 青嵐's 「…即吟やる人ー」: 青嵐's next line answers it
+        if on is not None:
+            return False  # "drum ones, see them in the shop first" the reader surely puts on a third line
+    earlier = [x for x in _once(room) if x.created_at <= question.created_at and x.id != question.id]
+    own = [x for x in earlier[-OWN_LINES_BEFORE:] if x.author_id == m.author_id]
+    return any(
+        len(w) > 1 or p.content.isascii()
+        for x in own
+        for w in shared_words(x.content, p.content, frozenset())
+    )
+
+
+OWN_LINES_BEFORE = 12  # how far back the line of m's author that `p` takes up may be
 
 
 def _once(*groups: Sequence[Message]) -> list[Message]:
@@ -425,6 +479,8 @@ def _next_turn(
     past_a_remark = len(since) == 1 and not asks(since[0].content)
     if (not since or past_a_remark) and offers_the_figure(question.content, m.content):
         return True  # the figure asked for, whoever the line then turns to (「…で3。すずめは？」)
+    if not since and _confirms_the_figure(question.content, m.content) and not elsewhere(m, question, around):
+        return True  # "10 mins yeah" to "what's the sin bin…, still 10?": the figure offered, confirmed
     if past_a_remark and _names_who(question, m, around) and not elsewhere(m, question, around):
         return True  # 「たぶん田辺さん」 to 「…誰が持って帰ったっけ」, past another pair's remark
     # … or put as the plan (「じゃあ土曜にしない？」 to 「いつ？平日は無理」; not 「ほな日曜どこ行く？」)

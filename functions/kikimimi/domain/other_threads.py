@@ -98,7 +98,12 @@ def answers_the_question_before(question: Message, m: Message, around: Sequence[
     return any(
         x.author_id != m.author_id
         and (
-            (asks_yes_no(x.content) and shared_words(x.content, m.content, common))
+            # (a Japanese line without its mark is no question: 「行く、30分で着く」)
+            (
+                (asks(x.content) or x.content.isascii())
+                and asks_yes_no(x.content)
+                and shared_words(x.content, m.content, common)
+            )
             # … or a guess at what the one before asked ("fiery i think?" to "what enchant was the keg")
             or (_ASKS_WHAT.match(norm(x.content)) is not None and guesses(m.content))
         )

@@ -123,7 +123,8 @@ _OWN_QUESTION = re.compile(
     r" (?!(?:one|other|same|point|deal|problem|issue|matter|difference)\b)\w+(?: \w+){0,2}"
     r" (?:on|of|for|in|at|with) (?!(?:it|that|this|there|them|those|these)\b)\w+"
     # a why wondered at oneself in Japanese (「なんで毎月月末になってから…気づくんだろう…」)
-    r"|^(?:なんで|何で|どうして|なぜ)[^？?]{4,}(?:んだろう?|んやろ|のだろう|のかな)(?:な|ね|か)?[…。ｗw笑〜ー]*$"
+    # (or 「…キャラ出されへんのやろな」)
+    r"|^(?:なんで|何で|どうして|なぜ)[^？?]{4,}(?:んだろう?|んやろう?|のやろう?|のだろう?|のかな)(?:な|ね|か)?[…。ｗw笑〜ー]*$"
 )
 
 

@@ -123,6 +123,9 @@ _ASKS_FOR_IT = re.compile(
 # 「なにになったん？」, not "how do i …"): about the line just before it.
 _BARE_WH = re.compile(
     r"^(?:what|which|how|where|who|when)\b(?![^?？]*\b(?:i|my|me|i'm|im)\b)(?:\W+\w+){0,4}\W*[?？]+\W*$"
+    # … or how their thing does: "how's the battery over a full 90?" right after "finally got REFSIX on…"
+    r"|^how(?:'s| is| was| are| were| does| did) (?:the|that|it|they|those|this)\b"
+    r"(?![^?？]*\b(?:i|my|me|i'm|im)\b)(?:\W+\w+){0,6}\W*[?？]+\W*$"
     r"|^(?:なに|何|どれ|どこ|いつ|誰|だれ|どの|どっち|いくら)[^？?、。\s]{0,8}[？?]+\W*$"
 )
 

@@ -39,6 +39,9 @@ _SETTLED = re.compile(
     # taking in what someone told them: 「やっぱそうか〜」, "ahh makes sense", "gotcha"
     r"|^(?:ahh?,? |oh,? |ok,? )?(?:makes sense|gotcha|that explains it)\b"
     r"|\bgood to know\b|^(?:huh,? |ahh?,? |oh,? |ok,? )*(?:i see|noted|til)\W*$"  # "huh ok good to know"
+    r"|^(?:ok,? |oh,? )?noted[,.!]+\s*(?![^?？]*[?？])"  # "noted, not a saturday then"
+    # the answer they expected: "knew it. he was angling for 30", "ha, thought so"
+    r"|^(?:(?:ha+|lol|ok|yep|yeah|ugh)[,!.\s]+)?(?:i )?(?:knew it|thought so|called it)\b(?![^?？]*[?？])"
     # … and in Japanese: 「ほー、覚えとく」, 「メモった」, 「参考になります」
     # (not 「これ参考になるよ」, a pointer, nor 「えっ、勉強になります？」, asked)
     r"|(?![^?？]*[?？])(?:覚えと(?:く|こ|きます)|覚えておき?(?:く|ます)"

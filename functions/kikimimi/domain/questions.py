@@ -203,4 +203,18 @@ def maybe_answers(
         and unsure <= link.confidence < sure
         and not adds_to_own(m, later[: at - 1])
         and not asks_its_own(m.content)  # "wait is the festival event still going…": another question
+        and not _after_a_newer_ask(later[at:], m, question)
     ]
+
+
+def _after_a_newer_ask(after: Sequence[Message], m: Message, question: Message) -> bool:
+    """Does `m` come right after someone else's newer question ("the mallet cops" after "team name
+    ideas?")? It is that one's turn, however its words tie it to the older one."""
+    at = next((i for i, p in enumerate(after) if p.id == m.id), 0)
+    prior = after[at - 1] if at > 0 else None
+    return (
+        prior is not None
+        and prior.is_human
+        and prior.author_id not in (m.author_id, question.author_id)
+        and asks(prior.content)
+    )

@@ -38,11 +38,11 @@ _EN_AGREEMENT = re.compile(
 _JA_AGREEMENT = re.compile(
     r"^(?:それで(?:いこう|いい|行こう|OK|ok|オッケー|大丈夫)|いいね|いいよ|いいです|いいと思|賛成|了解|りょ|おけ|オッケー"
     r"|OK|ok|おっけー|うん|はい|ええ|そうしよう|そうしましょう|そうだね|それ(?:な|だ)|大丈夫|もちろん|ぜひ|是非|行く|いく"
-    r"|参加|乗った|のった|異議なし|問題ない|決まり|決定)"
+    r"|参加|乗った|のった|異議なし|問題ない|決まり|決定|アリ(?!ガト|[のがをにへ])|あり(?:だね|だな|やな|かも|です)|全然あり)"
 )
 # Yes on a condition: 「22時以降ならいける」, 「土曜やったら行ける」, "im in if its after 9".
 _ON_A_CONDITION = re.compile(
-    r"^[^？?]{1,20}(?:なら|やったら|だったら)(?:いける|行ける|行く|いく|大丈夫|参加|できる|出れる|出られる)"
+    r"^[^？?]{1,20}(?:なら|やったら|だったら)(?:いける|行ける|行く|いく|大丈夫|参加|できる|出れる|出られる|アリ|あり(?!が))"
     r"|^(?:i'?m|im) (?:in|down|free|good) if\b|^(?:down|in|free) if\b"
 )
 # Taking an offer up: "yes please", "that'd be great", 「助かる！」「お願い」「ごめん助かる🙏」.
@@ -94,6 +94,8 @@ _JOINS_FIRST = re.compile(
     # … or by saying one is in: "i'm in, got a spoon handle to finish", 「行く！…」
     r"|^(?:i'?m|im|i am) (?:in|down|game)(?: for (?:it|that|this))?(?:[!！,.\s]|$)"
     r"|^(?:行く|いく|行きます|参加(?:する|します)?|乗った|のった)(?:[!！〜ー]|$)"
+    # … or doubled: 「やるやる、お題なに？」, 「行く行く！」
+    r"|^(?:やるやる|行く行く|いくいく|出る出る|乗る乗る)(?:[!！、,。〜ー\s]|$)"
 )
 
 
@@ -188,14 +190,17 @@ _TAKES_IT = re.compile(
     r"|調べてみ|買ってくる|ポチ(?:る|った|りました|ります|っとく|っときます|っちゃった)"
     r"|注文(?:した|しました|します|しとく)|(?:買い|かい)ました|買っとく|買ってきます)"
     # … or bought at once: "ordered one, ty", "just ordered the kure one"
+    # … or sold on it: "sold, into the cart next to torso", "sold. adding it to the cart"
+    r"|^sold[,.!]+\s*(?![^?]*\?)|\b(?:into|in|to) (?:the|my) (?:cart|basket)\b(?![^?]*\?)"
     r"|^(?:ok|okay|oh|nice|sweet|perfect|done)?[,!. ]*(?:just )?(?:ordered|ordering|bought|grabbed)"
     r" (?:one|it|that|them|a pair|some|a can|the)\b"
     r"(?![^?]*\?)(?![^?]*\b(?:but|still|not|wrong|last|ago|years?|n't|(?:19|20)\d\d)\b)(?:\W+\w+){0,5}\W*$"
     r"|^なるほど"  # taking in what they were told: 「なるほど、一応現金も持ってくわ」
     # doing as they were told, after a word of their own: 「青です、10kにしてみます」
     r"|(?:^|[、,。\s])[^、,。\s]{0,12}(?:に|で|を)(?:して|変えて|替えて|換えて|付けて|使って|交換して)み(?:る|ます)"
-    # … or, at its end, to try doing it: 「今度作ってみる」, 「週末に張ってみます」
-    r"|^(?![^？?]*[？?])[^、,。\s]{0,8}(?:て|で)み(?:る|ます|よう|よっと)(?:わ|か|ね)?[!！。〜ーw笑\s]*$"
+    # … or, at its end, to try doing it: 「今度作ってみる」, 「週末に張ってみます」, 「倍…試算と比べてみます」
+    r"|^(?![^？?]*[？?])(?:[^、,。\s…]{1,6}?(?:[…‥]+|\.{2,})\s*[^、,。\s…]{0,12}|[^、,。\s…]{0,8})(?:て|で)み(?:る|ます|よう|よっと)(?:わ|か|ね)?"
+    r"[!！。〜ーw笑\s]*$"
 )
 
 

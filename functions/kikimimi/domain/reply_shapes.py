@@ -11,7 +11,12 @@ from kikimimi.domain.open_questions import LINK, asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, kind_of
 from kikimimi.domain.remarks import adopts, agrees
 from kikimimi.domain.rule_terms import normalized
-from kikimimi.domain.whereabouts import asks_if_there, says_where_it_is
+from kikimimi.domain.whereabouts import (
+    asks_after_a_thing,
+    asks_if_there,
+    says_where_it_is,
+    says_where_it_is_en,
+)
 
 __all__ = [
     "answer_shaped",
@@ -60,6 +65,8 @@ _POINTER = re.compile(
     r"\b(?:pins?|pinned|faq|wiki|docs?|documentation|readme|manual|man ?page|channel topic|topic|changelog"
     r"|release notes|above|thread|link)\b"
     r"|\bpinned\b|📌|https?://|www\.|\b(?:in|on) the pins\b|\bscroll up\b"
+    # what to search for, quoted: 'search "monoverbal"', "google 'pet safe glue'"
+    r"|\b(?:search|google|look up)(?: for)? [\"“'][^\"”']{2,40}[\"”']"
     # the place named as holding it: "faq has it", "the wiki covers that", "faq, bottom section"
     r"|\b(?:faq|wiki|docs|readme|pins)\b (?:has|have|had|covers?|explains?|says)\b"
     r"|^(?:the )?(?:faq|wiki|docs)\s*[,:]"
@@ -242,6 +249,23 @@ def wonders_a_view(text: str) -> bool:
     return bool(_WONDERED.search(normalized(text)))
 
 
+# Whether a thing is any good, asked ("does freeze dried watermelon actually taste good or is it a tiktok
+# thing", "is the pro version worth it?") …
+_ASKS_A_JUDGEMENT = re.compile(
+    r"\b(?:(?:actually|really|even) )?(?:taste|tastes|sound|sounds|look|looks|work|works)"
+    r" (?:good|any good|ok|okay)\b|\b(?:any good|worth it|worth the (?:money|hype|price)|overrated|overhyped"
+    r"|just hype|a (?:tiktok|hype) thing)\b"
+)
+# … judged first: "genuinely the best thing…", "honestly amazing", "so good", "not worth it", "mid"
+_JUDGES = re.compile(
+    r"^(?:(?:genuinely|honestly|tbh|ngl|absolutely|totally|100%|def(?:initely)?|so|very|really|super|kinda"
+    r"|pretty|yeah|yes|yep|nah|no|oh)[,!\s]+)*"
+    r"(?:the best\b|amazing|incredible|so good|really good|great|awesome|delicious|fantastic|worth it"
+    r"|not worth|overrated|overhyped|meh\b|mid\b|awful|terrible|gross|underwhelming"
+    r"|it'?s (?:great|good|fine|ok))"
+)
+
+
 def verdict_first(text: str) -> bool:
     """Does the line open on a verdict on what was asked about ("those are perfect. …", 「それで大丈夫」)?"""
     return bool(_VERDICT_FIRST.match(normalized(text)))
@@ -270,12 +294,22 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # 「オレンジや。白にならへん」 to 「ランプ何色になっとる？」: the one, named first
     if verdict_first(line):
         return True  # "those are perfect. what's the gap?" to "with what, feeler gauges?"
+    if low.isascii() and _ASKS_A_JUDGEMENT.search(q) and _JUDGES.match(low) and not asks(line):
+        return True  # "genuinely the best thing i've put in this machine" to "does it actually taste good…?"
     if low.isascii() and _EN_ASKS_WHAT_TO_DO.search(q) and _EN_INSTRUCTS.match(low) and not asks(line):
         return True  # "sign out…, then sync" to "do i have to return it or…": what to do, told
     if asks_if_there(q) and says_where_it_is(low) and not asks(line):
         return True  # 「グローブボックスに入ってた」 to 「充電カードって車に積んであるの？」: where it is
+    if _ASKS_EVERYONES_WAY.search(q) and _TELLS_OWN_WAY.match(low) and not asks(line):
+        return True  # 「…緑で書いてる」 to 「名詞の性ってみんなどうやって覚えてる？」: one's own way, told
+    if asks_after_a_thing(q) and says_where_it_is_en(low) and not asks(line):
+        return True  # "it's in the container under the hi-vis bag" to "did anyone find the spare token box?"
     if _ASKS_WHAT_IT_IS_JA.search(q) and _NAMES_IT_JA.match(low) and not asks(line):
         return True  # 「ブンブクだねそれ、…」 to 「[画像] これ。ウニ？」: what it is, named
+    if low.isascii() and _ASKS_WHERE_EN.search(q) and _SAYS_A_PLACE_EN.match(low) and not asks(line):
+        return True  # "pullouts on the road before the lot" to "where do you all park…?"
+    if low.isascii() and _ASKS_WHO_SELLS_EN.search(q) and _SAYS_WHO_SELLS_EN.match(low) and not asks(line):
+        return True  # "mudhole had 100yd spools last week" to "…back in stock anywhere…?"
     if not bare:
         return False
     if (
@@ -315,7 +349,8 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
 
 # One of two things asked between ("was that on the new pc or the old laptop" — "new pc!!", "is the relay on
 # racetime or just in vc" — "racetime, …"): the words on either side of "or", taken up first thing.
-_EITHER = re.compile(r"((?:[\w'.-]+\s+)?[\w'.-]+)\s+or\s+((?:[\w'.-]+\s*){1,3})")
+# (a word may hold "&": "campervan or b&bs")
+_EITHER = re.compile(r"((?:[\w'&.-]+\s+)?[\w'&.-]+)\s+or\s+((?:[\w'&.-]+\s*){1,3})")
 _NOT_A_CHOICE = frozenset(
     {
         "the",
@@ -369,9 +404,9 @@ def _picks(question: str, line: str) -> bool:
     either = _EITHER.search(question) if question.isascii() else None
     if either is None:
         return False
-    sides = set(re.findall(r"[\w'.-]+", either.group(1) + " " + either.group(2))) - _NOT_A_CHOICE
+    sides = set(re.findall(r"[\w'&.-]+", either.group(1) + " " + either.group(2))) - _NOT_A_CHOICE
     # "woodward. dryline bulge…": the word chosen, its full stop left off
-    said = [w.rstrip(".") for w in re.findall(r"[\w'.-]+", line)[:3]]
+    said = [w.rstrip(".,") for w in re.findall(r"[\w'&.,-]+", line)[:3]]
     first = {form for w in said for form in (w, _OWNED.get(w, w))}
     if any(re.search(r"\d", w) for w in sides) and said and re.match(r"~?\d", said[0]):
         return True  # "2.8 on mine" to "… actually 3mm this batch or 2.7 again": a figure, measured
@@ -381,15 +416,41 @@ def _picks(question: str, line: str) -> bool:
     # its thing, from the few words before the "or" (not "the relay starts at 8": its subject, said again)
     wider = sides | set(re.findall(r"[\w'.-]+", question[: either.start(1)])[-3:])
     head = said[0] if said else ""
+    # "bookable, did it…" to "…takes bookings or is it just turn up", "shipped!" to "did it ship yet or…":
+    # a side's word, or its verb, in another form
+    if len(_word_stem(head)) >= 4 and _word_stem(head) in {_word_stem(w) for w in wider - _NOT_A_CHOICE}:
+        return True
     return len(head) >= 5 and any(
         len(w) >= 5 and w != head and w[:5] == head[:5] for w in wider - _NOT_A_CHOICE
     )
+
+
+_SUFFIX = re.compile(r"(?:ings?|able|ible|ed|s)$")
+
+
+def _word_stem(word: str) -> str:
+    """The word without an ending of its form ("bookings", "bookable" → "book"; "shipped" → "ship")."""
+    word = word.strip(".,'!")
+    stem = _SUFFIX.sub("", word)
+    return re.sub(r"([bdgmnprt])\1$", r"\1", stem) if stem != word else stem
 
 
 # "theirs" picks "their server" from "is it on their server or ours"
 _OWNED = {"theirs": "their", "ours": "our", "mine": "my", "yours": "your", "hers": "her"}
 
 
+# How everyone does it, asked (「名詞の性ってみんなどうやって覚えてる？」, "how do you all store your
+# flour?") …
+_ASKS_EVERYONES_WAY = re.compile(
+    r"(?:みんな|皆|皆さん|みなさん)[^？?。]{0,12}(?:どうやって|どうして|どう)[^？?。]{0,10}(?:てる|てます|ている|でる)[？?]"
+    r"|\bhow (?:do|does) (?:you all|y'?all|everyone|everybody|you guys|people here|folks)\b"
+)
+# … told as one's own, first: 「男性が青、…緑で書いてる」, "i keep it in the freezer", "we just…"
+_TELLS_OWN_WAY = re.compile(
+    r"^[^？?。]{2,40}?(?:て|で)(?:る|ます|います|いる)(?:よ|な|ね|わ|かな)?(?:[。、!！]|$)"
+    r"|^(?:i|we|me)(?:'m|'ve| am| have)? (?:just |usually |always |mostly |basically |still |normally )?"
+    r"(?!think\b|dunno\b|don'?t know\b|have no\b|wonder\b|was\b|also\b)[a-z]+"
+)
 # "Same here", "me too": an answer to a question about others' experience ("is the wiki down for anyone
 # else?", "just me?"), not to "can you plant garlic in spring?" (there it agrees with someone's line).
 _NOT_JUST_YOU = re.compile(
@@ -457,9 +518,12 @@ _JA_ADVICE = re.compile(
     r"(?:よ|ね|な|かも)*[。！!〜~ｗw笑]*$"
 )
 # Which colour, model or size, asked (「ランプ何色になっとる？」), and one named first (「オレンジや。…」).
-_ASKS_WHICH_JA = re.compile(r"(?:何|なに|なん)(?:色|型|番|系|味|号|サイズ|モデル|バージョン|ver)")
+# (or which of those had: 「今日の1位どれ？」)
+_ASKS_WHICH_JA = re.compile(
+    r"(?:何|なに|なん)(?:色|型|番|系|味|号|サイズ|モデル|バージョン|ver)|どれ(?:だった|やった)?[？?]"
+)
 _NAMES_ONE_JA = re.compile(
-    r"^[\u30a0-\u30ff\u4e00-\u9fffa-z0-9ー・]{1,10}(?:や|だ|です|っす|よ|やで|だよ|かな)?(?:[。、,.!！〜ー]|$)"
+    r"^[\u30a0-\u30ff\u4e00-\u9fffa-z0-9ー・]{1,10}(?:や|だ|です|っす|よ|やで|だよ|かな[あぁー〜]?)?(?:[。、,.!！〜ー]|$)"
 )
 
 # Which one, asked in English ("which panel?", "what model is it?"), and one named first: a model's code
@@ -483,6 +547,25 @@ _NAMES_IT_JA = re.compile(
 # Where to get or find it, asked (「プレートってどこで買うのが安い？」), and a place named first
 # (「ジモティーで探したら…」, 「駅前のカインズなら…」).
 _ASKS_WHERE_JA = re.compile(r"どこ(?:で|に|の|が|から|なら)")
+# Where, asked in English ("where do you all park for…?", "where's the best spot to…"), and a place told in
+# the line's first words ("pullouts on the road before the lot", "the lay-by past the bridge")
+_ASKS_WHERE_EN = re.compile(r"(?:^|[.!,]\s+)where(?:'s| is| are| do| does| did| can| should| would| to)\b")
+_SAYS_A_PLACE_EN = re.compile(
+    r"^(?!(?:i|idk|dunno|no|not|never|nah|nope|lol|why|what|who|how)\b)[^?.,]{0,30}?\b(?:on|at|in|by|near"
+    r"|behind|next to|off|along|outside|inside|across from|past|opposite|beside) (?:the|a|an|that|those)\b"
+)
+# Who has it in stock, asked ("is the gunmetal prowrap back in stock anywhere…?", "anyone selling…?") …
+_ASKS_WHO_SELLS_EN = re.compile(
+    r"\b(?:back )?in stock\b[^?]{0,20}\b(?:anywhere|somewhere|yet)\b|\bwho (?:has|sells|stocks|had)\b"
+    r"|\bwhere (?:can|do|did|could|should) (?:i|you|u|ya|y'?all|we|people) (?:get|buy|find|order|grab)\b"
+    r"|\b(?:any ?one|any ?body) (?:selling|stock(?:ing)?|got|have) (?:the|a|an|any)\b"
+)
+# … told by the seller named first: "mudhole had 100yd spools", "rei still has them"
+_SAYS_WHO_SELLS_EN = re.compile(
+    r"^(?!(?:i|it|that|this|he|she|they|we|you|mine|nobody|no ?one|everyone|every|nothing)\b)"
+    r"[a-z0-9][\w.&'-]*(?: [a-z0-9][\w.&'-]*){0,2} (?:still )?"
+    r"(?:has|had|have|stocks|stocked|sells|restocked|got)\b"
+)
 _NAMES_PLACE_JA = re.compile(
     r"^[\u30a0-\u30ff\u4e00-\u9fffa-z0-9ー・の]{2,14}?(?:で|なら|に)(?![^、。]*[？?])"
 )

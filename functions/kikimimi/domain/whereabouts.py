@@ -1,5 +1,6 @@
-"""Whether a thing is there, asked and told, in Japanese (pure): in a shop (「…にも売ってる？」 — 「あるよ」)
-or in a place (「説明書って箱に入ってる？」 — 「箱の底に入ってたよ」)."""
+"""Whether a thing is there, asked and told (pure): in a shop (「…にも売ってる？」 — 「あるよ」), in a place
+(「説明書って箱に入ってる？」 — 「箱の底に入ってたよ」), or a thing missed ("did anyone find the spare token
+box?" — "it's in the container under the hi-vis bag")."""
 
 from __future__ import annotations
 
@@ -29,6 +30,37 @@ _SAYS_WHERE = re.compile(
     r"(?:た|る|ある|ます|ました|たよ|るよ|たで|るで)?"
     r"|^[^？?、。]{1,20}(?:に|の中に|の裏に|の下に)ある"
 )
+
+
+# A thing missed, asked after in English: "did anyone find the spare token box?", "has anyone seen my
+# headlamp", "where'd the cable ties go?"
+_ASKS_AFTER_A_THING = re.compile(
+    r"\b(?:did|has|have) (?:any ?(?:one|body)|some ?(?:one|body)|y'?all|you guys) (?:find|found|see|seen|spot"
+    r"|spotted|pick(?:ed)? up|grab(?:bed)?|take|taken|move|moved) (?:the|my|a|our|that|those)\b"
+    r"|^(?:any ?(?:one|body)|has any ?(?:one|body)) (?:seen|found|spotted) (?:the|my|a|our|that|those)\b"
+    r"|\bwhere(?: did| do| does|'d) (?:the|my|our|all the|that|those) [^?]{1,30}"
+    r"\b(?:go|end up|get put|live)\b"
+    r"|\b(?:any ?(?:one|body)|does any ?(?:one|body)) know where (?:the|my|our|that|those) [^?]{1,30}"
+    r"\b(?:is|are|went|ended up|got put)\b"
+)
+# … told where it is, first: "it's in the container…", "under the hi-vis bag", "saw it on the shelf by…"
+_SAYS_WHERE_EN = re.compile(
+    r"^(?:(?:yeah|yep|yes|oh|ah|uh|it'?s|its|it is|they'?re|theyre|they are|it was|they were|still|last"
+    r"|i (?:saw|put|left|moved|stuck) (?:it|them)|(?:saw|put|left|moved|stuck|found|spotted) (?:it|them)"
+    r"|should be|prob(?:ably)?|i think)[,.!\s]+)*"
+    r"(?:in|on|under|behind|inside|by|next to|beside|on top of|at the back of|in the back of|at the bottom of"
+    r"|in with) (?:the|a|your|my|his|her|our|their|that)\b"
+)
+
+
+def asks_after_a_thing(asked: str) -> bool:
+    """Does the (normalized, English) question ask where a missed thing is ("did anyone find the…")?"""
+    return _ASKS_AFTER_A_THING.search(asked) is not None
+
+
+def says_where_it_is_en(low: str) -> bool:
+    """Does the normalized English line open on where the thing is ("it's in the container…")?"""
+    return _SAYS_WHERE_EN.match(low) is not None
 
 
 def asks_if_sold(asked: str) -> bool:

@@ -84,7 +84,14 @@ def _convs(earlier: Sequence[Line], root: Mapping[str, str], parents: Mapping[st
 
 def _addresses(line: Line) -> bool:
     p = line.profile
-    return line.to is not None or line.to_bot or p.lead is not None or bool(p.mentions)
+    return _of_the_people(line) and (line.to is not None or p.lead is not None or bool(p.mentions))
+
+
+def _of_the_people(line: Line) -> bool:
+    """Is the line no call to the bot ("kikimimi, does the ferry…?"), which says nothing of how people
+    answer one another?"""
+    # The bot's own replies still count: so read, 818 replayed chats drew 4 fewer unwanted posts.
+    return not line.to_bot
 
 
 def _names_people(earlier: Sequence[Line]) -> bool:
@@ -92,7 +99,9 @@ def _names_people(earlier: Sequence[Line]) -> bool:
     someone in it (an IRC channel's `nick:`, a Discord mention)? A leading `word,` that names nobody
     present ("perfect, thanks", "https://…") is no address here, though `room` counts it as one."""
     recent = earlier[-ROOM_LINES:]
-    return len(recent) >= 3 and any(e.to is not None or e.to_bot or e.profile.mentions for e in recent)
+    return len(recent) >= 3 and any(
+        _of_the_people(e) and (e.to is not None or bool(e.profile.mentions)) for e in recent
+    )
 
 
 def _pace(lines: Sequence[Line]) -> float:
