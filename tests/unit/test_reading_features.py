@@ -144,5 +144,7 @@ def test_text_profiles_are_pinned() -> None:
 
 # reply-links/2 as the shipped reader read it before the rooms' turn-taking came (the same hash, sorted).
 PINNED_NAMED = "1d51f33f30f03dc206f65f7b2215e206463f80d2f26c0ac11faa678460399e92"
-PINNED = "56aa6f98d9b72242d0c4a8d0f6969dd834938866da5d366d1956e4aa5760a257"
+# reply-links/4; session 47: a call to the bot ("kikimimi, …") no longer counts as the room addressing someone
+# (the training logs hold no such call, so the shipped weights read as trained)
+PINNED = "546a2b4d7bc32f4ee847149a5bf12b9f4e775cedbb6e67223c4f338623ce6833"
 PINNED_PROFILES = "bba65c87d67dc1537768d9e2610e4c4c73378081c350a9faa9c35389377e6951"
