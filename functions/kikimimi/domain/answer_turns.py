@@ -398,16 +398,17 @@ def _put_to_them(
         question.content, p.content, frozenset()
     ):
         return False
+    lines = _once(room)
     said = (links or {}).get(p.id)
     if said is not None and said.confidence >= SURE_PAST_A_REMARK:
-        on = next((x for x in _once(room) if x.id == said.reply_to), None)
+        on = next((x for x in lines if x.id == said.reply_to), None)
         if on is not None and on.author_id == m.author_id and asks(p.content):
             return True  # 「やるやる、お題なに？」 on 青嵐's 「…即吟やる人ー」: 青嵐's next line answers it
         if on is not None and on.author_id != m.author_id:
             return False  # "drum ones, see them in the shop first" the reader surely puts on a third line
     if answer_shaped(question.content, m.content):
         return False  # 「こっちも落ちてる」 to 「…うちだけ？」, past an answer to dee's own question
-    earlier = [x for x in _once(room) if x.created_at <= question.created_at and x.id != question.id]
+    earlier = [x for x in lines if x.created_at <= question.created_at and x.id != question.id]
     own = [x for x in earlier[-OWN_LINES_BEFORE:] if x.author_id == m.author_id]
     return any(
         len(w) > 1 or p.content.isascii()
