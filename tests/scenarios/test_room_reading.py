@@ -53,6 +53,10 @@ def answered(events: list[dict[str, Any]]) -> dict[str, str]:
         # Gamers: 「まだ、強すぎる」 answers; 「そういえば…」 changes the subject: the guild question is open
         # (「まじか、朝だけ？」, alarm then a question on what was just told, is for its teller: not watched).
         ("game_ja.jsonl", "g009", {"g001": "g003", "g004": "g005", "g007": "g008"}),
+        # A busy pottery studio (session 48): "dusty bisque? crawling is almost always dust…", a fix guessed
+        # at bram's trouble, is his to answer; "starting a list. anyone else?" is no question; the
+        # newcomer's glaze question, which bram's "ok sponged the lot…" passes by, is the one answered.
+        ("busy_pottery_en.jsonl", "k16", {"k03": "k07"}),
         # The demo: bob answers alice's question (carol's "oh really?" is a question back to him, not
         # watched); dave's is passed over; erin asks the bot.
         ("demo_conversation.jsonl", "m010", {"m001": "m002"}),

@@ -188,6 +188,10 @@ KINDS = [
     ("7月の三連休どう？", "proposal"),
     ("私も行きたい、9時集合とか？", "proposal"),
     ("てか来週末みんなで鍋しない？", "proposal"),
+    ("このキーボード、打鍵音ちょっと高く感じない？", "rhetorical"),  # a feeling to share (session 48)
+    ("夏の夕方の匂いって好きだと思わない？", "rhetorical"),
+    ("土曜の夜さ、みんなで一作目から同時視聴しない？", "proposal"),  # any deed, all at once (session 48)
+    ("みんなで決めたことじゃない？", "question"),
     ("誰が最初に寝落ちするか選手権やる？", "proposal"),  # a thing to do together, named
     ("このあとマリカやる？", "proposal"),
     ("これどうやる？", "question"),
@@ -583,6 +587,18 @@ def test_what_kind_of_answer_a_question_asks_for(question: str, number: bool, ye
         ("明日までにこのエラー直したいんだけど、見てくれる人いる？", False),  # help by a deadline
         ("anyone fancy a swim at the reservoir sunday?", True),
         ("anyone fancied trying the new build yet?", False),
+        # Session 48: one's own invitation asked again, 「…感じ？」; a list going round, "anyone else?"
+        ("読書会、誰もいない感じ？笑 まあまた今度で", True),
+        ("cool, sheet's going round. anyone else?", True),
+        ("is the wiki down for anyone else?", False),
+        ("my build passes now. anyone else?", False),
+        ("ok, 3 jars noted. anyone else? closing it sunday", True),
+        # a doing on a day, fancied or asked "anyone?" (session 48); not a question or a trouble
+        ("anyone fancy a moth trap session tonight after dark?", True),
+        ("anyone fancy nightjar watching at the heath friday?", True),
+        ("ukulele jam thursday evening, anyone? bring a capo", True),
+        ("is the library open saturday, anyone?", False),
+        ("the build broke again today, anyone?", False),
     ],
 )
 def test_peoples_time_asked_for_is_an_invitation(text: str, inviting: bool) -> None:

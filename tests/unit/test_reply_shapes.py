@@ -349,6 +349,12 @@ def test_a_bare_yes_answers_only_right_after_the_question() -> None:
         ("no idea tbh", True),
         ("hmm, dunno", True),
         ("ごめん、わからない", True),
+        # forgotten too (session 48), the question said back first or not
+        ("誰だっけ…忘れた", True),
+        ("いつだっけ、覚えてない", True),
+        ("forgot tbh", True),
+        ("forgot to mention, it's the 3.12 image", False),
+        ("忘れたけど、たしか3番目のピン留め", False),
         ("not sure but I think it's the 3.12 image", False),
         ("yes, same here", False),
     ],

@@ -27,6 +27,9 @@ from kikimimi.domain.topic_words import shared_words
         ("the grub menu is gone", "reinstall grub from a live usb", {"grub"}),
         # a plural takes up its noun
         ("do i need a separate license to use the repeater", "tech is plenty for repeaters", {"repeater"}),
+        # … a short one too (session 48), not a word that only ends in "s"
+        ("do talents carry over if we switch subs", "they're on the character, sub doesn't matter", {"subs"}),
+        ("any news on the new patch?", "new one drops friday", set()),
         # "a way", "way more": no topic
         ("is there a way to see which jokers i haven't won with?", "nah anaglyph is way more fun", set()),
         # 「今度は」, said by both, ties no topic

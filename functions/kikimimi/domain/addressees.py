@@ -254,9 +254,17 @@ _YOU = re.compile(r"\b(?:you|your|yours|u|ur|ya|yourself)\b|あなた|君の|お
 def _reacts_to(text: str, parent: str, *, words: bool = True) -> bool:
     """Does the question take up that line: surprise at it, asks "you", or (`words`) repeats its words?"""
     low = norm(text)
-    if _REACTION.match(low) or _YOU.search(low):
+    if _REACTION.match(low) or _YOU.search(low) or _GUESS_THEN_WHY.match(low):
         return True
     return words and bool(profile(text).words & profile(parent).words)
+
+
+# A guess at the cause or the fix, then why ("dusty bisque? crawling is almost always dust…", "vent it? arm's
+# probably trapping air…"): put to the one whose trouble it is, whatever else it says.
+_GUESS_THEN_WHY = re.compile(
+    r"^(?!.*\b(?:what|who|where|when|why|how|which|any ?(?:one|body)|every ?(?:one|body)|y'?all)\b[^?]*\?)"
+    r"(?:\S+ ){0,3}\S+\?+\s+[^?]{8,}$"
+)
 
 
 def bot_answered_the_bump(question: Message, earlier: Sequence[Message]) -> bool:
@@ -415,4 +423,8 @@ _AS_A_NAME = re.compile(
     r"|\0\s+(?:is|was|still|gonna|going|bringing|coming|doing|has|had)\b"
     # … or put first in a second sentence, asked: "11 works. dax you bringing the mini ramp pieces?"
     r"|[.!?;]\s+\0\s+(?:you|u|ur|did|do|are|can|could|will|would)\b"
+    # … or said last, to the one asked: "can you bounce me the dialogue stem teo?", "you coming, dax?"
+    r"|\b(?:you|u|ya|your|ur)\b[^?？.!]{0,60}?[\s,]"
+    r"(?<!the )(?<!\ba )(?<!an )(?<!my )(?<!our )(?<!ur )(?<!your )(?<!this )(?<!that )(?<!his )(?<!her )"
+    r"\0\s*[?？]"
 )

@@ -402,7 +402,12 @@ def _put_to_them(
     said = (links or {}).get(p.id)
     if said is not None and said.confidence >= SURE_PAST_A_REMARK:
         on = next((x for x in lines if x.id == said.reply_to), None)
-        if on is not None and on.author_id == m.author_id and asks(p.content):
+        if (
+            on is not None
+            and on.author_id == m.author_id
+            and asks(p.content)
+            and not TO_THE_ROOM.search(norm(p.content))  # "where are you all buying them?": to everyone
+        ):
             return True  # 「やるやる、お題なに？」 on 青嵐's 「…即吟やる人ー」: 青嵐's next line answers it
         if on is not None and on.author_id != m.author_id:
             return False  # "drum ones, see them in the shop first" the reader surely puts on a third line
@@ -513,12 +518,18 @@ def _next_turn(
     if (
         not since
         and asks_who(question.content)
-        and _SELF_FIRST.match(norm(m.content))
+        and (_SELF_FIRST.match(norm(m.content)) or _SAYS_WHO_JA.match(norm(m.content)))
         and not asks(m.content)
     ):
-        return True  # 「私〜。去年の年末くらい」 to 「…入れたのって誰だっけ」: who did it, said of oneself
+        # 「私〜。去年の年末くらい」 to 「…入れたのって誰だっけ」: who did it, said of oneself;
+        # 「おじだよｗ 去年くじで決まったじゃん」 to 「幹事って誰だっけ」: whoever it is, named first
+        return True
     if not since and guesses(m.content) and answers_the_question_before(question, m, around):
         return False  # "fiery i think?" guesses at "what enchant was the keg", asked just before
+    if not since and _ASKS_WHAT_THE_TALK_IS.search(norm(question.content)) and not asks(m.content):
+        return not elsewhere(
+            m, question, around
+        )  # 「ミルさんの芝生が苔に戻った話」 to 「ただいま。なんの話？」
     # 「それは #パーツ情報 で聞いて、まとめてくれてる人おる」: where to ask, told, is no question back
     told_where = points(m.content) and not re.search(r"[?？]", LINK.sub(" ", m.content))
     if (
@@ -694,6 +705,23 @@ def _names_who(question: Message, m: Message, around: Sequence[Message]) -> bool
     brief = len(low.split()) <= 6 if low.isascii() else len(low) <= 16
     present = {x.author_name for x in around if x.is_human and x.author_id != m.author_id}
     return brief and any(names(m.content, name) for name in present)
+
+
+# What the room is talking about, asked by one just back: 「ただいま。なんの話？」, "what did i miss?".
+_ASKS_WHAT_THE_TALK_IS = re.compile(
+    r"(?:なんの|何の|なに|なんの)話|何の話|なにごと|何事"
+    r"|\bwhat(?:'s| is| are)? (?:we|y'?all|you guys|you all|everyone|u guys) (?:talking|on) about\b"
+    r"|\bwhat(?:'d| did) i miss\b"
+)
+
+
+# Someone named first, as who it is (「おじだよ」, 「田中さんじゃなかった？」), not 「それだよ」 or
+# 「誰だっけ」.
+_SAYS_WHO_JA = re.compile(
+    r"^(?!それ|あれ|これ|そう|ほんと|本当|まじ|マジ|誰|だれ|知ら|わから|分から|いい|だめ|ダメ|無理)"
+    r"[^、。！!？?\sa-z0-9]{1,8}?(?:さん|くん|君|ちゃん|氏)?(?:だよ|だね|やで|やん|です|じゃない|じゃなかった)"
+    r"(?:[？?wｗ笑！!。、〜ー\s]|$)"
+)
 
 
 # Oneself, said first to who did it: 「私〜。去年の年末くらい」, "me lol", "i did, ages ago".

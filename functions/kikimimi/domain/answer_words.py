@@ -65,8 +65,18 @@ _TELLS_A_SPEC = re.compile(r"^(?!.*[?？])(?=.{1,60}$).*\d")
 
 
 # How much, asked (「どのくらい固くしたいの？」) and told by a likeness or an amount (「…っぽいくらい」).
-_ASKS_DEGREE = re.compile(r"(?:どの|どれ|どん)(?:くらい|ぐらい)")
-_SAYS_DEGREE = re.compile(r"(?:くらい|ぐらい|ほど|程度)(?:かな|かも|で|だ|や|よ|ね|が)*[!！。〜ーw笑]*$")
+_ASKS_DEGREE = re.compile(
+    r"(?:どの|どれ|どん)(?:くらい|ぐらい)"
+    # … or what a thing is like: "what's the mantle shade like?"
+    r"|\bwhat(?:'s| is| was| are| were)\b[^?？]{1,40}\blike\s*[?？]"
+)
+_SAYS_DEGREE = re.compile(
+    r"(?:くらい|ぐらい|ほど|程度)(?:かな|かも|で|だ|や|よ|ね|が)*[!！。〜ーw笑]*$"
+    # … or by a likeness said first: "paler than the herrings next to it", "kinda dark, like slate"
+    r"|^(?:(?:way|much|a bit|a little|slightly|def|definitely|pretty|kinda|quite|really|super|very"
+    r"|fairly)\s+)?"
+    r"(?:[a-z]{3,}er|more [a-z]+|less [a-z]+) than\b"
+)
 
 
 _SAYS_STILL = re.compile(

@@ -150,8 +150,10 @@ _EN_MARVELS = re.compile(
 )
 # Which one the one before means, checked: "the one where kev died in the first 2 minutes?", 「昨日のやつ？」.
 _THE_ONE_WHERE = re.compile(
-    r"^(?:wait |oh |you mean |u mean |like )?(?:the|that) (?:one|run|game|match|time|night|video|thing)"
-    r" (?:where|when|with|that|from|at|in)\b[^?？]{0,60}[?？]+\W*$"
+    r"^(?:wait |oh |you mean |u mean |like )?(?:the|that) (?:one|run|game|match|time|night|video|vid|thing"
+    r"|guy|ep|episode|clip)"
+    # … a word on it may follow: "the one where he strips all the armor off? yeah thats unhinged"
+    r" (?:where|when|with|that|who|from|at|in)\b[^?？]{0,60}[?？]+(?:\s+[^?？]{1,40})?\W*$"
     r"|^(?:あの|その)?[^？?\s]{1,20}(?:の|た|てた|だった)(?:やつ|時|とき|回)(?:の(?:こと)?)?[？?]+[ｗw笑]*$"
 )
 

@@ -73,6 +73,11 @@ _EN_INVITATION = re.compile(
     # "need a roamer, anyone?", "we need one more for stacks, anybody?": a place to fill, asked of the room
     r"|(?:^|[.!,;]\s+)(?:we |still )?need (?:a|an|one more|another|\d|two|a \w+)\b[^?？]{0,30}[,.\s]\s*"
     rf"(?:{_ANYONE}|takers)\s*[?？]+\W*$"
+    # "great, starting a list. anyone else?", "nice, 2x350 noted. anyone else? closing it friday": a list,
+    # a sheet or an order going, the rest of the room asked to join
+    r"|\b(?:list|sheet|sign-?ups?|order|pallet|headcount|noted|added|put (?:you|u) down)\b"
+    r"[^?？]{0,40}[.!,]\s*"
+    rf"(?:{_ANYONE}) else\s*[?？]+(?:\s+[^?？]{{1,40}})?\W*$"
     # "ok 3 seats sat: marta, ravi, ? anyone else": places taken so far, the rest offered to the room
     rf"|\b(?:seats?|spots?|slots?|places?|tickets?)\b.{{0,40}}?(?:{_ANYONE}) else\s*[?？]*\W*$"
     # "one more slot, anyone lurking?", "2 spots left, anyone?": a place in the game, offered to the room
@@ -115,6 +120,14 @@ _EN_INVITATION = re.compile(
     r"|duo|trio|squad|queue|q|raid|grind|scrim|team up|party up|co-?op|1v1|split|chip in|go in on|carpool)\b"
     # "anyone fancy a dawn dip at the lido saturday?": something to do, fancied by name
     rf"|\b(?:{_ANYONE}) (?:else )?(?:fancy|fancies) (?:a|an|some|the|[a-z]{{3,}}ing)\b"
+    # a doing on a day, then "anyone?": "stitch-along sunday afternoon, anyone? i'm doing a card holder"
+    r"|^(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|what|who|where|when|why|how"
+    r"|which)\b)(?![^?？]*\b(?:broke|broken|crash\w*|errors?|fail\w*|stuck|down|won'?t|doesn'?t|can'?t|isn'?t)\b)"
+    rf"(?:[\w'-]+[\s-]){{0,4}}?[\w'-]+ (?:{_PLANNED})"
+    r"(?: (?:afternoon|evening|morning|night|arvo))?\s*[,.!]?\s*"
+    rf"(?:{_ANYONE})\s*[?？]+"
+    # … or a doing on a day: "anyone fancy vismig off the dam sunday from first light?"
+    rf"|\b(?:{_ANYONE}) (?:else )?(?:fancy|fancies)\b[^?？.!]*\b(?:{_PLANNED})\b"
     # "anyone want one last round of geoguessr?", "anyone up for a quick game?": more of what the room plays
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|up for|down for|fancy)\s+(?:a|an|one|some)?\s*"
     r"(?:more|last|final|quick|another)?\s*(?:more\s+)?(?:last\s+)?(?:round|game|match|run)s?\b"
@@ -162,7 +175,7 @@ _JA_PLANS = (
 _JA_INVITATION = re.compile(
     rf"(?:{_JA_ACTIVITY})(?:人|方)(?:いる|いない|いま[すせ]|おる|おらん|おらへん|おりま|[ー〜~！!？?]|$)"
     # one's own invitation, asked again: 「作り置き会だれもいない？笑」
-    r"|^[^？?。]{0,16}(?:誰|だれ)も(?:いない|おらん|おらへん|来ない|こない|来ーへん)[？?]"
+    r"|^[^？?。]{0,16}(?:誰|だれ)も(?:いない|おらん|おらへん|来ない|こない|来ーへん)(?:感じ|かんじ|系|の|ん)?[？?]"
     # one more player looked for: 「ミッドできる5人目探さなあかんな。誰かおる？」
     r"|(?:人目|メンバー|メンツ|面子|助っ人)[^？?]{0,24}(?:誰か|だれか)[^？?]{0,6}"
     r"(?:おる|いる|いない|おらん|おらへん|いません|いますか)[？?ー〜]"

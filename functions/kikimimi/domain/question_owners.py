@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from kikimimi.domain.addressees import addressing, elsewhere, names
 from kikimimi.domain.answer_turns import NEXT_TURN_SECONDS, turn_window
-from kikimimi.domain.answer_words import says_how_it_is, takes_up_by_shape
+from kikimimi.domain.answer_words import JA_YES_NO, says_how_it_is, takes_up_by_shape
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import asks
 from kikimimi.domain.other_threads import goes_on_from_own
@@ -110,6 +110,7 @@ _REACTS = re.compile(
     r"^(?:ugh|oh|ohh|wait|huh|ah|ahh|whoa|damn|dang|aw|aww|rip|oof|yikes|ouch|omg|wow|nice|lol|lmao|haha"
     r"|ooh|no way|え|えっ|えー)(?:\W|$)"
     r"|^(?:まじ|マジ|まじか|やば|えぐ|すご|おお|こわ|怖|うわ|へえ|へー)"  # said straight on: 「うわ痛そう」
+    r"|^(?:あー+|ああ+)"  # 「あー北海道系のとこ？」: what they meant, recognised and checked
 )
 
 
@@ -211,7 +212,9 @@ def _their_next(
         return False
     text = m.content
     return not (
-        asks_back(text)
+        (
+            asks_back(text) and not JA_YES_NO.match(norm(text))
+        )  # 「そうそう。じゃあ日曜の昼にしない？」: yes first
         or shifts(text)
         or laughs(text)
         or steps_away(text)

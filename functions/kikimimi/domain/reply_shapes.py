@@ -124,8 +124,12 @@ def _answer_part(low: str) -> str:
 _SHRUG = re.compile(
     r"^(?:sorry[,.]?\s*)?(?:not sure|no idea|no clue|dunno|idk|i don'?t know|i have no idea|can'?t help"
     r"|not that i know|beats me|no clue)\b"
+    r"|^(?:i )?(?:forgot|can'?t remember|don'?t remember)(?:,?\s+(?:tbh|sorry|lol|too|honestly|tho))*\W*$"
     r"|^(?:ごめん[、,]?\s*)?(?:わからない|分からない|わかんない|分かんない|わからん|分からん|わからへん|分からへん"
     r"|知らない|しらない|知らん|不明)"
+    # forgotten too, the question said back first or not: 「誰だっけ…忘れた」, 「覚えてない」
+    r"|^(?:[^、。….!！?？\s]{0,8}(?:だっけ|やっけ)[…。、,.!！?？\s]*)?(?:忘れた|わすれた|忘れちゃった|覚えてない|おぼえてない"
+    r"|記憶にない)(?:わ|な|よ|ね|や|w|ｗ|笑|…|\.|。|!|！|\s)*$"
 )
 
 
@@ -400,8 +404,11 @@ _NOT_A_CHOICE = frozenset(
 
 
 def _picks(question: str, line: str) -> bool:
-    """Does the line open by choosing one side of the question's "A or B"?"""
+    """Does the line open by choosing one side of the question's "A or B" (or both, or neither)?"""
     either = _EITHER.search(question) if question.isascii() else None
+    offered = either is not None or (not question.isascii() and bool(_WHICH_OF_TWO_JA.search(question)))
+    if offered and _BOTH_OR_NEITHER.match(line.strip().lower()):
+        return True  # 「両日やってる、14と15」 to 「土日どっちだっけ」, "both, the sat one's bigger"
     if either is None:
         return False
     sides = set(re.findall(r"[\w'&.-]+", either.group(1) + " " + either.group(2))) - _NOT_A_CHOICE
@@ -425,6 +432,12 @@ def _picks(question: str, line: str) -> bool:
     )
 
 
+_WHICH_OF_TWO_JA = re.compile(r"どっち|どちら")
+_BOTH_OR_NEITHER = re.compile(
+    r"(?:both|either|neither)\b|(?:両方|両日|どっちも|どちらも|両方とも|どっちでも|どちらでも|どっちもない|どちらもない)"
+)
+
+
 _SUFFIX = re.compile(r"(?:ings?|able|ible|ed|s)$")
 
 
@@ -443,11 +456,15 @@ _OWNED = {"theirs": "their", "ours": "our", "mine": "my", "yours": "your", "hers
 # flour?") …
 _ASKS_EVERYONES_WAY = re.compile(
     r"(?:みんな|皆|皆さん|みなさん)[^？?。]{0,12}(?:どうやって|どうして|どう)[^？?。]{0,10}(?:てる|てます|ている|でる)[？?]"
+    # … no one named: 「発泡スチロールの避難どうしてる？」 (not 「けんさん、…どうしてる？」: `elsewhere`)
+    r"|(?:どうしてる|どうしてます|どうやってる|どうやってます|どうしとる|どうしてん)[？?]"
     r"|\bhow (?:do|does) (?:you all|y'?all|everyone|everybody|you guys|people here|folks)\b"
 )
 # … told as one's own, first: 「男性が青、…緑で書いてる」, "i keep it in the freezer", "we just…"
 _TELLS_OWN_WAY = re.compile(
-    r"^[^？?。]{2,40}?(?:て|で)(?:る|ます|います|いる)(?:よ|な|ね|わ|かな)?(?:[。、!！]|$)"
+    r"^[^？?。]{2,40}?(?:て|で)(?:る|ます|います|いる)(?:よ|な|ね|わ|かな)?(?:[。、!！〜ー~]|$)"
+    # 「うちは玄関に全部入れる。…」: one's own, said as such
+    r"|^(?:うち|俺|おれ|私|わたし|僕|ぼく|自分)(?:は|も|では|なんか)[^？?]{2,40}"
     r"|^(?:i|we|me)(?:'m|'ve| am| have)? (?:just |usually |always |mostly |basically |still |normally )?"
     r"(?!think\b|dunno\b|don'?t know\b|have no\b|wonder\b|was\b|also\b)[a-z]+"
 )

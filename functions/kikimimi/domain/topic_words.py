@@ -79,14 +79,31 @@ def shared_words(a: str, b: str, common: frozenset[str]) -> frozenset[str]:
     a cap, not the キー of 「親指キー」 (a later line may clip a long one: ゴア for ゴアテックス)."""
     said = {_singular(w) for w in profile(b).words}
     shared = {w for w in profile(a).words if _singular(w) in said} - common - _FILLERS
+    # A compound of three kanji or more, said by both, is one word however the analyser cut it in each
+    # (町中華 is 町中 in 「近所に町中華あって」 and 町 + 中華 in 「町中華いいなー」).
+    shared |= {run for run in _KANJI_RUN.findall(a) if run in b} - common
     return frozenset(w for w in shared if not _KATAKANA.fullmatch(w) or not _qualifies(w, b))
+
+
+_KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 
 
 def _singular(word: str) -> str:
     """An English plural folded onto its noun ("repeaters" takes up "the repeater")."""
-    if word.isascii() and len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
+    if (
+        word.isascii()
+        and len(word) > 3
+        and word.endswith("s")
+        and not word.endswith(("ss", "us", "is"))
+        and word not in _NOT_PLURALS
+    ):
+        return word[:-1]  # "subs" takes up "sub", "mods" "mod"
     return word
+
+
+_NOT_PLURALS = frozenset(
+    {"news", "lens", "does", "goes", "yes", "its", "hers", "ours", "yours", "thus", "gas"}
+)
 
 
 _KATAKANA = re.compile(r"[\u30a1-\u30faー]+")
