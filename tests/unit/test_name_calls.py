@@ -166,6 +166,9 @@ EN_CALLS = [
     "ok random but kikimimi do octopuses actually have three hearts or is that a tumblr myth",
     "quick one kikimimi, how long should a nap be tomorrow so i dont wake up feeling like garbage",
     "real question kikimimi, is it bad to nap after 4?",
+    # a question said to be for it, then the question (session 49)
+    "question for kikimimi: what's the smoke point of ghee?",
+    "one for kikimimi, how long do you rest a brisket?",
     # after a clause and a comma, opening the next (session 46)
     "ok serious one, hey kikimimi roughly how far is the walk from the pier to the castle?",
     "sorry to derail, kikimimi what year did the bridge open?",
@@ -206,6 +209,8 @@ EN_CALLS = [
 ]
 
 EN_ABOUT = [
+    "i had a question for kikimimi: it never answered",  # said of it
+    "that one's a question for kikimimi, not me lol",
     "i told him, kikimimi is just a bot that reads the channel",  # said of it, after a comma
     "is it weird i named my plant kikimimi, lol",
     "how does kikimimi, the bot, decide when to talk",

@@ -450,6 +450,18 @@ KINDS = [
         "question",
     ),
     ("anyone up for ranked? wanna get my placements done", "invitation"),
+    # anyone's own state, their own or yet; the link to what someone made, asked of them (session 49)
+    ("anyone already paid their club fees? treasurer is asking", "personal"),
+    ("has anyone registered for the spring 10k yet?", "personal"),
+    ("has anyone registered a domain with porkbun, is it legit?", "question"),
+    ("link when it's live?", "personal"),
+    ("drop the link?", "personal"),
+    ("link to the docs?", "question"),
+    ("新しい職場もう慣れた？", "personal"),
+    # an outing named for a day, put to the room; not whether a thing happens (session 49)
+    ("日曜の朝さ、河川敷でバーベキューしない？", "proposal"),
+    ("来週ボルダリングしない？", "proposal"),
+    ("今日また接続しない？さっきから", "question"),
 ]
 
 
@@ -646,6 +658,8 @@ def test_plans_and_checks_of_the_group(text: str, kind: str) -> None:
         ("無料って何GBまででしたっけ？", True),
         ("whats the safe temp range for them?", True),
         ("9回のあれ何ｗｗ", False),
+        ("参加人数教えてー", True),  # a count asked after by name (session 49)
+        ("人数を教えてください！", True),
     ],
 )
 def test_a_number_asked_by_its_unit(text: str, number: bool) -> None:

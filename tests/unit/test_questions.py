@@ -4571,3 +4571,79 @@ def test_a_kanji_compound_said_by_both_ties_a_request_to_its_owner() -> None:
     later = [msg("x0", "men", "そうそう。じゃあ日曜の昼にしない？", 60)]
     settled = answer_of(q, [*room, q, *later], {})
     assert settled is not None and settled.by == "x0"
+
+
+@pytest.mark.parametrize(
+    ("ack", "settled"),
+    [
+        ("phew ok 😅", True),  # two acknowledgements, an emoji after (session 49)
+        ("ok perfect 👍", True),
+        ("なるほど、了解です🙏", True),
+        ("ok but which saturday", False),  # asks on
+    ],
+)
+def test_the_asker_relieved_took_the_answer(ack: str, settled: bool) -> None:
+    q = ask("hold on, the carpool sheet says we're driving saturday?? pretty sure we drove last month")
+    lines = [
+        msg("x1", "ben", "you did the 12th, sat is the nguyens. you're back on the 30th", 40),
+        msg("x2", "fay", ack, 48),
+    ]
+    result = answer_of(q, [*BUSY, q, *lines])
+    assert (result is not None and result.by == "x2") is settled
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "named"),
+    [
+        (
+            "こなさん、引っ越し落ち着いた？",
+            "こなゆき",
+            True,
+        ),  # the first letters, with an honorific (session 49)
+        ("浅煎りさんおはよー", "浅煎り党", True),
+        ("こなゆきさん、おかえり", "こなゆき", True),
+        ("粉が多すぎたかも", "こなゆき", False),
+        ("ねむいからもう寝る", "ねむいドリッパー", False),  # no honorific
+    ],
+)
+def test_the_first_letters_of_a_japanese_name_called_with_an_honorific(
+    text: str, name: str, named: bool
+) -> None:
+    assert names(text, name) is named
+
+
+def test_a_question_laughed_at_a_story_is_for_its_teller() -> None:
+    """「ｗｗｗ 雪？」 right after someone's story: theirs to answer, not the bot's (session 49)."""
+    before = [
+        msg("s0", "ken", "lolol 直しとくｗｗｗ", 10),
+        msg("s1", "tama", "昨日山頂まで行ったのに途中で2回引き返した", 24),
+    ]
+    q = msg("q", "hotate", "ｗｗｗ 雪？", 30)
+    later = [msg("x1", "tama", "霧。前が全然見えんかった", 40)]
+    result = answer_of(q, [*BUSY, *before, q, *later])
+    assert result is not None and result.by == "x1"
+
+
+@pytest.mark.parametrize(
+    ("reply", "settled"),
+    [
+        ("me, probably watercolour only", True),  # one of the anyone (session 49)
+        ("i am! going all pastel", True),
+        ("is it due friday?", False),  # a question of its own
+    ],
+)
+def test_one_of_anyone_asked_answers_for_themselves(reply: str, settled: bool) -> None:
+    q = ask("anyone doing the harbour prompt in monochrome? thinking of going full ink")
+    result = answer_of(q, [*BUSY, q, msg("x1", "gus", reply, 40)])
+    assert (result is not None and result.by == "x1") is settled
+
+
+def test_joining_a_plan_put_since_does_not_answer_an_older_question() -> None:
+    """「やるやる　20時とか？」 joins the plan put after the question, whatever it asks (session 49)."""
+    q = ask("分離動詞って辞書でどう引けばいいんでしょう…？ 何回引いても出てこなくて")
+    lines = [
+        msg("x1", "yuzu", "ねえ金曜の夜、みんなで単語テストしない？", 36),
+        msg("x2", "mio", "いいね、やろ", 44),
+        msg("x3", "ken", "やるやる　20時とか？", 52),
+    ]
+    assert answer_of(q, [*BUSY, q, *lines]) is None

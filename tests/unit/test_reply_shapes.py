@@ -10,6 +10,7 @@ from kikimimi.domain.reply_shapes import (
     answer_shaped,
     counts_as_asked,
     counts_otherwise,
+    grants,
     laughs,
     only_shrugs,
     points,
@@ -147,6 +148,9 @@ def test_a_line_that_changes_the_subject(text: str, shift: bool) -> None:
         ("え、そんなのあるんだ。ありがたい", True),
         ("thanks, does that work on 22.04?", False),  # a question of its own
         ("try the helper script", False),
+        # "ty" said last (session 49), not the name
+        ("ahh found it. ty", True),
+        ("ty said he'd bring the cones", False),
     ],
 )
 def test_gratitude(text: str, thanks: bool) -> None:
@@ -325,6 +329,15 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("みんな鍋の焦げってどうやって落としてる？", "わかる、落ちないよね", False),
         ("how do you all keep the dough from sticking?", "i just flour the banneton with rice flour", True),
         ("how do you all keep the dough from sticking?", "i think it's the hydration?", False),
+        # a figure in Japanese: near the start or in a short line, not deep in a notice (session 49)
+        ("ワックスってどれくらいの頻度で塗ればいいの？", "月1で十分", True),
+        ("ワックスってどれくらいの頻度で塗ればいいの？", "うちは新品の間は週1、そのあと月1", True),
+        (
+            "ワックスってどれくらいの頻度で塗ればいいの？",
+            "来週の練習試合、集合場所が変わりました！駐車場は3台までなので乗り合わせで",
+            False,
+        ),
+        ("タレって冷蔵庫で何日もつ？", "毎回火入れしてればだいたい2週間はいける。それ以上は冷凍してる", True),
     ],
 )
 def test_answer_shapes(question: str, line: str, shaped: bool) -> None:
@@ -412,6 +425,12 @@ def test_a_shrug_with_nothing_to_go_on(text: str, only: bool) -> None:
         ("機種による。FAQに載っとるで、機種別のとこ", True),  # the FAQ as holding it, in Kansai
         ("FAQに当番表のリンクあるで", True),  # … what it holds said after
         ("pinsir is my fav", False),
+        # a menu path, where the setting is (session 49)
+        ("options > video > vsync, then restart", True),
+        ("アプリの設定→通知→サウンドで変えられるよ", True),
+        ("tea > coffee fight me", False),  # a preference, no menu
+        ("vinyl -> cd -> streaming, the usual story", False),
+        ("レコード→CD→配信って流れ", False),
     ],
 )
 def test_a_pointer_to_the_answer(text: str, pointer: bool) -> None:
@@ -570,3 +589,18 @@ def test_a_date_is_no_other_count() -> None:
     """「11月の半ばの日曜」 to 「何日だっけ」 tells a date; 「3時間」 to 「何日かかる？」 counts otherwise."""
     assert not counts_otherwise("祭りって何日だっけ", "8月の第2土曜")
     assert counts_otherwise("乾くまで何日かかる？", "3時間くらい")
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "granted"),
+    [
+        # leave to borrow or use it, given first or said in the line (session 49)
+        ("can i borrow the long ladder sat?", "sure, it's behind the shed", True),
+        ("mind if i use the big pot for the stew?", "go ahead", True),
+        ("テント1張り借りたいんだけど、空いてる？", "👍 倉庫のやつ持ってっていいよ", True),
+        ("テント1張り借りたいんだけど、空いてる？", "倉庫の鍵どこだっけ", False),
+        ("is the ladder tall enough for the gutters?", "sure, it's 4m", False),  # no leave asked
+    ],
+)
+def test_leave_to_borrow_given(question: str, line: str, granted: bool) -> None:
+    assert grants(question, line) is granted

@@ -282,6 +282,14 @@ CASES: list[tuple[str, list[Message], ConversationState]] = [
         ACTIVE,
     ),
     (
+        "en: a label in capitals and a shrug at one's own loop, not a fight (session 49)",
+        chat(
+            ("rin", "recorded the 5/4 groove finally. timing drifts in bar 3 but whatever"),
+            ("ode", "new here, the ARP light on my synth stays off after the update, any ideas?"),
+        ),
+        ACTIVE,
+    ),
+    (
         "ja: shouting at a machine, not at each other",
         chat(
             ("aoi", "PCが勝手に再起動した"),

@@ -32,6 +32,9 @@ from kikimimi.domain.topic_words import shared_words
         ("any news on the new patch?", "new one drops friday", set()),
         # "a way", "way more": no topic
         ("is there a way to see which jokers i haven't won with?", "nah anaglyph is way more fun", set()),
+        # laughter written out ties no topic (session 49)
+        ("ギガｗｗｗ 直しとくわ", "ｗｗｗ 雷？", set()),
+        ("hahaha the cat again", "hahaha which cat", {"cat"}),
         # 「今度は」, said by both, ties no topic
         (
             "解像度を変えたら今度は他のクリップが拡大された",

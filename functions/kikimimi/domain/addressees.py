@@ -344,7 +344,11 @@ def names(text: str, name: str) -> bool:
             len(who) >= 2
             and who in low
             and (len(who) > 2 or not _KANA.fullmatch(who) or _said_as_a_name(low, who))
-        ) or any(_called_by_part(low, part) for part in re.split(r"[の・_.\-\s]+", who)[1:] if part)
+        ) or any(
+            _called_by_part(low, part)
+            for part in [*re.split(r"[の・_.\-\s]+", who)[1:], *_leading_parts(who)]
+            if part
+        )
     words = set(re.findall(r"[a-z0-9_]+", low)) - EN_STOP - EN_EXTRA_STOP
     parts = {p for p in re.split(r"[_.\-]+", who) if len(p) >= 3} - EN_STOP - EN_EXTRA_STOP
     short = {p for p in re.split(r"[_.\-]+", who) if len(p) == 2} - EN_STOP - EN_EXTRA_STOP
@@ -377,6 +381,12 @@ def _called_by_part(low: str, part: str) -> bool:
         _CLAUSE_OPENS.search(low[: hit.start()]) and _PERSON_HONORIFIC.match(low, hit.end())
         for hit in re.finditer(re.escape(part), low)
     )
+
+
+def _leading_parts(who: str) -> list[str]:
+    """The first letters of a Japanese name that people shorten it to before an honorific (「ねむいさん」 for
+    ねむいドリッパー, 「浅煎りさん」 for 浅煎り党): two letters or more, the whole name left out."""
+    return [who[:k] for k in range(2, len(who))]
 
 
 _PERSON_HONORIFIC = re.compile(r"さ[ー〜]*ん|ちゃ[ー〜]*ん|くん|君|氏|様|さま|先輩")

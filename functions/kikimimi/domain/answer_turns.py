@@ -25,6 +25,7 @@ from kikimimi.domain.figures import (
     offers_the_figure,
     picks_offered_figures,
     same_figure,
+    tells_the_day,
 )
 from kikimimi.domain.invitations import invites
 from kikimimi.domain.model import Message
@@ -64,6 +65,7 @@ from kikimimi.domain.reply_shapes import (
     answer_shaped,
     counts_as_asked,
     counts_otherwise,
+    grants,
     points,
     shrugs,
     suggests,
@@ -497,6 +499,18 @@ def _next_turn(
         return True  # "have you tried drying them with a hairdryer first?": taken up, with what to try
     if (
         not since
+        and TO_THE_ROOM.search(norm(question.content))
+        and _SELF_FIRST.match(norm(m.content))
+        and not asks(m.content)
+        and not elsewhere(m, question, around)
+    ):
+        return True  # "me, grayscale only" to "anyone doing the prompt in b&w?": one of the anyone
+    if not since and tells_the_day(question.content, m.content) and not elsewhere(m, question, around):
+        return True  # 「木曜だよー」 to 「…水曜休みだっけ？」: the day, told or corrected
+    if not since and grants(question.content, m.content) and not elsewhere(m, question, around):
+        return True  # 「👍 小屋の横のやつ使っていいよ」 to 「…1匹借りたい」: leave to borrow it, given
+    if (
+        not since
         and asks_a_guess(question.content)
         and (guesses(m.content) or (hedges(m.content) and not asks(m.content)))
         and not elsewhere(m, question, around)
@@ -730,7 +744,9 @@ _SELF_FIRST = re.compile(
     r"(?:私|わたし|あたし|俺|おれ|僕|ぼく|うち|自分)(?:が)?(?:です|だよ|やで|や|だ|やる(?:よ|わ)?|やります)?[〜ー!！。、,w笑\s]"
     # … or taking it on: "oh i'll do it, …", 「あ、俺やるよ」
     r"|^(?:(?:oh|ok|okay|sure|yeah)[,\s]+)?"
-    r"(?:me|i did|guilty|i'?ll do it|i can do it|i got it|i'?ll take it)\b"
+    r"(?:me|i did|guilty|i'?m in|i'?ll do it|i can do it|i got it|i'?ll take it)\b"
+    # … or said alone: "i am!", "i do, …" (not "i am still installing…")
+    r"|^(?:(?:oh|ok|okay|sure|yeah|yep)[,\s]+)?(?:i am|i do|we are|we do)(?=\s*(?:[!.,]|$))"
 )
 
 

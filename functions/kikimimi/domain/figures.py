@@ -13,8 +13,21 @@ from kikimimi.domain.rule_terms import JA_I, norm
 
 
 def same_figure(asked: str, text: str) -> bool:
-    """Does the line say a figure the question said (「50フラット」 to 「63ってレベル50？」)?"""
-    return bool(set(re.findall(r"\d+", asked)) & set(re.findall(r"\d+", text)))
+    """Does the line say a figure the question said (「50フラット」 to 「63ってレベル50？」), not the same
+    number of another thing (「2足目」 to 「2段目」)?"""
+    said = _figures(text)
+    return any(n == m and (not u or not v or u == v) for n, u in _figures(asked) for m, v in said)
+
+
+# A figure and the counter or unit written right after it, if any: 「2段目」 → ("2", "段"), "44mm" → ("44",
+# "mm"), 「14と15」 → ("14", ""), ("15", "").
+_FIGURE_AND_UNIT = re.compile(
+    r"(?<![\d.])(\d+)(?:\.\d+)?([\u4e00-\u9fff\u30a1-\u30fa]|[a-z]+)?", re.IGNORECASE
+)
+
+
+def _figures(text: str) -> set[tuple[str, str]]:
+    return {(n, u.lower()) for n, u in _FIGURE_AND_UNIT.findall(text)}
 
 
 def offers_the_figure(asked: str, text: str) -> bool:
@@ -41,7 +54,7 @@ def picks_offered_figures(question: Message, m: Message, around: Sequence[Messag
     # … or opens by saying back a figure one of them said (「24かぁ、ちょっと上げてみよかな」 after 「俺24」)
     said_back = re.match(
         r"^\D{0,3}?(\d+)(?:かぁ|か|って|\?|？|!|！|\s*(?:huh|eh|really|tho|though))", m.content
-    )
+    ) or _TAKEN.match(norm(m.content))  # "9 works, i'll update the event": another's figure, agreed to
     if said_back and any(said_back.group(1) in re.findall(r"\d+", x.content) for x in earlier):
         return True
     # … or says back several figures of one earlier line ("65 for 4-6 hrs in what tho" after "65c for like
@@ -53,6 +66,13 @@ def picks_offered_figures(question: Message, m: Message, around: Sequence[Messag
         or bool(_counted(m.content) & _counted(x.content) - _counted(question.content))
         for x in earlier
     )
+
+
+# A figure said first and agreed to: "9 works", "9 is fine", 「9時でいいよ」, 「9時で！」.
+_TAKEN = re.compile(
+    r"^(\d+)(?::\d\d)?\s*(?:works|is fine|is good|sounds good|it is|suits|ok\b|okay|then\b"
+    r"|時?(?:で(?:いい|ok|おk|大丈夫|オッケー|[!！])|にしよ|に決定|了解|りょ))"
+)
 
 
 # A figure with its counter word: 「5人」, "5 people", "3 runs".
@@ -76,9 +96,33 @@ def corrects_figure(asked: str, text: str) -> bool:
         brief
         and asks_yes_no(asked)
         and bool(_NUMBER.search(asked) and _NUMBER.search(text))
+        and _alike(_figures(asked), _figures(text))  # not 「2足目」 to 「2段目」: another thing counted
         and not asks(text)
         and not _OWN_PLAN.match(low)
     )
+
+
+def tells_the_day(asked: str, text: str) -> bool:
+    """Does the line open on a day of the week, to a yes/no question that names one (「木曜だよー。土曜なら
+    開いてる」 to 「…って水曜休みだっけ？」, "thursdays now" to "is it still tuesdays?")?"""
+    return (
+        asks_yes_no(asked)
+        and _DAY.search(norm(asked)) is not None
+        and _DAY_FIRST.match(norm(text)) is not None
+        and not asks(text)
+    )
+
+
+_DAYS = (
+    r"(?:月|火|水|木|金|土|日)曜(?:日)?|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?\b"
+)
+_DAY = re.compile(_DAYS)
+_DAY_FIRST = re.compile(rf"^(?:(?:いや|いや、|no|nah|nope|yes|yeah|yep|うん|ううん)[,、\s]*)?(?:{_DAYS})")
+
+
+def _alike(asked: set[tuple[str, str]], said: set[tuple[str, str]]) -> bool:
+    """Does some figure said count the same thing as one asked (or either leaves its unit off)?"""
+    return any(not u or not v or u == v for _, u in asked for _, v in said)
 
 
 _NUMBER = re.compile(r"(?<![A-Za-z0-9])\d")  # a figure said, not a name's digits ("arm64", "ps5")

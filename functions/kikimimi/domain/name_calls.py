@@ -320,6 +320,8 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
             and not _ASKING_EN.search(head)
         ):
             return True  # "settle this, what's the boiling point up in denver kikimimi, marcy says…"
+        if asked and _PUT_FOR.search(stripped) and asked.group(1) in _ASKS_WORDS and seen.question():
+            return True  # "quick q for kikimimi: how often do…?": a question put to it, then the question
         if not asked or not few or _NAMED_AS.search(stripped) or _ASKING_EN.search(head):
             return False
         return asked.group(1) in _WH_WORDS or (asked.group(1) in _ASKS_WORDS and seen.question())
@@ -380,6 +382,8 @@ _REQUEST_EN = re.compile(
     r"^(?:(?:pls|please|ok|okay|so|hey)\s+)?(?:recommend|suggest|tell me|give me|show me|find me"
     r"|help me|teach me|explain|remind me|pick)\b"
 )
+# A question said to be for the one named next ("quick q for kikimimi: …", "one for kikimimi, …").
+_PUT_FOR = re.compile(r"\b(?:q|qn|qs|question|questions|one|query)\s+for$")
 # The word a question to it opens on, after its name and a comma: a question word asks even without its mark.
 _WH_WORDS = _words("what what's whats how why when where which who")
 # A word the speaker turns on before putting a question to someone: "… but kikimimi do …".

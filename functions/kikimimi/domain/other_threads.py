@@ -14,7 +14,7 @@ from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses, kind_of
 from kikimimi.domain.reading import Link
-from kikimimi.domain.remarks import accepts, agrees, takes_it
+from kikimimi.domain.remarks import accepts, agrees, joins_first, takes_it
 from kikimimi.domain.reply_shapes import answer_shaped
 from kikimimi.domain.rule_terms import norm
 from kikimimi.domain.topic_words import LIGHT_VERBS, common_words, shared_words
@@ -66,7 +66,8 @@ def cannot_answer(asked: Message, m: Message) -> bool:
     ("anyone wanna split a bulk order?" before "still on, just moved…", 「13時に駅集合とかどう？」 before
     「たぶん高田じゃない？」), a gripe asked of nobody?"""
     kind = kind_of(asked.content)
-    taken_up = agrees(m.content) or accepts(m.content) or takes_it(m.content)
+    # (「やるやる　21時とか？」: joining it, whatever it then asks)
+    taken_up = agrees(m.content) or accepts(m.content) or takes_it(m.content) or joins_first(m.content)
     # a plan asked with what, when or where ("what time are we rolling out sunday", 「何時集合にする？」) is
     # answered by saying it ("8:30 at the bakery like always")
     told = _ASKS_THE_PLAN.search(norm(asked.content)) is not None and not re.search(r"\d", asked.content)

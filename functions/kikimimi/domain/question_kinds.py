@@ -163,6 +163,11 @@ _JA_PROPOSAL = re.compile(
     r"|(?:る|う|く|す|つ|ぬ|む|ぶ|ぐ|た)のは?(?:どう(?!し|思|おも|に|や)|いかが)|(?:を|に|で|一緒に|みんなで)しない[？?]"
     r"|(?<!たり)(?<!だり)しませんか"  # not 「設定で直せたりしませんか？」, a question
     r"|(?:みんなで|皆で|一緒に)[^？?]{0,10}(?:しない|やらない|行かない)[？?]"  # 「来週末みんなで鍋しない？」
+    # an outing named for a day, put to the room: 「今度の土曜さ、…羽村までポタリングしない？」 (not
+    # 「これ重複しない？」, whether a thing happens)
+    rf"|^(?=[^？?]*(?:{JA_PLANNED}|月曜|火曜|水曜|木曜|金曜|連休|休み))[^？?]*[\u30a1-\u30ffー\u4e00-\u9fff]{{2,}}"
+    r"(?<!発生)(?<!反応)(?<!動作)(?<!起動)(?<!接続)(?<!認識)(?<!同期)(?<!表示)(?<!更新)(?<!変化)(?<!失敗)"
+    r"(?:しない|しよう|せん|せえへん|しーひん)[？?]+\W*$"
     # … any deed all do at once: 「日曜の朝、みんなで模試を時間計って同時に解かない？」 (not 「…じゃない？」,
     # 「安くない？」)
     r"|(?:みんなで|皆で)[^？?。]{0,30}(?<!じゃ)(?<!では)(?<![くでん])ない[？?]"
@@ -208,8 +213,9 @@ _ASKS_NUMBER = re.compile(
     r"|何(?:羽|頭|粒|段|階|周|局|玉|缶|袋|箱|株|鉢|試合|戦|メートル|キロ|グラム|時間|ワット|倍|割|%"
     # … or by a unit in letters: 「無料って何GBまで？」 (not 「あれ何ｗｗ」)
     r"|ポンド|インチ|ドル|ページ|ボルト|ヘルツ|パーセント|ヶ月|か月|カ月|(?!w+(?![a-z]))[a-z]{1,4}(?![a-z]))"
-    # a quantity asked after by name: 「容量どうしたん」, 「予算は？」
-    r"|(?:容量|予算|値段|料金|価格|金額|サイズ|重さ|距離|枚数|人数|台数|本数)(?:は|って)?(?:どう|どれ|何|なに|いくら|[？?])"
+    # a quantity asked after by name: 「容量どうしたん」, 「予算は？」, 「人数教えてくださいー」
+    r"|(?:容量|予算|値段|料金|価格|金額|サイズ|重さ|距離|枚数|人数|台数|本数)(?:は|って|を)?"
+    r"(?:どう|どれ|何|なに|いくら|[？?]|教えて|おしえて)"
 )
 
 
@@ -440,6 +446,9 @@ _EN_PERSONAL = re.compile(
     r"(?:see|seen|watch|watched|catch|caught|hear|heard|read)\b"
     r"[^?？]{0,30}\b(?:trailer|teaser|video|vod|stream|episode|ep|news|announcement|patch notes|post|tweet"
     r"|pics|photos|(?:show)?match|game|show|movie|clip|finale|reveal|drop)s?\b)"
+    # the link to what they made, asked of them: "link when its up?", "drop the link?"
+    r"|^(?:got a |drop the |share the |post the |send the )?(?:link|url)(?: to it| pls| please"
+    r"| when (?:it'?s|its|it is) (?:up|live|done|ready|out))?\s*[?？]+\W*$"
     # how their thing is going, checked in on: "dishwasher update?", "pizza status??"
     r"|^(?:[a-z']+\s+){1,2}(?:update|status|progress|report)\s*[?？]+\W*$"
     # their plans: "you going anywhere for the holidays?", "any plans this weekend?"
@@ -464,6 +473,10 @@ _EN_PERSONAL = re.compile(
     r"|pack|packed)\b"
     r"|^(?:so |ok |and )?(?:is )?(?:everyone|everybody|you all|y'?all)"
     r" (?:booked|packed|sorted|set|ready)\s*[?？]"
+    # … or anyone's, their own or yet: "anyone actually booked their exam yet?", "anyone paid their dues?"
+    r"|\b(?:any ?one|any ?body)(?: else| here)? (?:actually |already |even )?(?:booked|registered|signed up"
+    r"|paid|ordered|submitted|renewed|applied|packed|received|sorted)"
+    r" (?:[^?？]{0,30}\btheir\b|[^?？]{0,30}\byet\b)"
 )
 _JA_PERSONAL = re.compile(
     # what they show, their opinion asked: 「[image] 新しいボディ塗ってん、どう」
@@ -499,7 +512,7 @@ _JA_PERSONAL = re.compile(
     # asking them to share: 「写真ないの？」「写真見せて」
     r"|(?:写真|画像|動画|スクショ)(?:ないの|ある|ないん|見せて|はよ|貼って)"
     # whether they have done it yet: 「名前もう決めた？」「ワクチンもう打った？」
-    r"|もう(?:決めた|買った|行った|見た|観た|食べた|やった|終わった|打った|出した|予約した|申し込んだ|読んだ)"
+    r"|もう(?:慣れた|なれた|決めた|買った|行った|見た|観た|食べた|やった|終わった|打った|出した|予約した|申し込んだ|読んだ)"
     r"(?:の|ん)?[？?]"
     # welcoming someone back, then asking them: 「おつかれ〜 今日混んでた？」, 「おかえり！どうだった？」
     r"|^(?:おつかれ|お疲れ|おつ|おかえり|お帰り)(?!さま)[ー〜~！!、,。\s]+[^？?]{1,24}[？?]"

@@ -111,6 +111,7 @@ _REACTS = re.compile(
     r"|ooh|no way|え|えっ|えー)(?:\W|$)"
     r"|^(?:まじ|マジ|まじか|やば|えぐ|すご|おお|こわ|怖|うわ|へえ|へー)"  # said straight on: 「うわ痛そう」
     r"|^(?:あー+|ああ+)"  # 「あー北海道系のとこ？」: what they meant, recognised and checked
+    r"|^(?:[wｗ]{2,}|草|笑)(?:\W|[wｗ]|$)"  # 「ｗｗｗ 火？」: laughed at their story, then asked
 )
 
 

@@ -55,8 +55,8 @@ _SETTLED = re.compile(
 
 
 # A bare "ok" from the asker right after someone's line: they took it as the answer.
-_ACK = re.compile(
-    r"^(?:おけ|おっけ[ーい]?|オッケ[ーい]?|了解|りょ|りょうかい|ok|okay|k|kk|got it|gotcha|bet|👍"
+_ACK_WORD = (
+    r"(?:おけ|おっけ[ーい]?|オッケ[ーい]?|了解|りょ|りょうかい|ok|okay|k|kk|got it|gotcha|bet|👍"
     r"|せやった|せやな|そうやった|そうだった|たしかに|確かに|なるほど|そっか|ほんまや|oh right|ah right|true"
     r"|bless|phew|whew|thank god|thank goodness"
     r"|(?:you(?:'re| are)? (?:a )?)?(?:legend|lifesaver|life saver|star|hero)|nice one|perfect|sweet|ace"
@@ -66,8 +66,9 @@ _ACK = re.compile(
     r"|それそれ|そうそうそれ|そうそれ|それです|that'?s the one|that'?s it|yep that'?s it|exactly"
     # … or about as expected: 「そんなもんか」, "fair enough"
     r"|(?:まあ)?そんな(?:もん|感じ)(?:か|なんや|なんだ|なのか|やな|だよね)|fair enough)"
-    r"[!！。.〜ー\s]*$"
 )
+# … one or two of them, an emoji after: "phew ok 😅"
+_ACK = re.compile(rf"^{_ACK_WORD}(?:[\s,、]+{_ACK_WORD})?[!！。.〜ー\s\u2600-\u27bf\U0001f300-\U0001faff]*$")
 
 
 # … or recognising what was just pointed to: 「あ、さっきのVitalってそれか」, "oh that's the one".

@@ -171,7 +171,8 @@ def welcomes(text: str) -> bool:
 # Gratitude or praise for help given ("thanks!", "you've been more helpful than google", 「助かった！」): said
 # even to the asker (who helped someone else), it answers none of their questions.
 _GRATEFUL = re.compile(
-    r"\b(?:thanks|thank (?:you|u)|thx|tysm|cheers|appreciated?|life ?saver|you rock"
+    r"\b(?:thanks|thank (?:you|u)|thx|tysm|tyvm|tyty|cheers|appreciated?|life ?saver|you rock"
+    r"|(?<![@#])ty(?=\W*$)"  # "oh duh. ty": said last (not "ty" the name, "ty said…")
     r"|you(?:'ve| have| were| are|'re)? (?:been )?(?:so |very |really |super |more |most |the most )?helpful"
     r"|saved my (?:life|day|bacon|butt)|you(?:'re| are) (?:the best|awesome|a star|a legend|a hero))\b"
     r"|ありがと|有難う|ありがたい|ありがたや|助かった|助かりました|助かる|感謝"

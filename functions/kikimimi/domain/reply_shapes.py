@@ -89,6 +89,10 @@ _POINTER = re.compile(
     r"|(?:概要欄|説明欄)に.{0,6}(?:貼って|はって|載って|のって|書いて)(?:ある|あった|る)"
     # what it holds, said after: 「FAQに当番表のリンクあるで」
     r"|(?:faq|よくある質問|wiki|マニュアル)に.{0,12}(?:ある|あり|あった|載って|のって|書いて|まとめて)"
+    # a menu path, where the setting is: "quick menu > core options", 「設定→表示→文字サイズ」
+    r"|\b(?:settings?|options?|menu|preferences|prefs|config|configuration|tools|system|advanced|general"
+    r"|display|controls|view|edit|file)\s*(?:>|->|→)\s*[a-z]"
+    r"|(?:設定|メニュー|オプション|ツール|プロパティ)\s*(?:>|->|→|＞)"
 )
 # Whose trouble a line with a link is about: its author's ("I get…", "my…") or the room's to answer
 # ("anyone", "any idea", 「分かる人」).
@@ -186,6 +190,27 @@ def suggests(text: str) -> bool:
     """Is the line something to try, asked of the one who asked ("have you tried reseating it?")?"""
     low = normalized(text)
     return bool(_SUGGESTS.search(low)) and len(low) <= 120
+
+
+def grants(question: str, line: str) -> bool:
+    """Does the line let the asker have or use what they asked to borrow ("sure, grab the blue one", 「👍
+    小屋の横のやつ使っていいよ」 to 「…1匹借りたい」, "go ahead" to "mind if i use the big kiln?")?"""
+    return bool(_ASKS_LEAVE.search(normalized(question))) and bool(_GRANTS.search(normalized(line)))
+
+
+# Asking to borrow or use something: "can i borrow…", "mind if i use…", 「借りたい」「使っていい？」.
+_ASKS_LEAVE = re.compile(
+    r"\b(?:can|could|may) i (?:borrow|use|grab|take|have)\b|\bmind if i\b|\b(?:ok|okay) if i\b"
+    r"|\b(?:anyone|any ?body|someone) (?:have|got) [^?？]{1,30}i (?:can|could) borrow\b"
+    r"|借りたい|借りていい|借りても|借りれる|借りられる|貸して|使っていい|使わせて|使ってもいい|もらっていい|もらってもいい"
+)
+# Leave given: said first ("sure", "go ahead", 👍), or 「使っていいよ」「どうぞ」 in the line.
+_GRANTS = re.compile(
+    r"^(?:👍\s*)?(?:sure|of course|ofc|go ahead|go for it|help yourself|be my guest|np|yeah go|yep go"
+    r"|all yours|take it|grab it)\b"
+    r"|(?:使って|持ってって|持っていって|連れてって|連れていって|借りて|乗って|取って)(?:いい|ええ|OK|ok|おk)"
+    r"|どうぞ|^👍"
+)
 
 
 _GIF = re.compile(r"(?:https?://)?(?:www\.|media\d*\.)?(?:tenor\.com|giphy\.com|gfycat\.com)/\S*|\S+\.gif")
@@ -761,4 +786,17 @@ def _numeric(low: str) -> bool:
     words = low.split()
     while len(words) > 1 and words[0] in _HEDGES:
         words = words[1:]
-    return bool(words) and (bool(_NUMBER.match(words[0])) or (len(words) <= 6 and bool(_NUMBER.search(low))))
+    if not words:
+        return False
+    if _JAPANESE.search(low):
+        # Japanese leaves no spaces between words: a figure in the first sentence (「使うたびに火入れして
+        # れば2週間はいける。…」), or in a short line; not 「ユニフォーム追加注文、締め切り金曜です！140と
+        # 150で…」, a notice to the room that goes on to count something else
+        text = "".join(words)
+        first = re.split(r"[。．！!？?]", text, maxsplit=1)[0]
+        return bool(_NUMBER.search(first)) or (len(text) <= _JA_SHORT_LINE and bool(_NUMBER.search(text)))
+    return bool(_NUMBER.match(words[0])) or (len(words) <= 6 and bool(_NUMBER.search(low)))
+
+
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+_JA_SHORT_LINE = 24  # characters

@@ -200,7 +200,12 @@ def _fold(text: str) -> str:
 
 def _shouts(text: str) -> bool:
     plain = unicodedata.normalize("NFKC", text)
-    return _RISING.search(plain) is not None or any(w not in ACRONYMS for w in _CAPS_WORD.findall(plain))
+    if _RISING.search(plain) is not None:
+        return True
+    # One capitalised word of three letters is a label more often than a raised voice (the synth's "USR
+    # slot", a "PSU"); a longer one, or two, shout ("i said STOP", "NOT AGAIN").
+    loud = [w for w in _CAPS_WORD.findall(plain) if w not in ACRONYMS]
+    return len(loud) >= 2 or any(len(w) > 3 for w in loud)
 
 
 def _repairs(low: str) -> bool:

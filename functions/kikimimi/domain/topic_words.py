@@ -82,9 +82,13 @@ def shared_words(a: str, b: str, common: frozenset[str]) -> frozenset[str]:
     # A compound of three kanji or more, said by both, is one word however the analyser cut it in each
     # (町中華 is 町中 in 「近所に町中華あって」 and 町 + 中華 in 「町中華いいなー」).
     shared |= {run for run in _KANJI_RUN.findall(a) if run in b} - common
-    return frozenset(w for w in shared if not _KATAKANA.fullmatch(w) or not _qualifies(w, b))
+    return frozenset(
+        w for w in shared if (not _KATAKANA.fullmatch(w) or not _qualifies(w, b)) and not _LAUGH.fullmatch(w)
+    )
 
 
+# Laughter written out (ｗｗｗ, www, 笑, 草) is no topic two lines share.
+_LAUGH = re.compile(r"[wｗ]{2,}|[笑草]+|(?:ha){2,}h?|(?:ja){2,}|lo+l|lmf?ao+")
 _KANJI_RUN = re.compile(r"[\u4e00-\u9fff々]{3,}")
 
 
