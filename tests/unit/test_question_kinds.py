@@ -462,6 +462,15 @@ KINDS = [
     ("日曜の朝さ、河川敷でバーベキューしない？", "proposal"),
     ("来週ボルダリングしない？", "proposal"),
     ("今日また接続しない？さっきから", "question"),
+    # read after the twelfth wave (session 49): whether others share it, the group's own loss, who was
+    # with them, company looked for late, a doing on a day after a first sentence
+    ("does anyone else's dog bark at the hoover or just mine", "personal"),
+    ("is it just me or does the new map feel slower", "personal"),
+    ("朝になると絶対首が痛いんだけど俺だけ？", "personal"),
+    ("we had the lead at half time. why did we lose it", "personal"),
+    ("who'd you go with? saw a club jersey in the photo", "personal"),
+    ("anybody awake? cant sleep", "invitation"),
+    ("back. board game night friday anyone?", "invitation"),
 ]
 
 

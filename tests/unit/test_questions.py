@@ -4612,6 +4612,17 @@ def test_the_first_letters_of_a_japanese_name_called_with_an_honorific(
     assert names(text, name) is named
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "on a 2416b? kinda yeah. under 1ms is where u want it",  # a check, then the answer (session 49)
+        "for sourdough? yep, 75% is fine",
+    ],
+)
+def test_a_check_then_the_answer_is_no_open_question(text: str) -> None:
+    assert not is_open_question(msg("a", "benny", text, 0), {}, ["kikimimi"])
+
+
 def test_a_question_laughed_at_a_story_is_for_its_teller() -> None:
     """「ｗｗｗ 雪？」 right after someone's story: theirs to answer, not the bot's (session 49)."""
     before = [

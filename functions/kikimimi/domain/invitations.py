@@ -57,6 +57,9 @@ _EN_INVITATION = re.compile(
     # "movie night, who's in?", "who's coming?", "who wants to grab lunch?"
     r"|\bwho(?:'s| is| else is)? (?:actually |still |even )?"
     r"(?:in(?! (?:charge|the|a|an|my|your|that|this|it|there|here)\b)|coming|joining|down|up for|game)\b"
+    # "anyone still up?", "anybody awake?": company looked for, late
+    r"|^(?:(?:ok|so|hey|yo)[,!\s]+)?(?:any ?one|any ?body|who'?s|who is) (?:else )?(?:still )?"
+    r"(?:up|awake)\s*[?？]"
     # "who's on tonight?", "who's around later?": who will be there to play or hang out
     r"|\bwho(?:'s|s| is| else is)? (?:on|online|around|free)"
     r"(?:\s+(?:tonight|today|later|rn|now|this \w+)|\s*[?？])"
@@ -120,8 +123,9 @@ _EN_INVITATION = re.compile(
     r"|duo|trio|squad|queue|q|raid|grind|scrim|team up|party up|co-?op|1v1|split|chip in|go in on|carpool)\b"
     # "anyone fancy a dawn dip at the lido saturday?": something to do, fancied by name
     rf"|\b(?:{_ANYONE}) (?:else )?(?:fancy|fancies) (?:a|an|some|the|[a-z]{{3,}}ing)\b"
-    # a doing on a day, then "anyone?": "stitch-along sunday afternoon, anyone? i'm doing a card holder"
-    r"|^(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|what|who|where|when|why|how"
+    # a doing on a day, then "anyone?": "stitch-along sunday afternoon, anyone? i'm doing a card holder" (or
+    # after a first sentence: "back. ghost grind party tomorrow night anyone?")
+    r"|(?:^|[.!]\s+)(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have|what|who|where|when|why|how"
     r"|which)\b)(?![^?？]*\b(?:broke|broken|crash\w*|errors?|fail\w*|stuck|down|won'?t|doesn'?t|can'?t|isn'?t)\b)"
     rf"(?:[\w'-]+[\s-]){{0,4}}?[\w'-]+ (?:{_PLANNED})"
     r"(?: (?:afternoon|evening|morning|night|arvo))?\s*[,.!]?\s*"

@@ -155,6 +155,9 @@ _ANSWERED_ITSELF = re.compile(
     r"|[?？]\s*(?:yes|yep|yeah|no|nope|nah|はい|うん|ううん)[,、!！]\s*\S"
     # "the aliexpress ones? tried one. works but…": which is meant, checked, then told on without asking
     r"|^(?:oh |ah |wait |hm+ )?(?:the|those|these|that|you mean(?: the)?) [^?？.!]{1,30}[?？]\s+[^?？]{3,}$"
+    # "on a 2416b? kinda yeah. under 1ms…": what it is about, checked, then answered
+    r"|^(?:on|for|with|in|at|from) [^?？.!]{1,30}[?？]\s+(?:kinda|kind of|sort of|yes|yeah|yep|yup|no|nope"
+    r"|nah|probably|prob|def|definitely|depends|not really)\b"
     # 「アリエクのやつ？使ったことある」
     r"|^[^？?。、\s]{1,12}(?:のやつ|のこと|の方|ってこと)[？?]\s*[^？?]{3,}$"
 )

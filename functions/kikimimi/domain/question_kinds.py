@@ -437,6 +437,15 @@ _EN_PERSONAL = re.compile(
     r" (?:end up|finally|actually|ever)?\s*(?:get|buy|go|like|love|enjoy|finish|pass|win|make it|pick)\b"
     r"|\b(?:what|which|where|when|how much)\b[^?？]*\bdid (?:you|u|ya)\b"  # "what did you fill it with?"
     r"|\b(?:your|ur) (?:new|old|own)\b"
+    # whether the others share it: "does anyone else's cat scream at the vet or just mine", "is it just
+    # me or…"
+    r"|\bor (?:is it )?just (?:me|mine|us|ours)\b|^(?:is it|it'?s) (?:just|only) (?:me|us)\b"
+    r"|\bam i the only one\b"
+    # what happened to the group itself, wondered: "why did we lose it"
+    r"|\bwhy did we\b"
+    # who was with them: "who went with you?", "who'd you go with?"
+    r"|\bwho (?:went|came|was|were|ran|raced|rode) (?:with|along with) (?:you|u|ya)\b"
+    r"|\bwho(?:'d| did) (?:you|u|ya) (?:go|come|run|ride|travel) with\b"
     # whether they saw or heard it: "did you guys see the new trailer?", "have you seen the patch notes?"
     # (not "has anyone seen this error before", help asked for)
     r"|^(?:(?:so|and|btw|yo|omg|wait|ok)[,!\s]+)*(?:did|have|has) (?:(?:you|u|ya|y'?all|you guys)(?: all)?"
@@ -527,6 +536,8 @@ _JA_PERSONAL = re.compile(
     r"|(?:何|なに)(?:て|を)?(?:言われ|聞かれ|され)(?:た|てた|とった)(?:の|ん)?"
     r"|(?:今|いま)(?:何|なに|どれ|どの|どんな)[^？?。]{0,10}(?:付いて|ついて|使って|入って|挿して|刺さって|なって)"
     r"(?:る|ます)(?:の|ん)?[？?]"
+    # whether the others share it: 「…絶対左に流れるんだけど私だけ？」, 「俺だけかな？」
+    r"|(?:私|わたし|あたし|俺|おれ|僕|ぼく|うち|自分)だけ(?:かな|かい|なの|なん|やろか|ですか)?[？?]+\W*$"
     # each one's own state, checked on: 「みんな休み取れた？」, 「各自チケット買えた？」
     r"|(?!.*(?:どうやっ|どうやる|どうすれ|やり方|方法|コツ))(?:みんな|皆|各自|全員)[^？?。]{0,12}(?:取れた|とれた|決まった|終わった|済んだ|できた|出来た|買えた|届いた"
     r"|予約した|予約できた|申し込んだ|準備できた)(?:の|ん)?[？?]"
