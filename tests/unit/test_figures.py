@@ -63,6 +63,13 @@ def test_a_figure_proposed_before_and_agreed_to(said: str, chose: bool) -> None:
         ("is trivia still on wednesdays?", "thursdays since the summer", True),
         ("is trivia still on wednesdays?", "trivia is the best", False),
         ("what day is trivia?", "thursdays", False),  # not a yes/no question: other rules read it
+        (
+            "新しいレートって今日からだっけ？",
+            "金曜のアプデ後からって告知にあった",
+            True,
+        ),  # a day from today (session 50)
+        ("is the market on tonight?", "tomorrow, the rain pushed it", True),
+        ("is the market on tonight?", "the market is the best", False),
     ],
 )
 def test_a_day_told_to_a_question_that_names_one(asked: str, text: str, told: bool) -> None:

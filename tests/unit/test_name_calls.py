@@ -242,6 +242,9 @@ EN_ABOUT = [
     "kikimimi does summaries too?",
     "kikimimi found me a great recipe yesterday",
     "kikimimi about to end a friendship",
+    "kikimimi already pinned the raid times in #schedule, got the date wrong",  # an adverb, then its deed
+    "kikimimi finally summarised the patch thread lol",
+    "kikimimi even remembered my cat's name",
     "kikimimi pulling up my old tent question from june was a bit much lol",  # what it did, judged
     "the name kikimimi comes from a folk tale",
     "who added kikimimi to this server?",

@@ -22,6 +22,12 @@ KINDS = [
     ("who is actually in charge of the wiki?", "question"),
     ("anyone joining the sketch-along stream tuesday?", "invitation"),
     ("anyone wanna help me playtest my new deck saturday? 2 hrs max", "invitation"),
+    ("spare ticket for the gig still going, no takers? 😅", "invitation"),  # an offer put again (session 50)
+    ("No takers? :-(", "question"),  # bare, in a help room: a bump of one's own question
+    ("誰か今夜マダミス回さない？2人足りない", "invitation"),  # 回す, a game run together
+    ("土曜の朝釣りしない？潮いいらしい", "proposal"),  # an outing named for a day, a reason after
+    ("日曜ブックオフ巡りしない？ジャンク漁りたい", "proposal"),
+    ("誰かモバイルバッテリー持ってない？", "question"),  # asked for a thing, not a doing
     ("can anyone help me fix my wiring before saturday?", "question"),
     ("明日の夜ディスコで合奏する人ー", "invitation"),
     ("うちも上の階うるさいよ、夜中に掃除機かける人いるし", "question"),
@@ -195,9 +201,18 @@ KINDS = [
     ("誰が最初に寝落ちするか選手権やる？", "proposal"),  # a thing to do together, named
     ("このあとマリカやる？", "proposal"),
     ("これどうやる？", "question"),
+    ("この球根って、冬でも発芽する？", "question"),  # what happens to a thing, not a deed (session 50)
+    ("根っこ全部切ったんだけど、これでもまた発根する？", "question"),
+    ("ライト替えたらすぐ点灯する？", "question"),
+    ("今日ボルダリングする？", "proposal"),
     # A suggestion put as a question, to someone with a problem.
     ("maybe try clearing the cache? browsers hold onto favicons forever", "proposal"),
     ("try a different cable?", "proposal"),
+    # A cause guessed at, for the one with the trouble (session 50).
+    ("maybe the battery contacts? mine corroded after the rain", "proposal"),
+    ("could be your router's band steering? had the same drops", "proposal"),
+    ("ヒューズじゃね？うちも夏に一回飛んだ", "proposal"),
+    ("これ壊れてるんじゃない？", "question"),  # no reason after: it asks
     # About the one asked: what they got, did, felt. Theirs to answer.
     ("wait which one did u end up getting", "personal"),
     ("ooh rapid trigger? hows it feel", "personal"),

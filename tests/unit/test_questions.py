@@ -1259,6 +1259,129 @@ def test_next_line_answers_in_a_busy_room(
     assert (settled.by if settled else None) == answered_by
 
 
+@pytest.mark.parametrize(
+    ("room", "question", "later", "answered_by"),
+    [
+        # the one asked how they are answers unsure: "fine?? i think" is no question back (session 50)
+        ([("Marta K", "morning all")], "marta how's the shoulder?", [("Marta K", "fine?? i think")], "x0"),
+        # what, said back with its particle
+        (
+            [("ken", "おはよ")],
+            "新曲、みんな何から練習してる？",
+            [("gus", "サビから。あそこが一番むずい")],
+            "x0",
+        ),
+        ([("ken", "おはよ")], "新曲、みんな何から練習してる？", [("gus", "わかんないけど頑張る")], None),
+        # the asker draws a decision from the one answer: 「じゃあ…持ってくかぁ」
+        (
+            [("ken", "おはよ")],
+            "明日の山練ってグローブいる？",
+            [
+                ("gus", "それな、うちも先週素手で行って下りで手が死んだわ"),
+                ("fay", "じゃあグローブ持ってくかぁ"),
+            ],
+            "x1",
+        ),
+        # a cause guessed right after another's trouble is a guess at that one
+        (
+            [("ken", "morning")],
+            "my backup to the usb drive keeps failing with 'no space left' but it's 20% full, no idea why",
+            [
+                ("haru", "ugh the web ui times out since i moved the box"),
+                ("gwen", "maybe the cable? the flat ones are bad"),
+            ],
+            None,
+        ),
+    ],
+)
+def test_answers_read_in_session_50(
+    room: list[tuple[str, str]], question: str, later: list[tuple[str, str]], answered_by: str | None
+) -> None:
+    before = [*BUSY, *(msg(f"r{i}", who, text, 24 + i) for i, (who, text) in enumerate(room))]
+    q = msg("q", "fay", question, 30)
+    lines = [msg(f"x{i}", who, text, 40 + 8 * i) for i, (who, text) in enumerate(later)]
+    settled = answer_of(q, [*before, q, *lines])
+    assert (settled.by if settled else None) == answered_by
+
+
+@pytest.mark.parametrize(
+    ("lines", "answered_by"),
+    [
+        # the one asked names someone else in passing: "the one priya posted" is of priya (session 50)
+        (
+            [
+                ("mossy", "raid tonight 9pm, i've got 2 keys banked. who's in?"),
+                ("kettle", "me"),
+                ("soleil_v", "cleared the tower on hard last night, saw the last boss twice 🎉"),
+                ("toast", "+1, bringing my own pots too"),
+                ("vex", "soleil nice!! which build, the poison one?"),
+                ("soleil_v", "ya the one priya put up, mostly the same relics as tuesday"),
+                ("kettle", "wait is the weekly reset still tuesday or did they move it"),
+                ("priya", "still tuesday, the patch notes say so"),
+            ],
+            "x5",
+        ),
+        # a roster that names the asker and others answers the asker
+        (
+            [
+                ("はると", "来週の発表順どうなったっけ"),
+                ("みお", "ピン留めしたよー、1番りな、2番はると、3番わたし"),
+                ("はると", "うわ2番か…"),
+                ("大輔", "打ち上げさ、今年は駅前の焼き鳥屋にしない？"),
+                ("りな", "いいね、やろ"),
+            ],
+            "x1",
+        ),
+        # congratulations first, then the question: the one congratulated answers
+        (
+            [
+                ("なぎ", "昨日ついに二段取れたーーー🎉"),
+                ("ぽんず", "おめ！！"),
+                ("たくみ", "おめでと〜 何が決め手だったの？"),
+                ("なぎ", "最後の投げがきれいに入ってそれで一気に"),
+                ("ゆきの", "てか次の大会のルール変わるってマジ？"),
+                ("赤べこ", "公式に「一部調整します」って書いてあるからマジっぽい"),
+            ],
+            "x3",
+        ),
+        # the measure asked of anyone, said first
+        (
+            [
+                ("gwen", "morning nerds ☕"),
+                ("byte", "finally got the mini pc racked. anyone measured idle draw on these?"),
+                ("ostrich", "7w at the wall w/ one nvme, debian + 3 containers"),
+                ("byte", "nice, way better than my old tower lol"),
+            ],
+            "x2",
+        ),
+    ],
+)
+def test_answers_read_in_whole_rooms_in_session_50(
+    lines: list[tuple[str, str]], answered_by: str | None
+) -> None:
+    said = [msg(f"x{i}", who, text, 15 * i) for i, (who, text) in enumerate(lines)]
+    at = {"vex": 4, "はると": 0, "たくみ": 2, "byte": 1}
+    q = next(m for m in said if m.author_name in at and said.index(m) == at[m.author_name])
+    settled = answer_of(q, said)
+    assert (settled.by if settled else None) == answered_by
+
+
+@pytest.mark.parametrize(
+    ("text", "open_"),
+    [
+        # a trouble told that ends on not knowing why asks (session 50)
+        (
+            "my game server keeps crashing every night around 3am and the logs show nothing, no idea why",
+            True,
+        ),
+        ("プリンタがWi-Fiにつながったり切れたりして、ルーター替えても同じで原因がわからないです", True),
+        ("no idea why lol", False),  # too short to tell a trouble
+    ],
+)
+def test_a_trouble_ending_on_not_knowing_why_is_open(text: str, open_: bool) -> None:
+    assert is_open_question(msg("a", "pete", text, 0), {}, ["kikimimi"]) is open_
+
+
 def test_a_line_the_reader_puts_on_someones_invitation_gets_their_answer() -> None:
     """「やるやる、何時から？」, which the reader puts on ken's invitation made since: ken's 「21時からね」
     answers that, not 「…裏からもかけたほうがいい？」, though both speak of times and beads."""
@@ -2741,13 +2864,52 @@ def test_the_asker_choosing_one_of_the_questions_options_settles_it(chosen: str,
         30,
     )
     later = [
-        msg("x0", "mike", "10 m is the official number. nobody actually does it", 45),
+        msg("x0", "mike", "the official number is 10 m. nobody actually does it", 45),
         msg("x1", "walt", "yeah FALLING, and just count++ in the isr", 60),
         msg("x2", "dana", "that's it then. reed switches bounce, ignore anything within 50ms", 90),
         msg("x3", "gusty", chosen, 112),
     ]
     found = answer_of(q, [*BUSY, q, *later], {})
     assert (found is not None and found.by == "x3") is settled
+
+
+@pytest.mark.parametrize(
+    ("question", "told", "chosen", "settled"),
+    [
+        # the way the answer gave, chosen by the asker (session 50)
+        (
+            "壁の穴埋めって、100均のパテってどうですか？",
+            "それな、うちも使ったけど乾いたら痩せてへこんだよ。軽量パテのほうが楽",
+            "うーん、じゃあ軽量パテにするかぁ",
+            True,
+        ),
+        (
+            "is the cheap pla from the hardware store ok for a lid that sits in the sun?",
+            "meh mine warped in a week. petg holds up way better in heat",
+            "ok petg it is",
+            True,
+        ),
+        (
+            "ふすまの張り替えで、アイロンで貼るタイプの紙ってどうです？",
+            "それな、うちもやったけど端っこが浮いてきやすかったよ。水貼りのほうがきれいに仕上がる",
+            "うーん、じゃあ水貼りにするかぁ",
+            True,
+        ),
+        (
+            "ふすまの張り替えで、アイロンで貼るタイプの紙ってどうです？",
+            "それな、うちもやったけど端っこが浮いてきやすかったよ。水貼りのほうがきれいに仕上がる",
+            "うーん、じゃあ今日は寝るかぁ",  # nothing the answer gave
+            False,
+        ),
+    ],
+)
+def test_the_asker_choosing_the_way_an_answer_gave_settles_it(
+    question: str, told: str, chosen: str, settled: bool
+) -> None:
+    q = msg("q", "taku", question, 30)
+    later = [msg("x1", "noriko", told, 80), msg("x2", "taku", chosen, 110)]
+    found = answer_of(q, [*BUSY, q, *later], {})
+    assert (found is not None) is settled
 
 
 def test_a_question_of_ones_own_right_after_answers_nothing() -> None:
@@ -4617,6 +4779,9 @@ def test_the_first_letters_of_a_japanese_name_called_with_an_honorific(
     [
         "on a 2416b? kinda yeah. under 1ms is where u want it",  # a check, then the answer (session 49)
         "for sourdough? yep, 75% is fine",
+        "fine? busy. the new manager schedules standups at 8am",  # how one is, unsure, then told (session 50)
+        "tbh ok?? the commute is the worst part",
+        "まあまあ？ 残業はないけど覚えること多すぎ",
     ],
 )
 def test_a_check_then_the_answer_is_no_open_question(text: str) -> None:

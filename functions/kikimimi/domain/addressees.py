@@ -284,8 +284,9 @@ def for_another(m: Message, question: Message, room: Sequence[Message]) -> bool:
     return lead is not None and lead in names
 
 
-def elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool:
-    """Aimed at someone other than the asker: a reply, a mention, the bot, or another person's name."""
+def elsewhere(m: Message, question: Message, around: Sequence[Message], *, anywhere: bool = True) -> bool:
+    """Aimed at someone other than the asker: a reply, a mention, the bot, or another person's name
+    (`anywhere=False`: only a name it opens with; "ya the one rhea put up" is of rhea)."""
     if m.reply_to_id or m.mentions_bot or USER_MENTION.search(m.content):
         return True
     nick = NICK_PREFIX.match(m.content.strip())  # `nick: …` to someone, present or not, but the asker
@@ -299,8 +300,13 @@ def elsewhere(m: Message, question: Message, around: Sequence[Message]) -> bool:
     }
     # "lol leo your cat…": said to leo; "it's ravi's turn", 「ラヴィの番」, 「つばめさんのまとめ」: of them.
     said = _POSSESSIVE.sub(" ", low)
-    if any(has_word(_of_them(said, norm(name)), norm(name)) for name in others):
-        return True
+    if not anywhere:
+        if for_another(m, question, around):
+            return True
+    elif any(has_word(_of_them(said, norm(name)), norm(name)) for name in others) and not has_word(
+        said, norm(question.author_name)
+    ):
+        return True  # … unless it names the asker too: 「1番りな、2番はると、3番わたし」 lists them
     # "kev if you do dockge…": a part of kev_r's name first, then "you": said to him
     first = re.match(r"([a-z]{3,})\b", low)
     if first is None or not _TO_YOU.match(low, first.end()):

@@ -23,6 +23,7 @@ from kikimimi.domain.answer_words import (
 )
 from kikimimi.domain.figures import (
     offers_the_figure,
+    opens_with_a_measure,
     picks_offered_figures,
     same_figure,
     tells_the_day,
@@ -53,6 +54,7 @@ from kikimimi.domain.question_kinds import (
     asks_a_guess,
     asks_yes_no,
     guesses,
+    guesses_a_cause,
     hedges,
     kind_of,
     offers,
@@ -97,6 +99,13 @@ def turn_answers(
     room's talk before the question, further back than `around`."""
     if _answers_a_call(m, question, before):
         return False  # "yep renders fine now", to "lumen did the driver fix it" just before the question
+    if (
+        guesses_a_cause(m.content)
+        and since
+        and since[-1].author_id not in (question.author_id, m.author_id)
+        and not asks(since[-1].content)
+    ):
+        return False  # "maybe the cable?" right after another's "ssh … is dead too": a guess at that trouble
     # A short question back to the asker ("which one?") or a "no idea" is not a turn taken; a line to
     # someone else (or the bot), or a new question to the room ("lunch anyone?"), is.
     if any(asks(p.content) and same_figure(p.content, m.content) for p in since) and not same_figure(
@@ -505,6 +514,21 @@ def _next_turn(
         and not elsewhere(m, question, around)
     ):
         return True  # "me, grayscale only" to "anyone doing the prompt in b&w?": one of the anyone
+    if (
+        not since
+        and TO_THE_ROOM.search(norm(question.content))
+        and opens_with_a_measure(m.content)
+        and not asks(m.content)
+        and not elsewhere(m, question, around)
+    ):
+        return True  # "9w at the wall w/ 2 ssds…" to "anyone measured idle draw on these?": the measure, told
+    if (
+        not since
+        and _says_the_particle_back(question.content, m.content)
+        and not asks(m.content)
+        and not elsewhere(m, question, around)
+    ):
+        return True  # 「越天楽から。あれが一番長い」 to 「みんな何から練習してる？」: said with its particle
     if not since and tells_the_day(question.content, m.content) and not elsewhere(m, question, around):
         return True  # 「木曜だよー」 to 「…水曜休みだっけ？」: the day, told or corrected
     if not since and grants(question.content, m.content) and not elsewhere(m, question, around):
@@ -609,6 +633,19 @@ def _next_turn(
     if _after_a_newer_question(question, m, link, thread, since, around):
         return False
     return not other_thread(question, m, link, thread, since, around, level > LOOSE, follows, before)
+
+
+_WH_PARTICLE = re.compile(r"(?:何|なに|どこ|どれ|どの\S{1,3}?|いつ|誰|だれ)(から|まで|で|に|へ|と)")
+
+
+def _says_the_particle_back(question: str, line: str) -> bool:
+    """Does the line open with a word and the particle the question's wh-word took (「何から？」 —
+    「越天楽から。」, 「どこで買った？」 — 「駅前のカインズで」)?"""
+    asked = _WH_PARTICLE.search(norm(question))
+    if asked is None:
+        return False
+    particle = asked.group(1)
+    return bool(re.match(rf"^[^、。？?\s!！]{{1,12}}?{particle}(?:[、。!！\s]|$)", norm(line)))
 
 
 def _after_a_newer_question(

@@ -116,8 +116,14 @@ def tells_the_day(asked: str, text: str) -> bool:
 _DAYS = (
     r"(?:月|火|水|木|金|土|日)曜(?:日)?|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?\b"
 )
-_DAY = re.compile(_DAYS)
-_DAY_FIRST = re.compile(rf"^(?:(?:いや|いや、|no|nah|nope|yes|yeah|yep|うん|ううん)[,、\s]*)?(?:{_DAYS})")
+# … or a day named from today: 「今日からだっけ？」 — 「木曜のメンテ明けから」, "is it tonight?" — "tomorrow"
+_NEAR_DAYS = (
+    r"今日|明日|あした|明後日|昨日|今週|来週|週末|今夜|\b(?:today|tomorrow|tonight|yesterday|next week)\b"
+)
+_DAY = re.compile(rf"{_DAYS}|{_NEAR_DAYS}")
+_DAY_FIRST = re.compile(
+    rf"^(?:(?:いや|いや、|no|nah|nope|yes|yeah|yep|うん|ううん)[,、\s]*)?(?:{_DAYS}|{_NEAR_DAYS})"
+)
 
 
 def _alike(asked: set[tuple[str, str]], said: set[tuple[str, str]]) -> bool:
@@ -135,6 +141,19 @@ _OWN_PLAN = re.compile(rf"^(?:{JA_I})|^(?:i|i'?ll|i'?m|im|me|we|we'?ll|we'?re)\b
 def says_a_figure(text: str) -> bool:
     """Does the line say a figure, a day or a span: what a "when" or "how many" is answered with?"""
     return bool(_FIGURE.search(norm(text)) or _SIZE.match(norm(text)))
+
+
+# A measure said first: "9w at the wall…", "~40 min", 「30分くらい」 (not "2 of us", 「3人で」).
+_MEASURE_FIRST = re.compile(
+    r"^(?:~|about |around |like |roughly |約|だいたい)?\d+(?:[.,]\d+)?\s?"
+    r"(?:(?:w|kw|wh|kwh|v|a|ma|mah|ms|s|sec|secs|min|mins|h|hr|hrs|hours|kg|g|lb|lbs|km|m|mi|cm|mm|gb|mb|tb"
+    r"|fps|hz|khz|mhz|ghz|c|°c|f|%|psi|bar|rpm|db|k)(?![a-z])|円|分|時間|秒|度|℃|キロ|グラム|ワット|ミリ|センチ)"
+)
+
+
+def opens_with_a_measure(text: str) -> bool:
+    """Does the line open with a figure and its unit ("9w at the wall w/ 2 ssds", 「30分くらい」)?"""
+    return bool(_MEASURE_FIRST.match(norm(text)))
 
 
 def says_roughly(text: str) -> bool:

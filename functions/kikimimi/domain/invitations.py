@@ -88,6 +88,10 @@ _EN_INVITATION = re.compile(
     r" (?:slot|spot|seat|place|player)s?\b[^?？]{0,24}\b"
     rf"(?:{_ANYONE}|takers|who(?:'s| wants)?)"
     r"\s*(?:lurking|around|on|online|in|down|wants? (?:in|it))?\s*[?？]"
+    # "carvery still on offer btw, no takers? 🥲": an offer, put again (a bare "No takers? :-(" bumps a
+    # question of one's own)
+    r"|\b(?:on offer|still going|still up for grabs|spare|free|going begging)\b[^?？]{0,20}"
+    r"\b(?:no|any) takers\s*[?？]+\W*$"
     # "nobody for the tbc group buy?", "no takers for saturday?": one's own invitation, asked again (not a
     # plea for help bumped: "nobody wants to help me out?")
     r"|^(?:so |ok |welp |hm+ |well )?(?:nobody|no ?one|no takers)(?: else| at all)?(?![^?？]*\bhelp)"
@@ -185,7 +189,8 @@ _JA_INVITATION = re.compile(
     r"(?:おる|いる|いない|おらん|おらへん|いません|いますか)[？?ー〜]"
     rf"|(?:{JA_PLANNED}).{{0,24}}(?:誰か|だれか|みんな)[^？?。]{{0,24}}(?:{_JA_PLANS})[？?ー〜~]"
     rf"|(?:誰か|だれか|みんな)[^？?。]{{0,24}}(?:{JA_PLANNED})[^？?。]{{0,24}}(?:{_JA_PLANS})[？?ー〜~]"
-    r"|(?:行か|いか|来|こ|やら|遊ば|食べ|飲ま|見|参加し|集まら)ない[？?ー〜~]|一緒に.*(?:ない|ません|よう)[かか]?[？?]"
+    r"|(?:行か|いか|来|こ|やら|遊ば|食べ|飲ま|見|参加し|集まら|回さ|回ら|走ら|打た|潜ら|囲ま)ない[？?ー〜~]"
+    r"|一緒に.*(?:ない|ません|よう)[かか]?[？?]"
     # 「誰かこのあと通話しない？」: something to do, put to anyone
     r"|(?:誰か|だれか)[^？?。]{0,24}(?:しない|しませんか)[？?ー〜~]"
     # the same in western dialect: 「誰か今からマルチで鍛石集め行かん？」「スマブラやらん？」

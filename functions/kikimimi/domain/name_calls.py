@@ -85,7 +85,7 @@ _YOU = re.compile(r"\b(?:you|your|you're|youre|u|ya|yours|yourself|y'all)\b")
 _SUBJECT_VERB = _words(
     """is isn't isnt was wasn't wasnt has hasn't hasnt had hadn't does doesn't doesnt did didn't didnt said
     says seems seemed keeps kept just always never really actually probably apparently sometimes still also
-    lowkey highkey literally honestly totally basically kinda sorta
+    lowkey highkey literally honestly totally basically kinda sorta already finally somehow once even
     too and will won't would wouldn't can can't cannot could couldn't should shouldn't might must got gets
     went goes answered answers replied replies responded knows knew wrote writes sounds looks thinks thought
     told tells made makes gave gives likes loves hates wants needs uses used bot itself here there isn't

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from kikimimi.domain import name_calls
 from kikimimi.domain.model import Message
-from kikimimi.domain.question_kinds import for_the_bot
+from kikimimi.domain.question_kinds import for_the_bot, says_how_unsure
 from kikimimi.domain.rule_terms import directed_to, is_addressed, is_question, norm
 
 # `nick: …` addresses a person even if they have not spoken lately (IRC's and many chats' convention);
@@ -121,7 +121,7 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
         text = text.strip()[surprise.end() :]
     if not (asks(text) or asks_unmarked(text)) or not for_the_bot(text) or _THANKED_AFTER.search(norm(text)):
         return False  # "ah the urob one? ty": a check, thanked for already
-    if _ANSWERED_ITSELF.search(norm(text)):
+    if _ANSWERED_ITSELF.search(norm(text)) or says_how_unsure(text):
         return False  # "should i? yes", "will i? no": asked and answered in one breath
     if _CONCLUDES.match(text.strip()):
         return False  # 「じゃあ傘いらないか」: what the asker draws from an answer, said to themselves
@@ -206,9 +206,21 @@ _JA_ASKS_ON = re.compile(
 )
 
 
+# A trouble told, ending on not knowing why: "…keeps failing with 'no space left' but the drive is only 20%
+# full, no idea why", 「…0.5秒くらい遅れてく感じで原因がわからないです」.
+_STUCK = re.compile(
+    r"\b(?:no idea why|any idea why|idk why|not sure why|can'?t figure out (?:why|what)|cant work out why"
+    r"|what am i (?:doing|missing) wrong|what am i missing)[\W_]*$"
+    r"|(?:原因|理由)が?(?:わから|分から|わかん|分かん|不明)|(?:どうしたら|どうすれば)(?:いい|良い)(?:か|の)?(?:わから|分から)"
+)
+
+
 def asks_unmarked(text: str) -> bool:
-    """A question asked without its mark: either-or, or how to, after what the asker tried."""
+    """A question asked without its mark: either-or, or how to, after what the asker tried, or a trouble
+    told that ends on not knowing why."""
     low = norm(text)
+    if _STUCK.search(low) and len(low) >= 40:
+        return True
     if not low.isascii():
         return bool(_JA_ASKS_ON.search(low))
     return bool(_EITHER_OR.search(low) or _HOW_AFTER.search(low) or _ME_EITHER_OR.search(low))

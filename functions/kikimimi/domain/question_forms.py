@@ -10,7 +10,7 @@ import re
 from kikimimi.domain.addressees import about_them
 from kikimimi.domain.answer_words import guessed_first, is_detailed
 from kikimimi.domain.open_questions import LINK, asks
-from kikimimi.domain.question_kinds import guesses
+from kikimimi.domain.question_kinds import guesses, says_how_unsure
 from kikimimi.domain.reading.profile import counter_question
 from kikimimi.domain.reply_shapes import verdict_first
 from kikimimi.domain.rule_terms import norm
@@ -23,7 +23,11 @@ def asks_back(text: str) -> bool:
     # … and a guess said first answers, whatever it then suggests, as does a verdict said first ("those are
     # perfect. what's the gap?", 「それで大丈夫。何ミリ？」)
     return (
-        counter_question(bare) and not guesses(bare) and not guessed_first(bare) and not verdict_first(bare)
+        counter_question(bare)
+        and not guesses(bare)
+        and not guessed_first(bare)
+        and not verdict_first(bare)
+        and not says_how_unsure(bare)  # "fine?? i think" to "how's the knee going?"
     )
 
 

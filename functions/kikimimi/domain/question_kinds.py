@@ -139,6 +139,53 @@ _EN_PROPOSAL = re.compile(
     # an offer to the one asked: "want me to send it?", "shall i grab you one?"
     r"|^(?:\S+[,!]?\s+)?(?:do you |u )?(?:want|wanna|need) me to\b.*[?？]|^(?:\S+[,!]?\s+)?shall i\b.*[?？]"
 )
+# What happens to a thing, not what people do together: 「また発根する？」, 「これ重複しない？」.
+_HAPPENS = "".join(
+    f"(?<!{w})"
+    for w in [
+        "発生",
+        "反応",
+        "動作",
+        "起動",
+        "接続",
+        "認識",
+        "同期",
+        "表示",
+        "更新",
+        "変化",
+        "失敗",
+        "発根",
+        "発芽",
+        "開花",
+        "成長",
+        "復活",
+        "回復",
+        "再生",
+        "劣化",
+        "故障",
+        "発酵",
+        "解決",
+        "機能",
+        "対応",
+        "反映",
+        "完了",
+        "増殖",
+        "結露",
+        "膨張",
+        "沸騰",
+        "点灯",
+        "点滅",
+        "振動",
+        "充電",
+        "重複",
+        "定着",
+        "硬化",
+        "乾燥",
+        "腐敗",
+        "変色",
+        "退色",
+    ]
+)
 _JA_PROPOSAL = re.compile(
     # stopping for the night, put to the room: 「今日はここまでにして続きはまた明日かな」
     r"(?:今日|今夜|今回|きょう)は(?:ここ|この辺|このへん|これ)まで(?:に(?:して|しよ|する|しと)|で|かな|にしよ)|"
@@ -165,9 +212,10 @@ _JA_PROPOSAL = re.compile(
     r"|(?:みんなで|皆で|一緒に)[^？?]{0,10}(?:しない|やらない|行かない)[？?]"  # 「来週末みんなで鍋しない？」
     # an outing named for a day, put to the room: 「今度の土曜さ、…羽村までポタリングしない？」 (not
     # 「これ重複しない？」, whether a thing happens)
-    rf"|^(?=[^？?]*(?:{JA_PLANNED}|月曜|火曜|水曜|木曜|金曜|連休|休み))[^？?]*[\u30a1-\u30ffー\u4e00-\u9fff]{{2,}}"
-    r"(?<!発生)(?<!反応)(?<!動作)(?<!起動)(?<!接続)(?<!認識)(?<!同期)(?<!表示)(?<!更新)(?<!変化)(?<!失敗)"
-    r"(?:しない|しよう|せん|せえへん|しーひん)[？?]+\W*$"
+    rf"|^(?=[^？?]*(?:{JA_PLANNED}|月曜|火曜|水曜|木曜|金曜|連休|休み))[^？?]*"
+    # a noun of two or more, or one ending in り (「ハードオフ巡り」, 「朝釣り」)
+    rf"(?:[\u30a1-\u30ffー\u4e00-\u9fff]{{2,}}|[\u4e00-\u9fff]り)"
+    rf"{_HAPPENS}(?:しない|しよう|せん|せえへん|しーひん)[？?]+(?:\W*$|\s*[^？?]{{1,30}}$)"
     # … any deed all do at once: 「日曜の朝、みんなで模試を時間計って同時に解かない？」 (not 「…じゃない？」,
     # 「安くない？」)
     r"|(?:みんなで|皆で)[^？?。]{0,30}(?<!じゃ)(?<!では)(?<![くでん])ない[？?]"
@@ -179,7 +227,7 @@ _JA_PROPOSAL = re.compile(
     r"|(?:決め|押さえ|予約せ|予約し)(?:ない|へん|ひん|ん)[？?]"
     r"|(?:しよ|しましょ|やろ|行こ|いこ)うか?[？?]|ことにしない"
     # a thing to do together, named and put to the room: 「選手権やる？」「マリカやる？」「鍋する？」
-    r"|[\u4e00-\u9fff\u30a1-\u30ffー]{2,}(?:やる|する|やらん|せーへん|せえへん|やらへん)[？?]+\W*$"
+    rf"|[\u4e00-\u9fff\u30a1-\u30ffー]{{2,}}{_HAPPENS}(?:やる|する|やらん|せーへん|せえへん|やらへん)[？?]+\W*$"
     # the group's call: 「ルールどうする？」, 「土曜のやつ、持ち時間どうする？」
     r"|^(?:[^、。？?\s]{1,12}[、,]\s*)?[^、。？?\s]{1,8}(?<![らば])(?:は|って)?どうする[？?]+\W*$"
     # a suggestion to someone stuck, put as a question: 「見てからインパクトでいけない？」, 「再起動したら？」
@@ -372,6 +420,21 @@ _HEDGED = re.compile(
     # its question left off: 「換気扇止まってるだけでは」
     r"|(?:だけ|から|のせい|せい)(?:では|じゃ)[？?]?\s*$"
 )
+
+
+# How one is, said unsure, then told on: "honestly good? tired. they gave me…", "fine?? i think".
+_HOW_UNSURE = re.compile(
+    r"^(?:(?:honestly|tbh|idk|i mean|um+|uh+|hm+|mostly|pretty|still)[,.]?\s+)?(?:good|fine|ok|okay|alright"
+    r"|great|decent|not bad|meh|busy|tired|weird|chill|rough|so so|so-so|surviving|better|slow|fast)"
+    r"[?？]+\s+[^?？]{3,}$"
+    r"|^(?:まあ)?(?:まあまあ|ぼちぼち|いい感じ|普通|ふつう|微妙|楽しい|しんどい|生きてる)[？?]+\s*[^？?]{3,}$"
+)
+
+
+def says_how_unsure(text: str) -> bool:
+    """Is the line how its author is, said unsure ("honestly good? tired. …", 「まあまあ？ 残業はないけど…」):
+    an answer to "how's the new job?", not a question of its own?"""
+    return bool(_HOW_UNSURE.match(normalized(text)))
 
 
 def asks_a_guess(text: str) -> bool:
@@ -587,8 +650,24 @@ _HOW_TO = re.compile(r"^(?:\S+[,.!]?\s+)?(?:is there (?:a|any) ?way|how (?:do|ca
 
 # A suggestion put as a question, to someone with a problem: "maybe try clearing the cache?", "try a
 # different cable?" — theirs to take or leave. ("have you tried…?" asks what they did: it stays a question.)
+# A cause guessed at, for the one with the trouble: "maybe the speed sensor magnet? mine slid…",
+# 「電池じゃね？あれ寒くなると一気に減るよ」 (the guess, then why).
+_CAUSE_GUESSED = re.compile(
+    r"^(?:maybe|prob|probably|could be|might be|sounds like)\s+"
+    r"(?:the|your|ur|a|an|it'?s|its|that)\b[^?？]{1,40}[?？]"
+    r"|^[^?？\s]{1,16}(?:じゃね|じゃない|とちゃう|ちゃう|やない)[?？]+\s*[^?？]{4,}$"
+)
+
+
+def guesses_a_cause(text: str) -> bool:
+    """Is the line a cause guessed at for someone's trouble ("maybe the cable? …", 「電池じゃね？…」)?"""
+    return bool(_CAUSE_GUESSED.match(normalized(text)))
+
+
 _SUGGESTION = re.compile(
     r"^(?:maybe|perhaps|or|just|you could|could)?\s*(?:just )?try \w+[^?？]*[?？]"
+    # a cause guessed at, for the one with the trouble (`_CAUSE_GUESSED`)
+    rf"|{_CAUSE_GUESSED.pattern}"
     # 「ホットミルク飲めば？」, 「寝たら？」, 「羊数えてみたら？」: what to do, put to the one who said their
     # trouble (not 「どうすれば？」, asked, nor 「雨だったら？」, a what-if)
     r"|^(?![^?？]*(?:どう|何|なに|なん|いつ|どこ|誰|だれ|どれ))[^?？]{1,20}"

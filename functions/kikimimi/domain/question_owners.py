@@ -59,6 +59,10 @@ def owner_answers(
         owner = recent[-1]  # "link?" right after "the agenda tray on printables is nice too"
     if owner is None and recent and recent[-1] is before[-1] and _SO_THEN.match(norm(text)):
         owner = _teller(before, links or {}, m)  # 「で、別れたの？」 after a story and a reaction to it
+    if owner is None and _CONGRATS.match(norm(text)):
+        owner = _congratulated(
+            before
+        )  # 「おめでと〜 何で上がったの？」 after 「VF20乗った🎉」 and 「おめ！！」
     if owner is None and _GOES_ON.match(norm(text)):
         owner = _partner(question, before, common, links or {})  # "and tier 3 mods??": whom they asked
     if owner is None and _replies(m, question, links or {}) and not goes_on_from_own(m, before):
@@ -138,6 +142,22 @@ _GOES_ON = re.compile(r"^(?:and|also|what about|how about|plus|あと|それと|
 
 # 「で、…？」 asked of what was just told: how it ended, what came of it (「で、別れたの？」). Japanese
 # only: an English "so, …" opens as many new questions as follow-ups.
+# Congratulations said first, then a question: to the one congratulated ("congrats!! how long did it take?").
+_CONGRATS = re.compile(
+    r"^(?:(?:ayy+|yay+|omg|oh|woo+|nice|wow)[!\s,]+)?"
+    r"(?:congrats|congratulations|grats|gz|gratz|well done|nice one"
+    r"|おめでと|おめ(?:で)?[!！〜ー\s]|おめー|おつかれ|すご|すげ|やったじゃん|ナイス)"
+)
+
+
+def _congratulated(before: Sequence[Message]) -> Message | None:
+    """The line of news the room is congratulating: the latest of the last four that is no congratulation."""
+    for x in reversed(before[-4:]):
+        if x.is_human and not _CONGRATS.match(norm(x.content)):
+            return x
+    return None
+
+
 _SO_THEN = re.compile(r"^(?:で|んで|それで|ほんで|ほいで)[、,!！]\s*\S|^(?:で|それで)\s+\S")
 TELLER_SURE = 0.5  # how sure the reader must be that the last line reacts to the teller's
 
@@ -220,7 +240,7 @@ def _their_next(
         or laughs(text)
         or steps_away(text)
         or says_farewell(text)
-        or elsewhere(m, question, around)
+        or elsewhere(m, question, around, anywhere=False)  # "ya the one rhea put up": of rhea, to the asker
     )
 
 

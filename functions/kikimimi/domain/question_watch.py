@@ -102,8 +102,9 @@ _ACK_CHOICE = re.compile(
     r"(?P<en>[^,.!?]{2,24}?)\s+(?:it is|then)[!.\s]*$"
     # … or said after a word taking the answer: "fair. keeping it"
     r"|^(?:fair|fair enough|ok|okay|true|alright|gotcha)[,!.]+\s+(?P<said>[^,.!?]{2,24}?)[!.\s]*$"
-    r"|^(?:(?:じゃあ|ほな|なら|ほんなら|よし|おけ|了解|りょ|そっか|なるほど)[、,\s]*)*"
-    r"(?P<ja>[^、。？?\s]{1,12}?)(?:にする|にしよ(?:う|っと)?|にします|でいく|でいこう?|で決まり)(?:わ|か|ね)?[!！。〜ー\s]*$"
+    r"|^(?:(?:じゃあ|ほな|なら|ほんなら|よし|おけ|了解|りょ|そっか|なるほど|うーん|うーむ|んー|ふむ)[、,\s]*)*"
+    r"(?P<ja>[^、。？?\s]{1,12}?)(?:にする|にしよ(?:う|っと)?|にします|でいく|でいこう?|で決まり)"
+    r"(?:わ|か[ぁあー〜]*|ね|かな)?[!！。〜ー\s]*$"
 )
 
 
@@ -118,6 +119,13 @@ _ACK_REACT = re.compile(
 # … drawing from it: "… waiting then", "guess i'll …", 「ほな…」「じゃあ…」.
 _DRAWS = re.compile(
     r"\bthen\W*$|\bguess i'?ll\b|\bi guess\W*$|\bi'?ll (?:wait|hold off|skip)\b|ほな|じゃあ|なら"
+)
+
+
+# … or drawn, said as a decision: 「じゃあウインドブレーカー持ってくかぁ」, 「ほな明日にするわ」.
+_DRAWN_JA = re.compile(
+    r"^(?:うーん|んー|そっか|そうか)?[、,\s]*(?:じゃあ|じゃ|ほな|ほんなら|それなら|そしたら)[、,\s]*[^？?]{1,24}"
+    r"(?:か[ぁあー〜]*|かな[ぁあー〜]*|わ|にする|しよ(?:う|っと)?)[。…!！〜ー\s]*$"
 )
 
 
@@ -339,6 +347,10 @@ class Watch:
         choice = chose and (chose["en"] or chose["said"] or chose["ja"])
         if self.since and choice and shared_words(choice, self.question.content, frozenset()):
             return Settled(f"the asker took {self.since[-1].author_name}'s answer", m.id)  # "roof it is"
+        # … or the way an answer just gave (「水貼りのほうがきれい」 — 「じゃあ水貼りにするかぁ」)
+        told = next((p for p in reversed(self.since[-2:]) if choice and choice in norm(p.content)), None)
+        if told is not None and chose is not None and not chose["said"] and self._right_after(told, m):
+            return Settled(f"the asker took {told.author_name}'s answer", m.id)
         echoed = self._echoes_an_answer(m)
         if echoed is not None:
             return Settled(f"the asker took {echoed.author_name}'s answer", m.id)  # 「カーペットw まあ…」
@@ -480,8 +492,16 @@ class Watch:
         return (
             len(self.since) == 1
             and self._right_after(self.since[0], m)
-            and _ACK_REACT.match(low) is not None
-            and _DRAWS.search(low) is not None
+            and (
+                (_ACK_REACT.match(low) is not None and _DRAWS.search(low) is not None)
+                or (  # 「じゃあウインドブレーカー持ってくかぁ」, on the thing asked about or told
+                    _DRAWN_JA.match(low) is not None
+                    and any(
+                        shared_words(p.content, m.content, frozenset())
+                        for p in (self.question, self.since[0])
+                    )
+                )
+            )
             and not asks(m.content)
             and not asks(self.since[0].content)
         )
