@@ -173,6 +173,9 @@ EN_CALLS = [
     "ok serious one, hey kikimimi roughly how far is the walk from the pier to the castle?",
     "sorry to derail, kikimimi what year did the bridge open?",
     "kikimimi help",
+    # asked for the speaker, then put to it: "… for us kikimimi, which …?" (session 53)
+    "settle an argument for us kikimimi, which is older, the pyramids or the mammoths?",
+    "quick sanity check for me kikimimi, is it 200 or 250 grams of flour in a cup?",
     "Kikimimi!",
     "kikimimi?",
     "KIKIMIMI where are you",
@@ -227,6 +230,7 @@ EN_ABOUT = [
     "i wonder how kikimimi do it",
     "who named it kikimimi, was it dee?",
     "i told kikimimi, what a day",
+    "she rebuilt the whole bracket for us kikimimi, what a legend",  # not a question put to it
     "kikimimi lowkey saved my cover letter last week btw",
     "kikimimi's answers are always long",
     "kikimimi-style summaries are lowkey the best thing in this server",  # a compound, said of it

@@ -486,6 +486,12 @@ KINDS = [
     ("who'd you go with? saw a club jersey in the photo", "personal"),
     ("anybody awake? cant sleep", "invitation"),
     ("back. board game night friday anyone?", "invitation"),
+    # a guess at a friend's sigh, then a cheer: for them (session 53)
+    ("the driving test? you got this", "personal"),
+    ("dentist again? hang in there", "personal"),
+    ("面接？ファイト〜", "personal"),
+    ("締め切り明日？がんばれー", "personal"),
+    ("which dentist do you go to? good luck finding one open on sunday", "question"),
 ]
 
 

@@ -207,6 +207,13 @@ def test_bot_messages_never_open_a_watch() -> None:
         "へー、メモっとく",  # "good to know", in Japanese
         "なるほど、覚えておきます",
         "勉強になりました！",
+        # the asker found it where it was all along (session 53)
+        "ah wait it's on the event page, ignore me",
+        "oh it's literally written on the box. sorry",
+        "disregard, the pinned post has it",
+        "scratch that, answered my own question",
+        "あ、ピン留めに書いてあったわ",
+        "あ、FAQに載ってました。お騒がせしました",
     ],
 )
 def test_the_asker_settles(text: str) -> None:
@@ -225,6 +232,9 @@ def test_the_asker_settles(text: str) -> None:
         "えっ、勉強になります？",
         "noted, but does that apply to bikes too?",
         "knew it?",
+        "oh it's windows 11 btw",  # a detail added, not an answer found
+        "ignore me if this is obvious, but where does the config live?",
+        "あ、ログにエラーあった。これ何？",
     ],
 )
 def test_the_asker_does_not_settle(text: str) -> None:

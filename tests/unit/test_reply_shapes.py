@@ -491,6 +491,13 @@ def test_the_answer_a_question_asks_for_by_its_shape(question: str, line: str, s
         ("when's the swap meet?", "may be cancelled honestly", False),  # "may", a verb
         ("祭りって何日だっけ", "8月の第2土曜", True),
         ("祭りって何日だっけ", "雨だったら中止", False),
+        # a date asked for by name: 日程, "a date" (session 53)
+        ("練習試合の日程って出た？", "再来週の日曜、市民グラウンド", True),
+        ("歓迎会の日にち決まった？", "第2金曜だって", True),
+        ("did they ever set a date for the cleanup day?", "the 21st, meet at the gate", True),
+        ("have we got a date for the quiz night yet", "next thurs i think", True),
+        ("did they ever set a date for the cleanup day?", "no clue honestly", False),
+        ("is the schedule up to date?", "saturday i checked it", False),
     ],
 )
 def test_when_told(question: str, line: str, told: bool) -> None:

@@ -320,6 +320,14 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
             and not _ASKING_EN.search(head)
         ):
             return True  # "settle this, what's the boiling point up in denver kikimimi, marcy says…"
+        if (
+            asked
+            and _FOR_THEM.search(stripped)
+            and asked.group(1) in _ASKS_WORDS
+            and seen.question()
+            and not _ASKING_EN.search(head)
+        ):
+            return True  # "settle an argument for us kikimimi, which is older…?": asked for them, put to it
         if asked and _PUT_FOR.search(stripped) and asked.group(1) in _ASKS_WORDS and seen.question():
             return True  # "quick q for kikimimi: how often do…?": a question put to it, then the question
         if not asked or not few or _NAMED_AS.search(stripped) or _ASKING_EN.search(head):
@@ -384,6 +392,8 @@ _REQUEST_EN = re.compile(
 )
 # A question said to be for the one named next ("quick q for kikimimi: …", "one for kikimimi, …").
 _PUT_FOR = re.compile(r"\b(?:q|qn|qs|question|questions|one|query)\s+for$")
+# A request made for the speakers, said just before the name: "settle this for me kikimimi, what's …".
+_FOR_THEM = re.compile(r"\bfor (?:me|us)$")
 # The word a question to it opens on, after its name and a comma: a question word asks even without its mark.
 _WH_WORDS = _words("what what's whats how why when where which who")
 # A word the speaker turns on before putting a question to someone: "… but kikimimi do …".

@@ -621,7 +621,17 @@ def personal(text: str) -> bool:
         return True  # "unplug it for a minute. does the light come back?": for the one told what to try
     if not low.isascii() and _JA_ANYONE_WHO.search(low) and not _JA_KNOWS.search(low):
         return True
+    if _CHEERED.search(low):
+        return True  # "dentist again? hang in there", 「レポート？がんば〜」: a friend's trouble guessed at
     return bool(_EN_PERSONAL.search(low) if low.isascii() else _JA_PERSONAL.search(low))
+
+
+# A short question then a cheer for the one asked: the question is only a guess at what they face.
+_CHEERED = re.compile(
+    r"^(?!\s*(?:what|which|how|where|who|why|when|whose)\b)[^?？]{1,24}[?？]+\s*"
+    r"(?:がんば|頑張|ファイト|お大事に|\bgl\b|good luck|hang in there|you got this"
+    r"|feel better|get well|you'?ll be fine)"
+)
 
 
 # A helper's line that tells the one they help what to try, then asks of what they have or did: 「今ちょっと

@@ -51,6 +51,15 @@ _SETTLED = re.compile(
     # having looked where they were pointed: 「見ました、木綿にします」, "checked the pins, ty"
     r"|^(?:あ[、,]?\s*)?(?:見ました|見てきました|見てきた|見た|確認しました|確認した)(?:[、,!！。]|$)"
     r"|^(?:ok,? |oh,? )?(?:checked|read|saw) (?:it|that|the pins?|the faq|the pinned (?:one|message|post))\b"
+    # found where it was all along, or withdrawn: "oh it's literally printed on the bottle", "ignore me",
+    # 「あ、カレンダーに書いてあった」, 「お騒がせしました」 (not "oh it's windows 11 btw", a detail added)
+    r"|\b(?:ignore me|ignore that|disregard|scratch that|answered my own question)\b(?![^?？]*[?？])"
+    r"|^(?:(?:oh|ah+|wait|oops|lol|nvm)\b[,.!]*\s*)+(?:it'?s|its|they'?re|that'?s|it was)\s+"
+    r"(?:(?:literally|right|all|already|just)\s+)?(?:(?:printed|written|listed|pinned|posted)\s+)?"
+    r"(?:in|on|at)\s+(?:the|their|his|her|my|our|your|this|that)\b(?![^?？]*[?？])"
+    r"|^(?:あ|あっ|あー|あれ|おっと)[、,!！\s]*[^？?]*(?:に|で)(?:書いて(?:あった|ありました|たわ)|載って(?:た|ました)"
+    r"|あった(?:わ|[!！。]|$)|ありました)(?![^？?]*[？?])"
+    r"|お騒がせしました|お騒がせしてすみません"
 )
 
 

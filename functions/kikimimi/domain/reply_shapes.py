@@ -695,6 +695,8 @@ _ASKS_WHEN = re.compile(
     # (not how long: 「何時間」, 「何日かかる」)
     r"|\bwhat time\b|\bwhich day\b|\bwhat day\b|いつ(?!も)|何時(?!間)|何日(?!間|も)(?![^、。？?]{0,6}かか)"
     r"|何曜|どの日"
+    # … or a date, asked for by name: 「日程って出た？」, "did they set a date for…"
+    r"|日程|日取り|日にち|開催日|\b(?:a|the) date (?:for|of)\b|\bgot a date\b"
 )
 _SAYS_WHEN = re.compile(
     r"^(?:\S+\s+){0,3}?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight"
@@ -706,11 +708,14 @@ _SAYS_WHEN = re.compile(
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?"
     r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
     r"|(?:early|mid|late|end of|start of|beginning of|in|around)[- ]may"
-    r"|(?:end|start|middle) of (?:the|this|next) (?:month|year))\b"
+    r"|(?:end|start|middle) of (?:the|this|next) (?:month|year)"
+    # … the day shortened or by its date: "next thurs", "sat 3pm", "the 21st"
+    r"|(?:next )?(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)"
+    r"|the \d{1,2}(?:st|nd|rd|th))\b"
     # … a day put as the plan, too: 「じゃあ土曜にしない？」 to 「いつ？平日は無理」
     r"|^(?:(?:じゃあ|じゃ|なら|ほな|ほんなら|それなら)[、,\s]*)?"
     r"(?:来週|今週|再来週|明日|あした|明後日|あさって|今日|今夜|今晩|週末|土日|平日|[月火水木金土日]曜|夜|朝|昼"
-    r"|午前|午後|\d{1,2}(?:時(?!間)|日(?!間)|/)"
+    r"|午前|午後|\d{1,2}(?:時(?!間)|日(?!間)|/)|第\d[月火水木金土日]"
     # … or by the month: 「11月の半ばの日曜」, 「来月頭」, 「年明けすぐ」
     r"|\d{1,2}月|来月|今月|再来月|先月|月末|月初|年末|年明け|年始)"
 )
