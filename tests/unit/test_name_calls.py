@@ -175,6 +175,8 @@ EN_CALLS = [
     "kikimimi help",
     # asked for the speaker, then put to it: "… for us kikimimi, which …?" (session 53)
     "settle an argument for us kikimimi, which is older, the pyramids or the mammoths?",
+    "kikimimi evening! quick question about sourdough",
+    "kikimimi anything good to watch tonight?",
     "quick sanity check for me kikimimi, is it 200 or 250 grams of flour in a cup?",
     "Kikimimi!",
     "kikimimi?",
@@ -250,6 +252,9 @@ EN_ABOUT = [
     "kikimimi finally summarised the patch thread lol",
     "kikimimi even remembered my cat's name",
     "kikimimi pulling up my old tent question from june was a bit much lol",  # what it did, judged
+    # what it is doing, said of it (session 53)
+    "kikimimi carrying the whole server tonight",
+    "kikimimi coming in clutch with the pasta recipe again",
     "the name kikimimi comes from a folk tale",
     "who added kikimimi to this server?",
     "i think kikimimi misunderstood",

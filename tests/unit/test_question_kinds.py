@@ -492,6 +492,25 @@ KINDS = [
     ("面接？ファイト〜", "personal"),
     ("締め切り明日？がんばれー", "personal"),
     ("which dentist do you go to? good luck finding one open on sunday", "question"),
+    # how they are, and their own day tomorrow, asked after (session 53)
+    ("首の寝違えもう治った？", "personal"),
+    ("膝の具合どう？", "personal"),
+    ("明日はバイト？", "personal"),
+    ("knee any better?", "personal"),
+    ("wrist still sore?", "personal"),
+    ("are u off tomorrow?", "personal"),
+    ("このケーブルで大丈夫？", "question"),
+    ("明日って雨？", "question"),
+    ("is the server ok?", "question"),
+    ("how did the dentist appointment go?", "personal"),
+    ("so how did your driving test go??", "personal"),
+    ("how did the romans heat their baths?", "question"),
+    ("面接って無事終わった？", "personal"),
+    ("レポート済んだ？", "personal"),
+    ("帰りにパン屋寄るなら、クロワッサン残ってたら教えて", "personal"),
+    ("lmk if you spot the blue one at the market", "personal"),
+    ("この関数って何が返ってくる？わかったら教えて", "question"),
+    ("すみません、さっきの件どなたか分かる方いたら教えてください…", "question"),
 ]
 
 

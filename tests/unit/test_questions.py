@@ -575,6 +575,19 @@ def test_a_line_right_after_a_newer_question_is_no_maybe_answer() -> None:
             True,
         ),
         ([msg("1", "ann", "printing the dragon tonight", 5)], "ben", "is the build broken again??", False),
+        # … a longer one, put as a statement, taking up a word of it (session 53)
+        (
+            [msg("1", "ann", "finally finished the 5000 piece puzzle, started it in march", 5)],
+            "ben",
+            "you have been working on that one single puzzle since march?? respect",
+            True,
+        ),
+        (
+            [msg("1", "ann", "printing the dragon tonight", 5)],
+            "ben",
+            "does the printer in the club room still jam on the long prints??",
+            False,
+        ),
         # A retort taking up a word of a line just before, however many it names.
         (
             [msg("1", "ann", "danny ur just jealous", 5), msg("2", "cy", "lol", 8)],
@@ -2409,6 +2422,9 @@ def test_a_question_back_to_the_line_before_is_theirs(
             True,
         ),
         ("すみません、上の右手の一番下の行が反応しない件、どなたか分かる方いたら…🙏", True, True),
+        # 「あげ」, board slang for a bump, then the question named (session 53)
+        ("あげ🙇 リーダーキーの件、わかる方いたらお願いします", True, True),
+        ("上げ！リーダーキー設定の件まだ困ってます", True, True),
         ("anyone? 😅", False, False),  # the bot has not answered them: the bump asks again
         ("and how do I map it per filetype?", True, False),  # a new question, not a bump
     ],
@@ -3670,6 +3686,14 @@ def test_a_yes_is_not_for_its_authors_own_question() -> None:
         # … or the English verb itself, first, with how much
         ("do we still need drivers for saturday?", "need one more, the van's full", True),
         ("do we still need drivers for saturday?", "needles are in the drawer", False),
+        # … after its subject, or denied (session 53)
+        ("does the shuttle stop at the mall?", "it stops right outside, yeah", True),
+        (
+            "does the linter flag unused imports or do i need a plugin",
+            "it doesn't flag them by default",
+            True,
+        ),
+        ("does the linter flag unused imports or do i need a plugin", "it's late, going to bed", False),
         # of two questions, the second one's verb, said last in the line's first clause (session 46)
         ("ブーツって専用のワックスいる？普通の靴クリームでいける？", "普通のでいける。色つきは避けて", True),
         ("ブーツって専用のワックスいる？普通の靴クリームでいける？", "今日は雨でしんどい。", False),
@@ -4710,6 +4734,26 @@ def test_what_the_talk_is_asked_by_one_just_back_is_answered_by_the_next_turn(
 
 
 @pytest.mark.parametrize(
+    ("reply", "answered"),
+    [
+        ("https://example.org/shops 前にみのりさんが作ってくれた店リスト", True),
+        ("みのりさんが前に貼ってたやつ見て https://example.org/shops", True),
+        ("みのりさん、前に作ってたリストってまだある？", False),  # to her
+    ],
+)
+def test_a_pointer_to_what_someone_present_made_is_no_line_to_them(reply: str, answered: bool) -> None:
+    """Session 53: 「みのりさんが作ってくれた…」 names her as its maker, not as the one spoken to."""
+    room = [
+        msg("b1", "みのり", "週末ずっと刺繍してた", 0),
+        msg("b2", "こはる", "えらい", 8),
+        msg("b3", "ゆず", "明日雨らしいね", 16),
+    ]
+    q = msg("q", "たぬ", "ビーズってみんなどこで買ってる？", 30)
+    settled = answer_of(q, [*room, q, msg("x0", "ゆず", reply, 60)], {})
+    assert (settled is not None and settled.by == "x0") is answered
+
+
+@pytest.mark.parametrize(
     ("question", "reply", "answered"),
     [
         # Session 48: both, or neither, of the two offered answers which of them.
@@ -4721,6 +4765,30 @@ def test_what_the_talk_is_asked_by_one_just_back_is_answered_by_the_next_turn(
         # One's own way, told, to how everyone handles it, no one named.
         ("明日雪らしいけど、ベランダの鉢どうしてる？", "うちは全部玄関に入れる。毎回狭い", True),
         ("明日雪らしいけど、ベランダの鉢どうしてる？", "不織布かけとくだけにしてる〜", True),
+        # Session 53: a next turn that opens its own thing answers nothing: an invitation, an announcement
+        # or a proposal labelled as such, a mishap of one's own lamented
+        (
+            "does chalk count as a foreign substance in the rulebook?",
+            "bouldering sat morning, who's in",
+            False,
+        ),
+        ("ニスって何回重ね塗りすればいい？", "今夜ボドゲやる人ー", False),
+        (
+            "is a bent pin on the cpu fixable or is it done for?",
+            "ok proposal: pizza after the lan instead",
+            False,
+        ),
+        ("糸の張り替えって何ヶ月ごと？", "【告知】来月の発表会、会場変更になりました", False),
+        (
+            "what's the trick to getting the first coat even?",
+            "just knocked the whole jar of varnish off the bench. why does this always happen to me",
+            False,
+        ),
+        (
+            "what's the trick to getting the first coat even?",
+            "thin it 10% and go slow, two light coats",
+            True,
+        ),
     ],
 )
 def test_a_next_turn_answers_by_its_form(question: str, reply: str, answered: bool) -> None:

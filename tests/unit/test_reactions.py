@@ -93,6 +93,9 @@ def test_clear_signals_get_their_reaction(text: str, kind: str, emoji: str) -> N
         "aww",
         # a question asked, then laughed at: it needs words
         "is it true you can't bring peanut butter in a carry-on, kikimimi? nightjar was gonna pack some lol",
+        # … a few words first, then asked, then thanks ahead (session 53)
+        "ok so roughly how many days can rice stay in the fridge? thanks kikimimi",
+        "quick one: what's 1 cup of flour in grams? ty!",
         # plain chat: too common to react to
         "got it",
         "I pushed the branch",

@@ -132,6 +132,11 @@ def test_a_bare_welcome_is_not_an_answer(text: str, welcome: bool) -> None:
         ("てか昨日のラストのクラッチやばくなかった？", True),
         ("by the way it works now", True),
         ("the way it works is odd", False),
+        # an item of its own, labelled (session 53)
+        ("ok proposal: we all bring snacks friday", True),
+        ("psa: the north lot is closed tomorrow", True),
+        ("【告知】来週の練習は休みです", True),
+        ("proposal sounds good to me", False),
     ],
 )
 def test_a_line_that_changes_the_subject(text: str, shift: bool) -> None:
@@ -431,6 +436,10 @@ def test_a_shrug_with_nothing_to_go_on(text: str, only: bool) -> None:
         ("tea > coffee fight me", False),  # a preference, no menu
         ("vinyl -> cd -> streaming, the usual story", False),
         ("レコード→CD→配信って流れ", False),
+        # a site named as having it up (session 53)
+        ("the club site has the full results up already", True),
+        ("they're up on flickr, the album is public", True),
+        ("my sister has the flu again", False),
     ],
 )
 def test_a_pointer_to_the_answer(text: str, pointer: bool) -> None:

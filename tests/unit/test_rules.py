@@ -379,6 +379,21 @@ CASES = {
         {"engagement", "cooldown", "participation", "exchange", "follow_up", "question"},  # not handed over
         shares={"participation": 1 / 8},
     ),
+    # Session 53: the bot's turn with them is long over, though it spoke to another since: no exchange.
+    "no_follow_up_long_after_its_turn_with_them": Case(
+        [
+            msg("m1", "dave", "kikimimi, where are the logs", 900),
+            msg("b1", "kikimimi", "in the ops bucket", 898, own=True, reply_to="m1"),
+            msg("a1", "alice", "the deploy finished", 400),
+            msg("m2", "erin", "kikimimi, what's the flag for verbose?", 250),
+            msg("b2", "kikimimi", "--verbose", 248, own=True, reply_to="m2"),
+            msg("a2", "bob", "going to the shop, anyone want snacks", 60),
+            msg("t", "dave", "see if they have the lime chips?", 5),
+        ],
+        {"question", "participation", "engagement"},  # no "exchange", no "follow_up"
+        spoke_ago=[248],
+        shares={"participation": 2 / 8},
+    ),
     "unfinished_en": Case(
         chat(msg("t", "dave", "I tried the restart and", 5)), {"unfinished", "not_mentioned"}
     ),

@@ -356,6 +356,27 @@ CASES: list[tuple[str, list[Message], ConversationState]] = [
         ENDING,
     ),
     (
+        # session 53: excitement in capitals, "no more …", and one's own "stupid question" are no fight
+        "en: a club's news, shouted for joy",
+        chat(
+            ("kai", "TICKETS ARE LIVE!!! go go go"),
+            ("mo", "GOT TWO. row f"),
+            ("lu", "finally?? no more camping outside the box office"),
+            ("ren", "ok stupid question but is the show all ages?"),
+        ),
+        ACTIVE,
+    ),
+    (
+        "en: one's stupidity named at the other, in capitals",
+        chat(
+            ("kai", "who moved the cones AGAIN"),
+            ("mo", "me, they were in the way"),
+            ("kai", "that was a stupid move, no"),
+            ("mo", "you're so dumb sometimes. MOVE THEM BACK then"),
+        ),
+        CONFLICT,
+    ),
+    (
         "en: goodbye answered with thanks",
         chat(
             ("wes", "I'll push the fix tonight"),

@@ -324,9 +324,10 @@ _ASKS_WHO = re.compile(r"\bwho(?:'s| is| was| did| added| made| set)?\b|誰が|�
 
 
 def _of_them(low: str, name: str) -> str:
-    """The line without the name said of them, honorific or not (「つばめさんのまとめ」), or as the one who
-    did something ("h2oh did a whole writeup", "ravi posted it"; not "ravi did you…", asked of him)."""
-    low = re.sub(re.escape(name) + JA_HONORIFICS + "?の", " ", low)
+    """The line without the name said of them, honorific or not (「つばめさんのまとめ」,
+    「まきえさんがまとめた」), or as the one who did something ("h2oh did a whole writeup", "ravi posted
+    it"; not "ravi did you…")."""
+    low = re.sub(re.escape(name) + JA_HONORIFICS + "?(?:の|が)", " ", low)
     return re.sub(re.escape(name) + _DID_IT, " ", low) if low.isascii() else low
 
 

@@ -62,7 +62,17 @@ from kikimimi.domain.question_kinds import (
 )
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.remarks import accepts, bumps, grateful, joins, joins_first, shifts, steps_away, takes_it
+from kikimimi.domain.remarks import (
+    accepts,
+    bumps,
+    grateful,
+    joins,
+    joins_first,
+    laments,
+    shifts,
+    steps_away,
+    takes_it,
+)
 from kikimimi.domain.reply_shapes import (
     answer_shaped,
     counts_as_asked,
@@ -485,6 +495,9 @@ def _next_turn(
         return False  # 「俺22時ちょい過ぎるかも」 to 「何割くらい下がる？」: another count, another thread
     if tells_own_trouble(question.content, m.content):
         return False  # "when i install ubuntu my sound driver doesnt work": another asker
+    # 「日曜の朝イチ投げ放題行く人ー」, "ok proposal: …", "why does this always happen to me": its own thread
+    if (invites(m.content) or shifts(m.content) or laments(m.content)) and not invites(question.content):
+        return False
     if asks_its_own(m.content) and not verdict_first(m.content):
         return False  # "is there a way to make caps do esc on tap…": another question, whatever it shares
     if joins(m.content) and not TO_THE_ROOM.search(norm(question.content)):

@@ -380,6 +380,8 @@ _YES_NO_OPENS = re.compile(
 # 「3時間並んだの！？」 — a few words and a doubled mark, taking up a word or a number of a line just before.
 _SURPRISE = re.compile(r"^((?:\S+\s+){0,5}\S+?)\s*(?:[?？]{2,}|[?？][!！]|[!！][?？])")
 SURPRISE_LINES = 3
+# … longer, put as a statement: "the dragon that's been 'almost done' since 2021 has a TAIL??"
+_LONG_SURPRISE = re.compile(r"^((?:\S+\s+){6,13}\S+?)\s*(?:[?？]{2,}|[?？][!！]|[!！][?？])")
 
 
 # A retort: a few words of a line just before asked back, then a word on it ("jealous of a shirt from when i
@@ -397,7 +399,7 @@ def _surprised(text: str, before: Sequence[Message]) -> bool:
     low = norm(text)
     said = _SURPRISE.match(low)
     if said is None and low.isascii() and not _ASKS_FIRST.match(low):
-        retort = _RETORT.match(low)
+        retort = _RETORT.match(low) or _LONG_SURPRISE.match(low)
         said = retort if retort is not None and _echoed_word(retort.group(1), before) else None
     if said is None or _WH_OPENS.match(low):
         return False

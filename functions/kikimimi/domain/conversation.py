@@ -58,6 +58,21 @@ def interlocutor(messages: Sequence[Message], trigger: Message, names: Sequence[
     return None
 
 
+def bot_turn_with(messages: Sequence[Message], trigger: Message) -> Message | None:
+    """The bot's latest line to the trigger's author before the trigger (a reply to them, or naming them)."""
+    own_ids = {m.id for m in messages if m.author_id == trigger.author_id}
+    me = norm(trigger.author_name)
+    at = position(messages, trigger)
+    return next(
+        (
+            m
+            for m in reversed(messages[:at])
+            if m.is_self and (m.reply_to_id in own_ids or _names_someone(norm(m.content), me))
+        ),
+        None,
+    )
+
+
 def unanswered_address(
     messages: Sequence[Message],
     trigger: Message,

@@ -353,6 +353,8 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
         return False  # "kikimimi about to end a friendship": what it will do, said of it
     if len(words[0]) > 4 and words[0].endswith("ing") and _JUDGED.intersection(words[2:]):
         return False  # "kikimimi digging up my question from last week was kinda creepy": what it did, judged
+    if len(words[0]) > 4 and words[0].endswith("ing") and words[0] not in _NOT_DOING and "?" not in tail:
+        return False  # "kikimimi carrying this lab on its back": what it is doing, said of it
     if words[0] in _SUBJECT_VERB:
         if len(words) > 1 and _YOU.fullmatch(words[1]) is not None:
             return True  # "kikimimi can you …"
@@ -370,6 +372,10 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
     # a past tense after it: what it did, said of it ("ok wait kikimimi settled the pineapple thing", "btw
     # kikimimi dug up that recipe")
     return not ((len(words[0]) > 4 and words[0].endswith("ed")) or words[0] in _PAST)
+
+
+# Words in -ing that are no deed of its: "kikimimi anything good on?", "kikimimi morning!".
+_NOT_DOING = _words("anything something nothing everything thing morning evening")
 
 
 # A clause put as a question, which the name then closes: "what's the boiling point … kikimimi, …".

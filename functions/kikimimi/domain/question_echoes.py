@@ -74,7 +74,13 @@ def _says_its_verb_after_yes(asked: str, text: str) -> bool:
         # … or the verb itself, first, with how much ("need 2 more on the sewing table" to "do we still need
         # people…?"; not "needles are in the drawer")
         base = verb.group(1)
-        first = re.match(r"([a-z]+)\s+\S", low)
+        # … after its subject, or denied: "it catches it", "it doesn't flag them by default"
+        first = re.match(
+            r"(?:(?:it|they|he|she|that|this|we|you|u|i)\s+)?"
+            r"(?:(?:doesn'?t|don'?t|didn'?t|won'?t|can'?t|does|do|did|will|can|still|def|definitely)\s+)?"
+            r"([a-z]+)\s+\S",
+            low,
+        )
         forms = {base, base + "s", base + "es", base + "ed", base + "d", base + "ing", base[:-1] + "ing"}
         return first is not None and first.group(1) in forms
     return any(w.startswith(stem) for w in re.findall(r"[a-z]{4,}", low[lead.end() :]))

@@ -489,6 +489,10 @@ _EN_PERSONAL = re.compile(
     r"\bhow(?:'s|s| is| was| does| did|'d| do)? (?:it|that|they|the new \w+|your \w+|ur \w+)"
     r" (?:feel|feels|feeling|going|go|went|treating|holding up|sound|sounds|look|looks|taste|tastes)\b"
     r"|\bhow (?:was|were) (?:it|that|they|the|your|ur)\b"
+    # a request to the one who will be there to see: "lmk if you spot the blue one"
+    r"|\b(?:lmk|let me know|tell me) if (?:you|u) (?:see|spot|find|hear)\b"
+    # how their day's event went: "how did the dentist appointment go?" (not "how did the romans heat…")
+    r"|\bhow did (?:the|your|ur) [\w' -]{1,30} go\b"
     r"|^(?:welcome back|wb)\b[^?？]{0,40}[?？]"  # "welcome back! was the flight ok?": for them
     # what they are into, what they have to show: "what are u all watching rn?", "pics??"
     r"|\bwhat (?:are|r) (?:you|u|y'?all|you guys|ppl|people)(?: all)?"
@@ -525,6 +529,13 @@ _EN_PERSONAL = re.compile(
     r"|^(?:[a-z']+\s+){1,2}(?:update|status|progress|report)\s*[?？]+\W*$"
     # their plans: "you going anywhere for the holidays?", "any plans this weekend?"
     r"|\b(?:you|u|ya) (?:going|headed|heading|off) (?:anywhere|somewhere)\b"
+    # how they are, asked after: "knee any better?", "wrist still sore?"; their own day: "u off tomorrow?"
+    r"|^(?:(?:how'?s|is|hows) (?:the |your |ur )?|(?:your|ur) )?"
+    r"(?:back|knee|wrist|shoulder|neck|ankle|foot|leg|arm|head|throat|tooth|stomach|cold|cough|headache"
+    r"|migraine|fever)"
+    r" (?:any better|still (?:sore|hurting|bad|aching)|feeling (?:any )?better|doing|holding up|ok|okay)"
+    r"\s*[?？]"
+    r"|^(?:are )?(?:you|u) (?:working|off|in|on shift|at work) (?:tomorrow|tmrw|tmr|tonight)\s*[?？]"
     r"|^(?:so |and )?(?:any|got any) (?:big )?plans"
     r"(?: (?:this|for|tonight|tomorrow|today|on|over|after)\b|\s*[?？])"
     r"|\b(?:have|did) (?:you|u|ya) (?:already )?(?:decided|picked|named|booked|chosen)\b"
@@ -601,6 +612,17 @@ _JA_PERSONAL = re.compile(
     r"(?:る|ます)(?:の|ん)?[？?]"
     # whether the others share it: 「…絶対左に流れるんだけど私だけ？」, 「俺だけかな？」
     r"|(?:私|わたし|あたし|俺|おれ|僕|ぼく|うち|自分)だけ(?:かな|かい|なの|なん|やろか|ですか)?[？?]+\W*$"
+    # how they are, asked after: 「肩こり大丈夫？」, 「首の寝違えもう治った？」, 「膝の具合どう？」; their
+    # own day tomorrow: 「明日はバイト？」
+    r"|(?:肩こり|肩|腰|首|膝|ひざ|足首|手首|腕|頭痛|頭|お腹|おなか|喉|のど|背中|歯|風邪|かぜ|熱|体調|具合|怪我|ケガ|けが|寝違え)"
+    r"(?:って|は|の)?(?:具合|調子)?(?:は|って)?(?:もう)?(?:大丈夫|だいじょぶ|平気|治った|なおった|良くなった|よくなった|マシ|まし|どう)"
+    r"(?:に?なった)?(?:の|ん)?[？?]"
+    r"|^(?:明日|あした|今日|きょう|今夜)(?:って|は|も)?(?:仕事|休み|学校|バイト|出勤|早番|遅番|夜勤|朝早い)(?:なの|なん)?[？?]+\W*$"
+    # their own event, checked on: 「面接って無事終わった？」, 「引っ越し終わった？」
+    r"|(?:引っ越し|引越し|面接|試験|テスト|発表|手術|退院|納品|締め?切り?|レポート|課題|卒論|修論|作業|準備|片付け|大掃除)"
+    r"(?:って|は)?(?:もう|無事|ちゃんと)?(?:終わった|おわった|済んだ|すんだ|受かった|通った)(?:の|ん)?[？?]"
+    # a request to the one who will be there to see: 「クロワッサン残ってたら教えて」
+    r"|(?:あったら|残ってたら|売ってたら|見つけたら|見かけたら|空いてたら)(?:教えて|おしえて|連絡して|言って)"
     # each one's own state, checked on: 「みんな休み取れた？」, 「各自チケット買えた？」
     r"|(?!.*(?:どうやっ|どうやる|どうすれ|やり方|方法|コツ))(?:みんな|皆|各自|全員)[^？?。]{0,12}(?:取れた|とれた|決まった|終わった|済んだ|できた|出来た|買えた|届いた"
     r"|予約した|予約できた|申し込んだ|準備できた)(?:の|ん)?[？?]"

@@ -97,9 +97,11 @@ def _normalized(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().strip()
 
 
-# A question put before the line's last words (its mark inside, a word of it asking first).
+# A question put before the line's last words (its mark inside, a word of it asking first, after a few
+# words at most: "ok so roughly how many days…? thanks kikimimi").
 _ASKED_INSIDE = re.compile(
-    r"^(?:is|are|do|does|did|can|could|will|would|should|what|which|where|when|how|who|why)\b[^?？]*[?？]\s*\S"
+    r"^(?:\S+\s+){0,3}?(?:is|are|do|does|did|can|could|will|would|should|what|what's|whats|which|where|when"
+    r"|how|who|why)\b[^?？]*[?？]\s*\S"
 )
 
 

@@ -135,7 +135,25 @@ def steps_away(text: str) -> bool:
 _SHIFT = re.compile(
     r"^(?:by the way|btw|anyway|anyways|speaking of|oh,? and|unrelated|off topic|totally unrelated"
     r"|そういえば|そう言えば|ところで|話変わる|話は変わる|関係ない|全然関係|てか|ってか|つーか|それより)"
+    # … or opens an item of its own, labelled: "ok proposal: …", "psa: …", 「【告知】…」
+    r"|^(?:(?:ok|okay|so|alright|right)[,!.]?\s+)?"
+    r"(?:new topic|proposal|psa|poll|announcement|reminder|news)\s*[:：]"
+    r"|^[【\[](?:告知|お知らせ|連絡|速報|提案|psa|news|announcement|poll)[】\]]"
 )
+
+
+# A mishap of one's own, lamented: "why does this always happen to me", 「なんで俺だけ毎回…」.
+_LAMENT = re.compile(
+    r"\bwhy (?:does|do|did|is|must) (?:this|that|it|everything|stuff like this) (?:always |keep |only )?"
+    r"happen(?:s|ing)?(?: to me)?\b|\bwhy (?:am i|do i always|do i keep|do i never|me)\b"
+    r"|\bwhy is it always me\b"
+    r"|(?:なんで|何で|どうして)(?:俺|私|僕|うち|自分|わたし|オレ|あたし)だけ|(?:なんで|何で|どうして)(?:いつも|毎回)"
+)
+
+
+def laments(text: str) -> bool:
+    """A line that laments its author's own mishap ("…why does this keep happening to me"): theirs."""
+    return bool(_LAMENT.search(normalized(text)))
 
 
 def shifts(text: str) -> bool:
@@ -244,6 +262,8 @@ _BUMP = re.compile(
     r"|(?:さっき|先ほど|先程|上)の.{0,24}(?:質問|件|やつ)"
     # asking again, naming it: 「たびたびすみません、…の件、どなたか分かる方…」, 「…反応しない件、どなたか…」
     r"|^(?:たびたび|度々|何度も)(?:すみません|すいません|失礼)|(?<![\u4e00-\u9fff])件[、,\s]*(?:誰か|だれか|どなたか)"
+    # 「あげ🙏 …の件、わかる方…」: board slang for a bump (not 「あげる」, to give)
+    r"|^(?:あげ|上げ|age)(?![ぁ-ゖ\w])"
 )
 
 

@@ -39,7 +39,7 @@ def _any(*patterns: str) -> re.Pattern[str]:
 # いやー (an exclamation) is not いや; 違う before a noun (違う店) is "another", not "wrong".
 CONFLICT_CUES: Mapping[str, re.Pattern[str]] = {
     "disagreement": _any(
-        r"(?:^|[.!?]\s*)(?:no|nope|nah)\b(?!\s*(?:problem|worries|idea|rush|need|thanks))",
+        r"(?:^|[.!?]\s*)(?:no|nope|nah)\b(?!\s*(?:problem|worries|idea|rush|need|thanks|more|longer|one|clue))",
         r"\bthat'?s not (?:what (?:i said|happened|we agreed|we said)|true|right|how it works|the point)",
         r"\byou(?:'re| are) (?:wrong|mistaken)\b|\bi (?:never|didn'?t|did not) say\b|\bnot true\b",
         r"\b(?:i )?disagree\b|(?:^|[.!?]\s*)いや(?![ーあぁ〜~])|^は\?",
@@ -74,7 +74,10 @@ CONFLICT_CUES: Mapping[str, re.Pattern[str]] = {
         r"もういい(?:よ|わ|です)?(?:[。!]|$)|好きにすれば|勝手にすれば|勝手にして|どうでもいい",
     ),
     "insult": _any(
-        r"\b(?:idiot|idiotic|stupid|moron|dumb|useless|incompetent|clueless|pathetic)\b|\bshut up\b",
+        r"\b(?:idiot|idiotic|moron|useless|incompetent|clueless|pathetic)\b|\bshut up\b",
+        # (not one's own "dumb q", "stupid question", "i'm so dumb")
+        r"(?<!\bi'm )(?<!\bim )(?<!\bi'm so )(?<!\bim so )"
+        r"\b(?:stupid|dumb)\b(?!\s+(?:q|qs|question|questions)\b)",
         r"\bwhat(?:'s| is) wrong with you\b|バカ|馬鹿|アホ|あほ|無能|使えな|黙って",
         r"ふざけ(?:ん|る)な|ふざけないで",
     ),

@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from kikimimi.domain.conversation import BOT, interlocutor, is_unfinished, position, unanswered_address
+from kikimimi.domain.conversation import (
+    BOT,
+    bot_turn_with,
+    interlocutor,
+    is_unfinished,
+    position,
+    unanswered_address,
+)
 from kikimimi.domain.model import Message
 from kikimimi.domain.rule_config import RuleConfig
 from kikimimi.domain.rule_terms import is_addressed, is_question
@@ -35,7 +42,12 @@ def conversation_terms(
     talking_with = interlocutor(messages, trigger, config.names)
     follow_up = False
     if talking_with == BOT:
-        # The bot's own ongoing exchange: the trigger's author was last talking with the bot.
+        # The bot's own ongoing exchange: the trigger's author was last talking with the bot, and recently
+        # (not "see if they have the lime chips?" to a friend, a quarter of an hour after the bot answered
+        # them, though it has answered another since).
+        with_them = bot_turn_with(messages, trigger)
+        if with_them is not None and last_spoke is not None and with_them.created_at < last_spoke:
+            gap = _seconds(trigger.created_at, with_them.created_at)
         if gap is not None and gap <= config.engagement_seconds:
             add("exchange")
             follow_up = is_question(trigger.content)
