@@ -511,6 +511,10 @@ KINDS = [
     ("lmk if you spot the blue one at the market", "personal"),
     ("この関数って何が返ってくる？わかったら教えて", "question"),
     ("すみません、さっきの件どなたか分かる方いたら教えてください…", "question"),
+    # a drive or a walk offered to the room; another time asked for, declining (session 53)
+    ("anyone want to drive up to the lookout at 11?", "invitation"),
+    ("anyone wanna walk down to the night market after this?", "invitation"),
+    ("sounds fun but i'm wiped. rain check?", "invitation"),
 ]
 
 

@@ -4765,6 +4765,7 @@ def test_a_pointer_to_what_someone_present_made_is_no_line_to_them(reply: str, a
         # One's own way, told, to how everyone handles it, no one named.
         ("明日雪らしいけど、ベランダの鉢どうしてる？", "うちは全部玄関に入れる。毎回狭い", True),
         ("明日雪らしいけど、ベランダの鉢どうしてる？", "不織布かけとくだけにしてる〜", True),
+        ("明日の鍵当番だれだっけ", "ぼく〜 7時に開けとく", True),  # who, in kana (session 53)
         # Session 53: a next turn that opens its own thing answers nothing: an invitation, an announcement
         # or a proposal labelled as such, a mishap of one's own lamented
         (

@@ -440,6 +440,10 @@ def test_a_shrug_with_nothing_to_go_on(text: str, only: bool) -> None:
         ("the club site has the full results up already", True),
         ("they're up on flickr, the album is public", True),
         ("my sister has the flu again", False),
+        # shown in voice, offered (session 53)
+        ("jump in vc, easier if i show you", True),
+        ("ボイチャ来て、画面共有するわ", True),
+        ("vc was fun last night", False),
     ],
 )
 def test_a_pointer_to_the_answer(text: str, pointer: bool) -> None:

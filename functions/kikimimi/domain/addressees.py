@@ -320,7 +320,10 @@ def asks_who(text: str) -> bool:
 
 
 _TO_YOU = re.compile(r",?\s+(?:\S+\s+){0,2}(?:you|u|ur|your|you're|youre)\b")
-_ASKS_WHO = re.compile(r"\bwho(?:'s| is| was| did| added| made| set)?\b|誰が|だれが|誰だっけ|誰の")
+_ASKS_WHO = re.compile(
+    r"\bwho(?:'s| is| was| did| added| made| set)?\b"
+    r"|誰が|だれが|(?:誰|だれ)(?:だっけ|だった|でしたっけ)|誰の|だれの"
+)
 
 
 def _of_them(low: str, name: str) -> str:

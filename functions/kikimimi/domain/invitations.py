@@ -124,7 +124,10 @@ _EN_INVITATION = re.compile(
     rf"[^?？.!]*\b(?:{_PLANNED})\b"
     rf"|\b(?:{_ANYONE}) (?:else )?(?:wants?|wanna|fancy|fancies|feel like) (?:to )?"
     r"(?:come|join|grab|get|go|play|watch|co-?watch|hang|eat|have|meet|hop|do (?:a|an|one|some)|hit|try"
-    r"|duo|trio|squad|queue|q|raid|grind|scrim|team up|party up|co-?op|1v1|split|chip in|go in on|carpool)\b"
+    r"|duo|trio|squad|queue|q|raid|grind|scrim|team up|party up|co-?op|1v1|split|chip in|go in on|carpool"
+    r"|drive|walk|ride|head|swing by)\b"
+    # another time asked for, declining: "tempting but my contacts are out. rain check?"
+    r"|\brain ?check\s*[?？]"
     # "anyone fancy a dawn dip at the lido saturday?": something to do, fancied by name
     rf"|\b(?:{_ANYONE}) (?:else )?(?:fancy|fancies) (?:a|an|some|the|[a-z]{{3,}}ing)\b"
     # a doing on a day, then "anyone?": "stitch-along sunday afternoon, anyone? i'm doing a card holder" (or

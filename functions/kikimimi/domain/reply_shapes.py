@@ -88,6 +88,10 @@ _POINTER = re.compile(
     r"(?:gallery|pics?|photos?|images?|list|schedule|details|info|specs|video|vod|recap|results?|trailer|it"
     r"|them|one) (?:up|out|online)\b"
     r"|\b(?:it'?s|they'?re|its|theyre) (?:up|out|posted) on \w+"
+    # shown in voice: "hop in vc i'll show you", 「VCおいで、画面共有で見せる」
+    r"|\b(?:hop|jump|come|get|pop) (?:in|on|into) (?:the )?(?:vc|voice|call)\b"
+    r"|\bjoin (?:the )?(?:vc|voice|call)\b"
+    r"|(?:vc|ボイチャ|通話)(?:に)?(?:来て|きて|おいで|入って|はいって|来れる|これる)"
     r"|ピン(?:留め|止め|どめ)|固定(?:メッセージ|された)"
     r"|(?:faq|よくある質問|wiki|ドキュメント|マニュアル|説明書|公式|上の|概要欄|説明欄).{0,6}"
     r"(?:見て|参照|読んで|に書いて|にある|に載って|に載っと|にのって|にのっと)"
