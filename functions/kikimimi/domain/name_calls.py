@@ -351,10 +351,14 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
         return True
     if words[:2] == ["about", "to"] or words[0] in ("gonna", "finna", "bout"):
         return False  # "kikimimi about to end a friendship": what it will do, said of it
-    if len(words[0]) > 4 and words[0].endswith("ing") and _JUDGED.intersection(words[2:]):
-        return False  # "kikimimi digging up my question from last week was kinda creepy": what it did, judged
-    if len(words[0]) > 4 and words[0].endswith("ing") and words[0] not in _NOT_DOING and "?" not in tail:
-        return False  # "kikimimi carrying this lab on its back": what it is doing, said of it
+    # What it did or is doing, said of it: "kikimimi digging up my question from last week was kinda creepy"
+    # (judged), "kikimimi carrying this lab on its back" (not asked)
+    if (
+        len(words[0]) > 4
+        and words[0].endswith("ing")
+        and (_JUDGED.intersection(words[2:]) or (words[0] not in _NOT_DOING and "?" not in tail))
+    ):
+        return False
     if words[0] in _SUBJECT_VERB:
         if len(words) > 1 and _YOU.fullmatch(words[1]) is not None:
             return True  # "kikimimi can you …"

@@ -142,6 +142,11 @@ _SHIFT = re.compile(
 )
 
 
+def shifts(text: str) -> bool:
+    """A line that opens by changing the subject ("btw …", 「そういえば…」, 「てか昨日の…」)."""
+    return bool(_SHIFT.match(normalized(text)))
+
+
 # A mishap of one's own, lamented: "why does this always happen to me", 「なんで俺だけ毎回…」.
 _LAMENT = re.compile(
     r"\bwhy (?:does|do|did|is|must) (?:this|that|it|everything|stuff like this) (?:always |keep |only )?"
@@ -154,11 +159,6 @@ _LAMENT = re.compile(
 def laments(text: str) -> bool:
     """A line that laments its author's own mishap ("…why does this keep happening to me"): theirs."""
     return bool(_LAMENT.search(normalized(text)))
-
-
-def shifts(text: str) -> bool:
-    """A line that opens by changing the subject ("btw …", 「そういえば…」, 「てか昨日の…」)."""
-    return bool(_SHIFT.match(normalized(text)))
 
 
 # Welcoming someone who arrived ("welcome!", "wb", 「いらっしゃい〜」): to the newcomer, no answer.
