@@ -479,3 +479,44 @@ def test_a_question_taken_up_by_a_question_back_waits_for_the_asker(scenario: Ma
     (again,) = [e for e in watch_events(s, "watch_scheduled") if "asked back" in e["reason"]]
     assert again["t"] == ASKED + WATCH
     assert "q1" not in {p.reply_to for p in s.posts}
+
+
+@pytest.mark.parametrize(
+    ("question", "back"),
+    [
+        ("does anyone know if the 0.4 nozzles are back in stock anywhere? brb walking the dog", "back, ty!"),
+        ("週末の練習って体育館どっち？ちょっと洗濯物取り込んでくる", "ただいま〜 了解、ありがと"),
+    ],
+)
+def test_a_question_whose_asker_steps_away_waits_for_them(scenario: Make, question: str, back: str) -> None:
+    # The asker asks and steps away; someone answers a few lines later in words of their own; the asker,
+    # back ten minutes on, thanks. Nobody reads an answer before they are back: the watch looks again then.
+    s = scenario()
+    s.run(
+        *three_people(s),
+        s.msg("q1", "dave", question, ASKED),
+        s.msg("b1", "alice", "how long do you all leave resin prints in the wash", 60),
+        s.msg("b2", "bob", "3 min in ipa, then cure", 80),
+        s.msg("b3", "carol", "lol my cat just knocked the wash station over", 120),
+        s.msg("b4", "bob", "the shop on 5th had a few yesterday", 170),
+        s.msg("b5", "alice", "rip the wash station", 200),
+        s.msg("b6", "dave", back, 650),
+    )
+    (again,) = [e for e in watch_events(s, "watch_scheduled") if "stepped away" in e["reason"]]
+    assert again["t"] == ASKED + WATCH
+    assert "q1" not in {p.reply_to for p in s.posts}
+
+
+def test_an_asker_away_who_never_returns_still_gets_an_answer(scenario: Make) -> None:
+    # Nobody answers; the asker is not back when the longest watch is up: the answer waits for them there.
+    s = scenario()
+    s.run(
+        *three_people(s),
+        s.msg("q1", "dave", "where do the club dues go this term? brb, dinner", ASKED),
+        s.msg("b1", "carol", "i am making tea", 1200),
+    )
+    (again,) = [e for e in watch_events(s, "watch_scheduled") if "stepped away" in e["reason"]]
+    assert again["delay_seconds"] == 900 - WATCH  # QUESTION_WATCH_MAX_SECONDS's default
+    assert [p.reply_to for p in s.posts].count("q1") == 1
+    (posted,) = [e for e in s.events("posted") if e.get("reply_to") == "q1"]
+    assert ASKED + 900 <= posted["t"] <= ASKED + 900 + 10

@@ -16,6 +16,7 @@ from kikimimi.domain.questions import (
     about_them,
     answer_of,
     asked_again,
+    asker_away,
     asks_about_them,
     awaits_the_asker,
     between_two,
@@ -4902,3 +4903,165 @@ def test_joining_a_plan_put_since_does_not_answer_an_older_question() -> None:
         msg("x3", "ken", "やるやる　20時とか？", 52),
     ]
     assert answer_of(q, [*BUSY, q, *lines]) is None
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "answer"),
+    [
+        (
+            "what glue do you use for felt that doesnt soak through?",
+            "ok random but any felt glue that won't bleed? ruined two patches",
+            "fabri-tac, for both of you. dries clear",
+        ),
+        (
+            "is there a trick to keeping sourdough from spreading flat?",
+            "how do you all stop the loaf going pancake in the oven",
+            "you both need a tighter shape before the fridge, bench rest 20 min then pre-shape again",
+        ),
+        (
+            "燻製のチップって何がおすすめ？",
+            "初心者向けのスモークチップってどれがいい？",
+            "二人とも同じ質問してるｗ 最初はサクラが無難",
+        ),
+    ],
+)
+def test_an_answer_said_to_both_askers_answers_both_questions(first: str, second: str, answer: str) -> None:
+    """Two people ask the same thing; one answer is said to both ("for both of you", 「二人とも」): each
+    question is answered, whichever the line stands nearer to (session 54)."""
+    q = ask(first)
+    lines = [
+        msg("x1", "gus", second, 40),
+        msg("x2", "hal", "lol the printer on 2 is jammed again", 48),
+        msg("x3", "ivy", answer, 60),
+    ]
+    result = answer_of(q, [*BUSY, q, *lines])
+    assert result is not None and result.by == "x3"
+
+
+@pytest.mark.parametrize(
+    ("question", "half", "firm"),
+    [
+        (
+            "which chalk do you all use on the wall, the liquid or the block? my hands keep sliding",
+            "not sure tbh, maybe the liquid? i just borrow whatever's in the gym bucket",
+            "liquid first, then block on top. block alone gets greasy fast",
+        ),
+        (
+            "延長コードって白いのと黒いのどっち持ってけばいい？",
+            "わからんけど黒かな？前はそっち使ってた気がする",
+            "白いほう。黒いのはこの前断線してた",
+        ),
+    ],
+)
+def test_a_half_answer_then_a_firm_one_settles_it(question: str, half: str, firm: str) -> None:
+    """'not sure, maybe X?' takes the question up without settling it; the firm answer after it settles
+    it (session 54)."""
+    q = ask(question)
+    result = answer_of(q, [*BUSY, q, msg("x1", "gus", half, 40), msg("x2", "hal", firm, 60)])
+    assert result is not None and result.by in ("x1", "x2")
+
+
+@pytest.mark.parametrize(
+    ("question", "next_own", "away"),
+    [
+        ("anyone know if the 0.4 nozzles are back in stock? brb walking the dog", None, True),
+        ("部室の鍵ってだれが持ってる？ちょっと風呂入ってくる", None, True),
+        ("is the east gate open on sundays?", "afk, dinner", True),
+        ("is the east gate open on sundays?", "also is parking free", False),
+        ("輪行袋って付けたままで平気？外して持ってかないとダメでしょうか", None, False),  # asked, not away
+        ("where do the dues go? brb", "back! ty", False),  # came back
+    ],
+)
+def test_an_asker_who_steps_away(question: str, next_own: str | None, away: bool) -> None:
+    """The asker steps away as they ask, or on their next line, and is not back yet (session 54)."""
+    q = ask(question)
+    lines = [q, msg("x1", "gus", "the printer on 2 is jammed again", 40)]
+    if next_own is not None:
+        lines.append(msg("x2", "fay", next_own, 50))
+    assert asker_away(q, [*BUSY, *lines]) is away
+
+
+def test_a_line_adding_to_its_authors_talk_long_before_answers_nothing() -> None:
+    """'also …' from someone who spoke a dozen lines before the question, past another pair's talk, goes on
+    with their own line, whatever word it shares with the question (session 54)."""
+    room = [
+        msg("b0", "pao", "ok so friday, everyone meet at the food court entrance at 7", 0),
+        *(
+            msg(f"b{i}", ("ana", "ben", "cy", "dee")[i % 4], text, 4 + 6 * i)
+            for i, text in enumerate(
+                [
+                    "bet",
+                    "im in",
+                    "same",
+                    "what are we playing first",
+                    "the new rhythm cab obv",
+                    "it ate my quarters last time",
+                    "skill issue",
+                    "rude",
+                    "lol",
+                    "whos driving",
+                    "i can take 3",
+                ],
+                start=1,
+            )
+        ),
+    ]
+    q = msg("q", "oat", "does my old arcade card still work on the new cabs or do i need a new one", 80)
+    later = [
+        msg("x1", "ana", "ben what song were you stuck on", 90),
+        msg("x2", "ben", "the 14 with the hold notes", 100),
+        msg("x3", "pao", "also bring cash, the card machine by the door was down last week", 110),
+    ]
+    assert answer_of(q, [*room, q, *later]) is None
+
+
+def test_a_line_adding_to_talk_from_before_the_window_answers_nothing() -> None:
+    """The watch reads two minutes before the question; 'also …' from someone not heard in them, past
+    another pair's lines, adds to their own talk from before, whatever word it shares (session 54)."""
+    room = [
+        msg("b1", "ana", "FINALLY CLEARED THE 18 LAST NIGHT", 0),
+        msg("b2", "ana", "been stuck on it since spring 😭", 5),
+        msg("b3", "ben", "ayyy congrats, what did it", 20),
+        msg("b4", "ana", "a 97 on the one with the long holds, cant remember its name lol", 40),
+        msg("b5", "cy", "how long was the queue at the cab saturday? hate waiting", 60),
+        msg("b6", "dee", "30 min", 75),
+        msg("b7", "cy", "oof ok", 88),
+    ]
+    q = msg(
+        "q",
+        "oat",
+        "random q, does my old member card work on the new cab or do i have to buy a new pass? the red one",
+        120,
+    )
+    later = [
+        msg("x1", "eli", "ana what scroll speed are you on now", 140),
+        msg("x2", "ana", "around 650, a bit higher on the dense ones", 170),
+        msg("x3", "pao", "also bring cash, the card machine by the door was down last week", 176),
+    ]
+    # … whatever the reader makes of it (here: the question, fairly sure)
+    links = {
+        "x1": Link("x1", "b4", 0.63, certain=False, names_people=False),
+        "x2": Link("x2", "x1", 1.0, certain=True, names_people=True),
+        "x3": Link("x3", "q", 0.76, certain=False, names_people=False),
+    }
+    assert answer_of(q, [*room, q, *later], links) is None
+
+
+def test_a_request_adding_to_its_authors_plan_answers_no_count_asked() -> None:
+    """「あと誰か予備の…持ってきて〜 …2個しかない」 right after 「…いくつ…？」, from one who joined a plan
+    a few lines before: more of that plan, whatever figure it says (session 54)."""
+    room = [
+        msg("b1", "ぽん", "日曜の練習会うちでやるよー 13時から、コントローラー各自持参で", 0),
+        msg("b2", "みか", "行く！延長コードも持ってくね", 6),
+        msg("b3", "そら", "昨日のランク戦、やっとS+乗った〜", 11),
+        msg("b4", "りん", "おめ！！キャラなに？", 32),
+        msg("b5", "そら", "いつもの忍者ｗ 手裏剣投げてただけ", 39),
+        msg("b6", "かい", "今夜チーム戦の練習しない？大会前に連携確認したい", 78),
+        msg("b7", "りん", "いいね、やろ", 118),
+        msg("b8", "なぎ", "22時からならいける", 149),
+    ]
+    q = msg(
+        "q", "しお", "初歩的な質問でごめんなんだけど、コインっていくつ集めたらボーナスになるんだっけ", 182
+    )
+    later = [msg("x1", "みか", "あと誰か予備のコントローラー持ってきて〜 ぽんちに2個しかないらしい", 209)]
+    assert answer_of(q, [*room, q, *later]) is None

@@ -101,6 +101,11 @@ def test_laughter_is_not_an_answer_unless_it_says_one(text: str, laughing: bool)
         ("back in black is the best album", False),
         ("yes, back in 2019 it did", False),
         ("bye all", False),  # a goodbye (is_closing), not a stepping away
+        # session 54
+        ("ちょっと外します", True),
+        ("ちょっと洗濯物取り込んでくる", True),
+        ("外して部屋に持っていかないとダメですか", False),  # taking something off, asked
+        ("抜け毛がひどい", False),
     ],
 )
 def test_stepping_away_is_not_an_answer(text: str, away: bool) -> None:
@@ -137,6 +142,10 @@ def test_a_bare_welcome_is_not_an_answer(text: str, welcome: bool) -> None:
         ("psa: the north lot is closed tomorrow", True),
         ("【告知】来週の練習は休みです", True),
         ("proposal sounds good to me", False),
+        # … labelled in Japanese with a colon (session 54)
+        ("朗報：駅前のパン屋、土曜も開くようになったって", True),
+        ("お知らせ：次の集まりは第3日曜です", True),
+        ("ニュースで見たけど雪すごいらしいね", False),
     ],
 )
 def test_a_line_that_changes_the_subject(text: str, shift: bool) -> None:
@@ -343,6 +352,24 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
             False,
         ),
         ("タレって冷蔵庫で何日もつ？", "毎回火入れしてればだいたい2週間はいける。それ以上は冷凍してる", True),
+        # leave asked, and given with a limit (session 54)
+        ("can you bring your own food into the stadium?", "sealed water bottles only, they check bags", True),
+        ("are dogs allowed on the ferry?", "only if they're in a crate", True),
+        ("does the library let you eat at the desks?", "not unless it's the cafe corner", True),
+        (
+            "can we park in the staff lot saturday?",
+            "blue pass holders only. street parking is free tho",
+            True,
+        ),
+        ("can you bring your own food into the stadium?", "i only just got tickets lol", False),
+        ("are dogs allowed on the ferry?", "my dog only eats wet food lol", False),
+        ("このプールって浮き輪持ち込んでいい？", "小さい子用のだけOKだよ", True),
+        ("会場って三脚使っていいの？", "許可証あればOKらしい", True),
+        ("会場って三脚使っていいの？", "三脚だけで3キロあるんだけどｗ", False),
+        # an option offered, said back with its particle (session 54)
+        ("集合いつものコンビニ前でいい？", "コンビニ前で！", True),
+        ("打ち上げは駅前の居酒屋でいいかな？", "駅前でおけ", True),
+        ("集合いつものコンビニ前でいい？", "コンビニで肉まん買ってこ", False),
     ],
 )
 def test_answer_shapes(question: str, line: str, shaped: bool) -> None:

@@ -34,6 +34,7 @@ from kikimimi.domain.open_questions import LINK, asks
 from kikimimi.domain.other_threads import (
     SURE_PAST_A_REMARK,
     SURELY,
+    adds_to_own_talk,
     answers_the_question_before,
     asked_of_another,
     cannot_answer,
@@ -78,6 +79,7 @@ from kikimimi.domain.reply_shapes import (
     counts_as_asked,
     counts_otherwise,
     grants,
+    opens_unsure,
     points,
     shrugs,
     suggests,
@@ -153,6 +155,7 @@ def turn_answers(
         and not _answers_another(links, p, thread, around)
         and not _answers_a_call(p, question, before)
         and not _points_the_newer(p, since, question)
+        and not opens_unsure(p.content)  # "not sure tbh, maybe the blue one?": left for who knows
     ]
     if len(taken) > 2 or any(takes_up(question.content, p.content, SHAPE, common) for p in took):
         return False
@@ -498,6 +501,10 @@ def _next_turn(
     # 「日曜の朝イチ投げ放題行く人ー」, "ok proposal: …", "why does this always happen to me": its own thread
     if (invites(m.content) or shifts(m.content) or laments(m.content)) and not invites(question.content):
         return False
+    if adds_to_own_talk(m, since, before, around):
+        return (
+            False  # 「あと誰か予備のプロコン持ってきて〜」: back in its author's own plan, whatever it counts
+        )
     if asks_its_own(m.content) and not verdict_first(m.content):
         return False  # "is there a way to make caps do esc on tap…": another question, whatever it shares
     if joins(m.content) and not TO_THE_ROOM.search(norm(question.content)):

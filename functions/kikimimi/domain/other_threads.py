@@ -166,7 +166,7 @@ def other_thread(
         return True
     # … or adds to what its author was saying a few lines before it ("also cranberries sometimes drop extra
     # berries per harvest", back in the crop argument, past a quiet member's question)
-    if adds_to_own(m, earlier):
+    if adds_to_own_talk(m, since, earlier, around):
         return True
     if link is not None and link.reply_to not in thread and link.certain:
         return True  # a reply reference or an address to another line
@@ -209,6 +209,24 @@ _ADDS = re.compile(
 def adds_to_own(m: Message, earlier: Sequence[Message]) -> bool:
     """Does the line add to what its author said in the last lines before the question ("also …")?"""
     return bool(_ADDS.match(norm(m.content))) and any(x.author_id == m.author_id for x in earlier[-8:])
+
+
+def adds_to_own_talk(
+    m: Message, since: Sequence[Message], earlier: Sequence[Message], around: Sequence[Message]
+) -> bool:
+    """Does the line add to its author's own talk from before the question ("also …", 「あと…」), said in
+    the lines before it or before the window?"""
+    return adds_to_own(m, earlier) or _adds_to_unseen(m, since, [*earlier, *around])
+
+
+def _adds_to_unseen(m: Message, since: Sequence[Message], seen: Sequence[Message]) -> bool:
+    """Does the line add to talk of its author's the window does not hold ("also bring cash, …",
+    「あと誰か予備のプロコン持ってきて〜」 from someone not heard in it before)? Their own, from before."""
+    return (
+        bool(_ADDS.match(norm(m.content)))
+        and all(p.author_id != m.author_id for p in since)
+        and not any(x.author_id == m.author_id and x.created_at < m.created_at for x in seen)
+    )
 
 
 _GOES_ON_FROM = re.compile(r"^(?:if not|if that fails|otherwise|else|or else|or|also|and then|then)\b")

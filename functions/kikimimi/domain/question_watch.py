@@ -17,7 +17,7 @@ from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks
 from kikimimi.domain.other_threads import asked_of_another
 from kikimimi.domain.question_echoes import says_the_verb_back
-from kikimimi.domain.question_forms import asks_back, asks_its_own, asks_of_them
+from kikimimi.domain.question_forms import asks_back, asks_its_own, asks_of_them, asks_unmarked_clause
 from kikimimi.domain.question_kinds import asks_a_number, proposes
 from kikimimi.domain.question_owners import named_answers, owner_answers, shown_answers
 from kikimimi.domain.reading import Link
@@ -586,6 +586,8 @@ class Watch:
             return Settled(f"{m.author_name} replied to it", m.id)
         if self._answers_the_same_ask(m):
             return Settled(f"{m.author_name} answered the same question, asked just before", m.id)
+        if self._said_to_both(m):
+            return Settled(f"{m.author_name} answered both askers", m.id)
         if offer_taken(question, m, self.since):
             return Settled(f"{m.author_name} took the offer", m.id)
         if calls_only(m.content, question.author_name) or _thanks_only(m.content, question.content):
@@ -653,6 +655,18 @@ class Watch:
             and not asks(m.content)
         )
 
+    def _said_to_both(self, m: Message) -> bool:
+        """Two people asked; the line says its answer is for both ("for both of you", 「二人とも同じこと聞いて
+        るｗ」), asking nothing: whichever question it stands nearer to, it answers this one too."""
+        others = [
+            p
+            for p in [*self.before[-2:], *self.since]
+            if p.author_id not in (self.question.author_id, m.author_id)
+            and p.is_human
+            and (asks(p.content) or asks_unmarked_clause(p.content))
+        ]
+        return bool(others) and _TO_BOTH.search(norm(m.content)) is not None and not asks(m.content)
+
     def _own_thread(self, m: Message) -> bool:
         """Does the line share words with its author's own line before the question, and none with it:
         their own thread going on, whatever the reader links it to?"""
@@ -686,6 +700,12 @@ class Watch:
                 and (not self.inferred or link.reply_to in self.thread or link.reply_to is None)
             )
         )
+
+
+# An answer said to two askers at once: "for both of you", "you both", 「二人とも」, 「お二人とも」.
+_TO_BOTH = re.compile(
+    r"\b(?:(?:for )?both of (?:you|u|ya)|you both|u both|y'?all both)\b|(?:お?二人|ふたり)とも"
+)
 
 
 # A brief yes/no check put first thing after the question ("is there a displayport on the monitor?"): of

@@ -29,7 +29,7 @@ from kikimimi.domain.question_kinds import for_the_bot, for_the_people, kind_of
 from kikimimi.domain.question_watch import Settled, Watch, asks_again, inferred_about, settles
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
-from kikimimi.domain.remarks import bumps
+from kikimimi.domain.remarks import bumps, steps_away
 from kikimimi.domain.rule_terms import norm
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "about_them",
     "answer_of",
     "asked_again",
+    "asker_away",
     "asks",
     "asks_about_them",
     "asks_again",
@@ -185,6 +186,19 @@ def awaits_the_asker(question: Message, later: Sequence[Message], links: Mapping
 
 
 ASKED_AT_ONCE = 2  # a question back takes the question up when it comes among the first lines after it
+
+
+def asker_away(question: Message, later: Sequence[Message]) -> bool:
+    """Did the asker step away as they asked ("…anywhere? brb walking the dog", 「…？ちょっと風呂入って
+    くる」) or on their next line, and not come back since? Nobody reads an answer before they are back."""
+    at = next((i for i, m in enumerate(later) if m.id == question.id), None)
+    if at is None:
+        return False
+    own = [m for m in later[at + 1 :] if m.author_id == question.author_id and m.is_chat]
+    tail = re.split(r"[?？]", question.content)[-1].strip(" 、,.。")
+    if tail and tail != question.content.strip(" 、,.。") and steps_away(tail) and not asks(tail):
+        return not own
+    return len(own) == 1 and steps_away(own[0].content)
 
 
 def maybe_answers(

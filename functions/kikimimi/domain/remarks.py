@@ -119,10 +119,10 @@ def accepts(text: str) -> bool:
 _AWAY = re.compile(
     r"^(?:(?:same|me too|ok|okay|k)[,!. ]+)?(?:brb|afk|gtg|g2g|bbl|bbiab|got(?:ta)? (?:go|run)|be right back"
     r"|back in (?:a |an |\d+|one|two|five|ten|fifteen|twenty|thirty|half)|stepping (?:out|away)"
-    r"|(?:ちょっと)?(?:離席|抜け|離れ|外し)|落ちます|風呂(?:入って|行って)くる"
+    r"|(?:ちょっと)?(?:離席|(?:抜け|離れ|外し)(?:ます|る|ますね|てくる|とく|$))|落ちます|風呂(?:入って|行って)くる"
     # 「ミルク温めてくる」, 「コンビニ行ってくる」: off to do something, back later (not 「泣けてくる」,
     # 「眠くなってくる」: a feeling coming on)
-    r"|[^？?、。]{1,10}(?<![けえ])(?<!なっ)(?<!立っ)(?:て|で)くる[わねよー〜!！]*$)"
+    r"|(?:ちょっと|ちょい)?[^？?、。]{1,10}(?<![けえ])(?<!なっ)(?<!立っ)(?:て|で)くる[わねよー〜!！]*$)"
 )
 
 
@@ -139,6 +139,7 @@ _SHIFT = re.compile(
     r"|^(?:(?:ok|okay|so|alright|right)[,!.]?\s+)?"
     r"(?:new topic|proposal|psa|poll|announcement|reminder|news)\s*[:：]"
     r"|^[【\[](?:告知|お知らせ|連絡|速報|提案|psa|news|announcement|poll)[】\]]"
+    r"|^(?:ニュース|速報|朗報|悲報|お知らせ|告知|連絡|業務連絡|提案|報告)\s*[:：]"  # 「朗報：…」
 )
 
 

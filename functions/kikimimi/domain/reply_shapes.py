@@ -162,6 +162,12 @@ _ASKS_TOO = re.compile(
 )
 
 
+def opens_unsure(text: str) -> bool:
+    """Does the line open by saying its author does not know, however it goes on ("not sure tbh, maybe the
+    blue one? i just use…")? A half answer: it takes the question up and leaves it for someone who knows."""
+    return bool(_SHRUG.match(_answer_part(normalized(text))))
+
+
 def only_shrugs(text: str) -> bool:
     """A shrug and nothing else to go on ("idk sorry, never grown it", 「わからん」), not one with a lead
     ("idk, try the wiki", "no idea but i think it's 3 days")."""
@@ -309,6 +315,35 @@ def verdict_first(text: str) -> bool:
     return bool(_VERDICT_FIRST.match(normalized(text)))
 
 
+# Leave asked ("does the garden let you bring tripods?", "are dogs allowed…?", 「三脚使っていいの？」) …
+_ASKS_IF_ALLOWED = re.compile(
+    r"\b(?:lets? (?:you|u|us|people|ppl|anyone)|allow(?:s|ed)?|(?:ok|okay|fine) to"
+    r"|can (?:we|you|u|i|people|ppl) (?:bring|take|use|park|eat|drink|film|shoot|sit|enter|go in))\b"
+    r"[^?？]*[?？]"
+    r"|(?:て|で)も?(?:いい|OK|ok|オッケー|大丈夫)(?:の|ん)?(?:かな|ですか|でしょうか)?[？?]"
+    r"|(?:OK|ok|オッケー|可)(?:なの|なん)?(?:かな|ですか)?[？?]"
+)
+# … and given with a limit said first: "handheld only unless…", "only if they're crated", "not unless…",
+# 「小さい子用のだけOK」, 「許可証あればOK」 (not "my dog only eats…", 「三脚だけで3キロ」).
+_ALLOWS_WITH_A_LIMIT = re.compile(
+    r"^(?:[\w'-]+ ){1,3}only(?=$|[,.;!)]| (?:unless|if|with|though|tho|but|on|after|before|during)\b)"
+    r"|^only (?:if|with|when|on|for|after|before|in|members|staff|the)\b"
+    r"|^(?:(?:nope|no|nah)[,.]? )?not (?:unless|without|after|before)\b"
+    r"|^[^？?。]{1,14}(?:だけ|のみ|限定)(?:なら)?(?:OK|ok|オッケー|いい|大丈夫|可|やで|だよ|だって|らしい|です|ね|よ|[！!。、〜ー]|$)"
+    r"|^[^？?。]{1,14}(?:あれば|なら)(?:OK|ok|オッケー|いい|大丈夫|可)"
+)
+# An option offered for a yes (「いつものガストでいい？」, 「駅前の居酒屋でいいかな？」) …
+_OFFERS_ONE_JA = re.compile(r"(\S{2,}?)で(?:いい|OK|ok|オッケー|大丈夫)(?:よね|かな|の|ん)?[？?]")
+# … taken by saying it back with its particle (「いつもので〜」, 「駅前でおけ」; not 「コンビニで肉まん…」)
+_SAYS_ONE_BACK_JA = re.compile(r"^([^\s、。！!？?]{2,8}?)で(?:[〜ー!！、。\s]|いい|OK|ok|おけ|よき|$)")
+
+
+def _offered_said_back(question: str, line: str) -> bool:
+    """Does the line take the option the question offered by saying a word of it back with で?"""
+    offered, said = _OFFERS_ONE_JA.search(question), _SAYS_ONE_BACK_JA.match(line)
+    return offered is not None and said is not None and said.group(1) in offered.group(1)
+
+
 def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     """Does the line's shape answer this question by itself: a pointer, a number or version to "which
     version"/"how many", and — if `bare` (right after the question, where a bare word can only mean it) —
@@ -348,6 +383,10 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # "pullouts on the road before the lot" to "where do you all park…?"
     if low.isascii() and _ASKS_WHO_SELLS_EN.search(q) and _SAYS_WHO_SELLS_EN.match(low) and not asks(line):
         return True  # "mudhole had 100yd spools last week" to "…back in stock anywhere…?"
+    if (_ASKS_IF_ALLOWED.search(q) and _ALLOWS_WITH_A_LIMIT.search(low)) and not asks(line):
+        return True  # "handheld only unless you buy the permit" to "…lets you bring tripods?": leave, limited
+    if _offered_said_back(q, low) and not asks(line):
+        return True  # 「いつもので〜」 to 「いつものガストでいい？」: the option offered, taken
     if not bare:
         return False
     if (

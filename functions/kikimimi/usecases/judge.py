@@ -316,14 +316,19 @@ def _wait_out_silence(
 ) -> bool:
     """A question met by silence (nobody else spoke since) is watched once more, after people had a fair
     chance (QUESTION_SILENCE_SECONDS): a quiet room is not a room that passed the question over. So is one
-    someone took up by asking the asker about their setup, the asker not back yet."""
+    someone took up by asking the asker about their setup, the asker not back yet, and one whose asker
+    stepped away (until QUESTION_WATCH_MAX_SECONDS)."""
     s, key = channel.tuned(deps, task.key), task.key
-    wait = s.question_silence_seconds
+    away = questions.asker_away(trigger, window)
+    # … an asker who stepped away reads no answer before they are back: they get the longest watch
+    wait = (
+        max(s.question_silence_seconds, s.question_watch_max_seconds) if away else s.question_silence_seconds
+    )
     awaited = questions.awaits_the_asker(trigger, window, read)
     if (
         task.silence
         or wait <= (task.wait_seconds or s.question_watch_seconds)
-        or (passed_over(window, trigger) and not awaited)
+        or (passed_over(window, trigger) and not awaited and not away)
     ):
         return False
     eta = max(now, trigger.created_at + timedelta(seconds=wait))
@@ -345,7 +350,9 @@ def _wait_out_silence(
             task=name,
             delay_seconds=(eta - now).total_seconds(),
             reason=(
-                f"asked back, the asker not back yet: they get {wait:g}s"
+                f"the asker stepped away: they get {wait:g}s"
+                if away
+                else f"asked back, the asker not back yet: they get {wait:g}s"
                 if awaited
                 else f"met by silence: people get {wait:g}s to answer first"
             ),
