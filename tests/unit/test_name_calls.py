@@ -402,3 +402,19 @@ def test_a_line_to_a_person_about_the_bot_does_not_call_it(text: str) -> None:
 )
 def test_talk_about_the_bot_names_it(text: str, about: bool) -> None:
     assert name_calls.named(text, NAMES) is about
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a letter dropped or two swapped in a long ASCII name, still said to it (session 54)
+        ("kikmimi what's a good ratio for cold brew?", True),
+        ("how far is the moon again, kikimmi?", True),
+        ("hey kikimmii are you there", True),
+        # … and not a short word that happens to be near it
+        ("kimi no na wa is on tonight", False),
+        ("きみ、それ本気で言ってる？", False),
+    ],
+)
+def test_a_misspelt_call_is_still_a_call(text: str, expected: bool) -> None:
+    assert calls_name(text, NAMES) is expected

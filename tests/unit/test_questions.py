@@ -215,6 +215,11 @@ def test_bot_messages_never_open_a_watch() -> None:
         "scratch that, answered my own question",
         "あ、ピン留めに書いてあったわ",
         "あ、FAQに載ってました。お騒がせしました",
+        # … or took it elsewhere (session 54)
+        "asked in #help-desk instead, all good",
+        "oh i'll just ask in the regional channel, nvm",
+        "あ、やっぱ雑談チャンネルで聞いたんで大丈夫です〜",
+        "やっぱいいです、店に直接聞きます",
     ],
 )
 def test_the_asker_settles(text: str) -> None:
@@ -236,6 +241,8 @@ def test_the_asker_settles(text: str) -> None:
         "oh it's windows 11 btw",  # a detail added, not an answer found
         "ignore me if this is obvious, but where does the config live?",
         "あ、ログにエラーあった。これ何？",
+        "should i ask in #help-desk instead?",
+        "いいです、って言われた",
     ],
 )
 def test_the_asker_does_not_settle(text: str) -> None:

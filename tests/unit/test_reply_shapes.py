@@ -651,3 +651,17 @@ def test_a_date_is_no_other_count() -> None:
 )
 def test_leave_to_borrow_given(question: str, line: str, granted: bool) -> None:
     assert grants(question, line) is granted
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "counted"),
+    [
+        # a price asked, told in money, whatever comes before it (session 54)
+        ("そういえば市営プールの入場料っていくらだっけ", "あ、入場料は2時間400円ね", True),
+        ("how much is the day pass at the climbing gym again", "day pass is $18, $12 after 6", True),
+        ("そういえば市営プールの入場料っていくらだっけ", "2時間くらい泳いでた", False),
+        ("how much is the day pass at the climbing gym again", "went for 3 hours yesterday", False),
+    ],
+)
+def test_a_price_told_counts_as_asked(question: str, line: str, counted: bool) -> None:
+    assert counts_as_asked(question, line) is counted

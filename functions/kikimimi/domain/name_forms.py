@@ -4,9 +4,10 @@ it is said to its bearer or about them).
 Every name is read width and case folded (ｋｉｋｉｍｉｍｉ, KIKIMIMI, ｷｷﾐﾐ), in hiragana
 and katakana and, for a kanji name, its reading from the analyser (聞き耳 → ききみみ,
 キキミミ); stretched (ききみみー, kikimimiii) and with an honorific (さん, さーん, くん,
-ちゃん, 様, 氏, 殿, -san …). An ASCII name stands on word boundaries (not kikimimis,
-kikimimi_bot), a Japanese one on morpheme boundaries (まご is not in たまご), allowing
-for where the analyser glues it to a neighbour (おいききみみ, ききみみいる).
+ちゃん, 様, 氏, 殿, -san …); a long ASCII name misspelt by a letter too (kikmimi, kikimmi).
+An ASCII name stands on word boundaries (not kikimimis, kikimimi_bot), a Japanese one on
+morpheme boundaries (まご is not in たまご), allowing for where the analyser glues it to a
+neighbour (おいききみみ, ききみみいる).
 """
 
 from __future__ import annotations
@@ -50,7 +51,21 @@ def variants(name: str) -> tuple[str, ...]:
     reading = japanese.reading(base)
     if reading:
         found |= {_shift(reading, _KATAKANA, -0x60), _shift(reading, _HIRAGANA, 0x60)}
+    found |= {slip for form in found for slip in _slips(form)}
     return tuple(sorted(found, key=lambda v: (-len(v), v)))
+
+
+MIN_SLIP_LETTERS = 6  # a shorter name misspelt is another word (kimi)
+
+
+def _slips(form: str) -> set[str]:
+    """A long ASCII name as fingers misspell it: a letter dropped or two swapped (kikmimi, kikimmi). (Not a
+    kana name: ききみ stands inside ききみみ itself.)"""
+    if not (form.isascii() and form.isalpha() and len(form) >= MIN_SLIP_LETTERS):
+        return set()
+    dropped = {form[:i] + form[i + 1 :] for i in range(len(form))}
+    swapped = {form[:i] + form[i + 1] + form[i] + form[i + 2 :] for i in range(len(form) - 1)}
+    return (dropped | swapped) - {form}
 
 
 @lru_cache(maxsize=512)

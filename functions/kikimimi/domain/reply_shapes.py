@@ -775,12 +775,21 @@ def tells_when(question: str, line: str) -> bool:
     return bool(_ASKS_WHEN.search(normalized(question))) and bool(_SAYS_WHEN.search(normalized(line)))
 
 
+_ASKS_PRICE = re.compile(r"いくら|値段|料金|\bhow much\b|\bprice\b|\bcost\b")
+_SAYS_PRICE = re.compile(r"\d[\d,]*\s*(?:円|yen|dollars?|bucks|ドル)|[$¥￥€£]\s*\d")
+PRICE_AT = 16  # how far into the line the price may come (after 「あ、入場料は2時間」)
+
+
 def counts_as_asked(question: str, line: str) -> bool:
     """Does the line open on a figure counted as the Japanese question counts (「7本！細いのを組んでる」 to
     「流木何本使ってる？」, 「とりあえず4個」 to 「何個作ったん？」)? Said so, it answers that question even
     lines later."""
     counters = set(_JA_COUNTER.findall(normalized(question)))
     low = normalized(line)
+    if not counters and _ASKS_PRICE.search(normalized(question)):
+        # 「あ、入場料は2時間400円ね」 to 「…入場料っていくらだっけ」: the price, in money, said early
+        price = _SAYS_PRICE.search(low)
+        return price is not None and price.start() <= PRICE_AT and not asks(line)
     first = re.search(rf"\d+\s*({_COUNTERS})?", low)
     if not counters or first is None or first.start() > 8 or not first.group(1) or asks(line):
         return False
