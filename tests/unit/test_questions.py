@@ -5072,3 +5072,27 @@ def test_a_request_adding_to_its_authors_plan_answers_no_count_asked() -> None:
     )
     later = [msg("x1", "みか", "あと誰か予備のコントローラー持ってきて〜 ぽんちに2個しかないらしい", 209)]
     assert answer_of(q, [*room, q, *later]) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "answered"),
+    [
+        # one's own mishap of last night, told next, answers no "how do you…" (session 54)
+        (
+            "how do you guys keep dough from gluing itself to the banneton? mine tore last time",
+            "so i burned my whole forearm on the dutch oven last night",
+            False,
+        ),
+        (
+            "how do you guys keep dough from gluing itself to the banneton? mine tore last time",
+            "i just dust it with rice flour, never sticks",
+            True,
+        ),
+        ("エアブラシの吹き返しってどうやったら減らせる？", "昨日バイト先で皿10枚割ったんだよね", False),
+        ("エアブラシの吹き返しってどうやったら減らせる？", "圧を下げて距離とると減るよ", True),
+    ],
+)
+def test_ones_own_mishap_told_next_answers_no_how(question: str, reply: str, answered: bool) -> None:
+    q = ask(question)
+    result = answer_of(q, [*BUSY, q, msg("x1", "gus", reply, 60)])
+    assert (result is not None) is answered

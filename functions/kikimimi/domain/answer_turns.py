@@ -83,6 +83,7 @@ from kikimimi.domain.reply_shapes import (
     points,
     shrugs,
     suggests,
+    tells_own_mishap,
     tells_own_trouble,
     tells_when,
     verdict_first,
@@ -498,6 +499,8 @@ def _next_turn(
         return False  # 「俺22時ちょい過ぎるかも」 to 「何割くらい下がる？」: another count, another thread
     if tells_own_trouble(question.content, m.content):
         return False  # "when i install ubuntu my sound driver doesnt work": another asker
+    if tells_own_mishap(question.content, m.content):
+        return False  # "so i tilted on ball 3 … last night" to "how do you guys do a live catch?": news
     # 「日曜の朝イチ投げ放題行く人ー」, "ok proposal: …", "why does this always happen to me": its own thread
     if (invites(m.content) or shifts(m.content) or laments(m.content)) and not invites(question.content):
         return False

@@ -584,6 +584,24 @@ def tells_own_trouble(question: str, line: str) -> bool:
     )
 
 
+# How to do something, asked ("how do you guys…", "any tips for…", 「どうやったら…」) …
+_ASKS_HOW = re.compile(
+    r"\bhow (?:do|does|did|can|could|should|would|to)\b|\bany tips\b|どうやったら|どうすれば|どうしたら|コツ"
+)
+# … and a mishap of one's own, told with when it happened ("so i tilted on ball 3… last night"): news of
+# theirs, not a way to do it.
+_OWN_PAST = re.compile(
+    r"^(?:(?:so|ok so|okay so|welp|well|ugh|lol)[,!.]?\s+)?i (?:just |totally |accidentally |literally )?"
+    r"(?:\w+ed|got|had|went|broke|lost|fell|ate|took|made|did|forgot|left|ran|threw|dropped)\b"
+    r"[^?？]*\b(?:last night|yesterday|this morning|earlier today|last week|on (?:fri|satur|sun)day)\b"
+)
+
+
+def tells_own_mishap(question: str, line: str) -> bool:
+    """Does the line tell what befell its author, and when, to a question that asks how to do something?"""
+    return bool(_ASKS_HOW.search(normalized(question))) and bool(_OWN_PAST.match(normalized(line)))
+
+
 _WONDERED = re.compile(r"(?:ほうが|方が|のが)(?:いい|良い)かな[ぁあー〜~]*[\s。…~〜ｗw笑]*$")
 # A view or advice that answers "should I…?", "is it…?": 「シャープナーで十分だと思う」, 「買わなくていいよ」,
 # 「なんでもいい、キッチンペーパーで薄くね」, 「30秒くらいがいい、やりすぎると固くなる」.
