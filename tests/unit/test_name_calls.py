@@ -418,3 +418,21 @@ def test_talk_about_the_bot_names_it(text: str, about: bool) -> None:
 )
 def test_a_misspelt_call_is_still_a_call(text: str, expected: bool) -> None:
     assert calls_name(text, NAMES) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the name set off mid-line, then a question put to it (session 54)
+        ("mika did you catch the match — kikimimi, what does offside actually mean?", True),
+        ("sorry to bug you kikimimi, but how long do eggs keep out of the fridge?", True),
+        ('jo said "cold showers burn fat" — is that true kikimimi, or is he making it up?', True),
+        ("ゆいちゃん、看板見た？「一期一会」って書いてあったけど　ききみみ、それってどういう意味？", True),
+        # … not the name talked about there
+        ("mika did you catch the match — kikimimi, the bot, summed it up nicely", False),
+        ("did you ask kikimimi, or should i?", False),
+        ("昨日の件だけど　ききみみ、って名前かわいいよね？", False),
+    ],
+)
+def test_a_call_set_off_mid_line(text: str, expected: bool) -> None:
+    assert calls_name(text, NAMES) is expected

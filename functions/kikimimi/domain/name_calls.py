@@ -241,6 +241,15 @@ def _reads_ja(seen: _Seen) -> bool:
     tail = seen.tail
     if _ASKING_JA.match(tail):
         return True
+    # set off mid-line after a space or a dash, then 、 and a question (「…書いてあったけど　ききみみ、
+    # それってどういう意味？」), not the name quoted (「ききみみ、って名前」); folded, 「　」 is a space
+    if (
+        tail[:1] in ("、", "，", ",")
+        and seen.head[-1:] in (" ", "—", "–", "…")
+        and not tail[1:].lstrip().startswith(_QUOTING)
+        and seen.question()
+    ):
+        return True
     # … or only an emoji after it (「ねえキキミミ🐑」)
     if not tail or tail[0] in _PUNCT_AFTER or tail[0].isspace() or _only_punctuation(tail):
         if seen.opening:
@@ -306,13 +315,21 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
             return True
         asked = re.match(r"[,:]\s*([a-z']+)", tail)
         stripped = head.rstrip()
+        said_of = re.match(r",\s*(?:the|our|this|that|a)\b", tail)  # "…, the bot, …": said of it
+        if tail[0] == "," and seen.question() and not said_of:
+            if stripped.endswith(("—", "–", " -", "…")):
+                return True  # "mika did you catch the match — kikimimi, what does offside mean?"
+            if _last_word(stripped) in _YOU_LAST:
+                return True  # "sorry to bug you kikimimi, but how long…?": said to the one it names
         few = len(re.findall(r"[a-z0-9_'’]+", head)) <= 3 and _last_word(stripped) not in _OBJECT_OF
         if _REQUEST_EN.match(head) and not _NAMED_AS.search(stripped) and not _ASKING_EN.search(head):
             return True  # "recommend me a podcast to fall asleep to kikimimi, something boring": asked of it
-        clause = re.split(r"[,.;!?]\s*", stripped)[-1]
+        clause = re.split(r"[,.;!?—–]\s*", stripped)[-1]
+        # … a short one too, where the question goes on past the name ("is that true kikimimi, or …?")
+        goes_on = re.match(r",\s*(?:or|but)\b", tail) is not None and seen.question()
         if (
             _ASKED_CLAUSE.match(clause)
-            and len(clause.split()) >= 4
+            and len(clause.split()) >= (3 if goes_on else 4)
             and not re.search(r"\b(?:any ?one|any ?body|you guys|y'?all|u guys|named?|call(?:ed)?)\b", clause)
             and not re.match(r",\s*(?:the|our|this|that|a)\b", tail)  # "…, the bot, …": said of it
             and _last_word(stripped) not in _OBJECT_OF
@@ -376,6 +393,9 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
     # a past tense after it: what it did, said of it ("ok wait kikimimi settled the pineapple thing", "btw
     # kikimimi dug up that recipe")
     return not ((len(words[0]) > 4 and words[0].endswith("ed")) or words[0] in _PAST)
+
+
+_YOU_LAST = _words("you ya u")  # "sorry to bug you kikimimi, …", "thank you kikimimi"
 
 
 # Words in -ing that are no deed of its: "kikimimi anything good on?", "kikimimi morning!".
