@@ -504,10 +504,9 @@ def _next_turn(
     # 「日曜の朝イチ投げ放題行く人ー」, "ok proposal: …", "why does this always happen to me": its own thread
     if (invites(m.content) or shifts(m.content) or laments(m.content)) and not invites(question.content):
         return False
+    # 「あと誰か予備のプロコン持ってきて〜」: back in its author's own plan, whatever it counts
     if adds_to_own_talk(m, since, before, around):
-        return (
-            False  # 「あと誰か予備のプロコン持ってきて〜」: back in its author's own plan, whatever it counts
-        )
+        return False
     if asks_its_own(m.content) and not verdict_first(m.content):
         return False  # "is there a way to make caps do esc on tap…": another question, whatever it shares
     if joins(m.content) and not TO_THE_ROOM.search(norm(question.content)):
