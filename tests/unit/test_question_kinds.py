@@ -123,6 +123,13 @@ KINDS = [
     ("one more game?", "invitation"),
     # a habit of one's own, put to the room to relate to
     ("does anyone else hum the same jingle all night or is that a me thing", "rhetorical"),
+    # a view put for agreement, and a complaint at how things always are (session 54)
+    ("ok. great set though?? the crowd was into it", "rhetorical"),
+    ("is the pool open today though?", "question"),
+    ("なんで休みの日に限っていつもこんな寒いわけ？？", "rhetorical"),
+    ("なんで冷蔵庫のプリンがないの？？", "question"),
+    ("なんでこんなエラー出るの？？", "question"),
+    ("なんで夜中なのにこんな暑いわけ？？", "rhetorical"),
     ("another round, anyone?", "invitation"),
     ("board games saturday, who's in?", "invitation"),
     ("who's running talk-in at field day? last year nobody did", "invitation"),  # a job to take on

@@ -370,6 +370,16 @@ def test_a_bare_call_for_attention(text: str, name: str, call: bool) -> None:
         ("集合いつものコンビニ前でいい？", "コンビニ前で！", True),
         ("打ち上げは駅前の居酒屋でいいかな？", "駅前でおけ", True),
         ("集合いつものコンビニ前でいい？", "コンビニで肉まん買ってこ", False),
+        # how it went, asked of an event and told (session 54)
+        ("how did the bake sale go on saturday??", "i was there, it went great! sold out by noon", True),
+        ("how did the bake sale go on saturday??", "went ok, rain kept people away", True),
+        ("how did the bake sale go on saturday??", "i was stuck at work all saturday", False),
+        ("昨日の発表会どうだった？", "行ったよ、めっちゃよかった！", True),
+        # a pick named first, to a request for recommendations
+        ("any recs for a lightweight tent? mine weighs a ton", "nemo hornet. 2 lbs and sets up fast", True),
+        ("キーボードのおすすめある？", "HHKB一択", True),
+        ("キーボードのおすすめある？", "私はRealforce派〜", True),
+        ("any recs for a lightweight tent? mine weighs a ton", "lol same, my back hates me", False),
     ],
 )
 def test_answer_shapes(question: str, line: str, shaped: bool) -> None:

@@ -56,6 +56,9 @@ _EN_RHETORICAL = re.compile(
     r"|^is it just me or (?:does|do|is|are|did) (?:every|all|everything|everyone|everybody|nobody)\b"
     # … or a habit of one's own, put to the room to relate to: "…or is that a me problem"
     r"|\bis (?:it|that|this) (?:just )?a me (?:problem|thing)\b"
+    # a view put for agreement: "good gig though??", "great set tho?" (not "is the pool open today though?")
+    r"|(?:^|[.!]\s+)(?!(?:is|are|was|were|do|does|did|can|could|will|would|what|how|where|which|who|when|why)\b)"
+    r"(?:\S+\s+){0,3}\S+ (?:though|tho)\s*[?？]+"
 )
 _JA_RHETORICAL = re.compile(
     # 「〜よね？」「〜でしょ？」「多くない？w」
@@ -70,6 +73,10 @@ _JA_RHETORICAL = re.compile(
     # … and then glad of it: 「まじ？助かる🙏」, 「ほんと？うれしい」
     r"|^(?:まじ|マジ|本当|ほんと|ホント)(?:で|に)?[？?!！]+\s*(?:助かる|たすかる|ありがと|ありがたい|うれしい|嬉しい|神)"
     r"|[？?][!！]|[!！][？?]"
+    # a complaint at how things always are: 「なんで休みの日に限っていつもこんな寒いわけ？？」
+    # (not 「なんでこんなエラー出るの？？」, asked)
+    r"|^(?:なんで|何で|なぜ)[^？?]{0,30}(?:(?:限って|いつも|毎回)[^？?]*(?:わけ|の|ん|なん)|こんな[^？?]*わけ)"
+    r"[？?]{2,}\W*$"
     # surprise at the time: 「えっもうそんな時期？」, "is it that time already?"
     r"|^(?:えっ?|ええ|まじ|うそ|え、)?[、,\s]*もう(?:そんな|こんな)(?:時期|時間|季節|年)(?:なの|なん|か)?[？?]+\W*$"
     # a muse that answers itself: 「自分65にしてたわ、まあ大差ないか」

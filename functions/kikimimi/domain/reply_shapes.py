@@ -338,6 +338,24 @@ _OFFERS_ONE_JA = re.compile(r"(\S{2,}?)で(?:いい|OK|ok|オッケー|大丈夫
 _SAYS_ONE_BACK_JA = re.compile(r"^([^\s、。！!？?]{2,8}?)で(?:[〜ー!！、。\s]|いい|OK|ok|おけ|よき|$)")
 
 
+# How an event went, asked ("how did the preview go on friday??", 「発表会どうだった？」) and told ("it went
+# really well", "went ok", 「めっちゃよかった」).
+_ASKS_HOW_IT_WENT = re.compile(r"\bhow (?:did|was|were)\b[^?？]*(?:\bgo\b|[?？])|どうだった")
+_TELLS_HOW_IT_WENT = re.compile(
+    r"^(?:[^.!?]{0,20}[,.]\s*)?(?:it |that |the \w+ )?went (?:really |so |super |pretty |very |quite )?"
+    r"(?:well|great|fine|ok|okay|badly|amazing|awesome|good|terribly|smooth(?:ly)?)\b"
+    r"|^(?:[^。！!？?]{0,12}[、,]\s*)?(?:めっちゃ|すごく|かなり|普通に|まあまあ)?"
+    r"(?:よかった|良かった|楽しかった|最高だった|微妙だった|大成功)"
+)
+# Picks asked for ("any recs for narrow feet?", 「おすすめある？」) and one named first ("skwamas. …",
+# 「BG66一択」, 「私はナノジー98派〜」): a short name set off by a full stop, or said as the one to take.
+_ASKS_FOR_PICKS = re.compile(r"\b(?:any )?(?:recs|recommendations?|suggestions?)\b|おすすめ|オススメ")
+_NAMES_A_PICK = re.compile(
+    r"^[a-z0-9][\w'-]*(?: [\w'-]+){0,2}\.\s"
+    r"|^(?:私は|僕は|俺は|うちは)?[^\s、。！!？?]{2,20}?(?:一択|派|がおすすめ|がいい|いいよ|最強)"
+)
+
+
 def _offered_said_back(question: str, line: str) -> bool:
     """Does the line take the option the question offered by saying a word of it back with で?"""
     offered, said = _OFFERS_ONE_JA.search(question), _SAYS_ONE_BACK_JA.match(line)
@@ -387,6 +405,10 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # "handheld only unless you buy the permit" to "…lets you bring tripods?": leave, limited
     if _offered_said_back(q, low) and not asks(line):
         return True  # 「いつもので〜」 to 「いつものガストでいい？」: the option offered, taken
+    if _ASKS_HOW_IT_WENT.search(q) and _TELLS_HOW_IT_WENT.search(low) and not asks(line):
+        return True  # "i was there, it went really well" to "how did the preview go on friday??"
+    if _ASKS_FOR_PICKS.search(q) and _NAMES_A_PICK.match(low) and not asks(line):
+        return True  # "skwamas. narrowest heel cup…", 「BG66一択」 to "any recs…?", 「おすすめある？」
     if not bare:
         return False
     if (
