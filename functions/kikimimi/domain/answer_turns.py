@@ -11,6 +11,12 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 from kikimimi.domain.addressees import addressing, asks_who, elsewhere, names
+from kikimimi.domain.answer_shapes import (
+    answer_shaped,
+    counts_as_asked,
+    counts_otherwise,
+    tells_when,
+)
 from kikimimi.domain.answer_words import (
     JA_YES_NO,
     JOKE_END,
@@ -75,9 +81,6 @@ from kikimimi.domain.remarks import (
     takes_it,
 )
 from kikimimi.domain.reply_shapes import (
-    answer_shaped,
-    counts_as_asked,
-    counts_otherwise,
     grants,
     opens_unsure,
     points,
@@ -85,7 +88,6 @@ from kikimimi.domain.reply_shapes import (
     suggests,
     tells_own_mishap,
     tells_own_trouble,
-    tells_when,
     verdict_first,
     wonders_a_view,
 )

@@ -9,13 +9,15 @@ import re
 from collections.abc import Sequence
 
 from kikimimi.domain.addressees import names
+from kikimimi.domain.answer_shapes import (
+    answer_shaped,
+)
 from kikimimi.domain.figures import same_figure
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses, kind_of
 from kikimimi.domain.reading import Link
 from kikimimi.domain.remarks import accepts, agrees, joins_first, takes_it
-from kikimimi.domain.reply_shapes import answer_shaped
 from kikimimi.domain.rule_terms import norm
 from kikimimi.domain.topic_words import LIGHT_VERBS, common_words, shared_words
 
