@@ -6,14 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kikimimi.domain.remarks import accepts, agrees, calls_only, grateful, shifts, steps_away, welcomes
-from kikimimi.domain.reply_shapes import (
-    grants,
-    laughs,
-    only_shrugs,
-    points,
-    shrugs,
-    suggests,
-)
+from kikimimi.domain.reply_shapes import grants, laughs, only_shrugs, points, shrugs, suggests
 
 
 @pytest.mark.parametrize(

@@ -11,12 +11,7 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 from kikimimi.domain.addressees import addressing, asks_who, elsewhere, names
-from kikimimi.domain.answer_shapes import (
-    answer_shaped,
-    counts_as_asked,
-    counts_otherwise,
-    tells_when,
-)
+from kikimimi.domain.answer_shapes import answer_shaped, counts_as_asked, counts_otherwise, tells_when
 from kikimimi.domain.answer_words import (
     JA_YES_NO,
     JOKE_END,

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import re
 
-from kikimimi.domain.answer_shapes import (
-    answer_shaped,
-)
+from kikimimi.domain.answer_shapes import answer_shaped
 from kikimimi.domain.figures import (
     corrects_figure,
     counts_people,
@@ -22,10 +20,7 @@ from kikimimi.domain.question_echoes import tells_own_experience
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.remarks import accepts, agrees, on_a_condition, steps_away, welcomes
-from kikimimi.domain.reply_shapes import (
-    disbelieves,
-    laughs,
-)
+from kikimimi.domain.reply_shapes import disbelieves, laughs
 from kikimimi.domain.rule_terms import JA_I, muses, norm
 from kikimimi.domain.tension import says_farewell
 from kikimimi.domain.topic_words import inflected, shared_words

@@ -9,9 +9,7 @@ import re
 from collections.abc import Sequence
 
 from kikimimi.domain.addressees import names
-from kikimimi.domain.answer_shapes import (
-    answer_shaped,
-)
+from kikimimi.domain.answer_shapes import answer_shaped
 from kikimimi.domain.figures import same_figure
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import asks
