@@ -325,3 +325,33 @@ def test_firestore_budget_per_ingested_message() -> None:
     # keyword query 0.17 here, where every fact shares the room's four topics).
     assert sim.recall.reads / n <= 2.7, f"{sim.recall.reads / n:.2f} memory reads per message"
     assert sim.events.counts["channel_summary"] >= 10 and sim.events.counts["reflection"] >= 6
+
+
+def test_the_bots_own_name_is_no_topic_to_bring_a_memory_up_on() -> None:
+    """A fact that shares only the bot's name with the room stays unsaid (session 56: "kikimimi is gonna be
+    the only one with a healthy sleep schedule" woke up a question put to it an hour before)."""
+    writer = RecordingWriter()
+    sim = Simulation(PROACTIVE_ROOM, writer=writer, start=START)
+    first = [
+        msg(1, 0, "alice", "ききみみの朝のまとめ、来月の引っ越しの段取りに使ってる"),
+        *[
+            msg(2 + k, 30 + 30 * k, ["bob", "carol"][k % 2], f"{TOPICS[1 + k % 3]}の話をしよう")
+            for k in range(10)
+        ],
+    ]
+    wave = [
+        msg(20, 3600, "dave", "ききみみって誰が入れたんだっけ"),
+        msg(21, 3630, "bob", "どうだろう"),
+        msg(22, 3660, "dave", "ききみみが一番早起きだよね"),
+    ]
+    sim.run([*first, *wave])
+    judged = events(sim, "judgment")
+    assert judged and not any("[memory:" in j["reason"] for j in judged)
+    # … and the same fact still comes up when the room wakes up on its own words
+    again = [
+        msg(30, 7200, "erin", "来月の引っ越し、段取りが全然決まらない"),
+        msg(31, 7230, "bob", "へえ"),
+        msg(32, 7260, "erin", "引っ越しの段取りってどうしてる？"),
+    ]
+    sim.run(again)
+    assert any("[memory:" in j["reason"] for j in events(sim, "judgment"))

@@ -387,3 +387,24 @@ def test_a_date_is_no_price(question: str, line: str, shaped: bool) -> None:
 )
 def test_a_price_told_counts_as_asked(question: str, line: str, counted: bool) -> None:
     assert counts_as_asked(question, line) is counted
+
+
+@pytest.mark.parametrize(
+    ("question", "line", "shaped"),
+    [
+        # an arrangement pointed back to answers where or when (session 56)
+        ("where are we meeting for the ride sunday?", "same as last week, the bakery on 5th", True),
+        ("what time's practice tomorrow?", "same time as always", True),
+        ("where we eating after, anyone know?", "usual spot i think", True),
+        ("打ち上げどこでやる？", "いつものとこでいいんじゃない", True),
+        ("明日の集合何時だっけ", "前回と同じでいいよ", True),
+        # … but not to a question of another kind, nor said as a question back
+        ("is the dryer fixed yet?", "same as yesterday tbh", False),
+        ("好きなパンなに？", "いつものやつ", False),
+        # "where" asked without its verb's helper ("where we parking…"), a place told
+        ("where we parking tonight?", "on the gravel strip past the boat launch", True),
+        ("where we parking tonight?", "i'm walking lol", False),
+    ],
+)
+def test_an_arrangement_pointed_back_to(question: str, line: str, shaped: bool) -> None:
+    assert answer_shaped(question, line) is shaped

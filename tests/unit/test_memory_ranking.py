@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from kikimimi.domain.memory import ranking as fr
+from kikimimi.domain.memory.keywords import extract_keywords
 from kikimimi.domain.memory.model import Fact
 
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
@@ -125,3 +126,19 @@ def test_a_fact_is_offered_once_and_only_when_shareable_and_related_enough() -> 
     assert fr.shareable_candidate([(shared, 0.9), (private, 0.8), (good, 0.5)], 0.3) is good
     assert fr.shareable_candidate([(good, 0.2)], 0.3) is None
     assert fr.fact_id("札幌に引っ越す") == fr.fact_id(" 札幌に引っ越す ")
+
+
+def test_topic_keywords_leave_out_the_bots_name_in_any_form() -> None:
+    texts = [
+        "ききみみって誰が入れたんだっけ",
+        "聞き耳さーん、吹奏楽の音程ってどう合わせる？",
+        "hey kikimimi, is the battery myth true?",
+    ]
+    words = fr.topic_keywords(texts, ("kikimimi", "聞き耳"), 30)
+    assert "吹奏" in words and "battery" in words
+    assert not {"ききみみ", "聞き耳", "kikimimi", "みみ", "キキ"} & set(words)
+    assert "kikimimi" in extract_keywords(texts, None)
+    # … nor the people's own names: 「しんごまだ起きてたんか」 is no topic of what しんご said before
+    assert "しんご" not in fr.topic_keywords(
+        ["しんごまだ起きてたんか", "喉イガイガ"], ("kikimimi", "しんご"), 30
+    )

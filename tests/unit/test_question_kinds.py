@@ -671,6 +671,12 @@ def test_what_kind_of_answer_a_question_asks_for(question: str, number: bool, ye
         ("ukulele jam thursday evening, anyone? bring a capo", True),
         ("is the library open saturday, anyone?", False),
         ("the build broke again today, anyone?", False),
+        # something to do now or later, called out with 「…人ー」 whatever the verb (session 56)
+        ("今から通話で去年の文化祭の動画見返す人ー？", True),
+        ("明日の朝イチで川沿い歩く人ー", True),
+        ("今夜ボドゲ持ち寄る人〜？", True),
+        ("明日のテスト範囲わかる人ー？", False),
+        ("今日の議事録どこにあるか知ってる人ー？", False),
     ],
 )
 def test_peoples_time_asked_for_is_an_invitation(text: str, inviting: bool) -> None:

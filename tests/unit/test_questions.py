@@ -5096,3 +5096,47 @@ def test_ones_own_mishap_told_next_answers_no_how(question: str, reply: str, ans
     q = ask(question)
     result = answer_of(q, [*BUSY, q, msg("x1", "gus", reply, 60)])
     assert (result is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "answered"),
+    [
+        # who did it, owned up to with an apology first (session 56)
+        ("で、また誰がプリンター詰まらせたの〜？紙出てこないんだけど", "ごめん私です…厚紙入れちゃった", True),
+        ("ok who left the garage door open again??", "sorry that was me, my bad", True),
+        ("ok who left the garage door open again??", "my bad, it was me. closing it now", True),
+        ("で、また誰がプリンター詰まらせたの〜？紙出てこないんだけど", "ごめん私も今来たとこ", False),
+        ("ok who left the garage door open again??", "sorry, meeting ran over", False),
+    ],
+)
+def test_who_did_it_owned_up_to_with_an_apology(question: str, reply: str, answered: bool) -> None:
+    q = ask(question)
+    result = answer_of(q, [*BUSY, q, msg("x1", "gus", reply, 40)])
+    assert (result is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("text", "theirs"),
+    [
+        # a detail of someone's plan, asked a few lines after it: only its proposer knows (session 56)
+        ("カフェって一人いくらくらいかかるの？", True),
+        ("what time does the cafe open on sundays?", True),
+        ("カフェの場所どこ？", True),
+        # … not a question of its own, nor one put to the room
+        ("雨の日ってみんなどうしてる？", False),
+        ("anyone know what time the cafe opens?", False),
+    ],
+)
+def test_a_detail_of_someones_plan_is_for_its_proposer(text: str, theirs: bool) -> None:
+    before = [
+        msg("1", "mochi", "次のボドゲ会、公民館じゃなくて駅前のカフェにしない？広いし23時まで使えるって", 0),
+        msg("2", "take", "さんせー", 20),
+        msg("3", "yuzu", "それでいこう！予約しとくね", 40),
+    ]
+    if text.isascii():
+        before[0] = msg(
+            "1", "mochi", "how about we move next game night to the cafe on 5th? bigger tables", 0
+        )
+        before[1] = msg("2", "take", "yes!!", 20)
+        before[2] = msg("3", "yuzu", "i'm in, i'll book it", 40)
+    assert between_two(msg("q", "haru", text, 90), before) is theirs

@@ -166,6 +166,10 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # 「ブンブクだねそれ、…」 to 「[画像] これ。ウニ？」: what it is, named
     if low.isascii() and _ASKS_WHERE_EN.search(q) and _SAYS_A_PLACE_EN.match(low) and not asks(line):
         return True  # "pullouts on the road before the lot" to "where do you all park…?"
+    if _ASKS_ARRANGED.search(q) and _AS_BEFORE.match(low) and not asks(line):
+        return (
+            True  # "same as yesterday, gravel strip…" to "where we parking…?", 「いつものとこ」: as arranged
+        )
     if low.isascii() and _ASKS_WHO_SELLS_EN.search(q) and _SAYS_WHO_SELLS_EN.match(low) and not asks(line):
         return True  # "mudhole had 100yd spools last week" to "…back in stock anywhere…?"
     if (_ASKS_IF_ALLOWED.search(q) and _ALLOWS_WITH_A_LIMIT.search(low)) and not asks(line):
@@ -392,10 +396,23 @@ _NAMES_IT_JA = re.compile(
 _ASKS_WHERE_JA = re.compile(r"どこ(?:で|に|の|が|から|なら)")
 # Where, asked in English ("where do you all park for…?", "where's the best spot to…"), and a place told in
 # the line's first words ("pullouts on the road before the lot", "the lay-by past the bridge")
-_ASKS_WHERE_EN = re.compile(r"(?:^|[.!,]\s+)where(?:'s| is| are| do| does| did| can| should| would| to)\b")
+_ASKS_WHERE_EN = re.compile(
+    r"(?:^|[.!,]\s+)where(?:'s| is| are| do| does| did| can| should| would| to"
+    r"| (?:we|you|u|ya|y'?all|they|people|ppl|everyone)(?= \w+ing\b))\b"
+)
 _SAYS_A_PLACE_EN = re.compile(
     r"^(?!(?:i|idk|dunno|no|not|never|nah|nope|lol|why|what|who|how)\b)[^?.,]{0,30}?\b(?:on|at|in|by|near"
     r"|behind|next to|off|along|outside|inside|across from|past|opposite|beside) (?:the|a|an|that|those)\b"
+)
+# Where or when a thing that recurs happens, asked, and the arrangement pointed back to ("same as
+# yesterday, gravel strip…", "usual spot", 「いつものとこ」, 「前回と同じで」)
+_ASKS_ARRANGED = re.compile(r"\b(?:where|when|what time)\b|どこ|いつ(?!も)|何時|なんじ")
+_AS_BEFORE = re.compile(
+    r"^(?:(?:prob(?:ably)?|prolly|i think|think|yeah|yep|ya|same place|same time)[ ,]+)?"
+    r"(?:same(?: place| time| spot)? as (?:yesterday|last (?:time|week|month|year|round|session)"
+    r"|before|always|usual|ever)|(?:the )?usual (?:spot|place|time)|like last time)\b"
+    r"|^(?:たぶん|多分)?(?:いつもの(?:とこ|所|場所|ところ|時間|店|公園)"
+    r"|(?:昨日|前|この前|先週|前回|去年|いつも)と(?:同じ|一緒|おなじ))"
 )
 # Who has it in stock, asked ("is the gunmetal prowrap back in stock anywhere…?", "anyone selling…?") …
 _ASKS_WHO_SELLS_EN = re.compile(

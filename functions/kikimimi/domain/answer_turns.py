@@ -795,12 +795,15 @@ _SAYS_WHO_JA = re.compile(
 
 
 # Oneself, said first to who did it: 「私〜。去年の年末くらい」, "me lol", "i did, ages ago".
+# (owned up to with an apology first: 「ごめん俺です…」, "sorry that was me", "my bad, it was me")
 _SELF_FIRST = re.compile(
-    r"^(?:(?:あ|あっ|はい|じゃあ|お|おっ)[、,\s]*)?"
-    r"(?:私|わたし|あたし|俺|おれ|僕|ぼく|うち|自分)(?:が)?(?:です|だよ|やで|や|だ|やる(?:よ|わ)?|やります)?[〜ー!！。、,w笑\s]"
+    r"^(?:(?:あ|あっ|はい|じゃあ|お|おっ|ごめん|ごめんなさい|すまん|すみません|スマン)[、,\s]*)?"
+    r"(?:私|わたし|あたし|俺|おれ|僕|ぼく|うち|自分)(?:が)?(?:です|だよ|やで|や|だ|やる(?:よ|わ)?|やります)?"
+    r"[〜ー!！。、,w笑\s…]"
     # … or taking it on: "oh i'll do it, …", 「あ、俺やるよ」
-    r"|^(?:(?:oh|ok|okay|sure|yeah)[,\s]+)?"
-    r"(?:me|i did|guilty|i'?m in|i'?ll do it|i can do it|i got it|i'?ll take it)\b"
+    r"|^(?:(?:oh|ok|okay|sure|yeah|sorry|oops|my bad)[,.\s]+)?"
+    r"(?:me|i did|guilty|i'?m in|i'?ll do it|i can do it|i got it|i'?ll take it"
+    r"|(?:that|it) was me|that'?s on me)\b"
     # … or said alone: "i am!", "i do, …" (not "i am still installing…")
     r"|^(?:(?:oh|ok|okay|sure|yeah|yep)[,\s]+)?(?:i am|i do|we are|we do)(?=\s*(?:[!.,]|$))"
 )

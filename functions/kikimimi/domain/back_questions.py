@@ -10,10 +10,11 @@ from itertools import pairwise
 
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import LINK, asks, asks_unmarked, called_first
-from kikimimi.domain.question_kinds import guesses, works_out
+from kikimimi.domain.question_kinds import guesses, kind_of, works_out
 from kikimimi.domain.remarks import steps_away
 from kikimimi.domain.reply_shapes import points
 from kikimimi.domain.rule_terms import TO_THE_ROOM, directed_to, norm
+from kikimimi.domain.topic_words import shared_words
 
 
 def _to_one_away(question: Message, humans: Sequence[Message]) -> bool:
@@ -52,6 +53,8 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
         return True  # "the one where kev died in the first 2 minutes?" after "last night's run was cursed"
     if not TO_THE_ROOM.search(low) and _after_a_story(question, humans):
         return True  # 「結末は？」 two lines after 「…別れ話に聞き耳立てちゃってさ…」: for the teller
+    if not TO_THE_ROOM.search(low) and _about_a_plan(question, humans):
+        return True  # 「レンタルスペースって一人いくら？」 a few lines after the plan to book one: theirs
     if humans and _asked_of(humans[-1], question.author_name) and not _ASKS_WH.search(norm(question.content)):
         return True  # "honestly pretty good?? …" after "omar how'd the interview go?": omar's answer
     if TO_THE_ROOM.search(low):
@@ -78,6 +81,14 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
     people = {m.author_id for m in humans} | {question.author_id}
     turns = sum(1 for a, b in pairwise(humans) if a.author_id != b.author_id)
     return len(humans) >= 3 and len(people) == 2 and turns >= 2
+
+
+PLAN_LINES = 4  # a question this many lines after a plan may ask about it
+# A detail of a plan asked: how much, what time, where, how many, how long.
+_ASKS_A_DETAIL = re.compile(
+    r"\b(?:how much|what time|where|how many|how long|how far)\b"
+    r"|いくら|何時|なんじ|どこ|何人|何分|どのくらい|どれくらい"
+)
 
 
 # A greeting first: someone arriving with their own question ("Hello, today I updated …", 「こんにちは、…」).
@@ -193,6 +204,20 @@ def _after_a_story(question: Message, before: Sequence[Message]) -> bool:
         if not told.isascii() and len(told) >= 20 and _JA_TOLD.search(told):
             return True
     return False
+
+
+def _about_a_plan(question: Message, before: Sequence[Message]) -> bool:
+    """A detail (how much, what time, where) of a plan another member just put to the room, asked in its
+    words: only they know it."""
+    low = norm(question.content)
+    if not _ASKS_A_DETAIL.search(low):
+        return False
+    return any(
+        line.author_id != question.author_id
+        and kind_of(line.content) == "proposal"
+        and shared_words(line.content, question.content, frozenset())
+        for line in before[-PLAN_LINES:]
+    )
 
 
 def _asked_of(line: Message, name: str) -> bool:

@@ -39,7 +39,8 @@ EN_STOP = _words(
     "much more most yes okay ok lol thanks thank please hey hello today tomorrow yesterday now "
     "going think know want need good great nice sure time thing things something anything "
     "everyone people let make love new old big small bad best better lot lots been being did "
-    "does doing done said say see "
+    "does doing done said say see actually literally basically probably maybe still even gonna wanna "
+    "between "
 )
 
 _local = threading.local()
@@ -124,8 +125,8 @@ def terms(text: str) -> list[str]:
     return out
 
 
-def extract_keywords(texts: Iterable[str], limit: int = 8) -> tuple[str, ...]:
-    """The most frequent keywords over several texts (ties keep first appearance)."""
+def extract_keywords(texts: Iterable[str], limit: int | None = 8) -> tuple[str, ...]:
+    """The most frequent keywords over several texts (ties keep first appearance); all of them with None."""
     counts: Counter[str] = Counter()
     first: dict[str, int] = {}
     for text in texts:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import hashlib
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from kikimimi.domain.memory.keywords import merge_keywords, normalize
+from kikimimi.domain.memory.keywords import extract_keywords, merge_keywords, normalize
 from kikimimi.domain.memory.model import Fact
+from kikimimi.domain.name_forms import fold, variants
 
 DAY = 86400.0
 
@@ -144,6 +145,15 @@ def evictions(
         return []
     weakest = sorted(facts, key=lambda f: (retention(f, now, weights), f.id))
     return [f.id for f in weakest[:excess]]
+
+
+def topic_keywords(texts: Iterable[str], names: Sequence[str], limit: int = 8) -> tuple[str, ...]:
+    """extract_keywords without the bot's own name or a piece of it (ききみみ, キキ, 聞き耳): talk about or to
+    the bot is no topic a memory can be brought up on."""
+    forms = [v for name in names for v in variants(name)]
+    ranked = extract_keywords(texts, None)
+    kept = [k for k in ranked if not any(fold(k) in v or v in fold(k) for v in forms)]
+    return tuple(kept[:limit])
 
 
 def shareable_candidate(

@@ -167,7 +167,9 @@ def _proactive(
     ranked = retrieve(deps, key, texts, None, now, top=5, floor=s.proactive_min_score)
     # Unasked talk needs the room's own words: a fact sharing none of them stays unsaid, whatever the
     # embedder's baseline similarity of unrelated text.
-    return fr.shareable_candidate(ranked, s.proactive_min_score, extract_keywords(texts, MAX_QUERY_KEYWORDS))
+    people = {m.author_name for m in window if m.author_name}
+    words = fr.topic_keywords(texts, (*s.names, *sorted(people)), MAX_QUERY_KEYWORDS)
+    return fr.shareable_candidate(ranked, s.proactive_min_score, words)
 
 
 def for_reply(
