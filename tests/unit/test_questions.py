@@ -5140,3 +5140,21 @@ def test_a_detail_of_someones_plan_is_for_its_proposer(text: str, theirs: bool) 
         before[1] = msg("2", "take", "yes!!", 20)
         before[2] = msg("3", "yuzu", "i'm in, i'll book it", 40)
     assert between_two(msg("q", "haru", text, 90), before) is theirs
+
+
+@pytest.mark.parametrize(
+    ("text", "watched"),
+    [
+        # whoever did it, called on to come forward: theirs to answer, not the room's (session 56)
+        ("who booked the big enlarger thursday 7-9? wanna swap slots with you", False),
+        ("who moved my tripod? can you put it back after pls", False),
+        ("木曜の枠誰が予約したの？代わってほしいんだけど", False),
+        # … not a question for anyone who knows, nor one with nothing put to the doer
+        ("who made the darkroom rules doc? is it still current?", True),
+        ("who's got a good guide for push processing? can you link it", True),
+        ("木曜の枠って何時からだっけ？代わってほしいんだけど", True),
+    ],
+)
+def test_whoever_did_it_called_on_is_not_watched(text: str, watched: bool) -> None:
+    question = msg("q", "carol", text, 10)
+    assert is_open_question(question, participants_of([*ROOM, question]), NAMES) is watched

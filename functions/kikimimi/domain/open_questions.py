@@ -123,6 +123,8 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
         return False  # "ah the urob one? ty": a check, thanked for already
     if _ANSWERED_ITSELF.search(norm(text)) or says_how_unsure(text):
         return False  # "should i? yes", "will i? no": asked and answered in one breath
+    if _CALLS_THE_DOER.search(norm(text)):
+        return False  # "who booked the enlarger thursday? wanna swap slots with you": the doer's to answer
     if _CONCLUDES.match(text.strip()):
         return False  # 「じゃあ傘いらないか」: what the asker draws from an answer, said to themselves
     if _SENDS_ELSEWHERE.match(text.strip()) and not re.search(r"[?？]", text):
@@ -145,6 +147,14 @@ _SURPRISE = re.compile(
     r"|(?:は|はあ|はぁ|え|えぇ|ええ)[？?][？?!！]*\s*"  # 「は？？えぐ」: surprise, then what one thinks
     r"|(?:wait |oh )?(?:really|seriously|fr|for real|no way|right|ikr)[?!]+\s*",  # "right?? i had like four"
     re.IGNORECASE,
+)
+# Whoever did something, asked for and then spoken to ("who booked the enlarger thursday? wanna swap slots
+# with you", 「誰が予約したの？代わってほしい」): not "who's got a guide? can you link it", anyone's to give.
+_CALLS_THE_DOER = re.compile(
+    r"\bwho (?:\w+ed|took|left|ate|broke|put|stole|drank|wrote|threw|hid|grabbed)\b[^?]*\?+\s*"
+    r"[^?]*\b(?:you|u|ya)\b"
+    r"|(?:誰|だれ)が[^？?]{1,30}(?:した|った|んだ|いた|えた|れた)(?:の|ん)?[？?]+\s*[^？?]*"
+    r"(?:てほしい|て欲しい|てくれ|てください|て下さい|お願い|返して|教えて|連絡)"
 )
 _SENDS_ELSEWHERE = re.compile(r"(?:<#\d+>|#[\w-]+)\s*(?:で|に|へ|is where|maybe|prob)")
 _ANSWERED_ITSELF = re.compile(
