@@ -5158,3 +5158,82 @@ def test_a_detail_of_someones_plan_is_for_its_proposer(text: str, theirs: bool) 
 def test_whoever_did_it_called_on_is_not_watched(text: str, watched: bool) -> None:
     question = msg("q", "carol", text, 10)
     assert is_open_question(question, participants_of([*ROOM, question]), NAMES) is watched
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "answered"),
+    [
+        # a time offered as a guess, with a "?" of doubt and a hedge or a reason after it (session 56)
+        ("今夜のもくもく作業会って何時からだっけ", "9時くらい？たぶん", True),
+        ("日曜って何時集合？", "9時くらい？受付が9時半からだったはず", True),
+        ("日曜って何時集合？", "9時くらい？それとも10時？", False),
+        ("日曜って何時集合？", "何時くらいがいい？", False),
+        # "not any more", said first, to whether it still is
+        ("川端ガラスさんってまだ端材セット売ってる？", "もうないよ、春で終わっちゃった", True),
+        ("駅前の画材屋ってまだやってる？", "もうやってないよ、去年閉めた", True),
+        ("is the ferry still running on sundays?", "not anymore, they cut it in may", True),
+    ],
+)
+def test_a_guessed_time_or_not_any_more_answers(question: str, reply: str, answered: bool) -> None:
+    q = ask(question)
+    result = answer_of(q, [*BUSY, q, msg("x1", "gus", reply, 40)])
+    assert (result is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("reply", "answered"),
+    [
+        # whoever did it, named first with "did" (session 56)
+        ("kikimimi did, ferro dumped all the score sheets on it after", True),
+        ("pretty sure jo made it last spring", True),
+        ("ferro did lol", True),
+        ("who did? i want to thank them", False),
+    ],
+)
+def test_whoever_did_it_named_first_answers_who(reply: str, answered: bool) -> None:
+    q = ask("wait who made the standings table in #results? it's actually readable for once")
+    result = answer_of(q, [*BUSY, q, msg("x1", "gus", reply, 40)])
+    assert (result is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("author", "reply", "answered"),
+    [
+        # the one a question is handed to ("ask mira, she did it") answers with their next line (session 56)
+        ("mira", "yeah it's fixed, coil stop was mushroomed. swapped it plus the eos switch", True),
+        ("mira", "which one, the addams or the twilight zone?", False),
+        ("mira", "brb, pizza's here", False),
+    ],
+)
+def test_the_one_a_question_is_handed_to_answers_it(author: str, reply: str, answered: bool) -> None:
+    q = ask("did that ever get sorted? i thought barry was still waiting on parts")
+    later = [msg("x1", "ferro", "ask mira, she did it wednesday", 40), msg("x2", author, reply, 80)]
+    result = answer_of(q, [*BUSY, q, *later])
+    assert (result is not None and result.by == "x2") is answered
+
+
+def test_the_one_a_question_is_handed_to_answers_it_when_read_as_answering_the_hand_off() -> None:
+    q = ask("did that ever get sorted? i thought barry was still waiting on parts")
+    later = [
+        msg("x1", "ferro", "ask mira, she did it wednesday", 40),
+        msg("x2", "mira", "yeah it's fixed, coil stop was mushroomed. swapped it plus the eos switch", 80),
+    ]
+    links = {"x1": Link("x1", "q", 0.3, False), "x2": Link("x2", "x1", 0.6, False)}
+    settled = answer_of(q, [*BUSY, q, *later], links)
+    assert settled is not None and settled.by == "x2"
+
+
+def test_a_question_put_to_someone_is_no_hand_off() -> None:
+    """ "ruth did you have to mill the chassis … or did it just squeeze in" hands nothing to ruth (session 56)."""
+    q = ask("when I run two locos at once the second one just stops after about 30 seconds, any idea why?")
+    later = [
+        msg(
+            "x1",
+            "kessler",
+            "ruth did you have to mill the chassis for that speaker or did it just squeeze in",
+            40,
+        ),
+        msg("x2", "ruth", "squeezed in, with a lot of swearing", 60),
+    ]
+    settled = answer_of(q, [*BUSY, q, *later])
+    assert settled is None or settled.by != "x2"

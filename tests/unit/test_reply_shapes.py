@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kikimimi.domain.remarks import accepts, agrees, calls_only, grateful, shifts, steps_away, welcomes
-from kikimimi.domain.reply_shapes import grants, laughs, only_shrugs, points, shrugs, suggests
+from kikimimi.domain.reply_shapes import JA_YES_NO, grants, laughs, only_shrugs, points, shrugs, suggests
 
 
 @pytest.mark.parametrize(
@@ -296,3 +296,18 @@ def test_something_to_try_put_as_a_question(text: str, suggestion: bool) -> None
 )
 def test_leave_to_borrow_given(question: str, line: str, granted: bool) -> None:
     assert grants(question, line) is granted
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        # not any more, said first (session 56); not "now", 「もう寝るわ」, 「もう少し」
+        ("もうないよ、春で終わっちゃった", True),
+        ("もうやってないよ", True),
+        ("もう売ってないっぽい", True),
+        ("もう寝るわ", False),
+        ("もう少し待ってて", False),
+    ],
+)
+def test_not_any_more_is_a_no(line: str, said: bool) -> None:
+    assert bool(JA_YES_NO.match(line)) is said

@@ -519,7 +519,9 @@ def _next_turn(
         return True  # 「たぶん田辺さん」 to 「…誰が持って帰ったっけ」, past another pair's remark
     # … or put as the plan (「じゃあ土曜にしない？」 to 「いつ？平日は無理」; not 「ほな日曜どこ行く？」)
     told_when = tells_when(question.content, m.content) and (
-        not asks(m.content) or (proposes(m.content) and not _ASKS_WH.search(norm(m.content)))
+        not asks(m.content)
+        or guesses(m.content)  # 「9時くらい？たぶん」: a time offered with a "?" of doubt
+        or (proposes(m.content) and not _ASKS_WH.search(norm(m.content)))
     )
     if not since and told_when and not elsewhere(m, question, around):
         return True  # 「来週なら土日どっちでも」 right after 「いつ空いてる？」: when, told
@@ -575,7 +577,11 @@ def _next_turn(
     if (
         not since
         and asks_who(question.content)
-        and (_SELF_FIRST.match(norm(m.content)) or _SAYS_WHO_JA.match(norm(m.content)))
+        and (
+            _SELF_FIRST.match(norm(m.content))
+            or _SAYS_WHO_JA.match(norm(m.content))
+            or _NAMES_THE_DOER.match(norm(m.content))
+        )
         and not asks(m.content)
     ):
         # 「私〜。去年の年末くらい」 to 「…入れたのって誰だっけ」: who did it, said of oneself;
@@ -794,6 +800,13 @@ _SAYS_WHO_JA = re.compile(
 )
 
 
+# Whoever did it, named first with "did": "kikimimi did, ferro dumped the sheets on it", "ferro did lol".
+_NAMES_THE_DOER = re.compile(
+    r"^(?:(?:pretty sure|i think|prob(?:ably)?|oh|that was|it was)\s+)?"
+    r"(?!(?:i|who|nobody|no one|you|u|we|they|it|that)\b)[a-z][\w.-]*(?: [a-z][\w.-]*)? did\b(?! not|n'?t)"
+)
+
+
 # Oneself, said first to who did it: 「私〜。去年の年末くらい」, "me lol", "i did, ages ago".
 # (owned up to with an apology first: 「ごめん俺です…」, "sorry that was me", "my bad, it was me")
 _SELF_FIRST = re.compile(
@@ -802,7 +815,7 @@ _SELF_FIRST = re.compile(
     r"[〜ー!！。、,w笑\s…]"
     # … or taking it on: "oh i'll do it, …", 「あ、俺やるよ」
     r"|^(?:(?:oh|ok|okay|sure|yeah|sorry|oops|my bad)[,.\s]+)?"
-    r"(?:me|i did|guilty|i'?m in|i'?ll do it|i can do it|i got it|i'?ll take it"
+    r"(?:me|i did(?! not)|guilty|i'?m in|i'?ll do it|i can do it|i got it|i'?ll take it"
     r"|(?:that|it) was me|that'?s on me)\b"
     # … or said alone: "i am!", "i do, …" (not "i am still installing…")
     r"|^(?:(?:oh|ok|okay|sure|yeah|yep)[,\s]+)?(?:i am|i do|we are|we do)(?=\s*(?:[!.,]|$))"

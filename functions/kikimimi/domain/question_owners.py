@@ -213,6 +213,42 @@ def named_answers(
     return names(question.content, m.author_name) and _their_next(question, m, since, around, links)
 
 
+def handed_answers(
+    question: Message,
+    m: Message,
+    since: Sequence[Message],
+    around: Sequence[Message],
+    links: Mapping[str, Link] | None = None,
+) -> bool:
+    """Does the one someone handed the question to ("ask mira, she did it", 「mocchiに聞いて」) answer it
+    with their next line, soon ("yeah it's fixed, …")?"""
+    handed = {
+        p.id
+        for p in since
+        if p.author_id not in (question.author_id, m.author_id)
+        and not asks(p.content)
+        and _HANDS_OFF.search(norm(p.content))
+        and names(p.content, m.author_name)
+    }
+    if not handed:
+        return False
+    # their line goes on from the hand-off ("ask mira" — "yeah it's fixed"): that is the question's thread
+    link = (links or {}).get(m.id)
+    if link is not None and link.reply_to in handed:
+        links = {k: v for k, v in (links or {}).items() if k != m.id}
+    return _their_next(question, m, since, around, links)
+
+
+# A question handed to someone by name: "ask mira", "mira would know", 「mocchiに聞いて」, 「こはくが詳しい」.
+_HANDS_OFF = re.compile(
+    r"\b(?:ask|try asking|ping|dm)\s+@?[\w.-]+"
+    r"|^(?:oh |i think |prob(?:ably)? )?(?!(?:i|it|he|she|they|we|you|u|who|or|and|that|this|nobody)\b)"
+    r"[\w.-]+ (?:would know|knows|did it|fixed it|has done it)\b"
+    r"|^[^\s、,。]{1,16}?(?:さん|くん|ちゃん)?に(?:聞いて|聞け|きいて|聞くと|聞いたら|聞けば)"
+    r"|^[^\s、,。]{1,16}?(?:さん|くん|ちゃん)?が(?:詳しい|くわしい|知ってる|やってた)"
+)
+
+
 def _their_next(
     question: Message,
     m: Message,

@@ -19,7 +19,7 @@ from kikimimi.domain.other_threads import asked_of_another
 from kikimimi.domain.question_echoes import says_the_verb_back
 from kikimimi.domain.question_forms import asks_back, asks_its_own, asks_of_them, asks_unmarked_clause
 from kikimimi.domain.question_kinds import asks_a_number, proposes
-from kikimimi.domain.question_owners import named_answers, owner_answers, shown_answers
+from kikimimi.domain.question_owners import handed_answers, named_answers, owner_answers, shown_answers
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.remarks import agrees, bumps, calls_only, grateful, shifts, takes_it
@@ -636,6 +636,8 @@ class Watch:
             return Settled(f"{self.since[0].author_name} and {m.author_name} took it up", m.id)
         if named_answers(question, m, self.since, self.around, self.links):
             return Settled(f"{m.author_name}, whom it names, answered it", m.id)
+        if handed_answers(question, m, self.since, self.around, self.links):
+            return Settled(f"{m.author_name}, whom it was handed to, answered it", m.id)
         if owner_answers(question, m, self.before, self.since, self.around, self.links):
             return Settled(f"{m.author_name} answered it, a question on their own line", m.id)
         if shown_answers(question, m, self.since, self.around):
