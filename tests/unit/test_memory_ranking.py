@@ -134,11 +134,12 @@ def test_topic_keywords_leave_out_the_bots_name_in_any_form() -> None:
         "聞き耳さーん、吹奏楽の音程ってどう合わせる？",
         "hey kikimimi, is the battery myth true?",
     ]
-    words = fr.topic_keywords(texts, ("kikimimi", "聞き耳"), 30)
+    words = fr.topic_keywords(texts, ("kikimimi", "聞き耳"), limit=30)
     assert "吹奏" in words and "battery" in words
     assert not {"ききみみ", "聞き耳", "kikimimi", "みみ", "キキ"} & set(words)
     assert "kikimimi" in extract_keywords(texts, None)
     # … nor the people's own names: 「しんごまだ起きてたんか」 is no topic of what しんご said before
-    assert "しんご" not in fr.topic_keywords(
-        ["しんごまだ起きてたんか", "喉イガイガ"], ("kikimimi", "しんご"), 30
-    )
+    lines = ["しんごまだ起きてたんか", "喉イガイガ", "the gauge on my layout"]
+    words = fr.topic_keywords(lines, ("kikimimi",), ("しんご", "ruth_n_gauge"), limit=30)
+    assert "しんご" not in words and "喉" in words
+    assert "gauge" in words  # a word inside someone's handle is still the room's word

@@ -5224,7 +5224,7 @@ def test_the_one_a_question_is_handed_to_answers_it_when_read_as_answering_the_h
 
 
 def test_a_question_put_to_someone_is_no_hand_off() -> None:
-    """ "ruth did you have to mill the chassis … or did it just squeeze in" hands nothing to ruth (session 56)."""
+    """A question put to someone ("ruth did you … or did it just squeeze in") hands nothing to them."""
     q = ask("when I run two locos at once the second one just stops after about 30 seconds, any idea why?")
     later = [
         msg(

@@ -167,9 +167,7 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     if low.isascii() and _ASKS_WHERE_EN.search(q) and _SAYS_A_PLACE_EN.match(low) and not asks(line):
         return True  # "pullouts on the road before the lot" to "where do you all park…?"
     if _ASKS_ARRANGED.search(q) and _AS_BEFORE.match(low) and not asks(line):
-        return (
-            True  # "same as yesterday, gravel strip…" to "where we parking…?", 「いつものとこ」: as arranged
-        )
+        return True  # "same as yesterday, gravel strip…" to "where we parking…?": as arranged
     if low.isascii() and _ASKS_WHO_SELLS_EN.search(q) and _SAYS_WHO_SELLS_EN.match(low) and not asks(line):
         return True  # "mudhole had 100yd spools last week" to "…back in stock anywhere…?"
     if (_ASKS_IF_ALLOWED.search(q) and _ALLOWS_WITH_A_LIMIT.search(low)) and not asks(line):

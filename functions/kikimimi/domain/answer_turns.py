@@ -802,7 +802,7 @@ _SAYS_WHO_JA = re.compile(
 
 # Whoever did it, named first with "did": "kikimimi did, ferro dumped the sheets on it", "ferro did lol".
 _NAMES_THE_DOER = re.compile(
-    r"^(?:(?:pretty sure|i think|prob(?:ably)?|oh|that was|it was)\s+)?"
+    r"^(?:(?:pretty sure|i think|prob(?:ably)?|oh)\s+)?"
     r"(?!(?:i|who|nobody|no one|you|u|we|they|it|that)\b)[a-z][\w.-]*(?: [a-z][\w.-]*)? did\b(?! not|n'?t)"
 )
 

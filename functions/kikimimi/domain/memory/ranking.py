@@ -147,12 +147,18 @@ def evictions(
     return [f.id for f in weakest[:excess]]
 
 
-def topic_keywords(texts: Iterable[str], names: Sequence[str], limit: int = 8) -> tuple[str, ...]:
-    """extract_keywords without the bot's own name or a piece of it (ききみみ, キキ, 聞き耳): talk about or to
-    the bot is no topic a memory can be brought up on."""
+def topic_keywords(
+    texts: Iterable[str], names: Sequence[str], people: Sequence[str] = (), limit: int = 8
+) -> tuple[str, ...]:
+    """extract_keywords without the bot's own name or a piece of it (ききみみ, キキ, 聞き耳), nor the name of
+    someone in the room: talk to or about them is no topic a memory can be brought up on."""
     forms = [v for name in names for v in variants(name)]
-    ranked = extract_keywords(texts, None)
-    kept = [k for k in ranked if not any(fold(k) in v or v in fold(k) for v in forms)]
+    named = {fold(person) for person in people}
+    kept = [
+        k
+        for k in extract_keywords(texts, None)
+        if fold(k) not in named and not any(fold(k) in v or v in fold(k) for v in forms)
+    ]
     return tuple(kept[:limit])
 
 

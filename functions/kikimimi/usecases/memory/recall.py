@@ -167,8 +167,8 @@ def _proactive(
     ranked = retrieve(deps, key, texts, None, now, top=5, floor=s.proactive_min_score)
     # Unasked talk needs the room's own words: a fact sharing none of them stays unsaid, whatever the
     # embedder's baseline similarity of unrelated text.
-    people = {m.author_name for m in window if m.author_name}
-    words = fr.topic_keywords(texts, (*s.names, *sorted(people)), MAX_QUERY_KEYWORDS)
+    people = sorted({m.author_name for m in window if m.author_name})
+    words = fr.topic_keywords(texts, s.names, people, MAX_QUERY_KEYWORDS)
     return fr.shareable_candidate(ranked, s.proactive_min_score, words)
 
 
