@@ -5237,3 +5237,16 @@ def test_a_question_put_to_someone_is_no_hand_off() -> None:
     ]
     settled = answer_of(q, [*BUSY, q, *later])
     assert settled is None or settled.by != "x2"
+
+
+def test_ask_with_no_one_after_it_hands_nothing_on() -> None:
+    """ "you'll have to ask questions in #apache" names the one it speaks to, not one who will answer."""
+    q = ask("no grayscale printing option in hardy heron!!! anyone?")
+    later = [
+        msg(
+            "x1", "odin", "jess you'll probably have to ask questions in specific channels, like #apache", 40
+        ),
+        msg("x2", "jess", "dan, thats a shame. when my webserver goes down i want answers fast", 60),
+    ]
+    settled = answer_of(q, [*BUSY, q, *later])
+    assert settled is None or settled.by != "x2"

@@ -227,8 +227,7 @@ def handed_answers(
         for p in since
         if p.author_id not in (question.author_id, m.author_id)
         and not asks(p.content)
-        and _HANDS_OFF.search(norm(p.content))
-        and names(p.content, m.author_name)
+        and any(names(who, m.author_name) for who in _handed_to(p.content))
     }
     if not handed:
         return False
@@ -240,13 +239,18 @@ def handed_answers(
 
 
 # A question handed to someone by name: "ask mira", "mira would know", 「mocchiに聞いて」, 「こはくが詳しい」.
+# (the name is what stands where the asked one does: not "you'll have to ask questions in #apache")
 _HANDS_OFF = re.compile(
-    r"\b(?:ask|try asking|ping|dm)\s+@?[\w.-]+"
-    r"|^(?:oh |i think |prob(?:ably)? )?(?!(?:i|it|he|she|they|we|you|u|who|or|and|that|this|nobody)\b)"
-    r"[\w.-]+ (?:would know|knows|did it|fixed it|has done it)\b"
-    r"|^[^\s、,。]{1,16}?(?:さん|くん|ちゃん)?に(?:聞いて|聞け|きいて|聞くと|聞いたら|聞けば)"
-    r"|^[^\s、,。]{1,16}?(?:さん|くん|ちゃん)?が(?:詳しい|くわしい|知ってる|やってた)"
+    r"\b(?:ask|try asking|ping|dm)\s+@?(?P<a>[\w.-]+)"
+    r"|^(?:oh |i think |prob(?:ably)? )?(?P<b>[\w.-]+) (?:would know|knows|did it|fixed it|has done it)\b"
+    r"|^(?P<c>[^\s、,。]{1,16}?)(?:さん|くん|ちゃん)?に(?:聞いて|聞け|きいて|聞くと|聞いたら|聞けば)"
+    r"|^(?P<d>[^\s、,。]{1,16}?)(?:さん|くん|ちゃん)?が(?:詳しい|くわしい|知ってる|やってた)"
 )
+
+
+def _handed_to(text: str) -> list[str]:
+    """The names a line hands a question to, as written."""
+    return [who for found in _HANDS_OFF.finditer(norm(text)) for who in found.groupdict().values() if who]
 
 
 def _their_next(
