@@ -502,6 +502,10 @@ KINDS = [
     # how they are, and their own day tomorrow, asked after (session 53)
     ("首の寝違えもう治った？", "personal"),
     ("膝の具合どう？", "personal"),
+    # … in any politeness: a coach's 「どうだ？」, 「どうですか？」 (session 57)
+    ("ゆうき、腰の具合どうだ？無理すんなよ", "personal"),
+    ("体調どうですか？", "personal"),
+    ("手首の調子どうかな？", "personal"),
     ("明日はバイト？", "personal"),
     ("knee any better?", "personal"),
     ("wrist still sore?", "personal"),

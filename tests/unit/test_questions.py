@@ -1553,6 +1553,9 @@ def test_a_line_to_someone_by_part_of_their_name_answers_nobody_else(line: str, 
             False,
         ),
         ("dev was right about the blix", "dev_dan", True),
+        # a part of a name after the verb that asks about them (session 57)
+        ("is there any of sunday's lasagne left or did dev eat it", "dev_n", True),
+        ("where's rob with the tape", "crimpy_rob", True),
         # a short kana name inside a word is the word: かな in 「…もんなんかな」, not かな
         ("曲によって色変えたりするもんなんかな", "かな", False),
         ("かなちゃん一般いつから？", "かな", True),

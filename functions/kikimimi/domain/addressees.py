@@ -438,7 +438,7 @@ _ASKS_THEM = r"(?:(?:did|do|does|can|could|will|would|have) )?(?:you|u|ya)\b"
 # A part of a name ("rob" of crimpy_rob) said as someone's, marked \0: asked after ("is \0 …", "ask \0")
 # or doing something ("\0 is/still/bringing …"); not "the max speed" nor "good night".
 _AS_A_NAME = re.compile(
-    r"(?:^|\b(?:is|was|does|did|has|can|will|ask|tell|where'?s|hows|how'?s)\s+)\0\b"
+    r"\b(?:is|was|does|did|has|can|will|ask|tell|where'?s|hows|how'?s)\s+\0(?!\w)"
     r"|\b(?:thanks|thank you|thx|ty|tysm|cheers)[,!\s]+\0(?!\w)"  # "got it, thx vic"
     r"|\0\s+(?:is|was|still|gonna|going|bringing|coming|doing|has|had)\b"
     # … or put first in a second sentence, asked: "11 works. dax you bringing the mini ramp pieces?"
