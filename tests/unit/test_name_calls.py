@@ -159,6 +159,8 @@ EN_CALLS = [
     "kikimimi what's up",
     "kikimimi do you know how to rebase?",
     "kikimimi can you summarize this thread",
+    # a question going on from one put to it before (session 57)
+    "kikimimi and what about the other half that's been in the rice cooker on keep warm?",
     "kikimimi is it actually dangerous to wake up a sleepwalker? my roommate is up",
     "kikimimi does the member discount stack with the sale?",
     "kikimimi can i freeze cooked rice?",
@@ -411,6 +413,10 @@ def test_talk_about_the_bot_names_it(text: str, about: bool) -> None:
         ("kikmimi what's a good ratio for cold brew?", True),
         ("how far is the moon again, kikimmi?", True),
         ("hey kikimmii are you there", True),
+        # … or split in two, halves of four letters or more (session 57)
+        ("kiki mimi pls whats the actual difference between a freewheel and a freehub", True),
+        ("kiki mimi?", True),
+        ("mimi and kiki are my cats", False),
         # … and not a short word that happens to be near it
         ("kimi no na wa is on tonight", False),
         ("きみ、それ本気で言ってる？", False),

@@ -1222,6 +1222,17 @@ def ask(text: str, author: str = "fay") -> Message:
             [("gus", "土曜って市民体育館？"), ("take", "今週は第二武道場。ピン留めにあるよ")],
             None,
         ),
+        # … asked without its mark, as an aside (session 57)
+        (
+            "does the steam deck version share saves with the pc one or do i copy them over manually",
+            [("gus", "also where do clips go now, the old channel got nuked"), ("take", "#clips-and-crimes")],
+            None,
+        ),
+        (
+            "does the steam deck version share saves with the pc one or do i copy them over manually",
+            [("gus", "where do clips go now, the old channel got nuked"), ("take", "#clips-and-crimes")],
+            None,
+        ),
         # when, told by the month (session 46)
         ("when's the regional qualifier this year?", [("gus", "mid october, same as last year")], "x0"),
         ("地区予選って何日だっけ", [("ben", "10月の最初の土曜。毎年そのへん")], "x0"),
@@ -3233,6 +3244,123 @@ def test_a_who_question_is_answered_by_naming_someone(answer: str, answered: boo
     # … whatever line the reader ties it to (here, surely, the story before)
     links = {"x0": Link("x0", "b3", 0.93, certain=False, names_people=False)}
     settled = answer_of(q, [*room, q, msg("x0", "しんた", answer, 60)], links)
+    assert (settled is not None) is answered
+
+
+@pytest.mark.parametrize(
+    ("question", "later", "answered_by"),
+    [
+        # "did someone take …?" asks who did, told past a shrug (session 57)
+        (
+            "did someone take my little red sieve home last time?? it's not in my bag",
+            [("gully", "idk, wasn't me"), ("marg", "tobes has it, i watched it go in his rucksack")],
+            "x1",
+        ),
+        (
+            "did someone take my little red sieve home last time??",
+            [("gully", "idk, wasn't me"), ("marg", "tide's at 4 today btw")],
+            None,
+        ),
+        ("誰か私の赤いザル持って帰った？", [("gully", "わからん"), ("marg", "とべすが持ってったよ")], "x1"),
+        (
+            "誰か青いドライバッグ忘れてない？倉庫にずっと置いてあるんだけど",
+            [
+                ("gully", "わからん、俺のではない"),
+                ("marg", "それ川村くんのだよ、先月のキャンプで持ってたの見た"),
+            ],
+            "x1",
+        ),
+    ],
+)
+def test_a_who_asked_of_the_room_is_answered_by_naming_someone(
+    question: str, later: list[tuple[str, str]], answered_by: str | None
+) -> None:
+    room = [
+        msg("b1", "tobes", "finds day saturday, who's in", 0),
+        msg("b2", "とべす", "行く", 10),
+        msg("b3", "川村", "サウナあるとこがいい", 20),
+    ]
+    q = msg("q", "wren", question, 40)
+    lines = [msg(f"x{i}", who, text, 60 + 40 * i) for i, (who, text) in enumerate(later)]
+    settled = answer_of(q, [*room, q, *lines])
+    assert (settled.by if settled else None) == answered_by
+
+
+@pytest.mark.parametrize(
+    ("question", "later", "answered_by"),
+    [
+        # a line whose form answers it, past another pair's talk that asked nothing (session 57)
+        (
+            "そういえば店長の新しい店ってどこにできたんだっけ？",
+            [
+                ("rina", "内見いってきた！日当たり最高だったけど駅から18分…"),
+                ("sho", "18分は微妙〜"),
+                ("aya", "夏の18分はしぬ"),
+                ("mugi", "高円寺だよ、駅から5分くらい。こないだ行ってきた"),
+            ],
+            "x3",
+        ),
+        (
+            "where did the old bakery move to again?",
+            [
+                ("rina", "just got back from the flat viewing, tiny kitchen"),
+                ("sho", "tiny kitchens are a crime"),
+                ("aya", "at least it has a window"),
+                ("mugi", "https://maps.example.com/bakery-new-spot"),
+            ],
+            "x3",
+        ),
+        # … not past another question, nor a line that is no answer's shape
+        (
+            "そういえば店長の新しい店ってどこにできたんだっけ？",
+            [
+                ("rina", "内見いってきた！日当たり最高だったけど駅から18分…"),
+                ("sho", "どこの物件？"),
+                ("aya", "夏の18分はしぬ"),
+                ("mugi", "高円寺だよ、駅から5分くらい"),
+            ],
+            None,
+        ),
+        (
+            "そういえば店長の新しい店ってどこにできたんだっけ？",
+            [
+                ("rina", "内見いってきた！日当たり最高だったけど駅から18分…"),
+                ("sho", "18分は微妙〜"),
+                ("aya", "夏の18分はしぬ"),
+                ("mugi", "わかる、私も坂の上だった"),
+            ],
+            None,
+        ),
+    ],
+)
+def test_a_line_shaped_as_its_answer_answers_past_another_pairs_talk(
+    question: str, later: list[tuple[str, str]], answered_by: str | None
+) -> None:
+    # the other pair's talk goes on from a question put to rina before this one
+    viewing = msg("p", "sho", "rina how did the flat viewing go?", 24)
+    q = ask(question)
+    lines = [msg(f"x{i}", who, text, 40 + 30 * i) for i, (who, text) in enumerate(later)]
+    links = {"x0": Link("x0", "p", 0.9, certain=False, names_people=False)}
+    settled = answer_of(q, [*BUSY, viewing, q, *lines], links)
+    assert (settled.by if settled else None) == answered_by
+
+
+@pytest.mark.parametrize(
+    ("lead", "answered"),
+    [
+        # a bare link right after its author's own remark shows what the remark told (session 57)
+        ("lmao someone on reddit built an entire lube station", False),
+        ("草、海外勢がルブ専用の作業台作ってた", False),
+        # … unless the remark leads in to it
+        ("this guide fixed mine:", True),
+        ("try the band-aid mod, here's a video", True),
+    ],
+)
+def test_a_link_showing_its_authors_own_remark_answers_nothing(lead: str, answered: bool) -> None:
+    q = ask("my spacebar on a keychron q1 still rattles on the left side even after i lubed the stab wire")
+    lines = [msg("x0", "lumen", lead, 45), msg("x1", "lumen", "https://imgur.com/a/kX9f2Qz", 55)]
+    links = {"x1": Link("x1", "q", 0.86, certain=False, names_people=False)}
+    settled = answer_of(q, [*BUSY, q, *lines], links)
     assert (settled is not None) is answered
 
 

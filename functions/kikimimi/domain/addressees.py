@@ -322,6 +322,9 @@ def asks_who(text: str) -> bool:
 _TO_YOU = re.compile(r",?\s+(?:\S+\s+){0,2}(?:you|u|ur|your|you're|youre)\b")
 _ASKS_WHO = re.compile(
     r"\bwho(?:'s| is| was| did| added| made| set)?\b"
+    # … or whether anyone did it: "did someone take my sieve home last time??"
+    r"|\bdid (?:some|any) ?(?:one|body) (?!(?:know|see|watch|hear|try|get)\b)[a-z]+"
+    r"|(?:誰|だれ)か[^？?。]{0,24}?(?:た|てない|てへん|てった)(?:の|ん)?[？?]"  # 「誰か…忘れてない？」
     r"|誰が|だれが|(?:誰|だれ)(?:だっけ|だった|でしたっけ)|誰の|だれの"
 )
 

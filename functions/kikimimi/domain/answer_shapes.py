@@ -129,6 +129,19 @@ def _offered_said_back(question: str, line: str) -> bool:
     return offered is not None and said is not None and said.group(1) in offered.group(1)
 
 
+def tells_where(question: str, line: str) -> bool:
+    """Does the line tell the place a where-question asks for, by its name (「高円寺だよ」, "pullouts on the
+    road before the lot"), where it is ("it's in the container under…") or a pointer to it (a map link)?"""
+    q, low = normalized(question), normalized(line)
+    if asks(line) or laughs(line):
+        return False
+    if _ASKS_WHERE_JA.search(q):
+        return bool(_SAYS_THE_PLACE_JA.match(low) or points(line))
+    if low.isascii() and _ASKS_WHERE_EN.search(q):
+        return bool(_SAYS_A_PLACE_EN.match(low) or says_where_it_is_en(low) or points(line))
+    return asks_if_there(q) and says_where_it_is(low)
+
+
 def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
     """Does the line's shape answer this question by itself: a pointer, a number or version to "which
     version"/"how many", and — if `bare` (right after the question, where a bare word can only mean it) —
@@ -178,6 +191,8 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # "i was there, it went really well" to "how did the preview go on friday??"
     if _ASKS_FOR_PICKS.search(q) and _NAMES_A_PICK.match(low) and not asks(line):
         return True  # "skwamas. narrowest heel cup…", 「BG66一択」 to "any recs…?", 「おすすめある？」
+    if _ASKS_WHERE_JA.search(q) and _SAYS_THE_PLACE_JA.match(low) and not asks(line):
+        return True  # 「高円寺だよ、駅から5分くらい」 to 「店長の新しい店ってどこにできたんだっけ？」
     if not bare:
         return False
     if (
@@ -423,6 +438,11 @@ _SAYS_WHO_SELLS_EN = re.compile(
     r"^(?!(?:i|it|that|this|he|she|they|we|you|mine|nobody|no ?one|everyone|every|nothing)\b)"
     r"[a-z0-9][\w.&'-]*(?: [a-z0-9][\w.&'-]*){0,2} (?:still )?"
     r"(?:has|had|have|stocks|stocked|sells|restocked|got)\b"
+)
+# … or said to be the place: 「高円寺だよ」, 「駅前のビルやで」 (kanji or katakana, so not 「それだよ」)
+_SAYS_THE_PLACE_JA = re.compile(
+    r"^[\u30a0-\u30ff\u4e00-\u9fffー・の]{2,12}?(?:だよ|やで|です|だって)"
+    r"(?:[、。!！\s〜ー]|$)"
 )
 _NAMES_PLACE_JA = re.compile(
     r"^[\u30a0-\u30ff\u4e00-\u9fffa-z0-9ー・の]{2,14}?(?:で|なら|に)(?![^、。]*[？?])"

@@ -11,7 +11,13 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 from kikimimi.domain.addressees import addressing, asks_who, elsewhere, names
-from kikimimi.domain.answer_shapes import answer_shaped, counts_as_asked, counts_otherwise, tells_when
+from kikimimi.domain.answer_shapes import (
+    answer_shaped,
+    counts_as_asked,
+    counts_otherwise,
+    tells_when,
+    tells_where,
+)
 from kikimimi.domain.answer_words import (
     JA_YES_NO,
     JOKE_END,
@@ -155,8 +161,10 @@ def turn_answers(
         and not _points_the_newer(p, since, question)
         and not opens_unsure(p.content)  # "not sure tbh, maybe the blue one?": left for who knows
     ]
-    if len(taken) > 2 or any(takes_up(question.content, p.content, SHAPE, common) for p in took):
+    if any(takes_up(question.content, p.content, SHAPE, common) for p in took):
         return False
+    if len(taken) > 2:
+        return _shaped_past_talk(question, m, link, thread, since, around)
     if _says_the_plan_back(question, m):
         return (m.created_at - question.created_at).total_seconds() <= turn_window(around)
     called = [p for p in taken if names(p.content, m.author_name)]
@@ -207,6 +215,28 @@ def turn_answers(
     if level == WORDS and newer and fits_only(question, m, newer):
         level = SHAPE  # "works" to "9pm server time?" past "how many trains…": it fits this one alone
     return _next_turn(question, m, link, thread, since, around, level, follows, linked, before)
+
+
+def _shaped_past_talk(
+    question: Message,
+    m: Message,
+    link: Link | None,
+    thread: set[str],
+    since: Sequence[Message],
+    around: Sequence[Message],
+) -> bool:
+    """Does a line that tells the place a where-question asks for come past a few lines of others' talk
+    that asked nothing (「高円寺だよ、駅から5分」 to 「店長の新しい店ってどこにできたんだっけ？」, past
+    another pair's news), soon, the reader not sure it goes elsewhere?"""
+    after = (m.created_at - question.created_at).total_seconds()
+    return (
+        len(since) <= COUNTED_LATE_LINES
+        and after <= max(turn_window(around), SHAPED_TURN_SECONDS)
+        and tells_where(question.content, m.content)
+        and not any(asks(p.content) or asks_its_own(p.content) for p in since)
+        and not elsewhere(m, question, around)
+        and (link is None or not link.certain or link.reply_to in thread)
+    )
 
 
 def offer_taken(question: Message, m: Message, since: Sequence[Message]) -> bool:
@@ -704,7 +734,8 @@ def _after_a_newer_question(
         and not bumps(last.content)  # "bump, still stuck on the igate thing": nothing newly asked
         and not (yes_no and _LEADS_YES_NO.match(norm(m.content)))
         and not shared_words(question.content, last.content, common)
-        and asks(last.content)
+        # … asked with its mark or without ("also where do clips go now, the old channel got nuked")
+        and (asks(last.content) or asks_its_own(last.content))
         and not cannot_answer(last, m)
         and not asked_of_another(last, m, around)  # 「ana、実山椒どこで買うたん？」: ana's to answer
         and not fits_only(question, m, [last])  # "new pc!!" to "…the new pc or the old laptop"
@@ -780,7 +811,12 @@ def _names_who(question: Message, m: Message, around: Sequence[Message]) -> bool
     low = norm(m.content)
     brief = len(low.split()) <= 6 if low.isascii() else len(low) <= 16
     present = {x.author_name for x in around if x.is_human and x.author_id != m.author_id}
-    return brief and any(names(m.content, name) for name in present)
+    if brief and any(names(m.content, name) for name in present):
+        return True
+    # … or named in a brief first clause, then why: "tobes has it, i watched it go in his rucksack"
+    first = re.split(r"[,、。.!！]", low, maxsplit=1)[0]
+    short = len(first.split()) <= 4 if first.isascii() else len(first) <= 12
+    return short and first != low and any(names(first, name) for name in present)
 
 
 # What the room is talking about, asked by one just back: 「ただいま。なんの話？」, "what did i miss?".

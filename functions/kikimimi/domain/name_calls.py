@@ -40,7 +40,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from kikimimi.domain import japanese
-from kikimimi.domain.name_forms import LISTED, LISTED_NEXT, Occurrence, fold, occurrences, variants
+from kikimimi.domain.name_forms import (
+    LISTED,
+    LISTED_NEXT,
+    Occurrence,
+    fold,
+    occurrences,
+    split_forms,
+    variants,
+)
 
 Question = Callable[[str], bool]
 
@@ -379,6 +387,8 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
     if words[0] in _SUBJECT_VERB:
         if len(words) > 1 and _YOU.fullmatch(words[1]) is not None:
             return True  # "kikimimi can you …"
+        if words[0] == "and" and len(words) > 1 and words[1] in _WH_WORDS and "?" in tail:
+            return True  # "kikimimi and what about the other half…?": asked of it, going on from before
         # a question put to it, verb first: "kikimimi is it dangerous to wake a sleepwalker?", "kikimimi does
         # the 2 for 1 stack?" (not "kikimimi is a weird name", "kikimimi does the summaries every night")
         if len(words) > 1 and words[0] in _ASKS_FIRST and words[1] in _ASKED_OF and "?" in tail:
@@ -478,7 +488,7 @@ def called(
     """Is any of the names (in any of its forms) called in the text?"""
     low = fold(text)
     for name in names:
-        for variant in variants(name):
+        for variant in (*variants(name), *split_forms(name)):
             if variant[:-1] not in low:
                 continue
             everyday = japanese.is_everyday(variant)
@@ -499,7 +509,7 @@ def named(text: str, names: Iterable[str]) -> bool:
     (聞き耳を立てる)?"""
     low = fold(text)
     for name in names:
-        for variant in variants(name):
+        for variant in (*variants(name), *split_forms(name)):
             if variant[:-1] not in low:
                 continue
             found = occurrences(low, variant)

@@ -4,7 +4,8 @@ it is said to its bearer or about them).
 Every name is read width and case folded (ｋｉｋｉｍｉｍｉ, KIKIMIMI, ｷｷﾐﾐ), in hiragana
 and katakana and, for a kanji name, its reading from the analyser (聞き耳 → ききみみ,
 キキミミ); stretched (ききみみー, kikimimiii) and with an honorific (さん, さーん, くん,
-ちゃん, 様, 氏, 殿, -san …); a long ASCII name misspelt by a letter too (kikmimi, kikimmi).
+ちゃん, 様, 氏, 殿, -san …); a long ASCII name misspelt by a letter too (kikmimi, kikimmi),
+and the bot's typed in two (kiki mimi).
 An ASCII name stands on word boundaries (not kikimimis, kikimimi_bot), a Japanese one on
 morpheme boundaries (まご is not in たまご), allowing for where the analyser glues it to a
 neighbour (おいききみみ, ききみみいる).
@@ -66,6 +67,20 @@ def _slips(form: str) -> set[str]:
     dropped = {form[:i] + form[i + 1 :] for i in range(len(form))}
     swapped = {form[:i] + form[i + 1] + form[i] + form[i + 2 :] for i in range(len(form) - 1)}
     return (dropped | swapped) - {form}
+
+
+SPLIT_HALF_LETTERS = 4  # "kiki mimi": a shorter half is a word of its own (kik, imi)
+
+
+@lru_cache(maxsize=64)
+def split_forms(name: str) -> tuple[str, ...]:
+    """The bot's long ASCII name typed in two ("kiki mimi"), each half four letters or more. (Not people's
+    names, which split into words of their own: "salty fries".)"""
+    base = fold(name).strip()
+    if not (base.isascii() and base.isalpha()):
+        return ()
+    cuts = range(SPLIT_HALF_LETTERS, len(base) - SPLIT_HALF_LETTERS + 1)
+    return tuple(f"{base[:i]} {base[i:]}" for i in cuts)
 
 
 @lru_cache(maxsize=512)

@@ -604,6 +604,7 @@ class Watch:
             or for_another(m, question, self.later)
             or shrugs(m.content)
             or self._captioned_elsewhere(m)
+            or self._shows_own_remark(m)
         ):
             self.since.append(m)  # "not sure, sorry": taken up, still open for someone who knows
             return None
@@ -697,6 +698,21 @@ class Watch:
             self.question.content, nxt.content, common
         )
 
+    def _shows_own_remark(self, m: Message) -> bool:
+        """Is the line a bare link or picture its author posts right after a remark of their own since the
+        question ("lmao someone on reddit built an entire lube station", then the imgur link): what the
+        remark told, shown, unless the remark leads in to it ("this guide fixed mine:")?"""
+        if not (_PICTURE_ONLY.match(m.content.strip()) or _LINK_ONLY.match(m.content.strip())):
+            return False
+        prev = self.since[-1] if self.since else None
+        return (
+            prev is not None
+            and prev.author_id == m.author_id
+            and (m.created_at - prev.created_at).total_seconds() <= SHOWN_WITHIN_SECONDS
+            and not asks(prev.content)
+            and not _LEADS_IN.search(norm(prev.content))
+        )
+
     def _about_it(self, link: Link | None) -> bool:
         """A line addressed to the asker is about this question unless (as the reader sees it) it is about
         one of their earlier lines: an answer to another of their questions leaves this one open."""
@@ -734,6 +750,13 @@ _TO_EVERYONE = re.compile(
 _TAKING_IN = re.compile(r"^(?:あー+|あ[、,\s]|おー+|へー+|ほー+|えー+|なるほど)[、,\s]*")
 _JA_WORD = re.compile(r"[一-龥ァ-ヶ]{2,}")  # a word said back: カーペット, 代用 (not 「うん」)
 _PICTURE_ONLY = re.compile(r"^\[(?:image|画像|photo|写真|pic)[:：][^\]]*\]\W*$", re.IGNORECASE)
+_LINK_ONLY = re.compile(r"^<?https?://\S+>?$", re.IGNORECASE)
+SHOWN_WITHIN_SECONDS = 60  # a link posted this soon after its author's remark shows what the remark told
+# A remark that leads in to what it shows: "this guide fixed mine:", "here's a video", 「これ見て」.
+_LEADS_IN = re.compile(
+    r"[:：]\s*$|\b(?:here|here'?s|this|these|try|check|see|look at|guide|video|link)\b"
+    r"|これ|こちら|ここ|参考|見て"
+)
 
 
 # A "why" mused aloud, no mark (「明日1限やのに全然眠くないのなんでなん」, "why am i like this"), and a line
