@@ -417,6 +417,10 @@ def test_talk_about_the_bot_names_it(text: str, about: bool) -> None:
         ("kiki mimi pls whats the actual difference between a freewheel and a freehub", True),
         ("kiki mimi?", True),
         ("mimi and kiki are my cats", False),
+        # a kana dropped from the bot's kana name, called with an honorific (session 57); not bare
+        ("ききみさーん、炊飯器のタイマーって何時間前からセットしても大丈夫？", True),
+        ("キキミさん、これ教えて", True),
+        ("ききみ、これ教えて", False),
         # … and not a short word that happens to be near it
         ("kimi no na wa is on tonight", False),
         ("きみ、それ本気で言ってる？", False),

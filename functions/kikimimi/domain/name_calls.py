@@ -45,6 +45,7 @@ from kikimimi.domain.name_forms import (
     LISTED_NEXT,
     Occurrence,
     fold,
+    kana_slips,
     occurrences,
     split_forms,
     variants,
@@ -488,11 +489,16 @@ def called(
     """Is any of the names (in any of its forms) called in the text?"""
     low = fold(text)
     for name in names:
-        for variant in (*variants(name), *split_forms(name)):
+        # a slip only where the name is not written whole (きみみ stands inside 「ききみみちゃん」)
+        whole = any(v in low for v in variants(name))
+        slips = () if whole else kana_slips(name)
+        for variant in (*variants(name), *split_forms(name), *slips):
             if variant[:-1] not in low:
                 continue
             everyday = japanese.is_everyday(variant)
             for at in occurrences(low, variant):
+                if variant in slips and not at.honorific:
+                    continue  # ききみ bare stands inside ききみみ; 「ききみさーん」 is the name, a kana short
                 if reads_as_call(low, at, everyday=everyday, question=question, strict=strict, asking=asking):
                     return True
     return False

@@ -5,7 +5,7 @@ Every name is read width and case folded (ｋｉｋｉｍｉｍｉ, KIKIMIMI, �
 and katakana and, for a kanji name, its reading from the analyser (聞き耳 → ききみみ,
 キキミミ); stretched (ききみみー, kikimimiii) and with an honorific (さん, さーん, くん,
 ちゃん, 様, 氏, 殿, -san …); a long ASCII name misspelt by a letter too (kikmimi, kikimmi),
-and the bot's typed in two (kiki mimi).
+and the bot's typed in two (kiki mimi) or, with an honorific, a kana short (ききみさーん).
 An ASCII name stands on word boundaries (not kikimimis, kikimimi_bot), a Japanese one on
 morpheme boundaries (まご is not in たまご), allowing for where the analyser glues it to a
 neighbour (おいききみみ, ききみみいる).
@@ -81,6 +81,21 @@ def split_forms(name: str) -> tuple[str, ...]:
         return ()
     cuts = range(SPLIT_HALF_LETTERS, len(base) - SPLIT_HALF_LETTERS + 1)
     return tuple(f"{base[:i]} {base[i:]}" for i in cuts)
+
+
+MIN_KANA_SLIP_LETTERS = 4  # ききみみ → ききみ; a shorter kana name dropped a letter is another word
+
+
+@lru_cache(maxsize=64)
+def kana_slips(name: str) -> tuple[str, ...]:
+    """The bot's kana name with a letter dropped (ききみ for ききみみ, キキミ): a call only with an honorific
+    (「ききみさーん、…」), as bare it stands inside the name itself."""
+    forms = variants(name)
+    kana = [f for f in forms if len(f) >= MIN_KANA_SLIP_LETTERS and _KANA.fullmatch(f)]
+    return tuple(sorted({f[:i] + f[i + 1 :] for f in kana for i in range(len(f))} - set(forms)))
+
+
+_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30f6ー]+")
 
 
 @lru_cache(maxsize=512)
