@@ -431,6 +431,32 @@ def test_a_misspelt_call_is_still_a_call(text: str, expected: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "present", "expected"),
+    [
+        # the bot's long name clipped to its first half, said to it first thing (session 58)
+        ("kiki how long is spa in km? settling a bet w my brother", ["dex", "sal"], True),
+        ("kiki can you give me like 3 good questions to ask at the end of an interview?", ["raf"], True),
+        ("hey kiki, what's 38.4 celsius in fahrenheit?", [], True),
+        # … not where someone in the room goes by it, nor talk about it, nor in the middle of a line
+        ("kiki did you get home ok? that storm was wild", ["kiki", "nightjar"], False),
+        # … nor asking after someone's day, a friend who goes by it before she has spoken
+        ("kiki did you get home ok? that storm was wild", ["nightjar"], False),
+        ("kiki are you still up", [], False),
+        ("kiki you still have my umbrella btw", ["kiki_b"], False),
+        ("does kiki remember stuff tho? like will it know about the cheese tomorrow", [], False),
+        ("lol kiki is such a weird name for a bot", [], False),
+        ("my mom asked who kiki is", [], False),
+        # read only where the room is known
+        ("kiki how long is spa in km?", None, False),
+    ],
+)
+def test_the_name_clipped_is_a_call_where_nobody_present_goes_by_it(
+    text: str, present: list[str] | None, expected: bool
+) -> None:
+    assert name_calls.called(text, NAMES, lambda _: "?" in _, present=present) is expected
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         # the name set off mid-line, then a question put to it (session 54)

@@ -715,6 +715,26 @@ def test_a_line_right_after_a_newer_question_is_no_maybe_answer() -> None:
             "which mouse should i get for fps games?",
             False,
         ),
+        # An answer, then a question back, to a question put to its author by name without its mark, past
+        # a third person's aside (session 58); not a question of the room's put after the aside alone
+        (
+            [
+                msg("1", "tamsin", "ozzy do you need the cable too or just the pad", 0),
+                msg("2", "gnome_k", "brb microwaving a burrito, the most dwarven meal", 14),
+            ],
+            "ozzy",
+            "just the pad, i own like 6 cables. is it the one with the textured grips?",
+            True,
+        ),
+        (
+            [
+                msg("1", "tamsin", "ozzy do you need the cable too or just the pad", 0),
+                msg("2", "gnome_k", "brb microwaving a burrito, the most dwarven meal", 14),
+            ],
+            "lena",
+            "is the one with the textured grips any good?",
+            False,
+        ),
         # … but "which ones?" right after someone's line goes back to it, whoever else spoke
         (
             [
@@ -1853,6 +1873,31 @@ def test_an_aside_asking_its_own_question_is_no_answer_the_reader_links(line: st
     ) is answered
     maybe = maybe_answers(q, [NAMING, q, *later], {"x0": link("x0", "q", 0.4)}, unsure=0.25, sure=0.5)
     assert maybe == ([] if not answered else ["x0"])
+
+
+@pytest.mark.parametrize(
+    ("line", "answered"),
+    [
+        # A part of a present person's name, asked after: to them, not an answer (session 58)
+        ("wait jojo is sat doubles or jsut a casual round", False),
+        ("ok so is jojo still bringing the spare discs", False),
+        ("midrange for straight shots under 80m, fairway when you need more glide", True),
+        # … said as the one who told it, the line answers
+        ("pretty sure tessa said midrange for straight shots, fairway for distance", True),
+    ],
+)
+def test_a_line_naming_someone_present_by_part_of_their_name_answers_no_other(
+    line: str, answered: bool
+) -> None:
+    room = [
+        msg("b1", "jojo_k", "anyone up for a casual round saturday morning? thinking 9ish", 0),
+        msg("b2", "tessa_b", "in. i need to redeem myself", 8),
+        msg("b3", "Rook", "cash is fine for both of you, bring exact $5", 16),
+    ]
+    q = msg("q", "pilar", "basic q but what's the difference between a midrange and a fairway driver?", 30)
+    unsure = Link("x0", "q", 0.64, certain=False, names_people=False)  # a room that names nobody
+    settled = answer_of(q, [*room, q, msg("x0", "moth", line, 70)], {"x0": unsure})
+    assert (settled is not None) is answered
 
 
 @pytest.mark.parametrize(
@@ -5074,6 +5119,69 @@ def test_an_answer_said_to_both_askers_answers_both_questions(first: str, second
     ]
     result = answer_of(q, [*BUSY, q, *lines])
     assert result is not None and result.by == "x3"
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "answer", "settled"),
+    [
+        (
+            "トレモでフレーム表示出したいんだけどどこでやるんだっけ…設定いじっても見つからん",
+            "ねえトレモのフレームメーターってどうやって出すん？",
+            "フレームメーターはトレモの表示設定から出せます",
+            True,
+        ),
+        (
+            "how do you save a replay in acc after the session?",
+            "is there a way to save replays in acc",
+            "in acc you save the replay from the replay menu before you leave the session",
+            True,
+        ),
+        # … not another question on the same game
+        (
+            "how do you save a replay in acc after the session?",
+            "does acc have a wet weather setting",
+            "in acc you save the replay from the replay menu before you leave the session",
+            False,
+        ),
+    ],
+)
+def test_the_bot_answering_the_same_question_just_now_answers_this_one(
+    first: str, second: str, answer: str, settled: bool
+) -> None:
+    """Two people ask one thing minutes apart; the bot's answer to the first, posted as the second comes in,
+    answers both (session 58): a second post would only say it again."""
+    earlier = msg("p", "yuzu", first, 0)
+    q = msg("q", "tanu", second, 150)
+    lines = [msg("x2", "kikimimi", answer, 154, own=True, reply_to="p")]
+    result = answer_of(q, [*BUSY, earlier, msg("b9", "gus", "lol", 80), q, *lines])
+    assert (result is not None and result.by == "x2") is settled
+
+
+@pytest.mark.parametrize(
+    ("asked", "too", "answer"),
+    [
+        (
+            "what's a safe max temp for the stock ptfe hotend? wanna try petg",
+            "same q actually, got a spool of petg for my bday",
+            "~240 for both of you, past that the tube starts cooking",
+        ),
+        (
+            "ガスカートリッジってOD缶とCB缶どっちがいい？",
+            "私も知りたい",
+            "二人ともOD缶で。冬はCB缶だと火力落ちる",
+        ),
+    ],
+)
+def test_an_answer_to_both_of_two_later_askers_leaves_an_older_question_open(
+    asked: str, too: str, answer: str
+) -> None:
+    """A newcomer asks; two others then ask one thing between them ("same q actually"); the answer "for
+    both of you" is theirs, not the newcomer's (session 58)."""
+    q = ask(
+        "hi all, new here. my first layer is squished in the front-left corner, bed screws or a klipper fix?"
+    )
+    lines = [msg("x1", "gus", asked, 40), msg("x2", "hal", too, 75), msg("x3", "ivy", answer, 125)]
+    assert answer_of(q, [*BUSY, q, *lines]) is None
 
 
 @pytest.mark.parametrize(

@@ -303,15 +303,25 @@ def elsewhere(m: Message, question: Message, around: Sequence[Message], *, anywh
     if not anywhere:
         if for_another(m, question, around):
             return True
-    elif any(has_word(_of_them(said, norm(name)), norm(name)) for name in others) and not has_word(
-        said, norm(question.author_name)
-    ):
+    elif any(_named_in(said, name) for name in others) and not has_word(said, norm(question.author_name)):
         return True  # … unless it names the asker too: 「1番りな、2番はると、3番わたし」 lists them
     # "kev if you do dockge…": a part of kev_r's name first, then "you": said to him
     first = re.match(r"([a-z]{3,})\b", low)
     if first is None or not _TO_YOU.match(low, first.end()):
         return False
     return any(first.group(1) in re.split(r"[_.\-\d]+", norm(name)) for name in others)
+
+
+def _named_in(low: str, name: str) -> bool:
+    """Does the line name the person, but as the one who did something: their whole name, or a part of a
+    Latin-letter one as `names` reads it ("wait jojo is sat doubles…" for jojo_k)?"""
+    who = norm(name)
+    rest = _of_them(low, who)
+    if not who.isascii():
+        return has_word(rest, who)
+    for part in re.split(r"[_.\-\d]+", who):  # "pretty sure tatsu said $5 entry": of tatsu_b, not to him
+        rest = _of_them(rest, part) if len(part) >= 3 else rest
+    return has_word(rest, who) or names(rest, name)
 
 
 def asks_who(text: str) -> bool:

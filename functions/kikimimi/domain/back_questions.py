@@ -55,7 +55,7 @@ def between_two(question: Message, before: Sequence[Message]) -> bool:
         return True  # 「結末は？」 two lines after 「…別れ話に聞き耳立てちゃってさ…」: for the teller
     if not TO_THE_ROOM.search(low) and _about_a_plan(question, humans):
         return True  # 「レンタルスペースって一人いくら？」 a few lines after the plan to book one: theirs
-    if humans and _asked_of(humans[-1], question.author_name) and not _ASKS_WH.search(norm(question.content)):
+    if _asked_just_before(humans, question.author_name) and not _ASKS_WH.search(norm(question.content)):
         return True  # "honestly pretty good?? …" after "omar how'd the interview go?": omar's answer
     if TO_THE_ROOM.search(low):
         return False
@@ -220,12 +220,28 @@ def _about_a_plan(question: Message, before: Sequence[Message]) -> bool:
     )
 
 
+def _asked_just_before(humans: Sequence[Message], name: str) -> bool:
+    """Was `name` asked by name in the last line, or in the one before it, past another's aside ("brb
+    microwaving a burrito")?"""
+    if humans and _asked_of(humans[-1], name):
+        return True
+    return len(humans) >= 2 and humans[-1].author_name != name and _asked_of(humans[-2], name)
+
+
 def _asked_of(line: Message, name: str) -> bool:
-    """Is the line another's question put to `name` by name ("omar how'd the interview go??")?"""
-    if line.author_name == name or not asks(line.content):
+    """Is the line another's question put to `name` by name ("omar how'd the interview go??", "ozzy do you
+    need the cable too or just the pad", its mark left off)?"""
+    if line.author_name == name:
         return False
     person = {norm(name): name}
-    return directed_to(line, person) is not None or called_first(LINK.sub(" ", line.content), person)
+    text = LINK.sub(" ", line.content)
+    if not asks(line.content):
+        return called_first(text, person) and _ASKS_YOU.match(norm(text)) is not None
+    return directed_to(line, person) is not None or called_first(text, person)
+
+
+# A name first, then "do you …": asked of them, with its mark or not.
+_ASKS_YOU = re.compile(r"^\S+,?\s+(?:do|did|does|can|could|will|would|are|were|have)\s+(?:you|u|ya)\b")
 
 
 # A brief Japanese question that laughs (「何の話ｗ」, 「それ毎回言ってない？ｗ」) or points at what was just

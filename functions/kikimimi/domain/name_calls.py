@@ -44,6 +44,7 @@ from kikimimi.domain.name_forms import (
     LISTED,
     LISTED_NEXT,
     Occurrence,
+    clipped_forms,
     fold,
     kana_slips,
     occurrences,
@@ -484,24 +485,59 @@ _QUOTES_CLOSE = ("」", "』", '"', "”", "'")
 
 
 def called(
-    text: str, names: Iterable[str], question: Question, *, strict: bool = False, asking: bool = True
+    text: str,
+    names: Iterable[str],
+    question: Question,
+    *,
+    strict: bool = False,
+    asking: bool = True,
+    present: Iterable[str] | None = None,
 ) -> bool:
-    """Is any of the names (in any of its forms) called in the text?"""
+    """Is any of the names (in any of its forms) called in the text? `present`: the names of the people in
+    the room, where it is known; the name clipped ("kiki") is read only there."""
     low = fold(text)
     for name in names:
         # a slip only where the name is not written whole (きみみ stands inside 「ききみみちゃん」)
         whole = any(v in low for v in variants(name))
         slips = () if whole else kana_slips(name)
-        for variant in (*variants(name), *split_forms(name), *slips):
+        clips = () if whole or present is None else _clips_nobody_goes_by(name, present)
+        for variant in (*variants(name), *split_forms(name), *slips, *clips):
             if variant[:-1] not in low:
                 continue
             everyday = japanese.is_everyday(variant)
             for at in occurrences(low, variant):
                 if variant in slips and not at.honorific:
                     continue  # ききみ bare stands inside ききみみ; 「ききみさーん」 is the name, a kana short
+                if variant in clips and not _asks_of_the_clipped(low, at):
+                    continue
                 if reads_as_call(low, at, everyday=everyday, question=question, strict=strict, asking=asking):
                     return True
     return False
+
+
+def _asks_of_the_clipped(low: str, at: Occurrence) -> bool:
+    """Is the name clipped said first thing ("kiki how long…", "hey kiki, …"; not "who kiki is"), asking
+    for what a bot gives: a fact, a request ("kiki what's…", "kiki can you…"), not after someone's day
+    ("kiki did you get home ok?", "kiki you still have my umbrella": a friend who goes by it)?"""
+    opening = _clause_head(low, at.start).strip() in _INTERJECTIONS | {""}
+    return opening and _ASKS_A_BOT.match(low, at.after) is not None
+
+
+_ASKS_A_BOT = re.compile(
+    r"[,!]?\s*(?:(?:pls|please|plz)\s+)?(?:(?:can|could|would|will) (?:you|u)\b|do (?:you|u) know\b"
+    r"|(?:what|what'?s|whats|how|when|where|which|who|why|is|does)\b(?!\s+(?:you|u)\b)"
+    r"|(?:give|tell|explain|remind|recap|summari[sz]e|help|translate|convert)\b)"
+)
+
+
+def _clips_nobody_goes_by(name: str, present: Iterable[str]) -> tuple[str, ...]:
+    """The name's clipped forms no one in the room goes by ("kiki" is kiki_b's where she is here)."""
+    people = [fold(p) for p in present]
+    return tuple(
+        clip
+        for clip in clipped_forms(name)
+        if not any(p.startswith(clip) or clip in re.split(r"[^a-z0-9]+", p) for p in people)
+    )
 
 
 # After a name that is also an everyday word, what makes it the bot's name talked about: 「ききみみって全部

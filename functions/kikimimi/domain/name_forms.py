@@ -83,6 +83,19 @@ def split_forms(name: str) -> tuple[str, ...]:
     return tuple(f"{base[:i]} {base[i:]}" for i in cuts)
 
 
+MIN_CLIPPED_NAME_LETTERS = 8  # "kikimimi" → "kiki"; a shorter name's half is a word of its own
+
+
+@lru_cache(maxsize=64)
+def clipped_forms(name: str) -> tuple[str, ...]:
+    """The bot's long ASCII name clipped to its first half, as friends shorten a name ("kiki" for kikimimi):
+    a call only first thing in a line and where nobody in the room goes by it (name_calls.called)."""
+    base = fold(name).strip()
+    if not (base.isascii() and base.isalpha() and len(base) >= MIN_CLIPPED_NAME_LETTERS):
+        return ()
+    return (base[: len(base) // 2],)
+
+
 MIN_KANA_SLIP_LETTERS = 4  # ききみみ → ききみ; a shorter kana name dropped a letter is another word
 
 

@@ -107,7 +107,7 @@ _OF_A_PLACE = re.compile(r"^[^\sの]{1,6}の([^\sの]{2,8})$")  # 紙屋のテ�
 def is_open_question(message: Message, others: dict[str, str], names: Sequence[str]) -> bool:
     """A human question to the room: not to the bot (answered at once), not to a person, not a reply, and
     not one for the people asked ("tea, anyone?", 「〜よね？」, "should we …?": `question_kinds`)."""
-    if not message.is_human or message.reply_to_id or is_addressed(message, names):
+    if not message.is_human or message.reply_to_id or is_addressed(message, names, others.values()):
         return False
     if name_calls.named(
         message.content, names

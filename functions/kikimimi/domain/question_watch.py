@@ -23,7 +23,7 @@ from kikimimi.domain.question_owners import handed_answers, named_answers, owner
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
 from kikimimi.domain.remarks import agrees, bumps, calls_only, grateful, shifts, takes_it
-from kikimimi.domain.reply_shapes import only_shrugs, shrugs, tells_own_trouble
+from kikimimi.domain.reply_shapes import asks_too, only_shrugs, shrugs, tells_own_trouble
 from kikimimi.domain.rule_terms import TO_THE_ROOM, directed_to, is_closing, is_question, norm
 from kikimimi.domain.tension import sees_off
 from kikimimi.domain.topic_words import common_words, shared_words
@@ -216,6 +216,7 @@ def asks_again(text: str) -> bool:
 
 BEFORE_LINES = 12  # the room's lines before a question that tell what a line after it goes on with
 SAME_ASK_SECONDS = 20  # two brief questions this close, by two people, ask the same thing
+SAME_ANSWER_SECONDS = 60  # the bot's answer to another's question this soon after one that shares its words
 
 
 def _bare_ask(text: str) -> bool:
@@ -319,6 +320,8 @@ class Watch:
             return Settled("the bot answered it", m.id)
         if m.is_self and self._put_to_the_bot(m.reply_to_id):
             return Settled("the bot answered the asker, who put it to the bot", m.id)
+        if m.is_self and self._answers_the_same_just_now(m):
+            return Settled("the bot answered the same question, asked just before", m.id)
         if not m.is_human:  # another bot (a level-up notice, a reminder) answers nobody's question
             return None
         if m.author_id == self.question.author_id:
@@ -646,6 +649,17 @@ class Watch:
         self.since.append(m)
         return None
 
+    def _answers_the_same_just_now(self, m: Message) -> bool:
+        """Is the bot's line, posted just after the question, its answer to another's question that says the
+        same things (to 「トレモでフレーム表示…どこ？」, as 「トレモのフレームメーターって…出すん？」
+        comes in)? It answers this one too: a second post would only say it again."""
+        return (
+            m.reply_to_id is not None
+            and m.reply_to_id not in self.thread
+            and (m.created_at - self.question.created_at).total_seconds() <= SAME_ANSWER_SECONDS
+            and len(shared_words(self.question.content, m.content, common_words(self.around))) >= 2
+        )
+
     def _answers_the_same_ask(self, m: Message) -> bool:
         """Two people ask the same brief thing at once (「合言葉は？」, 「パスなに？」): a reply to the first,
         with no question of its own, answers both."""
@@ -673,7 +687,16 @@ class Watch:
             and p.is_human
             and (asks(p.content) or asks_unmarked_clause(p.content))
         ]
-        return bool(others) and _TO_BOTH.search(norm(m.content)) is not None and not asks(m.content)
+        # two who asked since, one of them again ("same q actually"): "both of you" is that pair
+        later = {p.author_id for p in others if p in self.since} | {
+            p.author_id for p in self.since if p.author_id != m.author_id and asks_too(p.content)
+        }
+        return (
+            bool(others)
+            and len(later - {self.question.author_id}) < 2
+            and _TO_BOTH.search(norm(m.content)) is not None
+            and not asks(m.content)
+        )
 
     def _own_thread(self, m: Message) -> bool:
         """Does the line share words with its author's own line before the question, and none with it:

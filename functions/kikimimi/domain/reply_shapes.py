@@ -143,6 +143,11 @@ def shrugs(text: str) -> bool:
     )
 
 
+def asks_too(text: str) -> bool:
+    """Does the line ask the question before it again, as its own ("same q actually", 「私も知りたい」)?"""
+    return bool(_ASKS_TOO.search(answer_part(normalized(text)))) and len(text.split()) <= 16
+
+
 _ASKS_TOO = re.compile(
     r"^same q(?:uestion)?\b|\b(?:i|i'?d) (?:wanna|want to|would like to|'?d like to|also want to) know"
     r"(?: this)? too\b|^(?:also|same,?) wondering\b"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from kikimimi.domain import japanese, name_calls, name_forms
@@ -244,18 +244,19 @@ def _occurrences(low_text: str, low_name: str) -> list[int]:
     return [m.start() for m in re.finditer(re.escape(low_name), low_text)]
 
 
-def calls_name(text: str, names: Sequence[str]) -> bool:
-    """Is the bot called by name or alias, in any form it is written in (domain/name_calls.py)?"""
-    return name_calls.called(text, names, is_question)
+def calls_name(text: str, names: Sequence[str], present: Iterable[str] | None = None) -> bool:
+    """Is the bot called by name or alias, in any form it is written in (domain/name_calls.py)? `present`:
+    the room's people, where known (the name clipped, "kiki", is read only where nobody goes by it)."""
+    return name_calls.called(text, names, is_question, present=present)
 
 
-def is_addressed(message: Message, names: Sequence[str]) -> str | None:
-    """The addressing term for a message to the bot, or None."""
+def is_addressed(message: Message, names: Sequence[str], present: Iterable[str] | None = None) -> str | None:
+    """The addressing term for a message to the bot, or None; `present`: the room's people, where known."""
     if message.mentions_bot:
         return "mention"
     if message.reply_to_bot:
         return "reply_to_bot"
-    if calls_name(message.content, names):
+    if calls_name(message.content, names, present):
         return "name_call"
     return None
 

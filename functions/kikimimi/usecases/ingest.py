@@ -111,7 +111,7 @@ def _human_line(
     # crash between the write and the task creation finishes the work exactly once.
     window = channel.recent(deps, key, now, pace_window(s), by="ingest")
     memory_hook.on_message(deps, message, window, created)
-    addressed = rules.is_addressed(message, s.names)
+    addressed = rules.is_addressed(message, s.names, [m.author_name for m in window if m.is_human])
     if addressed:
         outcome = _answer(deps, envelope, message, window, addressed, now, base)
     else:
