@@ -304,6 +304,10 @@ KINDS = [
     ("なんでエラー出るの…？", "question"),
     ("ほんとそれ、土曜どこいった", "rhetorical"),
     ("今日あっつすぎん？？溶ける", "rhetorical"),
+    # … but a tag that says its asker forgot how (session 58) asks to be told
+    ("スイッチのスクショってスマホに送れたよね？やり方忘れた", "question"),
+    ("switch screenshots can go to your phone right? forgot how tho", "question"),
+    ("this map is so cursed right?", "rhetorical"),
     ("なんで6月だけないんだよ誰が決めたん", "rhetorical"),
     ("てかなんで説明書のネジの番号と袋の番号ちゃうねん。なんでこうなるん", "rhetorical"),  # a Kansai gripe
     ("なんでこのエラー出るん？", "question"),

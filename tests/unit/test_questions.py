@@ -5122,42 +5122,6 @@ def test_an_answer_said_to_both_askers_answers_both_questions(first: str, second
 
 
 @pytest.mark.parametrize(
-    ("first", "second", "answer", "settled"),
-    [
-        (
-            "トレモでフレーム表示出したいんだけどどこでやるんだっけ…設定いじっても見つからん",
-            "ねえトレモのフレームメーターってどうやって出すん？",
-            "フレームメーターはトレモの表示設定から出せます",
-            True,
-        ),
-        (
-            "how do you save a replay in acc after the session?",
-            "is there a way to save replays in acc",
-            "in acc you save the replay from the replay menu before you leave the session",
-            True,
-        ),
-        # … not another question on the same game
-        (
-            "how do you save a replay in acc after the session?",
-            "does acc have a wet weather setting",
-            "in acc you save the replay from the replay menu before you leave the session",
-            False,
-        ),
-    ],
-)
-def test_the_bot_answering_the_same_question_just_now_answers_this_one(
-    first: str, second: str, answer: str, settled: bool
-) -> None:
-    """Two people ask one thing minutes apart; the bot's answer to the first, posted as the second comes in,
-    answers both (session 58): a second post would only say it again."""
-    earlier = msg("p", "yuzu", first, 0)
-    q = msg("q", "tanu", second, 150)
-    lines = [msg("x2", "kikimimi", answer, 154, own=True, reply_to="p")]
-    result = answer_of(q, [*BUSY, earlier, msg("b9", "gus", "lol", 80), q, *lines])
-    assert (result is not None and result.by == "x2") is settled
-
-
-@pytest.mark.parametrize(
     ("asked", "too", "answer"),
     [
         (

@@ -738,13 +738,20 @@ _ANNOUNCED = re.compile(
 )
 
 
+# A tag question, then the asker saying they forgot how or do not know: 「…送れたよね？やり方忘れた」.
+_FORGOT_HOW = re.compile(
+    r"(?:よね|よな|でしょ|だろ|じゃん|っけ)[ぇえ〜~ー]*[？?]+\s*(?:[^？?\s]{0,6}(?:やり方|やりかた|方法|手順))?"
+    r"(?:忘れた|わすれた|わからん|わかんない|わからない|分からん|分かんない|知らん)"
+)
+
+
 def kind_of(text: str) -> str:
     """What the line asks, as a kind: "invitation", "rhetorical", "proposal", "farewell", "personal" or
     "question"."""
     low = normalized(text)
     if _SIGNS_OFF.match(low) or _SIGNS_OFF_LAST.search(low):
         return "farewell"
-    if _ANNOUNCED.search(low):
+    if _ANNOUNCED.search(low) or _FORGOT_HOW.search(low):
         return "question"  # its tag (「…だよね？」) asks to be told
     if _OWN_PURPOSE.search(low):
         # What it asks, not what its asker wants it for ("…or did that only come to pc? wanna grab it for

@@ -216,7 +216,6 @@ def asks_again(text: str) -> bool:
 
 BEFORE_LINES = 12  # the room's lines before a question that tell what a line after it goes on with
 SAME_ASK_SECONDS = 20  # two brief questions this close, by two people, ask the same thing
-SAME_ANSWER_SECONDS = 60  # the bot's answer to another's question this soon after one that shares its words
 
 
 def _bare_ask(text: str) -> bool:
@@ -320,8 +319,6 @@ class Watch:
             return Settled("the bot answered it", m.id)
         if m.is_self and self._put_to_the_bot(m.reply_to_id):
             return Settled("the bot answered the asker, who put it to the bot", m.id)
-        if m.is_self and self._answers_the_same_just_now(m):
-            return Settled("the bot answered the same question, asked just before", m.id)
         if not m.is_human:  # another bot (a level-up notice, a reminder) answers nobody's question
             return None
         if m.author_id == self.question.author_id:
@@ -648,17 +645,6 @@ class Watch:
             return Settled(f"{m.author_name} answered it, a question about what they showed", m.id)
         self.since.append(m)
         return None
-
-    def _answers_the_same_just_now(self, m: Message) -> bool:
-        """Is the bot's line, posted just after the question, its answer to another's question that says the
-        same things (to 「トレモでフレーム表示…どこ？」, as 「トレモのフレームメーターって…出すん？」
-        comes in)? It answers this one too: a second post would only say it again."""
-        return (
-            m.reply_to_id is not None
-            and m.reply_to_id not in self.thread
-            and (m.created_at - self.question.created_at).total_seconds() <= SAME_ANSWER_SECONDS
-            and len(shared_words(self.question.content, m.content, common_words(self.around))) >= 2
-        )
 
     def _answers_the_same_ask(self, m: Message) -> bool:
         """Two people ask the same brief thing at once (「合言葉は？」, 「パスなに？」): a reply to the first,
