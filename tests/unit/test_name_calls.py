@@ -437,6 +437,7 @@ def test_a_misspelt_call_is_still_a_call(text: str, expected: bool) -> None:
         ("kiki how long is spa in km? settling a bet w my brother", ["dex", "sal"], True),
         ("kiki can you give me like 3 good questions to ask at the end of an interview?", ["raf"], True),
         ("hey kiki, what's 38.4 celsius in fahrenheit?", [], True),
+        ("kiki quick one, whats the ratio for overnight oats? milk to oats", ["cole", "ines"], True),
         # … not where someone in the room goes by it, nor talk about it, nor in the middle of a line
         ("kiki did you get home ok? that storm was wild", ["kiki", "nightjar"], False),
         # … nor asking after someone's day, a friend who goes by it before she has spoken

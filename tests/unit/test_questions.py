@@ -25,6 +25,7 @@ from kikimimi.domain.questions import (
     in_an_exchange,
     inferred_about,
     is_open_question,
+    joins_a_call,
     maybe_answers,
     participants_of,
     replies_to,
@@ -751,6 +752,32 @@ def test_a_question_inside_a_two_person_exchange_is_for_the_other(
     before: list[Message], asker: str, text: str, between: bool
 ) -> None:
     assert between_two(msg("q", asker, text, 20), before) is between
+
+
+@pytest.mark.parametrize(
+    ("text", "answered_first", "joins"),
+    [
+        # A guess put as a question right after someone put the same thing to the bot (session 58): the
+        # bot's answer to the call is the answer, whether it came before or after
+        ("たしかに、米ぬかのぬか？", True, True),
+        ("たしかに、米ぬかのぬか？", False, True),
+        ("wait is it the same oats as porridge oats?", True, True),
+        # … not another question
+        ("明日って何時集合だっけ？", True, False),
+    ],
+)
+def test_a_question_taking_up_a_call_to_the_bot_is_for_its_answer(
+    text: str, answered_first: bool, joins: bool
+) -> None:
+    calls = {
+        True: "キキミミ教えて、「ぬか喜び」の「ぬか」ってどういう意味？",
+        False: "kikimimi whats the ratio for overnight oats? milk to oats",
+    }
+    before = [msg("1", "haru", calls[not text.isascii()], 0)]
+    if answered_first:
+        before.append(msg("2", "kikimimi", "(its answer)", 2, own=True, reply_to="1"))
+    q = msg("q", "mio", text, 40)
+    assert joins_a_call(q, before, ("kikimimi", "キキミミ")) is joins
 
 
 # A busy room: seven people, two or three conversations at once, nobody using names.

@@ -13,7 +13,7 @@ from kikimimi.domain.open_questions import LINK, asks, asks_unmarked, called_fir
 from kikimimi.domain.question_kinds import guesses, kind_of, works_out
 from kikimimi.domain.remarks import steps_away
 from kikimimi.domain.reply_shapes import points
-from kikimimi.domain.rule_terms import TO_THE_ROOM, directed_to, norm
+from kikimimi.domain.rule_terms import TO_THE_ROOM, directed_to, is_addressed, norm
 from kikimimi.domain.topic_words import shared_words
 
 
@@ -218,6 +218,25 @@ def _about_a_plan(question: Message, before: Sequence[Message]) -> bool:
         and shared_words(line.content, question.content, frozenset())
         for line in before[-PLAN_LINES:]
     )
+
+
+CALL_JOINED_SECONDS = 90  # how soon after a question put to the bot another's question on it joins it
+
+
+def joins_a_call(question: Message, before: Sequence[Message], names: Sequence[str]) -> bool:
+    """Does the question take up one another person just put to the bot, sharing its words (「キキミミ教えて、
+    「ぬか喜び」の「ぬか」って…？」, then 「たしかに、米ぬかのぬか？」)? The bot's answer to the call answers
+    it."""
+    calls = [
+        m
+        for m in before[-4:]
+        if m.is_human
+        and m.author_id != question.author_id
+        and (question.created_at - m.created_at).total_seconds() <= CALL_JOINED_SECONDS
+        and is_addressed(m, names) in ("mention", "name_call")
+        and asks(m.content)
+    ]
+    return any(shared_words(m.content, question.content, frozenset()) for m in calls)
 
 
 def _asked_just_before(humans: Sequence[Message], name: str) -> bool:

@@ -524,7 +524,9 @@ def _asks_of_the_clipped(low: str, at: Occurrence) -> bool:
 
 
 _ASKS_A_BOT = re.compile(
-    r"[,!]?\s*(?:(?:pls|please|plz)\s+)?(?:(?:can|could|would|will) (?:you|u)\b|do (?:you|u) know\b"
+    r"[,!]?\s*(?:(?:quick|random|dumb|silly|small|real|serious|another|one more)"
+    r" (?:one|q|qn|question|thing)[,:!]?\s+)?"
+    r"(?:(?:pls|please|plz)\s+)?(?:(?:can|could|would|will) (?:you|u)\b|do (?:you|u) know\b"
     r"|(?:what|what'?s|whats|how|when|where|which|who|why|is|does)\b(?!\s+(?:you|u)\b)"
     r"|(?:give|tell|explain|remind|recap|summari[sz]e|help|translate|convert)\b)"
 )

@@ -20,7 +20,7 @@ from kikimimi.domain.addressees import (
     in_an_exchange,
     replies_to,
 )
-from kikimimi.domain.back_questions import between_two
+from kikimimi.domain.back_questions import between_two, joins_a_call
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import asks, is_open_question, participants_of
 from kikimimi.domain.other_threads import adds_to_own, asked_of_another
@@ -54,6 +54,7 @@ __all__ = [
     "in_an_exchange",
     "inferred_about",
     "is_open_question",
+    "joins_a_call",
     "kind_of",
     "maybe_answers",
     "participants_of",

@@ -272,6 +272,8 @@ def _skip_reason(
         return "directed", "the question is aimed at someone who is here", None
     if questions.between_two(trigger, window[: window.index(trigger)]):
         return "directed", "asked inside a two-person exchange: for the other person", None
+    if questions.joins_a_call(trigger, window[: window.index(trigger)], deps.settings.names):
+        return "answered", "it takes up a question just put to the bot, whose answer answers it", None
     settled = answered.settled(deps, trigger, window, read)
     if settled:
         return "answered", settled.reason, settled.by
