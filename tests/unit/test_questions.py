@@ -762,18 +762,24 @@ def test_a_question_inside_a_two_person_exchange_is_for_the_other(
         ("たしかに、米ぬかのぬか？", True, True),
         ("たしかに、米ぬかのぬか？", False, True),
         ("wait is it the same oats as porridge oats?", True, True),
+        ("wait is it the same oats as porridge oats?", None, True),  # the call by the name clipped, "kiki"
         # … not another question
         ("明日って何時集合だっけ？", True, False),
     ],
 )
 def test_a_question_taking_up_a_call_to_the_bot_is_for_its_answer(
-    text: str, answered_first: bool, joins: bool
+    text: str, answered_first: bool | None, joins: bool
 ) -> None:
     calls = {
         True: "キキミミ教えて、「ぬか喜び」の「ぬか」ってどういう意味？",
         False: "kikimimi whats the ratio for overnight oats? milk to oats",
     }
-    before = [msg("1", "haru", calls[not text.isascii()], 0)]
+    called = (
+        calls[not text.isascii()]
+        if answered_first is not None
+        else "kiki whats the ratio for overnight oats?"
+    )
+    before = [msg("1", "haru", called, 0)]
     if answered_first:
         before.append(msg("2", "kikimimi", "(its answer)", 2, own=True, reply_to="1"))
     q = msg("q", "mio", text, 40)

@@ -227,13 +227,14 @@ def joins_a_call(question: Message, before: Sequence[Message], names: Sequence[s
     """Does the question take up one another person just put to the bot, sharing its words (「キキミミ教えて、
     「ぬか喜び」の「ぬか」って…？」, then 「たしかに、米ぬかのぬか？」)? The bot's answer to the call answers
     it."""
+    present = [m.author_name for m in before if m.is_human]
     calls = [
         m
         for m in before[-4:]
         if m.is_human
         and m.author_id != question.author_id
         and (question.created_at - m.created_at).total_seconds() <= CALL_JOINED_SECONDS
-        and is_addressed(m, names) in ("mention", "name_call")
+        and is_addressed(m, names, present) in ("mention", "name_call")
         and asks(m.content)
     ]
     return any(shared_words(m.content, question.content, frozenset()) for m in calls)
