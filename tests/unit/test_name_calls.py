@@ -336,6 +336,7 @@ PEOPLE = {
     "たなか": "たなか",
     "しらたき": "しらたき",
     "jo": "jo",
+    "martina": "martina",
 }
 
 
@@ -369,6 +370,10 @@ PEOPLE = {
         ("たなかさんとゆきさんはどう思う？", "ゆき"),  # both are asked: the first present
         ("たなかさんとゆきさんは仲良しだね", None),
         ("ゆきさん、キキミミが言ってたやつ見た？", "ゆき"),
+        # a letter off a person's long name is often someone else's: only the bot's is read misspelt
+        ("martina, you around?", "martina"),
+        ("marina, you around?", None),
+        ("mratina, you around?", None),
     ],
 )
 def test_directed_to_reads_the_same_forms(text: str, expected: str | None) -> None:

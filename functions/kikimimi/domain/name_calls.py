@@ -48,6 +48,7 @@ from kikimimi.domain.name_forms import (
     fold,
     kana_slips,
     occurrences,
+    slipped_forms,
     split_forms,
     variants,
 )
@@ -498,10 +499,11 @@ def called(
     low = fold(text)
     for name in names:
         # a slip only where the name is not written whole (きみみ stands inside 「ききみみちゃん」)
-        whole = any(v in low for v in variants(name))
+        forms = (*variants(name), *slipped_forms(name))
+        whole = any(v in low for v in forms)
         slips = () if whole else kana_slips(name)
         clips = () if whole or present is None else _clips_nobody_goes_by(name, present)
-        for variant in (*variants(name), *split_forms(name), *slips, *clips):
+        for variant in (*forms, *split_forms(name), *slips, *clips):
             if variant[:-1] not in low:
                 continue
             everyday = japanese.is_everyday(variant)
@@ -553,7 +555,7 @@ def named(text: str, names: Iterable[str]) -> bool:
     (聞き耳を立てる)?"""
     low = fold(text)
     for name in names:
-        for variant in (*variants(name), *split_forms(name)):
+        for variant in (*variants(name), *slipped_forms(name), *split_forms(name)):
             if variant[:-1] not in low:
                 continue
             found = occurrences(low, variant)

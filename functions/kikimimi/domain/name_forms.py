@@ -4,8 +4,8 @@ it is said to its bearer or about them).
 Every name is read width and case folded (ｋｉｋｉｍｉｍｉ, KIKIMIMI, ｷｷﾐﾐ), in hiragana
 and katakana and, for a kanji name, its reading from the analyser (聞き耳 → ききみみ,
 キキミミ); stretched (ききみみー, kikimimiii) and with an honorific (さん, さーん, くん,
-ちゃん, 様, 氏, 殿, -san …); a long ASCII name misspelt by a letter too (kikmimi, kikimmi),
-and the bot's typed in two (kiki mimi) or, with an honorific, a kana short (ききみさーん).
+ちゃん, 様, 氏, 殿, -san …); the bot's long ASCII name also misspelt by a letter (kikmimi, kikimmi),
+typed in two (kiki mimi) or, with an honorific, a kana short (ききみさーん).
 An ASCII name stands on word boundaries (not kikimimis, kikimimi_bot), a Japanese one on
 morpheme boundaries (まご is not in たまご), allowing for where the analyser glues it to a
 neighbour (おいききみみ, ききみみいる).
@@ -52,21 +52,24 @@ def variants(name: str) -> tuple[str, ...]:
     reading = japanese.reading(base)
     if reading:
         found |= {_shift(reading, _KATAKANA, -0x60), _shift(reading, _HIRAGANA, 0x60)}
-    found |= {slip for form in found for slip in _slips(form)}
     return tuple(sorted(found, key=lambda v: (-len(v), v)))
 
 
 MIN_SLIP_LETTERS = 6  # a shorter name misspelt is another word (kimi)
 
 
-def _slips(form: str) -> set[str]:
-    """A long ASCII name as fingers misspell it: a letter dropped or two swapped (kikmimi, kikimmi). (Not a
-    kana name: ききみ stands inside ききみみ itself.)"""
-    if not (form.isascii() and form.isalpha() and len(form) >= MIN_SLIP_LETTERS):
-        return set()
-    dropped = {form[:i] + form[i + 1 :] for i in range(len(form))}
-    swapped = {form[:i] + form[i + 1] + form[i] + form[i + 2 :] for i in range(len(form) - 1)}
-    return (dropped | swapped) - {form}
+@lru_cache(maxsize=64)
+def slipped_forms(name: str) -> tuple[str, ...]:
+    """The bot's long ASCII name as fingers misspell it: a letter dropped or two swapped (kikmimi, kikimmi).
+    (Not people's names, where a letter off is often someone else: marina, martina; nor a kana name: ききみ
+    stands inside ききみみ itself.)"""
+    forms = variants(name)
+    found: set[str] = set()
+    for form in forms:
+        if form.isascii() and form.isalpha() and len(form) >= MIN_SLIP_LETTERS:
+            found |= {form[:i] + form[i + 1 :] for i in range(len(form))}
+            found |= {form[:i] + form[i + 1] + form[i] + form[i + 2 :] for i in range(len(form) - 1)}
+    return tuple(sorted(found - set(forms), key=lambda v: (-len(v), v)))
 
 
 SPLIT_HALF_LETTERS = 4  # "kiki mimi": a shorter half is a word of its own (kik, imi)

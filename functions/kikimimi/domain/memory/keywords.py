@@ -32,6 +32,8 @@ JA_STOP = _words(
     "最近 はず わけ 予定 普通 意味 部分 問題 一番 結構 たくさん ちょっと "
     "今回 前回 次 後 前 中 上 下 辺 "
 )
+# Words too common to tell one topic from another. The reply reader also reads lines without them
+# (domain/reading/profile.py), as its tables were trained: a change here needs `kikimimi train-links`.
 EN_STOP = _words(
     "the and for are but not you your with this that have has had was were will would can "
     "could should about what when where which who why how all any some just like also into "
