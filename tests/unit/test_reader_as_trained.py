@@ -15,7 +15,6 @@ from collections.abc import Iterable
 import pytest
 
 from kikimimi.adapters.link_weights import load_reader
-from kikimimi.domain.model import Message
 from kikimimi.domain.reading.features import FEATURE_SET, NAMED_SET, options, place
 from kikimimi_dev.tools import links_train
 
@@ -66,15 +65,15 @@ def _features(logs: links_train.Logs) -> Iterable[object]:
 def _read(logs: links_train.Logs) -> Iterable[object]:
     reader = load_reader()
     for name, messages in logs.items():
-        if name.split("~")[0] not in READ_LOGS:
+        if links_train.source(name) not in READ_LOGS:
             continue
         for link in reader.links(messages):
             yield name, link.id, link.reply_to, round(link.confidence, 3)
 
 
-def test_the_training_logs_features_are_those_the_tables_learned(sample: dict[str, list[Message]]) -> None:
+def test_the_training_logs_features_are_read_as_before(sample: links_train.Logs) -> None:
     assert _digest(_features(sample)) == FEATURES
 
 
-def test_the_packaged_reader_reads_the_training_logs_as_it_did(sample: dict[str, list[Message]]) -> None:
+def test_the_packaged_reader_reads_the_training_logs_as_it_did(sample: links_train.Logs) -> None:
     assert _digest(_read(sample)) == READ

@@ -44,13 +44,15 @@ from kikimimi.domain.name_forms import (
     LISTED,
     LISTED_NEXT,
     Occurrence,
+    bot_forms,
     clipped_forms,
     fold,
     kana_slips,
     occurrences,
-    slipped_forms,
     split_forms,
-    variants,
+)
+from kikimimi.domain.name_forms import (
+    variants as variants,  # re-exported: the forms name_calls reads a name in
 )
 
 Question = Callable[[str], bool]
@@ -499,7 +501,7 @@ def called(
     low = fold(text)
     for name in names:
         # a slip only where the name is not written whole (きみみ stands inside 「ききみみちゃん」)
-        forms = (*variants(name), *slipped_forms(name))
+        forms = bot_forms(name)
         whole = any(v in low for v in forms)
         slips = () if whole else kana_slips(name)
         clips = () if whole or present is None else _clips_nobody_goes_by(name, present)
@@ -555,7 +557,7 @@ def named(text: str, names: Iterable[str]) -> bool:
     (聞き耳を立てる)?"""
     low = fold(text)
     for name in names:
-        for variant in (*variants(name), *slipped_forms(name), *split_forms(name)):
+        for variant in (*bot_forms(name), *split_forms(name)):
             if variant[:-1] not in low:
                 continue
             found = occurrences(low, variant)

@@ -72,6 +72,11 @@ def slipped_forms(name: str) -> tuple[str, ...]:
     return tuple(sorted(found - set(forms), key=lambda v: (-len(v), v)))
 
 
+def bot_forms(name: str) -> tuple[str, ...]:
+    """The forms the bot's own name is read in: its variants and, a long ASCII one, misspelt."""
+    return (*variants(name), *slipped_forms(name))
+
+
 SPLIT_HALF_LETTERS = 4  # "kiki mimi": a shorter half is a word of its own (kik, imi)
 
 

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 from kikimimi.domain.memory.keywords import extract_keywords, merge_keywords, normalize
 from kikimimi.domain.memory.model import Fact
-from kikimimi.domain.name_forms import fold, slipped_forms, variants
+from kikimimi.domain.name_forms import bot_forms, fold
 
 DAY = 86400.0
 
@@ -152,7 +152,7 @@ def topic_keywords(
 ) -> tuple[str, ...]:
     """extract_keywords without the bot's own name or a piece of it (ききみみ, キキ, 聞き耳), nor the name of
     someone in the room: talk to or about them is no topic a memory can be brought up on."""
-    forms = [v for name in names for v in (*variants(name), *slipped_forms(name))]
+    forms = [v for name in names for v in bot_forms(name)]
     named = {fold(person) for person in people}
     kept = [
         k
