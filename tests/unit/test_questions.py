@@ -1120,6 +1120,12 @@ def ask(text: str, author: str = "fay") -> Message:
             "x0",
         ),
         ("what's everyone running for the new season?", [("kaz", "i'm still on the old aggro list")], "x0"),
+        # … or a pick named with what makes it one: 「complementary一択」, "bsl all the way", 「ウラン推し」
+        ("みんなシェーダー何入れてる？", [("kaede", "complementary一択")], "x0"),
+        ("what shaders is everyone using?", [("kaede", "complementary all the way")], "x0"),
+        ("which mouse do you guys use for fps?", [("ro", "superlight, hands down")], "x0"),
+        ("みんなシェーダー何入れてる？", [("kaede", "complementaryって重いって聞いたけどどう？")], None),
+        ("is the restart still at 11?", [("kaede", "complementary all the way")], None),
         ("メンツ足りとる？6v6やろ", [("yuzu", "いま5人。あと一人おったらいける")], "x0"),
         (
             "are we short a medic again tonight or did someone pick it up",

@@ -100,13 +100,20 @@ _ASKS_AROUND = re.compile(
     r"(?:てる|でる|使|派|やって|して)[^？?]{0,4}[？?]"
     # … or with no subject, what one uses asked of the room: 「人工餌どこのん使てる？」
     r"|(?:何|なに|どれ|どこの|どんな)[^？?]{0,6}(?:使て|使って|使っ)(?:る|てる|ます)[^？?]{0,4}[？?]"
-    r"|\bwhat(?:'s| is| are| do)? (?:you all|y'?all|everyone|everybody|you guys|u guys|people) "
+    r"|\b(?:what|which)(?: [a-z]+){0,2}?(?:'s| is| are| do)? (?:you all|y'?all|everyone|everybody|you guys"
+    r"|u guys|people) "
     r"(?:using|running|playing|on|maining|doing|use|run|play|main)\b"
 )
 # One's own, told first: 「うちまだデイジーで…」, "i'm still on daisy", "mine's the stock one".
 _TELLS_OWN = re.compile(
     rf"^(?:{JA_I})(?:は|も)?(?:まだ|今|いま|ずっと|最近)?[^？?]{{2,30}}$"
     r"|^(?:i'?m|i|me|mine(?:'s| is)?)\b[^?]{2,60}$"
+)
+# A pick, named with what makes it one: 「complementary一択」, 「ウラン推し」, "bsl all the way", "g pro,
+# hands down" (to what one uses, asked: the name alone says nothing of a thread, the mark of a choice does).
+_NAMES_A_PICK = re.compile(
+    r"^[^？?、。\s]{2,24}\s*(?:一択|安定|一強|推し|派|しか勝たん)(?:かな|だな|やな|です|だよ|よ|ね)?[!！。wｗ笑〜ー]*$"
+    r"|^[\w'.+ -]{2,30}?,?\s+(?:all the way|hands down|no contest|every time|for me|or bust|ftw)[!.]*$"
 )
 # Whether there are enough, asked: 「メンツ足りとる？」, "do we have enough for 6v6?"; answered by a count.
 _ASKS_ENOUGH = re.compile(r"足り|揃|集まっ|\benough\b|\bfull\b")
@@ -344,6 +351,12 @@ def takes_up(
         return True
     if level < WORDS and _ASKS_AROUND.search(norm(asked)) and _TELLS_OWN.match(norm(text)) and not asks(text):
         return True  # 「うちまだデイジーで…」 to 「最近みんなカスタム何使てる？」: their own, told
+    if (
+        level < WORDS
+        and (_ASKS_AROUND.search(norm(asked)) or _ASKS_WHAT_THEY_USE.search(norm(asked)))
+        and _NAMES_A_PICK.match(norm(text))
+    ):
+        return True  # 「complementary一択」 to 「みんなシェーダー何入れてる？」: a pick, named as one
     if level < WORDS and counts_people(asked) and _NAMES_WHO_COMES.match(norm(text)) and not asks(text):
         return True  # "me and priya i think" to "how many of you? i've got 3 seats": a headcount, by name
     if level < WORDS and _ASKS_ENOUGH.search(norm(asked)) and _COUNT_FIRST.match(norm(text)):
