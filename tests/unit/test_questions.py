@@ -121,6 +121,12 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
         ),
         ("how do i install flash", {}, False),  # an opener, maybe: the pause judgment's
         ("ah the urob one? ty", {}, False),  # a check, thanked for already
+        # a guess offered, its mark one of doubt, asks nobody; a wondering with no mark still asks
+        ("like 350ish? havent timed it properly", {}, False),
+        ("prob close to done then? give it a few more days", {}, False),
+        ("22時じゃない？たぶん", {}, False),
+        ("レインウェア買い替えたいんだけど、ゴアテックスじゃないとダメかな", {}, True),
+        ("is 350 an hour good for an iron farm?", {}, True),
         ("quick q does the grid drop still count if he qualified last, or does it carry over", {}, True),
         ("α6400で室内撮ったらブレました…シャッタースピードってどれくらいにすればいいんでしょう", {}, True),
         ("彼も来るんでしょう", {}, False),

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from kikimimi.domain import name_calls
 from kikimimi.domain.model import Message
-from kikimimi.domain.question_kinds import for_the_bot, says_how_unsure
+from kikimimi.domain.question_kinds import for_the_bot, guesses, says_how_unsure
 from kikimimi.domain.rule_terms import directed_to, is_addressed, is_question, norm
 
 # `nick: …` addresses a person even if they have not spoken lately (IRC's and many chats' convention);
@@ -123,6 +123,10 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
         return False  # "ah the urob one? ty": a check, thanked for already
     if _ANSWERED_ITSELF.search(norm(text)) or says_how_unsure(text):
         return False  # "should i? yes", "will i? no": asked and answered in one breath
+    if guesses(text) and re.search(r"[?？]", text):
+        # "like 350ish? havent timed it properly", 「22時じゃない？たぶん」: a guess offered, its mark one of
+        # doubt (not 「ゴアテックスじゃないとダメかな」, wondered aloud for someone to answer)
+        return False
     if _CALLS_THE_DOER.search(norm(text)):
         return False  # "who booked the enlarger thursday? wanna swap slots with you": the doer's to answer
     if _CONCLUDES.match(text.strip()):
