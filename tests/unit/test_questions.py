@@ -127,6 +127,10 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
         ("22時じゃない？たぶん", {}, False),
         ("レインウェア買い替えたいんだけど、ゴアテックスじゃないとダメかな", {}, True),
         ("is 350 an hour good for an iron farm?", {}, True),
+        # question marks alone after a name nudge that person; a call for anyone's help still asks
+        ("kevii, ???", {}, False),
+        ("hi ?", {}, True),
+        ("??", {}, True),
         ("quick q does the grid drop still count if he qualified last, or does it carry over", {}, True),
         ("α6400で室内撮ったらブレました…シャッタースピードってどれくらいにすればいいんでしょう", {}, True),
         ("彼も来るんでしょう", {}, False),
@@ -5498,3 +5502,44 @@ def test_ask_with_no_one_after_it_hands_nothing_on() -> None:
     ]
     settled = answer_of(q, [*BUSY, q, *later])
     assert settled is None or settled.by != "x2"
+
+
+# A room whose people name whom they answer, as IRC does (session 61).
+NAMING_ROOM = [
+    msg("n1", "ogra", "Nafallo: sorry, 2:30 am here, need to work tomorrow", 0),
+    msg("n2", "Nafallo", "ogra: nightie", 10),
+    msg("n3", "jcole", "aitrus: great, thanks", 20),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "answered"),
+    [
+        # Things asked for by their kind are answered by names alone; a name list is no answer to a how.
+        ("anyone know of a CLI AIM client thats in the ubuntu distro?", "centericq, pork", True),
+        ("can someone recommend a good markdown editor?", "obsidian", True),
+        ("is it possible to preseed the installer like with d-i?", "centericq, pork", False),
+        ("anyone know of a CLI AIM client thats in the ubuntu distro?", "nice", False),
+    ],
+)
+def test_things_asked_for_are_answered_by_their_names(question: str, answer: str, answered: bool) -> None:
+    q = msg("q", "kevii", question, 30)
+    settled = answer_of(q, [*NAMING_ROOM, q, msg("x0", "bob2", answer, 60)])
+    assert (settled is not None and settled.by == "x0") is answered
+
+
+def test_a_question_with_its_own_subject_is_the_rooms_where_people_name_whom_they_ask() -> None:
+    """ "where's the sshd log?" just after stevenj's "no changes" (to jasoncohen): not stevenj's to answer."""
+    room = [
+        *NAMING_ROOM,
+        msg("n4", "jasoncohen", "stevenj, you sure?", 30),
+        msg("n5", "stevenj", "well until today it worked 1.0.1 so who knows", 40),
+        msg("n6", "stevenj", "no changes", 45),
+    ]
+    q = msg("q", "LokeDK", "where's the sshd log?", 50)
+    later = [
+        msg("x0", "f_newton", "stevenj 1.01 is old", 55),
+        msg("x1", "stevenj", 'yes but thats the "official" ubuntu version', 70),
+    ]
+    settled = answer_of(q, [*room, q, *later])
+    assert settled is None or settled.by != "x1"

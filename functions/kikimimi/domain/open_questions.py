@@ -119,6 +119,8 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
     surprise = _SURPRISE.match(text.strip())
     if surprise and surprise.end() < len(text.strip()):
         text = text.strip()[surprise.end() :]
+    if _MARKS_ONLY.match(text.strip()):
+        return False  # "kevii, ???": a nudge to someone about what they said, nothing in it for the room
     if not (asks(text) or asks_unmarked(text)) or not for_the_bot(text) or _THANKED_AFTER.search(norm(text)):
         return False  # "ah the urob one? ty": a check, thanked for already
     if _ANSWERED_ITSELF.search(norm(text)) or says_how_unsure(text):
@@ -146,6 +148,12 @@ def is_open_question(message: Message, others: dict[str, str], names: Sequence[s
     )
 
 
+# Question marks alone after a name: "kevii, ???" (not "hi ?", "anyone, ??", "??": a call for anyone's help).
+_MARKS_ONLY = re.compile(
+    r"^(?!(?:hi|hey|hello|yo|anyone|anybody|someone|somebody|guys|all|folks|people|help|please|pls)\b)"
+    r"[^\s,:]{2,32}\s*[,:]\s*[?？]+[?？!！.。…]*$",
+    re.IGNORECASE,
+)
 _SURPRISE = re.compile(
     r"(?:え[ーっ〜]*[、,]?\s*)?(?:まじ|マジ|まじで|マジで|ほんま|ほんまに|本当|ほんと|ほんとに|えっ)[？?!！]+\s*"
     r"|(?:は|はあ|はぁ|え|えぇ|ええ)[？?][？?!！]*\s*"  # 「は？？えぐ」: surprise, then what one thinks

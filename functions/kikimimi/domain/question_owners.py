@@ -14,7 +14,7 @@ from kikimimi.domain.answer_words import JA_YES_NO, says_how_it_is, takes_up_by_
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import asks
 from kikimimi.domain.other_threads import goes_on_from_own
-from kikimimi.domain.question_forms import asks_back, asks_of_them
+from kikimimi.domain.question_forms import asks_back, asks_of_them, brings_its_subject
 from kikimimi.domain.question_kinds import asks_a_number, for_the_people
 from kikimimi.domain.reading import Link
 from kikimimi.domain.remarks import shifts, steps_away
@@ -53,7 +53,10 @@ def owner_answers(
     owner = next((x for x in reversed(taken_up) if shared_words(x.content, text, common)), None)
     if owner is None and recent and recent[-1] is before[-1] and _REACTS.match(norm(text)):
         owner = recent[-1]  # "ugh so the cave wall's closed?" right after "…youth comp setup until 6:30"
-    if owner is None and recent and recent[-1] is before[-1] and _BARE_WH.match(norm(text)):
+    # … not where people name whom they ask, when it brings a thing of its own ("where's the sshd log?")
+    own_subject = addressing(around) and brings_its_subject(text)
+    bare_wh = _BARE_WH.match(norm(text)) is not None and not own_subject
+    if owner is None and recent and recent[-1] is before[-1] and bare_wh:
         owner = recent[-1]  # 「なにになったん？」 right after 「静音スイッチ、向こうで教えてもらえた」
     if owner is None and recent and recent[-1] is before[-1] and _ASKS_FOR_IT.match(norm(text)):
         owner = recent[-1]  # "link?" right after "the agenda tray on printables is nice too"
