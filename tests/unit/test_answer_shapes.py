@@ -201,6 +201,15 @@ from kikimimi.domain.reply_shapes import wonders_a_view
         ("キーボードのおすすめある？", "HHKB一択", True),
         ("キーボードのおすすめある？", "私はRealforce派〜", True),
         ("any recs for a lightweight tent? mine weighs a ton", "lol same, my back hates me", False),
+        # things asked for by their kind, named and nothing else; how many there are, to "any …" (session 61)
+        ("anyone know of a CLI AIM client thats in the ubuntu distro?", "centericq, pork", True),
+        ("can someone recommend a good markdown editor?", "obsidian or logseq", True),
+        ("anyone know of a CLI AIM client thats in the ubuntu distro?", "brb", False),
+        ("anyone know of a CLI AIM client thats in the ubuntu distro?", "ugh, rip", False),
+        ("anyone know of a way to keep the vpn up?", "centericq, pork", False),
+        ("anyone look at the pine st listing? any hand tools", "couple of block planes, looked rusty", True),
+        ("anyone look at the pine st listing? any hand tools", "someone grabbed them already", False),
+        ("any ideas?", "couple of things to try", False),
     ],
 )
 def test_answer_shapes(question: str, line: str, shaped: bool) -> None:

@@ -98,6 +98,9 @@ def test_asks_unmarked_clause(text: str, expected: bool) -> None:
         ("なんで？", False),
         ("なんで連休前って仕事が増えるんだろうね", True),
         ("なんで雨の日に限ってバス遅れるんやろな", True),  # Kansai (session 47)
+        # a plea of one's own to the group (session 61)
+        ("can we PLEASE turn off memory menu this time", True),
+        ("can we just pause it", False),
         ("なんで洗濯した日に限って降るのやろう", True),
     ],
 )

@@ -530,6 +530,10 @@ KINDS = [
     ("anyone want to drive up to the lookout at 11?", "invitation"),
     ("anyone wanna walk down to the night market after this?", "invitation"),
     ("sounds fun but i'm wiped. rain check?", "invitation"),
+    # when or where to meet, put to the group (session 61)
+    ("10時半集合？", "proposal"),
+    ("駅前集合？", "proposal"),
+    ("集合？", "question"),
 ]
 
 

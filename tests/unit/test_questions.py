@@ -5543,3 +5543,35 @@ def test_a_question_with_its_own_subject_is_the_rooms_where_people_name_whom_the
     ]
     settled = answer_of(q, [*room, q, *later])
     assert settled is None or settled.by != "x1"
+
+
+@pytest.mark.parametrize(("confidence", "answered"), [(0.85, True), (0.6, False)])
+def test_a_reply_the_reader_is_all_but_sure_of_answers_whatever_word_it_shares_elsewhere(
+    confidence: float, answered: bool
+) -> None:
+    """tamsin's answer says "layout" back from her own earlier line; the reader all but sure it replies to
+    kez's question, it answers that."""
+    room = [
+        msg("b0", "kez", "ok e8450 is on stock 1.1.x, grabbing the ubi installer now", 0),
+        msg(
+            "b1",
+            "tamsin",
+            "nice. use the ubi layout not the legacy one, legacy is a pain to get off later",
+            22,
+        ),
+        msg("b2", "kez", "yeah thats the plan", 36),
+        msg(
+            "b3",
+            "ravi",
+            "sqm question. vdsl2 + pppoe on openreach, what do i put for per packet overhead",
+            55,
+        ),
+        msg("b4", "moss", "8", 66),
+    ]
+    q = msg("q", "kez", "wait which file do i upload in the linksys web ui, the .itb?", 103)
+    told = msg(
+        "x0", "tamsin", "yep the recovery-installer.itb, it redoes the flash layout, then sysupgrade", 121
+    )
+    links = {"x0": unaddressed("x0", "q", confidence)}
+    settled = answer_of(q, [*room, q, told], links)
+    assert (settled is not None and settled.by == "x0") is answered

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from kikimimi.domain.memory.keywords import EN_STOP
 from kikimimi.domain.open_questions import asks
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, kind_of
 from kikimimi.domain.remarks import adopts, agrees
@@ -123,6 +124,51 @@ _NAMES_A_PICK = re.compile(
 )
 
 
+# A thing asked for by its kind: "anyone know of a CLI AIM client…?", "can someone recommend a good markdown
+# editor?", "any decent free alternatives to photoshop?" (not "know of a way to…", answered by how).
+_ASKS_FOR_A_THING = re.compile(
+    r"\bknows? (?:of )?(?:a|an|any)\b(?! (?:way|fix|workaround)\b)"
+    r"|\b(?:recommend|suggest) (?:a|an|any|some)\b"
+    r"|\bany (?:good |decent |free )*(?:[\w+-]+ ){0,2}(?:alternatives?|apps?|programs?|clients?|tools?"
+    r"|editors?|players?|mods?|plugins?|packages?)\b"
+    r"|\bwhat(?:'s| is) a (?:good|decent) \w+"
+)
+# Words a list of names is joined by: "centericq, pork", "obsidian / logseq", "vlc or mpv".
+_NAME_JOINS = re.compile(r"[,/&\s]+|\b(?:or|and)\b")
+# … and words no name is: a pronoun, a reaction, a word of any sentence (EN_STOP).
+_NOT_NAMES = EN_STOP | frozenset(
+    re.findall(
+        r"\S+",
+        "i im i'm ive i've you u ur we they he she it its it's that thats this there lol lmao omg wait so idk"
+        " dunno no nope yes yeah yep nah ok okay hmm same me my nice cool ty thx np brb gtg afk ikr tbh imo"
+        " btw rip oof ugh ah oh hi hey hello welcome gg wp haha hehe",
+    )
+)
+
+
+def _names_only(line: str) -> bool:
+    """Is the line one to four names and nothing else ("centericq, pork", "obsidian"): no word of a
+    sentence, no question, no reaction?"""
+    words = [w for w in _NAME_JOINS.split(line.strip(" .!")) if w]
+    return (
+        line.isascii()
+        and 0 < len(words) <= 4
+        and all(re.fullmatch(r"[a-z][\w.+-]*", w) and w not in _NOT_NAMES for w in words)
+    )
+
+
+# Whether there are any of a thing, asked: "any hand tools", "any left?" (not "any ideas?", "anyone").
+_ASKS_IF_ANY = re.compile(
+    r"\bany (?!(?:one|body|thing|ideas?|tips?|advice|help|chance|way|luck|news|update|good|decent)\b)[a-z]+"
+    r"[^?？.!]{0,20}(?:[?？]|$)"
+)
+# A line that opens on how many there are: "couple of block planes…", "a few", "none left", "2 i think".
+_COUNTS_FIRST = re.compile(
+    r"^(?:(?:a|just|only|maybe) )?(?:couple|few|handful|bunch|some|lots|loads|tons|plenty|several|none"
+    r"|nothing|one|two|three|four|five|\d+)\b(?! (?:of (?:you|us|them)|people|ppl)\b)"
+)
+
+
 def _offered_said_back(question: str, line: str) -> bool:
     """Does the line take the option the question offered by saying a word of it back with で?"""
     offered, said = _OFFERS_ONE_JA.search(question), _SAYS_ONE_BACK_JA.match(line)
@@ -191,6 +237,10 @@ def answer_shaped(question: str, line: str, bare: bool = True) -> bool:
         return True  # "i was there, it went really well" to "how did the preview go on friday??"
     if _ASKS_FOR_PICKS.search(q) and _NAMES_A_PICK.match(low) and not asks(line):
         return True  # "skwamas. narrowest heel cup…", 「BG66一択」 to "any recs…?", 「おすすめある？」
+    if (_ASKS_FOR_PICKS.search(q) or _ASKS_FOR_A_THING.search(q)) and _names_only(low):
+        return True  # "centericq, pork" to "anyone know of a CLI AIM client…?": things named, nothing else
+    if _ASKS_IF_ANY.search(q) and _COUNTS_FIRST.match(low) and not asks(line):
+        return True  # "couple of block planes and a stanley no 4" to "… any hand tools": how many, told
     if _ASKS_WHERE_JA.search(q) and _SAYS_THE_PLACE_JA.match(low) and not asks(line):
         return True  # 「高円寺だよ、駅から5分くらい」 to 「店長の新しい店ってどこにできたんだっけ？」
     if not bare:

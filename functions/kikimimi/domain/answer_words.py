@@ -15,7 +15,6 @@ from kikimimi.domain.figures import (
     says_roughly,
 )
 from kikimimi.domain.invitations import invites
-from kikimimi.domain.memory.keywords import EN_STOP
 from kikimimi.domain.open_questions import asks
 from kikimimi.domain.question_echoes import tells_own_experience
 from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, guesses
@@ -116,36 +115,6 @@ _NAMES_A_PICK = re.compile(
     r"^[^？?、。\s]{2,24}\s*(?:一択|安定|一強|推し|派|しか勝たん)(?:かな|だな|やな|です|だよ|よ|ね)?[!！。wｗ笑〜ー]*$"
     r"|^[\w'.+ -]{2,30}?,?\s+(?:all the way|hands down|no contest|every time|for me|or bust|ftw)[!.]*$"
 )
-# A thing asked for by its kind: "anyone know of a CLI AIM client…?", "can someone recommend a good markdown
-# editor?", "any decent free alternatives to photoshop?" (not "know of a way to…", answered by how).
-_ASKS_FOR_A_THING = re.compile(
-    r"\bknows? (?:of )?(?:a|an|any)\b(?! (?:way|fix|workaround)\b)"
-    r"|\b(?:recommend|suggest) (?:a|an|any|some)\b"
-    r"|\bany (?:good |decent |free )*(?:[\w+-]+ ){0,2}(?:alternatives?|apps?|programs?|clients?|tools?"
-    r"|editors?|players?|mods?|plugins?|packages?|recs|recommendations)\b"
-    r"|\bwhat(?:'s| is) a (?:good|decent) \w+"
-)
-# Words a list of names is joined by: "centericq, pork", "obsidian / logseq", "vlc or mpv".
-_NAME_JOINS = re.compile(r"[,/&\s]+|\b(?:or|and)\b")
-
-
-def _names_only(text: str) -> bool:
-    """Is the line one to four names and nothing else ("centericq, pork", "obsidian"): no word of a
-    sentence, no question, no reaction?"""
-    low = norm(text).strip(" .!")
-    if (
-        not low.isascii()
-        or asks(low)
-        or _bare_ack(text)
-        or profile(text).kind in ("lol", "thx", "yes", "no", "hi")
-    ):
-        return False
-    words = [w for w in _NAME_JOINS.split(low) if w]
-    return 0 < len(words) <= 4 and all(
-        re.fullmatch(r"[a-z][\w.+-]*", w) and w not in EN_STOP and w not in _NOT_A_NAME for w in words
-    )
-
-
 # Whether there are enough, asked: 「メンツ足りとる？」, "do we have enough for 6v6?"; answered by a count.
 _ASKS_ENOUGH = re.compile(r"足り|揃|集まっ|\benough\b|\bfull\b")
 _COUNT_FIRST = re.compile(
@@ -388,8 +357,6 @@ def takes_up(
         and _NAMES_A_PICK.match(norm(text))
     ):
         return True  # 「complementary一択」 to 「みんなシェーダー何入れてる？」: a pick, named as one
-    if level < WORDS and _ASKS_FOR_A_THING.search(norm(asked)) and _names_only(text):
-        return True  # "centericq, pork" to "anyone know of a CLI AIM client…?": things named, nothing else
     if level < WORDS and counts_people(asked) and _NAMES_WHO_COMES.match(norm(text)) and not asks(text):
         return True  # "me and priya i think" to "how many of you? i've got 3 seats": a headcount, by name
     if level < WORDS and _ASKS_ENOUGH.search(norm(asked)) and _COUNT_FIRST.match(norm(text)):

@@ -115,6 +115,7 @@ def answers_the_question_before(question: Message, m: Message, around: Sequence[
 _ASKS_WHAT = re.compile(r"^(?:what|which|who|where|when)\b|^\S{0,12}(?:何|なに|どれ|どこ|誰)")
 
 SURELY = 0.9  # how sure the reader must be that a line between goes to another conversation
+READ_AS_ITS_REPLY = 0.8  # … or that a line replies to the question, whatever words it shares with another
 
 
 def other_thread(
@@ -195,6 +196,10 @@ def other_thread(
                 and not shared_words(linked.content, m.content, common)
             )
             return link.confidence >= SURELY or not (fits_over(question, m, linked) or worded)
+    if link is not None and link.reply_to in thread and link.confidence >= READ_AS_ITS_REPLY:
+        return (
+            False  # the reader all but sure it replies to the question: a word it shares elsewhere is no cue
+        )
     return echoes_another(question, m, thread, around, earlier, follows)
 
 

@@ -108,6 +108,8 @@ _OWN_QUESTION = re.compile(
     r"|does any ?(?:one|body)|any ?(?:one|body) (?:know|have|tried|else)|what'?s the best way"
     r"|can (?:any|some) ?(?:one|body) (?:explain|help|tell|recommend|suggest|point)|is there any ?way"
     r"|i (?:have|got) a (?:quick )?question"
+    # a plea of one's own to the group ("can we PLEASE turn off memory menu this time")
+    r"|can (?:we|i|you guys|y'?all) (?:please|pls|plz)"
     # a fact recalled, asked without its mark: "what's the default port for wireguard again, i never…"
     r"|what'?s the \w+(?: \w+){0,3} (?:for|of|on|in) [^,.!]{2,40} again)\b"
     # what to do next, after saying what they did ("ok deleted it. do i pair from the car or the phone now")
