@@ -5575,3 +5575,16 @@ def test_a_reply_the_reader_is_all_but_sure_of_answers_whatever_word_it_shares_e
     links = {"x0": unaddressed("x0", "q", confidence)}
     settled = answer_of(q, [*room, q, told], links)
     assert (settled is not None and settled.by == "x0") is answered
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "takes"),
+    [
+        # what one heard answers how a thing stands (session 61)
+        ("土曜の雨予報どうなってる？", "降水確率20%やって", True),
+        ("あの件どんな感じ？", "来週に延期らしいで", True),
+        ("土曜の雨予報どうなってる？", "ほなセトリ今夜決めよ、マリーゴールドは絶対入れたいわ", False),
+    ],
+)
+def test_what_one_heard_answers_how_a_thing_stands(question: str, reply: str, takes: bool) -> None:
+    assert takes_up(question, reply, LOOSE) is takes

@@ -157,8 +157,10 @@ _TELLS_A_CASE = re.compile(
 _JA_HEARSAY = re.compile(
     r"(?:らしい|みたい|っぽい)(?:で|よ|ね|だよ|やで|です|やって|だって)?[ｗw笑!！。〜ー]*$"
     # … or what one was told, first thing: 「午後からやって。午前中勝負やな」, 「中止なんだって」
-    r"|^[^。！!？?]{1,16}(?:から|まで|なん|なの|んの|\d)(?:やって|だって)(?:[。！!ｗw笑〜ー]|$)"
+    r"|^[^。！!？?]{1,16}(?:から|まで|なん|なの|んの|\d[%％]?)(?:やって|だって)(?:[。！!ｗw笑〜ー]|$)"
 )
+# How a thing stands, asked: 「土曜の雨予報どうなってる？」, 「あの件どんな感じ？」 (told by what one heard).
+_JA_ASKS_HOW_IT_STANDS = re.compile(r"どうなって(?:る|た|ん|の)|どんな感じ")
 
 
 _KANA_KANJI = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # Japanese, not an emoji or "£2"
@@ -399,8 +401,9 @@ def takes_up(
     if line.answer:
         return True
     low = norm(text)
-    if not low.isascii() and asks_yes_no(asked) and _JA_HEARSAY.search(low) and not asks(text):
-        return True  # 「午後から降るらしいで」 to 「明日って雨なん？」: what is said or looks so, told
+    stands = asks_yes_no(asked) or _JA_ASKS_HOW_IT_STANDS.search(norm(asked)) is not None
+    if not low.isascii() and stands and _JA_HEARSAY.search(low) and not asks(text):
+        return True  # 「午後から降るらしいで」 to 「明日って雨なん？」: what is said, told
     if not late and (len(low.split()) <= 3 if low.isascii() else len(low) <= 8):
         return True
     # 「どこになったんだっけ」 — 「葛西臨海公園！土曜の10時集合」: a brief answer first, then more
