@@ -45,3 +45,18 @@ from kikimimi.domain.topic_words import shared_words
 )
 def test_shared_words(a: str, b: str, shared: set[str]) -> None:
     assert shared_words(a, b, frozenset()) == shared
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "plain", "roots"),
+    [
+        # a word of the same root ties two lines read for another conversation's thread (session 62)
+        ("don't spoil it i haven't started", "it's not a spoiler if it's in the trailer", set(), {"spoil"}),
+        ("the update broke my saves", "updated last night, saves fine", {"saves"}, {"update", "saves"}),
+        # … not a short word that only ends so
+        ("need a bed", "red one", set(), set()),
+    ],
+)
+def test_shared_roots(a: str, b: str, plain: set[str], roots: set[str]) -> None:
+    assert shared_words(a, b, frozenset()) == plain
+    assert shared_words(a, b, frozenset(), roots=True) == roots

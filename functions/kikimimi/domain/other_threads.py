@@ -257,14 +257,17 @@ def echoes_another(
     question on 「関東の全日本選考会」)? In a busy room the line it goes on with may be ten lines back
     ("busted how" to "rewards look kinda busted", past a quiet member's question)."""
     common = common_words(around)
-    asked = len(shared_words(question.content, m.content, common) - LIGHT_VERBS)
+    asked = len(shared_words(question.content, m.content, common, roots=True) - LIGHT_VERBS)
     near = {x.id for x in around}
     pool = [*(x for x in earlier if x.id not in near), *around]
     at = next((i for i, x in enumerate(pool) if x.id == m.id), len(pool))
     # not the line the question itself takes up (「屋外やろ？」 on 「ベランダのメダカ、ヒーターなしで…」)
     others = [x for x in pool[:at] if x.is_human and x.id not in thread and x.id != follows]
     need = 1 if not asked else max(asked + 1, MORE_WORDS)
-    return any(len(shared_words(x.content, m.content, common) - LIGHT_VERBS) >= need for x in others[-10:])
+    return any(
+        len(shared_words(x.content, m.content, common, roots=True) - LIGHT_VERBS) >= need
+        for x in others[-10:]
+    )
 
 
 MORE_WORDS = 2  # words shared with another conversation's line, more than with the question: it goes on there

@@ -73,12 +73,13 @@ _FILLERS = frozenset(
 )
 
 
-def shared_words(a: str, b: str, common: frozenset[str]) -> frozenset[str]:
+def shared_words(a: str, b: str, common: frozenset[str], *, roots: bool = False) -> frozenset[str]:
     """The content words line `b` shares with the earlier line `a` it may take up, but for the room's
     common ones and fillers, and a katakana word `b` says only to qualify a longer one: 「キーキャップ」 is
     a cap, not the キー of 「親指キー」 (a later line may clip a long one: ゴア for ゴアテックス)."""
-    said = {_singular(w) for w in profile(b).words}
-    shared = {w for w in profile(a).words if _singular(w) in said} - common - _FILLERS
+    key = _stem if roots else _singular
+    said = {key(w) for w in profile(b).words}
+    shared = {w for w in profile(a).words if key(w) in said} - common - _FILLERS
     # A compound of three kanji or more, said by both, is one word however the analyser cut it in each
     # (町中華 is 町中 in 「近所に町中華あって」 and 町 + 中華 in 「町中華いいなー」).
     shared |= {run for run in _KANJI_RUN.findall(a) if run in b} - common
@@ -103,6 +104,19 @@ def _singular(word: str) -> str:
     ):
         return word[:-1]  # "subs" takes up "sub", "mods" "mod"
     return word
+
+
+def _stem(word: str) -> str:
+    """A word folded onto its root with its plural and a suffix ("spoiler" takes up "don't spoil it",
+    "updated" "the update")."""
+    word = _singular(word)
+    if not word.isascii():
+        return word
+    for end in ("ing", "ers", "er", "ed"):
+        if word.endswith(end) and len(word) - len(end) >= 4:
+            word = word[: -len(end)]
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
 _NOT_PLURALS = frozenset(
