@@ -150,6 +150,8 @@ JA_ABOUT = [
 ]
 
 EN_CALLS = [
+    # what it knows, said on the way to a question put to it (session 62)
+    "ok so i was gonna leave it out but wait kikimimi would know, can i put it in the fridge overnight?",
     "kikimimi-san, what time does the hardware store close on sundays?",
     # the name closing a question put in the middle of the line
     "settle this, what's the boiling point of water up in denver kikimimi, marcy says it's like 80",
@@ -216,6 +218,8 @@ EN_CALLS = [
 ]
 
 EN_ABOUT = [
+    "kikimimi would know, ask it",  # told to a friend
+    "kikimimi knows, it told me yesterday",
     "i had a question for kikimimi: it never answered",  # said of it
     "that one's a question for kikimimi, not me lol",
     "i told him, kikimimi is just a bot that reads the channel",  # said of it, after a comma

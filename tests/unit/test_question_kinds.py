@@ -183,6 +183,9 @@ KINDS = [
     ("この店、前より高くなったよね？", "rhetorical"),
     ("マジで？！", "rhetorical"),
     ("50は多くない？w", "rhetorical"),
+    # a retort with 「が？」, to an invitation: what one is busy with, told (session 62)
+    ("レポート中ですが？？", "rhetorical"),
+    ("明日テストなんだが？", "rhetorical"),
     ("a cake shaped like a bathtub?? who came up with that", "rhetorical"),
     ("who moves a couch at 1am??", "rhetorical"),
     # Proposals to the group.

@@ -367,6 +367,8 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
         return False
     if _THIRD_PERSON_INVITE.search(head) and _INVITE_VERB.match(tail):
         return True  # "what does kikimimi think?"
+    if _KNOWS_THEN_ASKS.match(tail) and seen.question():
+        return True  # "wait kikimimi would know, can i put it in the fridge now…?": the question turned to it
     first = re.match(r"[a-z]+", tail.lstrip())
     if first and first.group() in ("do", "are", "were") and _last_word(head.rstrip()) in _TURNS_TO:
         return True  # "ok random but kikimimi do octopuses have three hearts": a verb no subject of it takes
@@ -410,6 +412,13 @@ def _reads_en(seen: _Seen, *, strict: bool) -> bool:
     return not ((len(words[0]) > 4 and words[0].endswith("ed")) or words[0] in _PAST)
 
 
+# What the one named knows, said on the way to a question put to them in the same sentence: "kikimimi
+# would know, can i …?" (not "kikimimi would know, ask it": told to a friend).
+_KNOWS_THEN_ASKS = re.compile(
+    r"\s*(?:(?:would|might|should|will|must|prob(?:ably)?|def(?:initely)?|surely|totally)\s+)?knows?"
+    r"(?:\s+(?:this|that|it|for sure))?\s*[,:;—–-]+\s*(?:(?:so|ok|okay|like)\s+)?"
+    r"(?:what|what's|whats|how|why|when|where|which|who|is|are|does|do|did|can|could|should|will|would)\b"
+)
 _YOU_LAST = _words("you ya u")  # "sorry to bug you kikimimi, …", "thank you kikimimi"
 
 
