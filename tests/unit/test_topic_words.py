@@ -55,6 +55,7 @@ def test_shared_words(a: str, b: str, shared: set[str]) -> None:
         ("the update broke my saves", "updated last night, saves fine", {"saves"}, {"update", "saves"}),
         # … not a short word that only ends so
         ("need a bed", "red one", set(), set()),
+        ("the dark mode finally has contrast", "darker than the buzzard's", set(), set()),
     ],
 )
 def test_shared_roots(a: str, b: str, plain: set[str], roots: set[str]) -> None:

@@ -99,7 +99,13 @@ def in_an_exchange(
     low = norm(question.content)
     if parent is not None and parent.author_id in partners:
         partner = parent.author_id  # on the line of one of those it talks with, however many
-    elif len(partners) == 1 and (_GOES_ON_OWN.match(low) or _CHECKS_IN.search(low)):
+    elif len(partners) == 1 and (
+        _GOES_ON_OWN.match(low)
+        or _CHECKS_IN.search(low)
+        # the reader unsure where it goes, and it points back at what they were talking of ("how many hours
+        # a day are they on?", to the one whose lights they were)
+        or ((link is None or link.confidence < sure) and _POINTS_AT_THEIRS.search(low) is not None)
+    ):
         (partner,) = partners
     else:
         return None
@@ -134,6 +140,11 @@ _GOES_ON_OWN = re.compile(
     r"^(?:also|and|plus|oh and|btw also)\b|^(?:あと|それと|あとさ|ついでに|それから|ちなみに)"
     r"|^[^?？]{8,}\b(?:btw|by the way)\W*[,?？]"  # "how are the saw cuts looking btw, ends flush…?"
 )
+
+
+# A word that points back at the thing two people were talking of, or at the one asked: "are they on all
+# day?", "is it the 4ft one?", "your tray or the dome?".
+_POINTS_AT_THEIRS = re.compile(r"\b(?:they|them|it|its|that|those|these|you|your|u|ur)\b")
 
 
 # How it went, asked of the one who went off to try: "any luck?", "how's it looking, steady steam yet?",

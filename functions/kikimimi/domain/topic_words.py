@@ -112,8 +112,9 @@ def _stem(word: str) -> str:
     word = _singular(word)
     if not word.isascii():
         return word
-    for end in ("ing", "ers", "er", "ed"):
-        if word.endswith(end) and len(word) - len(end) >= 4:
+    # ("darker" is no echo of "dark mode": a comparative of a short word keeps its "-er")
+    for end, root in (("ing", 4), ("ers", 5), ("er", 5), ("ed", 4)):
+        if word.endswith(end) and len(word) - len(end) >= root:
             word = word[: -len(end)]
             break
     return word[:-1] if word.endswith("e") and len(word) > 4 else word
