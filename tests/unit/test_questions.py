@@ -158,6 +158,12 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
         ("anyone know why there is no beta download link on www.example.com?", {}, True),
         ("how do I change the log level?", {"reply_to": "a"}, False),  # a reply to someone
         ("how do I change the log level?", {"mention": True}, False),
+        # a question the line says it asks, its mark left off (session 62)
+        ("ok dumb question, how do you make hitsounds louder than the music on lazer", {}, True),
+        ("dumb question lol", {}, False),
+        # thanks, and what the asker draws from the answer, said to themselves (session 62)
+        ("ありがと、じゃあ朝マズメ狙いかな", {}, False),
+        ("じゃあ何時がいいかな", {}, True),  # a "what" wondered: still asked
     ],
 )
 def test_open_questions(text: str, extra: dict, opens: bool) -> None:
@@ -231,6 +237,7 @@ def test_bot_messages_never_open_a_watch() -> None:
         "oh i'll just ask in the regional channel, nvm",
         "あ、やっぱ雑談チャンネルで聞いたんで大丈夫です〜",
         "やっぱいいです、店に直接聞きます",
+        "神、フォルダごといけた",  # it worked (session 62)
     ],
 )
 def test_the_asker_settles(text: str) -> None:
@@ -2889,6 +2896,10 @@ def test_a_guess_after_a_question_wondered_aloud(musing: str, between: bool) -> 
         ("あった！ちょっと待ってて", True),  # found where it was pointed to (session 46)
         ("found it, brb", True),
         ("あったらいいね", False),
+        # … or thanks, and what they will do drawn from it (session 62)
+        ("ありがと、じゃあ朝イチで行くかな", True),
+        ("bet, signing up then", True),
+        ("bet, but what time then?", False),
     ],
 )
 def test_the_askers_bare_ok_right_after_a_line_takes_it_as_the_answer(ack: str, settled: bool) -> None:
@@ -4998,6 +5009,10 @@ def test_a_pointer_to_what_someone_present_made_is_no_line_to_them(reply: str, a
         ("is the swap meet sat or sun?", "lol my van died again", False),
         # A likeness or a comparison tells what a thing is like.
         ("what's the tail pattern like? a kite would be forked", "darker than the buzzard's, def", True),
+        # a guess confirmed by asking how it was known (session 62)
+        ("車のドアで？", "なんでわかるの😭", True),
+        ("wait was it the car door?", "how did you know 💀", True),
+        ("what did you break it on?", "how did you know", False),
         # One's own way, told, to how everyone handles it, no one named.
         ("明日雪らしいけど、ベランダの鉢どうしてる？", "うちは全部玄関に入れる。毎回狭い", True),
         ("明日雪らしいけど、ベランダの鉢どうしてる？", "不織布かけとくだけにしてる〜", True),

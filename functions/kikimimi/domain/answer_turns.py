@@ -499,6 +499,15 @@ def turn_window(around: Sequence[Message]) -> float:
     return min(max(NEXT_TURN_SECONDS, 2 * statistics.median(gaps)), SLOW_TURN_CAP_SECONDS)
 
 
+# A guess confirmed by asking how it was known: "how did you know", 「なんでわかるの」, or called right.
+_KNEW_IT = re.compile(
+    r"^(?:(?:wait|lol|lmao|omg|bro|dude|ok)[,!\s]+)?(?:how (?:did|tf did|the hell did) (?:you|u|ya) (?:know|guess)"
+    r"|how'?d (?:you|u|ya) (?:know|guess)|bingo|spot on|nailed it)\b"
+    r"|^(?:え[ぇっー]*[、,!！\s]*)?(?:なんで|なぜ|どうして)(?:わかる|分かる|わかった|分かった|知ってる|知ってん)"
+    r"|^(?:正解|大正解|ビンゴ|よくわかったね|よく分かったね)"
+)
+
+
 def _next_turn(
     question: Message,
     m: Message,
@@ -555,6 +564,13 @@ def _next_turn(
     )
     if not since and told_when and not elsewhere(m, question, around):
         return True  # 「来週なら土日どっちでも」 right after 「いつ空いてる？」: when, told
+    if (
+        not since
+        and _KNEW_IT.search(norm(m.content))
+        and asks_yes_no(question.content)
+        and not elsewhere(m, question, around)
+    ):
+        return True  # 「なんでわかるの😭」 to 「車のドアで？」: the guess confirmed, asked how it was known
     if not since and suggests(m.content) and not elsewhere(m, question, around):
         return True  # "have you tried drying them with a hairdryer first?": taken up, with what to try
     if (

@@ -185,7 +185,10 @@ _ANSWERED_ITSELF = re.compile(
 )
 # A conclusion drawn from what was just said, ending on a musing 「か」 with no question mark.
 _CONCLUDES = re.compile(
-    r"^(?:じゃあ|じゃ|ほな|なら|それなら|ほんなら|そしたら)[、,\s]*[^？?]{1,20}か[ー〜。…]*$"
+    r"^(?:(?:ありがと\S*|サンキュ\S*|なるほど|そっか|おけ|了解)[、,!！\s]+)?"  # 「ありがと、じゃあ朝マズメ狙いかな」
+    r"(?:じゃあ|じゃ|ほな|なら|それなら|ほんなら|そしたら)[、,\s]*"
+    r"(?![^？?]*(?:何|なに|なん|どこ|どう|いつ|誰|だれ|どれ|どっち|いくら))"  # not 「じゃあ何時がいいかな」
+    r"[^？?]{1,20}か(?:な[ぁあ]?)?[ー〜。…]*$"
 )
 _THANKED_AFTER = re.compile(
     r"[?？]\s*(?:ty|thx|thanks|thank you|tysm|ありがと\S*|サンキュ\S*|さんきゅ\S*)\W*$"
@@ -245,7 +248,21 @@ def asks_unmarked(text: str) -> bool:
         return True
     if not low.isascii():
         return bool(_JA_ASKS_ON.search(low))
-    return bool(_EITHER_OR.search(low) or _HOW_AFTER.search(low) or _ME_EITHER_OR.search(low))
+    return bool(
+        _EITHER_OR.search(low)
+        or _HOW_AFTER.search(low)
+        or _ME_EITHER_OR.search(low)
+        or _ANNOUNCED_ASK.search(low)
+    )
+
+
+# A question the line says it asks, then asked without its mark: "ok dumb question, how do you make hitsounds
+# louder than the music".
+_ANNOUNCED_ASK = re.compile(
+    r"\b(?:quick|dumb|stupid|random|noob|silly|real|actual|serious|newbie)\s+(?:q|qn|question)\b[\s,:;.!-]+"
+    r"(?:how|what|what's|whats|where|which|who|why|when|is|are|do|does|did|can|could|should|would|will|has|have)"
+    r"\s[^.!?]{8,}$"
+)
 
 
 # A name put first, then the question, with no comma (Discord habit): "lena does the battery hold up?",

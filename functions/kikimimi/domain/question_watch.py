@@ -33,7 +33,7 @@ _SETTLED = re.compile(
     r"\b(?:nvm|never ?mind|solved|fixed (?:it|now)|got it|figured (?:it )?out"
     r"|found (?:it|the (?:answer|problem))"
     r"|(?:it|that) work(?:s|ed)|works now|working now|no longer needed|sorted(?: it)? out)\b"
-    r"|自己解決|解決(?:しました|した|です)|わかりました|分かりました|わかった|分かった|できました|できた[!！。]?$"
+    r"|自己解決|解決(?:しました|した|です)|わかりました|分かりました|わかった|分かった|できました|(?:でき|いけ)た[!！。]?$"
     r"|直りました|直った|動きました|動いた|大丈夫です|もう大丈夫|なんでもない|何でもない"
     r"|^(?:できた|できました|いけた|いけました)[!！]"  # 「できた！6000で動いてる」
     # taking in what someone told them: 「やっぱそうか〜」, "ahh makes sense", "gotcha"
@@ -83,6 +83,14 @@ _ACK_WORD = (
 )
 # … one or two of them, an emoji after: "phew ok 😅"
 _ACK = re.compile(rf"^{_ACK_WORD}(?:[\s,、]+{_ACK_WORD})?[!！。.〜ー\s\u2600-\u27bf\U0001f300-\U0001faff]*$")
+
+
+# … or taken (or thanked for), and what the asker will do about it drawn: "bet, signing up then",
+# 「ありがと、じゃあ朝マズメ狙いかな」.
+_ACK_THEN = re.compile(
+    rf"^(?:{_ACK_WORD}|ありがと\S*|サンキュ\S*|thanks|thx|ty)[\s,、!！.。]+"
+    r"(?:[^?？]{2,40}?\bthen[^\w?？]*$|(?:じゃあ|じゃ|ほな|なら)[、,\s]*[^？?]{1,24}$)"
+)
 
 
 # … or recognising what was just pointed to: 「あ、さっきのVitalってそれか」, "oh that's the one".
@@ -338,6 +346,15 @@ class Watch:
             return Settled(
                 f"the asker took {self.since[-1].author_name}'s answer", m.id
             )  # 「歴戦ゴア周回したい」「おけ」
+        if (
+            self.since
+            and _ACK_THEN.match(norm(m.content))
+            and self._right_after(self.since[-1], m)
+            and not asks(self.since[-1].content)
+        ):
+            return Settled(
+                f"the asker took {self.since[-1].author_name}'s answer", m.id
+            )  # "yep 👍" — "bet, signing up then"
         told = self._understood(m)
         if told is not None:
             return Settled(f"the asker took {told.author_name}'s answer", m.id)
