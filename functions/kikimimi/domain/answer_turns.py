@@ -501,7 +501,8 @@ def turn_window(around: Sequence[Message]) -> float:
 
 # A guess confirmed by asking how it was known: "how did you know", 「なんでわかるの」, or called right.
 _KNEW_IT = re.compile(
-    r"^(?:(?:wait|lol|lmao|omg|bro|dude|ok)[,!\s]+)?(?:how (?:did|tf did|the hell did) (?:you|u|ya) (?:know|guess)"
+    r"^(?:(?:wait|lol|lmao|omg|bro|dude|ok)[,!\s]+)?"
+    r"(?:how (?:did|tf did|the hell did) (?:you|u|ya) (?:know|guess)"
     r"|how'?d (?:you|u|ya) (?:know|guess)|bingo|spot on|nailed it)\b"
     r"|^(?:え[ぇっー]*[、,!！\s]*)?(?:なんで|なぜ|どうして)(?:わかる|分かる|わかった|分かった|知ってる|知ってん)"
     r"|^(?:正解|大正解|ビンゴ|よくわかったね|よく分かったね)"

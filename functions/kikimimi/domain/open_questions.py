@@ -185,7 +185,8 @@ _ANSWERED_ITSELF = re.compile(
 )
 # A conclusion drawn from what was just said, ending on a musing 「か」 with no question mark.
 _CONCLUDES = re.compile(
-    r"^(?:(?:ありがと\S*|サンキュ\S*|なるほど|そっか|おけ|了解)[、,!！\s]+)?"  # 「ありがと、じゃあ朝マズメ狙いかな」
+    # … after thanks: 「ありがと、じゃあ朝マズメ狙いかな」
+    r"^(?:(?:ありがと\S*|サンキュ\S*|なるほど|そっか|おけ|了解)[、,!！\s]+)?"
     r"(?:じゃあ|じゃ|ほな|なら|それなら|ほんなら|そしたら)[、,\s]*"
     r"(?![^？?]*(?:何|なに|なん|どこ|どう|いつ|誰|だれ|どれ|どっち|いくら))"  # not 「じゃあ何時がいいかな」
     r"[^？?]{1,20}か(?:な[ぁあ]?)?[ー〜。…]*$"
