@@ -50,6 +50,31 @@ def test_an_addressed_message_gets_an_answer_without_judgment(
     assert [e["trigger"] for e in s.events("judgment_cancelled")] == ["c3"]
 
 
+def test_the_name_alone_waits_for_its_callers_question(scenario: Make) -> None:
+    """Session 62: "kikimimi", then the question on the caller's next line: the question is answered at once
+    as the call, and the call's own answer, waiting for it, is cancelled."""
+    s = scenario()
+    s.run(
+        *three_people(s),
+        s.msg("n1", "dave", "kikimimi", 30),
+        s.msg("q1", "dave", "any good stretch for wrists? mine are cooked", 41),
+    )
+    waited = next(e for e in s.events("reply_scheduled") if e["trigger"] == "n1")
+    assert waited["delay_seconds"] == 30.0
+    assert [e["trigger"] for e in s.events("reply_cancelled")] == ["n1"]
+    (post,) = s.posts
+    assert post.reply_to == "q1"
+    assert s.events("posted")[0]["t"] == 41.0
+
+
+def test_the_name_alone_and_nothing_after_gets_its_answer(scenario: Make) -> None:
+    s = scenario()
+    s.run(*three_people(s), s.msg("n1", "dave", "hey kikimimi", 30))
+    (post,) = s.posts
+    assert post.reply_to == "n1"
+    assert s.events("posted")[0]["t"] == 60.0  # once its caller had time to put the question
+
+
 def test_a_burst_yields_exactly_one_judgment(scenario: Make) -> None:
     s = scenario()
     authors = ["alice", "bob", "carol"]

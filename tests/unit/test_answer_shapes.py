@@ -339,6 +339,20 @@ def test_data_units_are_counted(question: str, line: str, counted: bool) -> None
     assert counts_as_asked(question, line) is counted
 
 
+@pytest.mark.parametrize(
+    ("question", "line", "told"),
+    [
+        # the time of day asked, a clock time said first (session 62)
+        ("what time is reclear thursday, same as always?", "8:30", True),
+        ("集合何時だっけ？", "9時半！", True),
+        ("what time is reclear thursday?", "i think 8 people signed up", False),
+        ("what time is reclear thursday?", "8:30? not sure", False),  # asked back
+    ],
+)
+def test_a_clock_time_tells_the_time_asked(question: str, line: str, told: bool) -> None:
+    assert counts_as_asked(question, line) is told
+
+
 def test_a_figure_measured_between_two_offered() -> None:
     assert answer_shaped("is the new batch 12mm or 11.5 again", "11.8 on mine", bare=False)
     assert not answer_shaped("is the new batch 12mm or 11.5 again", "no idea", bare=False)

@@ -6,6 +6,8 @@ honorifics (さん, さーん, ちゃん, 様, 氏 …), stretched names (きき
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from kikimimi.domain import name_calls
@@ -447,6 +449,9 @@ def test_a_misspelt_call_is_still_a_call(text: str, expected: bool) -> None:
         ("kiki can you give me like 3 good questions to ask at the end of an interview?", ["raf"], True),
         ("hey kiki, what's 38.4 celsius in fahrenheit?", [], True),
         ("kiki quick one, whats the ratio for overnight oats? milk to oats", ["cole", "ines"], True),
+        # asked of it, its mark said, or a dispute put to it (session 62)
+        ("kiki are you awake too? 😂", ["ana"], True),
+        ("kiki settle this: is it 'per se' or 'per say'. hollis swears its per say", ["hollis"], True),
         # … not where someone in the room goes by it, nor talk about it, nor in the middle of a line
         ("kiki did you get home ok? that storm was wild", ["kiki", "nightjar"], False),
         # … nor asking after someone's day, a friend who goes by it before she has spoken
@@ -482,3 +487,59 @@ def test_the_name_clipped_is_a_call_where_nobody_present_goes_by_it(
 )
 def test_a_call_set_off_mid_line(text: str, expected: bool) -> None:
     assert calls_name(text, NAMES) is expected
+
+
+def _line(mid: str, author: str, text: str, t: float, *, mention: bool = False, own: bool = False) -> Message:
+    return Message(
+        id=mid,
+        guild_id="g",
+        channel_id="c",
+        thread_id=None,
+        author_id=author,
+        author_name=author,
+        author_is_bot=own,
+        content=text,
+        created_at=datetime(2026, 12, 5, tzinfo=UTC) + timedelta(seconds=t),
+        mentions_bot=mention,
+        is_self=own,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "mention", "bare"),
+    [
+        ("kikimimi", False, True),
+        ("hey kikimimi!", False, True),
+        ("kiki?", False, True),
+        ("ききみみ〜", False, True),
+        ("聞き耳さーん", False, True),
+        ("ねえキキミミ", False, True),
+        ("<@42>", True, True),
+        ("<@42>", False, False),  # someone else mentioned
+        ("聞き耳さーん、いるー？", False, False),  # asks whether it is there
+        ("kikimimi what time is it", False, False),
+        ("kikimimi is so fast lol", False, False),
+        ("lol", False, False),
+        ("<@42> hello?", True, False),  # a greeting: said to it now
+        ("hi kikimimi!", False, False),
+    ],
+)
+def test_a_bare_call_is_the_name_alone(text: str, mention: bool, bare: bool) -> None:
+    """Session 62: the name alone (a greeting, a stretch, an honorific, a mark at most): its question to
+    come."""
+    assert name_calls.bare_call(_line("m", "hollis", text, 0, mention=mention), NAMES, ["ana"]) is bare
+
+
+def test_the_callers_next_line_after_a_bare_call_is_the_call() -> None:
+    call = _line("c", "hollis", "kikimimi", 0)
+    other = _line("o", "vex", "housewarming raid night when", 5)
+    question = _line("q", "hollis", "any good stretch for wrists/forearms?", 11)
+    assert name_calls.call_followed(question, [call, other, question], NAMES) == call
+    late = _line("q", "hollis", "any good stretch for wrists/forearms?", 45)
+    assert name_calls.call_followed(late, [call, late], NAMES) is None  # too long after
+    answered = _line("b", "kikimimi", "yes?", 8, own=True)
+    assert name_calls.call_followed(question, [call, answered, question], NAMES) is None  # the bot spoke
+    said = _line("s", "hollis", "kikimimi is so fast lol", 0)
+    assert name_calls.call_followed(question, [said, question], NAMES) is None  # talk about it
+    someone = _line("v", "vex", "any good stretch?", 11)
+    assert name_calls.call_followed(someone, [call, someone], NAMES) is None  # another person's line

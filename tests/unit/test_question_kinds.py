@@ -692,6 +692,11 @@ def test_what_kind_of_answer_a_question_asks_for(question: str, number: bool, ye
         ("今夜ボドゲ持ち寄る人〜？", True),
         ("明日のテスト範囲わかる人ー？", False),
         ("今日の議事録どこにあるか知ってる人ー？", False),
+        # a plan for a day, then the asker's own part in it (session 62)
+        ("watchalong for the derby sunday? ill open the stage channel", True),
+        ("bbq saturday? i can bring the grill", True),
+        ("is the renewal this friday? i'll have to check", False),
+        ("the patch tomorrow? i can't wait", False),
     ],
 )
 def test_peoples_time_asked_for_is_an_invitation(text: str, inviting: bool) -> None:

@@ -3235,6 +3235,31 @@ def test_a_count_said_as_it_was_asked_answers_lines_later(answer: str, answered:
     assert (answer_of(q, [q, *between, msg("a", "ponzu", answer, 51)]) is not None) is answered
 
 
+def test_a_clock_time_answers_what_time_past_praise_of_its_author() -> None:
+    """Session 62: "8:30" answers "what time is reclear thursday" past "saffy diff 🙏" (praise that names
+    saffy asks her nothing) and another pair's answer."""
+    q = msg("q", "tomtom", "what time is reclear thursday, same as always?", 0)
+    between = [
+        msg("x0", "kell", "saffy diff 🙏", 9),
+        msg("x1", "bluejay", "works fine for me, just bought tinctures off it", 23),
+    ]
+    settled = answer_of(q, [q, *between, msg("a", "saffy", "8:30", 34)])
+    assert settled is not None and settled.by == "a"
+    asked = [*between[:1], msg("x1", "kell", "saffy you coming thursday?", 23)]
+    assert answer_of(q, [q, *asked, msg("a", "saffy", "8:30", 34)]) is None  # hers to that question
+
+
+def test_an_invitation_after_a_question_does_not_take_it_up() -> None:
+    """Session 62: "anyone wanna do roulettes w me in a bit?", then the asker's own detail: nobody talked
+    the question over, and the asker is not being helped by the one who invited the room."""
+    q = msg("q", "kell", "how do i turn off other people's spell effects? i cant see the aoe markers", 0)
+    later = [
+        msg("x0", "tomtom", "anyone wanna do roulettes w me in a bit? need tomes", 27),
+        msg("x1", "kell", "died to the same orange puddle like 3 times last night lol", 62),
+    ]
+    assert answer_of(q, [q, *later], {"x1": unaddressed("x1", "x0", 0.7)}) is None
+
+
 @pytest.mark.parametrize(
     ("line", "answered"),
     [("have you tried drying them with a hairdryer first?", True), ("did you see the new trailer?", False)],

@@ -157,6 +157,7 @@ def test_more_than_an_acknowledgement_is_not_agreement(text: str) -> None:
         ("なるほど", False, "👍"),
         ("yes", True, None),  # the answer to the bot's question: it needs words
         ("where are the logs", False, None),
+        ("ききみみも起きてるの？笑", False, None),  # asked, then laughed: it needs words (session 62)
     ],
 )
 def test_an_addressed_acknowledgement_gets_a_reaction(text: str, bot_asked: bool, emoji: str | None) -> None:

@@ -624,6 +624,9 @@ def counts_as_asked(question: str, line: str) -> bool:
     lines later."""
     counters = set(_JA_COUNTER.findall(normalized(question)))
     low = normalized(line)
+    if _ASKS_THE_TIME.search(normalized(question)):
+        # "8:30" to "what time is reclear thursday, same as always?", past another pair's lines
+        return _TELLS_THE_TIME.match(low) is not None and not asks(line)
     if not counters and _ASKS_PRICE.search(normalized(question)):
         # 「あ、入場料は2時間400円ね」 to 「…入場料っていくらだっけ」: the price, in money, said early
         price = _SAYS_PRICE.search(low)
@@ -632,6 +635,13 @@ def counts_as_asked(question: str, line: str) -> bool:
     if not counters or first is None or first.start() > 8 or not first.group(1) or asks(line):
         return False
     return _counts_alike(question, first.group(0))
+
+
+# What time of day, asked (not how long: 何時間), and a clock time said first, little else after it.
+_ASKS_THE_TIME = re.compile(r"\bwhat time\b|(?:何|なん)時(?!間)|なんじ")
+_TELLS_THE_TIME = re.compile(
+    r"^(?:\S+\s+)?\d{1,2}(?:[:：]\d{2}|\s*(?:am|pm)\b|時(?:半|\d{1,2}分)?)(?:\s*(?:am|pm)\b)?[^?？\d]{0,24}$"
+)
 
 
 def _counts_alike(question: str, low: str) -> bool:

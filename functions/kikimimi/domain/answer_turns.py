@@ -144,7 +144,8 @@ def turn_answers(
         and counts_as_asked(question.content, m.content)
         and not any(asks(p.content) and counts_as_asked(p.content, m.content) for p in taken)
         and not elsewhere(m, question, around)
-        and not any(names(p.content, m.author_name) for p in taken)
+        # (someone who asked its author by name since: theirs; not "saffy diff 🙏", praise)
+        and not any(names(p.content, m.author_name) and asks(p.content) for p in taken)
     ):
         # 「7本！」 to 「流木何本使ってる？」 three lines on: the count asked for, as only it was asked
         return (m.created_at - question.created_at).total_seconds() <= turn_window(around)

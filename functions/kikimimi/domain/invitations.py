@@ -57,6 +57,11 @@ _EN_INVITATION = re.compile(
     # "movie night, who's in?", "who's coming?", "who wants to grab lunch?"
     r"|\bwho(?:'s| is| else is)? (?:actually |still |even )?"
     r"(?:in(?! (?:charge|the|a|an|my|your|that|this|it|there|here)\b)|coming|joining|down|up for|game)\b"
+    # "watchalong for the derby sunday? ill open the stage channel": a plan for a day put to the room, then
+    # the asker's own part in it (not "is the renewal this friday? i'll have to check", asked)
+    r"|^(?!(?:is|are|was|were|do|does|did|can|could|will|would|should|what|when|where|which|who|why|how)\b)"
+    rf"[^?？]{{3,40}}\b(?:{_PLANNED}|{_SOON})\s*[?？]+\s*"
+    r"(?:i'?ll|ill|i can(?!'?t)|i will|we can(?!'?t)|i'?m (?:hosting|opening|making|bringing))\b"
     # "anyone still up?", "anybody awake?": company looked for, late
     r"|^(?:(?:ok|so|hey|yo)[,!\s]+)?(?:any ?one|any ?body|who'?s|who is) (?:else )?(?:still )?"
     r"(?:up|awake)\s*[?？]"

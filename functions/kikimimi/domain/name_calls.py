@@ -36,10 +36,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from kikimimi.domain import japanese
+from kikimimi.domain.model import Message
 from kikimimi.domain.name_forms import (
     LISTED,
     LISTED_NEXT,
@@ -541,7 +542,9 @@ _ASKS_A_BOT = re.compile(
     r" (?:one|q|qn|question|thing)[,:!]?\s+)?"
     r"(?:(?:pls|please|plz)\s+)?(?:(?:can|could|would|will) (?:you|u)\b|do (?:you|u) know\b"
     r"|(?:what|what'?s|whats|how|when|where|which|who|why|is|does)\b(?!\s+(?:you|u)\b)"
-    r"|(?:give|tell|explain|remind|recap|summari[sz]e|help|translate|convert)\b)"
+    r"|(?:are|r) (?:you|u)\b(?=[^?？]*[?？])"  # "kiki are you awake too?" (asked, its mark said)
+    r"|(?:give|tell|explain|remind|recap|summari[sz]e|help|translate|convert)\b"
+    r"|settle (?:this|it|something|an argument|a debate)\b)"  # "kiki settle this: is it …"
 )
 
 
@@ -575,3 +578,44 @@ def named(text: str, names: Iterable[str]) -> bool:
             if any(at.honorific or _ABOUT_EVERYDAY.match(low, at.after) for at in found):
                 return True
     return False
+
+
+# What may stand with the name in a line that only calls it: "hey kikimimi", 「ねえききみみ」, "kiki?" (not a
+# greeting, "hi kikimimi!", "@kikimimi hello?": that is said to it now, and answered at once).
+_CALL_ONLY = re.compile(
+    r"hey|oi|oy|psst|ok|okay|so|um+|uh+|hm+|ねえ|ねぇ|ね|おーい|おい|あの|あのさ|ちょっと|ちょ|すみません"
+)
+_MENTION = re.compile(r"<@!?\d+>")
+CALL_FOLLOW_UP_SECONDS = 30  # how long a bare call waits for its caller's question on their next line
+
+
+def bare_call(message: Message, names: Iterable[str], present: Iterable[str] | None = None) -> bool:
+    """Does the line only call the bot ("kikimimi", "hey kiki?", 「ききみみ〜」, 「聞き耳さーん」, a
+    mention), the question still to come on the caller's next line?"""
+    low = fold(message.content)
+    spans = [m.span() for m in _MENTION.finditer(low)] if message.mentions_bot else []
+    for name in names:
+        clips = () if present is None else _clips_nobody_goes_by(name, present)
+        for variant in (*bot_forms(name), *clips):
+            spans += [(at.start, at.after) for at in occurrences(low, variant)]
+    if not spans:
+        return False
+    rest = "".join(" " if any(a <= i < b for a, b in spans) else c for i, c in enumerate(low))
+    return all(_CALL_ONLY.fullmatch(word) for word in re.findall(r"\w+", rest))
+
+
+def call_followed(
+    message: Message, window: Sequence[Message], names: Iterable[str], present: Iterable[str] | None = None
+) -> Message | None:
+    """The bare call (`bare_call`) this line goes on from: its author's last line, at most
+    `CALL_FOLLOW_UP_SECONDS` before, the bot silent since ("kikimimi", then "any good stretch for
+    wrists?")."""
+    if message.reply_to_id or _MENTION.search(message.content):
+        return None  # a reply to someone, or a line to someone it mentions
+    for said in reversed([m for m in window if m.created_at <= message.created_at and m.id != message.id]):
+        if said.is_self:
+            return None
+        if said.author_id == message.author_id:
+            late = (message.created_at - said.created_at).total_seconds() > CALL_FOLLOW_UP_SECONDS
+            return None if late or not bare_call(said, names, present) else said
+    return None

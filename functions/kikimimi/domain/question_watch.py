@@ -12,6 +12,7 @@ from kikimimi.domain.addressees import for_another, names
 from kikimimi.domain.answer_turns import offer_taken, turn_answers
 from kikimimi.domain.answer_words import SHAPE, relates, takes_up
 from kikimimi.domain.figures import same_figure
+from kikimimi.domain.invitations import invites
 from kikimimi.domain.language import japanese_share
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import NICK_PREFIX, asks
@@ -588,7 +589,15 @@ class Watch:
         """The one (of those who spoke since) the asker's line answers or addresses, if they took it up."""
         helper = next((p for p in self.since if p.id == m.reply_to_id or _addresses(m, p)), None)
         if helper is None and link is not None and link.confidence >= self.sure:
-            helper = next((p for p in self.since if p.id == link.reply_to and asks(p.content)), None)
+            # (not an invitation to the room: "anyone wanna do roulettes w me in a bit?" helps nobody)
+            helper = next(
+                (
+                    p
+                    for p in self.since
+                    if p.id == link.reply_to and asks(p.content) and not invites(p.content)
+                ),
+                None,
+            )
         if (
             helper is not None
             and self.links

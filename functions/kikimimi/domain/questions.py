@@ -21,6 +21,7 @@ from kikimimi.domain.addressees import (
     replies_to,
 )
 from kikimimi.domain.back_questions import between_two, joins_a_call
+from kikimimi.domain.invitations import invites
 from kikimimi.domain.model import Message
 from kikimimi.domain.open_questions import asks, is_open_question, participants_of
 from kikimimi.domain.other_threads import adds_to_own, asked_of_another
@@ -142,8 +143,8 @@ def talked_over(
     if not lines or lines[0].author_id == question.author_id:
         return None
     other = lines[0]
-    if elsewhere(other, question, around) or asks_its_own(other.content):
-        return None
+    if elsewhere(other, question, around) or asks_its_own(other.content) or invites(other.content):
+        return None  # … nor when they invite the room ("anyone wanna do roulettes w me in a bit?")
     turns = 1
     for previous, m in pairwise(lines):
         if m.author_id not in (question.author_id, other.author_id):

@@ -105,13 +105,19 @@ _ASKED_INSIDE = re.compile(
 )
 
 
+# A Japanese question, then a laugh: 「ききみみも起きてるの？笑」 (not 「まじ？ｗ」, surprise).
+_ASKED_THEN_LAUGHED = re.compile(
+    r"(?:の|か|る|た|ない|ます|です|って|なに|何|どう|いつ|どこ|誰)[？?]+\s*(?:笑|[wｗ]+|草)+[\W_]*$"
+)
+
+
 def reaction_kind(text: str) -> str | None:
     """What a short, non-question message clearly is: good_news, thanks, laughter or agreement (None when
     unclear)."""
     body = _normalized(text)
     if not body or len(body) > MAX_LENGTH or is_question(text) or _MIXED.search(body):
         return None
-    if _ASKED_INSIDE.search(body):
+    if _ASKED_INSIDE.search(body) or _ASKED_THEN_LAUGHED.search(body):
         return None  # "is it true you can't bring peanut butter, kikimimi? … lol": asked, then laughed
     # Good news first: "thanks, it works now!" is worth celebrating more than acknowledging.
     if _GOOD_NEWS.search(body) and not _HEDGED.search(body):

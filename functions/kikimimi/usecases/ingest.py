@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from kikimimi.domain import policy, questions, reactions, rules
+from kikimimi.domain import name_calls, policy, questions, reactions, rules
 from kikimimi.domain.model import ChannelKey, Message, ResponseType, TaskKind, TaskSpec
 from kikimimi.domain.wire import (
     ChannelVisibility,
@@ -111,13 +111,21 @@ def _human_line(
     # crash between the write and the task creation finishes the work exactly once.
     window = channel.recent(deps, key, now, pace_window(s), by="ingest")
     memory_hook.on_message(deps, message, window, created)
-    addressed = rules.is_addressed(message, s.names, [m.author_name for m in window if m.is_human])
+    present = [m.author_name for m in window if m.is_human]
+    addressed = rules.is_addressed(message, s.names, present)
+    # "kikimimi", then the question on the caller's next line: that line is the call's
+    call = None if addressed else name_calls.call_followed(message, window, s.names, present)
+    if call is not None:
+        addressed = "name_call"
     if addressed:
         outcome = _answer(deps, envelope, message, window, addressed, now, base)
     else:
         outcome = _schedule_judgments(deps, envelope, message, window, now, base)
     # The cancels are independent calls: sent at once, so the message waits for one round trip.
     cancels = [*_cancel_previous(key, window, message.id), *_settle_watches(deps, key, window, message)]
+    if call is not None:  # the bare call's own answer: its question came, and gets the answer
+        answer = policy.task_name(TaskKind.REPLY, key, call.id, addressed=True)
+        cancels.append(_Cancel(TaskKind.REPLY, answer, call.id, message.id))
     _cancel(deps, key, cancels, base)
     gap = {"backfilled": True} if envelope.backfilled else {}  # read back by a catch-up, not live
     reason = addressed or ("read back after a gateway gap: no judgment of a past moment" if gap else "")
@@ -167,7 +175,12 @@ def _answer(
             deps.emit("answer_skipped", key, **base, decision="quiet_asked", reason=reason)
             return "quiet_asked"
         reason = f"addressed: {addressed}" + (" (an acknowledgment)" if reaction else "")
-        _schedule_answer(deps, envelope, reason, reaction, now, base)
+        delay = 0.0
+        if reaction is None and name_calls.bare_call(message, s.names, [m.author_name for m in window]):
+            # the name alone: its caller's question usually follows on their next line, which cancels this
+            delay = float(name_calls.CALL_FOLLOW_UP_SECONDS)
+            reason += " (the name alone: waiting for the question)"
+        _schedule_answer(deps, envelope, reason, reaction, now, base, delay)
         return "answer_scheduled"
     deps.emit(
         "answer_capped",
@@ -186,9 +199,16 @@ def _answer(
 
 
 def _schedule_answer(
-    deps: Deps, envelope: MessageCreated, reason: str, reaction: str | None, now: datetime, base: dict
+    deps: Deps,
+    envelope: MessageCreated,
+    reason: str,
+    reaction: str | None,
+    now: datetime,
+    base: dict,
+    delay: float = 0.0,
 ) -> None:
-    """The reply task of an addressed line, due now: words, or only `reaction` when there is one."""
+    """The reply task of an addressed line, due now (or after `delay` seconds): words, or only `reaction`
+    when there is one."""
     key, trigger = envelope.key, envelope.message_id
     payload = ReplyTask(
         guild_id=envelope.guild_id,
@@ -202,8 +222,9 @@ def _schedule_answer(
         reaction=reaction or None,
     )
     name = policy.task_name(TaskKind.REPLY, key, trigger, addressed=True)
-    if deps.tasks.schedule(TaskSpec(name, TaskKind.REPLY, now, dump(payload))):
-        deps.emit("reply_scheduled", key, **base, task=name, delay_seconds=0.0, addressed=True)
+    due = now + timedelta(seconds=delay)
+    if deps.tasks.schedule(TaskSpec(name, TaskKind.REPLY, due, dump(payload))):
+        deps.emit("reply_scheduled", key, **base, task=name, delay_seconds=delay, addressed=True)
 
 
 def _schedule_judgments(
