@@ -2404,6 +2404,7 @@ def test_a_question_on_the_line_of_one_of_two_it_talks_with_is_theirs() -> None:
         # the reader unsure where it goes, a word pointing back at what the two talk of: theirs (session 62)
         ("bex", "how many hours a day are they on?", ("e6", 0.3), "fern"),
         ("bex", "how many hours a day are they on?", ("e4", 0.9), None),  # surely to tom's line
+        ("bex", "can't i change it? or another jar?", ("e6", 0.3), None),  # what the asker may do: anyone's
         # how it went, asked of the one who went off to try
         ("bex", "any luck?", ("e6", 0.3), "fern"),
         ("bex", "いまどのへんまで進みました？", ("e6", 0.3), "fern"),

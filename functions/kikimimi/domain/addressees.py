@@ -104,7 +104,11 @@ def in_an_exchange(
         or _CHECKS_IN.search(low)
         # the reader unsure where it goes, and it points back at what they were talking of ("how many hours
         # a day are they on?", to the one whose lights they were)
-        or ((link is None or link.confidence < sure) and _POINTS_AT_THEIRS.search(low) is not None)
+        or (
+            (link is None or link.confidence < sure)
+            and _POINTS_AT_THEIRS.search(low) is not None
+            and _ASKERS_OWN.search(low) is None  # "can't I change it?": what the asker may do, anyone's
+        )
     ):
         (partner,) = partners
     else:
@@ -145,6 +149,7 @@ _GOES_ON_OWN = re.compile(
 # A word that points back at the thing two people were talking of, or at the one asked: "are they on all
 # day?", "is it the 4ft one?", "your tray or the dome?".
 _POINTS_AT_THEIRS = re.compile(r"\b(?:they|them|it|its|that|those|these|you|your|u|ur)\b")
+_ASKERS_OWN = re.compile(r"\b(?:i|i'?m|im|i'?ve|my|me|mine|we|our)\b")
 
 
 # How it went, asked of the one who went off to try: "any luck?", "how's it looking, steady steam yet?",
