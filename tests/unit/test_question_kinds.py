@@ -185,6 +185,11 @@ KINDS = [
     ("50は多くない？w", "rhetorical"),
     # a retort with 「が？」, to an invitation: what one is busy with, told (session 62)
     ("レポート中ですが？？", "rhetorical"),
+    ("山頂でゴミ捨ててる人いた。誰がそんなことするの？？", "rhetorical"),  # who would, wondered at
+    # a prediction asked of the room: theirs to make (session 62)
+    ("どっち優勝すると思う？", "personal"),
+    ("who do you guys think wins?", "personal"),
+    ("which one do you think is better?", "question"),
     ("明日テストなんだが？", "rhetorical"),
     ("a cake shaped like a bathtub?? who came up with that", "rhetorical"),
     ("who moves a couch at 1am??", "rhetorical"),
@@ -697,6 +702,8 @@ def test_what_kind_of_answer_a_question_asks_for(question: str, number: bool, ye
         ("bbq saturday? i can bring the grill", True),
         ("is the renewal this friday? i'll have to check", False),
         ("the patch tomorrow? i can't wait", False),
+        ("lobby anyone? ft3s, like 20 min of warmup before bed", True),  # a game's session (session 62)
+        ("is the lobby full?", False),
     ],
 )
 def test_peoples_time_asked_for_is_an_invitation(text: str, inviting: bool) -> None:

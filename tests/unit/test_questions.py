@@ -3262,6 +3262,45 @@ def test_an_invitation_after_a_question_does_not_take_it_up() -> None:
 
 
 @pytest.mark.parametrize(
+    ("between", "taken"),
+    [
+        ("u would know 💀 u played gief all of last season", True),
+        ("is the ranked reset tonight?", False),  # another yes/no asked since: the "ya" may be that one's
+    ],
+)
+def test_the_askers_word_right_after_a_bare_yes_takes_it(between: str, taken: bool) -> None:
+    """Session 62: "ya", four lines on, then the asker's "noooo my corner carry 😭": nobody else asked a
+    yes/no question since, so the "ya" was theirs, and they took it."""
+    q = msg(
+        "q",
+        "okizeme",
+        "wait did drive rush actually get nerfed in the patch or was that just the beta notes",
+        0,
+    )
+    later = [
+        msg("x0", "tilt", "green hoodie again. gief players are a different species i swear", 8),
+        msg("x1", "kenji", between, 16),
+        msg("x2", "tilt", "we don't talk about last season", 23),
+        msg("x3", "rosa", "ya", 31),
+        msg("x4", "okizeme", "noooo my corner carry 😭", 40),
+    ]
+    settled = answer_of(q, [*BUSY, q, *later])
+    assert (settled is not None and settled.by == "x4") is taken
+
+
+def test_the_bots_answer_to_the_askers_bump_answers_the_question() -> None:
+    """Session 62: the bot answered pearl's "anyone?": her question's own watch is settled by it."""
+    q = msg("q", "pearl", "does anyone know how to turn off crossplay on ps5?", 0)
+    later = [
+        msg("x0", "dax", "brb grabbing food", 200),
+        msg("x1", "pearl", "anyone?", 360),
+        msg("x2", "kikimimi", "pearl, settings > network > crossplay", 500, own=True, reply_to="x1"),
+    ]
+    settled = answer_of(q, [q, *later])
+    assert settled is not None and settled.by == "x2"
+
+
+@pytest.mark.parametrize(
     ("line", "answered"),
     [("have you tried drying them with a hairdryer first?", True), ("did you see the new trailer?", False)],
 )

@@ -17,6 +17,8 @@ _OUTINGS = (
     r"|bbq|snacks?|ice ?cream|food|movies?|movie night|film|cinema|games?|game night|board ?games?|karaoke"
     r"|walk|run|gym|hike|swim|party|bowling|pub|bar|trivia|quiz night|cards|poker|football|soccer|basketball"
     r"|rounds?|match|episode"
+    # a game's sessions: "lobby anyone? ft3s", "scrims tonight?", "duos anyone?"
+    r"|lobby|lobbies|scrims?|duos|trios|squads?|raids?|dungeons?|co-?op"
 )
 _WHEN = (
     r"today|tonight|tomorrow|soon|later|now|this (?:week(?:end)?|evening|afternoon|morning)|next week"
@@ -52,6 +54,8 @@ _EN_INVITATION = re.compile(
     r"^(?:(?:the|a|some|more|one more|one last|another|quick|late|early|team)\s+)?"
     rf"(?:{_OUTINGS})(?:\s+(?:break|run|night|time|session|trip))?"
     rf"(?:\s+(?:{_WHEN}))?,?\s*(?:{_ANYONE})?\s*[?？]+\W*$"
+    # "lobby anyone? ft3s, like 20 min of warmup": the outing and "anyone" open the line, what it is after
+    rf"|^(?:{_OUTINGS})(?:\s+(?:run|break|night|time|tonight|rn|now))?,?\s*(?:{_ANYONE})\s*[?？]+"
     # "ok last call boba anyone??": the outing and "anyone" end the line
     rf"|\b(?:{_OUTINGS})(?:\s+(?:run|break|night|time))?,?\s*(?:{_ANYONE})\s*[?？]+\W*$"
     # "movie night, who's in?", "who's coming?", "who wants to grab lunch?"

@@ -65,6 +65,8 @@ _JA_RHETORICAL = re.compile(
     r"(?:よね|よな|でしょ|だろ|じゃん|やん|じゃね|くない|すぎない|すぎん|すぎじゃない)[ぇえ〜~ー]*[？?]+[\Wｗw笑]*$"
     # a feeling put to the room to share: 「フラックスの匂いって夜のほうが強く感じない？」, 「…と思わない？」
     r"|(?:感じ|思わ|おもわ)(?:ない|へん|ん)[ぇえ〜~ー]*[？?]+[\Wｗw笑]*$"
+    # who would do such a thing, wondered at: 「…捨ててる人いた。誰がそんなことするの？？」
+    r"|(?:誰|だれ)が(?:そんな|あんな)[^？?]{0,10}(?:する|した|やる|やった|すん)(?:の|ん|ねん|ねや)?[？?]+[\Wｗw笑]*$"
     # a retort, what one is told with a 「が？」: 「レポート中ですが？？」, 「明日テストなんだが？」
     r"|(?:です|だ|なんです|なんだ|ます|でした|だった)(?:が|けど|けども)[ぁあ〜~ー]*[？?]+[\Wｗw笑]*$"
     r"|^(?:まじ|マジ|本当|ほんと|ホント|うそ|嘘|え|えっ|は)(?:で|に)?[？?!！]+\W*$"  # 「マジで？」「嘘？！」
@@ -498,6 +500,9 @@ def _accepts(low: str) -> bool:
 # About the one asked: their experience, their things, their doings ("which one did u end up getting",
 # "how's it feel", "did you get it?", 「どうだった？」「いくらした？」). Only they can say.
 _EN_PERSONAL = re.compile(
+    # who they think will win, asked of the room: "who do you guys think takes it?"
+    r"\b(?:who|which(?: one| team| side)?)\s+(?:do|d)\s*(?:you|u|y'?all|ya)(?: guys| all)?\s+think\s+"
+    r"(?:will |is gonna |gonna )?(?:wins?|takes? it|takes? the \w+|gets? (?:it|the \w+))\b|"
     r"\bhow(?:'s|s| is| was| does| did|'d| do)? (?:it|that|they|the new \w+|your \w+|ur \w+)"
     r" (?:feel|feels|feeling|going|go|went|treating|holding up|sound|sounds|look|looks|taste|tastes)\b"
     r"|\bhow (?:was|were) (?:it|that|they|the|your|ur)\b"
@@ -574,6 +579,8 @@ _EN_PERSONAL = re.compile(
     r" (?:[^?？]{0,30}\btheir\b|[^?？]{0,30}\byet\b)"
 )
 _JA_PERSONAL = re.compile(
+    # who they think will win, asked of the room: 「どっち優勝すると思う？」 (a prediction is theirs to make)
+    r"(?:どっち|どちら|どれ|誰|だれ|どこ)[^？?]{0,8}(?:優勝|勝つ|勝ち|勝て|くる|来る)[^？?]{0,6}と?(?:思う|予想)[？?]|"
     # what they show, their opinion asked: 「[image] 新しいボディ塗ってん、どう」
     r"^\[(?:image|画像|写真)\][^？?]*(?:どう|どない|いい感じ|どうかな)[？?]?\W*$"
     r"|(?:塗って|作って|描いて|撮って|組んで|組み立てて)(?:ん|みた|きた|もうた)[、,。!！\s]*(?:どう|どない)[？?]?\W*$|"

@@ -19,7 +19,7 @@ from kikimimi.domain.open_questions import NICK_PREFIX, asks
 from kikimimi.domain.other_threads import asked_of_another
 from kikimimi.domain.question_echoes import says_the_verb_back
 from kikimimi.domain.question_forms import asks_back, asks_its_own, asks_of_them, asks_unmarked_clause
-from kikimimi.domain.question_kinds import asks_a_number, proposes
+from kikimimi.domain.question_kinds import asks_a_number, asks_yes_no, proposes
 from kikimimi.domain.question_owners import handed_answers, named_answers, owner_answers, shown_answers
 from kikimimi.domain.reading import Link
 from kikimimi.domain.reading.profile import profile
@@ -84,6 +84,13 @@ _ACK_WORD = (
 )
 # … one or two of them, an emoji after: "phew ok 😅"
 _ACK = re.compile(rf"^{_ACK_WORD}(?:[\s,、]+{_ACK_WORD})?[!！。.〜ー\s\u2600-\u27bf\U0001f300-\U0001faff]*$")
+
+
+# A yes or a no said bare: "ya", "nope", 「うん」, 「ない」.
+_BARE_YES_NO = re.compile(
+    r"^(?:ya+|yah|yea+h?|yes+|yep|yup|nope|nah|no+|うん|ううん|はい|いや|いえ|そう|せや|ある|ない|あるよ|ないよ)"
+    r"[!.。！〜ー\sw笑👍]*$"
+)
 
 
 # … or taken (or thanked for), and what the asker will do about it drawn: "bet, signing up then",
@@ -356,6 +363,10 @@ class Watch:
             return Settled(
                 f"the asker took {self.since[-1].author_name}'s answer", m.id
             )  # "yep 👍" — "bet, signing up then"
+        if self._takes_a_bare_yes(m):
+            return Settled(
+                f"the asker took {self.since[-1].author_name}'s answer", m.id
+            )  # "ya" four lines on — "noooo my corner carry 😭"; 「うん」 — 「助かる、来週行ってみる」
         told = self._understood(m)
         if told is not None:
             return Settled(f"the asker took {told.author_name}'s answer", m.id)
@@ -499,6 +510,19 @@ class Watch:
             return None
         return first if shared_words(head, first.content, common) else None
 
+    def _takes_a_bare_yes(self, m: Message) -> bool:
+        """Does the asker speak right after someone's bare yes or no, which can go only to their yes/no
+        question (nobody else asked one since), and say something of it without asking more?"""
+        if not self.since or not self._right_after(self.since[-1], m) or asks(m.content):
+            return False
+        said = self.since[-1]
+        return (
+            said.author_id != m.author_id
+            and _BARE_YES_NO.match(norm(said.content)) is not None
+            and asks_yes_no(self.question.content)
+            and not any(asks(p.content) for p in self.since[:-1] if p.author_id != m.author_id)
+        )
+
     def _reacts(self, m: Message, link: Link | None) -> bool:
         """Does the asker react to the line just before, which the reader is sure it answers and puts on the
         question, and draw from it without asking more (「たしかそうやった気する」 — 「まじか、ほな10枚は
@@ -572,7 +596,11 @@ class Watch:
         return (
             line is not None
             and line.author_id == self.question.author_id
-            and bool(profile(line.content).words & profile(self.question.content).words)
+            # … or their bump of it ("anyone?"), which the bot answered as the question
+            and (
+                bool(profile(line.content).words & profile(self.question.content).words)
+                or bumps(line.content)
+            )
         )
 
     def _right_after(self, line: Message, m: Message) -> bool:
