@@ -24,6 +24,7 @@ def msg(content: str, author: str = "zed") -> Message:
 
 
 JA_CALLS = [
+    "ききみみもおやすみ",  # a goodnight to it too (session 62)
     # A vocative: the name opening the message, bare, stretched or with an honorific.
     "ききみみ、今日の天気わかる？",
     "キキミミ！これ見て",
@@ -97,6 +98,7 @@ JA_CALLS = [
 ]
 
 JA_ABOUT = [
+    "ききみみはおはようって言わない",  # what it does not say, told of it
     "うちの妹、聞き耳さんのこと「ききみみちゃん」って呼んでてかわいい",  # the name quoted
     "キキミミに聞けば？",  # telling a friend to ask it
     "ききみみに聞いてみたら？",

@@ -161,6 +161,12 @@ ROOM = [msg("a", "alice", "morning all", 0), msg("b", "bob", "hi", 5)]
         # a question the line says it asks, its mark left off (session 62)
         ("ok dumb question, how do you make hitsounds louder than the music on lazer", {}, True),
         ("dumb question lol", {}, False),
+        # whether anyone knows a way, then why it is asked, its mark left off (session 62)
+        (
+            "anyone know a good way to flatten foils that curled, my whole deck looks like a bag of chips rn",
+            {},
+            True,
+        ),
         # thanks, and what the asker draws from the answer, said to themselves (session 62)
         ("ありがと、じゃあ朝マズメ狙いかな", {}, False),
         ("じゃあ何時がいいかな", {}, True),  # a "what" wondered: still asked

@@ -284,7 +284,13 @@ def _reads_ja(seen: _Seen) -> bool:
         rest = seen.low[nxt.end :]
         if nxt.surface in _TOPIC:
             sentence = _sentence_tail(seen.low, nxt.end)
-            return _only_punctuation(sentence) or seen.question() or bool(_REQUEST_JA.search(sentence))
+            # … or greets it: 「ききみみもおやすみ」
+            return (
+                _only_punctuation(sentence)
+                or seen.question()
+                or bool(_REQUEST_JA.search(sentence))
+                or _greets_only(sentence)
+            )
         if nxt.surface == "の" and seen.at.honorific:
             return seen.question() and not any(q in rest for q in _QUOTING[:2])
         listed = LISTED_NEXT.match(seen.low, seen.at.after) if seen.at.honorific else None
@@ -306,6 +312,12 @@ def _reads_ja(seen: _Seen) -> bool:
         or bool(_REQUEST_JA.search(tail))
         or bool(_GREETS_JA.search(tail))
     )
+
+
+def _greets_only(sentence: str) -> bool:
+    """Is the sentence a greeting and nothing more (「おやすみ〜」, not 「おはようって言わない」)?"""
+    greeting = _GREETS_JA.match(sentence.lstrip())
+    return greeting is not None and _only_punctuation(sentence.lstrip()[greeting.end() :])
 
 
 def _reads_en(seen: _Seen, *, strict: bool) -> bool:

@@ -254,6 +254,7 @@ def asks_unmarked(text: str) -> bool:
         or _HOW_AFTER.search(low)
         or _ME_EITHER_OR.search(low)
         or _ANNOUNCED_ASK.search(low)
+        or _ANYONE_KNOWS_WHY.search(low)
     )
 
 
@@ -263,6 +264,16 @@ _ANNOUNCED_ASK = re.compile(
     r"\b(?:quick|dumb|stupid|random|noob|silly|real|actual|serious|newbie)\s+(?:q|qn|question)\b[\s,:;.!-]+"
     r"(?:how|what|what's|whats|where|which|who|why|when|is|are|do|does|did|can|could|should|would|will|has|have)"
     r"\s[^.!?]{8,}$"
+)
+
+
+# Whether anyone knows a way, then why it is asked, its mark left off: "anyone know a good way to flatten
+# foils that curled, my whole deck looks like a bag of pringles rn" (not "anyone know how to mount a usb
+# drive", an opener whose question may still come).
+_ANYONE_KNOWS_WHY = re.compile(
+    r"^(?:(?:ok|so|hey|also|random q|quick q)[,:]?\s+)?(?:does\s+)?(?:any ?one|any ?body|someone)"
+    r"(?: here)?\s+(?:know|knows|got|have|has)\s+"
+    r"(?:a\s+(?:good\s+)?(?:way|fix|trick|tip|place|site)|how|where|if|whether|what|which|why|when)\b[^.!?;,]{6,}[,;]\s+(?:my|i|i'?m|im|it'?s|its|the|mine|our|we)\b[^?]{6,}$"
 )
 
 
