@@ -347,6 +347,10 @@ def test_data_units_are_counted(question: str, line: str, counted: bool) -> None
         ("集合何時だっけ？", "9時半！", True),
         ("what time is reclear thursday?", "i think 8 people signed up", False),
         ("what time is reclear thursday?", "8:30? not sure", False),  # asked back
+        # until what day, asked, and the day said first (session 62)
+        ("新ユニの注文っていつまでだっけ", "金曜まで！サイズ表はノートにある", True),
+        ("until when is the preorder open?", "friday i think", True),
+        ("新ユニの注文っていつまでだっけ", "サイズ表はノートにある", False),
     ],
 )
 def test_a_clock_time_tells_the_time_asked(question: str, line: str, told: bool) -> None:

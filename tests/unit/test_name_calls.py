@@ -222,6 +222,7 @@ EN_CALLS = [
 ]
 
 EN_ABOUT = [
+    "wait kikimimi works out here?? i have like one bar",  # what it does, wondered at (session 62)
     "kikimimi would know, ask it",  # told to a friend
     "kikimimi knows, it told me yesterday",
     "i had a question for kikimimi: it never answered",  # said of it

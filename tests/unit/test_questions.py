@@ -3306,6 +3306,13 @@ def test_the_bots_answer_to_the_askers_bump_answers_the_question() -> None:
     assert settled is not None and settled.by == "x2"
 
 
+def test_a_who_question_answered_by_the_one_it_asks_for() -> None:
+    """Session 62: 「おれ。…」 right after 「今週の体育館の鍵当番って誰？」: the answerer names themselves."""
+    q = msg("q", "ken", "今週の体育館の鍵当番って誰？", 30)
+    settled = answer_of(q, [*BUSY, q, msg("a", "yuta", "おれ。13時半には開けとく", 50)])
+    assert settled is not None and settled.by == "a"
+
+
 @pytest.mark.parametrize(
     ("line", "answered"),
     [("have you tried drying them with a hairdryer first?", True), ("did you see the new trailer?", False)],

@@ -627,6 +627,9 @@ def counts_as_asked(question: str, line: str) -> bool:
     if _ASKS_THE_TIME.search(normalized(question)):
         # "8:30" to "what time is reclear thursday, same as always?", past another pair's lines
         return _TELLS_THE_TIME.match(low) is not None and not asks(line)
+    if _ASKS_THE_DAY.search(normalized(question)):
+        # 「金曜まで！サイズ表はノートにある」 to 「新ユニの注文っていつまでだっけ」
+        return _TELLS_THE_DAY.match(low) is not None and not asks(line)
     if not counters and _ASKS_PRICE.search(normalized(question)):
         # 「あ、入場料は2時間400円ね」 to 「…入場料っていくらだっけ」: the price, in money, said early
         price = _SAYS_PRICE.search(low)
@@ -641,6 +644,18 @@ def counts_as_asked(question: str, line: str) -> bool:
 _ASKS_THE_TIME = re.compile(r"\bwhat time\b|(?:何|なん)時(?!間)|なんじ")
 _TELLS_THE_TIME = re.compile(
     r"^(?:\S+\s+)?\d{1,2}(?:[:：]\d{2}|\s*(?:am|pm)\b|時(?:半|\d{1,2}分)?)(?:\s*(?:am|pm)\b)?[^?？\d]{0,24}$"
+)
+
+
+# Until or from what day, asked, and a day said first: 「金曜まで」, "friday", "the 28th".
+_ASKS_THE_DAY = re.compile(
+    r"いつ(?:まで|から)|\b(?:until|till|by) when\b|\bwhat day\b|\bwhen(?:'s| is) the deadline\b"
+)
+_TELLS_THE_DAY = re.compile(
+    r"^(?:[月火水木金土日]曜(?:日)?|\d{1,2}(?:月\d{1,2})?日|明日|あした|今日|今週|来週|月末)"
+    r"(?:まで|から|中)?[!！。、,\s〜ー]*"
+    r"|^(?:(?:this|next) )?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|^(?:the )?\d{1,2}(?:st|nd|rd|th)\b"
+    r"|^(?:tomorrow|tonight|today)\b"
 )
 
 

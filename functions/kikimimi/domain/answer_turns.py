@@ -92,7 +92,7 @@ from kikimimi.domain.reply_shapes import (
     verdict_first,
     wonders_a_view,
 )
-from kikimimi.domain.rule_terms import TO_THE_ROOM, norm
+from kikimimi.domain.rule_terms import JA_I, TO_THE_ROOM, norm
 from kikimimi.domain.topic_words import common_words, shared_words
 
 COUNTED_LATE_LINES = 5  # others' lines a count said as it was asked (「7本！」 to 「何本？」) may come after
@@ -821,6 +821,12 @@ def _sought_here(question: Message, m: Message, around: Sequence[Message]) -> bo
     return bool(_ASKS_WHERE_TO_READ.search(norm(question.content)) and shared)
 
 
+# The one who answers a who-question named as themselves: "me", "i am", 「おれ」, 「私です」.
+_SAYS_ME = re.compile(
+    rf"(?:me|i am|i do|i did|i will|i'?m|mine|me lol)|(?:{JA_I})(?:だよ|です|やで|だけど|っす)?[ー〜]*"
+)
+
+
 def _names_who(question: Message, m: Message, around: Sequence[Message]) -> bool:
     """Is a who-question answered, right after, by a brief line naming someone in the room ("moth did i
     think", 「こむぎじゃなかった？」)?"""
@@ -833,6 +839,9 @@ def _names_who(question: Message, m: Message, around: Sequence[Message]) -> bool
         return True
     # … or named in a brief first clause, then why: "tobes has it, i watched it go in his rucksack"
     first = re.split(r"[,、。.!！]", low, maxsplit=1)[0]
+    if _SAYS_ME.fullmatch(first.strip()):
+        return True  # 「おれ。13時半には開けとく」 to 「今週の鍵当番って誰？」: themselves
+
     short = len(first.split()) <= 4 if first.isascii() else len(first) <= 12
     return short and first != low and any(names(first, name) for name in present)
 

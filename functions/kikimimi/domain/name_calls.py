@@ -103,6 +103,7 @@ _SUBJECT_VERB = _words(
     too and will won't would wouldn't can can't cannot could couldn't should shouldn't might must got gets
     went goes answered answers replied replies responded knows knew wrote writes sounds looks thinks thought
     told tells made makes gave gives likes loves hates wants needs uses used bot itself here there isn't
+    works worked runs lives helps helped remembers reads listens hears
     be being been 's ’s"""
 )
 # The verb that judges what a name was doing, said after it: "kikimimi quoting me back at me was rude".
