@@ -6,8 +6,6 @@ honorifics (さん, さーん, ちゃん, 様, 氏 …), stretched names (きき
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
 from kikimimi.domain import name_calls
@@ -488,24 +486,8 @@ def test_the_name_clipped_is_a_call_where_nobody_present_goes_by_it(
         ("昨日の件だけど　ききみみ、って名前かわいいよね？", False),
     ],
 )
-def test_a_call_set_off_mid_line(text: str, expected: bool) -> None:
+def test_a_call_set_off_midline(text: str, expected: bool) -> None:
     assert calls_name(text, NAMES) is expected
-
-
-def _line(mid: str, author: str, text: str, t: float, *, mention: bool = False, own: bool = False) -> Message:
-    return Message(
-        id=mid,
-        guild_id="g",
-        channel_id="c",
-        thread_id=None,
-        author_id=author,
-        author_name=author,
-        author_is_bot=own,
-        content=text,
-        created_at=datetime(2026, 12, 5, tzinfo=UTC) + timedelta(seconds=t),
-        mentions_bot=mention,
-        is_self=own,
-    )
 
 
 @pytest.mark.parametrize(
@@ -530,19 +512,19 @@ def _line(mid: str, author: str, text: str, t: float, *, mention: bool = False, 
 def test_a_bare_call_is_the_name_alone(text: str, mention: bool, bare: bool) -> None:
     """Session 62: the name alone (a greeting, a stretch, an honorific, a mark at most): its question to
     come."""
-    assert name_calls.bare_call(_line("m", "hollis", text, 0, mention=mention), NAMES, ["ana"]) is bare
+    assert name_calls.bare_call(line("m", "hollis", text, 0, mentions_bot=mention), NAMES, ["ana"]) is bare
 
 
 def test_the_callers_next_line_after_a_bare_call_is_the_call() -> None:
-    call = _line("c", "hollis", "kikimimi", 0)
-    other = _line("o", "vex", "housewarming raid night when", 5)
-    question = _line("q", "hollis", "any good stretch for wrists/forearms?", 11)
+    call = line("c", "hollis", "kikimimi", 0)
+    other = line("o", "vex", "housewarming raid night when", 5)
+    question = line("q", "hollis", "any good stretch for wrists/forearms?", 11)
     assert name_calls.call_followed(question, [call, other, question], NAMES) == call
-    late = _line("q", "hollis", "any good stretch for wrists/forearms?", 45)
+    late = line("q", "hollis", "any good stretch for wrists/forearms?", 45)
     assert name_calls.call_followed(late, [call, late], NAMES) is None  # too long after
-    answered = _line("b", "kikimimi", "yes?", 8, own=True)
+    answered = line("b", "kikimimi", "yes?", 8, own=True)
     assert name_calls.call_followed(question, [call, answered, question], NAMES) is None  # the bot spoke
-    said = _line("s", "hollis", "kikimimi is so fast lol", 0)
+    said = line("s", "hollis", "kikimimi is so fast lol", 0)
     assert name_calls.call_followed(question, [said, question], NAMES) is None  # talk about it
-    someone = _line("v", "vex", "any good stretch?", 11)
+    someone = line("v", "vex", "any good stretch?", 11)
     assert name_calls.call_followed(someone, [call, someone], NAMES) is None  # another person's line

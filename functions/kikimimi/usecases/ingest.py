@@ -176,7 +176,9 @@ def _answer(
             return "quiet_asked"
         reason = f"addressed: {addressed}" + (" (an acknowledgment)" if reaction else "")
         delay = 0.0
-        if reaction is None and name_calls.bare_call(message, s.names, [m.author_name for m in window]):
+        if reaction is None and name_calls.bare_call(
+            message, s.names, [m.author_name for m in window if m.is_human]
+        ):
             # the name alone: its caller's question usually follows on their next line, which cancels this
             delay = float(name_calls.CALL_FOLLOW_UP_SECONDS)
             reason += " (the name alone: waiting for the question)"
