@@ -86,8 +86,8 @@ _ACK_WORD = (
 _ACK = re.compile(rf"^{_ACK_WORD}(?:[\s,、]+{_ACK_WORD})?[!！。.〜ー\s\u2600-\u27bf\U0001f300-\U0001faff]*$")
 
 
-# A yes or a no said bare: "ya", "nope", 「うん」, 「ない」 (wider than the reader's yes/no kind, a trained feature
-# that answer_turns reads: "ya" and 「ない」 are not in it, and moving it would move the link tables).
+# A yes or a no said bare: "ya", "nope", 「うん」, 「ない」 (wider than the reader's yes/no kind, a
+# trained feature answer_turns reads: "ya" and 「ない」 are not in it, and moving it moves the link tables).
 _BARE_YES_NO = re.compile(
     r"^(?:ya+|yah|yea+h?|yes+|yep|yup|nope|nah|no+|うん|ううん|はい|いや|いえ|そう|せや|ある|ない|あるよ|ないよ)"
     r"[!.。！〜ー\sw笑👍]*$"
